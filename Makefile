@@ -1,0 +1,47 @@
+# The two commands: `make demo` and `make check` (both install missing Debian
+# packages first). Everything else is CMake underneath.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+SAMPLES ?= $(or $(HPCDB_SAMPLE_DATA),$(CURDIR)/../shared/data)
+export HPCDB_SAMPLE_DATA := $(SAMPLES)
+
+.PHONY: all deps build demo check test asan fuzz bench clean install
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@scripts/demo.sh $(BUILD)/hpcdb "$(SAMPLES)"
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHPCDB_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --output-on-failure -j $(JOBS)
+
+check: test asan
+
+fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DHPCDB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build build-fuzz -j $(JOBS)
+
+bench: build
+	bench/run.sh $(BUILD)/hpcdb
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

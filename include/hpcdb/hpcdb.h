@@ -1,0 +1,164 @@
+/* hpcdb — read, write, check and convert HPC performance data.
+ *
+ * Conventions: every function that can fail returns 0 or a negative
+ * hpcdb_status; the message with context (path, section, offset, rule) is then
+ * available from hpcdb_last_error() in the same thread. Out-parameters come
+ * first; what comes back through **out is the caller's to release with the
+ * matching _free/_close function (all NULL-safe). The library never prints. */
+#ifndef HPCDB_HPCDB_H
+#define HPCDB_HPCDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hpcdb/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HPCDB_VERSION_MAJOR 0
+#define HPCDB_VERSION_MINOR 1
+#define HPCDB_VERSION_PATCH 0
+#define HPCDB_VERSION_STRING "0.1.0"
+const char *hpcdb_version(void);
+
+typedef enum hpcdb_status {
+  HPCDB_OK = 0,
+  HPCDB_ENOTFORMAT = -1,   /* not this format (bad magic, unknown file) */
+  HPCDB_EVERSION = -2,     /* a version this library does not read */
+  HPCDB_ETRUNCATED = -3,   /* data ends before a structure does */
+  HPCDB_ECORRUPT = -4,     /* a rule of the format is broken */
+  HPCDB_EIO = -5,          /* the operating system said no */
+  HPCDB_ENOMEM = -6,       /* out of memory, or a size that cannot be allocated */
+  HPCDB_EINVAL = -7,       /* the caller's arguments are wrong */
+  HPCDB_EUNSUPPORTED = -8, /* valid input this library cannot represent */
+  HPCDB_EEXIST = -9        /* the output exists and may not be overwritten */
+} hpcdb_status;
+
+/* Message of the last failure in this thread ("" when none). */
+const char *hpcdb_last_error(void);
+void hpcdb_clear_error(void);
+const char *hpcdb_status_name(int status);
+
+/* ---- formats ------------------------------------------------------------- */
+
+typedef enum hpcdb_format {
+  HPCDB_FORMAT_UNKNOWN = 0,
+  HPCDB_FORMAT_HPCTK4_DIR,     /* v4.0 database directory */
+  HPCDB_FORMAT_HPCTK4_META,    /* single v4.0 files */
+  HPCDB_FORMAT_HPCTK4_PROFILE,
+  HPCDB_FORMAT_HPCTK4_CCT,
+  HPCDB_FORMAT_HPCTK4_TRACE,
+  HPCDB_FORMAT_HPCRUN,         /* one .hpcrun measurement file */
+  HPCDB_FORMAT_HPCTRACE,       /* one .hpctrace file */
+  HPCDB_FORMAT_HPCRUN_DIR,     /* a measurements directory */
+  HPCDB_FORMAT_DRAFT_A,        /* experiment.xml 4.0 + HPCPROF-* */
+  HPCDB_FORMAT_DRAFT_B,        /* HPCTOOLKIT_expmt meta.db + HPCPROF-* */
+  HPCDB_FORMAT_LEGACY_XML,     /* experiment.xml 2.x (+ *.metric-db) */
+  HPCDB_FORMAT_CUBE            /* .cubex */
+} hpcdb_format;
+
+/* Detects the format of a file or directory from its bytes, not its name. */
+int hpcdb_detect(hpcdb_format *out, const char *path);
+const char *hpcdb_format_name(hpcdb_format format);
+
+/* Reads any supported format into a new experiment. */
+int hpcdb_read(hpcdb_experiment **out, const char *path);
+
+/* ---- HPCToolkit v4.0 databases ------------------------------------------ */
+
+/* Reads a database directory (meta.db required; profile.db, cct.db, trace.db
+ * when present) or a single meta.db. */
+int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path);
+
+#define HPCDB_WRITE_FORCE 0x1u    /* replace an existing output */
+#define HPCDB_WRITE_NO_TRACE 0x2u /* do not write trace.db even if traces exist */
+/* Writes meta.db, profile.db, cct.db (and trace.db when the experiment has
+ * traces) into dir, each through a temporary file renamed on success. */
+int hpcdb_hpctk4_write(const hpcdb_experiment *exp, const char *dir, unsigned flags);
+
+/* ---- zero-copy access to a v4.0 database --------------------------------- */
+
+typedef struct hpcdb_db hpcdb_db;
+
+/* Maps the files of a database directory and checks their headers; values are
+ * not loaded. */
+int hpcdb_db_open(hpcdb_db **out, const char *dir);
+void hpcdb_db_close(hpcdb_db *db);
+uint32_t hpcdb_db_profile_count(const hpcdb_db *db);
+uint32_t hpcdb_db_context_count(const hpcdb_db *db); /* cct.db nCtxs, 0 without cct.db */
+
+/* One value by binary search in profile.db: returns 1 and sets *out when
+ * present, 0 (and *out = 0) when absent, negative on a corrupt file. */
+int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id,
+                           uint16_t metric_id, double *out);
+/* One value by binary search in cct.db, same contract. */
+int hpcdb_db_context_value(const hpcdb_db *db, uint32_t ctx_id, uint16_t metric_id,
+                           uint32_t profile, double *out);
+
+typedef int (*hpcdb_value_fn)(void *user, uint32_t a, uint32_t b, double value);
+/* Calls fn(user, ctx_id, metric_id, value) for every value of a profile, in
+ * file order; a non-zero return from fn stops and is returned. */
+int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn fn, void *user);
+/* Calls fn(user, profile_index, metric_id... ) — precisely fn(user, metric_id,
+ * profile_index, value) — for the values of one context in cct.db. When
+ * metric_id is not HPCDB_ALL_METRICS only that metric's slice is visited. */
+#define HPCDB_ALL_METRICS 0x10000u
+int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
+                          hpcdb_value_fn fn, void *user);
+
+/* ---- validation ---------------------------------------------------------- */
+
+typedef enum hpcdb_severity { HPCDB_SEV_ERROR = 0, HPCDB_SEV_NOTE = 1 } hpcdb_severity;
+
+typedef struct hpcdb_diagnostic {
+  hpcdb_severity severity;
+  const char *file;   /* path of the file the problem is in */
+  uint64_t offset;    /* byte offset the rule was checked at */
+  const char *rule;   /* short rule name, e.g. "section-bounds" */
+  const char *detail; /* what was found */
+} hpcdb_diagnostic;
+
+typedef void (*hpcdb_diagnostic_fn)(void *user, const hpcdb_diagnostic *d);
+
+typedef struct hpcdb_validation {
+  uint64_t errors;
+  uint64_t notes;
+} hpcdb_validation;
+
+/* Checks every rule of the format's specification for path (a database
+ * directory or a single file). Problems go to fn; counts to *result. Returns 0
+ * when the check ran (look at result->errors), negative when path could not
+ * be read at all. */
+int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn,
+                   void *user);
+
+/* ---- presenting and comparing ------------------------------------------- */
+
+/* Human-readable summary (what `hpcdb info` prints). */
+int hpcdb_write_info(FILE *out, const hpcdb_experiment *exp);
+/* The whole content, human-readable. */
+int hpcdb_dump_text(FILE *out, const hpcdb_experiment *exp);
+/* Canonical JSON: strings and references resolved, contexts as a nested tree,
+ * values sorted; two equal experiments give identical text. */
+int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp);
+
+typedef struct hpcdb_diff_options {
+  double rel_tolerance;    /* default 1e-9 */
+  uint64_t max_reported;   /* stop listing after this many (0: no limit) */
+} hpcdb_diff_options;
+
+typedef void (*hpcdb_line_fn)(void *user, const char *line);
+
+/* Semantic comparison: contexts by calling path, profiles by identity, metrics
+ * by name and scope, values within the relative tolerance. Each difference is
+ * one line to fn; *n_differences gets the count (0 means the same). */
+int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, const hpcdb_experiment *b,
+               const hpcdb_diff_options *options, hpcdb_line_fn fn, void *user);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

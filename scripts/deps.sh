@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages hpcdb needs to build and test, when missing.
+# Usage: scripts/deps.sh [--browser]   (--browser adds chromium for HTML tests)
+set -euo pipefail
+packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-dev libyaml-dev
+          python3 clang)
+if [ "${1:-}" = "--browser" ]; then packages+=(chromium); fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+echo "deps.sh: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

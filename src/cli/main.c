@@ -1,0 +1,38 @@
+/* hpcdb: the command-line tool. Dispatches to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "hpcdb/hpcdb.h"
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: hpcdb <command> [options] PATH...\n"
+          "\n"
+          "Read, check, convert and present HPC performance data: HPCToolkit databases\n"
+          "(v4.0 and older), hpcrun measurements and Cube files.\n"
+          "\n"
+          "commands:\n");
+  for (const cli_command *c = cli_commands; c->name; c++) fprintf(out, "  %-10s %s\n", c->name, c->summary);
+  fprintf(out, "\n'hpcdb <command> --help' describes a command. 'hpcdb --version' prints the version.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("hpcdb %s\n", hpcdb_version());
+    return 0;
+  }
+  for (const cli_command *c = cli_commands; c->name; c++)
+    if (strcmp(argv[1], c->name) == 0) return c->run(argc - 1, argv + 1);
+  fprintf(stderr, "hpcdb: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,28 @@
+/* Writing a file so that it appears whole or not at all: data goes to a
+ * temporary file beside the target, is fsync'ed, and renamed over the target
+ * on commit. Abort (or a failed write) removes the temporary file. */
+#ifndef HPCDB_COMMON_ATOMIC_FILE_H
+#define HPCDB_COMMON_ATOMIC_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct hpcdb_atomic_file {
+  FILE *fp;
+  char *target;
+  char *temp;
+  uint64_t written; /* bytes written so far = current offset */
+  int failed;
+} hpcdb_atomic_file;
+
+int atomic_file_open(hpcdb_atomic_file *f, const char *target);
+int atomic_file_write(hpcdb_atomic_file *f, const void *data, size_t n);
+/* Writes zero bytes up to the next multiple of align. */
+int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align);
+/* Writes at an absolute offset already written (for patching headers). */
+int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, size_t n);
+int atomic_file_commit(hpcdb_atomic_file *f);
+void atomic_file_abort(hpcdb_atomic_file *f);
+
+#endif

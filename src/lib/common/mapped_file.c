@@ -1,0 +1,78 @@
+#define _GNU_SOURCE
+#include "common/mapped_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/error.h"
+
+static int read_whole(int fd, uint8_t *buf, uint64_t len, const char *path) {
+  uint64_t done = 0;
+  while (done < len) {
+    ssize_t n = pread(fd, buf + done, (size_t)(len - done), (off_t)done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return hpcdb_fail(HPCDB_EIO, "%s: read failed: %s", path, n < 0 ? strerror(errno) : "short read");
+    done += (uint64_t)n;
+  }
+  return 0;
+}
+
+int mapped_file_open(hpcdb_mapped_file *out, const char *path) {
+  memset(out, 0, sizeof *out);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return hpcdb_fail(HPCDB_EIO, "%s: cannot stat: %s", path, strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return hpcdb_fail(HPCDB_EIO, "%s: not a regular file", path);
+  }
+  out->len = (uint64_t)st.st_size;
+  if (out->len == 0) {
+    close(fd);
+    return 0;
+  }
+  void *p = mmap(NULL, (size_t)out->len, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (p != MAP_FAILED) {
+    out->data = p;
+    out->is_mapped = 1;
+    close(fd);
+    return 0;
+  }
+  uint8_t *buf = malloc((size_t)out->len);
+  if (!buf) {
+    close(fd);
+    return hpcdb_fail(HPCDB_ENOMEM, "%s: cannot allocate %llu bytes", path, (unsigned long long)out->len);
+  }
+  int rc = read_whole(fd, buf, out->len, path);
+  close(fd);
+  if (rc < 0) {
+    free(buf);
+    return rc;
+  }
+  out->data = buf;
+  return 0;
+}
+
+void mapped_file_close(hpcdb_mapped_file *f) {
+  if (!f || !f->data) return;
+  if (f->is_mapped)
+    munmap((void *)f->data, (size_t)f->len);
+  else
+    free((void *)f->data);
+  f->data = NULL;
+  f->len = 0;
+}
+
+void mapped_file_advise_sequential(const hpcdb_mapped_file *f) {
+  if (f->data && f->is_mapped) madvise((void *)f->data, (size_t)f->len, MADV_SEQUENTIAL);
+}

@@ -1,0 +1,19 @@
+/* Read-only memory-mapped files (or a heap copy where mmap is not possible). */
+#ifndef HPCDB_COMMON_MAPPED_FILE_H
+#define HPCDB_COMMON_MAPPED_FILE_H
+
+#include <stdint.h>
+
+typedef struct hpcdb_mapped_file {
+  const uint8_t *data;
+  uint64_t len;
+  int is_mapped; /* 1: munmap on close, 0: free */
+} hpcdb_mapped_file;
+
+/* Maps path; an empty file gives data == NULL, len == 0. */
+int mapped_file_open(hpcdb_mapped_file *out, const char *path);
+void mapped_file_close(hpcdb_mapped_file *f);
+/* Tells the kernel the file is about to be read sequentially. */
+void mapped_file_advise_sequential(const hpcdb_mapped_file *f);
+
+#endif

@@ -1,0 +1,3 @@
+#include "hpcdb/hpcdb.h"
+
+const char *hpcdb_version(void) { return HPCDB_VERSION_STRING; }

@@ -1,0 +1,61 @@
+#include "testlib.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hpcdb/hpcdb.h"
+
+int testlib_passed, testlib_failed;
+
+int testlib_end(void) {
+  printf("%d passed, %d failed\n", testlib_passed, testlib_failed);
+  return testlib_failed ? 1 : 0;
+}
+
+const char *testlib_sample(const char *relative) {
+  static char buf[8][4096];
+  static int next;
+  const char *base = getenv("HPCDB_SAMPLE_DATA");
+  char *out = buf[next++ % 8];
+  snprintf(out, sizeof buf[0], "%s/%s", base ? base : "../shared/data", relative);
+  return out;
+}
+
+int testlib_have_samples(void) {
+  struct stat st;
+  return stat(testlib_sample(""), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *testlib_tmpdir(const char *name) {
+  static char buf[8][4096];
+  static int next;
+  const char *base = getenv("HPCDB_BUILD_DIR");
+  char *out = buf[next++ % 8];
+  snprintf(out, sizeof buf[0], "%s/test-output/%s", base ? base : ".", name);
+  char cmd[8400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", out, out);
+  if (system(cmd) != 0) fprintf(stderr, "cannot create %s\n", out);
+  return out;
+}
+
+int testlib_read_file(const char *path, uint8_t **data, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  *data = malloc(n > 0 ? (size_t)n : 1);
+  *len = n > 0 ? (size_t)fread(*data, 1, (size_t)n, f) : 0;
+  fclose(f);
+  return 0;
+}
+
+int testlib_write_file(const char *path, const void *data, size_t len) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return -1;
+  size_t n = fwrite(data, 1, len, f);
+  fclose(f);
+  return n == len ? 0 : -1;
+}

@@ -1,0 +1,46 @@
+/* Minimal test harness: CHECK records a failure and goes on; tests end with
+ * TEST_END() which prints "N passed, M failed" and returns the exit code. */
+#ifndef HPCDB_TESTLIB_H
+#define HPCDB_TESTLIB_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+extern int testlib_passed, testlib_failed;
+
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (cond)                                                                                      \
+      testlib_passed++;                                                                            \
+    else {                                                                                         \
+      testlib_failed++;                                                                            \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                    \
+    }                                                                                              \
+  } while (0)
+
+#define CHECK_RC(expr)                                                                             \
+  do {                                                                                             \
+    int testlib_rc_ = (expr);                                                                      \
+    if (testlib_rc_ == 0)                                                                          \
+      testlib_passed++;                                                                            \
+    else {                                                                                         \
+      testlib_failed++;                                                                            \
+      fprintf(stderr, "%s:%d: %s returned %d: %s\n", __FILE__, __LINE__, #expr, testlib_rc_,       \
+              hpcdb_last_error());                                                                 \
+    }                                                                                              \
+  } while (0)
+
+#define TEST_END() testlib_end()
+
+int testlib_end(void);
+/* Path of a sample data file ("" base when HPCDB_SAMPLE_DATA is unset). */
+const char *testlib_sample(const char *relative);
+/* 1 when the sample data directory exists. */
+int testlib_have_samples(void);
+/* A fresh empty directory under the build tree for this test's outputs. */
+const char *testlib_tmpdir(const char *name);
+/* Reads a whole file into a malloc'ed buffer. */
+int testlib_read_file(const char *path, uint8_t **data, size_t *len);
+int testlib_write_file(const char *path, const void *data, size_t len);
+
+#endif
