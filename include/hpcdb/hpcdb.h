@@ -102,9 +102,9 @@ typedef int (*hpcdb_value_fn)(void *user, uint32_t a, uint32_t b, double value);
 /* Calls fn(user, ctx_id, metric_id, value) for every value of a profile, in
  * file order; a non-zero return from fn stops and is returned. */
 int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn fn, void *user);
-/* Calls fn(user, profile_index, metric_id... ) — precisely fn(user, metric_id,
- * profile_index, value) — for the values of one context in cct.db. When
- * metric_id is not HPCDB_ALL_METRICS only that metric's slice is visited. */
+/* Calls fn(user, metric_id, profile_index, value) for the values of one
+ * context in cct.db; with metric_id == HPCDB_ALL_METRICS every metric's slice
+ * is visited, otherwise only that metric's. */
 #define HPCDB_ALL_METRICS 0x10000u
 int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
                           hpcdb_value_fn fn, void *user);
