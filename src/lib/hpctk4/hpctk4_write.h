@@ -1,0 +1,70 @@
+/* The v4.0 database writer, internal: one file per output file, sharing an
+ * in-memory byte buffer addressed by file offsets and a de-duplicating string
+ * table. Every function returns 0 or a negative hpcdb_status. */
+#ifndef HPCDB_HPCTK4_WRITE_H
+#define HPCDB_HPCTK4_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hashmap.h"
+#include "hpcdb/model.h"
+
+/* A growable byte buffer whose offsets are file offsets (the buffer starts at
+ * file offset 0). Space is handed out zeroed; fields are then filled with
+ * wr_le* at data + offset (never keep pointers across allocations). */
+typedef struct wbuf {
+  uint8_t *data;
+  uint64_t len, cap;
+} wbuf;
+
+/* Zero bytes up to a multiple of align, then n zeroed bytes; *off gets their offset. */
+int wbuf_alloc(wbuf *b, uint64_t n, uint64_t align, uint64_t *off);
+int wbuf_align(wbuf *b, uint64_t align);
+void wbuf_free(wbuf *b);
+
+/* A string table inside one section: equal strings share one copy. */
+typedef struct wstrtab {
+  wbuf *buf;
+  hpcdb_u64map seen; /* hash of the bytes -> offset of a copy */
+} wstrtab;
+
+/* Appends s (NUL-terminated; NULL is written as "") unless an equal string
+ * was already put in this table; *off gets the file offset of its copy. */
+int wstrtab_put(wstrtab *t, const char *s, uint64_t *off);
+void wstrtab_free(wstrtab *t);
+
+/* Common file header: magic, format, version 4.0, n_sections zeroed pairs. */
+#define HPCTK4_HEADER_SIZE(n_sections) (16u + 16u * (n_sections))
+void hpctk4_write_header(uint8_t *p, const char format[4]);
+void hpctk4_set_section(uint8_t *header, unsigned index, uint64_t size, uint64_t offset);
+
+/* The four files. Each writes path through atomic_file (nothing at path on failure). */
+int hpctk4_write_meta(const hpcdb_experiment *exp, const char *path);
+int hpctk4_write_profile(const hpcdb_experiment *exp, const char *path);
+/* chunk_values bounds the values held in memory at once (0: the default). */
+int hpctk4_write_cct(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values);
+int hpctk4_write_trace(const hpcdb_experiment *exp, const char *path);
+/* metrics/default.yaml: the metric taxonomy hpcviewer reads. */
+int hpctk4_write_metrics_yaml(const hpcdb_experiment *exp, const char *path);
+
+/* What the context tree section points into: the array offsets of modules,
+ * files and functions, and the string offsets of the entry points' names (in
+ * the order of the global context's children). */
+typedef struct hpctk4_meta_refs {
+  uint64_t modules, files, functions;
+  const uint64_t *entry_names;
+} hpctk4_meta_refs;
+/* Appends the Context Tree section; *off and *size get its place. */
+int hpctk4_meta_context_tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs,
+                             uint64_t *off, uint64_t *size);
+/* The pretty name written for an entry point: its name, else the canonical one. */
+const char *hpctk4_entry_name(const hpcdb_context *c);
+
+/* Checks the model rules the files depend on (summary first, metric ids of the
+ * right kind, entry points at the top); fails with a message naming the rule. */
+int hpctk4_check_writable(const hpcdb_experiment *exp);
+
+#define HPCTK4_CCT_DEFAULT_CHUNK ((uint64_t)4 << 20) /* values: 64 MiB of 16-byte entries */
+
+#endif

@@ -1,0 +1,201 @@
+/* cct.db: the transpose of the non-summary profiles. Header, Context Info
+ * section (one {CI} per context id 0..max), then one block per context in id
+ * order: (profIndex, value) pairs sorted by metric then profile at a 4-byte
+ * boundary, the metric indices right after them.
+ *
+ * Memory stays bounded however large the database: one pass counts the
+ * values of each context; then contexts are taken in chunks holding at most
+ * chunk_values values, gathered from every profile (each profile keeps a
+ * cursor, so each value is visited once), sorted and written. The chunk's
+ * {CI} entries are patched in place at the start of the file. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/atomic_file.h"
+#include "common/bytes.h"
+#include "common/error.h"
+#include "hpctk4/hpctk4_write.h"
+
+#define SZ_CI 32
+#define SZ_VAL 12
+#define SZ_IDX 10
+#define MAX_CHUNK_CTXS (1u << 20)
+
+typedef struct entry {
+  uint32_t prof;
+  uint16_t metric;
+  double value;
+} entry;
+
+static int is_summary(const hpcdb_profile *p) { return (p->flags & HPCDB_PROFILE_SUMMARY) != 0; }
+
+/* nCtxs: one past the largest context id in the tree or in any profile. */
+static int count_contexts(const hpcdb_experiment *exp, uint32_t *n_ctxs) {
+  uint64_t max = 0;
+  for (uint32_t i = 0; i < exp->n_contexts; i++)
+    if (exp->contexts[i].id > max) max = exp->contexts[i].id;
+  for (uint32_t i = 0; i < exp->n_profiles; i++) {
+    const hpcdb_profile *p = &exp->profiles[i];
+    if (p->n_ctxs && p->ctx_ids[p->n_ctxs - 1] > max) max = p->ctx_ids[p->n_ctxs - 1];
+  }
+  if (max >= UINT32_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "context id %llu leaves no room for cct.db's u32 nCtxs", (unsigned long long)max);
+  *n_ctxs = (uint32_t)max + 1;
+  return 0;
+}
+
+static int entry_cmp(const void *a, const void *b) {
+  const entry *x = a, *y = b;
+  if (x->metric != y->metric) return x->metric < y->metric ? -1 : 1;
+  return x->prof < y->prof ? -1 : x->prof > y->prof;
+}
+
+typedef struct cct_writer {
+  const hpcdb_experiment *exp;
+  hpcdb_atomic_file *f;
+  uint64_t *count;   /* values per context id */
+  uint32_t *cursor;  /* per profile: next index into ctx_ids */
+  entry *chunk;      /* the gathered values of one chunk */
+  uint64_t chunk_cap;
+  uint64_t *fill;    /* per context of the chunk: next free slot */
+  uint8_t *infos;    /* the chunk's {CI} entries */
+  uint8_t *out;      /* one block at a time */
+  uint64_t out_cap;
+} cct_writer;
+
+/* Gathers the values of contexts [c0, c1) from every non-summary profile. */
+static void gather(cct_writer *w, uint32_t c0, uint32_t c1) {
+  uint64_t at = 0;
+  for (uint32_t c = c0; c < c1; c++) {
+    w->fill[c - c0] = at;
+    at += w->count[c];
+  }
+  for (uint32_t i = 0; i < w->exp->n_profiles; i++) {
+    const hpcdb_profile *p = &w->exp->profiles[i];
+    if (is_summary(p)) continue;
+    uint32_t k = w->cursor[i];
+    for (; k < p->n_ctxs && p->ctx_ids[k] < c1; k++) {
+      uint64_t *slot = &w->fill[p->ctx_ids[k] - c0];
+      for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++)
+        w->chunk[(*slot)++] = (entry){i, p->metric_ids[v], p->values[v]};
+    }
+    w->cursor[i] = k;
+  }
+}
+
+static int out_reserve(cct_writer *w, uint64_t n) {
+  if (n <= w->out_cap) return 0;
+  if (n > SIZE_MAX) return hpcdb_fail(HPCDB_ENOMEM, "cct.db block of %llu bytes", (unsigned long long)n);
+  uint8_t *p = realloc(w->out, (size_t)n);
+  if (!p) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a cct.db block of %llu bytes", (unsigned long long)n);
+  w->out = p;
+  w->out_cap = n;
+  return 0;
+}
+
+/* Writes one context's block and fills its {CI}. */
+static int write_block(cct_writer *w, entry *e, uint64_t n, uint8_t *ci) {
+  HPCDB_TRY(atomic_file_pad(w->f, 4));
+  qsort(e, (size_t)n, sizeof *e, entry_cmp);
+  uint64_t n_metrics = 0;
+  for (uint64_t v = 0; v < n; v++) n_metrics += (v == 0 || e[v].metric != e[v - 1].metric);
+  if (n_metrics > UINT16_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "a context has values of 65536 metrics (u16 nMetrics)");
+  uint64_t start = w->f->written;
+  HPCDB_TRY(out_reserve(w, SZ_VAL * n + SZ_IDX * n_metrics));
+  uint8_t *vals = w->out, *idx = w->out + SZ_VAL * n;
+  for (uint64_t v = 0, m = 0; v < n; v++) {
+    wr_le32(vals + SZ_VAL * v, e[v].prof);
+    wr_le_f64(vals + SZ_VAL * v + 4, e[v].value);
+    if (v == 0 || e[v].metric != e[v - 1].metric) {
+      wr_le16(idx + SZ_IDX * m, e[v].metric);
+      wr_le64(idx + SZ_IDX * m + 2, v);
+      m++;
+    }
+  }
+  wr_le64(ci + 0x00, n);
+  wr_le64(ci + 0x08, start);
+  wr_le16(ci + 0x10, (uint16_t)n_metrics);
+  wr_le64(ci + 0x18, start + SZ_VAL * n);
+  return atomic_file_write(w->f, w->out, (size_t)(SZ_VAL * n + SZ_IDX * n_metrics));
+}
+
+static int write_blocks(cct_writer *w, uint32_t n_ctxs, uint64_t infos_at, uint64_t chunk_values) {
+  for (uint32_t c0 = 0; c0 < n_ctxs;) {
+    uint32_t c1 = c0 + 1;
+    uint64_t total = w->count[c0];
+    while (c1 < n_ctxs && c1 - c0 < MAX_CHUNK_CTXS && total + w->count[c1] <= chunk_values) total += w->count[c1++];
+    if (total > w->chunk_cap || !w->chunk) {
+      free(w->chunk);
+      w->chunk_cap = total ? total : 1;
+      w->chunk = w->chunk_cap <= SIZE_MAX / sizeof *w->chunk ? malloc((size_t)w->chunk_cap * sizeof *w->chunk) : NULL;
+      if (!w->chunk) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)total);
+    }
+    gather(w, c0, c1);
+    memset(w->infos, 0, (size_t)(c1 - c0) * SZ_CI);
+    uint64_t at = 0;
+    for (uint32_t c = c0; c < c1; c++) {
+      HPCDB_TRY(write_block(w, w->chunk + at, w->count[c], w->infos + SZ_CI * (uint64_t)(c - c0)));
+      at += w->count[c];
+    }
+    HPCDB_TRY(atomic_file_pwrite(w->f, infos_at + SZ_CI * (uint64_t)c0, w->infos, (size_t)(c1 - c0) * SZ_CI));
+    c0 = c1;
+  }
+  return 0;
+}
+
+static int write_all(cct_writer *w, uint32_t n_ctxs, uint64_t chunk_values) {
+  uint8_t head[HPCTK4_HEADER_SIZE(1) + 16] = {0};
+  uint64_t section = HPCTK4_HEADER_SIZE(1), infos_at = section + 16, total;
+  hpctk4_write_header(head, "ctxt");
+  hpctk4_set_section(head, 0, 16 + SZ_CI * (uint64_t)n_ctxs, section);
+  wr_le64(head + section, infos_at);
+  wr_le32(head + section + 8, n_ctxs);
+  head[section + 12] = SZ_CI;
+  HPCDB_TRY(atomic_file_write(w->f, head, sizeof head));
+  if (!mul_ok(SZ_CI, n_ctxs, &total)) return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
+  static const uint8_t zeros[4096];
+  for (uint64_t left = total; left > 0;) { /* placeholders, patched chunk by chunk */
+    size_t n = left > sizeof zeros ? sizeof zeros : (size_t)left;
+    HPCDB_TRY(atomic_file_write(w->f, zeros, n));
+    left -= n;
+  }
+  HPCDB_TRY(write_blocks(w, n_ctxs, infos_at, chunk_values));
+  HPCDB_TRY(atomic_file_pad(w->f, 8));
+  return atomic_file_write(w->f, "__ctx.db", 8);
+}
+
+static int run(cct_writer *w, const char *path, uint64_t chunk_values) {
+  uint32_t n_ctxs;
+  HPCDB_TRY(count_contexts(w->exp, &n_ctxs));
+  uint32_t chunk_ctxs = n_ctxs < MAX_CHUNK_CTXS ? n_ctxs : MAX_CHUNK_CTXS;
+  w->count = calloc(n_ctxs, sizeof *w->count);
+  w->cursor = calloc(w->exp->n_profiles ? w->exp->n_profiles : 1, sizeof *w->cursor);
+  w->fill = malloc((size_t)chunk_ctxs * sizeof *w->fill);
+  w->infos = malloc((size_t)chunk_ctxs * SZ_CI);
+  if (!w->count || !w->cursor || !w->fill || !w->infos)
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n_ctxs);
+  for (uint32_t i = 0; i < w->exp->n_profiles; i++) {
+    const hpcdb_profile *p = &w->exp->profiles[i];
+    if (is_summary(p)) continue;
+    for (uint32_t k = 0; k < p->n_ctxs; k++) w->count[p->ctx_ids[k]] += p->ctx_starts[k + 1] - p->ctx_starts[k];
+  }
+  hpcdb_atomic_file f;
+  HPCDB_TRY(atomic_file_open(&f, path));
+  w->f = &f;
+  int rc = write_all(w, n_ctxs, chunk_values);
+  if (rc == 0) return atomic_file_commit(&f);
+  atomic_file_abort(&f);
+  return rc;
+}
+
+int hpctk4_write_cct(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values) {
+  cct_writer w = {0};
+  w.exp = exp;
+  int rc = run(&w, path, chunk_values ? chunk_values : HPCTK4_CCT_DEFAULT_CHUNK);
+  free(w.count);
+  free(w.cursor);
+  free(w.chunk);
+  free(w.fill);
+  free(w.infos);
+  free(w.out);
+  return rc;
+}

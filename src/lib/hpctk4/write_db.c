@@ -1,0 +1,116 @@
+/* hpcdb_hpctk4_write: a v4.0 database directory. Each file appears whole or
+ * not at all (atomic_file); when a later step fails, the files this call
+ * already put in place are removed again, so a failed write leaves no mix of
+ * new and old files behind. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/copy_tree.h"
+#include "common/error.h"
+#include "hpcdb/hpcdb.h"
+#include "hpctk4/hpctk4_write.h"
+
+static int mkdir_p(const char *dir) {
+  char path[PATH_MAX];
+  size_t n = strlen(dir);
+  if (n == 0 || n >= sizeof path) return hpcdb_fail(HPCDB_EINVAL, "bad output directory name '%s'", dir);
+  memcpy(path, dir, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (path[i] != '/' && path[i] != '\0') continue;
+    char saved = path[i];
+    path[i] = '\0';
+    struct stat st;
+    if (stat(path, &st) != 0 && mkdir(path, 0777) != 0 && errno != EEXIST)
+      return hpcdb_fail(HPCDB_EIO, "%s: cannot create directory: %s", path, strerror(errno));
+    path[i] = saved;
+  }
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return hpcdb_fail(HPCDB_EIO, "%s: not a directory", dir);
+  return 0;
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+static int is_dir(const char *path) {
+  struct stat st;
+  return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int same_dir(const char *a, const char *b) {
+  struct stat x, y;
+  return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+typedef int (*file_writer)(const hpcdb_experiment *exp, const char *path);
+
+static int cct_default(const hpcdb_experiment *exp, const char *path) { return hpctk4_write_cct(exp, path, 0); }
+
+static int write_one(const hpcdb_experiment *exp, const char *dir, const char *name, file_writer fn, copy_log *log) {
+  char path[PATH_MAX];
+  if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+    return hpcdb_fail(HPCDB_EINVAL, "%s/%s: path too long", dir, name);
+  HPCDB_TRY(fn(exp, path));
+  return copy_log_add(log, path);
+}
+
+/* The origin's own taxonomy and sources when it is a database that has one;
+ * a generated default.yaml otherwise. */
+static int metrics_and_sources(const hpcdb_experiment *exp, const char *dir, copy_log *log) {
+  char from[PATH_MAX], to[PATH_MAX];
+  snprintf(from, sizeof from, "%s/metrics/default.yaml", exp->origin ? exp->origin : "");
+  if (is_dir(exp->origin) && exists(from)) {
+    if (same_dir(exp->origin, dir)) return 0;
+    static const char *const trees[] = {"metrics", "src"};
+    for (int i = 0; i < 2; i++) {
+      snprintf(from, sizeof from, "%s/%s", exp->origin, trees[i]);
+      snprintf(to, sizeof to, "%s/%s", dir, trees[i]);
+      if (exists(from)) HPCDB_TRY(copy_tree(from, to, log));
+    }
+    return 0;
+  }
+  snprintf(to, sizeof to, "%s/metrics", dir);
+  if (!exists(to)) {
+    if (mkdir(to, 0777) != 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot create directory: %s", to, strerror(errno));
+    HPCDB_TRY(copy_log_add(log, to));
+  }
+  return write_one(exp, to, "default.yaml", hpctk4_write_metrics_yaml, log);
+}
+
+static int write_all(const hpcdb_experiment *exp, const char *dir, unsigned flags, copy_log *log) {
+  int traces = exp->has_traces && !(flags & HPCDB_WRITE_NO_TRACE);
+  HPCDB_TRY(write_one(exp, dir, "meta.db", hpctk4_write_meta, log));
+  HPCDB_TRY(write_one(exp, dir, "profile.db", hpctk4_write_profile, log));
+  HPCDB_TRY(write_one(exp, dir, "cct.db", cct_default, log));
+  if (traces) HPCDB_TRY(write_one(exp, dir, "trace.db", hpctk4_write_trace, log));
+  HPCDB_TRY(metrics_and_sources(exp, dir, log));
+  if (!traces) { /* a replaced database must not keep its old traces */
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/trace.db", dir);
+    if (exists(path) && remove(path) != 0)
+      return hpcdb_fail(HPCDB_EIO, "%s: cannot remove the old trace.db: %s", path, strerror(errno));
+  }
+  return 0;
+}
+
+int hpcdb_hpctk4_write(const hpcdb_experiment *exp, const char *dir, unsigned flags) {
+  if (!exp || !dir) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_hpctk4_write: no experiment or directory");
+  HPCDB_TRY(hpctk4_check_writable(exp));
+  HPCDB_TRY(mkdir_p(dir));
+  char meta[PATH_MAX];
+  if (snprintf(meta, sizeof meta, "%s/meta.db", dir) >= (int)sizeof meta)
+    return hpcdb_fail(HPCDB_EINVAL, "%s: path too long", dir);
+  if (!(flags & HPCDB_WRITE_FORCE) && exists(meta))
+    return hpcdb_fail(HPCDB_EEXIST, "%s: a database is already there (force to replace it)", dir);
+  copy_log log = {0};
+  int rc = write_all(exp, dir, flags, &log);
+  if (rc < 0) copy_log_undo(&log);
+  copy_log_free(&log);
+  return rc;
+}

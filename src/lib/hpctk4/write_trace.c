@@ -1,0 +1,91 @@
+/* trace.db: header, Context Trace Headers section (header + one {CTH} per
+ * trace), then each trace line at an 8-byte boundary (so every even element's
+ * timestamp is aligned), footer. Consecutive "not running" samples (ctxId 0)
+ * are merged into the first, as the format requires. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/atomic_file.h"
+#include "common/bytes.h"
+#include "common/error.h"
+#include "hpctk4/hpctk4_write.h"
+
+#define SZ_TRACE 24
+#define SZ_ELEM 12
+
+static uint64_t align8(uint64_t x) { return (x + 7) / 8 * 8; }
+
+static int keep(const hpcdb_trace *t, uint64_t k) { return k == 0 || t->ctx_ids[k] != 0 || t->ctx_ids[k - 1] != 0; }
+
+static uint64_t kept_count(const hpcdb_trace *t) {
+  uint64_t n = 0;
+  for (uint64_t k = 0; k < t->n; k++) n += keep(t, k);
+  return n;
+}
+
+static int build_sections(wbuf *b, const hpcdb_experiment *exp) {
+  uint64_t s, arr;
+  HPCDB_TRY(wbuf_alloc(b, HPCTK4_HEADER_SIZE(1), 8, NULL));
+  hpctk4_write_header(b->data, "trce");
+  HPCDB_TRY(wbuf_alloc(b, 0x20, 8, &s));
+  HPCDB_TRY(wbuf_alloc(b, SZ_TRACE * (uint64_t)exp->n_traces, 8, &arr));
+  hpctk4_set_section(b->data, 0, b->len - s, s);
+  uint64_t lo = UINT64_MAX, hi = 0, pos = b->len;
+  for (uint32_t i = 0; i < exp->n_traces; i++) {
+    const hpcdb_trace *t = &exp->traces[i];
+    if (t->n) {
+      if (t->timestamps[0] < lo) lo = t->timestamps[0];
+      if (t->timestamps[t->n - 1] > hi) hi = t->timestamps[t->n - 1];
+    }
+    uint8_t *p = b->data + arr + SZ_TRACE * (uint64_t)i;
+    pos = align8(pos);
+    wr_le32(p, t->profile);
+    wr_le64(p + 0x08, pos);
+    pos += SZ_ELEM * kept_count(t);
+    wr_le64(p + 0x10, pos);
+  }
+  if (lo > hi) lo = hi = 0;
+  wr_le64(b->data + s, arr);
+  wr_le32(b->data + s + 8, exp->n_traces);
+  b->data[s + 12] = SZ_TRACE;
+  /* The source's recorded bounds win (they may be looser than the samples). */
+  wr_le64(b->data + s + 0x10, exp->trace_min ? exp->trace_min : lo);
+  wr_le64(b->data + s + 0x18, exp->trace_max ? exp->trace_max : hi);
+  return 0;
+}
+
+static int write_line(hpcdb_atomic_file *f, const hpcdb_trace *t) {
+  uint8_t buf[SZ_ELEM * 1024];
+  size_t used = 0;
+  HPCDB_TRY(atomic_file_pad(f, 8));
+  for (uint64_t k = 0; k < t->n; k++) {
+    if (!keep(t, k)) continue;
+    wr_le64(buf + used, t->timestamps[k]);
+    wr_le32(buf + used + 8, t->ctx_ids[k]);
+    used += SZ_ELEM;
+    if (used == sizeof buf) {
+      HPCDB_TRY(atomic_file_write(f, buf, used));
+      used = 0;
+    }
+  }
+  return atomic_file_write(f, buf, used);
+}
+
+int hpctk4_write_trace(const hpcdb_experiment *exp, const char *path) {
+  wbuf b = {0};
+  int rc = build_sections(&b, exp);
+  hpcdb_atomic_file f;
+  if (rc == 0) rc = atomic_file_open(&f, path);
+  if (rc == 0) {
+    rc = atomic_file_write(&f, b.data, (size_t)b.len);
+    for (uint32_t i = 0; i < exp->n_traces && rc == 0; i++) rc = write_line(&f, &exp->traces[i]);
+    if (rc == 0) rc = atomic_file_pad(&f, 8);
+    if (rc == 0) rc = atomic_file_write(&f, "trace.db", 8);
+    if (rc == 0)
+      rc = atomic_file_commit(&f);
+    else
+      atomic_file_abort(&f);
+  }
+  wbuf_free(&b);
+  return rc;
+}
