@@ -161,4 +161,7 @@ int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, const hpcdb_e
 #ifdef __cplusplus
 }
 #endif
+
+/* Format modules' own declarations. */
+#include "hpcdb/hpcrun.h"
 #endif

@@ -1,0 +1,36 @@
+/* hpcdb — hpcrun measurements: .hpcrun profiles (versions 02.00, 03.00,
+ * 04.00) and the .hpctrace files beside them (01.01). */
+#ifndef HPCDB_HPCRUN_H
+#define HPCDB_HPCRUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hpcdb/hpcdb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reads one .hpcrun file (one profile; the .hpctrace with the same basename,
+ * when present, becomes its trace), one .hpctrace (read with its .hpcrun), or
+ * a measurements directory (one profile per .hpcrun file, in name order).
+ * Each file's calling context tree is kept as recorded, not unified: contexts
+ * keep the node ids of the file when there is one tree (one file, one epoch);
+ * with several, the union is keyed by (file, epoch, node id) and renumbered
+ * 1, 2, ... in file order. Metrics are unified by name. */
+int hpcdb_hpcrun_read(hpcdb_experiment **out, const char *path);
+
+/* Checks every rule of the measurement formats for a .hpcrun or .hpctrace
+ * file or a measurements directory; same contract as hpcdb_validate. */
+int hpcdb_hpcrun_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn,
+                          void *user);
+
+/* Format of a file from its first bytes: HPCDB_FORMAT_HPCRUN, _HPCTRACE, or
+ * HPCDB_FORMAT_UNKNOWN. 24 bytes are enough. */
+hpcdb_format hpcdb_hpcrun_sniff(const uint8_t *head, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,115 @@
+/* hpcdb_hpcrun_read: one .hpcrun (with its .hpctrace), one .hpctrace (with its
+ * .hpcrun), or a measurements directory, into a new experiment. Files are
+ * read one at a time and released once added. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "hpcdb/hpcrun.h"
+#include "hpcrun/hpcrun_file.h"
+#include "hpcrun/hpcrun_model.h"
+#include "hpcrun/hpcrun_paths.h"
+
+hpcdb_format hpcdb_hpcrun_sniff(const uint8_t *head, size_t n) {
+  if (n >= HPCRUN_MAGIC_LEN && memcmp(head, HPCRUN_MAGIC, HPCRUN_MAGIC_LEN) == 0)
+    return HPCDB_FORMAT_HPCRUN;
+  if (n >= HPCRUN_MAGIC_LEN && memcmp(head, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN) == 0)
+    return HPCDB_FORMAT_HPCTRACE;
+  return HPCDB_FORMAT_UNKNOWN;
+}
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Adds the profile at path and, when it exists, the .hpctrace beside it. */
+static int add_one(hpcrun_builder *b, const char *path, const hpcrun_file *f, int prefix_attrs) {
+  char *trace_path = hpcrun_swap_suffix(path, ".hpcrun", ".hpctrace");
+  hpcrun_trace_file *t = NULL;
+  int rc = 0;
+  if (trace_path && hpcrun_is_file(trace_path)) rc = hpcrun_trace_load(&t, trace_path, NULL);
+  if (rc == 0) {
+    char *prefix = NULL;
+    if (prefix_attrs) {
+      prefix = strdup(base_name(path));
+      char *dot = prefix ? strrchr(prefix, '.') : NULL;
+      if (dot) *dot = '\0';
+    }
+    if (prefix_attrs && !prefix)
+      rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    else
+      rc = hpcrun_builder_add(b, path, f, t, trace_path, prefix);
+    free(prefix);
+  }
+  hpcrun_trace_free(t);
+  free(trace_path);
+  return rc;
+}
+
+static void set_source(hpcdb_experiment *exp, const hpcrun_file *f) {
+  exp->format = "hpcrun";
+  exp->version_major = f->major;
+  exp->version_minor = f->minor;
+}
+
+static int read_dir(hpcdb_experiment *exp, const char *dir) {
+  hpcrun_path_list l;
+  HPCDB_TRY(hpcrun_list_profiles(&l, dir));
+  if (l.n == 0) {
+    hpcrun_path_list_free(&l);
+    return hpcdb_fail(HPCDB_ENOTFORMAT, "%s: no .hpcrun files in the directory", dir);
+  }
+  hpcrun_builder b;
+  hpcrun_builder_init(&b, exp, l.n > 1);
+  int rc = 0;
+  for (size_t i = 0; i < l.n && rc == 0; i++) {
+    hpcrun_file *f = NULL;
+    rc = hpcrun_file_load(&f, l.paths[i], NULL);
+    if (rc == 0 && i == 0) {
+      set_source(exp, f);
+      if (f->major != 4 && f->n_epochs > 1) b.renumber = 1;
+    }
+    if (rc == 0) rc = add_one(&b, l.paths[i], f, l.n > 1);
+    hpcrun_file_free(f);
+  }
+  hpcrun_path_list_free(&l);
+  return rc;
+}
+
+static int read_file(hpcdb_experiment *exp, const char *path) {
+  hpcrun_file *f = NULL;
+  int rc = hpcrun_file_load(&f, path, NULL);
+  char *profile_path = NULL;
+  if (rc == HPCDB_ENOTFORMAT) {
+    /* A trace is read with the profile it belongs to. */
+    profile_path = hpcrun_swap_suffix(path, ".hpctrace", ".hpcrun");
+    if (profile_path && hpcrun_is_file(profile_path)) {
+      rc = hpcrun_file_load(&f, profile_path, NULL);
+      path = profile_path;
+    }
+  }
+  if (rc == 0) {
+    hpcrun_builder b;
+    hpcrun_builder_init(&b, exp, f->major != 4 && f->n_epochs > 1);
+    set_source(exp, f);
+    rc = add_one(&b, path, f, 0);
+  }
+  hpcrun_file_free(f);
+  free(profile_path);
+  return rc;
+}
+
+int hpcdb_hpcrun_read(hpcdb_experiment **out, const char *path) {
+  *out = NULL;
+  hpcdb_experiment *exp;
+  HPCDB_TRY(hpcdb_experiment_new(&exp));
+  int rc = hpcrun_is_dir(path) ? read_dir(exp, path) : read_file(exp, path);
+  if (rc < 0) {
+    hpcdb_experiment_free(exp);
+    return rc;
+  }
+  exp->origin = hpcdb_intern(exp, path);
+  *out = exp;
+  return 0;
+}
