@@ -237,6 +237,39 @@ static int exists(const char *dir, const char *name) {
   return stat(path, &st) == 0;
 }
 
+/* A failure after some files were put in place removes them again: here
+ * metrics/ is a plain file, so default.yaml cannot be written. */
+static void failure_leaves_nothing(hpcdb_experiment *e) {
+  const char *dir = testlib_tmpdir("write_layout_fail");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/metrics", dir);
+  CHECK(testlib_write_file(path, "x", 1) == 0);
+  CHECK(hpcdb_hpctk4_write(e, dir, 0) < 0);
+  CHECK(!exists(dir, "meta.db") && !exists(dir, "profile.db") && !exists(dir, "cct.db") && !exists(dir, "trace.db"));
+}
+
+/* Written from a database that has its own metrics/ and src/, those are copied unchanged. */
+static void copies_origin_taxonomy(hpcdb_experiment *e) {
+  const char *origin = testlib_sample("hpctoolkit-v4/loop-fork-cycles");
+  struct stat st;
+  if (stat(origin, &st) != 0) {
+    printf("skipping the copy check: no sample data at %s\n", origin);
+    return;
+  }
+  const char *dir = testlib_tmpdir("write_layout_copy");
+  e->origin = origin;
+  CHECK_RC(hpcdb_hpctk4_write(e, dir, 0));
+  e->origin = NULL;
+  static const char *const copied[] = {"metrics/default.yaml", "metrics/METRICS.yaml.ex",
+                                       "src/home/la5/git/hpctoolkit-tests/applications/loop-suite/include/common.h"};
+  char a[4096], b[4096];
+  for (int i = 0; i < 3; i++) {
+    snprintf(a, sizeof a, "%s/%s", origin, copied[i]);
+    snprintf(b, sizeof b, "%s/%s", dir, copied[i]);
+    CHECK(same_file(a, b));
+  }
+}
+
 int main(void) {
   hpcdb_experiment *e = build();
   const char *dir = testlib_tmpdir("write_layout");
@@ -268,6 +301,9 @@ int main(void) {
   /* without traces the forced rewrite removes the old trace.db */
   CHECK_RC(hpcdb_hpctk4_write(e, again, HPCDB_WRITE_FORCE | HPCDB_WRITE_NO_TRACE));
   CHECK(!exists(again, "trace.db") && exists(again, "meta.db"));
+
+  failure_leaves_nothing(e);
+  copies_origin_taxonomy(e);
 
   /* a model v4.0 cannot express is refused, and nothing is written */
   const char *bad = testlib_tmpdir("write_layout_bad");
