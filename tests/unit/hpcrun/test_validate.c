@@ -1,0 +1,68 @@
+/* The real measurements are valid: no error and no note, as directories, as
+ * single profiles and as single traces; writer-made 02.00 files validate too. */
+#include <string.h>
+
+#include "hpcdb/hpcdb.h"
+#include "hpcrun/hpcrun_file.h"
+#include "testlib.h"
+
+static void print(void *user, const hpcdb_diagnostic *d) {
+  (void)user;
+  fprintf(stderr, "%s: offset 0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, d->rule, d->detail);
+}
+
+static void expect_clean(const char *path) {
+  hpcdb_validation r;
+  CHECK_RC(hpcdb_hpcrun_validate(&r, path, print, NULL));
+  CHECK(r.errors == 0 && r.notes == 0);
+}
+
+/* A 02.00 file with one epoch, two nodes (the leaf's id negated), one metric. */
+static void v2_file(const char *dir) {
+  hpcrun_file f = {0};
+  f.major = 2;
+  hpcrun_epoch e = {0};
+  hpcrun_metric_desc m = {0};
+  m.name = (hpcrun_str){"cycles", 6};
+  m.flags[HPCRUN_MFLAG_VALFMT] = HPCRUN_VALFMT_INT;
+  hpcrun_lm_entry lm = {1, {"/bin/a.out", 10}, 0};
+  hpcrun_cct_node nodes[2] = {{.id = 1, .parent = 0, .lm_id = 0, .ip = 0},
+                              {.id = (uint32_t)-2, .parent = 1, .lm_id = 1, .ip = 0x400}};
+  uint64_t values[2] = {0, 42};
+  e.t = (hpcrun_tables){1, 1, &m, 1, &lm, 2, nodes, 0, 0};
+  e.values = values;
+  f.n_epochs = 1;
+  f.epochs = &e;
+  hpcrun_nvpair pairs[2] = {{{"mpi-rank", 8}, {"3", 1}}, {{"thread-id", 9}, {"1", 1}}};
+  f.header = (hpcrun_nvlist){2, pairs};
+  char path[4200];
+  snprintf(path, sizeof path, "%s/old.hpcrun", dir);
+  CHECK_RC(hpcrun_file_write(&f, path));
+  expect_clean(path);
+  hpcdb_experiment *exp = NULL;
+  CHECK_RC(hpcdb_hpcrun_read(&exp, path));
+  if (exp) {
+    char id[64];
+    hpcdb_profile_identity(exp, &exp->profiles[0], id, sizeof id);
+    CHECK(strcmp(id, "RANK 3 THREAD 1") == 0);
+    double v = 0;
+    CHECK(hpcdb_profile_value(&exp->profiles[0], 2, 0, &v) == 1 && v == 42.0);
+    CHECK(exp->n_contexts == 3 && exp->version_major == 2);
+  }
+  hpcdb_experiment_free(exp);
+}
+
+int main(void) {
+  v2_file(testlib_tmpdir("hpcrun-validate"));
+  if (!testlib_have_samples()) {
+    printf("no sample data: skipped\n");
+    return 77;
+  }
+  expect_clean(testlib_sample("hpcrun/small.m"));
+  expect_clean(testlib_sample("hpcrun/loops-cputime-t.m"));
+  expect_clean(testlib_sample("hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0.hpcrun"));
+  expect_clean(testlib_sample("hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0.hpctrace"));
+  hpcdb_validation r;
+  CHECK(hpcdb_hpcrun_validate(&r, testlib_sample("hpcrun/no-such-file.hpcrun"), NULL, NULL) == HPCDB_EIO);
+  return TEST_END();
+}
