@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -29,6 +30,10 @@ int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
     memset(f, 0, sizeof *f);
     return hpcdb_fail(HPCDB_EIO, "%s: cannot create temporary file: %s", target, strerror(e));
   }
+  /* mkstemp creates 0600; give the file the mode open(2) would have. */
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
   f->fp = fdopen(fd, "wb");
   if (!f->fp) {
     close(fd);

@@ -1,0 +1,43 @@
+/* hpcdb — turning hpcrun measurements into a v4.0 database, as hpcprof does:
+ * calling-context trees unified across threads, metrics propagated per
+ * thread (point, function, lex_aware, execution), summary statistics over
+ * threads, traces mapped to the unified contexts. */
+#ifndef HPCDB_ANALYSIS_H
+#define HPCDB_ANALYSIS_H
+
+#include <stdint.h>
+
+#include "hpcdb/hpcdb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hpcdb_analyze_options {
+  unsigned threads;  /* worker threads (0 or 1: one) */
+  int all_stats;     /* add count, sum of squares, min and max to the summary (hpcprof --stats) */
+  int strict;        /* a bad measurement file fails the run instead of being skipped */
+  unsigned write_flags; /* HPCDB_WRITE_* for the database */
+} hpcdb_analyze_options;
+
+typedef struct hpcdb_analyze_result {
+  uint32_t profiles_read;  /* measurement files that became profiles */
+  uint32_t profiles_skipped;
+  uint32_t traces_read;
+  uint32_t contexts;       /* in the unified tree, including entry points */
+  uint64_t values;         /* stored in profile.db */
+} hpcdb_analyze_result;
+
+/* Receives one warning (e.g. a skipped file) as a line of text. */
+typedef void (*hpcdb_warning_fn)(void *user, const char *message);
+
+/* Builds the experiment hpcprof would write for a measurements directory.
+ * The caller frees *out. Warnings (skipped files) go to warn when not NULL. */
+int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
+                  const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
+                  hpcdb_analyze_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

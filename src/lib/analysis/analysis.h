@@ -1,0 +1,81 @@
+/* The analysis pipeline's shared state (internal). */
+#ifndef HPCDB_ANALYSIS_INTERNAL_H
+#define HPCDB_ANALYSIS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "hpcdb/analysis.h"
+#include "hpcrun/hpcrun_file.h"
+
+/* The scopes hpcprof writes, in its order; prop metric id = 4 × metric + scope. */
+enum { SCOPE_POINT, SCOPE_FUNCTION, SCOPE_LEX_AWARE, SCOPE_EXECUTION, N_SCOPES };
+
+/* The unified calling-context tree: the experiment's contexts, plus a hash
+ * table from (parent, kind of node, module, offset) to the child context.
+ * Context ids equal their index in the experiment (the global context is 0). */
+typedef struct unify_key {
+  uint32_t parent;
+  uint32_t module; /* HPCDB_NONE for entry points */
+  uint64_t offset; /* entry point kind for entry points */
+} unify_key;
+
+typedef struct unified_tree {
+  hpcdb_experiment *exp;
+  unify_key *keys;
+  uint32_t *slots; /* context index + 1; 0 = empty */
+  uint64_t cap, count;
+} unified_tree;
+
+int unify_child(unified_tree *t, unify_key key, uint32_t *out_index);
+uint32_t unify_entry_point(unified_tree *t, uint16_t kind, uint32_t *out_index);
+void unified_tree_free(unified_tree *t);
+
+/* One measurement file mapped onto the unified tree. */
+typedef struct mapped_profile {
+  uint32_t n_nodes;
+  uint32_t *node_ids;  /* sorted file node ids */
+  uint32_t *node_ctx;  /* unified context of node_ids[i] */
+} mapped_profile;
+
+/* Maps every node of f into the tree (creating contexts as needed) and
+ * modules/metrics into the experiment. metric_map[m] is the global metric
+ * index of f's metric m (caller allocates n_metrics entries). */
+int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, int all_stats,
+               mapped_profile *out, uint32_t *metric_map);
+/* metrics.c: the four scopes (indices SCOPE_*), metrics by name, stat ids. */
+int analysis_add_scopes(hpcdb_experiment *exp);
+int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map);
+uint16_t analysis_stat_id(uint32_t metric, int all_stats, int partial, int scope);
+/* Unified context of a file node id, or HPCDB_NONE. */
+uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id);
+void mapped_profile_free(mapped_profile *m);
+
+/* Per-thread propagated values: for each touched context (ascending), for
+ * each metric and scope, a value. */
+typedef struct thread_values {
+  uint32_t n_ctxs;
+  uint32_t *ctx;          /* ascending context indices */
+  uint32_t n_metrics;     /* global metric count when computed */
+  double *v;              /* n_ctxs × n_metrics × N_SCOPES */
+} thread_values;
+
+int propagate_file(const hpcdb_experiment *exp, const hpcrun_file *f, const mapped_profile *m,
+                   const uint32_t *metric_map, thread_values *out);
+void thread_values_free(thread_values *tv);
+
+/* Summary statistics over threads: partial sums per context × metric × scope. */
+enum { PARTIAL_COUNT, PARTIAL_SUM, PARTIAL_SUMSQ, PARTIAL_MIN, PARTIAL_MAX, N_PARTIALS };
+typedef struct summary_acc {
+  int all_stats;
+  uint32_t n_metrics;
+  uint64_t n_ctxs;   /* rows allocated */
+  double *acc;       /* n_ctxs × n_metrics × N_SCOPES × N_PARTIALS (or × 1 for sum only) */
+  uint8_t *present;  /* n_ctxs × n_metrics × N_SCOPES: some thread had a value */
+} summary_acc;
+
+int summary_add(summary_acc *s, const thread_values *tv, uint32_t n_contexts, uint32_t n_metrics);
+/* Fills profiles[0] (the canonical summary) from the accumulated partials. */
+int summary_store(hpcdb_experiment *exp, const summary_acc *s);
+void summary_free(summary_acc *s);
+
+#endif

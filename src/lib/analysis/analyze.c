@@ -1,0 +1,275 @@
+/* hpcdb_analyze: a measurements directory to the experiment hpcprof writes.
+ * Files are taken in name order; each is unified into the tree, propagated,
+ * added to the summary, stored as a profile and dropped, so memory holds the
+ * unified tree, the summary and the profiles' sparse values, not the input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "common/error.h"
+#include "hpcrun/hpcrun_paths.h"
+
+static const char *const standard_kinds[] = {"SUMMARY",   "NODE",       "RANK",      "THREAD",
+                                             "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"};
+
+typedef struct run {
+  hpcdb_experiment *exp;
+  const hpcdb_analyze_options *opt;
+  unified_tree tree;
+  summary_acc summary;
+  hpcdb_warning_fn warn;
+  void *user;
+  hpcdb_analyze_result *res;
+  int have_range;
+} run;
+
+static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
+  for (uint32_t i = 0; i < l->n; i++)
+    if (strcmp(l->items[i].name.s, name) == 0) return l->items[i].value.s;
+  return NULL;
+}
+
+/* Kind names: the standard ones, then whatever a file's dictionary adds. */
+static int ensure_kind(run *r, const hpcrun_file *f, uint16_t kind) {
+  while (r->exp->n_kind_names <= kind) {
+    uint32_t k = r->exp->n_kind_names;
+    const char *name = k < 8 ? standard_kinds[k] : NULL;
+    for (uint16_t i = 0; i < f->n_kinds && !name; i++)
+      if ((f->kinds[i].kind & HPCRUN_KIND_MASK) == k) name = f->kinds[i].name.s;
+    char fallback[16];
+    if (!name) {
+      snprintf(fallback, sizeof fallback, "KIND%u", k);
+      name = fallback;
+    }
+    HPCDB_TRY(hpcdb_add_kind_name(r->exp, name, NULL));
+  }
+  return 0;
+}
+
+/* The thread's identity from its id tuple: the kind's top two bits say
+ * whether the physical id means something; only "logical only" has none. */
+static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
+  const hpcrun_sparse *sp = &f->sparse;
+  hpcdb_id *ids = calloc(sp->n_ids ? sp->n_ids : 1, sizeof *ids);
+  if (!ids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for an id tuple");
+  int rc = 0;
+  for (uint16_t i = 0; i < sp->n_ids && rc == 0; i++) {
+    const hpcrun_id_elem *e = &sp->ids[i];
+    uint16_t kind = e->kind & HPCRUN_KIND_MASK;
+    int interp = e->kind >> HPCRUN_KIND_INTERPRET_SHIFT;
+    ids[i] = (hpcdb_id){kind, interp != HPCRUN_IDS_LOGIC_ONLY ? HPCDB_ID_PHYSICAL : 0,
+                        (uint32_t)e->logical, e->physical};
+    rc = ensure_kind(r, f, kind);
+  }
+  if (rc == 0) rc = hpcdb_add_profile(r->exp, 0, 1, ids, sp->n_ids, out);
+  free(ids);
+  return rc;
+}
+
+static int store_values(run *r, uint32_t profile, const thread_values *tv) {
+  uint64_t cap = (uint64_t)tv->n_ctxs * tv->n_metrics * N_SCOPES;
+  uint32_t *ctx = malloc(((size_t)tv->n_ctxs + 1) * sizeof *ctx);
+  uint64_t *starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *starts);
+  uint16_t *mid = malloc((cap ? cap : 1) * sizeof *mid);
+  double *val = malloc((cap ? cap : 1) * sizeof *val);
+  int rc = 0;
+  if (!ctx || !starts || !mid || !val) {
+    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+    goto done;
+  }
+  uint32_t k = 0;
+  uint64_t n = 0;
+  for (uint32_t slot = 0; slot < tv->n_ctxs; slot++) {
+    uint64_t start = n;
+    for (uint64_t j = 0; j < (uint64_t)tv->n_metrics * N_SCOPES; j++) {
+      double v = tv->v[(uint64_t)slot * tv->n_metrics * N_SCOPES + j];
+      if (v == 0) continue;
+      mid[n] = (uint16_t)j; /* = metric × 4 + scope: the prop metric id */
+      val[n++] = v;
+    }
+    if (n > start) {
+      ctx[k] = tv->ctx[slot];
+      starts[k++] = start;
+    }
+  }
+  starts[k] = n;
+  rc = hpcdb_profile_set_csr(r->exp, profile, k, ctx, starts, n, mid, val);
+done:
+  free(ctx);
+  free(starts);
+  free(mid);
+  free(val);
+  return rc;
+}
+
+static int cmp_time(const void *a, const void *b) {
+  const uint64_t *x = a, *y = b;
+  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1]; /* record order breaks ties: stable */
+}
+
+/* The trace beside a profile, with node ids mapped to contexts, sorted by time
+ * (hpcrun may record out of order), and runs of "not running" (context 0)
+ * collapsed to their first sample. */
+static int add_trace(run *r, const char *profile_path, uint32_t profile, const mapped_profile *m) {
+  char *path = hpcrun_swap_suffix(profile_path, ".hpcrun", ".hpctrace");
+  if (!path || !hpcrun_is_file(path)) {
+    free(path);
+    return 0;
+  }
+  hpcrun_trace_file *t;
+  int rc = hpcrun_trace_load(&t, path, NULL);
+  free(path);
+  if (rc < 0) return rc;
+  uint64_t *rec = malloc((t->n ? t->n : 1) * 3 * sizeof *rec);
+  if (!rec) {
+    hpcrun_trace_free(t);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
+  }
+  for (uint64_t i = 0; i < t->n; i++) {
+    uint32_t ctx = mapped_profile_ctx(m, t->cct_ids[i]);
+    rec[3 * i] = t->times[i];
+    rec[3 * i + 1] = i;
+    rec[3 * i + 2] = ctx == HPCDB_NONE ? 0 : ctx;
+  }
+  qsort(rec, t->n, 3 * sizeof *rec, cmp_time);
+  uint64_t *times = malloc((t->n ? t->n : 1) * sizeof *times);
+  uint32_t *ctxs = malloc((t->n ? t->n : 1) * sizeof *ctxs);
+  uint64_t n = 0;
+  if (times && ctxs) {
+    for (uint64_t i = 0; i < t->n; i++) {
+      uint32_t ctx = (uint32_t)rec[3 * i + 2];
+      if (ctx == 0 && n > 0 && ctxs[n - 1] == 0) continue;
+      times[n] = rec[3 * i];
+      ctxs[n++] = ctx;
+    }
+    rc = hpcdb_add_trace(r->exp, profile, n, times, ctxs, NULL);
+    if (rc == 0) r->res->traces_read++;
+  } else {
+    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
+  }
+  free(rec);
+  free(times);
+  free(ctxs);
+  hpcrun_trace_free(t);
+  return rc;
+}
+
+static void note_time_range(run *r, const hpcrun_file *f) {
+  const char *lo = pair_value(&f->header, "trace-min-time");
+  const char *hi = pair_value(&f->header, "trace-max-time");
+  if (!lo || !hi) return;
+  uint64_t a = strtoull(lo, NULL, 10), b = strtoull(hi, NULL, 10);
+  if (a == 0 && b == 0) return;
+  if (!r->have_range || a < r->exp->trace_min) r->exp->trace_min = a;
+  if (!r->have_range || b > r->exp->trace_max) r->exp->trace_max = b;
+  r->have_range = 1;
+}
+
+/* One measurement file from bytes to stored profile. */
+static int analyze_file(run *r, const char *path) {
+  hpcrun_file *f;
+  HPCDB_TRY(hpcrun_file_load(&f, path, NULL));
+  int rc = 0;
+  mapped_profile m = {0};
+  thread_values tv = {0};
+  uint32_t *metric_map = NULL;
+  if (f->major != 4) {
+    rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: version %s: analyze reads 04.00 measurements", path,
+                    f->version);
+    goto done;
+  }
+  metric_map = calloc(f->t.n_metrics ? f->t.n_metrics : 1, sizeof *metric_map);
+  if (!metric_map) {
+    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    goto done;
+  }
+  uint32_t profile;
+  if ((rc = unify_file(&r->tree, path, f, r->opt->all_stats, &m, metric_map)) < 0 ||
+      (rc = propagate_file(r->exp, f, &m, metric_map, &tv)) < 0 ||
+      (rc = summary_add(&r->summary, &tv, r->exp->n_contexts, r->exp->n_metrics)) < 0 ||
+      (rc = add_profile(r, f, &profile)) < 0 || (rc = store_values(r, profile, &tv)) < 0 ||
+      (rc = add_trace(r, path, profile, &m)) < 0)
+    goto done;
+  if (!r->exp->title) {
+    const char *name = pair_value(&f->header, "program-name");
+    if (name) rc = hpcdb_set_title(r->exp, name, NULL);
+  }
+  note_time_range(r, f);
+  r->res->values += r->exp->profiles[profile].n_values;
+done:
+  free(metric_map);
+  thread_values_free(&tv);
+  mapped_profile_free(&m);
+  hpcrun_file_free(f);
+  return rc;
+}
+
+int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
+                  const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
+                  hpcdb_analyze_result *result) {
+  *out = NULL;
+  hpcdb_analyze_options defaults = {0};
+  hpcdb_analyze_result ignored;
+  run r = {0};
+  r.opt = options ? options : &defaults;
+  r.res = result ? result : &ignored;
+  memset(r.res, 0, sizeof *r.res);
+  r.warn = warn;
+  r.user = user;
+  r.summary.all_stats = r.opt->all_stats;
+  hpcrun_path_list files = {0};
+  HPCDB_TRY(hpcrun_list_profiles(&files, measurements));
+  int rc = 0;
+  if (files.n == 0) {
+    rc = hpcdb_fail(HPCDB_ENOTFORMAT, "%s: no .hpcrun measurement files", measurements);
+    goto done;
+  }
+  if ((rc = hpcdb_experiment_new(&r.exp)) < 0) goto done;
+  r.tree.exp = r.exp;
+  r.exp->format = "hpctoolkit-v4";
+  r.exp->version_major = 4;
+  if ((rc = analysis_add_scopes(r.exp)) < 0 ||
+      (rc = hpcdb_add_profile(r.exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL)) < 0)
+    goto done;
+  for (size_t i = 0; i < files.n; i++) {
+    rc = analyze_file(&r, files.paths[i]);
+    if (rc == 0) {
+      r.res->profiles_read++;
+      continue;
+    }
+    if (r.opt->strict || rc == HPCDB_ENOMEM) goto done;
+    r.res->profiles_skipped++;
+    if (warn) {
+      char msg[1200];
+      snprintf(msg, sizeof msg, "skipped %s: %s", files.paths[i], hpcdb_last_error());
+      warn(user, msg);
+    }
+    rc = 0;
+  }
+  if (r.res->profiles_read == 0) {
+    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: none of the %zu measurement files could be read", measurements,
+                    files.n);
+    goto done;
+  }
+  char description[512];
+  snprintf(description, sizeof description,
+           "Analyzed by hpcdb %s from %u measurement files (%u skipped) in %s.", hpcdb_version(),
+           r.res->profiles_read, r.res->profiles_skipped, measurements);
+  if ((rc = hpcdb_set_title(r.exp, r.exp->title ? r.exp->title : "hpcdb analysis", description)) < 0 ||
+      (rc = summary_store(r.exp, &r.summary)) < 0)
+    goto done;
+  r.res->contexts = r.exp->n_contexts - 1;
+  r.res->values += r.exp->profiles[0].n_values;
+done:
+  hpcrun_path_list_free(&files);
+  unified_tree_free(&r.tree);
+  summary_free(&r.summary);
+  if (rc < 0) {
+    hpcdb_experiment_free(r.exp);
+    return rc;
+  }
+  *out = r.exp;
+  return 0;
+}

@@ -1,0 +1,69 @@
+/* The metric table of the database: one metric per distinct name across the
+ * measurement files, each with hpcprof's four scope instances (point,
+ * function, lex_aware, execution; prop metric id = 4 × metric + scope) and
+ * its summary statistics (Sum, or with --stats also count, sum of squares,
+ * min and max: stat id = base + partial × 4 + scope, base = metric × 20). */
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "common/error.h"
+
+static const struct partial_def {
+  const char *formula;
+  uint8_t combine;
+} partials[N_PARTIALS] = {
+    [PARTIAL_COUNT] = {"1", HPCDB_COMBINE_SUM},
+    [PARTIAL_SUM] = {"$$", HPCDB_COMBINE_SUM},
+    [PARTIAL_SUMSQ] = {"$$^2", HPCDB_COMBINE_SUM},
+    [PARTIAL_MIN] = {"$$", HPCDB_COMBINE_MIN},
+    [PARTIAL_MAX] = {"$$", HPCDB_COMBINE_MAX},
+};
+
+int analysis_add_scopes(hpcdb_experiment *exp) {
+  static const hpcdb_scope scopes[N_SCOPES] = {
+      [SCOPE_POINT] = {"point", HPCDB_SCOPE_POINT, 255},
+      [SCOPE_FUNCTION] = {"function", HPCDB_SCOPE_TRANSITIVE, 0},
+      [SCOPE_LEX_AWARE] = {"lex_aware", HPCDB_SCOPE_CUSTOM, 255},
+      [SCOPE_EXECUTION] = {"execution", HPCDB_SCOPE_EXECUTION, 255},
+  };
+  for (int s = 0; s < N_SCOPES; s++) HPCDB_TRY(hpcdb_add_scope(exp, &scopes[s], NULL));
+  return 0;
+}
+
+uint16_t analysis_stat_id(uint32_t metric, int all_stats, int partial, int scope) {
+  if (!all_stats) return (uint16_t)(metric * N_SCOPES + (uint32_t)scope);
+  return (uint16_t)(metric * N_PARTIALS * N_SCOPES + (uint32_t)partial * N_SCOPES + (uint32_t)scope);
+}
+
+static int add_metric(hpcdb_experiment *exp, const char *name, int all_stats, uint32_t *out) {
+  uint32_t limit = all_stats ? 65536 / (N_PARTIALS * N_SCOPES) : 65536 / N_SCOPES;
+  if (exp->n_metrics >= limit)
+    return hpcdb_fail(HPCDB_EUNSUPPORTED, "more than %u distinct metrics do not fit 16-bit metric ids", limit);
+  uint32_t m;
+  HPCDB_TRY(hpcdb_add_metric(exp, name, &m));
+  for (int s = 0; s < N_SCOPES; s++)
+    HPCDB_TRY(hpcdb_metric_add_instance(exp, m, (uint32_t)s, (uint16_t)(m * N_SCOPES + (uint32_t)s)));
+  for (int p = 0; p < N_PARTIALS; p++) {
+    if (!all_stats && p != PARTIAL_SUM) continue;
+    for (int s = 0; s < N_SCOPES; s++) {
+      hpcdb_summary sum = {(uint32_t)s, partials[p].formula, partials[p].combine,
+                           analysis_stat_id(m, all_stats, p, s)};
+      HPCDB_TRY(hpcdb_metric_add_summary(exp, m, &sum));
+    }
+  }
+  *out = m;
+  return 0;
+}
+
+int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map) {
+  for (uint32_t i = 0; i < t->n_metrics; i++) {
+    const char *name = hpcdb_intern_n(exp, t->metrics[i].name.s, t->metrics[i].name.len);
+    if (!name) return HPCDB_ENOMEM;
+    uint32_t m = HPCDB_NONE;
+    for (uint32_t k = 0; k < exp->n_metrics && m == HPCDB_NONE; k++)
+      if (exp->metrics[k].name == name) m = k;
+    if (m == HPCDB_NONE) HPCDB_TRY(add_metric(exp, name, all_stats, &m));
+    metric_map[i] = m;
+  }
+  return 0;
+}
