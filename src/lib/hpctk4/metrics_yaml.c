@@ -20,11 +20,12 @@ static const char *combine_name(uint8_t c) {
   }
 }
 
-/* Anchors may hold only [A-Za-z0-9_-]: other bytes become xHH_ as hpcprof does. */
+/* Anchors may hold only [A-Za-z0-9_-]: other bytes become xHH_ as hpcprof does
+ * (the statistic id in every anchor keeps them unique). */
 static void escape(char *out, size_t size, size_t *used, const char *s) {
   for (; s && *s && *used + 5 < size; s++) {
     unsigned char ch = (unsigned char)*s;
-    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')
       out[(*used)++] = (char)ch;
     else
       *used += (size_t)snprintf(out + *used, size - *used, "x%02x_", ch);
