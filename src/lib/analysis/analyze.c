@@ -2,6 +2,7 @@
  * Files are taken in name order; each is unified into the tree, propagated,
  * added to the summary, stored as a profile and dropped, so memory holds the
  * unified tree, the summary and the profiles' sparse values, not the input. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,42 +168,138 @@ static void note_time_range(run *r, const hpcrun_file *f) {
   r->have_range = 1;
 }
 
-/* One measurement file from bytes to stored profile. */
-static int analyze_file(run *r, const char *path) {
+/* One measurement file on its way through the pipeline. */
+typedef struct file_job {
+  const char *path;
   hpcrun_file *f;
-  HPCDB_TRY(hpcrun_file_load(&f, path, NULL));
-  int rc = 0;
-  mapped_profile m = {0};
-  thread_values tv = {0};
-  uint32_t *metric_map = NULL;
-  if (f->major != 4) {
-    rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: version %s: analyze reads 04.00 measurements", path,
-                    f->version);
-    goto done;
-  }
-  metric_map = calloc(f->t.n_metrics ? f->t.n_metrics : 1, sizeof *metric_map);
-  if (!metric_map) {
+  mapped_profile m;
+  thread_values tv;
+  uint32_t *metric_map;
+  int rc;
+  char error[1024]; /* the worker's message (errors are per thread) */
+} file_job;
+
+static void job_fail(file_job *j, int rc) {
+  j->rc = rc;
+  snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
+}
+
+static void job_release(file_job *j) {
+  free(j->metric_map);
+  thread_values_free(&j->tv);
+  mapped_profile_free(&j->m);
+  hpcrun_file_free(j->f);
+  memset(j, 0, sizeof *j);
+}
+
+/* Stage 1 (parallel): read and decode the file. */
+static void stage_load(run *r, file_job *j) {
+  int rc = hpcrun_file_load(&j->f, j->path, NULL);
+  if (rc == 0 && j->f->major != 4)
+    rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: version %s: analyze reads 04.00 measurements", j->path,
+                    j->f->version);
+  if (rc == 0 && !(j->metric_map = calloc(j->f->t.n_metrics ? j->f->t.n_metrics : 1, sizeof *j->metric_map)))
     rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    goto done;
-  }
+  if (rc < 0) job_fail(j, rc);
+}
+
+/* Stage 2 (in file order): map the nodes into the unified tree. */
+static void stage_unify(run *r, file_job *j) {
+  int rc = unify_file(&r->tree, j->path, j->f, r->opt->all_stats, &j->m, j->metric_map);
+  if (rc < 0) job_fail(j, rc);
+}
+
+/* Stage 3 (parallel; the tree is only read): propagate the thread's values. */
+static void stage_propagate(run *r, file_job *j) {
+  int rc = propagate_file(r->exp, j->f, &j->m, j->metric_map, &j->tv);
+  if (rc < 0) job_fail(j, rc);
+}
+
+/* Stage 4 (in file order): summary, profile, trace. */
+static int stage_store(run *r, file_job *j) {
   uint32_t profile;
-  if ((rc = unify_file(&r->tree, path, f, r->opt->all_stats, &m, metric_map)) < 0 ||
-      (rc = propagate_file(r->exp, f, &m, metric_map, &tv)) < 0 ||
-      (rc = summary_add(&r->summary, &tv, r->exp->n_contexts, r->exp->n_metrics)) < 0 ||
-      (rc = add_profile(r, f, &profile)) < 0 || (rc = store_values(r, profile, &tv)) < 0 ||
-      (rc = add_trace(r, path, profile, &m)) < 0)
-    goto done;
+  HPCDB_TRY(summary_add(&r->summary, &j->tv, r->exp->n_contexts, r->exp->n_metrics));
+  HPCDB_TRY(add_profile(r, j->f, &profile));
+  HPCDB_TRY(store_values(r, profile, &j->tv));
+  HPCDB_TRY(add_trace(r, j->path, profile, &j->m));
   if (!r->exp->title) {
-    const char *name = pair_value(&f->header, "program-name");
-    if (name) rc = hpcdb_set_title(r->exp, name, NULL);
+    const char *name = pair_value(&j->f->header, "program-name");
+    if (name) HPCDB_TRY(hpcdb_set_title(r->exp, name, NULL));
   }
-  note_time_range(r, f);
+  note_time_range(r, j->f);
   r->res->values += r->exp->profiles[profile].n_values;
-done:
-  free(metric_map);
-  thread_values_free(&tv);
-  mapped_profile_free(&m);
-  hpcrun_file_free(f);
+  return 0;
+}
+
+/* A batch of jobs run by worker threads through one parallel stage. */
+typedef struct batch {
+  run *r;
+  file_job *jobs;
+  size_t n;
+  void (*stage)(run *, file_job *);
+  pthread_mutex_t lock;
+  size_t next;
+} batch;
+
+static void *batch_worker(void *arg) {
+  batch *b = arg;
+  for (;;) {
+    pthread_mutex_lock(&b->lock);
+    size_t i = b->next++;
+    pthread_mutex_unlock(&b->lock);
+    if (i >= b->n) return NULL;
+    if (b->jobs[i].rc == 0) b->stage(b->r, &b->jobs[i]);
+  }
+}
+
+static void run_parallel(run *r, file_job *jobs, size_t n, void (*stage)(run *, file_job *)) {
+  unsigned workers = r->opt->threads > 1 ? r->opt->threads : 1;
+  if (workers > n) workers = (unsigned)n;
+  batch b = {r, jobs, n, stage, PTHREAD_MUTEX_INITIALIZER, 0};
+  pthread_t tids[64];
+  unsigned started = 0;
+  for (unsigned w = 1; w < workers && w < 64; w++)
+    if (pthread_create(&tids[started], NULL, batch_worker, &b) == 0) started++;
+  batch_worker(&b); /* this thread works too; fewer threads only means slower */
+  for (unsigned w = 0; w < started; w++) pthread_join(tids[w], NULL);
+}
+
+/* Handles a failed job: a warning and a skip, or the end of the run. */
+static int settle_failure(run *r, file_job *j) {
+  if (r->opt->strict || j->rc == HPCDB_ENOMEM) return hpcdb_fail(j->rc, "%s", j->error);
+  r->res->profiles_skipped++;
+  if (r->warn) {
+    char msg[1200];
+    snprintf(msg, sizeof msg, "skipped %s: %s", j->path, j->error);
+    r->warn(r->user, msg);
+  }
+  return 0;
+}
+
+/* Files go through in batches: memory holds one batch of decoded files. */
+static int analyze_files(run *r, const hpcrun_path_list *files) {
+  size_t per_batch = 2 * (r->opt->threads > 1 ? r->opt->threads : 1);
+  file_job *jobs = calloc(per_batch, sizeof *jobs);
+  if (!jobs) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  int rc = 0;
+  for (size_t first = 0; first < files->n && rc == 0; first += per_batch) {
+    size_t n = files->n - first < per_batch ? files->n - first : per_batch;
+    for (size_t i = 0; i < n; i++) jobs[i].path = files->paths[first + i];
+    run_parallel(r, jobs, n, stage_load);
+    for (size_t i = 0; i < n; i++)
+      if (jobs[i].rc == 0) stage_unify(r, &jobs[i]);
+    run_parallel(r, jobs, n, stage_propagate);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+      if (jobs[i].rc == 0 && (jobs[i].rc = stage_store(r, &jobs[i])) < 0)
+        job_fail(&jobs[i], jobs[i].rc);
+      if (jobs[i].rc == 0)
+        r->res->profiles_read++;
+      else
+        rc = settle_failure(r, &jobs[i]);
+    }
+    for (size_t i = 0; i < n; i++) job_release(&jobs[i]);
+  }
+  free(jobs);
   return rc;
 }
 
@@ -233,21 +330,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   if ((rc = analysis_add_scopes(r.exp)) < 0 ||
       (rc = hpcdb_add_profile(r.exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL)) < 0)
     goto done;
-  for (size_t i = 0; i < files.n; i++) {
-    rc = analyze_file(&r, files.paths[i]);
-    if (rc == 0) {
-      r.res->profiles_read++;
-      continue;
-    }
-    if (r.opt->strict || rc == HPCDB_ENOMEM) goto done;
-    r.res->profiles_skipped++;
-    if (warn) {
-      char msg[1200];
-      snprintf(msg, sizeof msg, "skipped %s: %s", files.paths[i], hpcdb_last_error());
-      warn(user, msg);
-    }
-    rc = 0;
-  }
+  if ((rc = analyze_files(&r, &files)) < 0) goto done;
   if (r.res->profiles_read == 0) {
     rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: none of the %zu measurement files could be read", measurements,
                     files.n);
