@@ -1,0 +1,49 @@
+/* What a v4.0 database cannot hold of a model, so that a conversion can say
+ * so instead of dropping it silently. */
+#include <stdio.h>
+
+#include "hpcdb/hpctk4_write.h"
+
+typedef struct counts {
+  uint64_t described, labelled, entry_located, line_without_file, offset_without_module;
+} counts;
+
+static void count_contexts(const hpcdb_experiment *exp, counts *c) {
+  for (uint32_t i = 1; i < exp->n_contexts; i++) {
+    const hpcdb_context *x = &exp->contexts[i];
+    if (x->kind == HPCDB_CTX_ENTRY) {
+      /* an entry point is an id, a type and a name: nothing else is stored */
+      c->entry_located += x->function != HPCDB_NONE || x->file != HPCDB_NONE || x->module != HPCDB_NONE ||
+                          x->relation || x->lexical_type || x->flags || x->propagation || x->line || x->offset;
+      continue;
+    }
+    c->labelled += x->name != NULL;
+    c->line_without_file += x->file == HPCDB_NONE && x->line != 0;
+    c->offset_without_module += x->module == HPCDB_NONE && x->offset != 0;
+  }
+}
+
+static uint64_t report(hpcdb_line_fn fn, void *user, uint64_t n, const char *what) {
+  char line[256];
+  if (n == 0) return 0;
+  snprintf(line, sizeof line, "%llu %s", (unsigned long long)n, what);
+  if (fn) fn(user, line);
+  return 1;
+}
+
+uint64_t hpcdb_hpctk4_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user) {
+  counts c = {0};
+  for (uint32_t i = 0; i < exp->n_metrics; i++)
+    c.described += exp->metrics[i].description != NULL || exp->metrics[i].unit != NULL;
+  count_contexts(exp, &c);
+  uint64_t kinds = 0;
+  kinds += report(fn, user, exp->n_attrs, "attribute(s) (key = value) have no place in v4.0");
+  kinds += report(fn, user, c.described, "metric description(s) or unit(s) have no place in v4.0");
+  kinds += report(fn, user, c.labelled, "label(s) of non-entry contexts have no place in v4.0");
+  kinds += report(fn, user, c.entry_located,
+                  "entry point(s) carry a location, relation, lexical type, flags or propagation bits; "
+                  "v4.0 keeps only their id, type and name");
+  kinds += report(fn, user, c.line_without_file, "context line number(s) without a source file are not stored");
+  kinds += report(fn, user, c.offset_without_module, "context offset(s) without a load module are not stored");
+  return kinds;
+}
