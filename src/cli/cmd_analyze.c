@@ -58,6 +58,8 @@ int cmd_analyze(int argc, char **argv) {
       out = argv[++i];
     } else if (!strcmp(a, "-j") && i + 1 < argc) {
       opt.threads = (unsigned)strtoul(argv[++i], NULL, 10);
+    } else if (!strncmp(a, "-j", 2) && a[2]) {
+      opt.threads = (unsigned)strtoul(a + 2, NULL, 10);
     } else if (!strcmp(a, "--stats")) {
       opt.all_stats = 1;
     } else if (!strcmp(a, "--strict")) {
