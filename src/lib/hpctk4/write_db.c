@@ -60,16 +60,30 @@ static int write_one(const hpcdb_experiment *exp, const char *dir, const char *n
   return copy_log_add(log, path);
 }
 
+/* The database directory exp was read from: origin itself, or the directory
+ * of a single file read from it (e.g. .../meta.db); "" when there is none. */
+static void origin_dir(const hpcdb_experiment *exp, char *out, size_t size) {
+  out[0] = '\0';
+  if (!exp->origin || snprintf(out, size, "%s", exp->origin) >= (int)size) return;
+  if (is_dir(out)) return;
+  char *slash = strrchr(out, '/');
+  if (slash)
+    *slash = '\0';
+  else
+    snprintf(out, size, ".");
+}
+
 /* The origin's own taxonomy and sources when it is a database that has one;
  * a generated default.yaml otherwise. */
 static int metrics_and_sources(const hpcdb_experiment *exp, const char *dir, copy_log *log) {
-  char from[PATH_MAX], to[PATH_MAX];
-  snprintf(from, sizeof from, "%s/metrics/default.yaml", exp->origin ? exp->origin : "");
-  if (is_dir(exp->origin) && exists(from)) {
-    if (same_dir(exp->origin, dir)) return 0;
+  char origin[PATH_MAX], from[PATH_MAX + 32], to[PATH_MAX];
+  origin_dir(exp, origin, sizeof origin);
+  snprintf(from, sizeof from, "%s/metrics/default.yaml", origin);
+  if (origin[0] && exists(from)) {
+    if (same_dir(origin, dir)) return 0;
     static const char *const trees[] = {"metrics", "src"};
     for (int i = 0; i < 2; i++) {
-      snprintf(from, sizeof from, "%s/%s", exp->origin, trees[i]);
+      snprintf(from, sizeof from, "%s/%s", origin, trees[i]);
       snprintf(to, sizeof to, "%s/%s", dir, trees[i]);
       if (exists(from)) HPCDB_TRY(copy_tree(from, to, log));
     }

@@ -248,7 +248,8 @@ static void failure_leaves_nothing(hpcdb_experiment *e) {
   CHECK(!exists(dir, "meta.db") && !exists(dir, "profile.db") && !exists(dir, "cct.db") && !exists(dir, "trace.db"));
 }
 
-/* Written from a database that has its own metrics/ and src/, those are copied unchanged. */
+/* Written from a database (or one file of it) that has its own metrics/ and
+ * src/, those are copied unchanged. */
 static void copies_origin_taxonomy(hpcdb_experiment *e) {
   const char *origin = testlib_sample("hpctoolkit-v4/loop-fork-cycles");
   struct stat st;
@@ -256,17 +257,20 @@ static void copies_origin_taxonomy(hpcdb_experiment *e) {
     printf("skipping the copy check: no sample data at %s\n", origin);
     return;
   }
-  const char *dir = testlib_tmpdir("write_layout_copy");
-  e->origin = origin;
-  CHECK_RC(hpcdb_hpctk4_write(e, dir, 0));
-  e->origin = NULL;
+  const char *origins[] = {origin, testlib_sample("hpctoolkit-v4/loop-fork-cycles/meta.db")};
   static const char *const copied[] = {"metrics/default.yaml", "metrics/METRICS.yaml.ex",
                                        "src/home/la5/git/hpctoolkit-tests/applications/loop-suite/include/common.h"};
-  char a[4096], b[4096];
-  for (int i = 0; i < 3; i++) {
-    snprintf(a, sizeof a, "%s/%s", origin, copied[i]);
-    snprintf(b, sizeof b, "%s/%s", dir, copied[i]);
-    CHECK(same_file(a, b));
+  for (int k = 0; k < 2; k++) {
+    const char *dir = testlib_tmpdir(k ? "write_layout_copy_file" : "write_layout_copy");
+    e->origin = origins[k];
+    CHECK_RC(hpcdb_hpctk4_write(e, dir, 0));
+    e->origin = NULL;
+    char a[4096], b[4096];
+    for (int i = 0; i < 3; i++) {
+      snprintf(a, sizeof a, "%s/%s", origin, copied[i]);
+      snprintf(b, sizeof b, "%s/%s", dir, copied[i]);
+      CHECK(same_file(a, b));
+    }
   }
 }
 
