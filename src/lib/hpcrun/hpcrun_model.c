@@ -231,8 +231,9 @@ static void triples_free(triples *t) {
   free(t->value);
 }
 
+/* stamp[m] == i + 1 when metric m already has a value in slice i. */
 static int v4_slice(const char *path, const hpcrun_file *f, const uint16_t *mids, uint32_t i,
-                    hpcdb_u64map *native, hpcdb_u64map *seen, triples *out) {
+                    hpcdb_u64map *native, hpcdb_u64map *seen, uint32_t *stamp, triples *out) {
   const hpcrun_sparse *s = &f->sparse;
   uint64_t off = s->ctxs_off + 12 * (uint64_t)i, lo = s->ctx_starts[i], hi = s->ctx_starts[i + 1];
   uint64_t v, dummy;
@@ -255,6 +256,11 @@ static int v4_slice(const char *path, const hpcrun_file *f, const uint16_t *mids
       return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", s->values_off + 10 * k + 8,
                            "metric-id-range", "metric id %u, but the table has %u metrics", m,
                            f->t.n_metrics);
+    if (stamp[m] == i + 1)
+      return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", s->values_off + 10 * k + 8,
+                           "value-metric-unique", "context %u has two values for metric %u",
+                           s->ctx_ids[i], m);
+    stamp[m] = i + 1;
     out->ctx[out->n] = (uint32_t)v;
     out->metric[out->n] = mids[m];
     out->value[out->n++] = hpcrun_metric_value(&f->t.metrics[m], s->value_bits[k]);
@@ -272,10 +278,12 @@ static int v4_values(const char *path, const hpcrun_file *f, const uint16_t *mid
                          (unsigned long long)s->ctx_starts[s->n_nz_ctxs],
                          (unsigned long long)s->n_values);
   hpcdb_u64map seen = {0};
-  int rc = 0;
+  uint32_t *stamp = calloc((size_t)f->t.n_metrics + 1, sizeof *stamp);
+  int rc = stamp ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t i = 0; i < s->n_nz_ctxs && rc == 0; i++)
-    rc = v4_slice(path, f, mids, i, native, &seen, out);
+    rc = v4_slice(path, f, mids, i, native, &seen, stamp, out);
   u64map_free(&seen);
+  free(stamp);
   return rc;
 }
 

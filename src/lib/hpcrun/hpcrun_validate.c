@@ -165,6 +165,18 @@ static void check_sparse(checker *k, const char *path, const hpcrun_file *f, hpc
     if (s->metric_ids[j] >= f->t.n_metrics)
       report(k, HPCDB_SEV_ERROR, path, s->values_off + 10 * j + 8, "metric-id-range",
              "metric id %u, but the table has %u metrics", s->metric_ids[j], f->t.n_metrics);
+  /* Within one context's slice each metric has at most one value. */
+  uint32_t *stamp = calloc((size_t)f->t.n_metrics + 1, sizeof *stamp);
+  for (uint32_t i = 0; stamp && i < s->n_nz_ctxs; i++)
+    for (uint64_t j = s->ctx_starts[i]; j < s->ctx_starts[i + 1] && j < s->n_values; j++) {
+      uint16_t m = s->metric_ids[j];
+      if (m >= f->t.n_metrics) continue;
+      if (stamp[m] == i + 1)
+        report(k, HPCDB_SEV_ERROR, path, s->values_off + 10 * j + 8, "value-metric-unique",
+               "context %u has two values for metric %u", s->ctx_ids[i], m);
+      stamp[m] = i + 1;
+    }
+  free(stamp);
   u64map_free(&seen);
 }
 
