@@ -1,11 +1,13 @@
 /* Fuzz target: .hpcrun profiles (02.00, 03.00 and 04.00 share the entry; the
  * version string decides). Whatever parses must serialise back to the same
- * bytes, and must map into the model or fail cleanly. */
+ * bytes, pass through the validator's checks, and map into the model or fail
+ * cleanly. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hpcdb/hpcdb.h"
+#include "hpcrun/hpcrun_check.h"
 #include "hpcrun/hpcrun_file.h"
 #include "hpcrun/hpcrun_model.h"
 
@@ -18,6 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (hpcrun_file_serialize(f, &again, &len) == 0 && (len != size || memcmp(again, data, size) != 0))
     abort(); /* the reader kept less than the file holds */
   free(again);
+  hpcdb_validation res = {0, 0};
+  hpcrun_check_profile(&res, "fuzz.hpcrun", f, NULL, NULL);
   hpcdb_experiment *exp = NULL;
   if (hpcdb_experiment_new(&exp) == 0) {
     hpcrun_builder b;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hpcdb/hpcdb.h"
+#include "hpcrun/hpcrun_check.h"
 #include "hpcrun/hpcrun_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -15,6 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (hpcrun_trace_serialize(t, &again, &len) == 0 && (len != size || memcmp(again, data, size) != 0))
     abort();
   free(again);
+  hpcdb_validation res = {0, 0};
+  hpcrun_check_trace(&res, "fuzz.hpctrace", t, NULL, NULL, NULL);
   hpcrun_trace_free(t);
   return 0;
 }

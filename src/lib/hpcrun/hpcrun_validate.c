@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "hpcdb/hpcrun.h"
+#include "hpcrun/hpcrun_check.h"
 #include "hpcrun/hpcrun_file.h"
 #include "hpcrun/hpcrun_model.h"
 #include "hpcrun/hpcrun_paths.h"
@@ -180,9 +181,19 @@ static void check_sparse(checker *k, const char *path, const hpcrun_file *f, hpc
   u64map_free(&seen);
 }
 
+static void node_keys(const hpcrun_file *f, hpcdb_u64map *ids) {
+  uint32_t n_src = f->major == 4 ? 1 : f->n_epochs;
+  for (uint32_t s = 0; s < n_src; s++) {
+    const hpcrun_tables *t = f->major == 4 ? &f->t : &f->epochs[s].t;
+    for (uint64_t i = 0; i < t->n_nodes; i++) u64map_put(ids, hpcrun_stored_key(f, t->nodes[i].id), i);
+  }
+}
+
 static void check_trace(checker *k, const char *path, const hpcrun_trace_file *t,
-                        const hpcdb_u64map *ids) {
+                        const hpcrun_file *profile) {
   uint64_t rec = (t->flags & HPCTRACE_FLAG_DATA_CENTRIC) ? 16 : 12, v;
+  hpcdb_u64map ids = {0};
+  if (profile) node_keys(profile, &ids);
   if (t->flags & ~(uint64_t)3)
     report(k, HPCDB_SEV_NOTE, path, 24, "trace-flags", "unknown header flag bits 0x%llx",
            (unsigned long long)(t->flags & ~(uint64_t)3));
@@ -192,14 +203,43 @@ static void check_trace(checker *k, const char *path, const hpcrun_trace_file *t
       report(k, HPCDB_SEV_ERROR, path, off, "trace-time-order",
              "record %llu: time %llu is before the previous %llu", (unsigned long long)i,
              (unsigned long long)t->times[i], (unsigned long long)t->times[i - 1]);
-    if (ids && t->cct_ids[i] != 0 && !u64map_get(ids, t->cct_ids[i], &v))
+    if (profile && t->cct_ids[i] != 0 && !u64map_get(&ids, t->cct_ids[i], &v))
       report(k, HPCDB_SEV_ERROR, path, off + 8, "trace-cct-exists",
              "record %llu: cct id %u is not a node of the profile", (unsigned long long)i,
              t->cct_ids[i]);
   }
+  u64map_free(&ids);
 }
 
-static int validate_trace(checker *k, const char *path, const hpcdb_u64map *ids) {
+static void check_profile(checker *k, const char *path, const hpcrun_file *f) {
+  hpcdb_u64map ids = {0};
+  if (f->major == 4) {
+    check_layout(k, path, f);
+    check_tables(k, path, f, &f->t, &ids);
+    check_sparse(k, path, f, &ids);
+  } else {
+    /* Each epoch is its own tree: ids repeat legitimately across epochs. */
+    for (uint32_t i = 0; i < f->n_epochs; i++) {
+      u64map_free(&ids);
+      check_tables(k, path, f, &f->epochs[i].t, &ids);
+    }
+  }
+  u64map_free(&ids);
+}
+
+void hpcrun_check_profile(hpcdb_validation *res, const char *path, const hpcrun_file *f,
+                          hpcdb_diagnostic_fn fn, void *user) {
+  checker k = {res, fn, user};
+  check_profile(&k, path, f);
+}
+
+void hpcrun_check_trace(hpcdb_validation *res, const char *path, const hpcrun_trace_file *t,
+                        const hpcrun_file *profile, hpcdb_diagnostic_fn fn, void *user) {
+  checker k = {res, fn, user};
+  check_trace(&k, path, t, profile);
+}
+
+static int validate_trace(checker *k, const char *path, const hpcrun_file *profile) {
   hpcrun_trace_file *t = NULL;
   hpcrun_parse_error e = {0, NULL};
   int rc = hpcrun_trace_load(&t, path, &e);
@@ -207,7 +247,7 @@ static int validate_trace(checker *k, const char *path, const hpcdb_u64map *ids)
   if (rc < 0)
     report_parse(k, path, &e);
   else
-    check_trace(k, path, t, ids);
+    check_trace(k, path, t, profile);
   hpcrun_trace_free(t);
   return 0;
 }
@@ -217,21 +257,14 @@ static int validate_profile(checker *k, const char *path) {
   hpcrun_parse_error e = {0, NULL};
   int rc = hpcrun_file_load(&f, path, &e);
   if (rc == HPCDB_EIO || rc == HPCDB_ENOMEM) return rc;
-  hpcdb_u64map ids = {0};
-  if (rc < 0) {
+  if (rc < 0)
     report_parse(k, path, &e);
-  } else if (f->major == 4) {
-    check_layout(k, path, f);
-    check_tables(k, path, f, &f->t, &ids);
-    check_sparse(k, path, f, &ids);
-  } else {
-    for (uint32_t i = 0; i < f->n_epochs; i++) check_tables(k, path, f, &f->epochs[i].t, &ids);
-  }
+  else
+    check_profile(k, path, f);
   char *trace = hpcrun_swap_suffix(path, ".hpcrun", ".hpctrace");
   rc = 0;
-  if (trace && hpcrun_is_file(trace)) rc = validate_trace(k, trace, f ? &ids : NULL);
+  if (trace && hpcrun_is_file(trace)) rc = validate_trace(k, trace, f);
   free(trace);
-  u64map_free(&ids);
   hpcrun_file_free(f);
   return rc;
 }
