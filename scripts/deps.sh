@@ -2,7 +2,7 @@
 # Installs the Debian packages hpcdb needs to build and test, when missing.
 # Usage: scripts/deps.sh [--browser]   (--browser adds chromium for HTML tests)
 set -euo pipefail
-packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-dev libyaml-dev
+packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-dev libyaml-dev libelf-dev
           python3 clang)
 if [ "${1:-}" = "--browser" ]; then packages+=(chromium); fi
 missing=()

@@ -5,29 +5,49 @@
 #include <stdint.h>
 
 #include "hpcdb/analysis.h"
+#include "common/hashmap.h"
 #include "hpcrun/hpcrun_file.h"
 
 /* The scopes hpcprof writes, in its order; prop metric id = 4 × metric + scope. */
 enum { SCOPE_POINT, SCOPE_FUNCTION, SCOPE_LEX_AWARE, SCOPE_EXECUTION, N_SCOPES };
 
-/* The unified calling-context tree: the experiment's contexts, plus a hash
- * table from (parent, kind of node, module, offset) to the child context.
- * Context ids equal their index in the experiment (the global context is 0). */
+/* The unified calling-context tree. Context ids are dense (0 is the global
+ * context) and a parent's id is always smaller than its children's. Most
+ * contexts are also in the experiment's tree; "hidden" ones are not: as
+ * hpcprof, a frame in a function we know the symbol of becomes the function
+ * context plus an instruction context below it that meta.db leaves out (its
+ * callees hang on the function there), though its values are kept. */
 typedef struct unify_key {
   uint32_t parent;
-  uint32_t module; /* HPCDB_NONE for entry points */
-  uint64_t offset; /* entry point kind for entry points */
+  uint32_t module; /* or KEY_ENTRY / KEY_FUNCTION */
+  uint64_t offset; /* entry point kind, function index, or instruction offset */
 } unify_key;
+
+typedef struct ctx_info {
+  uint32_t parent;      /* id; the global context is its own parent */
+  uint32_t model_index; /* index in exp->contexts, HPCDB_NONE when hidden */
+  uint32_t visible;     /* the id traces use: own, or the nearest shown ancestor's */
+  uint8_t lexical;      /* propagation bit 0: values stay within the function */
+  uint8_t loop;
+} ctx_info;
+
+struct symbol_table;
 
 typedef struct unified_tree {
   hpcdb_experiment *exp;
+  const char *measurements; /* binaries relative to it are read for symbols */
   unify_key *keys;
-  uint32_t *slots; /* context index + 1; 0 = empty */
+  uint32_t *slots; /* id + 1; 0 = empty */
   uint64_t cap, count;
+  ctx_info *info; /* per id */
+  uint32_t n_ids;
+  uint64_t cap_ids;
+  struct symbol_table **symbols; /* per module index, loaded on first use */
+  uint64_t cap_symbols;
+  hpcdb_u64map functions; /* (module << 48 | symbol start) -> function index */
 } unified_tree;
 
-int unify_child(unified_tree *t, unify_key key, uint32_t *out_index);
-uint32_t unify_entry_point(unified_tree *t, uint16_t kind, uint32_t *out_index);
+int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);
 void unified_tree_free(unified_tree *t);
 
 /* One measurement file mapped onto the unified tree. */
@@ -59,7 +79,7 @@ typedef struct thread_values {
   double *v;              /* n_ctxs × n_metrics × N_SCOPES */
 } thread_values;
 
-int propagate_file(const hpcdb_experiment *exp, const hpcrun_file *f, const mapped_profile *m,
+int propagate_file(const unified_tree *t, const hpcrun_file *f, const mapped_profile *m,
                    const uint32_t *metric_map, thread_values *out);
 void thread_values_free(thread_values *tv);
 
@@ -75,7 +95,7 @@ typedef struct summary_acc {
 
 int summary_add(summary_acc *s, const thread_values *tv, uint32_t n_contexts, uint32_t n_metrics);
 /* Fills profiles[0] (the canonical summary) from the accumulated partials. */
-int summary_store(hpcdb_experiment *exp, const summary_acc *s);
+int summary_store(hpcdb_experiment *exp, const summary_acc *s, uint32_t n_ids);
 void summary_free(summary_acc *s);
 
 #endif

@@ -114,6 +114,7 @@ static int cmp_time(const void *a, const void *b) {
  * (hpcrun may record out of order), and runs of "not running" (context 0)
  * collapsed to their first sample. */
 static int add_trace(run *r, const char *profile_path, uint32_t profile, const mapped_profile *m) {
+  const ctx_info *info = r->tree.info;
   char *path = hpcrun_swap_suffix(profile_path, ".hpcrun", ".hpctrace");
   if (!path || !hpcrun_is_file(path)) {
     free(path);
@@ -132,7 +133,7 @@ static int add_trace(run *r, const char *profile_path, uint32_t profile, const m
     uint32_t ctx = mapped_profile_ctx(m, t->cct_ids[i]);
     rec[3 * i] = t->times[i];
     rec[3 * i + 1] = i;
-    rec[3 * i + 2] = ctx == HPCDB_NONE ? 0 : ctx;
+    rec[3 * i + 2] = ctx == HPCDB_NONE ? 0 : info[ctx].visible; /* hidden contexts: their parent */
   }
   qsort(rec, t->n, 3 * sizeof *rec, cmp_time);
   uint64_t *times = malloc((t->n ? t->n : 1) * sizeof *times);
@@ -211,14 +212,14 @@ static void stage_unify(run *r, file_job *j) {
 
 /* Stage 3 (parallel; the tree is only read): propagate the thread's values. */
 static void stage_propagate(run *r, file_job *j) {
-  int rc = propagate_file(r->exp, j->f, &j->m, j->metric_map, &j->tv);
+  int rc = propagate_file(&r->tree, j->f, &j->m, j->metric_map, &j->tv);
   if (rc < 0) job_fail(j, rc);
 }
 
 /* Stage 4 (in file order): summary, profile, trace. */
 static int stage_store(run *r, file_job *j) {
   uint32_t profile;
-  HPCDB_TRY(summary_add(&r->summary, &j->tv, r->exp->n_contexts, r->exp->n_metrics));
+  HPCDB_TRY(summary_add(&r->summary, &j->tv, r->tree.n_ids, r->exp->n_metrics));
   HPCDB_TRY(add_profile(r, j->f, &profile));
   HPCDB_TRY(store_values(r, profile, &j->tv));
   HPCDB_TRY(add_trace(r, j->path, profile, &j->m));
@@ -324,7 +325,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
     goto done;
   }
   if ((rc = hpcdb_experiment_new(&r.exp)) < 0) goto done;
-  r.tree.exp = r.exp;
+  if ((rc = unified_tree_init(&r.tree, r.exp, measurements)) < 0) goto done;
   r.exp->format = "hpctoolkit-v4";
   r.exp->version_major = 4;
   if ((rc = analysis_add_scopes(r.exp)) < 0 ||
@@ -341,7 +342,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
            "Analyzed by hpcdb %s from %u measurement files (%u skipped) in %s.", hpcdb_version(),
            r.res->profiles_read, r.res->profiles_skipped, measurements);
   if ((rc = hpcdb_set_title(r.exp, r.exp->title ? r.exp->title : "hpcdb analysis", description)) < 0 ||
-      (rc = summary_store(r.exp, &r.summary)) < 0)
+      (rc = summary_store(r.exp, &r.summary, r.tree.n_ids)) < 0)
     goto done;
   r.res->contexts = r.exp->n_contexts - 1;
   r.res->values += r.exp->profiles[0].n_values;

@@ -28,14 +28,14 @@ static uint32_t slot_of(const thread_values *tv, uint32_t ctx) {
 /* The contexts this thread touches: its nodes' contexts, their parents (an
  * entry point made up for frames without one is no node's context) and the
  * global context. */
-static int touched_contexts(const hpcdb_experiment *exp, const mapped_profile *m, thread_values *tv) {
+static int touched_contexts(const unified_tree *t, const mapped_profile *m, thread_values *tv) {
   uint64_t total = 2 * (uint64_t)m->n_nodes + 1;
   tv->ctx = malloc(total * sizeof *tv->ctx);
   if (!tv->ctx) return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
   for (uint32_t i = 0; i < m->n_nodes; i++) {
     uint32_t c = m->node_ctx[i];
     tv->ctx[2 * i] = c;
-    tv->ctx[2 * i + 1] = c ? exp->contexts[c].parent : 0;
+    tv->ctx[2 * i + 1] = t->info[c].parent;
   }
   tv->ctx[total - 1] = 0;
   qsort(tv->ctx, total, sizeof *tv->ctx, cmp_u32);
@@ -50,11 +50,11 @@ static double *cell(const thread_values *tv, uint32_t slot, uint32_t metric, int
   return &tv->v[((uint64_t)slot * tv->n_metrics + metric) * N_SCOPES + (uint64_t)scope];
 }
 
-int propagate_file(const hpcdb_experiment *exp, const hpcrun_file *f, const mapped_profile *m,
+int propagate_file(const unified_tree *t, const hpcrun_file *f, const mapped_profile *m,
                    const uint32_t *metric_map, thread_values *tv) {
   memset(tv, 0, sizeof *tv);
-  HPCDB_TRY(touched_contexts(exp, m, tv));
-  tv->n_metrics = exp->n_metrics;
+  HPCDB_TRY(touched_contexts(t, m, tv));
+  tv->n_metrics = t->exp->n_metrics;
   uint64_t cells;
   if (!mul_ok((uint64_t)tv->n_ctxs * N_SCOPES, tv->n_metrics ? tv->n_metrics : 1, &cells) ||
       !(tv->v = calloc(cells, sizeof *tv->v))) {
@@ -77,12 +77,10 @@ int propagate_file(const hpcdb_experiment *exp, const hpcrun_file *f, const mapp
     }
   }
   for (uint32_t slot = tv->n_ctxs; slot-- > 1;) {
-    const hpcdb_context *c = &exp->contexts[tv->ctx[slot]];
+    const ctx_info *c = &t->info[tv->ctx[slot]];
     uint32_t ps = slot_of(tv, c->parent);
-    const hpcdb_context *p = &exp->contexts[c->parent];
-    int lexical = c->propagation & 1;
-    int loop_in_loop = c->lexical_type == HPCDB_LEX_LOOP && p->lexical_type == HPCDB_LEX_LOOP &&
-                       p->kind == HPCDB_CTX_NORMAL;
+    int lexical = c->lexical;
+    int loop_in_loop = c->loop && t->info[c->parent].loop;
     for (uint32_t mi = 0; mi < tv->n_metrics; mi++) {
       *cell(tv, ps, mi, SCOPE_EXECUTION) += *cell(tv, slot, mi, SCOPE_EXECUTION);
       if (lexical) *cell(tv, ps, mi, SCOPE_FUNCTION) += *cell(tv, slot, mi, SCOPE_FUNCTION);

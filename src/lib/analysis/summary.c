@@ -79,9 +79,9 @@ int summary_add(summary_acc *s, const thread_values *tv, uint32_t n_contexts, ui
   return 0;
 }
 
-int summary_store(hpcdb_experiment *exp, const summary_acc *s) {
+int summary_store(hpcdb_experiment *exp, const summary_acc *s, uint32_t rows) {
   uint64_t np = n_partials(s), n = 0;
-  uint32_t n_ctxs = 0, rows = exp->n_contexts;
+  uint32_t n_ctxs = 0;
   for (uint64_t c = 0; c < rows && c < s->n_ctxs; c++) {
     int any = 0;
     for (uint64_t k = 0; k < (uint64_t)s->n_metrics * N_SCOPES; k++)

@@ -1,16 +1,23 @@
-/* Unifying per-thread calling-context trees: the same calling path (same
- * parent, same load module by path, same offset) is the same context. As
- * hpcprof does without binary analysis, every frame becomes an instruction
- * context reached by a call; hpcrun's placeholders (load module 0, the ip
- * holding 8 characters) become the global context ("^Primary" and the idle
- * "NoActvty") or entry points ("| Main  ", "| Thread"; other roots such as
- * partial unwinds: "unknown entry"). */
+/* Unifying per-thread calling-context trees: the same calling path is the
+ * same context. Without structure files, as hpcprof --ignore-structs does:
+ * a frame is an instruction context (load module + offset) reached by a
+ * call; a frame in a binary the measurement directory carries (the vdso) and
+ * whose function symbol is known is that function's context with the
+ * instruction as a hidden lexical child. hpcrun's placeholders (load module
+ * 0, the ip holding 8 characters) become the global context ("^Primary" and
+ * the idle "NoActvty") or entry points ("| Main  ", "| Thread"; any other,
+ * e.g. a partial unwind: "unknown entry"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/symbols.h"
 #include "common/error.h"
-#include "common/hashmap.h"
+#include "common/vec.h"
+
+#define KEY_ENTRY UINT32_MAX
+#define KEY_FUNCTION (UINT32_MAX - 1)
 
 static uint64_t key_hash(unify_key k) {
   return hash_u64(((uint64_t)k.parent << 32 | k.module) ^ hash_u64(k.offset));
@@ -18,6 +25,30 @@ static uint64_t key_hash(unify_key k) {
 
 static int key_eq(unify_key a, unify_key b) {
   return a.parent == b.parent && a.module == b.module && a.offset == b.offset;
+}
+
+int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements) {
+  memset(t, 0, sizeof *t);
+  t->exp = exp;
+  t->measurements = measurements;
+  HPCDB_TRY(VEC_RESERVE(&t->info, &t->cap_ids, 1024));
+  t->info[0] = (ctx_info){0, 0, 0, 0, 0}; /* the global context, exp->contexts[0] */
+  t->n_ids = 1;
+  return 0;
+}
+
+void unified_tree_free(unified_tree *t) {
+  for (uint64_t i = 0; i < t->cap_symbols; i++)
+    if (t->symbols[i]) {
+      symbols_free(t->symbols[i]);
+      free(t->symbols[i]);
+    }
+  free(t->symbols);
+  free(t->keys);
+  free(t->slots);
+  free(t->info);
+  u64map_free(&t->functions);
+  memset(t, 0, sizeof *t);
 }
 
 static int table_grow(unified_tree *t) {
@@ -44,57 +75,120 @@ static int table_grow(unified_tree *t) {
   return 0;
 }
 
-static const char *const entry_names[] = {"unknown entry", "main thread", "application thread"};
-
-/* Finds or creates the child; new contexts get id = index. */
-static int find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, uint32_t *out) {
+/* Finds the child of key.parent under key, or creates it from proto (hidden:
+ * kept out of the experiment's tree). */
+static int find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden,
+                       uint32_t *out_id) {
   if ((t->count + 1) * 2 > t->cap) HPCDB_TRY(table_grow(t));
   uint64_t i = key_hash(key) & (t->cap - 1);
   while (t->slots[i]) {
     if (key_eq(t->keys[i], key)) {
-      *out = t->slots[i] - 1;
+      *out_id = t->slots[i] - 1;
       return 0;
     }
     i = (i + 1) & (t->cap - 1);
   }
-  hpcdb_context c = *proto;
-  c.id = t->exp->n_contexts;
-  uint32_t idx;
-  HPCDB_TRY(hpcdb_add_context(t->exp, &c, key.parent, &idx));
+  if (t->n_ids == UINT32_MAX - 1) return hpcdb_fail(HPCDB_EUNSUPPORTED, "more than 2^32 contexts");
+  HPCDB_TRY(VEC_RESERVE(&t->info, &t->cap_ids, (uint64_t)t->n_ids + 1));
+  uint32_t id = t->n_ids;
+  const ctx_info *parent = &t->info[key.parent];
+  ctx_info info = {key.parent, HPCDB_NONE, id, (uint8_t)(proto->propagation & 1),
+                   (uint8_t)(proto->lexical_type == HPCDB_LEX_LOOP)};
+  if (hidden) {
+    info.visible = parent->visible;
+  } else {
+    hpcdb_context c = *proto;
+    c.id = id;
+    uint32_t model_parent = t->info[parent->visible].model_index;
+    HPCDB_TRY(hpcdb_add_context(t->exp, &c, model_parent, &info.model_index));
+  }
+  t->info[id] = info;
+  t->n_ids++;
   t->keys[i] = key;
-  t->slots[i] = idx + 1;
+  t->slots[i] = id + 1;
   t->count++;
-  *out = idx;
+  *out_id = id;
   return 0;
 }
 
-uint32_t unify_entry_point(unified_tree *t, uint16_t kind, uint32_t *out_index) {
+static const char *const entry_names[] = {"unknown entry", "main thread", "application thread"};
+
+static int entry_point(unified_tree *t, uint16_t kind, uint32_t *out_id) {
   hpcdb_context c = {0};
   c.kind = HPCDB_CTX_ENTRY;
   c.entry_point = kind;
   c.name = entry_names[kind < 3 ? kind : 0];
   c.function = c.file = c.module = HPCDB_NONE;
-  unify_key key = {0, HPCDB_NONE, kind};
-  return (uint32_t)find_or_add(t, key, &c, out_index);
+  return find_or_add(t, (unify_key){0, KEY_ENTRY, kind}, &c, 0, out_id);
 }
 
-int unify_child(unified_tree *t, unify_key key, uint32_t *out_index) {
+static hpcdb_context frame_proto(void) {
   hpcdb_context c = {0};
   c.kind = HPCDB_CTX_NORMAL;
   c.relation = HPCDB_REL_CALL;
   c.lexical_type = HPCDB_LEX_INSTRUCTION;
-  c.function = c.file = HPCDB_NONE;
-  c.module = key.module;
-  c.offset = key.offset;
-  return find_or_add(t, key, &c, out_index);
+  c.function = c.file = c.module = HPCDB_NONE;
+  return c;
 }
 
-void unified_tree_free(unified_tree *t) {
-  free(t->keys);
-  free(t->slots);
-  t->keys = NULL;
-  t->slots = NULL;
-  t->cap = t->count = 0;
+/* The symbols of a module whose binary is inside the measurement directory
+ * (its load-map path is relative to it); none for every other module. */
+static int module_symbols(unified_tree *t, uint32_t module, const symbol_table **out) {
+  *out = NULL;
+  if (module >= t->cap_symbols) {
+    uint64_t old = t->cap_symbols;
+    HPCDB_TRY(VEC_RESERVE(&t->symbols, &t->cap_symbols, (uint64_t)module + 1));
+    memset(t->symbols + old, 0, (t->cap_symbols - old) * sizeof *t->symbols);
+  }
+  if (!t->symbols[module]) {
+    symbol_table *st = calloc(1, sizeof *st);
+    if (!st) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    t->symbols[module] = st;
+    const char *path = t->exp->modules[module].path;
+    if (path[0] != '/' && t->measurements) {
+      char full[4096];
+      if ((size_t)snprintf(full, sizeof full, "%s/%s", t->measurements, path) < sizeof full)
+        HPCDB_TRY(symbols_load(st, full));
+    }
+  }
+  *out = t->symbols[module];
+  return 0;
+}
+
+static int function_index(unified_tree *t, uint32_t module, const symbol *s, uint32_t *out) {
+  uint64_t key = (uint64_t)module << 48 | s->start, idx;
+  if (u64map_get(&t->functions, key, &idx)) {
+    *out = (uint32_t)idx;
+    return 0;
+  }
+  hpcdb_function fn = {s->name, module, s->start, HPCDB_NONE, 0, 0};
+  HPCDB_TRY(hpcdb_add_function(t->exp, &fn, out));
+  if (u64map_put(&t->functions, key, *out) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  return 0;
+}
+
+/* The context a frame (module + ip) called from parent stands for. */
+static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+  const symbol_table *st;
+  HPCDB_TRY(module_symbols(t, module, &st));
+  const symbol *s = ip < (1ull << 48) ? symbols_find(st, ip) : NULL;
+  hpcdb_context c = frame_proto();
+  if (!s) {
+    c.module = module;
+    c.offset = ip;
+    return find_or_add(t, (unify_key){parent, module, ip}, &c, 0, out_id);
+  }
+  uint32_t fn, fn_ctx;
+  HPCDB_TRY(function_index(t, module, s, &fn));
+  c.lexical_type = HPCDB_LEX_FUNCTION;
+  c.function = fn;
+  HPCDB_TRY(find_or_add(t, (unify_key){parent, KEY_FUNCTION, fn}, &c, 0, &fn_ctx));
+  hpcdb_context insn = frame_proto();
+  insn.relation = HPCDB_REL_LEXICAL;
+  insn.propagation = 1;
+  insn.module = module;
+  insn.offset = ip;
+  return find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
 }
 
 /* What a placeholder node stands for. */
@@ -121,11 +215,6 @@ static int module_index(hpcdb_experiment *exp, const hpcrun_str *path, uint32_t 
   return hpcdb_add_module(exp, p, 0, out);
 }
 
-static int cmp_u32_pair(const void *a, const void *b) {
-  const uint32_t *x = a, *y = b;
-  return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
 uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
   uint32_t lo = 0, hi = m->n_nodes;
   while (lo < hi) {
@@ -144,87 +233,76 @@ void mapped_profile_free(mapped_profile *m) {
   memset(m, 0, sizeof *m);
 }
 
-/* The node order of a file is not guaranteed parent-first, so nodes whose
- * parent is not mapped yet are retried in further passes (each pass maps at
- * least one node, or the rest have no reachable parent: corrupt). */
+/* The context one node stands for, given its parent's. */
+static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, const uint32_t *lm_map,
+                    const hpcrun_cct_node *node, uint32_t parent, uint32_t *out) {
+  if (node->lm_id == HPCRUN_LM_PLACEHOLDER) {
+    placeholder ph = classify(node->ip);
+    if (ph == PH_GLOBAL || parent != 0) { /* a placeholder inside a path adds no frame */
+      *out = parent;
+      return 0;
+    }
+    return entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
+                                                                            : HPCDB_ENTRY_UNKNOWN, out);
+  }
+  if (!lm_map[node->lm_id])
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: node %u refers to load module %u, not in the load map", path,
+                      node->id, node->lm_id);
+  uint32_t module;
+  HPCDB_TRY(module_index(t->exp, &tab->lm[lm_map[node->lm_id] - 1].name, &module));
+  if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent)); /* no entry placeholder */
+  return frame(t, parent, module, node->ip, out);
+}
+
+static int cmp_pair(const void *a, const void *b) {
+  const uint32_t *x = a, *y = b;
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Nodes are mapped parents first. The file's order is not trusted: nodes
+ * whose parent is not mapped yet wait for a later pass; a pass that maps
+ * nothing means the rest have no path to a root (corrupt). */
 int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, int all_stats,
                mapped_profile *out, uint32_t *metric_map) {
-  hpcdb_experiment *exp = t->exp;
   const hpcrun_tables *tab = &f->t;
   memset(out, 0, sizeof *out);
   if (tab->n_nodes > UINT32_MAX - 1) return hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: too many nodes", path);
   uint32_t n = (uint32_t)tab->n_nodes;
   uint32_t *pairs = malloc(((size_t)n + 1) * 2 * sizeof *pairs);
+  uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
   uint32_t *lm_map = calloc((size_t)UINT16_MAX + 1, sizeof *lm_map);
   out->node_ids = malloc(((size_t)n + 1) * sizeof *out->node_ids);
   out->node_ctx = malloc(((size_t)n + 1) * sizeof *out->node_ctx);
   int rc = 0;
-  if (!pairs || !lm_map || !out->node_ids || !out->node_ctx) {
+  if (!pairs || !pos || !lm_map || !out->node_ids || !out->node_ctx) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory mapping %u nodes", path, n);
     goto done;
   }
   for (uint32_t i = 0; i < tab->n_lm; i++) lm_map[tab->lm[i].id] = i + 1;
-  rc = unify_metrics(exp, tab, all_stats, metric_map);
-  if (rc < 0) goto done;
-  /* Sorted (node id, file position) pairs let parents be found by binary search. */
+  if ((rc = unify_metrics(t->exp, tab, all_stats, metric_map)) < 0) goto done;
   for (uint32_t i = 0; i < n; i++) {
     pairs[2 * i] = tab->nodes[i].id;
     pairs[2 * i + 1] = i;
   }
-  qsort(pairs, n, 2 * sizeof *pairs, cmp_u32_pair);
+  qsort(pairs, n, 2 * sizeof *pairs, cmp_pair);
   out->n_nodes = n;
-  for (uint32_t i = 0; i < n; i++) {
-    out->node_ids[i] = pairs[2 * i];
-    out->node_ctx[i] = HPCDB_NONE;
-    if (i > 0 && pairs[2 * i] == pairs[2 * i - 2]) {
-      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: node id %u is used twice", path, pairs[2 * i]);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k > 0 && pairs[2 * k] == pairs[2 * k - 2]) {
+      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: node id %u is used twice", path, pairs[2 * k]);
       goto done;
     }
+    out->node_ids[k] = pairs[2 * k];
+    out->node_ctx[k] = HPCDB_NONE;
+    pos[pairs[2 * k + 1]] = k;
   }
-  uint32_t left = n;
-  while (left > 0) {
+  for (uint32_t left = n; left > 0;) {
     uint32_t before = left;
     for (uint32_t i = 0; i < n; i++) {
       const hpcrun_cct_node *node = &tab->nodes[i];
-      uint32_t pos = 0, lo = 0, hi = n;
-      while (lo < hi) { /* position of this node in the sorted ids */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (out->node_ids[mid] < node->id) lo = mid + 1; else hi = mid;
-      }
-      pos = lo;
-      if (out->node_ctx[pos] != HPCDB_NONE) continue;
-      uint32_t parent_ctx = 0;
-      if (node->parent != 0) {
-        parent_ctx = mapped_profile_ctx(out, node->parent);
-        if (parent_ctx == HPCDB_NONE) continue; /* parent not mapped yet */
-      }
-      uint32_t ctx;
-      if (node->lm_id == HPCRUN_LM_PLACEHOLDER) {
-        placeholder ph = classify(node->ip);
-        if (ph == PH_GLOBAL)
-          ctx = parent_ctx;
-        else if (parent_ctx == 0)
-          rc = (int)unify_entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN
-                                         : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
-                                                           : HPCDB_ENTRY_UNKNOWN, &ctx);
-        else
-          ctx = parent_ctx; /* a placeholder inside a path adds no frame */
-      } else {
-        if (!lm_map[node->lm_id]) {
-          rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: node %u refers to load module %u, not in the load map",
-                          path, node->id, node->lm_id);
-          goto done;
-        }
-        uint32_t module;
-        rc = module_index(exp, &tab->lm[lm_map[node->lm_id] - 1].name, &module);
-        if (rc == 0) {
-          if (parent_ctx == 0) /* a frame without an entry placeholder */
-            rc = (int)unify_entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent_ctx);
-          if (rc == 0) rc = unify_child(t, (unify_key){parent_ctx, module, node->ip}, &ctx);
-        }
-      }
-      if (rc < 0) goto done;
-      out->node_ctx[pos] = ctx;
+      if (out->node_ctx[pos[i]] != HPCDB_NONE) continue;
+      uint32_t parent = 0;
+      if (node->parent != 0 && (parent = mapped_profile_ctx(out, node->parent)) == HPCDB_NONE) continue;
+      if ((rc = map_node(t, path, tab, lm_map, node, parent, &out->node_ctx[pos[i]])) < 0) goto done;
       left--;
     }
     if (left == before) {
@@ -235,6 +313,7 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, int all_
   }
 done:
   free(pairs);
+  free(pos);
   free(lm_map);
   if (rc < 0) mapped_profile_free(out);
   return rc;
