@@ -55,13 +55,22 @@ typedef struct mapped_profile {
   uint32_t n_nodes;
   uint32_t *node_ids;  /* sorted file node ids */
   uint32_t *node_ctx;  /* unified context of node_ids[i] */
+  uint32_t *file_keys; /* the id of each node in file order (02.00 leaf ids made positive) */
 } mapped_profile;
 
-/* Maps every node of f into the tree (creating contexts as needed) and
- * modules/metrics into the experiment. metric_map[m] is the global metric
- * index of f's metric m (caller allocates n_metrics entries). */
-int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, int all_stats,
-               mapped_profile *out, uint32_t *metric_map);
+/* The calling-context trees of a file: one for 04.00, one per epoch before.
+ * values: sparse (04.00, `sparse`) or dense node × metric bits (`dense`). */
+typedef struct measured_tree {
+  const hpcrun_tables *tab;
+  const hpcrun_sparse *sparse;
+  const uint64_t *dense;
+} measured_tree;
+
+/* Maps every node of one tree of f into the unified tree (creating contexts
+ * as needed) and modules/metrics into the experiment. metric_map[m] is the
+ * global metric index of the tree's metric m (n_metrics entries). */
+int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hpcrun_tables *tab,
+               int all_stats, mapped_profile *out, uint32_t *metric_map);
 /* metrics.c: the four scopes (indices SCOPE_*), metrics by name, stat ids. */
 int analysis_add_scopes(hpcdb_experiment *exp);
 int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map);
@@ -79,8 +88,10 @@ typedef struct thread_values {
   double *v;              /* n_ctxs × n_metrics × N_SCOPES */
 } thread_values;
 
-int propagate_file(const unified_tree *t, const hpcrun_file *f, const mapped_profile *m,
-                   const uint32_t *metric_map, thread_values *out);
+/* Raw values of a file's trees (maps[i], metric_maps[i] for trees[i]),
+ * propagated over the unified tree. */
+int propagate_file(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
+                   uint32_t *const *metric_maps, uint32_t n_trees, thread_values *out);
 void thread_values_free(thread_values *tv);
 
 /* Summary statistics over threads: partial sums per context × metric × scope. */

@@ -48,22 +48,39 @@ static int ensure_kind(run *r, const hpcrun_file *f, uint16_t kind) {
   return 0;
 }
 
+/* 02.00/03.00 files have no id tuple: host-id (hex), mpi-rank, thread-id. */
+static uint16_t header_identity(const hpcrun_file *f, hpcdb_id *ids) {
+  static const struct { const char *pair; int base; uint16_t kind, flags; } parts[] = {
+      {"host-id", 16, 1, HPCDB_ID_PHYSICAL}, {"mpi-rank", 10, 2, 0}, {"thread-id", 10, 3, 0}};
+  uint16_t n = 0;
+  for (int i = 0; i < 3; i++) {
+    const char *s = pair_value(&f->header, parts[i].pair);
+    char *end;
+    if (!s || !*s) continue;
+    unsigned long long v = strtoull(s, &end, parts[i].base);
+    if (*end || (parts[i].kind != 1 && v > UINT32_MAX)) continue;
+    ids[n++] = (hpcdb_id){parts[i].kind, parts[i].flags, parts[i].kind == 1 ? 0 : (uint32_t)v, v};
+  }
+  return n;
+}
+
 /* The thread's identity from its id tuple: the kind's top two bits say
  * whether the physical id means something; only "logical only" has none. */
 static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
   const hpcrun_sparse *sp = &f->sparse;
-  hpcdb_id *ids = calloc(sp->n_ids ? sp->n_ids : 1, sizeof *ids);
+  uint16_t n = f->major == 4 ? sp->n_ids : 3;
+  hpcdb_id *ids = calloc(n ? n : 1, sizeof *ids);
   if (!ids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for an id tuple");
-  int rc = 0;
-  for (uint16_t i = 0; i < sp->n_ids && rc == 0; i++) {
+  if (f->major != 4) n = header_identity(f, ids);
+  for (uint16_t i = 0; i < sp->n_ids && f->major == 4; i++) {
     const hpcrun_id_elem *e = &sp->ids[i];
-    uint16_t kind = e->kind & HPCRUN_KIND_MASK;
     int interp = e->kind >> HPCRUN_KIND_INTERPRET_SHIFT;
-    ids[i] = (hpcdb_id){kind, interp != HPCRUN_IDS_LOGIC_ONLY ? HPCDB_ID_PHYSICAL : 0,
+    ids[i] = (hpcdb_id){e->kind & HPCRUN_KIND_MASK, interp != HPCRUN_IDS_LOGIC_ONLY ? HPCDB_ID_PHYSICAL : 0,
                         (uint32_t)e->logical, e->physical};
-    rc = ensure_kind(r, f, kind);
   }
-  if (rc == 0) rc = hpcdb_add_profile(r->exp, 0, 1, ids, sp->n_ids, out);
+  int rc = 0;
+  for (uint16_t i = 0; i < n && rc == 0; i++) rc = ensure_kind(r, f, ids[i].kind);
+  if (rc == 0) rc = hpcdb_add_profile(r->exp, 0, 1, ids, n, out);
   free(ids);
   return rc;
 }
@@ -173,9 +190,11 @@ static void note_time_range(run *r, const hpcrun_file *f) {
 typedef struct file_job {
   const char *path;
   hpcrun_file *f;
-  mapped_profile m;
+  uint32_t n_trees;      /* 1 for 04.00, the epochs before */
+  measured_tree *trees;
+  mapped_profile *maps;  /* per tree */
+  uint32_t **metric_maps;
   thread_values tv;
-  uint32_t *metric_map;
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
 } file_job;
@@ -186,33 +205,61 @@ static void job_fail(file_job *j, int rc) {
 }
 
 static void job_release(file_job *j) {
-  free(j->metric_map);
+  for (uint32_t k = 0; k < j->n_trees; k++) {
+    if (j->metric_maps) free(j->metric_maps[k]);
+    if (j->maps) mapped_profile_free(&j->maps[k]);
+  }
+  free(j->metric_maps);
+  free(j->maps);
+  free(j->trees);
   thread_values_free(&j->tv);
-  mapped_profile_free(&j->m);
   hpcrun_file_free(j->f);
   memset(j, 0, sizeof *j);
+}
+
+/* The trees of a file and room for their mappings. */
+static int prepare_trees(file_job *j) {
+  const hpcrun_file *f = j->f;
+  j->n_trees = f->major == 4 ? 1 : f->n_epochs;
+  size_t n = j->n_trees ? j->n_trees : 1;
+  j->trees = calloc(n, sizeof *j->trees);
+  j->maps = calloc(n, sizeof *j->maps);
+  j->metric_maps = calloc(n, sizeof *j->metric_maps);
+  if (!j->trees || !j->maps || !j->metric_maps) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t k = 0; k < j->n_trees; k++) {
+    if (f->major == 4)
+      j->trees[k] = (measured_tree){&f->t, &f->sparse, NULL};
+    else
+      j->trees[k] = (measured_tree){&f->epochs[k].t, NULL, f->epochs[k].values};
+    uint32_t nm = j->trees[k].tab->n_metrics;
+    if (!(j->metric_maps[k] = calloc(nm ? nm : 1, sizeof **j->metric_maps)))
+      return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  return 0;
 }
 
 /* Stage 1 (parallel): read and decode the file. */
 static void stage_load(run *r, file_job *j) {
   int rc = hpcrun_file_load(&j->f, j->path, NULL);
-  if (rc == 0 && j->f->major != 4)
-    rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: version %s: analyze reads 04.00 measurements", j->path,
-                    j->f->version);
-  if (rc == 0 && !(j->metric_map = calloc(j->f->t.n_metrics ? j->f->t.n_metrics : 1, sizeof *j->metric_map)))
-    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  if (rc == 0) rc = prepare_trees(j);
   if (rc < 0) job_fail(j, rc);
 }
 
 /* Stage 2 (in file order): map the nodes into the unified tree. */
 static void stage_unify(run *r, file_job *j) {
-  int rc = unify_file(&r->tree, j->path, j->f, r->opt->all_stats, &j->m, j->metric_map);
-  if (rc < 0) job_fail(j, rc);
+  for (uint32_t k = 0; k < j->n_trees; k++) {
+    int rc = unify_file(&r->tree, j->path, j->f, j->trees[k].tab, r->opt->all_stats, &j->maps[k],
+                        j->metric_maps[k]);
+    if (rc < 0) {
+      job_fail(j, rc);
+      return;
+    }
+  }
 }
 
 /* Stage 3 (parallel; the tree is only read): propagate the thread's values. */
 static void stage_propagate(run *r, file_job *j) {
-  int rc = propagate_file(&r->tree, j->f, &j->m, j->metric_map, &j->tv);
+  int rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, &j->tv);
   if (rc < 0) job_fail(j, rc);
 }
 
@@ -222,7 +269,8 @@ static int stage_store(run *r, file_job *j) {
   HPCDB_TRY(summary_add(&r->summary, &j->tv, r->tree.n_ids, r->exp->n_metrics));
   HPCDB_TRY(add_profile(r, j->f, &profile));
   HPCDB_TRY(store_values(r, profile, &j->tv));
-  HPCDB_TRY(add_trace(r, j->path, profile, &j->m));
+  if (j->n_trees > 0) /* trace ids refer to the last (or only) tree */
+    HPCDB_TRY(add_trace(r, j->path, profile, &j->maps[j->n_trees - 1]));
   if (!r->exp->title) {
     const char *name = pair_value(&j->f->header, "program-name");
     if (name) HPCDB_TRY(hpcdb_set_title(r->exp, name, NULL));

@@ -28,15 +28,19 @@ static uint32_t slot_of(const thread_values *tv, uint32_t ctx) {
 /* The contexts this thread touches: its nodes' contexts, their parents (an
  * entry point made up for frames without one is no node's context) and the
  * global context. */
-static int touched_contexts(const unified_tree *t, const mapped_profile *m, thread_values *tv) {
-  uint64_t total = 2 * (uint64_t)m->n_nodes + 1;
+static int touched_contexts(const unified_tree *t, const mapped_profile *maps, uint32_t n_trees,
+                            thread_values *tv) {
+  uint64_t total = 1;
+  for (uint32_t k = 0; k < n_trees; k++) total += 2 * (uint64_t)maps[k].n_nodes;
   tv->ctx = malloc(total * sizeof *tv->ctx);
   if (!tv->ctx) return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
-  for (uint32_t i = 0; i < m->n_nodes; i++) {
-    uint32_t c = m->node_ctx[i];
-    tv->ctx[2 * i] = c;
-    tv->ctx[2 * i + 1] = t->info[c].parent;
-  }
+  uint64_t n_all = 0;
+  for (uint32_t k = 0; k < n_trees; k++)
+    for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
+      uint32_t c = maps[k].node_ctx[i];
+      tv->ctx[n_all++] = c;
+      tv->ctx[n_all++] = t->info[c].parent;
+    }
   tv->ctx[total - 1] = 0;
   qsort(tv->ctx, total, sizeof *tv->ctx, cmp_u32);
   uint32_t n = 0;
@@ -50,10 +54,45 @@ static double *cell(const thread_values *tv, uint32_t slot, uint32_t metric, int
   return &tv->v[((uint64_t)slot * tv->n_metrics + metric) * N_SCOPES + (uint64_t)scope];
 }
 
-int propagate_file(const unified_tree *t, const hpcrun_file *f, const mapped_profile *m,
-                   const uint32_t *metric_map, thread_values *tv) {
+/* Adds value to the raw (every scope's starting) value of a context. */
+static void add_raw(thread_values *tv, uint32_t ctx, uint32_t metric, double value) {
+  uint32_t slot = slot_of(tv, ctx);
+  for (int s = 0; s < N_SCOPES; s++) *cell(tv, slot, metric, s) += value;
+}
+
+static int add_sparse(thread_values *tv, const measured_tree *tr, const mapped_profile *m,
+                      const uint32_t *metric_map) {
+  const hpcrun_sparse *sp = tr->sparse;
+  for (uint32_t k = 0; k < sp->n_nz_ctxs; k++) {
+    uint32_t ctx = mapped_profile_ctx(m, sp->ctx_ids[k]);
+    if (ctx == HPCDB_NONE)
+      return hpcdb_fail(HPCDB_ECORRUPT, "values for node %u, which is not in the calling context tree",
+                        sp->ctx_ids[k]);
+    for (uint64_t v = sp->ctx_starts[k]; v < sp->ctx_starts[k + 1]; v++) {
+      uint16_t mid = sp->metric_ids[v];
+      add_raw(tv, ctx, metric_map[mid], hpcrun_metric_value(&tr->tab->metrics[mid], sp->value_bits[v]));
+    }
+  }
+  return 0;
+}
+
+/* Dense values are in file node order; mapped_profile is by sorted id. */
+static void add_dense(thread_values *tv, const measured_tree *tr, const uint32_t *keys,
+                      const mapped_profile *m, const uint32_t *metric_map) {
+  const hpcrun_tables *tab = tr->tab;
+  for (uint64_t k = 0; k < tab->n_nodes; k++) {
+    uint32_t ctx = mapped_profile_ctx(m, keys[k]);
+    for (uint32_t mi = 0; mi < tab->n_metrics; mi++) {
+      uint64_t bits = tr->dense[k * tab->n_metrics + mi];
+      if (bits) add_raw(tv, ctx, metric_map[mi], hpcrun_metric_value(&tab->metrics[mi], bits));
+    }
+  }
+}
+
+int propagate_file(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
+                   uint32_t *const *metric_maps, uint32_t n_trees, thread_values *tv) {
   memset(tv, 0, sizeof *tv);
-  HPCDB_TRY(touched_contexts(t, m, tv));
+  HPCDB_TRY(touched_contexts(t, maps, n_trees, tv));
   tv->n_metrics = t->exp->n_metrics;
   uint64_t cells;
   if (!mul_ok((uint64_t)tv->n_ctxs * N_SCOPES, tv->n_metrics ? tv->n_metrics : 1, &cells) ||
@@ -61,19 +100,16 @@ int propagate_file(const unified_tree *t, const hpcrun_file *f, const mapped_pro
     thread_values_free(tv);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts × %u metrics", tv->n_ctxs, tv->n_metrics);
   }
-  const hpcrun_sparse *sp = &f->sparse;
-  for (uint32_t k = 0; k < sp->n_nz_ctxs; k++) {
-    uint32_t ctx = mapped_profile_ctx(m, sp->ctx_ids[k]);
-    if (ctx == HPCDB_NONE) {
-      thread_values_free(tv);
-      return hpcdb_fail(HPCDB_ECORRUPT, "values for node %u, which is not in the calling context tree",
-                        sp->ctx_ids[k]);
+  for (uint32_t k = 0; k < n_trees; k++) {
+    int rc = 0;
+    if (trees[k].sparse) {
+      rc = add_sparse(tv, &trees[k], &maps[k], metric_maps[k]);
+    } else {
+      add_dense(tv, &trees[k], maps[k].file_keys, &maps[k], metric_maps[k]);
     }
-    uint32_t slot = slot_of(tv, ctx);
-    for (uint64_t v = sp->ctx_starts[k]; v < sp->ctx_starts[k + 1]; v++) {
-      uint16_t mid = sp->metric_ids[v];
-      double value = hpcrun_metric_value(&f->t.metrics[mid], sp->value_bits[v]);
-      for (int s = 0; s < N_SCOPES; s++) *cell(tv, slot, metric_map[mid], s) += value;
+    if (rc < 0) {
+      thread_values_free(tv);
+      return rc;
     }
   }
   for (uint32_t slot = tv->n_ctxs; slot-- > 1;) {

@@ -15,6 +15,7 @@
 #include "analysis/symbols.h"
 #include "common/error.h"
 #include "common/vec.h"
+#include "hpcrun/hpcrun_model.h"
 
 #define KEY_ENTRY UINT32_MAX
 #define KEY_FUNCTION (UINT32_MAX - 1)
@@ -230,6 +231,7 @@ uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
 void mapped_profile_free(mapped_profile *m) {
   free(m->node_ids);
   free(m->node_ctx);
+  free(m->file_keys);
   memset(m, 0, sizeof *m);
 }
 
@@ -262,9 +264,8 @@ static int cmp_pair(const void *a, const void *b) {
 /* Nodes are mapped parents first. The file's order is not trusted: nodes
  * whose parent is not mapped yet wait for a later pass; a pass that maps
  * nothing means the rest have no path to a root (corrupt). */
-int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, int all_stats,
-               mapped_profile *out, uint32_t *metric_map) {
-  const hpcrun_tables *tab = &f->t;
+int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hpcrun_tables *tab,
+               int all_stats, mapped_profile *out, uint32_t *metric_map) {
   memset(out, 0, sizeof *out);
   if (tab->n_nodes > UINT32_MAX - 1) return hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: too many nodes", path);
   uint32_t n = (uint32_t)tab->n_nodes;
@@ -273,15 +274,16 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, int all_
   uint32_t *lm_map = calloc((size_t)UINT16_MAX + 1, sizeof *lm_map);
   out->node_ids = malloc(((size_t)n + 1) * sizeof *out->node_ids);
   out->node_ctx = malloc(((size_t)n + 1) * sizeof *out->node_ctx);
+  out->file_keys = malloc(((size_t)n + 1) * sizeof *out->file_keys);
   int rc = 0;
-  if (!pairs || !pos || !lm_map || !out->node_ids || !out->node_ctx) {
+  if (!pairs || !pos || !lm_map || !out->node_ids || !out->node_ctx || !out->file_keys) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory mapping %u nodes", path, n);
     goto done;
   }
   for (uint32_t i = 0; i < tab->n_lm; i++) lm_map[tab->lm[i].id] = i + 1;
   if ((rc = unify_metrics(t->exp, tab, all_stats, metric_map)) < 0) goto done;
   for (uint32_t i = 0; i < n; i++) {
-    pairs[2 * i] = tab->nodes[i].id;
+    pairs[2 * i] = out->file_keys[i] = hpcrun_stored_key(f, tab->nodes[i].id); /* 02.00 negates leaf ids */
     pairs[2 * i + 1] = i;
   }
   qsort(pairs, n, 2 * sizeof *pairs, cmp_pair);
