@@ -115,9 +115,11 @@ int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n
   uint32_t n_ctxs = 0;
   for (uint64_t i = 0; i < n; i++) {
     if (i > 0 && t[i].ctx == t[i - 1].ctx && t[i].metric == t[i - 1].metric) {
+      uint32_t ctx = t[i].ctx;
+      uint16_t metric = t[i].metric;
       free(t);
-      return hpcdb_fail(HPCDB_EINVAL, "profile %u: two values for context %u metric %u", profile,
-                        t[i].ctx, t[i].metric);
+      return hpcdb_fail(HPCDB_EINVAL, "profile %u: two values for context %u metric %u", profile, ctx,
+                        metric);
     }
     if (i == 0 || t[i].ctx != t[i - 1].ctx) n_ctxs++;
   }
