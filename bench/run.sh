@@ -15,11 +15,13 @@ sizes=("$@")
 hpcdb=$build/hpcdb
 mkdir -p "$work"
 
-# Runs a command, prints "seconds peak_kib".
+# Runs a command; prints "seconds peak_kib".
 measure() {
-  local out
-  out=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1)
-  echo "$out"
+  local t
+  t=$(mktemp)
+  /usr/bin/time -o "$t" -f "%e %M" "$@" >/dev/null 2>&1 || true
+  tail -n 1 "$t"
+  rm -f "$t"
 }
 rate() { awk -v b="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.005; printf "%.0f", b / 1048576 / s }'; }
 ratio() { awk -v f="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.005; printf "%.2f", f / s }'; }

@@ -11,42 +11,37 @@
 #include "common/bytes.h"
 #include "common/error.h"
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static uint32_t slot_of(const thread_values *tv, uint32_t ctx) {
-  uint32_t lo = 0, hi = tv->n_ctxs;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (tv->ctx[mid] < ctx) lo = mid + 1; else hi = mid;
-  }
-  return lo < tv->n_ctxs && tv->ctx[lo] == ctx ? lo : HPCDB_NONE;
-}
-
 /* The contexts this thread touches: its nodes' contexts, their parents (an
  * entry point made up for frames without one is no node's context) and the
- * global context. */
+ * global context, in id order; slot[id] is each one's row (a dense map over
+ * the unified ids: the tree is in memory anyway). */
 static int touched_contexts(const unified_tree *t, const mapped_profile *maps, uint32_t n_trees,
-                            thread_values *tv) {
-  uint64_t total = 1;
-  for (uint32_t k = 0; k < n_trees; k++) total += 2 * (uint64_t)maps[k].n_nodes;
-  tv->ctx = malloc(total * sizeof *tv->ctx);
-  if (!tv->ctx) return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
-  uint64_t n_all = 0;
+                            thread_values *tv, uint32_t **slot_out) {
+  uint32_t *slot = malloc((size_t)t->n_ids * sizeof *slot);
+  if (!slot) return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
+  memset(slot, 0xff, (size_t)t->n_ids * sizeof *slot); /* HPCDB_NONE */
+  uint32_t n = 0;
+  slot[0] = 0;
+  n++;
   for (uint32_t k = 0; k < n_trees; k++)
     for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
-      uint32_t c = maps[k].node_ctx[i];
-      tv->ctx[n_all++] = c;
-      tv->ctx[n_all++] = t->info[c].parent;
+      uint32_t c = maps[k].node_ctx[i], p = t->info[c].parent;
+      if (slot[c] == HPCDB_NONE) slot[c] = n++;
+      if (slot[p] == HPCDB_NONE) slot[p] = n++;
     }
-  tv->ctx[total - 1] = 0;
-  qsort(tv->ctx, total, sizeof *tv->ctx, cmp_u32);
-  uint32_t n = 0;
-  for (uint64_t i = 0; i < total; i++)
-    if (n == 0 || tv->ctx[i] != tv->ctx[n - 1]) tv->ctx[n++] = tv->ctx[i];
+  tv->ctx = malloc((size_t)n * sizeof *tv->ctx);
+  if (!tv->ctx) {
+    free(slot);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
+  }
+  uint32_t k = 0;
+  for (uint32_t id = 0; id < t->n_ids && k < n; id++)
+    if (slot[id] != HPCDB_NONE) {
+      tv->ctx[k] = id;
+      slot[id] = k++;
+    }
   tv->n_ctxs = n;
+  *slot_out = slot;
   return 0;
 }
 
@@ -55,13 +50,12 @@ static double *cell(const thread_values *tv, uint32_t slot, uint32_t metric, int
 }
 
 /* Adds value to the raw (every scope's starting) value of a context. */
-static void add_raw(thread_values *tv, uint32_t ctx, uint32_t metric, double value) {
-  uint32_t slot = slot_of(tv, ctx);
-  for (int s = 0; s < N_SCOPES; s++) *cell(tv, slot, metric, s) += value;
+static void add_raw(thread_values *tv, const uint32_t *slot, uint32_t ctx, uint32_t metric, double value) {
+  for (int s = 0; s < N_SCOPES; s++) *cell(tv, slot[ctx], metric, s) += value;
 }
 
-static int add_sparse(thread_values *tv, const measured_tree *tr, const mapped_profile *m,
-                      const uint32_t *metric_map) {
+static int add_sparse(thread_values *tv, const uint32_t *slot, const measured_tree *tr,
+                      const mapped_profile *m, const uint32_t *metric_map) {
   const hpcrun_sparse *sp = tr->sparse;
   for (uint32_t k = 0; k < sp->n_nz_ctxs; k++) {
     uint32_t ctx = mapped_profile_ctx(m, sp->ctx_ids[k]);
@@ -70,21 +64,21 @@ static int add_sparse(thread_values *tv, const measured_tree *tr, const mapped_p
                         sp->ctx_ids[k]);
     for (uint64_t v = sp->ctx_starts[k]; v < sp->ctx_starts[k + 1]; v++) {
       uint16_t mid = sp->metric_ids[v];
-      add_raw(tv, ctx, metric_map[mid], hpcrun_metric_value(&tr->tab->metrics[mid], sp->value_bits[v]));
+      add_raw(tv, slot, ctx, metric_map[mid], hpcrun_metric_value(&tr->tab->metrics[mid], sp->value_bits[v]));
     }
   }
   return 0;
 }
 
 /* Dense values are in file node order; mapped_profile is by sorted id. */
-static void add_dense(thread_values *tv, const measured_tree *tr, const uint32_t *keys,
+static void add_dense(thread_values *tv, const uint32_t *slot, const measured_tree *tr, const uint32_t *keys,
                       const mapped_profile *m, const uint32_t *metric_map) {
   const hpcrun_tables *tab = tr->tab;
   for (uint64_t k = 0; k < tab->n_nodes; k++) {
     uint32_t ctx = mapped_profile_ctx(m, keys[k]);
     for (uint32_t mi = 0; mi < tab->n_metrics; mi++) {
       uint64_t bits = tr->dense[k * tab->n_metrics + mi];
-      if (bits) add_raw(tv, ctx, metric_map[mi], hpcrun_metric_value(&tab->metrics[mi], bits));
+      if (bits) add_raw(tv, slot, ctx, metric_map[mi], hpcrun_metric_value(&tab->metrics[mi], bits));
     }
   }
 }
@@ -92,37 +86,41 @@ static void add_dense(thread_values *tv, const measured_tree *tr, const uint32_t
 int propagate_file(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
                    uint32_t *const *metric_maps, uint32_t n_trees, thread_values *tv) {
   memset(tv, 0, sizeof *tv);
-  HPCDB_TRY(touched_contexts(t, maps, n_trees, tv));
+  uint32_t *slot = NULL;
+  HPCDB_TRY(touched_contexts(t, maps, n_trees, tv, &slot));
   tv->n_metrics = t->exp->n_metrics;
   uint64_t cells;
   if (!mul_ok((uint64_t)tv->n_ctxs * N_SCOPES, tv->n_metrics ? tv->n_metrics : 1, &cells) ||
       !(tv->v = calloc(cells, sizeof *tv->v))) {
+    free(slot);
     thread_values_free(tv);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts × %u metrics", tv->n_ctxs, tv->n_metrics);
   }
   for (uint32_t k = 0; k < n_trees; k++) {
     int rc = 0;
     if (trees[k].sparse) {
-      rc = add_sparse(tv, &trees[k], &maps[k], metric_maps[k]);
+      rc = add_sparse(tv, slot, &trees[k], &maps[k], metric_maps[k]);
     } else {
-      add_dense(tv, &trees[k], maps[k].file_keys, &maps[k], metric_maps[k]);
+      add_dense(tv, slot, &trees[k], maps[k].file_keys, &maps[k], metric_maps[k]);
     }
     if (rc < 0) {
+      free(slot);
       thread_values_free(tv);
       return rc;
     }
   }
-  for (uint32_t slot = tv->n_ctxs; slot-- > 1;) {
-    const ctx_info *c = &t->info[tv->ctx[slot]];
-    uint32_t ps = slot_of(tv, c->parent);
+  for (uint32_t row = tv->n_ctxs; row-- > 1;) {
+    const ctx_info *c = &t->info[tv->ctx[row]];
+    uint32_t ps = slot[c->parent];
     int lexical = c->lexical;
     int loop_in_loop = c->loop && t->info[c->parent].loop;
     for (uint32_t mi = 0; mi < tv->n_metrics; mi++) {
-      *cell(tv, ps, mi, SCOPE_EXECUTION) += *cell(tv, slot, mi, SCOPE_EXECUTION);
-      if (lexical) *cell(tv, ps, mi, SCOPE_FUNCTION) += *cell(tv, slot, mi, SCOPE_FUNCTION);
-      if (lexical && !loop_in_loop) *cell(tv, ps, mi, SCOPE_LEX_AWARE) += *cell(tv, slot, mi, SCOPE_LEX_AWARE);
+      *cell(tv, ps, mi, SCOPE_EXECUTION) += *cell(tv, row, mi, SCOPE_EXECUTION);
+      if (lexical) *cell(tv, ps, mi, SCOPE_FUNCTION) += *cell(tv, row, mi, SCOPE_FUNCTION);
+      if (lexical && !loop_in_loop) *cell(tv, ps, mi, SCOPE_LEX_AWARE) += *cell(tv, row, mi, SCOPE_LEX_AWARE);
     }
   }
+  free(slot);
   return 0;
 }
 
