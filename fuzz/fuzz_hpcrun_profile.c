@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hpcrun_builder b;
     hpcrun_builder_init(&b, exp, f->major != 4 && f->n_epochs > 1);
     hpcrun_builder_add(&b, "fuzz.hpcrun", f, NULL, NULL, NULL);
+    hpcrun_builder_free(&b);
     hpcdb_experiment_free(exp);
   }
   hpcrun_file_free(f);

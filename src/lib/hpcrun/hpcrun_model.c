@@ -23,6 +23,11 @@ void hpcrun_builder_init(hpcrun_builder *b, hpcdb_experiment *exp, int renumber)
   b->point_scope = HPCDB_NONE;
 }
 
+void hpcrun_builder_free(hpcrun_builder *b) {
+  u64map_free(&b->name_numbers);
+  u64map_free(&b->metric_ids);
+}
+
 uint32_t hpcrun_stored_key(const hpcrun_file *f, uint32_t id) {
   if (f->major == 4 || (int32_t)id >= 0) return id;
   return (uint32_t)(-(int64_t)(int32_t)id); /* 02.00 negates leaf ids */
@@ -40,28 +45,47 @@ static int find_module(hpcrun_builder *b, const hpcrun_lm_entry *lm, uint32_t *o
   return hpcdb_add_module(exp, path, (uint32_t)lm->flags, out);
 }
 
-/* Global metric ids for a file's table: metrics are unified by name. */
+/* Global metric ids for a file's table: metrics are unified by name; the
+ * k-th metric of a table with a given name is the k-th global one with it
+ * (names get small numbers, so (name, k) is an exact map key). */
 static int map_metrics(hpcrun_builder *b, const hpcrun_tables *t, uint16_t *ids) {
   hpcdb_experiment *exp = b->exp;
+  if (t->n_metrics > (uint32_t)UINT16_MAX + 1)
+    return hpcdb_fail(HPCDB_EUNSUPPORTED, "%u metrics in one table; at most 65536", t->n_metrics);
   if (b->point_scope == HPCDB_NONE) {
     hpcdb_scope point = {"point", HPCDB_SCOPE_POINT, 255};
     HPCDB_TRY(hpcdb_add_scope(exp, &point, &b->point_scope));
   }
-  for (uint32_t m = 0; m < t->n_metrics; m++) {
+  hpcdb_u64map seen = {0}; /* name number -> occurrences so far in this table */
+  int rc = 0;
+  for (uint32_t m = 0; m < t->n_metrics && rc == 0; m++) {
     const char *name = hpcdb_intern_n(exp, t->metrics[m].name.s, t->metrics[m].name.len);
-    if (!name) return HPCDB_ENOMEM;
-    uint32_t idx = HPCDB_NONE;
-    for (uint32_t i = 0; i < exp->n_metrics && idx == HPCDB_NONE; i++)
-      if (exp->metrics[i].name == name) idx = i;
-    if (idx == HPCDB_NONE) {
-      if (exp->n_metrics > UINT16_MAX)
-        return hpcdb_fail(HPCDB_EUNSUPPORTED, "more than 65536 distinct metrics");
-      HPCDB_TRY(hpcdb_add_metric(exp, name, &idx));
-      HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, b->point_scope, (uint16_t)idx));
+    uint64_t no, occ = 0, idx;
+    if (!name) {
+      rc = HPCDB_ENOMEM;
+      break;
     }
-    ids[m] = (uint16_t)idx;
+    if (!u64map_get(&b->name_numbers, (uint64_t)(uintptr_t)name, &no)) {
+      no = b->n_names++;
+      if (u64map_put(&b->name_numbers, (uint64_t)(uintptr_t)name, no) != 0) rc = HPCDB_ENOMEM;
+    }
+    u64map_get(&seen, no, &occ);
+    if (rc == 0 && u64map_put(&seen, no, occ + 1) != 0) rc = HPCDB_ENOMEM;
+    uint64_t key = no << 16 | occ;
+    if (rc == 0 && !u64map_get(&b->metric_ids, key, &idx)) {
+      uint32_t added = 0;
+      if (exp->n_metrics > UINT16_MAX)
+        rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "more than 65536 distinct metrics");
+      if (rc == 0) rc = hpcdb_add_metric(exp, name, &added);
+      if (rc == 0) rc = hpcdb_metric_add_instance(exp, added, b->point_scope, (uint16_t)added);
+      if (rc == 0 && u64map_put(&b->metric_ids, key, added) != 0) rc = HPCDB_ENOMEM;
+      idx = added;
+    }
+    if (rc == 0) ids[m] = (uint16_t)idx;
   }
-  return 0;
+  u64map_free(&seen);
+  if (rc == HPCDB_ENOMEM) return hpcdb_fail(rc, "out of memory mapping metrics");
+  return rc;
 }
 
 /* "^Primary", "| Main  ": a placeholder's ip holds 8 characters, big-endian;

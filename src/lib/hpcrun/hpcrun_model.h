@@ -3,6 +3,7 @@
 #ifndef HPCDB_HPCRUN_MODEL_H
 #define HPCDB_HPCRUN_MODEL_H
 
+#include "common/hashmap.h"
 #include "hpcdb/hpcdb.h"
 #include "hpcrun/hpcrun_file.h"
 
@@ -12,9 +13,13 @@ typedef struct hpcrun_builder {
   uint32_t next_id;
   uint32_t point_scope;
   int have_range;
+  hpcdb_u64map name_numbers; /* interned metric name -> small number */
+  uint64_t n_names;
+  hpcdb_u64map metric_ids; /* name number << 16 | occurrence -> metric index */
 } hpcrun_builder;
 
 void hpcrun_builder_init(hpcrun_builder *b, hpcdb_experiment *exp, int renumber);
+void hpcrun_builder_free(hpcrun_builder *b);
 
 /* One file as one profile (trace optional; attr_prefix, when not NULL,
  * prefixes the header pair names: "file:name"). */

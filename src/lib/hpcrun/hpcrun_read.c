@@ -73,6 +73,7 @@ static int read_dir(hpcdb_experiment *exp, const char *dir) {
     if (rc == 0) rc = add_one(&b, l.paths[i], f, l.n > 1);
     hpcrun_file_free(f);
   }
+  hpcrun_builder_free(&b);
   hpcrun_path_list_free(&l);
   return rc;
 }
@@ -94,6 +95,7 @@ static int read_file(hpcdb_experiment *exp, const char *path) {
     hpcrun_builder_init(&b, exp, f->major != 4 && f->n_epochs > 1);
     set_source(exp, f);
     rc = add_one(&b, path, f, 0);
+    hpcrun_builder_free(&b);
   }
   hpcrun_file_free(f);
   free(profile_path);

@@ -17,19 +17,22 @@ static void expect_clean(const char *path) {
   CHECK(r.errors == 0 && r.notes == 0);
 }
 
-/* A 02.00 file with one epoch, two nodes (the leaf's id negated), one metric. */
+/* A 02.00 file with one epoch, two nodes (the leaf's id negated), two metrics
+ * of the same name (they stay two metrics). */
 static void v2_file(const char *dir) {
   hpcrun_file f = {0};
   f.major = 2;
   hpcrun_epoch e = {0};
-  hpcrun_metric_desc m = {0};
-  m.name = (hpcrun_str){"cycles", 6};
-  m.flags[HPCRUN_MFLAG_VALFMT] = HPCRUN_VALFMT_INT;
+  hpcrun_metric_desc m[2];
+  memset(m, 0, sizeof m);
+  m[0].name = m[1].name = (hpcrun_str){"cycles", 6};
+  m[0].flags[HPCRUN_MFLAG_VALFMT] = HPCRUN_VALFMT_INT;
+  m[1].flags[HPCRUN_MFLAG_VALFMT] = HPCRUN_VALFMT_REAL;
   hpcrun_lm_entry lm = {1, {"/bin/a.out", 10}, 0};
   hpcrun_cct_node nodes[2] = {{.id = 1, .parent = 0, .lm_id = 0, .ip = 0},
                               {.id = (uint32_t)-2, .parent = 1, .lm_id = 1, .ip = 0x400}};
-  uint64_t values[2] = {0, 42};
-  e.t = (hpcrun_tables){1, 1, &m, 1, &lm, 2, nodes, 0, 0};
+  uint64_t values[4] = {0, 0, 42, 0x3ff8000000000000ull /* 1.5 */};
+  e.t = (hpcrun_tables){1, 2, m, 1, &lm, 2, nodes, 0, 0};
   e.values = values;
   f.n_epochs = 1;
   f.epochs = &e;
@@ -47,7 +50,8 @@ static void v2_file(const char *dir) {
     CHECK(strcmp(id, "RANK 3 THREAD 1") == 0);
     double v = 0;
     CHECK(hpcdb_profile_value(&exp->profiles[0], 2, 0, &v) == 1 && v == 42.0);
-    CHECK(exp->n_contexts == 3 && exp->version_major == 2);
+    CHECK(hpcdb_profile_value(&exp->profiles[0], 2, 1, &v) == 1 && v == 1.5);
+    CHECK(exp->n_contexts == 3 && exp->version_major == 2 && exp->n_metrics == 2);
   }
   hpcdb_experiment_free(exp);
 }
