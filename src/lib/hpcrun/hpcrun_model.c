@@ -26,6 +26,7 @@ void hpcrun_builder_init(hpcrun_builder *b, hpcdb_experiment *exp, int renumber)
 void hpcrun_builder_free(hpcrun_builder *b) {
   u64map_free(&b->name_numbers);
   u64map_free(&b->metric_ids);
+  u64map_free(&b->modules);
 }
 
 uint32_t hpcrun_stored_key(const hpcrun_file *f, uint32_t id) {
@@ -33,16 +34,20 @@ uint32_t hpcrun_stored_key(const hpcrun_file *f, uint32_t id) {
   return (uint32_t)(-(int64_t)(int32_t)id); /* 02.00 negates leaf ids */
 }
 
+/* Modules are shared by path across files (interned names are the keys). */
 static int find_module(hpcrun_builder *b, const hpcrun_lm_entry *lm, uint32_t *out) {
   hpcdb_experiment *exp = b->exp;
   const char *path = hpcdb_intern_n(exp, lm->name.s, lm->name.len);
   if (!path) return HPCDB_ENOMEM;
-  for (uint32_t i = 0; i < exp->n_modules; i++)
-    if (exp->modules[i].path == path) {
-      *out = i;
-      return 0;
-    }
-  return hpcdb_add_module(exp, path, (uint32_t)lm->flags, out);
+  uint64_t idx;
+  if (u64map_get(&b->modules, (uint64_t)(uintptr_t)path, &idx)) {
+    *out = (uint32_t)idx;
+    return 0;
+  }
+  HPCDB_TRY(hpcdb_add_module(exp, path, (uint32_t)lm->flags, out));
+  if (u64map_put(&b->modules, (uint64_t)(uintptr_t)path, *out) != 0)
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory indexing modules");
+  return 0;
 }
 
 /* Global metric ids for a file's table: metrics are unified by name; the

@@ -16,6 +16,7 @@ typedef struct hpcrun_builder {
   hpcdb_u64map name_numbers; /* interned metric name -> small number */
   uint64_t n_names;
   hpcdb_u64map metric_ids; /* name number << 16 | occurrence -> metric index */
+  hpcdb_u64map modules;    /* interned module path -> module index */
 } hpcrun_builder;
 
 void hpcrun_builder_init(hpcrun_builder *b, hpcdb_experiment *exp, int renumber);

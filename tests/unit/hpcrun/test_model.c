@@ -72,6 +72,7 @@ int main(void) {
     CHECK(exp->n_profiles == 4 && exp->n_traces == 4);
     CHECK(exp->n_contexts == 1 + 69 + 61 + 53 + 59);
     CHECK(exp->n_metrics == 1);
+    CHECK(exp->n_modules == 18); /* the threads share their load modules */
     uint64_t values = 0;
     for (uint32_t p = 0; p < exp->n_profiles; p++) {
       char id[128];
