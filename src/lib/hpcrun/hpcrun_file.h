@@ -17,7 +17,7 @@
 #define HPCRUN_HEADER_LEN 24
 #define HPCRUN_EPOCH_TAG "EPOCH___"
 #define HPCRUN_FOOTER_MAGIC 0x48504352554E736DULL /* "HPCRUNsm" */
-#define HPCRUN_FOOTER_LEN 112                      /* 13 offsets + magic */
+#define HPCRUN_FOOTER_LEN 112                     /* 13 offsets + magic */
 #define HPCRUN_SECTION_ALIGN 1024
 #define HPCRUN_SPARSE_SENTINEL 0x656E6421u /* "end!" */
 #define HPCRUN_V4_NODE_LEN 19
@@ -48,10 +48,10 @@ typedef struct hpcrun_lm_entry {
 } hpcrun_lm_entry;
 
 /* Metric flag bytes (a little-endian C struct image, not byte-swapped). */
-#define HPCRUN_MFLAG_TYPE 0       /* raw 1, final 2, derived 3 */
-#define HPCRUN_MFLAG_VALTYPE 1    /* inclusive 1, exclusive 2 */
-#define HPCRUN_MFLAG_VALFMT 2     /* int 1, real 2 */
-#define HPCRUN_MFLAG_PARTNER 4    /* u16 little-endian at bytes 4-5 */
+#define HPCRUN_MFLAG_TYPE 0    /* raw 1, final 2, derived 3 */
+#define HPCRUN_MFLAG_VALTYPE 1 /* inclusive 1, exclusive 2 */
+#define HPCRUN_MFLAG_VALFMT 2  /* int 1, real 2 */
+#define HPCRUN_MFLAG_PARTNER 4 /* u16 little-endian at bytes 4-5 */
 #define HPCRUN_MFLAG_SHOW 6
 #define HPCRUN_MFLAG_SHOWPERCENT 7
 #define HPCRUN_VALFMT_INT 1
@@ -108,8 +108,12 @@ typedef struct hpcrun_id_elem {
 
 #define HPCRUN_KIND_MASK 0x3fffu
 #define HPCRUN_KIND_INTERPRET_SHIFT 14
-enum { HPCRUN_IDS_BOTH_VALID = 0, HPCRUN_IDS_LOGIC_LOCAL = 1, HPCRUN_IDS_LOGIC_GLOBAL = 2,
-       HPCRUN_IDS_LOGIC_ONLY = 3 };
+enum {
+  HPCRUN_IDS_BOTH_VALID = 0,
+  HPCRUN_IDS_LOGIC_LOCAL = 1,
+  HPCRUN_IDS_LOGIC_GLOBAL = 2,
+  HPCRUN_IDS_LOGIC_ONLY = 3
+};
 
 typedef struct hpcrun_kind_entry {
   uint16_t kind;
@@ -144,8 +148,8 @@ typedef struct hpcrun_section_layout {
   uint64_t start, end; /* from the footer */
   uint32_t slack_len;  /* bytes between the parsed end and `end` */
   const uint8_t *slack;
-  uint64_t gap_len;     /* bytes from `end` to the next section (or the footer) */
-  const uint8_t *gap;   /* NULL: the gap is all zero */
+  uint64_t gap_len;   /* bytes from `end` to the next section (or the footer) */
+  const uint8_t *gap; /* NULL: the gap is all zero */
 } hpcrun_section_layout;
 
 typedef struct hpcrun_file {
@@ -194,8 +198,8 @@ int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, cons
 int hpcrun_file_load(hpcrun_file **out, const char *path, hpcrun_parse_error *err);
 void hpcrun_file_free(hpcrun_file *f);
 
-int hpcrun_trace_parse(hpcrun_trace_file **out, const uint8_t *data, uint64_t len,
-                       const char *path, hpcrun_parse_error *err);
+int hpcrun_trace_parse(hpcrun_trace_file **out, const uint8_t *data, uint64_t len, const char *path,
+                       hpcrun_parse_error *err);
 int hpcrun_trace_load(hpcrun_trace_file **out, const char *path, hpcrun_parse_error *err);
 void hpcrun_trace_free(hpcrun_trace_file *t);
 
@@ -206,6 +210,10 @@ int hpcrun_file_serialize(const hpcrun_file *f, uint8_t **out, uint64_t *len);
 int hpcrun_file_write(const hpcrun_file *f, const char *path);
 int hpcrun_trace_serialize(const hpcrun_trace_file *t, uint8_t **out, uint64_t *len);
 int hpcrun_trace_write(const hpcrun_trace_file *t, const char *path);
+
+/* Offset of the load-module id within one parsed node record of t (02.00
+ * nodes with logical unwinding carry a lush association before it). */
+uint64_t hpcrun_node_lm_field(const hpcrun_file *f, const hpcrun_tables *t);
 
 /* Value of a stored metric as a double: integer metrics (value format int)
  * convert their u64, the others are IEEE bits. */

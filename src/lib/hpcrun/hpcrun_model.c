@@ -154,15 +154,18 @@ static int add_tree(hpcrun_builder *b, const char *path, const hpcrun_file *f,
     } else {
       c.lexical_type = HPCDB_LEX_INSTRUCTION;
       if (!u64map_get(&modules, n->lm_id, &v)) {
-        rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "cct", off + 8, "lm-exists",
-                           "node %u: load module %u is not in the load map", key, n->lm_id);
+        rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "cct", off + hpcrun_node_lm_field(f, t),
+                           "lm-exists", "node %u: load module %u is not in the load map", key,
+                           n->lm_id);
         break;
       }
       c.module = (uint32_t)v;
     }
     rc = hpcdb_add_context(exp, &c, parent, NULL);
-    if (rc < 0) rc = hpcdb_fail_wrap(rc, "%s: cct: offset 0x%llx", path, (unsigned long long)off);
-    else if (u64map_put(native, key, c.id) != 0) rc = HPCDB_ENOMEM;
+    if (rc < 0)
+      rc = hpcdb_fail_wrap(rc, "%s: cct: offset 0x%llx", path, (unsigned long long)off);
+    else if (u64map_put(native, key, c.id) != 0)
+      rc = HPCDB_ENOMEM;
   }
   u64map_free(&modules);
   return rc;
@@ -207,12 +210,14 @@ static int ensure_kinds(hpcrun_builder *b, const hpcrun_file *f, uint32_t max_ki
 static int v4_identity(hpcrun_builder *b, const char *path, const hpcrun_file *f, hpcdb_id *ids) {
   uint32_t max_kind = 0;
   for (uint16_t i = 0; i < f->n_kinds; i++)
-    if ((f->kinds[i].kind & HPCRUN_KIND_MASK) > max_kind) max_kind = f->kinds[i].kind & HPCRUN_KIND_MASK;
+    if ((f->kinds[i].kind & HPCRUN_KIND_MASK) > max_kind)
+      max_kind = f->kinds[i].kind & HPCRUN_KIND_MASK;
   for (uint16_t i = 0; i < f->sparse.n_ids; i++) {
     const hpcrun_id_elem *e = &f->sparse.ids[i];
     uint16_t kind = e->kind & HPCRUN_KIND_MASK, interp = e->kind >> HPCRUN_KIND_INTERPRET_SHIFT;
     if (e->logical > UINT32_MAX)
-      return hpcdb_fail_at(HPCDB_EUNSUPPORTED, path, "sparse values", f->sections[HPCRUN_SEC_VALUES].start + 2 + 18 * (uint64_t)i,
+      return hpcdb_fail_at(HPCDB_EUNSUPPORTED, path, "sparse values",
+                           f->sections[HPCRUN_SEC_VALUES].start + 2 + 18 * (uint64_t)i,
                            "logical-id-range", "logical id %llu does not fit 32 bits",
                            (unsigned long long)e->logical);
     if (kind > max_kind) max_kind = kind;
@@ -301,11 +306,10 @@ static int v4_values(const char *path, const hpcrun_file *f, const uint16_t *mid
                      hpcdb_u64map *native, triples *out) {
   const hpcrun_sparse *s = &f->sparse;
   if (s->ctx_starts[s->n_nz_ctxs] != s->n_values)
-    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values",
-                         s->ctxs_off + 12 * (uint64_t)s->n_nz_ctxs + 4, "sentinel-start",
-                         "the last start index %llu is not the value count %llu",
-                         (unsigned long long)s->ctx_starts[s->n_nz_ctxs],
-                         (unsigned long long)s->n_values);
+    return hpcdb_fail_at(
+        HPCDB_ECORRUPT, path, "sparse values", s->ctxs_off + 12 * (uint64_t)s->n_nz_ctxs + 4,
+        "sentinel-start", "the last start index %llu is not the value count %llu",
+        (unsigned long long)s->ctx_starts[s->n_nz_ctxs], (unsigned long long)s->n_values);
   hpcdb_u64map seen = {0};
   uint32_t *stamp = calloc((size_t)f->t.n_metrics + 1, sizeof *stamp);
   int rc = stamp ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -390,7 +394,8 @@ static int add_trace(hpcrun_builder *b, uint32_t profile, const hpcrun_trace_fil
 }
 
 int hpcrun_builder_add(hpcrun_builder *b, const char *path, const hpcrun_file *f,
-                       const hpcrun_trace_file *t, const char *trace_path, const char *attr_prefix) {
+                       const hpcrun_trace_file *t, const char *trace_path,
+                       const char *attr_prefix) {
   hpcdb_experiment *exp = b->exp;
   int v4 = f->major == 4;
   uint32_t n_src = v4 ? 1 : f->n_epochs;
@@ -430,7 +435,8 @@ int hpcrun_builder_add(hpcrun_builder *b, const char *path, const hpcrun_file *f
   }
   if (rc == 0 && t) rc = add_trace(b, profile, t, trace_path, maps, n_src);
   if (rc == 0) time_range(b, f);
-  if (rc == 0 && !exp->title) rc = hpcdb_set_title(exp, pair_value(&f->header, "program-name"), NULL);
+  if (rc == 0 && !exp->title)
+    rc = hpcdb_set_title(exp, pair_value(&f->header, "program-name"), NULL);
   for (uint32_t s = 0; maps && s < n_src; s++) u64map_free(&maps[s]);
   free(maps);
   free(mids);

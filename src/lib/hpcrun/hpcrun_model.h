@@ -9,7 +9,7 @@
 
 typedef struct hpcrun_builder {
   hpcdb_experiment *exp;
-  int renumber;     /* several trees: native ids 1, 2, ... in order of addition */
+  int renumber; /* several trees: native ids 1, 2, ... in order of addition */
   uint32_t next_id;
   uint32_t point_scope;
   int have_range;

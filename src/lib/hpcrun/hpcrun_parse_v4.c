@@ -42,9 +42,8 @@ static int read_footer(hpcrun_parser *p, hpcrun_file *f) {
       return hp_fail(p, HPCDB_ECORRUPT, at, "section-order",
                      "%s section [0x%llx, 0x%llx) overlaps the previous one (ends 0x%llx) or "
                      "runs past the footer (0x%llx)",
-                     section_names[s], (unsigned long long)sec->start,
-                     (unsigned long long)sec->end, (unsigned long long)prev_end,
-                     (unsigned long long)foot);
+                     section_names[s], (unsigned long long)sec->start, (unsigned long long)sec->end,
+                     (unsigned long long)prev_end, (unsigned long long)foot);
     prev_end = sec->end;
   }
   return 0;

@@ -22,10 +22,10 @@ typedef struct checker {
   void *user;
 } checker;
 
-static void report(checker *k, hpcdb_severity sev, const char *file, uint64_t off,
-                   const char *rule, const char *fmt, ...) HPCDB_PRINTF(6, 7);
-static void report(checker *k, hpcdb_severity sev, const char *file, uint64_t off,
-                   const char *rule, const char *fmt, ...) {
+static void report(checker *k, hpcdb_severity sev, const char *file, uint64_t off, const char *rule,
+                   const char *fmt, ...) HPCDB_PRINTF(6, 7);
+static void report(checker *k, hpcdb_severity sev, const char *file, uint64_t off, const char *rule,
+                   const char *fmt, ...) {
   char detail[512];
   va_list ap;
   va_start(ap, fmt);
@@ -52,8 +52,8 @@ static void report_parse(checker *k, const char *file, const hpcrun_parse_error 
 }
 
 /* Node rules; ids collects every node's key (for values and traces). */
-static void check_tables(checker *k, const char *path, const hpcrun_file *f,
-                         const hpcrun_tables *t, hpcdb_u64map *ids) {
+static void check_tables(checker *k, const char *path, const hpcrun_file *f, const hpcrun_tables *t,
+                         hpcdb_u64map *ids) {
   hpcdb_u64map lms = {0};
   uint64_t v;
   for (uint32_t i = 0; i < t->n_lm; i++) {
@@ -63,8 +63,7 @@ static void check_tables(checker *k, const char *path, const hpcrun_file *f,
     u64map_put(&lms, t->lm[i].id, i);
   }
   uint8_t *has_child = calloc((size_t)t->n_nodes + 1, 1);
-  /* The load module id follows id and parent (and the lush association). */
-  uint64_t lm_at = t->node_len > 4 + 4 + 2 + 8 + 8 * (uint64_t)t->n_metrics && f->major != 4 ? 12 : 8;
+  uint64_t lm_at = hpcrun_node_lm_field(f, t);
   for (uint64_t i = 0; i < t->n_nodes; i++) {
     const hpcrun_cct_node *n = &t->nodes[i];
     uint64_t off = t->nodes_off + i * t->node_len;
@@ -80,7 +79,8 @@ static void check_tables(checker *k, const char *path, const hpcrun_file *f,
     else if (pkey != 0 && has_child)
       has_child[v] = 1;
     if (n->lm_id != HPCRUN_LM_PLACEHOLDER && !u64map_get(&lms, n->lm_id, &v))
-      report(k, HPCDB_SEV_ERROR, path, off + lm_at, "lm-exists", "node %u: load module %u is not in the load map", key, n->lm_id);
+      report(k, HPCDB_SEV_ERROR, path, off + lm_at, "lm-exists",
+             "node %u: load module %u is not in the load map", key, n->lm_id);
     if (key != 0 && !u64map_get(ids, key, &v)) u64map_put(ids, key, i);
   }
   if (f->major != 4 && has_child)
@@ -185,7 +185,8 @@ static void node_keys(const hpcrun_file *f, hpcdb_u64map *ids) {
   uint32_t n_src = f->major == 4 ? 1 : f->n_epochs;
   for (uint32_t s = 0; s < n_src; s++) {
     const hpcrun_tables *t = f->major == 4 ? &f->t : &f->epochs[s].t;
-    for (uint64_t i = 0; i < t->n_nodes; i++) u64map_put(ids, hpcrun_stored_key(f, t->nodes[i].id), i);
+    for (uint64_t i = 0; i < t->n_nodes; i++)
+      u64map_put(ids, hpcrun_stored_key(f, t->nodes[i].id), i);
   }
 }
 
@@ -282,7 +283,8 @@ static int validate_file(checker *k, const char *path) {
   if (profile && hpcrun_is_file(profile)) {
     rc = validate_profile(k, profile);
   } else {
-    report(k, HPCDB_SEV_NOTE, path, 0, "trace-profile", "no .hpcrun beside the trace: cct ids not checked");
+    report(k, HPCDB_SEV_NOTE, path, 0, "trace-profile",
+           "no .hpcrun beside the trace: cct ids not checked");
     rc = validate_trace(k, path, NULL);
   }
   free(profile);
@@ -296,7 +298,8 @@ int hpcdb_hpcrun_validate(hpcdb_validation *result, const char *path, hpcdb_diag
   if (!hpcrun_is_dir(path)) return validate_file(&k, path);
   hpcrun_path_list l;
   HPCDB_TRY(hpcrun_list_profiles(&l, path));
-  if (l.n == 0) report(&k, HPCDB_SEV_ERROR, path, 0, "no-profiles", "no .hpcrun files in the directory");
+  if (l.n == 0)
+    report(&k, HPCDB_SEV_ERROR, path, 0, "no-profiles", "no .hpcrun files in the directory");
   int rc = 0;
   for (size_t i = 0; i < l.n && rc == 0; i++) rc = validate_profile(&k, l.paths[i]);
   hpcrun_path_list_free(&l);

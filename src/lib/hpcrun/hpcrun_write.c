@@ -147,8 +147,7 @@ static void put_v2(hpcrun_outbuf *b, const hpcrun_file *f) {
         ob_u64(b, n->lip[0]);
         ob_u64(b, n->lip[1]);
       }
-      for (uint32_t m = 0; m < e->t.n_metrics; m++)
-        ob_u64(b, e->values[k * e->t.n_metrics + m]);
+      for (uint32_t m = 0; m < e->t.n_metrics; m++) ob_u64(b, e->values[k * e->t.n_metrics + m]);
     }
   }
 }
@@ -157,8 +156,8 @@ int hpcrun_file_serialize(const hpcrun_file *f, uint8_t **out, uint64_t *len) {
   *out = NULL;
   *len = 0;
   if (!(f->major >= 2 && f->major <= 4 && f->minor == 0))
-    return hpcdb_fail(HPCDB_EINVAL, "hpcrun writer: version %u.%u is not 2.0, 3.0 or 4.0",
-                      f->major, f->minor);
+    return hpcdb_fail(HPCDB_EINVAL, "hpcrun writer: version %u.%u is not 2.0, 3.0 or 4.0", f->major,
+                      f->minor);
   hpcrun_outbuf b = {0};
   if (f->major == 4)
     put_v4(&b, f);

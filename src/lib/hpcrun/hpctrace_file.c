@@ -16,16 +16,15 @@ static int check_header(hpcrun_parser *p, const uint8_t *data, uint64_t len) {
     return hp_fail(p, HPCDB_ETRUNCATED, len, "bounds", "the %d-byte header is cut short",
                    HPCTRACE_HEADER_LEN);
   if (memcmp(data + HPCRUN_MAGIC_LEN, "01.01", 5) != 0)
-    return hp_fail(p, HPCDB_EVERSION, HPCRUN_MAGIC_LEN, "version",
-                   "version \"%.5s\" is not 01.01", data + HPCRUN_MAGIC_LEN);
+    return hp_fail(p, HPCDB_EVERSION, HPCRUN_MAGIC_LEN, "version", "version \"%.5s\" is not 01.01",
+                   data + HPCRUN_MAGIC_LEN);
   if (data[23] != 'b')
     return hp_fail(p, HPCDB_ECORRUPT, 23, "endian", "byte-order mark is 0x%02x, expected 'b'",
                    data[23]);
   return 0;
 }
 
-static int read_records(hpcrun_parser *p, hpcrun_trace_file *t, const uint8_t *data,
-                        uint64_t len) {
+static int read_records(hpcrun_parser *p, hpcrun_trace_file *t, const uint8_t *data, uint64_t len) {
   p->c.section = "trace records";
   int centric = (t->flags & HPCTRACE_FLAG_DATA_CENTRIC) != 0;
   uint64_t rec = centric ? 16 : 12;
@@ -49,8 +48,8 @@ static int read_records(hpcrun_parser *p, hpcrun_trace_file *t, const uint8_t *d
   return 0;
 }
 
-int hpcrun_trace_parse(hpcrun_trace_file **out, const uint8_t *data, uint64_t len,
-                       const char *path, hpcrun_parse_error *err) {
+int hpcrun_trace_parse(hpcrun_trace_file **out, const uint8_t *data, uint64_t len, const char *path,
+                       hpcrun_parse_error *err) {
   *out = NULL;
   hpcrun_trace_file *t = calloc(1, sizeof *t);
   if (!t) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");

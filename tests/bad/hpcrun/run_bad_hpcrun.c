@@ -38,7 +38,9 @@ static void on_diag(void *user, const hpcdb_diagnostic *d) {
   if (d->severity != HPCDB_SEV_ERROR) return;
   s->errors++;
   if (strcmp(d->rule, s->rule) == 0 && strcmp(d->file, s->file) == 0) {
-    if (!s->matched) printf("  %s: offset 0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, d->rule, d->detail);
+    if (!s->matched)
+      printf("  %s: offset 0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, d->rule,
+             d->detail);
     s->matched = 1;
   }
 }
@@ -64,8 +66,13 @@ static int mutate(uint8_t *data, size_t *len, char *spec) {
     *len = (size_t)off;
     return 0;
   }
-  int width = strcmp(op, "set8") == 0 ? 1 : strcmp(op, "set16") == 0 ? 2 : strcmp(op, "set32") == 0 ? 4 : strcmp(op, "set64") == 0 ? 8 : 0;
-  if (!width || !b || !number(b, *len, &val) || off > *len || (uint64_t)width > *len - off) return -1;
+  int width = strcmp(op, "set8") == 0    ? 1
+              : strcmp(op, "set16") == 0 ? 2
+              : strcmp(op, "set32") == 0 ? 4
+              : strcmp(op, "set64") == 0 ? 8
+                                         : 0;
+  if (!width || !b || !number(b, *len, &val) || off > *len || (uint64_t)width > *len - off)
+    return -1;
   for (int i = 0; i < width; i++) data[off + i] = (uint8_t)(val >> (8 * (width - 1 - i)));
   return 0;
 }
@@ -118,15 +125,18 @@ static void run_case(const char *dir, char *line, int *cases) {
   seen s = {rule, victim, 0, 0};
   CHECK_RC(hpcdb_hpcrun_validate(&res, victim, on_diag, &s));
   CHECK(res.errors > 0 && s.matched);
-  if (!s.matched) fprintf(stderr, "%s: no \"%s\" error for %s (%d errors)\n", name, rule, victim, s.errors);
+  if (!s.matched)
+    fprintf(stderr, "%s: no \"%s\" error for %s (%d errors)\n", name, rule, victim, s.errors);
 
   hpcdb_experiment *exp = NULL;
   int rc = hpcdb_hpcrun_read(&exp, victim);
   if (strcmp(expect, "fails") == 0) {
     CHECK(rc < 0 && exp == NULL && strstr(hpcdb_last_error(), dir) != NULL &&
           strstr(hpcdb_last_error(), "offset 0x") != NULL);
-    if (rc < 0) printf("  read: %s\n", hpcdb_last_error());
-    else fprintf(stderr, "%s: read did not fail\n", name);
+    if (rc < 0)
+      printf("  read: %s\n", hpcdb_last_error());
+    else
+      fprintf(stderr, "%s: read did not fail\n", name);
   } else {
     CHECK(rc == 0 && exp != NULL);
   }

@@ -11,7 +11,8 @@
 
 static double total(const hpcdb_experiment *exp, uint32_t profile) {
   double sum = 0;
-  for (uint64_t i = 0; i < exp->profiles[profile].n_values; i++) sum += exp->profiles[profile].values[i];
+  for (uint64_t i = 0; i < exp->profiles[profile].n_values; i++)
+    sum += exp->profiles[profile].values[i];
   return sum;
 }
 

@@ -50,7 +50,8 @@ static void roundtrip_profile(const char *path, int *n_files) {
            (unsigned long long)f->t.n_nodes, f->t.n_lm, (unsigned long long)f->sparse.n_values,
            f->sparse.n_nz_ctxs);
     for (uint16_t i = 0; i < f->sparse.n_ids; i++)
-      printf(" %04x:%llx/%llu", f->sparse.ids[i].kind, (unsigned long long)f->sparse.ids[i].physical,
+      printf(" %04x:%llx/%llu", f->sparse.ids[i].kind,
+             (unsigned long long)f->sparse.ids[i].physical,
              (unsigned long long)f->sparse.ids[i].logical);
     printf("\n");
   }

@@ -57,7 +57,8 @@ static void rtables(hpcdb_arena *a, hpcrun_tables *t, int v4) {
   }
   t->n_lm = 1 + (uint32_t)below(4);
   t->lm = alloc(a, t->n_lm, sizeof *t->lm);
-  for (uint32_t i = 0; i < t->n_lm; i++) t->lm[i] = (hpcrun_lm_entry){(uint16_t)(i + 1), rstr(a), rnd()};
+  for (uint32_t i = 0; i < t->n_lm; i++)
+    t->lm[i] = (hpcrun_lm_entry){(uint16_t)(i + 1), rstr(a), rnd()};
   t->n_nodes = below(40);
   t->nodes = alloc(a, t->n_nodes, sizeof *t->nodes);
   for (uint64_t i = 0; i < t->n_nodes; i++) {
@@ -83,7 +84,8 @@ static hpcrun_file *gen_v4(void) {
   hpcrun_sparse *s = &f->sparse;
   s->n_ids = (uint16_t)below(4);
   s->ids = alloc(a, s->n_ids, sizeof *s->ids);
-  for (uint16_t i = 0; i < s->n_ids; i++) s->ids[i] = (hpcrun_id_elem){(uint16_t)rnd(), rnd(), rnd()};
+  for (uint16_t i = 0; i < s->n_ids; i++)
+    s->ids[i] = (hpcrun_id_elem){(uint16_t)rnd(), rnd(), rnd()};
   s->n_nz_ctxs = (uint32_t)below(f->t.n_nodes + 1);
   s->ctx_ids = alloc(a, s->n_nz_ctxs + 1, sizeof *s->ctx_ids);
   s->ctx_starts = alloc(a, s->n_nz_ctxs + 1, sizeof *s->ctx_starts);
@@ -130,20 +132,23 @@ static hpcrun_file *gen_v2(void) {
   return f;
 }
 
-static int str_eq(hpcrun_str a, hpcrun_str b) { return a.len == b.len && memcmp(a.s, b.s, a.len) == 0; }
+static int str_eq(hpcrun_str a, hpcrun_str b) {
+  return a.len == b.len && memcmp(a.s, b.s, a.len) == 0;
+}
 
 static int nv_eq(const hpcrun_nvlist *a, const hpcrun_nvlist *b) {
   if (a->n != b->n) return 0;
   for (uint32_t i = 0; i < a->n; i++)
-    if (!str_eq(a->items[i].name, b->items[i].name) || !str_eq(a->items[i].value, b->items[i].value))
+    if (!str_eq(a->items[i].name, b->items[i].name) ||
+        !str_eq(a->items[i].value, b->items[i].value))
       return 0;
   return 1;
 }
 
 static int tables_eq(const hpcrun_tables *a, const hpcrun_tables *b) {
   /* Without metrics the tail cannot show: the reader says "with tail" then. */
-  if ((a->n_metrics && a->metric_tail != b->metric_tail) || a->n_metrics != b->n_metrics || a->n_lm != b->n_lm ||
-      a->n_nodes != b->n_nodes)
+  if ((a->n_metrics && a->metric_tail != b->metric_tail) || a->n_metrics != b->n_metrics ||
+      a->n_lm != b->n_lm || a->n_nodes != b->n_nodes)
     return 0;
   for (uint32_t i = 0; i < a->n_metrics; i++) {
     const hpcrun_metric_desc *x = &a->metrics[i], *y = &b->metrics[i];
@@ -185,7 +190,8 @@ static int files_eq(const hpcrun_file *a, const hpcrun_file *b) {
   }
   if (!tables_eq(&a->t, &b->t) || a->n_kinds != b->n_kinds) return 0;
   for (uint16_t i = 0; i < a->n_kinds; i++)
-    if (a->kinds[i].kind != b->kinds[i].kind || !str_eq(a->kinds[i].name, b->kinds[i].name)) return 0;
+    if (a->kinds[i].kind != b->kinds[i].kind || !str_eq(a->kinds[i].name, b->kinds[i].name))
+      return 0;
   const hpcrun_sparse *x = &a->sparse, *y = &b->sparse;
   if (x->n_ids != y->n_ids || x->n_values != y->n_values || x->n_nz_ctxs != y->n_nz_ctxs) return 0;
   for (uint16_t i = 0; i < x->n_ids; i++)
@@ -208,11 +214,14 @@ static void roundtrip(hpcrun_file *f, uint64_t seed) {
   if (g) {
     int same = files_eq(f, g);
     CHECK(same);
-    if (!same) fprintf(stderr, "seed %llu (v%u) differs after the round trip\n", (unsigned long long)seed, f->major);
+    if (!same)
+      fprintf(stderr, "seed %llu (v%u) differs after the round trip\n", (unsigned long long)seed,
+              f->major);
     CHECK_RC(hpcrun_file_serialize(g, &again, &again_len));
     CHECK(again_len == len && memcmp(again, bytes, len) == 0);
     if (g->major == 4)
-      for (int s = 1; s < HPCRUN_N_SECTIONS; s++) CHECK(g->sections[s].start % HPCRUN_SECTION_ALIGN == 0);
+      for (int s = 1; s < HPCRUN_N_SECTIONS; s++)
+        CHECK(g->sections[s].start % HPCRUN_SECTION_ALIGN == 0);
   }
   hpcrun_file_free(g);
   free(bytes);

@@ -8,7 +8,8 @@
 
 static void print(void *user, const hpcdb_diagnostic *d) {
   (void)user;
-  fprintf(stderr, "%s: offset 0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, d->rule, d->detail);
+  fprintf(stderr, "%s: offset 0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, d->rule,
+          d->detail);
 }
 
 static void expect_clean(const char *path) {
@@ -67,6 +68,7 @@ int main(void) {
   expect_clean(testlib_sample("hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0.hpcrun"));
   expect_clean(testlib_sample("hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0.hpctrace"));
   hpcdb_validation r;
-  CHECK(hpcdb_hpcrun_validate(&r, testlib_sample("hpcrun/no-such-file.hpcrun"), NULL, NULL) == HPCDB_EIO);
+  CHECK(hpcdb_hpcrun_validate(&r, testlib_sample("hpcrun/no-such-file.hpcrun"), NULL, NULL) ==
+        HPCDB_EIO);
   return TEST_END();
 }
