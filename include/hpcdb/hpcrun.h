@@ -30,6 +30,12 @@ int hpcdb_hpcrun_validate(hpcdb_validation *result, const char *path, hpcdb_diag
  * HPCDB_FORMAT_UNKNOWN. 24 bytes are enough. */
 hpcdb_format hpcdb_hpcrun_sniff(const uint8_t *head, size_t n);
 
+/* *out = HPCDB_FORMAT_HPCRUN / _HPCTRACE for such a file (by its magic),
+ * HPCDB_FORMAT_HPCRUN_DIR for a directory holding .hpcrun files whose first
+ * one has the profile magic, HPCDB_FORMAT_UNKNOWN otherwise. Negative only
+ * when path cannot be examined. */
+int hpcdb_hpcrun_detect(hpcdb_format *out, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

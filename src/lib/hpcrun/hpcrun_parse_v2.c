@@ -47,10 +47,12 @@ static int at_epoch_boundary(const hpcrun_parser *p) {
 
 /* Whether the descriptors carry the 2018 tail is not in the version string:
  * the variant whose epoch ends exactly at the end of the file or at the next
- * "EPOCH___" tag wins; when neither does, the one that read further reports. */
+ * "EPOCH___" tag wins; else one that parses the whole epoch (what follows is
+ * then reported); else the one that read further reports its error. */
 static int read_epoch_body(hpcrun_parser *p, hpcrun_epoch *e) {
   uint64_t start = p->c.pos;
   uint64_t reached[2] = {0, 0};
+  int parsed[2] = {0, 0};
   hpcrun_epoch base = *e;
   for (int tail = 1; tail >= 0; tail--) {
     *e = base;
@@ -58,16 +60,22 @@ static int read_epoch_body(hpcrun_parser *p, hpcrun_epoch *e) {
     hp_clear(p);
     int rc = read_tables(p, e, tail);
     if (rc == 0 && at_epoch_boundary(p)) return 0;
+    parsed[tail] = rc == 0;
     reached[tail] = rc == 0 ? p->c.pos : p->err_off;
   }
+  int tail = parsed[1] || (!parsed[0] && reached[1] >= reached[0]);
   *e = base;
   p->c.pos = start;
   hp_clear(p);
-  return read_tables(p, e, reached[1] >= reached[0]);
+  return read_tables(p, e, tail);
 }
 
 static int read_epoch(hpcrun_parser *p, hpcrun_epoch *e) {
   e->offset = p->c.pos;
+  if (p->c.len - p->c.pos < 8)
+    return hp_fail(p, HPCDB_ECORRUPT, e->offset, "epoch-tag",
+                   "%llu trailing bytes where an epoch or the end of the file should be",
+                   (unsigned long long)(p->c.len - p->c.pos));
   const uint8_t *tag = cursor_take(&p->c, 8, "epoch tag");
   if (!tag) return hp_note(p, HPCDB_ETRUNCATED);
   if (memcmp(tag, HPCRUN_EPOCH_TAG, 8) != 0)

@@ -1,6 +1,8 @@
 /* hpcdb_hpcrun_read: one .hpcrun (with its .hpctrace), one .hpctrace (with its
  * .hpcrun), or a measurements directory, into a new experiment. Files are
  * read one at a time and released once added. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,28 @@ hpcdb_format hpcdb_hpcrun_sniff(const uint8_t *head, size_t n) {
   if (n >= HPCRUN_MAGIC_LEN && memcmp(head, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN) == 0)
     return HPCDB_FORMAT_HPCTRACE;
   return HPCDB_FORMAT_UNKNOWN;
+}
+
+static int sniff_file(hpcdb_format *out, const char *path) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return hpcdb_fail(HPCDB_EIO, "%s: cannot open: %s", path, strerror(errno));
+  uint8_t head[HPCRUN_HEADER_LEN];
+  size_t n = fread(head, 1, sizeof head, fp);
+  fclose(fp);
+  *out = hpcdb_hpcrun_sniff(head, n);
+  return 0;
+}
+
+int hpcdb_hpcrun_detect(hpcdb_format *out, const char *path) {
+  *out = HPCDB_FORMAT_UNKNOWN;
+  if (!hpcrun_is_dir(path)) return sniff_file(out, path);
+  hpcrun_path_list l;
+  HPCDB_TRY(hpcrun_list_profiles(&l, path));
+  hpcdb_format first = HPCDB_FORMAT_UNKNOWN;
+  int rc = l.n ? sniff_file(&first, l.paths[0]) : 0;
+  if (rc == 0 && first == HPCDB_FORMAT_HPCRUN) *out = HPCDB_FORMAT_HPCRUN_DIR;
+  hpcrun_path_list_free(&l);
+  return rc;
 }
 
 static const char *base_name(const char *path) {
@@ -82,12 +106,18 @@ static int read_file(hpcdb_experiment *exp, const char *path) {
   hpcrun_file *f = NULL;
   int rc = hpcrun_file_load(&f, path, NULL);
   char *profile_path = NULL;
-  if (rc == HPCDB_ENOTFORMAT) {
+  hpcdb_format kind = HPCDB_FORMAT_UNKNOWN;
+  if (rc == HPCDB_ENOTFORMAT && sniff_file(&kind, path) == 0 && kind == HPCDB_FORMAT_HPCTRACE) {
     /* A trace is read with the profile it belongs to. */
     profile_path = hpcrun_swap_suffix(path, ".hpctrace", ".hpcrun");
     if (profile_path && hpcrun_is_file(profile_path)) {
       rc = hpcrun_file_load(&f, profile_path, NULL);
       path = profile_path;
+    } else {
+      rc = hpcdb_fail(HPCDB_ENOTFORMAT,
+                      "%s: a trace is read with its profile, and no .hpcrun "
+                      "with the same name is beside it",
+                      path);
     }
   }
   if (rc == 0) {

@@ -92,6 +92,17 @@ int main(void) {
   }
   hpcdb_experiment_free(exp);
 
+  hpcdb_format fmt;
+  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample("hpcrun/small.m")) == 0 &&
+        fmt == HPCDB_FORMAT_HPCRUN_DIR);
+  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample(SMALL ".hpcrun")) == 0 &&
+        fmt == HPCDB_FORMAT_HPCRUN);
+  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample(SMALL ".hpctrace")) == 0 &&
+        fmt == HPCDB_FORMAT_HPCTRACE);
+  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample("hpcrun/small.c")) == 0 &&
+        fmt == HPCDB_FORMAT_UNKNOWN);
+  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample("hpcrun")) == 0 && fmt == HPCDB_FORMAT_UNKNOWN);
+
   /* Not a measurement. */
   exp = NULL;
   CHECK(hpcdb_hpcrun_read(&exp, testlib_sample("hpcrun/small.c")) == HPCDB_ENOTFORMAT && !exp);

@@ -1,5 +1,6 @@
 /* The real measurements are valid: no error and no note, as directories, as
  * single profiles and as single traces; writer-made 02.00 files validate too. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "hpcdb/hpcdb.h"
@@ -16,6 +17,54 @@ static void expect_clean(const char *path) {
   hpcdb_validation r;
   CHECK_RC(hpcdb_hpcrun_validate(&r, path, print, NULL));
   CHECK(r.errors == 0 && r.notes == 0);
+}
+
+typedef struct first_error {
+  char rule[64];
+  uint64_t offset;
+} first_error;
+
+static void keep_first(void *user, const hpcdb_diagnostic *d) {
+  first_error *e = user;
+  if (d->severity == HPCDB_SEV_ERROR && !e->rule[0]) {
+    snprintf(e->rule, sizeof e->rule, "%s", d->rule);
+    e->offset = d->offset;
+  }
+}
+
+/* Damaged 02.00 files (there is no real one to mutate): junk after the
+ * last epoch, a cut, a huge node count, a parent that is not earlier. */
+static void v2_broken(const char *dir, const char *good) {
+  uint8_t *data;
+  size_t len;
+  CHECK(testlib_read_file(good, &data, &len) == 0);
+  uint8_t *copy = malloc(len + 8);
+  struct {
+    const char *rule;
+    size_t len;
+    size_t at, value; /* a byte to change (at < len) */
+  } cases[] = {{"epoch-tag", len + 4, len, 'J'},
+               {"count-bounds", len - 3, len, 0},
+               /* the last node: id, parent, lm, ip, 2 values = 34 bytes */
+               {"parent-exists", len, len - 34 + 7, 9}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    memcpy(copy, data, len);
+    memset(copy + len, 'J', 8);
+    if (cases[i].at < len) copy[cases[i].at] = (uint8_t)cases[i].value;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/broken-%zu.hpcrun", dir, i);
+    CHECK(testlib_write_file(path, copy, cases[i].len) == 0);
+    hpcdb_validation r;
+    first_error e = {"", 0};
+    CHECK_RC(hpcdb_hpcrun_validate(&r, path, keep_first, &e));
+    CHECK(r.errors > 0 && strcmp(e.rule, cases[i].rule) == 0);
+    if (strcmp(e.rule, cases[i].rule) != 0)
+      fprintf(stderr, "case %zu: got %s at 0x%llx\n", i, e.rule, (unsigned long long)e.offset);
+    hpcdb_experiment *exp = NULL;
+    CHECK(hpcdb_hpcrun_read(&exp, path) < 0 && !exp && strstr(hpcdb_last_error(), path));
+  }
+  free(copy);
+  free(data);
 }
 
 /* A 02.00 file with one epoch, two nodes (the leaf's id negated), two metrics
@@ -55,6 +104,7 @@ static void v2_file(const char *dir) {
     CHECK(exp->n_contexts == 3 && exp->version_major == 2 && exp->n_metrics == 2);
   }
   hpcdb_experiment_free(exp);
+  v2_broken(dir, path);
 }
 
 int main(void) {
