@@ -20,6 +20,10 @@ static int by_name(const void *a, const void *b) {
 }
 
 int hpcrun_list_profiles(hpcrun_path_list *out, const char *dir) {
+  return hpcrun_list_files(out, dir, ".hpcrun");
+}
+
+int hpcrun_list_files(hpcrun_path_list *out, const char *dir, const char *suffix) {
   out->paths = NULL;
   out->n = 0;
   DIR *d = opendir(dir);
@@ -28,7 +32,7 @@ int hpcrun_list_profiles(hpcrun_path_list *out, const char *dir) {
   struct dirent *e;
   int rc = 0;
   while ((e = readdir(d))) {
-    if (!ends_with(e->d_name, ".hpcrun")) continue;
+    if (!ends_with(e->d_name, suffix)) continue;
     size_t len = strlen(dir) + strlen(e->d_name) + 2;
     char *p = malloc(len);
     if (!p || VEC_RESERVE(&out->paths, &cap, out->n + 1) < 0) {

@@ -10,7 +10,9 @@ typedef struct hpcrun_path_list {
   size_t n;
 } hpcrun_path_list;
 
-/* The .hpcrun files directly inside dir (by name suffix), sorted. */
+/* The regular files directly inside dir whose names end in suffix, sorted. */
+int hpcrun_list_files(hpcrun_path_list *out, const char *dir, const char *suffix);
+/* The .hpcrun files directly inside dir, sorted. */
 int hpcrun_list_profiles(hpcrun_path_list *out, const char *dir);
 void hpcrun_path_list_free(hpcrun_path_list *l);
 

@@ -303,5 +303,13 @@ int hpcdb_hpcrun_validate(hpcdb_validation *result, const char *path, hpcdb_diag
   int rc = 0;
   for (size_t i = 0; i < l.n && rc == 0; i++) rc = validate_profile(&k, l.paths[i]);
   hpcrun_path_list_free(&l);
+  /* Traces without a profile are checked by themselves. */
+  if (rc == 0) rc = hpcrun_list_files(&l, path, ".hpctrace");
+  for (size_t i = 0; i < l.n && rc == 0; i++) {
+    char *profile = hpcrun_swap_suffix(l.paths[i], ".hpctrace", ".hpcrun");
+    if (!profile || !hpcrun_is_file(profile)) rc = validate_file(&k, l.paths[i]);
+    free(profile);
+  }
+  hpcrun_path_list_free(&l);
   return rc;
 }

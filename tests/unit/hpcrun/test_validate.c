@@ -117,7 +117,23 @@ int main(void) {
   expect_clean(testlib_sample("hpcrun/loops-cputime-t.m"));
   expect_clean(testlib_sample("hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0.hpcrun"));
   expect_clean(testlib_sample("hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0.hpctrace"));
+  /* A trace without its profile is checked alone, with a note. */
+  const char *dir = testlib_tmpdir("hpcrun-orphan");
+  const char *small = "hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0";
+  const char *names[3][2] = {
+      {".hpcrun", "a.hpcrun"}, {".hpctrace", "a.hpctrace"}, {".hpctrace", "orphan.hpctrace"}};
+  for (int i = 0; i < 3; i++) {
+    char from[4200], to[4200];
+    uint8_t *d;
+    size_t n;
+    snprintf(from, sizeof from, "%s%s", testlib_sample(small), names[i][0]);
+    snprintf(to, sizeof to, "%s/%s", dir, names[i][1]);
+    CHECK(testlib_read_file(from, &d, &n) == 0 && testlib_write_file(to, d, n) == 0);
+    free(d);
+  }
   hpcdb_validation r;
+  CHECK_RC(hpcdb_hpcrun_validate(&r, dir, NULL, NULL));
+  CHECK(r.errors == 0 && r.notes == 1);
   CHECK(hpcdb_hpcrun_validate(&r, testlib_sample("hpcrun/no-such-file.hpcrun"), NULL, NULL) ==
         HPCDB_EIO);
   return TEST_END();
