@@ -186,22 +186,30 @@ static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
   return NULL;
 }
 
+/* Names kind_names[0..max_kind]: from the file's dictionary, else the
+ * standard name, else "KIND<n>". Names already there are kept. */
 static int ensure_kinds(hpcrun_builder *b, const hpcrun_file *f, uint32_t max_kind) {
   hpcdb_experiment *exp = b->exp;
-  while (exp->n_kind_names <= max_kind) {
+  if (exp->n_kind_names > max_kind) return 0;
+  const char **dict = calloc((size_t)max_kind + 1, sizeof *dict);
+  if (!dict) return hpcdb_fail(HPCDB_ENOMEM, "out of memory naming kinds");
+  for (uint16_t i = f->n_kinds; i-- > 0;) /* the first entry of a kind wins */
+    if ((f->kinds[i].kind & HPCRUN_KIND_MASK) <= max_kind)
+      dict[f->kinds[i].kind & HPCRUN_KIND_MASK] = f->kinds[i].name.s;
+  int rc = 0;
+  while (rc == 0 && exp->n_kind_names <= max_kind) {
     uint32_t k = exp->n_kind_names;
-    const char *name = NULL;
-    for (uint16_t i = 0; i < f->n_kinds && !name; i++)
-      if (f->kinds[i].kind == k) name = f->kinds[i].name.s;
     char fallback[16];
+    const char *name = dict[k];
     if (!name && k < sizeof standard_kinds / sizeof *standard_kinds) name = standard_kinds[k];
     if (!name) {
       snprintf(fallback, sizeof fallback, "KIND%u", k);
       name = fallback;
     }
-    HPCDB_TRY(hpcdb_add_kind_name(exp, name, NULL));
+    rc = hpcdb_add_kind_name(exp, name, NULL);
   }
-  return 0;
+  free(dict);
+  return rc;
 }
 
 /* 04.00: the id tuple. The top two bits of a kind say which ids are valid:
@@ -370,26 +378,37 @@ static void time_range(hpcrun_builder *b, const hpcrun_file *f) {
   }
 }
 
+/* Trace cct ids name nodes of the file; with several epochs a later epoch's
+ * node wins (one map, built once). */
 static int add_trace(hpcrun_builder *b, uint32_t profile, const hpcrun_trace_file *t,
                      const char *trace_path, hpcdb_u64map *maps, uint32_t n_maps) {
-  uint32_t *ids = malloc((size_t)(t->n ? t->n : 1) * sizeof *ids);
-  if (!ids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
-  uint64_t rec = (t->flags & HPCTRACE_FLAG_DATA_CENTRIC) ? 16 : 12;
-  for (uint64_t i = 0; i < t->n; i++) {
-    uint64_t v = 0;
-    int found = t->cct_ids[i] == 0; /* 0: no context (not running) */
-    for (uint32_t s = n_maps; s-- > 0 && !found;) found = u64map_get(&maps[s], t->cct_ids[i], &v);
-    if (!found) {
-      free(ids);
-      return hpcdb_fail_at(HPCDB_ECORRUPT, trace_path, "trace records",
-                           HPCTRACE_HEADER_LEN + i * rec + 8, "trace-cct-exists",
-                           "record %llu: cct id %u is not a node of the profile",
-                           (unsigned long long)i, t->cct_ids[i]);
-    }
-    ids[i] = (uint32_t)v;
+  hpcdb_u64map merged = {0};
+  hpcdb_u64map *ids = &maps[0];
+  if (n_maps > 1) {
+    ids = &merged;
+    for (uint32_t s = 0; s < n_maps; s++)
+      for (uint64_t k = 0; k < maps[s].cap; k++)
+        if (maps[s].used[k] && u64map_put(&merged, maps[s].keys[k], maps[s].vals[k]) != 0) {
+          u64map_free(&merged);
+          return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
+        }
   }
-  int rc = hpcdb_add_trace(b->exp, profile, t->n, t->times, ids, NULL);
-  free(ids);
+  uint32_t *ctx = malloc((size_t)(t->n ? t->n : 1) * sizeof *ctx);
+  int rc = ctx ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
+  uint64_t rec = (t->flags & HPCTRACE_FLAG_DATA_CENTRIC) ? 16 : 12;
+  for (uint64_t i = 0; i < t->n && rc == 0; i++) {
+    uint64_t v = 0;
+    if (t->cct_ids[i] != 0 && !u64map_get(ids, t->cct_ids[i], &v)) /* 0: no context */
+      rc = hpcdb_fail_at(HPCDB_ECORRUPT, trace_path, "trace records",
+                         HPCTRACE_HEADER_LEN + i * rec + 8, "trace-cct-exists",
+                         "record %llu: cct id %u is not a node of the profile",
+                         (unsigned long long)i, t->cct_ids[i]);
+    else
+      ctx[i] = (uint32_t)v;
+  }
+  if (rc == 0) rc = hpcdb_add_trace(b->exp, profile, t->n, t->times, ctx, NULL);
+  free(ctx);
+  u64map_free(&merged);
   return rc;
 }
 

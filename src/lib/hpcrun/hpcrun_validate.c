@@ -124,14 +124,15 @@ static void check_sparse(checker *k, const char *path, const hpcrun_file *f, hpc
   const hpcrun_sparse *s = &f->sparse;
   uint64_t v, prev = 0;
   hpcdb_u64map seen = {0};
-  for (uint16_t i = 0; i < s->n_ids; i++) {
+  uint8_t *known = calloc(HPCRUN_KIND_MASK + 1, 1);
+  for (uint16_t j = 0; known && j < f->n_kinds; j++) known[f->kinds[j].kind & HPCRUN_KIND_MASK] = 1;
+  for (uint16_t i = 0; known && i < s->n_ids; i++) {
     uint16_t kind = s->ids[i].kind & HPCRUN_KIND_MASK;
-    int known = 0;
-    for (uint16_t j = 0; j < f->n_kinds; j++) known |= f->kinds[j].kind == kind;
-    if (!known)
+    if (!known[kind])
       report(k, HPCDB_SEV_NOTE, path, f->sections[HPCRUN_SEC_VALUES].start + 2 + 18 * (uint64_t)i,
              "id-kind-known", "id tuple kind %u is not in the dictionary", kind);
   }
+  free(known);
   for (uint64_t i = 0; i <= s->n_nz_ctxs; i++) {
     uint64_t off = s->ctxs_off + 12 * i, start = s->ctx_starts[i];
     if (start < prev)

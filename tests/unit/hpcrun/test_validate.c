@@ -105,6 +105,32 @@ static void v2_file(const char *dir) {
   }
   hpcdb_experiment_free(exp);
   v2_broken(dir, path);
+
+  /* Two epochs: trees renumbered in order; trace ids name the later epoch's nodes. */
+  hpcrun_epoch two[2] = {e, e};
+  f.major = 3;
+  f.n_epochs = 2;
+  f.epochs = two;
+  snprintf(path, sizeof path, "%s/two.hpcrun", dir);
+  CHECK_RC(hpcrun_file_write(&f, path));
+  uint64_t times[2] = {10, 20};
+  uint32_t cct[2] = {2, 1};
+  hpcrun_trace_file t = {0};
+  t.n = 2;
+  t.times = times;
+  t.cct_ids = cct;
+  snprintf(path, sizeof path, "%s/two.hpctrace", dir);
+  CHECK_RC(hpcrun_trace_write(&t, path));
+  snprintf(path, sizeof path, "%s/two.hpcrun", dir);
+  expect_clean(path);
+  exp = NULL;
+  CHECK_RC(hpcdb_hpcrun_read(&exp, path));
+  if (exp) {
+    CHECK(exp->n_contexts == 5 && exp->n_profiles == 1 && exp->profiles[0].n_values == 4);
+    CHECK(exp->n_traces == 1 && exp->traces[0].ctx_ids[0] == 4 && exp->traces[0].ctx_ids[1] == 3);
+    CHECK(exp->version_major == 3);
+  }
+  hpcdb_experiment_free(exp);
 }
 
 int main(void) {
