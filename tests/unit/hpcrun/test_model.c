@@ -1,6 +1,7 @@
 /* Measurement files in the model: contexts, metrics, identity, values and
  * traces of the real samples, checked against what hpcprof made of them
- * (hpcrun/expected/small.nostruct.yaml: CPUTIME total 1.210259 s). */
+ * (hpcrun/expected/small.nostruct.yaml: CPUTIME total 1.210259 s; the loops
+ * totals below). */
 #include <math.h>
 #include <string.h>
 
@@ -8,6 +9,11 @@
 #include "testlib.h"
 
 #define SMALL "hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0"
+
+/* CPUTIME per thread (THREAD 0..3) of loops-cputime-t.m: the execution-scope
+ * value at the global context in hpcprof's expected/loops-cputime-t.nostruct.d
+ * profile.db (summary 3.973308). */
+static const double loops_totals[4] = {0.994165, 0.992977, 0.992704, 0.993462};
 
 static double total(const hpcdb_experiment *exp, uint32_t profile) {
   double sum = 0;
@@ -82,6 +88,7 @@ int main(void) {
       snprintf(want, sizeof want, "NODE 0x11ac0300 CORE 0 THREAD %u", p);
       CHECK(strcmp(id, want) == 0);
       values += exp->profiles[p].n_values;
+      CHECK(fabs(total(exp, p) - loops_totals[p]) < 1e-6);
       CHECK(exp->traces[p].profile == p && exp->traces[p].n == 167);
       for (uint64_t i = 0; i < exp->traces[p].n; i++)
         CHECK(hpcdb_find_context(exp, exp->traces[p].ctx_ids[i]) != HPCDB_NONE);
