@@ -237,6 +237,12 @@ int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ct
                           const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
                           const uint16_t *metric_ids, const double *values);
 
+/* As hpcdb_profile_set_csr, but takes ownership of malloc'ed arrays (freed
+ * here on failure too): the readers' path without a copy. ctx_starts has
+ * n_ctxs + 1 entries. */
+int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs, uint32_t *ctx_ids,
+                            uint64_t *ctx_starts, uint64_t n_values, uint16_t *metric_ids, double *values);
+
 int hpcdb_add_trace(hpcdb_experiment *exp, uint32_t profile, uint64_t n, const uint64_t *timestamps,
                     const uint32_t *ctx_ids, uint32_t *out_index);
 

@@ -65,10 +65,9 @@ static int alloc_csr(hpcdb_profile *p, uint32_t n_ctxs, uint64_t n_values) {
   return 0;
 }
 
-int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs,
-                          const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
-                          const uint16_t *metric_ids, const double *values) {
-  if (profile >= exp->n_profiles) return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile);
+/* The order rules of a CSR value set. */
+static int check_csr(uint32_t profile, uint32_t n_ctxs, const uint32_t *ctx_ids, const uint64_t *ctx_starts,
+                     uint64_t n_values, const uint16_t *metric_ids) {
   if (ctx_starts[0] != 0 || ctx_starts[n_ctxs] != n_values)
     return hpcdb_fail(HPCDB_EINVAL, "profile %u: value ranges do not cover the values", profile);
   for (uint32_t k = 0; k < n_ctxs; k++) {
@@ -81,6 +80,36 @@ int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ct
         return hpcdb_fail(HPCDB_EINVAL, "profile %u: metric ids not strictly ascending in context %u",
                           profile, ctx_ids[k]);
   }
+  return 0;
+}
+
+int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs, uint32_t *ctx_ids,
+                            uint64_t *ctx_starts, uint64_t n_values, uint16_t *metric_ids, double *values) {
+  int rc = profile >= exp->n_profiles ? hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile)
+                                      : check_csr(profile, n_ctxs, ctx_ids, ctx_starts, n_values, metric_ids);
+  if (rc < 0) {
+    free(ctx_ids);
+    free(ctx_starts);
+    free(metric_ids);
+    free(values);
+    return rc;
+  }
+  hpcdb_profile *p = &exp->profiles[profile];
+  clear_values(p);
+  p->ctx_ids = ctx_ids;
+  p->ctx_starts = ctx_starts;
+  p->metric_ids = metric_ids;
+  p->values = values;
+  p->n_ctxs = n_ctxs;
+  p->n_values = n_values;
+  return 0;
+}
+
+int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs,
+                          const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
+                          const uint16_t *metric_ids, const double *values) {
+  if (profile >= exp->n_profiles) return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile);
+  HPCDB_TRY(check_csr(profile, n_ctxs, ctx_ids, ctx_starts, n_values, metric_ids));
   hpcdb_profile *p = &exp->profiles[profile];
   clear_values(p);
   HPCDB_TRY(alloc_csr(p, n_ctxs, n_values));

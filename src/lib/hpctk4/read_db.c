@@ -1,0 +1,63 @@
+/* hpcdb_hpctk4_read: a database directory (or a lone meta.db) into the model. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/error.h"
+#include "common/mapped_file.h"
+#include "hpctk4/hpctk4_read.h"
+
+typedef int (*parse_fn)(hpcdb_experiment *, const uint8_t *, uint64_t, const char *);
+
+/* Maps dir/name and parses it; a missing optional file is not an error. */
+static int read_file(hpcdb_experiment *exp, const char *dir, const char *name, int required, parse_fn parse) {
+  char path[4096];
+  if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
+    return hpcdb_fail(HPCDB_EINVAL, "%s: path too long", dir);
+  struct stat st;
+  if (stat(path, &st) != 0 && !required) return 0;
+  hpcdb_mapped_file m;
+  HPCDB_TRY(mapped_file_open(&m, path));
+  mapped_file_advise_sequential(&m);
+  int rc = parse(exp, m.data, m.len, path);
+  mapped_file_close(&m);
+  return rc;
+}
+
+static int read_cct(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path) {
+  uint32_t n;
+  HPCDB_TRY(hpctk4_parse_cct_header(data, len, path, &n));
+  char text[16];
+  snprintf(text, sizeof text, "%u", n);
+  return hpcdb_add_attr(exp, "hpctk4.cct.nCtxs", text);
+}
+
+int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path) {
+  *out = NULL;
+  struct stat st;
+  if (stat(path, &st) != 0) return hpcdb_fail(HPCDB_EIO, "%s: no such file or directory", path);
+  char dir[4096];
+  const char *meta = "meta.db";
+  if (S_ISDIR(st.st_mode)) {
+    snprintf(dir, sizeof dir, "%s", path);
+  } else { /* a lone meta.db: the other files are looked for beside it */
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    meta = slash ? slash + 1 : path;
+  }
+  hpcdb_experiment *exp;
+  HPCDB_TRY(hpcdb_experiment_new(&exp));
+  int rc = read_file(exp, dir, meta, 1, hpctk4_parse_meta);
+  if (rc == 0 && S_ISDIR(st.st_mode)) {
+    rc = read_file(exp, dir, "profile.db", 0, hpctk4_parse_profile);
+    if (rc == 0) rc = read_file(exp, dir, "cct.db", 0, read_cct);
+    if (rc == 0) rc = read_file(exp, dir, "trace.db", 0, hpctk4_parse_trace);
+  }
+  if (rc == 0) exp->origin = hpcdb_intern(exp, path);
+  if (rc < 0) {
+    hpcdb_experiment_free(exp);
+    return rc;
+  }
+  *out = exp;
+  return 0;
+}
