@@ -1,0 +1,208 @@
+/* Zero-copy access to a v4.0 database: profile.db and cct.db stay mapped;
+ * one value is found by binary search over the context (resp. metric)
+ * indices, then over the metric (resp. profile) ids of that slice. Every
+ * block is bounds-checked when it is used, so a corrupt block gives an error,
+ * never a read outside the file. Memory does not grow with the number of
+ * profiles: nothing per profile is kept. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/mapped_file.h"
+#include "hpctk4/hpctk4_read.h"
+
+struct hpcdb_db {
+  char *dir;
+  hpcdb_mapped_file prof, cct;
+  hpctk4_file pf, cf;
+  uint64_t prof_infos, prof_stride; /* pProfiles, szProfile */
+  uint32_t n_profiles;
+  uint64_t ctx_infos, ctx_stride; /* pCtxs, szCtx */
+  uint32_t n_ctxs;
+};
+
+/* A value block as (nValues, pValues, nIdx, pIdx), checked against the file. */
+typedef struct block {
+  uint64_t n_values, p_values, n_idx, p_idx;
+} block;
+
+static int open_one(hpcdb_mapped_file *m, hpctk4_file *f, const char *dir, const char *name,
+                    const char *format, const char *footer, char **path_out) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *path = malloc(n);
+  if (!path) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  snprintf(path, n, "%s/%s", dir, name);
+  int rc = mapped_file_open(m, path);
+  if (rc == 0) rc = hpctk4_open_bytes(f, m->data, m->len, path, format, footer, 1 + (format[0] == 'p'));
+  *path_out = path;
+  return rc;
+}
+
+/* The section-0 header of profile.db or cct.db: array pointer, count, stride. */
+static int array_header(const hpctk4_file *f, const char *section, uint64_t min_stride, uint64_t *p,
+                        uint32_t *n, uint64_t *stride) {
+  uint64_t s = f->sec_off[0], total;
+  if (f->sec_size[0] < 0xd)
+    return hpcdb_fail_at(HPCDB_ECORRUPT, f->path, section, s, "section-bounds", "section too small for its header");
+  *p = rd_le64(f->data + s);
+  *n = rd_le32(f->data + s + 8);
+  *stride = f->data[s + 0xc];
+  if (*stride < min_stride || !mul_ok(*n, *stride, &total) || *p < s || !in_bounds(f->sec_size[0], *p - s, total))
+    return hpcdb_fail_at(HPCDB_ECORRUPT, f->path, section, s, "section-bounds",
+                         "%u entries of %llu bytes at 0x%llx are not inside the section", *n,
+                         (unsigned long long)*stride, (unsigned long long)*p);
+  return 0;
+}
+
+int hpcdb_db_open(hpcdb_db **out, const char *dir) {
+  *out = NULL;
+  hpcdb_db *db = calloc(1, sizeof *db);
+  if (!db) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  char *cpath = NULL;
+  int rc = open_one(&db->prof, &db->pf, dir, "profile.db", "prof", "_prof.db", &db->dir);
+  db->pf.path = db->dir; /* messages name the file */
+  if (rc == 0) rc = array_header(&db->pf, "Profile Info", 0x2c, &db->prof_infos, &db->n_profiles, &db->prof_stride);
+  if (rc == 0) {
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/cct.db", dir);
+    FILE *fp = fopen(probe, "rb");
+    if (fp) {
+      fclose(fp);
+      rc = open_one(&db->cct, &db->cf, dir, "cct.db", "ctxt", "__ctx.db", &cpath);
+      db->cf.path = cpath;
+      if (rc == 0) rc = array_header(&db->cf, "Context Info", 0x20, &db->ctx_infos, &db->n_ctxs, &db->ctx_stride);
+    }
+  }
+  if (rc < 0) {
+    hpcdb_db_close(db);
+    return rc;
+  }
+  *out = db;
+  return 0;
+}
+
+void hpcdb_db_close(hpcdb_db *db) {
+  if (!db) return;
+  mapped_file_close(&db->prof);
+  mapped_file_close(&db->cct);
+  free(db->dir);
+  free((char *)db->cf.path);
+  free(db);
+}
+
+uint32_t hpcdb_db_profile_count(const hpcdb_db *db) { return db->n_profiles; }
+uint32_t hpcdb_db_context_count(const hpcdb_db *db) { return db->n_ctxs; }
+
+/* Reads and checks the block header at off: values of val_size bytes and
+ * index entries of idx_size bytes must lie inside the file. */
+static int load_block(const hpctk4_file *f, uint64_t off, uint64_t val_size, uint64_t idx_size,
+                      int idx_is_u16, block *b) {
+  const uint8_t *h = f->data + off;
+  b->n_values = rd_le64(h);
+  b->p_values = rd_le64(h + 8);
+  b->n_idx = idx_is_u16 ? rd_le16(h + 0x10) : rd_le32(h + 0x10);
+  b->p_idx = rd_le64(h + 0x18);
+  uint64_t vbytes, ibytes;
+  if (!mul_ok(b->n_values, val_size, &vbytes) || !in_bounds(f->len, b->p_values, vbytes) ||
+      !mul_ok(b->n_idx, idx_size, &ibytes) || !in_bounds(f->len, b->p_idx, ibytes))
+    return hpcdb_fail_at(HPCDB_ECORRUPT, f->path, "values", off, "values-bounds",
+                         "value block is not inside the file");
+  return 0;
+}
+
+/* Start and end value index of index entry k (entries: key then u64 start). */
+static int slice(const hpctk4_file *f, const block *b, uint64_t k, uint64_t idx_size, uint64_t key_size,
+                 uint64_t *lo, uint64_t *hi) {
+  *lo = rd_le64(f->data + b->p_idx + k * idx_size + key_size);
+  *hi = k + 1 < b->n_idx ? rd_le64(f->data + b->p_idx + (k + 1) * idx_size + key_size) : b->n_values;
+  if (*lo > *hi || *hi > b->n_values)
+    return hpcdb_fail_at(HPCDB_ECORRUPT, f->path, "values", b->p_idx + k * idx_size, "start-index",
+                         "startIndex out of order or past nValues");
+  return 0;
+}
+
+static uint32_t key_at(const hpctk4_file *f, uint64_t p, uint64_t key_size) {
+  return key_size == 4 ? rd_le32(f->data + p) : rd_le16(f->data + p);
+}
+
+/* Binary search for key among n entries of size stride at p (key first). */
+static int search(const hpctk4_file *f, uint64_t p, uint64_t n, uint64_t stride, uint64_t key_size, uint32_t key,
+                  uint64_t *at) {
+  uint64_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (key_at(f, p + mid * stride, key_size) < key) lo = mid + 1; else hi = mid;
+  }
+  *at = lo;
+  return lo < n && key_at(f, p + lo * stride, key_size) == key;
+}
+
+int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id, uint16_t metric_id,
+                           double *out) {
+  *out = 0;
+  if (profile >= db->n_profiles) return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile);
+  block b;
+  HPCDB_TRY(load_block(&db->pf, db->prof_infos + profile * db->prof_stride, 10, 12, 0, &b));
+  uint64_t k, lo, hi, v;
+  if (!search(&db->pf, b.p_idx, b.n_idx, 12, 4, ctx_id, &k)) return 0;
+  HPCDB_TRY(slice(&db->pf, &b, k, 12, 4, &lo, &hi));
+  if (!search(&db->pf, b.p_values + lo * 10, hi - lo, 10, 2, metric_id, &v)) return 0;
+  *out = rd_le_f64(db->pf.data + b.p_values + (lo + v) * 10 + 2);
+  return 1;
+}
+
+int hpcdb_db_context_value(const hpcdb_db *db, uint32_t ctx_id, uint16_t metric_id, uint32_t profile,
+                           double *out) {
+  *out = 0;
+  if (!db->cf.data) return hpcdb_fail(HPCDB_EINVAL, "%s: the database has no cct.db", db->dir);
+  if (ctx_id >= db->n_ctxs) return 0;
+  block b;
+  HPCDB_TRY(load_block(&db->cf, db->ctx_infos + ctx_id * db->ctx_stride, 12, 10, 1, &b));
+  uint64_t k, lo, hi, v;
+  if (!search(&db->cf, b.p_idx, b.n_idx, 10, 2, metric_id, &k)) return 0;
+  HPCDB_TRY(slice(&db->cf, &b, k, 10, 2, &lo, &hi));
+  if (!search(&db->cf, b.p_values + lo * 12, hi - lo, 12, 4, profile, &v)) return 0;
+  *out = rd_le_f64(db->cf.data + b.p_values + (lo + v) * 12 + 4);
+  return 1;
+}
+
+int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn fn, void *user) {
+  if (profile >= db->n_profiles) return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile);
+  block b;
+  HPCDB_TRY(load_block(&db->pf, db->prof_infos + profile * db->prof_stride, 10, 12, 0, &b));
+  for (uint64_t k = 0; k < b.n_idx; k++) {
+    uint64_t lo, hi;
+    HPCDB_TRY(slice(&db->pf, &b, k, 12, 4, &lo, &hi));
+    uint32_t ctx = rd_le32(db->pf.data + b.p_idx + 12 * k);
+    for (uint64_t v = lo; v < hi; v++) {
+      const uint8_t *e = db->pf.data + b.p_values + 10 * v;
+      int rc = fn(user, ctx, rd_le16(e), rd_le_f64(e + 2));
+      if (rc) return rc;
+    }
+  }
+  return 0;
+}
+
+int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id, hpcdb_value_fn fn,
+                          void *user) {
+  if (!db->cf.data) return hpcdb_fail(HPCDB_EINVAL, "%s: the database has no cct.db", db->dir);
+  if (ctx_id >= db->n_ctxs) return 0;
+  block b;
+  HPCDB_TRY(load_block(&db->cf, db->ctx_infos + ctx_id * db->ctx_stride, 12, 10, 1, &b));
+  uint64_t first = 0, last = b.n_idx;
+  if (metric_id != HPCDB_ALL_METRICS) {
+    if (!search(&db->cf, b.p_idx, b.n_idx, 10, 2, metric_id, &first)) return 0;
+    last = first + 1;
+  }
+  for (uint64_t k = first; k < last; k++) {
+    uint64_t lo, hi;
+    HPCDB_TRY(slice(&db->cf, &b, k, 10, 2, &lo, &hi));
+    uint16_t metric = rd_le16(db->cf.data + b.p_idx + 10 * k);
+    for (uint64_t v = lo; v < hi; v++) {
+      const uint8_t *e = db->cf.data + b.p_values + 12 * v;
+      int rc = fn(user, metric, rd_le32(e), rd_le_f64(e + 4));
+      if (rc) return rc;
+    }
+  }
+  return 0;
+}
