@@ -15,9 +15,10 @@
  * context ids not in the tree), and sometimes traces. Same seed, same model. */
 int random_experiment(hpcdb_experiment **out, uint64_t seed);
 
-/* 1 when a and b hold the same content (provenance fields format, version
- * and origin are not compared; contexts are compared by tree position; values
- * bit for bit). Otherwise 0, with the first difference described in why. */
+/* 1 when a and b hold the same content (the provenance fields format,
+ * version and origin, and the v4.0 reader's trailing "hpctk4.*" attributes,
+ * are not compared; contexts are compared by tree position; values bit for
+ * bit). Otherwise 0, with the first difference described in why. */
 int experiments_equal(const hpcdb_experiment *a, const hpcdb_experiment *b, char *why, size_t whylen);
 
 #endif

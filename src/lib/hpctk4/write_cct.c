@@ -29,6 +29,19 @@ typedef struct entry {
 
 static int is_summary(const hpcdb_profile *p) { return (p->flags & HPCDB_PROFILE_SUMMARY) != 0; }
 
+/* The nCtxs the v4.0 reader found in the source cct.db (hpcprof counts ids
+ * that carry no value and are not in the tree): kept when larger, so that a
+ * database read and written again keeps its shape. 0 when absent. */
+static uint64_t recorded_contexts(const hpcdb_experiment *exp) {
+  for (uint32_t i = 0; i < exp->n_attrs; i++)
+    if (exp->attrs[i].key && exp->attrs[i].value && strcmp(exp->attrs[i].key, "hpctk4.cct.nCtxs") == 0) {
+      char *end;
+      unsigned long long n = strtoull(exp->attrs[i].value, &end, 10);
+      return *end == '\0' && n <= UINT32_MAX ? n : 0;
+    }
+  return 0;
+}
+
 /* nCtxs: one past the largest context id in the tree or in any profile. */
 static int count_contexts(const hpcdb_experiment *exp, uint32_t *n_ctxs) {
   uint64_t max = 0;
@@ -39,7 +52,8 @@ static int count_contexts(const hpcdb_experiment *exp, uint32_t *n_ctxs) {
     if (p->n_ctxs && p->ctx_ids[p->n_ctxs - 1] > max) max = p->ctx_ids[p->n_ctxs - 1];
   }
   if (max >= UINT32_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "context id %llu leaves no room for cct.db's u32 nCtxs", (unsigned long long)max);
-  *n_ctxs = (uint32_t)max + 1;
+  uint64_t recorded = recorded_contexts(exp);
+  *n_ctxs = (uint32_t)(recorded > max + 1 ? recorded : max + 1);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 /* What a v4.0 database cannot hold of a model, so that a conversion can say
  * so instead of dropping it silently. */
 #include <stdio.h>
+#include <string.h>
 
 #include "hpcdb/hpctk4_write.h"
 
@@ -33,11 +34,14 @@ static uint64_t report(hpcdb_line_fn fn, void *user, uint64_t n, const char *wha
 
 uint64_t hpcdb_hpctk4_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user) {
   counts c = {0};
+  uint64_t attrs = 0;
+  for (uint32_t i = 0; i < exp->n_attrs; i++) /* the v4.0 reader's record of nCtxs is written back */
+    attrs += !(exp->attrs[i].key && strcmp(exp->attrs[i].key, "hpctk4.cct.nCtxs") == 0);
   for (uint32_t i = 0; i < exp->n_metrics; i++)
     c.described += exp->metrics[i].description != NULL || exp->metrics[i].unit != NULL;
   count_contexts(exp, &c);
   uint64_t kinds = 0;
-  kinds += report(fn, user, exp->n_attrs, "attribute(s) (key = value) have no place in v4.0");
+  kinds += report(fn, user, attrs, "attribute(s) (key = value) have no place in v4.0");
   kinds += report(fn, user, c.described, "metric description(s) or unit(s) have no place in v4.0");
   kinds += report(fn, user, c.labelled, "label(s) of non-entry contexts have no place in v4.0");
   kinds += report(fn, user, c.entry_located,

@@ -1,0 +1,53 @@
+/* v4.0 round trip on random models: generate -> write -> read -> the same
+ * model -> write again -> the same bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpcdb/hpcdb.h"
+#include "random_experiment.h"
+#include "testlib.h"
+
+#define SEEDS 1000
+
+static int same_file(const char *dir_a, const char *dir_b, const char *name) {
+  char a[4096], b[4096];
+  uint8_t *x = NULL, *y = NULL;
+  size_t nx = 0, ny = 0;
+  snprintf(a, sizeof a, "%s/%s", dir_a, name);
+  snprintf(b, sizeof b, "%s/%s", dir_b, name);
+  int same = testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny &&
+             memcmp(x, y, nx) == 0;
+  free(x);
+  free(y);
+  return same;
+}
+
+int main(void) {
+  const char *da = testlib_tmpdir("roundtrip_random_a"), *db = testlib_tmpdir("roundtrip_random_b");
+  static const char *const files[] = {"meta.db", "profile.db", "cct.db", "trace.db", "metrics/default.yaml"};
+  int reported = 0;
+  for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+    hpcdb_experiment *e = NULL, *r = NULL;
+    char why[512];
+    CHECK_RC(random_experiment(&e, seed));
+    if (!e) continue;
+    CHECK_RC(hpcdb_hpctk4_write(e, da, HPCDB_WRITE_FORCE));
+    CHECK_RC(hpcdb_hpctk4_read(&r, da));
+    if (r && !experiments_equal(e, r, why, sizeof why)) {
+      CHECK(0);
+      if (reported++ < 10) fprintf(stderr, "seed %llu: read back differs: %s\n", (unsigned long long)seed, why);
+    } else if (r) {
+      CHECK_RC(hpcdb_hpctk4_write(r, db, HPCDB_WRITE_FORCE));
+      for (int i = 0; i < 5; i++) {
+        if (i == 3 && !e->has_traces) continue;
+        if (!same_file(da, db, files[i])) {
+          CHECK(0);
+          if (reported++ < 10) fprintf(stderr, "seed %llu: %s differs after the round trip\n", (unsigned long long)seed, files[i]);
+        }
+      }
+    }
+    hpcdb_experiment_free(r);
+    hpcdb_experiment_free(e);
+  }
+  return TEST_END();
+}
