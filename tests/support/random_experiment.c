@@ -189,7 +189,7 @@ static int traces(hpcdb_experiment *e, rng *r) {
   if (e->n_profiles < 2 || chance(r, 50)) return 0;
   uint64_t lo = UINT64_MAX, hi = 0;
   for (uint32_t p = 1; p < e->n_profiles; p++) {
-    if (chance(r, 30)) continue;
+    if (chance(r, 30) || (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY)) continue; /* threads have traces */
     uint64_t ts[40], t = 1000000 + below(r, 1000);
     uint32_t ctx[40], n = below(r, 40);
     for (uint32_t k = 0; k < n; k++) {

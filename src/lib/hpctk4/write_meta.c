@@ -1,7 +1,8 @@
 /* meta.db: sections placed in the order hpcprof uses (General, IdNames,
  * Metrics, Strings, Modules, Files, Functions, Context), each 8-byte aligned
- * except the string table; inside a section the fixed structures come first
- * and its strings last. Built in memory (it holds no values), then written
+ * (hpcprof leaves the string table unaligned; aligning it costs at most 7
+ * bytes and satisfies the strictest reading of the rules); inside a section
+ * the fixed structures come first and its strings last. Built in memory (it holds no values), then written
  * in one go. */
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,7 @@ static int metrics_section(wbuf *b, const hpcdb_experiment *exp) {
 /* The Common String Table: module paths, file paths, function names, entry
  * point names, in that order, each once. */
 static int strings_section(wbuf *b, const hpcdb_experiment *exp, uint64_t *str) {
+  HPCDB_TRY(wbuf_align(b, 8));
   uint64_t s = b->len;
   uint64_t *mod = str, *file = mod + exp->n_modules, *fn = file + exp->n_files, *entry = fn + exp->n_functions;
   wstrtab t = {b, {0}};

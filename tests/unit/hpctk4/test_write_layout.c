@@ -86,13 +86,13 @@ static void check_meta(const char *dir) {
   size_t n;
   uint8_t *d = load(dir, "meta.db", &n);
   if (!d) return;
-  CHECK(n == 0x2c0);
+  CHECK(n == 0x2c8);
   CHECK(memcmp(d, "HPCTOOLKITmeta\x04\x00", 16) == 0);
   CHECK(memcmp(d + n - 8, "_meta.db", 8) == 0);
-  /* sections: General 0x90+0x14, IdNames 0xa8+0x2c, Metrics 0xd8+0xb1, Context 0x220+0x98,
-   * Strings 0x189+0x1c, Modules 0x1a8+0x20, Files 0x1c8+0x20, Functions 0x1e8+0x38 */
-  static const uint64_t sec[8][2] = {{0x14, 0x90},  {0x2c, 0xa8},  {0xb1, 0xd8},  {0x98, 0x220},
-                                     {0x1c, 0x189}, {0x20, 0x1a8}, {0x20, 0x1c8}, {0x38, 0x1e8}};
+  /* sections: General 0x90+0x14, IdNames 0xa8+0x2c, Metrics 0xd8+0xb1, Context 0x228+0x98,
+   * Strings 0x190+0x1c, Modules 0x1b0+0x20, Files 0x1d0+0x20, Functions 0x1f0+0x38 */
+  static const uint64_t sec[8][2] = {{0x14, 0x90},  {0x2c, 0xa8},  {0xb1, 0xd8},  {0x98, 0x228},
+                                     {0x1c, 0x190}, {0x20, 0x1b0}, {0x20, 0x1d0}, {0x38, 0x1f0}};
   for (int i = 0; i < 8; i++) {
     CHECK(rd_le64(d + 0x10 + 16 * i) == sec[i][0]);
     CHECK(rd_le64(d + 0x18 + 16 * i) == sec[i][1]);
@@ -120,29 +120,29 @@ static void check_meta(const char *dir) {
   /* summary: scope function, formula "$$" at 0x186, combine 0, stat id 0 */
   CHECK(rd_le64(d + 0x158) == 0x108 && rd_le64(d + 0x160) == 0x186 && str_at(d, n, 0x186, "$$"));
   CHECK(d[0x168] == 0 && rd_le16(d + 0x16a) == 0);
-  /* Common strings: module, file, function, entry point name */
-  CHECK(str_at(d, n, 0x189, "/bin/a") && str_at(d, n, 0x190, "a.c") && str_at(d, n, 0x194, "main") &&
-        str_at(d, n, 0x199, "main thread"));
+  /* Common strings (8-byte aligned at 0x190): module, file, function, entry point name */
+  CHECK(str_at(d, n, 0x190, "/bin/a") && str_at(d, n, 0x197, "a.c") && str_at(d, n, 0x19b, "main") &&
+        str_at(d, n, 0x1a0, "main thread"));
   /* Modules, Files: array right after the 16-byte header */
-  CHECK(rd_le64(d + 0x1a8) == 0x1b8 && rd_le32(d + 0x1b0) == 1 && rd_le16(d + 0x1b4) == 16);
-  CHECK(rd_le32(d + 0x1b8) == 0 && rd_le64(d + 0x1c0) == 0x189);
-  CHECK(rd_le64(d + 0x1c8) == 0x1d8 && rd_le32(d + 0x1d0) == 1 && rd_le16(d + 0x1d4) == 16);
-  CHECK(rd_le32(d + 0x1d8) == HPCDB_FILE_COPIED && rd_le64(d + 0x1e0) == 0x190);
-  /* Function at 0x1f8 */
-  CHECK(rd_le64(d + 0x1e8) == 0x1f8 && rd_le32(d + 0x1f0) == 1 && rd_le16(d + 0x1f4) == 40);
-  CHECK(rd_le64(d + 0x1f8) == 0x194 && rd_le64(d + 0x200) == 0x1b8 && rd_le64(d + 0x208) == 0x100);
-  CHECK(rd_le64(d + 0x210) == 0x1d8 && rd_le32(d + 0x218) == 7 && rd_le32(d + 0x21c) == 0);
-  /* Context tree: header at 0x220, [ctx 3] at 0x230, [ctx 2] at 0x270, entry points at 0x298 */
-  CHECK(rd_le64(d + 0x220) == 0x298 && rd_le16(d + 0x228) == 1 && d[0x22a] == 32);
-  CHECK(rd_le64(d + 0x230) == 0 && rd_le64(d + 0x238) == 0 && rd_le32(d + 0x240) == 3);
-  CHECK(d[0x244] == 0x06 && d[0x245] == 0 && d[0x246] == 2 && d[0x247] == 4 && rd_le16(d + 0x248) == 1);
-  CHECK(rd_le64(d + 0x250) == 0x1d8 && rd_le32(d + 0x258) == 9 && rd_le32(d + 0x25c) == 0);
-  CHECK(rd_le64(d + 0x260) == 0x1b8 && rd_le64(d + 0x268) == 0x123);
-  CHECK(rd_le64(d + 0x270) == 0x40 && rd_le64(d + 0x278) == 0x230 && rd_le32(d + 0x280) == 2);
-  CHECK(d[0x284] == 0x01 && d[0x285] == 1 && d[0x286] == 0 && d[0x287] == 1 && rd_le16(d + 0x288) == 0);
-  CHECK(rd_le64(d + 0x290) == 0x1f8);
-  CHECK(rd_le64(d + 0x298) == 0x28 && rd_le64(d + 0x2a0) == 0x270 && rd_le32(d + 0x2a8) == 1);
-  CHECK(rd_le16(d + 0x2ac) == HPCDB_ENTRY_MAIN && rd_le64(d + 0x2b0) == 0x199);
+  CHECK(rd_le64(d + 0x1b0) == 0x1c0 && rd_le32(d + 0x1b8) == 1 && rd_le16(d + 0x1bc) == 16);
+  CHECK(rd_le32(d + 0x1c0) == 0 && rd_le64(d + 0x1c8) == 0x190);
+  CHECK(rd_le64(d + 0x1d0) == 0x1e0 && rd_le32(d + 0x1d8) == 1 && rd_le16(d + 0x1dc) == 16);
+  CHECK(rd_le32(d + 0x1e0) == HPCDB_FILE_COPIED && rd_le64(d + 0x1e8) == 0x197);
+  /* Function at 0x200 */
+  CHECK(rd_le64(d + 0x1f0) == 0x200 && rd_le32(d + 0x1f8) == 1 && rd_le16(d + 0x1fc) == 40);
+  CHECK(rd_le64(d + 0x200) == 0x19b && rd_le64(d + 0x208) == 0x1c0 && rd_le64(d + 0x210) == 0x100);
+  CHECK(rd_le64(d + 0x218) == 0x1e0 && rd_le32(d + 0x220) == 7 && rd_le32(d + 0x224) == 0);
+  /* Context tree: header at 0x228, [ctx 3] at 0x238, [ctx 2] at 0x278, entry points at 0x2a0 */
+  CHECK(rd_le64(d + 0x228) == 0x2a0 && rd_le16(d + 0x230) == 1 && d[0x232] == 32);
+  CHECK(rd_le64(d + 0x238) == 0 && rd_le64(d + 0x240) == 0 && rd_le32(d + 0x248) == 3);
+  CHECK(d[0x24c] == 0x06 && d[0x24d] == 0 && d[0x24e] == 2 && d[0x24f] == 4 && rd_le16(d + 0x250) == 1);
+  CHECK(rd_le64(d + 0x258) == 0x1e0 && rd_le32(d + 0x260) == 9 && rd_le32(d + 0x264) == 0);
+  CHECK(rd_le64(d + 0x268) == 0x1c0 && rd_le64(d + 0x270) == 0x123);
+  CHECK(rd_le64(d + 0x278) == 0x40 && rd_le64(d + 0x280) == 0x238 && rd_le32(d + 0x288) == 2);
+  CHECK(d[0x28c] == 0x01 && d[0x28d] == 1 && d[0x28e] == 0 && d[0x28f] == 1 && rd_le16(d + 0x290) == 0);
+  CHECK(rd_le64(d + 0x298) == 0x200);
+  CHECK(rd_le64(d + 0x2a0) == 0x28 && rd_le64(d + 0x2a8) == 0x278 && rd_le32(d + 0x2b0) == 1);
+  CHECK(rd_le16(d + 0x2b4) == HPCDB_ENTRY_MAIN && rd_le64(d + 0x2b8) == 0x1a0);
   free(d);
 }
 

@@ -180,7 +180,7 @@ static int check_meta(const file *f, meta_info *m) {
     RULE(0, "meta.db header");
     return 0;
   }
-  for (int i = 0; i < 8; i++) RULE(i == 4 || m->s[i].off % 8 == 0, "section %d aligned", i);
+  for (int i = 0; i < 8; i++) RULE(m->s[i].off % 8 == 0, "section %d aligned", i);
   meta_tables(f, m);
   const uint8_t *h = f->d + m->s[3].off;
   uint64_t entries = rd_le64(h), ne = rd_le16(h + 8);
