@@ -5,9 +5,19 @@
 /* Each subcommand's entry point, defined in its cmd_<name>.c:
  *   int cmd_<name>(int argc, char **argv);
  * Add the declaration and one table line per subcommand. */
+int cmd_info(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 const cli_command cli_commands[] = {
+    {"info", "format, version and a summary of a file or database", cmd_info},
+    {"validate", "check every rule of the format's specification", cmd_validate},
+    {"dump", "the whole content, as text or canonical JSON", cmd_dump},
+    {"convert", "write a file or database as a v4.0 database", cmd_convert},
+    {"diff", "compare two experiments by calling path, identity and value", cmd_diff},
     {"analyze", "hpcrun measurements to a v4.0 database, as hpcprof does", cmd_analyze},
     {NULL, NULL, NULL},
 };

@@ -1,0 +1,24 @@
+/* Helpers the subcommands share: help and usage errors, common options. */
+#ifndef HPCDB_CLI_UTIL_H
+#define HPCDB_CLI_UTIL_H
+
+#include <stdio.h>
+
+/* Exit statuses of the command-line contract. */
+enum { EXIT_OK = 0, EXIT_DIFFERENT = 1, EXIT_INVALID = 1, EXIT_FAILED = 2 };
+
+typedef struct cli_common {
+  int quiet, verbose;
+} cli_common;
+
+/* Handles --help/-h (prints help, returns 1 with *status 0), --quiet,
+ * --verbose; returns 1 when argv[*i] was consumed this way. */
+int cli_common_option(const char *arg, const char *help, cli_common *c, int *done, int *status);
+/* "hpcdb <cmd>: <message>" on stderr; returns EXIT_FAILED. */
+int cli_fail(const char *cmd, const char *message);
+/* The library's last error, reported for cmd. */
+int cli_fail_last(const char *cmd);
+/* An unexpected argument: a one-line hint; returns EXIT_FAILED. */
+int cli_usage(const char *cmd, const char *arg);
+
+#endif

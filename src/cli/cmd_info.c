@@ -1,0 +1,55 @@
+/* hpcdb info: what a file or database is and holds. */
+#include <stdio.h>
+
+#include "cli_util.h"
+#include "hpcdb/hpcdb.h"
+
+static const char help[] =
+    "NAME\n"
+    "    hpcdb info - the format, version and a summary of a performance data file\n"
+    "\n"
+    "SYNOPSIS\n"
+    "    hpcdb info [--quiet] PATH\n"
+    "\n"
+    "DESCRIPTION\n"
+    "    Detects the format of PATH from its bytes (an HPCToolkit database directory or\n"
+    "    single .db file, a measurements directory, an .hpcrun or .hpctrace file, ...) and\n"
+    "    prints: format and version, title, contexts in the calling-context tree (and how\n"
+    "    many context ids appear only in values), load modules, files and functions,\n"
+    "    metrics with their propagation scopes and summary statistics, profiles with their\n"
+    "    identities (e.g. RANK 3 THREAD 1), stored and non-zero values, trace lines,\n"
+    "    samples and time range.\n"
+    "\n"
+    "OPTIONS\n"
+    "    --quiet      print only the format line\n"
+    "\n"
+    "EXIT STATUS\n"
+    "    0 read, 2 unreadable\n"
+    "\n"
+    "EXAMPLES\n"
+    "    hpcdb info hpctoolkit-app-database\n"
+    "    hpcdb info measurements/app-000000-000-a8c00270-160443-0.hpcrun\n";
+
+int cmd_info(int argc, char **argv) {
+  cli_common c = {0};
+  const char *path = NULL;
+  for (int i = 1; i < argc; i++) {
+    int done = 0, status;
+    if (cli_common_option(argv[i], help, &c, &done, &status)) {
+      if (done) return status;
+    } else if (argv[i][0] == '-' || path) {
+      return cli_usage("info", argv[i]);
+    } else {
+      path = argv[i];
+    }
+  }
+  if (!path) return cli_fail("info", "no PATH given (see 'hpcdb info --help')");
+  hpcdb_format format;
+  hpcdb_experiment *exp;
+  if (hpcdb_detect(&format, path) < 0 || hpcdb_read(&exp, path) < 0) return cli_fail_last("info");
+  printf("path:        %s\n", path);
+  printf("detected:    %s\n", hpcdb_format_name(format));
+  if (!c.quiet) hpcdb_write_info(stdout, exp);
+  hpcdb_experiment_free(exp);
+  return EXIT_OK;
+}

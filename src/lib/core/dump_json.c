@@ -1,0 +1,317 @@
+/* hpcdb_dump_json: canonical JSON. No raw ids: strings and references are
+ * resolved, children are sorted by what they are (their label), profiles by
+ * identity, metrics by name; each context carries its values per profile.
+ * Two experiments that are the same give the same text, whatever ids their
+ * writers chose. Values at ids no tree lists go, per profile and metric, into
+ * "outside_tree" totals (their ids are not stable either). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "core/json_out.h"
+#include "core/paths.h"
+
+typedef struct vref { /* one context's values in one profile */
+  uint32_t profile;
+  uint64_t lo, hi;
+} vref;
+
+typedef struct jdump {
+  FILE *out;
+  const hpcdb_experiment *exp;
+  char **metric_key;   /* per metric id: "name|scope" or "name|scope|combine(formula)"; per kind */
+  char **stat_key;
+  char **identity;     /* per profile */
+  uint32_t *profile_order;
+  vref *refs;          /* grouped by context index */
+  uint64_t *ref_start; /* per context index + 1 */
+  char **labels;       /* per context index */
+} jdump;
+
+static const jdump *sort_ctx;
+
+static int by_label(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  int c = strcmp(sort_ctx->labels[x], sort_ctx->labels[y]);
+  return c ? c : (x > y) - (x < y);
+}
+
+static int by_identity(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  int c = strcmp(sort_ctx->identity[x], sort_ctx->identity[y]);
+  return c ? c : (x > y) - (x < y);
+}
+
+static char *dup_text(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+static int build_keys(jdump *j) {
+  const hpcdb_experiment *e = j->exp;
+  j->metric_key = calloc(65536, sizeof *j->metric_key);
+  j->stat_key = calloc(65536, sizeof *j->stat_key);
+  if (!j->metric_key || !j->stat_key) return HPCDB_ENOMEM;
+  char buf[1024];
+  for (uint32_t m = 0; m < e->n_metrics; m++) {
+    const hpcdb_metric *mt = &e->metrics[m];
+    for (uint32_t k = 0; k < mt->n_instances; k++) {
+      snprintf(buf, sizeof buf, "%s|%s", mt->name ? mt->name : "", e->scopes[mt->instances[k].scope].name);
+      free(j->metric_key[mt->instances[k].prop_metric_id]);
+      if (!(j->metric_key[mt->instances[k].prop_metric_id] = dup_text(buf))) return HPCDB_ENOMEM;
+    }
+    for (uint32_t k = 0; k < mt->n_summaries; k++) {
+      const hpcdb_summary *s = &mt->summaries[k];
+      snprintf(buf, sizeof buf, "%s|%s|%s(%s)", mt->name ? mt->name : "", e->scopes[s->scope].name,
+               s->combine == 0 ? "sum" : s->combine == 1 ? "min" : s->combine == 2 ? "max" : "combine?",
+               s->formula ? s->formula : "");
+      free(j->stat_key[s->stat_metric_id]);
+      if (!(j->stat_key[s->stat_metric_id] = dup_text(buf))) return HPCDB_ENOMEM;
+    }
+  }
+  return 0;
+}
+
+static int build_profiles(jdump *j) {
+  const hpcdb_experiment *e = j->exp;
+  if (profile_identities(e, &j->identity) < 0) return HPCDB_ENOMEM;
+  j->profile_order = malloc((e->n_profiles + 1) * sizeof *j->profile_order);
+  if (!j->profile_order) return HPCDB_ENOMEM;
+  for (uint32_t p = 0; p < e->n_profiles; p++) j->profile_order[p] = p;
+  sort_ctx = j;
+  qsort(j->profile_order, e->n_profiles, sizeof *j->profile_order, by_identity);
+  /* the values of each context, grouped by context index */
+  uint64_t n = 0;
+  j->ref_start = calloc((size_t)e->n_contexts + 2, sizeof *j->ref_start);
+  if (!j->ref_start) return HPCDB_ENOMEM;
+  for (uint32_t p = 0; p < e->n_profiles; p++)
+    for (uint32_t k = 0; k < e->profiles[p].n_ctxs; k++) {
+      uint32_t c = hpcdb_find_context(e, e->profiles[p].ctx_ids[k]);
+      if (c != HPCDB_NONE) {
+        j->ref_start[c + 1]++;
+        n++;
+      }
+    }
+  for (uint32_t c = 0; c < e->n_contexts; c++) j->ref_start[c + 1] += j->ref_start[c];
+  j->refs = malloc((n ? n : 1) * sizeof *j->refs);
+  uint64_t *fill = malloc(((size_t)e->n_contexts + 1) * sizeof *fill);
+  if (!j->refs || !fill) {
+    free(fill);
+    return HPCDB_ENOMEM;
+  }
+  memcpy(fill, j->ref_start, (size_t)e->n_contexts * sizeof *fill);
+  for (uint32_t i = 0; i < e->n_profiles; i++) { /* in identity order, so refs are sorted too */
+    uint32_t p = j->profile_order[i];
+    const hpcdb_profile *pr = &e->profiles[p];
+    for (uint32_t k = 0; k < pr->n_ctxs; k++) {
+      uint32_t c = hpcdb_find_context(e, pr->ctx_ids[k]);
+      if (c != HPCDB_NONE) j->refs[fill[c]++] = (vref){p, pr->ctx_starts[k], pr->ctx_starts[k + 1]};
+    }
+  }
+  free(fill);
+  return 0;
+}
+
+static const char *value_key(const jdump *j, const hpcdb_profile *p, uint16_t id) {
+  const char *k = (p->flags & HPCDB_PROFILE_SUMMARY) ? j->stat_key[id] : j->metric_key[id];
+  return k ? k : "?";
+}
+
+/* The values of one slice as {"metric key": value}, keys sorted. */
+static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uint64_t hi) {
+  uint64_t n = hi - lo;
+  uint64_t *order = malloc((n ? n : 1) * sizeof *order);
+  if (!order) return;
+  for (uint64_t i = 0; i < n; i++) order[i] = lo + i;
+  for (uint64_t i = 1; i < n; i++) /* slices are short: insertion sort by key */
+    for (uint64_t k = i; k > 0 && strcmp(value_key(j, p, p->metric_ids[order[k - 1]]), value_key(j, p, p->metric_ids[order[k]])) > 0; k--) {
+      uint64_t t = order[k];
+      order[k] = order[k - 1];
+      order[k - 1] = t;
+    }
+  fputc('{', j->out);
+  for (uint64_t i = 0; i < n; i++) {
+    if (i) fputc(',', j->out);
+    json_string(j->out, value_key(j, p, p->metric_ids[order[i]]));
+    fputc(':', j->out);
+    json_number(j->out, p->values[order[i]]);
+  }
+  fputc('}', j->out);
+  free(order);
+}
+
+static void write_context(const jdump *j, uint32_t c, unsigned depth);
+
+static void write_children(const jdump *j, uint32_t c, unsigned depth) {
+  const hpcdb_experiment *e = j->exp;
+  uint32_t n = 0;
+  for (uint32_t k = e->contexts[c].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) n++;
+  uint32_t *kids = malloc((n ? n : 1) * sizeof *kids);
+  if (!kids) return;
+  n = 0;
+  for (uint32_t k = e->contexts[c].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) kids[n++] = k;
+  sort_ctx = j;
+  qsort(kids, n, sizeof *kids, by_label);
+  fputs("\"children\":[", j->out);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) fputc(',', j->out);
+    write_context(j, kids[i], depth + 1);
+  }
+  fputc(']', j->out);
+  free(kids);
+}
+
+/* Recursion depth is the tree's depth; the model was built from a file whose
+ * reader bounded it, and dumps are for people, so this stays simple. */
+static void write_context(const jdump *j, uint32_t c, unsigned depth) {
+  const hpcdb_experiment *e = j->exp;
+  fputs("\n{\"context\":", j->out);
+  json_string(j->out, j->labels[c]);
+  fputs(",\"values\":{", j->out);
+  for (uint64_t r = j->ref_start[c]; r < j->ref_start[c + 1]; r++) {
+    if (r > j->ref_start[c]) fputc(',', j->out);
+    json_string(j->out, j->identity[j->refs[r].profile]);
+    fputc(':', j->out);
+    write_slice(j, &e->profiles[j->refs[r].profile], j->refs[r].lo, j->refs[r].hi);
+  }
+  fputs("},", j->out);
+  write_children(j, c, depth);
+  fputc('}', j->out);
+}
+
+static void write_metrics(const jdump *j) {
+  const hpcdb_experiment *e = j->exp;
+  fputs(",\n\"metrics\":[", j->out);
+  int first = 1;
+  for (int stat = 0; stat < 2; stat++)
+    for (uint32_t id = 0; id < 65536; id++) {
+      const char *k = stat ? j->stat_key[id] : j->metric_key[id];
+      if (!k) continue;
+      if (!first) fputc(',', j->out);
+      first = 0;
+      json_string(j->out, k);
+    }
+  fputc(']', j->out);
+  (void)e;
+}
+
+static void write_outside_tree(const jdump *j) {
+  const hpcdb_experiment *e = j->exp;
+  fputs(",\n\"outside_tree\":{", j->out);
+  int first_p = 1;
+  for (uint32_t i = 0; i < e->n_profiles; i++) {
+    uint32_t p = j->profile_order[i];
+    const hpcdb_profile *pr = &e->profiles[p];
+    double *tot = calloc(65536, sizeof *tot);
+    uint8_t *seen = calloc(65536, 1);
+    if (!tot || !seen) {
+      free(tot);
+      free(seen);
+      return;
+    }
+    int any = 0;
+    for (uint32_t k = 0; k < pr->n_ctxs; k++)
+      if (hpcdb_find_context(e, pr->ctx_ids[k]) == HPCDB_NONE)
+        for (uint64_t v = pr->ctx_starts[k]; v < pr->ctx_starts[k + 1]; v++) {
+          tot[pr->metric_ids[v]] += pr->values[v];
+          seen[pr->metric_ids[v]] = any = 1;
+        }
+    if (any) {
+      if (!first_p) fputc(',', j->out);
+      first_p = 0;
+      json_string(j->out, j->identity[p]);
+      fputs(":{", j->out);
+      int first = 1;
+      for (uint32_t id = 0; id < 65536; id++)
+        if (seen[id]) {
+          if (!first) fputc(',', j->out);
+          first = 0;
+          json_string(j->out, value_key(j, pr, (uint16_t)id));
+          fputc(':', j->out);
+          json_number(j->out, tot[id]);
+        }
+      fputc('}', j->out);
+    }
+    free(tot);
+    free(seen);
+  }
+  fputc('}', j->out);
+}
+
+static void write_traces(const jdump *j) {
+  const hpcdb_experiment *e = j->exp;
+  fputs(",\n\"traces\":{", j->out);
+  int first = 1;
+  for (uint32_t i = 0; i < e->n_profiles; i++) {
+    uint32_t p = j->profile_order[i];
+    for (uint32_t t = 0; t < e->n_traces; t++) {
+      const hpcdb_trace *tr = &e->traces[t];
+      if (tr->profile != p) continue;
+      if (!first) fputc(',', j->out);
+      first = 0;
+      json_string(j->out, j->identity[p]);
+      fputs(":[", j->out);
+      char path[2048];
+      for (uint64_t k = 0; k < tr->n; k++) {
+        uint32_t c = hpcdb_find_context(e, tr->ctx_ids[k]);
+        if (c == HPCDB_NONE) snprintf(path, sizeof path, "<outside the tree>");
+        else context_path(e, c, path, sizeof path);
+        fprintf(j->out, "%s\n[%llu,", k ? "," : "", (unsigned long long)tr->timestamps[k]);
+        json_string(j->out, c == 0 ? "<global>" : path);
+        fputc(']', j->out);
+      }
+      fputc(']', j->out);
+    }
+  }
+  fputc('}', j->out);
+}
+
+static void jdump_free(jdump *j) {
+  for (uint32_t i = 0; j->metric_key && i < 65536; i++) {
+    free(j->metric_key[i]);
+    free(j->stat_key[i]);
+  }
+  free(j->metric_key);
+  free(j->stat_key);
+  identities_free(j->identity, j->exp->n_profiles);
+  free(j->profile_order);
+  free(j->refs);
+  free(j->ref_start);
+  for (uint32_t c = 0; j->labels && c < j->exp->n_contexts; c++) free(j->labels[c]);
+  free(j->labels);
+}
+
+int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp) {
+  jdump j = {out, exp, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  int rc = build_keys(&j);
+  if (rc == 0) rc = build_profiles(&j);
+  if (rc == 0 && !(j.labels = calloc(exp->n_contexts, sizeof *j.labels))) rc = HPCDB_ENOMEM;
+  char label[2048];
+  for (uint32_t c = 0; rc == 0 && c < exp->n_contexts; c++) {
+    context_label(exp, &exp->contexts[c], label, sizeof label);
+    if (!(j.labels[c] = dup_text(label))) rc = HPCDB_ENOMEM;
+  }
+  if (rc < 0) {
+    jdump_free(&j);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory dumping JSON");
+  }
+  fputs("{\"format\":", out);
+  json_string(out, exp->format);
+  fprintf(out, ",\"version\":\"%u.%u\",\"title\":", exp->version_major, exp->version_minor);
+  json_string(out, exp->title);
+  write_metrics(&j);
+  fputs(",\n\"profiles\":[", out);
+  for (uint32_t i = 0; i < exp->n_profiles; i++) {
+    if (i) fputc(',', out);
+    json_string(out, j.identity[j.profile_order[i]]);
+  }
+  fputs("],\n\"tree\":", out);
+  write_context(&j, 0, 0);
+  write_outside_tree(&j);
+  write_traces(&j);
+  fputs("}\n", out);
+  jdump_free(&j);
+  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing JSON") : 0;
+}

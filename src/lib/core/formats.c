@@ -1,0 +1,27 @@
+/* The formats hpcdb reads and checks: one line each. */
+#include <stddef.h>
+
+#include "core/formats.h"
+
+int hpctk4_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+
+static const format_entry formats[] = {
+    {HPCDB_FORMAT_HPCTK4_DIR, "HPCToolkit database v4.0", hpcdb_hpctk4_read, hpctk4_validate},
+    {HPCDB_FORMAT_HPCTK4_META, "HPCToolkit meta.db v4.0", hpcdb_hpctk4_read, hpctk4_validate},
+    {HPCDB_FORMAT_HPCTK4_PROFILE, "HPCToolkit profile.db v4.0", NULL, hpctk4_validate},
+    {HPCDB_FORMAT_HPCTK4_CCT, "HPCToolkit cct.db v4.0", NULL, hpctk4_validate},
+    {HPCDB_FORMAT_HPCTK4_TRACE, "HPCToolkit trace.db v4.0", NULL, hpctk4_validate},
+    {HPCDB_FORMAT_HPCRUN, "hpcrun measurement file", hpcdb_hpcrun_read, hpcdb_hpcrun_validate},
+    {HPCDB_FORMAT_HPCTRACE, "hpcrun trace file", hpcdb_hpcrun_read, hpcdb_hpcrun_validate},
+    {HPCDB_FORMAT_HPCRUN_DIR, "hpcrun measurements directory", hpcdb_hpcrun_read, hpcdb_hpcrun_validate},
+    {HPCDB_FORMAT_DRAFT_A, "HPCToolkit experiment.xml 4.0 database (2021-22 draft)", NULL, NULL},
+    {HPCDB_FORMAT_DRAFT_B, "HPCToolkit meta.db draft (HPCTOOLKIT_expmt)", NULL, NULL},
+    {HPCDB_FORMAT_LEGACY_XML, "HPCToolkit experiment.xml 2.x database", NULL, NULL},
+    {HPCDB_FORMAT_CUBE, "Cube 4 (.cubex)", NULL, NULL},
+};
+
+const format_entry *format_lookup(hpcdb_format format) {
+  for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+    if (formats[i].format == format) return &formats[i];
+  return NULL;
+}

@@ -1,0 +1,74 @@
+/* The v4.0 validator, internal. It works on the mapped bytes, not through the
+ * model, and streams: what it keeps across files is compact (the set of
+ * context ids meta.db lists, which metric ids are propagated or statistic
+ * values, one bit per profile), so memory does not grow with the values.
+ * Rule names and the specification sentences they check: docs/validate-rules.md. */
+#ifndef HPCDB_HPCTK4_VALIDATE_H
+#define HPCDB_HPCTK4_VALIDATE_H
+
+#include <stdint.h>
+
+#include "common/hashmap.h"
+#include "common/mapped_file.h"
+#include "hpcdb/hpcdb.h"
+
+typedef struct vfile {
+  const char *path;
+  const uint8_t *d;
+  uint64_t len;
+  unsigned n_sections;
+  uint64_t sec_off[8], sec_size[8];
+  int usable; /* the header and sections are sound enough to read on */
+} vfile;
+
+typedef struct validator {
+  hpcdb_diagnostic_fn fn;
+  void *user;
+  hpcdb_validation *result;
+  /* from meta.db */
+  int have_meta;
+  hpcdb_u64map ctx_ids; /* ids the tree lists */
+  uint32_t max_ctx_id;
+  uint8_t prop_id[65536], stat_id[65536];
+  uint32_t n_kinds;
+  /* from profile.db */
+  int have_profiles;
+  vfile prof;            /* kept mapped for the transpose check */
+  hpcdb_mapped_file prof_map;
+  uint64_t prof_infos, prof_stride;
+  uint32_t n_profiles;
+  uint8_t *is_summary;   /* one byte per profile */
+  uint32_t max_value_ctx_id;
+  uint64_t thread_values; /* values in non-summary profiles */
+} validator;
+
+void vdiag(validator *v, const vfile *f, hpcdb_severity sev, uint64_t off, const char *rule, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+#define VERR(v, f, off, rule, ...) vdiag(v, f, HPCDB_SEV_ERROR, off, rule, __VA_ARGS__)
+#define VNOTE(v, f, off, rule, ...) vdiag(v, f, HPCDB_SEV_NOTE, off, rule, __VA_ARGS__)
+
+/* Checks the common header, footer and section table; sets f->usable.
+ * Sections start 8-aligned (their header structures are), except those in
+ * the unaligned bit mask (meta.db's string table has no structure). */
+void vcheck_header(validator *v, vfile *f, const char format[4], const char footer[8], unsigned n_sections,
+                   unsigned unaligned);
+/* [off, off + size) inside section s of f (reporting rule when not). */
+int vin_section(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t size, const char *rule,
+                const char *what);
+/* count × stride bytes at off, 8-aligned, inside section s. */
+int varray(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t count, uint64_t stride,
+           const char *what);
+/* A NUL-terminated string inside section s. */
+int vstring(validator *v, const vfile *f, unsigned s, uint64_t off, const char *what);
+/* [off, off + size) overlaps no section of f. */
+int voutside_sections(validator *v, const vfile *f, uint64_t off, uint64_t size, const char *what);
+
+void validate_meta(validator *v, vfile *f);
+void validate_profile(validator *v, vfile *f);
+void validate_cct(validator *v, vfile *f);
+void validate_trace(validator *v, vfile *f);
+
+#endif
