@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Analysis acceptance cases, run by ctest:
+#   analyze_case.sh HPCDB SAMPLES OUT reference NAME  - analyze NAME.m, validate, diff against expected/NAME.nostruct.d
+#   analyze_case.sh HPCDB SAMPLES OUT jobs NAME       - -j 1, 2 and 3 give byte-identical databases
+#   analyze_case.sh HPCDB SAMPLES OUT broken          - one truncated file among good ones: warning + database; --strict fails
+#   analyze_case.sh HPCDB SAMPLES OUT refuse          - an existing database is not overwritten without --force
+set -u
+hpcdb=$1 samples=$2 out=$3 case=$4 name=${5:-}
+meas=$samples/hpcrun
+[ -d "$meas" ] || { echo "sample data not found at $meas: skipped"; exit 77; }
+rm -rf "$out" && mkdir -p "$out"
+fail() { echo "FAIL: $*"; exit 1; }
+
+case $case in
+reference)
+  "$hpcdb" analyze --quiet "$meas/$name.m" -o "$out/db" || fail "analyze exited $?"
+  "$hpcdb" validate "$out/db" || fail "validate exited $?"
+  "$hpcdb" diff "$meas/expected/$name.nostruct.d" "$out/db" || fail "differs from hpcprof's database"
+  ;;
+jobs)
+  for j in 1 2 3; do "$hpcdb" analyze --quiet -j $j "$meas/$name.m" -o "$out/j$j" || fail "-j $j exited $?"; done
+  for f in meta.db profile.db cct.db trace.db; do
+    cmp "$out/j1/$f" "$out/j2/$f" && cmp "$out/j1/$f" "$out/j3/$f" || fail "$f differs between -j values"
+  done
+  ;;
+broken)
+  mkdir -p "$out/meas"
+  cp "$meas"/loops-cputime-t.m/*.hpcrun "$meas"/loops-cputime-t.m/*.hpctrace "$out/meas/"
+  victim=$(ls "$out/meas"/*.hpcrun | tail -n 1)
+  head -c 3000 "$victim" > "$out/cut" && mv "$out/cut" "$victim"
+  "$hpcdb" analyze "$out/meas" -o "$out/db" 2> "$out/stderr" || fail "analyze exited $? with one broken file"
+  grep -q "warning: skipped $victim" "$out/stderr" || { cat "$out/stderr"; fail "no warning naming $victim"; }
+  grep -q "3 profiles (1 skipped)" "$out/stderr" || { cat "$out/stderr"; fail "summary does not count the skip"; }
+  "$hpcdb" validate "$out/db" || fail "the database of the good files does not validate"
+  if "$hpcdb" analyze --strict "$out/meas" -o "$out/strict" 2> "$out/stderr2"; then fail "--strict accepted a broken file"; fi
+  [ ! -e "$out/strict/meta.db" ] || fail "--strict left a database behind"
+  ;;
+refuse)
+  "$hpcdb" analyze --quiet "$meas/small.m" -o "$out/db" || fail "first analyze exited $?"
+  before=$(md5sum "$out/db/meta.db")
+  if "$hpcdb" analyze --quiet "$meas/loops-cputime-t.m" -o "$out/db" 2>/dev/null; then fail "overwrote without --force"; fi
+  [ "$before" = "$(md5sum "$out/db/meta.db")" ] || fail "the existing database changed"
+  "$hpcdb" analyze --quiet --force "$meas/loops-cputime-t.m" -o "$out/db" || fail "--force exited $?"
+  ;;
+*) fail "unknown case $case" ;;
+esac
+echo "1 passed, 0 failed"

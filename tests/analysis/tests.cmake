@@ -1,0 +1,14 @@
+# hpcdb analyze against hpcprof's own databases, determinism, bad input.
+set(ANALYZE_CASE ${CMAKE_CURRENT_LIST_DIR}/analyze_case.sh)
+foreach(spec "reference;small" "reference;loops-cputime-t" "jobs;loops-cputime-t" "broken;" "refuse;")
+  list(GET spec 0 kind)
+  list(GET spec 1 name)
+  set(test_name analyze/${kind})
+  if(name)
+    set(test_name analyze/${kind}/${name})
+  endif()
+  add_test(NAME ${test_name}
+           COMMAND ${ANALYZE_CASE} $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                   ${PROJECT_BINARY_DIR}/test-output/${test_name} ${kind} ${name})
+  set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()

@@ -1,0 +1,31 @@
+# Command-line tests: acceptance round trips on every real v4.0 database,
+# exact expected output, exit statuses.
+set(CLI_CASE ${CMAKE_CURRENT_LIST_DIR}/run_case.sh)
+function(cli_test name)
+  add_test(NAME cli/${name}
+           COMMAND ${CLI_CASE} $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/cli/${name} ${ARGN})
+  set_tests_properties(cli/${name} PROPERTIES SKIP_RETURN_CODE 77)
+endfunction()
+
+foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328
+           hpctoolkit-v4/lmp-openmp hpctoolkit-v4/loop-fork-cycles hpcrun/expected/small.d
+           hpcrun/expected/small.nostruct.d hpcrun/expected/loops-cputime-t.d
+           hpcrun/expected/loops-cputime-t.nostruct.d)
+  cli_test(roundtrip/${db} roundtrip ${db})
+endforeach()
+
+cli_test(expect/info-cpi-mpi expect info-cpi-mpi.txt info @/hpctoolkit-v4/cpi-mpi)
+cli_test(expect/info-ping-pong expect info-ping-pong.txt info @/hpctoolkit-v4/ping-pong-mpi)
+cli_test(expect/validate-ping-pong expect validate-ping-pong.txt validate @/hpctoolkit-v4/ping-pong-mpi)
+cli_test(expect/diff-small expect diff-small.txt diff --max 3 @/hpcrun/expected/small.d @/hpcrun/expected/small.nostruct.d)
+
+foreach(cmd info validate dump convert diff analyze)
+  cli_test(help/${cmd} status 0 ${cmd} --help)
+endforeach()
+cli_test(status/no-command status 2)
+cli_test(status/unknown-command status 2 frobnicate)
+cli_test(status/missing-file status 2 info /nonexistent/database)
+cli_test(status/validate-missing status 2 validate /nonexistent/database)
+cli_test(status/diff-same status 0 diff @/hpctoolkit-v4/cpi-mpi @/hpctoolkit-v4/cpi-mpi)
+cli_test(status/diff-different status 1 diff @/hpctoolkit-v4/cpi-mpi @/hpctoolkit-v4/ping-pong-mpi)
+cli_test(status/validate-single-file status 0 validate @/hpctoolkit-v4/ping-pong-mpi/profile.db)
