@@ -20,7 +20,7 @@ build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	@scripts/demo.sh $(BUILD)/hpcdb "$(SAMPLES)"
+	@scripts/demo.sh $(BUILD) "$(SAMPLES)"
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -38,7 +38,7 @@ fuzz: deps
 	cmake --build build-fuzz -j $(JOBS)
 
 bench: build
-	bench/run.sh $(BUILD)/hpcdb
+	bench/run.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD)
