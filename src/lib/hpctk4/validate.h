@@ -28,6 +28,7 @@ typedef struct validator {
   /* from meta.db */
   int have_meta;
   hpcdb_u64map ctx_ids; /* ids the tree lists */
+  uint8_t *ctx_bits;    /* the same as a bit set, for the per-value lookups */
   uint32_t max_ctx_id;
   uint8_t prop_id[65536], stat_id[65536];
   uint32_t n_kinds;
@@ -40,7 +41,14 @@ typedef struct validator {
   uint8_t *is_summary;   /* one byte per profile */
   uint32_t max_value_ctx_id;
   uint64_t thread_values; /* values in non-summary profiles */
+  uint64_t thread_hash;   /* order-free hash of those (context, metric, profile, value) */
+  int quiet;              /* a second pass that only locates: no repeated diagnostics */
 } validator;
+
+/* One (context, metric, profile, value bits) quadruple's share of an
+ * order-independent multiset hash (summed mod 2^64): equal sets of values,
+ * in whatever order, give equal sums. */
+uint64_t value_hash(uint32_t ctx, uint16_t metric, uint32_t profile, uint64_t bits);
 
 void vdiag(validator *v, const vfile *f, hpcdb_severity sev, uint64_t off, const char *rule, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -65,6 +73,9 @@ int varray(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t coun
 int vstring(validator *v, const vfile *f, unsigned s, uint64_t off, const char *what);
 /* [off, off + size) overlaps no section of f. */
 int voutside_sections(validator *v, const vfile *f, uint64_t off, uint64_t size, const char *what);
+
+/* 1 when meta.db's tree lists ctx id. */
+int vknown_ctx(const validator *v, uint32_t id);
 
 void validate_meta(validator *v, vfile *f);
 void validate_profile(validator *v, vfile *f);

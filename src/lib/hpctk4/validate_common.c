@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/hashmap.h"
 #include "hpctk4/validate.h"
 
 void vdiag(validator *v, const vfile *f, hpcdb_severity sev, uint64_t off, const char *rule, const char *fmt, ...) {
@@ -13,6 +14,7 @@ void vdiag(validator *v, const vfile *f, hpcdb_severity sev, uint64_t off, const
   va_start(ap, fmt);
   vsnprintf(detail, sizeof detail, fmt, ap);
   va_end(ap);
+  if (v->quiet) return;
   if (sev == HPCDB_SEV_ERROR)
     v->result->errors++;
   else
@@ -21,6 +23,17 @@ void vdiag(validator *v, const vfile *f, hpcdb_severity sev, uint64_t off, const
     hpcdb_diagnostic d = {sev, f->path, off, rule, detail};
     v->fn(v->user, &d);
   }
+}
+
+uint64_t value_hash(uint32_t ctx, uint16_t metric, uint32_t profile, uint64_t bits) {
+  return hash_u64(bits ^ ((uint64_t)ctx << 32 | profile) * 0x9e3779b97f4a7c15ULL ^
+                  (uint64_t)(metric + 1) * 0xc2b2ae3d27d4eb4fULL);
+}
+
+int vknown_ctx(const validator *v, uint32_t id) {
+  uint64_t dummy;
+  if (v->ctx_bits) return id <= v->max_ctx_id && (v->ctx_bits[id >> 3] >> (id & 7)) & 1;
+  return u64map_get(&v->ctx_ids, id, &dummy);
 }
 
 int vin_section(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t size, const char *rule,

@@ -73,6 +73,7 @@ int hpctk4_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic
   }
   mapped_file_close(&prof);
   u64map_free(&v->ctx_ids);
+  free(v->ctx_bits);
   free(v->is_summary);
   free(v);
   return rc;

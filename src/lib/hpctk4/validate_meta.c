@@ -237,4 +237,8 @@ void validate_meta(validator *v, vfile *f) {
   check_modules_files_functions(v, f, &a);
   check_context_tree(v, f, &a);
   v->have_meta = 1;
+  /* a bit set for the per-value lookups, when the ids are not absurdly sparse */
+  if (v->max_ctx_id < (1u << 30) && (v->ctx_bits = calloc(v->max_ctx_id / 8 + 1, 1)))
+    for (uint64_t i = 0; i < v->ctx_ids.cap; i++)
+      if (v->ctx_ids.used[i]) v->ctx_bits[v->ctx_ids.keys[i] >> 3] |= (uint8_t)(1u << (v->ctx_ids.keys[i] & 7));
 }

@@ -17,7 +17,6 @@ static void check_line(validator *v, const vfile *f, uint64_t start, uint64_t en
   for (uint64_t e = start; e < end; e += 12) {
     uint64_t t = rd_le64(f->d + e);
     uint32_t ctx = rd_le32(f->d + e + 8);
-    uint64_t dummy;
     if (e > start && t < prev_t) {
       VERR(v, f, e, "trace-sorted", "timestamp %llu before the previous %llu", (unsigned long long)t, (unsigned long long)prev_t);
       return;
@@ -31,7 +30,7 @@ static void check_line(validator *v, const vfile *f, uint64_t start, uint64_t en
       VERR(v, f, e, "trace-zero-run", "two consecutive elements with ctxId 0");
       return;
     }
-    if (ctx && v->have_meta && !u64map_get(&v->ctx_ids, ctx, &dummy)) unknown++;
+    if (ctx && v->have_meta && !vknown_ctx(v, ctx)) unknown++;
     prev_t = t;
     prev_ctx = ctx;
   }

@@ -108,8 +108,7 @@ static void check_profile_values(validator *v, const vfile *f, uint64_t off, uin
     uint32_t ctx;
     uint64_t lo, hi;
     if (!index_slice(v, f, &b, k, 1, &ctx, &lo, &hi)) return;
-    uint64_t dummy;
-    if (v->have_meta && ctx != 0 && !u64map_get(&v->ctx_ids, ctx, &dummy)) unknown_ctx++;
+    if (v->have_meta && ctx != 0 && !vknown_ctx(v, ctx)) unknown_ctx++;
     if (ctx > v->max_value_ctx_id) v->max_value_ctx_id = ctx;
     for (uint64_t i = lo; i < hi; i++) {
       uint64_t e = b.p_values + 10 * i;
@@ -126,6 +125,7 @@ static void check_profile_values(validator *v, const vfile *f, uint64_t off, uin
         VERR(v, f, e, v->stat_id[m] ? "stat-id-in-thread-profile" : "unknown-metric",
              "metric id %u in profile %u is no propMetricId", m, index);
       if (!isfinite(x)) VERR(v, f, e + 2, "value-finite", "value is not finite");
+      if (!summary) v->thread_hash += value_hash(ctx, m, index, rd_le64(p8(f, e + 2)));
     }
   }
   if (!summary) v->thread_values += b.n_values;
@@ -192,6 +192,55 @@ static int profile_value(const validator *v, uint32_t prof, uint32_t ctx, uint16
   return 0;
 }
 
+/* The values of every context block of cct.db: structure, metric and
+ * profile references; with locate set (a second, quiet pass after the hashes
+ * disagreed), each value is looked up in profile.db to name the first
+ * mismatches. */
+static void cct_values(validator *v, const vfile *f, uint64_t p, uint64_t stride, uint32_t n, int locate,
+                       uint64_t *count, uint64_t *hash) {
+  uint64_t reported = 0;
+  for (uint32_t c = 0; c < n; c++) {
+    block b;
+    if (!check_block(v, f, p + c * stride, 0, &b)) continue;
+    for (uint64_t k = 0; k < b.n_idx; k++) {
+      uint32_t metric;
+      uint64_t lo, hi;
+      if (!index_slice(v, f, &b, k, 0, &metric, &lo, &hi)) break;
+      if (v->have_meta && !v->prop_id[metric])
+        VERR(v, f, b.p_idx + 10 * k, "unknown-metric", "metric id %u in context %u is no propMetricId", metric, c);
+      for (uint64_t i = lo; i < hi; i++) {
+        uint64_t ve = b.p_values + 12 * i;
+        uint32_t prof = rd_le32(p8(f, ve));
+        uint64_t bits = rd_le64(p8(f, ve + 4));
+        double x = rd_le_f64(p8(f, ve + 4)), y;
+        if (i > lo && prof <= rd_le32(p8(f, ve - 12))) {
+          VERR(v, f, ve, "sorted-profile", "profIndex %u after %u: not strictly ascending", prof, rd_le32(p8(f, ve - 12)));
+          break;
+        }
+        if (v->have_profiles && prof >= v->n_profiles) {
+          VERR(v, f, ve, "profile-index", "profIndex %u but profile.db has %u profiles", prof, v->n_profiles);
+          continue;
+        }
+        if (v->have_profiles && v->is_summary[prof]) {
+          VERR(v, f, ve, "summary-in-cct", "profIndex %u is a summary profile: cct.db holds no summary values", prof);
+          continue;
+        }
+        if (!isfinite(x)) VERR(v, f, ve + 4, "value-finite", "value is not finite");
+        (*count)++;
+        *hash += value_hash(c, (uint16_t)metric, prof, bits);
+        if (locate && reported < 10 &&
+            !(profile_value(v, prof, c, (uint16_t)metric, &y) && (y == x || (isnan(x) && isnan(y))))) {
+          v->quiet = 0;
+          VERR(v, f, ve, "transpose", "context %u metric %u profile %u: %.17g, profile.db has %s", c, metric, prof, x,
+               profile_value(v, prof, c, (uint16_t)metric, &y) ? "another value" : "none");
+          v->quiet = 1;
+          reported++;
+        }
+      }
+    }
+  }
+}
+
 void validate_cct(validator *v, vfile *f) {
   vcheck_header(v, f, "ctxt", "__ctx.db", 1, 0);
   if (!f->usable) return;
@@ -207,45 +256,15 @@ void validate_cct(validator *v, vfile *f) {
   uint32_t need = v->max_ctx_id > v->max_value_ctx_id ? v->max_ctx_id : v->max_value_ctx_id;
   if ((v->have_meta || v->have_profiles) && (uint64_t)need + 1 > n)
     VERR(v, f, s + 8, "ctx-count", "nCtxs %u does not cover context id %u", n, need);
-  int transpose = v->have_profiles && v->prof.usable;
-  uint64_t matched = 0, bad_transpose = 0;
-  for (uint32_t c = 0; c < n; c++) {
-    block b;
-    uint64_t e = p + c * stride;
-    if (!check_block(v, f, e, 0, &b)) continue;
-    for (uint64_t k = 0; k < b.n_idx; k++) {
-      uint32_t metric;
-      uint64_t lo, hi;
-      if (!index_slice(v, f, &b, k, 0, &metric, &lo, &hi)) break;
-      if (v->have_meta && !v->prop_id[metric])
-        VERR(v, f, b.p_idx + 10 * k, "unknown-metric", "metric id %u in context %u is no propMetricId", metric, c);
-      for (uint64_t i = lo; i < hi; i++) {
-        uint64_t ve = b.p_values + 12 * i;
-        uint32_t prof = rd_le32(p8(f, ve));
-        double x = rd_le_f64(p8(f, ve + 4)), y;
-        if (i > lo && prof <= rd_le32(p8(f, ve - 12))) {
-          VERR(v, f, ve, "sorted-profile", "profIndex %u after %u: not strictly ascending", prof, rd_le32(p8(f, ve - 12)));
-          break;
-        }
-        if (v->have_profiles && prof >= v->n_profiles) {
-          VERR(v, f, ve, "profile-index", "profIndex %u but profile.db has %u profiles", prof, v->n_profiles);
-          continue;
-        }
-        if (v->have_profiles && v->is_summary[prof]) {
-          VERR(v, f, ve, "summary-in-cct", "profIndex %u is a summary profile: cct.db holds no summary values", prof);
-          continue;
-        }
-        if (!isfinite(x)) VERR(v, f, ve + 4, "value-finite", "value is not finite");
-        if (!transpose) continue;
-        if (profile_value(v, prof, c, (uint16_t)metric, &y) && (y == x || (isnan(x) && isnan(y))))
-          matched++;
-        else if (bad_transpose++ < 10)
-          VERR(v, f, ve, "transpose", "context %u metric %u profile %u: %.17g, profile.db has %s", c, metric, prof, x,
-               profile_value(v, prof, c, (uint16_t)metric, &y) ? "another value" : "none");
-      }
-    }
-  }
-  if (transpose && !bad_transpose && matched != v->thread_values)
-    VERR(v, f, s, "transpose", "cct.db holds %llu values, profile.db's thread profiles %llu",
-         (unsigned long long)matched, (unsigned long long)v->thread_values);
+  uint64_t count = 0, hash = 0;
+  cct_values(v, f, p, stride, n, 0, &count, &hash);
+  if (!v->have_profiles || !v->prof.usable || (count == v->thread_values && hash == v->thread_hash)) return;
+  /* The transpose differs: find where (quietly: the structure was reported). */
+  uint64_t before = v->result->errors;
+  v->quiet = 1;
+  cct_values(v, f, p, stride, n, 1, &count, &hash);
+  v->quiet = 0;
+  if (v->result->errors == before)
+    VERR(v, f, s, "transpose", "cct.db holds %llu values where profile.db's thread profiles hold %llu, or other values",
+         (unsigned long long)(count / 2), (unsigned long long)v->thread_values);
 }
