@@ -67,4 +67,41 @@ int hpctk4_check_writable(const hpcdb_experiment *exp);
 
 #define HPCTK4_CCT_DEFAULT_CHUNK ((uint64_t)4 << 20) /* values: 64 MiB of 16-byte entries */
 
+/* cct.db from any source of per-profile values: count adds each context's
+ * number of (non-summary) values into count[ctx]; gather appends profile i's
+ * values of contexts [c0, c1) at chunk[fill[ctx - c0]++], starting at its
+ * index entry *cursor and leaving *cursor at the first context >= c1.
+ * Summary profiles contribute nothing. */
+typedef struct hpctk4_cct_entry {
+  uint32_t prof;
+  uint16_t metric;
+  double value;
+} hpctk4_cct_entry;
+
+typedef struct hpctk4_cct_source {
+  uint32_t n_profiles;
+  void *ctx;
+  void (*count)(void *ctx, uint64_t *count);
+  void (*gather)(void *ctx, uint32_t profile, uint32_t *cursor, uint32_t c0, uint32_t c1, uint64_t *fill,
+                 hpctk4_cct_entry *chunk);
+} hpctk4_cct_source;
+
+int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const char *path, uint64_t chunk_values);
+/* nCtxs: one past the largest context id of the tree and the values (or the
+ * source's recorded count when larger). */
+int hpctk4_cct_context_count(const hpcdb_experiment *exp, uint32_t *n_ctxs);
+
+/* How profile.db and cct.db get written: from the experiment's values (the
+ * default), or from values streamed earlier (stream.c). */
+typedef struct hpctk4_value_writers {
+  int (*profile)(void *ctx, const hpcdb_experiment *exp, const char *path);
+  int (*cct)(void *ctx, const hpcdb_experiment *exp, const char *path);
+  void *ctx;
+} hpctk4_value_writers;
+
+/* Creates dir if needed; refuses an existing database unless HPCDB_WRITE_FORCE. */
+int hpctk4_prepare_dir(const char *dir, unsigned flags);
+/* hpcdb_hpctk4_write with the value files written by w (NULL: the default). */
+int hpctk4_write_with(const hpcdb_experiment *exp, const char *dir, unsigned flags, const hpctk4_value_writers *w);
+
 #endif

@@ -21,11 +21,7 @@
 #define SZ_IDX 10
 #define MAX_CHUNK_CTXS (1u << 20)
 
-typedef struct entry {
-  uint32_t prof;
-  uint16_t metric;
-  double value;
-} entry;
+typedef hpctk4_cct_entry entry;
 
 static int is_summary(const hpcdb_profile *p) { return (p->flags & HPCDB_PROFILE_SUMMARY) != 0; }
 
@@ -42,8 +38,7 @@ static uint64_t recorded_contexts(const hpcdb_experiment *exp) {
   return 0;
 }
 
-/* nCtxs: one past the largest context id in the tree or in any profile. */
-static int count_contexts(const hpcdb_experiment *exp, uint32_t *n_ctxs) {
+int hpctk4_cct_context_count(const hpcdb_experiment *exp, uint32_t *n_ctxs) {
   uint64_t max = 0;
   for (uint32_t i = 0; i < exp->n_contexts; i++)
     if (exp->contexts[i].id > max) max = exp->contexts[i].id;
@@ -64,7 +59,7 @@ static int entry_cmp(const void *a, const void *b) {
 }
 
 typedef struct cct_writer {
-  const hpcdb_experiment *exp;
+  const hpctk4_cct_source *src;
   hpcdb_atomic_file *f;
   uint64_t *count;   /* values per context id */
   uint32_t *cursor;  /* per profile: next index into ctx_ids */
@@ -83,17 +78,30 @@ static void gather(cct_writer *w, uint32_t c0, uint32_t c1) {
     w->fill[c - c0] = at;
     at += w->count[c];
   }
-  for (uint32_t i = 0; i < w->exp->n_profiles; i++) {
-    const hpcdb_profile *p = &w->exp->profiles[i];
+  for (uint32_t i = 0; i < w->src->n_profiles; i++) w->src->gather(w->src->ctx, i, &w->cursor[i], c0, c1, w->fill, w->chunk);
+}
+
+/* The experiment's profiles as the source of values. */
+static void model_count(void *ctx, uint64_t *count) {
+  const hpcdb_experiment *exp = ctx;
+  for (uint32_t i = 0; i < exp->n_profiles; i++) {
+    const hpcdb_profile *p = &exp->profiles[i];
     if (is_summary(p)) continue;
-    uint32_t k = w->cursor[i];
-    for (; k < p->n_ctxs && p->ctx_ids[k] < c1; k++) {
-      uint64_t *slot = &w->fill[p->ctx_ids[k] - c0];
-      for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++)
-        w->chunk[(*slot)++] = (entry){i, p->metric_ids[v], p->values[v]};
-    }
-    w->cursor[i] = k;
+    for (uint32_t k = 0; k < p->n_ctxs; k++) count[p->ctx_ids[k]] += p->ctx_starts[k + 1] - p->ctx_starts[k];
   }
+}
+
+static void model_gather(void *ctx, uint32_t i, uint32_t *cursor, uint32_t c0, uint32_t c1, uint64_t *fill,
+                         entry *chunk) {
+  const hpcdb_profile *p = &((const hpcdb_experiment *)ctx)->profiles[i];
+  if (is_summary(p)) return;
+  uint32_t k = *cursor;
+  for (; k < p->n_ctxs && p->ctx_ids[k] < c1; k++) {
+    uint64_t *slot = &fill[p->ctx_ids[k] - c0];
+    for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++)
+      chunk[(*slot)++] = (entry){i, p->metric_ids[v], p->values[v]};
+  }
+  *cursor = k;
 }
 
 static int out_reserve(cct_writer *w, uint64_t n) {
@@ -177,21 +185,15 @@ static int write_all(cct_writer *w, uint32_t n_ctxs, uint64_t chunk_values) {
   return atomic_file_write(w->f, "__ctx.db", 8);
 }
 
-static int run(cct_writer *w, const char *path, uint64_t chunk_values) {
-  uint32_t n_ctxs;
-  HPCDB_TRY(count_contexts(w->exp, &n_ctxs));
+static int run(cct_writer *w, uint32_t n_ctxs, const char *path, uint64_t chunk_values) {
   uint32_t chunk_ctxs = n_ctxs < MAX_CHUNK_CTXS ? n_ctxs : MAX_CHUNK_CTXS;
-  w->count = calloc(n_ctxs, sizeof *w->count);
-  w->cursor = calloc(w->exp->n_profiles ? w->exp->n_profiles : 1, sizeof *w->cursor);
-  w->fill = malloc((size_t)chunk_ctxs * sizeof *w->fill);
-  w->infos = malloc((size_t)chunk_ctxs * SZ_CI);
+  w->count = calloc(n_ctxs ? n_ctxs : 1, sizeof *w->count);
+  w->cursor = calloc(w->src->n_profiles ? w->src->n_profiles : 1, sizeof *w->cursor);
+  w->fill = malloc(((size_t)chunk_ctxs + 1) * sizeof *w->fill);
+  w->infos = malloc(((size_t)chunk_ctxs + 1) * SZ_CI);
   if (!w->count || !w->cursor || !w->fill || !w->infos)
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n_ctxs);
-  for (uint32_t i = 0; i < w->exp->n_profiles; i++) {
-    const hpcdb_profile *p = &w->exp->profiles[i];
-    if (is_summary(p)) continue;
-    for (uint32_t k = 0; k < p->n_ctxs; k++) w->count[p->ctx_ids[k]] += p->ctx_starts[k + 1] - p->ctx_starts[k];
-  }
+  w->src->count(w->src->ctx, w->count);
   hpcdb_atomic_file f;
   HPCDB_TRY(atomic_file_open(&f, path));
   w->f = &f;
@@ -201,10 +203,10 @@ static int run(cct_writer *w, const char *path, uint64_t chunk_values) {
   return rc;
 }
 
-int hpctk4_write_cct(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values) {
+int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const char *path, uint64_t chunk_values) {
   cct_writer w = {0};
-  w.exp = exp;
-  int rc = run(&w, path, chunk_values ? chunk_values : HPCTK4_CCT_DEFAULT_CHUNK);
+  w.src = src;
+  int rc = run(&w, n_ctxs, path, chunk_values ? chunk_values : HPCTK4_CCT_DEFAULT_CHUNK);
   free(w.count);
   free(w.cursor);
   free(w.chunk);
@@ -212,4 +214,11 @@ int hpctk4_write_cct(const hpcdb_experiment *exp, const char *path, uint64_t chu
   free(w.infos);
   free(w.out);
   return rc;
+}
+
+int hpctk4_write_cct(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values) {
+  uint32_t n_ctxs;
+  HPCDB_TRY(hpctk4_cct_context_count(exp, &n_ctxs));
+  hpctk4_cct_source src = {exp->n_profiles, (void *)exp, model_count, model_gather};
+  return hpctk4_write_cct_from(&src, n_ctxs, path, chunk_values);
 }

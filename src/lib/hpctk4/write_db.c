@@ -50,13 +50,32 @@ static int same_dir(const char *a, const char *b) {
 
 typedef int (*file_writer)(const hpcdb_experiment *exp, const char *path);
 
-static int cct_default(const hpcdb_experiment *exp, const char *path) { return hpctk4_write_cct(exp, path, 0); }
+static int profile_default(void *ctx, const hpcdb_experiment *exp, const char *path) {
+  return hpctk4_write_profile(exp, path);
+}
+static int cct_default(void *ctx, const hpcdb_experiment *exp, const char *path) {
+  return hpctk4_write_cct(exp, path, 0);
+}
+static const hpctk4_value_writers default_writers = {profile_default, cct_default, NULL};
+
+static int dir_path(const char *dir, const char *name, char *path) {
+  if (snprintf(path, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX)
+    return hpcdb_fail(HPCDB_EINVAL, "%s/%s: path too long", dir, name);
+  return 0;
+}
 
 static int write_one(const hpcdb_experiment *exp, const char *dir, const char *name, file_writer fn, copy_log *log) {
   char path[PATH_MAX];
-  if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
-    return hpcdb_fail(HPCDB_EINVAL, "%s/%s: path too long", dir, name);
+  HPCDB_TRY(dir_path(dir, name, path));
   HPCDB_TRY(fn(exp, path));
+  return copy_log_add(log, path);
+}
+
+static int write_values(const hpcdb_experiment *exp, const char *dir, const char *name,
+                        int (*fn)(void *, const hpcdb_experiment *, const char *), void *ctx, copy_log *log) {
+  char path[PATH_MAX];
+  HPCDB_TRY(dir_path(dir, name, path));
+  HPCDB_TRY(fn(ctx, exp, path));
   return copy_log_add(log, path);
 }
 
@@ -97,11 +116,12 @@ static int metrics_and_sources(const hpcdb_experiment *exp, const char *dir, cop
   return write_one(exp, to, "default.yaml", hpctk4_write_metrics_yaml, log);
 }
 
-static int write_all(const hpcdb_experiment *exp, const char *dir, unsigned flags, copy_log *log) {
+static int write_all(const hpcdb_experiment *exp, const char *dir, unsigned flags, const hpctk4_value_writers *w,
+                     copy_log *log) {
   int traces = exp->has_traces && !(flags & HPCDB_WRITE_NO_TRACE);
   HPCDB_TRY(write_one(exp, dir, "meta.db", hpctk4_write_meta, log));
-  HPCDB_TRY(write_one(exp, dir, "profile.db", hpctk4_write_profile, log));
-  HPCDB_TRY(write_one(exp, dir, "cct.db", cct_default, log));
+  HPCDB_TRY(write_values(exp, dir, "profile.db", w->profile, w->ctx, log));
+  HPCDB_TRY(write_values(exp, dir, "cct.db", w->cct, w->ctx, log));
   if (traces) HPCDB_TRY(write_one(exp, dir, "trace.db", hpctk4_write_trace, log));
   HPCDB_TRY(metrics_and_sources(exp, dir, log));
   if (!traces) { /* a replaced database must not keep its old traces */
@@ -113,18 +133,26 @@ static int write_all(const hpcdb_experiment *exp, const char *dir, unsigned flag
   return 0;
 }
 
-int hpcdb_hpctk4_write(const hpcdb_experiment *exp, const char *dir, unsigned flags) {
-  if (!exp || !dir) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_hpctk4_write: no experiment or directory");
-  HPCDB_TRY(hpctk4_check_writable(exp));
+int hpctk4_prepare_dir(const char *dir, unsigned flags) {
   HPCDB_TRY(mkdir_p(dir));
   char meta[PATH_MAX];
-  if (snprintf(meta, sizeof meta, "%s/meta.db", dir) >= (int)sizeof meta)
-    return hpcdb_fail(HPCDB_EINVAL, "%s: path too long", dir);
+  HPCDB_TRY(dir_path(dir, "meta.db", meta));
   if (!(flags & HPCDB_WRITE_FORCE) && exists(meta))
     return hpcdb_fail(HPCDB_EEXIST, "%s: a database is already there (force to replace it)", dir);
+  return 0;
+}
+
+int hpctk4_write_with(const hpcdb_experiment *exp, const char *dir, unsigned flags, const hpctk4_value_writers *w) {
+  if (!exp || !dir) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_hpctk4_write: no experiment or directory");
+  HPCDB_TRY(hpctk4_check_writable(exp));
+  HPCDB_TRY(hpctk4_prepare_dir(dir, flags));
   copy_log log = {0};
-  int rc = write_all(exp, dir, flags, &log);
+  int rc = write_all(exp, dir, flags, w ? w : &default_writers, &log);
   if (rc < 0) copy_log_undo(&log);
   copy_log_free(&log);
   return rc;
+}
+
+int hpcdb_hpctk4_write(const hpcdb_experiment *exp, const char *dir, unsigned flags) {
+  return hpctk4_write_with(exp, dir, flags, NULL);
 }
