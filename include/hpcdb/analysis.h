@@ -18,6 +18,9 @@ typedef struct hpcdb_analyze_options {
   int all_stats;     /* add count, sum of squares, min and max to the summary (hpcprof --stats) */
   int strict;        /* a bad measurement file fails the run instead of being skipped */
   unsigned write_flags; /* HPCDB_WRITE_* for the database */
+  const char *output;   /* when set, the database is written there as the profiles are made
+                           (memory holds the tree, not every value); the returned experiment then
+                           keeps the thread profiles' identities but not their values */
 } hpcdb_analyze_options;
 
 typedef struct hpcdb_analyze_result {
@@ -31,8 +34,9 @@ typedef struct hpcdb_analyze_result {
 /* Receives one warning (e.g. a skipped file) as a line of text. */
 typedef void (*hpcdb_warning_fn)(void *user, const char *message);
 
-/* Builds the experiment hpcprof would write for a measurements directory.
- * The caller frees *out. Warnings (skipped files) go to warn when not NULL. */
+/* Builds the experiment hpcprof would write for a measurements directory
+ * (and writes it, with options->output). The caller frees *out. Warnings
+ * (skipped files) go to warn when not NULL. */
 int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
                   const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
                   hpcdb_analyze_result *result);

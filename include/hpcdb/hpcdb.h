@@ -79,6 +79,20 @@ int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path);
  * traces) into dir, each through a temporary file renamed on success. */
 int hpcdb_hpctk4_write(const hpcdb_experiment *exp, const char *dir, unsigned flags);
 
+/* Writing a database whose values do not fit in memory at once: open the
+ * stream (the directory is checked as hpcdb_hpctk4_write does), hand over each
+ * profile's values as soon as they are final (they may be freed right after),
+ * then finish with the experiment: its tables, tree, traces and profile
+ * identities, and the values of any profile not streamed yet (e.g. the
+ * summary). finish writes meta.db, profile.db, cct.db (transposed from
+ * profile.db, chunk by chunk), trace.db and metrics/ and frees the stream;
+ * abort drops everything written so far. */
+typedef struct hpcdb_hpctk4_stream hpcdb_hpctk4_stream;
+int hpcdb_hpctk4_stream_open(hpcdb_hpctk4_stream **out, const char *dir, unsigned flags);
+int hpcdb_hpctk4_stream_profile(hpcdb_hpctk4_stream *s, uint32_t profile_index, const hpcdb_profile *p);
+int hpcdb_hpctk4_stream_finish(hpcdb_hpctk4_stream *s, const hpcdb_experiment *exp);
+void hpcdb_hpctk4_stream_abort(hpcdb_hpctk4_stream *s);
+
 /* ---- zero-copy access to a v4.0 database --------------------------------- */
 
 typedef struct hpcdb_db hpcdb_db;

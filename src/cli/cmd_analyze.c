@@ -48,7 +48,7 @@ static void print_warning(void *user, const char *message) {
 }
 
 int cmd_analyze(int argc, char **argv) {
-  hpcdb_analyze_options opt = {1, 0, 0, 0};
+  hpcdb_analyze_options opt = {1, 0, 0, 0, NULL};
   const char *in = NULL, *out = NULL;
   int quiet = 0;
   for (int i = 1; i < argc; i++) {
@@ -83,8 +83,8 @@ int cmd_analyze(int argc, char **argv) {
   }
   hpcdb_experiment *exp;
   hpcdb_analyze_result res;
-  if (hpcdb_analyze(&exp, in, &opt, print_warning, NULL, &res) < 0 ||
-      hpcdb_hpctk4_write(exp, out, opt.write_flags) < 0) {
+  opt.output = out;
+  if (hpcdb_analyze(&exp, in, &opt, print_warning, NULL, &res) < 0) {
     fprintf(stderr, "hpcdb analyze: %s\n", hpcdb_last_error());
     return 2;
   }

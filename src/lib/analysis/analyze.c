@@ -22,6 +22,7 @@ typedef struct run {
   hpcdb_warning_fn warn;
   void *user;
   hpcdb_analyze_result *res;
+  hpcdb_hpctk4_stream *stream; /* with options->output */
   int have_range;
 } run;
 
@@ -269,6 +270,11 @@ static int stage_store(run *r, file_job *j) {
   HPCDB_TRY(summary_add(&r->summary, &j->tv, r->tree.n_ids, r->exp->n_metrics));
   HPCDB_TRY(add_profile(r, j->f, &profile));
   HPCDB_TRY(store_values(r, profile, &j->tv));
+  r->res->values += r->exp->profiles[profile].n_values;
+  if (r->stream) { /* to disk now; the model keeps the identity only */
+    HPCDB_TRY(hpcdb_hpctk4_stream_profile(r->stream, profile, &r->exp->profiles[profile]));
+    HPCDB_TRY(hpcdb_profile_set_values(r->exp, profile, 0, NULL, NULL, NULL));
+  }
   if (j->n_trees > 0) /* trace ids refer to the last (or only) tree */
     HPCDB_TRY(add_trace(r, j->path, profile, &j->maps[j->n_trees - 1]));
   if (!r->exp->title) {
@@ -276,7 +282,6 @@ static int stage_store(run *r, file_job *j) {
     if (name) HPCDB_TRY(hpcdb_set_title(r->exp, name, NULL));
   }
   note_time_range(r, j->f);
-  r->res->values += r->exp->profiles[profile].n_values;
   return 0;
 }
 
@@ -376,6 +381,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   if ((rc = unified_tree_init(&r.tree, r.exp, measurements)) < 0) goto done;
   r.exp->format = "hpctoolkit-v4";
   r.exp->version_major = 4;
+  if (r.opt->output && (rc = hpcdb_hpctk4_stream_open(&r.stream, r.opt->output, r.opt->write_flags)) < 0) goto done;
   if ((rc = analysis_add_scopes(r.exp)) < 0 ||
       (rc = hpcdb_add_profile(r.exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL)) < 0)
     goto done;
@@ -394,7 +400,12 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
     goto done;
   r.res->contexts = r.exp->n_contexts - 1;
   r.res->values += r.exp->profiles[0].n_values;
+  if (r.stream) {
+    rc = hpcdb_hpctk4_stream_finish(r.stream, r.exp);
+    r.stream = NULL;
+  }
 done:
+  hpcdb_hpctk4_stream_abort(r.stream);
   hpcrun_path_list_free(&files);
   unified_tree_free(&r.tree);
   summary_free(&r.summary);

@@ -76,3 +76,11 @@ void mapped_file_close(hpcdb_mapped_file *f) {
 void mapped_file_advise_sequential(const hpcdb_mapped_file *f) {
   if (f->data && f->is_mapped) madvise((void *)f->data, (size_t)f->len, MADV_SEQUENTIAL);
 }
+
+void mapped_file_release(const hpcdb_mapped_file *f, uint64_t off, uint64_t len) {
+  if (!f->data || !f->is_mapped || off >= f->len) return;
+  if (len > f->len - off) len = f->len - off;
+  uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+  uint64_t start = (off + page - 1) / page * page, end = (off + len) / page * page;
+  if (end > start) madvise((void *)(f->data + start), (size_t)(end - start), MADV_DONTNEED);
+}

@@ -16,4 +16,9 @@ void mapped_file_close(hpcdb_mapped_file *f);
 /* Tells the kernel the file is about to be read sequentially. */
 void mapped_file_advise_sequential(const hpcdb_mapped_file *f);
 
+/* Lets the kernel drop the pages wholly inside [off, off + len) from this
+ * process (they stay in the page cache and come back if read again): keeps
+ * the resident size of a long sequential pass small. */
+void mapped_file_release(const hpcdb_mapped_file *f, uint64_t off, uint64_t len);
+
 #endif
