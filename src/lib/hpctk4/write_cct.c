@@ -52,12 +52,6 @@ int hpctk4_cct_context_count(const hpcdb_experiment *exp, uint32_t *n_ctxs) {
   return 0;
 }
 
-static int entry_cmp(const void *a, const void *b) {
-  const entry *x = a, *y = b;
-  if (x->metric != y->metric) return x->metric < y->metric ? -1 : 1;
-  return x->prof < y->prof ? -1 : x->prof > y->prof;
-}
-
 typedef struct cct_writer {
   const hpctk4_cct_source *src;
   hpcdb_atomic_file *f;
@@ -69,6 +63,8 @@ typedef struct cct_writer {
   uint8_t *infos;    /* the chunk's {CI} entries */
   uint8_t *out;      /* one block at a time */
   uint64_t out_cap;
+  uint64_t *slot;    /* per metric id: count, then next position (0 between blocks) */
+  uint16_t *metrics; /* the distinct metric ids of a block */
 } cct_writer;
 
 /* Gathers the values of contexts [c0, c1) from every non-summary profile. */
@@ -114,30 +110,46 @@ static int out_reserve(cct_writer *w, uint64_t n) {
   return 0;
 }
 
-/* Writes one context's block and fills its {CI}. */
+/* Writes one context's block and fills its {CI}. The entries arrive in
+ * profile order (gather visits profiles in turn), so a stable counting sort
+ * by metric gives the (metric, profile) order the format wants in O(n). */
 static int write_block(cct_writer *w, entry *e, uint64_t n, uint8_t *ci) {
   HPCDB_TRY(atomic_file_pad(w->f, 4));
-  qsort(e, (size_t)n, sizeof *e, entry_cmp);
-  uint64_t n_metrics = 0;
-  for (uint64_t v = 0; v < n; v++) n_metrics += (v == 0 || e[v].metric != e[v - 1].metric);
-  if (n_metrics > UINT16_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "a context has values of 65536 metrics (u16 nMetrics)");
-  uint64_t start = w->f->written;
-  HPCDB_TRY(out_reserve(w, SZ_VAL * n + SZ_IDX * n_metrics));
-  uint8_t *vals = w->out, *idx = w->out + SZ_VAL * n;
-  for (uint64_t v = 0, m = 0; v < n; v++) {
-    wr_le32(vals + SZ_VAL * v, e[v].prof);
-    wr_le_f64(vals + SZ_VAL * v + 4, e[v].value);
-    if (v == 0 || e[v].metric != e[v - 1].metric) {
-      wr_le16(idx + SZ_IDX * m, e[v].metric);
-      wr_le64(idx + SZ_IDX * m + 2, v);
-      m++;
-    }
+  uint32_t n_metrics = 0;
+  for (uint64_t v = 0; v < n; v++)
+    if (w->slot[e[v].metric]++ == 0) w->metrics[n_metrics++] = e[v].metric;
+  if (n_metrics > UINT16_MAX) {
+    for (uint32_t m = 0; m < n_metrics; m++) w->slot[w->metrics[m]] = 0;
+    return hpcdb_fail(HPCDB_EUNSUPPORTED, "a context has values of 65536 metrics (u16 nMetrics)");
   }
+  for (uint32_t i = 1; i < n_metrics; i++) /* few distinct metrics: insertion sort */
+    for (uint32_t k = i; k > 0 && w->metrics[k - 1] > w->metrics[k]; k--) {
+      uint16_t t = w->metrics[k];
+      w->metrics[k] = w->metrics[k - 1];
+      w->metrics[k - 1] = t;
+    }
+  uint64_t start = w->f->written;
+  HPCDB_TRY(out_reserve(w, SZ_VAL * n + SZ_IDX * (uint64_t)n_metrics));
+  uint8_t *vals = w->out, *idx = w->out + SZ_VAL * n;
+  uint64_t at = 0;
+  for (uint32_t m = 0; m < n_metrics; m++) { /* slot[metric]: from a count to the next position */
+    uint64_t c = w->slot[w->metrics[m]];
+    wr_le16(idx + SZ_IDX * (uint64_t)m, w->metrics[m]);
+    wr_le64(idx + SZ_IDX * (uint64_t)m + 2, at);
+    w->slot[w->metrics[m]] = at;
+    at += c;
+  }
+  for (uint64_t v = 0; v < n; v++) {
+    uint64_t pos = w->slot[e[v].metric]++;
+    wr_le32(vals + SZ_VAL * pos, e[v].prof);
+    wr_le_f64(vals + SZ_VAL * pos + 4, e[v].value);
+  }
+  for (uint32_t m = 0; m < n_metrics; m++) w->slot[w->metrics[m]] = 0;
   wr_le64(ci + 0x00, n);
   wr_le64(ci + 0x08, start);
   wr_le16(ci + 0x10, (uint16_t)n_metrics);
   wr_le64(ci + 0x18, start + SZ_VAL * n);
-  return atomic_file_write(w->f, w->out, (size_t)(SZ_VAL * n + SZ_IDX * n_metrics));
+  return atomic_file_write(w->f, w->out, (size_t)(SZ_VAL * n + SZ_IDX * (uint64_t)n_metrics));
 }
 
 static int write_blocks(cct_writer *w, uint32_t n_ctxs, uint64_t infos_at, uint64_t chunk_values) {
@@ -191,7 +203,9 @@ static int run(cct_writer *w, uint32_t n_ctxs, const char *path, uint64_t chunk_
   w->cursor = calloc(w->src->n_profiles ? w->src->n_profiles : 1, sizeof *w->cursor);
   w->fill = malloc(((size_t)chunk_ctxs + 1) * sizeof *w->fill);
   w->infos = malloc(((size_t)chunk_ctxs + 1) * SZ_CI);
-  if (!w->count || !w->cursor || !w->fill || !w->infos)
+  w->slot = calloc((size_t)UINT16_MAX + 1, sizeof *w->slot);
+  w->metrics = malloc(((size_t)UINT16_MAX + 1) * sizeof *w->metrics);
+  if (!w->count || !w->cursor || !w->fill || !w->infos || !w->slot || !w->metrics)
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n_ctxs);
   w->src->count(w->src->ctx, w->count);
   hpcdb_atomic_file f;
@@ -213,6 +227,8 @@ int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const c
   free(w.fill);
   free(w.infos);
   free(w.out);
+  free(w.slot);
+  free(w.metrics);
   return rc;
 }
 
