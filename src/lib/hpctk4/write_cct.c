@@ -110,6 +110,11 @@ static int out_reserve(cct_writer *w, uint64_t n) {
   return 0;
 }
 
+static int u16_cmp(const void *a, const void *b) {
+  uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+  return (x > y) - (x < y);
+}
+
 /* Writes one context's block and fills its {CI}. The entries arrive in
  * profile order (gather visits profiles in turn), so a stable counting sort
  * by metric gives the (metric, profile) order the format wants in O(n). */
@@ -122,12 +127,16 @@ static int write_block(cct_writer *w, entry *e, uint64_t n, uint8_t *ci) {
     for (uint32_t m = 0; m < n_metrics; m++) w->slot[w->metrics[m]] = 0;
     return hpcdb_fail(HPCDB_EUNSUPPORTED, "a context has values of 65536 metrics (u16 nMetrics)");
   }
-  for (uint32_t i = 1; i < n_metrics; i++) /* few distinct metrics: insertion sort */
-    for (uint32_t k = i; k > 0 && w->metrics[k - 1] > w->metrics[k]; k--) {
-      uint16_t t = w->metrics[k];
-      w->metrics[k] = w->metrics[k - 1];
-      w->metrics[k - 1] = t;
-    }
+  if (n_metrics > 16) {
+    qsort(w->metrics, n_metrics, sizeof *w->metrics, u16_cmp);
+  } else { /* the usual few distinct metrics: insertion sort */
+    for (uint32_t i = 1; i < n_metrics; i++)
+      for (uint32_t k = i; k > 0 && w->metrics[k - 1] > w->metrics[k]; k--) {
+        uint16_t t = w->metrics[k];
+        w->metrics[k] = w->metrics[k - 1];
+        w->metrics[k - 1] = t;
+      }
+  }
   uint64_t start = w->f->written;
   HPCDB_TRY(out_reserve(w, SZ_VAL * n + SZ_IDX * (uint64_t)n_metrics));
   uint8_t *vals = w->out, *idx = w->out + SZ_VAL * n;
