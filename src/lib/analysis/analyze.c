@@ -86,40 +86,44 @@ static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
   return rc;
 }
 
-static int store_values(run *r, uint32_t profile, const thread_values *tv) {
+/* The thread's non-zero values in CSR form (built in the parallel stage):
+ * contexts ascending, prop metric ids (metric × 4 + scope) ascending. */
+static int build_csr(const thread_values *tv, hpcdb_profile *out) {
   uint64_t cap = (uint64_t)tv->n_ctxs * tv->n_metrics * N_SCOPES;
-  uint32_t *ctx = malloc(((size_t)tv->n_ctxs + 1) * sizeof *ctx);
-  uint64_t *starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *starts);
-  uint16_t *mid = malloc((cap ? cap : 1) * sizeof *mid);
-  double *val = malloc((cap ? cap : 1) * sizeof *val);
-  int rc = 0;
-  if (!ctx || !starts || !mid || !val) {
-    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
-    goto done;
-  }
+  memset(out, 0, sizeof *out);
+  out->ctx_ids = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_ids);
+  out->ctx_starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_starts);
+  out->metric_ids = malloc((cap ? cap : 1) * sizeof *out->metric_ids);
+  out->values = malloc((cap ? cap : 1) * sizeof *out->values);
+  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values)
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
   uint32_t k = 0;
   uint64_t n = 0;
   for (uint32_t slot = 0; slot < tv->n_ctxs; slot++) {
     uint64_t start = n;
+    const double *row = tv->v + (uint64_t)slot * tv->n_metrics * N_SCOPES;
     for (uint64_t j = 0; j < (uint64_t)tv->n_metrics * N_SCOPES; j++) {
-      double v = tv->v[(uint64_t)slot * tv->n_metrics * N_SCOPES + j];
-      if (v == 0) continue;
-      mid[n] = (uint16_t)j; /* = metric × 4 + scope: the prop metric id */
-      val[n++] = v;
+      if (row[j] == 0) continue;
+      out->metric_ids[n] = (uint16_t)j;
+      out->values[n++] = row[j];
     }
     if (n > start) {
-      ctx[k] = tv->ctx[slot];
-      starts[k++] = start;
+      out->ctx_ids[k] = tv->ctx[slot];
+      out->ctx_starts[k++] = start;
     }
   }
-  starts[k] = n;
-  rc = hpcdb_profile_set_csr(r->exp, profile, k, ctx, starts, n, mid, val);
-done:
-  free(ctx);
-  free(starts);
-  free(mid);
-  free(val);
-  return rc;
+  out->ctx_starts[k] = n;
+  out->n_ctxs = k;
+  out->n_values = n;
+  return 0;
+}
+
+static void csr_free(hpcdb_profile *p) {
+  free(p->ctx_ids);
+  free(p->ctx_starts);
+  free(p->metric_ids);
+  free(p->values);
+  memset(p, 0, sizeof *p);
 }
 
 static int cmp_time(const void *a, const void *b) {
@@ -196,6 +200,7 @@ typedef struct file_job {
   mapped_profile *maps;  /* per tree */
   uint32_t **metric_maps;
   thread_values tv;
+  hpcdb_profile csr; /* the values to store (arrays only) */
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
 } file_job;
@@ -214,6 +219,7 @@ static void job_release(file_job *j) {
   free(j->maps);
   free(j->trees);
   thread_values_free(&j->tv);
+  csr_free(&j->csr);
   hpcrun_file_free(j->f);
   memset(j, 0, sizeof *j);
 }
@@ -261,6 +267,7 @@ static void stage_unify(run *r, file_job *j) {
 /* Stage 3 (parallel; the tree is only read): propagate the thread's values. */
 static void stage_propagate(run *r, file_job *j) {
   int rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, &j->tv);
+  if (rc == 0) rc = build_csr(&j->tv, &j->csr);
   if (rc < 0) job_fail(j, rc);
 }
 
@@ -269,11 +276,15 @@ static int stage_store(run *r, file_job *j) {
   uint32_t profile;
   HPCDB_TRY(summary_add(&r->summary, &j->tv, r->tree.n_ids, r->exp->n_metrics));
   HPCDB_TRY(add_profile(r, j->f, &profile));
-  HPCDB_TRY(store_values(r, profile, &j->tv));
-  r->res->values += r->exp->profiles[profile].n_values;
+  r->res->values += j->csr.n_values;
   if (r->stream) { /* to disk now; the model keeps the identity only */
-    HPCDB_TRY(hpcdb_hpctk4_stream_profile(r->stream, profile, &r->exp->profiles[profile]));
-    HPCDB_TRY(hpcdb_profile_set_values(r->exp, profile, 0, NULL, NULL, NULL));
+    HPCDB_TRY(hpcdb_hpctk4_stream_profile(r->stream, profile, &j->csr));
+  } else {
+    hpcdb_profile *c = &j->csr;
+    int rc = hpcdb_profile_adopt_csr(r->exp, profile, c->n_ctxs, c->ctx_ids, c->ctx_starts, c->n_values,
+                                     c->metric_ids, c->values);
+    memset(c, 0, sizeof *c); /* adopted, or freed on failure */
+    HPCDB_TRY(rc);
   }
   if (j->n_trees > 0) /* trace ids refer to the last (or only) tree */
     HPCDB_TRY(add_trace(r, j->path, profile, &j->maps[j->n_trees - 1]));
