@@ -6,6 +6,7 @@
 # database has, and analyze with -j 1 and -j 2 (wall time, input MB/s, peak
 # RSS, output size).
 # Usage: bench/analyze.sh BUILD_DIR [WORK_DIR] [SIZES...]   (a size is THREADSxCONTEXTS)
+# SHARED=F sets the fraction of each thread's calling paths all threads share (default 0.8).
 set -euo pipefail
 build=${1:?usage: bench/analyze.sh BUILD_DIR [WORK_DIR] [SIZES...]}
 work=${2:-$build/bench-work}
@@ -34,15 +35,16 @@ mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.005; printf "%.0f", b
 mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
-echo "command: bench/analyze.sh $build $work ${sizes[*]}"
+echo "command: SHARED=${SHARED:-0.8} bench/analyze.sh $build $work ${sizes[*]}"
 echo
 echo '| threads × contexts | input MB | cat s | -j | wall s | input MB/s | peak RSS MB | output MB | dd of output s | wall / dd |'
 echo '|---|---|---|---|---|---|---|---|---|---|'
 for size in "${sizes[@]}"; do
   IFS=x read -r T C <<<"$size"
-  meas=$work/meas-$size
+  shared=${SHARED:-0.8}
+  meas=$work/meas-$size-s$shared
   [ -d "$meas" ] || "$build/gen_measurements" --threads "$T" --contexts "$C" --metrics 4 --depth 16 \
-    --samples 1000 -o "$meas"
+    --samples 1000 --shared "$shared" -o "$meas"
   bytes=$(cat "$meas"/* | wc -c)
   cat "$meas"/* >/dev/null
   read -r cat_s _ < <(measure sh -c "cat '$meas'/* > /dev/null")

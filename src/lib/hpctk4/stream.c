@@ -182,6 +182,7 @@ static void stream_count(void *ctx, uint64_t *count) {
       uint64_t hi = k + 1 < b->n_ctxs ? rd_le64(e + 16) : b->n_values;
       count[rd_le32(e)] += hi - rd_le64(e + 4);
     }
+    mapped_file_release(&s->map, b->p_idx, 12 * (uint64_t)b->n_ctxs);
   }
 }
 
