@@ -4,13 +4,14 @@
 
 #include "cli_util.h"
 #include "hpcdb/hpcdb.h"
+#include "hpcdb/hpctk4_write.h"
 
 static const char help[] =
     "NAME\n"
     "    hpcdb convert - write a file or database in another format\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb convert [--to v4] [--force] SRC DST\n"
+    "    hpcdb convert [--to v4] [--force] [--strict] SRC DST\n"
     "\n"
     "DESCRIPTION\n"
     "    Reads SRC in any format hpcdb reads and writes it to DST as an HPCToolkit v4.0\n"
@@ -21,9 +22,13 @@ static const char help[] =
     "    leaves no partial database, and SRC is never modified. Converting a v4.0\n"
     "    database re-writes it; doing so twice gives byte-identical files.\n"
     "\n"
+    "    What the source holds that v4.0 has no place for (e.g. free attributes, labels\n"
+    "    of contexts) is listed as warnings; --strict refuses such a conversion instead.\n"
+    "\n"
     "OPTIONS\n"
     "    --to v4      the output format (the default and, for now, the only one)\n"
     "    --force      replace an existing database at DST\n"
+    "    --strict     refuse (exit 1) when the conversion would lose something\n"
     "\n"
     "EXIT STATUS\n"
     "    0 written, 1 refused because the conversion would lose data, 2 failed\n"
@@ -32,16 +37,23 @@ static const char help[] =
     "    hpcdb convert old-database upgraded.d\n"
     "    hpcdb convert --force app.d app-copy.d\n";
 
+static void print_loss(void *user, const char *line) {
+  fprintf(stderr, "hpcdb convert: warning: %s\n", line);
+}
+
 int cmd_convert(int argc, char **argv) {
   cli_common c = {0};
   const char *src = NULL, *dst = NULL, *to = "v4";
   unsigned flags = 0;
+  int strict = 0;
   for (int i = 1; i < argc; i++) {
     int done = 0, status;
     if (cli_common_option(argv[i], help, &c, &done, &status)) {
       if (done) return status;
     } else if (!strcmp(argv[i], "--force")) {
       flags |= HPCDB_WRITE_FORCE;
+    } else if (!strcmp(argv[i], "--strict")) {
+      strict = 1;
     } else if (!strcmp(argv[i], "--to") && i + 1 < argc) {
       to = argv[++i];
     } else if (argv[i][0] == '-' || (src && dst)) {
@@ -59,6 +71,12 @@ int cmd_convert(int argc, char **argv) {
   }
   hpcdb_experiment *exp;
   if (hpcdb_read(&exp, src) < 0) return cli_fail_last("convert");
+  uint64_t losses = hpcdb_hpctk4_write_losses(exp, c.quiet ? NULL : print_loss, NULL);
+  if (losses && strict) {
+    hpcdb_experiment_free(exp);
+    fprintf(stderr, "hpcdb convert: refused: %llu kinds of data would be lost (--strict)\n", (unsigned long long)losses);
+    return EXIT_INVALID;
+  }
   int rc = hpcdb_hpctk4_write(exp, dst, flags);
   hpcdb_experiment_free(exp);
   if (rc < 0) return cli_fail_last("convert");
