@@ -16,7 +16,8 @@ static const char help[] =
     "DESCRIPTION\n"
     "    Reads SRC in any format hpcdb reads and writes it to DST as an HPCToolkit v4.0\n"
     "    database directory (meta.db, profile.db, cct.db, and trace.db when there are\n"
-    "    traces). The source's metrics/ taxonomy and src/ tree are copied along; when the\n"
+    "    traces); a directory of hpcrun measurements is analyzed as 'hpcdb analyze' does.\n"
+    "    The source's metrics/ taxonomy and src/ tree are copied along; when the\n"
     "    source has no metrics/default.yaml, one listing every metric is written. Each file\n"
     "    is written to a temporary name and renamed when complete: a failed conversion\n"
     "    leaves no partial database, and SRC is never modified. Converting a v4.0\n"
@@ -68,6 +69,15 @@ int cmd_convert(int argc, char **argv) {
   if (strcmp(to, "v4") != 0) {
     fprintf(stderr, "hpcdb convert: output format '%s' is not supported (only v4)\n", to);
     return EXIT_FAILED;
+  }
+  hpcdb_format format;
+  if (hpcdb_detect(&format, src) < 0) return cli_fail_last("convert");
+  if (format == HPCDB_FORMAT_HPCRUN_DIR) { /* measurements become a database the way analyze does it */
+    hpcdb_analyze_options opt = {1, 0, strict, flags, dst};
+    hpcdb_experiment *exp;
+    if (hpcdb_analyze(&exp, src, &opt, NULL, NULL, NULL) < 0) return cli_fail_last("convert");
+    hpcdb_experiment_free(exp);
+    return EXIT_OK;
   }
   hpcdb_experiment *exp;
   if (hpcdb_read(&exp, src) < 0) return cli_fail_last("convert");
