@@ -11,6 +11,8 @@ int cmd_dump(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 const cli_command cli_commands[] = {
     {"info", "format, version and a summary of a file or database", cmd_info},
@@ -19,5 +21,7 @@ const cli_command cli_commands[] = {
     {"convert", "write a file or database as a v4.0 database", cmd_convert},
     {"diff", "compare two experiments by calling path, identity and value", cmd_diff},
     {"analyze", "hpcrun measurements to a v4.0 database, as hpcprof does", cmd_analyze},
+    {"report", "tables of the hot spots: top-down, bottom-up, flat, per profile", cmd_report},
+    {"export", "folded stacks or long-form CSV for other tools", cmd_export},
     {NULL, NULL, NULL},
 };

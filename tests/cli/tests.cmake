@@ -19,7 +19,14 @@ cli_test(expect/info-ping-pong expect info-ping-pong.txt info @/hpctoolkit-v4/pi
 cli_test(expect/validate-ping-pong expect validate-ping-pong.txt validate @/hpctoolkit-v4/ping-pong-mpi)
 cli_test(expect/diff-small expect diff-small.txt diff --max 3 @/hpcrun/expected/small.d @/hpcrun/expected/small.nostruct.d)
 
-foreach(cmd info validate dump convert diff analyze)
+foreach(db cpi-mpi ping-pong-mpi)
+  foreach(view top-down bottom-up flat profiles)
+    cli_test(expect/report-${view}-${db} expect report-${view}-${db}.txt report --view ${view} --top 15 @/hpctoolkit-v4/${db})
+  endforeach()
+endforeach()
+cli_test(expect/folded-ping-pong-mpi expect folded-ping-pong-mpi.txt export --format folded @/hpctoolkit-v4/ping-pong-mpi -o -)
+
+foreach(cmd info validate dump convert diff analyze report export)
   cli_test(help/${cmd} status 0 ${cmd} --help)
 endforeach()
 cli_test(status/no-command status 2)

@@ -1,0 +1,46 @@
+/* hpcdb — reports a person reads in a terminal, and exports other tools open. */
+#ifndef HPCDB_REPORT_H
+#define HPCDB_REPORT_H
+
+#include <stdio.h>
+
+#include "hpcdb/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hpcdb_view {
+  HPCDB_VIEW_TOP_DOWN = 0, /* the calling-context tree */
+  HPCDB_VIEW_BOTTOM_UP,    /* functions by exclusive cost, with their callers */
+  HPCDB_VIEW_FLAT,         /* load module > function > loop / line */
+  HPCDB_VIEW_PROFILES      /* one row per profile, with the spread across them */
+} hpcdb_view;
+
+typedef struct hpcdb_report_options {
+  hpcdb_view view;
+  const char *const *metrics; /* metric names to show; NULL: the first three */
+  uint32_t n_metrics;
+  uint32_t top;       /* rows per level (top-down) or in all (other views); 0: all */
+  double threshold;   /* top-down: fold children below this fraction of the total */
+  uint32_t depth;     /* top-down: levels shown; 0: all */
+  int hot_path;       /* top-down: follow only the child holding >= 50% of its parent */
+  const char *profile; /* identity ("RANK 3 THREAD 0") of the one profile to show; NULL: all */
+  int csv;            /* comma-separated values instead of aligned text */
+  int color;          /* ANSI colour (only for terminals) */
+  uint32_t width;     /* columns of aligned text (default 100) */
+} hpcdb_report_options;
+
+int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *options);
+
+/* Brendan Gregg's folded stacks: one line per context with exclusive cost,
+ * "frame;frame;frame value", for the named metric (NULL: the first). */
+int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metric, const char *profile);
+
+/* Every value in long form: context,profile,metric,inclusive,exclusive. */
+int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,79 @@
+/* hpcdb export: files other tools open. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "hpcdb/hpcdb.h"
+
+static const char help[] =
+    "NAME\n"
+    "    hpcdb export - write an experiment in a format other tools open\n"
+    "\n"
+    "SYNOPSIS\n"
+    "    hpcdb export --format folded|csv [--metric NAME] [--profile ID] PATH -o OUT\n"
+    "\n"
+    "DESCRIPTION\n"
+    "    folded  Brendan Gregg's folded stacks, 'frame;frame;frame value', one line per\n"
+    "            context with exclusive cost of the metric (default the first), for\n"
+    "            flamegraph.pl, speedscope and others. Values from the summary profile\n"
+    "            unless --profile selects one.\n"
+    "    csv     every value in long form, header context,profile,metric,inclusive,\n"
+    "            exclusive: the native context id, the profile index, the metric's\n"
+    "            name, the inclusive (execution) and exclusive (function, else point)\n"
+    "            values of each thread profile; for pandas and spreadsheets.\n"
+    "    The output is written as it is produced; '-o -' writes to stdout.\n"
+    "\n"
+    "OPTIONS\n"
+    "    --format F     folded or csv\n"
+    "    --metric NAME  folded: the metric\n"
+    "    --profile ID   folded: one profile's values\n"
+    "    -o OUT         the output file\n"
+    "\n"
+    "EXIT STATUS\n"
+    "    0 written, 2 failed\n"
+    "\n"
+    "EXAMPLES\n"
+    "    hpcdb export --format folded app.d -o app.folded && flamegraph.pl app.folded > app.svg\n"
+    "    hpcdb export --format csv app.d -o app.csv\n";
+
+int cmd_export(int argc, char **argv) {
+  cli_common c = {0};
+  const char *format = NULL, *path = NULL, *out = NULL, *metric = NULL, *profile = NULL;
+  for (int i = 1; i < argc; i++) {
+    int done = 0, status;
+    const char *a = argv[i];
+    if (cli_common_option(a, help, &c, &done, &status)) {
+      if (done) return status;
+    } else if (!strcmp(a, "--format") && i + 1 < argc) {
+      format = argv[++i];
+    } else if (!strcmp(a, "--metric") && i + 1 < argc) {
+      metric = argv[++i];
+    } else if (!strcmp(a, "--profile") && i + 1 < argc) {
+      profile = argv[++i];
+    } else if (!strcmp(a, "-o") && i + 1 < argc) {
+      out = argv[++i];
+    } else if (a[0] == '-' || path) {
+      return cli_usage("export", a);
+    } else {
+      path = a;
+    }
+  }
+  if (!format || !path || !out) return cli_fail("export", "need --format, PATH and -o OUT (see 'hpcdb export --help')");
+  if (strcmp(format, "folded") && strcmp(format, "csv")) return cli_fail("export", "--format takes folded or csv");
+  hpcdb_experiment *exp;
+  if (hpcdb_read(&exp, path) < 0) return cli_fail_last("export");
+  FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
+  if (!f) {
+    hpcdb_experiment_free(exp);
+    perror(out);
+    return EXIT_FAILED;
+  }
+  int rc = !strcmp(format, "csv") ? hpcdb_export_csv(f, exp) : hpcdb_export_folded(f, exp, metric, profile);
+  if (f != stdout && fclose(f) != 0 && rc == 0) rc = -5;
+  hpcdb_experiment_free(exp);
+  if (rc < 0) {
+    if (f != stdout) remove(out);
+    return cli_fail_last("export");
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,156 @@
+/* Building the report's columns and per-context values. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "report/report_data.h"
+
+/* Ids of the metric's inclusive (execution) and exclusive (function, else
+ * point) values, as propagated ids (stat = 0) or Sum statistics (stat = 1);
+ * -1 when the metric has none. */
+static void metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t *inc, int32_t *exc) {
+  const hpcdb_metric *mt = &e->metrics[m];
+  int32_t point = -1, function = -1;
+  *inc = -1;
+  uint32_t n = stat ? mt->n_summaries : mt->n_instances;
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t scope = stat ? mt->summaries[k].scope : mt->instances[k].scope;
+    int32_t id = stat ? mt->summaries[k].stat_metric_id : mt->instances[k].prop_metric_id;
+    if (stat && (mt->summaries[k].combine != HPCDB_COMBINE_SUM || !mt->summaries[k].formula ||
+                 strcmp(mt->summaries[k].formula, "$$") != 0))
+      continue;
+    const hpcdb_scope *s = &e->scopes[scope];
+    if (s->type == HPCDB_SCOPE_EXECUTION) *inc = id;
+    else if (s->type == HPCDB_SCOPE_POINT) point = id;
+    else if (s->type == HPCDB_SCOPE_TRANSITIVE && s->name && !strcmp(s->name, "function")) function = id;
+  }
+  *exc = function >= 0 ? function : point;
+}
+
+static int pick_columns(report_data *d, const char *const *names, uint32_t n) {
+  const hpcdb_experiment *e = d->exp;
+  if (!names || n == 0) {
+    for (uint32_t m = 0; m < e->n_metrics && d->n_cols < 3; m++) d->cols[d->n_cols++].metric = m;
+  } else {
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t m = 0;
+      while (m < e->n_metrics && (!e->metrics[m].name || strcmp(e->metrics[m].name, names[i]) != 0)) m++;
+      if (m == e->n_metrics) return hpcdb_fail(HPCDB_EINVAL, "no metric named \"%s\"", names[i]);
+      if (d->n_cols == REPORT_MAX_COLUMNS) return hpcdb_fail(HPCDB_EINVAL, "at most %d metrics at once", REPORT_MAX_COLUMNS);
+      d->cols[d->n_cols++].metric = m;
+    }
+  }
+  if (d->n_cols == 0) return hpcdb_fail(HPCDB_EINVAL, "the experiment has no metrics");
+  for (uint32_t c = 0; c < d->n_cols; c++) {
+    d->cols[c].name = e->metrics[d->cols[c].metric].name ? e->metrics[d->cols[c].metric].name : "?";
+    d->cols[c].seconds = strstr(d->cols[c].name, "(sec)") || strstr(d->cols[c].name, "(s)");
+  }
+  return 0;
+}
+
+/* Adds one profile's values of each column into the arrays (raw ids). */
+static void add_profile(report_data *d, const hpcdb_profile *p, int stat, uint8_t *have_inc, uint8_t *have_exc) {
+  const hpcdb_experiment *e = d->exp;
+  for (uint32_t c = 0; c < d->n_cols; c++) {
+    int32_t inc, exc;
+    metric_ids(e, d->cols[c].metric, stat, &inc, &exc);
+    have_inc[c] |= inc >= 0;
+    have_exc[c] |= exc >= 0;
+    for (uint32_t k = 0; k < p->n_ctxs; k++) {
+      uint32_t i = hpcdb_find_context(e, p->ctx_ids[k]);
+      if (i == HPCDB_NONE) continue; /* hidden contexts are not shown */
+      for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
+        if (p->metric_ids[v] == inc) d->inc[(size_t)i * d->n_cols + c] += p->values[v];
+        if (p->metric_ids[v] == exc) d->exc[(size_t)i * d->n_cols + c] += p->values[v];
+      }
+    }
+  }
+}
+
+/* A metric with no inclusive scope: subtree sums of the exclusive values;
+ * none with an exclusive one: inclusive minus the children's inclusive. */
+static void derive(report_data *d, const uint8_t *have_inc, const uint8_t *have_exc) {
+  const hpcdb_experiment *e = d->exp;
+  for (uint32_t c = 0; c < d->n_cols; c++) {
+    if (!have_inc[c]) {
+      for (uint32_t i = 0; i < e->n_contexts; i++) d->inc[(size_t)i * d->n_cols + c] = d->exc[(size_t)i * d->n_cols + c];
+      for (uint32_t i = e->n_contexts; i-- > 1;) /* children come after parents */
+        d->inc[(size_t)e->contexts[i].parent * d->n_cols + c] += d->inc[(size_t)i * d->n_cols + c];
+    } else if (!have_exc[c]) {
+      for (uint32_t i = 0; i < e->n_contexts; i++) {
+        double v = d->inc[(size_t)i * d->n_cols + c];
+        for (uint32_t k = e->contexts[i].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling)
+          v -= d->inc[(size_t)k * d->n_cols + c];
+        d->exc[(size_t)i * d->n_cols + c] = v;
+      }
+    }
+    /* the root: what the source stores for the global context, else its children */
+    double root = d->inc[c];
+    if (root == 0)
+      for (uint32_t k = e->contexts[0].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling)
+        root += d->inc[(size_t)k * d->n_cols + c];
+    d->inc[c] = d->total[c] = root;
+    for (uint32_t i = 0; i < e->n_contexts; i++) {
+      double v = d->inc[(size_t)i * d->n_cols + c];
+      for (uint32_t k = e->contexts[i].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling)
+        v -= d->inc[(size_t)k * d->n_cols + c];
+      d->self[(size_t)i * d->n_cols + c] = v;
+    }
+  }
+}
+
+int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *const *metrics, uint32_t n_metrics,
+                      const char *profile) {
+  memset(d, 0, sizeof *d);
+  d->exp = exp;
+  HPCDB_TRY(pick_columns(d, metrics, n_metrics));
+  size_t cells = ((size_t)exp->n_contexts + 1) * d->n_cols;
+  d->inc = calloc(cells, sizeof *d->inc);
+  d->exc = calloc(cells, sizeof *d->exc);
+  d->self = calloc(cells, sizeof *d->self);
+  if (!d->inc || !d->exc || !d->self) {
+    report_data_free(d);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
+  }
+  uint8_t have_inc[REPORT_MAX_COLUMNS] = {0}, have_exc[REPORT_MAX_COLUMNS] = {0};
+  char id[256];
+  uint32_t used = 0;
+  for (uint32_t p = 0; p < exp->n_profiles; p++) {
+    const hpcdb_profile *pr = &exp->profiles[p];
+    int summary = (pr->flags & HPCDB_PROFILE_SUMMARY) != 0;
+    if (profile) {
+      hpcdb_profile_identity(exp, pr, id, sizeof id);
+      if (strcmp(id, profile) != 0) continue;
+      snprintf(d->source_buf, sizeof d->source_buf, "%s", id);
+      add_profile(d, pr, summary, have_inc, have_exc);
+      used = 1;
+      break;
+    }
+    if (summary) { /* the canonical summary is the whole program */
+      add_profile(d, pr, 1, have_inc, have_exc);
+      snprintf(d->source_buf, sizeof d->source_buf, "summary profile (sum over threads)");
+      used = 1;
+      break;
+    }
+  }
+  if (!used && !profile) {
+    for (uint32_t p = 0; p < exp->n_profiles; p++) add_profile(d, &exp->profiles[p], 0, have_inc, have_exc);
+    snprintf(d->source_buf, sizeof d->source_buf, "sum of %u profiles", exp->n_profiles);
+    used = 1;
+  }
+  if (!used) {
+    report_data_free(d);
+    return hpcdb_fail(HPCDB_EINVAL, "no profile with the identity \"%s\"", profile);
+  }
+  d->source = d->source_buf;
+  derive(d, have_inc, have_exc);
+  return 0;
+}
+
+void report_data_free(report_data *d) {
+  free(d->inc);
+  free(d->exc);
+  free(d->self);
+  d->inc = d->exc = d->self = NULL;
+}

@@ -1,0 +1,87 @@
+/* Exports: folded stacks and long-form CSV, written as they go. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "report/report_data.h"
+
+/* Names in the folded format may not hold ';' (the separator) or newlines. */
+static void folded_name(FILE *out, const char *s) {
+  for (; *s; s++) fputc(*s == ';' || *s == '\n' ? ':' : *s, out);
+}
+
+int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metric, const char *profile) {
+  report_data d;
+  const char *names[1] = {metric};
+  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, profile));
+  uint32_t *chain = malloc(((size_t)exp->n_contexts + 1) * sizeof *chain);
+  if (!chain) {
+    report_data_free(&d);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  char name[512];
+  for (uint32_t i = 1; i < exp->n_contexts; i++) {
+    double v = rd_self(&d, i, 0);
+    if (v == 0) continue;
+    uint32_t n = 0;
+    for (uint32_t k = i; k != 0 && k != HPCDB_NONE; k = exp->contexts[k].parent) chain[n++] = k;
+    while (n-- > 0) {
+      report_name(exp, chain[n], name, sizeof name);
+      folded_name(out, name);
+      if (n) fputc(';', out);
+    }
+    fprintf(out, " %.17g\n", v);
+  }
+  free(chain);
+  report_data_free(&d);
+  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing folded stacks") : 0;
+}
+
+/* Inclusive/exclusive prop ids of a metric (execution; function, else point). */
+static void value_ids(const hpcdb_experiment *e, uint32_t m, int32_t *inc, int32_t *exc) {
+  const hpcdb_metric *mt = &e->metrics[m];
+  int32_t point = -1, function = -1;
+  *inc = -1;
+  for (uint32_t k = 0; k < mt->n_instances; k++) {
+    const hpcdb_scope *s = &e->scopes[mt->instances[k].scope];
+    int32_t id = mt->instances[k].prop_metric_id;
+    if (s->type == HPCDB_SCOPE_EXECUTION) *inc = id;
+    else if (s->type == HPCDB_SCOPE_POINT) point = id;
+    else if (s->type == HPCDB_SCOPE_TRANSITIVE && s->name && !strcmp(s->name, "function")) function = id;
+  }
+  *exc = function >= 0 ? function : point;
+}
+
+int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
+  fputs("context,profile,metric,inclusive,exclusive\n", out);
+  for (uint32_t p = 0; p < exp->n_profiles; p++) {
+    const hpcdb_profile *pr = &exp->profiles[p];
+    if (pr->flags & HPCDB_PROFILE_SUMMARY) continue; /* statistics, not a location's values */
+    for (uint32_t m = 0; m < exp->n_metrics; m++) {
+      int32_t inc, exc;
+      value_ids(exp, m, &inc, &exc);
+      for (uint32_t k = 0; k < pr->n_ctxs; k++) {
+        double x = 0, y = 0;
+        for (uint64_t v = pr->ctx_starts[k]; v < pr->ctx_starts[k + 1]; v++) {
+          if (pr->metric_ids[v] == inc) x = pr->values[v];
+          if (pr->metric_ids[v] == exc) y = pr->values[v];
+        }
+        if (x == 0 && y == 0) continue;
+        fprintf(out, "%u,%u,", pr->ctx_ids[k], p);
+        const char *name = exp->metrics[m].name ? exp->metrics[m].name : "";
+        if (strpbrk(name, ",\"\n")) {
+          fputc('"', out);
+          for (const char *s = name; *s; s++) {
+            if (*s == '"') fputc('"', out);
+            fputc(*s, out);
+          }
+          fputc('"', out);
+        } else {
+          fputs(name, out);
+        }
+        fprintf(out, ",%.17g,%.17g\n", x, y);
+      }
+    }
+  }
+  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing CSV") : 0;
+}

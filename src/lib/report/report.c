@@ -1,0 +1,22 @@
+/* hpcdb_report: picks the values and hands over to the view. */
+#include "common/error.h"
+#include "report/table.h"
+
+int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options *o);
+int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options *o, int flat);
+int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options *o);
+
+int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *o) {
+  report_data d;
+  /* the profiles view lists profiles itself; --profile only filters its rows */
+  HPCDB_TRY(report_data_build(&d, exp, o->metrics, o->n_metrics, o->view == HPCDB_VIEW_PROFILES ? NULL : o->profile));
+  int rc;
+  switch (o->view) {
+  case HPCDB_VIEW_BOTTOM_UP: rc = report_bottom_up(out, &d, o, 0); break;
+  case HPCDB_VIEW_FLAT: rc = report_bottom_up(out, &d, o, 1); break;
+  case HPCDB_VIEW_PROFILES: rc = report_profiles(out, &d, o); break;
+  default: rc = report_top_down(out, &d, o); break;
+  }
+  report_data_free(&d);
+  return rc;
+}

@@ -1,0 +1,50 @@
+/* What every view works from: the chosen metrics as columns, and each
+ * context's inclusive and exclusive value per column, taken from the
+ * summary profile, one profile, or the sum of all profiles (internal). */
+#ifndef HPCDB_REPORT_DATA_H
+#define HPCDB_REPORT_DATA_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "hpcdb/hpcdb.h"
+
+#define REPORT_MAX_COLUMNS 8
+
+typedef struct column {
+  uint32_t metric;
+  const char *name;
+  int seconds; /* the metric's name says "(sec)" */
+} column;
+
+typedef struct report_data {
+  const hpcdb_experiment *exp;
+  column cols[REPORT_MAX_COLUMNS];
+  uint32_t n_cols;
+  double *inc, *exc; /* [context index × n_cols + column] */
+  double *self;      /* the context's own cost: inclusive minus its children's inclusive */
+  double total[REPORT_MAX_COLUMNS]; /* the whole program: the root's inclusive value */
+  const char *source; /* "summary profile", "RANK 0 THREAD 1", "sum of N profiles" */
+  char source_buf[256];
+} report_data;
+
+/* Columns from names (NULL: the first three metrics), values from the
+ * profile with that identity (NULL: the summary, or all profiles). */
+int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *const *metrics, uint32_t n_metrics,
+                      const char *profile);
+void report_data_free(report_data *d);
+
+static inline double rd_inc(const report_data *d, uint32_t ctx, uint32_t col) { return d->inc[(size_t)ctx * d->n_cols + col]; }
+static inline double rd_exc(const report_data *d, uint32_t ctx, uint32_t col) { return d->exc[(size_t)ctx * d->n_cols + col]; }
+static inline double rd_self(const report_data *d, uint32_t ctx, uint32_t col) { return d->self[(size_t)ctx * d->n_cols + col]; }
+
+/* A context as a person reads it: function name, else file:line, else
+ * module+0xoffset; loops "loop at file:line"; inlined calls marked. */
+size_t report_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
+/* The frame a context belongs to: itself or its nearest ancestor reached by
+ * a call (or an entry point); the unit bottom-up and flat views count by. */
+uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx);
+/* A value with its unit and sensible precision, right-aligned in width. */
+void report_value(char *buf, size_t size, double v, int seconds);
+
+#endif

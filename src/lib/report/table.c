@@ -1,0 +1,88 @@
+#include "report/table.h"
+
+#include <string.h>
+
+#define COL_W 29 /* "  inclusive      %   exclusive" */
+
+static void csv_text(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_options *o, const char *what) {
+  t->out = out;
+  t->d = d;
+  t->o = o;
+  unsigned width = o->width ? o->width : 100;
+  unsigned cols = COL_W * d->n_cols;
+  t->name_width = width > cols + 20 ? width - cols : 20;
+  if (o->csv) {
+    fputs("depth,context,name", out);
+    for (uint32_t c = 0; c < d->n_cols; c++) {
+      fputc(',', out);
+      csv_text(out, d->cols[c].name);
+      fputs(" inclusive,", out);
+      csv_text(out, d->cols[c].name);
+      fputs(" percent,", out);
+      csv_text(out, d->cols[c].name);
+      fputs(" exclusive", out);
+    }
+    fputc('\n', out);
+    return;
+  }
+  fprintf(out, "%s; values: %s\n", what, d->source);
+  for (uint32_t c = 0; c < d->n_cols; c++) {
+    char v[64];
+    report_value(v, sizeof v, d->total[c], d->cols[c].seconds);
+    fprintf(out, "%s: total %s\n", d->cols[c].name, v);
+  }
+  fputc('\n', out);
+  fprintf(out, "%-*s", (int)t->name_width, "");
+  for (uint32_t c = 0; c < d->n_cols; c++) {
+    char title[COL_W + 1];
+    snprintf(title, sizeof title, "%s", d->cols[c].name);
+    fprintf(out, "%*s", COL_W, title);
+  }
+  fputc('\n', out);
+  fprintf(out, "%-*s", (int)t->name_width, "");
+  for (uint32_t c = 0; c < d->n_cols; c++) fprintf(out, "%11s %6s %10s", "inclusive", "%", "exclusive");
+  fputc('\n', out);
+}
+
+void table_row(const table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc) {
+  FILE *out = t->out;
+  if (t->o->csv) {
+    fprintf(out, "%u,", depth);
+    if (id >= 0) fprintf(out, "%lld", id);
+    fputc(',', out);
+    csv_text(out, name);
+    for (uint32_t c = 0; c < t->d->n_cols; c++) {
+      double pct = t->d->total[c] != 0 ? 100.0 * inc[c] / t->d->total[c] : 0;
+      fprintf(out, ",%.17g,%.2f,%.17g", inc[c], pct, exc[c]);
+    }
+    fputc('\n', out);
+    return;
+  }
+  unsigned indent = depth > 20 ? 20 : depth;
+  char label[512];
+  snprintf(label, sizeof label, "%*s%s", 2 * (int)indent, "", name);
+  if (strlen(label) > t->name_width - 1) { /* cut long names, marking the cut */
+    label[t->name_width - 2] = '~';
+    label[t->name_width - 1] = '\0';
+  }
+  if (t->o->color) fputs(depth == 0 ? "\033[1m" : "", out);
+  fprintf(out, "%-*s", (int)t->name_width, label);
+  for (uint32_t c = 0; c < t->d->n_cols; c++) {
+    char a[64], b[64];
+    report_value(a, sizeof a, inc[c], t->d->cols[c].seconds);
+    report_value(b, sizeof b, exc[c], t->d->cols[c].seconds);
+    double pct = t->d->total[c] != 0 ? 100.0 * inc[c] / t->d->total[c] : 0;
+    fprintf(out, "%11s %5.1f%% %10s", a, pct, b);
+  }
+  if (t->o->color && depth == 0) fputs("\033[0m", out);
+  fputc('\n', out);
+}

@@ -1,0 +1,20 @@
+/* Rows of a report table: a name column, then per metric inclusive, % of
+ * the total and exclusive; aligned text or CSV (internal). */
+#ifndef HPCDB_REPORT_TABLE_H
+#define HPCDB_REPORT_TABLE_H
+
+#include "hpcdb/report.h"
+#include "report/report_data.h"
+
+typedef struct table {
+  FILE *out;
+  const report_data *d;
+  const hpcdb_report_options *o;
+  unsigned name_width;
+} table;
+
+void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_options *o, const char *what);
+/* One row; inc/exc have d->n_cols values; id is the native context id (CSV only; -1: none). */
+void table_row(const table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc);
+
+#endif
