@@ -37,6 +37,14 @@ int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_opti
  * "frame;frame;frame value", for the named metric (NULL: the first). */
 int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metric, const char *profile);
 
+/* speedscope's JSON file format: one sampled profile per thread profile,
+ * samples = calling paths weighted by their own cost of the metric. */
+int hpcdb_export_speedscope(FILE *out, const hpcdb_experiment *exp, const char *metric);
+
+/* Trace Event Format JSON (Perfetto, chrome://tracing) from the traces: one
+ * track per profile, nested B/E slices from the sampled calling paths. */
+int hpcdb_export_chrome_trace(FILE *out, const hpcdb_experiment *exp);
+
 /* Every value in long form: context,profile,metric,inclusive,exclusive. */
 int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp);
 

@@ -10,7 +10,8 @@ static const char help[] =
     "    hpcdb export - write an experiment in a format other tools open\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb export --format folded|csv [--metric NAME] [--profile ID] PATH -o OUT\n"
+    "    hpcdb export --format folded|csv|speedscope|chrome-trace [--metric NAME]\n"
+    "                 [--profile ID] PATH -o OUT\n"
     "\n"
     "DESCRIPTION\n"
     "    folded  Brendan Gregg's folded stacks, 'frame;frame;frame value', one line per\n"
@@ -21,10 +22,15 @@ static const char help[] =
     "            exclusive: the native context id, the profile index, the metric's\n"
     "            name, the inclusive (execution) and exclusive (function, else point)\n"
     "            values of each thread profile; for pandas and spreadsheets.\n"
+    "    speedscope  speedscope's JSON file format: one sampled profile per rank/thread,\n"
+    "            each calling path weighted by its own cost of the metric.\n"
+    "    chrome-trace  Trace Event Format JSON from the traces, for Perfetto and\n"
+    "            chrome://tracing: one track per profile, nested slices rebuilt from\n"
+    "            the sampled calling paths (consecutive samples in one context merge).\n"
     "    The output is written as it is produced; '-o -' writes to stdout.\n"
     "\n"
     "OPTIONS\n"
-    "    --format F     folded or csv\n"
+    "    --format F     folded, csv, speedscope or chrome-trace\n"
     "    --metric NAME  folded: the metric\n"
     "    --profile ID   folded: one profile's values\n"
     "    -o OUT         the output file\n"
@@ -59,7 +65,8 @@ int cmd_export(int argc, char **argv) {
     }
   }
   if (!format || !path || !out) return cli_fail("export", "need --format, PATH and -o OUT (see 'hpcdb export --help')");
-  if (strcmp(format, "folded") && strcmp(format, "csv")) return cli_fail("export", "--format takes folded or csv");
+  if (strcmp(format, "folded") && strcmp(format, "csv") && strcmp(format, "speedscope") && strcmp(format, "chrome-trace"))
+    return cli_fail("export", "--format takes folded, csv, speedscope or chrome-trace");
   hpcdb_experiment *exp;
   if (hpcdb_read(&exp, path) < 0) return cli_fail_last("export");
   FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
@@ -68,7 +75,10 @@ int cmd_export(int argc, char **argv) {
     perror(out);
     return EXIT_FAILED;
   }
-  int rc = !strcmp(format, "csv") ? hpcdb_export_csv(f, exp) : hpcdb_export_folded(f, exp, metric, profile);
+  int rc = !strcmp(format, "csv")          ? hpcdb_export_csv(f, exp)
+           : !strcmp(format, "speedscope")   ? hpcdb_export_speedscope(f, exp, metric)
+           : !strcmp(format, "chrome-trace") ? hpcdb_export_chrome_trace(f, exp)
+                                             : hpcdb_export_folded(f, exp, metric, profile);
   if (f != stdout && fclose(f) != 0 && rc == 0) rc = -5;
   hpcdb_experiment_free(exp);
   if (rc < 0) {

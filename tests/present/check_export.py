@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Checks hpcdb's exports (run by ctest):
+  check_export.py HPCDB DB OUTDIR
+speedscope: the file format schema's required structure; chrome-trace: valid
+JSON whose B/E slices nest per track, time never going back; folded: the
+values sum to the root's inclusive value (from `hpcdb report --csv`)."""
+import json, math, os, subprocess, sys
+
+hpcdb, db, outdir = sys.argv[1:4]
+if not os.path.isdir(db):
+    print(f"sample data not found at {db}: skipped")
+    sys.exit(77)
+os.makedirs(outdir, exist_ok=True)
+failures = 0
+
+def fail(msg):
+    global failures
+    failures += 1
+    print("FAIL:", msg)
+
+def export(fmt):
+    out = os.path.join(outdir, "out." + fmt)
+    r = subprocess.run([hpcdb, "export", "--format", fmt, db, "-o", out], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"export {fmt} exited {r.returncode}: {r.stderr.strip()}")
+        return None
+    return out
+
+def check_speedscope(path):
+    d = json.load(open(path))
+    if d.get("$schema") != "https://www.speedscope.app/file-format-schema.json": fail("speedscope: $schema")
+    frames = d.get("shared", {}).get("frames")
+    if not isinstance(frames, list) or not all(isinstance(f, dict) and isinstance(f.get("name"), str) for f in frames):
+        fail("speedscope: shared.frames must be objects with a name")
+        return
+    profiles = d.get("profiles")
+    if not isinstance(profiles, list) or not profiles: fail("speedscope: no profiles")
+    for p in profiles or []:
+        if p.get("type") != "sampled": fail("speedscope: profile type")
+        for key in ("name", "unit", "startValue", "endValue", "samples", "weights"):
+            if key not in p: fail(f"speedscope: profile lacks {key}")
+        if p.get("unit") not in ("none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes"):
+            fail("speedscope: unit")
+        if len(p.get("samples", [])) != len(p.get("weights", [])): fail("speedscope: samples and weights differ in length")
+        for s in p.get("samples", []):
+            if not all(isinstance(i, int) and 0 <= i < len(frames) for i in s): fail("speedscope: bad frame index"); break
+        if any(not isinstance(w, (int, float)) or w < 0 for w in p.get("weights", [])): fail("speedscope: bad weight")
+    if "activeProfileIndex" in d and not 0 <= d["activeProfileIndex"] < len(profiles or [1]): fail("speedscope: activeProfileIndex")
+
+def check_chrome_trace(path):
+    d = json.load(open(path))
+    events = d["traceEvents"] if isinstance(d, dict) else d
+    stacks, last = {}, {}
+    for e in events:
+        ph, tid = e.get("ph"), e.get("tid")
+        if ph == "M": continue
+        if ph not in ("B", "E"): fail(f"chrome-trace: unexpected phase {ph}"); return
+        ts = e.get("ts")
+        if not isinstance(ts, (int, float)) or ts < last.get(tid, -math.inf): fail("chrome-trace: time goes back"); return
+        last[tid] = ts
+        if ph == "B":
+            if not isinstance(e.get("name"), str): fail("chrome-trace: B without a name"); return
+            stacks.setdefault(tid, []).append(e["name"])
+        elif not stacks.get(tid):
+            fail("chrome-trace: E without a B"); return
+        else:
+            stacks[tid].pop()
+    if any(stacks.values()): fail("chrome-trace: slices left open")
+
+def check_folded(path):
+    total = 0.0
+    for line in open(path):
+        stack, _, value = line.rstrip("\n").rpartition(" ")
+        if not stack: fail("folded: a line without a stack"); return
+        total += float(value)
+    r = subprocess.run([hpcdb, "report", "--csv", "--depth", "1", db], capture_output=True, text=True)
+    root = float(r.stdout.splitlines()[1].split(",")[3])
+    if abs(total - root) > 1e-9 * max(abs(total), abs(root)): fail(f"folded: values sum to {total}, the root is {root}")
+
+has_trace = os.path.exists(os.path.join(db, "trace.db"))
+for fmt, check in (("speedscope", check_speedscope), ("folded", check_folded), ("chrome-trace", check_chrome_trace)):
+    if fmt == "chrome-trace" and not has_trace: continue
+    path = export(fmt)
+    if path: check(path)
+print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
+sys.exit(1 if failures else 0)
