@@ -45,6 +45,13 @@ int hpcdb_export_speedscope(FILE *out, const hpcdb_experiment *exp, const char *
  * track per profile, nested B/E slices from the sampled calling paths. */
 int hpcdb_export_chrome_trace(FILE *out, const hpcdb_experiment *exp);
 
+/* A self-contained interactive SVG flame graph (hover, click to zoom). */
+int hpcdb_export_flamegraph(FILE *out, const hpcdb_experiment *exp, const char *metric);
+
+/* One self-contained HTML page: top-down tree, flame graph, per-profile
+ * imbalance chart, timeline when traces exist. */
+int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric);
+
 /* Every value in long form: context,profile,metric,inclusive,exclusive. */
 int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp);
 

@@ -10,7 +10,8 @@ static const char help[] =
     "    hpcdb export - write an experiment in a format other tools open\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb export --format folded|csv|speedscope|chrome-trace [--metric NAME]\n"
+    "    hpcdb export --format folded|csv|speedscope|chrome-trace|flamegraph|html\n"
+    "                 [--metric NAME]\n"
     "                 [--profile ID] PATH -o OUT\n"
     "\n"
     "DESCRIPTION\n"
@@ -27,10 +28,15 @@ static const char help[] =
     "    chrome-trace  Trace Event Format JSON from the traces, for Perfetto and\n"
     "            chrome://tracing: one track per profile, nested slices rebuilt from\n"
     "            the sampled calling paths (consecutive samples in one context merge).\n"
+    "    flamegraph  a self-contained interactive SVG flame graph: hover for name and\n"
+    "            value, click a frame to zoom, the background to zoom out.\n"
+    "    html    one self-contained page (no network): the top-down tree (expand,\n"
+    "            collapse, sort), the flame graph, the per-profile imbalance chart and,\n"
+    "            with traces, a timeline. Opens from disk in a browser.\n"
     "    The output is written as it is produced; '-o -' writes to stdout.\n"
     "\n"
     "OPTIONS\n"
-    "    --format F     folded, csv, speedscope or chrome-trace\n"
+    "    --format F     folded, csv, speedscope, chrome-trace, flamegraph or html\n"
     "    --metric NAME  folded: the metric\n"
     "    --profile ID   folded: one profile's values\n"
     "    -o OUT         the output file\n"
@@ -65,8 +71,10 @@ int cmd_export(int argc, char **argv) {
     }
   }
   if (!format || !path || !out) return cli_fail("export", "need --format, PATH and -o OUT (see 'hpcdb export --help')");
-  if (strcmp(format, "folded") && strcmp(format, "csv") && strcmp(format, "speedscope") && strcmp(format, "chrome-trace"))
-    return cli_fail("export", "--format takes folded, csv, speedscope or chrome-trace");
+  static const char *const formats[] = {"folded", "csv", "speedscope", "chrome-trace", "flamegraph", "html"};
+  int known = 0;
+  for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) known |= !strcmp(format, formats[i]);
+  if (!known) return cli_fail("export", "--format takes folded, csv, speedscope, chrome-trace, flamegraph or html");
   hpcdb_experiment *exp;
   if (hpcdb_read(&exp, path) < 0) return cli_fail_last("export");
   FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
@@ -78,6 +86,8 @@ int cmd_export(int argc, char **argv) {
   int rc = !strcmp(format, "csv")          ? hpcdb_export_csv(f, exp)
            : !strcmp(format, "speedscope")   ? hpcdb_export_speedscope(f, exp, metric)
            : !strcmp(format, "chrome-trace") ? hpcdb_export_chrome_trace(f, exp)
+           : !strcmp(format, "flamegraph")   ? hpcdb_export_flamegraph(f, exp, metric)
+           : !strcmp(format, "html")         ? hpcdb_export_html(f, exp, metric)
                                              : hpcdb_export_folded(f, exp, metric, profile);
   if (f != stdout && fclose(f) != 0 && rc == 0) rc = -5;
   hpcdb_experiment_free(exp);

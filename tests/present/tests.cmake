@@ -8,3 +8,11 @@ foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcvi
                    ${PROJECT_BINARY_DIR}/test-output/present/${db})
   set_tests_properties(present/export/${db} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+
+# The html and flamegraph exports in headless Chromium (skipped without it).
+foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi)
+  add_test(NAME present/browser/${db}
+           COMMAND ${PRESENT_DIR}/browser_check.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}/${db}
+                   ${PROJECT_BINARY_DIR}/screenshots/${db})
+  set_tests_properties(present/browser/${db} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()

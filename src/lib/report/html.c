@@ -1,0 +1,204 @@
+/* One self-contained HTML page (no network): the top-down tree (native
+ * expand/collapse, sortable), the flame graph, the per-profile imbalance
+ * chart and, with traces, a timeline. The page's script records in <body>
+ * how many tree nodes and flame frames it shows and whether a script error
+ * happened, so a headless browser can check it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "report/report_data.h"
+
+int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *metric, int standalone);
+
+static void html_text(FILE *out, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '<': fputs("&lt;", out); break;
+    case '>': fputs("&gt;", out); break;
+    case '&': fputs("&amp;", out); break;
+    case '"': fputs("&quot;", out); break;
+    default: fputc(*s, out);
+    }
+  }
+}
+
+static const char style[] =
+    "<style>body{font-family:sans-serif;margin:1em 2em;background:#fff;color:#222}"
+    "h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.5em;border-bottom:1px solid #ccc}"
+    "details{margin-left:1.2em}summary{font-family:monospace;white-space:nowrap;cursor:pointer}"
+    "summary.leaf{list-style:none}.v{display:inline-block;width:9em;text-align:right;color:#555}"
+    ".p{display:inline-block;width:5em;text-align:right;color:#a33}button{margin-right:.5em}"
+    "#tree{max-height:40em;overflow:auto;border:1px solid #eee;padding:.3em}</style>\n";
+
+static const uint32_t TREE_LIMIT = 20000; /* nodes in the page; the rest is summed up */
+
+/* The tree as nested <details>; iterative, children by inclusive cost. */
+static uint32_t write_tree(FILE *out, const report_data *d) {
+  const hpcdb_experiment *e = d->exp;
+  typedef struct { uint32_t ctx; int close; } step;
+  step *stack = malloc(((size_t)e->n_contexts + 1) * 2 * sizeof *stack);
+  if (!stack) return 0;
+  size_t n = 0;
+  uint32_t written = 0;
+  stack[n++] = (step){0, 0};
+  char name[512], inc[64], exc[64];
+  while (n > 0) {
+    step s = stack[--n];
+    if (s.close) {
+      fputs("</details>\n", out);
+      continue;
+    }
+    uint32_t c = s.ctx;
+    double v = rd_inc(d, c, 0);
+    report_name(e, c, name, sizeof name);
+    report_value(inc, sizeof inc, v, d->cols[0].seconds);
+    report_value(exc, sizeof exc, rd_exc(d, c, 0), d->cols[0].seconds);
+    int leaf = e->contexts[c].first_child == HPCDB_NONE;
+    fprintf(out, "<details%s data-i=\"%.17g\" data-e=\"%.17g\" data-n=\"", c == 0 ? " open" : "", v, rd_exc(d, c, 0));
+    html_text(out, name);
+    fprintf(out, "\"><summary%s><span class=\"v\">%s</span><span class=\"p\">%.1f%%</span><span class=\"v\">%s</span> ",
+            leaf ? " class=\"leaf\"" : "", inc, d->total[0] ? 100.0 * v / d->total[0] : 0, exc);
+    html_text(out, name);
+    fputs("</summary>\n", out);
+    written++;
+    stack[n++] = (step){c, 1};
+    /* children by cost, pushed in reverse; the page holds at most TREE_LIMIT nodes */
+    for (uint32_t k = e->contexts[c].last_child; k != HPCDB_NONE;) {
+      if (written + n / 2 < TREE_LIMIT && rd_inc(d, k, 0) != 0) stack[n++] = (step){k, 0};
+      uint32_t prev = HPCDB_NONE;
+      for (uint32_t q = e->contexts[c].first_child; q != k; q = e->contexts[q].next_sibling) prev = q;
+      k = prev;
+    }
+  }
+  free(stack);
+  return written;
+}
+
+static void write_profiles_chart(FILE *out, const hpcdb_experiment *e, const char *metric) {
+  uint32_t n = 0;
+  for (uint32_t p = 0; p < e->n_profiles; p++) n += !(e->profiles[p].flags & HPCDB_PROFILE_SUMMARY);
+  if (n == 0) return;
+  double *v = calloc(n, sizeof *v), max = 0, sum = 0;
+  if (!v) return;
+  const char *names[1] = {metric};
+  uint32_t k = 0;
+  char id[256];
+  for (uint32_t p = 0; p < e->n_profiles; p++) {
+    if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) continue;
+    hpcdb_profile_identity(e, &e->profiles[p], id, sizeof id);
+    report_data d;
+    if (report_data_build(&d, e, metric ? names : NULL, metric ? 1 : 0, id) == 0) {
+      v[k] = d.total[0];
+      report_data_free(&d);
+    }
+    if (v[k] > max) max = v[k];
+    sum += v[k++];
+  }
+  double mean = sum / n;
+  unsigned bar = n > 200 ? 2 : n > 50 ? 6 : 18, h = 160;
+  fprintf(out, "<p>%u profiles; max / mean = %.2f</p>\n<svg id=\"imbalance\" width=\"%u\" height=\"%u\">\n", n,
+          mean > 0 ? max / mean : 0, n * (bar + 2) + 10, h + 20);
+  k = 0;
+  for (uint32_t p = 0; p < e->n_profiles; p++) {
+    if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) continue;
+    hpcdb_profile_identity(e, &e->profiles[p], id, sizeof id);
+    double bh = max > 0 ? v[k] / max * h : 0;
+    fprintf(out, "<rect x=\"%u\" y=\"%.1f\" width=\"%u\" height=\"%.1f\" fill=\"#4a7\"><title>", 5 + k * (bar + 2), h - bh + 5, bar, bh);
+    html_text(out, id);
+    fprintf(out, ": %.6g</title></rect>\n", v[k++]);
+  }
+  if (max > 0)
+    fprintf(out, "<line x1=\"0\" x2=\"%u\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"4\"><title>mean</title></line>\n",
+            n * (bar + 2) + 10, h - mean / max * h + 5, h - mean / max * h + 5);
+  fputs("</svg>\n", out);
+  free(v);
+}
+
+/* One row per trace; an interval per run of samples in one context,
+ * coloured by the context's name. */
+static void write_timeline(FILE *out, const hpcdb_experiment *e) {
+  uint64_t t0 = UINT64_MAX, t1 = 0;
+  for (uint32_t t = 0; t < e->n_traces; t++)
+    if (e->traces[t].n) {
+      if (e->traces[t].timestamps[0] < t0) t0 = e->traces[t].timestamps[0];
+      if (e->traces[t].timestamps[e->traces[t].n - 1] > t1) t1 = e->traces[t].timestamps[e->traces[t].n - 1];
+    }
+  if (t1 <= t0) return;
+  double scale = 1100.0 / (double)(t1 - t0);
+  fprintf(out, "<p>%.6f s from the first sample to the last</p>\n<svg id=\"timeline\" width=\"1200\" height=\"%u\">\n",
+          (double)(t1 - t0) * 1e-9, e->n_traces * 14 + 10);
+  char name[512], id[256];
+  for (uint32_t t = 0; t < e->n_traces; t++) {
+    const hpcdb_trace *tr = &e->traces[t];
+    hpcdb_profile_identity(e, &e->profiles[tr->profile], id, sizeof id);
+    fprintf(out, "<g><title>");
+    html_text(out, id);
+    fputs("</title>", out);
+    for (uint64_t k = 0; k < tr->n;) {
+      uint64_t j = k + 1;
+      while (j < tr->n && tr->ctx_ids[j] == tr->ctx_ids[k]) j++;
+      uint64_t end = j < tr->n ? tr->timestamps[j] : tr->timestamps[tr->n - 1];
+      uint32_t c = hpcdb_find_context(e, tr->ctx_ids[k]);
+      if (c != HPCDB_NONE && c != 0) {
+        report_name(e, c, name, sizeof name);
+        unsigned hsh = 2166136261u;
+        for (const char *s = name; *s; s++) hsh = (hsh ^ (unsigned char)*s) * 16777619u;
+        fprintf(out, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"12\" fill=\"hsl(%u,60%%,55%%)\"><title>",
+                90 + (double)(tr->timestamps[k] - t0) * scale, 5 + t * 14, (double)(end - tr->timestamps[k]) * scale + 0.3, hsh % 360);
+        html_text(out, name);
+        fputs("</title></rect>", out);
+      }
+      k = j;
+    }
+    fputs("</g>\n", out);
+  }
+  fputs("</svg>\n", out);
+}
+
+static const char page_script[] =
+    "<script>\n"
+    "var errors=0; window.addEventListener('error',function(){errors++;document.body.setAttribute('data-errors',errors);});\n"
+    "function sortTree(key){document.querySelectorAll('#tree details').forEach(function(d){\n"
+    "  var kids=Array.prototype.filter.call(d.children,function(c){return c.tagName==='DETAILS';});\n"
+    "  kids.sort(function(a,b){return key==='n'?a.dataset.n.localeCompare(b.dataset.n):(+b.dataset[key])-(+a.dataset[key]);});\n"
+    "  kids.forEach(function(c){d.appendChild(c);});});}\n"
+    "document.body.setAttribute('data-tree-nodes',document.querySelectorAll('#tree details').length);\n"
+    "var fl=document.getElementById('hpcdb-flame');\n"
+    "document.body.setAttribute('data-flame-frames',fl?fl.getAttribute('data-rendered'):0);\n"
+    "document.body.setAttribute('data-errors',errors);\n"
+    "</script>\n";
+
+int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric) {
+  report_data d;
+  const char *names[1] = {metric};
+  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, NULL));
+  char total[64];
+  report_value(total, sizeof total, d.total[0], d.cols[0].seconds);
+  fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", out);
+  html_text(out, exp->title ? exp->title : "hpcdb report");
+  fputs("</title>\n", out);
+  fputs(style, out);
+  fputs("</head>\n<body>\n<h1>", out);
+  html_text(out, exp->title ? exp->title : "hpcdb report");
+  fputs("</h1>\n<p>", out);
+  html_text(out, d.cols[0].name);
+  fprintf(out, ": total %s (values: ", total);
+  html_text(out, d.source);
+  fputs(")</p>\n<h2>Top-down</h2>\n<p><button onclick=\"sortTree('i')\">sort by inclusive</button>"
+        "<button onclick=\"sortTree('e')\">sort by exclusive</button><button onclick=\"sortTree('n')\">sort by name</button>"
+        "<span class=\"v\">inclusive</span><span class=\"p\">%</span><span class=\"v\">exclusive</span></p>\n<div id=\"tree\">\n", out);
+  write_tree(out, &d);
+  fputs("</div>\n<h2>Flame graph</h2>\n", out);
+  report_data_free(&d);
+  HPCDB_TRY(report_flamegraph_svg(out, exp, metric, 0));
+  fputs("<h2>Profiles</h2>\n", out);
+  write_profiles_chart(out, exp, metric);
+  if (exp->n_traces) {
+    fputs("<h2>Timeline</h2>\n", out);
+    write_timeline(out, exp);
+  }
+  fputs(page_script, out);
+  fputs("</body></html>\n", out);
+  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing HTML") : 0;
+}
