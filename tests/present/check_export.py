@@ -77,6 +77,22 @@ def check_folded(path):
     root = float(r.stdout.splitlines()[1].split(",")[3])
     if abs(total - root) > 1e-9 * max(abs(total), abs(root)): fail(f"folded: values sum to {total}, the root is {root}")
 
+def check_view_totals():
+    """bottom-up and flat depth-0 rows partition the own costs: their exclusive
+    values add up to the top-down root's inclusive value."""
+    def rows(view):
+        r = subprocess.run([hpcdb, "report", "--csv", "--view", view, "--top", "1000000", db], capture_output=True, text=True)
+        if r.returncode != 0:
+            fail(f"report --view {view} exited {r.returncode}")
+            return []
+        return [line.split(",") for line in r.stdout.splitlines()[1:]]
+    root = float(rows("top-down")[0][3])
+    for view in ("bottom-up", "flat"):
+        total = sum(float(row[-1]) for row in rows(view) if row[0] == "0")
+        if abs(total - root) > 1e-6 * max(abs(total), abs(root)):
+            fail(f"{view}: exclusive totals {total} differ from the top-down root {root}")
+
+check_view_totals()
 has_trace = os.path.exists(os.path.join(db, "trace.db"))
 for fmt, check in (("speedscope", check_speedscope), ("folded", check_folded), ("chrome-trace", check_chrome_trace)):
     if fmt == "chrome-trace" and not has_trace: continue
