@@ -27,6 +27,7 @@ typedef struct hpcdb_report_options {
   int hot_path;       /* top-down: follow only the child holding >= 50% of its parent */
   const char *profile; /* identity ("RANK 3 THREAD 0") of the one profile to show; NULL: all */
   int csv;            /* comma-separated values instead of aligned text */
+  int json;           /* a JSON document instead */
   int color;          /* ANSI colour (only for terminals) */
   uint32_t width;     /* columns of aligned text (default 100) */
 } hpcdb_report_options;

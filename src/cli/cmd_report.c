@@ -14,7 +14,7 @@ static const char help[] =
     "SYNOPSIS\n"
     "    hpcdb report [--view top-down|bottom-up|flat|profiles] [--metric NAME]...\n"
     "                 [--top N] [--threshold P%] [--depth N] [--hot-path]\n"
-    "                 [--profile 'RANK 3 THREAD 0'] [--csv] [--width N] PATH\n"
+    "                 [--profile 'RANK 3 THREAD 0'] [--csv|--json] [--width N] PATH\n"
     "\n"
     "DESCRIPTION\n"
     "    Reads PATH (any format hpcdb reads) and prints, per metric, inclusive and\n"
@@ -44,6 +44,7 @@ static const char help[] =
     "    --hot-path     top-down: only the hot path\n"
     "    --profile ID   values of one profile, by its identity as 'hpcdb info' prints it\n"
     "    --csv          comma-separated values\n"
+    "    --json         a JSON document: the view, the totals, one object per row\n"
     "    --width N      columns of the table (default 100)\n"
     "\n"
     "EXIT STATUS\n"
@@ -91,6 +92,8 @@ int cmd_report(int argc, char **argv) {
       o.profile = argv[++i];
     } else if (!strcmp(a, "--csv")) {
       o.csv = 1;
+    } else if (!strcmp(a, "--json")) {
+      o.json = 1;
     } else if (a[0] == '-' || path) {
       return cli_usage("report", a);
     } else {
@@ -98,7 +101,7 @@ int cmd_report(int argc, char **argv) {
     }
   }
   if (!path) return cli_fail("report", "no PATH given (see 'hpcdb report --help')");
-  o.color = !o.csv && isatty(STDOUT_FILENO);
+  o.color = !o.csv && !o.json && isatty(STDOUT_FILENO);
   hpcdb_experiment *exp;
   if (hpcdb_read(&exp, path) < 0) return cli_fail_last("report");
   int rc = hpcdb_report(stdout, exp, &o);

@@ -134,6 +134,7 @@ int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options
     }
   }
   if (rc == 0) rc = print(&t, &a, o->top ? o->top : 25, flat ? 10 : 5);
+  table_end(&t);
   aggs_free(&a);
   return rc;
 }

@@ -51,7 +51,10 @@ int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options 
     n++;
     if (!o->top || n <= o->top) table_row(&t, 1, id, p, v, zero);
   }
-  if (n == 0) return 0;
+  if (n == 0) {
+    table_end(&t);
+    return 0;
+  }
   double mean[REPORT_MAX_COLUMNS], sd[REPORT_MAX_COLUMNS], imb[REPORT_MAX_COLUMNS];
   for (uint32_t c = 0; c < d->n_cols; c++) {
     mean[c] = sum[c] / n;
@@ -63,10 +66,13 @@ int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options 
   table_row(&t, 0, "mean", -1, mean, zero);
   table_row(&t, 0, "max", -1, hi, zero);
   table_row(&t, 0, "stddev", -1, sd, zero);
-  if (!o->csv) {
+  if (o->csv || o->json) {
+    table_row(&t, 0, "imbalance (max / mean)", -1, imb, zero);
+  } else {
     fprintf(out, "%-*s", (int)t.name_width, "imbalance (max / mean)");
     for (uint32_t c = 0; c < d->n_cols; c++) fprintf(out, "%11.2fx %16s", imb[c], "");
     fputc('\n', out);
   }
+  table_end(&t);
   return 0;
 }

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "core/json_out.h"
+
 #define COL_W 29 /* "  inclusive      %   exclusive" */
 
 static void csv_text(FILE *out, const char *s) {
@@ -20,6 +22,23 @@ void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_o
   unsigned width = o->width ? o->width : 100;
   unsigned cols = COL_W * d->n_cols;
   t->name_width = width > cols + 20 ? width - cols : 20;
+  t->rows = 0;
+  if (o->json) {
+    fputs("{\"view\":", out);
+    json_string(out, what);
+    fputs(",\"values\":", out);
+    json_string(out, d->source);
+    fputs(",\"metrics\":[", out);
+    for (uint32_t c = 0; c < d->n_cols; c++) {
+      fputs(c ? ",{\"name\":" : "{\"name\":", out);
+      json_string(out, d->cols[c].name);
+      fputs(",\"total\":", out);
+      json_number(out, d->total[c]);
+      fputc('}', out);
+    }
+    fputs("],\n\"rows\":[", out);
+    return;
+  }
   if (o->csv) {
     fputs("depth,context,name", out);
     for (uint32_t c = 0; c < d->n_cols; c++) {
@@ -53,8 +72,25 @@ void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_o
   fputc('\n', out);
 }
 
-void table_row(const table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc) {
+void table_row(table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc) {
   FILE *out = t->out;
+  if (t->o->json) {
+    fprintf(out, "%s{\"depth\":%u,\"context\":", t->rows++ ? ",\n" : "\n", depth);
+    if (id >= 0) fprintf(out, "%lld", id);
+    else fputs("null", out);
+    fputs(",\"name\":", out);
+    json_string(out, name);
+    fputs(",\"values\":[", out);
+    for (uint32_t c = 0; c < t->d->n_cols; c++) {
+      fputs(c ? ",{\"inclusive\":" : "{\"inclusive\":", out);
+      json_number(out, inc[c]);
+      fputs(",\"exclusive\":", out);
+      json_number(out, exc[c]);
+      fputc('}', out);
+    }
+    fputs("]}", out);
+    return;
+  }
   if (t->o->csv) {
     fprintf(out, "%u,", depth);
     if (id >= 0) fprintf(out, "%lld", id);
@@ -85,4 +121,8 @@ void table_row(const table *t, unsigned depth, const char *name, long long id, c
   }
   if (t->o->color && depth == 0) fputs("\033[0m", out);
   fputc('\n', out);
+}
+
+void table_end(table *t) {
+  if (t->o->json) fputs("\n]}\n", t->out);
 }

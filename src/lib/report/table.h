@@ -11,10 +11,13 @@ typedef struct table {
   const report_data *d;
   const hpcdb_report_options *o;
   unsigned name_width;
+  int rows; /* written so far (JSON needs the commas) */
 } table;
 
 void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_options *o, const char *what);
 /* One row; inc/exc have d->n_cols values; id is the native context id (CSV only; -1: none). */
-void table_row(const table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc);
+void table_row(table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc);
+/* Closes what table_begin opened (the JSON document). */
+void table_end(table *t);
 
 #endif

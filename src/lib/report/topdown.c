@@ -79,5 +79,6 @@ int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options 
   free(kids);
   free(fold_inc);
   free(fold_exc);
+  table_end(&t);
   return 0;
 }
