@@ -180,5 +180,6 @@ int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, const hpcdb_e
 #include "hpcdb/hpcrun.h"
 #include "hpcdb/analysis.h"
 #include "hpcdb/report.h"
+#include "hpcdb/cube.h"
 #include "hpcdb/hpctk4_write.h"
 #endif

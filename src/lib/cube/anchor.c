@@ -1,0 +1,311 @@
+/* anchor.xml through expat (streamed in chunks). */
+#include <expat.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "common/error.h"
+#include "common/vec.h"
+#include "cube/cube.h"
+
+#define MAX_DEPTH 512
+
+typedef struct parser {
+  cube_anchor *a;
+  const char *path;
+  uint64_t cap_metrics, cap_regions, cap_cnodes, cap_locations, cap_attrs;
+  char *text; /* the current element's character data */
+  size_t text_len, text_cap;
+  char stack[MAX_DEPTH][24]; /* element names (copies: expat's are only valid in the callback) */
+  int depth;
+  uint32_t metric_stack[MAX_DEPTH], n_metric_stack;
+  uint32_t cnode_stack[MAX_DEPTH], n_cnode_stack;
+  uint32_t group_rank, node_index;
+  const char *node_name;
+  int error; /* a negative status once something went wrong */
+  char message[256];
+} parser;
+
+static const char *copy(parser *p, const char *s) {
+  char *c = arena_strndup(&p->a->arena, s, strlen(s));
+  if (!c) p->error = HPCDB_ENOMEM;
+  return c ? c : "";
+}
+
+static const char *attr(const char **atts, const char *name) {
+  for (int i = 0; atts[i]; i += 2)
+    if (!strcmp(atts[i], name)) return atts[i + 1];
+  return NULL;
+}
+
+static int parse_u32(const char *s, uint32_t *out) {
+  char *end;
+  if (!s || !*s) return 0;
+  unsigned long v = strtoul(s, &end, 10);
+  if (*end || v > UINT32_MAX) return 0;
+  *out = (uint32_t)v;
+  return 1;
+}
+
+static void fail(parser *p, const char *what, const char *value) {
+  if (p->error) return;
+  p->error = HPCDB_ECORRUPT;
+  snprintf(p->message, sizeof p->message, "%s%s%s", what, value ? ": " : "", value ? value : "");
+}
+
+static int in(const parser *p, const char *name) {
+  return p->depth >= 2 && !strcmp(p->stack[p->depth - 2], name);
+}
+
+static void XMLCALL on_start(void *user, const char *el, const char **atts) {
+  parser *p = user;
+  cube_anchor *a = p->a;
+  if (p->error) return;
+  if (p->depth == MAX_DEPTH) return fail(p, "elements nested too deep", NULL);
+  snprintf(p->stack[p->depth++], sizeof p->stack[0], "%s", el);
+  p->text_len = 0;
+  if (!strcmp(el, "cube")) {
+    const char *v = attr(atts, "version");
+    snprintf(a->version, sizeof a->version, "%s", v ? v : "");
+  } else if (!strcmp(el, "attr") && p->depth == 2) {
+    if (VEC_RESERVE(&a->attrs, &p->cap_attrs, (uint64_t)a->n_attrs + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    const char *k = attr(atts, "key"), *v = attr(atts, "value");
+    a->attrs[a->n_attrs++] = (cube_attr){copy(p, k ? k : ""), copy(p, v ? v : "")};
+  } else if (!strcmp(el, "metric")) {
+    if (VEC_RESERVE(&a->metrics, &p->cap_metrics, (uint64_t)a->n_metrics + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    cube_metric *m = &a->metrics[a->n_metrics];
+    memset(m, 0, sizeof *m);
+    if (!parse_u32(attr(atts, "id"), &m->id)) return fail(p, "metric without a numeric id", attr(atts, "id"));
+    const char *type = attr(atts, "type");
+    m->flavour = !type || !strcmp(type, "EXCLUSIVE") ? CUBE_EXCLUSIVE : !strcmp(type, "INCLUSIVE") ? CUBE_INCLUSIVE : CUBE_SIMPLE;
+    m->derived = type && (strstr(type, "DERIVED") != NULL);
+    m->parent = p->n_metric_stack ? p->metric_stack[p->n_metric_stack - 1] : UINT32_MAX;
+    m->uniq = m->disp = m->dtype = m->uom = m->descr = "";
+    p->metric_stack[p->n_metric_stack++] = a->n_metrics++;
+  } else if (!strcmp(el, "region")) {
+    if (VEC_RESERVE(&a->regions, &p->cap_regions, (uint64_t)a->n_regions + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    cube_region *r = &a->regions[a->n_regions];
+    memset(r, 0, sizeof *r);
+    if (!parse_u32(attr(atts, "id"), &r->id)) return fail(p, "region without a numeric id", attr(atts, "id"));
+    const char *mod = attr(atts, "mod"), *begin = attr(atts, "begin");
+    r->mod = copy(p, mod ? mod : "");
+    r->begin = begin ? (int32_t)strtol(begin, NULL, 10) : -1;
+    r->name = "";
+    a->n_regions++;
+  } else if (!strcmp(el, "cnode")) {
+    if (VEC_RESERVE(&a->cnodes, &p->cap_cnodes, (uint64_t)a->n_cnodes + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    cube_cnode *c = &a->cnodes[a->n_cnodes];
+    memset(c, 0, sizeof *c);
+    if (!parse_u32(attr(atts, "id"), &c->id) || !parse_u32(attr(atts, "calleeId"), &c->callee))
+      return fail(p, "cnode without numeric id and calleeId", attr(atts, "id"));
+    const char *line = attr(atts, "line"), *mod = attr(atts, "mod");
+    c->line = line ? (int32_t)strtol(line, NULL, 10) : -1;
+    c->mod = mod ? copy(p, mod) : NULL;
+    c->parent = p->n_cnode_stack ? p->cnode_stack[p->n_cnode_stack - 1] : UINT32_MAX;
+    p->cnode_stack[p->n_cnode_stack++] = a->n_cnodes++;
+  } else if (!strcmp(el, "location") || !strcmp(el, "thread")) {
+    if (VEC_RESERVE(&a->locations, &p->cap_locations, (uint64_t)a->n_locations + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    cube_location *l = &a->locations[a->n_locations];
+    memset(l, 0, sizeof *l);
+    const char *id = attr(atts, "Id") ? attr(atts, "Id") : attr(atts, "id");
+    if (!parse_u32(id, &l->id)) return fail(p, "location without a numeric Id", id);
+    l->group_rank = p->group_rank;
+    l->node = p->node_name ? p->node_name : "";
+    l->node_index = p->node_index;
+    a->n_locations++;
+  } else if (!strcmp(el, "systemtreenode") || !strcmp(el, "node") || !strcmp(el, "machine")) {
+    if (!strcmp(el, "node") || !strcmp(el, "systemtreenode")) a->n_nodes++;
+  }
+}
+
+static void XMLCALL on_text(void *user, const char *s, int len) {
+  parser *p = user;
+  if (p->error || len <= 0) return;
+  if (p->text_len + (size_t)len + 1 > p->text_cap) {
+    size_t cap = (p->text_len + (size_t)len + 1) * 2;
+    char *t = realloc(p->text, cap);
+    if (!t) { p->error = HPCDB_ENOMEM; return; }
+    p->text = t;
+    p->text_cap = cap;
+  }
+  memcpy(p->text + p->text_len, s, (size_t)len);
+  p->text_len += (size_t)len;
+  p->text[p->text_len] = '\0';
+}
+
+static const char *text(parser *p) {
+  if (!p->text_len) return "";
+  size_t a = 0, z = p->text_len; /* trimmed */
+  while (a < z && (p->text[a] == ' ' || p->text[a] == '\n' || p->text[a] == '\t' || p->text[a] == '\r')) a++;
+  while (z > a && (p->text[z - 1] == ' ' || p->text[z - 1] == '\n' || p->text[z - 1] == '\t' || p->text[z - 1] == '\r')) z--;
+  char *c = arena_strndup(&p->a->arena, p->text + a, z - a);
+  if (!c) p->error = HPCDB_ENOMEM;
+  return c ? c : "";
+}
+
+static void XMLCALL on_end(void *user, const char *el) {
+  parser *p = user;
+  cube_anchor *a = p->a;
+  if (p->error) return;
+  if (in(p, "metric") && p->n_metric_stack) {
+    cube_metric *m = &a->metrics[p->metric_stack[p->n_metric_stack - 1]];
+    if (!strcmp(el, "uniq_name")) m->uniq = text(p);
+    else if (!strcmp(el, "disp_name")) m->disp = text(p);
+    else if (!strcmp(el, "dtype")) m->dtype = text(p);
+    else if (!strcmp(el, "uom")) m->uom = text(p);
+    else if (!strcmp(el, "descr")) m->descr = text(p);
+    else if (!strcmp(el, "cubepl")) m->derived = 1;
+  } else if (in(p, "region") && !strcmp(el, "name") && a->n_regions) {
+    a->regions[a->n_regions - 1].name = text(p);
+  } else if ((in(p, "location") || in(p, "thread")) && !strcmp(el, "rank") && a->n_locations) {
+    uint32_t r = 0;
+    parse_u32(text(p), &r);
+    a->locations[a->n_locations - 1].rank = r;
+  } else if ((in(p, "locationgroup") || in(p, "process")) && !strcmp(el, "rank")) {
+    parse_u32(text(p), &p->group_rank);
+  } else if ((in(p, "systemtreenode") || in(p, "node")) && !strcmp(el, "name")) {
+    p->node_name = text(p);
+    p->node_index = a->n_nodes ? a->n_nodes - 1 : 0;
+  }
+  if (!strcmp(el, "metric") && p->n_metric_stack) {
+    cube_metric *m = &a->metrics[p->metric_stack[--p->n_metric_stack]];
+    m->aggregate = !strcmp(m->dtype, "MINDOUBLE") ? CUBE_MIN : !strcmp(m->dtype, "MAXDOUBLE") ? CUBE_MAX : CUBE_SUM;
+  }
+  if (!strcmp(el, "cnode") && p->n_cnode_stack) p->n_cnode_stack--;
+  if (!strcmp(el, "process") || !strcmp(el, "locationgroup")) p->group_rank = 0;
+  p->depth--;
+  p->text_len = 0;
+}
+
+/* CubeW writes some attribute values without quotes (name=value): quote
+ * them so expat reads the file. Only inside tags, outside quoted values. */
+static int quote_bare_values(const uint8_t *in_, size_t len, char **out, size_t *out_len) {
+  const char *s = (const char *)in_;
+  char *o = malloc(len * 3 / 2 + 16);
+  if (!o) return HPCDB_ENOMEM;
+  size_t n = 0, cap = len * 3 / 2 + 16;
+  int tag = 0;
+  char quote = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = s[i];
+    if (n + 4 > cap) {
+      char *g = realloc(o, cap * 2);
+      if (!g) { free(o); return HPCDB_ENOMEM; }
+      o = g;
+      cap *= 2;
+    }
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (tag && (c == '"' || c == '\'')) {
+      quote = c;
+    } else if (c == '<') {
+      tag = !(i + 1 < len && (s[i + 1] == '!' || s[i + 1] == '?'));
+    } else if (c == '>') {
+      tag = 0;
+    } else if (tag && c == '=' && i + 1 < len && s[i + 1] != '"' && s[i + 1] != '\'') {
+      o[n++] = '=';
+      o[n++] = '"';
+      while (i + 1 < len && s[i + 1] != ' ' && s[i + 1] != '>' && s[i + 1] != '\t' && s[i + 1] != '\n' &&
+             !(s[i + 1] == '/' && i + 2 < len && s[i + 2] == '>')) {
+        if (n + 4 > cap) {
+          char *g = realloc(o, cap * 2);
+          if (!g) { free(o); return HPCDB_ENOMEM; }
+          o = g;
+          cap *= 2;
+        }
+        o[n++] = s[++i];
+      }
+      o[n++] = '"';
+      continue;
+    }
+    o[n++] = c;
+  }
+  *out = o;
+  *out_len = n;
+  return 0;
+}
+
+/* gzip-compressed anchor.xml into a malloc'ed buffer. */
+static int gunzip(const uint8_t *in_, size_t len, uint8_t **out, size_t *out_len, const char *path) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return hpcdb_fail(HPCDB_ENOMEM, "zlib init failed");
+  size_t cap = len * 4 + 1024, n = 0;
+  uint8_t *o = malloc(cap);
+  int rc = Z_OK;
+  z.next_in = (Bytef *)in_;
+  z.avail_in = (uInt)len;
+  while (o && rc == Z_OK) {
+    if (n == cap) {
+      uint8_t *g = cap < (1u << 30) ? realloc(o, cap * 2) : NULL;
+      if (!g) { free(o); o = NULL; break; }
+      o = g;
+      cap *= 2;
+    }
+    z.next_out = o + n;
+    z.avail_out = (uInt)(cap - n);
+    rc = inflate(&z, Z_NO_FLUSH);
+    n = cap - z.avail_out;
+  }
+  inflateEnd(&z);
+  if (!o) return hpcdb_fail(HPCDB_ENOMEM, "%s: anchor.xml too large", path);
+  if (rc != Z_STREAM_END) {
+    free(o);
+    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", 0, "gzip", "broken gzip stream");
+  }
+  *out = o;
+  *out_len = n;
+  return 0;
+}
+
+int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char *path) {
+  memset(a, 0, sizeof *a);
+  uint8_t *plain = NULL;
+  if (len >= 2 && xml[0] == 0x1f && xml[1] == 0x8b) {
+    HPCDB_TRY(gunzip(xml, len, &plain, &len, path));
+    xml = plain;
+  }
+  char *fixed;
+  size_t fixed_len;
+  int rc = quote_bare_values(xml, len, &fixed, &fixed_len);
+  free(plain);
+  if (rc < 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  parser p;
+  memset(&p, 0, sizeof p);
+  p.a = a;
+  p.path = path;
+  XML_Parser x = XML_ParserCreate(NULL);
+  if (!x) {
+    free(fixed);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  XML_SetUserData(x, &p);
+  XML_SetElementHandler(x, on_start, on_end);
+  XML_SetCharacterDataHandler(x, on_text);
+  for (size_t off = 0; rc == 0 && !p.error;) { /* streamed in chunks */
+    size_t n = fixed_len - off < 65536 ? fixed_len - off : 65536;
+    if (XML_Parse(x, fixed + off, (int)n, off + n == fixed_len) == XML_STATUS_ERROR)
+      rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", (uint64_t)XML_GetCurrentByteIndex(x), "xml",
+                         "line %lu: %s", (unsigned long)XML_GetCurrentLineNumber(x), XML_ErrorString(XML_GetErrorCode(x)));
+    off += n;
+    if (off == fixed_len) break;
+  }
+  XML_ParserFree(x);
+  free(fixed);
+  free(p.text);
+  if (rc == 0 && p.error)
+    rc = p.error == HPCDB_ENOMEM ? hpcdb_fail(HPCDB_ENOMEM, "out of memory reading anchor.xml")
+                                 : hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", 0, "anchor", "%s", p.message);
+  if (rc < 0) cube_anchor_free(a);
+  return rc;
+}
+
+void cube_anchor_free(cube_anchor *a) {
+  free(a->metrics);
+  free(a->regions);
+  free(a->cnodes);
+  free(a->locations);
+  free(a->attrs);
+  arena_free(&a->arena);
+  memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,87 @@
+/* Cube v4 (.cubex) in memory before it becomes a model (internal): what
+ * anchor.xml says, and the decoding of one metric's .index and .data. */
+#ifndef HPCDB_CUBE_INTERNAL_H
+#define HPCDB_CUBE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+
+enum cube_flavour { CUBE_EXCLUSIVE, CUBE_INCLUSIVE, CUBE_SIMPLE };
+enum cube_aggregate { CUBE_SUM, CUBE_MIN, CUBE_MAX };
+
+typedef struct cube_metric {
+  uint32_t id;
+  const char *uniq, *disp, *dtype, *uom, *descr;
+  int flavour;   /* enum cube_flavour */
+  int aggregate; /* enum cube_aggregate, from the dtype */
+  int derived;   /* POSTDERIVED / PREDERIVED_*: no data files */
+  uint32_t parent; /* index in metrics, or UINT32_MAX */
+} cube_metric;
+
+typedef struct cube_region {
+  uint32_t id;
+  const char *name, *mod;
+  int32_t begin;
+} cube_region;
+
+typedef struct cube_cnode {
+  uint32_t id, callee; /* region id */
+  uint32_t parent;     /* index in cnodes, UINT32_MAX for a root */
+  int32_t line;
+  const char *mod;
+} cube_cnode;
+
+typedef struct cube_location {
+  uint32_t id, rank;      /* the thread's rank in its group */
+  uint32_t group_rank;    /* the process */
+  const char *node;       /* the system tree node's name */
+  uint32_t node_index;    /* position of that node among nodes */
+} cube_location;
+
+typedef struct cube_attr {
+  const char *key, *value;
+} cube_attr;
+
+typedef struct cube_anchor {
+  hpcdb_arena arena;
+  char version[16];
+  cube_metric *metrics;
+  uint32_t n_metrics;
+  cube_region *regions;
+  uint32_t n_regions;
+  cube_cnode *cnodes; /* in document order: a parent before its children */
+  uint32_t n_cnodes;
+  cube_location *locations;
+  uint32_t n_locations;
+  cube_attr *attrs;
+  uint32_t n_attrs;
+  uint32_t n_nodes;
+} cube_anchor;
+
+/* Parses anchor.xml (plain or gzip-compressed; CubeW's unquoted attribute
+ * values are quoted on the way into expat). */
+int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char *path);
+void cube_anchor_free(cube_anchor *a);
+
+/* Bytes of one value of a dtype, and its decoding to a double (0: unknown). */
+size_t cube_dtype_size(const char *dtype);
+double cube_decode(const char *dtype, const uint8_t *p, int big_endian);
+
+/* One metric's values: rows[k] (k < n_rows) holds one value per location
+ * (n_locations × value size bytes, file byte order), for the cnode at
+ * position row_pos[k] in the metric's cnode order. */
+typedef struct cube_values {
+  uint32_t n_rows;
+  uint32_t *row_pos;
+  uint8_t *data; /* n_rows × n_locations × size */
+  int big_endian;
+} cube_values;
+
+int cube_values_decode(cube_values *out, const uint8_t *index, size_t index_len, const uint8_t *data,
+                       size_t data_len, size_t value_size, uint32_t n_locations, uint32_t n_cnodes,
+                       const char *path, const char *metric);
+void cube_values_free(cube_values *v);
+
+#endif

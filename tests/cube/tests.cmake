@@ -1,0 +1,17 @@
+# Cube files: CubeLib's own values, and conversion of every sample to v4.0.
+set(CUBE_DIR ${CMAKE_CURRENT_LIST_DIR})
+foreach(spec "call_tree_test;call_tree_test" "time.p4;time.p4" "blast.p64.bigendian;blast.p64")
+  list(GET spec 0 file)
+  list(GET spec 1 ref)
+  add_test(NAME cube/reference/${file}
+           COMMAND python3 ${CUBE_DIR}/check_reference.py $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}/cube/${file}.cubex
+                   ${HPCDB_SAMPLE_DATA}/cube/${ref}.cubelib-incl.csv ${HPCDB_SAMPLE_DATA}/cube/${ref}.cubelib-excl.csv)
+  set_tests_properties(cube/reference/${file} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
+foreach(file all-dtypes blast.p64.bigendian call_tree_test cube-4.0-legacy-system dense-index-8-roots scorep-cpi
+             threaded-example1 time.p4 zcubex-mm.x100)
+  add_test(NAME cube/convert/${file}
+           COMMAND ${CUBE_DIR}/convert_case.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}/cube/${file}.cubex
+                   ${PROJECT_BINARY_DIR}/test-output/cube/${file})
+  set_tests_properties(cube/convert/${file} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
