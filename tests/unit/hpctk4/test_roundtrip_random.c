@@ -1,5 +1,5 @@
-/* v4.0 round trip on random models: generate -> write -> read -> the same
- * model -> write again -> the same bytes. */
+/* v4.0 round trip on random models: generate -> write (valid by the
+ * validator) -> read -> the same model -> write again -> the same bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +22,24 @@ static int same_file(const char *dir_a, const char *dir_b, const char *name) {
   return same;
 }
 
+static void print_diagnostic(void *user, const hpcdb_diagnostic *d) {
+  int *shown = user;
+  if (d->severity == HPCDB_SEV_ERROR && (*shown)++ < 10)
+    fprintf(stderr, "%s: offset 0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, d->rule, d->detail);
+}
+
+/* The validator's verdict on what the writer made. */
+static void validate(const char *dir, uint64_t seed) {
+  static int shown;
+  hpcdb_validation v;
+  int rc = hpcdb_validate(&v, dir, print_diagnostic, &shown);
+  CHECK_RC(rc);
+  if (rc == 0 && v.errors) {
+    fprintf(stderr, "seed %llu: the validator found %llu errors\n", (unsigned long long)seed, (unsigned long long)v.errors);
+    CHECK(0);
+  }
+}
+
 int main(void) {
   const char *da = testlib_tmpdir("roundtrip_random_a"), *db = testlib_tmpdir("roundtrip_random_b");
   static const char *const files[] = {"meta.db", "profile.db", "cct.db", "trace.db", "metrics/default.yaml"};
@@ -32,6 +50,7 @@ int main(void) {
     CHECK_RC(random_experiment(&e, seed));
     if (!e) continue;
     CHECK_RC(hpcdb_hpctk4_write(e, da, HPCDB_WRITE_FORCE));
+    validate(da, seed);
     CHECK_RC(hpcdb_hpctk4_read(&r, da));
     if (r && !experiments_equal(e, r, why, sizeof why)) {
       CHECK(0);
