@@ -61,8 +61,9 @@ int hpcdb_detect(hpcdb_format *out, const char *path) {
   } else {
     char inner[4096];
     if (exists(path, "meta.db", inner, sizeof inner)) {
-      hpcdb_format f = classify_file(inner);
-      *out = f == HPCDB_FORMAT_HPCTK4_META ? HPCDB_FORMAT_HPCTK4_DIR : f;
+      /* a meta.db that is not the draft's is taken as v4.0 even when damaged,
+       * so that validation can say what is wrong with it */
+      *out = classify_file(inner) == HPCDB_FORMAT_DRAFT_B ? HPCDB_FORMAT_DRAFT_B : HPCDB_FORMAT_HPCTK4_DIR;
     } else if (exists(path, "experiment.xml", inner, sizeof inner)) {
       *out = classify_file(inner);
     } else {

@@ -172,7 +172,9 @@ void validate_profile(validator *v, vfile *f) {
 static int profile_value(const validator *v, uint32_t prof, uint32_t ctx, uint16_t metric, double *out) {
   const vfile *f = &v->prof;
   const uint8_t *h = p8(f, v->prof_infos + prof * v->prof_stride);
-  uint64_t nv = rd_le64(h), pv = rd_le64(h + 8), ni = rd_le32(h + 0x10), pi = rd_le64(h + 0x18);
+  uint64_t nv = rd_le64(h), pv = rd_le64(h + 8), ni = rd_le32(h + 0x10), pi = rd_le64(h + 0x18), bytes;
+  /* the block may be one the profile.db checks reported as broken */
+  if (!mul_ok(nv, 10, &bytes) || !in_bounds(f->len, pv, bytes) || !in_bounds(f->len, pi, 12 * ni)) return 0;
   uint64_t lo = 0, hi = ni;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
@@ -180,6 +182,7 @@ static int profile_value(const validator *v, uint32_t prof, uint32_t ctx, uint16
   }
   if (lo == ni || rd_le32(p8(f, pi + 12 * lo)) != ctx) return 0;
   uint64_t a = rd_le64(p8(f, pi + 12 * lo + 4)), z = lo + 1 < ni ? rd_le64(p8(f, pi + 12 * (lo + 1) + 4)) : nv;
+  if (a > z || z > nv) return 0;
   while (a < z) {
     uint64_t mid = a + (z - a) / 2;
     uint16_t m = rd_le16(p8(f, pv + 10 * mid));
