@@ -1,0 +1,14 @@
+/* Fuzz target: profile.db v4.0 from arbitrary bytes. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hpcdb/hpcdb.h"
+#include "hpctk4/hpctk4_read.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  hpcdb_experiment *exp;
+  if (hpcdb_experiment_new(&exp) != 0) return 0;
+  hpctk4_parse_profile(exp, data, size, "fuzz/profile.db");
+  hpcdb_experiment_free(exp);
+  return 0;
+}
