@@ -42,7 +42,10 @@ status)
   want=$1
   shift
   args=()
-  for a in "$@"; do args+=("${a//@/$samples}"); done
+  for a in "$@"; do
+    case $a in *@*) need_samples ;; esac
+    args+=("${a//@/$samples}")
+  done
   "$hpcdb" "${args[@]}" > "$out/stdout" 2> "$out/stderr"
   got=$?
   [ "$got" = "$want" ] || { cat "$out/stderr"; fail "exit status $got, expected $want"; }
