@@ -162,6 +162,9 @@ int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp);
 typedef struct hpcdb_diff_options {
   double rel_tolerance;    /* default 1e-9 */
   uint64_t max_reported;   /* stop listing after this many (0: no limit) */
+  const char *scope;       /* compare only this scope's values (NULL: everything); for comparisons
+                              across formats: scopes, statistics, traces and values outside the
+                              tree that one side lacks are then not differences */
 } hpcdb_diff_options;
 
 typedef void (*hpcdb_line_fn)(void *user, const char *line);

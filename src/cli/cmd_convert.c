@@ -1,4 +1,4 @@
-/* hpcdb convert: any readable format to a v4.0 database. */
+/* hpcdb convert: any readable format to a v4.0 database or a .cubex file. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,24 +11,29 @@ static const char help[] =
     "    hpcdb convert - write a file or database in another format\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb convert [--to v4] [--force] [--strict] SRC DST\n"
+    "    hpcdb convert [--to v4|cube] [--compress] [--force] [--strict] SRC DST\n"
     "\n"
     "DESCRIPTION\n"
     "    Reads SRC in any format hpcdb reads and writes it to DST as an HPCToolkit v4.0\n"
     "    database directory (meta.db, profile.db, cct.db, and trace.db when there are\n"
-    "    traces); a directory of hpcrun measurements is analyzed as 'hpcdb analyze' does.\n"
+    "    traces), or with --to cube as a Cube v4 file (.cubex) that CubeLib, the Cube\n"
+    "    GUI and pycubexr read; a directory of hpcrun measurements is analyzed as\n"
+    "    'hpcdb analyze' does.\n"
     "    The source's metrics/ taxonomy and src/ tree are copied along; when the\n"
     "    source has no metrics/default.yaml, one listing every metric is written. Each file\n"
     "    is written to a temporary name and renamed when complete: a failed conversion\n"
     "    leaves no partial database, and SRC is never modified. Converting a v4.0\n"
-    "    database re-writes it; doing so twice gives byte-identical files.\n"
+    "    database re-writes it; doing so twice gives byte-identical files (the same\n"
+    "    holds for Cube files). docs/mapping.md describes how contexts, profiles and\n"
+    "    metrics map to Cube's cnodes, locations and metrics.\n"
     "\n"
     "    What the source holds that v4.0 has no place for (e.g. free attributes, labels\n"
     "    of contexts) is listed as warnings; --strict refuses such a conversion instead.\n"
     "\n"
     "OPTIONS\n"
-    "    --to v4      the output format (the default and, for now, the only one)\n"
-    "    --force      replace an existing database at DST\n"
+    "    --to FORMAT  v4 (the default) or cube\n"
+    "    --compress   with --to cube: compress the values (ZCUBEX.DATA, zlib per row)\n"
+    "    --force      replace an existing database or file at DST\n"
     "    --strict     refuse (exit 1) when the conversion would lose something\n"
     "\n"
     "EXIT STATUS\n"
@@ -36,7 +41,9 @@ static const char help[] =
     "\n"
     "EXAMPLES\n"
     "    hpcdb convert old-database upgraded.d\n"
-    "    hpcdb convert --force app.d app-copy.d\n";
+    "    hpcdb convert --force app.d app-copy.d\n"
+    "    hpcdb convert --to cube --compress database app.cubex\n"
+    "    hpcdb convert profile.cubex profile.d\n";
 
 static void print_loss(void *user, const char *line) {
   fprintf(stderr, "hpcdb convert: warning: %s\n", line);
@@ -46,7 +53,7 @@ int cmd_convert(int argc, char **argv) {
   cli_common c = {0};
   const char *src = NULL, *dst = NULL, *to = "v4";
   unsigned flags = 0;
-  int strict = 0;
+  int strict = 0, compress = 0;
   for (int i = 1; i < argc; i++) {
     int done = 0, status;
     if (cli_common_option(argv[i], help, &c, &done, &status)) {
@@ -55,6 +62,8 @@ int cmd_convert(int argc, char **argv) {
       flags |= HPCDB_WRITE_FORCE;
     } else if (!strcmp(argv[i], "--strict")) {
       strict = 1;
+    } else if (!strcmp(argv[i], "--compress")) {
+      compress = 1;
     } else if (!strcmp(argv[i], "--to") && i + 1 < argc) {
       to = argv[++i];
     } else if (argv[i][0] == '-' || (src && dst)) {
@@ -66,13 +75,14 @@ int cmd_convert(int argc, char **argv) {
     }
   }
   if (!src || !dst) return cli_fail("convert", "need SRC and DST (see 'hpcdb convert --help')");
-  if (strcmp(to, "v4") != 0) {
-    fprintf(stderr, "hpcdb convert: output format '%s' is not supported (only v4)\n", to);
+  int cube = !strcmp(to, "cube");
+  if (!cube && strcmp(to, "v4") != 0) {
+    fprintf(stderr, "hpcdb convert: output format '%s' is not supported (v4 or cube)\n", to);
     return EXIT_FAILED;
   }
   hpcdb_format format;
   if (hpcdb_detect(&format, src) < 0) return cli_fail_last("convert");
-  if (format == HPCDB_FORMAT_HPCRUN_DIR) { /* measurements become a database the way analyze does it */
+  if (format == HPCDB_FORMAT_HPCRUN_DIR && !cube) { /* measurements become a database the way analyze does it */
     hpcdb_analyze_options opt = {1, 0, strict, flags, dst};
     hpcdb_experiment *exp;
     if (hpcdb_analyze(&exp, src, &opt, NULL, NULL, NULL) < 0) return cli_fail_last("convert");
@@ -81,13 +91,15 @@ int cmd_convert(int argc, char **argv) {
   }
   hpcdb_experiment *exp;
   if (hpcdb_read(&exp, src) < 0) return cli_fail_last("convert");
-  uint64_t losses = hpcdb_hpctk4_write_losses(exp, c.quiet ? NULL : print_loss, NULL);
+  hpcdb_line_fn warn = c.quiet ? NULL : print_loss;
+  uint64_t losses = cube ? hpcdb_cube_write_losses(exp, warn, NULL) : hpcdb_hpctk4_write_losses(exp, warn, NULL);
   if (losses && strict) {
     hpcdb_experiment_free(exp);
     fprintf(stderr, "hpcdb convert: refused: %llu kinds of data would be lost (--strict)\n", (unsigned long long)losses);
     return EXIT_INVALID;
   }
-  int rc = hpcdb_hpctk4_write(exp, dst, flags);
+  hpcdb_cube_write_options cube_options = {compress, flags};
+  int rc = cube ? hpcdb_cube_write(exp, dst, &cube_options) : hpcdb_hpctk4_write(exp, dst, flags);
   hpcdb_experiment_free(exp);
   if (rc < 0) return cli_fail_last("convert");
   if (c.verbose) fprintf(stderr, "hpcdb convert: wrote %s\n", dst);

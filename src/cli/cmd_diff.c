@@ -11,7 +11,7 @@ static const char help[] =
     "    hpcdb diff - compare two experiments by meaning, not by bytes\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb diff [--tolerance X] [--max N] [--quiet] A B\n"
+    "    hpcdb diff [--tolerance X] [--max N] [--scope S] [--quiet] A B\n"
     "\n"
     "DESCRIPTION\n"
     "    Reads A and B (any formats) and compares them: contexts by calling path (not by\n"
@@ -25,6 +25,11 @@ static const char help[] =
     "OPTIONS\n"
     "    --tolerance X  relative tolerance for values (default 1e-9)\n"
     "    --max N        list at most N differences (default 100; 0: all)\n"
+    "    --scope S      compare only the values of scope S (e.g. execution, the inclusive\n"
+    "                   values); what one side does not carry (other scopes, statistics,\n"
+    "                   traces, values at contexts outside the tree) is then not a\n"
+    "                   difference. For comparisons across formats, e.g. a database and\n"
+    "                   its Cube conversion\n"
     "    --quiet        list nothing; the exit status tells\n"
     "\n"
     "EXIT STATUS\n"
@@ -40,7 +45,7 @@ static void print_line(void *user, const char *line) {
 
 int cmd_diff(int argc, char **argv) {
   cli_common c = {0};
-  hpcdb_diff_options opt = {1e-9, 100};
+  hpcdb_diff_options opt = {1e-9, 100, NULL};
   const char *a = NULL, *b = NULL;
   for (int i = 1; i < argc; i++) {
     int done = 0, status;
@@ -48,6 +53,8 @@ int cmd_diff(int argc, char **argv) {
       if (done) return status;
     } else if (!strcmp(argv[i], "--tolerance") && i + 1 < argc) {
       opt.rel_tolerance = strtod(argv[++i], NULL);
+    } else if (!strcmp(argv[i], "--scope") && i + 1 < argc) {
+      opt.scope = argv[++i];
     } else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
       opt.max_reported = strtoull(argv[++i], NULL, 10);
     } else if (argv[i][0] == '-' || (a && b)) {

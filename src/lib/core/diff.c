@@ -18,6 +18,7 @@ typedef struct differ {
   const hpcdb_experiment *a, *b;
   path_index pa, pb;
   double tol;
+  const char *scope; /* only this scope's values, or NULL */
   uint64_t count, max;
   hpcdb_line_fn fn;
   void *user;
@@ -79,17 +80,19 @@ static void map_metrics(differ *d) {
     for (uint32_t s = 0; s < ma->n_instances; s++) {
       const char *scope = a->scopes[ma->instances[s].scope].name;
       int found = 0;
+      if (d->scope && strcmp(scope, d->scope) != 0) continue;
       for (uint32_t t = 0; t < mb->n_instances && !found; t++)
         if (!strcmp(scope, b->scopes[mb->instances[t].scope].name)) {
           d->metric_map[ma->instances[s].prop_metric_id] = mb->instances[t].prop_metric_id;
           d->metric_back[mb->instances[t].prop_metric_id] = ma->instances[s].prop_metric_id;
           found = 1;
         }
-      if (!found) report(d, "metric \"%s\" scope %s only in A", ma->name, scope);
+      if (!found && !d->scope) report(d, "metric \"%s\" scope %s only in A", ma->name, scope);
     }
     for (uint32_t s = 0; s < ma->n_summaries; s++) {
       const hpcdb_summary *sa = &ma->summaries[s];
       int found = 0;
+      if (d->scope && strcmp(a->scopes[sa->scope].name, d->scope) != 0) continue;
       for (uint32_t t = 0; t < mb->n_summaries && !found; t++) {
         const hpcdb_summary *sb = &mb->summaries[t];
         if (!strcmp(a->scopes[sa->scope].name, b->scopes[sb->scope].name) && sa->combine == sb->combine &&
@@ -99,7 +102,7 @@ static void map_metrics(differ *d) {
           found = 1;
         }
       }
-      if (!found)
+      if (!found && !d->scope)
         report(d, "metric \"%s\" summary %s of %s over scope %s only in A", ma->name,
                sa->combine == 0 ? "sum" : sa->combine == 1 ? "min" : "max", sa->formula,
                a->scopes[sa->scope].name);
@@ -193,7 +196,9 @@ static void compare_profile_values(differ *d, const hpcdb_profile *pa, const hpc
              metric_text(d->b, pb->metric_ids[v], summary, mtext, sizeof mtext), path, pb->values[v]);
     }
   }
-  /* hidden contexts: totals per metric, both ways */
+  /* hidden contexts: totals per metric, both ways (with a scope filter, their
+   * values are in their parents' inclusive values, which are compared) */
+  if (d->scope) return;
   hidden_totals(d->a, pa, d->total_a, d->seen_a);
   hidden_totals(d->b, pb, d->total_b, d->seen_b);
   for (int i = 0; i < 65536; i++) {
@@ -233,7 +238,7 @@ static uint64_t sample_key(const hpcdb_experiment *e, const path_index *pi, uint
 
 static void compare_traces(differ *d, uint32_t ia, uint32_t ib, const char *who) {
   const hpcdb_trace *ta = trace_of(d->a, ia), *tb = trace_of(d->b, ib);
-  if (!ta && !tb) return;
+  if ((!ta && !tb) || d->scope) return;
   if (!ta || !tb) {
     report(d, "trace of %s only in %s", who, ta ? "A" : "B");
     return;
@@ -278,6 +283,7 @@ int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, const hpcdb_e
   d->a = a;
   d->b = b;
   d->tol = options && options->rel_tolerance > 0 ? options->rel_tolerance : 1e-9;
+  d->scope = options ? options->scope : NULL;
   d->max = options ? options->max_reported : 0;
   d->fn = fn;
   d->user = user;

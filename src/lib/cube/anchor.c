@@ -13,7 +13,7 @@
 typedef struct parser {
   cube_anchor *a;
   const char *path;
-  uint64_t cap_metrics, cap_regions, cap_cnodes, cap_locations, cap_attrs;
+  uint64_t cap_metrics, cap_regions, cap_cnodes, cap_locations, cap_attrs, cap_params;
   char *text; /* the current element's character data */
   size_t text_len, text_cap;
   char stack[MAX_DEPTH][24]; /* element names (copies: expat's are only valid in the callback) */
@@ -21,6 +21,7 @@ typedef struct parser {
   uint32_t metric_stack[MAX_DEPTH], n_metric_stack;
   uint32_t cnode_stack[MAX_DEPTH], n_cnode_stack;
   uint32_t group_rank, node_index;
+  int hpctoolkit_region; /* the current region's paradigm is "hpctoolkit" (hpcdb wrote it) */
   const char *node_name;
   int error; /* a negative status once something went wrong */
   char message[256];
@@ -71,6 +72,16 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     if (VEC_RESERVE(&a->attrs, &p->cap_attrs, (uint64_t)a->n_attrs + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
     const char *k = attr(atts, "key"), *v = attr(atts, "value");
     a->attrs[a->n_attrs++] = (cube_attr){copy(p, k ? k : ""), copy(p, v ? v : "")};
+  } else if (!strcmp(el, "attr") && in(p, "region") && a->n_regions) {
+    cube_region *r = &a->regions[a->n_regions - 1];
+    const char *k = attr(atts, "key"), *v = attr(atts, "value");
+    if (k && v && !strcmp(k, "hpctoolkit::module")) r->module = copy(p, v);
+    else if (k && v && !strcmp(k, "hpctoolkit::offset")) r->offset = strtoull(v, NULL, 0);
+    else if (k && !strcmp(k, "hpctoolkit::unnamed")) r->unnamed = 1;
+  } else if (!strcmp(el, "parameter") && in(p, "cnode") && p->n_cnode_stack) {
+    if (VEC_RESERVE(&a->params, &p->cap_params, (uint64_t)a->n_params + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    const char *k = attr(atts, "parkey"), *v = attr(atts, "parvalue");
+    a->params[a->n_params++] = (cube_param){p->cnode_stack[p->n_cnode_stack - 1], copy(p, k ? k : ""), copy(p, v ? v : "")};
   } else if (!strcmp(el, "metric")) {
     if (VEC_RESERVE(&a->metrics, &p->cap_metrics, (uint64_t)a->n_metrics + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
     cube_metric *m = &a->metrics[a->n_metrics];
@@ -91,6 +102,7 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     r->mod = copy(p, mod ? mod : "");
     r->begin = begin ? (int32_t)strtol(begin, NULL, 10) : -1;
     r->name = "";
+    p->hpctoolkit_region = 0;
     a->n_regions++;
   } else if (!strcmp(el, "cnode")) {
     if (VEC_RESERVE(&a->cnodes, &p->cap_cnodes, (uint64_t)a->n_cnodes + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
@@ -157,6 +169,10 @@ static void XMLCALL on_end(void *user, const char *el) {
     else if (!strcmp(el, "cubepl")) m->derived = 1;
   } else if (in(p, "region") && !strcmp(el, "name") && a->n_regions) {
     a->regions[a->n_regions - 1].name = text(p);
+  } else if (in(p, "region") && !strcmp(el, "paradigm") && a->n_regions) {
+    p->hpctoolkit_region = !strcmp(text(p), "hpctoolkit");
+  } else if (in(p, "region") && !strcmp(el, "role") && a->n_regions) {
+    a->regions[a->n_regions - 1].synthetic = p->hpctoolkit_region && strcmp(text(p), "function") != 0;
   } else if ((in(p, "location") || in(p, "thread")) && !strcmp(el, "rank") && a->n_locations) {
     uint32_t r = 0;
     parse_u32(text(p), &r);
@@ -306,6 +322,7 @@ void cube_anchor_free(cube_anchor *a) {
   free(a->cnodes);
   free(a->locations);
   free(a->attrs);
+  free(a->params);
   arena_free(&a->arena);
   memset(a, 0, sizeof *a);
 }

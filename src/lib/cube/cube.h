@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/arena.h"
+#include "hpcdb/model.h"
 
 enum cube_flavour { CUBE_EXCLUSIVE, CUBE_INCLUSIVE, CUBE_SIMPLE };
 enum cube_aggregate { CUBE_SUM, CUBE_MIN, CUBE_MAX };
@@ -24,6 +25,10 @@ typedef struct cube_region {
   uint32_t id;
   const char *name, *mod;
   int32_t begin;
+  const char *module; /* attr hpctoolkit::module (hpcdb's files), or NULL */
+  uint64_t offset;    /* attr hpctoolkit::offset */
+  int unnamed;        /* attr hpctoolkit::unnamed: a function without a name */
+  int synthetic;      /* paradigm hpctoolkit, role other than function: no function behind it */
 } cube_region;
 
 typedef struct cube_cnode {
@@ -44,6 +49,12 @@ typedef struct cube_attr {
   const char *key, *value;
 } cube_attr;
 
+/* A <parameter> of a cnode. */
+typedef struct cube_param {
+  uint32_t cnode; /* index in cnodes */
+  const char *key, *value;
+} cube_param;
+
 typedef struct cube_anchor {
   hpcdb_arena arena;
   char version[16];
@@ -57,6 +68,8 @@ typedef struct cube_anchor {
   uint32_t n_locations;
   cube_attr *attrs;
   uint32_t n_attrs;
+  cube_param *params; /* in document order: grouped by cnode */
+  uint32_t n_params;
   uint32_t n_nodes;
 } cube_anchor;
 
@@ -83,5 +96,19 @@ int cube_values_decode(cube_values *out, const uint8_t *index, size_t index_len,
                        size_t data_len, size_t value_size, uint32_t n_locations, uint32_t n_cnodes,
                        const char *path, const char *metric);
 void cube_values_free(cube_values *v);
+
+/* The order in which a metric's .index positions and .data rows list cnodes:
+ * pre-order for exclusive metrics; for inclusive ones a node, then all its
+ * children, then the same for each child, roots one after another. The tree
+ * is given by parent (UINT32_MAX for roots; nodes numbered in pre-order) and
+ * the children lists. */
+int cube_inclusive_order(uint32_t n, const uint32_t *parent, const uint32_t *kids_at, const uint32_t *kids,
+                         uint32_t *order);
+
+/* The model's static part from the anchor: attributes, functions, contexts,
+ * metrics and the (still empty) profiles, the summary first. Roots that are
+ * not hpcdb-written entry points hang below a synthetic entry point, whose
+ * context id goes to *entry_id (0 when there is none). */
+int cube_build_model(hpcdb_experiment *exp, const cube_anchor *a, const char *path, uint32_t *entry_id);
 
 #endif

@@ -8,6 +8,7 @@
  * is derived along the tree (sums, or min / max for MINDOUBLE/MAXDOUBLE). */
 #include <archive.h>
 #include <archive_entry.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,32 +53,6 @@ static int open_archive(struct archive **out, const char *path) {
   return 0;
 }
 
-/* The metric's cnode order: positions of the index refer to it. Exclusive
- * (and simple) metrics: depth-first pre-order (document order); inclusive:
- * a node, then all its children, then the same for each child. */
-static void cnode_order(const cube_anchor *a, int flavour, uint32_t *order, uint32_t *kids_at, uint32_t *kids) {
-  if (flavour != CUBE_INCLUSIVE) {
-    for (uint32_t i = 0; i < a->n_cnodes; i++) order[i] = i;
-    return;
-  }
-  uint32_t n = 0;
-  /* an explicit queue of "emit my children, then recurse" steps, per root */
-  uint32_t *stack = malloc(((size_t)a->n_cnodes + 1) * sizeof *stack);
-  if (!stack) return;
-  for (uint32_t r = 0; r < a->n_cnodes; r++) {
-    if (a->cnodes[r].parent != UINT32_MAX) continue;
-    order[n++] = r;
-    size_t top = 0;
-    stack[top++] = r;
-    while (top > 0) {
-      uint32_t c = stack[--top];
-      for (uint32_t k = kids_at[c]; k < kids_at[c + 1]; k++) order[n++] = kids[k];
-      for (uint32_t k = kids_at[c + 1]; k-- > kids_at[c];) stack[top++] = kids[k];
-    }
-  }
-  free(stack);
-}
-
 typedef struct triples {
   uint32_t *ctx;
   uint16_t *metric;
@@ -107,12 +82,55 @@ typedef struct reader {
   const char *path;
   cube_anchor a;
   hpcdb_experiment *exp;
-  uint32_t *kids_at, *kids; /* children of each cnode */
+  uint32_t *parent, *kids_at, *kids; /* parent and children of each cnode */
   uint32_t *order;
   double *exc, *inc;        /* one metric: n_cnodes × n_locations */
   triples *per_profile;     /* n_locations + 1 (the summary first) */
-  uint32_t *loc_of_id_pos;  /* location position by data column */
+  uint32_t entry_id;        /* the synthetic entry point's context id, 0 if none */
+  uint32_t *entry_roots;    /* the root cnodes below it */
+  uint32_t n_entry_roots;
+  uint8_t *is_entry;        /* cnodes hpcdb wrote for entry points */
 } reader;
+
+/* x combined into v as the metric aggregates; k values came before. */
+static double combine(const cube_metric *m, double v, double x, uint32_t k) {
+  if (k == 0) return x;
+  if (m->aggregate == CUBE_SUM) return v + x;
+  return (m->aggregate == CUBE_MIN ? x < v : x > v) ? x : v;
+}
+
+/* A context that Cube has no cnode for but that holds, as in HPCToolkit's
+ * databases, the inclusive values of everything below it: the synthetic
+ * entry point (build.c) over its roots, and the global context over the top
+ * level. Its exclusive value is 0. */
+static int push_enclosing(reader *r, const cube_metric *m, uint32_t ctx_id, uint16_t execution, const double *values) {
+  double all = 0; /* over locations as for the cnodes: min / max of the locations with a value */
+  uint32_t k = 0;
+  for (uint32_t l = 0; l < r->a.n_locations; l++) {
+    double y = values[l];
+    if (y != 0) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
+    if (m->aggregate == CUBE_SUM || y != 0) all = combine(m, all, y, k++);
+  }
+  return all != 0 ? push(&r->per_profile[0], ctx_id, execution, all) : 0;
+}
+
+static int push_enclosing_contexts(reader *r, const cube_metric *m, uint16_t execution) {
+  uint32_t nl = r->a.n_locations, nc = r->a.n_cnodes;
+  double *entry = calloc((size_t)nl + 1, sizeof *entry), *global = calloc((size_t)nl + 1, sizeof *global);
+  int rc = entry && global ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t l = 0; l < nl && rc == 0; l++) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < r->n_entry_roots; k++) entry[l] = combine(m, entry[l], r->inc[(size_t)r->entry_roots[k] * nl + l], k);
+    if (r->entry_id) global[l] = combine(m, global[l], entry[l], n++);
+    for (uint32_t c = 0; c < nc; c++)
+      if (r->is_entry[c]) global[l] = combine(m, global[l], r->inc[(size_t)c * nl + l], n++);
+  }
+  if (rc == 0 && r->entry_id) rc = push_enclosing(r, m, r->entry_id, execution, entry);
+  if (rc == 0) rc = push_enclosing(r, m, 0, execution, global);
+  free(entry);
+  free(global);
+  return rc;
+}
 
 /* Both flavours of one metric for every cnode and location, then into the
  * profiles' value lists. */
@@ -123,7 +141,8 @@ static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
   double *stored = m->flavour == CUBE_INCLUSIVE ? r->inc : r->exc, *other = m->flavour == CUBE_INCLUSIVE ? r->exc : r->inc;
   memset(r->exc, 0, (size_t)nc * nl * sizeof *r->exc);
   memset(r->inc, 0, (size_t)nc * nl * sizeof *r->inc);
-  cnode_order(&r->a, m->flavour, r->order, r->kids_at, r->kids);
+  if (m->flavour == CUBE_INCLUSIVE) HPCDB_TRY(cube_inclusive_order(nc, r->parent, r->kids_at, r->kids, r->order));
+  else for (uint32_t c = 0; c < nc; c++) r->order[c] = c;
   for (uint32_t k = 0; k < v->n_rows; k++) {
     uint32_t c = r->order[v->row_pos[k]];
     for (uint32_t l = 0; l < nl; l++)
@@ -148,12 +167,16 @@ static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
       }
     }
   }
+  if (m->flavour == CUBE_INCLUSIVE) /* a difference of equal sums is 0, not rounding residue */
+    for (size_t i = 0; i < (size_t)nc * nl; i++)
+      if (fabs(r->exc[i]) <= 1e-12 * fabs(r->inc[i])) r->exc[i] = 0;
   uint16_t point = (uint16_t)(2 * mi), execution = (uint16_t)(2 * mi + 1);
   for (uint32_t c = 0; c < nc; c++) {
     double sx = 0, sy = 0; /* the summary: combined over locations as the metric aggregates */
     int first = 1;
     for (uint32_t l = 0; l < nl; l++) {
       double x = r->exc[(size_t)c * nl + l], y = r->inc[(size_t)c * nl + l];
+      if (r->is_entry[c]) x = 0; /* entry points have inclusive values only */
       if (x != 0) HPCDB_TRY(push(&r->per_profile[l + 1], r->a.cnodes[c].id + 1, point, x));
       if (y != 0) HPCDB_TRY(push(&r->per_profile[l + 1], r->a.cnodes[c].id + 1, execution, y));
       if (m->aggregate == CUBE_SUM) {
@@ -169,109 +192,25 @@ static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
     if (sx != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, point, sx));
     if (sy != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, execution, sy));
   }
-  return 0;
+  return push_enclosing_contexts(r, m, execution);
 }
 
-/* Files, functions, the context tree, metrics and profiles from the anchor. */
-static int build_model(reader *r) {
-  cube_anchor *a = &r->a;
-  hpcdb_experiment *exp = r->exp;
-  exp->format = "cube";
-  exp->version_major = 4;
-  HPCDB_TRY(hpcdb_set_title(exp, "cube", NULL));
-  HPCDB_TRY(hpcdb_add_attr(exp, "cube.ctx_id_offset", "1"));
-  HPCDB_TRY(hpcdb_add_attr(exp, "cube.version", a->version));
-  for (uint32_t i = 0; i < a->n_attrs; i++) {
-    char key[512];
-    snprintf(key, sizeof key, "cube.%s", a->attrs[i].key);
-    HPCDB_TRY(hpcdb_add_attr(exp, key, a->attrs[i].value));
+/* The cnodes that are entry points, and the roots that build.c hung below a
+ * synthetic entry point. */
+static int find_entry_roots(reader *r) {
+  uint32_t e = r->entry_id ? hpcdb_find_context(r->exp, r->entry_id) : HPCDB_NONE;
+  r->is_entry = calloc((size_t)r->a.n_cnodes + 1, 1);
+  if (!r->is_entry) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t c = 0; c < r->a.n_cnodes; c++) {
+    uint32_t x = hpcdb_find_context(r->exp, r->a.cnodes[c].id + 1);
+    r->is_entry[c] = x != HPCDB_NONE && r->exp->contexts[x].kind == HPCDB_CTX_ENTRY;
   }
-  static const char *const kinds[] = {"SUMMARY", "NODE", "RANK", "THREAD"};
-  for (int k = 0; k < 4; k++) HPCDB_TRY(hpcdb_add_kind_name(exp, kinds[k], NULL));
-  /* regions: a function each; their mod is a source file */
-  uint32_t *fn_of_region = malloc(((size_t)a->n_regions + 1) * sizeof *fn_of_region);
-  if (!fn_of_region) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  int rc = 0;
-  for (uint32_t i = 0; i < a->n_regions && rc == 0; i++) {
-    const cube_region *g = &a->regions[i];
-    hpcdb_function fn = {g->name, HPCDB_NONE, 0, HPCDB_NONE, g->begin > 0 ? (uint32_t)g->begin : 0, 0};
-    if (g->mod && *g->mod) {
-      const char *path = hpcdb_intern(exp, g->mod);
-      for (uint32_t f = 0; f < exp->n_files && fn.file == HPCDB_NONE; f++)
-        if (exp->files[f].path == path) fn.file = f;
-      if (fn.file == HPCDB_NONE) rc = hpcdb_add_file(exp, path, 0, &fn.file);
-    }
-    if (rc == 0) rc = hpcdb_add_function(exp, &fn, &fn_of_region[i]);
-  }
-  /* cnodes: contexts under one entry point (HPCToolkit's trees start with
-   * entry points; its id follows the largest cnode id); a region is found
-   * by its id */
-  uint32_t *ctx_of = malloc(((size_t)a->n_cnodes + 1) * sizeof *ctx_of), entry = 0, max_id = 0;
-  if (!ctx_of) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (uint32_t c = 0; c < a->n_cnodes; c++)
-    if (a->cnodes[c].id > max_id) max_id = a->cnodes[c].id;
-  if (rc == 0 && max_id >= UINT32_MAX - 2)
-    rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "anchor.xml", 0, "cnode-id", "cnode id %u is too large", max_id);
-  if (rc == 0) {
-    hpcdb_context e = {0};
-    e.id = max_id + 2;
-    e.kind = HPCDB_CTX_ENTRY;
-    e.entry_point = HPCDB_ENTRY_MAIN;
-    e.name = "main thread";
-    e.function = e.file = e.module = HPCDB_NONE;
-    rc = hpcdb_add_context(exp, &e, 0, &entry);
-  }
-  for (uint32_t c = 0; c < a->n_cnodes && rc == 0; c++) {
-    const cube_cnode *n = &a->cnodes[c];
-    uint32_t region = UINT32_MAX;
-    for (uint32_t i = 0; i < a->n_regions && region == UINT32_MAX; i++)
-      if (a->regions[i].id == n->callee) region = i;
-    if (region == UINT32_MAX) {
-      rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "anchor.xml", 0, "cnode-callee", "cnode %u calls region %u, which does not exist", n->id, n->callee);
-      break;
-    }
-    hpcdb_context ctx = {0};
-    ctx.id = n->id + 1;
-    ctx.kind = HPCDB_CTX_NORMAL;
-    ctx.relation = HPCDB_REL_CALL;
-    ctx.lexical_type = HPCDB_LEX_FUNCTION;
-    ctx.function = fn_of_region[region];
-    ctx.file = ctx.module = HPCDB_NONE;
-    if (n->line > 0 && exp->functions[ctx.function].file != HPCDB_NONE) {
-      ctx.file = exp->functions[ctx.function].file;
-      ctx.line = (uint32_t)n->line;
-    }
-    rc = hpcdb_add_context(exp, &ctx, n->parent == UINT32_MAX ? entry : ctx_of[n->parent], &ctx_of[c]);
-    if (rc == HPCDB_EINVAL) rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "anchor.xml", 0, "cnode-id", "%s", hpcdb_last_error());
-  }
-  free(fn_of_region);
-  free(ctx_of);
-  HPCDB_TRY(rc);
-  /* metrics: point (exclusive) and execution (inclusive) each */
-  hpcdb_scope point = {"point", HPCDB_SCOPE_POINT, 255}, execution = {"execution", HPCDB_SCOPE_EXECUTION, 255};
-  uint32_t sp, se;
-  HPCDB_TRY(hpcdb_add_scope(exp, &point, &sp));
-  HPCDB_TRY(hpcdb_add_scope(exp, &execution, &se));
-  if (a->n_metrics > 32767) return hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: more than 32767 metrics", r->path);
-  for (uint32_t i = 0; i < a->n_metrics; i++) {
-    const cube_metric *m = &a->metrics[i];
-    uint32_t idx;
-    uint8_t combine = m->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : m->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
-    HPCDB_TRY(hpcdb_add_metric(exp, *m->uniq ? m->uniq : m->disp, &idx));
-    exp->metrics[idx].description = hpcdb_intern(exp, m->descr);
-    exp->metrics[idx].unit = hpcdb_intern(exp, m->uom);
-    HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, sp, (uint16_t)(2 * i)));
-    HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, se, (uint16_t)(2 * i + 1)));
-    hpcdb_summary s1 = {sp, "$$", combine, (uint16_t)(2 * i)}, s2 = {se, "$$", combine, (uint16_t)(2 * i + 1)};
-    HPCDB_TRY(hpcdb_metric_add_summary(exp, idx, &s1));
-    HPCDB_TRY(hpcdb_metric_add_summary(exp, idx, &s2));
-  }
-  /* profiles: the summary, then one per location */
-  HPCDB_TRY(hpcdb_add_profile(exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL));
-  for (uint32_t l = 0; l < a->n_locations; l++) {
-    const cube_location *loc = &a->locations[l];
-    hpcdb_id ids[3] = {{1, 0, loc->node_index, loc->node_index}, {2, 0, loc->group_rank, loc->group_rank}, {3, 0, loc->rank, loc->rank}};
-    HPCDB_TRY(hpcdb_add_profile(exp, 0, 1, ids, 3, NULL));
+  if (e == HPCDB_NONE) return 0;
+  r->entry_roots = malloc(((size_t)r->a.n_cnodes + 1) * sizeof *r->entry_roots);
+  if (!r->entry_roots) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t c = 0; c < r->a.n_cnodes; c++) {
+    uint32_t x = r->a.cnodes[c].parent == UINT32_MAX ? hpcdb_find_context(r->exp, r->a.cnodes[c].id + 1) : HPCDB_NONE;
+    if (x != HPCDB_NONE && r->exp->contexts[x].parent == e) r->entry_roots[r->n_entry_roots++] = c;
   }
   return 0;
 }
@@ -372,17 +311,20 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   HPCDB_TRY(read_anchor(&r));
   uint32_t nc = r.a.n_cnodes, nl = r.a.n_locations;
   int rc = hpcdb_experiment_new(&r.exp);
+  r.parent = malloc(((size_t)nc + 1) * sizeof *r.parent);
   r.kids_at = calloc((size_t)nc + 2, sizeof *r.kids_at);
   r.kids = malloc(((size_t)nc + 1) * sizeof *r.kids);
   r.order = malloc(((size_t)nc + 1) * sizeof *r.order);
   r.exc = malloc(((size_t)nc * nl + 1) * sizeof *r.exc);
   r.inc = malloc(((size_t)nc * nl + 1) * sizeof *r.inc);
   r.per_profile = calloc((size_t)nl + 1, sizeof *r.per_profile);
-  if (rc == 0 && (!r.kids_at || !r.kids || !r.order || !r.exc || !r.inc || !r.per_profile))
+  if (rc == 0 && (!r.parent || !r.kids_at || !r.kids || !r.order || !r.exc || !r.inc || !r.per_profile))
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %u cnodes x %u locations", path, nc, nl);
   if (rc == 0) { /* children lists in document order */
-    for (uint32_t c = 0; c < nc; c++)
+    for (uint32_t c = 0; c < nc; c++) {
+      r.parent[c] = r.a.cnodes[c].parent;
       if (r.a.cnodes[c].parent != UINT32_MAX) r.kids_at[r.a.cnodes[c].parent + 1]++;
+    }
     for (uint32_t c = 0; c < nc; c++) r.kids_at[c + 1] += r.kids_at[c];
     uint32_t *fill = malloc(((size_t)nc + 1) * sizeof *fill);
     if (!fill) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -393,7 +335,8 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
       free(fill);
     }
   }
-  if (rc == 0) rc = build_model(&r);
+  if (rc == 0) rc = cube_build_model(r.exp, &r.a, path, &r.entry_id);
+  if (rc == 0) rc = find_entry_roots(&r);
   if (rc == 0) rc = read_metrics(&r);
   for (uint32_t p = 0; rc == 0 && p <= nl; p++)
     rc = hpcdb_profile_set_values(r.exp, p, r.per_profile[p].n, r.per_profile[p].ctx, r.per_profile[p].metric,
@@ -405,6 +348,9 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
     free(r.per_profile[p].value);
   }
   free(r.per_profile);
+  free(r.parent);
+  free(r.entry_roots);
+  free(r.is_entry);
   free(r.kids_at);
   free(r.kids);
   free(r.order);

@@ -1,0 +1,59 @@
+/* Which values of a model metric a Cube metric stores. Cube keeps one
+ * flavour and derives the other along the call tree: inclusive values
+ * (the execution scope) are stored for summed metrics, since they stay exact
+ * even where a database has values at contexts its tree does not list;
+ * metrics combined by min or max keep their exclusive (point) values with
+ * Cube's MINDOUBLE / MAXDOUBLE, whose inclusive values are min / max over
+ * the subtree. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "cube/cube_write.h"
+
+static int find_instance(const hpcdb_experiment *exp, const hpcdb_metric *m, uint8_t type, const char *name) {
+  for (uint32_t i = 0; i < m->n_instances; i++) {
+    const hpcdb_scope *s = &exp->scopes[m->instances[i].scope];
+    if (s->type == type && s->name && !strcmp(s->name, name)) return (int)i;
+  }
+  return -1;
+}
+
+/* The combination of the metric's summaries over profiles: min or max when
+ * every summary of it says so, sum otherwise. */
+static uint8_t combine_of(const hpcdb_metric *m) {
+  if (!m->n_summaries) return HPCDB_COMBINE_SUM;
+  uint8_t c = m->summaries[0].combine;
+  for (uint32_t i = 1; i < m->n_summaries; i++)
+    if (m->summaries[i].combine != c) return HPCDB_COMBINE_SUM;
+  return c;
+}
+
+int cube_plan_metrics(const hpcdb_experiment *exp, cube_metric_plan **plans, uint32_t *n) {
+  *n = 0;
+  *plans = malloc(((size_t)exp->n_metrics + 1) * sizeof **plans);
+  if (!*plans) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t i = 0; i < exp->n_metrics; i++) {
+    const hpcdb_metric *m = &exp->metrics[i];
+    int point = find_instance(exp, m, HPCDB_SCOPE_POINT, "point");
+    int execution = find_instance(exp, m, HPCDB_SCOPE_EXECUTION, "execution");
+    uint8_t combine = combine_of(m);
+    cube_metric_plan p = {i, 0, 0, -1, "DOUBLE"};
+    if (combine != HPCDB_COMBINE_SUM && point >= 0) {
+      /* an entry point has no exclusive value of its own; storing its
+       * inclusive one there keeps Cube's min / max over the subtree right */
+      p.stored_id = m->instances[point].prop_metric_id;
+      p.entry_id = execution >= 0 ? m->instances[execution].prop_metric_id : -1;
+      p.dtype = combine == HPCDB_COMBINE_MIN ? "MINDOUBLE" : "MAXDOUBLE";
+    } else if (execution >= 0) {
+      p.stored_id = m->instances[execution].prop_metric_id;
+      p.inclusive = 1;
+    } else if (point >= 0) {
+      p.stored_id = m->instances[point].prop_metric_id;
+    } else {
+      continue; /* no flavour Cube can store: listed among the losses */
+    }
+    (*plans)[(*n)++] = p;
+  }
+  return 0;
+}
