@@ -1,4 +1,5 @@
-# Cube files: CubeLib's own values, and conversion of every sample to v4.0.
+# Cube files: CubeLib's own values; every sample rewritten as Cube and converted to
+# v4.0 and back; every v4.0 sample converted to Cube.
 set(CUBE_DIR ${CMAKE_CURRENT_LIST_DIR})
 foreach(spec "call_tree_test;call_tree_test" "time.p4;time.p4" "blast.p64.bigendian;blast.p64")
   list(GET spec 0 file)
@@ -11,7 +12,15 @@ endforeach()
 foreach(file all-dtypes blast.p64.bigendian call_tree_test cube-4.0-legacy-system dense-index-8-roots scorep-cpi
              threaded-example1 time.p4 zcubex-mm.x100)
   add_test(NAME cube/convert/${file}
-           COMMAND ${CUBE_DIR}/convert_case.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}/cube/${file}.cubex
+           COMMAND ${CUBE_DIR}/convert_case.sh $<TARGET_FILE:hpcdb> cube ${HPCDB_SAMPLE_DATA}/cube/${file}.cubex
                    ${PROJECT_BINARY_DIR}/test-output/cube/${file})
   set_tests_properties(cube/convert/${file} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
+foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328
+           hpctoolkit-v4/lmp-openmp hpctoolkit-v4/loop-fork-cycles hpcrun/expected/small.d
+           hpcrun/expected/loops-cputime-t.d)
+  add_test(NAME cube/from-v4/${db}
+           COMMAND ${CUBE_DIR}/convert_case.sh $<TARGET_FILE:hpcdb> v4 ${HPCDB_SAMPLE_DATA}/${db}
+                   ${PROJECT_BINARY_DIR}/test-output/cube/from-v4/${db})
+  set_tests_properties(cube/from-v4/${db} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()

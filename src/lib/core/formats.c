@@ -17,7 +17,7 @@ static const format_entry formats[] = {
     {HPCDB_FORMAT_DRAFT_A, "HPCToolkit experiment.xml 4.0 database (2021-22 draft)", NULL, NULL},
     {HPCDB_FORMAT_DRAFT_B, "HPCToolkit meta.db draft (HPCTOOLKIT_expmt)", NULL, NULL},
     {HPCDB_FORMAT_LEGACY_XML, "HPCToolkit experiment.xml 2.x database", NULL, NULL},
-    {HPCDB_FORMAT_CUBE, "Cube 4 (.cubex)", hpcdb_cube_read, NULL},
+    {HPCDB_FORMAT_CUBE, "Cube 4 (.cubex)", hpcdb_cube_read, hpcdb_cube_validate},
 };
 
 const format_entry *format_lookup(hpcdb_format format) {

@@ -105,6 +105,23 @@ void cube_values_free(cube_values *v);
 int cube_inclusive_order(uint32_t n, const uint32_t *parent, const uint32_t *kids_at, const uint32_t *kids,
                          uint32_t *order);
 
+/* A whole archive member in memory. */
+typedef struct cube_member {
+  uint8_t *data;
+  size_t len;
+} cube_member;
+
+struct archive;
+struct archive_entry;
+/* Opens path as a tar archive (any compression libarchive reads). */
+int cube_open_archive(struct archive **out, const char *path);
+/* The current member's bytes (malloc'ed, with one spare byte). */
+int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m, const char *path);
+
+/* Finds and parses the archive's anchor.xml (HPCDB_ENOTFORMAT when the file
+ * is not an archive, HPCDB_ECORRUPT when it has no anchor.xml). */
+int cube_read_anchor(cube_anchor *a, const char *path);
+
 /* The model's static part from the anchor: attributes, functions, contexts,
  * metrics and the (still empty) profiles, the summary first. Roots that are
  * not hpcdb-written entry points hang below a synthetic entry point, whose

@@ -17,42 +17,6 @@
 #include "cube/cube.h"
 #include "hpcdb/hpcdb.h"
 
-typedef struct member {
-  uint8_t *data;
-  size_t len;
-} member;
-
-/* The whole current archive member. */
-static int read_member(struct archive *ar, struct archive_entry *e, member *m, const char *path) {
-  int64_t size = archive_entry_size(e);
-  if (size < 0 || (uint64_t)size > SIZE_MAX - 1) return hpcdb_fail(HPCDB_ECORRUPT, "%s: member of bad size", path);
-  m->len = (size_t)size;
-  m->data = malloc(m->len + 1);
-  if (!m->data) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for a %zu-byte member", path, m->len);
-  la_ssize_t got = archive_read_data(ar, m->data, m->len);
-  if (got < 0 || (size_t)got != m->len) {
-    free(m->data);
-    m->data = NULL;
-    return hpcdb_fail_at(HPCDB_ECORRUPT, path, archive_entry_pathname(e), 0, "archive", "short member: %s",
-                         archive_error_string(ar) ? archive_error_string(ar) : "truncated");
-  }
-  return 0;
-}
-
-static int open_archive(struct archive **out, const char *path) {
-  struct archive *ar = archive_read_new();
-  if (!ar) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  archive_read_support_filter_all(ar);
-  archive_read_support_format_tar(ar);
-  if (archive_read_open_filename(ar, path, 1 << 16) != ARCHIVE_OK) {
-    int rc = hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not a readable tar archive: %s", path, archive_error_string(ar));
-    archive_read_free(ar);
-    return rc;
-  }
-  *out = ar;
-  return 0;
-}
-
 typedef struct triples {
   uint32_t *ctx;
   uint16_t *metric;
@@ -232,8 +196,8 @@ static int metric_of_member(const cube_anchor *a, const char *name, const char *
 /* The second pass: each metric's .index and .data, decoded as soon as both are there. */
 static int read_metrics(reader *r) {
   struct archive *ar;
-  HPCDB_TRY(open_archive(&ar, r->path));
-  member *ix = calloc(r->a.n_metrics + 1, sizeof *ix), *dt = calloc(r->a.n_metrics + 1, sizeof *dt);
+  HPCDB_TRY(cube_open_archive(&ar, r->path));
+  cube_member *ix = calloc(r->a.n_metrics + 1, sizeof *ix), *dt = calloc(r->a.n_metrics + 1, sizeof *dt);
   int rc = ix && dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   struct archive_entry *e;
   while (rc == 0) {
@@ -245,11 +209,11 @@ static int read_metrics(reader *r) {
     }
     const char *name = archive_entry_pathname(e);
     uint32_t m;
-    member *slot = NULL;
+    cube_member *slot = NULL;
     if (metric_of_member(&r->a, name, ".index", &m)) slot = &ix[m];
     else if (metric_of_member(&r->a, name, ".data", &m)) slot = &dt[m];
     if (!slot || slot->data) continue;
-    if ((rc = read_member(ar, e, slot, r->path)) < 0) break;
+    if ((rc = cube_read_member(ar, e, slot, r->path)) < 0) break;
     if (ix[m].data && dt[m].data) {
       cube_values v;
       size_t size = cube_dtype_size(r->a.metrics[m].dtype);
@@ -279,36 +243,12 @@ static int read_metrics(reader *r) {
   return rc;
 }
 
-static int read_anchor(reader *r) {
-  struct archive *ar;
-  HPCDB_TRY(open_archive(&ar, r->path));
-  struct archive_entry *e;
-  int rc = hpcdb_fail(HPCDB_ENOTFORMAT, "%s: no anchor.xml in the archive", r->path);
-  for (;;) {
-    int h = archive_read_next_header(ar, &e);
-    if (h == ARCHIVE_EOF) break;
-    if (h < ARCHIVE_WARN) {
-      rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "archive", 0, "tar", "%s", archive_error_string(ar));
-      break;
-    }
-    if (strcmp(archive_entry_pathname(e), "anchor.xml") != 0) continue;
-    member m;
-    if ((rc = read_member(ar, e, &m, r->path)) == 0) {
-      rc = cube_anchor_parse(&r->a, m.data, m.len, r->path);
-      free(m.data);
-    }
-    break;
-  }
-  archive_read_free(ar);
-  return rc;
-}
-
 int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   *out = NULL;
   reader r;
   memset(&r, 0, sizeof r);
   r.path = path;
-  HPCDB_TRY(read_anchor(&r));
+  HPCDB_TRY(cube_read_anchor(&r.a, path));
   uint32_t nc = r.a.n_cnodes, nl = r.a.n_locations;
   int rc = hpcdb_experiment_new(&r.exp);
   r.parent = malloc(((size_t)nc + 1) * sizeof *r.parent);

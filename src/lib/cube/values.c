@@ -10,7 +10,9 @@
 #include "cube/cube.h"
 
 static const struct { const char *name; size_t size; } dtypes[] = {
-    {"DOUBLE", 8}, {"MINDOUBLE", 8}, {"MAXDOUBLE", 8}, {"FLOAT", 4}, {"INT8", 1}, {"UINT8", 1}, {"CHAR", 1},
+    {"DOUBLE", 8}, {"MINDOUBLE", 8}, {"MAXDOUBLE", 8},
+    {"FLOAT", 8}, /* CubeLib stores FLOAT as a double (threaded-example1, dense-index-8-roots) */
+    {"INT8", 1}, {"UINT8", 1}, {"CHAR", 1},
     {"INT16", 2}, {"UINT16", 2}, {"SHORT INT", 2}, {"SIGNED SHORT INT", 2}, {"UNSIGNED SHORT INT", 2},
     {"INT32", 4}, {"UINT32", 4}, {"INT", 4}, {"SIGNED INT", 4}, {"UNSIGNED INT", 4},
     {"INT64", 8}, {"UINT64", 8}, {"INTEGER", 8}, {"SIGNED INTEGER", 8}, {"UNSIGNED INTEGER", 8},
@@ -44,14 +46,8 @@ double cube_decode(const char *dtype, const uint8_t *p, int be) {
   size_t n = cube_dtype_size(dtype);
   int is_signed = !strncmp(dtype, "INT", 3) || !strncmp(dtype, "SIGNED", 6) || !strcmp(dtype, "SHORT INT") ||
                   !strcmp(dtype, "CHAR");
-  if (!strcmp(dtype, "DOUBLE") || !strcmp(dtype, "MINDOUBLE") || !strcmp(dtype, "MAXDOUBLE"))
+  if (!strcmp(dtype, "DOUBLE") || !strcmp(dtype, "MINDOUBLE") || !strcmp(dtype, "MAXDOUBLE") || !strcmp(dtype, "FLOAT"))
     return bits_to_f64(rd(p, 8, be));
-  if (!strcmp(dtype, "FLOAT")) {
-    uint32_t b = (uint32_t)rd(p, 4, be);
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-  }
   if (!strcmp(dtype, "COMPLEX")) return bits_to_f64(rd(p, 8, be)); /* the real part */
   if (!strcmp(dtype, "RATE")) {                                      /* numerator / denominator */
     double num = bits_to_f64(rd(p, 8, be)), den = bits_to_f64(rd(p + 8, 8, be));

@@ -1,0 +1,220 @@
+/* hpcdb_cube_validate: the archive, anchor.xml (well-formed; unique metric,
+ * region, cnode and location ids; calleeIds that name a region; no cnode
+ * that repeats an ancestor's id), and for every metric its .index and .data:
+ * both or neither present, magic, endian word, index format, entries within
+ * the call tree and in ascending order without repeats, data of exactly N x
+ * locations values (or N zlib rows that inflate to a row each; trailing
+ * bytes, which CubeLib ignores, are a note). Diagnostics
+ * name the member: "file.cubex[3.index]". */
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/hashmap.h"
+#include "cube/cube.h"
+
+typedef struct checker {
+  hpcdb_validation *res;
+  hpcdb_diagnostic_fn fn;
+  void *user;
+  const char *path;
+} checker;
+
+static void report(checker *k, hpcdb_severity sev, const char *member, uint64_t off, const char *rule, const char *fmt,
+                   ...) HPCDB_PRINTF(6, 7);
+static void report(checker *k, hpcdb_severity sev, const char *member, uint64_t off, const char *rule, const char *fmt,
+                   ...) {
+  char detail[512], file[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  snprintf(file, sizeof file, "%s[%s]", k->path, member);
+  if (sev == HPCDB_SEV_ERROR) k->res->errors++;
+  else k->res->notes++;
+  if (k->fn) {
+    hpcdb_diagnostic d = {sev, file, off, rule, detail};
+    k->fn(k->user, &d);
+  }
+}
+
+/* The reader's last error as a diagnostic: its "path: section: offset 0x…:
+ * rule: detail" split into fields. */
+static void report_last(checker *k, const char *member) {
+  const char *msg = hpcdb_last_error(), *at = strstr(msg, ": offset 0x");
+  if (!at) {
+    report(k, HPCDB_SEV_ERROR, member, 0, "read", "%s", msg);
+    return;
+  }
+  char *end;
+  unsigned long long off = strtoull(at + 11, &end, 16);
+  const char *rule = *end == ':' ? end + 2 : end, *colon = strstr(rule, ": ");
+  char name[64];
+  snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - rule) : 0, rule);
+  report(k, HPCDB_SEV_ERROR, member, off, colon ? name : "read", "%s", colon ? colon + 2 : msg);
+}
+
+static void unique(checker *k, const char *what, const char *rule, uint32_t n, const void *items, size_t stride,
+                   size_t id_offset) {
+  hpcdb_u64map seen = {0};
+  uint64_t v;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t id;
+    memcpy(&id, (const uint8_t *)items + (size_t)i * stride + id_offset, sizeof id);
+    if (u64map_get(&seen, id, &v)) report(k, HPCDB_SEV_ERROR, "anchor.xml", 0, rule, "%s id %u is used twice", what, id);
+    else if (u64map_put(&seen, id, i) < 0) break;
+  }
+  u64map_free(&seen);
+}
+
+static void check_anchor(checker *k, const cube_anchor *a) {
+  unique(k, "metric", "duplicate-id", a->n_metrics, a->metrics, sizeof *a->metrics, offsetof(cube_metric, id));
+  unique(k, "region", "duplicate-id", a->n_regions, a->regions, sizeof *a->regions, offsetof(cube_region, id));
+  unique(k, "cnode", "duplicate-id", a->n_cnodes, a->cnodes, sizeof *a->cnodes, offsetof(cube_cnode, id));
+  unique(k, "location", "duplicate-id", a->n_locations, a->locations, sizeof *a->locations, offsetof(cube_location, id));
+  hpcdb_u64map regions = {0};
+  for (uint32_t i = 0; i < a->n_regions; i++) u64map_put(&regions, a->regions[i].id, i);
+  uint64_t v;
+  for (uint32_t c = 0; c < a->n_cnodes; c++) {
+    const cube_cnode *n = &a->cnodes[c];
+    if (!u64map_get(&regions, n->callee, &v))
+      report(k, HPCDB_SEV_ERROR, "anchor.xml", 0, "cnode-callee", "cnode %u calls region %u, which does not exist", n->id, n->callee);
+    unsigned depth = 0;
+    for (uint32_t p = n->parent; p != UINT32_MAX && depth < a->n_cnodes; p = a->cnodes[p].parent, depth++)
+      if (a->cnodes[p].id == n->id) {
+        report(k, HPCDB_SEV_ERROR, "anchor.xml", 0, "cnode-cycle", "cnode %u is its own ancestor", n->id);
+        break;
+      }
+  }
+  u64map_free(&regions);
+  for (uint32_t i = 0; i < a->n_metrics; i++) {
+    const cube_metric *m = &a->metrics[i];
+    if (!m->derived && !cube_dtype_size(m->dtype))
+      report(k, HPCDB_SEV_NOTE, "anchor.xml", 0, "dtype", "metric %s: data type \"%s\" is not decoded", m->uniq, m->dtype);
+  }
+  if (!a->n_locations) report(k, HPCDB_SEV_NOTE, "anchor.xml", 0, "locations", "no locations: no values can be stored");
+}
+
+/* Index order: positions strictly ascending (what Score-P and CubeW write,
+ * and what a reader may binary-search). */
+static void check_index_order(checker *k, const char *member, const cube_values *v) {
+  for (uint32_t i = 1; i < v->n_rows; i++)
+    if (v->row_pos[i] <= v->row_pos[i - 1]) {
+      report(k, HPCDB_SEV_ERROR, member, 22 + 4 * (uint64_t)i, "index-order", "entry %u (%u) does not follow %u", i,
+             v->row_pos[i], v->row_pos[i - 1]);
+      return;
+    }
+}
+
+static void check_metric(checker *k, const cube_anchor *a, uint32_t m, const cube_member *ix, const cube_member *dt) {
+  const cube_metric *mt = &a->metrics[m];
+  char ixname[48], dtname[48];
+  snprintf(ixname, sizeof ixname, "%u.index", mt->id);
+  snprintf(dtname, sizeof dtname, "%u.data", mt->id);
+  if (!ix->data || !dt->data) {
+    if (ix->data || dt->data)
+      report(k, HPCDB_SEV_ERROR, ix->data ? dtname : ixname, 0, "member-missing", "metric %s has %s but not %s", mt->uniq,
+             ix->data ? ixname : dtname, ix->data ? dtname : ixname);
+    return;
+  }
+  size_t size = cube_dtype_size(mt->dtype);
+  if (!size) return; /* noted with the anchor */
+  cube_values v;
+  if (cube_values_decode(&v, ix->data, ix->len, dt->data, dt->len, size, a->n_locations, a->n_cnodes, k->path, mt->uniq) < 0) {
+    report_last(k, strstr(hpcdb_last_error(), ": index: ") ? ixname : dtname);
+    return;
+  }
+  check_index_order(k, ixname, &v);
+  uint64_t want = 10 + (uint64_t)v.n_rows * a->n_locations * size;
+  if (dt->len >= 10 && !memcmp(dt->data, "CUBEX.DATA", 10) && dt->len > want) /* CubeLib reads N rows, ignores the rest */
+    report(k, HPCDB_SEV_NOTE, dtname, want, "data-size", "%zu bytes; %u rows x %u locations x %zu bytes need only %llu",
+           dt->len, v.n_rows, a->n_locations, size, (unsigned long long)want);
+  cube_values_free(&v);
+}
+
+static int metric_of(const cube_anchor *a, const char *name, const char *suffix, uint32_t *out) {
+  size_t n = strlen(name), s = strlen(suffix);
+  if (n <= s || strcmp(name + n - s, suffix)) return 0;
+  char *end;
+  unsigned long id = strtoul(name, &end, 10);
+  if (end != name + n - s) return 0;
+  for (uint32_t i = 0; i < a->n_metrics; i++)
+    if (a->metrics[i].id == id) return (*out = i), 1;
+  return 0;
+}
+
+/* One pass over the members after the anchor is known: a metric's file is
+ * kept until its partner arrives, then both are checked and freed. */
+static int check_members(checker *k, const cube_anchor *a) {
+  struct archive *ar;
+  HPCDB_TRY(cube_open_archive(&ar, k->path));
+  cube_member *ix = calloc(a->n_metrics + 1, sizeof *ix), *dt = calloc(a->n_metrics + 1, sizeof *dt);
+  uint8_t *seen_ix = calloc(a->n_metrics + 1, 1), *seen_dt = calloc(a->n_metrics + 1, 1);
+  int rc = ix && dt && seen_ix && seen_dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  struct archive_entry *e;
+  while (rc == 0) {
+    int h = archive_read_next_header(ar, &e);
+    if (h == ARCHIVE_EOF) break;
+    if (h < ARCHIVE_WARN) {
+      report(k, HPCDB_SEV_ERROR, "archive", 0, "tar", "%s", archive_error_string(ar));
+      break;
+    }
+    const char *name = archive_entry_pathname(e);
+    uint32_t m;
+    int is_index = metric_of(a, name, ".index", &m), is_data = !is_index && metric_of(a, name, ".data", &m);
+    if (!is_index && !is_data) {
+      if (strcmp(name, "anchor.xml") && (strstr(name, ".index") || strstr(name, ".data")))
+        report(k, HPCDB_SEV_ERROR, name, 0, "member-metric", "no metric in anchor.xml has the id of this member");
+      continue;
+    }
+    uint8_t *seen = is_index ? &seen_ix[m] : &seen_dt[m];
+    if (*seen) {
+      report(k, HPCDB_SEV_ERROR, name, 0, "member-duplicate", "a second member of this name");
+      continue;
+    }
+    *seen = 1;
+    cube_member *slot = is_index ? &ix[m] : &dt[m];
+    if (cube_read_member(ar, e, slot, k->path) < 0) {
+      report_last(k, name);
+      continue;
+    }
+    if (ix[m].data && dt[m].data) {
+      check_metric(k, a, m, &ix[m], &dt[m]);
+      free(ix[m].data);
+      free(dt[m].data);
+      ix[m].data = dt[m].data = NULL;
+    }
+  }
+  for (uint32_t m = 0; rc == 0 && m < a->n_metrics; m++) /* one of the two, or a member that failed to read */
+    if (seen_ix[m] != seen_dt[m]) check_metric(k, a, m, &ix[m], &dt[m]);
+  for (uint32_t m = 0; ix && dt && m < a->n_metrics; m++) {
+    free(ix[m].data);
+    free(dt[m].data);
+  }
+  free(ix);
+  free(dt);
+  free(seen_ix);
+  free(seen_dt);
+  archive_read_free(ar);
+  return rc;
+}
+
+int hpcdb_cube_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user) {
+  memset(result, 0, sizeof *result);
+  checker k = {result, fn, user, path};
+  cube_anchor a;
+  int rc = cube_read_anchor(&a, path);
+  if (rc == HPCDB_ENOTFORMAT || rc == HPCDB_EIO || rc == HPCDB_ENOMEM) return rc;
+  if (rc < 0) {
+    report_last(&k, "anchor.xml");
+    return 0;
+  }
+  check_anchor(&k, &a);
+  rc = check_members(&k, &a);
+  cube_anchor_free(&a);
+  return rc;
+}
