@@ -24,3 +24,8 @@ foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcvi
                    ${PROJECT_BINARY_DIR}/test-output/cube/from-v4/${db})
   set_tests_properties(cube/from-v4/${db} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+# Broken Cube files (tests/bad/cube/check_bad.py makes them from a small valid
+# file of its own): each rejected with its rule, no sample data needed.
+add_test(NAME bad/cube
+         COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/bad/cube/check_bad.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/bad/cube)

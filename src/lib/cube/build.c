@@ -150,7 +150,10 @@ static int add_cnode(builder *b, uint32_t c, uint32_t *ctx_of) {
   if (n->parent != UINT32_MAX) parent = ctx_of[n->parent];
   else HPCDB_TRY(synthetic_entry(b, &parent));
   int rc = hpcdb_add_context(b->exp, &ctx, parent, &ctx_of[c]);
-  return rc == HPCDB_EINVAL ? FAIL("cnode-id", "%s", hpcdb_last_error()) : rc;
+  if (rc != HPCDB_EINVAL) return rc;
+  char why[256]; /* the message buffer is about to be rewritten */
+  snprintf(why, sizeof why, "%s", hpcdb_last_error());
+  return FAIL("cnode-id", "cnode %u: %s", n->id, why);
 }
 
 /* Parameters grouped by cnode (a counting sort keeps document order). */

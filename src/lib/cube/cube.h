@@ -78,9 +78,21 @@ typedef struct cube_anchor {
 int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char *path);
 void cube_anchor_free(cube_anchor *a);
 
-/* Bytes of one value of a dtype, and its decoding to a double (0: unknown). */
+/* Bytes of one value of a dtype (0: not decoded). */
 size_t cube_dtype_size(const char *dtype);
-double cube_decode(const char *dtype, const uint8_t *p, int big_endian);
+
+/* A dtype resolved once per metric, so that decoding a value is a switch. */
+enum cube_dtype_kind { CUBE_DT_INTEGER, CUBE_DT_DOUBLE, CUBE_DT_RATE, CUBE_DT_TAU, CUBE_DT_SUM };
+typedef struct cube_dtype {
+  int kind; /* enum cube_dtype_kind */
+  size_t size, first, count;
+  int is_signed;
+} cube_dtype;
+/* 1 when the dtype is decoded, 0 otherwise. */
+int cube_dtype_parse(cube_dtype *t, const char *dtype);
+/* One value as a double: integers exactly, COMPLEX its real part, RATE the
+ * quotient, TAU_ATOMIC its sum, NDOUBLES / HISTOGRAM the sum of the values / bins. */
+double cube_decode(const cube_dtype *t, const uint8_t *p, int big_endian);
 
 /* One metric's values: rows[k] (k < n_rows) holds one value per location
  * (n_locations × value size bytes, file byte order), for the cnode at

@@ -101,7 +101,9 @@ static int push_enclosing_contexts(reader *r, const cube_metric *m, uint16_t exe
 static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
   const cube_metric *m = &r->a.metrics[mi];
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
-  size_t size = cube_dtype_size(m->dtype);
+  cube_dtype t;
+  cube_dtype_parse(&t, m->dtype);
+  size_t size = t.size;
   double *stored = m->flavour == CUBE_INCLUSIVE ? r->inc : r->exc, *other = m->flavour == CUBE_INCLUSIVE ? r->exc : r->inc;
   memset(r->exc, 0, (size_t)nc * nl * sizeof *r->exc);
   memset(r->inc, 0, (size_t)nc * nl * sizeof *r->inc);
@@ -110,7 +112,7 @@ static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
   for (uint32_t k = 0; k < v->n_rows; k++) {
     uint32_t c = r->order[v->row_pos[k]];
     for (uint32_t l = 0; l < nl; l++)
-      stored[(size_t)c * nl + l] = cube_decode(m->dtype, v->data + ((size_t)k * nl + l) * size, v->big_endian);
+      stored[(size_t)c * nl + l] = cube_decode(&t, v->data + ((size_t)k * nl + l) * size, v->big_endian);
   }
   /* the other flavour, children after parents in document order */
   for (uint32_t c = 0; c < nc; c++)
@@ -243,6 +245,53 @@ static int read_metrics(reader *r) {
   return rc;
 }
 
+/* A profile's values from its triples in CSR form: a counting sort by
+ * context id (ids are cnode ids + 1, at most the largest + 2), then each
+ * context's few values by metric id; this replaces a general sort. */
+static int set_profile(hpcdb_experiment *exp, uint32_t profile, const triples *t) {
+  uint32_t max = 0;
+  for (uint64_t i = 0; i < t->n; i++) max = t->ctx[i] > max ? t->ctx[i] : max;
+  uint64_t *at = calloc((size_t)max + 2, sizeof *at);
+  uint32_t n_ctxs = 0, *ids = NULL;
+  uint64_t *starts = NULL;
+  uint16_t *metrics = malloc((size_t)t->n * sizeof *metrics + 2);
+  double *values = malloc((size_t)t->n * sizeof *values + 8);
+  if (!at || !metrics || !values) goto oom;
+  for (uint64_t i = 0; i < t->n; i++) at[t->ctx[i] + 1]++;
+  for (uint32_t c = 0; c <= max; c++) n_ctxs += at[c + 1] != 0;
+  ids = malloc(((size_t)n_ctxs + 1) * sizeof *ids);
+  starts = malloc(((size_t)n_ctxs + 1) * sizeof *starts);
+  if (!ids || !starts) goto oom;
+  for (uint32_t c = 0, k = 0; c <= max; c++) {
+    if (at[c + 1]) ids[k++] = c;
+    at[c + 1] += at[c];
+  }
+  for (uint64_t i = 0; i < t->n; i++) { /* scatter, then insertion-sort each context's run */
+    uint64_t j = at[t->ctx[i]]++;
+    metrics[j] = t->metric[i];
+    values[j] = t->value[i];
+  }
+  uint64_t from = 0;
+  for (uint32_t k = 0; k < n_ctxs; k++) {
+    uint64_t to = at[ids[k]];
+    starts[k] = from;
+    for (uint64_t i = from + 1; i < to; i++)
+      for (uint64_t j = i; j > from && metrics[j - 1] > metrics[j]; j--) {
+        uint16_t m = metrics[j];
+        double v = values[j];
+        metrics[j] = metrics[j - 1], values[j] = values[j - 1];
+        metrics[j - 1] = m, values[j - 1] = v;
+      }
+    from = to;
+  }
+  starts[n_ctxs] = t->n;
+  free(at);
+  return hpcdb_profile_adopt_csr(exp, profile, n_ctxs, ids, starts, t->n, metrics, values);
+oom:
+  free(at), free(ids), free(starts), free(metrics), free(values);
+  return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)t->n);
+}
+
 int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   *out = NULL;
   reader r;
@@ -278,9 +327,11 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   if (rc == 0) rc = cube_build_model(r.exp, &r.a, path, &r.entry_id);
   if (rc == 0) rc = find_entry_roots(&r);
   if (rc == 0) rc = read_metrics(&r);
-  for (uint32_t p = 0; rc == 0 && p <= nl; p++)
-    rc = hpcdb_profile_set_values(r.exp, p, r.per_profile[p].n, r.per_profile[p].ctx, r.per_profile[p].metric,
-                                  r.per_profile[p].value);
+  for (uint32_t p = 0; rc == 0 && p <= nl; p++) {
+    rc = set_profile(r.exp, p, &r.per_profile[p]);
+    free(r.per_profile[p].ctx), free(r.per_profile[p].metric), free(r.per_profile[p].value);
+    r.per_profile[p] = (triples){0};
+  }
   if (rc == 0) r.exp->origin = hpcdb_intern(r.exp, path);
   for (uint32_t p = 0; r.per_profile && p <= nl; p++) {
     free(r.per_profile[p].ctx);

@@ -42,27 +42,50 @@ static uint64_t rd(const uint8_t *p, size_t n, int be) {
   return v;
 }
 
-double cube_decode(const char *dtype, const uint8_t *p, int be) {
-  size_t n = cube_dtype_size(dtype);
-  int is_signed = !strncmp(dtype, "INT", 3) || !strncmp(dtype, "SIGNED", 6) || !strcmp(dtype, "SHORT INT") ||
-                  !strcmp(dtype, "CHAR");
-  if (!strcmp(dtype, "DOUBLE") || !strcmp(dtype, "MINDOUBLE") || !strcmp(dtype, "MAXDOUBLE") || !strcmp(dtype, "FLOAT"))
+int cube_dtype_parse(cube_dtype *t, const char *dtype) {
+  memset(t, 0, sizeof *t);
+  t->size = cube_dtype_size(dtype);
+  if (!t->size) return 0;
+  t->is_signed = !strncmp(dtype, "INT", 3) || !strncmp(dtype, "SIGNED", 6) || !strcmp(dtype, "SHORT INT") ||
+                 !strcmp(dtype, "CHAR");
+  if (!strcmp(dtype, "DOUBLE") || !strcmp(dtype, "MINDOUBLE") || !strcmp(dtype, "MAXDOUBLE") || !strcmp(dtype, "FLOAT") ||
+      !strcmp(dtype, "COMPLEX")) /* COMPLEX: the real part */
+    t->kind = CUBE_DT_DOUBLE;
+  else if (!strcmp(dtype, "RATE"))
+    t->kind = CUBE_DT_RATE;
+  else if (!strcmp(dtype, "TAU_ATOMIC"))
+    t->kind = CUBE_DT_TAU;
+  else if ((t->count = counted(dtype, "NDOUBLES")))
+    t->kind = CUBE_DT_SUM, t->first = 0;
+  else if ((t->count = counted(dtype, "HISTOGRAM")))
+    t->kind = CUBE_DT_SUM, t->first = 2; /* min and max, then the bins */
+  else
+    t->kind = CUBE_DT_INTEGER;
+  return 1;
+}
+
+double cube_decode(const cube_dtype *t, const uint8_t *p, int be) {
+  switch (t->kind) {
+  case CUBE_DT_DOUBLE:
     return bits_to_f64(rd(p, 8, be));
-  if (!strcmp(dtype, "COMPLEX")) return bits_to_f64(rd(p, 8, be)); /* the real part */
-  if (!strcmp(dtype, "RATE")) {                                      /* numerator / denominator */
+  case CUBE_DT_RATE: { /* numerator / denominator */
     double num = bits_to_f64(rd(p, 8, be)), den = bits_to_f64(rd(p + 8, 8, be));
     return den != 0 ? num / den : 0;
   }
-  if (!strcmp(dtype, "TAU_ATOMIC")) return bits_to_f64(rd(p + 20, 8, be)); /* N u32, min, max, sum, ... */
-  size_t many = counted(dtype, "NDOUBLES"), bins = counted(dtype, "HISTOGRAM");
-  if (many || bins) { /* the sum of the elements (of the bins) */
+  case CUBE_DT_TAU: /* N u32, min, max, sum, ... */
+    return bits_to_f64(rd(p + 20, 8, be));
+  case CUBE_DT_SUM: { /* the sum of the elements (of the bins) */
     double sum = 0;
-    for (size_t i = bins ? 2 : 0; i < (bins ? bins + 2 : many); i++) sum += bits_to_f64(rd(p + 8 * i, 8, be));
+    for (size_t i = t->first; i < t->first + t->count; i++) sum += bits_to_f64(rd(p + 8 * i, 8, be));
     return sum;
   }
-  uint64_t v = rd(p, n, be);
-  if (is_signed && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~0ull << (8 * n); /* sign extension */
-  return is_signed ? (double)(int64_t)v : (double)v;
+  default: {
+    size_t n = t->size;
+    uint64_t v = rd(p, n, be);
+    if (t->is_signed && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~0ull << (8 * n); /* sign extension */
+    return t->is_signed ? (double)(int64_t)v : (double)v;
+  }
+  }
 }
 
 #define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, path, section, off, rule, __VA_ARGS__)
