@@ -17,6 +17,25 @@ extern "C" {
  * parameters and attributes, which come back into the model. */
 int hpcdb_cube_read(hpcdb_experiment **out, const char *path);
 
+/* Direct access to a Cube file's values without building the model, one
+ * metric at a time (memory: the caller's matrix and one row): for tools that
+ * want a few metrics of a large file. */
+typedef struct hpcdb_cube hpcdb_cube;
+int hpcdb_cube_open(hpcdb_cube **out, const char *path);
+void hpcdb_cube_close(hpcdb_cube *c); /* NULL-safe */
+uint32_t hpcdb_cube_n_metrics(const hpcdb_cube *c);
+uint32_t hpcdb_cube_n_cnodes(const hpcdb_cube *c);
+uint32_t hpcdb_cube_n_locations(const hpcdb_cube *c);
+/* The metric's unique name (metrics in anchor.xml order), or NULL. */
+const char *hpcdb_cube_metric_name(const hpcdb_cube *c, uint32_t metric);
+/* The cnode id at document position k (pre-order), or UINT32_MAX. */
+uint32_t hpcdb_cube_cnode_id(const hpcdb_cube *c, uint32_t k);
+/* Metric values, inclusive (1) or exclusive (0), into out[k * n_locations + l]
+ * for the cnode at document position k and location l (anchor.xml order);
+ * out holds n_cnodes x n_locations doubles. A derived or undecoded metric is
+ * 0 everywhere. */
+int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t metric, int inclusive, double *out);
+
 typedef struct hpcdb_cube_write_options {
   int compress;   /* ZCUBEX.DATA: one zlib stream per row */
   unsigned flags; /* HPCDB_WRITE_FORCE: replace an existing file */

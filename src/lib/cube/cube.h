@@ -104,6 +104,9 @@ typedef struct cube_values {
   int big_endian;
 } cube_values;
 
+/* Only the index: positions (row_pos, n_rows) and the byte order; data stays NULL. */
+int cube_index_parse(cube_values *v, const uint8_t *index, size_t len, uint32_t n_cnodes, const char *path);
+
 int cube_values_decode(cube_values *out, const uint8_t *index, size_t index_len, const uint8_t *data,
                        size_t data_len, size_t value_size, uint32_t n_locations, uint32_t n_cnodes,
                        const char *path, const char *metric);

@@ -114,17 +114,23 @@ static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
     for (uint32_t l = 0; l < nl; l++)
       stored[(size_t)c * nl + l] = cube_decode(&t, v->data + ((size_t)k * nl + l) * size, v->big_endian);
   }
-  /* the other flavour, children after parents in document order */
+  /* the other flavour, children after parents in document order; the same
+   * order of operations as hpcdb_cube_metric_values (access.c) */
   for (uint32_t c = 0; c < nc; c++)
     for (uint32_t l = 0; l < nl; l++) other[(size_t)c * nl + l] = stored[(size_t)c * nl + l];
-  for (uint32_t c = nc; c-- > 0;) {
+  if (m->flavour == CUBE_INCLUSIVE) {
+    for (uint32_t c = 0; c < nc; c++) {
+      uint32_t p = r->a.cnodes[c].parent;
+      if (p != UINT32_MAX)
+        for (uint32_t l = 0; l < nl; l++) r->exc[(size_t)p * nl + l] -= r->inc[(size_t)c * nl + l];
+    }
+  }
+  for (uint32_t c = nc; m->flavour != CUBE_INCLUSIVE && c-- > 0;) {
     uint32_t p = r->a.cnodes[c].parent;
     if (p == UINT32_MAX) continue;
     for (uint32_t l = 0; l < nl; l++) {
       double *pv = &r->inc[(size_t)p * nl + l], cv = r->inc[(size_t)c * nl + l];
-      if (m->flavour == CUBE_INCLUSIVE) {
-        r->exc[(size_t)p * nl + l] -= cv;
-      } else if (m->aggregate == CUBE_MIN) { /* as CubeLib: a child without a value counts as 0 */
+      if (m->aggregate == CUBE_MIN) { /* as CubeLib: a child without a value counts as 0 */
         if (cv < *pv) *pv = cv;
       } else if (m->aggregate == CUBE_MAX) {
         if (cv > *pv) *pv = cv;

@@ -90,7 +90,8 @@ double cube_decode(const cube_dtype *t, const uint8_t *p, int be) {
 
 #define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, path, section, off, rule, __VA_ARGS__)
 
-static int read_index(cube_values *v, const uint8_t *ix, size_t len, uint32_t n_cnodes, const char *path) {
+int cube_index_parse(cube_values *v, const uint8_t *ix, size_t len, uint32_t n_cnodes, const char *path) {
+  memset(v, 0, sizeof *v);
   if (len < 18 || memcmp(ix, "CUBEX.INDEX", 11) != 0) return FAIL("index", 0, "magic", "not a CUBEX.INDEX file");
   if (rd(ix + 11, 4, 0) == 1) v->big_endian = 0;
   else if (rd(ix + 11, 4, 1) == 1) v->big_endian = 1;
@@ -121,7 +122,7 @@ static int read_index(cube_values *v, const uint8_t *ix, size_t len, uint32_t n_
 int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const uint8_t *data, size_t data_len,
                        size_t size, uint32_t n_locations, uint32_t n_cnodes, const char *path, const char *metric) {
   memset(v, 0, sizeof *v);
-  int rc = read_index(v, ix, ix_len, n_cnodes, path);
+  int rc = cube_index_parse(v, ix, ix_len, n_cnodes, path);
   uint64_t row = (uint64_t)n_locations * size, total = 0;
   if (rc == 0 && !mul_ok(row, v->n_rows, &total)) rc = FAIL("data", 0, "count-overflow", "%u rows of %llu bytes", v->n_rows, (unsigned long long)row);
   if (rc == 0 && total > SIZE_MAX) rc = hpcdb_fail(HPCDB_ENOMEM, "too many values");

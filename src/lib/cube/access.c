@@ -1,0 +1,237 @@
+/* Direct access to a Cube file's values, one metric at a time, without
+ * building the model: the anchor is parsed once; each request scans the
+ * archive for the metric's members and decodes the data row by row straight
+ * into the caller's cnode x location matrix (memory: that matrix plus one
+ * row). The other flavour is derived in place. */
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "common/bytes.h"
+#include "common/error.h"
+#include "cube/cube.h"
+
+struct hpcdb_cube {
+  char *path;
+  cube_anchor a;
+  uint32_t *parent, *kids_at, *kids, *order; /* the tree by document position */
+};
+
+#define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, c->path, section, off, rule, __VA_ARGS__)
+
+int hpcdb_cube_open(hpcdb_cube **out, const char *path) {
+  *out = NULL;
+  hpcdb_cube *c = calloc(1, sizeof *c);
+  if (!c || !(c->path = strdup(path))) {
+    free(c);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  int rc = cube_read_anchor(&c->a, path);
+  if (rc < 0) {
+    free(c->path);
+    free(c);
+    return rc;
+  }
+  uint32_t n = c->a.n_cnodes;
+  c->parent = malloc(((size_t)n + 1) * sizeof *c->parent);
+  c->kids_at = calloc((size_t)n + 2, sizeof *c->kids_at);
+  c->kids = malloc(((size_t)n + 1) * sizeof *c->kids);
+  c->order = malloc(((size_t)n + 1) * sizeof *c->order);
+  uint32_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+  if (!c->parent || !c->kids_at || !c->kids || !c->order || !fill) {
+    free(fill);
+    hpcdb_cube_close(c);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u cnodes", n);
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    c->parent[k] = c->a.cnodes[k].parent;
+    if (c->parent[k] != UINT32_MAX) c->kids_at[c->parent[k] + 1]++;
+  }
+  for (uint32_t k = 0; k < n; k++) c->kids_at[k + 1] += c->kids_at[k];
+  memcpy(fill, c->kids_at, (size_t)n * sizeof *fill);
+  for (uint32_t k = 0; k < n; k++)
+    if (c->parent[k] != UINT32_MAX) c->kids[fill[c->parent[k]]++] = k;
+  free(fill);
+  *out = c;
+  return 0;
+}
+
+void hpcdb_cube_close(hpcdb_cube *c) {
+  if (!c) return;
+  cube_anchor_free(&c->a);
+  free(c->parent);
+  free(c->kids_at);
+  free(c->kids);
+  free(c->order);
+  free(c->path);
+  free(c);
+}
+
+uint32_t hpcdb_cube_n_metrics(const hpcdb_cube *c) { return c->a.n_metrics; }
+uint32_t hpcdb_cube_n_cnodes(const hpcdb_cube *c) { return c->a.n_cnodes; }
+uint32_t hpcdb_cube_n_locations(const hpcdb_cube *c) { return c->a.n_locations; }
+const char *hpcdb_cube_metric_name(const hpcdb_cube *c, uint32_t m) {
+  return m < c->a.n_metrics ? c->a.metrics[m].uniq : NULL;
+}
+uint32_t hpcdb_cube_cnode_id(const hpcdb_cube *c, uint32_t k) { return k < c->a.n_cnodes ? c->a.cnodes[k].id : UINT32_MAX; }
+
+/* Exactly n bytes of the current member; 0 when it ends first. */
+static int read_exact(struct archive *ar, uint8_t *buf, size_t n) {
+  size_t got = 0;
+  while (got < n) {
+    la_ssize_t r = archive_read_data(ar, buf + got, n - got);
+    if (r <= 0) return 0;
+    got += (size_t)r;
+  }
+  return 1;
+}
+
+/* One decoded row into the matrix at the row's cnode. */
+static void put_row(hpcdb_cube *c, const cube_dtype *t, const uint8_t *row, uint32_t cnode, int be, double *out) {
+  uint32_t nl = c->a.n_locations;
+  for (uint32_t l = 0; l < nl; l++) out[(size_t)cnode * nl + l] = cube_decode(t, row + (size_t)l * t->size, be);
+}
+
+static int stream_plain(hpcdb_cube *c, struct archive *ar, const cube_values *ix, const cube_dtype *t, uint8_t *row,
+                        size_t row_bytes, double *out) {
+  for (uint32_t k = 0; k < ix->n_rows; k++) {
+    if (!read_exact(ar, row, row_bytes))
+      return FAIL("data", 10 + (uint64_t)k * row_bytes, "data-size", "the data ends in row %u of %u", k, ix->n_rows);
+    put_row(c, t, row, c->order[ix->row_pos[k]], ix->big_endian, out);
+  }
+  return 0;
+}
+
+static int stream_zlib(hpcdb_cube *c, struct archive *ar, const cube_values *ix, const cube_dtype *t, uint8_t *row,
+                       size_t row_bytes, double *out) {
+  uint8_t head[24];
+  if (!read_exact(ar, head, 9)) return FAIL("data", 11, "data-rows", "no row count");
+  uint64_t rows = 0;
+  for (int i = 0; i < 8; i++) rows |= (uint64_t)head[1 + (ix->big_endian ? 7 - i : i)] << (8 * i);
+  if (head[0] != 'A' || rows != ix->n_rows)
+    return FAIL("data", 11, "data-rows", "%llu compressed rows for %u index entries", (unsigned long long)rows, ix->n_rows);
+  uint64_t *zsize = malloc(((size_t)rows + 1) * sizeof *zsize);
+  uLong cap = compressBound((uLong)row_bytes) + 64;
+  uint8_t *z = malloc(cap);
+  int rc = zsize && z ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint64_t k = 0; k < rows && rc == 0; k++) {
+    if (!read_exact(ar, head, 24)) rc = FAIL("data", 19 + 24 * k, "data-rows", "the row headers end at row %llu", (unsigned long long)k);
+    else zsize[k] = ix->big_endian ? rd_be64(head + 16) : rd_le64(head + 16);
+  }
+  uint64_t at = 19 + 24 * rows;
+  for (uint64_t k = 0; k < rows && rc == 0; k++) {
+    uLongf n = (uLongf)row_bytes;
+    if (zsize[k] > cap || !read_exact(ar, z, (size_t)zsize[k]) || uncompress(row, &n, z, (uLong)zsize[k]) != Z_OK || n != row_bytes)
+      rc = FAIL("data", at, "zlib", "row %llu does not inflate to %zu bytes", (unsigned long long)k, row_bytes);
+    else put_row(c, t, row, c->order[ix->row_pos[k]], ix->big_endian, out);
+    at += zsize[k];
+  }
+  free(zsize);
+  free(z);
+  return rc;
+}
+
+/* The data member, its index already known. */
+static int stream_data(hpcdb_cube *c, struct archive *ar, const cube_values *ix, const cube_dtype *t, double *out) {
+  uint64_t row_bytes64;
+  if (!mul_ok(c->a.n_locations, t->size, &row_bytes64) || row_bytes64 > SIZE_MAX / 2)
+    return FAIL("data", 0, "count-overflow", "%u locations of %zu bytes", c->a.n_locations, t->size);
+  size_t row_bytes = (size_t)row_bytes64;
+  uint8_t *row = malloc(row_bytes + 16), magic[10];
+  if (!row) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  int rc;
+  if (!read_exact(ar, magic, 10)) rc = FAIL("data", 0, "magic", "no CUBEX.DATA or ZCUBEX.DATA header");
+  else if (!memcmp(magic, "CUBEX.DATA", 10)) rc = stream_plain(c, ar, ix, t, row, row_bytes, out);
+  else if (!memcmp(magic, "ZCUBEX.DAT", 10)) rc = stream_zlib(c, ar, ix, t, row, row_bytes, out);
+  else rc = FAIL("data", 0, "magic", "not CUBEX.DATA or ZCUBEX.DATA");
+  free(row);
+  return rc;
+}
+
+/* The stored flavour of metric m into out, reading its members: the data
+ * streams when its index came first (as writers put them), else it is
+ * buffered and decoded once the index arrives. */
+static int read_stored(hpcdb_cube *c, uint32_t m, const cube_dtype *t, double *out) {
+  char ixname[32], dtname[32];
+  snprintf(ixname, sizeof ixname, "%u.index", c->a.metrics[m].id);
+  snprintf(dtname, sizeof dtname, "%u.data", c->a.metrics[m].id);
+  struct archive *ar;
+  HPCDB_TRY(cube_open_archive(&ar, c->path));
+  cube_values ix = {0};
+  cube_member ixm = {0}, early = {0};
+  int rc = 0, done = 0;
+  struct archive_entry *e;
+  while (rc == 0 && !done) {
+    int h = archive_read_next_header(ar, &e);
+    if (h == ARCHIVE_EOF) break;
+    if (h < ARCHIVE_WARN) {
+      rc = FAIL("archive", 0, "tar", "%s", archive_error_string(ar));
+      break;
+    }
+    const char *name = archive_entry_pathname(e);
+    if (!strcmp(name, ixname) && !ixm.data) {
+      if ((rc = cube_read_member(ar, e, &ixm, c->path)) == 0 && !early.data)
+        rc = cube_index_parse(&ix, ixm.data, ixm.len, c->a.n_cnodes, c->path);
+    } else if (!strcmp(name, dtname) && !early.data) {
+      if (ixm.data) rc = stream_data(c, ar, &ix, t, out), done = 1;
+      else rc = cube_read_member(ar, e, &early, c->path);
+    }
+    if (rc == 0 && !done && ixm.data && early.data) {
+      cube_values v;
+      rc = cube_values_decode(&v, ixm.data, ixm.len, early.data, early.len, t->size, c->a.n_locations, c->a.n_cnodes,
+                              c->path, c->a.metrics[m].uniq);
+      for (uint32_t k = 0; rc == 0 && k < v.n_rows; k++)
+        put_row(c, t, v.data + (size_t)k * c->a.n_locations * t->size, c->order[v.row_pos[k]], v.big_endian, out);
+      if (rc == 0) cube_values_free(&v);
+      done = 1;
+    }
+  }
+  cube_values_free(&ix);
+  free(ixm.data);
+  free(early.data);
+  archive_read_free(ar);
+  return rc;
+}
+
+/* In place: inclusive from exclusive (children into parents, last first;
+ * sum, or min / max where a child without a value counts as 0, as CubeLib),
+ * or exclusive from inclusive (each node off its parent, first first: a
+ * node's slot still holds its inclusive value when it is subtracted). */
+static void derive(const hpcdb_cube *c, const cube_metric *m, int to_inclusive, double *out) {
+  uint32_t nl = c->a.n_locations;
+  if (to_inclusive) {
+    for (uint32_t k = c->a.n_cnodes; k-- > 0;) {
+      uint32_t p = c->parent[k];
+      if (p == UINT32_MAX) continue;
+      for (uint32_t l = 0; l < nl; l++) {
+        double *pv = &out[(size_t)p * nl + l], x = out[(size_t)k * nl + l];
+        if (m->aggregate == CUBE_MIN) *pv = x < *pv ? x : *pv;
+        else if (m->aggregate == CUBE_MAX) *pv = x > *pv ? x : *pv;
+        else *pv += x;
+      }
+    }
+    return;
+  }
+  for (uint32_t k = 0; k < c->a.n_cnodes; k++) {
+    uint32_t p = c->parent[k];
+    if (p == UINT32_MAX) continue;
+    for (uint32_t l = 0; l < nl; l++) out[(size_t)p * nl + l] -= out[(size_t)k * nl + l];
+  }
+}
+
+int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t m, int inclusive, double *out) {
+  if (m >= c->a.n_metrics) return hpcdb_fail(HPCDB_EINVAL, "%s: no metric %u", c->path, m);
+  const cube_metric *mt = &c->a.metrics[m];
+  memset(out, 0, (size_t)c->a.n_cnodes * c->a.n_locations * sizeof *out);
+  cube_dtype t;
+  if (mt->derived || !cube_dtype_parse(&t, mt->dtype)) return 0; /* nothing stored, or not decoded: 0 everywhere */
+  if (mt->flavour == CUBE_INCLUSIVE) HPCDB_TRY(cube_inclusive_order(c->a.n_cnodes, c->parent, c->kids_at, c->kids, c->order));
+  else for (uint32_t k = 0; k < c->a.n_cnodes; k++) c->order[k] = k;
+  HPCDB_TRY(read_stored(c, m, &t, out));
+  int stored_inclusive = mt->flavour == CUBE_INCLUSIVE;
+  if (inclusive != stored_inclusive) derive(c, mt, inclusive, out);
+  return 0;
+}
