@@ -17,7 +17,11 @@ if r.returncode != 0:
     sys.exit(1)
 ours = {}
 for row in csv.DictReader(r.stdout.splitlines()):
-    ours[(int(row["context"]), int(row["profile"]), row["metric"])] = (float(row["inclusive"]), float(row["exclusive"]))
+    key = (int(row["context"]), int(row["profile"]), row["metric"])
+    if key in ours:
+        print("FAIL: the export lists context %d, profile %d, metric %s twice" % key)
+        sys.exit(1)
+    ours[key] = (float(row["inclusive"]), float(row["exclusive"]))
 
 def close(a, b):
     return abs(a - b) <= 1e-5 * max(abs(a), abs(b)) + 1e-12

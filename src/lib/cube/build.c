@@ -89,6 +89,9 @@ static int synthetic_entry(builder *b, uint32_t *out) {
     e.name = "main thread";
     e.function = e.file = e.module = HPCDB_NONE;
     HPCDB_TRY(hpcdb_add_context(b->exp, &e, 0, &b->entry));
+    char id[16];
+    snprintf(id, sizeof id, "%u", e.id);
+    HPCDB_TRY(hpcdb_add_attr(b->exp, "cube.synthetic_entry", id)); /* not a cnode: exports leave it out */
   }
   *out = b->entry;
   return 0;

@@ -11,7 +11,8 @@
 
 static const char *attr_kept_from_cube(const char *key) {
   /* the Cube reader's own records are not the file's attributes */
-  if (!strcmp(key, "cube.ctx_id_offset") || !strcmp(key, "cube.version") || !strncmp(key, "cube.not-decoded.", 17))
+  if (!strcmp(key, "cube.ctx_id_offset") || !strcmp(key, "cube.version") || !strcmp(key, "cube.synthetic_entry") ||
+      !strncmp(key, "cube.not-decoded.", 17))
     return NULL;
   return !strncmp(key, "cube.", 5) ? key + 5 : key;
 }

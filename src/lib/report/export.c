@@ -52,17 +52,24 @@ static void value_ids(const hpcdb_experiment *e, uint32_t m, int32_t *inc, int32
   *exc = function >= 0 ? function : point;
 }
 
-/* Native context ids: the source's own (a Cube cnode id is the model's id
- * minus the offset its reader recorded). */
-static uint32_t id_offset(const hpcdb_experiment *exp) {
+static const char *attr_of(const hpcdb_experiment *exp, const char *key) {
   for (uint32_t i = 0; i < exp->n_attrs; i++)
-    if (exp->attrs[i].key && !strcmp(exp->attrs[i].key, "cube.ctx_id_offset")) return (uint32_t)strtoul(exp->attrs[i].value, NULL, 10);
-  return 0;
+    if (exp->attrs[i].key && !strcmp(exp->attrs[i].key, key)) return exp->attrs[i].value;
+  return NULL;
+}
+
+/* Native context ids: the source's own (a Cube cnode id is the model's id
+ * minus the offset its reader recorded; the global context and the Cube
+ * reader's synthetic entry point are no cnodes). */
+static uint32_t id_offset(const hpcdb_experiment *exp, uint32_t *synthetic) {
+  const char *offset = attr_of(exp, "cube.ctx_id_offset"), *entry = attr_of(exp, "cube.synthetic_entry");
+  *synthetic = entry ? (uint32_t)strtoul(entry, NULL, 10) : UINT32_MAX;
+  return offset ? (uint32_t)strtoul(offset, NULL, 10) : 0;
 }
 
 int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
   fputs("context,profile,metric,inclusive,exclusive\n", out);
-  uint32_t offset = id_offset(exp), skipped = 0;
+  uint32_t synthetic, offset = id_offset(exp, &synthetic), skipped = 0;
   for (uint32_t p = 0; p < exp->n_profiles; p++) {
     const hpcdb_profile *pr = &exp->profiles[p];
     if (pr->flags & HPCDB_PROFILE_SUMMARY) { /* statistics, not a location's values */
@@ -78,9 +85,9 @@ int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
           if (pr->metric_ids[v] == inc) x = pr->values[v];
           if (pr->metric_ids[v] == exc) y = pr->values[v];
         }
-        if (x == 0 && y == 0) continue;
+        if ((x == 0 && y == 0) || (offset && (pr->ctx_ids[k] < offset || pr->ctx_ids[k] == synthetic))) continue;
         /* profile: the index among the thread profiles (Cube: the location's position) */
-        fprintf(out, "%u,%u,", pr->ctx_ids[k] - (pr->ctx_ids[k] >= offset ? offset : 0), offset ? p - skipped : p);
+        fprintf(out, "%u,%u,", pr->ctx_ids[k] - offset, offset ? p - skipped : p);
         const char *name = exp->metrics[m].name ? exp->metrics[m].name : "";
         if (strpbrk(name, ",\"\n")) {
           fputc('"', out);
