@@ -24,18 +24,23 @@ typedef struct triples {
   uint64_t n, cap;
 } triples;
 
+/* Room for `need` triples (grown by half at least, to amortise). */
+static int reserve(triples *t, uint64_t need) {
+  if (need <= t->cap) return 0;
+  uint64_t cap = t->cap + t->cap / 2 > need ? t->cap + t->cap / 2 : need;
+  uint32_t *c = realloc(t->ctx, cap * sizeof *c);
+  if (c) t->ctx = c;
+  uint16_t *m = realloc(t->metric, cap * sizeof *m);
+  if (m) t->metric = m;
+  double *x = realloc(t->value, cap * sizeof *x);
+  if (x) t->value = x;
+  if (!c || !m || !x) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)cap);
+  t->cap = cap;
+  return 0;
+}
+
 static int push(triples *t, uint32_t ctx, uint16_t metric, double v) {
-  if (t->n == t->cap) {
-    uint64_t cap = t->cap ? 2 * t->cap : 1024;
-    uint32_t *c = realloc(t->ctx, cap * sizeof *c);
-    if (c) t->ctx = c;
-    uint16_t *m = realloc(t->metric, cap * sizeof *m);
-    if (m) t->metric = m;
-    double *x = realloc(t->value, cap * sizeof *x);
-    if (x) t->value = x;
-    if (!c || !m || !x) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    t->cap = cap;
-  }
+  HPCDB_TRY(reserve(t, t->n + 1));
   t->ctx[t->n] = ctx;
   t->metric[t->n] = metric;
   t->value[t->n++] = v;
@@ -143,14 +148,26 @@ static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
     for (size_t i = 0; i < (size_t)nc * nl; i++)
       if (fabs(r->exc[i]) <= 1e-12 * fabs(r->inc[i])) r->exc[i] = 0;
   uint16_t point = (uint16_t)(2 * mi), execution = (uint16_t)(2 * mi + 1);
-  for (uint32_t c = 0; c < nc; c++) {
-    double sx = 0, sy = 0; /* the summary: combined over locations as the metric aggregates */
+  for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
+    if (r->is_entry[c]) memset(&r->exc[(size_t)c * nl], 0, nl * sizeof *r->exc);
+  /* each location's values, appended in one go (one profile at a time keeps
+   * the appends sequential) */
+  for (uint32_t l = 0; l < nl; l++) {
+    triples *dst = &r->per_profile[l + 1];
+    uint64_t n = 0;
+    for (uint32_t c = 0; c < nc; c++) n += (r->exc[(size_t)c * nl + l] != 0) + (r->inc[(size_t)c * nl + l] != 0);
+    HPCDB_TRY(reserve(dst, dst->n + n));
+    for (uint32_t c = 0; c < nc; c++) {
+      double x = r->exc[(size_t)c * nl + l], y = r->inc[(size_t)c * nl + l];
+      if (x != 0) dst->ctx[dst->n] = r->a.cnodes[c].id + 1, dst->metric[dst->n] = point, dst->value[dst->n++] = x;
+      if (y != 0) dst->ctx[dst->n] = r->a.cnodes[c].id + 1, dst->metric[dst->n] = execution, dst->value[dst->n++] = y;
+    }
+  }
+  for (uint32_t c = 0; c < nc; c++) { /* the summary: combined over locations as the metric aggregates */
+    double sx = 0, sy = 0;
     int first = 1;
     for (uint32_t l = 0; l < nl; l++) {
       double x = r->exc[(size_t)c * nl + l], y = r->inc[(size_t)c * nl + l];
-      if (r->is_entry[c]) x = 0; /* entry points have inclusive values only */
-      if (x != 0) HPCDB_TRY(push(&r->per_profile[l + 1], r->a.cnodes[c].id + 1, point, x));
-      if (y != 0) HPCDB_TRY(push(&r->per_profile[l + 1], r->a.cnodes[c].id + 1, execution, y));
       if (m->aggregate == CUBE_SUM) {
         sx += x;
         sy += y;
