@@ -117,6 +117,9 @@ void cube_values_free(cube_values *v);
  * children, then the same for each child, roots one after another. The tree
  * is given by parent (UINT32_MAX for roots; nodes numbered in pre-order) and
  * the children lists. */
+/* Locations per tile for walking a cnode × location matrix by location. */
+uint32_t cube_tile_width(uint32_t n_cnodes, uint32_t n_locations);
+
 int cube_inclusive_order(uint32_t n, const uint32_t *parent, const uint32_t *kids_at, const uint32_t *kids,
                          uint32_t *order);
 

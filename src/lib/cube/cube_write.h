@@ -45,6 +45,8 @@ typedef struct cube_tree {
   uint32_t *kids;
   uint32_t *region;     /* region id of each cnode */
   uint32_t *cnode_of_ctx; /* per model context index; UINT32_MAX for the global one */
+  uint32_t *cnode_of_id;  /* per native context id below n_ids (UINT32_MAX: none); NULL when ids are too sparse */
+  uint32_t n_ids;
   cube_synthetic_region *synthetic;
   uint32_t n_synthetic;
   hpcdb_strpool names;
@@ -72,8 +74,33 @@ int cube_plan_metrics(const hpcdb_experiment *exp, cube_metric_plan **plans, uin
 int cube_write_anchor(cube_buf *out, const hpcdb_experiment *exp, const cube_tree *t,
                       const cube_metric_plan *plans, uint32_t n_plans);
 
-/* The .index and .data members of metric k (Cube metric id k). */
-int cube_write_values(cube_buf *index, cube_buf *data, const hpcdb_experiment *exp, const cube_tree *t,
-                      const cube_metric_plan *plan, int compress);
+/* One metric's values laid out as Cube stores them: rows[pos × n_locations + l]
+ * by position in the metric's cnode order; listed: the positions with a
+ * non-zero value at some location (the sparse index). The buffers are reused
+ * from one metric to the next. */
+typedef struct cube_metric_rows {
+  uint32_t n, n_locations;
+  double *rows;
+  uint32_t *listed;
+  uint32_t n_listed;
+  uint32_t *order, *pos; /* scratch: cnode order and its inverse */
+  double *cols;          /* scratch: a tile of `tile` locations, column by column */
+  uint32_t tile;
+} cube_metric_rows;
+
+int cube_metric_rows_fill(cube_metric_rows *r, const hpcdb_experiment *exp, const cube_tree *t,
+                          const cube_metric_plan *plan);
+void cube_metric_rows_free(cube_metric_rows *r);
+
+/* The .index member (a sparse index of the listed positions). */
+int cube_write_index(cube_buf *index, const cube_metric_rows *r);
+
+/* The uncompressed .data member: its size, and its bytes handed to sink in
+ * pieces (so that the rows need not be copied into one buffer first). */
+typedef int (*cube_sink_fn)(void *user, const void *data, size_t n);
+uint64_t cube_data_size(const cube_metric_rows *r);
+int cube_write_data(const cube_metric_rows *r, cube_sink_fn sink, void *user);
+/* The ZCUBEX.DATA member: one zlib stream per row. */
+int cube_write_data_compressed(cube_buf *data, const cube_metric_rows *r);
 
 #endif

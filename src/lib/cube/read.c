@@ -54,6 +54,8 @@ typedef struct reader {
   uint32_t *parent, *kids_at, *kids; /* parent and children of each cnode */
   uint32_t *order;
   double *exc, *inc;        /* one metric: n_cnodes × n_locations */
+  double *cols;             /* scratch: `tile` locations of both, column by column */
+  uint32_t tile;
   triples *per_profile;     /* n_locations + 1 (the summary first) */
   uint32_t entry_id;        /* the synthetic entry point's context id, 0 if none */
   uint32_t *entry_roots;    /* the root cnodes below it */
@@ -99,6 +101,38 @@ static int push_enclosing_contexts(reader *r, const cube_metric *m, uint16_t exe
   free(entry);
   free(global);
   return rc;
+}
+
+/* Columns [l0, l0 + w) of an n_cnodes × n_locations matrix, column by column. */
+static void columns(double *cols, const double *m, uint32_t nc, uint32_t nl, uint32_t l0, uint32_t w) {
+  for (uint32_t c = 0; c < nc; c++)
+    for (uint32_t j = 0; j < w; j++) cols[(size_t)j * nc + c] = m[(size_t)c * nl + l0 + j];
+}
+
+/* Each location's values of one metric, appended to its profile in one go.
+ * The matrices are row-major (cnode × location); a tile of locations is
+ * turned into columns first, since walking a column in place missed the cache
+ * and the TLB on every value. */
+static int append_locations(reader *r, uint16_t point, uint16_t execution) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  for (uint32_t l0 = 0; l0 < nl; l0 += r->tile) {
+    uint32_t w = nl - l0 < r->tile ? nl - l0 : r->tile;
+    double *xs = r->cols, *ys = r->cols + (size_t)r->tile * nc;
+    columns(xs, r->exc, nc, nl, l0, w);
+    columns(ys, r->inc, nc, nl, l0, w);
+    for (uint32_t j = 0; j < w; j++, xs += nc, ys += nc) {
+      triples *dst = &r->per_profile[l0 + j + 1];
+      uint64_t n = 0;
+      for (uint32_t c = 0; c < nc; c++) n += (xs[c] != 0) + (ys[c] != 0);
+      HPCDB_TRY(reserve(dst, dst->n + n));
+      for (uint32_t c = 0; c < nc; c++) {
+        uint32_t id = r->a.cnodes[c].id + 1;
+        if (xs[c] != 0) dst->ctx[dst->n] = id, dst->metric[dst->n] = point, dst->value[dst->n++] = xs[c];
+        if (ys[c] != 0) dst->ctx[dst->n] = id, dst->metric[dst->n] = execution, dst->value[dst->n++] = ys[c];
+      }
+    }
+  }
+  return 0;
 }
 
 /* Both flavours of one metric for every cnode and location, then into the
@@ -150,19 +184,7 @@ static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
   uint16_t point = (uint16_t)(2 * mi), execution = (uint16_t)(2 * mi + 1);
   for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
     if (r->is_entry[c]) memset(&r->exc[(size_t)c * nl], 0, nl * sizeof *r->exc);
-  /* each location's values, appended in one go (one profile at a time keeps
-   * the appends sequential) */
-  for (uint32_t l = 0; l < nl; l++) {
-    triples *dst = &r->per_profile[l + 1];
-    uint64_t n = 0;
-    for (uint32_t c = 0; c < nc; c++) n += (r->exc[(size_t)c * nl + l] != 0) + (r->inc[(size_t)c * nl + l] != 0);
-    HPCDB_TRY(reserve(dst, dst->n + n));
-    for (uint32_t c = 0; c < nc; c++) {
-      double x = r->exc[(size_t)c * nl + l], y = r->inc[(size_t)c * nl + l];
-      if (x != 0) dst->ctx[dst->n] = r->a.cnodes[c].id + 1, dst->metric[dst->n] = point, dst->value[dst->n++] = x;
-      if (y != 0) dst->ctx[dst->n] = r->a.cnodes[c].id + 1, dst->metric[dst->n] = execution, dst->value[dst->n++] = y;
-    }
-  }
+  HPCDB_TRY(append_locations(r, point, execution));
   for (uint32_t c = 0; c < nc; c++) { /* the summary: combined over locations as the metric aggregates */
     double sx = 0, sy = 0;
     int first = 1;
@@ -329,8 +351,10 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   r.order = malloc(((size_t)nc + 1) * sizeof *r.order);
   r.exc = malloc(((size_t)nc * nl + 1) * sizeof *r.exc);
   r.inc = malloc(((size_t)nc * nl + 1) * sizeof *r.inc);
+  r.tile = cube_tile_width(nc, nl);
+  r.cols = malloc(((size_t)2 * r.tile * nc + 1) * sizeof *r.cols);
   r.per_profile = calloc((size_t)nl + 1, sizeof *r.per_profile);
-  if (rc == 0 && (!r.parent || !r.kids_at || !r.kids || !r.order || !r.exc || !r.inc || !r.per_profile))
+  if (rc == 0 && (!r.parent || !r.kids_at || !r.kids || !r.order || !r.exc || !r.inc || !r.cols || !r.per_profile))
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %u cnodes x %u locations", path, nc, nl);
   if (rc == 0) { /* children lists in document order */
     for (uint32_t c = 0; c < nc; c++) {
@@ -370,6 +394,7 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   free(r.order);
   free(r.exc);
   free(r.inc);
+  free(r.cols);
   cube_anchor_free(&r.a);
   if (rc < 0) {
     hpcdb_experiment_free(r.exp);

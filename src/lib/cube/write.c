@@ -17,19 +17,60 @@ static la_ssize_t to_file(struct archive *ar, void *user, const void *data, size
   return atomic_file_write(user, data, n) < 0 ? -1 : (la_ssize_t)n;
 }
 
-static int add_member(struct archive *ar, const char *name, const cube_buf *b, const char *path) {
+static int add_header(struct archive *ar, const char *name, uint64_t size, const char *path) {
   struct archive_entry *e = archive_entry_new();
   if (!e) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   archive_entry_set_pathname(e, name);
-  archive_entry_set_size(e, (la_int64_t)b->len);
+  archive_entry_set_size(e, (la_int64_t)size);
   archive_entry_set_filetype(e, AE_IFREG);
   archive_entry_set_perm(e, 0644);
   archive_entry_set_mtime(e, 0, 0);
-  int rc = 0;
-  if (archive_write_header(ar, e) != ARCHIVE_OK ||
-      (b->len && archive_write_data(ar, b->data, b->len) != (la_ssize_t)b->len))
-    rc = hpcdb_fail_at(HPCDB_EIO, path, name, 0, "write", "%s", archive_error_string(ar));
+  int rc = archive_write_header(ar, e) == ARCHIVE_OK
+               ? 0
+               : hpcdb_fail_at(HPCDB_EIO, path, name, 0, "write", "%s", archive_error_string(ar));
   archive_entry_free(e);
+  return rc;
+}
+
+typedef struct member_sink {
+  struct archive *ar;
+  const char *name, *path;
+} member_sink;
+
+static int to_member(void *user, const void *data, size_t n) {
+  member_sink *m = user;
+  if (n == 0 || archive_write_data(m->ar, data, n) == (la_ssize_t)n) return 0;
+  return hpcdb_fail_at(HPCDB_EIO, m->path, m->name, 0, "write", "%s", archive_error_string(m->ar));
+}
+
+static int add_member(struct archive *ar, const char *name, const cube_buf *b, const char *path) {
+  member_sink m = {ar, name, path};
+  HPCDB_TRY(add_header(ar, name, b->len, path));
+  return to_member(&m, b->data, b->len);
+}
+
+/* Metric k's .index and .data; plain data goes from the rows to the archive
+ * without another copy of the metric's values. */
+static int add_metric(struct archive *ar, const hpcdb_experiment *exp, const cube_tree *t,
+                      const cube_metric_plan *plan, uint32_t k, cube_metric_rows *rows, const char *path,
+                      int compress) {
+  char name[32];
+  cube_buf index = {0}, data = {0};
+  int rc = cube_metric_rows_fill(rows, exp, t, plan);
+  if (rc == 0) rc = cube_write_index(&index, rows);
+  snprintf(name, sizeof name, "%u.index", k);
+  if (rc == 0) rc = add_member(ar, name, &index, path);
+  snprintf(name, sizeof name, "%u.data", k);
+  if (rc == 0 && compress) {
+    rc = cube_write_data_compressed(&data, rows);
+    if (rc == 0) rc = add_member(ar, name, &data, path);
+  } else if (rc == 0) {
+    member_sink m = {ar, name, path};
+    rc = add_header(ar, name, cube_data_size(rows), path);
+    if (rc == 0) rc = cube_write_data(rows, to_member, &m);
+  }
+  cube_buf_free(&index);
+  cube_buf_free(&data);
   return rc;
 }
 
@@ -38,22 +79,14 @@ static int write_members(struct archive *ar, const hpcdb_experiment *exp, const 
   cube_metric_plan *plans = NULL;
   uint32_t n_plans = 0;
   cube_buf anchor = {0};
+  cube_metric_rows rows = {0};
   int rc = cube_tree_build(&t, exp);
   if (rc == 0) rc = cube_plan_metrics(exp, &plans, &n_plans);
   if (rc == 0) rc = cube_write_anchor(&anchor, exp, &t, plans, n_plans);
   if (rc == 0) rc = add_member(ar, "anchor.xml", &anchor, path);
   cube_buf_free(&anchor);
-  for (uint32_t k = 0; k < n_plans && rc == 0; k++) {
-    cube_buf index = {0}, data = {0};
-    char name[32];
-    rc = cube_write_values(&index, &data, exp, &t, &plans[k], compress);
-    snprintf(name, sizeof name, "%u.index", k);
-    if (rc == 0) rc = add_member(ar, name, &index, path);
-    snprintf(name, sizeof name, "%u.data", k);
-    if (rc == 0) rc = add_member(ar, name, &data, path);
-    cube_buf_free(&index);
-    cube_buf_free(&data);
-  }
+  for (uint32_t k = 0; k < n_plans && rc == 0; k++) rc = add_metric(ar, exp, &t, &plans[k], k, &rows, path, compress);
+  cube_metric_rows_free(&rows);
   free(plans);
   cube_tree_free(&t);
   return rc;
@@ -69,7 +102,10 @@ int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_
   HPCDB_TRY(atomic_file_open(&f, path));
   struct archive *ar = archive_write_new();
   int rc = ar ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  /* large blocks: fewer writes; the last one padded as tar's default 10240 */
   if (rc == 0 && (archive_write_set_format_pax_restricted(ar) != ARCHIVE_OK ||
+                  archive_write_set_bytes_per_block(ar, 1 << 20) != ARCHIVE_OK ||
+                  archive_write_set_bytes_in_last_block(ar, 10240) != ARCHIVE_OK ||
                   archive_write_open2(ar, &f, NULL, to_file, NULL, NULL) != ARCHIVE_OK))
     rc = hpcdb_fail(HPCDB_EIO, "%s: cannot start a tar archive: %s", path, archive_error_string(ar));
   if (rc == 0) rc = write_members(ar, exp, path, options->compress);

@@ -106,6 +106,22 @@ static int children_lists(cube_tree *t) {
   return 0;
 }
 
+/* A direct table from native context id to cnode, when the ids are dense
+ * enough for it to stay small (values are looked up by id once per location
+ * and metric; a hash lookup each time dominated writing). */
+static int index_ids(cube_tree *t, const hpcdb_experiment *exp) {
+  uint32_t max_id = 0;
+  for (uint32_t c = 0; c < exp->n_contexts; c++)
+    if (exp->contexts[c].id > max_id) max_id = exp->contexts[c].id;
+  if ((uint64_t)max_id > 4 * (uint64_t)exp->n_contexts + 4096) return 0; /* sparse: hash lookups */
+  t->n_ids = max_id + 1;
+  t->cnode_of_id = malloc((size_t)t->n_ids * sizeof *t->cnode_of_id);
+  if (!t->cnode_of_id) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u context ids", t->n_ids);
+  for (uint32_t i = 0; i < t->n_ids; i++) t->cnode_of_id[i] = UINT32_MAX;
+  for (uint32_t c = 0; c < exp->n_contexts; c++) t->cnode_of_id[exp->contexts[c].id] = t->cnode_of_ctx[c];
+  return 0;
+}
+
 int cube_tree_build(cube_tree *t, const hpcdb_experiment *exp) {
   memset(t, 0, sizeof *t);
   size_t n = exp->n_contexts;
@@ -121,6 +137,7 @@ int cube_tree_build(cube_tree *t, const hpcdb_experiment *exp) {
   for (size_t i = 0; i < n; i++) t->cnode_of_ctx[i] = UINT32_MAX;
   HPCDB_TRY(number_cnodes(t, exp));
   HPCDB_TRY(children_lists(t));
+  HPCDB_TRY(index_ids(t, exp));
   hpcdb_u64map seen = {0};
   uint64_t cap = 0;
   int rc = 0;
@@ -138,6 +155,7 @@ void cube_tree_free(cube_tree *t) {
   free(t->kids);
   free(t->region);
   free(t->cnode_of_ctx);
+  free(t->cnode_of_id);
   free(t->synthetic);
   free(t->locations);
   strpool_free(&t->names);
