@@ -32,8 +32,9 @@ const char *hpcdb_cube_metric_name(const hpcdb_cube *c, uint32_t metric);
 uint32_t hpcdb_cube_cnode_id(const hpcdb_cube *c, uint32_t k);
 /* Metric values, inclusive (1) or exclusive (0), into out[k * n_locations + l]
  * for the cnode at document position k and location l (anchor.xml order);
- * out holds n_cnodes x n_locations doubles. A derived or undecoded metric is
- * 0 everywhere. */
+ * out holds n_cnodes x n_locations doubles. A derived or undecoded metric,
+ * a SCALE_FUNC one (no single number) and the flavour that a metric hpcdb
+ * wrote as stored-only lacks are 0 everywhere. */
 int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t metric, int inclusive, double *out);
 
 typedef struct hpcdb_cube_write_options {

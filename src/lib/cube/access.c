@@ -227,11 +227,13 @@ int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t m, int inclusive, double *o
   const cube_metric *mt = &c->a.metrics[m];
   memset(out, 0, (size_t)c->a.n_cnodes * c->a.n_locations * sizeof *out);
   cube_dtype t;
-  if (mt->derived || !cube_dtype_parse(&t, mt->dtype)) return 0; /* nothing stored, or not decoded: 0 everywhere */
+  /* nothing stored, not decoded, or no single number (SCALE_FUNC): 0 everywhere */
+  if (mt->derived || !cube_dtype_parse(&t, mt->dtype) || t.kind == CUBE_DT_SCALE_FUNC) return 0;
+  int stored_inclusive = mt->flavour == CUBE_INCLUSIVE;
+  if (mt->stored_only && inclusive != stored_inclusive) return 0; /* as the model: that flavour is not there */
   if (mt->flavour == CUBE_INCLUSIVE) HPCDB_TRY(cube_inclusive_order(c->a.n_cnodes, c->parent, c->kids_at, c->kids, c->order));
   else for (uint32_t k = 0; k < c->a.n_cnodes; k++) c->order[k] = k;
   HPCDB_TRY(read_stored(c, m, &t, out));
-  int stored_inclusive = mt->flavour == CUBE_INCLUSIVE;
   if (inclusive != stored_inclusive) derive(c, mt, inclusive, out);
   return 0;
 }

@@ -274,6 +274,18 @@ static int gunzip(const uint8_t *in_, size_t len, uint8_t **out, size_t *out_len
   return 0;
 }
 
+/* Metrics hpcdb wrote with one flavour and no summary: the attribute
+ * hpctoolkit::stored-only::<metric id> (write_anchor.c). */
+static void mark_stored_only(cube_anchor *a) {
+  static const char prefix[] = "hpctoolkit::stored-only::";
+  for (uint32_t i = 0; i < a->n_attrs; i++) {
+    uint32_t id;
+    if (strncmp(a->attrs[i].key, prefix, sizeof prefix - 1) || !parse_u32(a->attrs[i].key + sizeof prefix - 1, &id)) continue;
+    for (uint32_t m = 0; m < a->n_metrics; m++)
+      if (a->metrics[m].id == id) a->metrics[m].stored_only = 1;
+  }
+}
+
 int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char *path) {
   memset(a, 0, sizeof *a);
   uint8_t *plain = NULL;
@@ -312,6 +324,7 @@ int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char
   if (rc == 0 && p.error)
     rc = p.error == HPCDB_ENOMEM ? hpcdb_fail(HPCDB_ENOMEM, "out of memory reading anchor.xml")
                                  : hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", 0, "anchor", "%s", p.message);
+  if (rc == 0) mark_stored_only(a);
   if (rc < 0) cube_anchor_free(a);
   return rc;
 }

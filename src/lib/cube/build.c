@@ -254,6 +254,11 @@ static int build_metrics(builder *b) {
     HPCDB_TRY(hpcdb_add_metric(exp, *m->uniq ? m->uniq : m->disp, &idx));
     exp->metrics[idx].description = *m->descr ? hpcdb_intern(exp, m->descr) : NULL;
     exp->metrics[idx].unit = *m->uom ? hpcdb_intern(exp, m->uom) : NULL;
+    if (m->stored_only) { /* hpcdb wrote it so: one flavour, no summary (read.c) */
+      int inclusive = m->flavour == CUBE_INCLUSIVE;
+      HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, inclusive ? se : sp, (uint16_t)(2 * i + (uint32_t)inclusive)));
+      continue;
+    }
     HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, sp, (uint16_t)(2 * i)));
     HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, se, (uint16_t)(2 * i + 1)));
     hpcdb_summary s1 = {sp, "$$", combine, (uint16_t)(2 * i)}, s2 = {se, "$$", combine, (uint16_t)(2 * i + 1)};

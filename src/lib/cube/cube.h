@@ -18,6 +18,8 @@ typedef struct cube_metric {
   int flavour;   /* enum cube_flavour */
   int aggregate; /* enum cube_aggregate, from the dtype */
   int derived;   /* POSTDERIVED / PREDERIVED_*: no data files */
+  int stored_only; /* hpcdb wrote it from a metric with one flavour and no summary
+                      (attribute hpctoolkit::stored-only::<id>): nothing is derived */
   uint32_t parent; /* index in metrics, or UINT32_MAX */
 } cube_metric;
 
@@ -81,8 +83,14 @@ void cube_anchor_free(cube_anchor *a);
 /* Bytes of one value of a dtype (0: not decoded). */
 size_t cube_dtype_size(const char *dtype);
 
+/* An unsigned n-byte integer in the given byte order (1: big-endian). */
+uint64_t cube_rd(const uint8_t *p, size_t n, int big_endian);
+
 /* A dtype resolved once per metric, so that decoding a value is a switch. */
-enum cube_dtype_kind { CUBE_DT_INTEGER, CUBE_DT_DOUBLE, CUBE_DT_RATE, CUBE_DT_TAU, CUBE_DT_SUM };
+enum cube_dtype_kind {
+  CUBE_DT_INTEGER, CUBE_DT_DOUBLE, CUBE_DT_COMPLEX, CUBE_DT_RATE, CUBE_DT_TAU,
+  CUBE_DT_NDOUBLES, CUBE_DT_HISTOGRAM, CUBE_DT_SCALE_FUNC
+};
 typedef struct cube_dtype {
   int kind; /* enum cube_dtype_kind */
   size_t size, first, count;
@@ -91,8 +99,34 @@ typedef struct cube_dtype {
 /* 1 when the dtype is decoded, 0 otherwise. */
 int cube_dtype_parse(cube_dtype *t, const char *dtype);
 /* One value as a double: integers exactly, COMPLEX its real part, RATE the
- * quotient, TAU_ATOMIC its sum, NDOUBLES / HISTOGRAM the sum of the values / bins. */
+ * quotient, TAU_ATOMIC its sum, NDOUBLES / HISTOGRAM the sum of the values /
+ * bins; SCALE_FUNC has no single number (0): its components carry it. */
 double cube_decode(const cube_dtype *t, const uint8_t *p, int big_endian);
+
+/* SCALE_FUNC (CubeLib 4.8): u32 terms, u32 measurements, the terms packed
+ * (f64 a, i32 b, u32 c, i32 d: a * x^(b/c) * log2(x)^d), then the
+ * measurements packed (u32 processes, f64 mean, f64 width); each value takes
+ * room for 30 terms and 10 measurements of 24 bytes. */
+#define CUBE_SCALE_FUNC_SIZE 848u
+#define CUBE_SCALE_FUNC_TERMS 30u
+#define CUBE_SCALE_FUNC_MEASUREMENTS 10u
+/* The term count of one value; -1 when its counts do not fit the value. */
+int64_t cube_scale_func_terms(const uint8_t *p, int big_endian);
+
+/* The parts of a composite value, each its own model metric named
+ * "<uniq_name>:<name>" (components.c). */
+typedef struct cube_component {
+  char name[24];  /* "count", "bin3", "term0.a", ... */
+  int aggregate;  /* enum cube_aggregate, along the tree and over locations */
+  int derivable;  /* 0: only the stored flavour is meaningful, and no combination over locations */
+} cube_component;
+/* How many components a dtype has (0: a plain number); SCALE_FUNC: for the
+ * largest term count of the metric's values, `terms`. */
+uint32_t cube_n_components(const cube_dtype *t, uint32_t terms);
+/* Component k of a dtype whose stored flavour is `flavour` (enum cube_flavour). */
+void cube_component_of(const cube_dtype *t, uint32_t k, int flavour, cube_component *out);
+/* Component k of one value (0 where a SCALE_FUNC value has fewer terms). */
+double cube_decode_component(const cube_dtype *t, uint32_t k, const uint8_t *p, int big_endian);
 
 /* One metric's values: rows[k] (k < n_rows) holds one value per location
  * (n_locations × value size bytes, file byte order), for the cnode at

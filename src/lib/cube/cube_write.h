@@ -65,6 +65,7 @@ typedef struct cube_metric_plan {
   int inclusive;      /* 1: INCLUSIVE (execution values), 0: EXCLUSIVE */
   int32_t entry_id;   /* exclusive min / max: the execution id whose values entry points store, or -1 */
   const char *dtype;  /* DOUBLE, MINDOUBLE or MAXDOUBLE */
+  int stored_only;    /* one flavour and no summary (e.g. a component of a Cube RATE): nothing to derive */
 } cube_metric_plan;
 
 /* One plan per model metric that has values to store; *n may be less than

@@ -5,7 +5,9 @@
  * RANK / THREAD from the system tree) after a summary profile, and each
  * metric a model metric with its exclusive values in a `point` scope and its
  * inclusive values in an `execution` scope; the flavour Cube does not store
- * is derived along the tree (sums, or min / max for MINDOUBLE/MAXDOUBLE). */
+ * is derived along the tree (sums, or min / max for MINDOUBLE/MAXDOUBLE).
+ * A composite data type's components follow as metrics of their own
+ * (components.c), some with their stored flavour only. */
 #include <archive.h>
 #include <archive_entry.h>
 #include <math.h>
@@ -61,43 +63,44 @@ typedef struct reader {
   uint32_t *entry_roots;    /* the root cnodes below it */
   uint32_t n_entry_roots;
   uint8_t *is_entry;        /* cnodes hpcdb wrote for entry points */
+  uint32_t next_id;         /* the next free prop id, for components (after every metric's 2m, 2m + 1) */
 } reader;
 
-/* x combined into v as the metric aggregates; k values came before. */
-static double combine(const cube_metric *m, double v, double x, uint32_t k) {
+/* x combined into v as `aggregate` says; k values came before. */
+static double combine(int aggregate, double v, double x, uint32_t k) {
   if (k == 0) return x;
-  if (m->aggregate == CUBE_SUM) return v + x;
-  return (m->aggregate == CUBE_MIN ? x < v : x > v) ? x : v;
+  if (aggregate == CUBE_SUM) return v + x;
+  return (aggregate == CUBE_MIN ? x < v : x > v) ? x : v;
 }
 
 /* A context that Cube has no cnode for but that holds, as in HPCToolkit's
  * databases, the inclusive values of everything below it: the synthetic
  * entry point (build.c) over its roots, and the global context over the top
  * level. Its exclusive value is 0. */
-static int push_enclosing(reader *r, const cube_metric *m, uint32_t ctx_id, uint16_t execution, const double *values) {
+static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t execution, const double *values) {
   double all = 0; /* over locations as for the cnodes: min / max of the locations with a value */
   uint32_t k = 0;
   for (uint32_t l = 0; l < r->a.n_locations; l++) {
     double y = values[l];
     if (y != 0) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
-    if (m->aggregate == CUBE_SUM || y != 0) all = combine(m, all, y, k++);
+    if (aggregate == CUBE_SUM || y != 0) all = combine(aggregate, all, y, k++);
   }
   return all != 0 ? push(&r->per_profile[0], ctx_id, execution, all) : 0;
 }
 
-static int push_enclosing_contexts(reader *r, const cube_metric *m, uint16_t execution) {
+static int push_enclosing_contexts(reader *r, int aggregate, uint16_t execution) {
   uint32_t nl = r->a.n_locations, nc = r->a.n_cnodes;
   double *entry = calloc((size_t)nl + 1, sizeof *entry), *global = calloc((size_t)nl + 1, sizeof *global);
   int rc = entry && global ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t l = 0; l < nl && rc == 0; l++) {
     uint32_t n = 0;
-    for (uint32_t k = 0; k < r->n_entry_roots; k++) entry[l] = combine(m, entry[l], r->inc[(size_t)r->entry_roots[k] * nl + l], k);
-    if (r->entry_id) global[l] = combine(m, global[l], entry[l], n++);
+    for (uint32_t k = 0; k < r->n_entry_roots; k++) entry[l] = combine(aggregate, entry[l], r->inc[(size_t)r->entry_roots[k] * nl + l], k);
+    if (r->entry_id) global[l] = combine(aggregate, global[l], entry[l], n++);
     for (uint32_t c = 0; c < nc; c++)
-      if (r->is_entry[c]) global[l] = combine(m, global[l], r->inc[(size_t)c * nl + l], n++);
+      if (r->is_entry[c]) global[l] = combine(aggregate, global[l], r->inc[(size_t)c * nl + l], n++);
   }
-  if (rc == 0 && r->entry_id) rc = push_enclosing(r, m, r->entry_id, execution, entry);
-  if (rc == 0) rc = push_enclosing(r, m, 0, execution, global);
+  if (rc == 0 && r->entry_id) rc = push_enclosing(r, aggregate, r->entry_id, execution, entry);
+  if (rc == 0) rc = push_enclosing(r, aggregate, 0, execution, global);
   free(entry);
   free(global);
   return rc;
@@ -135,75 +138,184 @@ static int append_locations(reader *r, uint16_t point, uint16_t execution) {
   return 0;
 }
 
-/* Both flavours of one metric for every cnode and location, then into the
- * profiles' value lists. */
-static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
-  const cube_metric *m = &r->a.metrics[mi];
+/* One model metric's values from a Cube metric's data: the metric's single
+ * number (component UINT32_MAX) or one of its components. Without
+ * derivation only the stored flavour is set, and nothing is combined over
+ * locations or into the contexts Cube has no cnode for. */
+typedef struct series {
+  const cube_metric *m;
+  const cube_dtype *t;
+  uint32_t component;
+  int aggregate; /* enum cube_aggregate */
+  int derive;
+  uint16_t point, execution; /* prop ids (only the stored flavour's is used without derivation) */
+} series;
+
+/* The other flavour from the stored one, children after parents in document
+ * order; the same order of operations as hpcdb_cube_metric_values (access.c). */
+static void derive_other(reader *r, const series *s) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
-  cube_dtype t;
-  cube_dtype_parse(&t, m->dtype);
-  size_t size = t.size;
-  double *stored = m->flavour == CUBE_INCLUSIVE ? r->inc : r->exc, *other = m->flavour == CUBE_INCLUSIVE ? r->exc : r->inc;
-  memset(r->exc, 0, (size_t)nc * nl * sizeof *r->exc);
-  memset(r->inc, 0, (size_t)nc * nl * sizeof *r->inc);
-  if (m->flavour == CUBE_INCLUSIVE) HPCDB_TRY(cube_inclusive_order(nc, r->parent, r->kids_at, r->kids, r->order));
-  else for (uint32_t c = 0; c < nc; c++) r->order[c] = c;
-  for (uint32_t k = 0; k < v->n_rows; k++) {
-    uint32_t c = r->order[v->row_pos[k]];
-    for (uint32_t l = 0; l < nl; l++)
-      stored[(size_t)c * nl + l] = cube_decode(&t, v->data + ((size_t)k * nl + l) * size, v->big_endian);
-  }
-  /* the other flavour, children after parents in document order; the same
-   * order of operations as hpcdb_cube_metric_values (access.c) */
-  for (uint32_t c = 0; c < nc; c++)
-    for (uint32_t l = 0; l < nl; l++) other[(size_t)c * nl + l] = stored[(size_t)c * nl + l];
-  if (m->flavour == CUBE_INCLUSIVE) {
+  int inclusive = s->m->flavour == CUBE_INCLUSIVE;
+  double *stored = inclusive ? r->inc : r->exc, *other = inclusive ? r->exc : r->inc;
+  memcpy(other, stored, (size_t)nc * nl * sizeof *other);
+  if (inclusive) {
     for (uint32_t c = 0; c < nc; c++) {
       uint32_t p = r->a.cnodes[c].parent;
       if (p != UINT32_MAX)
         for (uint32_t l = 0; l < nl; l++) r->exc[(size_t)p * nl + l] -= r->inc[(size_t)c * nl + l];
     }
+    for (size_t i = 0; i < (size_t)nc * nl; i++) /* a difference of equal sums is 0, not rounding residue */
+      if (fabs(r->exc[i]) <= 1e-12 * fabs(r->inc[i])) r->exc[i] = 0;
+    return;
   }
-  for (uint32_t c = nc; m->flavour != CUBE_INCLUSIVE && c-- > 0;) {
+  for (uint32_t c = nc; c-- > 0;) {
     uint32_t p = r->a.cnodes[c].parent;
     if (p == UINT32_MAX) continue;
     for (uint32_t l = 0; l < nl; l++) {
       double *pv = &r->inc[(size_t)p * nl + l], cv = r->inc[(size_t)c * nl + l];
-      if (m->aggregate == CUBE_MIN) { /* as CubeLib: a child without a value counts as 0 */
+      if (s->aggregate == CUBE_MIN) { /* as CubeLib: a child without a value counts as 0 */
         if (cv < *pv) *pv = cv;
-      } else if (m->aggregate == CUBE_MAX) {
+      } else if (s->aggregate == CUBE_MAX) {
         if (cv > *pv) *pv = cv;
       } else {
         *pv += cv;
       }
     }
   }
-  if (m->flavour == CUBE_INCLUSIVE) /* a difference of equal sums is 0, not rounding residue */
-    for (size_t i = 0; i < (size_t)nc * nl; i++)
-      if (fabs(r->exc[i]) <= 1e-12 * fabs(r->inc[i])) r->exc[i] = 0;
-  uint16_t point = (uint16_t)(2 * mi), execution = (uint16_t)(2 * mi + 1);
-  for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
-    if (r->is_entry[c]) memset(&r->exc[(size_t)c * nl], 0, nl * sizeof *r->exc);
-  HPCDB_TRY(append_locations(r, point, execution));
-  for (uint32_t c = 0; c < nc; c++) { /* the summary: combined over locations as the metric aggregates */
+}
+
+/* The summary profile: each cnode's values combined over locations. */
+static int summarize(reader *r, const series *s) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  for (uint32_t c = 0; c < nc; c++) {
     double sx = 0, sy = 0;
     int first = 1;
     for (uint32_t l = 0; l < nl; l++) {
       double x = r->exc[(size_t)c * nl + l], y = r->inc[(size_t)c * nl + l];
-      if (m->aggregate == CUBE_SUM) {
+      if (s->aggregate == CUBE_SUM) {
         sx += x;
         sy += y;
       } else if (x != 0 || y != 0) {
-        int lower = m->aggregate == CUBE_MIN;
+        int lower = s->aggregate == CUBE_MIN;
         sx = first || (lower ? x < sx : x > sx) ? x : sx;
         sy = first || (lower ? y < sy : y > sy) ? y : sy;
         first = 0;
       }
     }
-    if (sx != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, point, sx));
-    if (sy != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, execution, sy));
+    if (sx != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->point, sx));
+    if (sy != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->execution, sy));
   }
-  return push_enclosing_contexts(r, m, execution);
+  return 0;
+}
+
+/* The values of one series for every cnode and location, then into the
+ * profiles' value lists. */
+static int add_series(reader *r, const series *s, const cube_values *v) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  size_t size = s->t->size;
+  double *stored = s->m->flavour == CUBE_INCLUSIVE ? r->inc : r->exc;
+  memset(r->exc, 0, (size_t)nc * nl * sizeof *r->exc);
+  memset(r->inc, 0, (size_t)nc * nl * sizeof *r->inc);
+  for (uint32_t k = 0; k < v->n_rows; k++) {
+    uint32_t c = r->order[v->row_pos[k]];
+    const uint8_t *row = v->data + (size_t)k * nl * size;
+    for (uint32_t l = 0; l < nl; l++)
+      stored[(size_t)c * nl + l] = s->component == UINT32_MAX ? cube_decode(s->t, row + l * size, v->big_endian)
+                                                              : cube_decode_component(s->t, s->component, row + l * size, v->big_endian);
+  }
+  if (s->derive) derive_other(r, s);
+  for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
+    if (r->is_entry[c]) memset(&r->exc[(size_t)c * nl], 0, nl * sizeof *r->exc);
+  HPCDB_TRY(append_locations(r, s->point, s->execution));
+  if (!s->derive) return 0;
+  HPCDB_TRY(summarize(r, s));
+  return push_enclosing_contexts(r, s->aggregate, s->execution);
+}
+
+static uint32_t scope_of_type(const hpcdb_experiment *exp, uint8_t type) {
+  for (uint32_t i = 0; i < exp->n_scopes; i++) /* build.c made point and execution */
+    if (exp->scopes[i].type == type) return i;
+  return HPCDB_NONE;
+}
+
+/* The model metric of one component: with derivation both scopes and their
+ * summaries (prop ids id, id + 1), else the stored flavour's scope only. */
+static int declare_component(reader *r, const cube_metric *m, const cube_component *cp, const series *s) {
+  const char *base = *m->uniq ? m->uniq : m->disp;
+  char name[600], descr[640];
+  snprintf(name, sizeof name, "%s:%s", base, cp->name);
+  snprintf(descr, sizeof descr, "component %s of %s (%s)", cp->name, base, m->dtype);
+  uint32_t idx, point = scope_of_type(r->exp, HPCDB_SCOPE_POINT), execution = scope_of_type(r->exp, HPCDB_SCOPE_EXECUTION);
+  HPCDB_TRY(hpcdb_add_metric(r->exp, name, &idx));
+  r->exp->metrics[idx].description = hpcdb_intern(r->exp, descr);
+  if (!s->derive)
+    return hpcdb_metric_add_instance(r->exp, idx, m->flavour == CUBE_INCLUSIVE ? execution : point, s->point);
+  uint8_t combine = cp->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
+  hpcdb_summary sp = {point, "$$", combine, s->point}, se = {execution, "$$", combine, s->execution};
+  HPCDB_TRY(hpcdb_metric_add_instance(r->exp, idx, point, s->point));
+  HPCDB_TRY(hpcdb_metric_add_instance(r->exp, idx, execution, s->execution));
+  HPCDB_TRY(hpcdb_metric_add_summary(r->exp, idx, &sp));
+  return hpcdb_metric_add_summary(r->exp, idx, &se);
+}
+
+/* A model metric per component of metric mi, each with its values; prop ids
+ * from r->next_id on (after every Cube metric's 2m and 2m + 1). */
+static int add_components(reader *r, uint32_t mi, const cube_dtype *t, const cube_values *v) {
+  const cube_metric *m = &r->a.metrics[mi];
+  uint32_t nl = r->a.n_locations, terms = 0;
+  if (t->kind == CUBE_DT_SCALE_FUNC) /* the terms present in the file; counts checked by the caller */
+    for (size_t i = 0; i < (size_t)v->n_rows * nl; i++) {
+      int64_t n = cube_scale_func_terms(v->data + i * t->size, v->big_endian);
+      terms = n > (int64_t)terms ? (uint32_t)n : terms;
+    }
+  uint32_t n = cube_n_components(t, terms), ids = 0;
+  cube_component cp;
+  for (uint32_t k = 0; k < n; k++) {
+    cube_component_of(t, k, m->flavour, &cp);
+    ids += cp.derivable && !m->stored_only ? 2 : 1;
+  }
+  if (r->next_id + ids > 65536) { /* the model's metric ids are 16 bits */
+    char key[600], why[128];
+    snprintf(key, sizeof key, "cube.components-omitted.%s", m->uniq);
+    snprintf(why, sizeof why, "%u components need more metric ids than the model has (65536)", n);
+    return hpcdb_add_attr(r->exp, key, why);
+  }
+  for (uint32_t k = 0; k < n; k++) {
+    cube_component_of(t, k, m->flavour, &cp);
+    int derive = cp.derivable && !m->stored_only;
+    series s = {m, t, k, cp.aggregate, derive, (uint16_t)r->next_id, (uint16_t)(r->next_id + (uint32_t)derive)};
+    r->next_id += derive ? 2 : 1;
+    HPCDB_TRY(declare_component(r, m, &cp, &s));
+    HPCDB_TRY(add_series(r, &s, v));
+  }
+  return 0;
+}
+
+/* SCALE_FUNC values whose term or measurement count overruns the value. */
+static int check_scale_func(reader *r, const cube_metric *m, const cube_dtype *t, const cube_values *v) {
+  uint32_t nl = r->a.n_locations;
+  for (size_t i = 0; i < (size_t)v->n_rows * nl; i++)
+    if (cube_scale_func_terms(v->data + i * t->size, v->big_endian) < 0)
+      return hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "data", 10 + i * t->size, "scale-func-count",
+                           "metric %s: row %zu, location %zu: more than %u terms or %u measurements", m->uniq, i / nl,
+                           i % nl, CUBE_SCALE_FUNC_TERMS, CUBE_SCALE_FUNC_MEASUREMENTS);
+  return 0;
+}
+
+/* Metric mi: its single number (both flavours, as the metric aggregates;
+ * only the stored one for a metric hpcdb wrote as such), then its components. */
+static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
+  const cube_metric *m = &r->a.metrics[mi];
+  uint32_t nc = r->a.n_cnodes;
+  cube_dtype t;
+  cube_dtype_parse(&t, m->dtype);
+  if (m->flavour == CUBE_INCLUSIVE) HPCDB_TRY(cube_inclusive_order(nc, r->parent, r->kids_at, r->kids, r->order));
+  else for (uint32_t c = 0; c < nc; c++) r->order[c] = c;
+  if (t.kind == CUBE_DT_SCALE_FUNC) HPCDB_TRY(check_scale_func(r, m, &t, v));
+  series s = {m, &t, UINT32_MAX, m->aggregate, !m->stored_only, (uint16_t)(2 * mi), (uint16_t)(2 * mi + 1)};
+  if (m->stored_only && m->flavour == CUBE_INCLUSIVE) s.point = s.execution;
+  if (t.kind != CUBE_DT_SCALE_FUNC) HPCDB_TRY(add_series(r, &s, v));
+  return add_components(r, mi, &t, v);
 }
 
 /* The cnodes that are entry points, and the roots that build.c hung below a
@@ -373,6 +485,7 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   }
   if (rc == 0) rc = cube_build_model(r.exp, &r.a, path, &r.entry_id);
   if (rc == 0) rc = find_entry_roots(&r);
+  r.next_id = 2 * r.a.n_metrics;
   if (rc == 0) rc = read_metrics(&r);
   for (uint32_t p = 0; rc == 0 && p <= nl; p++) {
     rc = set_profile(r.exp, p, &r.per_profile[p]);

@@ -4,7 +4,8 @@
  * both or neither present, magic, endian word, index format, entries within
  * the call tree and in ascending order without repeats, data of exactly N x
  * locations values (or N zlib rows that inflate to a row each; trailing
- * bytes, which CubeLib ignores, are a note). Diagnostics
+ * bytes, which CubeLib ignores, are a note), SCALE_FUNC values whose term and
+ * measurement counts fit their 848 bytes. Diagnostics
  * name the member: "file.cubex[3.index]". */
 #include <archive.h>
 #include <archive_entry.h>
@@ -129,6 +130,15 @@ static void check_metric(checker *k, const cube_anchor *a, uint32_t m, const cub
     return;
   }
   check_index_order(k, ixname, &v);
+  cube_dtype t;
+  if (cube_dtype_parse(&t, mt->dtype) && t.kind == CUBE_DT_SCALE_FUNC)
+    for (size_t i = 0; i < (size_t)v.n_rows * a->n_locations; i++)
+      if (cube_scale_func_terms(v.data + i * size, v.big_endian) < 0) {
+        report(k, HPCDB_SEV_ERROR, dtname, 10 + i * size, "scale-func-count",
+               "row %zu, location %zu: more than %u terms or %u measurements", i / a->n_locations,
+               i % a->n_locations, CUBE_SCALE_FUNC_TERMS, CUBE_SCALE_FUNC_MEASUREMENTS);
+        break;
+      }
   uint64_t want = 10 + (uint64_t)v.n_rows * a->n_locations * size;
   if (dt->len >= 10 && !memcmp(dt->data, "CUBEX.DATA", 10) && dt->len > want) /* CubeLib reads N rows, ignores the rest */
     report(k, HPCDB_SEV_NOTE, dtname, want, "data-size", "%zu bytes; %u rows x %u locations x %zu bytes need only %llu",

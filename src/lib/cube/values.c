@@ -16,7 +16,7 @@ static const struct { const char *name; size_t size; } dtypes[] = {
     {"INT16", 2}, {"UINT16", 2}, {"SHORT INT", 2}, {"SIGNED SHORT INT", 2}, {"UNSIGNED SHORT INT", 2},
     {"INT32", 4}, {"UINT32", 4}, {"INT", 4}, {"SIGNED INT", 4}, {"UNSIGNED INT", 4},
     {"INT64", 8}, {"UINT64", 8}, {"INTEGER", 8}, {"SIGNED INTEGER", 8}, {"UNSIGNED INTEGER", 8},
-    {"COMPLEX", 16}, {"RATE", 16}, {"TAU_ATOMIC", 36},
+    {"COMPLEX", 16}, {"RATE", 16}, {"TAU_ATOMIC", 36}, {"SCALE_FUNC", CUBE_SCALE_FUNC_SIZE},
 };
 
 /* n of "NDOUBLES(n)" / "HISTOGRAM(n)"; 0 when dtype is not that kind. */
@@ -36,7 +36,7 @@ size_t cube_dtype_size(const char *dtype) {
   return 0;
 }
 
-static uint64_t rd(const uint8_t *p, size_t n, int be) {
+uint64_t cube_rd(const uint8_t *p, size_t n, int be) {
   uint64_t v = 0;
   for (size_t i = 0; i < n; i++) v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
   return v;
@@ -48,17 +48,20 @@ int cube_dtype_parse(cube_dtype *t, const char *dtype) {
   if (!t->size) return 0;
   t->is_signed = !strncmp(dtype, "INT", 3) || !strncmp(dtype, "SIGNED", 6) || !strcmp(dtype, "SHORT INT") ||
                  !strcmp(dtype, "CHAR");
-  if (!strcmp(dtype, "DOUBLE") || !strcmp(dtype, "MINDOUBLE") || !strcmp(dtype, "MAXDOUBLE") || !strcmp(dtype, "FLOAT") ||
-      !strcmp(dtype, "COMPLEX")) /* COMPLEX: the real part */
+  if (!strcmp(dtype, "DOUBLE") || !strcmp(dtype, "MINDOUBLE") || !strcmp(dtype, "MAXDOUBLE") || !strcmp(dtype, "FLOAT"))
     t->kind = CUBE_DT_DOUBLE;
+  else if (!strcmp(dtype, "COMPLEX"))
+    t->kind = CUBE_DT_COMPLEX;
   else if (!strcmp(dtype, "RATE"))
     t->kind = CUBE_DT_RATE;
   else if (!strcmp(dtype, "TAU_ATOMIC"))
     t->kind = CUBE_DT_TAU;
+  else if (!strcmp(dtype, "SCALE_FUNC"))
+    t->kind = CUBE_DT_SCALE_FUNC;
   else if ((t->count = counted(dtype, "NDOUBLES")))
-    t->kind = CUBE_DT_SUM, t->first = 0;
+    t->kind = CUBE_DT_NDOUBLES, t->first = 0;
   else if ((t->count = counted(dtype, "HISTOGRAM")))
-    t->kind = CUBE_DT_SUM, t->first = 2; /* min and max, then the bins */
+    t->kind = CUBE_DT_HISTOGRAM, t->first = 2; /* min and max, then the bins */
   else
     t->kind = CUBE_DT_INTEGER;
   return 1;
@@ -67,21 +70,25 @@ int cube_dtype_parse(cube_dtype *t, const char *dtype) {
 double cube_decode(const cube_dtype *t, const uint8_t *p, int be) {
   switch (t->kind) {
   case CUBE_DT_DOUBLE:
-    return bits_to_f64(rd(p, 8, be));
+  case CUBE_DT_COMPLEX: /* the real part */
+    return bits_to_f64(cube_rd(p, 8, be));
   case CUBE_DT_RATE: { /* numerator / denominator */
-    double num = bits_to_f64(rd(p, 8, be)), den = bits_to_f64(rd(p + 8, 8, be));
+    double num = bits_to_f64(cube_rd(p, 8, be)), den = bits_to_f64(cube_rd(p + 8, 8, be));
     return den != 0 ? num / den : 0;
   }
   case CUBE_DT_TAU: /* N u32, min, max, sum, ... */
-    return bits_to_f64(rd(p + 20, 8, be));
-  case CUBE_DT_SUM: { /* the sum of the elements (of the bins) */
+    return bits_to_f64(cube_rd(p + 20, 8, be));
+  case CUBE_DT_NDOUBLES:
+  case CUBE_DT_HISTOGRAM: { /* the sum of the elements (of the bins) */
     double sum = 0;
-    for (size_t i = t->first; i < t->first + t->count; i++) sum += bits_to_f64(rd(p + 8 * i, 8, be));
+    for (size_t i = t->first; i < t->first + t->count; i++) sum += bits_to_f64(cube_rd(p + 8 * i, 8, be));
     return sum;
   }
+  case CUBE_DT_SCALE_FUNC: /* no single number: its components only */
+    return 0;
   default: {
     size_t n = t->size;
-    uint64_t v = rd(p, n, be);
+    uint64_t v = cube_rd(p, n, be);
     if (t->is_signed && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~0ull << (8 * n); /* sign extension */
     return t->is_signed ? (double)(int64_t)v : (double)v;
   }
@@ -93,8 +100,8 @@ double cube_decode(const cube_dtype *t, const uint8_t *p, int be) {
 int cube_index_parse(cube_values *v, const uint8_t *ix, size_t len, uint32_t n_cnodes, const char *path) {
   memset(v, 0, sizeof *v);
   if (len < 18 || memcmp(ix, "CUBEX.INDEX", 11) != 0) return FAIL("index", 0, "magic", "not a CUBEX.INDEX file");
-  if (rd(ix + 11, 4, 0) == 1) v->big_endian = 0;
-  else if (rd(ix + 11, 4, 1) == 1) v->big_endian = 1;
+  if (cube_rd(ix + 11, 4, 0) == 1) v->big_endian = 0;
+  else if (cube_rd(ix + 11, 4, 1) == 1) v->big_endian = 1;
   else return FAIL("index", 11, "endian", "the endian word is not 1 in either byte order");
   uint8_t format = ix[17];
   if (format == 3 || format == 0) { /* dense: every cnode, in order */
@@ -106,13 +113,13 @@ int cube_index_parse(cube_values *v, const uint8_t *ix, size_t len, uint32_t n_c
   }
   if (format != 1) return FAIL("index", 17, "index-format", "index format %u (1 sparse, 3 dense)", format);
   if (len < 22) return FAIL("index", len, "truncated", "no entry count");
-  uint32_t n = (uint32_t)rd(ix + 18, 4, v->big_endian);
+  uint32_t n = (uint32_t)cube_rd(ix + 18, 4, v->big_endian);
   if ((len - 22) / 4 < n) return FAIL("index", 18, "count", "%u entries in %zu bytes", n, len - 22);
   v->n_rows = n;
   v->row_pos = malloc(((size_t)n + 1) * sizeof *v->row_pos);
   if (!v->row_pos) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t k = 0; k < n; k++) {
-    v->row_pos[k] = (uint32_t)rd(ix + 22 + 4 * (size_t)k, 4, v->big_endian);
+    v->row_pos[k] = (uint32_t)cube_rd(ix + 22 + 4 * (size_t)k, 4, v->big_endian);
     if (v->row_pos[k] >= n_cnodes)
       return FAIL("index", 22 + 4 * (uint64_t)k, "index-range", "entry %u beyond the %u cnodes", v->row_pos[k], n_cnodes);
   }
@@ -131,13 +138,13 @@ int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const u
     if (data_len - 10 < total) rc = FAIL("data", 10, "data-size", "metric %s: %zu bytes of data for %llu", metric, data_len - 10, (unsigned long long)total);
     else memcpy(v->data, data + 10, (size_t)total);
   } else if (rc == 0 && data_len >= 19 && !memcmp(data, "ZCUBEX.DATA", 11)) {
-    uint64_t rows = rd(data + 11, 8, v->big_endian);
+    uint64_t rows = cube_rd(data + 11, 8, v->big_endian);
     if (rows != v->n_rows || (data_len - 19) / 24 < rows) {
       rc = FAIL("data", 11, "data-rows", "metric %s: %llu compressed rows for %u index entries", metric, (unsigned long long)rows, v->n_rows);
     } else {
       uint64_t at = 19 + 24 * rows;
       for (uint64_t k = 0; k < rows && rc == 0; k++) {
-        uint64_t zsize = rd(data + 19 + 24 * k + 16, 8, v->big_endian);
+        uint64_t zsize = cube_rd(data + 19 + 24 * k + 16, 8, v->big_endian);
         uLongf out = (uLongf)row;
         if (!in_bounds(data_len, at, zsize) ||
             uncompress(v->data + k * row, &out, data + at, (uLong)zsize) != Z_OK || out != row)

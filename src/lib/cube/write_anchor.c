@@ -12,7 +12,7 @@
 static const char *attr_kept_from_cube(const char *key) {
   /* the Cube reader's own records are not the file's attributes */
   if (!strcmp(key, "cube.ctx_id_offset") || !strcmp(key, "cube.version") || !strcmp(key, "cube.synthetic_entry") ||
-      !strncmp(key, "cube.not-decoded.", 17))
+      !strncmp(key, "cube.not-decoded.", 17) || !strncmp(key, "cube.components-omitted.", 24))
     return NULL;
   return !strncmp(key, "cube.", 5) ? key + 5 : key;
 }
@@ -31,7 +31,8 @@ static void element(cube_buf *b, const char *name, const char *text) {
   cube_buf_printf(b, "</%s>\n", name);
 }
 
-static void write_attrs(cube_buf *b, const hpcdb_experiment *exp, const cube_tree *t) {
+static void write_attrs(cube_buf *b, const hpcdb_experiment *exp, const cube_tree *t, const cube_metric_plan *plans,
+                        uint32_t n_plans) {
   int creator = 0;
   for (uint32_t i = 0; i < exp->n_attrs; i++) {
     const char *key = exp->attrs[i].key ? attr_kept_from_cube(exp->attrs[i].key) : NULL;
@@ -66,6 +67,12 @@ static void write_attrs(cube_buf *b, const hpcdb_experiment *exp, const cube_tre
     snprintf(key, sizeof key, "hpctoolkit::idtuple::%u", l);
     attr(b, key, p->has_id_tuple ? value : "-");
   }
+  for (uint32_t k = 0; k < n_plans; k++)
+    if (plans[k].stored_only) {
+      char key[64];
+      snprintf(key, sizeof key, "hpctoolkit::stored-only::%u", k);
+      attr(b, key, "1");
+    }
 }
 
 static void write_metrics(cube_buf *b, const hpcdb_experiment *exp, const cube_metric_plan *plans, uint32_t n) {
@@ -229,7 +236,7 @@ static void write_system(cube_buf *b, const hpcdb_experiment *exp, const cube_tr
 int cube_write_anchor(cube_buf *b, const hpcdb_experiment *exp, const cube_tree *t, const cube_metric_plan *plans,
                       uint32_t n_plans) {
   cube_buf_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n<cube version=\"4.4\">\n");
-  write_attrs(b, exp, t);
+  write_attrs(b, exp, t, plans, n_plans);
   write_metrics(b, exp, plans, n_plans);
   cube_buf_lit(b, "<program>\n");
   write_regions(b, exp, t);

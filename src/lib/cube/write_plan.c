@@ -4,7 +4,8 @@
  * even where a database has values at contexts its tree does not list;
  * metrics combined by min or max keep their exclusive (point) values with
  * Cube's MINDOUBLE / MAXDOUBLE, whose inclusive values are min / max over
- * the subtree. */
+ * the subtree. A metric with one flavour and no summary is marked so
+ * (attribute hpctoolkit::stored-only::<id>), and read back as it was. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,7 @@ int cube_plan_metrics(const hpcdb_experiment *exp, cube_metric_plan **plans, uin
     int point = find_instance(exp, m, HPCDB_SCOPE_POINT, "point");
     int execution = find_instance(exp, m, HPCDB_SCOPE_EXECUTION, "execution");
     uint8_t combine = combine_of(m);
-    cube_metric_plan p = {i, 0, 0, -1, "DOUBLE"};
+    cube_metric_plan p = {i, 0, 0, -1, "DOUBLE", 0};
     if (combine != HPCDB_COMBINE_SUM && point >= 0) {
       /* an entry point has no exclusive value of its own; storing its
        * inclusive one there keeps Cube's min / max over the subtree right */
@@ -53,6 +54,10 @@ int cube_plan_metrics(const hpcdb_experiment *exp, cube_metric_plan **plans, uin
     } else {
       continue; /* no flavour Cube can store: listed among the losses */
     }
+    /* a value without its other flavour or a combination over profiles (a
+     * component of a Cube composite type, say) is written so that reading
+     * it back derives neither */
+    p.stored_only = (point < 0 || execution < 0) && m->n_summaries == 0;
     (*plans)[(*n)++] = p;
   }
   return 0;
