@@ -64,9 +64,23 @@ static int tables(hpcdb_experiment *e, rng *r) {
   return 0;
 }
 
+static int has_instance(const hpcdb_metric *m, uint32_t scope) {
+  for (uint32_t k = 0; k < m->n_instances; k++)
+    if (m->instances[k].scope == scope) return 1;
+  return 0;
+}
+
+static int has_summary(const hpcdb_metric *m, const hpcdb_summary *su) {
+  for (uint32_t k = 0; k < m->n_summaries; k++)
+    if (m->summaries[k].scope == su->scope && m->summaries[k].combine == su->combine &&
+        !strcmp(m->summaries[k].formula, su->formula))
+      return 1;
+  return 0;
+}
+
 /* Scopes (types 0-5: 4 and 5 are unknown values) and metrics; propagated and
  * statistic ids are each unique, with random gaps. */
-static int metrics(hpcdb_experiment *e, rng *r) {
+static int metrics(hpcdb_experiment *e, rng *r, unsigned options) {
   static const char *const names[] = {"point", "function", "lex_aware", "execution", "custom-a", "custom-b"};
   static const char *const formulas[] = {"$$", "1", "$$^2"};
   char buf[64];
@@ -88,6 +102,8 @@ static int metrics(hpcdb_experiment *e, rng *r) {
     }
     for (uint32_t k = 0, ns = below(r, 4); k < ns; k++) {
       hpcdb_summary su = {below(r, e->n_scopes), formulas[below(r, 3)], (uint8_t)below(r, 4), stat};
+      if ((options & RANDOM_DRAFT_B) && (!has_instance(&e->metrics[m], su.scope) || has_summary(&e->metrics[m], &su)))
+        continue;
       TRY(hpcdb_metric_add_summary(e, m, &su));
       stat = (uint16_t)(stat + 1 + below(r, 3));
     }
@@ -160,7 +176,7 @@ static int values(hpcdb_experiment *e, rng *r, uint32_t p, const uint16_t *ids, 
   return hpcdb_profile_set_values(e, p, n, ctx, met, val);
 }
 
-static int profiles(hpcdb_experiment *e, rng *r) {
+static int profiles(hpcdb_experiment *e, rng *r, unsigned options) {
   uint16_t prop[256], stat[256];
   uint32_t np = 0, ns = 0, p;
   for (uint32_t i = 0; i < e->n_metrics; i++) {
@@ -178,7 +194,7 @@ static int profiles(hpcdb_experiment *e, rng *r) {
       ids[k].logical_id = below(r, 64);
       ids[k].physical_id = (ids[k].flags & HPCDB_ID_PHYSICAL) ? next(r) : ids[k].logical_id;
     }
-    int summary = chance(r, 10); /* a non-canonical summary, e.g. per node */
+    int summary = chance(r, 10) && !(options & RANDOM_DRAFT_B); /* a non-canonical summary, e.g. per node */
     TRY(hpcdb_add_profile(e, summary ? HPCDB_PROFILE_SUMMARY : 0, 1, ids, n_ids, &p));
     TRY(summary ? values(e, r, p, stat, ns) : values(e, r, p, prop, np));
   }
@@ -210,15 +226,17 @@ static int traces(hpcdb_experiment *e, rng *r) {
   return 0;
 }
 
-int random_experiment(hpcdb_experiment **out, uint64_t seed) {
+int random_experiment(hpcdb_experiment **out, uint64_t seed) { return random_experiment_with(out, seed, 0); }
+
+int random_experiment_with(hpcdb_experiment **out, uint64_t seed, unsigned options) {
   rng r = {seed};
   hpcdb_experiment *e;
   *out = NULL;
   TRY(hpcdb_experiment_new(&e));
   int rc = tables(e, &r);
-  if (rc == 0) rc = metrics(e, &r);
+  if (rc == 0) rc = metrics(e, &r, options);
   if (rc == 0) rc = tree(e, &r);
-  if (rc == 0) rc = profiles(e, &r);
+  if (rc == 0) rc = profiles(e, &r, options);
   if (rc == 0) rc = traces(e, &r);
   if (rc < 0) {
     hpcdb_experiment_free(e);

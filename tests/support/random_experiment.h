@@ -15,6 +15,14 @@
  * context ids not in the tree), and sometimes traces. Same seed, same model. */
 int random_experiment(hpcdb_experiment **out, uint64_t seed);
 
+/* Options of random_experiment_with (0: exactly what random_experiment makes).
+ * RANDOM_DRAFT_B: what a draft-b database can declare: summaries only of
+ * scopes the metric has an instance of, no two alike (same scope, formula and
+ * combination: a v4.0 conversion could not tell them apart), no summary
+ * profile but the canonical one. Summaries drawn otherwise are skipped. */
+#define RANDOM_DRAFT_B 0x1u
+int random_experiment_with(hpcdb_experiment **out, uint64_t seed, unsigned options);
+
 /* 1 when a and b hold the same content (the provenance fields format,
  * version and origin, and the v4.0 reader's trailing "hpctk4.*" attributes,
  * are not compared; contexts are compared by tree position; values bit for
