@@ -29,6 +29,14 @@ int cli_fail(const char *cmd, const char *message) {
 
 int cli_fail_last(const char *cmd) { return cli_fail(cmd, hpcdb_last_error()); }
 
+int cli_read(hpcdb_experiment **out, const char *path) {
+  int rc = hpcdb_read(out, path);
+  for (uint32_t i = 0; rc == 0 && i < (*out)->n_attrs; i++)
+    if ((*out)->attrs[i].key && !strcmp((*out)->attrs[i].key, "warning"))
+      fprintf(stderr, "hpcdb: warning: %s\n", (*out)->attrs[i].value);
+  return rc;
+}
+
 int cli_usage(const char *cmd, const char *arg) {
   fprintf(stderr, "hpcdb %s: unexpected argument '%s' (see 'hpcdb %s --help')\n", cmd, arg, cmd);
   return EXIT_FAILED;

@@ -90,7 +90,7 @@ int cmd_convert(int argc, char **argv) {
     return EXIT_OK;
   }
   hpcdb_experiment *exp;
-  if (hpcdb_read(&exp, src) < 0) return cli_fail_last("convert");
+  if (cli_read(&exp, src) < 0) return cli_fail_last("convert");
   hpcdb_line_fn warn = c.quiet ? NULL : print_loss;
   uint64_t losses = cube ? hpcdb_cube_write_losses(exp, warn, NULL) : hpcdb_hpctk4_write_losses(exp, warn, NULL);
   if (losses && strict) {

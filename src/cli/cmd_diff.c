@@ -67,8 +67,8 @@ int cmd_diff(int argc, char **argv) {
   }
   if (!a || !b) return cli_fail("diff", "need A and B (see 'hpcdb diff --help')");
   hpcdb_experiment *ea, *eb;
-  if (hpcdb_read(&ea, a) < 0) return cli_fail_last("diff");
-  if (hpcdb_read(&eb, b) < 0) {
+  if (cli_read(&ea, a) < 0) return cli_fail_last("diff");
+  if (cli_read(&eb, b) < 0) {
     hpcdb_experiment_free(ea);
     return cli_fail_last("diff");
   }

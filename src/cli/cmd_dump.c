@@ -51,7 +51,7 @@ int cmd_dump(int argc, char **argv) {
   }
   if (!path) return cli_fail("dump", "no PATH given (see 'hpcdb dump --help')");
   hpcdb_experiment *exp;
-  if (hpcdb_read(&exp, path) < 0) return cli_fail_last("dump");
+  if (cli_read(&exp, path) < 0) return cli_fail_last("dump");
   int rc = json ? hpcdb_dump_json(stdout, exp) : hpcdb_dump_text(stdout, exp);
   hpcdb_experiment_free(exp);
   return rc < 0 ? cli_fail_last("dump") : EXIT_OK;

@@ -76,7 +76,7 @@ int cmd_export(int argc, char **argv) {
   for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) known |= !strcmp(format, formats[i]);
   if (!known) return cli_fail("export", "--format takes folded, csv, speedscope, chrome-trace, flamegraph or html");
   hpcdb_experiment *exp;
-  if (hpcdb_read(&exp, path) < 0) return cli_fail_last("export");
+  if (cli_read(&exp, path) < 0) return cli_fail_last("export");
   FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
   if (!f) {
     hpcdb_experiment_free(exp);

@@ -46,7 +46,7 @@ int cmd_info(int argc, char **argv) {
   if (!path) return cli_fail("info", "no PATH given (see 'hpcdb info --help')");
   hpcdb_format format;
   hpcdb_experiment *exp;
-  if (hpcdb_detect(&format, path) < 0 || hpcdb_read(&exp, path) < 0) return cli_fail_last("info");
+  if (hpcdb_detect(&format, path) < 0 || cli_read(&exp, path) < 0) return cli_fail_last("info");
   printf("path:        %s\n", path);
   printf("detected:    %s\n", hpcdb_format_name(format));
   if (!c.quiet) hpcdb_write_info(stdout, exp);

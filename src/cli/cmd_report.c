@@ -103,7 +103,7 @@ int cmd_report(int argc, char **argv) {
   if (!path) return cli_fail("report", "no PATH given (see 'hpcdb report --help')");
   o.color = !o.csv && !o.json && isatty(STDOUT_FILENO);
   hpcdb_experiment *exp;
-  if (hpcdb_read(&exp, path) < 0) return cli_fail_last("report");
+  if (cli_read(&exp, path) < 0) return cli_fail_last("report");
   int rc = hpcdb_report(stdout, exp, &o);
   hpcdb_experiment_free(exp);
   return rc < 0 ? cli_fail_last("report") : EXIT_OK;

@@ -6,6 +6,10 @@
 int hpctk4_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 int hpcdb_draftb_read(hpcdb_experiment **out, const char *path);
 int draftb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+int hpcdb_drafta_read(hpcdb_experiment **out, const char *path);
+int hpcdb_drafta_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+int hpcdb_legacy_read(hpcdb_experiment **out, const char *path);
+int hpcdb_legacy_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 
 static const format_entry formats[] = {
     {HPCDB_FORMAT_HPCTK4_DIR, "HPCToolkit database v4.0", hpcdb_hpctk4_read, hpctk4_validate},
@@ -16,9 +20,9 @@ static const format_entry formats[] = {
     {HPCDB_FORMAT_HPCRUN, "hpcrun measurement file", hpcdb_hpcrun_read, hpcdb_hpcrun_validate},
     {HPCDB_FORMAT_HPCTRACE, "hpcrun trace file", hpcdb_hpcrun_read, hpcdb_hpcrun_validate},
     {HPCDB_FORMAT_HPCRUN_DIR, "hpcrun measurements directory", hpcdb_hpcrun_read, hpcdb_hpcrun_validate},
-    {HPCDB_FORMAT_DRAFT_A, "HPCToolkit experiment.xml 4.0 database (2021-22 draft)", NULL, NULL},
+    {HPCDB_FORMAT_DRAFT_A, "HPCToolkit experiment.xml 4.0 database (2021-22 draft)", hpcdb_drafta_read, hpcdb_drafta_validate},
     {HPCDB_FORMAT_DRAFT_B, "HPCToolkit meta.db draft (HPCTOOLKIT_expmt)", hpcdb_draftb_read, draftb_validate},
-    {HPCDB_FORMAT_LEGACY_XML, "HPCToolkit experiment.xml 2.x database", NULL, NULL},
+    {HPCDB_FORMAT_LEGACY_XML, "HPCToolkit experiment.xml 2.x database", hpcdb_legacy_read, hpcdb_legacy_validate},
     {HPCDB_FORMAT_CUBE, "Cube 4 (.cubex)", hpcdb_cube_read, hpcdb_cube_validate},
 };
 

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Broken draft a databases (experiment.xml 4.0 + HPCPROF-* files), each
+made from the ping-pong sample and checked.
+
+check_bad.py HPCDB SAMPLE_DB OUTDIR
+
+Every case copies experiment.xml, profile.db, cct.db and trace.db of
+SAMPLE_DB into OUTDIR/<case>, applies one damage, and checks `hpcdb validate`
+(exit status and the expected text in its output) and `hpcdb info` (the
+reader: exit status and text)."""
+import os
+import shutil
+import subprocess
+import sys
+
+FILES = ("experiment.xml", "profile.db", "cct.db", "trace.db")
+
+
+def xml_replace(old, new, count=1):
+    def damage(d):
+        p = os.path.join(d, "experiment.xml")
+        text = open(p).read()
+        assert old in text, old
+        open(p, "w").write(text.replace(old, new, count))
+    return damage
+
+
+def xml_truncate(d):
+    p = os.path.join(d, "experiment.xml")
+    data = open(p, "rb").read()
+    open(p, "wb").write(data[: len(data) // 2])
+
+
+def patch(name, offset, data):
+    def damage(d):
+        p = os.path.join(d, name)
+        b = bytearray(open(p, "rb").read())
+        b[offset:offset + len(data)] = data
+        open(p, "wb").write(bytes(b))
+    return damage
+
+
+def cut(name, keep):
+    def damage(d):
+        p = os.path.join(d, name)
+        open(p, "wb").write(open(p, "rb").read()[:keep])
+    return damage
+
+
+def remove(name):
+    return lambda d: os.remove(os.path.join(d, name))
+
+
+DATA = "<SecCallPathProfileData>\n"
+# name, damage, validate exit status, text in validate's output, info exit status, text in info's output
+CASES = [
+    ("truncated-xml", xml_truncate, 1, "not well-formed", 2, "not well-formed"),
+    ("mismatched-tag", xml_replace("</PF>", "</L>"), 1, "mismatched tag", 2, "mismatched tag"),
+    ("no-root-element", lambda d: open(os.path.join(d, "experiment.xml"), "w").write(
+        '<?xml version="1.0"?>\n<!-- HPCToolkitExperiment version="4.0" -->\n<Other/>\n'), 1, "no HPCToolkitExperiment", 2,
+     "no HPCToolkitExperiment"),
+    ("dangling-procedure", xml_replace('<PF i="3" s="5" n="5"', '<PF i="3" s="5" n="9999"'), 1, "dangling-procedure", 2,
+     "dangling-procedure"),
+    ("dangling-module", xml_replace('l="6" lm="1"', 'l="6" lm="4242"'), 1, "dangling-module", 2, "dangling-module"),
+    ("dangling-file", xml_replace('f="0" l="6"', 'f="4242" l="6"'), 1, "dangling-file", 2, "dangling-file"),
+    ("duplicate-file-id", xml_replace('<File i="719"', '<File i="0"'), 1, "duplicate-id", 2, "duplicate-id"),
+    ("duplicate-identifier", xml_replace('<Identifier i="7"', '<Identifier i="3"'), 1, "duplicate-id", 2, "duplicate-id"),
+    ("metricdb-id-not-integer", xml_replace('<MetricDB i="2"', '<MetricDB i="two"'), 1, "table-id", 2, "table-id"),
+    ("metricdb-id-too-large", xml_replace('<MetricDB i="2"', '<MetricDB i="70000"'), 1, "metric-id", 2, "metric-id"),
+    ("misplaced-context", xml_replace(DATA, '<S i="999" l="1"/>\n' + DATA), 1, "misplaced", 2, "misplaced"),
+    ("dangling-inline-metric", xml_replace(DATA, DATA + '<M n="9" v="1"/>\n'), 1, "dangling-metric", 2, "dangling-metric"),
+    ("bad-inline-value", xml_replace(DATA, DATA + '<M n="512" v="inf"/>\n'), 1, "not a finite number", 2,
+     "not a finite number"),
+    ("profile-magic", patch("profile.db", 0, b"XPCPROF"), 1, "profile.db", 2, "profile.db"),
+    ("profile-truncated", cut("profile.db", 200), 1, "profile.db", 2, "profile.db"),
+    ("trace-truncated", cut("trace.db", 100), 1, "trace.db", 2, "trace.db"),
+    ("cct-magic", patch("cct.db", 0, b"XPCPROF"), 1, "cct.db", 0, "ping-pong"),
+    ("profile-missing", remove("profile.db"), 0, "no profile.db", 0, "no profile.db"),
+    # accepted: what the drafts allow and the reader keeps
+    ("repeated-context-id", xml_replace('<S i="100"', '<S i="97"'), 0, "0 errors", 0, "ping-pong"),
+    ("repeated-metricdb", xml_replace('<MetricDB i="1" n="CPUTIME (sec) (E)"/>', '<MetricDB i="1" n="CPUTIME (sec) (I)"/>'), 0,
+     "0 errors", 0, "is not read"),
+    ("unknown-element", xml_replace(DATA, DATA + '<Future x="1"><PF i="5000" n="5"/></Future>\n'), 0, "0 errors", 0,
+     "ping-pong"),
+]
+
+
+def run(args):
+    r = subprocess.run(args, capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def main():
+    hpcdb, sample, out = sys.argv[1:4]
+    if not os.path.isdir(sample):
+        print("skip: %s is absent" % sample)
+        return 77
+    shutil.rmtree(out, ignore_errors=True)
+    failures = 0
+    for name, damage, v_status, v_text, i_status, i_text in CASES:
+        d = os.path.join(out, name)
+        os.makedirs(d)
+        for f in FILES:
+            shutil.copy(os.path.join(sample, f), d)
+            os.chmod(os.path.join(d, f), 0o644)
+        damage(d)
+        status, text = run([hpcdb, "validate", d])
+        if status != v_status or v_text not in text:
+            failures += 1
+            print("FAIL %s: validate exit %d (want %d), output:\n%s" % (name, status, v_status, text))
+        status, text = run([hpcdb, "info", d])
+        if status != i_status or i_text not in text:
+            failures += 1
+            print("FAIL %s: info exit %d (want %d), output:\n%s" % (name, status, i_status, text))
+    print("%d cases, %d failures" % (len(CASES), failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
