@@ -16,19 +16,40 @@ static const char *combine_name(uint8_t c) {
   return c < 3 ? names[c] : "unknown";
 }
 
-/* Context ids used by some profile or trace but not in the tree. */
+/* The tree's context ids as a bit set (NULL when they are too sparse for
+ * one: more than 64 possible ids per context); *max is the largest. */
+static uint8_t *tree_id_bits(const hpcdb_experiment *exp, uint32_t *max) {
+  *max = 0;
+  for (uint32_t c = 0; c < exp->n_contexts; c++)
+    if (exp->contexts[c].id > *max) *max = exp->contexts[c].id;
+  if (*max / 64 > exp->n_contexts) return NULL;
+  uint8_t *bits = calloc(*max / 8 + 1, 1);
+  for (uint32_t c = 0; bits && c < exp->n_contexts; c++) {
+    uint32_t id = exp->contexts[c].id;
+    bits[id >> 3] |= (uint8_t)(1u << (id & 7));
+  }
+  return bits;
+}
+
+/* Context ids used by some profile or trace but not in the tree. Every
+ * profile lists its context ids: the tree lookup is a bit test where it can
+ * be. */
 static uint64_t ids_only_in_values(const hpcdb_experiment *exp) {
   hpcdb_u64map seen = {0};
   uint64_t n = 0;
+  uint32_t max;
+  uint8_t *tree = tree_id_bits(exp, &max);
   for (uint32_t p = 0; p < exp->n_profiles; p++)
     for (uint32_t k = 0; k < exp->profiles[p].n_ctxs; k++) {
       uint32_t id = exp->profiles[p].ctx_ids[k];
       uint64_t dummy;
-      if (hpcdb_find_context(exp, id) != HPCDB_NONE || u64map_get(&seen, id, &dummy)) continue;
+      int in_tree = tree ? id <= max && (tree[id >> 3] >> (id & 7)) & 1 : hpcdb_find_context(exp, id) != HPCDB_NONE;
+      if (in_tree || u64map_get(&seen, id, &dummy)) continue;
       u64map_put(&seen, id, 1);
       n++;
     }
   u64map_free(&seen);
+  free(tree);
   return n;
 }
 

@@ -180,6 +180,10 @@ int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn f
       if (rc) return rc;
     }
   }
+  /* The block's pages leave this process (they stay in the page cache): a
+   * scan of every profile keeps a resident set of one block, not the file. */
+  mapped_file_release(&db->prof, b.p_values, 10 * b.n_values);
+  mapped_file_release(&db->prof, b.p_idx, 12 * b.n_idx);
   return 0;
 }
 

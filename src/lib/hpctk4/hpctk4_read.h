@@ -29,6 +29,28 @@ typedef struct hpctk4_file {
 int hpctk4_open_bytes(hpctk4_file *f, const uint8_t *data, uint64_t len, const char *path,
                       const char format[4], const char footer[8], unsigned n_sections);
 
+/* Sequential reads of a file's large arrays (values, indices) through a
+ * small reused buffer filled by pread: on a large file this costs less than
+ * faulting in the mapped pages, and keeps them out of the resident set.
+ * Without a buffer or an fd, or when pread fails, it hands out the mapped
+ * bytes instead. */
+enum { HPCTK4_CHUNK_BYTES = 128 * 1024 };
+typedef struct hpctk4_chunks {
+  int fd;
+  const uint8_t *data; /* the same file, mapped */
+  uint64_t len;
+  uint8_t *buf;   /* HPCTK4_CHUNK_BYTES, or NULL */
+  uint64_t at, n; /* the buffer holds the file's bytes [at, at + n) */
+} hpctk4_chunks;
+void hpctk4_chunks_init(hpctk4_chunks *r, int fd, const uint8_t *data, uint64_t len, uint8_t *buf);
+const uint8_t *hpctk4_chunks_fill(hpctk4_chunks *r, uint64_t off, uint64_t n);
+/* The n <= HPCTK4_CHUNK_BYTES bytes at off, which the caller checked are
+ * inside the file; valid until the next call. */
+static inline const uint8_t *hpctk4_chunk(hpctk4_chunks *r, uint64_t off, uint64_t n) {
+  if (off >= r->at && off - r->at <= r->n && n <= r->n - (off - r->at)) return r->buf + (off - r->at);
+  return hpctk4_chunks_fill(r, off, n);
+}
+
 /* A cursor over the whole file, its section name set for messages. */
 void hpctk4_cursor(const hpctk4_file *f, hpcdb_cursor *c, const char *section);
 
@@ -36,6 +58,8 @@ void hpctk4_cursor(const hpctk4_file *f, hpcdb_cursor *c, const char *section);
  * profile and trace parsers need the meta.db already read into exp. */
 int hpctk4_parse_meta(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path);
 int hpctk4_parse_profile(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path);
+/* The same with the file also open as fd, for pread of the value arrays. */
+int hpctk4_parse_profile_fd(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path);
 int hpctk4_parse_cct_header(const uint8_t *data, uint64_t len, const char *path, uint32_t *n_ctxs);
 int hpctk4_parse_trace(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path);
 

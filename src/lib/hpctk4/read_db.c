@@ -1,13 +1,17 @@
 /* hpcdb_hpctk4_read: a database directory (or a lone meta.db) into the model. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/mapped_file.h"
 #include "hpctk4/hpctk4_read.h"
 
-typedef int (*parse_fn)(hpcdb_experiment *, const uint8_t *, uint64_t, const char *);
+/* A file's parser gets its mapped bytes and the file open as fd (profile.db
+ * reads its value arrays with pread: hpctk4_parse_profile_fd). */
+typedef int (*parse_fn)(hpcdb_experiment *, const uint8_t *, uint64_t, int fd, const char *);
 
 /* Maps dir/name and parses it; a missing optional file is not an error. */
 static int read_file(hpcdb_experiment *exp, const char *dir, const char *name, int required, parse_fn parse) {
@@ -19,12 +23,25 @@ static int read_file(hpcdb_experiment *exp, const char *dir, const char *name, i
   hpcdb_mapped_file m;
   HPCDB_TRY(mapped_file_open(&m, path));
   mapped_file_advise_sequential(&m);
-  int rc = parse(exp, m.data, m.len, path);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int rc = parse(exp, m.data, m.len, fd, path);
+  if (fd >= 0) close(fd);
   mapped_file_close(&m);
   return rc;
 }
 
-static int read_cct(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path) {
+static int read_meta(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path) {
+  (void)fd;
+  return hpctk4_parse_meta(exp, data, len, path);
+}
+
+static int read_trace(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path) {
+  (void)fd;
+  return hpctk4_parse_trace(exp, data, len, path);
+}
+
+static int read_cct(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path) {
+  (void)fd;
   uint32_t n;
   HPCDB_TRY(hpctk4_parse_cct_header(data, len, path, &n));
   char text[16];
@@ -47,11 +64,11 @@ int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path) {
   }
   hpcdb_experiment *exp;
   HPCDB_TRY(hpcdb_experiment_new(&exp));
-  int rc = read_file(exp, dir, meta, 1, hpctk4_parse_meta);
+  int rc = read_file(exp, dir, meta, 1, read_meta);
   if (rc == 0 && S_ISDIR(st.st_mode)) {
-    rc = read_file(exp, dir, "profile.db", 0, hpctk4_parse_profile);
+    rc = read_file(exp, dir, "profile.db", 0, hpctk4_parse_profile_fd);
     if (rc == 0) rc = read_file(exp, dir, "cct.db", 0, read_cct);
-    if (rc == 0) rc = read_file(exp, dir, "trace.db", 0, hpctk4_parse_trace);
+    if (rc == 0) rc = read_file(exp, dir, "trace.db", 0, read_trace);
   }
   if (rc == 0) exp->origin = hpcdb_intern(exp, path);
   if (rc < 0) {

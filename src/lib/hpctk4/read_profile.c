@@ -1,7 +1,10 @@
 /* profile.db v4.0 into the model: the profile infos, their identifier
  * tuples, and each profile's sparse values, decoded straight from the
- * mapped file into the model's CSR arrays. */
+ * mapped file into the model's CSR arrays (ahead, on two threads, for a
+ * large file). */
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 #include "hpctk4/hpctk4_read.h"
@@ -13,7 +16,9 @@ typedef struct profile_reader {
   hpcdb_experiment *exp;
 } profile_reader;
 
-#define FAIL(status, section, off, rule, ...) hpcdb_fail_at(status, r->f.path, section, off, rule, __VA_ARGS__)
+#define FAIL_IN(file, status, section, off, rule, ...) \
+  hpcdb_fail_at(status, (file)->path, section, off, rule, __VA_ARGS__)
+#define FAIL(...) FAIL_IN(&r->f, __VA_ARGS__)
 
 static int read_id_tuple(profile_reader *r, uint64_t p, uint64_t where, hpcdb_id **ids, uint16_t *n) {
   uint64_t lo = r->f.sec_off[SEC_TUPLES], size = r->f.sec_size[SEC_TUPLES];
@@ -32,73 +37,161 @@ static int read_id_tuple(profile_reader *r, uint64_t p, uint64_t where, hpcdb_id
   return 0;
 }
 
-/* One Profile-Major Sparse Value Block into profile index pi. */
-static int read_values(profile_reader *r, uint64_t block, uint32_t pi) {
-  const uint8_t *b = r->f.data + block;
+/* One profile's values, decoded into the model's CSR arrays. */
+typedef struct decoded {
+  uint32_t n_ctxs;
+  uint64_t n_values;
+  uint32_t *ctx;
+  uint64_t *starts;
+  uint16_t *mid;
+  double *val;
+  int ready; /* decoded ahead and not yet adopted */
+} decoded;
+
+static void free_decoded(decoded *d) {
+  free(d->ctx);
+  free(d->starts);
+  free(d->mid);
+  free(d->val);
+  memset(d, 0, sizeof *d);
+}
+
+/* The index and value arrays of value blocks, each read in order. */
+typedef struct block_reader {
+  hpctk4_chunks idx, val;
+  uint8_t *buf;
+} block_reader;
+
+static void block_reader_open(block_reader *br, const hpctk4_file *f, int fd) {
+  br->buf = fd >= 0 ? malloc(2 * HPCTK4_CHUNK_BYTES) : NULL; /* NULL: the mapped bytes */
+  hpctk4_chunks_init(&br->idx, fd, f->data, f->len, br->buf);
+  hpctk4_chunks_init(&br->val, fd, f->data, f->len, br->buf ? br->buf + HPCTK4_CHUNK_BYTES : NULL);
+}
+
+/* Decodes the Profile-Major Sparse Value Block at block into d. */
+static int decode_values(const hpctk4_file *f, block_reader *br, uint64_t block, decoded *d) {
+  const uint8_t *b = f->data + block;
   uint64_t n_values = rd_le64(b), p_values = rd_le64(b + 8), p_idx = rd_le64(b + 0x18);
   uint32_t n_ctxs = rd_le32(b + 0x10);
   uint64_t bytes;
-  if (!mul_ok(n_values, 10, &bytes) || !in_bounds(r->f.len, p_values, bytes))
-    return FAIL(HPCDB_ECORRUPT, "values", block, "values-bounds", "%llu values at 0x%llx are not inside the file",
-                (unsigned long long)n_values, (unsigned long long)p_values);
-  if (!in_bounds(r->f.len, p_idx, 12 * (uint64_t)n_ctxs))
-    return FAIL(HPCDB_ECORRUPT, "values", block + 0x18, "values-bounds",
-                "%u context indices at 0x%llx are not inside the file", n_ctxs, (unsigned long long)p_idx);
+  if (!mul_ok(n_values, 10, &bytes) || !in_bounds(f->len, p_values, bytes))
+    return FAIL_IN(f, HPCDB_ECORRUPT, "values", block, "values-bounds",
+                   "%llu values at 0x%llx are not inside the file", (unsigned long long)n_values,
+                   (unsigned long long)p_values);
+  if (!in_bounds(f->len, p_idx, 12 * (uint64_t)n_ctxs))
+    return FAIL_IN(f, HPCDB_ECORRUPT, "values", block + 0x18, "values-bounds",
+                   "%u context indices at 0x%llx are not inside the file", n_ctxs, (unsigned long long)p_idx);
   if (n_values && !n_ctxs)
-    return FAIL(HPCDB_ECORRUPT, "values", block, "start-index", "%llu values belong to no context",
-                (unsigned long long)n_values);
-  uint32_t *ctx = malloc(((size_t)n_ctxs + 1) * sizeof *ctx);
-  uint64_t *starts = malloc(((size_t)n_ctxs + 1) * sizeof *starts);
-  uint16_t *mid = malloc((n_values ? n_values : 1) * sizeof *mid);
-  double *val = malloc((n_values ? n_values : 1) * sizeof *val);
+    return FAIL_IN(f, HPCDB_ECORRUPT, "values", block, "start-index", "%llu values belong to no context",
+                   (unsigned long long)n_values);
+  *d = (decoded){n_ctxs, n_values, malloc(((size_t)n_ctxs + 1) * sizeof *d->ctx),
+                 malloc(((size_t)n_ctxs + 1) * sizeof *d->starts), malloc((n_values ? n_values : 1) * sizeof *d->mid),
+                 malloc((n_values ? n_values : 1) * sizeof *d->val), 0};
+  uint32_t *ctx = d->ctx;
+  uint64_t *starts = d->starts;
+  uint16_t *mid = d->mid;
+  double *val = d->val;
   int rc = 0;
   if (!ctx || !starts || !mid || !val) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)n_values);
-    goto done;
+    goto fail;
   }
   for (uint32_t k = 0; k < n_ctxs; k++) {
-    const uint8_t *e = r->f.data + p_idx + 12 * (uint64_t)k;
+    const uint8_t *e = hpctk4_chunk(&br->idx, p_idx + 12 * (uint64_t)k, 12);
     ctx[k] = rd_le32(e);
     starts[k] = rd_le64(e + 4);
     if ((k == 0 && starts[0] != 0) || (k > 0 && starts[k] < starts[k - 1]) || starts[k] > n_values) {
-      rc = FAIL(HPCDB_ECORRUPT, "values", p_idx + 12 * (uint64_t)k + 4, "start-index",
-                "startIndex %llu out of order or past nValues %llu", (unsigned long long)starts[k],
-                (unsigned long long)n_values);
-      goto done;
+      rc = FAIL_IN(f, HPCDB_ECORRUPT, "values", p_idx + 12 * (uint64_t)k + 4, "start-index",
+                   "startIndex %llu out of order or past nValues %llu", (unsigned long long)starts[k],
+                   (unsigned long long)n_values);
+      goto fail;
     }
     if (k > 0 && ctx[k] <= ctx[k - 1]) {
-      rc = FAIL(HPCDB_ECORRUPT, "values", p_idx + 12 * (uint64_t)k, "sorted-ctx",
-                "ctxId %u after %u: context indices are not strictly ascending", ctx[k], ctx[k - 1]);
-      goto done;
+      rc = FAIL_IN(f, HPCDB_ECORRUPT, "values", p_idx + 12 * (uint64_t)k, "sorted-ctx",
+                   "ctxId %u after %u: context indices are not strictly ascending", ctx[k], ctx[k - 1]);
+      goto fail;
     }
   }
   starts[n_ctxs] = n_values;
-  for (uint64_t v = 0; v < n_values; v++) {
-    const uint8_t *e = r->f.data + p_values + 10 * v;
-    mid[v] = rd_le16(e);
-    val[v] = rd_le_f64(e + 2);
-  }
-  for (uint32_t k = 0; k < n_ctxs; k++)
-    for (uint64_t v = starts[k] + 1; v < starts[k + 1]; v++)
-      if (mid[v] <= mid[v - 1]) {
-        rc = FAIL(HPCDB_ECORRUPT, "values", p_values + 10 * v, "sorted-metric",
-                  "metricId %u after %u in context %u: not strictly ascending", mid[v], mid[v - 1], ctx[k]);
-        goto done;
+  for (uint32_t k = 0; k < n_ctxs; k++) {
+    int32_t prev = -1; /* below every metric id */
+    for (uint64_t v = starts[k]; v < starts[k + 1];) {
+      uint64_t take = starts[k + 1] - v < HPCTK4_CHUNK_BYTES / 10 ? starts[k + 1] - v : HPCTK4_CHUNK_BYTES / 10;
+      const uint8_t *e = hpctk4_chunk(&br->val, p_values + 10 * v, 10 * take);
+      for (uint64_t end = v + take; v < end; v++, e += 10) {
+        mid[v] = rd_le16(e);
+        val[v] = rd_le_f64(e + 2);
+        if ((int32_t)mid[v] <= prev) {
+          rc = FAIL_IN(f, HPCDB_ECORRUPT, "values", p_values + 10 * v, "sorted-metric",
+                       "metricId %u after %u in context %u: not strictly ascending", mid[v], mid[v - 1], ctx[k]);
+          goto fail;
+        }
+        prev = mid[v];
       }
-  rc = hpcdb_profile_adopt_csr(r->exp, pi, n_ctxs, ctx, starts, n_values, mid, val);
-  ctx = NULL;
-  starts = NULL;
-  mid = NULL;
-  val = NULL;
-done:
-  free(ctx);
-  free(starts);
-  free(mid);
-  free(val);
+    }
+  }
+  return 0;
+fail:
+  free_decoded(d);
   return rc;
 }
 
+/* Profile i's values into profile index pi: decoded ahead or now. */
+static int read_values(profile_reader *r, block_reader *br, uint64_t block, decoded *ahead, uint32_t pi) {
+  decoded now;
+  decoded *d = ahead && ahead->ready ? ahead : &now;
+  if (d == &now) HPCDB_TRY(decode_values(&r->f, br, block, d));
+  int rc = hpcdb_profile_adopt_csr(r->exp, pi, d->n_ctxs, d->ctx, d->starts, d->n_values, d->mid, d->val);
+  memset(d, 0, sizeof *d); /* adopted, or freed by the model */
+  return rc;
+}
+
+/* Decoding ahead on two threads: faulting in and filling the model's arrays
+ * is most of the time a large profile.db takes. Each thread decodes every other
+ * profile and stops at its first error; the sequential pass then adopts the
+ * decoded profiles in order and decodes the rest itself, so an error is the
+ * same one, with the same message, as without threads. */
+enum { AHEAD_MIN_BYTES = 1 << 20 };
+
+typedef struct ahead_job {
+  const hpctk4_file *f;
+  int fd;
+  uint64_t p, stride;
+  uint32_t n, first;
+  decoded *out;
+} ahead_job;
+
+static void *decode_ahead(void *arg) {
+  ahead_job *j = arg;
+  block_reader br;
+  block_reader_open(&br, j->f, j->fd);
+  for (uint32_t i = j->first; i < j->n; i += 2) {
+    if (decode_values(j->f, &br, j->p + i * j->stride, &j->out[i]) < 0) break;
+    j->out[i].ready = 1;
+  }
+  free(br.buf);
+  return NULL;
+}
+
+/* The decoded profiles (NULL: decode each when it is read). */
+static decoded *decode_all_ahead(const hpctk4_file *f, int fd, uint64_t p, uint64_t stride, uint32_t n) {
+  if (n < 2 || f->len < AHEAD_MIN_BYTES) return NULL;
+  decoded *out = calloc(n, sizeof *out);
+  if (!out) return NULL;
+  ahead_job odd = {f, fd, p, stride, n, 1, out}, even = {f, fd, p, stride, n, 0, out};
+  pthread_t thread;
+  int started = pthread_create(&thread, NULL, decode_ahead, &odd) == 0;
+  decode_ahead(&even);
+  if (started)
+    pthread_join(thread, NULL);
+  return out;
+}
+
 int hpctk4_parse_profile(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path) {
+  return hpctk4_parse_profile_fd(exp, data, len, -1, path);
+}
+
+int hpctk4_parse_profile_fd(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path) {
   profile_reader rr = {0}, *r = &rr;
   r->exp = exp;
   HPCDB_TRY(hpctk4_open_bytes(&r->f, data, len, path, "prof", "_prof.db", N_SECTIONS));
@@ -113,17 +206,23 @@ int hpctk4_parse_profile(hpcdb_experiment *exp, const uint8_t *data, uint64_t le
   if (!mul_ok(n, stride, &total) || p < s || (n && p % 8) || !in_bounds(r->f.sec_size[SEC_INFOS], p - s, total))
     return FAIL(HPCDB_ECORRUPT, "Profile Info", s, "section-bounds",
                 "%u profile infos at 0x%llx are not an aligned array inside the section", n, (unsigned long long)p);
-  for (uint32_t i = 0; i < n; i++) {
+  decoded *ahead = decode_all_ahead(&r->f, fd, p, stride, n);
+  block_reader br;
+  block_reader_open(&br, &r->f, fd);
+  int rc = 0;
+  for (uint32_t i = 0; i < n && rc == 0; i++) {
     uint64_t e = p + i * stride;
     uint64_t p_tuple = rd_le64(data + e + 0x20);
     hpcdb_id *ids = NULL;
     uint16_t n_ids = 0;
-    if (p_tuple) HPCDB_TRY(read_id_tuple(r, p_tuple, e + 0x20, &ids, &n_ids));
+    if (p_tuple && (rc = read_id_tuple(r, p_tuple, e + 0x20, &ids, &n_ids)) < 0) break;
     uint32_t pi;
-    int rc = hpcdb_add_profile(exp, rd_le32(data + e + 0x28), p_tuple != 0, ids, n_ids, &pi);
+    rc = hpcdb_add_profile(exp, rd_le32(data + e + 0x28), p_tuple != 0, ids, n_ids, &pi);
     free(ids);
-    HPCDB_TRY(rc);
-    HPCDB_TRY(read_values(r, e, pi));
+    if (rc == 0) rc = read_values(r, &br, e, ahead ? &ahead[i] : NULL, pi);
   }
-  return 0;
+  free(br.buf);
+  for (uint32_t i = 0; ahead && i < n; i++) free_decoded(&ahead[i]);
+  free(ahead);
+  return rc;
 }

@@ -14,20 +14,18 @@ void vdiag(validator *v, const vfile *f, hpcdb_severity sev, uint64_t off, const
   va_start(ap, fmt);
   vsnprintf(detail, sizeof detail, fmt, ap);
   va_end(ap);
-  if (v->quiet) return;
+  if (!v->quiet) vreport(v, sev, f->path, off, rule, detail);
+}
+
+void vreport(validator *v, hpcdb_severity sev, const char *path, uint64_t off, const char *rule, const char *detail) {
   if (sev == HPCDB_SEV_ERROR)
     v->result->errors++;
   else
     v->result->notes++;
   if (v->fn) {
-    hpcdb_diagnostic d = {sev, f->path, off, rule, detail};
+    hpcdb_diagnostic d = {sev, path, off, rule, detail};
     v->fn(v->user, &d);
   }
-}
-
-uint64_t value_hash(uint32_t ctx, uint16_t metric, uint32_t profile, uint64_t bits) {
-  return hash_u64(bits ^ ((uint64_t)ctx << 32 | profile) * 0x9e3779b97f4a7c15ULL ^
-                  (uint64_t)(metric + 1) * 0xc2b2ae3d27d4eb4fULL);
 }
 
 int vknown_ctx(const validator *v, uint32_t id) {
