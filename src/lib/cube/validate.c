@@ -14,33 +14,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/diag.h"
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "cube/cube.h"
 
 typedef struct checker {
-  hpcdb_validation *res;
-  hpcdb_diagnostic_fn fn;
-  void *user;
+  diag_sink sink;
   const char *path;
 } checker;
 
+/* Problems are named by archive member: "path[member]". */
 static void report(checker *k, hpcdb_severity sev, const char *member, uint64_t off, const char *rule, const char *fmt,
                    ...) HPCDB_PRINTF(6, 7);
 static void report(checker *k, hpcdb_severity sev, const char *member, uint64_t off, const char *rule, const char *fmt,
                    ...) {
-  char detail[512], file[1024];
+  char file[1024];
+  snprintf(file, sizeof file, "%s[%s]", k->path, member);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(detail, sizeof detail, fmt, ap);
+  diag_vemit(&k->sink, sev, file, off, rule, fmt, ap);
   va_end(ap);
-  snprintf(file, sizeof file, "%s[%s]", k->path, member);
-  if (sev == HPCDB_SEV_ERROR) k->res->errors++;
-  else k->res->notes++;
-  if (k->fn) {
-    hpcdb_diagnostic d = {sev, file, off, rule, detail};
-    k->fn(k->user, &d);
-  }
 }
 
 /* The reader's last error as a diagnostic: its "path: section: offset 0x…:
@@ -215,7 +209,7 @@ static int check_members(checker *k, const cube_anchor *a) {
 
 int hpcdb_cube_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user) {
   memset(result, 0, sizeof *result);
-  checker k = {result, fn, user, path};
+  checker k = {{result, fn, user}, path};
   cube_anchor a;
   int rc = cube_read_anchor(&a, path);
   if (rc == HPCDB_ENOTFORMAT || rc == HPCDB_EIO || rc == HPCDB_ENOMEM) return rc;

@@ -5,28 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/diag.h"
 #include "common/error.h"
 #include "drafta/drafta.h"
 
 typedef struct vstate {
-  hpcdb_validation *result;
-  hpcdb_diagnostic_fn fn;
-  void *user;
+  diag_sink sink;
   const char *xml;
 } vstate;
 
 static void error(vstate *v, uint64_t offset, const char *rule, const char *detail) {
-  v->result->errors++;
-  if (!v->fn) return;
-  hpcdb_diagnostic d = {HPCDB_SEV_ERROR, v->xml, offset, rule, detail};
-  v->fn(v->user, &d);
+  diag_emit(&v->sink, HPCDB_SEV_ERROR, v->xml, offset, rule, "%s", detail);
 }
 
 static void note(vstate *v, const char *file, const char *rule, const char *detail) {
-  v->result->notes++;
-  if (!v->fn) return;
-  hpcdb_diagnostic d = {HPCDB_SEV_NOTE, file, 0, rule, detail};
-  v->fn(v->user, &d);
+  diag_emit(&v->sink, HPCDB_SEV_NOTE, file, 0, rule, "%s", detail);
 }
 
 static void on_problem(void *user, uint64_t offset, const char *rule, const char *detail) {
@@ -48,7 +41,7 @@ int hpcdb_drafta_validate(hpcdb_validation *result, const char *path, hpcdb_diag
   drafta_paths p;
   result->errors = result->notes = 0;
   HPCDB_TRY(drafta_paths_of(&p, path));
-  vstate v = {result, fn, user, p.xml};
+  vstate v = {{result, fn, user}, p.xml};
   expxml_options opt = {0, 1, drafta_value_id_bound(&p), on_problem, &v};
   expxml_doc doc;
   hpcdb_experiment *exp;

@@ -3,56 +3,37 @@
  * alignment, no overlapping sections, unique metric ids; values outside the
  * enumerations are notes, as for v4.0), then profile.db, cct.db and trace.db through hpcprof1_validate with
  * the tree's context ids. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/diag.h"
 #include "common/error.h"
 #include "common/mapped_file.h"
 #include "draftb/draftb.h"
 #include "hpcprof1/hpcprof1.h"
 
 typedef struct reporter {
-  hpcdb_diagnostic_fn fn;
-  void *user;
-  hpcdb_validation *result;
+  diag_sink sink;
   const char *path;
 } reporter;
 
-static void diag(reporter *r, hpcdb_severity sev, uint64_t off, const char *rule, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-static void diag(reporter *r, hpcdb_severity sev, uint64_t off, const char *rule, const char *fmt, ...) {
-  char detail[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(detail, sizeof detail, fmt, ap);
-  va_end(ap);
-  if (sev == HPCDB_SEV_ERROR) r->result->errors++;
-  else r->result->notes++;
-  if (r->fn) {
-    hpcdb_diagnostic d = {sev, r->path, off, rule, detail};
-    r->fn(r->user, &d);
-  }
-}
+#define DIAG(r, sev, off, rule, ...) diag_emit(&(r)->sink, sev, (r)->path, off, rule, __VA_ARGS__)
 
 static void check_sections(reporter *r, const draftb_meta *m) {
-  if (m->n_sections == 7) diag(r, HPCDB_SEV_NOTE, 18, "section-count", "the document's 7-section header");
+  if (m->n_sections == 7) DIAG(r, HPCDB_SEV_NOTE, 18, "section-count", "the document's 7-section header");
   if (m->major != 4 || m->minor != 0)
-    diag(r, HPCDB_SEV_NOTE, 16, "version", "version %u.%u (the document says 4.0)", m->major, m->minor);
+    DIAG(r, HPCDB_SEV_NOTE, 16, "version", "version %u.%u (the document says 4.0)", m->major, m->minor);
   for (unsigned s = 0; s < DB_N_SECTIONS; s++) {
     if (m->n_sections == 7 && s == DB_IDTABLE) continue;
     if (m->sec_off[s] % 16)
-      diag(r, HPCDB_SEV_ERROR, m->sec_off[s], "alignment", "section %u starts at 0x%llx, not on a 16-byte boundary", s,
+      DIAG(r, HPCDB_SEV_ERROR, m->sec_off[s], "alignment", "section %u starts at 0x%llx, not on a 16-byte boundary", s,
            (unsigned long long)m->sec_off[s]);
     for (unsigned t = s + 1; t < DB_N_SECTIONS; t++) {
       if (m->n_sections == 7 && t == DB_IDTABLE) continue;
       if (m->sec_size[s] && m->sec_size[t] && m->sec_off[s] < m->sec_off[t] + m->sec_size[t] &&
           m->sec_off[t] < m->sec_off[s] + m->sec_size[s])
-        diag(r, HPCDB_SEV_ERROR, m->sec_off[t], "section-overlap", "sections %u and %u overlap", s, t);
+        DIAG(r, HPCDB_SEV_ERROR, m->sec_off[t], "section-overlap", "sections %u and %u overlap", s, t);
     }
   }
 }
@@ -65,14 +46,14 @@ static void check_model(reporter *r, const draftb_meta *m, const hpcdb_experimen
     const hpcdb_metric *x = &exp->metrics[i];
     for (uint32_t k = 0; k < x->n_instances; k++)
       if (seen[x->instances[k].prop_metric_id]++)
-        diag(r, HPCDB_SEV_ERROR, m->sec_off[DB_METRICS], "duplicate-metric-id", "metric \"%s\": raw_mid %u is used twice",
+        DIAG(r, HPCDB_SEV_ERROR, m->sec_off[DB_METRICS], "duplicate-metric-id", "metric \"%s\": raw_mid %u is used twice",
              x->name, x->instances[k].prop_metric_id);
     for (uint32_t k = 0; k < x->n_summaries; k++) {
       if (seen[65536 + x->summaries[k].stat_metric_id]++)
-        diag(r, HPCDB_SEV_ERROR, m->sec_off[DB_METRICS], "duplicate-metric-id", "metric \"%s\": summary_mid %u is used twice",
+        DIAG(r, HPCDB_SEV_ERROR, m->sec_off[DB_METRICS], "duplicate-metric-id", "metric \"%s\": summary_mid %u is used twice",
              x->name, x->summaries[k].stat_metric_id);
       if (x->summaries[k].combine > HPCDB_COMBINE_MAX)
-        diag(r, HPCDB_SEV_NOTE, m->sec_off[DB_METRICS], "unknown-enum", "metric \"%s\": combine %u is not 0, 1 or 2", x->name,
+        DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_METRICS], "unknown-enum", "metric \"%s\": combine %u is not 0, 1 or 2", x->name,
              x->summaries[k].combine);
     }
   }
@@ -82,7 +63,7 @@ static void check_model(reporter *r, const draftb_meta *m, const hpcdb_experimen
   for (uint32_t i = 0; i < exp->n_files; i++) reserved += (exp->files[i].flags & ~HPCDB_FILE_COPIED) != 0;
   for (uint32_t i = 0; i < exp->n_functions; i++) reserved += exp->functions[i].flags != 0;
   if (reserved)
-    diag(r, HPCDB_SEV_NOTE, m->sec_off[DB_BINARIES], "reserved", "%u binary, file or function entries use reserved flag bits",
+    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_BINARIES], "reserved", "%u binary, file or function entries use reserved flag bits",
          reserved);
   /* per tree, not per context: one note for each kind of oddity, with a count and the first id */
   uint32_t count[3] = {0, 0, 0}, first[3] = {0, 0, 0};
@@ -95,13 +76,13 @@ static void check_model(reporter *r, const draftb_meta *m, const hpcdb_experimen
       if (odd[k] && count[k]++ == 0) first[k] = c->id;
   }
   if (count[0])
-    diag(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "unknown-enum", "%u contexts have a call_type other than 0 or 1 (first: %u)",
+    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "unknown-enum", "%u contexts have a call_type other than 0 or 1 (first: %u)",
          count[0], first[0]);
   if (count[1])
-    diag(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "unknown-enum", "%u contexts have a lex_type other than 0-3 (first: %u)",
+    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "unknown-enum", "%u contexts have a lex_type other than 0-3 (first: %u)",
          count[1], first[1]);
   if (count[2])
-    diag(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "lexical-fields",
+    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "lexical-fields",
          "%u loop, line or point contexts lack the source line or instruction that defines them (first: %u)", count[2],
          first[2]);
 }
@@ -123,13 +104,13 @@ int draftb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic
     mapped_file_close(&mf);
     return rc;
   }
-  reporter r = {fn, user, result, meta};
+  reporter r = {{result, fn, user}, meta};
   draftb_meta m;
   uint32_t *ids = NULL;
   uint32_t n_ids = 0;
   uint8_t *declared = NULL; /* [0, 65536): raw_mid, [65536, 131072): summary_mid */
   if (draftb_parse_meta(&m, exp, mf.data, mf.len, meta) < 0) {
-    diag(&r, HPCDB_SEV_ERROR, m.offset, m.rule ? m.rule : "bounds", "%s", hpcdb_last_error());
+    DIAG(&r, HPCDB_SEV_ERROR, m.offset, m.rule ? m.rule : "bounds", "%s", hpcdb_last_error());
   } else {
     check_sections(&r, &m);
     check_model(&r, &m, exp);

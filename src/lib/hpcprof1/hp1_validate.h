@@ -7,13 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/diag.h"
 #include "hpcdb/hpcdb.h"
 #include "hpcprof1/hp1_file.h"
 
 typedef struct hp1_validator {
-  hpcdb_diagnostic_fn fn;
-  void *user;
-  hpcdb_validation *result;
+  diag_sink sink;
   const uint32_t *known; /* sorted context ids of the tree, or NULL */
   size_t n_known;
   const uint8_t *declared[2]; /* metric ids meta data declares: [0] thread profiles, [1] the summary; or NULL */
@@ -24,14 +23,8 @@ typedef struct hp1_validator {
   uint64_t thread_hash;   /* order-free hash of those (ctx, metric, profile, value bits) */
 } hp1_validator;
 
-void hp1_diag(hp1_validator *v, const char *path, hpcdb_severity sev, uint64_t off, const char *rule,
-              const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
-#endif
-    ;
-#define HP1_ERR(v, path, off, rule, ...) hp1_diag(v, path, HPCDB_SEV_ERROR, off, rule, __VA_ARGS__)
-#define HP1_NOTE(v, path, off, rule, ...) hp1_diag(v, path, HPCDB_SEV_NOTE, off, rule, __VA_ARGS__)
+#define HP1_ERR(v, path, off, rule, ...) diag_emit(&(v)->sink, HPCDB_SEV_ERROR, path, off, rule, __VA_ARGS__)
+#define HP1_NOTE(v, path, off, rule, ...) diag_emit(&(v)->sink, HPCDB_SEV_NOTE, path, off, rule, __VA_ARGS__)
 void hp1_report(hp1_validator *v, const char *path, const hp1_problem *pb);
 
 /* 1 when no tree was given or id is in it. */

@@ -1,6 +1,5 @@
 /* hpcprof1_validate: profile.db, cct.db and trace.db of a directory, each
  * alone and cct.db against profile.db; the reporting helpers they share. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -9,21 +8,6 @@
 #include "common/mapped_file.h"
 #include "hpcprof1/hp1_validate.h"
 #include "hpcprof1/hpcprof1.h"
-
-void hp1_diag(hp1_validator *v, const char *path, hpcdb_severity sev, uint64_t off, const char *rule,
-              const char *fmt, ...) {
-  char detail[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(detail, sizeof detail, fmt, ap);
-  va_end(ap);
-  if (sev == HPCDB_SEV_ERROR) v->result->errors++;
-  else v->result->notes++;
-  if (v->fn) {
-    hpcdb_diagnostic d = {sev, path, off, rule, detail};
-    v->fn(v->user, &d);
-  }
-}
 
 void hp1_report(hp1_validator *v, const char *path, const hp1_problem *pb) {
   HP1_ERR(v, path, pb->offset, pb->rule, "%s", pb->detail);
@@ -79,7 +63,7 @@ int hpcprof1_validate(hpcdb_validation *result, const char *dir, const uint32_t 
 int hpcprof1_validate_declared(hpcdb_validation *result, const char *dir, const uint32_t *known_ctx_ids,
                                size_t n_known, const uint8_t *thread_metrics, const uint8_t *summary_metrics,
                                hpcdb_diagnostic_fn fn, void *user) {
-  hp1_validator v = {fn, user, result, known_ctx_ids, n_known, {thread_metrics, summary_metrics}, 0, 0, 0, 0, 0};
+  hp1_validator v = {{result, fn, user}, known_ctx_ids, n_known, {thread_metrics, summary_metrics}, 0, 0, 0, 0, 0};
   int present;
   HPCDB_TRY(one_file(&v, dir, "profile.db", hp1_validate_profile, &present));
   HPCDB_TRY(one_file(&v, dir, "cct.db", hp1_validate_cct, &present));

@@ -3,11 +3,11 @@
  * a file that parses is then checked for the rules between its parts: node
  * ids, parents, load modules, sparse value indices, the sentinel, metric ids,
  * section alignment, and its trace's order and context ids. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/diag.h"
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "hpcdb/hpcrun.h"
@@ -16,30 +16,7 @@
 #include "hpcrun/hpcrun_model.h"
 #include "hpcrun/hpcrun_paths.h"
 
-typedef struct checker {
-  hpcdb_validation *res;
-  hpcdb_diagnostic_fn fn;
-  void *user;
-} checker;
-
-static void report(checker *k, hpcdb_severity sev, const char *file, uint64_t off, const char *rule,
-                   const char *fmt, ...) HPCDB_PRINTF(6, 7);
-static void report(checker *k, hpcdb_severity sev, const char *file, uint64_t off, const char *rule,
-                   const char *fmt, ...) {
-  char detail[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(detail, sizeof detail, fmt, ap);
-  va_end(ap);
-  if (sev == HPCDB_SEV_ERROR)
-    k->res->errors++;
-  else
-    k->res->notes++;
-  if (k->fn) {
-    hpcdb_diagnostic d = {sev, file, off, rule, detail};
-    k->fn(k->user, &d);
-  }
-}
+typedef diag_sink checker;
 
 /* A parse failure: the message's detail without its "path: section: offset:
  * rule: " prefix, which the diagnostic carries in its own fields. */
@@ -48,7 +25,7 @@ static void report_parse(checker *k, const char *file, const hpcrun_parse_error 
   char needle[80];
   snprintf(needle, sizeof needle, ": %s: ", e->rule);
   const char *at = strstr(msg, needle);
-  report(k, HPCDB_SEV_ERROR, file, e->offset, e->rule, "%s", at ? at + strlen(needle) : msg);
+  diag_emit(k, HPCDB_SEV_ERROR, file, e->offset, e->rule, "%s", at ? at + strlen(needle) : msg);
 }
 
 /* Node rules; ids collects every node's key (for values and traces). */
@@ -58,7 +35,7 @@ static void check_tables(checker *k, const char *path, const hpcrun_file *f, con
   uint64_t v;
   for (uint32_t i = 0; i < t->n_lm; i++) {
     if (u64map_get(&lms, t->lm[i].id, &v))
-      report(k, HPCDB_SEV_ERROR, path, 0, "lm-id-unique", "load module id %u appears twice",
+      diag_emit(k, HPCDB_SEV_ERROR, path, 0, "lm-id-unique", "load module id %u appears twice",
              t->lm[i].id);
     u64map_put(&lms, t->lm[i].id, i);
   }
@@ -69,17 +46,17 @@ static void check_tables(checker *k, const char *path, const hpcrun_file *f, con
     uint64_t off = t->nodes_off + i * t->node_len;
     uint32_t key = hpcrun_stored_key(f, n->id), pkey = hpcrun_stored_key(f, n->parent);
     if (key == 0)
-      report(k, HPCDB_SEV_ERROR, path, off, "node-id-zero", "node id 0 is reserved");
+      diag_emit(k, HPCDB_SEV_ERROR, path, off, "node-id-zero", "node id 0 is reserved");
     else if (u64map_get(ids, key, &v))
-      report(k, HPCDB_SEV_ERROR, path, off, "node-id-unique",
+      diag_emit(k, HPCDB_SEV_ERROR, path, off, "node-id-unique",
              "node id %u already used by node %llu", key, (unsigned long long)v);
     if (pkey != 0 && !u64map_get(ids, pkey, &v))
-      report(k, HPCDB_SEV_ERROR, path, off + 4, "parent-exists",
+      diag_emit(k, HPCDB_SEV_ERROR, path, off + 4, "parent-exists",
              "node %u: parent %u is not an earlier node", key, pkey);
     else if (pkey != 0 && has_child)
       has_child[v] = 1;
     if (n->lm_id != HPCRUN_LM_PLACEHOLDER && !u64map_get(&lms, n->lm_id, &v))
-      report(k, HPCDB_SEV_ERROR, path, off + lm_at, "lm-exists",
+      diag_emit(k, HPCDB_SEV_ERROR, path, off + lm_at, "lm-exists",
              "node %u: load module %u is not in the load map", key, n->lm_id);
     if (key != 0 && !u64map_get(ids, key, &v)) u64map_put(ids, key, i);
   }
@@ -87,7 +64,7 @@ static void check_tables(checker *k, const char *path, const hpcrun_file *f, con
     for (uint64_t i = 0; i < t->n_nodes; i++) {
       int negated = (int32_t)t->nodes[i].id < 0;
       if (negated == has_child[i])
-        report(k, HPCDB_SEV_NOTE, path, t->nodes_off + i * t->node_len, "leaf-id-sign",
+        diag_emit(k, HPCDB_SEV_NOTE, path, t->nodes_off + i * t->node_len, "leaf-id-sign",
                "node %u %s children but its id is %s", hpcrun_stored_key(f, t->nodes[i].id),
                has_child[i] ? "has" : "has no", negated ? "negated" : "positive");
     }
@@ -102,20 +79,20 @@ static void check_layout(checker *k, const char *path, const hpcrun_file *f) {
   for (int s = 0; s < HPCRUN_N_SECTIONS; s++) {
     const hpcrun_section_layout *sec = &f->sections[s];
     if (sec->start % HPCRUN_SECTION_ALIGN)
-      report(k, HPCDB_SEV_ERROR, path, f->footer_start + 16 * (uint64_t)s, "section-align",
+      diag_emit(k, HPCDB_SEV_ERROR, path, f->footer_start + 16 * (uint64_t)s, "section-align",
              "%s section starts at 0x%llx, not on a 1024-byte boundary", section_rule_names[s],
              (unsigned long long)sec->start);
     if (sec->slack_len)
-      report(k, HPCDB_SEV_ERROR, path, sec->end - sec->slack_len, "section-extra-bytes",
+      diag_emit(k, HPCDB_SEV_ERROR, path, sec->end - sec->slack_len, "section-extra-bytes",
              "%u bytes after the %s section's content, before its recorded end 0x%llx",
              sec->slack_len, section_rule_names[s], (unsigned long long)sec->end);
     if (sec->gap)
-      report(k, HPCDB_SEV_NOTE, path, sec->end, "padding-nonzero",
+      diag_emit(k, HPCDB_SEV_NOTE, path, sec->end, "padding-nonzero",
              "the %llu bytes after the %s section are not all zero",
              (unsigned long long)sec->gap_len, section_rule_names[s]);
   }
   if (f->footer_start % HPCRUN_SECTION_ALIGN)
-    report(k, HPCDB_SEV_ERROR, path, f->footer_start + 96, "section-align",
+    diag_emit(k, HPCDB_SEV_ERROR, path, f->footer_start + 96, "section-align",
            "the footer starts at 0x%llx, not on a 1024-byte boundary",
            (unsigned long long)f->footer_start);
 }
@@ -129,43 +106,43 @@ static void check_sparse(checker *k, const char *path, const hpcrun_file *f, hpc
   for (uint16_t i = 0; known && i < s->n_ids; i++) {
     uint16_t kind = s->ids[i].kind & HPCRUN_KIND_MASK;
     if (!known[kind])
-      report(k, HPCDB_SEV_NOTE, path, f->sections[HPCRUN_SEC_VALUES].start + 2 + 18 * (uint64_t)i,
+      diag_emit(k, HPCDB_SEV_NOTE, path, f->sections[HPCRUN_SEC_VALUES].start + 2 + 18 * (uint64_t)i,
              "id-kind-known", "id tuple kind %u is not in the dictionary", kind);
   }
   free(known);
   for (uint64_t i = 0; i <= s->n_nz_ctxs; i++) {
     uint64_t off = s->ctxs_off + 12 * i, start = s->ctx_starts[i];
     if (start < prev)
-      report(k, HPCDB_SEV_ERROR, path, off + 4, "start-sorted",
+      diag_emit(k, HPCDB_SEV_ERROR, path, off + 4, "start-sorted",
              "start index %llu is below the previous %llu", (unsigned long long)start,
              (unsigned long long)prev);
     if (start > s->n_values)
-      report(k, HPCDB_SEV_ERROR, path, off + 4, "start-bounds",
+      diag_emit(k, HPCDB_SEV_ERROR, path, off + 4, "start-bounds",
              "start index %llu is past the %llu values", (unsigned long long)start,
              (unsigned long long)s->n_values);
     prev = start > prev ? start : prev;
     if (i == s->n_nz_ctxs) {
       if (s->ctx_ids[i] != HPCRUN_SPARSE_SENTINEL)
-        report(k, HPCDB_SEV_ERROR, path, off, "sentinel",
+        diag_emit(k, HPCDB_SEV_ERROR, path, off, "sentinel",
                "the last context index entry has id 0x%08x, not the sentinel 0x656e6421 (\"end!\")",
                s->ctx_ids[i]);
       if (start != s->n_values)
-        report(k, HPCDB_SEV_ERROR, path, off + 4, "sentinel-start",
+        diag_emit(k, HPCDB_SEV_ERROR, path, off + 4, "sentinel-start",
                "the sentinel's start index %llu is not the value count %llu",
                (unsigned long long)start, (unsigned long long)s->n_values);
       break;
     }
     if (!u64map_get(ids, s->ctx_ids[i], &v))
-      report(k, HPCDB_SEV_ERROR, path, off, "value-cct-exists",
+      diag_emit(k, HPCDB_SEV_ERROR, path, off, "value-cct-exists",
              "values for context %u, which is not a cct node", s->ctx_ids[i]);
     if (u64map_get(&seen, s->ctx_ids[i], &v))
-      report(k, HPCDB_SEV_ERROR, path, off, "value-cct-unique",
+      diag_emit(k, HPCDB_SEV_ERROR, path, off, "value-cct-unique",
              "context %u has a second value slice", s->ctx_ids[i]);
     u64map_put(&seen, s->ctx_ids[i], i);
   }
   for (uint64_t j = 0; j < s->n_values; j++)
     if (s->metric_ids[j] >= f->t.n_metrics)
-      report(k, HPCDB_SEV_ERROR, path, s->values_off + 10 * j + 8, "metric-id-range",
+      diag_emit(k, HPCDB_SEV_ERROR, path, s->values_off + 10 * j + 8, "metric-id-range",
              "metric id %u, but the table has %u metrics", s->metric_ids[j], f->t.n_metrics);
   /* Within one context's slice each metric has at most one value. */
   uint32_t *stamp = calloc((size_t)f->t.n_metrics + 1, sizeof *stamp);
@@ -174,7 +151,7 @@ static void check_sparse(checker *k, const char *path, const hpcrun_file *f, hpc
       uint16_t m = s->metric_ids[j];
       if (m >= f->t.n_metrics) continue;
       if (stamp[m] == i + 1)
-        report(k, HPCDB_SEV_ERROR, path, s->values_off + 10 * j + 8, "value-metric-unique",
+        diag_emit(k, HPCDB_SEV_ERROR, path, s->values_off + 10 * j + 8, "value-metric-unique",
                "context %u has two values for metric %u", s->ctx_ids[i], m);
       stamp[m] = i + 1;
     }
@@ -197,16 +174,16 @@ static void check_trace(checker *k, const char *path, const hpcrun_trace_file *t
   hpcdb_u64map ids = {0};
   if (profile) node_keys(profile, &ids);
   if (t->flags & ~(uint64_t)3)
-    report(k, HPCDB_SEV_NOTE, path, 24, "trace-flags", "unknown header flag bits 0x%llx",
+    diag_emit(k, HPCDB_SEV_NOTE, path, 24, "trace-flags", "unknown header flag bits 0x%llx",
            (unsigned long long)(t->flags & ~(uint64_t)3));
   for (uint64_t i = 0; i < t->n; i++) {
     uint64_t off = HPCTRACE_HEADER_LEN + i * rec;
     if (i && t->times[i] < t->times[i - 1])
-      report(k, HPCDB_SEV_ERROR, path, off, "trace-time-order",
+      diag_emit(k, HPCDB_SEV_ERROR, path, off, "trace-time-order",
              "record %llu: time %llu is before the previous %llu", (unsigned long long)i,
              (unsigned long long)t->times[i], (unsigned long long)t->times[i - 1]);
     if (profile && t->cct_ids[i] != 0 && !u64map_get(&ids, t->cct_ids[i], &v))
-      report(k, HPCDB_SEV_ERROR, path, off + 8, "trace-cct-exists",
+      diag_emit(k, HPCDB_SEV_ERROR, path, off + 8, "trace-cct-exists",
              "record %llu: cct id %u is not a node of the profile", (unsigned long long)i,
              t->cct_ids[i]);
   }
@@ -284,7 +261,7 @@ static int validate_file(checker *k, const char *path) {
   if (profile && hpcrun_is_file(profile)) {
     rc = validate_profile(k, profile);
   } else {
-    report(k, HPCDB_SEV_NOTE, path, 0, "trace-profile",
+    diag_emit(k, HPCDB_SEV_NOTE, path, 0, "trace-profile",
            "no .hpcrun beside the trace: cct ids not checked");
     rc = validate_trace(k, path, NULL);
   }
@@ -300,7 +277,7 @@ int hpcdb_hpcrun_validate(hpcdb_validation *result, const char *path, hpcdb_diag
   hpcrun_path_list l;
   HPCDB_TRY(hpcrun_list_profiles(&l, path));
   if (l.n == 0)
-    report(&k, HPCDB_SEV_ERROR, path, 0, "no-profiles", "no .hpcrun files in the directory");
+    diag_emit(&k, HPCDB_SEV_ERROR, path, 0, "no-profiles", "no .hpcrun files in the directory");
   int rc = 0;
   for (size_t i = 0; i < l.n && rc == 0; i++) rc = validate_profile(&k, l.paths[i]);
   hpcrun_path_list_free(&l);
