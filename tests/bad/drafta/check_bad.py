@@ -9,35 +9,12 @@ SAMPLE_DB into OUTDIR/<case>, applies one damage, and checks `hpcdb validate`
 (exit status and the expected text in its output) and `hpcdb info` (the
 reader: exit status and text)."""
 import os
-import shutil
-import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from damage import check, patch, remove, xml_replace, xml_truncate  # noqa: E402
+
 FILES = ("experiment.xml", "profile.db", "cct.db", "trace.db")
-
-
-def xml_replace(old, new, count=1):
-    def damage(d):
-        p = os.path.join(d, "experiment.xml")
-        text = open(p).read()
-        assert old in text, old
-        open(p, "w").write(text.replace(old, new, count))
-    return damage
-
-
-def xml_truncate(d):
-    p = os.path.join(d, "experiment.xml")
-    data = open(p, "rb").read()
-    open(p, "wb").write(data[: len(data) // 2])
-
-
-def patch(name, offset, data):
-    def damage(d):
-        p = os.path.join(d, name)
-        b = bytearray(open(p, "rb").read())
-        b[offset:offset + len(data)] = data
-        open(p, "wb").write(bytes(b))
-    return damage
 
 
 def cut(name, keep):
@@ -47,14 +24,10 @@ def cut(name, keep):
     return damage
 
 
-def remove(name):
-    return lambda d: os.remove(os.path.join(d, name))
-
-
 DATA = "<SecCallPathProfileData>\n"
 # name, damage, validate exit status, text in validate's output, info exit status, text in info's output
 CASES = [
-    ("truncated-xml", xml_truncate, 1, "not well-formed", 2, "not well-formed"),
+    ("truncated-xml", xml_truncate(1 / 2), 1, "not well-formed", 2, "not well-formed"),
     ("mismatched-tag", xml_replace("</PF>", "</L>"), 1, "mismatched tag", 2, "mismatched tag"),
     ("no-root-element", lambda d: open(os.path.join(d, "experiment.xml"), "w").write(
         '<?xml version="1.0"?>\n<!-- HPCToolkitExperiment version="4.0" -->\n<Other/>\n'), 1, "no HPCToolkitExperiment", 2,
@@ -85,36 +58,5 @@ CASES = [
 ]
 
 
-def run(args):
-    r = subprocess.run(args, capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
-
-
-def main():
-    hpcdb, sample, out = sys.argv[1:4]
-    if not os.path.isdir(sample):
-        print("skip: %s is absent" % sample)
-        return 77
-    shutil.rmtree(out, ignore_errors=True)
-    failures = 0
-    for name, damage, v_status, v_text, i_status, i_text in CASES:
-        d = os.path.join(out, name)
-        os.makedirs(d)
-        for f in FILES:
-            shutil.copy(os.path.join(sample, f), d)
-            os.chmod(os.path.join(d, f), 0o644)
-        damage(d)
-        status, text = run([hpcdb, "validate", d])
-        if status != v_status or v_text not in text:
-            failures += 1
-            print("FAIL %s: validate exit %d (want %d), output:\n%s" % (name, status, v_status, text))
-        status, text = run([hpcdb, "info", d])
-        if status != i_status or i_text not in text:
-            failures += 1
-            print("FAIL %s: info exit %d (want %d), output:\n%s" % (name, status, i_status, text))
-    print("%d cases, %d failures" % (len(CASES), failures))
-    return 1 if failures else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(check(sys.argv, CASES, lambda f: f in FILES))

@@ -9,37 +9,18 @@ and the expected text in its output) and `hpcdb info` (the reader: it fails
 on a broken experiment.xml, but only warns for a broken or missing
 metric-db file and leaves that profile empty)."""
 import os
-import shutil
 import struct
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from damage import check, patch, remove, xml_replace, xml_truncate  # noqa: E402
 
 RANK0 = "1.cpi-000000-000-a8c00270-160443-0.metric-db"
 RANK2 = "1.cpi-000002-000-a8c00270-160445-0.metric-db"
 
 
-def xml_replace(old, new, count=1):
-    def damage(d):
-        p = os.path.join(d, "experiment.xml")
-        text = open(p).read()
-        assert old in text, old
-        open(p, "w").write(text.replace(old, new, count))
-    return damage
-
-
-def xml_truncate(d):
-    p = os.path.join(d, "experiment.xml")
-    data = open(p, "rb").read()
-    open(p, "wb").write(data[: len(data) * 2 // 3])
-
-
 def db_patch(offset, data, name=RANK0):
-    def damage(d):
-        p = os.path.join(d, name)
-        b = bytearray(open(p, "rb").read())
-        b[offset:offset + len(data)] = data
-        open(p, "wb").write(bytes(b))
-    return damage
+    return patch(name, offset, data)
 
 
 def db_resize(delta, name=RANK0):
@@ -57,13 +38,9 @@ def rename(name, new):
 LAUGHS = "".join('<!ENTITY l%d "%s">\n' % (k, "&l%d;" % (k - 1) * 10 if k else "lol") for k in range(10))
 
 
-def remove(name):
-    return lambda d: os.remove(os.path.join(d, name))
-
-
 # name, damage, validate exit status, text in validate's output, info exit status, text in info's stderr
 CASES = [
-    ("truncated-xml", xml_truncate, 1, "not well-formed", 2, "not well-formed"),
+    ("truncated-xml", xml_truncate(2 / 3), 1, "not well-formed", 2, "not well-formed"),
     ("mismatched-tag", xml_replace("</S>", "</C>"), 1, "mismatched tag", 2, "mismatched tag"),
     ("undefined-entity", xml_replace("&lt;program root&gt;", "&nope;"), 1, "undefined entity", 2, "undefined entity"),
     ("dangling-procedure", xml_replace('n="7">', 'n="9999">'), 1, "dangling-procedure", 2, "dangling-procedure"),
@@ -100,37 +77,5 @@ CASES = [
 ]
 
 
-def run(args):
-    r = subprocess.run(args, capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
-
-
-def main():
-    hpcdb, sample, out = sys.argv[1:4]
-    if not os.path.isdir(sample):
-        print("skip: %s is absent" % sample)
-        return 77
-    shutil.rmtree(out, ignore_errors=True)
-    failures = 0
-    for name, damage, v_status, v_text, i_status, i_text in CASES:
-        d = os.path.join(out, name)
-        os.makedirs(d)
-        for f in os.listdir(sample):
-            if f == "experiment.xml" or f.endswith(".metric-db"):
-                shutil.copy(os.path.join(sample, f), d)
-                os.chmod(os.path.join(d, f), 0o644)
-        damage(d)
-        status, text = run([hpcdb, "validate", d])
-        if status != v_status or v_text not in text:
-            failures += 1
-            print("FAIL %s: validate exit %d (want %d), output:\n%s" % (name, status, v_status, text))
-        status, text = run([hpcdb, "info", d])
-        if status != i_status or i_text not in text:
-            failures += 1
-            print("FAIL %s: info exit %d (want %d), output:\n%s" % (name, status, i_status, text))
-    print("%d cases, %d failures" % (len(CASES), failures))
-    return 1 if failures else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(check(sys.argv, CASES, lambda f: f == "experiment.xml" or f.endswith(".metric-db")))
