@@ -50,11 +50,20 @@ static int write_frames(FILE *out, const hpcdb_experiment *e, frames *f) {
   return 0;
 }
 
+/* speedscope's name of the metric's unit. */
+static const char *speedscope_unit(double seconds) {
+  if (seconds == 1) return "seconds";
+  if (seconds == 1e-3) return "milliseconds";
+  if (seconds == 1e-6) return "microseconds";
+  if (seconds == 1e-9) return "nanoseconds";
+  return "none";
+}
+
 static void write_profile(FILE *out, const hpcdb_experiment *e, const report_data *d, const frames *f,
                           const char *name, uint32_t *chain) {
   fputs("{\"type\":\"sampled\",\"name\":", out);
   json_string(out, name);
-  fprintf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", d->cols[0].seconds ? "seconds" : "none");
+  fprintf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", speedscope_unit(d->cols[0].seconds));
   json_number(out, d->total[0]);
   fputs(",\"samples\":[", out);
   int first = 1;

@@ -34,7 +34,17 @@ uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx) {
   return ctx;
 }
 
-void report_value(char *buf, size_t size, double v, int seconds) {
+double report_time_unit(const char *name) {
+  static const struct { const char *unit; double seconds; } units[] = {
+      {"(sec)", 1}, {"(s)", 1}, {"(msec)", 1e-3}, {"(ms)", 1e-3}, {"(usec)", 1e-6}, {"(us)", 1e-6},
+      {"(nsec)", 1e-9}, {"(ns)", 1e-9}};
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+    if (strstr(name, units[i].unit)) return units[i].seconds;
+  return 0;
+}
+
+void report_value(char *buf, size_t size, double v, double seconds) {
+  if (seconds) v *= seconds;
   double a = fabs(v);
   if (v == 0) {
     snprintf(buf, size, "0");

@@ -14,7 +14,7 @@
 typedef struct column {
   uint32_t metric;
   const char *name;
-  int seconds; /* the metric's name says "(sec)" */
+  double seconds; /* seconds per unit when the name gives a time unit ("(sec)", "(ms)", "(usec)", "(ns)"), else 0 */
 } column;
 
 typedef struct report_data {
@@ -45,6 +45,9 @@ size_t report_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t 
  * a call (or an entry point); the unit bottom-up and flat views count by. */
 uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx);
 /* A value with its unit and sensible precision, right-aligned in width. */
-void report_value(char *buf, size_t size, double v, int seconds);
+/* v for a person: a time when seconds (per unit of v) is not 0, else with an SI prefix. */
+void report_value(char *buf, size_t size, double v, double seconds);
+/* The seconds per unit of a metric named `name`, 0 when the name gives no time unit. */
+double report_time_unit(const char *name);
 
 #endif
