@@ -23,6 +23,17 @@ else
   echo "sample data not found at $samples: the database part of the demo is skipped"
 fi
 
+legacy=$samples/hpctoolkit-legacy/cpi-mpi
+if [ -d "$legacy" ]; then
+  step "an older database (experiment.xml 2.x + metric-db files)" "$hpcdb" report --depth 7 "$legacy"
+  step "upgraded to v4.0" "$hpcdb" convert "$legacy" "$out/cpi-legacy.d"
+  step "nothing lost on the way" "$hpcdb" diff "$legacy" "$out/cpi-legacy.d"
+fi
+cube=$samples/cube/scorep-cpi.cubex
+if [ -f "$cube" ]; then
+  step "the same program measured by Score-P (Cube)" "$hpcdb" report --view profiles "$cube"
+fi
+
 step "generate measurements of 8 threads (hpcrun 04.00 files)" \
   "$build/gen_measurements" --threads 8 --contexts 2000 --samples 200 -o "$out/synthetic.m"
 step "analyze them into a v4.0 database, as hpcprof does" "$hpcdb" analyze -j 2 "$out/synthetic.m" -o "$out/synthetic.d"

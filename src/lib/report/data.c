@@ -44,7 +44,7 @@ static int pick_columns(report_data *d, const char *const *names, uint32_t n) {
   if (d->n_cols == 0) return hpcdb_fail(HPCDB_EINVAL, "the experiment has no metrics");
   for (uint32_t c = 0; c < d->n_cols; c++) {
     d->cols[c].name = e->metrics[d->cols[c].metric].name ? e->metrics[d->cols[c].metric].name : "?";
-    d->cols[c].seconds = report_time_unit(d->cols[c].name);
+    d->cols[c].seconds = report_time_unit(d->cols[c].name, e->metrics[d->cols[c].metric].unit);
   }
   return 0;
 }

@@ -34,12 +34,14 @@ uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx) {
   return ctx;
 }
 
-double report_time_unit(const char *name) {
+double report_time_unit(const char *name, const char *unit) {
   static const struct { const char *unit; double seconds; } units[] = {
-      {"(sec)", 1}, {"(s)", 1}, {"(msec)", 1e-3}, {"(ms)", 1e-3}, {"(usec)", 1e-6}, {"(us)", 1e-6},
-      {"(nsec)", 1e-9}, {"(ns)", 1e-9}};
-  for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-    if (strstr(name, units[i].unit)) return units[i].seconds;
+      {"sec", 1}, {"s", 1}, {"msec", 1e-3}, {"ms", 1e-3}, {"usec", 1e-6}, {"us", 1e-6}, {"nsec", 1e-9}, {"ns", 1e-9}};
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    char in_name[16];
+    snprintf(in_name, sizeof in_name, "(%s)", units[i].unit);
+    if (strstr(name, in_name) || (unit && !strcmp(unit, units[i].unit))) return units[i].seconds;
+  }
   return 0;
 }
 

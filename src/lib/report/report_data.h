@@ -47,7 +47,8 @@ uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx);
 /* A value with its unit and sensible precision, right-aligned in width. */
 /* v for a person: a time when seconds (per unit of v) is not 0, else with an SI prefix. */
 void report_value(char *buf, size_t size, double v, double seconds);
-/* The seconds per unit of a metric named `name`, 0 when the name gives no time unit. */
-double report_time_unit(const char *name);
+/* The seconds per unit of a metric: from its name ("CPUTIME (usec)") or its unit ("sec", as Cube's uom);
+ * 0 when neither is a time unit. */
+double report_time_unit(const char *name, const char *unit);
 
 #endif
