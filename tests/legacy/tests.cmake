@@ -24,3 +24,11 @@ add_test(NAME bad/drafta
          COMMAND python3 ${PROJECT_SOURCE_DIR}/tests/bad/drafta/check_bad.py $<TARGET_FILE:hpcdb>
                  ${HPCDB_SAMPLE_DATA}/hpctoolkit-2022/ping-pong-mpi ${PROJECT_BINARY_DIR}/test-output/bad/drafta)
 set_tests_properties(bad/drafta PROPERTIES SKIP_RETURN_CODE 77)
+# Draft a's contexts written twice (PF i="X" holding C/S i="-X", the entry
+# point) carry the values hpcprof stored once: the top-down report reaches down
+# to the MPI calls as on the v4.0 sample of the same program.
+add_test(NAME legacy/report/drafta-ping-pong
+         COMMAND ${LEGACY_DIR}/report_case.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}/hpctoolkit-2022/ping-pong-mpi
+                 ${LEGACY_DIR}/expected/report-drafta-ping-pong.txt ${PROJECT_BINARY_DIR}/test-output/legacy/report
+                 --threshold 0 --depth 8)
+set_tests_properties(legacy/report/drafta-ping-pong PROPERTIES SKIP_RETURN_CODE 77)

@@ -31,6 +31,12 @@ int drafta_paths_of(drafta_paths *p, const char *path);
 /* Context ids the binary files may use (cct.db's number of contexts), 0 when unknown. */
 uint32_t drafta_value_id_bound(const drafta_paths *p);
 
+/* After the values and traces are read: the entry point and the inner
+ * elements of contexts written twice (expxml_mirror) get the values the stored
+ * ones imply, and trace samples of X go to the inner element with it="X"
+ * (mirrors.c). path names the XML in warnings. */
+int drafta_fill_mirrors(hpcdb_experiment *exp, const expxml_mirror *mirrors, uint64_t n, const char *path);
+
 int hpcdb_drafta_read(hpcdb_experiment **out, const char *path);
 int hpcdb_drafta_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 

@@ -1,9 +1,9 @@
 /* Reading a draft a database: experiment.xml through expxml (tree, tables,
  * metric tables), then profile.db and trace.db through hpcprof1. Context ids
  * are the XML ids; the binary files use them too (0 is the root, the global
- * context). Negative XML ids (hpcprof writes them for call sites and
- * statements that have no values of their own) and repeated ones get fresh
- * ids above every id the binary files can use. */
+ * context). Negative XML ids (hpcprof writes C/S i="-X" inside PF i="X" for
+ * one context, values stored under X) and repeated ones get fresh ids above
+ * every id the binary files can use; mirrors.c gives the former their values. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +42,26 @@ uint32_t drafta_value_id_bound(const drafta_paths *p) {
   return rd_be32(head + 18); /* number of contexts: ids below it */
 }
 
+/* profile.db and trace.db, then the values and traces of the contexts the XML
+ * writes twice. */
+static int read_values(hpcdb_experiment *exp, const drafta_paths *p, const expxml_doc *doc) {
+  drafta_metric_map map = {NULL, NULL};
+  HPCDB_TRY(drafta_build_metrics(exp, doc, &map, p->xml));
+  if (!exists(p->profile)) {
+    drafta_metric_map_free(&map);
+    HPCDB_TRY(hpcdb_add_profile(exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL));
+    /* trace lines name profiles of profile.db */
+    return hpcdb_add_attr(exp, "warning", "no profile.db: the database has no values and no traces");
+  }
+  hpcprof1_metric_map m = {map.thread, 0x10000u, map.summary, 0x10000u};
+  uint32_t first = 0;
+  int rc = hpcprof1_read_profiles(exp, p->profile, &m, &first);
+  drafta_metric_map_free(&map);
+  if (rc == 0 && exists(p->trace)) rc = hpcprof1_read_traces(exp, p->trace, first);
+  if (rc == 0) rc = drafta_fill_mirrors(exp, doc->mirrors, doc->n_mirrors, p->xml);
+  return rc;
+}
+
 static int read_all(hpcdb_experiment **out, const drafta_paths *p) {
   expxml_options opt = {0, 1, drafta_value_id_bound(p), NULL, NULL};
   expxml_doc doc;
@@ -54,22 +74,8 @@ static int read_all(hpcdb_experiment **out, const drafta_paths *p) {
   exp->version_major = (uint8_t)major;
   exp->version_minor = (uint8_t)minor;
   if (rc == 0 && !exp->title) rc = hpcdb_set_title(exp, "experiment", NULL);
-  drafta_metric_map map = {NULL, NULL};
-  if (rc == 0) rc = drafta_build_metrics(exp, &doc, &map, p->xml);
+  if (rc == 0) rc = read_values(exp, p, &doc);
   expxml_doc_free(&doc);
-  HPCDB_TRY(rc);
-  hpcprof1_metric_map m = {map.thread, 0x10000u, map.summary, 0x10000u};
-  uint32_t first = 0;
-  if (exists(p->profile)) {
-    rc = hpcprof1_read_profiles(exp, p->profile, &m, &first);
-  } else {
-    rc = hpcdb_add_profile(exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL);
-    if (rc == 0) rc = hpcdb_add_attr(exp, "warning", "no profile.db: the database has no values and no traces");
-    drafta_metric_map_free(&map);
-    return rc; /* trace lines name profiles of profile.db */
-  }
-  drafta_metric_map_free(&map);
-  if (rc == 0 && exists(p->trace)) rc = hpcprof1_read_traces(exp, p->trace, first);
   return rc;
 }
 

@@ -47,6 +47,14 @@ typedef struct expxml_options {
   void *user;
 } expxml_options;
 
+/* Draft a: one hpcprof context written as two elements, PF i="X" holding a C
+ * or S i="-X" (X's call site or statement when the code has no line
+ * information); its values are stored once, under X. */
+typedef struct expxml_mirror {
+  uint32_t index;    /* model index of the inner (negative id) element */
+  uint32_t trace_id; /* its it= when that is X (traces record X for it), else 0 */
+} expxml_mirror;
+
 typedef struct expxml_doc {
   char version[16]; /* HPCToolkitExperiment version= */
   expxml_metric *metrics;
@@ -70,6 +78,8 @@ typedef struct expxml_doc {
   uint32_t max_xml_id;  /* largest positive XML context id */
   uint32_t n_fresh;     /* contexts that got a fresh id (no usable XML id) */
   hpcdb_u64map xml_ids; /* draft a: XML context id -> native id where they differ */
+  expxml_mirror *mirrors; /* draft a: the inner elements of contexts written twice, in document order */
+  uint64_t n_mirrors, cap_mirrors;
   uint64_t problems;    /* reported through options.problem */
 } expxml_doc;
 

@@ -285,6 +285,7 @@ void expxml_doc_free(expxml_doc *doc) {
   free(doc->value_metric);
   free(doc->value);
   u64map_free(&doc->xml_ids);
+  free(doc->mirrors);
   memset(doc, 0, sizeof *doc);
 }
 

@@ -162,6 +162,25 @@ static void value(xparser *p, const char **atts, xframe *f) {
   d->run_start[d->n_runs] = d->n_values;
 }
 
+/* Draft a: a C or S i="-X" directly inside the element of id X is context X
+ * again, at its call site or statement (hpcprof's writer wraps an instruction
+ * without line information in a PF of the same id). Only the first element
+ * with that id counts: xml_ids keeps the first occurrence. */
+static void note_mirror(xparser *p, enum xtag tag, const char **atts, uint32_t parent, uint32_t index) {
+  const hpcdb_context *up = &p->exp->contexts[parent];
+  int64_t i, it;
+  uint64_t native;
+  if (!p->opt->fresh_ids_for_negative || (tag != X_C && tag != X_S) || up->kind != HPCDB_CTX_NORMAL) return;
+  if (!xp_int(xp_attr(atts, "i"), &i) || i != -(int64_t)up->id || !u64map_get(&p->doc->xml_ids, key_of(i), &native) ||
+      native != p->exp->contexts[index].id)
+    return;
+  expxml_doc *d = p->doc;
+  if (VEC_RESERVE(&d->mirrors, &d->cap_mirrors, d->n_mirrors + 1) < 0)
+    return xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+  int traced = xp_int(xp_attr(atts, "it"), &it) && it == (int64_t)up->id;
+  d->mirrors[d->n_mirrors++] = (expxml_mirror){index, traced ? up->id : 0};
+}
+
 void xp_start_tree_element(xparser *p, enum xtag tag, const char **atts) {
   xframe *f = &p->stack[p->depth - 1];
   if (f->ctx == HPCDB_NONE) {
@@ -193,6 +212,8 @@ void xp_start_tree_element(xparser *p, enum xtag tag, const char **atts) {
   }
   if (p->error) return;
   p->doc->n_frames++;
-  int rc = hpcdb_add_context(p->exp, &c, f->ctx, &f->ctx);
-  if (rc < 0) xp_fail(p, rc, "context", "%s", hpcdb_last_error());
+  uint32_t parent = f->ctx;
+  int rc = hpcdb_add_context(p->exp, &c, parent, &f->ctx);
+  if (rc < 0) return xp_fail(p, rc, "context", "%s", hpcdb_last_error());
+  note_mirror(p, (enum xtag)tag, atts, parent, f->ctx);
 }
