@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Benchmarks `hpcdb analyze` on synthetic measurement directories (bench/
 # gen_measurements: 4 metrics, depth 16, 1,000 trace samples per thread, 80%
-# of each thread's calling paths shared), all in one run: for each size, the
+# of each thread's calling paths shared, a value for a quarter of the (frame,
+# metric) pairs), all in one run: for each size, the
 # `cat` floor of the input, the time `dd` takes to write as many bytes as the
 # database has, and analyze with -j 1 and -j 2 (wall time, input MB/s, peak
 # RSS, output size).
 # Usage: bench/analyze.sh BUILD_DIR [WORK_DIR] [SIZES...]   (a size is THREADSxCONTEXTS)
-# SHARED=F sets the fraction of each thread's calling paths all threads share (default 0.8).
+# SHARED=F sets the fraction of each thread's calling paths all threads share (default 0.8),
+# DENSITY=P the probability that a frame has a value of a metric (default 0.25).
 set -euo pipefail
 build=${1:?usage: bench/analyze.sh BUILD_DIR [WORK_DIR] [SIZES...]}
 work=${2:-$build/bench-work}
@@ -35,16 +37,16 @@ mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.005; printf "%.0f", b
 mb() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
-echo "command: SHARED=${SHARED:-0.8} bench/analyze.sh $build $work ${sizes[*]}"
+echo "command: SHARED=${SHARED:-0.8} DENSITY=${DENSITY:-0.25} bench/analyze.sh $build $work ${sizes[*]}"
 echo
 echo '| threads × contexts | input MB | cat s | -j | wall s | input MB/s | peak RSS MB | output MB | dd of output s | wall / dd |'
 echo '|---|---|---|---|---|---|---|---|---|---|'
 for size in "${sizes[@]}"; do
   IFS=x read -r T C <<<"$size"
-  shared=${SHARED:-0.8}
-  meas=$work/meas-$size-s$shared
+  shared=${SHARED:-0.8} density=${DENSITY:-0.25}
+  meas=$work/meas-$size-s$shared-d$density
   [ -d "$meas" ] || "$build/gen_measurements" --threads "$T" --contexts "$C" --metrics 4 --depth 16 \
-    --samples 1000 --shared "$shared" -o "$meas"
+    --samples 1000 --shared "$shared" --density "$density" -o "$meas"
   bytes=$(cat "$meas"/* | wc -c)
   cat "$meas"/* >/dev/null
   read -r cat_s _ < <(measure sh -c "cat '$meas'/* > /dev/null")

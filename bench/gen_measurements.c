@@ -2,9 +2,13 @@
  * and 01.01 .hpctrace files, written by hpcdb's own hpcrun writer): T threads
  * (ranks of 4 threads), each with a calling-context tree of about C nodes of
  * depth up to D, most of it shared by all threads (the same call paths) and
- * the rest of its own, M metrics with sparse values, and S trace samples per
- * thread. The same arguments give the same files.
- * usage: gen_measurements [--threads T] [--contexts C] [--metrics M]
+ * the rest of its own, M metrics with sparse values (each frame has a value
+ * of each metric with probability P), and S trace samples per thread. The
+ * same arguments give the same files. The default P = 1/4 (one value per
+ * frame on average) makes 64 threads x 10,000 contexts a 24 MB input, the
+ * size of the synthetic measurements hpcprof's figures in BENCHMARKS.md came
+ * from (4 metrics, depth 16, 1,000 samples).
+ * usage: gen_measurements [--threads T] [--contexts C] [--metrics M] [--density P]
  *                         [--depth D] [--shared F] [--samples S] [--seed N] -o DIR */
 #include <errno.h>
 #include <stdio.h>
@@ -17,7 +21,7 @@
 
 typedef struct options {
   uint32_t threads, contexts, metrics, depth, samples;
-  double shared;
+  double shared, density;
   uint64_t seed;
   const char *out;
 } options;
@@ -30,7 +34,7 @@ static uint64_t next_random(uint64_t *state) { /* splitmix64 */
 }
 
 static int parse(options *o, int argc, char **argv) {
-  *o = (options){16, 10000, 4, 16, 1000, 0.8, 1, NULL};
+  *o = (options){16, 10000, 4, 16, 1000, 0.8, 0.25, 1, NULL};
   for (int i = 1; i + 1 < argc; i += 2) {
     const char *a = argv[i], *v = argv[i + 1];
     if (!strcmp(a, "-o")) o->out = v;
@@ -40,11 +44,12 @@ static int parse(options *o, int argc, char **argv) {
     else if (!strcmp(a, "--depth")) o->depth = (uint32_t)strtoul(v, NULL, 10);
     else if (!strcmp(a, "--samples")) o->samples = (uint32_t)strtoul(v, NULL, 10);
     else if (!strcmp(a, "--shared")) o->shared = strtod(v, NULL);
+    else if (!strcmp(a, "--density")) o->density = strtod(v, NULL);
     else if (!strcmp(a, "--seed")) o->seed = strtoull(v, NULL, 10);
     else return -1;
   }
   if (argc % 2 == 0 || !o->out || !o->threads || o->contexts < 4 || !o->metrics || o->metrics > 1000 ||
-      o->depth < 2 || o->shared < 0 || o->shared > 1)
+      o->depth < 2 || o->shared < 0 || o->shared > 1 || !(o->density > 0) || o->density > 1)
     return -1;
   return 0;
 }
@@ -84,7 +89,7 @@ static int build_tree(hpcrun_file *f, const options *o, uint32_t thread, uint32_
   return 0;
 }
 
-/* Sparse values: each frame has a value for a metric with probability 1/2. */
+/* Sparse values: each frame has a value for a metric with probability P. */
 static int build_values(hpcrun_file *f, const options *o, uint64_t *rng) {
   hpcrun_sparse *s = &f->sparse;
   uint64_t cap = (uint64_t)f->t.n_nodes * o->metrics;
@@ -100,7 +105,7 @@ static int build_values(hpcrun_file *f, const options *o, uint64_t *rng) {
     uint64_t start = n;
     for (uint32_t m = 0; m < o->metrics; m++) {
       uint64_t r = next_random(rng);
-      if (r & 1) continue;
+      if ((double)(r & 0xffffff) >= o->density * 0x1000000) continue;
       double v = (double)(1 + (r >> 40) % 1000) * 1e-3;
       memcpy(&s->value_bits[n], &v, sizeof v);
       s->metric_ids[n++] = (uint16_t)m;
@@ -179,7 +184,7 @@ done:
 int main(int argc, char **argv) {
   options o;
   if (parse(&o, argc, argv) < 0) {
-    fprintf(stderr, "usage: gen_measurements [--threads T] [--contexts C] [--metrics M] [--depth D] "
+    fprintf(stderr, "usage: gen_measurements [--threads T] [--contexts C] [--metrics M] [--density P] [--depth D] "
                     "[--shared F] [--samples S] [--seed N] -o DIR\n");
     return 2;
   }

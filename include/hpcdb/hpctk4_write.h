@@ -17,6 +17,28 @@ extern "C" {
  * Returns the number of kinds of loss: 0 means the write is exact. */
 uint64_t hpcdb_hpctk4_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user);
 
+/* Lets hpcdb_hpctk4_stream_finish use up to threads threads (chunks of
+ * cct.db are made side by side, meta.db and trace.db are written meanwhile);
+ * the files are the same whatever the number. */
+void hpcdb_hpctk4_stream_set_threads(hpcdb_hpctk4_stream *s, unsigned threads);
+
+/* One value of a thread profile, as cct.db gathers them. */
+typedef struct hpcdb_value_ref {
+  uint32_t profile;
+  uint16_t metric;
+  double value;
+} hpcdb_value_ref;
+
+/* Makes a stream's summary profile from the thread profiles' values while
+ * cct.db is written, instead of taking its values from the experiment (which
+ * then need not hold them): fn gets each context that has values (contexts
+ * ascending; a context's values in profile order), writes the summary's
+ * (metric id, value) pairs, metric ids ascending, to metrics/values (room
+ * for 65,536) and returns how many, or a negative hpcdb_status. */
+typedef int64_t (*hpcdb_summary_fn)(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n,
+                                    uint16_t *metrics, double *values);
+void hpcdb_hpctk4_stream_set_summary(hpcdb_hpctk4_stream *s, uint32_t profile, hpcdb_summary_fn fn, void *user);
+
 #ifdef __cplusplus
 }
 #endif

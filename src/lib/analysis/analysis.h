@@ -23,6 +23,13 @@ typedef struct unify_key {
   uint64_t offset; /* entry point kind, function index, or instruction offset */
 } unify_key;
 
+/* A slot of the unification table: the key beside its id, one cache line
+ * visit per probe. */
+typedef struct unify_slot {
+  unify_key key;
+  uint32_t id_plus1; /* 0 = empty */
+} unify_slot;
+
 typedef struct ctx_info {
   uint32_t parent;      /* id; the global context is its own parent */
   uint32_t model_index; /* index in exp->contexts, HPCDB_NONE when hidden */
@@ -36,8 +43,7 @@ struct symbol_table;
 typedef struct unified_tree {
   hpcdb_experiment *exp;
   const char *measurements; /* binaries relative to it are read for symbols */
-  unify_key *keys;
-  uint32_t *slots; /* id + 1; 0 = empty */
+  unify_slot *slots;
   uint64_t cap, count;
   ctx_info *info; /* per id */
   uint32_t n_ids;
@@ -56,6 +62,8 @@ typedef struct mapped_profile {
   uint32_t *node_ids;  /* sorted file node ids */
   uint32_t *node_ctx;  /* unified context of node_ids[i] */
   uint32_t *file_keys; /* the id of each node in file order (02.00 leaf ids made positive) */
+  uint32_t *by_id;     /* when the ids are dense enough: by_id[id] = i, or HPCDB_NONE */
+  uint32_t n_by_id;
 } mapped_profile;
 
 /* The calling-context trees of a file: one for 04.00, one per epoch before.
@@ -75,8 +83,22 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
 int analysis_add_scopes(hpcdb_experiment *exp);
 int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map);
 uint16_t analysis_stat_id(uint32_t metric, int all_stats, int partial, int scope);
-/* Unified context of a file node id, or HPCDB_NONE. */
-uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id);
+/* Unified context of a file node id, or HPCDB_NONE (once per value: inline). */
+static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
+  if (m->by_id) {
+    uint32_t i = node_id < m->n_by_id ? m->by_id[node_id] : HPCDB_NONE;
+    return i == HPCDB_NONE ? HPCDB_NONE : m->node_ctx[i];
+  }
+  uint32_t lo = 0, hi = m->n_nodes;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->node_ids[mid] < node_id)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < m->n_nodes && m->node_ids[lo] == node_id ? m->node_ctx[lo] : HPCDB_NONE;
+}
 void mapped_profile_free(mapped_profile *m);
 
 /* Per-thread propagated values: for each touched context (ascending), for
@@ -85,14 +107,26 @@ typedef struct thread_values {
   uint32_t n_ctxs;
   uint32_t *ctx;          /* ascending context indices */
   uint32_t n_metrics;     /* global metric count when computed */
-  double *v;              /* n_ctxs × n_metrics × N_SCOPES */
+  double *v;              /* n_ctxs × n_metrics × N_SCOPES, the scratch's */
 } thread_values;
+
+/* What one worker keeps from file to file, so that each file touches only
+ * its own part: a dense map from unified context ids to rows (all HPCDB_NONE
+ * between files) and the rows (all zero between files). */
+typedef struct propagate_scratch {
+  uint32_t *slot;
+  uint64_t n_slot;
+  double *v;
+  uint64_t n_v;
+} propagate_scratch;
 
 /* Raw values of a file's trees (maps[i], metric_maps[i] for trees[i]),
  * propagated over the unified tree. */
 int propagate_file(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
-                   uint32_t *const *metric_maps, uint32_t n_trees, thread_values *out);
-void thread_values_free(thread_values *tv);
+                   uint32_t *const *metric_maps, uint32_t n_trees, propagate_scratch *scratch, thread_values *out);
+/* Frees tv and leaves the scratch ready for the next file. */
+void thread_values_free(thread_values *tv, propagate_scratch *scratch);
+void propagate_scratch_free(propagate_scratch *scratch);
 
 /* Summary statistics over threads: partial sums per context × metric × scope. */
 enum { PARTIAL_COUNT, PARTIAL_SUM, PARTIAL_SUMSQ, PARTIAL_MIN, PARTIAL_MAX, N_PARTIALS };
@@ -104,9 +138,28 @@ typedef struct summary_acc {
   uint8_t *present;  /* n_ctxs × n_metrics × N_SCOPES: some thread had a value */
 } summary_acc;
 
-int summary_add(summary_acc *s, const thread_values *tv, uint32_t n_contexts, uint32_t n_metrics);
+/* Adds one thread's non-zero values (CSR, prop metric ids) to the partials;
+ * the unified tree had n_contexts contexts and n_metrics metrics then. */
+int summary_add(summary_acc *s, const hpcdb_profile *p, uint32_t n_contexts, uint32_t n_metrics);
 /* Fills profiles[0] (the canonical summary) from the accumulated partials. */
 int summary_store(hpcdb_experiment *exp, const summary_acc *s, uint32_t n_ids);
 void summary_free(summary_acc *s);
+
+/* The summary one context at a time (an hpcdb_summary_fn): the same values
+ * summary_store makes, from every thread's values of the context in file
+ * order; n_values counts what it made. */
+typedef struct summary_maker {
+  int all_stats;
+  uint64_t n_cells;  /* metrics × N_SCOPES */
+  double *acc;       /* n_cells × partials */
+  uint8_t *present;  /* n_cells; 0 between contexts */
+  uint32_t *touched; /* the cells of this context */
+  uint64_t n_values;
+} summary_maker;
+
+int summary_maker_init(summary_maker *m, int all_stats, uint32_t n_metrics);
+int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n, uint16_t *metrics,
+                     double *values);
+void summary_maker_free(summary_maker *m);
 
 #endif

@@ -1,7 +1,10 @@
 /* hpcdb_analyze: a measurements directory to the experiment hpcprof writes.
  * Files are taken in name order; each is unified into the tree, propagated,
- * added to the summary, stored as a profile and dropped, so memory holds the
- * unified tree, the summary and the profiles' sparse values, not the input. */
+ * registered as a profile, then written to profile.db by the writer (a
+ * thread of its own with more than one worker, so the next files are
+ * decoded and propagated meanwhile) and dropped. The summary is made at the
+ * end from profile.db, context by context, while cct.db is written. Memory
+ * holds the unified tree and a few files' values, not the input. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +13,8 @@
 #include "analysis/analysis.h"
 #include "common/error.h"
 #include "hpcrun/hpcrun_paths.h"
+
+#define MAX_WORKERS 64
 
 static const char *const standard_kinds[] = {"SUMMARY",   "NODE",       "RANK",      "THREAD",
                                              "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"};
@@ -24,6 +29,9 @@ typedef struct run {
   hpcdb_analyze_result *res;
   hpcdb_hpctk4_stream *stream; /* with options->output */
   int have_range;
+  struct writer *writer; /* with options->output */
+  propagate_scratch *scratch; /* per worker */
+  unsigned workers;
 } run;
 
 static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
@@ -132,11 +140,26 @@ static int cmp_time(const void *a, const void *b) {
   return x[1] < y[1] ? -1 : x[1] > y[1]; /* record order breaks ties: stable */
 }
 
-/* The trace beside a profile, with node ids mapped to contexts, sorted by time
- * (hpcrun may record out of order), and runs of "not running" (context 0)
+/* A thread's trace, ready for the model: node ids mapped to contexts, sorted
+ * by time (hpcrun may record out of order), runs of "not running" (context 0)
  * collapsed to their first sample. */
-static int add_trace(run *r, const char *profile_path, uint32_t profile, const mapped_profile *m) {
-  const ctx_info *info = r->tree.info;
+typedef struct prepared_trace {
+  int present;
+  uint64_t n;
+  uint64_t *times;
+  uint32_t *ctxs;
+} prepared_trace;
+
+static void prepared_trace_free(prepared_trace *p) {
+  free(p->times);
+  free(p->ctxs);
+  memset(p, 0, sizeof *p);
+}
+
+/* Reads the trace beside a profile (none is fine); the tree is only read. */
+static int prepare_trace(const unified_tree *tree, const char *profile_path, const mapped_profile *m,
+                         prepared_trace *out) {
+  const ctx_info *info = tree->info;
   char *path = hpcrun_swap_suffix(profile_path, ".hpcrun", ".hpctrace");
   if (!path || !hpcrun_is_file(path)) {
     free(path);
@@ -147,7 +170,11 @@ static int add_trace(run *r, const char *profile_path, uint32_t profile, const m
   free(path);
   if (rc < 0) return rc;
   uint64_t *rec = malloc((t->n ? t->n : 1) * 3 * sizeof *rec);
-  if (!rec) {
+  out->times = malloc((t->n ? t->n : 1) * sizeof *out->times);
+  out->ctxs = malloc((t->n ? t->n : 1) * sizeof *out->ctxs);
+  if (!rec || !out->times || !out->ctxs) {
+    free(rec);
+    prepared_trace_free(out);
     hpcrun_trace_free(t);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
   }
@@ -158,26 +185,18 @@ static int add_trace(run *r, const char *profile_path, uint32_t profile, const m
     rec[3 * i + 2] = ctx == HPCDB_NONE ? 0 : info[ctx].visible; /* hidden contexts: their parent */
   }
   qsort(rec, t->n, 3 * sizeof *rec, cmp_time);
-  uint64_t *times = malloc((t->n ? t->n : 1) * sizeof *times);
-  uint32_t *ctxs = malloc((t->n ? t->n : 1) * sizeof *ctxs);
   uint64_t n = 0;
-  if (times && ctxs) {
-    for (uint64_t i = 0; i < t->n; i++) {
-      uint32_t ctx = (uint32_t)rec[3 * i + 2];
-      if (ctx == 0 && n > 0 && ctxs[n - 1] == 0) continue;
-      times[n] = rec[3 * i];
-      ctxs[n++] = ctx;
-    }
-    rc = hpcdb_add_trace(r->exp, profile, n, times, ctxs, NULL);
-    if (rc == 0) r->res->traces_read++;
-  } else {
-    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
+  for (uint64_t i = 0; i < t->n; i++) {
+    uint32_t ctx = (uint32_t)rec[3 * i + 2];
+    if (ctx == 0 && n > 0 && out->ctxs[n - 1] == 0) continue;
+    out->times[n] = rec[3 * i];
+    out->ctxs[n++] = ctx;
   }
+  out->n = n;
+  out->present = 1;
   free(rec);
-  free(times);
-  free(ctxs);
   hpcrun_trace_free(t);
-  return rc;
+  return 0;
 }
 
 static void note_time_range(run *r, const hpcrun_file *f) {
@@ -199,8 +218,9 @@ typedef struct file_job {
   measured_tree *trees;
   mapped_profile *maps;  /* per tree */
   uint32_t **metric_maps;
-  thread_values tv;
-  hpcdb_profile csr; /* the values to store (arrays only) */
+  uint32_t n_metrics;    /* the experiment's when the values were propagated */
+  hpcdb_profile csr;     /* the values to store (arrays only) */
+  prepared_trace trace;
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
 } file_job;
@@ -218,8 +238,8 @@ static void job_release(file_job *j) {
   free(j->metric_maps);
   free(j->maps);
   free(j->trees);
-  thread_values_free(&j->tv);
   csr_free(&j->csr);
+  prepared_trace_free(&j->trace);
   hpcrun_file_free(j->f);
   memset(j, 0, sizeof *j);
 }
@@ -246,7 +266,8 @@ static int prepare_trees(file_job *j) {
 }
 
 /* Stage 1 (parallel): read and decode the file. */
-static void stage_load(run *r, file_job *j) {
+static void stage_load(run *r, file_job *j, unsigned worker) {
+  (void)worker;
   int rc = hpcrun_file_load(&j->f, j->path, NULL);
   if (rc == 0) rc = prepare_trees(j);
   if (rc < 0) job_fail(j, rc);
@@ -264,36 +285,161 @@ static void stage_unify(run *r, file_job *j) {
   }
 }
 
-/* Stage 3 (parallel; the tree is only read): propagate the thread's values. */
-static void stage_propagate(run *r, file_job *j) {
-  int rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, &j->tv);
-  if (rc == 0) rc = build_csr(&j->tv, &j->csr);
+/* Stage 3 (parallel; the tree is only read): propagate the thread's values
+ * into the CSR form to store and map its trace (ids refer to the last, or
+ * only, tree). */
+static void stage_propagate(run *r, file_job *j, unsigned worker) {
+  thread_values tv;
+  propagate_scratch *scratch = &r->scratch[worker];
+  int rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
+  if (rc == 0) {
+    j->n_metrics = tv.n_metrics;
+    rc = build_csr(&tv, &j->csr);
+    thread_values_free(&tv, scratch);
+  }
+  if (rc == 0 && j->n_trees > 0) rc = prepare_trace(&r->tree, j->path, &j->maps[j->n_trees - 1], &j->trace);
   if (rc < 0) job_fail(j, rc);
 }
 
-/* Stage 4 (in file order): summary, profile, trace. */
-static int stage_store(run *r, file_job *j) {
+/* A profile's values on their way to profile.db. */
+typedef struct write_item {
   uint32_t profile;
-  HPCDB_TRY(summary_add(&r->summary, &j->tv, r->tree.n_ids, r->exp->n_metrics));
+  hpcdb_profile csr;
+} write_item;
+
+/* profile.db gets each profile in file order: from a thread of its own when
+ * there are workers (a bounded queue; the pipeline waits when it is full),
+ * else at once. Only the writer touches the stream until it is closed. */
+typedef struct writer {
+  run *r;
+  pthread_t tid;
+  int started, closing;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  write_item *ring;
+  size_t cap, head, count;
+  int rc;
+  char error[1024];
+} writer;
+
+static int write_item_store(run *r, write_item *it) {
+  return hpcdb_hpctk4_stream_profile(r->stream, it->profile, &it->csr);
+}
+
+static void *writer_main(void *arg) {
+  writer *w = arg;
+  pthread_mutex_lock(&w->lock);
+  for (;;) {
+    while (w->count == 0 && !w->closing) pthread_cond_wait(&w->changed, &w->lock);
+    if (w->count == 0) break;
+    write_item it = w->ring[w->head];
+    w->head = (w->head + 1) % w->cap;
+    w->count--;
+    int failed = w->rc < 0;
+    pthread_cond_broadcast(&w->changed);
+    pthread_mutex_unlock(&w->lock);
+    int rc = failed ? 0 : write_item_store(w->r, &it);
+    csr_free(&it.csr);
+    pthread_mutex_lock(&w->lock);
+    if (rc < 0) {
+      w->rc = rc;
+      snprintf(w->error, sizeof w->error, "%s", hpcdb_last_error());
+    }
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+static int writer_open(run *r) {
+  if (r->opt->threads <= 1) return 0;
+  writer *w = calloc(1, sizeof *w);
+  size_t cap = 4 * (size_t)r->opt->threads;
+  if (!w || !(w->ring = calloc(cap, sizeof *w->ring))) {
+    free(w);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  w->r = r;
+  w->cap = cap;
+  pthread_mutex_init(&w->lock, NULL);
+  pthread_cond_init(&w->changed, NULL);
+  if (pthread_create(&w->tid, NULL, writer_main, w) == 0) w->started = 1;
+  r->writer = w; /* without its thread, items are stored at once */
+  return 0;
+}
+
+/* Hands the item over (its arrays move with it). */
+static int writer_put(run *r, write_item *it) {
+  writer *w = r->writer;
+  if (!w || !w->started) {
+    int rc = write_item_store(r, it);
+    csr_free(&it->csr);
+    return rc;
+  }
+  pthread_mutex_lock(&w->lock);
+  while (w->count == w->cap && w->rc == 0) pthread_cond_wait(&w->changed, &w->lock);
+  int rc = w->rc;
+  if (rc == 0) {
+    w->ring[(w->head + w->count) % w->cap] = *it;
+    w->count++;
+    pthread_cond_broadcast(&w->changed);
+  }
+  pthread_mutex_unlock(&w->lock);
+  if (rc < 0) {
+    csr_free(&it->csr);
+    return hpcdb_fail(rc, "%s", w->error);
+  }
+  memset(&it->csr, 0, sizeof it->csr);
+  return 0;
+}
+
+/* Waits for every item and ends the thread; the writer's first failure. */
+static int writer_close(run *r) {
+  writer *w = r->writer;
+  if (!w) return 0;
+  int rc = 0;
+  if (w->started) {
+    pthread_mutex_lock(&w->lock);
+    w->closing = 1;
+    pthread_cond_broadcast(&w->changed);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->tid, NULL);
+    if ((rc = w->rc) < 0) rc = hpcdb_fail(rc, "%s", w->error);
+  }
+  pthread_mutex_destroy(&w->lock);
+  pthread_cond_destroy(&w->changed);
+  free(w->ring);
+  free(w);
+  r->writer = NULL;
+  return rc;
+}
+
+/* Stage 4 (in file order): the profile's identity and trace go into the
+ * experiment; its values to the writer (the summary is made from profile.db
+ * later) or, without an output, into the summary and the experiment. */
+static int stage_register(run *r, file_job *j) {
+  uint32_t profile;
   HPCDB_TRY(add_profile(r, j->f, &profile));
   r->res->values += j->csr.n_values;
-  if (r->stream) { /* to disk now; the model keeps the identity only */
-    HPCDB_TRY(hpcdb_hpctk4_stream_profile(r->stream, profile, &j->csr));
-  } else {
-    hpcdb_profile *c = &j->csr;
-    int rc = hpcdb_profile_adopt_csr(r->exp, profile, c->n_ctxs, c->ctx_ids, c->ctx_starts, c->n_values,
-                                     c->metric_ids, c->values);
-    memset(c, 0, sizeof *c); /* adopted, or freed on failure */
-    HPCDB_TRY(rc);
+  if (j->trace.present) {
+    HPCDB_TRY(hpcdb_add_trace(r->exp, profile, j->trace.n, j->trace.times, j->trace.ctxs, NULL));
+    r->res->traces_read++;
   }
-  if (j->n_trees > 0) /* trace ids refer to the last (or only) tree */
-    HPCDB_TRY(add_trace(r, j->path, profile, &j->maps[j->n_trees - 1]));
   if (!r->exp->title) {
     const char *name = pair_value(&j->f->header, "program-name");
     if (name) HPCDB_TRY(hpcdb_set_title(r->exp, name, NULL));
   }
   note_time_range(r, j->f);
-  return 0;
+  if (!r->stream) {
+    hpcdb_profile *c = &j->csr;
+    HPCDB_TRY(summary_add(&r->summary, c, r->tree.n_ids, j->n_metrics));
+    int rc = hpcdb_profile_adopt_csr(r->exp, profile, c->n_ctxs, c->ctx_ids, c->ctx_starts, c->n_values,
+                                     c->metric_ids, c->values);
+    memset(c, 0, sizeof *c); /* adopted, or freed on failure */
+    return rc;
+  }
+  write_item it = {profile, j->csr};
+  memset(&j->csr, 0, sizeof j->csr);
+  return writer_put(r, &it);
 }
 
 /* A batch of jobs run by worker threads through one parallel stage. */
@@ -301,31 +447,42 @@ typedef struct batch {
   run *r;
   file_job *jobs;
   size_t n;
-  void (*stage)(run *, file_job *);
+  void (*stage)(run *, file_job *, unsigned worker);
   pthread_mutex_t lock;
   size_t next;
 } batch;
 
+typedef struct batch_thread {
+  batch *b;
+  unsigned worker;
+} batch_thread;
+
 static void *batch_worker(void *arg) {
-  batch *b = arg;
+  batch_thread *t = arg;
+  batch *b = t->b;
   for (;;) {
     pthread_mutex_lock(&b->lock);
     size_t i = b->next++;
     pthread_mutex_unlock(&b->lock);
     if (i >= b->n) return NULL;
-    if (b->jobs[i].rc == 0) b->stage(b->r, &b->jobs[i]);
+    if (b->jobs[i].rc == 0) b->stage(b->r, &b->jobs[i], t->worker);
   }
 }
 
-static void run_parallel(run *r, file_job *jobs, size_t n, void (*stage)(run *, file_job *)) {
-  unsigned workers = r->opt->threads > 1 ? r->opt->threads : 1;
+/* Runs stage over jobs on up to workers threads, this one included. */
+static void run_parallel(run *r, file_job *jobs, size_t n, void (*stage)(run *, file_job *, unsigned worker),
+                         unsigned workers) {
   if (workers > n) workers = (unsigned)n;
   batch b = {r, jobs, n, stage, PTHREAD_MUTEX_INITIALIZER, 0};
-  pthread_t tids[64];
+  pthread_t tids[MAX_WORKERS];
+  batch_thread args[MAX_WORKERS];
   unsigned started = 0;
-  for (unsigned w = 1; w < workers && w < 64; w++)
-    if (pthread_create(&tids[started], NULL, batch_worker, &b) == 0) started++;
-  batch_worker(&b); /* this thread works too; fewer threads only means slower */
+  for (unsigned w = 1; w < workers; w++) {
+    args[started] = (batch_thread){&b, started + 1};
+    if (pthread_create(&tids[started], NULL, batch_worker, &args[started]) == 0) started++;
+  }
+  batch_thread own = {&b, 0};
+  batch_worker(&own); /* this thread works too; fewer threads only means slower */
   for (unsigned w = 0; w < started; w++) pthread_join(tids[w], NULL);
 }
 
@@ -341,31 +498,82 @@ static int settle_failure(run *r, file_job *j) {
   return 0;
 }
 
-/* Files go through in batches: memory holds one batch of decoded files. */
+/* The next batch is decoded on other threads while this one is unified
+ * (decoding touches nothing shared). */
+typedef struct loader {
+  run *r;
+  file_job *jobs;
+  size_t n;
+  pthread_t tid;
+  int started;
+} loader;
+
+static void *loader_main(void *arg) {
+  loader *l = arg;
+  run_parallel(l->r, l->jobs, l->n, stage_load, l->r->workers - 1);
+  return NULL;
+}
+
+static void load_start(loader *l, run *r, file_job *jobs, size_t n) {
+  *l = (loader){r, jobs, n, 0, 0};
+  if (n > 0 && r->workers > 1 && pthread_create(&l->tid, NULL, loader_main, l) == 0) l->started = 1;
+}
+
+static void load_finish(loader *l) {
+  if (l->started)
+    pthread_join(l->tid, NULL);
+  else if (l->n > 0)
+    run_parallel(l->r, l->jobs, l->n, stage_load, l->r->workers);
+}
+
+/* Files go through in batches: memory holds two batches of decoded files
+ * and the writer's queue of values. A failure to register or write a
+ * profile ends the run (the output is no longer whole); a bad file is
+ * skipped. */
 static int analyze_files(run *r, const hpcrun_path_list *files) {
-  size_t per_batch = 2 * (r->opt->threads > 1 ? r->opt->threads : 1);
-  file_job *jobs = calloc(per_batch, sizeof *jobs);
-  if (!jobs) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  int rc = 0;
-  for (size_t first = 0; first < files->n && rc == 0; first += per_batch) {
-    size_t n = files->n - first < per_batch ? files->n - first : per_batch;
-    for (size_t i = 0; i < n; i++) jobs[i].path = files->paths[first + i];
-    run_parallel(r, jobs, n, stage_load);
+  r->workers = r->opt->threads > 1 ? r->opt->threads : 1;
+  if (r->workers > MAX_WORKERS) r->workers = MAX_WORKERS;
+  size_t per_batch = 2 * (size_t)r->workers;
+  file_job *all = calloc(2 * per_batch, sizeof *all);
+  r->scratch = calloc(r->workers, sizeof *r->scratch);
+  if (!all || !r->scratch) {
+    free(all);
+    free(r->scratch);
+    r->scratch = NULL;
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  int rc = r->stream ? writer_open(r) : 0;
+  size_t n = files->n < per_batch ? files->n : per_batch;
+  for (size_t i = 0; i < n; i++) all[i].path = files->paths[i];
+  run_parallel(r, all, n, stage_load, r->workers);
+  for (size_t first = 0, cur = 0; first < files->n && rc == 0; first += per_batch, cur ^= 1) {
+    file_job *jobs = all + cur * per_batch, *next = all + (cur ^ 1) * per_batch;
+    size_t n_next = files->n - first - n < per_batch ? files->n - first - n : per_batch;
+    for (size_t i = 0; i < n_next; i++) next[i].path = files->paths[first + n + i];
+    loader l;
+    load_start(&l, r, next, n_next);
     for (size_t i = 0; i < n; i++)
       if (jobs[i].rc == 0) stage_unify(r, &jobs[i]);
-    run_parallel(r, jobs, n, stage_propagate);
+    load_finish(&l);
+    run_parallel(r, jobs, n, stage_propagate, r->workers);
     for (size_t i = 0; i < n && rc == 0; i++) {
-      if (jobs[i].rc == 0 && (jobs[i].rc = stage_store(r, &jobs[i])) < 0)
-        job_fail(&jobs[i], jobs[i].rc);
-      if (jobs[i].rc == 0)
-        r->res->profiles_read++;
-      else
+      if (jobs[i].rc == 0) {
+        rc = stage_register(r, &jobs[i]);
+        if (rc == 0) r->res->profiles_read++;
+      } else {
         rc = settle_failure(r, &jobs[i]);
+      }
     }
     for (size_t i = 0; i < n; i++) job_release(&jobs[i]);
+    n = n_next;
   }
-  free(jobs);
-  return rc;
+  for (size_t i = 0; i < 2 * per_batch; i++) job_release(&all[i]); /* a batch decoded for nothing */
+  int closed = writer_close(r);
+  free(all);
+  for (unsigned w = 0; w < r->workers; w++) propagate_scratch_free(&r->scratch[w]);
+  free(r->scratch);
+  r->scratch = NULL;
+  return rc < 0 ? rc : closed;
 }
 
 int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
@@ -392,11 +600,16 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   if ((rc = unified_tree_init(&r.tree, r.exp, measurements)) < 0) goto done;
   r.exp->format = "hpctoolkit-v4";
   r.exp->version_major = 4;
-  if (r.opt->output && (rc = hpcdb_hpctk4_stream_open(&r.stream, r.opt->output, r.opt->write_flags)) < 0) goto done;
+  if (r.opt->output) {
+    if ((rc = hpcdb_hpctk4_stream_open(&r.stream, r.opt->output, r.opt->write_flags)) < 0) goto done;
+    hpcdb_hpctk4_stream_set_threads(r.stream, r.opt->threads);
+  }
   if ((rc = analysis_add_scopes(r.exp)) < 0 ||
       (rc = hpcdb_add_profile(r.exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL)) < 0)
     goto done;
   if ((rc = analyze_files(&r, &files)) < 0) goto done;
+  uint32_t n_ids = r.tree.n_ids;
+  unified_tree_free(&r.tree); /* only the experiment's tree is needed from here on */
   if (r.res->profiles_read == 0) {
     rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: none of the %zu measurement files could be read", measurements,
                     files.n);
@@ -406,14 +619,18 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   snprintf(description, sizeof description,
            "Analyzed by hpcdb %s from %u measurement files (%u skipped) in %s.", hpcdb_version(),
            r.res->profiles_read, r.res->profiles_skipped, measurements);
-  if ((rc = hpcdb_set_title(r.exp, r.exp->title ? r.exp->title : "hpcdb analysis", description)) < 0 ||
-      (rc = summary_store(r.exp, &r.summary, r.tree.n_ids)) < 0)
-    goto done;
+  if ((rc = hpcdb_set_title(r.exp, r.exp->title ? r.exp->title : "hpcdb analysis", description)) < 0) goto done;
   r.res->contexts = r.exp->n_contexts - 1;
-  r.res->values += r.exp->profiles[0].n_values;
-  if (r.stream) {
+  if (r.stream) { /* the summary is made while cct.db is written */
+    summary_maker maker;
+    if ((rc = summary_maker_init(&maker, r.opt->all_stats, r.exp->n_metrics)) < 0) goto done;
+    hpcdb_hpctk4_stream_set_summary(r.stream, 0, summary_make, &maker);
     rc = hpcdb_hpctk4_stream_finish(r.stream, r.exp);
     r.stream = NULL;
+    r.res->values += maker.n_values;
+    summary_maker_free(&maker);
+  } else if ((rc = summary_store(r.exp, &r.summary, n_ids)) == 0) {
+    r.res->values += r.exp->profiles[0].n_values;
   }
 done:
   hpcdb_hpctk4_stream_abort(r.stream);

@@ -13,16 +13,19 @@
 
 /* The contexts this thread touches: its nodes' contexts, their parents (an
  * entry point made up for frames without one is no node's context) and the
- * global context, in id order; slot[id] is each one's row (a dense map over
- * the unified ids: the tree is in memory anyway). */
+ * global context, in id order; scratch->slot[id] is each one's row (a dense
+ * map over the unified ids, kept from file to file and reset after use). */
 static int touched_contexts(const unified_tree *t, const mapped_profile *maps, uint32_t n_trees,
-                            thread_values *tv, uint32_t **slot_out) {
-  uint32_t *slot = malloc((size_t)t->n_ids * sizeof *slot);
-  if (!slot) return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
-  memset(slot, 0xff, (size_t)t->n_ids * sizeof *slot); /* HPCDB_NONE */
-  uint32_t n = 0;
-  slot[0] = 0;
-  n++;
+                            propagate_scratch *scratch, thread_values *tv) {
+  if (t->n_ids > scratch->n_slot) {
+    uint32_t *slot = realloc(scratch->slot, (size_t)t->n_ids * sizeof *slot);
+    if (!slot) return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
+    memset(slot + scratch->n_slot, 0xff, (size_t)(t->n_ids - scratch->n_slot) * sizeof *slot); /* HPCDB_NONE */
+    scratch->slot = slot;
+    scratch->n_slot = t->n_ids;
+  }
+  uint32_t *slot = scratch->slot, n = 0;
+  slot[0] = n++;
   for (uint32_t k = 0; k < n_trees; k++)
     for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
       uint32_t c = maps[k].node_ctx[i], p = t->info[c].parent;
@@ -31,7 +34,12 @@ static int touched_contexts(const unified_tree *t, const mapped_profile *maps, u
     }
   tv->ctx = malloc((size_t)n * sizeof *tv->ctx);
   if (!tv->ctx) {
-    free(slot);
+    for (uint32_t k = 0; k < n_trees; k++) /* leave the map as it was */
+      for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
+        uint32_t c = maps[k].node_ctx[i];
+        slot[c] = slot[t->info[c].parent] = HPCDB_NONE;
+      }
+    slot[0] = HPCDB_NONE;
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
   }
   uint32_t k = 0;
@@ -41,7 +49,6 @@ static int touched_contexts(const unified_tree *t, const mapped_profile *maps, u
       slot[id] = k++;
     }
   tv->n_ctxs = n;
-  *slot_out = slot;
   return 0;
 }
 
@@ -84,18 +91,23 @@ static void add_dense(thread_values *tv, const uint32_t *slot, const measured_tr
 }
 
 int propagate_file(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
-                   uint32_t *const *metric_maps, uint32_t n_trees, thread_values *tv) {
+                   uint32_t *const *metric_maps, uint32_t n_trees, propagate_scratch *scratch, thread_values *tv) {
   memset(tv, 0, sizeof *tv);
-  uint32_t *slot = NULL;
-  HPCDB_TRY(touched_contexts(t, maps, n_trees, tv, &slot));
+  HPCDB_TRY(touched_contexts(t, maps, n_trees, scratch, tv));
+  const uint32_t *slot = scratch->slot;
   tv->n_metrics = t->exp->n_metrics;
   uint64_t cells;
-  if (!mul_ok((uint64_t)tv->n_ctxs * N_SCOPES, tv->n_metrics ? tv->n_metrics : 1, &cells) ||
-      !(tv->v = calloc(cells, sizeof *tv->v))) {
-    free(slot);
-    thread_values_free(tv);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts × %u metrics", tv->n_ctxs, tv->n_metrics);
+  if (!mul_ok((uint64_t)tv->n_ctxs * N_SCOPES, tv->n_metrics ? tv->n_metrics : 1, &cells)) cells = UINT64_MAX;
+  if (cells > scratch->n_v) { /* the rows are zero between files: new room is too */
+    free(scratch->v);
+    scratch->n_v = 0;
+    if (cells > SIZE_MAX / sizeof *scratch->v || !(scratch->v = calloc(cells, sizeof *scratch->v))) {
+      thread_values_free(tv, scratch);
+      return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts × %u metrics", tv->n_ctxs, tv->n_metrics);
+    }
+    scratch->n_v = cells;
   }
+  tv->v = scratch->v;
   for (uint32_t k = 0; k < n_trees; k++) {
     int rc = 0;
     if (trees[k].sparse) {
@@ -104,8 +116,7 @@ int propagate_file(const unified_tree *t, const measured_tree *trees, const mapp
       add_dense(tv, slot, &trees[k], maps[k].file_keys, &maps[k], metric_maps[k]);
     }
     if (rc < 0) {
-      free(slot);
-      thread_values_free(tv);
+      thread_values_free(tv, scratch);
       return rc;
     }
   }
@@ -120,12 +131,18 @@ int propagate_file(const unified_tree *t, const measured_tree *trees, const mapp
       if (lexical && !loop_in_loop) *cell(tv, ps, mi, SCOPE_LEX_AWARE) += *cell(tv, row, mi, SCOPE_LEX_AWARE);
     }
   }
-  free(slot);
   return 0;
 }
 
-void thread_values_free(thread_values *tv) {
+void thread_values_free(thread_values *tv, propagate_scratch *scratch) {
+  if (tv->v) memset(tv->v, 0, (size_t)tv->n_ctxs * tv->n_metrics * N_SCOPES * sizeof *tv->v);
+  for (uint32_t k = 0; k < tv->n_ctxs; k++) scratch->slot[tv->ctx[k]] = HPCDB_NONE;
   free(tv->ctx);
-  free(tv->v);
   memset(tv, 0, sizeof *tv);
+}
+
+void propagate_scratch_free(propagate_scratch *scratch) {
+  free(scratch->slot);
+  free(scratch->v);
+  memset(scratch, 0, sizeof *scratch);
 }

@@ -1,7 +1,10 @@
-/* Summary statistics over threads, accumulated thread by thread in file
- * order (so sums are the same whatever the number of workers). A statistic
- * combines the threads that have a value at that context: count, sum, sum of
- * squares, min, max — as hpcprof's partials. */
+/* Summary statistics over threads. A statistic combines the threads that
+ * have a value at that context: count, sum, sum of squares, min, max — as
+ * hpcprof's partials — always in file order, so sums are the same whatever
+ * the number of workers. Two ways to the same values: accumulated thread by
+ * thread for every context at once (summary_add, summary_store), or one
+ * context at a time from all threads' values, as cct.db gathers them
+ * (summary_make: memory for one context instead of the whole tree). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +13,19 @@
 #include "common/error.h"
 
 static uint64_t n_partials(const summary_acc *s) { return s->all_stats ? N_PARTIALS : 1; }
+
+/* Adds x to a cell's partials (a: one per partial, or the sum only). */
+static void accumulate(double *a, int all_stats, int first, double x) {
+  if (!all_stats) {
+    a[0] += x;
+    return;
+  }
+  a[PARTIAL_COUNT] += 1;
+  a[PARTIAL_SUM] += x;
+  a[PARTIAL_SUMSQ] += x * x;
+  a[PARTIAL_MIN] = first || x < a[PARTIAL_MIN] ? x : a[PARTIAL_MIN];
+  a[PARTIAL_MAX] = first || x > a[PARTIAL_MAX] ? x : a[PARTIAL_MAX];
+}
 
 static int ensure_rows(summary_acc *s, uint32_t n_contexts, uint32_t n_metrics) {
   if (s->n_metrics != 0 && n_metrics != s->n_metrics && s->n_ctxs != 0) {
@@ -54,28 +70,15 @@ static int ensure_rows(summary_acc *s, uint32_t n_contexts, uint32_t n_metrics) 
   return 0;
 }
 
-int summary_add(summary_acc *s, const thread_values *tv, uint32_t n_contexts, uint32_t n_metrics) {
+int summary_add(summary_acc *s, const hpcdb_profile *p, uint32_t n_contexts, uint32_t n_metrics) {
   HPCDB_TRY(ensure_rows(s, n_contexts, n_metrics));
-  uint64_t np = n_partials(s);
-  for (uint32_t slot = 0; slot < tv->n_ctxs; slot++)
-    for (uint32_t m = 0; m < tv->n_metrics; m++)
-      for (int k = 0; k < N_SCOPES; k++) {
-        double v = tv->v[((uint64_t)slot * tv->n_metrics + m) * N_SCOPES + (uint64_t)k];
-        if (v == 0) continue;
-        uint64_t cell = ((uint64_t)tv->ctx[slot] * s->n_metrics + m) * N_SCOPES + (uint64_t)k;
-        double *a = &s->acc[cell * np];
-        if (!s->all_stats) {
-          a[0] += v;
-        } else {
-          int first = !s->present[cell];
-          a[PARTIAL_COUNT] += 1;
-          a[PARTIAL_SUM] += v;
-          a[PARTIAL_SUMSQ] += v * v;
-          a[PARTIAL_MIN] = first || v < a[PARTIAL_MIN] ? v : a[PARTIAL_MIN];
-          a[PARTIAL_MAX] = first || v > a[PARTIAL_MAX] ? v : a[PARTIAL_MAX];
-        }
-        s->present[cell] = 1;
-      }
+  uint64_t np = n_partials(s), row = (uint64_t)s->n_metrics * N_SCOPES;
+  for (uint32_t k = 0; k < p->n_ctxs; k++)
+    for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
+      uint64_t cell = p->ctx_ids[k] * row + p->metric_ids[v]; /* prop metric id = metric × 4 + scope */
+      accumulate(&s->acc[cell * np], s->all_stats, !s->present[cell], p->values[v]);
+      s->present[cell] = 1;
+    }
   return 0;
 }
 
@@ -129,6 +132,81 @@ done:
   free(mid);
   free(val);
   return rc;
+}
+
+int summary_maker_init(summary_maker *m, int all_stats, uint32_t n_metrics) {
+  memset(m, 0, sizeof *m);
+  m->all_stats = all_stats;
+  m->n_cells = (uint64_t)n_metrics * N_SCOPES;
+  uint64_t np = all_stats ? N_PARTIALS : 1, n = m->n_cells ? m->n_cells : 1;
+  m->acc = malloc(n * np * sizeof *m->acc);
+  m->present = calloc(n, 1);
+  m->touched = malloc(n * sizeof *m->touched);
+  if (!m->acc || !m->present || !m->touched) {
+    summary_maker_free(m);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for summary statistics");
+  }
+  return 0;
+}
+
+static int u32_cmp(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n, uint16_t *metrics,
+                     double *values) {
+  summary_maker *m = user;
+  uint64_t np = m->all_stats ? N_PARTIALS : 1;
+  uint32_t n_touched = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t cell = v[i].metric; /* prop metric id = metric × 4 + scope */
+    if (cell >= m->n_cells) {
+      for (uint32_t k = 0; k < n_touched; k++) m->present[m->touched[k]] = 0;
+      return hpcdb_fail(HPCDB_EINVAL, "context %u: a value of metric id %u, beyond the metrics", ctx, cell);
+    }
+    int first = !m->present[cell];
+    if (first) {
+      m->present[cell] = 1;
+      m->touched[n_touched++] = cell;
+      memset(&m->acc[cell * np], 0, np * sizeof *m->acc);
+    }
+    accumulate(&m->acc[cell * np], m->all_stats, first, v[i].value);
+  }
+  if (n_touched > 16) {
+    qsort(m->touched, n_touched, sizeof *m->touched, u32_cmp);
+  } else { /* the usual few: insertion sort */
+    for (uint32_t i = 1; i < n_touched; i++)
+      for (uint32_t k = i; k > 0 && m->touched[k - 1] > m->touched[k]; k--) {
+        uint32_t t = m->touched[k];
+        m->touched[k] = m->touched[k - 1];
+        m->touched[k - 1] = t;
+      }
+  }
+  /* Stat ids ascend with (metric, partial, scope): a metric's cells partial by partial. */
+  int64_t out = 0;
+  for (uint32_t g = 0; g < n_touched;) {
+    uint32_t metric = m->touched[g] / N_SCOPES, end = g;
+    while (end < n_touched && m->touched[end] / N_SCOPES == metric) end++;
+    for (uint64_t p = 0; p < np; p++)
+      for (uint32_t k = g; k < end; k++) {
+        uint32_t cell = m->touched[k];
+        int partial = m->all_stats ? (int)p : PARTIAL_SUM;
+        metrics[out] = analysis_stat_id(metric, m->all_stats, partial, (int)(cell % N_SCOPES));
+        values[out++] = m->acc[cell * np + p];
+      }
+    g = end;
+  }
+  for (uint32_t k = 0; k < n_touched; k++) m->present[m->touched[k]] = 0;
+  m->n_values += (uint64_t)out;
+  return out;
+}
+
+void summary_maker_free(summary_maker *m) {
+  free(m->acc);
+  free(m->present);
+  free(m->touched);
+  memset(m, 0, sizeof *m);
 }
 
 void summary_free(summary_acc *s) {

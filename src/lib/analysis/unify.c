@@ -21,7 +21,7 @@
 #define KEY_FUNCTION (UINT32_MAX - 1)
 
 static uint64_t key_hash(unify_key k) {
-  return hash_u64(((uint64_t)k.parent << 32 | k.module) ^ hash_u64(k.offset));
+  return hash_u64(((uint64_t)k.parent << 32 | k.module) * 0x9e3779b97f4a7c15ull ^ k.offset);
 }
 
 static int key_eq(unify_key a, unify_key b) {
@@ -45,7 +45,6 @@ void unified_tree_free(unified_tree *t) {
       free(t->symbols[i]);
     }
   free(t->symbols);
-  free(t->keys);
   free(t->slots);
   free(t->info);
   u64map_free(&t->functions);
@@ -54,37 +53,35 @@ void unified_tree_free(unified_tree *t) {
 
 static int table_grow(unified_tree *t) {
   uint64_t ncap = t->cap ? t->cap * 2 : 1024;
-  unify_key *keys = malloc(ncap * sizeof *keys);
-  uint32_t *slots = calloc(ncap, sizeof *slots);
-  if (!keys || !slots) {
-    free(keys);
-    free(slots);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory unifying calling contexts");
-  }
+  unify_slot *slots = calloc(ncap, sizeof *slots);
+  if (!slots) return hpcdb_fail(HPCDB_ENOMEM, "out of memory unifying calling contexts");
   for (uint64_t i = 0; i < t->cap; i++) {
-    if (!t->slots[i]) continue;
-    uint64_t j = key_hash(t->keys[i]) & (ncap - 1);
-    while (slots[j]) j = (j + 1) & (ncap - 1);
+    if (!t->slots[i].id_plus1) continue;
+    uint64_t j = key_hash(t->slots[i].key) & (ncap - 1);
+    while (slots[j].id_plus1) j = (j + 1) & (ncap - 1);
     slots[j] = t->slots[i];
-    keys[j] = t->keys[i];
   }
-  free(t->keys);
   free(t->slots);
-  t->keys = keys;
   t->slots = slots;
   t->cap = ncap;
   return 0;
+}
+
+/* A hint that key is about to be looked up (the table is much larger than
+ * the caches; the next nodes' probes overlap this one's). */
+static void prefetch_key(const unified_tree *t, unify_key key) {
+  if (t->cap) __builtin_prefetch(&t->slots[key_hash(key) & (t->cap - 1)]);
 }
 
 /* Finds the child of key.parent under key, or creates it from proto (hidden:
  * kept out of the experiment's tree). */
 static int find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden,
                        uint32_t *out_id) {
-  if ((t->count + 1) * 2 > t->cap) HPCDB_TRY(table_grow(t));
+  if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t)); /* at most 3/4 full */
   uint64_t i = key_hash(key) & (t->cap - 1);
-  while (t->slots[i]) {
-    if (key_eq(t->keys[i], key)) {
-      *out_id = t->slots[i] - 1;
+  while (t->slots[i].id_plus1) {
+    if (key_eq(t->slots[i].key, key)) {
+      *out_id = t->slots[i].id_plus1 - 1;
       return 0;
     }
     i = (i + 1) & (t->cap - 1);
@@ -105,8 +102,7 @@ static int find_or_add(unified_tree *t, unify_key key, const hpcdb_context *prot
   }
   t->info[id] = info;
   t->n_ids++;
-  t->keys[i] = key;
-  t->slots[i] = id + 1;
+  t->slots[i] = (unify_slot){key, id + 1};
   t->count++;
   *out_id = id;
   return 0;
@@ -216,27 +212,31 @@ static int module_index(hpcdb_experiment *exp, const hpcrun_str *path, uint32_t 
   return hpcdb_add_module(exp, p, 0, out);
 }
 
-uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
-  uint32_t lo = 0, hi = m->n_nodes;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (m->node_ids[mid] < node_id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < m->n_nodes && m->node_ids[lo] == node_id ? m->node_ctx[lo] : HPCDB_NONE;
-}
-
 void mapped_profile_free(mapped_profile *m) {
   free(m->node_ids);
   free(m->node_ctx);
   free(m->file_keys);
+  free(m->by_id);
   memset(m, 0, sizeof *m);
 }
 
+/* One file's load map: the tree's load module ids to the experiment's modules
+ * (resolved on first use). */
+typedef struct file_modules {
+  uint32_t *lm_map;  /* load module id -> index in tab->lm + 1; 0 = not in the load map */
+  uint32_t *module;  /* index in tab->lm -> module index, HPCDB_NONE until used */
+} file_modules;
+
+static int node_module(hpcdb_experiment *exp, const hpcrun_tables *tab, file_modules *fm, uint16_t lm_id,
+                       uint32_t *out) {
+  uint32_t k = fm->lm_map[lm_id] - 1;
+  if (fm->module[k] == HPCDB_NONE) HPCDB_TRY(module_index(exp, &tab->lm[k].name, &fm->module[k]));
+  *out = fm->module[k];
+  return 0;
+}
+
 /* The context one node stands for, given its parent's. */
-static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, const uint32_t *lm_map,
+static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, file_modules *fm,
                     const hpcrun_cct_node *node, uint32_t parent, uint32_t *out) {
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER) {
     placeholder ph = classify(node->ip);
@@ -247,11 +247,11 @@ static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab,
     return entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
                                                                             : HPCDB_ENTRY_UNKNOWN, out);
   }
-  if (!lm_map[node->lm_id])
+  if (!fm->lm_map[node->lm_id])
     return hpcdb_fail(HPCDB_ECORRUPT, "%s: node %u refers to load module %u, not in the load map", path,
                       node->id, node->lm_id);
   uint32_t module;
-  HPCDB_TRY(module_index(t->exp, &tab->lm[lm_map[node->lm_id] - 1].name, &module));
+  HPCDB_TRY(node_module(t->exp, tab, fm, node->lm_id, &module));
   if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent)); /* no entry placeholder */
   return frame(t, parent, module, node->ip, out);
 }
@@ -259,6 +259,56 @@ static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab,
 static int cmp_pair(const void *a, const void *b) {
   const uint32_t *x = a, *y = b;
   return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Sorts the node ids (pos[i]: where file node i went). Node ids are usually
+ * small (hpcrun numbers nodes as it makes them): then a direct index, at most
+ * a few words per node, sorts them and replaces the binary search later. */
+static int sort_ids(mapped_profile *out, const char *path, uint32_t *pairs, uint32_t *pos) {
+  uint32_t n = out->n_nodes, max = 0;
+  for (uint32_t i = 0; i < n; i++) max = out->file_keys[i] > max ? out->file_keys[i] : max;
+  if (n > 0 && max < UINT32_MAX && (uint64_t)max <= 4 * (uint64_t)n + 1024 &&
+      (out->by_id = malloc(((size_t)max + 1) * sizeof *out->by_id)) != NULL) {
+    memset(out->by_id, 0xff, ((size_t)max + 1) * sizeof *out->by_id);
+    out->n_by_id = max + 1;
+    for (uint32_t i = 0; i < n; i++) {
+      if (out->by_id[out->file_keys[i]] != HPCDB_NONE)
+        return hpcdb_fail(HPCDB_ECORRUPT, "%s: node id %u is used twice", path, out->file_keys[i]);
+      out->by_id[out->file_keys[i]] = i;
+    }
+    uint32_t k = 0;
+    for (uint32_t id = 0; id <= max; id++) {
+      uint32_t i = out->by_id[id];
+      if (i == HPCDB_NONE) continue;
+      out->node_ids[k] = id;
+      pos[i] = k;
+      out->by_id[id] = k++;
+    }
+    return 0;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    pairs[2 * i] = out->file_keys[i];
+    pairs[2 * i + 1] = i;
+  }
+  qsort(pairs, n, 2 * sizeof *pairs, cmp_pair);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k > 0 && pairs[2 * k] == pairs[2 * k - 2])
+      return hpcdb_fail(HPCDB_ECORRUPT, "%s: node id %u is used twice", path, pairs[2 * k]);
+    out->node_ids[k] = pairs[2 * k];
+    pos[pairs[2 * k + 1]] = k;
+  }
+  return 0;
+}
+
+/* How many nodes ahead the table slot of a plain frame is fetched. */
+#define PREFETCH_AHEAD 8
+
+static void prefetch_node(const unified_tree *t, const mapped_profile *out, const hpcrun_tables *tab,
+                          const file_modules *fm, const hpcrun_cct_node *node) {
+  if (node->lm_id == HPCRUN_LM_PLACEHOLDER || !fm->lm_map[node->lm_id]) return;
+  uint32_t module = fm->module[fm->lm_map[node->lm_id] - 1];
+  uint32_t parent = node->parent ? mapped_profile_ctx(out, node->parent) : HPCDB_NONE;
+  if (module != HPCDB_NONE && parent != HPCDB_NONE) prefetch_key(t, (unify_key){parent, module, node->ip});
 }
 
 /* Nodes are mapped parents first. The file's order is not trusted: nodes
@@ -271,40 +321,36 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
   uint32_t n = (uint32_t)tab->n_nodes;
   uint32_t *pairs = malloc(((size_t)n + 1) * 2 * sizeof *pairs);
   uint32_t *pos = malloc(((size_t)n + 1) * sizeof *pos);
-  uint32_t *lm_map = calloc((size_t)UINT16_MAX + 1, sizeof *lm_map);
+  file_modules fm = {calloc((size_t)UINT16_MAX + 1, sizeof *fm.lm_map),
+                     malloc(((size_t)tab->n_lm + 1) * sizeof *fm.module)};
   out->node_ids = malloc(((size_t)n + 1) * sizeof *out->node_ids);
   out->node_ctx = malloc(((size_t)n + 1) * sizeof *out->node_ctx);
   out->file_keys = malloc(((size_t)n + 1) * sizeof *out->file_keys);
   int rc = 0;
-  if (!pairs || !pos || !lm_map || !out->node_ids || !out->node_ctx || !out->file_keys) {
+  if (!pairs || !pos || !fm.lm_map || !fm.module || !out->node_ids || !out->node_ctx || !out->file_keys) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory mapping %u nodes", path, n);
     goto done;
   }
-  for (uint32_t i = 0; i < tab->n_lm; i++) lm_map[tab->lm[i].id] = i + 1;
+  for (uint32_t i = 0; i < tab->n_lm; i++) {
+    fm.lm_map[tab->lm[i].id] = i + 1;
+    fm.module[i] = HPCDB_NONE;
+  }
   if ((rc = unify_metrics(t->exp, tab, all_stats, metric_map)) < 0) goto done;
   for (uint32_t i = 0; i < n; i++) {
-    pairs[2 * i] = out->file_keys[i] = hpcrun_stored_key(f, tab->nodes[i].id); /* 02.00 negates leaf ids */
-    pairs[2 * i + 1] = i;
+    out->file_keys[i] = hpcrun_stored_key(f, tab->nodes[i].id); /* 02.00 negates leaf ids */
+    out->node_ctx[i] = HPCDB_NONE;
   }
-  qsort(pairs, n, 2 * sizeof *pairs, cmp_pair);
   out->n_nodes = n;
-  for (uint32_t k = 0; k < n; k++) {
-    if (k > 0 && pairs[2 * k] == pairs[2 * k - 2]) {
-      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: node id %u is used twice", path, pairs[2 * k]);
-      goto done;
-    }
-    out->node_ids[k] = pairs[2 * k];
-    out->node_ctx[k] = HPCDB_NONE;
-    pos[pairs[2 * k + 1]] = k;
-  }
+  if ((rc = sort_ids(out, path, pairs, pos)) < 0) goto done;
   for (uint32_t left = n; left > 0;) {
     uint32_t before = left;
     for (uint32_t i = 0; i < n; i++) {
       const hpcrun_cct_node *node = &tab->nodes[i];
+      if (i + PREFETCH_AHEAD < n) prefetch_node(t, out, tab, &fm, &tab->nodes[i + PREFETCH_AHEAD]);
       if (out->node_ctx[pos[i]] != HPCDB_NONE) continue;
       uint32_t parent = 0;
       if (node->parent != 0 && (parent = mapped_profile_ctx(out, node->parent)) == HPCDB_NONE) continue;
-      if ((rc = map_node(t, path, tab, lm_map, node, parent, &out->node_ctx[pos[i]])) < 0) goto done;
+      if ((rc = map_node(t, path, tab, &fm, node, parent, &out->node_ctx[pos[i]])) < 0) goto done;
       left--;
     }
     if (left == before) {
@@ -316,7 +362,8 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
 done:
   free(pairs);
   free(pos);
-  free(lm_map);
+  free(fm.lm_map);
+  free(fm.module);
   if (rc < 0) mapped_profile_free(out);
   return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "common/hashmap.h"
+#include "hpcdb/hpctk4_write.h"
 #include "hpcdb/model.h"
 
 /* A growable byte buffer whose offsets are file offsets (the buffer starts at
@@ -44,6 +45,9 @@ int hpctk4_write_meta(const hpcdb_experiment *exp, const char *path);
 int hpctk4_write_profile(const hpcdb_experiment *exp, const char *path);
 /* chunk_values bounds the values held in memory at once (0: the default). */
 int hpctk4_write_cct(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values);
+/* The same file made by up to threads threads. */
+int hpctk4_write_cct_threads(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values,
+                             unsigned threads);
 int hpctk4_write_trace(const hpcdb_experiment *exp, const char *path);
 /* metrics/default.yaml: the metric taxonomy hpcviewer reads. */
 int hpctk4_write_metrics_yaml(const hpcdb_experiment *exp, const char *path);
@@ -65,38 +69,49 @@ const char *hpctk4_entry_name(const hpcdb_context *c);
  * right kind, entry points at the top); fails with a message naming the rule. */
 int hpctk4_check_writable(const hpcdb_experiment *exp);
 
-#define HPCTK4_CCT_DEFAULT_CHUNK ((uint64_t)4 << 20) /* values: 64 MiB of 16-byte entries */
+/* values per chunk: 16 MiB of 16-byte entries and about as much encoded */
+#define HPCTK4_CCT_DEFAULT_CHUNK ((uint64_t)1 << 20)
 
 /* cct.db from any source of per-profile values: count adds each context's
  * number of (non-summary) values into count[ctx]; gather appends profile i's
- * values of contexts [c0, c1) at chunk[fill[ctx - c0]++], starting at its
- * index entry *cursor and leaving *cursor at the first context >= c1.
- * Summary profiles contribute nothing. */
-typedef struct hpctk4_cct_entry {
-  uint32_t prof;
-  uint16_t metric;
-  double value;
-} hpctk4_cct_entry;
+ * values of contexts [c0, c1) at chunk[fill[ctx - c0]++], with buf as room
+ * of its own to read into. gather is called for each chunk of contexts with
+ * the profiles in turn, for different chunks from up to threads threads at
+ * once (each with its buf). Summary profiles contribute nothing. */
+typedef hpcdb_value_ref hpctk4_cct_entry;
+
+typedef struct hpctk4_read_buf {
+  uint8_t *data;
+  uint64_t cap;
+} hpctk4_read_buf;
 
 typedef struct hpctk4_cct_source {
   uint32_t n_profiles;
   void *ctx;
-  void (*count)(void *ctx, uint64_t *count);
-  void (*gather)(void *ctx, uint32_t profile, uint32_t *cursor, uint32_t c0, uint32_t c1, uint64_t *fill,
-                 hpctk4_cct_entry *chunk);
+  int (*count)(void *ctx, uint64_t *count);
+  int (*gather)(void *ctx, uint32_t profile, uint32_t c0, uint32_t c1, uint64_t *fill, hpctk4_cct_entry *chunk,
+                hpctk4_read_buf *buf);
+  /* Optional: each context that has values, with them (in profile order), in
+   * context order, one call at a time. */
+  int (*visit)(void *ctx, uint32_t c, const hpctk4_cct_entry *e, uint64_t n);
 } hpctk4_cct_source;
 
-int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const char *path, uint64_t chunk_values);
+/* chunk_values bounds the values all threads hold at once (0: the default). */
+int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const char *path, uint64_t chunk_values,
+                          unsigned threads);
 /* nCtxs: one past the largest context id of the tree and the values (or the
  * source's recorded count when larger). */
 int hpctk4_cct_context_count(const hpcdb_experiment *exp, uint32_t *n_ctxs);
 
 /* How profile.db and cct.db get written: from the experiment's values (the
- * default), or from values streamed earlier (stream.c). */
+ * default), or from values streamed earlier (stream.c). With threads > 1,
+ * meta.db, trace.db and metrics/ are written on a thread of their own
+ * meanwhile. */
 typedef struct hpctk4_value_writers {
   int (*profile)(void *ctx, const hpcdb_experiment *exp, const char *path);
   int (*cct)(void *ctx, const hpcdb_experiment *exp, const char *path);
   void *ctx;
+  unsigned threads;
 } hpctk4_value_writers;
 
 /* Creates dir if needed; refuses an existing database unless HPCDB_WRITE_FORCE. */

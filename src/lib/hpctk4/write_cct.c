@@ -5,9 +5,15 @@
  *
  * Memory stays bounded however large the database: one pass counts the
  * values of each context; then contexts are taken in chunks holding at most
- * chunk_values values, gathered from every profile (each profile keeps a
- * cursor, so each value is visited once), sorted and written. The chunk's
- * {CI} entries are patched in place at the start of the file. */
+ * chunk_values values (divided among the threads), gathered from every
+ * profile, sorted and encoded into one buffer, and written. Chunks do not depend on each other until they are
+ * written, so with more than one thread each thread takes the next chunk and
+ * they are written in order (a chunk starts at a 4-byte boundary and its
+ * offsets are relative until then): the file is the same whatever the number
+ * of threads. The chunk's {CI} entries are patched in place at the start of
+ * the file. */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +26,7 @@
 #define SZ_VAL 12
 #define SZ_IDX 10
 #define MAX_CHUNK_CTXS (1u << 20)
+#define MAX_THREADS 8
 
 typedef hpctk4_cct_entry entry;
 
@@ -52,61 +59,96 @@ int hpctk4_cct_context_count(const hpcdb_experiment *exp, uint32_t *n_ctxs) {
   return 0;
 }
 
-typedef struct cct_writer {
-  const hpctk4_cct_source *src;
-  hpcdb_atomic_file *f;
-  uint64_t *count;   /* values per context id */
-  uint32_t *cursor;  /* per profile: next index into ctx_ids */
-  entry *chunk;      /* the gathered values of one chunk */
-  uint64_t chunk_cap;
-  uint64_t *fill;    /* per context of the chunk: next free slot */
-  uint8_t *infos;    /* the chunk's {CI} entries */
-  uint8_t *out;      /* one block at a time */
-  uint64_t out_cap;
-  uint64_t *slot;    /* per metric id: count, then next position (0 between blocks) */
-  uint16_t *metrics; /* the distinct metric ids of a block */
-} cct_writer;
-
-/* Gathers the values of contexts [c0, c1) from every non-summary profile. */
-static void gather(cct_writer *w, uint32_t c0, uint32_t c1) {
-  uint64_t at = 0;
-  for (uint32_t c = c0; c < c1; c++) {
-    w->fill[c - c0] = at;
-    at += w->count[c];
-  }
-  for (uint32_t i = 0; i < w->src->n_profiles; i++) w->src->gather(w->src->ctx, i, &w->cursor[i], c0, c1, w->fill, w->chunk);
-}
-
 /* The experiment's profiles as the source of values. */
-static void model_count(void *ctx, uint64_t *count) {
+static int model_count(void *ctx, uint64_t *count) {
   const hpcdb_experiment *exp = ctx;
   for (uint32_t i = 0; i < exp->n_profiles; i++) {
     const hpcdb_profile *p = &exp->profiles[i];
     if (is_summary(p)) continue;
     for (uint32_t k = 0; k < p->n_ctxs; k++) count[p->ctx_ids[k]] += p->ctx_starts[k + 1] - p->ctx_starts[k];
   }
+  return 0;
 }
 
-static void model_gather(void *ctx, uint32_t i, uint32_t *cursor, uint32_t c0, uint32_t c1, uint64_t *fill,
-                         entry *chunk) {
+static int model_gather(void *ctx, uint32_t i, uint32_t c0, uint32_t c1, uint64_t *fill, entry *chunk,
+                        hpctk4_read_buf *buf) {
+  (void)buf; /* the values are in memory */
   const hpcdb_profile *p = &((const hpcdb_experiment *)ctx)->profiles[i];
-  if (is_summary(p)) return;
-  uint32_t k = *cursor;
-  for (; k < p->n_ctxs && p->ctx_ids[k] < c1; k++) {
+  if (is_summary(p)) return 0;
+  uint32_t lo = 0, hi = p->n_ctxs; /* the first context >= c0 */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (p->ctx_ids[mid] < c0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (uint32_t k = lo; k < p->n_ctxs && p->ctx_ids[k] < c1; k++) {
     uint64_t *slot = &fill[p->ctx_ids[k] - c0];
     for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++)
       chunk[(*slot)++] = (entry){i, p->metric_ids[v], p->values[v]};
   }
-  *cursor = k;
+  return 0;
 }
 
-static int out_reserve(cct_writer *w, uint64_t n) {
-  if (n <= w->out_cap) return 0;
-  if (n > SIZE_MAX) return hpcdb_fail(HPCDB_ENOMEM, "cct.db block of %llu bytes", (unsigned long long)n);
-  uint8_t *p = realloc(w->out, (size_t)n);
-  if (!p) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a cct.db block of %llu bytes", (unsigned long long)n);
-  w->out = p;
-  w->out_cap = n;
+/* One thread's room for a chunk: its gathered values, their encoding, its {CI}s. */
+typedef struct chunk_buf {
+  uint32_t c0, c1;
+  entry *values;
+  uint64_t values_cap;
+  uint64_t *fill;    /* per context of the chunk: next free slot */
+  uint8_t *infos;    /* the chunk's {CI} entries, offsets relative to the chunk */
+  uint8_t *out;      /* the chunk's blocks */
+  uint64_t out_len, out_cap;
+  uint64_t *slot;    /* per metric id: count, then next position (0 between blocks) */
+  uint16_t *metrics; /* the distinct metric ids of a block */
+  hpctk4_read_buf read; /* the source's */
+} chunk_buf;
+
+typedef struct cct_writer {
+  const hpctk4_cct_source *src;
+  hpcdb_atomic_file *f;
+  uint32_t n_ctxs;
+  uint64_t infos_at, chunk_values;
+  uint64_t *count; /* values per context id */
+  pthread_mutex_t lock;
+  pthread_cond_t turn_done;
+  uint32_t next_c0;   /* the first context no thread has taken yet */
+  uint64_t next_turn, turn; /* chunk sequence numbers: handed out, written */
+  int rc;           /* the first failure, and its message (errors are per thread) */
+  char error[1024];
+} cct_writer;
+
+static int buf_init(chunk_buf *b, uint32_t chunk_ctxs) {
+  memset(b, 0, sizeof *b);
+  b->fill = malloc(((size_t)chunk_ctxs + 1) * sizeof *b->fill);
+  b->infos = malloc(((size_t)chunk_ctxs + 1) * SZ_CI);
+  b->slot = calloc((size_t)UINT16_MAX + 1, sizeof *b->slot);
+  b->metrics = malloc(((size_t)UINT16_MAX + 1) * sizeof *b->metrics);
+  return b->fill && b->infos && b->slot && b->metrics ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory writing cct.db");
+}
+
+static void buf_free(chunk_buf *b) {
+  free(b->values);
+  free(b->fill);
+  free(b->infos);
+  free(b->out);
+  free(b->slot);
+  free(b->metrics);
+  free(b->read.data);
+}
+
+static int out_reserve(chunk_buf *b, uint64_t more) {
+  uint64_t n = 0;
+  if (!add_ok(b->out_len, more, &n) || n > SIZE_MAX)
+    return hpcdb_fail(HPCDB_ENOMEM, "cct.db chunk of more than %llu bytes", (unsigned long long)b->out_len);
+  if (n <= b->out_cap && b->out) return 0;
+  uint64_t cap = b->out_cap ? b->out_cap : 1 << 16;
+  while (cap < n) cap = cap > SIZE_MAX / 2 ? n : cap * 2;
+  uint8_t *p = realloc(b->out, (size_t)cap);
+  if (!p) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a cct.db chunk of %llu bytes", (unsigned long long)cap);
+  b->out = p;
+  b->out_cap = cap;
   return 0;
 }
 
@@ -115,135 +157,240 @@ static int u16_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Writes one context's block and fills its {CI}. The entries arrive in
- * profile order (gather visits profiles in turn), so a stable counting sort
- * by metric gives the (metric, profile) order the format wants in O(n). */
-static int write_block(cct_writer *w, entry *e, uint64_t n, uint8_t *ci) {
-  HPCDB_TRY(atomic_file_pad(w->f, 4));
+/* Encodes one context's block (after padding to 4 bytes) and fills its {CI}.
+ * The entries arrive in profile order (profiles are gathered in turn), so a
+ * stable counting sort by metric gives the (metric, profile) order the format
+ * wants in O(n). */
+static int encode_block(chunk_buf *b, const entry *e, uint64_t n, uint8_t *ci) {
   uint32_t n_metrics = 0;
   for (uint64_t v = 0; v < n; v++)
-    if (w->slot[e[v].metric]++ == 0) w->metrics[n_metrics++] = e[v].metric;
+    if (b->slot[e[v].metric]++ == 0) b->metrics[n_metrics++] = e[v].metric;
   if (n_metrics > UINT16_MAX) {
-    for (uint32_t m = 0; m < n_metrics; m++) w->slot[w->metrics[m]] = 0;
+    for (uint32_t m = 0; m < n_metrics; m++) b->slot[b->metrics[m]] = 0;
     return hpcdb_fail(HPCDB_EUNSUPPORTED, "a context has values of 65536 metrics (u16 nMetrics)");
   }
   if (n_metrics > 16) {
-    qsort(w->metrics, n_metrics, sizeof *w->metrics, u16_cmp);
+    qsort(b->metrics, n_metrics, sizeof *b->metrics, u16_cmp);
   } else { /* the usual few distinct metrics: insertion sort */
     for (uint32_t i = 1; i < n_metrics; i++)
-      for (uint32_t k = i; k > 0 && w->metrics[k - 1] > w->metrics[k]; k--) {
-        uint16_t t = w->metrics[k];
-        w->metrics[k] = w->metrics[k - 1];
-        w->metrics[k - 1] = t;
+      for (uint32_t k = i; k > 0 && b->metrics[k - 1] > b->metrics[k]; k--) {
+        uint16_t t = b->metrics[k];
+        b->metrics[k] = b->metrics[k - 1];
+        b->metrics[k - 1] = t;
       }
   }
-  uint64_t start = w->f->written;
-  HPCDB_TRY(out_reserve(w, SZ_VAL * n + SZ_IDX * (uint64_t)n_metrics));
-  uint8_t *vals = w->out, *idx = w->out + SZ_VAL * n;
+  uint64_t start = (b->out_len + 3) / 4 * 4;
+  HPCDB_TRY(out_reserve(b, start - b->out_len + SZ_VAL * n + SZ_IDX * (uint64_t)n_metrics));
+  memset(b->out + b->out_len, 0, (size_t)(start - b->out_len));
+  uint8_t *vals = b->out + start, *idx = vals + SZ_VAL * n;
   uint64_t at = 0;
   for (uint32_t m = 0; m < n_metrics; m++) { /* slot[metric]: from a count to the next position */
-    uint64_t c = w->slot[w->metrics[m]];
-    wr_le16(idx + SZ_IDX * (uint64_t)m, w->metrics[m]);
+    uint64_t c = b->slot[b->metrics[m]];
+    wr_le16(idx + SZ_IDX * (uint64_t)m, b->metrics[m]);
     wr_le64(idx + SZ_IDX * (uint64_t)m + 2, at);
-    w->slot[w->metrics[m]] = at;
+    b->slot[b->metrics[m]] = at;
     at += c;
   }
   for (uint64_t v = 0; v < n; v++) {
-    uint64_t pos = w->slot[e[v].metric]++;
-    wr_le32(vals + SZ_VAL * pos, e[v].prof);
-    wr_le_f64(vals + SZ_VAL * pos + 4, e[v].value);
+    uint8_t *q = vals + SZ_VAL * b->slot[e[v].metric]++;
+    wr_le32(q, e[v].profile);
+    wr_le_f64(q + 4, e[v].value);
   }
-  for (uint32_t m = 0; m < n_metrics; m++) w->slot[w->metrics[m]] = 0;
+  for (uint32_t m = 0; m < n_metrics; m++) b->slot[b->metrics[m]] = 0;
   wr_le64(ci + 0x00, n);
   wr_le64(ci + 0x08, start);
   wr_le16(ci + 0x10, (uint16_t)n_metrics);
   wr_le64(ci + 0x18, start + SZ_VAL * n);
-  return atomic_file_write(w->f, w->out, (size_t)(SZ_VAL * n + SZ_IDX * (uint64_t)n_metrics));
+  b->out_len = start + SZ_VAL * n + SZ_IDX * (uint64_t)n_metrics;
+  return 0;
 }
 
-static int write_blocks(cct_writer *w, uint32_t n_ctxs, uint64_t infos_at, uint64_t chunk_values) {
-  for (uint32_t c0 = 0; c0 < n_ctxs;) {
-    uint32_t c1 = c0 + 1;
-    uint64_t total = w->count[c0];
-    while (c1 < n_ctxs && c1 - c0 < MAX_CHUNK_CTXS && total + w->count[c1] <= chunk_values) total += w->count[c1++];
-    if (total > w->chunk_cap || !w->chunk) {
-      free(w->chunk);
-      w->chunk_cap = total ? total : 1;
-      w->chunk = w->chunk_cap <= SIZE_MAX / sizeof *w->chunk ? malloc((size_t)w->chunk_cap * sizeof *w->chunk) : NULL;
-      if (!w->chunk) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)total);
-    }
-    gather(w, c0, c1);
-    memset(w->infos, 0, (size_t)(c1 - c0) * SZ_CI);
-    uint64_t at = 0;
-    for (uint32_t c = c0; c < c1; c++) {
-      HPCDB_TRY(write_block(w, w->chunk + at, w->count[c], w->infos + SZ_CI * (uint64_t)(c - c0)));
-      at += w->count[c];
-    }
-    HPCDB_TRY(atomic_file_pwrite(w->f, infos_at + SZ_CI * (uint64_t)c0, w->infos, (size_t)(c1 - c0) * SZ_CI));
-    c0 = c1;
+/* Gathers and encodes the contexts [c0, c1) into b. */
+static int make_chunk(const cct_writer *w, chunk_buf *b, uint32_t c0, uint32_t c1) {
+  uint64_t total = 0;
+  for (uint32_t c = c0; c < c1; c++) {
+    b->fill[c - c0] = total;
+    total += w->count[c];
+  }
+  if (total > b->values_cap || !b->values) {
+    free(b->values);
+    b->values_cap = total ? total : 1;
+    b->values =
+        b->values_cap <= SIZE_MAX / sizeof *b->values ? malloc((size_t)b->values_cap * sizeof *b->values) : NULL;
+    if (!b->values) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)total);
+  }
+  for (uint32_t i = 0; i < w->src->n_profiles; i++)
+    HPCDB_TRY(w->src->gather(w->src->ctx, i, c0, c1, b->fill, b->values, &b->read));
+  b->c0 = c0;
+  b->c1 = c1;
+  b->out_len = 0;
+  memset(b->infos, 0, (size_t)(c1 - c0) * SZ_CI);
+  uint64_t at = 0;
+  for (uint32_t c = c0; c < c1; c++) {
+    HPCDB_TRY(encode_block(b, b->values + at, w->count[c], b->infos + SZ_CI * (uint64_t)(c - c0)));
+    at += w->count[c];
   }
   return 0;
 }
 
-static int write_all(cct_writer *w, uint32_t n_ctxs, uint64_t chunk_values) {
+/* Appends the chunk at the next 4-byte boundary and patches its {CI}s; the
+ * source visits its contexts. */
+static int write_chunk(cct_writer *w, chunk_buf *b) {
+  if (w->src->visit) {
+    uint64_t at = 0;
+    for (uint32_t c = b->c0; c < b->c1; at += w->count[c++])
+      if (w->count[c]) HPCDB_TRY(w->src->visit(w->src->ctx, c, b->values + at, w->count[c]));
+  }
+  HPCDB_TRY(atomic_file_pad(w->f, 4));
+  uint64_t base = w->f->written;
+  for (uint32_t c = b->c0; c < b->c1; c++) {
+    uint8_t *ci = b->infos + SZ_CI * (uint64_t)(c - b->c0);
+    wr_le64(ci + 0x08, rd_le64(ci + 0x08) + base);
+    wr_le64(ci + 0x18, rd_le64(ci + 0x18) + base);
+  }
+  HPCDB_TRY(atomic_file_write(w->f, b->out, (size_t)b->out_len));
+  return atomic_file_pwrite(w->f, w->infos_at + SZ_CI * (uint64_t)b->c0, b->infos, (size_t)(b->c1 - b->c0) * SZ_CI);
+}
+
+/* The next chunk's contexts, under the lock: as many as fit chunk_values. */
+static int take_chunk(cct_writer *w, uint32_t *c0, uint32_t *c1, uint64_t *turn) {
+  if (w->rc < 0 || w->next_c0 >= w->n_ctxs) return 0;
+  uint32_t a = w->next_c0, z = a + 1;
+  uint64_t total = w->count[a];
+  while (z < w->n_ctxs && z - a < MAX_CHUNK_CTXS && total + w->count[z] <= w->chunk_values) total += w->count[z++];
+  *c0 = a;
+  *c1 = z;
+  *turn = w->next_turn++;
+  w->next_c0 = z;
+  return 1;
+}
+
+/* One thread's loop: take a chunk, make it, wait for its turn, write it. */
+static void work(cct_writer *w, chunk_buf *b) {
+  pthread_mutex_lock(&w->lock);
+  for (;;) {
+    uint32_t c0, c1;
+    uint64_t turn;
+    if (!take_chunk(w, &c0, &c1, &turn)) break;
+    pthread_mutex_unlock(&w->lock);
+    int rc = make_chunk(w, b, c0, c1);
+    pthread_mutex_lock(&w->lock);
+    while (w->turn != turn && w->rc == 0) pthread_cond_wait(&w->turn_done, &w->lock);
+    if (rc == 0 && w->rc == 0) rc = write_chunk(w, b); /* the file is this thread's during its turn */
+    if (rc < 0 && w->rc == 0) {
+      w->rc = rc;
+      snprintf(w->error, sizeof w->error, "%s", hpcdb_last_error());
+    }
+    w->turn++;
+    pthread_cond_broadcast(&w->turn_done);
+  }
+  pthread_mutex_unlock(&w->lock);
+}
+
+typedef struct helper {
+  cct_writer *w;
+  chunk_buf buf;
+} helper;
+
+static void *helper_main(void *arg) {
+  helper *h = arg;
+  work(h->w, &h->buf);
+  return NULL;
+}
+
+static int write_blocks(cct_writer *w, unsigned threads, uint32_t chunk_ctxs) {
+  helper helpers[MAX_THREADS - 1];
+  pthread_t tids[MAX_THREADS - 1];
+  unsigned started = 0;
+  chunk_buf own;
+  int rc = buf_init(&own, chunk_ctxs);
+  for (unsigned t = 1; t < threads && t < MAX_THREADS && rc == 0; t++) {
+    helper *h = &helpers[started];
+    h->w = w;
+    if (buf_init(&h->buf, chunk_ctxs) < 0) {
+      buf_free(&h->buf);
+      break; /* fewer threads only means slower */
+    }
+    if (pthread_create(&tids[started], NULL, helper_main, h) != 0) {
+      buf_free(&h->buf);
+      break;
+    }
+    started++;
+  }
+  if (rc == 0) work(w, &own);
+  for (unsigned t = 0; t < started; t++) {
+    pthread_join(tids[t], NULL);
+    buf_free(&helpers[t].buf);
+  }
+  buf_free(&own);
+  if (rc < 0) return rc;
+  return w->rc < 0 ? hpcdb_fail(w->rc, "%s", w->error) : 0;
+}
+
+static int write_all(cct_writer *w, unsigned threads, uint32_t chunk_ctxs) {
   uint8_t head[HPCTK4_HEADER_SIZE(1) + 16] = {0};
-  uint64_t section = HPCTK4_HEADER_SIZE(1), infos_at = section + 16, total;
+  uint64_t section = HPCTK4_HEADER_SIZE(1), total;
+  w->infos_at = section + 16;
   hpctk4_write_header(head, "ctxt");
-  hpctk4_set_section(head, 0, 16 + SZ_CI * (uint64_t)n_ctxs, section);
-  wr_le64(head + section, infos_at);
-  wr_le32(head + section + 8, n_ctxs);
+  hpctk4_set_section(head, 0, 16 + SZ_CI * (uint64_t)w->n_ctxs, section);
+  wr_le64(head + section, w->infos_at);
+  wr_le32(head + section + 8, w->n_ctxs);
   head[section + 12] = SZ_CI;
   HPCDB_TRY(atomic_file_write(w->f, head, sizeof head));
-  if (!mul_ok(SZ_CI, n_ctxs, &total)) return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
+  if (!mul_ok(SZ_CI, w->n_ctxs, &total)) return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
   static const uint8_t zeros[4096];
   for (uint64_t left = total; left > 0;) { /* placeholders, patched chunk by chunk */
     size_t n = left > sizeof zeros ? sizeof zeros : (size_t)left;
     HPCDB_TRY(atomic_file_write(w->f, zeros, n));
     left -= n;
   }
-  HPCDB_TRY(write_blocks(w, n_ctxs, infos_at, chunk_values));
+  HPCDB_TRY(write_blocks(w, threads, chunk_ctxs));
   HPCDB_TRY(atomic_file_pad(w->f, 8));
   return atomic_file_write(w->f, "__ctx.db", 8);
 }
 
-static int run(cct_writer *w, uint32_t n_ctxs, const char *path, uint64_t chunk_values) {
-  uint32_t chunk_ctxs = n_ctxs < MAX_CHUNK_CTXS ? n_ctxs : MAX_CHUNK_CTXS;
-  w->count = calloc(n_ctxs ? n_ctxs : 1, sizeof *w->count);
-  w->cursor = calloc(w->src->n_profiles ? w->src->n_profiles : 1, sizeof *w->cursor);
-  w->fill = malloc(((size_t)chunk_ctxs + 1) * sizeof *w->fill);
-  w->infos = malloc(((size_t)chunk_ctxs + 1) * SZ_CI);
-  w->slot = calloc((size_t)UINT16_MAX + 1, sizeof *w->slot);
-  w->metrics = malloc(((size_t)UINT16_MAX + 1) * sizeof *w->metrics);
-  if (!w->count || !w->cursor || !w->fill || !w->infos || !w->slot || !w->metrics)
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n_ctxs);
-  w->src->count(w->src->ctx, w->count);
+int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const char *path, uint64_t chunk_values,
+                          unsigned threads) {
+  cct_writer w = {0};
+  w.src = src;
+  w.n_ctxs = n_ctxs;
+  threads = threads ? threads : 1;
+  w.chunk_values = chunk_values ? chunk_values : HPCTK4_CCT_DEFAULT_CHUNK;
+  if (threads > 1) /* the threads share the memory one would have */
+    w.chunk_values = w.chunk_values / threads ? w.chunk_values / threads : 1;
+  w.count = calloc(n_ctxs ? n_ctxs : 1, sizeof *w.count);
+  if (!w.count) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n_ctxs);
+  int rc = src->count(src->ctx, w.count);
+  if (rc < 0) {
+    free(w.count);
+    return rc;
+  }
+  pthread_mutex_init(&w.lock, NULL);
+  pthread_cond_init(&w.turn_done, NULL);
   hpcdb_atomic_file f;
-  HPCDB_TRY(atomic_file_open(&f, path));
-  w->f = &f;
-  int rc = write_all(w, n_ctxs, chunk_values);
-  if (rc == 0) return atomic_file_commit(&f);
-  atomic_file_abort(&f);
+  rc = atomic_file_open(&f, path);
+  if (rc == 0) {
+    w.f = &f;
+    rc = write_all(&w, threads, n_ctxs < MAX_CHUNK_CTXS ? n_ctxs : MAX_CHUNK_CTXS);
+    if (rc == 0)
+      rc = atomic_file_commit(&f);
+    else
+      atomic_file_abort(&f);
+  }
+  pthread_mutex_destroy(&w.lock);
+  pthread_cond_destroy(&w.turn_done);
+  free(w.count);
   return rc;
 }
 
-int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const char *path, uint64_t chunk_values) {
-  cct_writer w = {0};
-  w.src = src;
-  int rc = run(&w, n_ctxs, path, chunk_values ? chunk_values : HPCTK4_CCT_DEFAULT_CHUNK);
-  free(w.count);
-  free(w.cursor);
-  free(w.chunk);
-  free(w.fill);
-  free(w.infos);
-  free(w.out);
-  free(w.slot);
-  free(w.metrics);
-  return rc;
+int hpctk4_write_cct_threads(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values,
+                             unsigned threads) {
+  uint32_t n_ctxs;
+  HPCDB_TRY(hpctk4_cct_context_count(exp, &n_ctxs));
+  hpctk4_cct_source src = {exp->n_profiles, (void *)exp, model_count, model_gather, NULL};
+  return hpctk4_write_cct_from(&src, n_ctxs, path, chunk_values, threads);
 }
 
 int hpctk4_write_cct(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values) {
-  uint32_t n_ctxs;
-  HPCDB_TRY(hpctk4_cct_context_count(exp, &n_ctxs));
-  hpctk4_cct_source src = {exp->n_profiles, (void *)exp, model_count, model_gather};
-  return hpctk4_write_cct_from(&src, n_ctxs, path, chunk_values);
+  return hpctk4_write_cct_threads(exp, path, chunk_values, 1);
 }

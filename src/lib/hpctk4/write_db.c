@@ -4,6 +4,7 @@
  * new and old files behind. */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ static int profile_default(void *ctx, const hpcdb_experiment *exp, const char *p
 static int cct_default(void *ctx, const hpcdb_experiment *exp, const char *path) {
   return hpctk4_write_cct(exp, path, 0);
 }
-static const hpctk4_value_writers default_writers = {profile_default, cct_default, NULL};
+static const hpctk4_value_writers default_writers = {profile_default, cct_default, NULL, 1};
 
 static int dir_path(const char *dir, const char *name, char *path) {
   if (snprintf(path, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX)
@@ -116,14 +117,55 @@ static int metrics_and_sources(const hpcdb_experiment *exp, const char *dir, cop
   return write_one(exp, to, "default.yaml", hpctk4_write_metrics_yaml, log);
 }
 
+/* meta.db, trace.db and metrics/: the files made from the experiment's tables. */
+static int write_tables(const hpcdb_experiment *exp, const char *dir, unsigned flags, copy_log *log) {
+  int traces = exp->has_traces && !(flags & HPCDB_WRITE_NO_TRACE);
+  HPCDB_TRY(write_one(exp, dir, "meta.db", hpctk4_write_meta, log));
+  if (traces) HPCDB_TRY(write_one(exp, dir, "trace.db", hpctk4_write_trace, log));
+  return metrics_and_sources(exp, dir, log);
+}
+
+static int write_value_files(const hpcdb_experiment *exp, const char *dir, const hpctk4_value_writers *w,
+                             copy_log *log) {
+  /* cct.db first: a stream appends the summary to profile.db while making it */
+  HPCDB_TRY(write_values(exp, dir, "cct.db", w->cct, w->ctx, log));
+  return write_values(exp, dir, "profile.db", w->profile, w->ctx, log);
+}
+
+/* With threads to spare, the table files are written while the value files are. */
+typedef struct tables_job {
+  const hpcdb_experiment *exp;
+  const char *dir;
+  unsigned flags;
+  copy_log log;
+  int rc;
+  char error[1024];
+} tables_job;
+
+static void *tables_main(void *arg) {
+  tables_job *j = arg;
+  if ((j->rc = write_tables(j->exp, j->dir, j->flags, &j->log)) < 0)
+    snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
+  return NULL;
+}
+
 static int write_all(const hpcdb_experiment *exp, const char *dir, unsigned flags, const hpctk4_value_writers *w,
                      copy_log *log) {
   int traces = exp->has_traces && !(flags & HPCDB_WRITE_NO_TRACE);
-  HPCDB_TRY(write_one(exp, dir, "meta.db", hpctk4_write_meta, log));
-  HPCDB_TRY(write_values(exp, dir, "profile.db", w->profile, w->ctx, log));
-  HPCDB_TRY(write_values(exp, dir, "cct.db", w->cct, w->ctx, log));
-  if (traces) HPCDB_TRY(write_one(exp, dir, "trace.db", hpctk4_write_trace, log));
-  HPCDB_TRY(metrics_and_sources(exp, dir, log));
+  tables_job tj = {exp, dir, flags, {0}, 0, ""};
+  pthread_t tid;
+  int parallel = w->threads > 1 && pthread_create(&tid, NULL, tables_main, &tj) == 0;
+  int rc = write_value_files(exp, dir, w, log);
+  if (parallel) {
+    pthread_join(tid, NULL);
+    for (uint64_t i = 0; i < tj.log.n; i++) /* undo removes both threads' files */
+      if (copy_log_add(log, tj.log.paths[i]) < 0 && rc == 0) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    copy_log_free(&tj.log);
+    if (tj.rc < 0 && rc == 0) rc = hpcdb_fail(tj.rc, "%s", tj.error);
+  } else if (rc == 0) {
+    rc = write_tables(exp, dir, flags, log);
+  }
+  HPCDB_TRY(rc);
   if (!traces) { /* a replaced database must not keep its old traces */
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/trace.db", dir);

@@ -63,63 +63,86 @@ static void put_ctx(uint8_t *p, const hpcdb_context *c, uint64_t sz_children, ui
   }
 }
 
+/* The tree in arrays: each context's children (in sibling order) at
+ * kids[first[n] .. first[n + 1]), the size of each context's entry, and
+ * where each children array went. One walk of the sibling lists; after that
+ * the contexts themselves are read once, when their entry is written. */
 typedef struct tree_out {
-  uint64_t *ptr, *size; /* per context index: its children array */
+  uint32_t *first, *kids;
+  uint8_t *size;        /* entry size / 8 */
+  uint64_t *ptr, *bytes; /* per context: its children array */
+  uint64_t at;           /* the next children array goes here */
 } tree_out;
 
-static int children_array(wbuf *b, const hpcdb_experiment *exp, uint32_t n, tree_out *t,
-                          const hpctk4_meta_refs *refs) {
-  const hpcdb_context *ctx = exp->contexts;
-  uint64_t total = 0, off;
-  for (uint32_t c = ctx[n].first_child; c != HPCDB_NONE; c = ctx[c].next_sibling) total += ctx_size(&ctx[c]);
-  t->ptr[n] = t->size[n] = 0;
-  if (total == 0) return 0;
-  HPCDB_TRY(wbuf_alloc(b, total, 8, &off));
-  t->ptr[n] = off;
-  t->size[n] = total;
-  for (uint32_t c = ctx[n].first_child; c != HPCDB_NONE; c = ctx[c].next_sibling) {
-    put_ctx(b->data + off, &ctx[c], t->size[c], t->ptr[c], refs);
-    off += ctx_size(&ctx[c]);
+static void children_array(wbuf *b, const hpcdb_experiment *exp, uint32_t n, tree_out *t,
+                           const hpctk4_meta_refs *refs) {
+  uint64_t total = 0;
+  for (uint32_t k = t->first[n]; k < t->first[n + 1]; k++) total += 8 * (uint64_t)t->size[t->kids[k]];
+  t->ptr[n] = total ? t->at : 0;
+  t->bytes[n] = total;
+  for (uint32_t k = t->first[n]; k < t->first[n + 1]; k++) {
+    uint32_t c = t->kids[k];
+    put_ctx(b->data + t->at, &exp->contexts[c], t->bytes[c], t->ptr[c], refs);
+    t->at += 8 * (uint64_t)t->size[c];
   }
-  return 0;
 }
 
 typedef struct frame {
-  uint32_t node, next_child;
+  uint32_t node, next_kid;
 } frame;
 
 /* Post-order over the subtree of root: children arrays of descendants first. */
-static int subtree(wbuf *b, const hpcdb_experiment *exp, uint32_t root, frame *stack, tree_out *t,
-                   const hpctk4_meta_refs *refs) {
-  const hpcdb_context *ctx = exp->contexts;
+static void subtree(wbuf *b, const hpcdb_experiment *exp, uint32_t root, frame *stack, tree_out *t,
+                    const hpctk4_meta_refs *refs) {
   uint32_t depth = 0;
-  stack[depth++] = (frame){root, ctx[root].first_child};
+  stack[depth++] = (frame){root, t->first[root]};
   while (depth > 0) {
     frame *top = &stack[depth - 1];
-    if (top->next_child != HPCDB_NONE) {
-      uint32_t c = top->next_child;
-      top->next_child = ctx[c].next_sibling;
-      stack[depth++] = (frame){c, ctx[c].first_child};
+    if (top->next_kid < t->first[top->node + 1]) {
+      uint32_t c = t->kids[top->next_kid++];
+      stack[depth++] = (frame){c, t->first[c]};
     } else {
-      HPCDB_TRY(children_array(b, exp, top->node, t, refs));
+      children_array(b, exp, top->node, t, refs);
       depth--;
     }
   }
-  return 0;
+}
+
+/* Fills first, kids and size; returns the bytes of the children arrays below the entry points. */
+static uint64_t layout(const hpcdb_experiment *exp, tree_out *t) {
+  const hpcdb_context *ctx = exp->contexts;
+  uint64_t all = 0;
+  uint32_t at = 0;
+  for (uint32_t n = 0; n < exp->n_contexts; n++) {
+    t->first[n] = at;
+    for (uint32_t c = ctx[n].first_child; c != HPCDB_NONE && at < exp->n_contexts; c = ctx[c].next_sibling)
+      t->kids[at++] = c;
+    t->size[n] = (uint8_t)(ctx_size(&ctx[n]) / 8);
+  }
+  if (exp->n_contexts > 1) /* every child of a context below the root has its entry in an array */
+    for (uint32_t k = t->first[1]; k < at; k++) all += 8 * (uint64_t)t->size[t->kids[k]];
+  t->first[exp->n_contexts] = at;
+  return all;
 }
 
 static int tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs, uint64_t s, tree_out *t,
                 frame *stack) {
   const hpcdb_context *ctx = exp->contexts;
+  uint64_t all = layout(exp, t), start;
+  /* Entries are multiples of 8 bytes: the children arrays lie end to end. */
+  HPCDB_TRY(wbuf_alloc(b, all, 8, &start));
+  t->at = start;
   uint32_t n_entries = 0;
   for (uint32_t e = ctx[0].first_child; e != HPCDB_NONE; e = ctx[e].next_sibling, n_entries++)
-    HPCDB_TRY(subtree(b, exp, e, stack, t, refs));
+    subtree(b, exp, e, stack, t, refs);
+  if (t->at != start + all)
+    return hpcdb_fail(HPCDB_EINVAL, "context tree: some contexts are not below an entry point");
   uint64_t entries = 0;
   if (n_entries) HPCDB_TRY(wbuf_alloc(b, SZ_ENTRY * (uint64_t)n_entries, 8, &entries));
   uint32_t k = 0;
   for (uint32_t e = ctx[0].first_child; e != HPCDB_NONE; e = ctx[e].next_sibling, k++) {
     uint8_t *p = b->data + entries + SZ_ENTRY * (uint64_t)k;
-    wr_le64(p + 0x00, t->size[e]);
+    wr_le64(p + 0x00, t->bytes[e]);
     wr_le64(p + 0x08, t->ptr[e]);
     wr_le32(p + 0x10, ctx[e].id);
     wr_le16(p + 0x14, ctx[e].entry_point);
@@ -135,12 +158,18 @@ int hpctk4_meta_context_tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_
                              uint64_t *off, uint64_t *size) {
   uint64_t s;
   HPCDB_TRY(wbuf_alloc(b, 0x0b, 8, &s));
-  tree_out t = {calloc(exp->n_contexts, sizeof *t.ptr), calloc(exp->n_contexts, sizeof *t.size)};
-  frame *stack = malloc((size_t)exp->n_contexts * sizeof *stack);
-  int rc = (t.ptr && t.size && stack) ? tree(b, exp, refs, s, &t, stack)
-                                      : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", exp->n_contexts);
-  free(t.ptr);
+  size_t n = exp->n_contexts;
+  tree_out t = {malloc((n + 1) * sizeof *t.first), malloc((n ? n : 1) * sizeof *t.kids), malloc(n ? n : 1),
+                calloc(n ? n : 1, sizeof *t.ptr), calloc(n ? n : 1, sizeof *t.bytes), 0};
+  frame *stack = malloc((n ? n : 1) * sizeof *stack);
+  int rc = (t.first && t.kids && t.size && t.ptr && t.bytes && stack)
+               ? tree(b, exp, refs, s, &t, stack)
+               : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", exp->n_contexts);
+  free(t.first);
+  free(t.kids);
   free(t.size);
+  free(t.ptr);
+  free(t.bytes);
   free(stack);
   HPCDB_TRY(rc);
   *off = s;
