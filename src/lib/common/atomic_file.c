@@ -10,6 +10,9 @@
 
 #include "common/error.h"
 
+/* Large writes go past stdio anyway; this sizes the many small ones (headers, index pairs, padding). */
+#define ATOMIC_FILE_BUFFER (1u << 20)
+
 int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
   memset(f, 0, sizeof *f);
   size_t n = strlen(target);
@@ -43,7 +46,8 @@ int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
     memset(f, 0, sizeof *f);
     return hpcdb_fail(HPCDB_EIO, "%s: fdopen failed", target);
   }
-  setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
+  f->buf = malloc(ATOMIC_FILE_BUFFER);
+  if (f->buf) setvbuf(f->fp, f->buf, _IOFBF, ATOMIC_FILE_BUFFER); /* else stdio's own, smaller one */
   return 0;
 }
 
@@ -81,6 +85,7 @@ int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, siz
 }
 
 static void release(hpcdb_atomic_file *f) {
+  free(f->buf); /* the stream is closed by now */
   free(f->target);
   free(f->temp);
   memset(f, 0, sizeof *f);

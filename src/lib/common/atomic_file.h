@@ -10,6 +10,7 @@
 
 typedef struct hpcdb_atomic_file {
   FILE *fp;
+  char *buf; /* stdio's buffer: glibc ignores setvbuf's size unless it is given one */
   char *target;
   char *temp;
   uint64_t written; /* bytes written so far = current offset */
