@@ -51,36 +51,49 @@ static int block_bounds(const hp1_file *f, uint64_t at, uint64_t block, uint64_t
   return 0;
 }
 
-int hp1_pblock_check(const hp1_file *f, const hp1_pinfo *pi, hp1_problem *pb) {
-  if (pi->n_values == 0 && pi->n_ctxs == 0) return 0; /* an empty profile may point anywhere */
-  if (block_bounds(f, pi->at + 44, pi->block, pi->n_values, 10, pi->n_ctxs, 12, pb)) return -1;
-  uint64_t idx = hp1_pblock_index(pi);
-  uint64_t prev_start = 0;
-  uint32_t prev_ctx = 0;
-  for (uint32_t k = 0; k <= pi->n_ctxs; k++) {
-    const uint8_t *e = f->d + idx + 12 * (uint64_t)k;
-    uint32_t ctx = rd_be32(e);
-    uint64_t start = rd_be64(e + 4);
-    if (k == pi->n_ctxs) {
-      if (ctx != HP1_PROFILE_END_CTX)
-        return hp1_problem_set(pb, idx + 12 * (uint64_t)k, "end-marker",
-                               "context id 0x%x where the end marker 0x656e6421 belongs", ctx);
-      if (start != pi->n_values)
-        return hp1_problem_set(pb, idx + 12 * (uint64_t)k + 4, "start-index",
-                               "end index %llu is not the value count %llu", (unsigned long long)start,
-                               (unsigned long long)pi->n_values);
-    } else if ((k == 0 && start != 0) || start < prev_start || start > pi->n_values) {
-      return hp1_problem_set(pb, idx + 12 * (uint64_t)k + 4, "start-index",
-                             "context index %llu is out of order or past the %llu values", (unsigned long long)start,
-                             (unsigned long long)pi->n_values);
-    } else if (k > 0 && ctx <= prev_ctx) {
-      return hp1_problem_set(pb, idx + 12 * (uint64_t)k, "sorted-ctx",
-                             "context id %u after %u: not strictly ascending", ctx, prev_ctx);
+/* How a value block names its values: by context (profile.db) or by metric
+ * (cct.db). The index after the values is (key, start) pairs, keys strictly
+ * ascending, starts from 0 up to the value count, then the end marker. */
+typedef struct index_shape {
+  unsigned key_size; /* 4 (context id) or 2 (metric id) */
+  uint32_t end_marker;
+  const char *key;         /* "context" or "metric" */
+  const char *sorted_rule; /* "sorted-ctx" or "sorted-metric" */
+} index_shape;
+
+static int check_index(const hp1_file *f, uint64_t idx, uint32_t n, uint64_t n_values, const index_shape *s,
+                       hp1_problem *pb) {
+  uint64_t stride = s->key_size + 8, prev_start = 0;
+  uint32_t prev = 0;
+  for (uint32_t k = 0; k <= n; k++) {
+    uint64_t at = idx + stride * (uint64_t)k;
+    const uint8_t *e = f->d + at;
+    uint32_t key = s->key_size == 4 ? rd_be32(e) : rd_be16(e);
+    uint64_t start = rd_be64(e + s->key_size);
+    if (k == n) {
+      if (key != s->end_marker)
+        return hp1_problem_set(pb, at, "end-marker", "%s id 0x%x where the end marker 0x%x belongs", s->key, key,
+                               s->end_marker);
+      if (start != n_values)
+        return hp1_problem_set(pb, at + s->key_size, "start-index", "end index %llu is not the value count %llu",
+                               (unsigned long long)start, (unsigned long long)n_values);
+    } else if ((k == 0 && start != 0) || start < prev_start || start > n_values) {
+      return hp1_problem_set(pb, at + s->key_size, "start-index", "%s index %llu is out of order or past the %llu values",
+                             s->key, (unsigned long long)start, (unsigned long long)n_values);
+    } else if (k > 0 && key <= prev) {
+      return hp1_problem_set(pb, at, s->sorted_rule, "%s id %u after %u: not strictly ascending", s->key, key, prev);
     }
     prev_start = start;
-    prev_ctx = ctx;
+    prev = key;
   }
   return 0;
+}
+
+int hp1_pblock_check(const hp1_file *f, const hp1_pinfo *pi, hp1_problem *pb) {
+  static const index_shape by_context = {4, HP1_PROFILE_END_CTX, "context", "sorted-ctx"};
+  if (pi->n_values == 0 && pi->n_ctxs == 0) return 0; /* an empty profile may point anywhere */
+  if (block_bounds(f, pi->at + 44, pi->block, pi->n_values, 10, pi->n_ctxs, 12, pb)) return -1;
+  return check_index(f, hp1_pblock_index(pi), pi->n_ctxs, pi->n_values, &by_context, pb);
 }
 
 void hp1_cinfo_read(const hp1_file *f, uint32_t i, hp1_cinfo *ci) {
@@ -93,34 +106,10 @@ void hp1_cinfo_read(const hp1_file *f, uint32_t i, hp1_cinfo *ci) {
 }
 
 int hp1_cblock_check(const hp1_file *f, const hp1_cinfo *ci, hp1_problem *pb) {
+  static const index_shape by_metric = {2, HP1_CCT_END_METRIC, "metric", "sorted-metric"};
   if (ci->n_values == 0 && ci->n_metrics == 0) return 0; /* no values: no block */
   if (block_bounds(f, ci->at + 14, ci->block, ci->n_values, 12, ci->n_metrics, 10, pb)) return -1;
-  uint64_t idx = hp1_cblock_index(ci), prev_start = 0;
-  uint16_t prev = 0;
-  for (uint32_t k = 0; k <= ci->n_metrics; k++) {
-    const uint8_t *e = f->d + idx + 10 * (uint64_t)k;
-    uint16_t metric = rd_be16(e);
-    uint64_t start = rd_be64(e + 2);
-    if (k == ci->n_metrics) {
-      if (metric != HP1_CCT_END_METRIC)
-        return hp1_problem_set(pb, idx + 10 * (uint64_t)k, "end-marker",
-                               "metric id 0x%x where the end marker 0x6564 belongs", metric);
-      if (start != ci->n_values)
-        return hp1_problem_set(pb, idx + 10 * (uint64_t)k + 2, "start-index",
-                               "end index %llu is not the value count %llu", (unsigned long long)start,
-                               (unsigned long long)ci->n_values);
-    } else if ((k == 0 && start != 0) || start < prev_start || start > ci->n_values) {
-      return hp1_problem_set(pb, idx + 10 * (uint64_t)k + 2, "start-index",
-                             "metric index %llu is out of order or past the %llu values", (unsigned long long)start,
-                             (unsigned long long)ci->n_values);
-    } else if (k > 0 && metric <= prev) {
-      return hp1_problem_set(pb, idx + 10 * (uint64_t)k, "sorted-metric",
-                             "metric id %u after %u: not strictly ascending", metric, prev);
-    }
-    prev_start = start;
-    prev = metric;
-  }
-  return 0;
+  return check_index(f, hp1_cblock_index(ci), ci->n_metrics, ci->n_values, &by_metric, pb);
 }
 
 void hp1_tline_read(const hp1_file *f, uint32_t i, hp1_tline *t) {
