@@ -145,6 +145,19 @@ int summary_add(summary_acc *s, const hpcdb_profile *p, uint32_t n_contexts, uin
 int summary_store(hpcdb_experiment *exp, const summary_acc *s, uint32_t n_ids);
 void summary_free(summary_acc *s);
 
+
+/* profile.db fed in file order (profile_writer.c): with threads > 1 from a
+ * thread of its own behind a queue of 4 × threads profiles, else (or when the
+ * thread cannot start) each profile at once. put takes the CSR arrays over
+ * (*csr is emptied, freed on failure); close waits for the queue and returns
+ * the writer's first failure (NULL-safe). */
+typedef struct profile_writer profile_writer;
+int profile_writer_open(profile_writer **out, hpcdb_hpctk4_stream *stream, unsigned threads);
+int profile_writer_put(profile_writer *w, uint32_t profile, hpcdb_profile *csr);
+int profile_writer_close(profile_writer *w);
+/* Frees a profile's CSR arrays (built by the analysis, not adopted by a model). */
+void analysis_csr_free(hpcdb_profile *p);
+
 /* The summary one context at a time (an hpcdb_summary_fn): the same values
  * summary_store makes, from every thread's values of the context in file
  * order; n_values counts what it made. */

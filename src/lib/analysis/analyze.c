@@ -29,7 +29,7 @@ typedef struct run {
   hpcdb_analyze_result *res;
   hpcdb_hpctk4_stream *stream; /* with options->output */
   int have_range;
-  struct writer *writer; /* with options->output */
+  profile_writer *writer; /* with options->output */
   propagate_scratch *scratch; /* per worker */
   unsigned workers;
 } run;
@@ -124,14 +124,6 @@ static int build_csr(const thread_values *tv, hpcdb_profile *out) {
   out->n_ctxs = k;
   out->n_values = n;
   return 0;
-}
-
-static void csr_free(hpcdb_profile *p) {
-  free(p->ctx_ids);
-  free(p->ctx_starts);
-  free(p->metric_ids);
-  free(p->values);
-  memset(p, 0, sizeof *p);
 }
 
 static int cmp_time(const void *a, const void *b) {
@@ -238,7 +230,7 @@ static void job_release(file_job *j) {
   free(j->metric_maps);
   free(j->maps);
   free(j->trees);
-  csr_free(&j->csr);
+  analysis_csr_free(&j->csr);
   prepared_trace_free(&j->trace);
   hpcrun_file_free(j->f);
   memset(j, 0, sizeof *j);
@@ -301,118 +293,6 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
   if (rc < 0) job_fail(j, rc);
 }
 
-/* A profile's values on their way to profile.db. */
-typedef struct write_item {
-  uint32_t profile;
-  hpcdb_profile csr;
-} write_item;
-
-/* profile.db gets each profile in file order: from a thread of its own when
- * there are workers (a bounded queue; the pipeline waits when it is full),
- * else at once. Only the writer touches the stream until it is closed. */
-typedef struct writer {
-  run *r;
-  pthread_t tid;
-  int started, closing;
-  pthread_mutex_t lock;
-  pthread_cond_t changed;
-  write_item *ring;
-  size_t cap, head, count;
-  int rc;
-  char error[1024];
-} writer;
-
-static int write_item_store(run *r, write_item *it) {
-  return hpcdb_hpctk4_stream_profile(r->stream, it->profile, &it->csr);
-}
-
-static void *writer_main(void *arg) {
-  writer *w = arg;
-  pthread_mutex_lock(&w->lock);
-  for (;;) {
-    while (w->count == 0 && !w->closing) pthread_cond_wait(&w->changed, &w->lock);
-    if (w->count == 0) break;
-    write_item it = w->ring[w->head];
-    w->head = (w->head + 1) % w->cap;
-    w->count--;
-    int failed = w->rc < 0;
-    pthread_cond_broadcast(&w->changed);
-    pthread_mutex_unlock(&w->lock);
-    int rc = failed ? 0 : write_item_store(w->r, &it);
-    csr_free(&it.csr);
-    pthread_mutex_lock(&w->lock);
-    if (rc < 0) {
-      w->rc = rc;
-      snprintf(w->error, sizeof w->error, "%s", hpcdb_last_error());
-    }
-  }
-  pthread_mutex_unlock(&w->lock);
-  return NULL;
-}
-
-static int writer_open(run *r) {
-  if (r->opt->threads <= 1) return 0;
-  writer *w = calloc(1, sizeof *w);
-  size_t cap = 4 * (size_t)r->opt->threads;
-  if (!w || !(w->ring = calloc(cap, sizeof *w->ring))) {
-    free(w);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  }
-  w->r = r;
-  w->cap = cap;
-  pthread_mutex_init(&w->lock, NULL);
-  pthread_cond_init(&w->changed, NULL);
-  if (pthread_create(&w->tid, NULL, writer_main, w) == 0) w->started = 1;
-  r->writer = w; /* without its thread, items are stored at once */
-  return 0;
-}
-
-/* Hands the item over (its arrays move with it). */
-static int writer_put(run *r, write_item *it) {
-  writer *w = r->writer;
-  if (!w || !w->started) {
-    int rc = write_item_store(r, it);
-    csr_free(&it->csr);
-    return rc;
-  }
-  pthread_mutex_lock(&w->lock);
-  while (w->count == w->cap && w->rc == 0) pthread_cond_wait(&w->changed, &w->lock);
-  int rc = w->rc;
-  if (rc == 0) {
-    w->ring[(w->head + w->count) % w->cap] = *it;
-    w->count++;
-    pthread_cond_broadcast(&w->changed);
-  }
-  pthread_mutex_unlock(&w->lock);
-  if (rc < 0) {
-    csr_free(&it->csr);
-    return hpcdb_fail(rc, "%s", w->error);
-  }
-  memset(&it->csr, 0, sizeof it->csr);
-  return 0;
-}
-
-/* Waits for every item and ends the thread; the writer's first failure. */
-static int writer_close(run *r) {
-  writer *w = r->writer;
-  if (!w) return 0;
-  int rc = 0;
-  if (w->started) {
-    pthread_mutex_lock(&w->lock);
-    w->closing = 1;
-    pthread_cond_broadcast(&w->changed);
-    pthread_mutex_unlock(&w->lock);
-    pthread_join(w->tid, NULL);
-    if ((rc = w->rc) < 0) rc = hpcdb_fail(rc, "%s", w->error);
-  }
-  pthread_mutex_destroy(&w->lock);
-  pthread_cond_destroy(&w->changed);
-  free(w->ring);
-  free(w);
-  r->writer = NULL;
-  return rc;
-}
-
 /* Stage 4 (in file order): the profile's identity and trace go into the
  * experiment; its values to the writer (the summary is made from profile.db
  * later) or, without an output, into the summary and the experiment. */
@@ -437,9 +317,7 @@ static int stage_register(run *r, file_job *j) {
     memset(c, 0, sizeof *c); /* adopted, or freed on failure */
     return rc;
   }
-  write_item it = {profile, j->csr};
-  memset(&j->csr, 0, sizeof j->csr);
-  return writer_put(r, &it);
+  return profile_writer_put(r->writer, profile, &j->csr);
 }
 
 /* A batch of jobs run by worker threads through one parallel stage. */
@@ -542,7 +420,7 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
     r->scratch = NULL;
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
-  int rc = r->stream ? writer_open(r) : 0;
+  int rc = r->stream ? profile_writer_open(&r->writer, r->stream, r->opt->threads) : 0;
   size_t n = files->n < per_batch ? files->n : per_batch;
   for (size_t i = 0; i < n; i++) all[i].path = files->paths[i];
   run_parallel(r, all, n, stage_load, r->workers);
@@ -568,7 +446,8 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
     n = n_next;
   }
   for (size_t i = 0; i < 2 * per_batch; i++) job_release(&all[i]); /* a batch decoded for nothing */
-  int closed = writer_close(r);
+  int closed = profile_writer_close(r->writer);
+  r->writer = NULL;
   free(all);
   for (unsigned w = 0; w < r->workers; w++) propagate_scratch_free(&r->scratch[w]);
   free(r->scratch);
