@@ -188,6 +188,10 @@ typedef struct hpcdb_experiment {
   uint64_t trace_min, trace_max; /* as recorded by the source */
   hpcdb_trace *traces;
   uint32_t n_traces;
+  /* What a reader could not take but did not fail on (e.g. a missing
+   * metric-db file: that profile left empty). Not data: writers ignore them. */
+  const char **warnings;
+  uint32_t n_warnings;
   struct hpcdb_model_private *priv;
 } hpcdb_experiment;
 
@@ -203,6 +207,8 @@ const char *hpcdb_intern_n(hpcdb_experiment *exp, const char *s, size_t len);
 
 int hpcdb_set_title(hpcdb_experiment *exp, const char *title, const char *description);
 int hpcdb_add_attr(hpcdb_experiment *exp, const char *key, const char *value);
+/* Records a reader's warning (a copy is interned). */
+int hpcdb_add_warning(hpcdb_experiment *exp, const char *text);
 int hpcdb_add_kind_name(hpcdb_experiment *exp, const char *name, uint32_t *out_index);
 int hpcdb_add_module(hpcdb_experiment *exp, const char *path, uint32_t flags, uint32_t *out_index);
 int hpcdb_add_file(hpcdb_experiment *exp, const char *path, uint32_t flags, uint32_t *out_index);

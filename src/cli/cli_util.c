@@ -31,9 +31,8 @@ int cli_fail_last(const char *cmd) { return cli_fail(cmd, hpcdb_last_error()); }
 
 int cli_read(hpcdb_experiment **out, const char *path) {
   int rc = hpcdb_read(out, path);
-  for (uint32_t i = 0; rc == 0 && i < (*out)->n_attrs; i++)
-    if ((*out)->attrs[i].key && !strcmp((*out)->attrs[i].key, "warning"))
-      fprintf(stderr, "hpcdb: warning: %s\n", (*out)->attrs[i].value);
+  for (uint32_t i = 0; rc == 0 && i < (*out)->n_warnings; i++)
+    fprintf(stderr, "hpcdb: warning: %s\n", (*out)->warnings[i]);
   return rc;
 }
 

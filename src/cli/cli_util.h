@@ -19,7 +19,7 @@ int cli_fail(const char *cmd, const char *message);
 /* The library's last error, reported for cmd. */
 int cli_fail_last(const char *cmd);
 struct hpcdb_experiment;
-/* hpcdb_read, then the experiment's "warning" attributes (e.g. a missing
+/* hpcdb_read, then the reader's warnings (e.g. a missing
  * metric-db file of a legacy database) on stderr. */
 int cli_read(struct hpcdb_experiment **out, const char *path);
 /* An unexpected argument: a one-line hint; returns EXIT_FAILED. */

@@ -33,7 +33,7 @@ static int repeated(hpcdb_experiment *exp, const char *path, const expxml_metric
   *slot = HPCPROF1_DROP;
   snprintf(why, sizeof why, "%s: line %llu: \"%s\" holds the same values as an earlier entry; it is not read", path,
            (unsigned long long)e->line, e->name);
-  return hpcdb_add_attr(exp, "warning", why);
+  return hpcdb_add_warning(exp, why);
 }
 
 int drafta_build_metrics(hpcdb_experiment *exp, const expxml_doc *doc, drafta_metric_map *map, const char *path) {
@@ -62,7 +62,7 @@ int drafta_build_metrics(hpcdb_experiment *exp, const expxml_doc *doc, drafta_me
     if (strncmp(p, ":PARTIAL:0 ", 11) != 0) { /* count, sum of squares...: the file does not say which */
       char why[512];
       snprintf(why, sizeof why, "%s: Metric \"%s\" is not read: only partial 0 (the sum) is known", path, e->name);
-      rc = hpcdb_add_attr(exp, "warning", why);
+      rc = hpcdb_add_warning(exp, why);
       continue;
     }
     uint32_t m;

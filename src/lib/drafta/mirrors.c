@@ -189,7 +189,7 @@ int drafta_fill_mirrors(hpcdb_experiment *exp, const expxml_mirror *mirrors, uin
              "%s: %llu values of contexts written twice (the entry point, i=\"-X\" inside X) are not derived: "
              "the value stored for both is below the other children's",
              path, (unsigned long long)d.negative);
-    rc = hpcdb_add_attr(exp, "warning", why);
+    rc = hpcdb_add_warning(exp, why);
   }
   return rc;
 }

@@ -51,7 +51,7 @@ static int read_values(hpcdb_experiment *exp, const drafta_paths *p, const expxm
     drafta_metric_map_free(&map);
     HPCDB_TRY(hpcdb_add_profile(exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL));
     /* trace lines name profiles of profile.db */
-    return hpcdb_add_attr(exp, "warning", "no profile.db: the database has no values and no traces");
+    return hpcdb_add_warning(exp, "no profile.db: the database has no values and no traces");
   }
   hpcprof1_metric_map m = {map.thread, 0x10000u, map.summary, 0x10000u};
   uint32_t first = 0;

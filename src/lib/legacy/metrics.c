@@ -38,7 +38,7 @@ static int repeated(hpcdb_experiment *exp, const char *path, const expxml_metric
   char text[512];
   snprintf(text, sizeof text, "%s: line %llu: %s \"%s\" holds the same values as an earlier one; it is not read", path,
            (unsigned long long)e->line, what, e->name);
-  return hpcdb_add_attr(exp, "warning", text);
+  return hpcdb_add_warning(exp, text);
 }
 
 int legacy_build_metrics(hpcdb_experiment *exp, const expxml_doc *doc, legacy_metric_map *map, const char *path) {

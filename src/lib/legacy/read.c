@@ -1,6 +1,6 @@
 /* Reading a legacy database into the model: the tree and inline values from
  * experiment.xml, one thread profile per metric-db file. A metric-db file
- * that is missing or broken leaves its profile empty and adds a "warning"
+ * that is missing or broken leaves its profile empty and adds a warning
  * attribute; it never fails the database. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@ static int warn(hpcdb_experiment *exp, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
-  return hpcdb_add_attr(exp, "warning", text);
+  return hpcdb_add_warning(exp, text);
 }
 
 static int add_identity(reader *r, const legacy_profile_file *f, uint32_t *profile) {

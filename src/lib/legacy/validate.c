@@ -148,9 +148,8 @@ int hpcdb_legacy_validate(hpcdb_validation *result, const char *path, hpcdb_diag
   if (legacy_build_metrics(exp, &doc, &map, xml) < 0) {
     diag_emit(&v.sink, HPCDB_SEV_ERROR, xml, 0, "metric-table", "%s", last_error_after(xml));
   } else {
-    for (uint32_t i = 0; i < exp->n_attrs; i++) /* what the reader would warn about */
-      if (!strcmp(exp->attrs[i].key, "warning"))
-        diag_emit(&v.sink, HPCDB_SEV_NOTE, xml, 0, "metric-repeated", "%s", last_error_after_text(exp->attrs[i].value, xml));
+    for (uint32_t i = 0; i < exp->n_warnings; i++) /* what the reader would warn about */
+      diag_emit(&v.sink, HPCDB_SEV_NOTE, xml, 0, "metric-repeated", "%s", last_error_after_text(exp->warnings[i], xml));
     check_files(&v, dir, &map, &doc);
     legacy_metric_map_free(&map);
   }

@@ -52,6 +52,7 @@ void hpcdb_experiment_free(hpcdb_experiment *exp) {
     free(exp->traces[i].ctx_ids);
   }
   free(exp->attrs);
+  free(exp->warnings);
   free(exp->kind_names);
   free(exp->modules);
   free(exp->files);
@@ -99,6 +100,13 @@ int hpcdb_add_attr(hpcdb_experiment *exp, const char *key, const char *value) {
   HPCDB_TRY(intern_into(exp, &a->key, key));
   HPCDB_TRY(intern_into(exp, &a->value, value));
   exp->n_attrs++;
+  return 0;
+}
+
+int hpcdb_add_warning(hpcdb_experiment *exp, const char *text) {
+  HPCDB_TRY(VEC_RESERVE(&exp->warnings, &exp->priv->cap_warnings, (uint64_t)exp->n_warnings + 1));
+  HPCDB_TRY(intern_into(exp, &exp->warnings[exp->n_warnings], text));
+  exp->n_warnings++;
   return 0;
 }
 

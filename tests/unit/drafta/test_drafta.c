@@ -36,7 +36,7 @@ static void metric_tables(void) {
   CHECK(!strcmp(m->summaries[0].formula, "$$") && m->summaries[0].combine == HPCDB_COMBINE_SUM);
   CHECK(map.summary[300] == HPCPROF1_DROP && map.summary[767] == HPCPROF1_DROP && map.thread[0] == HPCPROF1_DROP);
   int warned = 0;
-  for (uint32_t i = 0; i < e->n_attrs; i++) warned |= !strcmp(e->attrs[i].key, "warning") && strstr(e->attrs[i].value, "PARTIAL:1");
+  for (uint32_t i = 0; i < e->n_warnings; i++) warned |= strstr(e->warnings[i], "PARTIAL:1") != NULL;
   CHECK(warned);
   drafta_metric_map_free(&map);
   expxml_doc_free(&d);
@@ -95,8 +95,7 @@ static void written_twice(void) {
   const uint32_t *t = e->traces[0].ctx_ids;
   CHECK(t[0] == s3 && t[1] == 4 && t[2] == c2 && t[3] == 5 && t[4] == 0);
   int warned = 0;
-  for (uint32_t i = 0; i < e->n_attrs; i++)
-    warned |= !strcmp(e->attrs[i].key, "warning") && strstr(e->attrs[i].value, "1 values");
+  for (uint32_t i = 0; i < e->n_warnings; i++) warned |= strstr(e->warnings[i], "1 values") != NULL;
   CHECK(warned);
   drafta_metric_map_free(&map);
   expxml_doc_free(&d);

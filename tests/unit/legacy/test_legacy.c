@@ -82,8 +82,8 @@ static const char xml[] =
     "</SecCallPathProfileData></SecCallPathProfile></HPCToolkitExperiment>\n";
 
 static int has_warning(const hpcdb_experiment *e, const char *text) {
-  for (uint32_t i = 0; i < e->n_attrs; i++)
-    if (!strcmp(e->attrs[i].key, "warning") && strstr(e->attrs[i].value, text)) return 1;
+  for (uint32_t i = 0; i < e->n_warnings; i++)
+    if (strstr(e->warnings[i], text)) return 1;
   return 0;
 }
 
