@@ -52,6 +52,23 @@ int testlib_read_file(const char *path, uint8_t **data, size_t *len) {
   return 0;
 }
 
+int testlib_same_file(const char *a, const char *b) {
+  uint8_t *x = NULL, *y = NULL;
+  size_t nx = 0, ny = 0;
+  int same = testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny &&
+             memcmp(x, y, nx) == 0;
+  free(x);
+  free(y);
+  return same;
+}
+
+int testlib_same_in_dirs(const char *dir_a, const char *dir_b, const char *name) {
+  char a[4096], b[4096];
+  snprintf(a, sizeof a, "%s/%s", dir_a, name);
+  snprintf(b, sizeof b, "%s/%s", dir_b, name);
+  return testlib_same_file(a, b);
+}
+
 int testlib_write_file(const char *path, const void *data, size_t len) {
   FILE *f = fopen(path, "wb");
   if (!f) return -1;

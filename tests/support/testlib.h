@@ -41,6 +41,10 @@ int testlib_have_samples(void);
 const char *testlib_tmpdir(const char *name);
 /* Reads a whole file into a malloc'ed buffer. */
 int testlib_read_file(const char *path, uint8_t **data, size_t *len);
+/* 1 when two files hold the same bytes (both readable). */
+int testlib_same_file(const char *a, const char *b);
+/* The same for dir_a/name and dir_b/name. */
+int testlib_same_in_dirs(const char *dir_a, const char *dir_b, const char *name);
 int testlib_write_file(const char *path, const void *data, size_t len);
 
 #endif

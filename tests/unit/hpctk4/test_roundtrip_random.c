@@ -9,19 +9,6 @@
 
 #define SEEDS 1000
 
-static int same_file(const char *dir_a, const char *dir_b, const char *name) {
-  char a[4096], b[4096];
-  uint8_t *x = NULL, *y = NULL;
-  size_t nx = 0, ny = 0;
-  snprintf(a, sizeof a, "%s/%s", dir_a, name);
-  snprintf(b, sizeof b, "%s/%s", dir_b, name);
-  int same = testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny &&
-             memcmp(x, y, nx) == 0;
-  free(x);
-  free(y);
-  return same;
-}
-
 static void print_diagnostic(void *user, const hpcdb_diagnostic *d) {
   int *shown = user;
   if (d->severity == HPCDB_SEV_ERROR && (*shown)++ < 10)
@@ -59,7 +46,7 @@ int main(void) {
       CHECK_RC(hpcdb_hpctk4_write(r, db, HPCDB_WRITE_FORCE));
       for (int i = 0; i < 5; i++) {
         if (i == 3 && !e->has_traces) continue;
-        if (!same_file(da, db, files[i])) {
+        if (!testlib_same_in_dirs(da, db, files[i])) {
           CHECK(0);
           if (reported++ < 10) fprintf(stderr, "seed %llu: %s differs after the round trip\n", (unsigned long long)seed, files[i]);
         }

@@ -13,19 +13,6 @@
 
 #define SEEDS 150
 
-static int same_file(const char *dir_a, const char *dir_b, const char *name) {
-  char a[4096], b[4096];
-  uint8_t *x = NULL, *y = NULL;
-  size_t nx = 0, ny = 0;
-  snprintf(a, sizeof a, "%s/%s", dir_a, name);
-  snprintf(b, sizeof b, "%s/%s", dir_b, name);
-  int same = testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny &&
-             memcmp(x, y, nx) == 0;
-  free(x);
-  free(y);
-  return same;
-}
-
 /* A summary function that gives back the model's own summary values of each
  * context the threads have values for; checks the values it is handed. */
 typedef struct summary_check {
@@ -106,8 +93,8 @@ int main(void) {
     CHECK_RC(hpcdb_hpctk4_stream_finish(s, e));
     CHECK(check.bad == 0);
     made += make_summary && check.calls > 0;
-    CHECK(same_file(da, db, "meta.db"));
-    if (!same_file(da, db, "cct.db")) {
+    CHECK(testlib_same_in_dirs(da, db, "meta.db"));
+    if (!testlib_same_in_dirs(da, db, "cct.db")) {
       fprintf(stderr, "seed %llu: cct.db differs\n", (unsigned long long)seed);
       CHECK(0);
     }

@@ -220,16 +220,6 @@ static void check_trace(const char *dir) {
   free(d);
 }
 
-static int same_file(const char *a, const char *b) {
-  uint8_t *x = NULL, *y = NULL;
-  size_t nx = 0, ny = 0;
-  int same = testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny &&
-             memcmp(x, y, nx) == 0;
-  free(x);
-  free(y);
-  return same;
-}
-
 static int exists(const char *dir, const char *name) {
   char path[4096];
   struct stat st;
@@ -269,7 +259,7 @@ static void copies_origin_taxonomy(hpcdb_experiment *e) {
     for (int i = 0; i < 3; i++) {
       snprintf(a, sizeof a, "%s/%s", origin, copied[i]);
       snprintf(b, sizeof b, "%s/%s", dir, copied[i]);
-      CHECK(same_file(a, b));
+      CHECK(testlib_same_file(a, b));
     }
   }
 }
@@ -293,14 +283,14 @@ int main(void) {
   for (int i = 0; i < 5; i++) {
     snprintf(a, sizeof a, "%s/%s", dir, files[i]);
     snprintf(b, sizeof b, "%s/%s", again, files[i]);
-    CHECK(same_file(a, b));
+    CHECK(testlib_same_file(a, b));
   }
 
   /* the chunked transpose gives the same cct.db with one value per chunk */
   snprintf(b, sizeof b, "%s/cct-chunked.db", again);
   CHECK_RC(hpctk4_write_cct(e, b, 1));
   snprintf(a, sizeof a, "%s/cct.db", dir);
-  CHECK(same_file(a, b));
+  CHECK(testlib_same_file(a, b));
 
   /* without traces the forced rewrite removes the old trace.db */
   CHECK_RC(hpcdb_hpctk4_write(e, again, HPCDB_WRITE_FORCE | HPCDB_WRITE_NO_TRACE));

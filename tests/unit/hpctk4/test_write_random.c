@@ -11,19 +11,6 @@
 
 #define SEEDS 200
 
-static int same_file(const char *dir_a, const char *dir_b, const char *name) {
-  char a[4096], b[4096];
-  uint8_t *x = NULL, *y = NULL;
-  size_t nx = 0, ny = 0;
-  snprintf(a, sizeof a, "%s/%s", dir_a, name);
-  snprintf(b, sizeof b, "%s/%s", dir_b, name);
-  int same = testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny &&
-             memcmp(x, y, nx) == 0;
-  free(x);
-  free(y);
-  return same;
-}
-
 static void comparison_sees_differences(void) {
   hpcdb_experiment *a, *b;
   char why[256];
@@ -53,11 +40,11 @@ int main(void) {
     CHECK_RC(rc_a);
     CHECK_RC(rc_b);
     for (int i = 0; i < 4; i++)
-      if (!same_file(da, db, files[i])) {
+      if (!testlib_same_in_dirs(da, db, files[i])) {
         fprintf(stderr, "seed %llu: %s differs between two writes\n", (unsigned long long)seed, files[i]);
         CHECK(0);
       }
-    if (e->has_traces) CHECK(same_file(da, db, "trace.db"));
+    if (e->has_traces) CHECK(testlib_same_in_dirs(da, db, "trace.db"));
     CHECK_RC(hpctk4_write_cct(e, chunked, 1 + seed % 5));
     char a[4096];
     snprintf(a, sizeof a, "%s/cct.db", da);

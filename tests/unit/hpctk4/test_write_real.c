@@ -14,16 +14,6 @@ static const char *const samples[] = {
     "hpctoolkit-v4/loop-fork-cycles", "hpctoolkit-v4/ping-pong-mpi",       "hpcrun/expected/small.d",
     "hpcrun/expected/small.nostruct.d", "hpcrun/expected/loops-cputime-t.d", "hpcrun/expected/loops-cputime-t.nostruct.d"};
 
-static int same_file(const char *a, const char *b) {
-  uint8_t *x = NULL, *y = NULL;
-  size_t nx = 0, ny = 0;
-  int same = testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny &&
-             memcmp(x, y, nx) == 0;
-  free(x);
-  free(y);
-  return same;
-}
-
 static void one(const char *rel) {
   const char *src = testlib_sample(rel);
   const char *da = testlib_tmpdir("write_real_a"), *db = testlib_tmpdir("write_real_b");
@@ -40,7 +30,7 @@ static void one(const char *rel) {
   }
   snprintf(a, sizeof a, "%s/metrics/default.yaml", src);
   snprintf(b, sizeof b, "%s/metrics/default.yaml", da);
-  CHECK(same_file(a, b));
+  CHECK(testlib_same_file(a, b));
   if (back) {
     CHECK_RC(hpcdb_hpctk4_write(back, db, HPCDB_WRITE_FORCE));
     CHECK_RC(hpcdb_hpctk4_read(&again, db));
@@ -50,7 +40,7 @@ static void one(const char *rel) {
       snprintf(b, sizeof b, "%s/%s", db, files[i]);
       struct stat st;
       if (i == 3 && stat(a, &st) != 0) continue;
-      if (!same_file(a, b)) {
+      if (!testlib_same_file(a, b)) {
         fprintf(stderr, "%s: %s differs on the second write\n", rel, files[i]);
         CHECK(0);
       }
