@@ -1,5 +1,4 @@
-/* Test support: broken-file manifests (bad_cases.h). Mutations:
- * `truncate N`, `u8|be16|be32|be64 OFFSET VALUE` (big-endian, as the drafts). */
+/* Test support: broken-file manifests (bad_cases.h). */
 #include "bad_cases.h"
 
 #include <stdio.h>
@@ -15,6 +14,17 @@ static char *trim(char *s) {
   return s;
 }
 
+/* The width and byte order of a `u8`, `le16` … `be64` mutation; 0 for another op. */
+static size_t int_width(const char *op, int *big_endian) {
+  *big_endian = op[0] == 'b';
+  if (!strcmp(op, "u8")) return 1;
+  if ((op[0] == 'l' || op[0] == 'b') && op[1] == 'e') {
+    int bits = atoi(op + 2);
+    return bits == 16 || bits == 32 || bits == 64 ? (size_t)bits / 8 : 0;
+  }
+  return 0;
+}
+
 static int mutate(const char *path, const char *mutation) {
   uint8_t *data;
   size_t len;
@@ -22,18 +32,58 @@ static int mutate(const char *path, const char *mutation) {
   char op[16], arg1[64], arg2[64] = "";
   int n = sscanf(mutation, "%15s %63s %63s", op, arg1, arg2);
   unsigned long long off = strtoull(arg1, NULL, 0), v = strtoull(arg2, NULL, 0);
-  size_t width = !strcmp(op, "u8") ? 1 : !strcmp(op, "be16") ? 2 : !strcmp(op, "be32") ? 4 : !strcmp(op, "be64") ? 8 : 0;
+  int big_endian;
+  size_t width = n == 3 ? int_width(op, &big_endian) : 0, hex = strlen(arg2) / 2;
   int rc = 0;
-  if (n == 2 && !strcmp(op, "truncate") && off <= len) len = (size_t)off;
-  else if (n == 3 && width && off <= len && width <= len - off)
-    for (size_t i = 0; i < width; i++) data[off + i] = (uint8_t)(v >> (8 * (width - 1 - i)));
-  else rc = -1;
+  if (n == 2 && !strcmp(op, "truncate") && off <= len) {
+    len = (size_t)off;
+  } else if (width && off <= len && width <= len - off) {
+    for (size_t i = 0; i < width; i++) data[off + i] = (uint8_t)(v >> (8 * (big_endian ? width - 1 - i : i)));
+  } else if (n == 3 && !strcmp(op, "bytes") && off <= len && hex <= len - off) {
+    for (size_t i = 0; i < hex; i++) {
+      unsigned byte = 0;
+      sscanf(arg2 + 2 * i, "%2x", &byte);
+      data[off + i] = (uint8_t)byte;
+    }
+  } else {
+    rc = -1;
+  }
   if (rc == 0) rc = testlib_write_file(path, data, len);
   free(data);
   return rc;
 }
 
-int bad_cases_run(const char *manifest, const char *valid, bad_case_fn check) {
+typedef struct found {
+  const char *rule;
+  int hit;
+} found;
+
+static void collect(void *user, const hpcdb_diagnostic *d) {
+  found *f = user;
+  if (d->severity == HPCDB_SEV_ERROR && !strcmp(d->rule, f->rule)) f->hit = 1;
+}
+
+static int check(const bad_target *t, const char *name, const char *dir, const char *rule, const char *read) {
+  hpcdb_validation result = {0, 0};
+  found hit = {rule, 0};
+  int ok = 1, rc = t->validate(&result, dir, collect, &hit);
+  if (rc < 0 || !hit.hit) {
+    fprintf(stderr, "%s: the validator did not report %s (rc %d, %llu errors)\n", name, rule, rc,
+            (unsigned long long)result.errors);
+    ok = 0;
+  }
+  rc = t->read(dir);
+  if (!strcmp(read, "fail") && (rc >= 0 || !strstr(hpcdb_last_error(), dir))) {
+    fprintf(stderr, "%s: the reader accepted it (or did not name the file)\n", name);
+    ok = 0;
+  } else if (!strcmp(read, "ok") && rc < 0) {
+    fprintf(stderr, "%s: the reader refused it: %s\n", name, hpcdb_last_error());
+    ok = 0;
+  }
+  return ok;
+}
+
+int bad_cases_run(const char *manifest, const char *valid, const bad_target *target) {
   char valid_dir[4096]; /* valid may be testlib_tmpdir's buffer, which the cases reuse */
   snprintf(valid_dir, sizeof valid_dir, "%s", valid);
   FILE *f = fopen(manifest, "r");
@@ -60,7 +110,7 @@ int bad_cases_run(const char *manifest, const char *valid, bad_case_fn check) {
       CHECK(0);
       continue;
     }
-    CHECK(check(field[0], dir, field[3], field[4]));
+    CHECK(check(target, field[0], dir, field[3], field[4]));
     cases++;
   }
   fclose(f);

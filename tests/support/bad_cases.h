@@ -1,17 +1,23 @@
-/* Test support: broken-file manifests for the draft readers. A manifest line
- * is `name | file | mutation | rule | read` (see tests/bad/hpcprof1/cases.txt);
+/* Test support: broken-file manifests. A manifest line is
+ * `name | file | mutation | rule | read` (see tests/bad/hpctk4/cases.txt);
  * each case copies a valid database directory, applies the mutation to one
- * file, and hands the copy to the caller's check. */
+ * file, and checks the copy: the validator must report `rule` as an error, and
+ * the reader must refuse it ("fail", with a message naming the directory),
+ * accept it ("ok": a rule only the validator checks) or either ("any"). */
 #ifndef HPCDB_TEST_BAD_CASES_H
 #define HPCDB_TEST_BAD_CASES_H
 
-/* Validates and reads dir; rule must be reported as an error by the
- * validator; read is "fail" (the reader must refuse), "ok" (a rule only the
- * validator checks) or "any". Returns 1 when the case holds. */
-typedef int (*bad_case_fn)(const char *name, const char *dir, const char *rule, const char *read);
+#include "hpcdb/hpcdb.h"
+
+/* What a manifest's cases are checked with. */
+typedef struct bad_target {
+  int (*validate)(hpcdb_validation *result, const char *dir, hpcdb_diagnostic_fn fn, void *user);
+  int (*read)(const char *dir); /* negative when the reader refuses dir */
+} bad_target;
 
 /* Runs every case of manifest against copies of valid_dir; returns the number of cases run, -1 on a
- * manifest or copy failure (each failing case is reported through CHECK). */
-int bad_cases_run(const char *manifest, const char *valid_dir, bad_case_fn check);
+ * manifest failure (each failing case is reported through CHECK). Mutations: `truncate N`,
+ * `u8|le16|le32|le64|be16|be32|be64 OFFSET VALUE`, `bytes OFFSET HEX`. */
+int bad_cases_run(const char *manifest, const char *valid_dir, const bad_target *target);
 
 #endif
