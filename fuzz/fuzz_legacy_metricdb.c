@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint64_t trailing;
   if (legacy_metricdb_header_parse(&h, data, size, "fuzz.metric-db", &trailing) != 0) return 0;
   static const uint16_t columns[4] = {3, 0, LEGACY_DROP, 1}; /* out of order, one dropped */
-  legacy_csr c;
+  hpcdb_profile c;
   if (legacy_metricdb_values(&c, data, size, "fuzz.metric-db", &h, columns, 4) == 0) legacy_csr_free(&c);
   return 0;
 }

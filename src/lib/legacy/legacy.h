@@ -30,20 +30,13 @@ typedef struct legacy_metricdb_header {
  * last row are reported through *trailing. */
 int legacy_metricdb_header_parse(legacy_metricdb_header *h, const uint8_t *data, uint64_t len, const char *path,
                                  uint64_t *trailing);
-/* Non-zero values of a metric-db in CSR form (contexts ascending), columns
- * mapped through column_ids (LEGACY_DROP drops them). The arrays are malloc'ed
- * for hpcdb_profile_adopt_csr. */
-typedef struct legacy_csr {
-  uint32_t n_ctxs;
-  uint32_t *ctx_ids;
-  uint64_t *ctx_starts;
-  uint64_t n_values;
-  uint16_t *metric_ids;
-  double *values;
-} legacy_csr;
-int legacy_metricdb_values(legacy_csr *out, const uint8_t *data, uint64_t len, const char *path,
+/* Non-zero values of a metric-db in CSR form (contexts ascending; only the
+ * profile's CSR fields are set), columns mapped through column_ids
+ * (LEGACY_DROP drops them). The arrays are malloc'ed for
+ * hpcdb_profile_adopt_csr. */
+int legacy_metricdb_values(hpcdb_profile *out, const uint8_t *data, uint64_t len, const char *path,
                            const legacy_metricdb_header *h, const uint16_t *column_ids, uint32_t n_columns);
-void legacy_csr_free(legacy_csr *c);
+void legacy_csr_free(hpcdb_profile *c);
 
 /* ---- the metric tables ------------------------------------------------- */
 

@@ -38,7 +38,7 @@ int legacy_metricdb_header_parse(legacy_metricdb_header *h, const uint8_t *data,
   return 0;
 }
 
-void legacy_csr_free(legacy_csr *c) {
+void legacy_csr_free(hpcdb_profile *c) {
   free(c->ctx_ids);
   free(c->ctx_starts);
   free(c->metric_ids);
@@ -77,10 +77,13 @@ static int by_model_id(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-int legacy_metricdb_values(legacy_csr *out, const uint8_t *data, uint64_t len, const char *path,
+int legacy_metricdb_values(hpcdb_profile *out, const uint8_t *data, uint64_t len, const char *path,
                            const legacy_metricdb_header *h, const uint16_t *column_ids, uint32_t n_columns) {
-  (void)len; /* the header check guarantees every row is inside */
   memset(out, 0, sizeof *out);
+  uint64_t cells = (uint64_t)h->n_nodes * h->n_metrics; /* both < 2^32: no overflow */
+  if (h->data_offset > len || cells > (len - h->data_offset) / 8) /* whatever header the caller passes */
+    return hpcdb_fail_at(HPCDB_ECORRUPT, path, SECTION, h->data_offset, "size",
+                         "%u contexts x %u metrics do not fit in the file", h->n_nodes, h->n_metrics);
   if (n_columns > LEGACY_DROP) return hpcdb_fail(HPCDB_EINVAL, "%s: more than 65535 metric columns", path);
   if (h->n_nodes == UINT32_MAX)
     return hpcdb_fail_at(HPCDB_EUNSUPPORTED, path, SECTION, 24, "size", "context ids past 2^32 - 1");

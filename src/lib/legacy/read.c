@@ -55,7 +55,7 @@ static int load_file(reader *r, uint32_t profile, const char *path) {
   if (rc == 0 && h.n_nodes < r->doc.max_xml_id)
     rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "metric-db", 24, "context-count",
                        "%u contexts, experiment.xml has context ids up to %u", h.n_nodes, r->doc.max_xml_id);
-  legacy_csr c;
+  hpcdb_profile c;
   if (rc == 0) rc = legacy_metricdb_values(&c, mf.data, mf.len, path, &h, r->map.column_prop, r->map.n_columns);
   mapped_file_close(&mf);
   if (rc == 0) rc = hpcdb_profile_adopt_csr(r->exp, profile, c.n_ctxs, c.ctx_ids, c.ctx_starts, c.n_values, c.metric_ids, c.values);

@@ -90,7 +90,7 @@ static void check_file(vstate *v, const char *path, const legacy_metric_map *map
            doc->max_xml_id);
   if (trailing)
     diag_emit(&v->sink, HPCDB_SEV_ERROR, path, mf.len - trailing, "size", "%llu bytes after the last row", (unsigned long long)trailing);
-  legacy_csr c;
+  hpcdb_profile c;
   if (legacy_metricdb_values(&c, mf.data, mf.len, path, &h, map->column_prop, map->n_columns) < 0)
     report_failure(v, path, "metric-db-values");
   else

@@ -11,16 +11,6 @@
 
 #define SEEDS 100
 
-static int same_bytes(const char *a, const char *b) {
-  uint8_t *x = NULL, *y = NULL;
-  size_t nx = 0, ny = 0;
-  int same = testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny &&
-             memcmp(x, y, nx) == 0;
-  free(x);
-  free(y);
-  return same;
-}
-
 int main(void) {
   const char *dir = testlib_tmpdir("write_cct_threads");
   char one[4096], many[4096];
@@ -34,7 +24,7 @@ int main(void) {
     CHECK_RC(hpctk4_write_cct(e, one, 0));
     for (unsigned threads = 2; threads <= 3; threads++) {
       CHECK_RC(hpctk4_write_cct_threads(e, many, threads * (1 + seed % 7), threads));
-      if (!same_bytes(one, many)) {
+      if (!testlib_same_file(one, many)) {
         fprintf(stderr, "seed %llu, %u threads: cct.db differs\n", (unsigned long long)seed, threads);
         CHECK(0);
       }

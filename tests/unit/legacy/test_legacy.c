@@ -28,7 +28,7 @@ static void header_and_values(void) {
   CHECK_RC(legacy_metricdb_header_parse(&h, b, n, "m", &trailing));
   CHECK(h.n_nodes == 3 && h.n_metrics == 3 && h.data_offset == 32 && trailing == 0 && !strcmp(h.version, "00.10"));
   const uint16_t columns[3] = {4, 1, LEGACY_DROP}; /* column 0 -> id 4, 1 -> 1, 2 dropped */
-  legacy_csr c;
+  hpcdb_profile c;
   CHECK_RC(legacy_metricdb_values(&c, b, n, "m", &h, columns, 3));
   CHECK(c.n_ctxs == 2 && c.ctx_ids[0] == 1 && c.ctx_ids[1] == 3 && c.n_values == 3);
   CHECK(c.metric_ids[0] == 1 && c.values[0] == 2 && c.metric_ids[1] == 4 && c.values[1] == 1); /* sorted by id */
