@@ -3,7 +3,12 @@
 # Usage: scripts/deps.sh [--browser]   (--browser adds chromium for HTML tests)
 set -euo pipefail
 packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-dev libyaml-dev libelf-dev
-          python3 clang)
+          python3 clang
+          libunwind-dev                                   # hpcdb record: unwinding in the sampler
+          libdw-dev libcapstone-dev                       # hpcdb struct: DWARF and machine code
+          libopenmpi-dev openmpi-bin                      # hpcdb-mpi (optional part: built when found)
+          python3-dev python3-numpy python3-pandas python3-pytest python3-setuptools python3-venv  # import hpcdb
+          )
 if [ "${1:-}" = "--browser" ]; then packages+=(chromium); fi
 missing=()
 for p in "${packages[@]}"; do
