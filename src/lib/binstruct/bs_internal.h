@@ -163,6 +163,8 @@ typedef struct bs_proc {
   bs_stmt *stmts;
   uint64_t n_stmts, cap_stmts;
   uint64_t n_loops, n_irreducible;
+  uint64_t *calls; /* direct call targets outside the function */
+  uint64_t n_calls, cap_calls;
 } bs_proc;
 
 typedef struct bs_stats {
@@ -173,6 +175,11 @@ typedef struct bs_stats {
 int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
                   bs_proc *out);
 void bs_proc_free(bs_proc *p);
+
+/* The code reachable from start without leaving [start, limit) (direct
+ * jumps and fall-through), as ranges appended to u; returns how many. */
+int64_t bs_reachable_ranges(bs_unit *u, const bs_binary *b, bs_decoder *d, uint64_t start,
+                            uint64_t limit);
 
 typedef struct bs_xml {
   FILE *out;

@@ -252,6 +252,7 @@ static int dfs_ancestor(const cfg *g, uint32_t a, uint32_t b) {
 
 typedef struct raw_loop {
   uint32_t header;
+  uint32_t latch; /* the back edge's source block (the last one in the code) */
   int irreducible;
   uint32_t *body; /* blocks */
   uint32_t n_body;
@@ -285,13 +286,29 @@ static int grow_body(const cfg *g, uint32_t header, uint32_t latch, int irreduci
   return 0;
 }
 
+/* The instruction whose source line names the loop. A header ending in the
+ * loop's exit test (loops compiled test-first, as at -O0) is named by that
+ * test, as hpcstruct does; a rotated loop (test at the bottom, as at -O2) by
+ * its back-edge branch, which carries the loop statement's line. in_body:
+ * the loop's blocks marked. */
+static uint32_t line_insn(const cfg *g, const bs_insn *in, const raw_loop *l, const uint8_t *in_body) {
+  uint32_t last = g->start[l->header + 1] - 1;
+  if (in[last].flow == BS_FLOW_COND) {
+    for (int k = 0; k < 2; k++) {
+      int32_t s = g->succs[l->header][k];
+      if (s >= 0 && !in_body[s]) return last;
+    }
+  }
+  return g->start[l->latch + 1] - 1;
+}
+
 static int size_desc(const void *a, const void *b) {
   const raw_loop *x = a, *y = b;
   if (x->n_body != y->n_body) return x->n_body > y->n_body ? -1 : 1;
   return x->header < y->header ? -1 : x->header > y->header;
 }
 
-static int find(cfg *g, bs_loops *out) {
+static int find(cfg *g, const bs_insn *in, bs_loops *out) {
   raw_loop *raw = NULL;
   uint64_t n_raw = 0, cap_raw = 0;
   uint32_t nb = g->nb;
@@ -316,11 +333,12 @@ static int find(cfg *g, bs_loops *out) {
       if (loop_of_header[h] < 0) {
         rc = VEC_RESERVE(&raw, &cap_raw, n_raw + 1);
         if (rc < 0) goto out;
-        raw[n_raw] = (raw_loop){h, 0, NULL, 0};
+        raw[n_raw] = (raw_loop){h, u, 0, NULL, 0};
         loop_of_header[h] = (int32_t)n_raw++;
       }
       raw_loop *l = &raw[loop_of_header[h]];
       if (retreating) l->irreducible = 1;
+      if (u > l->latch) l->latch = u;
       for (uint32_t i = 0; i < l->n_body; i++) mark[l->body[i]] = 1;
       rc = grow_body(g, h, u, retreating, mark, scratch, stack, l);
       if (rc < 0) goto out;
@@ -337,8 +355,9 @@ static int find(cfg *g, bs_loops *out) {
     o->parent = blk_loop[l->header];
     o->irreducible = l->irreducible;
     o->header = g->start[l->header];
-    o->line_insn = g->start[l->header + 1] - 1; /* as hpcstruct: the header block's last line */
-    for (uint32_t k = 0; k < l->n_body; k++) blk_loop[l->body[k]] = (int32_t)i;
+    for (uint32_t k = 0; k < l->n_body; k++) blk_loop[l->body[k]] = (int32_t)i, mark[l->body[k]] = 1;
+    o->line_insn = line_insn(g, in, l, mark);
+    for (uint32_t k = 0; k < l->n_body; k++) mark[l->body[k]] = 0;
   }
   for (uint32_t b = 0; b < nb; b++)
     for (uint32_t i = g->start[b]; i < g->start[b + 1]; i++) out->insn_loop[i] = blk_loop[b];
@@ -369,7 +388,7 @@ int bs_find_loops(const bs_insn *insns, uint64_t n, uint64_t entry, bs_loops *ou
   if (rc == 0) rc = dfs(&g);
   if (rc == 0) rc = build_preds(&g);
   if (rc == 0) rc = dominators(&g);
-  if (rc == 0) rc = find(&g, out);
+  if (rc == 0) rc = find(&g, insns, out);
   cfg_free(&g);
   free(blk_of);
   return rc;

@@ -212,6 +212,12 @@ static int place_loops(ctx *c, const bs_insn *insns, const int32_t *inl, const b
   return 0;
 }
 
+static int in_ranges(const bs_range *r, uint32_t n, uint64_t a) {
+  for (uint32_t i = 0; i < n; i++)
+    if (a >= r[i].lo && a < r[i].hi) return 1;
+  return 0;
+}
+
 /* hpcstruct gives an inlined callee's scope the line of its first (lowest
  * addressed) statement rather than the declaration's line. */
 static void name_aliens_by_first_line(bs_proc *p) {
@@ -264,6 +270,11 @@ int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_dec
     int32_t node = L.n && L.insn_loop[i] >= 0 ? loop_node[L.insn_loop[i]] : root;
     rc = descend(&c, node, inl[i], &node);
     if (rc < 0) break;
+    if (insns[i].flow == BS_FLOW_CALL && insns[i].target && !in_ranges(ranges, f->n_ranges, insns[i].target)) {
+      rc = VEC_RESERVE(&out->calls, &out->cap_calls, out->n_calls + 1);
+      if (rc < 0) break;
+      out->calls[out->n_calls++] = insns[i].target;
+    }
     const bs_row *row = bs_unit_row_at(u, insns[i].addr);
     rc = add_stmt(out, node, row ? row->line : 0, insns[i].addr, insns[i].addr + insns[i].len);
   }
@@ -281,6 +292,7 @@ done:
 }
 
 void bs_proc_free(bs_proc *p) {
+  free(p->calls);
   free(p->nodes);
   free(p->stmts);
   memset(p, 0, sizeof *p);

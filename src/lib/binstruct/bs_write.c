@@ -58,8 +58,10 @@ typedef struct writer {
   bs_xml x;
   bs_decoder *decoders[MAX_THREADS];
   unsigned threads;
-  bs_range *covered; /* code DWARF describes */
+  bs_range *covered; /* code DWARF or symbols describe */
   uint64_t n_covered, cap_covered;
+  uint64_t *targets; /* direct call targets seen (procedures to discover) */
+  uint64_t n_targets, cap_targets;
   hpcdb_binstruct_stats stats;
 } writer;
 
@@ -121,6 +123,10 @@ static int write_unit(writer *wr, const bs_unit *u, const char *in_file, const c
     }
     bs_proc *p = &procs[order[k].index];
     if (rc == 0) rc = bs_xml_proc(&wr->x, p, suffix);
+    for (uint64_t c = 0; rc == 0 && c < p->n_calls; c++) {
+      rc = VEC_RESERVE(&wr->targets, &wr->cap_targets, wr->n_targets + 1);
+      if (rc == 0) wr->targets[wr->n_targets++] = p->calls[c];
+    }
     wr->stats.functions++;
     wr->stats.inlined_calls += u->funcs[order[k].index].n_inlines;
     wr->stats.loops += p->n_loops;
@@ -181,6 +187,75 @@ static void merge_covered(writer *wr) {
   wr->n_covered = w;
 }
 
+static int u64_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Start of the first known procedure after addr (covered sorted, merged). */
+static uint64_t next_known(const writer *wr, uint64_t addr) {
+  uint64_t a = 0, b = wr->n_covered; /* first range with lo > addr */
+  while (a < b) {
+    uint64_t mid = a + (b - a) / 2;
+    if (wr->covered[mid].lo <= addr) a = mid + 1;
+    else b = mid;
+  }
+  return a < wr->n_covered ? wr->covered[a].lo : UINT64_MAX;
+}
+
+/* Procedures known only as call targets, as hpcstruct finds them: named
+ * "<unknown procedure> 0xADDR" (link name targADDR), reaching as far as their
+ * code does. What they call is found in the next round. */
+static int write_discovered(writer *wr, bs_unit *u, const char *file, const char *suffix,
+                            int *opened) {
+  for (int round = 0; round < 64 && wr->n_targets; round++) {
+    merge_covered(wr);
+    qsort(wr->targets, wr->n_targets, sizeof *wr->targets, u64_cmp);
+    uint64_t *cand = wr->targets, n = wr->n_targets;
+    wr->targets = NULL;
+    wr->n_targets = wr->cap_targets = 0;
+    bs_unit_reset(u);
+    int rc = 0;
+    for (uint64_t i = 0; i < n && rc == 0; i++) {
+      uint64_t t = cand[i];
+      if ((i && cand[i - 1] == t) || is_covered(wr, t, t + 1)) continue;
+      uint64_t limit = next_known(wr, t);
+      for (uint64_t k = i + 1; k < n; k++)
+        if (cand[k] != t) {
+          if (cand[k] < limit) limit = cand[k];
+          break;
+        }
+      uint32_t first = (uint32_t)u->n_ranges;
+      int64_t nr = bs_reachable_ranges(u, wr->b, wr->decoders[0], t, limit);
+      if (nr <= 0) {
+        rc = (int)nr;
+        continue;
+      }
+      char name[64], link[64];
+      snprintf(name, sizeof name, "<unknown procedure> 0x%llx", (unsigned long long)t);
+      snprintf(link, sizeof link, "targ%llx", (unsigned long long)t);
+      rc = VEC_RESERVE(&u->funcs, &u->cap_funcs, u->n_funcs + 1);
+      if (rc < 0) break;
+      const char *nm = bs_intern(u, name), *ln = bs_intern(u, link);
+      if (!nm || !ln) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+      u->funcs[u->n_funcs++] = (bs_func){nm, ln, file, 0, t, first, (uint32_t)nr, 0, 0};
+    }
+    free(cand);
+    if (rc < 0) return rc;
+    if (u->n_funcs == 0) break;
+    for (uint64_t i = 0; i < u->n_ranges; i++) {
+      HPCDB_TRY(VEC_RESERVE(&wr->covered, &wr->cap_covered, wr->n_covered + 1));
+      wr->covered[wr->n_covered++] = u->ranges[i];
+    }
+    if (!*opened) {
+      HPCDB_TRY(bs_xml_file_begin(&wr->x, file));
+      *opened = 1;
+    }
+    HPCDB_TRY(write_unit(wr, u, file, suffix));
+  }
+  return 0;
+}
+
 static int write_symbols(writer *wr, bs_unit *u, const char *base) {
   bs_symbol *syms;
   size_t n;
@@ -207,8 +282,13 @@ static int write_symbols(writer *wr, bs_unit *u, const char *base) {
     if (!name) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     u->funcs[u->n_funcs++] = (bs_func){name, NULL, file, 0, lo, (uint32_t)(u->n_ranges - 1), 1, 0, 0};
   }
-  if (rc == 0 && opened) rc = bs_xml_file_end(&wr->x);
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    rc = VEC_RESERVE(&wr->covered, &wr->cap_covered, wr->n_covered + 1);
+    if (rc == 0) wr->covered[wr->n_covered++] = (bs_range){syms[i].addr, syms[i].addr + syms[i].size};
+  }
   free(syms);
+  if (rc == 0 && wr->decoders[0]) rc = write_discovered(wr, u, file, no_dwarf ? suffix : NULL, &opened);
+  if (rc == 0 && opened) rc = bs_xml_file_end(&wr->x);
   return rc;
 }
 
@@ -243,6 +323,7 @@ int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstr
   else if (opt->stats) *opt->stats = wr.stats;
   bs_unit_free(&u);
   free(wr.covered);
+  free(wr.targets);
   for (unsigned t = 0; t < wr.threads; t++) bs_decoder_free(wr.decoders[t]);
   bs_binary_close(&b);
   return rc;
