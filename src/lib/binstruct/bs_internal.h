@@ -100,7 +100,8 @@ int bs_symbols_read(const bs_binary *b, bs_symbol **out, size_t *n);
 
 /* ---- machine code ---- */
 
-enum bs_flow { BS_FLOW_NEXT, BS_FLOW_JUMP, BS_FLOW_COND, BS_FLOW_STOP, BS_FLOW_CALL };
+/* PAD: alignment padding (nop, int3), falls through like NEXT */
+enum bs_flow { BS_FLOW_NEXT, BS_FLOW_JUMP, BS_FLOW_COND, BS_FLOW_STOP, BS_FLOW_CALL, BS_FLOW_PAD };
 
 typedef struct bs_insn {
   uint64_t addr;
