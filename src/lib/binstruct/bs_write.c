@@ -259,7 +259,12 @@ static int write_discovered(writer *wr, bs_unit *u, const char *file, const char
 static int write_symbols(writer *wr, bs_unit *u, const char *base) {
   bs_symbol *syms;
   size_t n;
-  HPCDB_TRY(bs_symbols_read(wr->b, &syms, &n));
+  hpcdb_arena names = {0};
+  int rs = bs_symbols_read(wr->b, &names, &syms, &n);
+  if (rs < 0) {
+    arena_free(&names);
+    return rs;
+  }
   merge_covered(wr);
   char file[4096], suffix[4096];
   snprintf(file, sizeof file, "[%s]", base);
@@ -287,6 +292,7 @@ static int write_symbols(writer *wr, bs_unit *u, const char *base) {
     if (rc == 0) wr->covered[wr->n_covered++] = (bs_range){syms[i].addr, syms[i].addr + syms[i].size};
   }
   free(syms);
+  arena_free(&names);
   if (rc == 0 && wr->decoders[0]) rc = write_discovered(wr, u, file, no_dwarf ? suffix : NULL, &opened);
   if (rc == 0 && opened) rc = bs_xml_file_end(&wr->x);
   return rc;
