@@ -30,7 +30,7 @@ static int read_code_sections(bs_binary *b) {
     if (sh.sh_addr > UINT64_MAX - d->d_size) continue;
     b->code[b->n_code++] = (bs_code){sh.sh_addr, d->d_size, d->d_buf};
   }
-  qsort(b->code, b->n_code, sizeof *b->code, code_cmp);
+  if (b->n_code > 1) qsort(b->code, b->n_code, sizeof *b->code, code_cmp);
   return 0;
 }
 

@@ -141,8 +141,8 @@ static int rows_as_insns(const bs_unit *u, const bs_range *r, bs_insn **insns, u
 
 static int collect_insns(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
                          bs_range *ranges, bs_insn **insns, uint64_t *n, uint64_t *cap) {
-  memcpy(ranges, &u->ranges[f->first_range], f->n_ranges * sizeof *ranges);
-  qsort(ranges, f->n_ranges, sizeof *ranges, range_cmp);
+  if (f->n_ranges) memcpy(ranges, &u->ranges[f->first_range], f->n_ranges * sizeof *ranges);
+  if (f->n_ranges > 1) qsort(ranges, f->n_ranges, sizeof *ranges, range_cmp);
   uint64_t covered = 0;
   for (uint32_t i = 0; i < f->n_ranges; i++) {
     bs_range r = ranges[i];

@@ -239,7 +239,7 @@ static int is_covered(const writer *wr, uint64_t lo, uint64_t hi) {
 }
 
 static void merge_covered(writer *wr) {
-  qsort(wr->covered, wr->n_covered, sizeof *wr->covered, range_cmp);
+  if (wr->n_covered > 1) qsort(wr->covered, wr->n_covered, sizeof *wr->covered, range_cmp);
   uint64_t w = 0;
   for (uint64_t i = 0; i < wr->n_covered; i++) {
     if (w && wr->covered[i].lo <= wr->covered[w - 1].hi) {
