@@ -84,6 +84,8 @@ typedef struct bs_binary {
 
 int bs_binary_open(bs_binary *b, const char *path, const char *debug_root);
 void bs_binary_close(bs_binary *b);
+/* Where a section's addresses start (its sh_addr; its file offset in a CUDA binary). */
+uint64_t bs_section_base(const bs_binary *b, const GElf_Shdr *sh);
 /* Bytes at [addr, addr + *len) clipped to the section holding addr; NULL if none. */
 const uint8_t *bs_binary_code_at(const bs_binary *b, uint64_t addr, uint64_t *len);
 
