@@ -7,6 +7,7 @@
 #include "hpcdb/analysis.h"
 #include "common/hashmap.h"
 #include "hpcrun/hpcrun_file.h"
+#include "hpcrun/hpcrun_paths.h"
 
 /* The scopes hpcprof writes, in its order; prop metric id = 4 × metric + scope. */
 enum { SCOPE_POINT, SCOPE_FUNCTION, SCOPE_LEX_AWARE, SCOPE_EXECUTION, N_SCOPES };
@@ -174,5 +175,36 @@ int summary_maker_init(summary_maker *m, int all_stats, uint32_t n_metrics);
 int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n, uint16_t *metrics,
                      double *values);
 void summary_maker_free(summary_maker *m);
+
+/* ---- entry points of the distributed analysis (dist_*.c, tree_merge.c) ---- */
+
+/* Unification keys: an entry point (offset = its kind) or a function context
+ * (offset = the function's index) instead of a load module. */
+#define KEY_ENTRY UINT32_MAX
+#define KEY_FUNCTION (UINT32_MAX - 1)
+
+/* Finds the child of key.parent under key, or creates it from proto (hidden:
+ * kept out of the experiment's tree), exactly as unifying a file does. */
+int unify_add_context(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id);
+/* The experiment's metric of that name, added (with its scopes and summaries) if new. */
+int analysis_metric_by_name(hpcdb_experiment *exp, const char *name, int all_stats, uint32_t *out);
+
+/* The per-file pipeline of hpcdb_analyze (decode, unify, propagate, register)
+ * over some files, into exp and tree: with tree_only, the files are only
+ * unified (a file that fails is left to the next pass); else each profile's
+ * values go to sink (which takes the CSR arrays over) instead of a database. */
+typedef struct analysis_pass {
+  hpcdb_experiment *exp;
+  unified_tree *tree; /* over exp */
+  const hpcdb_analyze_options *opt;
+  int tree_only;
+  int (*sink)(void *user, uint32_t profile, hpcdb_profile *csr);
+  void *sink_user;
+  hpcdb_warning_fn warn;
+  void *user;
+  hpcdb_analyze_result *res; /* counts are added */
+  int have_range;            /* out: some file recorded trace-min/max-time (exp->trace_min/max) */
+} analysis_pass;
+int analysis_run_pass(analysis_pass *p, const hpcrun_path_list *files);
 
 #endif

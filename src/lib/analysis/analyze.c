@@ -32,6 +32,7 @@ typedef struct run {
   profile_writer *writer; /* with options->output */
   propagate_scratch *scratch; /* per worker */
   unsigned workers;
+  analysis_pass *pass; /* a pass of the distributed analysis (analysis_run_pass), else NULL */
 } run;
 
 static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
@@ -309,6 +310,7 @@ static int stage_register(run *r, file_job *j) {
     if (name) HPCDB_TRY(hpcdb_set_title(r->exp, name, NULL));
   }
   note_time_range(r, j->f);
+  if (r->pass) return r->pass->sink(r->pass->sink_user, profile, &j->csr);
   if (!r->stream) {
     hpcdb_profile *c = &j->csr;
     HPCDB_TRY(summary_add(&r->summary, c, r->tree.n_ids, j->n_metrics));
@@ -433,9 +435,12 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
     for (size_t i = 0; i < n; i++)
       if (jobs[i].rc == 0) stage_unify(r, &jobs[i]);
     load_finish(&l);
-    run_parallel(r, jobs, n, stage_propagate, r->workers);
+    int tree_only = r->pass && r->pass->tree_only; /* failures are reported by the pass that follows */
+    if (!tree_only) run_parallel(r, jobs, n, stage_propagate, r->workers);
     for (size_t i = 0; i < n && rc == 0; i++) {
-      if (jobs[i].rc == 0) {
+      if (tree_only) {
+        if (jobs[i].rc == HPCDB_ENOMEM) rc = hpcdb_fail(jobs[i].rc, "%s", jobs[i].error);
+      } else if (jobs[i].rc == 0) {
         rc = stage_register(r, &jobs[i]);
         if (rc == 0) r->res->profiles_read++;
       } else {
@@ -453,6 +458,21 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
   free(r->scratch);
   r->scratch = NULL;
   return rc < 0 ? rc : closed;
+}
+
+int analysis_run_pass(analysis_pass *p, const hpcrun_path_list *files) {
+  run r = {0};
+  r.exp = p->exp;
+  r.opt = p->opt;
+  r.tree = *p->tree;
+  r.warn = p->warn;
+  r.user = p->user;
+  r.res = p->res;
+  r.pass = p;
+  int rc = analyze_files(&r, files);
+  *p->tree = r.tree; /* grown in place */
+  p->have_range = r.have_range;
+  return rc;
 }
 
 int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,

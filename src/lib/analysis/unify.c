@@ -17,9 +17,6 @@
 #include "common/vec.h"
 #include "hpcrun/hpcrun_model.h"
 
-#define KEY_ENTRY UINT32_MAX
-#define KEY_FUNCTION (UINT32_MAX - 1)
-
 static uint64_t key_hash(unify_key k) {
   return hash_u64(((uint64_t)k.parent << 32 | k.module) * 0x9e3779b97f4a7c15ull ^ k.offset);
 }
@@ -366,4 +363,8 @@ done:
   free(fm.module);
   if (rc < 0) mapped_profile_free(out);
   return rc;
+}
+
+int unify_add_context(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id) {
+  return find_or_add(t, key, proto, hidden, out_id);
 }
