@@ -1,0 +1,72 @@
+/* The distributed analysis (hpcdb_analyze_dist), internal: one rank's state
+ * and the steps the files dist_*.c share. Every step is collective: each
+ * rank calls it in the same order, and dist_agree after a step that can fail
+ * on some ranks only makes all of them fail with one message. */
+#ifndef HPCDB_ANALYSIS_DIST_INTERNAL_H
+#define HPCDB_ANALYSIS_DIST_INTERNAL_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "analysis/dist_msg.h"
+#include "hpcdb/analysis_dist.h"
+#include "hpctk4/hpctk4_write.h"
+
+typedef struct dist_run {
+  const hpcdb_comm *comm;
+  int rank, size;
+  const hpcdb_analyze_options *opt;
+  const char *measurements;
+  hpcdb_warning_fn warn; /* rank 0's */
+  void *user;
+  char temp[PATH_MAX];  /* the database being made */
+  uint64_t bytes_sent;
+  size_t n_files_total; /* rank 0 */
+  hpcrun_path_list files; /* this rank's, a run of consecutive files in name order */
+  hpcdb_experiment *exp;  /* the unified tree's; this rank's profiles and traces */
+  unified_tree tree;
+  /* this rank's profiles' values, by local profile index - 1 */
+  hpcdb_profile *csr;
+  uint64_t n_csr, cap_csr;
+  dist_msg warnings; /* skipped files: strings */
+  hpcdb_analyze_result res; /* this rank's counts, then the run's */
+  int have_range;
+  /* the run's, agreed */
+  uint64_t profile_base; /* profiles of lower ranks: local profile i is global base + i */
+  uint64_t trace_base;
+  uint64_t n_traces;
+  uint64_t n_profiles;   /* read, over all ranks */
+  uint64_t thread_end;   /* profile.db: where the thread blocks end */
+  uint64_t *block_values; /* per local profile: values and contexts of its block */
+  uint32_t *block_ctxs;
+  hpctk4_block_place summary; /* profile.db's summary block */
+  uint64_t cct_end;       /* cct.db: where the last block ends */
+  int fd_prof, fd_cct, fd_trace;
+} dist_run;
+
+/* collectives, counting the bytes sent */
+int dist_agree(dist_run *d, int rc);
+int dist_bcast(dist_run *d, void *buf, uint64_t n, int root);
+int dist_allreduce(dist_run *d, uint64_t *v, uint64_t n, hpcdb_reduce_op op);
+int dist_exscan(dist_run *d, uint64_t *v, uint64_t n);
+int dist_gatherv(dist_run *d, const void *buf, uint64_t n, void **out, uint64_t *counts);
+int dist_alltoallv(dist_run *d, const void *send, const uint64_t *send_counts, void **recv, uint64_t *recv_counts);
+int dist_checkpoint(dist_run *d, const char *phase);
+
+/* dist_files.c: rank 0 lists the measurement files and hands each rank its share. */
+int dist_spread_files(dist_run *d);
+/* dist_tree.c: the unified tree of every file, on every rank. */
+int dist_unify(dist_run *d);
+/* dist_values.c: profile.db's thread and summary blocks and cct.db, each rank its part. */
+int dist_write_values(dist_run *d);
+/* dist_meta.c: what rank 0 needs of every rank; the headers, footers, meta.db. */
+int dist_write_traces(dist_run *d);
+int dist_finish(dist_run *d);
+/* dist_output.c: the temporary directory and writes at offsets. */
+int dist_output_open(dist_run *d);
+int dist_output_commit(dist_run *d);
+void dist_output_abort(dist_run *d);
+int dist_pwrite(int fd, const char *name, uint64_t off, const void *data, uint64_t n);
+
+#endif
