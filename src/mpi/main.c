@@ -1,9 +1,12 @@
 /* hpcdb-mpi: `hpcdb analyze` over MPI ranks, the same database. */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hpcdb/hpcdb.h"
@@ -74,25 +77,60 @@ static int fail_checkpoint(void *ctx, const char *phase) {
   return 0;
 }
 
-/* When a rank dies, mpirun ends the others with SIGTERM: rank 0 removes the
- * temporary directory on its way out (unlink and rmdir are safe in a handler). */
-static char temp_paths[7][4200];
+/* When a rank dies, mpirun kills the others, rank 0 with them, so rank 0
+ * cannot remove the temporary directory itself. A watchdog process, forked
+ * before MPI starts, waits for its parent to end (the pipe's end of file):
+ * told the directory and not told that the run is over, it removes it. */
+static int watchdog_fd = -1;
 
-static void on_term(int sig) {
-  for (int i = 0; i < 7; i++) {
-    if (unlink(temp_paths[i]) != 0) rmdir(temp_paths[i]);
-  }
-  signal(sig, SIG_DFL);
-  raise(sig);
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  remove(path);
+  return 0;
 }
 
-static void clean_on_term(const char *output) {
-  static const char *const names[] = {"profile.db", "cct.db", "trace.db", "meta.db", "metrics/default.yaml", "metrics"};
+static void watchdog_start(void) {
+  int p[2];
+  if (pipe(p) != 0) return;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(p[0]);
+    close(p[1]);
+    return;
+  }
+  if (pid > 0) {
+    close(p[0]);
+    watchdog_fd = p[1];
+    return;
+  }
+  close(p[1]);
+  setsid(); /* out of the job's process group: mpirun's kill does not reach it */
+  char buf[4200];
+  size_t n = 0;
+  ssize_t k;
+  while ((k = read(p[0], buf + n, sizeof buf - 1 - n)) > 0) n += (size_t)k;
+  buf[n] = '\0';
+  if (n > 1 && buf[0] == 'T' && buf[n - 1] != 'D') { /* a directory, and no word that the run is over */
+    buf[strcspn(buf, "\n")] = '\0';
+    nftw(buf + 1, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  }
+  _exit(0);
+}
+
+static void watchdog_watch(const char *output) {
   char temp[4096];
-  if (hpcdb_analyze_dist_temp(output, temp, sizeof temp) < 0) return;
-  for (int i = 0; i < 6; i++) snprintf(temp_paths[i], sizeof temp_paths[i], "%s/%s", temp, names[i]);
-  snprintf(temp_paths[6], sizeof temp_paths[6], "%s", temp);
-  signal(SIGTERM, on_term);
+  if (watchdog_fd < 0 || hpcdb_analyze_dist_temp(output, temp, sizeof temp) < 0) return;
+  dprintf(watchdog_fd, "T%s\n", temp);
+}
+
+static void watchdog_stop(void) {
+  if (watchdog_fd < 0) return;
+  if (write(watchdog_fd, "D", 1) != 1) { /* the watchdog is gone: nothing to tell */
+  }
+  close(watchdog_fd);
+  watchdog_fd = -1;
 }
 
 static void print_warning(void *user, const char *message) {
@@ -140,7 +178,7 @@ static int analyze(int argc, char **argv, int size) {
   hpcdb_comm comm;
   mpi_comm_table(&comm, &world);
   comm.checkpoint = fail_checkpoint;
-  if (rank == 0) clean_on_term(out);
+  if (rank == 0) watchdog_watch(out);
   opt.output = out;
   hpcdb_analyze_result res;
   uint64_t sent = 0;
@@ -166,9 +204,11 @@ static int analyze(int argc, char **argv, int size) {
 
 int main(int argc, char **argv) {
   int provided, size;
+  watchdog_start();
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided); /* only this thread calls MPI */
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (rank != 0) watchdog_stop(); /* only rank 0 makes the directory */
   int rc = 2;
   if (argc >= 2 && !strcmp(argv[1], "analyze")) {
     rc = analyze(argc - 1, argv + 1, size);
@@ -179,5 +219,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: mpirun -np N hpcdb-mpi analyze [-j N] MEASUREMENTS -o DB (see --help)\n");
   }
   MPI_Finalize();
+  watchdog_stop();
   return rc;
 }
