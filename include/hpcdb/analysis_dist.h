@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-typedef enum hpcdb_reduce_op { HPCDB_REDUCE_SUM, HPCDB_REDUCE_MIN, HPCDB_REDUCE_MAX } hpcdb_reduce_op;
+typedef enum hpcdb_reduce_op { HPCDB_REDUCE_SUM, HPCDB_REDUCE_MIN, HPCDB_REDUCE_MAX, HPCDB_REDUCE_BOR } hpcdb_reduce_op;
 
 /* The operations, collective over all ranks unless said otherwise; each
  * returns 0 or a negative hpcdb_status. Buffers the table allocates are

@@ -56,7 +56,7 @@ static int recv(void *ctx, int src, void **buf, uint64_t *n) {
 }
 
 static int allreduce_u64(void *ctx, uint64_t *v, uint64_t n, hpcdb_reduce_op op) {
-  MPI_Op mop = op == HPCDB_REDUCE_SUM ? MPI_SUM : op == HPCDB_REDUCE_MIN ? MPI_MIN : MPI_MAX;
+  MPI_Op mop = op == HPCDB_REDUCE_SUM ? MPI_SUM : op == HPCDB_REDUCE_MIN ? MPI_MIN : op == HPCDB_REDUCE_MAX ? MPI_MAX : MPI_BOR;
   for (uint64_t at = 0; at < n; at += PIECE / 8) {
     uint64_t k = n - at < PIECE / 8 ? n - at : PIECE / 8;
     CHECK("reduction", MPI_Allreduce(MPI_IN_PLACE, v + at, (int)k, MPI_UINT64_T, mop, of(ctx)));

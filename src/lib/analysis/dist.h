@@ -26,9 +26,20 @@ typedef struct dist_run {
   hpcrun_path_list files; /* this rank's, a run of consecutive files in name order */
   hpcdb_experiment *exp;  /* the unified tree's; this rank's profiles and traces */
   unified_tree tree;
-  /* this rank's profiles' values, by local profile index - 1 */
-  hpcdb_profile *csr;
-  uint64_t n_csr, cap_csr;
+  /* this rank's profiles, by local profile index - 1: their value blocks go
+   * to a spill file as they are made (offsets in profile.db are not known
+   * yet), their context index stays to find values by context */
+  hpcdb_profile *csr; /* ctx_ids and ctx_starts only */
+  uint64_t *spill_at; /* where each block starts in the spill */
+  uint64_t n_csr, cap_csr, cap_spill_at;
+  int fd_spill;
+  uint64_t spill_len;
+  uint8_t *enc;
+  uint64_t enc_cap;
+  uint32_t n_ids;     /* contexts of the unified tree */
+  uint64_t *count;    /* per context: values (this rank's, then the run's) */
+  uint64_t *mask;     /* per context: the metric ids with values, mask_words bits */
+  uint32_t mask_words;
   dist_msg warnings; /* skipped files: strings */
   hpcdb_analyze_result res; /* this rank's counts, then the run's */
   int have_range;
@@ -38,11 +49,10 @@ typedef struct dist_run {
   uint64_t n_traces;
   uint64_t n_profiles;   /* read, over all ranks */
   uint64_t thread_end;   /* profile.db: where the thread blocks end */
-  uint64_t *block_values; /* per local profile: values and contexts of its block */
-  uint32_t *block_ctxs;
+  uint64_t blocks_at;     /* profile.db: where this rank's thread blocks start */
   hpctk4_block_place summary; /* profile.db's summary block */
   uint64_t cct_end;       /* cct.db: where the last block ends */
-  int fd_prof, fd_cct, fd_trace;
+  int fd_prof, fd_cct, fd_trace; /* profile.db is also read back */
 } dist_run;
 
 /* collectives, counting the bytes sent */
@@ -58,6 +68,10 @@ int dist_checkpoint(dist_run *d, const char *phase);
 int dist_spread_files(dist_run *d);
 /* dist_tree.c: the unified tree of every file, on every rank. */
 int dist_unify(dist_run *d);
+/* dist_values.c: the spill and per-context counts before the profiles are
+ * made; the pass's sink for each profile's values */
+int dist_values_prepare(dist_run *d);
+int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr);
 /* dist_values.c: profile.db's thread and summary blocks and cct.db, each rank its part. */
 int dist_write_values(dist_run *d);
 /* dist_meta.c: what rank 0 needs of every rank; the headers, footers, meta.db. */
@@ -65,6 +79,11 @@ int dist_write_traces(dist_run *d);
 int dist_finish(dist_run *d);
 /* dist_output.c: the temporary directory and writes at offsets. */
 int dist_output_open(dist_run *d);
+int dist_spill_open(dist_run *d);
+int dist_spill_close(dist_run *d); /* and removes it */
+int dist_pread(int fd, const char *name, uint64_t off, void *data, uint64_t n);
+/* n bytes of from at off_from to to at off_to (in the kernel when it can). */
+int dist_copy(int from, uint64_t off_from, int to, uint64_t off_to, uint64_t n);
 int dist_output_commit(dist_run *d);
 void dist_output_abort(dist_run *d);
 int dist_pwrite(int fd, const char *name, uint64_t off, const void *data, uint64_t n);

@@ -74,8 +74,10 @@ int dist_agree(dist_run *d, int rc) {
 static void release(dist_run *d) {
   for (uint64_t i = 0; i < d->n_csr; i++) analysis_csr_free(&d->csr[i]);
   free(d->csr);
-  free(d->block_values);
-  free(d->block_ctxs);
+  free(d->spill_at);
+  free(d->enc);
+  free(d->count);
+  free(d->mask);
   msg_free(&d->warnings);
   hpcrun_path_list_free(&d->files);
   unified_tree_free(&d->tree);
@@ -97,7 +99,7 @@ int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const h
   d->measurements = measurements;
   d->warn = warn;
   d->user = user;
-  d->fd_prof = d->fd_cct = d->fd_trace = -1;
+  d->fd_prof = d->fd_cct = d->fd_trace = d->fd_spill = -1;
   int rc = dist_output_open(d);
   if (rc == 0) rc = dist_spread_files(d);
   if (rc == 0) rc = dist_unify(d);

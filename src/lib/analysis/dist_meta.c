@@ -77,8 +77,8 @@ static int describe_rank(dist_run *d, dist_msg *m) {
       msg_u32(m, p->ids[k].logical_id);
       msg_u64(m, p->ids[k].physical_id);
     }
-    msg_u64(m, d->block_values[i - 1]);
-    msg_u32(m, d->block_ctxs[i - 1]);
+    msg_u64(m, d->csr[i - 1].n_values);
+    msg_u32(m, d->csr[i - 1].n_ctxs);
   }
   msg_u32(m, exp->n_traces);
   for (uint32_t i = 0; i < exp->n_traces; i++) {

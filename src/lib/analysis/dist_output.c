@@ -3,7 +3,7 @@
  * place when every rank has succeeded; a failure removes it. Over an
  * existing database (with --force) or into a directory that holds other
  * files, the files are renamed in one by one, as hpcdb_analyze replaces them. */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* copy_file_range */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -85,7 +85,7 @@ static int prepare(dist_run *d) {
 static int open_value_file(dist_run *d, int i, int *fd) {
   char path[PATH_MAX];
   HPCDB_TRY(in_dir(path, d->temp, value_files[i]));
-  if ((*fd = open(path, O_WRONLY)) < 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot open: %s", path, strerror(errno));
+  if ((*fd = open(path, i == 0 ? O_RDWR : O_WRONLY)) < 0) /* profile.db's values are read back */ return hpcdb_fail(HPCDB_EIO, "%s: cannot open: %s", path, strerror(errno));
   return 0;
 }
 
@@ -108,6 +108,61 @@ int dist_pwrite(int fd, const char *name, uint64_t off, const void *data, uint64
       return hpcdb_fail(HPCDB_EIO, "%s: cannot write %llu bytes at %llu: %s", name, (unsigned long long)(n - done),
                         (unsigned long long)(off + done), k < 0 ? strerror(errno) : "nothing written");
     done += (uint64_t)k;
+  }
+  return 0;
+}
+
+static int spill_path(const dist_run *d, char *path) {
+  char name[32];
+  snprintf(name, sizeof name, "spill.%d", d->rank);
+  return in_dir(path, d->temp, name);
+}
+
+int dist_spill_open(dist_run *d) {
+  char path[PATH_MAX];
+  HPCDB_TRY(spill_path(d, path));
+  if ((d->fd_spill = open(path, O_RDWR | O_CREAT | O_TRUNC, 0666)) < 0)
+    return hpcdb_fail(HPCDB_EIO, "%s: cannot create: %s", path, strerror(errno));
+  return 0;
+}
+
+int dist_spill_close(dist_run *d) {
+  char path[PATH_MAX];
+  close(d->fd_spill);
+  d->fd_spill = -1;
+  HPCDB_TRY(spill_path(d, path));
+  return remove(path) == 0 ? 0 : hpcdb_fail(HPCDB_EIO, "%s: cannot remove: %s", path, strerror(errno));
+}
+
+int dist_pread(int fd, const char *name, uint64_t off, void *data, uint64_t n) {
+  uint8_t *p = data;
+  for (uint64_t done = 0; done < n;) {
+    ssize_t k = pread(fd, p + done, (size_t)(n - done), (off_t)(off + done));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0)
+      return hpcdb_fail(HPCDB_EIO, "%s: cannot read %llu bytes at %llu: %s", name, (unsigned long long)(n - done),
+                        (unsigned long long)(off + done), k < 0 ? strerror(errno) : "end of file");
+    done += (uint64_t)k;
+  }
+  return 0;
+}
+
+int dist_copy(int from, uint64_t off_from, int to, uint64_t off_to, uint64_t n) {
+  loff_t a = (loff_t)off_from, b = (loff_t)off_to;
+  while (n > 0) { /* in the kernel */
+    ssize_t k = copy_file_range(from, &a, to, &b, (size_t)(n < ((uint64_t)1 << 30) ? n : (uint64_t)1 << 30), 0);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break; /* not here (another file system, an old kernel): by hand */
+    n -= (uint64_t)k;
+  }
+  static uint8_t buf[1 << 20];
+  while (n > 0) {
+    uint64_t k = n < sizeof buf ? n : sizeof buf;
+    HPCDB_TRY(dist_pread(from, "spill", (uint64_t)a, buf, k));
+    HPCDB_TRY(dist_pwrite(to, "profile.db", (uint64_t)b, buf, k));
+    a += (loff_t)k;
+    b += (loff_t)k;
+    n -= k;
   }
   return 0;
 }
@@ -153,8 +208,8 @@ int dist_output_commit(dist_run *d) {
 }
 
 void dist_output_abort(dist_run *d) {
-  int *fds[] = {&d->fd_prof, &d->fd_cct, &d->fd_trace};
-  for (int i = 0; i < 3; i++)
+  int *fds[] = {&d->fd_prof, &d->fd_cct, &d->fd_trace, &d->fd_spill};
+  for (int i = 0; i < 4; i++)
     if (*fds[i] >= 0) {
       close(*fds[i]);
       *fds[i] = -1;

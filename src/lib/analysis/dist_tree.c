@@ -16,7 +16,6 @@
 #include "analysis/dist.h"
 #include "analysis/tree_merge.h"
 #include "common/error.h"
-#include "common/vec.h"
 
 /* An experiment as hpcdb_analyze starts it, with its (empty) tree. */
 static int fresh_tree(dist_run *d) {
@@ -74,26 +73,10 @@ static int broadcast_tree(dist_run *d) {
   return rc;
 }
 
-static int keep_profile(void *user, uint32_t profile, hpcdb_profile *csr) {
-  dist_run *d = user;
-  hpcdb_profile p = *csr;
-  memset(csr, 0, sizeof *csr);
-  if (profile != d->n_csr + 1) { /* the pass registers this rank's profiles after the summary, in order */
-    analysis_csr_free(&p);
-    return hpcdb_fail(HPCDB_EINVAL, "profile %u arrived out of order", profile);
-  }
-  if (VEC_RESERVE(&d->csr, &d->cap_csr, d->n_csr + 1) < 0) {
-    analysis_csr_free(&p);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory keeping profile %u", profile);
-  }
-  d->csr[d->n_csr++] = p;
-  return 0;
-}
-
 static void keep_warning(void *user, const char *message) { msg_str(&((dist_run *)user)->warnings, message); }
 
 static int pass(dist_run *d, int tree_only) {
-  analysis_pass p = {d->exp, &d->tree, d->opt, tree_only, keep_profile, d,
+  analysis_pass p = {d->exp, &d->tree, d->opt, tree_only, dist_keep_profile, d,
                      keep_warning, d, &d->res, 0};
   int rc = analysis_run_pass(&p, &d->files);
   d->have_range = p.have_range;
@@ -109,6 +92,7 @@ int dist_unify(dist_run *d) {
   if (rc == 0) rc = dist_checkpoint(d, "tree");
   HPCDB_TRY(dist_agree(d, rc < 0 ? rc : 0));
   HPCDB_TRY(dist_agree(d, broadcast_tree(d)));
+  HPCDB_TRY(dist_agree(d, dist_values_prepare(d)));
   rc = pass(d, 0);
   if (rc == 0) rc = dist_checkpoint(d, "propagate");
   return dist_agree(d, rc);

@@ -1,181 +1,207 @@
 /* The values: profile.db's thread blocks, cct.db and the summary profile,
- * each rank writing its part at offsets agreed by prefix sums over the ranks.
+ * each rank writing its part at offsets every rank can work out.
  *
  * profile.db: the thread blocks follow the 48-byte header in profile order,
  * each at a 4-byte boundary (every block's size is a multiple of 4), so a
- * rank's blocks start at 48 + the bytes of the lower ranks' blocks.
+ * rank's blocks start at 48 + the bytes of the lower ranks' blocks. As the
+ * pass makes them, a rank's blocks go to a spill file of its own, laid out as
+ * they will be in profile.db; once the prefix sum is known they are copied
+ * there (in the kernel) and the spill removed. Only each profile's context
+ * index stays in memory, to find its values by context later.
  *
- * cct.db: contexts are cut into one range per rank, of about equal values
- * (the counts per context summed over the ranks). Every rank sends each
- * range's values to its rank (18-byte records, its profiles in order), which
- * takes them sender by sender: a context's values arrive in profile order,
- * the order in which one process gathers them, so the blocks and the summary
- * (summary_make, adding in that order) are the same to the bit. The blocks
- * follow the {CI} entries each at a 4-byte boundary: a rank's part starts at
- * the 4-aligned end of the lower ranks' parts. The summary's values follow
- * the thread blocks in profile.db, its context index after them, in context
- * order: rank by rank again. */
+ * cct.db: a context's block is 12 bytes a value and 10 a distinct metric, at
+ * a 4-byte boundary after the {CI} entries: the values per context and the
+ * metric ids per context (a bit mask, or-ed over the ranks) give every
+ * block's place on every rank. Contexts are cut into one range per rank, of
+ * about equal values, and each range into rounds of at most ROUND_BYTES
+ * received: in a round every rank reads back its profiles' values of each
+ * range's round (profile.db, one read per profile and range) and sends them
+ * to the range's rank (18-byte records, its profiles in order), which takes
+ * them sender by sender. So a context's values arrive in profile order, the
+ * order in which one process gathers them, and the blocks and the summary
+ * (summary_make, adding in that order) are the same to the bit. The summary's
+ * values follow the thread blocks in profile.db, its context index after
+ * them, in context order: rank by rank again. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/dist.h"
 #include "common/bytes.h"
 #include "common/error.h"
+#include "common/vec.h"
 
-#define RECORD 18                      /* ctx u32, profile u32, metric u16, value f64 */
-#define CCT_CHUNK ((uint64_t)1 << 20)  /* values encoded at once */
+#define RECORD 18                          /* ctx u32, profile u32, metric u16, value f64 */
+#define ROUND_BYTES ((uint64_t)64 << 20)   /* records a rank receives in one round, at most (about) */
+#define CCT_CHUNK ((uint64_t)1 << 20)      /* values encoded at once */
 
 static uint64_t align4(uint64_t x) { return (x + 3) / 4 * 4; }
 
-/* The thread blocks at their offsets; what the tail and the exchange need is kept. */
-static int write_blocks(dist_run *d) {
-  uint64_t local[3] = {d->n_csr, 0, 0}, total[3];
-  d->block_values = malloc((d->n_csr ? d->n_csr : 1) * sizeof *d->block_values);
-  d->block_ctxs = malloc((d->n_csr ? d->n_csr : 1) * sizeof *d->block_ctxs);
-  int rc = d->block_values && d->block_ctxs ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (uint64_t i = 0; i < d->n_csr && rc == 0; i++) {
-    uint64_t size = hpctk4_value_block_size(&d->csr[i]);
-    if (size == UINT64_MAX) rc = hpcdb_fail(HPCDB_ENOMEM, "a value block too large");
-    local[2] += size;
-    d->block_values[i] = d->csr[i].n_values;
-    d->block_ctxs[i] = d->csr[i].n_ctxs;
+int dist_values_prepare(dist_run *d) {
+  d->n_ids = d->tree.n_ids;
+  d->mask_words = (uint32_t)(((uint64_t)d->exp->n_metrics * N_SCOPES + 63) / 64);
+  if (d->mask_words == 0) d->mask_words = 1;
+  d->count = calloc(d->n_ids ? d->n_ids : 1, sizeof *d->count);
+  d->mask = calloc((uint64_t)(d->n_ids ? d->n_ids : 1) * d->mask_words, sizeof *d->mask);
+  if (!d->count || !d->mask) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", d->n_ids);
+  return dist_spill_open(d);
+}
+
+int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr) {
+  dist_run *d = user;
+  hpcdb_profile p = *csr;
+  memset(csr, 0, sizeof *csr);
+  uint64_t size = hpctk4_value_block_size(&p);
+  int rc = 0;
+  if (profile != d->n_csr + 1) /* the pass registers this rank's profiles after the summary, in order */
+    rc = hpcdb_fail(HPCDB_EINVAL, "profile %u arrived out of order", profile);
+  else if (size == UINT64_MAX || size > SIZE_MAX)
+    rc = hpcdb_fail(HPCDB_ENOMEM, "profile %u: value block too large", profile);
+  else if (VEC_RESERVE(&d->csr, &d->cap_csr, d->n_csr + 1) < 0 ||
+           VEC_RESERVE(&d->spill_at, &d->cap_spill_at, d->n_csr + 1) < 0 ||
+           (size > d->enc_cap && VEC_RESERVE(&d->enc, &d->enc_cap, size) < 0))
+    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory keeping profile %u", profile);
+  for (uint32_t k = 0; k < p.n_ctxs && rc == 0; k++) {
+    uint32_t c = p.ctx_ids[k];
+    if (c >= d->n_ids) {
+      rc = hpcdb_fail(HPCDB_EINVAL, "profile %u: context %u beyond the tree", profile, c);
+      break;
+    }
+    d->count[c] += p.ctx_starts[k + 1] - p.ctx_starts[k];
+    for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++)
+      d->mask[(uint64_t)c * d->mask_words + p.metric_ids[v] / 64] |= 1ull << (p.metric_ids[v] % 64);
   }
-  HPCDB_TRY(dist_agree(d, rc));
+  if (rc == 0) {
+    hpctk4_value_block_encode(&p, d->enc);
+    rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, d->enc, size);
+  }
+  if (rc < 0) {
+    analysis_csr_free(&p);
+    return rc;
+  }
+  free(p.metric_ids); /* in the spill now; the index stays */
+  free(p.values);
+  p.metric_ids = NULL;
+  p.values = NULL;
+  d->spill_at[d->n_csr] = d->spill_len;
+  d->csr[d->n_csr++] = p;
+  d->spill_len += size;
+  return 0;
+}
+
+/* The thread blocks into profile.db, from the spill. */
+static int write_blocks(dist_run *d) {
+  uint64_t local[2] = {d->n_csr, d->spill_len}, total[2];
   memcpy(total, local, sizeof total);
-  HPCDB_TRY(dist_allreduce(d, total, 3, HPCDB_REDUCE_SUM));
-  HPCDB_TRY(dist_exscan(d, local, 3));
+  HPCDB_TRY(dist_allreduce(d, total, 2, HPCDB_REDUCE_SUM));
+  HPCDB_TRY(dist_exscan(d, local, 2));
   d->profile_base = local[0];
   d->n_profiles = total[0];
-  d->thread_end = 48 + total[2];
+  d->thread_end = 48 + total[1];
+  d->blocks_at = 48 + local[1];
+  int rc = 0;
   if (d->n_profiles == 0 && d->rank == 0) /* every rank knows; rank 0 can say how many files there were */
     rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: none of the %zu measurement files could be read", d->measurements,
                     d->n_files_total);
   HPCDB_TRY(dist_agree(d, rc));
-  uint64_t at = 48 + local[2];
-  uint8_t *buf = NULL;
-  uint64_t cap = 0;
-  for (uint64_t i = 0; i < d->n_csr && rc == 0; i++) {
-    uint64_t size = hpctk4_value_block_size(&d->csr[i]);
-    if (size > cap) {
-      free(buf);
-      cap = size;
-      if (!(buf = malloc(cap ? cap : 1))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a value block");
-    }
-    if (rc == 0) hpctk4_value_block_encode(&d->csr[i], buf);
-    if (rc == 0) rc = dist_pwrite(d->fd_prof, "profile.db", at, buf, size);
-    at += size;
-  }
-  free(buf);
+  rc = dist_copy(d->fd_spill, 0, d->fd_prof, d->blocks_at, d->spill_len);
+  if (rc == 0) rc = dist_spill_close(d);
   if (rc == 0) rc = dist_checkpoint(d, "write");
   return dist_agree(d, rc);
 }
 
 /* bounds[r]..bounds[r + 1]: rank r's contexts, about total / size values each. */
-static void context_ranges(const dist_run *d, const uint64_t *count, uint32_t n_ctxs, uint32_t *bounds) {
+static void cut(const uint64_t *count, uint32_t c0, uint32_t c1, uint32_t parts, uint32_t *bounds) {
   uint64_t total = 0, done = 0;
-  for (uint32_t c = 0; c < n_ctxs; c++) total += count[c];
-  uint32_t c = 0;
-  bounds[0] = 0;
-  for (int r = 1; r < d->size; r++) {
-    uint64_t goal = (uint64_t)((unsigned __int128)total * (unsigned)r / (unsigned)d->size);
-    while (c < n_ctxs && done < goal) done += count[c++];
+  for (uint32_t c = c0; c < c1; c++) total += count[c];
+  uint32_t c = c0;
+  bounds[0] = c0;
+  for (uint32_t r = 1; r < parts; r++) {
+    uint64_t goal = (uint64_t)((unsigned __int128)total * r / parts);
+    while (c < c1 && done < goal) done += count[c++];
     bounds[r] = c;
   }
-  bounds[d->size] = n_ctxs;
+  bounds[parts] = c1;
 }
 
-/* This rank's values cut by destination: each range's records in profile order. */
-static int pack(dist_run *d, const uint32_t *bounds, uint8_t **out, uint64_t *counts) {
+/* The first context index entry of p at or after c. */
+static uint32_t first_at(const hpcdb_profile *p, uint32_t c) {
+  uint32_t lo = 0, hi = p->n_ctxs;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (p->ctx_ids[mid] < c)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* This rank's values of each window ([win[2r], win[2r + 1]) of rank r), read back from profile.db, as records
+ * to the window's rank: its profiles in order, contexts ascending. */
+static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *counts) {
   memset(counts, 0, (size_t)d->size * sizeof *counts);
+  for (int r = 0; r < d->size; r++)
+    for (uint64_t i = 0; i < d->n_csr; i++) {
+      const hpcdb_profile *p = &d->csr[i];
+      uint32_t a = first_at(p, win[2 * r]), z = first_at(p, win[2 * r + 1]);
+      counts[r] += RECORD * (p->ctx_starts[z] - p->ctx_starts[a]);
+    }
   uint64_t total = 0;
-  for (uint64_t i = 0; i < d->n_csr; i++) {
-    const hpcdb_profile *p = &d->csr[i];
-    int r = 0;
-    for (uint32_t k = 0; k < p->n_ctxs; k++) {
-      while (p->ctx_ids[k] >= bounds[r + 1]) r++;
-      counts[r] += RECORD * (p->ctx_starts[k + 1] - p->ctx_starts[k]);
-    }
-  }
-  uint64_t *at = malloc((size_t)d->size * sizeof *at);
-  if (!at) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (int r = 0; r < d->size; r++) {
-    at[r] = total;
-    total += counts[r];
-  }
-  if (total > SIZE_MAX || !(*out = malloc(total ? (size_t)total : 1))) {
-    free(at);
+  for (int r = 0; r < d->size; r++) total += counts[r];
+  if (total > SIZE_MAX || !(*out = malloc(total ? (size_t)total : 1)))
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu bytes of values to send", (unsigned long long)total);
-  }
-  for (uint64_t i = 0; i < d->n_csr; i++) {
-    const hpcdb_profile *p = &d->csr[i];
-    uint32_t profile = (uint32_t)(d->profile_base + i + 1);
-    int r = 0;
-    for (uint32_t k = 0; k < p->n_ctxs; k++) {
-      while (p->ctx_ids[k] >= bounds[r + 1]) r++;
-      for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
-        uint8_t *q = *out + at[r];
-        wr_le32(q, p->ctx_ids[k]);
-        wr_le32(q + 4, profile);
-        wr_le16(q + 8, p->metric_ids[v]);
-        wr_le_f64(q + 10, p->values[v]);
-        at[r] += RECORD;
+  uint8_t *q = *out;
+  hpctk4_read_buf buf = {0};
+  int rc = 0;
+  for (int r = 0; r < d->size && rc == 0; r++)
+    for (uint64_t i = 0; i < d->n_csr && rc == 0; i++) {
+      const hpcdb_profile *p = &d->csr[i];
+      uint32_t a = first_at(p, win[2 * r]), z = first_at(p, win[2 * r + 1]);
+      uint64_t v0 = p->ctx_starts[a], v1 = p->ctx_starts[z];
+      if (v1 == v0) continue;
+      if (10 * (v1 - v0) > buf.cap) {
+        free(buf.data);
+        buf.cap = 10 * (v1 - v0);
+        if (!(buf.data = malloc((size_t)buf.cap))) {
+          rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory reading values back");
+          break;
+        }
       }
+      if ((rc = dist_pread(d->fd_prof, "profile.db", d->blocks_at + d->spill_at[i] + 10 * v0, buf.data,
+                           10 * (v1 - v0))) < 0)
+        break;
+      uint32_t profile = (uint32_t)(d->profile_base + i + 1);
+      for (uint32_t k = a; k < z; k++)
+        for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++, q += RECORD) {
+          const uint8_t *val = buf.data + 10 * (v - v0);
+          wr_le32(q, p->ctx_ids[k]);
+          wr_le32(q + 4, profile);
+          memcpy(q + 8, val, 10); /* metric le16, value le f64 */
+        }
     }
-  }
-  free(at);
-  return 0;
+  free(buf.data);
+  return rc;
 }
 
 /* The received records by context (c0 + k), sender by sender: profile order. */
 static int unpack(const uint8_t *in, uint64_t n, uint32_t c0, uint32_t c1, const uint64_t *count,
-                  hpctk4_cct_entry **out) {
-  uint64_t total = 0;
-  for (uint32_t c = c0; c < c1; c++) total += count[c];
-  if (n != RECORD * total) return hpcdb_fail(HPCDB_EIO, "received %llu bytes of values, expected %llu",
-                                             (unsigned long long)n, (unsigned long long)(RECORD * total));
-  uint64_t *fill = malloc(((size_t)(c1 - c0) + 1) * sizeof *fill);
-  *out = malloc((total ? total : 1) * sizeof **out);
-  if (!fill || !*out) {
-    free(fill);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)total);
-  }
-  uint64_t at = 0;
+                  hpctk4_cct_entry *out, uint64_t *fill) {
+  uint64_t total = 0, *end = fill + (c1 - c0);
   for (uint32_t c = c0; c < c1; c++) {
-    fill[c - c0] = at;
-    at += count[c];
+    fill[c - c0] = total;
+    total += count[c];
+    end[c - c0] = total;
   }
-  int rc = 0;
-  for (uint64_t i = 0; i < total && rc == 0; i++) {
+  if (n != RECORD * total)
+    return hpcdb_fail(HPCDB_EIO, "received %llu bytes of values, expected %llu", (unsigned long long)n,
+                      (unsigned long long)(RECORD * total));
+  for (uint64_t i = 0; i < total; i++) {
     const uint8_t *q = in + RECORD * i;
     uint32_t c = rd_le32(q);
-    if (c < c0 || c >= c1 || fill[c - c0] >= (c + 1 < c1 ? fill[c + 1 - c0] : total))
-      rc = hpcdb_fail(HPCDB_EIO, "received a value of context %u, not expected here", c);
-    else
-      (*out)[fill[c - c0]++] = (hpctk4_cct_entry){rd_le32(q + 4), rd_le16(q + 8), rd_le_f64(q + 10)};
+    if (c < c0 || c >= c1 || fill[c - c0] >= end[c - c0])
+      return hpcdb_fail(HPCDB_EIO, "received a value of context %u, not expected here", c);
+    out[fill[c - c0]++] = (hpctk4_cct_entry){rd_le32(q + 4), rd_le16(q + 8), rd_le_f64(q + 10)};
   }
-  free(fill);
-  return rc;
-}
-
-/* Where each context's block goes relative to this rank's part: at a 4-byte
- * boundary, 12 bytes a value and 10 a distinct metric. */
-static int block_starts(const hpctk4_cct_entry *e, const uint64_t *count, uint32_t n, uint64_t *start, uint64_t *len) {
-  uint32_t *seen = calloc((size_t)UINT16_MAX + 1, sizeof *seen);
-  if (!seen) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  uint64_t pos = 0, at = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    uint64_t metrics = 0;
-    for (uint64_t v = at; v < at + count[k]; v++)
-      if (seen[e[v].metric] != k + 1) {
-        seen[e[v].metric] = k + 1;
-        metrics++;
-      }
-    start[k] = align4(pos);
-    pos = start[k] + 12 * count[k] + 10 * metrics;
-    at += count[k];
-  }
-  free(seen);
-  *len = pos;
   return 0;
 }
 
@@ -191,8 +217,7 @@ typedef struct summary_part {
 
 static int summarize(summary_part *s, uint32_t c, const hpctk4_cct_entry *e, uint64_t n) {
   int64_t k = summary_make(&s->maker, c, e, n, s->metrics, s->values);
-  if (k < 0) return (int)k;
-  if (k == 0) return 0;
+  if (k <= 0) return (int)k;
   msg_u32(&s->idx, c);
   msg_u64(&s->idx, s->n_values); /* made global when the lower ranks' count is known */
   for (int64_t i = 0; i < k; i++) {
@@ -204,32 +229,34 @@ static int summarize(summary_part *s, uint32_t c, const hpctk4_cct_entry *e, uin
   return msg_status(&s->vals) < 0 ? HPCDB_ENOMEM : msg_status(&s->idx);
 }
 
-/* Encodes and writes contexts c0.. (count[k] values each) chunk by chunk at
- * base, their {CI}s in place, and makes the summary on the way. */
-static int write_range(dist_run *d, const hpctk4_cct_entry *e, const uint64_t *count, uint32_t c0, uint32_t n,
-                       const uint64_t *start, uint64_t base, summary_part *s) {
-  uint8_t *infos = malloc(((size_t)n + 1) * HPCTK4_CCT_CI);
+/* Encodes and writes contexts [c0, c1) (their values gathered in e) chunk by
+ * chunk at their places, their {CI}s in place, and makes their summary. */
+static int write_window(dist_run *d, const hpctk4_cct_entry *e, uint32_t c0, uint32_t c1, const uint64_t *start,
+                        summary_part *s) {
+  const uint64_t *count = d->count;
+  uint8_t *infos = malloc(((size_t)(c1 - c0) + 1) * HPCTK4_CCT_CI);
   if (!infos) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   int rc = 0;
   uint64_t at = 0;
-  for (uint32_t a = 0; a < n && rc == 0;) {
+  for (uint32_t a = c0; a < c1 && rc == 0;) {
     uint32_t z = a + 1;
     uint64_t values = count[a];
-    while (z < n && values + count[z] <= CCT_CHUNK) values += count[z++];
+    while (z < c1 && values + count[z] <= CCT_CHUNK) values += count[z++];
     wbuf out = {0};
     rc = hpctk4_cct_encode(e + at, count + a, z - a, &out, infos);
+    if (rc == 0 && align4(start[a] + out.len) != start[z]) rc = hpcdb_fail(HPCDB_EIO, "cct.db: blocks %u-%u misplaced", a, z);
     for (uint32_t k = a; k < z && rc == 0; k++) {
       uint8_t *ci = infos + HPCTK4_CCT_CI * (uint64_t)(k - a);
-      wr_le64(ci + 0x08, rd_le64(ci + 0x08) + base + start[a]);
-      wr_le64(ci + 0x18, rd_le64(ci + 0x18) + base + start[a]);
+      wr_le64(ci + 0x08, rd_le64(ci + 0x08) + start[a]);
+      wr_le64(ci + 0x18, rd_le64(ci + 0x18) + start[a]);
     }
-    if (rc == 0) rc = dist_pwrite(d->fd_cct, "cct.db", base + start[a], out.data, out.len);
+    if (rc == 0) rc = dist_pwrite(d->fd_cct, "cct.db", start[a], out.data, out.len);
     if (rc == 0)
-      rc = dist_pwrite(d->fd_cct, "cct.db", HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)(c0 + a), infos,
+      rc = dist_pwrite(d->fd_cct, "cct.db", HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)a, infos,
                        HPCTK4_CCT_CI * (uint64_t)(z - a));
     wbuf_free(&out);
     for (uint32_t k = a; k < z && rc == 0; at += count[k++])
-      if (count[k]) rc = summarize(s, c0 + k, e + at, count[k]);
+      if (count[k]) rc = summarize(s, k, e + at, count[k]);
     a = z;
   }
   free(infos);
@@ -251,91 +278,111 @@ static int write_summary(dist_run *d, summary_part *s) {
   return rc;
 }
 
-/* cct.db's blocks of this rank's range and the summary of its contexts. */
-static int write_cct(dist_run *d, const uint64_t *count, uint32_t n_ctxs, const uint32_t *bounds,
-                     const hpctk4_cct_entry *e) {
-  uint32_t c0 = bounds[d->rank], n = bounds[d->rank + 1] - c0;
-  uint64_t *start = malloc(((size_t)n + 1) * sizeof *start), len = 0;
-  summary_part s = {0};
-  int rc = start ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  if (rc == 0) rc = block_starts(e, count + c0, n, start, &len);
-  rc = dist_agree(d, rc);
-  uint64_t offset = align4(len), end[1];
-  if (rc == 0) rc = dist_exscan(d, &offset, 1);
-  uint64_t base = HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)n_ctxs + offset;
-  if (rc == 0) {
-    s.metrics = malloc(((size_t)UINT16_MAX + 1) * sizeof *s.metrics);
-    s.values = malloc(((size_t)UINT16_MAX + 1) * sizeof *s.values);
-    rc = summary_maker_init(&s.maker, d->opt->all_stats, d->exp->n_metrics);
-    if (rc == 0 && (!s.metrics || !s.values)) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    if (rc == 0) rc = write_range(d, e, count + c0, c0, n, start, base, &s);
-    rc = dist_agree(d, rc);
+/* Where every context's cct.db block starts (start[n_ctxs]: where the last ends). */
+static uint64_t *block_starts(const dist_run *d, uint32_t n_ctxs) {
+  uint64_t *start = malloc(((size_t)n_ctxs + 1) * sizeof *start);
+  if (!start) return NULL;
+  uint64_t pos = HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)n_ctxs;
+  for (uint32_t c = 0; c < n_ctxs; c++) {
+    uint64_t metrics = 0;
+    for (uint32_t w = 0; w < d->mask_words; w++) metrics += (uint64_t)__builtin_popcountll(d->mask[(uint64_t)c * d->mask_words + w]);
+    start[c] = align4(pos);
+    pos = start[c] + 12 * d->count[c] + 10 * metrics;
   }
-  end[0] = n > 0 && c0 + n == n_ctxs ? base + len : 0; /* the last context's rank knows the end */
-  if (rc == 0) rc = dist_allreduce(d, end, 1, HPCDB_REDUCE_MAX);
-  d->cct_end = end[0];
+  start[n_ctxs] = pos;
+  return start;
+}
+
+/* The rounds: each sends every window's values to its rank, which writes them. */
+static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, summary_part *s) {
+  uint64_t most = 0;
+  for (int r = 0; r < d->size; r++) {
+    uint64_t v = 0;
+    for (uint32_t c = bounds[r]; c < bounds[r + 1]; c++) v += d->count[c];
+    most = v > most ? v : most;
+  }
+  uint32_t rounds = (uint32_t)((RECORD * most + ROUND_BYTES - 1) / ROUND_BYTES);
+  if (rounds == 0) rounds = 1;
+  uint32_t *cuts = malloc((size_t)d->size * (rounds + 1) * sizeof *cuts);
+  uint32_t *win = malloc(2 * (size_t)d->size * sizeof *win);
+  uint64_t *counts = calloc(2 * (size_t)d->size, sizeof *counts);
+  uint32_t mine = bounds[d->rank + 1] - bounds[d->rank];
+  uint64_t *fill = malloc((2 * (size_t)mine + 1) * sizeof *fill); /* where each context's next value goes, its end */
+  hpctk4_cct_entry *e = NULL;
+  int rc = cuts && win && counts && fill ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (int r = 0; r < d->size && rc == 0; r++) cut(d->count, bounds[r], bounds[r + 1], rounds, cuts + (size_t)r * (rounds + 1));
+  for (uint32_t k = 0; k < rounds; k++) {
+    for (int r = 0; r < d->size && rc == 0; r++) {
+      win[2 * r] = cuts[(size_t)r * (rounds + 1) + k];
+      win[2 * r + 1] = cuts[(size_t)r * (rounds + 1) + k + 1];
+    }
+    uint8_t *out = NULL;
+    void *in = NULL;
+    if (rc == 0) rc = pack(d, win, &out, counts);
+    rc = dist_agree(d, rc);
+    if (rc == 0) rc = dist_alltoallv(d, out, counts, &in, counts + d->size);
+    free(out);
+    uint32_t c0 = win[2 * d->rank], c1 = win[2 * d->rank + 1];
+    uint64_t n = 0, values = 0;
+    for (int r = 0; r < d->size && rc == 0; r++) n += counts[d->size + r];
+    for (uint32_t c = c0; c < c1 && rc == 0; c++) values += d->count[c];
+    if (rc == 0 && !(e = malloc((values ? values : 1) * sizeof *e))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    if (rc == 0) rc = unpack(in, n, c0, c1, d->count, e, fill);
+    free(in);
+    if (rc == 0) rc = write_window(d, e, c0, c1, start, s);
+    free(e);
+    e = NULL;
+    if ((rc = dist_agree(d, rc)) < 0) break;
+  }
+  free(cuts);
+  free(win);
+  free(counts);
+  free(fill);
+  return rc;
+}
+
+static int write_cct(dist_run *d, uint32_t n_ctxs) {
+  uint32_t *bounds = malloc(((size_t)d->size + 1) * sizeof *bounds);
+  uint64_t *start = block_starts(d, n_ctxs);
+  summary_part s = {0};
+  s.metrics = malloc(((size_t)UINT16_MAX + 1) * sizeof *s.metrics);
+  s.values = malloc(((size_t)UINT16_MAX + 1) * sizeof *s.values);
+  int rc = summary_maker_init(&s.maker, d->opt->all_stats, d->exp->n_metrics);
+  if (rc == 0 && (!bounds || !start || !s.metrics || !s.values)) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  rc = dist_agree(d, rc);
+  if (rc == 0) {
+    cut(d->count, 0, n_ctxs, (uint32_t)d->size, bounds);
+    rc = exchange(d, bounds, start, &s);
+  }
   if (rc == 0) rc = dist_agree(d, write_summary(d, &s));
+  if (rc == 0 && d->rank == 0) { /* the header; the {CI}s and blocks are in place */
+    uint8_t head[HPCTK4_CCT_HEAD];
+    hpctk4_cct_header(head, n_ctxs);
+    rc = dist_pwrite(d->fd_cct, "cct.db", 0, head, sizeof head);
+    if (rc == 0) rc = dist_pwrite(d->fd_cct, "cct.db", (start[n_ctxs] + 7) / 8 * 8, "__ctx.db", 8);
+  }
   summary_maker_free(&s.maker);
   free(s.metrics);
   free(s.values);
   msg_free(&s.vals);
   msg_free(&s.idx);
   free(start);
-  return rc;
-}
-
-/* Every profile's values of each range sent to the range's rank. */
-static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *count, hpctk4_cct_entry **e) {
-  uint64_t *counts = calloc(2 * (size_t)d->size, sizeof *counts);
-  uint8_t *out = NULL;
-  void *in = NULL;
-  int rc = counts ? pack(d, bounds, &out, counts) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (uint64_t i = 0; i < d->n_csr; i++) analysis_csr_free(&d->csr[i]); /* in profile.db and in out now */
-  d->n_csr = 0;
-  rc = dist_agree(d, rc);
-  if (rc == 0) rc = dist_alltoallv(d, out, counts, &in, counts + d->size);
-  free(out);
-  uint64_t n = 0;
-  for (int r = 0; r < d->size && rc == 0; r++) n += counts[d->size + r];
-  if (rc == 0) rc = unpack(in, n, bounds[d->rank], bounds[d->rank + 1], count, e);
-  free(in);
-  free(counts);
+  free(bounds);
   return dist_agree(d, rc);
 }
 
 int dist_write_values(dist_run *d) {
   HPCDB_TRY(write_blocks(d));
   uint64_t max[1] = {0}; /* the largest context id with a value, + 1 */
-  for (uint64_t i = 0; i < d->n_csr; i++)
-    if (d->csr[i].n_ctxs && d->csr[i].ctx_ids[d->csr[i].n_ctxs - 1] + 1 > max[0])
-      max[0] = d->csr[i].ctx_ids[d->csr[i].n_ctxs - 1] + 1ull;
+  for (uint32_t c = 0; c < d->n_ids; c++)
+    if (d->count[c]) max[0] = c + 1ull;
   uint32_t n_ctxs;
   int rc = hpctk4_cct_context_count(d->exp, &n_ctxs);
   HPCDB_TRY(dist_agree(d, rc));
   HPCDB_TRY(dist_allreduce(d, max, 1, HPCDB_REDUCE_MAX));
   if (max[0] > n_ctxs) n_ctxs = (uint32_t)max[0];
-  uint64_t *count = calloc(n_ctxs ? n_ctxs : 1, sizeof *count);
-  uint32_t *bounds = malloc(((size_t)d->size + 1) * sizeof *bounds);
-  hpctk4_cct_entry *e = NULL;
-  rc = count && bounds ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n_ctxs);
-  for (uint64_t i = 0; i < d->n_csr && rc == 0; i++)
-    for (uint32_t k = 0; k < d->csr[i].n_ctxs; k++)
-      count[d->csr[i].ctx_ids[k]] += d->csr[i].ctx_starts[k + 1] - d->csr[i].ctx_starts[k];
-  rc = dist_agree(d, rc);
-  if (rc == 0) rc = dist_allreduce(d, count, n_ctxs, HPCDB_REDUCE_SUM);
-  if (rc == 0) {
-    context_ranges(d, count, n_ctxs, bounds);
-    rc = exchange(d, bounds, count, &e);
-  }
-  if (rc == 0) rc = write_cct(d, count, n_ctxs, bounds, e);
-  if (rc == 0 && d->rank == 0) { /* the header, the {CI}s and blocks are in place */
-    uint8_t head[HPCTK4_CCT_HEAD];
-    hpctk4_cct_header(head, n_ctxs);
-    rc = dist_pwrite(d->fd_cct, "cct.db", 0, head, sizeof head);
-    if (rc == 0) rc = dist_pwrite(d->fd_cct, "cct.db", (d->cct_end + 7) / 8 * 8, "__ctx.db", 8);
-  }
-  free(e);
-  free(count);
-  free(bounds);
-  return dist_agree(d, rc);
+  if (n_ctxs > d->n_ids) return dist_agree(d, hpcdb_fail(HPCDB_EIO, "%u contexts, beyond the tree's %u", n_ctxs, d->n_ids));
+  HPCDB_TRY(dist_allreduce(d, d->count, n_ctxs, HPCDB_REDUCE_SUM));
+  HPCDB_TRY(dist_allreduce(d, d->mask, (uint64_t)n_ctxs * d->mask_words, HPCDB_REDUCE_BOR));
+  return write_cct(d, n_ctxs);
 }
