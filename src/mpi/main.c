@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,8 +65,28 @@ static const char help[] =
 
 static int rank;
 
+/* --report: when each phase ended */
+static const char *phase_names[8];
+static double phase_ends[8], phase_cpu[8];
+static long phase_rss[8];
+
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+static int n_phases;
+
 static int fail_checkpoint(void *ctx, const char *phase) {
   (void)ctx;
+  if (n_phases < 8) {
+    phase_names[n_phases] = phase;
+    phase_cpu[n_phases] = cpu_now();
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    phase_rss[n_phases] = ru.ru_maxrss / 1024;
+    phase_ends[n_phases++] = MPI_Wtime();
+  }
   const char *r = getenv("HPCDB_MPI_FAIL_RANK"), *at = getenv("HPCDB_MPI_FAIL_AT"), *mode = getenv("HPCDB_MPI_FAIL_MODE");
   if (!r || atoi(r) != rank || strcmp(phase, at && *at ? at : "write") != 0) return 0;
   if (mode && !strcmp(mode, "error")) {
@@ -182,14 +203,20 @@ static int analyze(int argc, char **argv, int size) {
   opt.output = out;
   hpcdb_analyze_result res;
   uint64_t sent = 0;
-  double t0 = MPI_Wtime();
+  double t0 = MPI_Wtime(), cpu0 = cpu_now();
   int rc = hpcdb_analyze_dist(&comm, in, &opt, print_warning, NULL, &res, &sent);
   double wall = MPI_Wtime() - t0;
   if (report) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    fprintf(stderr, "hpcdb-mpi analyze: rank %d of %d: %.3f s, %llu bytes sent, peak RSS %ld KiB\n", rank, size, wall,
-            (unsigned long long)sent, ru.ru_maxrss);
+    char phases[512] = "";
+    for (int i = 0, n = 0; i < n_phases && n < (int)sizeof phases; i++)
+      n += snprintf(phases + n, sizeof phases - (size_t)n, " %s %.2f/%.2f/%ld", phase_names[i],
+                    phase_ends[i] - (i ? phase_ends[i - 1] : t0), phase_cpu[i] - (i ? phase_cpu[i - 1] : cpu0),
+                    phase_rss[i]);
+    fprintf(stderr, "hpcdb-mpi analyze: rank %d of %d: %.3f s wall, %.3f s CPU (by phase, wall s/CPU s/peak RSS MiB so far:%s), %llu bytes sent, "
+            "peak RSS %ld KiB\n", rank, size, wall, cpu_now() - cpu0, phases, (unsigned long long)sent,
+            ru.ru_maxrss);
   }
   if (rc < 0) {
     if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: %s\n", hpcdb_last_error());

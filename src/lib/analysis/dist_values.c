@@ -21,7 +21,7 @@
  * order in which one process gathers them, and the blocks and the summary
  * (summary_make, adding in that order) are the same to the bit. The summary's
  * values follow the thread blocks in profile.db, its context index after
- * them, in context order: rank by rank again. */
+ * them, in context order: rank by rank again (the values through the spill). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +31,9 @@
 #include "common/vec.h"
 
 #define RECORD 18                          /* ctx u32, profile u32, metric u16, value f64 */
-#define ROUND_BYTES ((uint64_t)64 << 20)   /* records a rank receives in one round, at most (about) */
-#define CCT_CHUNK ((uint64_t)1 << 20)      /* values encoded at once */
+#define ROUND_BYTES ((uint64_t)4 << 20)    /* records a rank receives in one round, at most (about) */
+#define CCT_CHUNK ((uint64_t)1 << 18)      /* values encoded at once */
+#define SUMMARY_BUF ((uint64_t)1 << 20)    /* summary values held before they go to the spill */
 
 static uint64_t align4(uint64_t x) { return (x + 3) / 4 * 4; }
 
@@ -104,7 +105,7 @@ static int write_blocks(dist_run *d) {
                     d->n_files_total);
   HPCDB_TRY(dist_agree(d, rc));
   rc = dist_copy(d->fd_spill, 0, d->fd_prof, d->blocks_at, d->spill_len);
-  if (rc == 0) rc = dist_spill_close(d);
+  d->spill_len = 0; /* the spill takes the summary's values next */
   if (rc == 0) rc = dist_checkpoint(d, "write");
   return dist_agree(d, rc);
 }
@@ -215,7 +216,16 @@ typedef struct summary_part {
   uint64_t n_values, n_ctxs;
 } summary_part;
 
-static int summarize(summary_part *s, uint32_t c, const hpctk4_cct_entry *e, uint64_t n) {
+/* The summary's values wait in the spill until their offset is known. */
+static int flush_summary(dist_run *d, summary_part *s) {
+  int rc = msg_status(&s->vals);
+  if (rc == 0) rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, s->vals.data, s->vals.len);
+  d->spill_len += s->vals.len;
+  s->vals.len = 0;
+  return rc;
+}
+
+static int summarize(dist_run *d, summary_part *s, uint32_t c, const hpctk4_cct_entry *e, uint64_t n) {
   int64_t k = summary_make(&s->maker, c, e, n, s->metrics, s->values);
   if (k <= 0) return (int)k;
   msg_u32(&s->idx, c);
@@ -226,7 +236,8 @@ static int summarize(summary_part *s, uint32_t c, const hpctk4_cct_entry *e, uin
   }
   s->n_values += (uint64_t)k;
   s->n_ctxs++;
-  return msg_status(&s->vals) < 0 ? HPCDB_ENOMEM : msg_status(&s->idx);
+  if (s->vals.len >= SUMMARY_BUF) HPCDB_TRY(flush_summary(d, s));
+  return msg_status(&s->idx);
 }
 
 /* Encodes and writes contexts [c0, c1) (their values gathered in e) chunk by
@@ -256,7 +267,7 @@ static int write_window(dist_run *d, const hpctk4_cct_entry *e, uint32_t c0, uin
                        HPCTK4_CCT_CI * (uint64_t)(z - a));
     wbuf_free(&out);
     for (uint32_t k = a; k < z && rc == 0; at += count[k++])
-      if (count[k]) rc = summarize(s, k, e + at, count[k]);
+      if (count[k]) rc = summarize(d, s, k, e + at, count[k]);
     a = z;
   }
   free(infos);
@@ -273,7 +284,9 @@ static int write_summary(dist_run *d, summary_part *s) {
     uint8_t *q = s->idx.data + 12 * k;
     wr_le64(q + 4, rd_le64(q + 4) + local[0]);
   }
-  int rc = dist_pwrite(d->fd_prof, "profile.db", d->summary.p_values + 10 * local[0], s->vals.data, s->vals.len);
+  int rc = flush_summary(d, s);
+  if (rc == 0) rc = dist_copy(d->fd_spill, 0, d->fd_prof, d->summary.p_values + 10 * local[0], d->spill_len);
+  if (rc == 0) rc = dist_spill_close(d);
   if (rc == 0) rc = dist_pwrite(d->fd_prof, "profile.db", d->summary.p_idx + 12 * local[1], s->idx.data, s->idx.len);
   return rc;
 }
