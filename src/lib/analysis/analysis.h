@@ -51,6 +51,7 @@ typedef struct unified_tree {
   struct symbol_table **symbols; /* per module index, loaded on first use */
   uint64_t cap_symbols;
   hpcdb_u64map functions; /* (module << 48 | symbol start) -> function index */
+  hpcdb_u64map placeholders; /* placeholder code -> function index */
 } unified_tree;
 
 int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);
