@@ -261,6 +261,7 @@ static int prepare_trees(file_job *j) {
 static void stage_load(run *r, file_job *j, unsigned worker) {
   (void)worker;
   int rc = hpcrun_file_load(&j->f, j->path, NULL);
+  if (rc == 0 && j->f->major == 4) rc = hpcrun_sparse_check(j->f, j->path); /* add_sparse indexes with them */
   if (rc == 0) rc = prepare_trees(j);
   if (rc < 0) job_fail(j, rc);
 }
