@@ -170,15 +170,17 @@ static int prepare_trace(const unified_tree *tree, const char *profile_path, con
     hpcrun_trace_free(t);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
   }
+  uint64_t kept = 0;
   for (uint64_t i = 0; i < t->n; i++) {
     uint32_t ctx = mapped_profile_ctx(m, t->cct_ids[i]);
-    rec[3 * i] = t->times[i];
-    rec[3 * i + 1] = i;
-    rec[3 * i + 2] = ctx == HPCDB_NONE ? 0 : info[ctx].visible; /* hidden contexts: their parent */
+    if (ctx == HPCDB_NONE) continue; /* a node the profile lacks: hpcprof drops the sample */
+    rec[3 * kept] = t->times[i];
+    rec[3 * kept + 1] = i;
+    rec[3 * kept++ + 2] = info[ctx].visible; /* hidden contexts: their parent */
   }
-  qsort(rec, t->n, 3 * sizeof *rec, cmp_time);
+  qsort(rec, kept, 3 * sizeof *rec, cmp_time);
   uint64_t n = 0;
-  for (uint64_t i = 0; i < t->n; i++) {
+  for (uint64_t i = 0; i < kept; i++) {
     uint32_t ctx = (uint32_t)rec[3 * i + 2];
     if (ctx == 0 && n > 0 && out->ctxs[n - 1] == 0) continue;
     out->times[n] = rec[3 * i];
@@ -215,6 +217,7 @@ typedef struct file_job {
   prepared_trace trace;
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
+  char note[1100];  /* a warning that does not stop the file (an unreadable trace) */
 } file_job;
 
 static void job_fail(file_job *j, int rc) {
@@ -289,7 +292,14 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
     rc = build_csr(&tv, &j->csr);
     thread_values_free(&tv, scratch);
   }
-  if (rc == 0 && j->n_trees > 0) rc = prepare_trace(&r->tree, j->path, &j->maps[j->n_trees - 1], &j->trace);
+  if (rc == 0 && j->n_trees > 0) {
+    rc = prepare_trace(&r->tree, j->path, &j->maps[j->n_trees - 1], &j->trace);
+    if (rc < 0 && rc != HPCDB_ENOMEM) { /* as hpcprof: the profile stays, without its trace */
+      snprintf(j->note, sizeof j->note, "trace of %s skipped: %s", j->path, hpcdb_last_error());
+      prepared_trace_free(&j->trace);
+      rc = 0;
+    }
+  }
   if (rc < 0) job_fail(j, rc);
 }
 
@@ -300,6 +310,7 @@ static int stage_register(run *r, file_job *j) {
   uint32_t profile;
   HPCDB_TRY(add_profile(r, j->f, &profile));
   r->res->values += j->csr.n_values;
+  if (j->note[0] && r->warn) r->warn(r->user, j->note);
   if (j->trace.present) {
     HPCDB_TRY(hpcdb_add_trace(r->exp, profile, j->trace.n, j->trace.times, j->trace.ctxs, NULL));
     r->res->traces_read++;
