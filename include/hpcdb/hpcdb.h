@@ -57,7 +57,8 @@ typedef enum hpcdb_format {
   HPCDB_FORMAT_DRAFT_A,        /* experiment.xml 4.0 + HPCPROF-* */
   HPCDB_FORMAT_DRAFT_B,        /* HPCTOOLKIT_expmt meta.db + HPCPROF-* */
   HPCDB_FORMAT_LEGACY_XML,     /* experiment.xml 2.x (+ *.metric-db) */
-  HPCDB_FORMAT_CUBE            /* .cubex */
+  HPCDB_FORMAT_CUBE,           /* .cubex */
+  HPCDB_FORMAT_HPCSTRUCT       /* hpcstruct's structure file (not an experiment: info and validate) */
 } hpcdb_format;
 
 /* Detects the format of a file or directory from its bytes, not its name. */
@@ -150,6 +151,12 @@ int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_
                    void *user);
 
 /* ---- presenting and comparing ------------------------------------------- */
+
+/* What contexts[index] is, in the words of hpcdb_dump_json's tree ("call
+ * function main in app+0x4a0 def cpi.c:12", "entry 1 \"main thread\"",
+ * "<global>") into buf; returns the length it needed ("" and 0 for an index
+ * out of range). */
+size_t hpcdb_context_label(const hpcdb_experiment *exp, uint32_t index, char *buf, size_t size);
 
 /* Human-readable summary (what `hpcdb info` prints). */
 int hpcdb_write_info(FILE *out, const hpcdb_experiment *exp);
