@@ -259,11 +259,12 @@ static int node_module(hpcdb_experiment *exp, const hpcrun_tables *tab, file_mod
 #define HPCRUN_LM_GPU_CONTEXT 65531
 #define HPCRUN_LM_GPU_ROOT 65533
 
-/* A frame hpcrun did not unwind to (a GPU instruction sample: its calling
- * context inside the kernel is unknown without the kernel's control-flow
- * graph) goes below an unknown function under its parent, as hpcprof places
- * it when it has no such graph. */
-static int not_unwound(unified_tree *t, uint32_t parent, uint32_t *out_id) {
+/* The unknown function under parent (a function context with no function):
+ * where an address hpcrun could not normalize goes, and the caller of a frame
+ * hpcrun did not unwind to (a GPU instruction sample: its calling context
+ * inside the kernel is unknown without the kernel's control-flow graph), as
+ * hpcprof places them without such graphs. */
+static int unknown_function(unified_tree *t, uint32_t parent, uint32_t *out_id) {
   hpcdb_context c = frame_proto();
   c.lexical_type = HPCDB_LEX_FUNCTION;
   return find_or_add(t, (unify_key){parent, KEY_UNKNOWN, 0}, &c, 0, out_id);
@@ -279,13 +280,20 @@ static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab,
     return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u is marked as not unwound", path, node->id);
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER) {
     placeholder_role ph = placeholder_classify(node->ip);
-    if (ph == PH_GLOBAL || (ph == PH_NOFRAME && parent != 0)) { /* no frame of its own */
-      *out = parent;
+    if (ph == PH_ROOT && node->parent != 0)
+      return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (^Primary) has a parent; it is only a root",
+                        path, node->id);
+    if ((ph == PH_IDLE || ph == PH_PARTIAL) && parent != 0)
+      return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (%s) is below a frame; hpcrun puts it only "
+                        "below the ^Primary root", path, node->id, ph == PH_IDLE ? "NoActvty" : "^Partial");
+    if (ph == PH_IDLE || ph == PH_ROOT) { /* not running: the global context */
+      *out = 0;
       return 0;
     }
     if (parent == 0 && ph != PH_FRAME)
       return entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
                                                                               : HPCDB_ENTRY_UNKNOWN, out);
+    if (ph == PH_UNNORM) return unknown_function(t, parent, out);
     if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent));
     return placeholder_frame(t, parent, node->ip, out);
   }
@@ -295,7 +303,7 @@ static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab,
   uint32_t module;
   HPCDB_TRY(node_module(t->exp, tab, fm, node->lm_id, &module));
   if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent)); /* no entry placeholder */
-  if (!unwound) HPCDB_TRY(not_unwound(t, parent, &parent));
+  if (!unwound) HPCDB_TRY(unknown_function(t, parent, &parent));
   return frame(t, parent, module, node->ip, out);
 }
 
