@@ -6,7 +6,7 @@
  * cannot be read: the profile stays, as with hpcprof), or a plain read.
  *
  * cases.txt: `name target verdict mutation[,mutation...] [message fragment]`
- *   (for reads: label=TEXT, samples=N or kind=NAME the database must have)
+ *   (for reads: label=TEXT, samples=N, kind=NAME or scopes=METRIC:s1,s2 the database must have)
  *   mutations: set8|set16|set32|set64:OFF:VALUE (big-endian), truncate:LEN,
  *   remove (the file), remove-dir (its directory). */
 #include <dirent.h>
@@ -63,6 +63,20 @@ static int has(const hpcdb_experiment *e, const char *what) {
     uint64_t n = 0;
     for (uint32_t i = 0; i < e->n_traces; i++) n += e->traces[i].n;
     return n == strtoull(what + 8, NULL, 10);
+  }
+  if (!strncmp(what, "scopes=", 7)) { /* scopes=METRIC:scope,scope,... in the metric's order */
+    const char *colon = strrchr(what, ':');
+    for (uint32_t m = 0; colon && m < e->n_metrics; m++) {
+      const hpcdb_metric *mt = &e->metrics[m];
+      if (strlen(mt->name) != (size_t)(colon - what - 7) || strncmp(mt->name, what + 7, (size_t)(colon - what - 7)))
+        continue;
+      char list[256] = "";
+      for (uint32_t k = 0; k < mt->n_instances; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? "," : "",
+                 e->scopes[mt->instances[k].scope].name);
+      return !strcmp(list, colon + 1) && mt->n_summaries == mt->n_instances;
+    }
+    return 0;
   }
   if (!strncmp(what, "kind=", 5)) {
     for (uint32_t k = 0; k < e->n_kind_names; k++)

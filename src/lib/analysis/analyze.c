@@ -96,22 +96,27 @@ static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
 
 /* The thread's non-zero values in CSR form (built in the parallel stage):
  * contexts ascending, prop metric ids (metric × 4 + scope) ascending. */
-static int build_csr(const thread_values *tv, hpcdb_profile *out) {
+static int build_csr(const hpcdb_experiment *exp, const thread_values *tv, hpcdb_profile *out) {
   uint64_t cap = (uint64_t)tv->n_ctxs * tv->n_metrics * N_SCOPES;
   memset(out, 0, sizeof *out);
+  uint8_t *scopes = malloc(tv->n_metrics ? tv->n_metrics : 1); /* a metric shown only in- or exclusive has fewer */
+  if (!scopes) return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+  for (uint32_t m = 0; m < tv->n_metrics; m++) scopes[m] = (uint8_t)analysis_metric_scopes(&exp->metrics[m]);
   out->ctx_ids = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_ids);
   out->ctx_starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_starts);
   out->metric_ids = malloc((cap ? cap : 1) * sizeof *out->metric_ids);
   out->values = malloc((cap ? cap : 1) * sizeof *out->values);
-  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values)
+  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values) {
+    free(scopes);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+  }
   uint32_t k = 0;
   uint64_t n = 0;
   for (uint32_t slot = 0; slot < tv->n_ctxs; slot++) {
     uint64_t start = n;
     const double *row = tv->v + (uint64_t)slot * tv->n_metrics * N_SCOPES;
     for (uint64_t j = 0; j < (uint64_t)tv->n_metrics * N_SCOPES; j++) {
-      if (row[j] == 0) continue;
+      if (row[j] == 0 || !(scopes[j / N_SCOPES] & 1u << (j % N_SCOPES))) continue;
       out->metric_ids[n] = (uint16_t)j;
       out->values[n++] = row[j];
     }
@@ -123,6 +128,7 @@ static int build_csr(const thread_values *tv, hpcdb_profile *out) {
   out->ctx_starts[k] = n;
   out->n_ctxs = k;
   out->n_values = n;
+  free(scopes);
   return 0;
 }
 
@@ -289,7 +295,7 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
   int rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
   if (rc == 0) {
     j->n_metrics = tv.n_metrics;
-    rc = build_csr(&tv, &j->csr);
+    rc = build_csr(r->exp, &tv, &j->csr);
     thread_values_free(&tv, scratch);
   }
   if (rc == 0 && j->n_trees > 0) {
