@@ -84,6 +84,8 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
 int analysis_add_scopes(hpcdb_experiment *exp);
 int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map);
 uint16_t analysis_stat_id(uint32_t metric, int all_stats, int partial, int scope);
+/* The scopes (bits 1 << SCOPE_*) a metric of the analysis has. */
+unsigned analysis_metric_scopes(const hpcdb_metric *m);
 /* Unified context of a file node id, or HPCDB_NONE (once per value: inline). */
 static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
   if (m->by_id) {
