@@ -1,5 +1,6 @@
 /* Unifying per-thread calling-context trees: the same calling path is the
- * same context. Without structure files, as hpcprof --ignore-structs does:
+ * same context. A frame in a load module a structure file describes is
+ * mapped by structure_map.c. Otherwise, as hpcprof --ignore-structs does:
  * a frame is an instruction context (load module + offset) reached by a
  * call; a frame in a binary the measurement directory carries (the vdso) and
  * whose function symbol is known is that function's context with the
@@ -12,13 +13,11 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/structure_map.h"
 #include "analysis/symbols.h"
 #include "common/error.h"
 #include "common/vec.h"
 #include "hpcrun/hpcrun_model.h"
-
-#define KEY_ENTRY UINT32_MAX
-#define KEY_FUNCTION (UINT32_MAX - 1)
 
 static uint64_t key_hash(unify_key k) {
   return hash_u64(((uint64_t)k.parent << 32 | k.module) * 0x9e3779b97f4a7c15ull ^ k.offset);
@@ -45,6 +44,7 @@ void unified_tree_free(unified_tree *t) {
       free(t->symbols[i]);
     }
   free(t->symbols);
+  structure_map_free(t->structure);
   free(t->slots);
   free(t->info);
   u64map_free(&t->functions);
@@ -73,10 +73,7 @@ static void prefetch_key(const unified_tree *t, unify_key key) {
   if (t->cap) __builtin_prefetch(&t->slots[key_hash(key) & (t->cap - 1)]);
 }
 
-/* Finds the child of key.parent under key, or creates it from proto (hidden:
- * kept out of the experiment's tree). */
-static int find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden,
-                       uint32_t *out_id) {
+int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id) {
   if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t)); /* at most 3/4 full */
   uint64_t i = key_hash(key) & (t->cap - 1);
   while (t->slots[i].id_plus1) {
@@ -116,7 +113,7 @@ static int entry_point(unified_tree *t, uint16_t kind, uint32_t *out_id) {
   c.entry_point = kind;
   c.name = entry_names[kind < 3 ? kind : 0];
   c.function = c.file = c.module = HPCDB_NONE;
-  return find_or_add(t, (unify_key){0, KEY_ENTRY, kind}, &c, 0, out_id);
+  return unify_find_or_add(t, (unify_key){0, KEY_ENTRY, kind}, &c, 0, out_id);
 }
 
 static hpcdb_context frame_proto(void) {
@@ -166,6 +163,10 @@ static int function_index(unified_tree *t, uint32_t module, const symbol *s, uin
 
 /* The context a frame (module + ip) called from parent stands for. */
 static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+  if (t->structure) {
+    int described = structure_frame(t, parent, module, ip, out_id);
+    if (described != 0) return described < 0 ? described : 0;
+  }
   const symbol_table *st;
   HPCDB_TRY(module_symbols(t, module, &st));
   const symbol *s = ip < (1ull << 48) ? symbols_find(st, ip) : NULL;
@@ -173,19 +174,19 @@ static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip,
   if (!s) {
     c.module = module;
     c.offset = ip;
-    return find_or_add(t, (unify_key){parent, module, ip}, &c, 0, out_id);
+    return unify_find_or_add(t, (unify_key){parent, module, ip}, &c, 0, out_id);
   }
   uint32_t fn, fn_ctx;
   HPCDB_TRY(function_index(t, module, s, &fn));
   c.lexical_type = HPCDB_LEX_FUNCTION;
   c.function = fn;
-  HPCDB_TRY(find_or_add(t, (unify_key){parent, KEY_FUNCTION, fn}, &c, 0, &fn_ctx));
+  HPCDB_TRY(unify_find_or_add(t, (unify_key){parent, KEY_FUNCTION, fn}, &c, 0, &fn_ctx));
   hpcdb_context insn = frame_proto();
   insn.relation = HPCDB_REL_LEXICAL;
   insn.propagation = 1;
   insn.module = module;
   insn.offset = ip;
-  return find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
+  return unify_find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
 }
 
 /* What a placeholder node stands for. */
