@@ -57,7 +57,7 @@ typedef struct unified_tree {
   uint64_t cap_ids;
   struct symbol_table **symbols; /* per module index, loaded on first use */
   uint64_t cap_symbols;
-  hpcdb_u64map functions; /* (module << 48 | symbol start) -> function index */
+  hpcdb_u64map functions; /* (module << 32 | index in its symbol table) -> function index */
   struct structure_map *structure; /* structure files, or NULL (--ignore-structs) */
 } unified_tree;
 

@@ -4,7 +4,8 @@
  * a frame is an instruction context (load module + offset) reached by a
  * call; a frame in a binary the measurement directory carries (the vdso) and
  * whose function symbol is known is that function's context with the
- * instruction as a hidden lexical child. hpcrun's placeholders (load module
+ * instruction as a hidden lexical child; so is a kernel frame whose function
+ * the measurement's kernel_symbols/ names. hpcrun's placeholders (load module
  * 0, the ip holding 8 characters) become the global context ("^Primary" and
  * the idle "NoActvty") or entry points ("| Main  ", "| Thread"; any other,
  * e.g. a partial unwind: "unknown entry"). */
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/kernel_symbols.h"
 #include "analysis/structure_map.h"
 #include "analysis/symbols.h"
 #include "common/error.h"
@@ -126,7 +128,8 @@ static hpcdb_context frame_proto(void) {
 }
 
 /* The symbols of a module whose binary is inside the measurement directory
- * (its load-map path is relative to it); none for every other module. */
+ * (its load-map path is relative to it), or of the kernel from the
+ * measurement's kernel_symbols/; none for every other module. */
 static int module_symbols(unified_tree *t, uint32_t module, const symbol_table **out) {
   *out = NULL;
   if (module >= t->cap_symbols) {
@@ -139,7 +142,10 @@ static int module_symbols(unified_tree *t, uint32_t module, const symbol_table *
     if (!st) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     t->symbols[module] = st;
     const char *path = t->exp->modules[module].path;
-    if (path[0] != '/' && t->measurements) {
+    char kernel[256];
+    if (t->measurements && kernel_module_name(path, kernel, sizeof kernel)) {
+      HPCDB_TRY(kernel_symbols_load(st, t->measurements, kernel));
+    } else if (path[0] != '/' && t->measurements) {
       char full[4096];
       if ((size_t)snprintf(full, sizeof full, "%s/%s", t->measurements, path) < sizeof full)
         HPCDB_TRY(symbols_load(st, full));
@@ -149,8 +155,9 @@ static int module_symbols(unified_tree *t, uint32_t module, const symbol_table *
   return 0;
 }
 
-static int function_index(unified_tree *t, uint32_t module, const symbol *s, uint32_t *out) {
-  uint64_t key = (uint64_t)module << 48 | s->start, idx;
+static int function_index(unified_tree *t, uint32_t module, const symbol_table *st, const symbol *s,
+                          uint32_t *out) {
+  uint64_t key = (uint64_t)module << 32 | (uint64_t)(s - st->syms), idx;
   if (u64map_get(&t->functions, key, &idx)) {
     *out = (uint32_t)idx;
     return 0;
@@ -169,7 +176,7 @@ static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip,
   }
   const symbol_table *st;
   HPCDB_TRY(module_symbols(t, module, &st));
-  const symbol *s = ip < (1ull << 48) ? symbols_find(st, ip) : NULL;
+  const symbol *s = symbols_find(st, ip);
   hpcdb_context c = frame_proto();
   if (!s) {
     c.module = module;
@@ -177,7 +184,7 @@ static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip,
     return unify_find_or_add(t, (unify_key){parent, module, ip}, &c, 0, out_id);
   }
   uint32_t fn, fn_ctx;
-  HPCDB_TRY(function_index(t, module, s, &fn));
+  HPCDB_TRY(function_index(t, module, st, s, &fn));
   c.lexical_type = HPCDB_LEX_FUNCTION;
   c.function = fn;
   HPCDB_TRY(unify_find_or_add(t, (unify_key){parent, KEY_FUNCTION, fn}, &c, 0, &fn_ctx));
