@@ -152,6 +152,12 @@ int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_
 
 /* ---- presenting and comparing ------------------------------------------- */
 
+/* What contexts[index] is, in the words of hpcdb_dump_json's tree ("call
+ * function main in app+0x4a0 def cpi.c:12", "entry 1 \"main thread\"",
+ * "<global>") into buf; returns the length it needed ("" and 0 for an index
+ * out of range). */
+size_t hpcdb_context_label(const hpcdb_experiment *exp, uint32_t index, char *buf, size_t size);
+
 /* Human-readable summary (what `hpcdb info` prints). */
 int hpcdb_write_info(FILE *out, const hpcdb_experiment *exp);
 /* The whole content, human-readable. */

@@ -20,14 +20,15 @@ enum { SCOPE_POINT, SCOPE_FUNCTION, SCOPE_LEX_AWARE, SCOPE_EXECUTION, N_SCOPES }
 typedef struct unify_key {
   uint32_t parent;
   uint32_t module; /* or one of the KEY_* kinds below */
-  uint64_t offset; /* entry point kind, function index, file << 32 | line, module << 32 | loop scope,
-                      or instruction offset */
+  uint64_t offset; /* entry point kind, function index, placeholder code, file << 32 | line,
+                      module << 32 | loop scope, or instruction offset */
 } unify_key;
 
 #define KEY_ENTRY UINT32_MAX
 #define KEY_FUNCTION (UINT32_MAX - 1)
-#define KEY_LINE (UINT32_MAX - 2)
-#define KEY_LOOP (UINT32_MAX - 3)
+#define KEY_PLACEHOLDER (UINT32_MAX - 2)
+#define KEY_LINE (UINT32_MAX - 3)
+#define KEY_LOOP (UINT32_MAX - 4)
 
 /* A slot of the unification table: the key beside its id, one cache line
  * visit per probe. */
@@ -58,6 +59,7 @@ typedef struct unified_tree {
   struct symbol_table **symbols; /* per module index, loaded on first use */
   uint64_t cap_symbols;
   hpcdb_u64map functions; /* (module << 32 | index in its symbol table) -> function index */
+  hpcdb_u64map placeholders; /* placeholder code -> function index */
   struct structure_map *structure; /* structure files, or NULL (--ignore-structs) */
 } unified_tree;
 

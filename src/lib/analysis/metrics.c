@@ -2,7 +2,11 @@
  * measurement files, each with hpcprof's four scope instances (point,
  * function, lex_aware, execution; prop metric id = 4 × metric + scope) and
  * its summary statistics (Sum, or with --stats also count, sum of squares,
- * min and max: stat id = base + partial × 4 + scope, base = metric × 20). */
+ * min and max: stat id = base + partial × 4 + scope, base = metric × 20).
+ * A metric hpcrun defines by a formula over others (GPU kernels' per-launch
+ * averages such as "GKER:BLKS" = #51/#61) is not a metric of the database
+ * (hpcprof makes it a derived statistic): it maps to HPCDB_NONE and its
+ * values, if a file stores any, are dropped. */
 #include <string.h>
 
 #include "analysis/analysis.h"
@@ -57,6 +61,10 @@ static int add_metric(hpcdb_experiment *exp, const char *name, int all_stats, ui
 
 int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map) {
   for (uint32_t i = 0; i < t->n_metrics; i++) {
+    if (t->metrics[i].formula.len > 0) {
+      metric_map[i] = HPCDB_NONE;
+      continue;
+    }
     const char *name = hpcdb_intern_n(exp, t->metrics[i].name.s, t->metrics[i].name.len);
     if (!name) return HPCDB_ENOMEM;
     uint32_t m = HPCDB_NONE;

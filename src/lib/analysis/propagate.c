@@ -69,6 +69,7 @@ static int add_sparse(thread_values *tv, const uint32_t *slot, const measured_tr
                         sp->ctx_ids[k]);
     for (uint64_t v = sp->ctx_starts[k]; v < sp->ctx_starts[k + 1]; v++) {
       uint16_t mid = sp->metric_ids[v];
+      if (metric_map[mid] == HPCDB_NONE) continue; /* a formula metric */
       add_raw(tv, slot, ctx, metric_map[mid], hpcrun_metric_value(&tr->tab->metrics[mid], sp->value_bits[v]));
     }
   }
@@ -83,7 +84,7 @@ static void add_dense(thread_values *tv, const uint32_t *slot, const measured_tr
     uint32_t ctx = mapped_profile_ctx(m, keys[k]);
     for (uint32_t mi = 0; mi < tab->n_metrics; mi++) {
       uint64_t bits = tr->dense[k * tab->n_metrics + mi];
-      if (bits) add_raw(tv, slot, ctx, metric_map[mi], hpcrun_metric_value(&tab->metrics[mi], bits));
+      if (bits && metric_map[mi] != HPCDB_NONE) add_raw(tv, slot, ctx, metric_map[mi], hpcrun_metric_value(&tab->metrics[mi], bits));
     }
   }
 }

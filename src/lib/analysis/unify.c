@@ -6,15 +6,18 @@
  * whose function symbol is known is that function's context with the
  * instruction as a hidden lexical child; so is a kernel frame whose function
  * the measurement's kernel_symbols/ names. hpcrun's placeholders (load module
- * 0, the ip holding 8 characters) become the global context ("^Primary" and
- * the idle "NoActvty") or entry points ("| Main  ", "| Thread"; any other,
- * e.g. a partial unwind: "unknown entry"). */
+ * 0, the ip holding 8 characters; placeholders.h) become the global context
+ * ("^Primary" and the idle "NoActvty"), entry points at a root ("| Main  ",
+ * "| Thread"; any other, e.g. a partial unwind: "unknown entry"), or, inside
+ * a path, a function context named after the placeholder (GPU operations:
+ * `<gpu kernel>` between a launch site and the kernel's GPU instructions). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
 #include "analysis/kernel_symbols.h"
+#include "analysis/placeholders.h"
 #include "analysis/structure_map.h"
 #include "analysis/symbols.h"
 #include "common/error.h"
@@ -50,6 +53,7 @@ void unified_tree_free(unified_tree *t) {
   free(t->slots);
   free(t->info);
   u64map_free(&t->functions);
+  u64map_free(&t->placeholders);
   memset(t, 0, sizeof *t);
 }
 
@@ -196,17 +200,27 @@ static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip,
   return unify_find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
 }
 
-/* What a placeholder node stands for. */
-typedef enum placeholder { PH_GLOBAL, PH_MAIN, PH_THREAD, PH_UNKNOWN } placeholder;
+/* The function a placeholder frame stands for: one per placeholder code, in
+ * no module (hpcprof writes one function entry per code, so "GPUKernl" and
+ * "GPUTrace" are two functions both named <gpu kernel>). */
+static int placeholder_function(unified_tree *t, uint64_t ip, uint32_t *out) {
+  uint64_t idx;
+  if (u64map_get(&t->placeholders, ip, &idx)) {
+    *out = (uint32_t)idx;
+    return 0;
+  }
+  char buf[33];
+  hpcdb_function fn = {placeholder_name(ip, buf), HPCDB_NONE, 0, HPCDB_NONE, 0, 0};
+  HPCDB_TRY(hpcdb_add_function(t->exp, &fn, out));
+  if (u64map_put(&t->placeholders, ip, *out) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  return 0;
+}
 
-static placeholder classify(uint64_t ip) {
-  char name[9];
-  for (int i = 0; i < 8; i++) name[i] = (char)(ip >> (56 - 8 * i));
-  name[8] = '\0';
-  if (!strcmp(name, "^Primary") || !strcmp(name, "NoActvty")) return PH_GLOBAL;
-  if (!strcmp(name, "| Main  ")) return PH_MAIN;
-  if (!strcmp(name, "| Thread")) return PH_THREAD;
-  return PH_UNKNOWN;
+static int placeholder_frame(unified_tree *t, uint32_t parent, uint64_t ip, uint32_t *out_id) {
+  hpcdb_context c = frame_proto();
+  c.lexical_type = HPCDB_LEX_FUNCTION;
+  HPCDB_TRY(placeholder_function(t, ip, &c.function));
+  return unify_find_or_add(t, (unify_key){parent, KEY_PLACEHOLDER, ip}, &c, 0, out_id);
 }
 
 static int module_index(hpcdb_experiment *exp, const hpcrun_str *path, uint32_t *out) {
@@ -247,13 +261,16 @@ static int node_module(hpcdb_experiment *exp, const hpcrun_tables *tab, file_mod
 static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, file_modules *fm,
                     const hpcrun_cct_node *node, uint32_t parent, uint32_t *out) {
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER) {
-    placeholder ph = classify(node->ip);
-    if (ph == PH_GLOBAL || parent != 0) { /* a placeholder inside a path adds no frame */
+    placeholder_role ph = placeholder_classify(node->ip);
+    if (ph == PH_GLOBAL || (ph == PH_NOFRAME && parent != 0)) { /* no frame of its own */
       *out = parent;
       return 0;
     }
-    return entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
-                                                                            : HPCDB_ENTRY_UNKNOWN, out);
+    if (parent == 0 && ph != PH_FRAME)
+      return entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
+                                                                              : HPCDB_ENTRY_UNKNOWN, out);
+    if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent));
+    return placeholder_frame(t, parent, node->ip, out);
   }
   if (!fm->lm_map[node->lm_id])
     return hpcdb_fail(HPCDB_ECORRUPT, "%s: node %u refers to load module %u, not in the load map", path,

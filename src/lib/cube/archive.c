@@ -7,6 +7,11 @@
 #include "common/error.h"
 #include "cube/cube.h"
 
+const char *cube_member_name(struct archive_entry *e) {
+  const char *name = archive_entry_pathname(e);
+  return name ? name : "";
+}
+
 /* The whole current archive member. */
 int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m, const char *path) {
   int64_t size = archive_entry_size(e);
@@ -18,7 +23,7 @@ int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m
   if (got < 0 || (size_t)got != m->len) {
     free(m->data);
     m->data = NULL;
-    return hpcdb_fail_at(HPCDB_ECORRUPT, path, archive_entry_pathname(e), 0, "archive", "short member: %s",
+    return hpcdb_fail_at(HPCDB_ECORRUPT, path, cube_member_name(e), 0, "archive", "short member: %s",
                          archive_error_string(ar) ? archive_error_string(ar) : "truncated");
   }
   return 0;
@@ -50,7 +55,7 @@ int cube_read_anchor(cube_anchor *a, const char *path) {
       rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "archive", 0, "tar", "%s", archive_error_string(ar));
       break;
     }
-    if (strcmp(archive_entry_pathname(e), "anchor.xml") != 0) continue;
+    if (strcmp(cube_member_name(e), "anchor.xml") != 0) continue;
     cube_member m;
     if ((rc = cube_read_member(ar, e, &m, path)) == 0) {
       rc = cube_anchor_parse(a, m.data, m.len, path);

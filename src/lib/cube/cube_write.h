@@ -104,4 +104,15 @@ int cube_write_data(const cube_metric_rows *r, cube_sink_fn sink, void *user);
 /* The ZCUBEX.DATA member: one zlib stream per row. */
 int cube_write_data_compressed(cube_buf *data, const cube_metric_rows *r);
 
+/* Where carried members go: a member's header, then its bytes in pieces. */
+typedef struct cube_member_writer {
+  int (*header)(void *user, const char *name, uint64_t size);
+  cube_sink_fn data;
+  void *user;
+  const char *origin; /* set by cube_carry_members, for messages */
+} cube_member_writer;
+/* The members of exp's origin (when it was read from a Cube file) that
+ * hpcdb does not write itself, copied as they are. */
+int cube_carry_members(const hpcdb_experiment *exp, cube_member_writer *w);
+
 #endif

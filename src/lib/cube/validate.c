@@ -124,6 +124,10 @@ static void check_metric(checker *k, const cube_anchor *a, uint32_t m, const cub
     return;
   }
   check_index_order(k, ixname, &v);
+  if (v.n_rows == 0) /* valid Cube, but pycubexr asserts an index lists a cnode; writers leave the members out */
+    report(k, HPCDB_SEV_NOTE, ixname, 18, "index-empty",
+           "metric %s: the index lists no cnode (pycubexr refuses it; Score-P and CubeW write no members for such a metric)",
+           mt->uniq);
   cube_dtype t;
   if (cube_dtype_parse(&t, mt->dtype) && t.kind == CUBE_DT_SCALE_FUNC)
     for (size_t i = 0; i < (size_t)v.n_rows * a->n_locations; i++)
@@ -167,7 +171,7 @@ static int check_members(checker *k, const cube_anchor *a) {
       report(k, HPCDB_SEV_ERROR, "archive", 0, "tar", "%s", archive_error_string(ar));
       break;
     }
-    const char *name = archive_entry_pathname(e);
+    const char *name = cube_member_name(e);
     uint32_t m;
     int is_index = metric_of(a, name, ".index", &m), is_data = !is_index && metric_of(a, name, ".data", &m);
     if (!is_index && !is_data) {

@@ -1,0 +1,28 @@
+/* hpcrun's placeholders: load module 0, the "ip" holding 8 characters
+ * (big-endian). Some stand for where a thread is (the global context, entry
+ * points); the others (GPU operations, OpenMP states, ...) are frames of
+ * their own, which hpcprof shows as a function context named after the
+ * placeholder: `<gpu kernel>` between a kernel's launch site and its GPU
+ * instructions. */
+#ifndef HPCDB_ANALYSIS_PLACEHOLDERS_H
+#define HPCDB_ANALYSIS_PLACEHOLDERS_H
+
+#include <stdint.h>
+
+typedef enum placeholder_role {
+  PH_GLOBAL,  /* "^Primary", "NoActvty": the global context (not running) */
+  PH_MAIN,    /* "| Main  ": the entry point of the main thread */
+  PH_THREAD,  /* "| Thread": the entry point of an application thread */
+  PH_NOFRAME, /* "^Partial", "*Unnorm ": adds nothing inside a path; an unknown entry at a root */
+  PH_FRAME    /* every other: a function context named by placeholder_name */
+} placeholder_role;
+
+placeholder_role placeholder_classify(uint64_t ip);
+
+/* The function name hpcprof gives a placeholder frame: its standard name
+ * ("<gpu kernel>", also for "GPUTrace"; "<omp idle>", ...), or the 8
+ * characters themselves, unprintable bytes as a backslash and two hex
+ * digits. buf holds at least 33 bytes. */
+const char *placeholder_name(uint64_t ip, char buf[33]);
+
+#endif
