@@ -214,6 +214,18 @@ class Experiment:
         prof, time, ctx = self.core.traces()
         return pd.DataFrame({"profile": prof, "time": time, "context": ctx}, copy=False)
 
+    def events(self):
+        """The traces as Enter/Leave events of function frames, as Pipit's HPCToolkit reader makes
+        them: time (ns), event ("Enter"/"Leave"), profile, context (the frame's native id), name.
+        Between two samples the frames that end are left (innermost first) and the new ones entered
+        at the second sample's time; frames still open at a trace's end are left at its last sample."""
+        time, prof, ctx, leave = self.core.events()
+        names = self.contexts["name"]
+        return pd.DataFrame({"time": time,
+                             "event": pd.Categorical.from_codes(leave.astype(np.int8), ["Enter", "Leave"]),
+                             "profile": prof, "context": ctx,
+                             "name": names.reindex(ctx).to_numpy()}, copy=False)
+
     def trace_arrays(self, index):
         """The index-th trace without a copy: (profile, timestamps ns, context ids)."""
         return self.core.trace(int(index))

@@ -39,5 +39,6 @@ PyObject *hpcdb_py_view(PyObject *owner, int typenum, npy_intp n, void *data);
 PyObject *experiment_values(ExperimentObject *self, PyObject *args);
 PyObject *experiment_context_index(ExperimentObject *self, PyObject *args);
 PyObject *experiment_traces(ExperimentObject *self, PyObject *args);
+PyObject *experiment_events(ExperimentObject *self, PyObject *args);
 
 #endif
