@@ -23,8 +23,15 @@ __all__ = ["open", "validate", "convert", "diff", "detect", "Experiment", "Error
            "UnsupportedError", "ExistsError", "Diagnostic", "Validation", "Difference"]
 
 
-def open(path):  # noqa: A001 - the package's entry point, as hpcdb.open
-    """Reads a database in any format hpcdb reads into an Experiment."""
+def open(path, lazy=False):  # noqa: A001 - the package's entry point, as hpcdb.open
+    """Reads a database in any format hpcdb reads into an Experiment.
+
+    lazy=True (HPCToolkit v4.0 database directories): reads only the tree, the metrics and the
+    profile identities; the values stay in the memory-mapped profile.db and each values() call
+    reads those of the profiles it asks for. A database of any size opens in milliseconds;
+    traces are not read (open it again without lazy for traces())."""
+    if lazy:
+        return Experiment(_core.read_lazy(os.fspath(path)))
     return Experiment(_core.read(os.fspath(path)))
 
 

@@ -208,9 +208,14 @@ class Experiment:
         ids, values."""
         return self.core.profile_csr(int(profile))
 
+    def _traces_read(self):
+        if self.info["lazy"]:
+            raise ValueError("opened with lazy=True: traces are not read (hpcdb.open(path) reads them)")
+
     def traces(self):
         """Every trace as one DataFrame: profile, time (ns), context (native id; 0: not running),
         like Pipit's events; sorted by profile, then time as recorded."""
+        self._traces_read()
         prof, time, ctx = self.core.traces()
         return pd.DataFrame({"profile": prof, "time": time, "context": ctx}, copy=False)
 
@@ -219,6 +224,7 @@ class Experiment:
         them: time (ns), event ("Enter"/"Leave"), profile, context (the frame's native id), name.
         Between two samples the frames that end are left (innermost first) and the new ones entered
         at the second sample's time; frames still open at a trace's end are left at its last sample."""
+        self._traces_read()
         time, prof, ctx, leave = self.core.events()
         names = self.contexts["name"]
         return pd.DataFrame({"time": time,

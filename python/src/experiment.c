@@ -17,7 +17,20 @@ PyObject *hpcdb_py_view(PyObject *owner, int typenum, npy_intp n, void *data) {
   return a;
 }
 
+PyObject *hpcdb_py_experiment(hpcdb_experiment *exp, hpcdb_db *db) {
+  ExperimentObject *o = PyObject_New(ExperimentObject, &Experiment_Type);
+  if (!o) {
+    hpcdb_experiment_free(exp);
+    hpcdb_db_close(db);
+    return NULL;
+  }
+  o->exp = exp;
+  o->db = db;
+  return (PyObject *)o;
+}
+
 static void experiment_dealloc(ExperimentObject *self) {
+  hpcdb_db_close(self->db);
   hpcdb_experiment_free(self->exp);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -50,12 +63,12 @@ static PyObject *experiment_info(ExperimentObject *self, PyObject *unused) {
     if (!v) goto fail;
     PyList_SET_ITEM(kinds, i, v);
   }
-  return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:I,s:I,s:I,s:I,s:O,s:K,s:K,s:K}", "format",
+  return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:I,s:I,s:I,s:I,s:O,s:O,s:K,s:K,s:K}", "format",
                        text(e->format), "origin", text(e->origin), "title", text(e->title),
                        "description", text(e->description), "attrs", attrs, "warnings", warnings, "kind_names",
                        kinds, "n_contexts", e->n_contexts, "n_profiles", e->n_profiles, "n_metrics",
                        e->n_metrics, "n_traces", e->n_traces, "has_traces", e->has_traces ? Py_True : Py_False,
-                       "trace_min", (unsigned long long)e->trace_min, "trace_max",
+                       "lazy", self->db ? Py_True : Py_False, "trace_min", (unsigned long long)e->trace_min, "trace_max",
                        (unsigned long long)e->trace_max, "n_values",
                        (unsigned long long)hpcdb_value_count(e));
 fail:
@@ -242,6 +255,7 @@ static PyObject *experiment_profile_csr(ExperimentObject *self, PyObject *args) 
   unsigned p;
   if (!PyArg_ParseTuple(args, "I", &p)) return NULL;
   if (p >= self->exp->n_profiles) return PyErr_Format(PyExc_IndexError, "no profile %u", p);
+  if (self->db) return PyErr_Format(PyExc_ValueError, "opened lazily: the values are read by values(), not held");
   hpcdb_profile *pr = &self->exp->profiles[p];
   PyObject *o = (PyObject *)self;
   return Py_BuildValue("(NNNN)", hpcdb_py_view(o, NPY_UINT32, pr->n_ctxs, pr->ctx_ids),

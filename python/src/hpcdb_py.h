@@ -22,6 +22,7 @@
 typedef struct {
   PyObject_HEAD
   hpcdb_experiment *exp;
+  hpcdb_db *db; /* lazy: the values stay in the mapped profile.db (NULL: they are in exp) */
 } ExperimentObject;
 
 extern PyTypeObject Experiment_Type;
@@ -34,6 +35,9 @@ PyObject *hpcdb_py_set_errors(PyObject *self, PyObject *args);
 
 /* A read-only 1-D array over n elements of data owned by owner (no copy). */
 PyObject *hpcdb_py_view(PyObject *owner, int typenum, npy_intp n, void *data);
+
+/* An Experiment over exp (and db, lazy), owning both. */
+PyObject *hpcdb_py_experiment(hpcdb_experiment *exp, hpcdb_db *db);
 
 /* Experiment methods that compute (values.c). */
 PyObject *experiment_values(ExperimentObject *self, PyObject *args);

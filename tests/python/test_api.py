@@ -143,3 +143,20 @@ def test_refcounts_of_views():
     del views
     gc.collect()
     assert sys.getrefcount(core) == base
+
+
+def test_lazy_open_reads_the_same_values():
+    import pandas.testing as pdt
+    for rel in ("hpctoolkit-v4/cpi-mpi", "hpctoolkit-v4/lmp-openmp", "hpcrun/expected/loops-cuda-nvidia-t.d"):
+        path = sample(rel)
+        full, lazy = hpcdb.open(path), hpcdb.open(path, lazy=True)
+        assert lazy.info["lazy"] and not full.info["lazy"]
+        for table in ("metrics", "profiles", "contexts", "summary"):
+            pdt.assert_frame_equal(getattr(full, table), getattr(lazy, table))
+        pdt.assert_frame_equal(full.values(), lazy.values())
+        pdt.assert_frame_equal(full.values(profiles=[2]), lazy.values(profiles=[2]))
+        assert (full.matrix(full.metrics["name"][0], dense=True) == lazy.matrix(full.metrics["name"][0], dense=True)).all()
+        with pytest.raises(ValueError):
+            lazy.traces()
+    with pytest.raises(hpcdb.Error):
+        hpcdb.open(sample("cube/time.p4.cubex"), lazy=True)
