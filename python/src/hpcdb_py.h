@@ -26,6 +26,10 @@ typedef struct {
 } ExperimentObject;
 
 extern PyTypeObject Experiment_Type;
+extern PyTypeObject Cube_Type;
+
+/* open_cube(path) -> CubeFile (cube.c). */
+PyObject *hpcdb_py_open_cube(PyObject *mod, PyObject *args);
 
 /* Raises the hpcdb.Error subclass of status with the library's message. */
 PyObject *hpcdb_py_raise(int status);

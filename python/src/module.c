@@ -219,6 +219,7 @@ static PyObject *py_diff(PyObject *mod, PyObject *args) {
 static PyMethodDef module_methods[] = {
     {"read", py_read, METH_VARARGS, "read(path) -> Experiment: any format hpcdb reads"},
     {"read_lazy", py_read_lazy, METH_VARARGS, "read_lazy(dir) -> Experiment: a v4.0 database, values on demand"},
+    {"open_cube", hpcdb_py_open_cube, METH_VARARGS, "open_cube(path) -> CubeFile: values without the model"},
     {"detect", py_detect, METH_VARARGS, "detect(path) -> format name"},
     {"validate", py_validate, METH_VARARGS, "validate(path) -> (errors, notes, diagnostics)"},
     {"convert", py_convert, METH_VARARGS, "convert(src, dst, to, force, strict, compress) -> losses"},
@@ -231,7 +232,7 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_core", "hpcdb's
 
 PyMODINIT_FUNC PyInit__core(void) {
   import_array();
-  if (PyType_Ready(&Experiment_Type) < 0) return NULL;
+  if (PyType_Ready(&Experiment_Type) < 0 || PyType_Ready(&Cube_Type) < 0) return NULL;
   PyObject *m = PyModule_Create(&module_def);
   if (!m) return NULL;
   Py_INCREF(&Experiment_Type);

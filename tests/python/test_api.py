@@ -160,3 +160,19 @@ def test_lazy_open_reads_the_same_values():
             lazy.traces()
     with pytest.raises(hpcdb.Error):
         hpcdb.open(sample("cube/time.p4.cubex"), lazy=True)
+
+
+def test_cube_direct_access_agrees_with_the_model():
+    path = sample("cube/time.p4.cubex")
+    c = hpcdb.open_cube(path)
+    exp = hpcdb.open(path)
+    assert c.metrics == list(dict.fromkeys(exp.metrics["name"]))
+    offset = int(exp.info["attrs"].get("cube.ctx_id_offset", 1))
+    for metric, scope, inclusive in (("time", "execution", True), ("time", "point", False), ("visits", "execution", True)):
+        direct = c.values(metric, inclusive)
+        full = exp.matrix(metric, scope, dense=True)
+        rows = exp.core.context_index(direct.index.to_numpy() + offset)
+        assert (rows >= 0).all() and direct.shape == (len(rows), c.n_locations)
+        assert np.array_equal(direct.to_numpy(), full[rows]), metric
+    with pytest.raises(hpcdb.Error):
+        hpcdb.open_cube(sample("hpctoolkit-v4/cpi-mpi"))
