@@ -19,6 +19,9 @@ cp -r "$src/pyproject.toml" "$src/setup.py" "$src/include" "$src/python" "$out/"
 mkdir -p "$out/docs" "$out/src"
 cp "$src/docs/python.md" "$out/docs/"
 cp -r "$src/src/lib" "$out/src/"
+case "${LD_PRELOAD:-}" in # the sanitizer build's library needs its runtimes at link time
+  *libasan*) export LDFLAGS="${LDFLAGS:-} -fsanitize=address,undefined" ;;
+esac
 HPCDB_LIBRARY=$lib "$out/venv/bin/python" -m pip install --no-build-isolation --no-index --no-deps -q "$out" \
   >"$out/pip.log" 2>&1 || { cat "$out/pip.log"; exit 1; }
 cd "$out"

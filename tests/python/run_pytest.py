@@ -9,4 +9,7 @@ except ImportError:
     sys.exit(77)
 
 here = os.path.dirname(os.path.abspath(__file__))
+for arg in sys.argv[1:]:
+    if arg.startswith("--basetemp="):  # pytest makes the directory, not its parents
+        os.makedirs(os.path.dirname(arg.split("=", 1)[1]), exist_ok=True)
 sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "--rootdir", here] + sys.argv[1:]))
