@@ -40,7 +40,7 @@ for s in hpctoolkit-v4/cpi-mpi hpctoolkit-v4/lmp-openmp hpctoolkit-legacy/cpi-mp
   [ -e "$data/$s" ] && best summary "$data/$s"
 done
 if [ ! -d "$work/pipit.d" ]; then
-  "$build/gen_measurements" --threads 32 --contexts 2000 --samples 9000 -o "$work/pipit.m" >/dev/null
+  "$build/gen_measurements" --threads 32 --contexts 2000 --samples 1500 -o "$work/pipit.m" >/dev/null
   "$build/hpcdb" analyze "$work/pipit.m" -o "$work/pipit.d" >/dev/null
 fi
 best events "$work/pipit.d"

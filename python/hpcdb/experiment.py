@@ -220,17 +220,19 @@ class Experiment:
         return pd.DataFrame({"profile": prof, "time": time, "context": ctx}, copy=False)
 
     def events(self):
-        """The traces as Enter/Leave events of function frames, as Pipit's HPCToolkit reader makes
-        them: time (ns), event ("Enter"/"Leave"), profile, context (the frame's native id), name.
+        """The traces as Enter/Leave events of function frames (call sites in a database made without
+        program structure), as Pipit's HPCToolkit reader makes them: time (ns), event ("Enter"/"Leave"), profile, context (the frame's native id), name.
         Between two samples the frames that end are left (innermost first) and the new ones entered
         at the second sample's time; frames still open at a trace's end are left at its last sample."""
         self._traces_read()
         time, prof, ctx, leave = self.core.events()
-        names = self.contexts["name"]
+        # names as a Categorical: one code per event, each name stored once
+        codes, names = pd.factorize(self.contexts["name"], use_na_sentinel=True)
+        rows = self.core.context_index(ctx)
+        name = pd.Categorical.from_codes(np.where(rows >= 0, codes[rows], -1).astype(np.int32), categories=names)
         return pd.DataFrame({"time": time,
-                             "event": pd.Categorical.from_codes(leave.astype(np.int8), ["Enter", "Leave"]),
-                             "profile": prof, "context": ctx,
-                             "name": names.reindex(ctx).to_numpy()}, copy=False)
+                             "event": pd.Categorical.from_codes(leave.view(np.int8), ["Enter", "Leave"]),
+                             "profile": prof, "context": ctx, "name": name}, copy=False)
 
     def trace_arrays(self, index):
         """The index-th trace without a copy: (profile, timestamps ns, context ids)."""
