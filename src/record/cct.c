@@ -35,14 +35,20 @@ static uint32_t add(rec_cct *c, uint32_t parent, uint16_t lm, uint64_t offset) {
 }
 
 /* hpcrun's placeholders: the program root, the idle node, the thread's root
- * ("| Main  " or "| Thread") and where partial unwinds go. */
+ * ("| Main  " or "| Thread"); where partial unwinds go ("^Partial") is added
+ * when the first one happens. */
 int rec_cct_init(rec_cct *c, int main_thread) {
   if (rec_arena_init(&c->nodes, sizeof(rec_node), 1024) < 0) return -1;
   c->root = add(c, REC_NO_NODE, 0, pack("^Primary"));
   c->idle = add(c, c->root, 0, pack("NoActvty"));
   c->thread_root = add(c, c->root, 0, pack(main_thread ? "| Main  " : "| Thread"));
-  c->partial_root = add(c, c->root, 0, pack("^Partial"));
-  return c->partial_root == REC_NO_NODE ? -1 : 0;
+  c->partial_root = REC_NO_NODE; /* made by the first partial unwind */
+  return c->thread_root == REC_NO_NODE ? -1 : 0;
+}
+
+uint32_t rec_cct_partial_root(rec_cct *c) {
+  if (c->partial_root == REC_NO_NODE) c->partial_root = add(c, c->root, 0, pack("^Partial"));
+  return c->partial_root;
 }
 
 uint32_t rec_cct_child(rec_cct *c, uint32_t parent, uint16_t lm, uint64_t offset) {

@@ -93,7 +93,8 @@ int rec_events_identify(rec_thread *t, const siginfo_t *si) {
     if ((v & ~0xff) != REC_SIGVAL_TAG) return -1;
     return (v & 0xff) < rec_proc.cfg.n_events ? (v & 0xff) : -1;
   }
-  if (!t || si->si_code <= 0) return -1; /* sent by a process (kill, sigqueue) */
+  /* a counter's overflow comes as POLL_IN/POLL_HUP with its descriptor */
+  if (!t || si->si_code < POLL_IN || si->si_code > POLL_HUP) return -1;
   for (int ev = 0; ev < rec_proc.cfg.n_events; ev++)
     if (t->perf_fd[ev] >= 0 && si->si_fd == t->perf_fd[ev]) return ev;
   return -1;

@@ -74,6 +74,7 @@ typedef struct rec_cct {
 } rec_cct;
 
 REC_HIDDEN int rec_cct_init(rec_cct *c, int main_thread);
+REC_HIDDEN uint32_t rec_cct_partial_root(rec_cct *c);
 REC_HIDDEN uint32_t rec_cct_child(rec_cct *c, uint32_t parent, uint16_t lm, uint64_t offset);
 static inline rec_node *rec_cct_node(const rec_cct *c, uint32_t i) {
   return (rec_node *)rec_arena_at(&c->nodes, i);

@@ -26,7 +26,7 @@ static void take(rec_thread *t, int ev, void *uc) {
   int n;
   rec_unwind_status st = rec_unwind(t, uc, &n);
   rec_cct *c = &t->cct;
-  uint32_t node = st == REC_UNW_ROOT ? c->thread_root : c->partial_root;
+  uint32_t node = st == REC_UNW_ROOT ? c->thread_root : rec_cct_partial_root(c);
   if (st != REC_UNW_ROOT) t->partial++;
   for (int i = n - 1; i >= 0 && node != REC_NO_NODE; i--) {
     uint64_t off;
