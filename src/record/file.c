@@ -118,7 +118,17 @@ static void header(builder *b, const rec_thread *t) {
   pair_u64(b, "hpcdb-record-cct-bytes", t->cct.nodes.mapped_bytes);
 }
 
-static int metrics(builder *b, const rec_thread *t) {
+static void describe(char *out, size_t n, const rec_event *e) {
+  if (e->kind != REC_EV_PERF)
+    snprintf(out, n, "%s: sampled every %.6g s of %s time", e->name, (double)e->period / 1e9,
+             e->kind == REC_EV_CPUTIME ? "the thread's CPU" : "wall-clock");
+  else if (e->freq)
+    snprintf(out, n, "%s: sampled about %llu times per second", e->name, (unsigned long long)e->freq);
+  else
+    snprintf(out, n, "%s: sampled every %llu events", e->name, (unsigned long long)e->period);
+}
+
+static int metrics(builder *b, const rec_thread *t, char descriptions[][160]) {
   hpcrun_tables *tab = &b->f.t;
   tab->metric_tail = 1;
   tab->n_metrics = (uint32_t)rec_proc.cfg.n_events;
@@ -126,14 +136,17 @@ static int metrics(builder *b, const rec_thread *t) {
   if (!tab->metrics) return -1;
   for (uint32_t i = 0; i < tab->n_metrics; i++) {
     const rec_event *e = &rec_proc.cfg.events[i];
+    describe(descriptions[i], 160, e);
     hpcrun_metric_desc *m = &tab->metrics[i];
-    m->name = m->description = str_of(e->name);
+    m->name = str_of(e->name);
+    m->description = str_of(descriptions[i]);
     m->flags[HPCRUN_MFLAG_TYPE] = 1; /* raw */
     m->flags[HPCRUN_MFLAG_VALFMT] = e->kind == REC_EV_PERF ? HPCRUN_VALFMT_INT : HPCRUN_VALFMT_REAL;
     m->flags[HPCRUN_MFLAG_SHOW] = 1;
     m->flags[HPCRUN_MFLAG_SHOWPERCENT] = 1;
-    /* timers store seconds per sample already; counters store events */
-    m->period = e->kind == REC_EV_PERF && e->period ? e->period : 1;
+    /* the values are final (seconds, events): a reader that scales by the
+     * period must leave them as they are; the sampling period is described */
+    m->period = 1;
     m->formula = m->format = str_of("");
     m->is_frequency = e->kind == REC_EV_PERF && e->freq ? 1 : 0;
     m->num_samples = t->samples[i];
@@ -221,11 +234,12 @@ int rec_write_profile(rec_thread *t) {
   b.f.header.items = b.pairs;
   hpcrun_kind_entry kinds[8];
   hpcrun_id_elem ids[4];
+  char descriptions[REC_MAX_EVENTS][160];
   uint8_t *used = calloc(65536, 1);
   char path[4400];
   rec_file_name(path, sizeof path, t->id, "hpcrun");
   int rc = -1;
-  if (used && tree_and_values(&b, t, used) == 0 && loadmap(&b, used) == 0 && metrics(&b, t) == 0) {
+  if (used && tree_and_values(&b, t, used) == 0 && loadmap(&b, used) == 0 && metrics(&b, t, descriptions) == 0) {
     header(&b, t);
     identity(&b, t, kinds, ids);
     rc = hpcrun_file_write(&b.f, path);
