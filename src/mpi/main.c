@@ -18,8 +18,8 @@ static const char help[] =
     "    hpcdb-mpi analyze - hpcdb analyze over MPI ranks: the same database, written by all\n"
     "\n"
     "SYNOPSIS\n"
-    "    mpirun -np N hpcdb-mpi analyze [-j N] [--stats] [--strict] [--force] [--quiet]\n"
-    "                                   [--report] MEASUREMENTS -o DB\n"
+    "    mpirun -np N hpcdb-mpi analyze [-j N] [-S STRUCT]... [--ignore-structs] [--stats]\n"
+    "                                   [--strict] [--force] [--quiet] [--report] MEASUREMENTS -o DB\n"
     "\n"
     "DESCRIPTION\n"
     "    Does what `hpcdb analyze` does (see its --help) with the work spread over the ranks\n"
@@ -44,11 +44,14 @@ static const char help[] =
     "OPTIONS\n"
     "    -o DB        the database directory to write (required)\n"
     "    -j N         worker threads per rank (default 1)\n"
+    "    -S, --struct STRUCT  a structure file, or a directory of them (repeatable), as hpcdb analyze\n"
+    "    --ignore-structs     no structure files, not even MEASUREMENTS/structs\n"
     "    --stats      also write count, sum of squares, min and max (hpcprof --stats)\n"
     "    --strict     fail on the first unreadable measurement file\n"
     "    --force      replace an existing database\n"
     "    --quiet      no summary line\n"
-    "    --report     each rank prints its bytes sent to other ranks and its peak RSS\n"
+    "    --report     each rank prints its wall and CPU time, bytes sent to other ranks and peak\n"
+    "                 RSS, per phase\n"
     "\n"
     "ENVIRONMENT\n"
     "    HPCDB_MPI_FAIL_RANK=R   (for tests) rank R fails at the end of a phase:\n"
@@ -159,9 +162,10 @@ static void print_warning(void *user, const char *message) {
   fprintf(stderr, "hpcdb-mpi analyze: warning: %s\n", message);
 }
 
-static int analyze(int argc, char **argv, int size) {
-  hpcdb_analyze_options opt = {1, 0, 0, 0, NULL};
+static int analyze_with(int argc, char **argv, int size, const char **structs) {
+  hpcdb_analyze_options opt = {.threads = 1};
   const char *in = NULL, *out = NULL;
+  opt.structs = structs;
   int quiet = 0, report = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -184,6 +188,10 @@ static int analyze(int argc, char **argv, int size) {
       quiet = 1;
     } else if (!strcmp(a, "--report")) {
       report = 1;
+    } else if ((!strcmp(a, "--struct") || !strcmp(a, "-S")) && i + 1 < argc) {
+      structs[opt.n_structs++] = argv[++i];
+    } else if (!strcmp(a, "--ignore-structs")) {
+      opt.ignore_structs = 1;
     } else if (a[0] == '-' || in) {
       if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: unexpected argument '%s' (see --help)\n", a);
       return 2;
@@ -227,6 +235,14 @@ static int analyze(int argc, char **argv, int size) {
             res.profiles_read, res.profiles_skipped, res.traces_read, res.contexts, (unsigned long long)res.values, out,
             size);
   return 0;
+}
+
+static int analyze(int argc, char **argv, int size) {
+  const char **structs = calloc((size_t)argc + 1, sizeof *structs); /* room for every -S */
+  if (!structs) return 2;
+  int rc = analyze_with(argc, argv, size, structs);
+  free(structs);
+  return rc;
 }
 
 int main(int argc, char **argv) {

@@ -10,6 +10,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/dist_msg.h"
+#include "analysis/tree_merge.h"
 #include "hpcdb/analysis_dist.h"
 #include "hpctk4/hpctk4_write.h"
 
@@ -24,8 +25,10 @@ typedef struct dist_run {
   uint64_t bytes_sent;
   size_t n_files_total; /* rank 0 */
   hpcrun_path_list files; /* this rank's, a run of consecutive files in name order */
-  hpcdb_experiment *exp;  /* the unified tree's; this rank's profiles and traces */
-  unified_tree tree;
+  hpcdb_experiment *exp;  /* this rank's unified tree's, with its profiles and traces */
+  unified_tree tree;      /* this rank's files unified (its lookups find them again) */
+  merged_tree global;     /* every rank's trees merged: the run's ids; read only */
+  tree_map map;           /* this rank's tree's contexts and metrics in the run's */
   /* this rank's profiles, by local profile index - 1: their value blocks go
    * to a spill file as they are made (offsets in profile.db are not known
    * yet), their context index stays to find values by context */
@@ -36,7 +39,10 @@ typedef struct dist_run {
   uint64_t spill_len;
   uint8_t *enc;
   uint64_t enc_cap;
-  uint32_t n_ids;     /* contexts of the unified tree */
+  loop_lex_value *loops; /* this rank's loops' lex_aware values, in profile order */
+  uint32_t *loop_profile; /* the local profile of each */
+  uint64_t n_loops, cap_loops, cap_loop_profile;
+  uint32_t n_ids;     /* contexts of the run's tree */
   uint64_t *count;    /* per context: values (this rank's, then the run's) */
   uint64_t *mask;     /* per context: the metric ids with values, mask_words bits */
   uint32_t mask_words;
@@ -66,12 +72,14 @@ int dist_checkpoint(dist_run *d, const char *phase);
 
 /* dist_files.c: rank 0 lists the measurement files and hands each rank its share. */
 int dist_spread_files(dist_run *d);
-/* dist_tree.c: the unified tree of every file, on every rank. */
+/* dist_tree.c: the unified tree of every file, on every rank; this rank's profiles. */
 int dist_unify(dist_run *d);
+/* The warning function that keeps warnings for rank 0. */
+hpcdb_warning_fn keep_warning_fn(void);
 /* dist_values.c: the spill and per-context counts before the profiles are
  * made; the pass's sink for each profile's values */
 int dist_values_prepare(dist_run *d);
-int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr);
+int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex_list *loops);
 /* dist_values.c: profile.db's thread and summary blocks and cct.db, each rank its part. */
 int dist_write_values(dist_run *d);
 /* dist_meta.c: what rank 0 needs of every rank; the headers, footers, meta.db. */

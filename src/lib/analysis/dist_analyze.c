@@ -80,8 +80,12 @@ static void release(dist_run *d) {
   free(d->mask);
   msg_free(&d->warnings);
   hpcrun_path_list_free(&d->files);
+  free(d->loops);
+  free(d->loop_profile);
   unified_tree_free(&d->tree);
   hpcdb_experiment_free(d->exp);
+  merged_tree_free(&d->global);
+  tree_map_free(&d->map);
 }
 
 int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const hpcdb_analyze_options *options,

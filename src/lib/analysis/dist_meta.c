@@ -16,6 +16,7 @@
 #include "analysis/dist.h"
 #include "common/bytes.h"
 #include "common/error.h"
+#include "common/hashmap.h"
 
 #define TRACE_ELEM 12
 
@@ -101,6 +102,7 @@ typedef struct whole {
   hpctk4_trace_desc *traces;
   uint32_t n_traces;
   int have_range;
+  hpcdb_u64map warned; /* hashes of the warnings given */
 } whole;
 
 static int take_profiles(dist_run *d, hpcdb_cursor *c, int r, whole *w) {
@@ -118,7 +120,7 @@ static int take_profiles(dist_run *d, hpcdb_cursor *c, int r, whole *w) {
         rc = cursor_le64(c, &ids[k].physical_id, "physical id");
     }
     uint32_t index = w->next_profile;
-    if (rc == 0 && r != 0) rc = hpcdb_add_profile(d->exp, 0, 1, ids, n_ids, &index); /* rank 0's are there */
+    if (rc == 0) rc = hpcdb_add_profile(d->global.exp, 0, 1, ids, n_ids, &index);
     free(ids);
     HPCDB_TRY(rc);
     if (index != w->next_profile || index > d->n_profiles)
@@ -152,14 +154,14 @@ static int take_traces(dist_run *d, hpcdb_cursor *c, whole *w) {
  * already), in rank order: kind names, the title and the time range go as
  * hpcdb_analyze takes them, from the first files that have them. */
 static int take_rank(dist_run *d, hpcdb_cursor *c, int r, whole *w) {
-  hpcdb_experiment *exp = d->exp;
+  hpcdb_experiment *exp = d->global.exp;
   uint64_t have, lo, hi, n_warn;
   const char *title;
   uint32_t n_kinds;
   HPCDB_TRY(cursor_le64(c, &have, "range"));
   HPCDB_TRY(cursor_le64(c, &lo, "range"));
   HPCDB_TRY(cursor_le64(c, &hi, "range"));
-  if (have && r != 0) {
+  if (have) {
     if (!w->have_range || lo < exp->trace_min) exp->trace_min = lo;
     if (!w->have_range || hi > exp->trace_max) exp->trace_max = hi;
   }
@@ -178,7 +180,11 @@ static int take_rank(dist_run *d, hpcdb_cursor *c, int r, whole *w) {
   while (c->pos < end) {
     const char *text;
     HPCDB_TRY(msg_read_str(c, &text));
-    if (d->warn && text) d->warn(d->user, text);
+    uint64_t h = text ? hash_bytes(text, strlen(text)) : 0, seen; /* a structure file's, once from each rank */
+    if (d->warn && text && !u64map_get(&w->warned, h, &seen)) {
+      d->warn(d->user, text);
+      if (u64map_put(&w->warned, h, 1) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    }
   }
   HPCDB_TRY(take_profiles(d, c, r, w));
   return take_traces(d, c, w);
@@ -190,7 +196,7 @@ static int profile_tail(dist_run *d, whole *w) {
   uint64_t base = align8(d->summary.p_idx + 12 * (uint64_t)d->summary.n_ctxs);
   wbuf b = {0};
   uint8_t head[48];
-  int rc = hpctk4_profile_tail(d->exp, w->places, base, &b, head);
+  int rc = hpctk4_profile_tail(d->global.exp, w->places, base, &b, head);
   if (rc == 0) rc = dist_pwrite(d->fd_prof, "profile.db", base, b.data, b.len);
   if (rc == 0) rc = dist_pwrite(d->fd_prof, "profile.db", 0, head, sizeof head);
   wbuf_free(&b);
@@ -206,10 +212,10 @@ static int trace_head(dist_run *d, whole *w) {
     d->fd_trace = -1;
     return remove(path) == 0 ? 0 : hpcdb_fail(HPCDB_EIO, "%s: cannot remove: %s", path, strerror(errno));
   }
-  d->exp->has_traces = 1;
+  d->global.exp->has_traces = 1;
   wbuf b = {0};
   uint64_t lines, end = 0;
-  int rc = hpctk4_trace_head(&b, w->traces, w->n_traces, d->exp->trace_min, d->exp->trace_max, &lines);
+  int rc = hpctk4_trace_head(&b, w->traces, w->n_traces, d->global.exp->trace_min, d->global.exp->trace_max, &lines);
   if (rc == 0 && lines != trace_lines_at(w->n_traces)) rc = hpcdb_fail(HPCDB_EIO, "trace.db: lines placed apart");
   for (uint32_t i = 0; i < w->n_traces; i++) { /* where the last line ends */
     end = align8(lines) + TRACE_ELEM * w->traces[i].kept;
@@ -225,12 +231,12 @@ static int trace_head(dist_run *d, whole *w) {
 static int tables(dist_run *d) {
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%s/meta.db", d->temp);
-  HPCDB_TRY(hpctk4_check_writable(d->exp));
-  HPCDB_TRY(hpctk4_write_meta(d->exp, path));
+  HPCDB_TRY(hpctk4_check_writable(d->global.exp));
+  HPCDB_TRY(hpctk4_write_meta(d->global.exp, path));
   snprintf(path, sizeof path, "%s/metrics", d->temp);
   if (mkdir(path, 0777) != 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot create directory: %s", path, strerror(errno));
   snprintf(path, sizeof path, "%s/metrics/default.yaml", d->temp);
-  return hpctk4_write_metrics_yaml(d->exp, path);
+  return hpctk4_write_metrics_yaml(d->global.exp, path);
 }
 
 static int complete(dist_run *d, const uint8_t *all, const uint64_t *counts) {
@@ -239,7 +245,7 @@ static int complete(dist_run *d, const uint8_t *all, const uint64_t *counts) {
   w.traces = calloc(d->n_traces ? d->n_traces : 1, sizeof *w.traces);
   w.next_profile = 1;
   w.next_block = 48;
-  w.have_range = d->have_range;
+
   int rc = w.places && w.traces ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   uint64_t at = 0;
   for (int r = 0; r < d->size && rc == 0; r++) {
@@ -254,12 +260,13 @@ static int complete(dist_run *d, const uint8_t *all, const uint64_t *counts) {
   char description[512];
   snprintf(description, sizeof description, "Analyzed by hpcdb %s from %u measurement files (%u skipped) in %s.",
            hpcdb_version(), d->res.profiles_read, d->res.profiles_skipped, d->measurements);
-  if (rc == 0) rc = hpcdb_set_title(d->exp, d->exp->title ? d->exp->title : "hpcdb analysis", description);
+  if (rc == 0) rc = hpcdb_set_title(d->global.exp, d->global.exp->title ? d->global.exp->title : "hpcdb analysis", description);
   if (rc == 0) rc = profile_tail(d, &w);
   if (rc == 0) rc = trace_head(d, &w);
   if (rc == 0) rc = tables(d);
   free(w.places);
   free(w.traces);
+  u64map_free(&w.warned);
   return rc;
 }
 
@@ -270,7 +277,7 @@ int dist_finish(dist_run *d) {
   d->res.profiles_skipped = (uint32_t)counts4[1];
   d->res.traces_read = (uint32_t)counts4[2];
   d->res.values = counts4[3] + d->summary.n_values;
-  d->res.contexts = d->exp->n_contexts - 1;
+  d->res.contexts = d->global.exp->n_contexts - 1;
   dist_msg m = {0};
   void *all = NULL;
   uint64_t *counts = calloc((size_t)d->size, sizeof *counts);

@@ -38,8 +38,8 @@
 static uint64_t align4(uint64_t x) { return (x + 3) / 4 * 4; }
 
 int dist_values_prepare(dist_run *d) {
-  d->n_ids = d->tree.n_ids;
-  d->mask_words = (uint32_t)(((uint64_t)d->exp->n_metrics * N_SCOPES + 63) / 64);
+  d->n_ids = d->global.t.n_ids;
+  d->mask_words = (uint32_t)(((uint64_t)d->global.exp->n_metrics * N_SCOPES + 63) / 64);
   if (d->mask_words == 0) d->mask_words = 1;
   d->count = calloc(d->n_ids ? d->n_ids : 1, sizeof *d->count);
   d->mask = calloc((uint64_t)(d->n_ids ? d->n_ids : 1) * d->mask_words, sizeof *d->mask);
@@ -47,10 +47,27 @@ int dist_values_prepare(dist_run *d) {
   return dist_spill_open(d);
 }
 
-int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr) {
+/* A profile's loops' lex_aware values, kept for the summary. */
+static int keep_loops(dist_run *d, uint32_t profile, loop_lex_list *loops) {
+  uint64_t n = d->n_loops + loops->n;
+  if (VEC_RESERVE(&d->loops, &d->cap_loops, n) < 0 || VEC_RESERVE(&d->loop_profile, &d->cap_loop_profile, n) < 0)
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory keeping loop values");
+  for (uint32_t i = 0; i < loops->n; i++) {
+    d->loops[d->n_loops] = loops->items[i];
+    d->loop_profile[d->n_loops++] = profile;
+  }
+  loop_lex_list_free(loops);
+  return 0;
+}
+
+int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex_list *loops) {
   dist_run *d = user;
   hpcdb_profile p = *csr;
   memset(csr, 0, sizeof *csr);
+  if (keep_loops(d, profile, loops) < 0) {
+    analysis_csr_free(&p);
+    return HPCDB_ENOMEM;
+  }
   uint64_t size = hpctk4_value_block_size(&p);
   int rc = 0;
   if (profile != d->n_csr + 1) /* the pass registers this rank's profiles after the summary, in order */
@@ -306,6 +323,56 @@ static uint64_t *block_starts(const dist_run *d, uint32_t n_ctxs) {
   return start;
 }
 
+#define LOOP_RECORD 20 /* ctx u32, profile u32, metric u32, value f64 */
+
+/* The loops' lex_aware values to the ranks of their contexts, which add
+ * them up in profile order (as one process does, loop_lex_add). */
+static int exchange_loops(dist_run *d, const uint32_t *bounds, loop_lex_summary *sum) {
+  uint64_t *counts = calloc(2 * (size_t)d->size, sizeof *counts);
+  uint8_t *out = malloc(d->n_loops ? LOOP_RECORD * d->n_loops : 1);
+  void *in = NULL;
+  int rc = counts && out ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  uint64_t *at = counts ? counts + d->size : NULL; /* the receive counts come after */
+  for (uint64_t i = 0; i < d->n_loops && rc == 0; i++) {
+    int r = 0;
+    while (d->loops[i].ctx >= bounds[r + 1] && r + 1 < d->size) r++;
+    counts[r] += LOOP_RECORD;
+  }
+  for (int r = 0, total = 0; r < d->size && rc == 0; r++) { /* where each rank's records go */
+    at[r] = (uint64_t)total;
+    total += (int)counts[r];
+  }
+  for (uint64_t i = 0; i < d->n_loops && rc == 0; i++) { /* in profile order within each rank's part */
+    int r = 0;
+    while (d->loops[i].ctx >= bounds[r + 1] && r + 1 < d->size) r++;
+    uint8_t *q = out + at[r];
+    wr_le32(q, d->loops[i].ctx);
+    wr_le32(q + 4, (uint32_t)(d->profile_base + d->loop_profile[i]));
+    wr_le32(q + 8, d->loops[i].metric);
+    wr_le_f64(q + 12, d->loops[i].value);
+    at[r] += LOOP_RECORD;
+  }
+  rc = dist_agree(d, rc);
+  if (rc == 0) rc = dist_alltoallv(d, out, counts, &in, counts + d->size);
+  uint64_t n = 0;
+  for (int r = 0; r < d->size && rc == 0; r++) n += counts[d->size + r];
+  loop_lex_value *items = rc == 0 ? malloc((n / LOOP_RECORD + 1) * sizeof *items) : NULL;
+  if (rc == 0 && !items) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint64_t i = 0; i < n / LOOP_RECORD && rc == 0; i++) {
+    const uint8_t *q = (const uint8_t *)in + LOOP_RECORD * i;
+    items[i] = (loop_lex_value){rd_le32(q), rd_le32(q + 8), rd_le_f64(q + 12)};
+  }
+  if (rc == 0) {
+    loop_lex_list l = {items, (uint32_t)(n / LOOP_RECORD)};
+    rc = loop_lex_add(sum, &l);
+  }
+  free(items);
+  free(in);
+  free(out);
+  free(counts);
+  return dist_agree(d, rc);
+}
+
 /* The rounds: each sends every window's values to its rank, which writes them. */
 static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, summary_part *s) {
   uint64_t most = 0;
@@ -358,13 +425,19 @@ static int write_cct(dist_run *d, uint32_t n_ctxs) {
   uint32_t *bounds = malloc(((size_t)d->size + 1) * sizeof *bounds);
   uint64_t *start = block_starts(d, n_ctxs);
   summary_part s = {0};
+  loop_lex_summary loops = {0};
+  loops.all_stats = d->opt->all_stats;
   s.metrics = malloc(((size_t)UINT16_MAX + 1) * sizeof *s.metrics);
   s.values = malloc(((size_t)UINT16_MAX + 1) * sizeof *s.values);
-  int rc = summary_maker_init(&s.maker, d->opt->all_stats, d->exp->n_metrics);
+  int rc = summary_maker_init(&s.maker, d->opt->all_stats, d->global.exp->n_metrics);
   if (rc == 0 && (!bounds || !start || !s.metrics || !s.values)) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   rc = dist_agree(d, rc);
   if (rc == 0) {
     cut(d->count, 0, n_ctxs, (uint32_t)d->size, bounds);
+    rc = exchange_loops(d, bounds, &loops);
+  }
+  if (rc == 0) {
+    s.maker.loops = &loops;
     rc = exchange(d, bounds, start, &s);
   }
   if (rc == 0) rc = dist_agree(d, write_summary(d, &s));
@@ -375,6 +448,7 @@ static int write_cct(dist_run *d, uint32_t n_ctxs) {
     if (rc == 0) rc = dist_pwrite(d->fd_cct, "cct.db", (start[n_ctxs] + 7) / 8 * 8, "__ctx.db", 8);
   }
   summary_maker_free(&s.maker);
+  loop_lex_summary_free(&loops);
   free(s.metrics);
   free(s.values);
   msg_free(&s.vals);
@@ -390,7 +464,7 @@ int dist_write_values(dist_run *d) {
   for (uint32_t c = 0; c < d->n_ids; c++)
     if (d->count[c]) max[0] = c + 1ull;
   uint32_t n_ctxs;
-  int rc = hpctk4_cct_context_count(d->exp, &n_ctxs);
+  int rc = hpctk4_cct_context_count(d->global.exp, &n_ctxs);
   HPCDB_TRY(dist_agree(d, rc));
   HPCDB_TRY(dist_allreduce(d, max, 1, HPCDB_REDUCE_MAX));
   if (max[0] > n_ctxs) n_ctxs = (uint32_t)max[0];

@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "analysis/tree_merge.h"
+#include "analysis/structure_map.h"
 #include "common/error.h"
+#include "common/vec.h"
 
 #define TREE_MAGIC 0x52544448u /* "HDTR" */
 
@@ -22,7 +24,13 @@ static void put_context(dist_msg *m, const hpcdb_context *c) {
   msg_u64(m, c->offset);
 }
 
-int tree_serialize(const unified_tree *t, dist_msg *m) {
+static void put_ident(dist_msg *m, const fn_ident *id) {
+  msg_u32(m, id->kind);
+  msg_u32(m, id->module);
+  msg_u64(m, id->id);
+}
+
+static int serialize(const unified_tree *t, const fn_ident *idents, dist_msg *m) {
   const hpcdb_experiment *exp = t->exp;
   unify_key *keys = calloc(t->n_ids ? t->n_ids : 1, sizeof *keys);
   if (!keys) return hpcdb_fail(HPCDB_ENOMEM, "out of memory serializing the calling-context tree");
@@ -30,7 +38,10 @@ int tree_serialize(const unified_tree *t, dist_msg *m) {
     if (t->slots[i].id_plus1) keys[t->slots[i].id_plus1 - 1] = t->slots[i].key;
   msg_u32(m, TREE_MAGIC);
   msg_u32(m, exp->n_metrics);
-  for (uint32_t i = 0; i < exp->n_metrics; i++) msg_str(m, exp->metrics[i].name);
+  for (uint32_t i = 0; i < exp->n_metrics; i++) {
+    msg_str(m, exp->metrics[i].name);
+    msg_u32(m, analysis_metric_scopes(&exp->metrics[i]));
+  }
   msg_u32(m, exp->n_modules);
   for (uint32_t i = 0; i < exp->n_modules; i++) {
     msg_str(m, exp->modules[i].path);
@@ -44,6 +55,7 @@ int tree_serialize(const unified_tree *t, dist_msg *m) {
   msg_u32(m, exp->n_functions);
   for (uint32_t i = 0; i < exp->n_functions; i++) {
     const hpcdb_function *f = &exp->functions[i];
+    put_ident(m, &idents[i]);
     msg_str(m, f->name);
     msg_u32(m, f->module);
     msg_u64(m, f->offset);
@@ -67,13 +79,71 @@ int tree_serialize(const unified_tree *t, dist_msg *m) {
   return msg_status(m);
 }
 
+static void scope_function(void *user, uint32_t module, uint32_t scope, uint32_t function) {
+  ((fn_ident *)user)[function] = (fn_ident){FN_SCOPE, module, scope};
+}
+
+/* A unified tree's functions' identities, from its lookups. */
+int tree_serialize_unified(const unified_tree *t, dist_msg *out) {
+  uint32_t n = t->exp->n_functions;
+  fn_ident *idents = malloc((n ? n : 1) * sizeof *idents);
+  if (!idents) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t i = 0; i < n; i++) idents[i] = (fn_ident){FN_OTHER, HPCDB_NONE, i};
+  for (uint64_t i = 0; i < t->functions.cap; i++)
+    if (t->functions.used[i] && t->functions.vals[i] < n)
+      idents[t->functions.vals[i]] = (fn_ident){FN_SYMBOL, (uint32_t)(t->functions.keys[i] >> 32),
+                                                t->functions.keys[i] & 0xffffffffu};
+  for (uint64_t i = 0; i < t->placeholders.cap; i++)
+    if (t->placeholders.used[i] && t->placeholders.vals[i] < n)
+      idents[t->placeholders.vals[i]] = (fn_ident){FN_PLACEHOLDER, HPCDB_NONE, t->placeholders.keys[i]};
+  structure_map_functions(t->structure, scope_function, idents);
+  int rc = serialize(t, idents, out);
+  free(idents);
+  return rc;
+}
+
+int tree_serialize_merged(const merged_tree *m, dist_msg *out) { return serialize(&m->t, m->idents, out); }
+
+int merged_tree_init(merged_tree *m, const char *measurements) {
+  memset(m, 0, sizeof *m);
+  HPCDB_TRY(hpcdb_experiment_new(&m->exp));
+  HPCDB_TRY(unified_tree_init(&m->t, m->exp, measurements));
+  m->exp->format = "hpctoolkit-v4";
+  m->exp->version_major = 4;
+  HPCDB_TRY(analysis_add_scopes(m->exp));
+  return hpcdb_add_profile(m->exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL);
+}
+
+void merged_tree_free(merged_tree *m) {
+  unified_tree_free(&m->t);
+  hpcdb_experiment_free(m->exp);
+  free(m->idents);
+  u64map_free(&m->by_ident);
+  memset(m, 0, sizeof *m);
+}
+
+void tree_map_free(tree_map *map) {
+  free(map->ids);
+  free(map->metrics);
+  memset(map, 0, sizeof *map);
+}
+
+static uint64_t ident_hash(const fn_ident *id) {
+  return hash_u64(((uint64_t)id->kind << 32 | id->module) * 0x9e3779b97f4a7c15ull ^ hash_u64(id->id));
+}
+
+static int same_ident(const fn_ident *a, const fn_ident *b) {
+  return a->kind == b->kind && a->module == b->module && a->id == b->id;
+}
+
 /* Index maps from the sender's tables to the receiver's. */
 typedef struct merge_maps {
-  uint32_t *modules, *files, *functions, *ids;
-  uint32_t n_modules, n_files, n_functions, n_ids;
+  uint32_t *modules, *files, *functions, *ids, *metrics;
+  uint32_t n_modules, n_files, n_functions, n_ids, n_metrics;
 } merge_maps;
 
 static void maps_free(merge_maps *mm) {
+  free(mm->metrics);
   free(mm->modules);
   free(mm->files);
   free(mm->functions);
@@ -117,27 +187,34 @@ static int merge_paths(hpcdb_cursor *c, hpcdb_experiment *exp, int files, uint32
   return 0;
 }
 
-/* Functions by (module, entry offset), as unifying a file finds them. */
-static int merge_functions(hpcdb_cursor *c, unified_tree *t, merge_maps *mm) {
+/* Functions by identity; one of no known identity is always new. */
+static int merge_functions(hpcdb_cursor *c, merged_tree *mt, merge_maps *mm) {
   HPCDB_TRY(cursor_le32(c, &mm->n_functions, "function count"));
   HPCDB_TRY(alloc_map(&mm->functions, mm->n_functions));
   for (uint32_t i = 0; i < mm->n_functions; i++) {
+    fn_ident id;
     hpcdb_function f;
+    HPCDB_TRY(cursor_le32(c, &id.kind, "function kind"));
+    HPCDB_TRY(cursor_le32(c, &id.module, "function identity module"));
+    HPCDB_TRY(cursor_le64(c, &id.id, "function identity"));
     HPCDB_TRY(msg_read_str(c, &f.name));
     HPCDB_TRY(cursor_le32(c, &f.module, "function module"));
     HPCDB_TRY(cursor_le64(c, &f.offset, "function offset"));
     HPCDB_TRY(cursor_le32(c, &f.file, "function file"));
     HPCDB_TRY(cursor_le32(c, &f.line, "function line"));
     HPCDB_TRY(cursor_le32(c, &f.flags, "function flags"));
+    HPCDB_TRY(map_index(c, mm->modules, mm->n_modules, &id.module, "function identity module"));
     HPCDB_TRY(map_index(c, mm->modules, mm->n_modules, &f.module, "function module"));
     HPCDB_TRY(map_index(c, mm->files, mm->n_files, &f.file, "function file"));
-    uint64_t key = (uint64_t)f.module << 48 | f.offset, idx;
-    if (f.module != HPCDB_NONE && u64map_get(&t->functions, key, &idx)) {
+    uint64_t h = ident_hash(&id), idx;
+    if (id.kind != FN_OTHER && u64map_get(&mt->by_ident, h, &idx) && same_ident(&mt->idents[idx], &id)) {
       mm->functions[i] = (uint32_t)idx;
       continue;
     }
-    HPCDB_TRY(hpcdb_add_function(t->exp, &f, &mm->functions[i]));
-    if (f.module != HPCDB_NONE && u64map_put(&t->functions, key, mm->functions[i]) != 0)
+    HPCDB_TRY(hpcdb_add_function(mt->exp, &f, &mm->functions[i]));
+    HPCDB_TRY(VEC_RESERVE(&mt->idents, &mt->cap_idents, (uint64_t)mm->functions[i] + 1));
+    mt->idents[mm->functions[i]] = id;
+    if (id.kind != FN_OTHER && !u64map_get(&mt->by_ident, h, &idx) && u64map_put(&mt->by_ident, h, mm->functions[i]) != 0)
       return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
   return 0;
@@ -161,6 +238,33 @@ static int read_context(hpcdb_cursor *c, const merge_maps *mm, hpcdb_context *p)
   return map_index(c, mm->modules, mm->n_modules, &p->module, "context module");
 }
 
+/* A key's indices into the sender's tables, mapped. The kinds carry: an
+ * entry point kind, a function, a placeholder code, file << 32 | line,
+ * module << 32 | structure scope, nothing (unknown), or a module (+ offset). */
+static int map_key(hpcdb_cursor *c, const merge_maps *mm, unify_key *key) {
+  uint32_t hi = (uint32_t)(key->offset >> 32), lo = (uint32_t)key->offset;
+  switch (key->module) {
+  case KEY_ENTRY:
+  case KEY_PLACEHOLDER:
+  case KEY_UNKNOWN:
+    return 0;
+  case KEY_FUNCTION:
+    if (key->offset >= mm->n_functions) return bad(c, "key function");
+    key->offset = mm->functions[key->offset];
+    return 0;
+  case KEY_LINE:
+    HPCDB_TRY(map_index(c, mm->files, mm->n_files, &hi, "key file"));
+    key->offset = (uint64_t)hi << 32 | lo;
+    return 0;
+  case KEY_LOOP:
+    HPCDB_TRY(map_index(c, mm->modules, mm->n_modules, &hi, "key module"));
+    key->offset = (uint64_t)hi << 32 | lo;
+    return 0;
+  default:
+    return map_index(c, mm->modules, mm->n_modules, &key->module, "key module");
+  }
+}
+
 /* Contexts in the sender's id order (a parent before its children). */
 static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm) {
   HPCDB_TRY(cursor_le32(c, &mm->n_ids, "context count"));
@@ -178,12 +282,7 @@ static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm) {
     HPCDB_TRY(cursor_u8(c, &loop, "loop"));
     if (key.parent >= id) return bad(c, "parent");
     key.parent = mm->ids[key.parent];
-    if (key.module == KEY_FUNCTION) {
-      if (key.offset >= mm->n_functions) return bad(c, "key function");
-      key.offset = mm->functions[key.offset];
-    } else if (key.module != KEY_ENTRY) {
-      HPCDB_TRY(map_index(c, mm->modules, mm->n_modules, &key.module, "key module"));
-    }
+    HPCDB_TRY(map_key(c, mm, &key));
     hpcdb_context proto = {0};
     if (hidden) {
       proto.propagation = lexical;
@@ -191,37 +290,43 @@ static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm) {
     } else {
       HPCDB_TRY(read_context(c, mm, &proto));
     }
-    HPCDB_TRY(unify_add_context(t, key, &proto, hidden, &mm->ids[id]));
+    HPCDB_TRY(unify_find_or_add(t, key, &proto, hidden, &mm->ids[id]));
   }
   return 0;
 }
 
-static int merge(hpcdb_cursor *c, unified_tree *t, int all_stats, merge_maps *mm) {
-  uint32_t magic, n_metrics;
+static int merge(hpcdb_cursor *c, merged_tree *mt, int all_stats, merge_maps *mm) {
+  uint32_t magic;
   HPCDB_TRY(cursor_le32(c, &magic, "magic"));
   if (magic != TREE_MAGIC) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, 0, "magic", "not a tree");
-  HPCDB_TRY(cursor_le32(c, &n_metrics, "metric count"));
-  for (uint32_t i = 0; i < n_metrics; i++) {
+  HPCDB_TRY(cursor_le32(c, &mm->n_metrics, "metric count"));
+  HPCDB_TRY(alloc_map(&mm->metrics, mm->n_metrics));
+  for (uint32_t i = 0; i < mm->n_metrics; i++) {
     const char *name;
-    uint32_t m;
+    uint32_t scopes;
     HPCDB_TRY(msg_read_str(c, &name));
+    HPCDB_TRY(cursor_le32(c, &scopes, "metric scopes"));
     if (!name) return bad(c, "metric name");
-    HPCDB_TRY(analysis_metric_by_name(t->exp, name, all_stats, &m));
+    HPCDB_TRY(analysis_metric_by_name(mt->exp, name, all_stats, scopes, &mm->metrics[i]));
   }
-  HPCDB_TRY(merge_paths(c, t->exp, 0, &mm->modules, &mm->n_modules));
-  HPCDB_TRY(merge_paths(c, t->exp, 1, &mm->files, &mm->n_files));
-  HPCDB_TRY(merge_functions(c, t, mm));
-  HPCDB_TRY(merge_contexts(c, t, mm));
+  HPCDB_TRY(merge_paths(c, mt->exp, 0, &mm->modules, &mm->n_modules));
+  HPCDB_TRY(merge_paths(c, mt->exp, 1, &mm->files, &mm->n_files));
+  HPCDB_TRY(merge_functions(c, mt, mm));
+  HPCDB_TRY(merge_contexts(c, &mt->t, mm));
   if (c->pos != c->len) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, c->pos, "end", "bytes left over");
   return 0;
 }
 
-int tree_merge(unified_tree *t, const uint8_t *data, uint64_t len, int all_stats, const char *what) {
+int tree_merge(merged_tree *mt, const uint8_t *data, uint64_t len, int all_stats, const char *what, tree_map *map) {
   hpcdb_cursor c;
   cursor_init(&c, data, len, what);
   c.section = "calling-context tree";
   merge_maps mm = {0};
-  int rc = merge(&c, t, all_stats, &mm);
+  int rc = merge(&c, mt, all_stats, &mm);
+  if (rc == 0 && map) {
+    *map = (tree_map){mm.ids, mm.metrics, mm.n_ids, mm.n_metrics};
+    mm.ids = mm.metrics = NULL;
+  }
   maps_free(&mm);
   return rc;
 }
