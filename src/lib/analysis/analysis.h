@@ -29,6 +29,7 @@ typedef struct unify_key {
 #define KEY_PLACEHOLDER (UINT32_MAX - 2)
 #define KEY_LINE (UINT32_MAX - 3)
 #define KEY_LOOP (UINT32_MAX - 4)
+#define KEY_UNKNOWN (UINT32_MAX - 5) /* an unknown function below a frame (hpcrun's *Unnorm, unwound GPU samples) */
 
 /* A slot of the unification table: the key beside its id, one cache line
  * visit per probe. */
@@ -97,6 +98,8 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
 int analysis_add_scopes(hpcdb_experiment *exp);
 int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map);
 uint16_t analysis_stat_id(uint32_t metric, int all_stats, int partial, int scope);
+/* The scopes (bits 1 << SCOPE_*) a metric of the analysis has. */
+unsigned analysis_metric_scopes(const hpcdb_metric *m);
 /* Unified context of a file node id, or HPCDB_NONE (once per value: inline). */
 static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
   if (m->by_id) {

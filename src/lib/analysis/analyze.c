@@ -98,22 +98,27 @@ static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
 
 /* The thread's non-zero values in CSR form (built in the parallel stage):
  * contexts ascending, prop metric ids (metric × 4 + scope) ascending. */
-static int build_csr(const thread_values *tv, hpcdb_profile *out) {
+static int build_csr(const hpcdb_experiment *exp, const thread_values *tv, hpcdb_profile *out) {
   uint64_t cap = (uint64_t)tv->n_ctxs * tv->n_metrics * N_SCOPES;
   memset(out, 0, sizeof *out);
+  uint8_t *scopes = malloc(tv->n_metrics ? tv->n_metrics : 1); /* a metric shown only in- or exclusive has fewer */
+  if (!scopes) return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+  for (uint32_t m = 0; m < tv->n_metrics; m++) scopes[m] = (uint8_t)analysis_metric_scopes(&exp->metrics[m]);
   out->ctx_ids = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_ids);
   out->ctx_starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_starts);
   out->metric_ids = malloc((cap ? cap : 1) * sizeof *out->metric_ids);
   out->values = malloc((cap ? cap : 1) * sizeof *out->values);
-  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values)
+  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values) {
+    free(scopes);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+  }
   uint32_t k = 0;
   uint64_t n = 0;
   for (uint32_t slot = 0; slot < tv->n_ctxs; slot++) {
     uint64_t start = n;
     const double *row = tv->v + (uint64_t)slot * tv->n_metrics * N_SCOPES;
     for (uint64_t j = 0; j < (uint64_t)tv->n_metrics * N_SCOPES; j++) {
-      if (row[j] == 0) continue;
+      if (row[j] == 0 || !(scopes[j / N_SCOPES] & 1u << (j % N_SCOPES))) continue;
       out->metric_ids[n] = (uint16_t)j;
       out->values[n++] = row[j];
     }
@@ -125,6 +130,7 @@ static int build_csr(const thread_values *tv, hpcdb_profile *out) {
   out->ctx_starts[k] = n;
   out->n_ctxs = k;
   out->n_values = n;
+  free(scopes);
   return 0;
 }
 
@@ -172,15 +178,17 @@ static int prepare_trace(const unified_tree *tree, const char *profile_path, con
     hpcrun_trace_free(t);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
   }
+  uint64_t kept = 0;
   for (uint64_t i = 0; i < t->n; i++) {
     uint32_t ctx = mapped_profile_ctx(m, t->cct_ids[i]);
-    rec[3 * i] = t->times[i];
-    rec[3 * i + 1] = i;
-    rec[3 * i + 2] = ctx == HPCDB_NONE ? 0 : info[ctx].visible; /* hidden contexts: their parent */
+    if (ctx == HPCDB_NONE) continue; /* a node the profile lacks: hpcprof drops the sample */
+    rec[3 * kept] = t->times[i];
+    rec[3 * kept + 1] = i;
+    rec[3 * kept++ + 2] = info[ctx].visible; /* hidden contexts: their parent */
   }
-  qsort(rec, t->n, 3 * sizeof *rec, cmp_time);
+  qsort(rec, kept, 3 * sizeof *rec, cmp_time);
   uint64_t n = 0;
-  for (uint64_t i = 0; i < t->n; i++) {
+  for (uint64_t i = 0; i < kept; i++) {
     uint32_t ctx = (uint32_t)rec[3 * i + 2];
     if (ctx == 0 && n > 0 && out->ctxs[n - 1] == 0) continue;
     out->times[n] = rec[3 * i];
@@ -218,6 +226,7 @@ typedef struct file_job {
   prepared_trace trace;
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
+  char note[1100];  /* a warning that does not stop the file (an unreadable trace) */
 } file_job;
 
 static void job_fail(file_job *j, int rc) {
@@ -265,6 +274,7 @@ static int prepare_trees(file_job *j) {
 static void stage_load(run *r, file_job *j, unsigned worker) {
   (void)worker;
   int rc = hpcrun_file_load(&j->f, j->path, NULL);
+  if (rc == 0 && j->f->major == 4) rc = hpcrun_sparse_check(j->f, j->path); /* add_sparse indexes with them */
   if (rc == 0) rc = prepare_trees(j);
   if (rc < 0) job_fail(j, rc);
 }
@@ -291,10 +301,17 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
   if (rc == 0) {
     j->n_metrics = tv.n_metrics;
     rc = loop_lex_take(&r->tree, &tv, &j->loops);
-    if (rc == 0) rc = build_csr(&tv, &j->csr);
+    if (rc == 0) rc = build_csr(r->exp, &tv, &j->csr);
     thread_values_free(&tv, scratch);
   }
-  if (rc == 0 && j->n_trees > 0) rc = prepare_trace(&r->tree, j->path, &j->maps[j->n_trees - 1], &j->trace);
+  if (rc == 0 && j->n_trees > 0) {
+    rc = prepare_trace(&r->tree, j->path, &j->maps[j->n_trees - 1], &j->trace);
+    if (rc < 0 && rc != HPCDB_ENOMEM) { /* as hpcprof: the profile stays, without its trace */
+      snprintf(j->note, sizeof j->note, "trace of %s skipped: %s", j->path, hpcdb_last_error());
+      prepared_trace_free(&j->trace);
+      rc = 0;
+    }
+  }
   if (rc < 0) job_fail(j, rc);
 }
 
@@ -306,6 +323,7 @@ static int stage_register(run *r, file_job *j) {
   HPCDB_TRY(add_profile(r, j->f, &profile));
   HPCDB_TRY(loop_lex_add(&r->loops, &j->loops));
   r->res->values += j->csr.n_values;
+  if (j->note[0] && r->warn) r->warn(r->user, j->note);
   if (j->trace.present) {
     HPCDB_TRY(hpcdb_add_trace(r->exp, profile, j->trace.n, j->trace.times, j->trace.ctxs, NULL));
     r->res->traces_read++;

@@ -13,10 +13,12 @@ static void code_of(uint64_t ip, char code[9]) {
 placeholder_role placeholder_classify(uint64_t ip) {
   char code[9];
   code_of(ip, code);
-  if (!memcmp(code, "^Primary", 8) || !memcmp(code, "NoActvty", 8)) return PH_GLOBAL;
+  if (!memcmp(code, "^Primary", 8)) return PH_ROOT;
+  if (!memcmp(code, "NoActvty", 8)) return PH_IDLE;
+  if (!memcmp(code, "^Partial", 8)) return PH_PARTIAL;
+  if (!memcmp(code, "*Unnorm ", 8)) return PH_UNNORM;
   if (!memcmp(code, "| Main  ", 8)) return PH_MAIN;
   if (!memcmp(code, "| Thread", 8)) return PH_THREAD;
-  if (!memcmp(code, "^Partial", 8) || !memcmp(code, "*Unnorm ", 8)) return PH_NOFRAME;
   return PH_FRAME;
 }
 

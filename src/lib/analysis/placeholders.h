@@ -10,10 +10,12 @@
 #include <stdint.h>
 
 typedef enum placeholder_role {
-  PH_GLOBAL,  /* "^Primary", "NoActvty": the global context (not running) */
-  PH_MAIN,    /* "| Main  ": the entry point of the main thread */
-  PH_THREAD,  /* "| Thread": the entry point of an application thread */
-  PH_NOFRAME, /* "^Partial", "*Unnorm ": adds nothing inside a path; an unknown entry at a root */
+  PH_ROOT,    /* "^Primary": a root, the global context; nowhere else */
+  PH_IDLE,    /* "NoActvty": below the root only, the global context (not running) */
+  PH_PARTIAL, /* "^Partial": below the root only, a partial unwind: the unknown entry */
+  PH_UNNORM,  /* "*Unnorm ": an address hpcrun could not normalize: an unknown function */
+  PH_MAIN,    /* "| Main  ": the entry point of the main thread (inside a path, a frame) */
+  PH_THREAD,  /* "| Thread": the entry point of an application thread (idem) */
   PH_FRAME    /* every other: a function context named by placeholder_name */
 } placeholder_role;
 

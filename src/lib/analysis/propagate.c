@@ -69,6 +69,9 @@ static int add_sparse(thread_values *tv, const uint32_t *slot, const measured_tr
                         sp->ctx_ids[k]);
     for (uint64_t v = sp->ctx_starts[k]; v < sp->ctx_starts[k + 1]; v++) {
       uint16_t mid = sp->metric_ids[v];
+      if (mid >= tr->tab->n_metrics)
+        return hpcdb_fail(HPCDB_ECORRUPT, "a value of node %u is for metric %u; the file defines %u metrics",
+                          sp->ctx_ids[k], mid, tr->tab->n_metrics);
       if (metric_map[mid] == HPCDB_NONE) continue; /* a formula metric */
       add_raw(tv, slot, ctx, metric_map[mid], hpcrun_metric_value(&tr->tab->metrics[mid], sp->value_bits[v]));
     }

@@ -24,6 +24,8 @@
 #include "common/vec.h"
 #include "hpcrun/hpcrun_model.h"
 
+#define HPCRUN_NODE_UNWOUND 0x1
+
 static uint64_t key_hash(unify_key k) {
   return hash_u64(((uint64_t)k.parent << 32 | k.module) * 0x9e3779b97f4a7c15ull ^ k.offset);
 }
@@ -290,17 +292,47 @@ static int node_module(hpcdb_experiment *exp, const hpcrun_tables *tab, file_mod
 }
 
 /* The context one node stands for, given its parent's. */
+/* hpcrun's GPU range profiling writes nodes in load modules 65531-65533
+ * (context, range, root of an outlined range tree), which only structure
+ * files' control-flow graphs can place. */
+#define HPCRUN_LM_GPU_CONTEXT 65531
+#define HPCRUN_LM_GPU_ROOT 65533
+
+/* The unknown function under parent (a function context with no function):
+ * where an address hpcrun could not normalize goes, and the caller of a frame
+ * hpcrun did not unwind to (a GPU instruction sample: its calling context
+ * inside the kernel is unknown without the kernel's control-flow graph), as
+ * hpcprof places them without such graphs. */
+static int unknown_function(unified_tree *t, uint32_t parent, uint32_t *out_id) {
+  hpcdb_context c = frame_proto();
+  c.lexical_type = HPCDB_LEX_FUNCTION;
+  return unify_find_or_add(t, (unify_key){parent, KEY_UNKNOWN, 0}, &c, 0, out_id);
+}
+
 static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, file_modules *fm,
-                    const hpcrun_cct_node *node, uint32_t parent, uint32_t *out) {
+                    const hpcrun_cct_node *node, int unwound, uint32_t parent, uint32_t *out) {
+  if (node->lm_id >= HPCRUN_LM_GPU_CONTEXT && node->lm_id <= HPCRUN_LM_GPU_ROOT)
+    return hpcdb_fail(HPCDB_EUNSUPPORTED,
+                      "%s: node %u is a GPU range-profiling node (load module %u), which analyze cannot place "
+                      "without the kernels' control-flow graphs", path, node->id, node->lm_id);
+  if (node->lm_id == HPCRUN_LM_PLACEHOLDER && !unwound)
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u is marked as not unwound", path, node->id);
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER) {
     placeholder_role ph = placeholder_classify(node->ip);
-    if (ph == PH_GLOBAL || (ph == PH_NOFRAME && parent != 0)) { /* no frame of its own */
-      *out = parent;
+    if (ph == PH_ROOT && node->parent != 0)
+      return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (^Primary) has a parent; it is only a root",
+                        path, node->id);
+    if ((ph == PH_IDLE || ph == PH_PARTIAL) && parent != 0)
+      return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (%s) is below a frame; hpcrun puts it only "
+                        "below the ^Primary root", path, node->id, ph == PH_IDLE ? "NoActvty" : "^Partial");
+    if (ph == PH_IDLE || ph == PH_ROOT) { /* not running: the global context */
+      *out = 0;
       return 0;
     }
     if (parent == 0 && ph != PH_FRAME)
       return entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
                                                                               : HPCDB_ENTRY_UNKNOWN, out);
+    if (ph == PH_UNNORM) return unknown_function(t, parent, out);
     if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent));
     return placeholder_frame(t, parent, node->ip, out);
   }
@@ -310,6 +342,7 @@ static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab,
   uint32_t module;
   HPCDB_TRY(node_module(t->exp, tab, fm, node->lm_id, &module));
   if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent)); /* no entry placeholder */
+  if (!unwound) HPCDB_TRY(unknown_function(t, parent, &parent));
   return frame(t, parent, module, node->ip, out);
 }
 
@@ -407,7 +440,8 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
       if (out->node_ctx[pos[i]] != HPCDB_NONE) continue;
       uint32_t parent = 0;
       if (node->parent != 0 && (parent = mapped_profile_ctx(out, node->parent)) == HPCDB_NONE) continue;
-      if ((rc = map_node(t, path, tab, &fm, node, parent, &out->node_ctx[pos[i]])) < 0) goto done;
+      int unwound = f->major != 4 || (node->flags & HPCRUN_NODE_UNWOUND); /* the flag is 04.00's */
+      if ((rc = map_node(t, path, tab, &fm, node, unwound, parent, &out->node_ctx[pos[i]])) < 0) goto done;
       left--;
     }
     if (left == before) {
