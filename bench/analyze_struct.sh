@@ -56,8 +56,8 @@ for size in "${sizes[@]}"; do
     m1=$(du -sm "$work/db-s-$size" | cut -f1)
     printf '| %s | %s | %s | %s / %s | %s / %s | %.2f, %.2f | %.0f / %.0f | %s / %s | %s / %s | %.2f |\n' "$T × $C" "$smb" "$j" \
       "$s0" "$c0" "$s1" "$c1" "$(awk -v a="$s1" -v b="$s0" 'BEGIN { print a / b }')" \
-      "$(awk -v a="$c1" -v b="$c0" 'BEGIN { print b > 0 ? a / b : 0 }')" \
+      "$(awk -v a="$c1" -v b="$c0" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
       "$(awk -v k="$k0" 'BEGIN { print k / 1024 }')" "$(awk -v k="$k1" 'BEGIN { print k / 1024 }')" "$n0" "$n1" "$m0" "$m1" \
-      "$(awk -v a="$c1" -v b="$c0" -v x="$m1" -v y="$m0" 'BEGIN { print (b > 0 && x > 0) ? (a / x) / (b / y) : 0 }')"
+      "$(awk -v a="$c1" -v b="$c0" -v x="$m1" -v y="$m0" 'BEGIN { print ((b > 0 && x > 0) ? (a / x) / (b / y) : 0) }')"
   done
 done
