@@ -159,7 +159,8 @@ void loop_lex_list_free(loop_lex_list *l);
 /* The summary's lex_aware of loops, over threads in file order. */
 typedef struct loop_lex_summary {
   int all_stats;
-  hpcdb_u64map loops; /* loop contexts some thread has a value in */
+  uint8_t *is_loop;   /* per context id: a loop some thread has a value in */
+  uint64_t n_is_loop;
   hpcdb_u64map cells; /* ctx << 32 | metric -> index of its partials in acc */
   double *acc;
   uint64_t n, cap;

@@ -113,6 +113,28 @@ int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto
   return 0;
 }
 
+/* The id under key, if any (no insertion). */
+static int table_find(const unified_tree *t, unify_key key, uint32_t *out_id) {
+  if (!t->cap) return 0;
+  for (uint64_t i = key_hash(key) & (t->cap - 1); t->slots[i].id_plus1; i = (i + 1) & (t->cap - 1))
+    if (key_eq(t->slots[i].key, key)) {
+      *out_id = t->slots[i].id_plus1 - 1;
+      return 1;
+    }
+  return 0;
+}
+
+/* Makes key lead to id too, unless it leads somewhere already. */
+static int table_alias(unified_tree *t, unify_key key, uint32_t id) {
+  if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t));
+  uint64_t i = key_hash(key) & (t->cap - 1);
+  for (; t->slots[i].id_plus1; i = (i + 1) & (t->cap - 1))
+    if (key_eq(t->slots[i].key, key)) return 0;
+  t->slots[i] = (unify_slot){key, id + 1};
+  t->count++;
+  return 0;
+}
+
 static const char *const entry_names[] = {"unknown entry", "main thread", "application thread"};
 
 static int entry_point(unified_tree *t, uint16_t kind, uint32_t *out_id) {
@@ -174,8 +196,8 @@ static int function_index(unified_tree *t, uint32_t module, const symbol_table *
   return 0;
 }
 
-/* The context a frame (module + ip) called from parent stands for. */
-static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+/* A frame not met before: its context, made as needed. */
+static int new_frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
   if (t->structure) {
     int described = structure_frame(t, parent, module, ip, out_id);
     if (described != 0) return described < 0 ? described : 0;
@@ -200,6 +222,16 @@ static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip,
   insn.module = module;
   insn.offset = ip;
   return unify_find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
+}
+
+/* The context a frame (module + ip) called from parent stands for. A frame
+ * met before is one probe: (parent, module, ip) leads to its context however
+ * it was made (through a structure file, a function symbol, or as itself). */
+static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+  unify_key key = {parent, module, ip};
+  if (table_find(t, key, out_id)) return 0;
+  HPCDB_TRY(new_frame(t, parent, module, ip, out_id));
+  return table_alias(t, key, *out_id);
 }
 
 /* The function a placeholder frame stands for: one per placeholder code, in
