@@ -124,6 +124,13 @@ int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn f
 int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
                           hpcdb_value_fn fn, void *user);
 
+/* The tree, metrics and profile identities of a database directory without
+ * its values (the profiles of *out hold none; traces are not read), and the
+ * database opened as by hpcdb_db_open to read them on demand: opening takes
+ * the time meta.db and profile.db's Profile Info take, whatever the size of
+ * the values. Free both (hpcdb_experiment_free, hpcdb_db_close). */
+int hpcdb_hpctk4_read_lazy(hpcdb_experiment **out, hpcdb_db **db, const char *dir);
+
 /* ---- validation ---------------------------------------------------------- */
 
 typedef enum hpcdb_severity { HPCDB_SEV_ERROR = 0, HPCDB_SEV_NOTE = 1 } hpcdb_severity;

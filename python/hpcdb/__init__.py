@@ -13,19 +13,33 @@ import os
 from . import _core
 from .errors import (BY_STATUS, CorruptError, Error, ExistsError, InvalidArgumentError, IOFailedError,
                      NotFormatError, TruncatedError, UnsupportedError, VersionError)
+from .cube import CubeFile
 from .experiment import Experiment
 
 _core.set_errors(Error, dict(BY_STATUS))
 
 __version__ = _core.library_version
-__all__ = ["open", "validate", "convert", "diff", "detect", "Experiment", "Error", "NotFormatError",
+__all__ = ["open", "open_cube", "CubeFile", "validate", "convert", "diff", "detect", "Experiment", "Error", "NotFormatError",
            "VersionError", "TruncatedError", "CorruptError", "IOFailedError", "InvalidArgumentError",
            "UnsupportedError", "ExistsError", "Diagnostic", "Validation", "Difference"]
 
 
-def open(path):  # noqa: A001 - the package's entry point, as hpcdb.open
-    """Reads a database in any format hpcdb reads into an Experiment."""
+def open(path, lazy=False):  # noqa: A001 - the package's entry point, as hpcdb.open
+    """Reads a database in any format hpcdb reads into an Experiment.
+
+    lazy=True (HPCToolkit v4.0 database directories): reads only the tree, the metrics and the
+    profile identities; the values stay in the memory-mapped profile.db and each values() call
+    reads those of the profiles it asks for. A database of any size opens in milliseconds;
+    traces are not read (open it again without lazy for traces())."""
+    if lazy:
+        return Experiment(_core.read_lazy(os.fspath(path)))
     return Experiment(_core.read(os.fspath(path)))
+
+
+def open_cube(path):
+    """Opens a .cubex file for its values one metric at a time without reading the whole model
+    (CubeFile.matrix / CubeFile.values): memory is one metric's matrix."""
+    return CubeFile(path)
 
 
 def detect(path):

@@ -208,11 +208,31 @@ class Experiment:
         ids, values."""
         return self.core.profile_csr(int(profile))
 
+    def _traces_read(self):
+        if self.info["lazy"]:
+            raise ValueError("opened with lazy=True: traces are not read (hpcdb.open(path) reads them)")
+
     def traces(self):
         """Every trace as one DataFrame: profile, time (ns), context (native id; 0: not running),
         like Pipit's events; sorted by profile, then time as recorded."""
+        self._traces_read()
         prof, time, ctx = self.core.traces()
         return pd.DataFrame({"profile": prof, "time": time, "context": ctx}, copy=False)
+
+    def events(self):
+        """The traces as Enter/Leave events of function frames (call sites in a database made without
+        program structure), as Pipit's HPCToolkit reader makes them: time (ns), event ("Enter"/"Leave"), profile, context (the frame's native id), name.
+        Between two samples the frames that end are left (innermost first) and the new ones entered
+        at the second sample's time; frames still open at a trace's end are left at its last sample."""
+        self._traces_read()
+        time, prof, ctx, leave = self.core.events()
+        # names as a Categorical: one code per event, each name stored once
+        codes, names = pd.factorize(self.contexts["name"], use_na_sentinel=True)
+        rows = self.core.context_index(ctx)
+        name = pd.Categorical.from_codes(np.where(rows >= 0, codes[rows], -1).astype(np.int32), categories=names)
+        return pd.DataFrame({"time": time,
+                             "event": pd.Categorical.from_codes(leave.view(np.int8), ["Enter", "Leave"]),
+                             "profile": prof, "context": ctx, "name": name}, copy=False)
 
     def trace_arrays(self, index):
         """The index-th trace without a copy: (profile, timestamps ns, context ids)."""

@@ -17,7 +17,20 @@ PyObject *hpcdb_py_view(PyObject *owner, int typenum, npy_intp n, void *data) {
   return a;
 }
 
+PyObject *hpcdb_py_experiment(hpcdb_experiment *exp, hpcdb_db *db) {
+  ExperimentObject *o = PyObject_New(ExperimentObject, &Experiment_Type);
+  if (!o) {
+    hpcdb_experiment_free(exp);
+    hpcdb_db_close(db);
+    return NULL;
+  }
+  o->exp = exp;
+  o->db = db;
+  return (PyObject *)o;
+}
+
 static void experiment_dealloc(ExperimentObject *self) {
+  hpcdb_db_close(self->db);
   hpcdb_experiment_free(self->exp);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -50,12 +63,12 @@ static PyObject *experiment_info(ExperimentObject *self, PyObject *unused) {
     if (!v) goto fail;
     PyList_SET_ITEM(kinds, i, v);
   }
-  return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:I,s:I,s:I,s:I,s:O,s:K,s:K,s:K}", "format",
+  return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:I,s:I,s:I,s:I,s:O,s:O,s:K,s:K,s:K}", "format",
                        text(e->format), "origin", text(e->origin), "title", text(e->title),
                        "description", text(e->description), "attrs", attrs, "warnings", warnings, "kind_names",
                        kinds, "n_contexts", e->n_contexts, "n_profiles", e->n_profiles, "n_metrics",
                        e->n_metrics, "n_traces", e->n_traces, "has_traces", e->has_traces ? Py_True : Py_False,
-                       "trace_min", (unsigned long long)e->trace_min, "trace_max",
+                       "lazy", self->db ? Py_True : Py_False, "trace_min", (unsigned long long)e->trace_min, "trace_max",
                        (unsigned long long)e->trace_max, "n_values",
                        (unsigned long long)hpcdb_value_count(e));
 fail:
@@ -145,8 +158,40 @@ static PyObject *new_array(int typenum, npy_intp n, void **data) {
   return a;
 }
 
-static const char *lexical_names[] = {"function", "loop", "line", "instruction"};
-static const char *relation_names[] = {"lexical", "call", "inlined call"};
+
+/* Python strings of a table of C strings, one object per entry (shared by every
+ * context that refers to it); NULL entries are None. */
+static PyObject **strings_of(uint32_t n, const char *(*get)(const hpcdb_experiment *, uint32_t),
+                             const hpcdb_experiment *e) {
+  PyObject **out = PyMem_Calloc(n ? n : 1, sizeof *out);
+  if (!out) return (PyObject **)PyErr_NoMemory();
+  for (uint32_t i = 0; i < n; i++)
+    if (!(out[i] = text(get(e, i)))) {
+      while (i-- > 0) Py_DECREF(out[i]);
+      PyMem_Free(out);
+      return NULL;
+    }
+  return out;
+}
+
+static void strings_free(PyObject **v, uint32_t n) {
+  for (uint32_t i = 0; v && i < n; i++) Py_DECREF(v[i]);
+  PyMem_Free(v);
+}
+
+static const char *file_path(const hpcdb_experiment *e, uint32_t i) { return e->files[i].path; }
+static const char *module_path(const hpcdb_experiment *e, uint32_t i) { return e->modules[i].path; }
+static const char *function_name(const hpcdb_experiment *e, uint32_t i) {
+  return e->functions[i].name ? e->functions[i].name : "<unnamed>";
+}
+static const char *kind_name(const hpcdb_experiment *e, uint32_t i) {
+  static const char *names[] = {"global", "entry", "function", "loop", "line", "instruction", "unknown"};
+  return names[i];
+}
+static const char *relation_name(const hpcdb_experiment *e, uint32_t i) {
+  static const char *names[] = {"lexical", "call", "inlined call"};
+  return names[i];
+}
 
 /* The context tree as columns: dict of arrays (id, parent, depth, line,
  * offset) and lists of strings (kind, relation, name, file, module). The
@@ -162,8 +207,12 @@ static PyObject *experiment_context_columns(ExperimentObject *self, PyObject *un
            *a_offset = new_array(NPY_UINT64, n, (void **)&offset);
   PyObject *kind = PyList_New(n), *relation = PyList_New(n), *name = PyList_New(n), *file = PyList_New(n),
            *module = PyList_New(n);
-  PyObject *result = NULL;
-  if (!a_id || !a_parent || !a_depth || !a_line || !a_offset || !kind || !relation || !name || !file || !module)
+  PyObject **files = strings_of(e->n_files, file_path, e), **modules = strings_of(e->n_modules, module_path, e),
+           **functions = strings_of(e->n_functions, function_name, e), **kinds = strings_of(7, kind_name, e),
+           **relations = strings_of(3, relation_name, e);
+  PyObject *result = NULL, *root = PyUnicode_FromString("<program root>");
+  if (!a_id || !a_parent || !a_depth || !a_line || !a_offset || !kind || !relation || !name || !file || !module ||
+      !files || !modules || !functions || !kinds || !relations || !root)
     goto done;
   char buf[1100];
   for (uint32_t i = 0; i < e->n_contexts; i++) {
@@ -176,36 +225,37 @@ static PyObject *experiment_context_columns(ExperimentObject *self, PyObject *un
     uint32_t mi = c->module < e->n_modules ? c->module : f && f->module < e->n_modules ? f->module : HPCDB_NONE;
     line[i] = c->file < e->n_files ? c->line : f && f->file < e->n_files ? f->line : 0;
     offset[i] = c->module < e->n_modules ? c->offset : f && f->module < e->n_modules ? f->offset : 0;
-    const char *k = c->kind == HPCDB_CTX_GLOBAL ? "global" : c->kind == HPCDB_CTX_ENTRY ? "entry"
-                    : c->lexical_type < 4 ? lexical_names[c->lexical_type] : "unknown";
-    const char *nm;
-    if (c->kind == HPCDB_CTX_GLOBAL) nm = "<program root>";
-    else if (f && f->name) nm = f->name;
-    else if (c->name) nm = c->name;
-    else if (f) nm = "<unnamed>";
+    uint32_t k = c->kind == HPCDB_CTX_GLOBAL ? 0 : c->kind == HPCDB_CTX_ENTRY ? 1
+                 : c->lexical_type < 4 ? 2 + c->lexical_type : 6;
+    PyObject *nm;
+    if (c->kind == HPCDB_CTX_GLOBAL) nm = Py_NewRef(root);
+    else if (f) nm = Py_NewRef(functions[c->function]);
+    else if (c->name) nm = text(c->name);
     else {
       const char *where = fi != HPCDB_NONE ? e->files[fi].path : mi != HPCDB_NONE ? e->modules[mi].path : "?";
       if (c->lexical_type == HPCDB_LEX_INSTRUCTION && mi != HPCDB_NONE)
         snprintf(buf, sizeof buf, "%.1000s+0x%llx", where, (unsigned long long)offset[i]);
       else
-        snprintf(buf, sizeof buf, "%s %.1000s:%u", k, where, line[i]);
-      nm = buf;
+        snprintf(buf, sizeof buf, "%s %.1000s:%u", kind_name(e, k), where, line[i]);
+      nm = text(buf);
     }
-    PyObject *v[5] = {text(k), text(c->kind == HPCDB_CTX_NORMAL && c->relation < 3 ? relation_names[c->relation] : NULL),
-                      text(nm), text(fi != HPCDB_NONE ? e->files[fi].path : NULL),
-                      text(mi != HPCDB_NONE ? e->modules[mi].path : NULL)};
-    PyObject *lists[5] = {kind, relation, name, file, module};
-    int ok = 1;
-    for (int j = 0; j < 5; j++) {
-      if (!v[j]) ok = 0;
-      PyList_SET_ITEM(lists[j], i, v[j] ? v[j] : Py_NewRef(Py_None));
-    }
-    if (!ok) goto done;
+    if (!nm) goto done;
+    PyList_SET_ITEM(kind, i, Py_NewRef(kinds[k]));
+    PyList_SET_ITEM(relation, i, Py_NewRef(c->kind == HPCDB_CTX_NORMAL && c->relation < 3 ? relations[c->relation] : Py_None));
+    PyList_SET_ITEM(name, i, nm);
+    PyList_SET_ITEM(file, i, Py_NewRef(fi != HPCDB_NONE ? files[fi] : Py_None));
+    PyList_SET_ITEM(module, i, Py_NewRef(mi != HPCDB_NONE ? modules[mi] : Py_None));
   }
   result = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "id", a_id, "parent", a_parent, "depth",
                          a_depth, "kind", kind, "relation", relation, "name", name, "file", file, "line", a_line,
                          "module", module, "offset", a_offset);
 done:
+  strings_free(files, e->n_files);
+  strings_free(modules, e->n_modules);
+  strings_free(functions, e->n_functions);
+  strings_free(kinds, 7);
+  strings_free(relations, 3);
+  Py_XDECREF(root);
   Py_XDECREF(a_id);
   Py_XDECREF(a_parent);
   Py_XDECREF(a_depth);
@@ -242,6 +292,7 @@ static PyObject *experiment_profile_csr(ExperimentObject *self, PyObject *args) 
   unsigned p;
   if (!PyArg_ParseTuple(args, "I", &p)) return NULL;
   if (p >= self->exp->n_profiles) return PyErr_Format(PyExc_IndexError, "no profile %u", p);
+  if (self->db) return PyErr_Format(PyExc_ValueError, "opened lazily: the values are read by values(), not held");
   hpcdb_profile *pr = &self->exp->profiles[p];
   PyObject *o = (PyObject *)self;
   return Py_BuildValue("(NNNN)", hpcdb_py_view(o, NPY_UINT32, pr->n_ctxs, pr->ctx_ids),
@@ -273,6 +324,7 @@ static PyMethodDef experiment_methods[] = {
     {"values", (PyCFunction)experiment_values, METH_VARARGS, "values of chosen metric ids and profiles"},
     {"context_index", (PyCFunction)experiment_context_index, METH_VARARGS, "context indices of native ids"},
     {"traces", (PyCFunction)experiment_traces, METH_NOARGS, "all traces concatenated"},
+    {"events", (PyCFunction)experiment_events, METH_NOARGS, "Enter/Leave events of function frames"},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject Experiment_Type = {

@@ -22,9 +22,14 @@
 typedef struct {
   PyObject_HEAD
   hpcdb_experiment *exp;
+  hpcdb_db *db; /* lazy: the values stay in the mapped profile.db (NULL: they are in exp) */
 } ExperimentObject;
 
 extern PyTypeObject Experiment_Type;
+extern PyTypeObject Cube_Type;
+
+/* open_cube(path) -> CubeFile (cube.c). */
+PyObject *hpcdb_py_open_cube(PyObject *mod, PyObject *args);
 
 /* Raises the hpcdb.Error subclass of status with the library's message. */
 PyObject *hpcdb_py_raise(int status);
@@ -35,9 +40,13 @@ PyObject *hpcdb_py_set_errors(PyObject *self, PyObject *args);
 /* A read-only 1-D array over n elements of data owned by owner (no copy). */
 PyObject *hpcdb_py_view(PyObject *owner, int typenum, npy_intp n, void *data);
 
+/* An Experiment over exp (and db, lazy), owning both. */
+PyObject *hpcdb_py_experiment(hpcdb_experiment *exp, hpcdb_db *db);
+
 /* Experiment methods that compute (values.c). */
 PyObject *experiment_values(ExperimentObject *self, PyObject *args);
 PyObject *experiment_context_index(ExperimentObject *self, PyObject *args);
 PyObject *experiment_traces(ExperimentObject *self, PyObject *args);
+PyObject *experiment_events(ExperimentObject *self, PyObject *args);
 
 #endif

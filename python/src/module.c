@@ -66,13 +66,22 @@ static PyObject *py_read(PyObject *mod, PyObject *args) {
   Py_END_ALLOW_THREADS
   Py_DECREF(path);
   if (rc < 0) return hpcdb_py_raise(rc);
-  ExperimentObject *o = PyObject_New(ExperimentObject, &Experiment_Type);
-  if (!o) {
-    hpcdb_experiment_free(exp);
-    return NULL;
-  }
-  o->exp = exp;
-  return (PyObject *)o;
+  return hpcdb_py_experiment(exp, NULL);
+}
+
+/* read_lazy(dir) -> Experiment whose values stay in the mapped profile.db. */
+static PyObject *py_read_lazy(PyObject *mod, PyObject *args) {
+  PyObject *path;
+  if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path)) return NULL;
+  hpcdb_experiment *exp = NULL;
+  hpcdb_db *db = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = hpcdb_hpctk4_read_lazy(&exp, &db, PyBytes_AS_STRING(path));
+  Py_END_ALLOW_THREADS
+  Py_DECREF(path);
+  if (rc < 0) return hpcdb_py_raise(rc);
+  return hpcdb_py_experiment(exp, db);
 }
 
 static PyObject *py_detect(PyObject *mod, PyObject *args) {
@@ -209,6 +218,8 @@ static PyObject *py_diff(PyObject *mod, PyObject *args) {
 
 static PyMethodDef module_methods[] = {
     {"read", py_read, METH_VARARGS, "read(path) -> Experiment: any format hpcdb reads"},
+    {"read_lazy", py_read_lazy, METH_VARARGS, "read_lazy(dir) -> Experiment: a v4.0 database, values on demand"},
+    {"open_cube", hpcdb_py_open_cube, METH_VARARGS, "open_cube(path) -> CubeFile: values without the model"},
     {"detect", py_detect, METH_VARARGS, "detect(path) -> format name"},
     {"validate", py_validate, METH_VARARGS, "validate(path) -> (errors, notes, diagnostics)"},
     {"convert", py_convert, METH_VARARGS, "convert(src, dst, to, force, strict, compress) -> losses"},
@@ -221,7 +232,7 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_core", "hpcdb's
 
 PyMODINIT_FUNC PyInit__core(void) {
   import_array();
-  if (PyType_Ready(&Experiment_Type) < 0) return NULL;
+  if (PyType_Ready(&Experiment_Type) < 0 || PyType_Ready(&Cube_Type) < 0) return NULL;
   PyObject *m = PyModule_Create(&module_def);
   if (!m) return NULL;
   Py_INCREF(&Experiment_Type);

@@ -15,17 +15,71 @@ static PyArrayObject *as_array(PyObject *o, int typenum) {
 typedef struct selection {
   const hpcdb_experiment *exp;
   const uint32_t *profiles;
+  const hpcdb_profile **prof; /* the model's, or decoded from the mapped profile.db (lazy) */
   npy_intp n_profiles;
   int32_t *column; /* metric id -> column, or -1 */
   npy_intp n_columns;
 } selection;
+
+/* A profile's values as CSR arrays, decoded by scanning the mapped profile.db. */
+typedef struct scanned {
+  hpcdb_profile p;
+  uint64_t cap_ids, cap_starts, cap_mids, cap_vals;
+} scanned;
+
+static int grow(void **a, uint64_t *cap, uint64_t need, size_t size) {
+  if (need <= *cap) return 0;
+  uint64_t n = *cap ? *cap : 64;
+  while (n < need) n *= 2;
+  void *b = realloc(*a, n * size);
+  if (!b) return -1;
+  *a = b;
+  *cap = n;
+  return 0;
+}
+
+static int on_value(void *user, uint32_t ctx, uint32_t metric, double value) {
+  scanned *s = user;
+  hpcdb_profile *p = &s->p;
+  if (p->n_ctxs == 0 || p->ctx_ids[p->n_ctxs - 1] != ctx) {
+    if (grow((void **)&p->ctx_ids, &s->cap_ids, (uint64_t)p->n_ctxs + 1, sizeof *p->ctx_ids) ||
+        grow((void **)&p->ctx_starts, &s->cap_starts, (uint64_t)p->n_ctxs + 2, sizeof *p->ctx_starts))
+      return HPCDB_ENOMEM;
+    p->ctx_ids[p->n_ctxs] = ctx;
+    p->ctx_starts[p->n_ctxs++] = p->n_values;
+  }
+  if (grow((void **)&p->metric_ids, &s->cap_mids, p->n_values + 1, sizeof *p->metric_ids) ||
+      grow((void **)&p->values, &s->cap_vals, p->n_values + 1, sizeof *p->values))
+    return HPCDB_ENOMEM;
+  p->metric_ids[p->n_values] = (uint16_t)metric;
+  p->values[p->n_values++] = value;
+  return 0;
+}
+
+static void scanned_free(scanned *s) {
+  free(s->p.ctx_ids);
+  free(s->p.ctx_starts);
+  free(s->p.metric_ids);
+  free(s->p.values);
+}
+
+/* Decodes profiles[i] of a lazy experiment into out[i]; 0 or a negative status. */
+static int scan_profiles(const ExperimentObject *self, const uint32_t *profiles, npy_intp n, scanned *out) {
+  for (npy_intp i = 0; i < n; i++) {
+    int rc = hpcdb_db_profile_scan(self->db, profiles[i], on_value, &out[i]);
+    if (rc < 0) return rc;
+    hpcdb_profile *p = &out[i].p;
+    if (p->ctx_starts) p->ctx_starts[p->n_ctxs] = p->n_values;
+  }
+  return 0;
+}
 
 /* Rows (contexts with at least one selected value) and the largest context id. */
 static npy_intp count_rows(const selection *s, uint32_t *max_id) {
   npy_intp rows = 0;
   *max_id = 0;
   for (npy_intp i = 0; i < s->n_profiles; i++) {
-    const hpcdb_profile *p = &s->exp->profiles[s->profiles[i]];
+    const hpcdb_profile *p = s->prof[i];
     for (uint32_t k = 0; k < p->n_ctxs; k++)
       for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++)
         if (s->column[p->metric_ids[v]] >= 0) {
@@ -43,7 +97,7 @@ static npy_intp count_rows(const selection *s, uint32_t *max_id) {
 static void fill_rows(const selection *s, uint64_t *slot, uint32_t *ctx, uint32_t *prof, double *vals) {
   npy_intp next = 0, k_cols = s->n_columns;
   for (npy_intp i = 0; i < s->n_profiles; i++) {
-    const hpcdb_profile *p = &s->exp->profiles[s->profiles[i]];
+    const hpcdb_profile *p = s->prof[i];
     for (uint32_t k = 0; k < p->n_ctxs; k++) {
       npy_intp row = -1;
       for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
@@ -67,9 +121,10 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   PyObject *po, *mo, *result = NULL;
   if (!PyArg_ParseTuple(args, "OO", &po, &mo)) return NULL;
   PyArrayObject *pa = as_array(po, NPY_UINT32), *ma = pa ? as_array(mo, NPY_INT64) : NULL;
-  selection s = {self->exp, NULL, 0, NULL, 0};
+  selection s = {self->exp, NULL, NULL, 0, NULL, 0};
   PyObject *a_ctx = NULL, *a_prof = NULL, *a_vals = NULL;
   uint64_t *slot = NULL;
+  scanned *decoded = NULL;
   if (!pa || !ma) goto done;
   s.profiles = PyArray_DATA(pa);
   s.n_profiles = PyArray_SIZE(pa);
@@ -79,10 +134,14 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
       PyErr_Format(PyExc_IndexError, "no profile %u", s.profiles[i]);
       goto done;
     }
-  if (!(s.column = malloc(65536 * sizeof *s.column))) {
+  s.prof = malloc((s.n_profiles ? s.n_profiles : 1) * sizeof *s.prof);
+  if (self->db) decoded = calloc(s.n_profiles ? s.n_profiles : 1, sizeof *decoded);
+  if (!(s.column = malloc(65536 * sizeof *s.column)) || !s.prof || (self->db && !decoded)) {
     PyErr_NoMemory();
     goto done;
   }
+  for (npy_intp i = 0; i < s.n_profiles; i++)
+    s.prof[i] = decoded ? &decoded[i].p : &s.exp->profiles[s.profiles[i]];
   memset(s.column, 0xff, 65536 * sizeof *s.column);
   const int64_t *ids = PyArray_DATA(ma);
   for (npy_intp c = 0; c < s.n_columns; c++) {
@@ -93,10 +152,16 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
     s.column[ids[c]] = (int32_t)c;
   }
   uint32_t max_id;
-  npy_intp rows;
+  npy_intp rows = 0;
+  int rc = 0;
   Py_BEGIN_ALLOW_THREADS
-  rows = count_rows(&s, &max_id);
+  if (decoded) rc = scan_profiles(self, s.profiles, s.n_profiles, decoded);
+  if (rc == 0) rows = count_rows(&s, &max_id);
   Py_END_ALLOW_THREADS
+  if (rc < 0) {
+    hpcdb_py_raise(rc);
+    goto done;
+  }
   npy_intp dims[2] = {rows, s.n_columns};
   a_ctx = PyArray_EMPTY(1, dims, NPY_UINT32, 0);
   a_prof = PyArray_EMPTY(1, dims, NPY_UINT32, 0);
@@ -111,7 +176,7 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   Py_BEGIN_ALLOW_THREADS
   if (by_context) {
     for (npy_intp i = 0; i < s.n_profiles; i++) {
-      const hpcdb_profile *p = &s.exp->profiles[s.profiles[i]];
+      const hpcdb_profile *p = s.prof[i];
       for (uint32_t k = 0; k < p->n_ctxs; k++)
         for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++)
           if (s.column[p->metric_ids[v]] >= 0) {
@@ -131,6 +196,9 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   Py_END_ALLOW_THREADS
   result = Py_BuildValue("(OOO)", a_ctx, a_prof, a_vals);
 done:
+  for (npy_intp i = 0; decoded && i < s.n_profiles; i++) scanned_free(&decoded[i]);
+  free(decoded);
+  free(s.prof);
   free(slot);
   free(s.column);
   Py_XDECREF(pa);

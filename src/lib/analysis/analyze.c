@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/structure_map.h"
 #include "common/error.h"
 #include "hpcrun/hpcrun_paths.h"
 
@@ -24,6 +25,7 @@ typedef struct run {
   const hpcdb_analyze_options *opt;
   unified_tree tree;
   summary_acc summary;
+  loop_lex_summary loops; /* the summary's lex_aware of loops */
   hpcdb_warning_fn warn;
   void *user;
   hpcdb_analyze_result *res;
@@ -220,6 +222,7 @@ typedef struct file_job {
   uint32_t **metric_maps;
   uint32_t n_metrics;    /* the experiment's when the values were propagated */
   hpcdb_profile csr;     /* the values to store (arrays only) */
+  loop_lex_list loops;   /* the loops' loop-exclusive lex_aware values, for the summary */
   prepared_trace trace;
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
@@ -240,6 +243,7 @@ static void job_release(file_job *j) {
   free(j->maps);
   free(j->trees);
   analysis_csr_free(&j->csr);
+  loop_lex_list_free(&j->loops);
   prepared_trace_free(&j->trace);
   hpcrun_file_free(j->f);
   memset(j, 0, sizeof *j);
@@ -270,6 +274,7 @@ static int prepare_trees(file_job *j) {
 static void stage_load(run *r, file_job *j, unsigned worker) {
   (void)worker;
   int rc = hpcrun_file_load(&j->f, j->path, NULL);
+  if (rc == 0 && j->f->major == 4) rc = hpcrun_sparse_check(j->f, j->path); /* add_sparse indexes with them */
   if (rc == 0) rc = prepare_trees(j);
   if (rc < 0) job_fail(j, rc);
 }
@@ -295,7 +300,8 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
   int rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
   if (rc == 0) {
     j->n_metrics = tv.n_metrics;
-    rc = build_csr(r->exp, &tv, &j->csr);
+    rc = loop_lex_take(&r->tree, &tv, &j->loops);
+    if (rc == 0) rc = build_csr(r->exp, &tv, &j->csr);
     thread_values_free(&tv, scratch);
   }
   if (rc == 0 && j->n_trees > 0) {
@@ -315,6 +321,7 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
 static int stage_register(run *r, file_job *j) {
   uint32_t profile;
   HPCDB_TRY(add_profile(r, j->f, &profile));
+  HPCDB_TRY(loop_lex_add(&r->loops, &j->loops));
   r->res->values += j->csr.n_values;
   if (j->note[0] && r->warn) r->warn(r->user, j->note);
   if (j->trace.present) {
@@ -484,7 +491,8 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   memset(r.res, 0, sizeof *r.res);
   r.warn = warn;
   r.user = user;
-  r.summary.all_stats = r.opt->all_stats;
+  r.summary.all_stats = r.loops.all_stats = r.opt->all_stats;
+  r.summary.loops = &r.loops;
   hpcrun_path_list files = {0};
   HPCDB_TRY(hpcrun_list_profiles(&files, measurements));
   int rc = 0;
@@ -494,6 +502,9 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   }
   if ((rc = hpcdb_experiment_new(&r.exp)) < 0) goto done;
   if ((rc = unified_tree_init(&r.tree, r.exp, measurements)) < 0) goto done;
+  if (!r.opt->ignore_structs &&
+      (rc = structure_map_open(&r.tree.structure, r.exp, measurements, r.opt, warn, user)) < 0)
+    goto done;
   r.exp->format = "hpctoolkit-v4";
   r.exp->version_major = 4;
   if (r.opt->output) {
@@ -520,6 +531,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   if (r.stream) { /* the summary is made while cct.db is written */
     summary_maker maker;
     if ((rc = summary_maker_init(&maker, r.opt->all_stats, r.exp->n_metrics)) < 0) goto done;
+    maker.loops = &r.loops;
     hpcdb_hpctk4_stream_set_summary(r.stream, 0, summary_make, &maker);
     rc = hpcdb_hpctk4_stream_finish(r.stream, r.exp);
     r.stream = NULL;
@@ -533,6 +545,7 @@ done:
   hpcrun_path_list_free(&files);
   unified_tree_free(&r.tree);
   summary_free(&r.summary);
+  loop_lex_summary_free(&r.loops);
   if (rc < 0) {
     hpcdb_experiment_free(r.exp);
     return rc;

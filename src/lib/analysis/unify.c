@@ -1,9 +1,11 @@
 /* Unifying per-thread calling-context trees: the same calling path is the
- * same context. Without structure files, as hpcprof --ignore-structs does:
+ * same context. A frame in a load module a structure file describes is
+ * mapped by structure_map.c. Otherwise, as hpcprof --ignore-structs does:
  * a frame is an instruction context (load module + offset) reached by a
  * call; a frame in a binary the measurement directory carries (the vdso) and
  * whose function symbol is known is that function's context with the
- * instruction as a hidden lexical child. hpcrun's placeholders (load module
+ * instruction as a hidden lexical child; so is a kernel frame whose function
+ * the measurement's kernel_symbols/ names. hpcrun's placeholders (load module
  * 0, the ip holding 8 characters; placeholders.h) become the global context
  * ("^Primary" and the idle "NoActvty"), entry points at a root ("| Main  ",
  * "| Thread"; any other, e.g. a partial unwind: "unknown entry"), or, inside
@@ -14,16 +16,14 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/kernel_symbols.h"
 #include "analysis/placeholders.h"
+#include "analysis/structure_map.h"
 #include "analysis/symbols.h"
 #include "common/error.h"
 #include "common/vec.h"
 #include "hpcrun/hpcrun_model.h"
 
-#define KEY_ENTRY UINT32_MAX
-#define KEY_FUNCTION (UINT32_MAX - 1)
-#define KEY_PLACEHOLDER (UINT32_MAX - 2)
-#define KEY_UNKNOWN (UINT32_MAX - 3)
 #define HPCRUN_NODE_UNWOUND 0x1
 
 static uint64_t key_hash(unify_key k) {
@@ -51,6 +51,7 @@ void unified_tree_free(unified_tree *t) {
       free(t->symbols[i]);
     }
   free(t->symbols);
+  structure_map_free(t->structure);
   free(t->slots);
   free(t->info);
   u64map_free(&t->functions);
@@ -80,10 +81,7 @@ static void prefetch_key(const unified_tree *t, unify_key key) {
   if (t->cap) __builtin_prefetch(&t->slots[key_hash(key) & (t->cap - 1)]);
 }
 
-/* Finds the child of key.parent under key, or creates it from proto (hidden:
- * kept out of the experiment's tree). */
-static int find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden,
-                       uint32_t *out_id) {
+int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id) {
   if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t)); /* at most 3/4 full */
   uint64_t i = key_hash(key) & (t->cap - 1);
   while (t->slots[i].id_plus1) {
@@ -123,7 +121,7 @@ static int entry_point(unified_tree *t, uint16_t kind, uint32_t *out_id) {
   c.entry_point = kind;
   c.name = entry_names[kind < 3 ? kind : 0];
   c.function = c.file = c.module = HPCDB_NONE;
-  return find_or_add(t, (unify_key){0, KEY_ENTRY, kind}, &c, 0, out_id);
+  return unify_find_or_add(t, (unify_key){0, KEY_ENTRY, kind}, &c, 0, out_id);
 }
 
 static hpcdb_context frame_proto(void) {
@@ -136,7 +134,8 @@ static hpcdb_context frame_proto(void) {
 }
 
 /* The symbols of a module whose binary is inside the measurement directory
- * (its load-map path is relative to it); none for every other module. */
+ * (its load-map path is relative to it), or of the kernel from the
+ * measurement's kernel_symbols/; none for every other module. */
 static int module_symbols(unified_tree *t, uint32_t module, const symbol_table **out) {
   *out = NULL;
   if (module >= t->cap_symbols) {
@@ -149,7 +148,10 @@ static int module_symbols(unified_tree *t, uint32_t module, const symbol_table *
     if (!st) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     t->symbols[module] = st;
     const char *path = t->exp->modules[module].path;
-    if (path[0] != '/' && t->measurements) {
+    char kernel[256];
+    if (t->measurements && kernel_module_name(path, kernel, sizeof kernel)) {
+      HPCDB_TRY(kernel_symbols_load(st, t->measurements, kernel));
+    } else if (path[0] != '/' && t->measurements) {
       char full[4096];
       if ((size_t)snprintf(full, sizeof full, "%s/%s", t->measurements, path) < sizeof full)
         HPCDB_TRY(symbols_load(st, full));
@@ -159,8 +161,9 @@ static int module_symbols(unified_tree *t, uint32_t module, const symbol_table *
   return 0;
 }
 
-static int function_index(unified_tree *t, uint32_t module, const symbol *s, uint32_t *out) {
-  uint64_t key = (uint64_t)module << 48 | s->start, idx;
+static int function_index(unified_tree *t, uint32_t module, const symbol_table *st, const symbol *s,
+                          uint32_t *out) {
+  uint64_t key = (uint64_t)module << 32 | (uint64_t)(s - st->syms), idx;
   if (u64map_get(&t->functions, key, &idx)) {
     *out = (uint32_t)idx;
     return 0;
@@ -173,26 +176,30 @@ static int function_index(unified_tree *t, uint32_t module, const symbol *s, uin
 
 /* The context a frame (module + ip) called from parent stands for. */
 static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+  if (t->structure) {
+    int described = structure_frame(t, parent, module, ip, out_id);
+    if (described != 0) return described < 0 ? described : 0;
+  }
   const symbol_table *st;
   HPCDB_TRY(module_symbols(t, module, &st));
-  const symbol *s = ip < (1ull << 48) ? symbols_find(st, ip) : NULL;
+  const symbol *s = symbols_find(st, ip);
   hpcdb_context c = frame_proto();
   if (!s) {
     c.module = module;
     c.offset = ip;
-    return find_or_add(t, (unify_key){parent, module, ip}, &c, 0, out_id);
+    return unify_find_or_add(t, (unify_key){parent, module, ip}, &c, 0, out_id);
   }
   uint32_t fn, fn_ctx;
-  HPCDB_TRY(function_index(t, module, s, &fn));
+  HPCDB_TRY(function_index(t, module, st, s, &fn));
   c.lexical_type = HPCDB_LEX_FUNCTION;
   c.function = fn;
-  HPCDB_TRY(find_or_add(t, (unify_key){parent, KEY_FUNCTION, fn}, &c, 0, &fn_ctx));
+  HPCDB_TRY(unify_find_or_add(t, (unify_key){parent, KEY_FUNCTION, fn}, &c, 0, &fn_ctx));
   hpcdb_context insn = frame_proto();
   insn.relation = HPCDB_REL_LEXICAL;
   insn.propagation = 1;
   insn.module = module;
   insn.offset = ip;
-  return find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
+  return unify_find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
 }
 
 /* The function a placeholder frame stands for: one per placeholder code, in
@@ -215,7 +222,7 @@ static int placeholder_frame(unified_tree *t, uint32_t parent, uint64_t ip, uint
   hpcdb_context c = frame_proto();
   c.lexical_type = HPCDB_LEX_FUNCTION;
   HPCDB_TRY(placeholder_function(t, ip, &c.function));
-  return find_or_add(t, (unify_key){parent, KEY_PLACEHOLDER, ip}, &c, 0, out_id);
+  return unify_find_or_add(t, (unify_key){parent, KEY_PLACEHOLDER, ip}, &c, 0, out_id);
 }
 
 static int module_index(hpcdb_experiment *exp, const hpcrun_str *path, uint32_t *out) {
@@ -267,7 +274,7 @@ static int node_module(hpcdb_experiment *exp, const hpcrun_tables *tab, file_mod
 static int unknown_function(unified_tree *t, uint32_t parent, uint32_t *out_id) {
   hpcdb_context c = frame_proto();
   c.lexical_type = HPCDB_LEX_FUNCTION;
-  return find_or_add(t, (unify_key){parent, KEY_UNKNOWN, 0}, &c, 0, out_id);
+  return unify_find_or_add(t, (unify_key){parent, KEY_UNKNOWN, 0}, &c, 0, out_id);
 }
 
 static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, file_modules *fm,

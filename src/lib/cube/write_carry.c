@@ -44,7 +44,7 @@ int cube_carry_members(const hpcdb_experiment *exp, cube_member_writer *w) {
   for (;;) {
     int h = archive_read_next_header(in, &e);
     if (h == ARCHIVE_EOF) break;
-    if (h < ARCHIVE_WARN) {
+    if (h != ARCHIVE_OK && h != ARCHIVE_WARN) { /* ARCHIVE_RETRY: a damaged header */
       rc = hpcdb_fail_at(HPCDB_ECORRUPT, exp->origin, "archive", 0, "tar", "%s", archive_error_string(in));
       break;
     }

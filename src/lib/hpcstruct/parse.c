@@ -158,6 +158,20 @@ static void add_ranges(sparser *p, const hpcdb_struct_range *r, uint32_t n, uint
 
 static int parent_is(char tag, const char *allowed) { return strchr(allowed, tag) != NULL; }
 
+/* The element an open frame stands for, for messages. */
+static const char *tag_name(char tag) {
+  switch (tag) {
+  case 'H': return "HPCToolkitStructure";
+  case 'M': return "LM";
+  case 'B': return "A";
+  default: {
+    static const char *const one[] = {"F", "P", "A", "L", "S", "C"};
+    const char *letters = "FPALSC", *at = strchr(letters, tag);
+    return at && tag ? one[at - letters] : "?";
+  }
+  }
+}
+
 static void start_module(sparser *p, const char **atts, frame *next) {
   const char *n = attr(atts, "n");
   if (!n || !*n) return fail(p, HPCDB_ECORRUPT, "missing-attribute", "<LM> has no n= (load module path)");
@@ -310,7 +324,7 @@ static void XMLCALL on_start(void *user, const char *name, const char **atts) {
   } else if (t == 'R') {
     return fail(p, HPCDB_ECORRUPT, "root", "the root element is <%.40s>, not <HPCToolkitStructure>", name);
   } else if (!strcmp(name, "LM")) {
-    if (t != 'H') return fail(p, HPCDB_ECORRUPT, "nesting", "<LM> inside <%c>", t);
+    if (t != 'H') return fail(p, HPCDB_ECORRUPT, "nesting", "<LM> inside <%s>", tag_name(t));
     next.tag = 'M';
     start_module(p, atts, &next);
   } else if (!strcmp(name, "F")) {
@@ -320,7 +334,7 @@ static void XMLCALL on_start(void *user, const char *name, const char **atts) {
     next.tag = 'F';
     next.file = intern(p, n);
   } else if (!strcmp(name, "P")) {
-    if (!parent_is(t, "MF")) return fail(p, HPCDB_ECORRUPT, "nesting", "<P> inside <%c>", t);
+    if (!parent_is(t, "MF")) return fail(p, HPCDB_ECORRUPT, "nesting", "<P> inside <%s>", tag_name(t));
     next.tag = 'P';
     start_procedure(p, atts, top, &next);
   } else if (!strcmp(name, "A")) {
