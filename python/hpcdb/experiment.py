@@ -225,14 +225,14 @@ class Experiment:
         Between two samples the frames that end are left (innermost first) and the new ones entered
         at the second sample's time; frames still open at a trace's end are left at its last sample."""
         self._traces_read()
-        time, prof, ctx, leave = self.core.events()
         # names as a Categorical: one code per event, each name stored once
-        codes, names = pd.factorize(self.contexts["name"], use_na_sentinel=True)
-        rows = self.core.context_index(ctx)
-        name = pd.Categorical.from_codes(np.where(rows >= 0, codes[rows], -1).astype(np.int32), categories=names)
+        names = self._cache["contexts"]["name"] if "contexts" in self._cache else self.core.context_columns()["name"]
+        codes, uniques = pd.factorize(np.asarray(names, dtype=object))
+        time, prof, ctx, leave, name = self.core.events(codes.astype(np.int32))
         return pd.DataFrame({"time": time,
                              "event": pd.Categorical.from_codes(leave.view(np.int8), ["Enter", "Leave"]),
-                             "profile": prof, "context": ctx, "name": name}, copy=False)
+                             "profile": prof, "context": ctx,
+                             "name": pd.Categorical.from_codes(name, categories=uniques)}, copy=False)
 
     def trace_arrays(self, index):
         """The index-th trace without a copy: (profile, timestamps ns, context ids)."""
