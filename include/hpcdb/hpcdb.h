@@ -57,7 +57,8 @@ typedef enum hpcdb_format {
   HPCDB_FORMAT_DRAFT_A,        /* experiment.xml 4.0 + HPCPROF-* */
   HPCDB_FORMAT_DRAFT_B,        /* HPCTOOLKIT_expmt meta.db + HPCPROF-* */
   HPCDB_FORMAT_LEGACY_XML,     /* experiment.xml 2.x (+ *.metric-db) */
-  HPCDB_FORMAT_CUBE            /* .cubex */
+  HPCDB_FORMAT_CUBE,           /* .cubex */
+  HPCDB_FORMAT_HPCSTRUCT       /* hpcstruct's structure file (not an experiment: info and validate) */
 } hpcdb_format;
 
 /* Detects the format of a file or directory from its bytes, not its name. */
