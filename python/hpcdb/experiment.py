@@ -135,11 +135,12 @@ class Experiment:
         return m
 
     def _frame(self, profiles, selected):
-        ctx, prof, vals = self.core.values(np.asarray(profiles, dtype=np.uint32),
-                                           selected["id"].to_numpy(dtype=np.int64))
+        ctx, prof, vals, by_context = self.core.values(np.asarray(profiles, dtype=np.uint32),
+                                                       selected["id"].to_numpy(dtype=np.int64))
         index = pd.MultiIndex.from_arrays([ctx, prof], names=["context", "profile"])
-        return pd.DataFrame(vals, index=index, columns=pd.Index(selected["key"].to_numpy(), name="metric"),
-                            copy=False)
+        df = pd.DataFrame(vals, index=index, columns=pd.Index(selected["key"].to_numpy(), name="metric"), copy=False)
+        # C orders rows by context when context ids are dense enough for a counting sort
+        return df if by_context else df.sort_index()
 
     def values(self, metric=None, scope=None, profiles=None):
         """The thread profiles' values as a DataFrame indexed (context, profile) with one column per
@@ -181,7 +182,7 @@ class Experiment:
         columns = self.thread_profiles
         col_of = np.full(len(self.profiles), -1, dtype=np.int64)
         col_of[columns] = np.arange(len(columns))
-        ctx, prof, vals = self.core.values(columns.astype(np.uint32), selected["id"].to_numpy(dtype=np.int64))
+        ctx, prof, vals, _ = self.core.values(columns.astype(np.uint32), selected["id"].to_numpy(dtype=np.int64))
         rows = self.core.context_index(ctx)
         keep = rows >= 0
         rows, cols, vals = rows[keep], col_of[prof[keep]], vals[keep, 0]
