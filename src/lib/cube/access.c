@@ -184,7 +184,7 @@ static int read_stored(hpcdb_cube *c, uint32_t m, const cube_dtype *t, double *o
       rc = FAIL("archive", 0, "tar", "%s", archive_error_string(ar));
       break;
     }
-    const char *name = archive_entry_pathname(e);
+    const char *name = cube_member_name(e);
     if (!strcmp(name, ixname) && !ixm.data) {
       if ((rc = cube_read_member(ar, e, &ixm, c->path)) == 0 && !early.data)
         rc = cube_index_parse(&ix, ixm.data, ixm.len, c->a.n_cnodes, c->path);

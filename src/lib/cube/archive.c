@@ -7,6 +7,11 @@
 #include "common/error.h"
 #include "cube/cube.h"
 
+const char *cube_member_name(struct archive_entry *e) {
+  const char *name = archive_entry_pathname(e);
+  return name ? name : "";
+}
+
 /* The whole current archive member. The buffer grows as the bytes arrive
  * (from 1 MiB), so that a header claiming a huge size costs memory only for
  * the bytes that are really there. */
@@ -27,7 +32,7 @@ int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m
     if (n <= 0) {
       free(m->data);
       m->data = NULL;
-      return hpcdb_fail_at(HPCDB_ECORRUPT, path, archive_entry_pathname(e), got, "archive", "short member: %s",
+      return hpcdb_fail_at(HPCDB_ECORRUPT, path, cube_member_name(e), got, "archive", "short member: %s",
                            n < 0 && archive_error_string(ar) ? archive_error_string(ar) : "truncated");
     }
     got += (size_t)n;
@@ -62,7 +67,7 @@ int cube_read_anchor(cube_anchor *a, const char *path) {
       rc = h;
       break;
     }
-    if (strcmp(archive_entry_pathname(e), "anchor.xml") != 0) continue;
+    if (strcmp(cube_member_name(e), "anchor.xml") != 0) continue;
     cube_member m;
     if ((rc = cube_read_member(ar, e, &m, path)) == 0) {
       rc = cube_anchor_parse(a, m.data, m.len, path);

@@ -182,6 +182,8 @@ int cube_open_archive(struct archive **out, const char *path);
 int cube_next_member(struct archive *ar, struct archive_entry **e, const char *path);
 /* The current member's bytes (malloc'ed, with one spare byte). */
 int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m, const char *path);
+/* The member's name; "" where a damaged header has none (libarchive gives NULL). */
+const char *cube_member_name(struct archive_entry *e);
 
 /* Finds and parses the archive's anchor.xml (HPCDB_ENOTFORMAT when the file
  * is not an archive, HPCDB_ECORRUPT when it has no anchor.xml). */

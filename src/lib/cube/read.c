@@ -452,7 +452,7 @@ static int read_metrics(reader *r) {
       rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "archive", 0, "tar", "%s", archive_error_string(ar));
       break;
     }
-    const char *name = archive_entry_pathname(e);
+    const char *name = cube_member_name(e);
     uint32_t m;
     cube_member *slot = NULL;
     if (metric_of_member(&r->a, name, ".index", &m)) slot = &ix[m];

@@ -172,7 +172,7 @@ static int check_members(checker *k, const cube_anchor *a) {
       report(k, HPCDB_SEV_ERROR, "archive", 0, "tar", "%s", archive_error_string(ar));
       break;
     }
-    const char *name = archive_entry_pathname(e);
+    const char *name = cube_member_name(e);
     uint32_t m;
     int is_index = metric_of(a, name, ".index", &m), is_data = !is_index && metric_of(a, name, ".data", &m);
     if (!is_index && !is_data) {
