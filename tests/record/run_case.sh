@@ -31,11 +31,27 @@ refused() {
 
 case $case in
 ratio)
-  record "$bin/record_ratio" 2; expect_rc $? 0
+  # 3:1 within 10 % at 200 Hz needs samples at regular intervals of the
+  # thread's time: the kernel's cpu-clock event gives them even on a loaded
+  # machine. CPUTIME's timers are served on the scheduler tick: under load a
+  # signal stands for several periods and lands at a random point, so its
+  # ratio is checked only for the dominant function (docs/record.md).
+  ev=cpu-clock@f200 metric="cpu-clock (ns)"
+  if ! "$hpcdb" record -e $ev -o "$m" true 2>/dev/null; then
+    echo "cpu-clock is not allowed here: the 10 % check uses CPUTIME"
+    ev=CPUTIME@f200 metric="CPUTIME (sec)"
+  fi
+  rm -rf "$m"
+  record -e $ev "$bin/record_ratio" 2; expect_rc $? 0
   check_db
   check "$m" --expect "$bin/record_ratio:heavy" --max-partial 0.01
+  check "$work/db" --metric "$metric|point" \
+    --ratio "$bin/record_ratio:heavy" "$bin/record_ratio:light" 3 0.10
+  rm -rf "$m" "$work/db"
+  record "$bin/record_ratio" 1; expect_rc $? 0
+  check_db
   check "$work/db" --metric "CPUTIME (sec)|point" \
-    --ratio "$bin/record_ratio:heavy" "$bin/record_ratio:light" 3 0.10 ;;
+    --ratio "$bin/record_ratio:heavy" "$bin/record_ratio:light" 3 0.5 ;;
 recursive)
   record "$bin/record_recursive" 0.5; expect_rc $? 0
   check_db
