@@ -19,9 +19,17 @@ enum { SCOPE_POINT, SCOPE_FUNCTION, SCOPE_LEX_AWARE, SCOPE_EXECUTION, N_SCOPES }
  * callees hang on the function there), though its values are kept. */
 typedef struct unify_key {
   uint32_t parent;
-  uint32_t module; /* or KEY_ENTRY / KEY_FUNCTION */
-  uint64_t offset; /* entry point kind, function index, or instruction offset */
+  uint32_t module; /* or one of the KEY_* kinds below */
+  uint64_t offset; /* entry point kind, function index, placeholder code, file << 32 | line,
+                      module << 32 | loop scope, or instruction offset */
 } unify_key;
+
+#define KEY_ENTRY UINT32_MAX
+#define KEY_FUNCTION (UINT32_MAX - 1)
+#define KEY_PLACEHOLDER (UINT32_MAX - 2)
+#define KEY_LINE (UINT32_MAX - 3)
+#define KEY_LOOP (UINT32_MAX - 4)
+#define KEY_UNKNOWN (UINT32_MAX - 5) /* an unknown function below a frame (hpcrun's *Unnorm, unwound GPU samples) */
 
 /* A slot of the unification table: the key beside its id, one cache line
  * visit per probe. */
@@ -39,6 +47,7 @@ typedef struct ctx_info {
 } ctx_info;
 
 struct symbol_table;
+struct structure_map;
 
 typedef struct unified_tree {
   hpcdb_experiment *exp;
@@ -50,11 +59,17 @@ typedef struct unified_tree {
   uint64_t cap_ids;
   struct symbol_table **symbols; /* per module index, loaded on first use */
   uint64_t cap_symbols;
-  hpcdb_u64map functions; /* (module << 48 | symbol start) -> function index */
+  hpcdb_u64map functions; /* (module << 32 | index in its symbol table) -> function index */
+  hpcdb_u64map placeholders; /* placeholder code -> function index */
+  struct structure_map *structure; /* structure files, or NULL (--ignore-structs) */
 } unified_tree;
 
 int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);
 void unified_tree_free(unified_tree *t);
+/* Finds the child of key.parent under key, or creates it from proto (hidden:
+ * kept out of the experiment's tree, its callees hang on its nearest shown
+ * ancestor there). */
+int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id);
 
 /* One measurement file mapped onto the unified tree. */
 typedef struct mapped_profile {
@@ -83,6 +98,8 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
 int analysis_add_scopes(hpcdb_experiment *exp);
 int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map);
 uint16_t analysis_stat_id(uint32_t metric, int all_stats, int partial, int scope);
+/* The scopes (bits 1 << SCOPE_*) a metric of the analysis has. */
+unsigned analysis_metric_scopes(const hpcdb_metric *m);
 /* Unified context of a file node id, or HPCDB_NONE (once per value: inline). */
 static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
   if (m->by_id) {
@@ -124,6 +141,36 @@ typedef struct propagate_scratch {
  * propagated over the unified tree. */
 int propagate_file(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
                    uint32_t *const *metric_maps, uint32_t n_trees, propagate_scratch *scratch, thread_values *out);
+/* lexical.c: hpcprof's lex_aware. Propagation leaves in a thread's
+ * lex_aware cells the loop-exclusive value (a loop without the loops nested
+ * in it); loop_lex_take moves the loops' ones aside for the summary and puts
+ * the function values the threads store in their place. */
+typedef struct loop_lex_value {
+  uint32_t ctx, metric;
+  double value;
+} loop_lex_value;
+typedef struct loop_lex_list {
+  loop_lex_value *items;
+  uint32_t n;
+} loop_lex_list;
+int loop_lex_take(const unified_tree *t, thread_values *tv, loop_lex_list *out);
+void loop_lex_list_free(loop_lex_list *l);
+/* The summary's lex_aware of loops, over threads in file order. */
+typedef struct loop_lex_summary {
+  int all_stats;
+  hpcdb_u64map loops; /* loop contexts some thread has a value in */
+  hpcdb_u64map cells; /* ctx << 32 | metric -> index of its partials in acc */
+  double *acc;
+  uint64_t n, cap;
+} loop_lex_summary;
+int loop_lex_add(loop_lex_summary *s, const loop_lex_list *l);
+/* The partials of a loop's lex_aware (NULL: none, the cell is left out),
+ * *is_loop telling whether ctx is a loop at all. */
+const double *loop_lex_summary_get(const loop_lex_summary *s, uint32_t ctx, uint32_t metric, int *is_loop);
+void loop_lex_summary_free(loop_lex_summary *s);
+/* summary.c: adds x to a cell's partials (first: the cell had none). */
+void summary_accumulate(double *a, int all_stats, int first, double x);
+
 /* Frees tv and leaves the scratch ready for the next file. */
 void thread_values_free(thread_values *tv, propagate_scratch *scratch);
 void propagate_scratch_free(propagate_scratch *scratch);
@@ -136,13 +183,14 @@ typedef struct summary_acc {
   uint64_t n_ctxs;   /* rows allocated */
   double *acc;       /* n_ctxs × n_metrics × N_SCOPES × N_PARTIALS (or × 1 for sum only) */
   uint8_t *present;  /* n_ctxs × n_metrics × N_SCOPES: some thread had a value */
+  const loop_lex_summary *loops; /* the loops' lex_aware, or NULL */
 } summary_acc;
 
 /* Adds one thread's non-zero values (CSR, prop metric ids) to the partials;
  * the unified tree had n_contexts contexts and n_metrics metrics then. */
 int summary_add(summary_acc *s, const hpcdb_profile *p, uint32_t n_contexts, uint32_t n_metrics);
 /* Fills profiles[0] (the canonical summary) from the accumulated partials. */
-int summary_store(hpcdb_experiment *exp, const summary_acc *s, uint32_t n_ids);
+int summary_store(hpcdb_experiment *exp, summary_acc *s, uint32_t n_ids);
 void summary_free(summary_acc *s);
 
 
@@ -168,6 +216,7 @@ typedef struct summary_maker {
   uint8_t *present;  /* n_cells; 0 between contexts */
   uint32_t *touched; /* the cells of this context */
   uint64_t n_values;
+  const loop_lex_summary *loops; /* the loops' lex_aware, or NULL */
 } summary_maker;
 
 int summary_maker_init(summary_maker *m, int all_stats, uint32_t n_metrics);

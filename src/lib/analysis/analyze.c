@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/structure_map.h"
 #include "common/error.h"
 #include "hpcrun/hpcrun_paths.h"
 
@@ -24,6 +25,7 @@ typedef struct run {
   const hpcdb_analyze_options *opt;
   unified_tree tree;
   summary_acc summary;
+  loop_lex_summary loops; /* the summary's lex_aware of loops */
   hpcdb_warning_fn warn;
   void *user;
   hpcdb_analyze_result *res;
@@ -96,22 +98,27 @@ static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
 
 /* The thread's non-zero values in CSR form (built in the parallel stage):
  * contexts ascending, prop metric ids (metric × 4 + scope) ascending. */
-static int build_csr(const thread_values *tv, hpcdb_profile *out) {
+static int build_csr(const hpcdb_experiment *exp, const thread_values *tv, hpcdb_profile *out) {
   uint64_t cap = (uint64_t)tv->n_ctxs * tv->n_metrics * N_SCOPES;
   memset(out, 0, sizeof *out);
+  uint8_t *scopes = malloc(tv->n_metrics ? tv->n_metrics : 1); /* a metric shown only in- or exclusive has fewer */
+  if (!scopes) return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+  for (uint32_t m = 0; m < tv->n_metrics; m++) scopes[m] = (uint8_t)analysis_metric_scopes(&exp->metrics[m]);
   out->ctx_ids = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_ids);
   out->ctx_starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_starts);
   out->metric_ids = malloc((cap ? cap : 1) * sizeof *out->metric_ids);
   out->values = malloc((cap ? cap : 1) * sizeof *out->values);
-  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values)
+  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values) {
+    free(scopes);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+  }
   uint32_t k = 0;
   uint64_t n = 0;
   for (uint32_t slot = 0; slot < tv->n_ctxs; slot++) {
     uint64_t start = n;
     const double *row = tv->v + (uint64_t)slot * tv->n_metrics * N_SCOPES;
     for (uint64_t j = 0; j < (uint64_t)tv->n_metrics * N_SCOPES; j++) {
-      if (row[j] == 0) continue;
+      if (row[j] == 0 || !(scopes[j / N_SCOPES] & 1u << (j % N_SCOPES))) continue;
       out->metric_ids[n] = (uint16_t)j;
       out->values[n++] = row[j];
     }
@@ -123,6 +130,7 @@ static int build_csr(const thread_values *tv, hpcdb_profile *out) {
   out->ctx_starts[k] = n;
   out->n_ctxs = k;
   out->n_values = n;
+  free(scopes);
   return 0;
 }
 
@@ -170,15 +178,17 @@ static int prepare_trace(const unified_tree *tree, const char *profile_path, con
     hpcrun_trace_free(t);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
   }
+  uint64_t kept = 0;
   for (uint64_t i = 0; i < t->n; i++) {
     uint32_t ctx = mapped_profile_ctx(m, t->cct_ids[i]);
-    rec[3 * i] = t->times[i];
-    rec[3 * i + 1] = i;
-    rec[3 * i + 2] = ctx == HPCDB_NONE ? 0 : info[ctx].visible; /* hidden contexts: their parent */
+    if (ctx == HPCDB_NONE) continue; /* a node the profile lacks: hpcprof drops the sample */
+    rec[3 * kept] = t->times[i];
+    rec[3 * kept + 1] = i;
+    rec[3 * kept++ + 2] = info[ctx].visible; /* hidden contexts: their parent */
   }
-  qsort(rec, t->n, 3 * sizeof *rec, cmp_time);
+  qsort(rec, kept, 3 * sizeof *rec, cmp_time);
   uint64_t n = 0;
-  for (uint64_t i = 0; i < t->n; i++) {
+  for (uint64_t i = 0; i < kept; i++) {
     uint32_t ctx = (uint32_t)rec[3 * i + 2];
     if (ctx == 0 && n > 0 && out->ctxs[n - 1] == 0) continue;
     out->times[n] = rec[3 * i];
@@ -212,9 +222,11 @@ typedef struct file_job {
   uint32_t **metric_maps;
   uint32_t n_metrics;    /* the experiment's when the values were propagated */
   hpcdb_profile csr;     /* the values to store (arrays only) */
+  loop_lex_list loops;   /* the loops' loop-exclusive lex_aware values, for the summary */
   prepared_trace trace;
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
+  char note[1100];  /* a warning that does not stop the file (an unreadable trace) */
 } file_job;
 
 static void job_fail(file_job *j, int rc) {
@@ -231,6 +243,7 @@ static void job_release(file_job *j) {
   free(j->maps);
   free(j->trees);
   analysis_csr_free(&j->csr);
+  loop_lex_list_free(&j->loops);
   prepared_trace_free(&j->trace);
   hpcrun_file_free(j->f);
   memset(j, 0, sizeof *j);
@@ -261,6 +274,7 @@ static int prepare_trees(file_job *j) {
 static void stage_load(run *r, file_job *j, unsigned worker) {
   (void)worker;
   int rc = hpcrun_file_load(&j->f, j->path, NULL);
+  if (rc == 0 && j->f->major == 4) rc = hpcrun_sparse_check(j->f, j->path); /* add_sparse indexes with them */
   if (rc == 0) rc = prepare_trees(j);
   if (rc < 0) job_fail(j, rc);
 }
@@ -286,10 +300,18 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
   int rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
   if (rc == 0) {
     j->n_metrics = tv.n_metrics;
-    rc = build_csr(&tv, &j->csr);
+    rc = loop_lex_take(&r->tree, &tv, &j->loops);
+    if (rc == 0) rc = build_csr(r->exp, &tv, &j->csr);
     thread_values_free(&tv, scratch);
   }
-  if (rc == 0 && j->n_trees > 0) rc = prepare_trace(&r->tree, j->path, &j->maps[j->n_trees - 1], &j->trace);
+  if (rc == 0 && j->n_trees > 0) {
+    rc = prepare_trace(&r->tree, j->path, &j->maps[j->n_trees - 1], &j->trace);
+    if (rc < 0 && rc != HPCDB_ENOMEM) { /* as hpcprof: the profile stays, without its trace */
+      snprintf(j->note, sizeof j->note, "trace of %s skipped: %s", j->path, hpcdb_last_error());
+      prepared_trace_free(&j->trace);
+      rc = 0;
+    }
+  }
   if (rc < 0) job_fail(j, rc);
 }
 
@@ -299,7 +321,9 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
 static int stage_register(run *r, file_job *j) {
   uint32_t profile;
   HPCDB_TRY(add_profile(r, j->f, &profile));
+  HPCDB_TRY(loop_lex_add(&r->loops, &j->loops));
   r->res->values += j->csr.n_values;
+  if (j->note[0] && r->warn) r->warn(r->user, j->note);
   if (j->trace.present) {
     HPCDB_TRY(hpcdb_add_trace(r->exp, profile, j->trace.n, j->trace.times, j->trace.ctxs, NULL));
     r->res->traces_read++;
@@ -467,7 +491,8 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   memset(r.res, 0, sizeof *r.res);
   r.warn = warn;
   r.user = user;
-  r.summary.all_stats = r.opt->all_stats;
+  r.summary.all_stats = r.loops.all_stats = r.opt->all_stats;
+  r.summary.loops = &r.loops;
   hpcrun_path_list files = {0};
   HPCDB_TRY(hpcrun_list_profiles(&files, measurements));
   int rc = 0;
@@ -477,6 +502,9 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   }
   if ((rc = hpcdb_experiment_new(&r.exp)) < 0) goto done;
   if ((rc = unified_tree_init(&r.tree, r.exp, measurements)) < 0) goto done;
+  if (!r.opt->ignore_structs &&
+      (rc = structure_map_open(&r.tree.structure, r.exp, measurements, r.opt, warn, user)) < 0)
+    goto done;
   r.exp->format = "hpctoolkit-v4";
   r.exp->version_major = 4;
   if (r.opt->output) {
@@ -503,6 +531,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   if (r.stream) { /* the summary is made while cct.db is written */
     summary_maker maker;
     if ((rc = summary_maker_init(&maker, r.opt->all_stats, r.exp->n_metrics)) < 0) goto done;
+    maker.loops = &r.loops;
     hpcdb_hpctk4_stream_set_summary(r.stream, 0, summary_make, &maker);
     rc = hpcdb_hpctk4_stream_finish(r.stream, r.exp);
     r.stream = NULL;
@@ -516,6 +545,7 @@ done:
   hpcrun_path_list_free(&files);
   unified_tree_free(&r.tree);
   summary_free(&r.summary);
+  loop_lex_summary_free(&r.loops);
   if (rc < 0) {
     hpcdb_experiment_free(r.exp);
     return rc;

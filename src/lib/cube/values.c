@@ -86,13 +86,23 @@ double cube_decode(const cube_dtype *t, const uint8_t *p, int be) {
   }
   case CUBE_DT_SCALE_FUNC: /* no single number: its components only */
     return 0;
-  default: {
-    size_t n = t->size;
-    uint64_t v = cube_rd(p, n, be);
-    if (t->is_signed && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~0ull << (8 * n); /* sign extension */
-    return t->is_signed ? (double)(int64_t)v : (double)v;
+  default:
+    return cube_integer_to_double(t, cube_decode_integer(t, p, be));
   }
-  }
+}
+
+uint64_t cube_decode_integer(const cube_dtype *t, const uint8_t *p, int be) {
+  size_t n = t->size;
+  uint64_t v = cube_rd(p, n, be);
+  if (t->is_signed && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~0ull << (8 * n); /* sign extension */
+  return v;
+}
+
+/* Two's complement for the unsigned types too: a result of 2^63 or more is a
+ * wrapped negative delta (a hardware counter read twice), not a count. */
+double cube_integer_to_double(const cube_dtype *t, uint64_t v) {
+  (void)t;
+  return (double)(int64_t)v;
 }
 
 #define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, path, section, off, rule, __VA_ARGS__)
