@@ -100,7 +100,17 @@ for view in ("top-down", "bottom-up", "flat", "profiles"):
         if not doc["rows"] or not doc["metrics"]: fail(f"report --json --view {view}: no rows or metrics")
     except (ValueError, KeyError) as e:
         fail(f"report --json --view {view}: {e}")
+def trace_samples():
+    r = subprocess.run([hpcdb, "dump", "--json", db], capture_output=True, text=True)
+    return sum(len(t) for t in json.loads(r.stdout)["traces"].values())
+
 has_trace = os.path.exists(os.path.join(db, "trace.db"))
+if has_trace and trace_samples() == 0:  # empty traces: an error, never an empty file
+    out = os.path.join(outdir, "out.chrome-trace")
+    r = subprocess.run([hpcdb, "export", "--format", "chrome-trace", db, "-o", out], capture_output=True, text=True)
+    if r.returncode != 2 or "nothing to export" not in r.stderr or os.path.exists(out):
+        fail(f"chrome-trace of empty traces: exit {r.returncode}, {r.stderr.strip()}")
+    has_trace = False
 for fmt, check in (("speedscope", check_speedscope), ("folded", check_folded), ("chrome-trace", check_chrome_trace)):
     if fmt == "chrome-trace" and not has_trace: continue
     path = export(fmt)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/textout.h"
 #include "report/report_data.h"
 
 /* Names in the folded format may not hold ';' (the separator) or newlines. */
@@ -67,9 +68,26 @@ static uint32_t id_offset(const hpcdb_experiment *exp, uint32_t *synthetic) {
   return offset ? (uint32_t)strtoul(offset, NULL, 10) : 0;
 }
 
+/* A CSV field: quoted when it holds a comma, quote or newline. */
+static void csv_field(textout *o, const char *s) {
+  if (!strpbrk(s, ",\"\n")) {
+    textout_str(o, s);
+    return;
+  }
+  textout_char(o, '"');
+  for (; *s; s++) {
+    if (*s == '"') textout_char(o, '"');
+    textout_char(o, *s);
+  }
+  textout_char(o, '"');
+}
+
 int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
-  fputs("context,profile,metric,inclusive,exclusive\n", out);
+  textout o;
+  HPCDB_TRY(textout_open(&o, out));
+  textout_str(&o, "context,profile,metric,inclusive,exclusive\n");
   uint32_t synthetic, offset = id_offset(exp, &synthetic), skipped = 0;
+  uint64_t rows = 0;
   for (uint32_t p = 0; p < exp->n_profiles; p++) {
     const hpcdb_profile *pr = &exp->profiles[p];
     if (pr->flags & HPCDB_PROFILE_SUMMARY) { /* statistics, not a location's values */
@@ -79,6 +97,7 @@ int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
     for (uint32_t m = 0; m < exp->n_metrics; m++) {
       int32_t inc, exc;
       value_ids(exp, m, &inc, &exc);
+      const char *name = exp->metrics[m].name ? exp->metrics[m].name : "";
       for (uint32_t k = 0; k < pr->n_ctxs; k++) {
         double x = 0, y = 0;
         for (uint64_t v = pr->ctx_starts[k]; v < pr->ctx_starts[k + 1]; v++) {
@@ -87,21 +106,22 @@ int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
         }
         if ((x == 0 && y == 0) || (offset && (pr->ctx_ids[k] < offset || pr->ctx_ids[k] == synthetic))) continue;
         /* profile: the index among the thread profiles (Cube: the location's position) */
-        fprintf(out, "%u,%u,", pr->ctx_ids[k] - offset, offset ? p - skipped : p);
-        const char *name = exp->metrics[m].name ? exp->metrics[m].name : "";
-        if (strpbrk(name, ",\"\n")) {
-          fputc('"', out);
-          for (const char *s = name; *s; s++) {
-            if (*s == '"') fputc('"', out);
-            fputc(*s, out);
-          }
-          fputc('"', out);
-        } else {
-          fputs(name, out);
-        }
-        fprintf(out, ",%.17g,%.17g\n", x, y);
+        textout_u64(&o, pr->ctx_ids[k] - offset);
+        textout_char(&o, ',');
+        textout_u64(&o, offset ? p - skipped : p);
+        textout_char(&o, ',');
+        csv_field(&o, name);
+        textout_char(&o, ',');
+        textout_double(&o, x);
+        textout_char(&o, ',');
+        textout_double(&o, y);
+        textout_char(&o, '\n');
+        rows++;
       }
     }
   }
-  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing CSV") : 0;
+  int rc = textout_close(&o);
+  if (rc == 0 && rows == 0)
+    return hpcdb_fail(HPCDB_EINVAL, "nothing to export: no thread profile has a non-zero value");
+  return rc;
 }
