@@ -1,4 +1,5 @@
 /* Exports: folded stacks and long-form CSV, written as they go. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,35 +8,49 @@
 #include "report/report_data.h"
 
 /* Names in the folded format may not hold ';' (the separator) or newlines. */
-static void folded_name(FILE *out, const char *s) {
-  for (; *s; s++) fputc(*s == ';' || *s == '\n' ? ':' : *s, out);
+static void folded_name(textout *o, const char *s) {
+  for (; *s; s++) textout_char(o, *s == ';' || *s == '\n' ? ':' : *s);
 }
+
+/* Exclusive values are inclusive minus the children's inclusive: below this
+ * fraction of the total they are the rounding of those sums, not cost. */
+#define FOLDED_PRECISION 1e-12
 
 int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metric, const char *profile) {
   report_data d;
   const char *names[1] = {metric};
   HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, profile));
   uint32_t *chain = malloc(((size_t)exp->n_contexts + 1) * sizeof *chain);
-  if (!chain) {
-    report_data_free(&d);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  }
-  char name[512];
-  for (uint32_t i = 1; i < exp->n_contexts; i++) {
+  textout o = {0};
+  int rc = chain ? textout_open(&o, out) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  double quantum = fabs(d.total[0]) * FOLDED_PRECISION;
+  uint64_t lines = 0;
+  char name[512], value[DTOA_BUF];
+  for (uint32_t i = 1; rc == 0 && i < exp->n_contexts; i++) {
     double v = rd_self(&d, i, 0);
-    if (v == 0) continue;
+    if (!(v >= quantum / 2) || quantum == 0) continue; /* zero at the metric's precision, negative, or NaN */
     uint32_t n = 0;
     for (uint32_t k = i; k != 0 && k != HPCDB_NONE; k = exp->contexts[k].parent) chain[n++] = k;
     while (n-- > 0) {
       report_name(exp, chain[n], name, sizeof name);
-      folded_name(out, name);
-      if (n) fputc(';', out);
+      folded_name(&o, name);
+      if (n) textout_char(&o, ';');
     }
-    fprintf(out, " %.17g\n", v);
+    textout_char(&o, ' ');
+    textout_put(&o, value, fmt_double_quantum(value, v, quantum));
+    textout_char(&o, '\n');
+    lines++;
   }
+  if (o.buf) {
+    int closed = textout_close(&o);
+    if (rc == 0) rc = closed;
+  }
+  if (rc == 0 && lines == 0)
+    rc = hpcdb_fail(HPCDB_EINVAL, "nothing to export: metric \"%s\" has no positive exclusive value%s%s", d.cols[0].name,
+                    profile ? " in " : "", profile ? profile : "");
   free(chain);
   report_data_free(&d);
-  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing folded stacks") : 0;
+  return rc;
 }
 
 /* Inclusive/exclusive prop ids of a metric (execution; function, else point). */
