@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 SAMPLES ?= $(or $(HPCDB_SAMPLE_DATA),$(CURDIR)/../shared/data)
 export HPCDB_SAMPLE_DATA := $(SAMPLES)
 
-.PHONY: all deps build demo check test asan fuzz bench clean install
+.PHONY: all deps build demo check test asan fuzz fuzz-cli bench clean install
 
 all: build
 
@@ -36,6 +36,15 @@ check: test asan
 fuzz: deps
 	CC=clang cmake -S . -B build-fuzz -DHPCDB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build build-fuzz -j $(JOBS)
+
+# The mutation campaign over the commands (bench/fuzz_cli.py): every sample,
+# damaged at random, through every command of the ASan + UBSan build.
+FUZZ_MINUTES ?= 60
+FUZZ_OUT ?= campaign
+fuzz-cli: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHPCDB_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target hpcdb
+	nice -n 19 python3 bench/fuzz_cli.py $(ASAN_BUILD)/hpcdb "$(SAMPLES)" $(FUZZ_OUT) --minutes $(FUZZ_MINUTES)
 
 bench: build
 	bench/run.sh $(BUILD)

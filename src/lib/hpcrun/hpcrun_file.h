@@ -197,6 +197,9 @@ int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, cons
                       hpcrun_parse_error *err);
 int hpcrun_file_load(hpcrun_file **out, const char *path, hpcrun_parse_error *err);
 void hpcrun_file_free(hpcrun_file *f);
+/* For a 04.00 file: fails (with the rule and offset) unless the sparse values'
+ * slices, metric ids and uniqueness hold, which readers index with. */
+int hpcrun_sparse_check(const hpcrun_file *f, const char *path);
 
 int hpcrun_trace_parse(hpcrun_trace_file **out, const uint8_t *data, uint64_t len, const char *path,
                        hpcrun_parse_error *err);

@@ -273,36 +273,17 @@ static void triples_free(triples *t) {
   free(t->value);
 }
 
-/* stamp[m] == i + 1 when metric m already has a value in slice i. */
+/* The values of slice i (hpcrun_sparse_check has checked the slices). */
 static int v4_slice(const char *path, const hpcrun_file *f, const uint16_t *mids, uint32_t i,
-                    hpcdb_u64map *native, hpcdb_u64map *seen, uint32_t *stamp, triples *out) {
+                    hpcdb_u64map *native, triples *out) {
   const hpcrun_sparse *s = &f->sparse;
   uint64_t off = s->ctxs_off + 12 * (uint64_t)i, lo = s->ctx_starts[i], hi = s->ctx_starts[i + 1];
-  uint64_t v, dummy;
-  if (lo > hi || hi > s->n_values)
-    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", off + 4, "start-sorted",
-                         "values [%llu, %llu) are not a slice of the %llu values",
-                         (unsigned long long)lo, (unsigned long long)hi,
-                         (unsigned long long)s->n_values);
+  uint64_t v;
   if (!u64map_get(native, s->ctx_ids[i], &v))
     return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", off, "value-cct-exists",
                          "context %u is not a cct node", s->ctx_ids[i]);
-  /* Real files do not sort contexts; a second slice for one is an error. */
-  if (u64map_get(seen, s->ctx_ids[i], &dummy))
-    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", off, "value-cct-unique",
-                         "context %u has a second value slice", s->ctx_ids[i]);
-  if (u64map_put(seen, s->ctx_ids[i], i) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint64_t k = lo; k < hi; k++) {
     uint16_t m = s->metric_ids[k];
-    if (m >= f->t.n_metrics)
-      return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", s->values_off + 10 * k + 8,
-                           "metric-id-range", "metric id %u, but the table has %u metrics", m,
-                           f->t.n_metrics);
-    if (stamp[m] == i + 1)
-      return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", s->values_off + 10 * k + 8,
-                           "value-metric-unique", "context %u has two values for metric %u",
-                           s->ctx_ids[i], m);
-    stamp[m] = i + 1;
     out->ctx[out->n] = (uint32_t)v;
     out->metric[out->n] = mids[m];
     out->value[out->n++] = hpcrun_metric_value(&f->t.metrics[m], s->value_bits[k]);
@@ -312,19 +293,9 @@ static int v4_slice(const char *path, const hpcrun_file *f, const uint16_t *mids
 
 static int v4_values(const char *path, const hpcrun_file *f, const uint16_t *mids,
                      hpcdb_u64map *native, triples *out) {
-  const hpcrun_sparse *s = &f->sparse;
-  if (s->ctx_starts[s->n_nz_ctxs] != s->n_values)
-    return hpcdb_fail_at(
-        HPCDB_ECORRUPT, path, "sparse values", s->ctxs_off + 12 * (uint64_t)s->n_nz_ctxs + 4,
-        "sentinel-start", "the last start index %llu is not the value count %llu",
-        (unsigned long long)s->ctx_starts[s->n_nz_ctxs], (unsigned long long)s->n_values);
-  hpcdb_u64map seen = {0};
-  uint32_t *stamp = calloc((size_t)f->t.n_metrics + 1, sizeof *stamp);
-  int rc = stamp ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (uint32_t i = 0; i < s->n_nz_ctxs && rc == 0; i++)
-    rc = v4_slice(path, f, mids, i, native, &seen, stamp, out);
-  u64map_free(&seen);
-  free(stamp);
+  HPCDB_TRY(hpcrun_sparse_check(f, path));
+  int rc = 0;
+  for (uint32_t i = 0; i < f->sparse.n_nz_ctxs && rc == 0; i++) rc = v4_slice(path, f, mids, i, native, out);
   return rc;
 }
 

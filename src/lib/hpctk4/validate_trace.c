@@ -67,7 +67,7 @@ void validate_trace(validator *v, vfile *f) {
     if (a % 4) VERR(v, f, h + 8, "alignment", "line at 0x%llx is not 4-byte aligned", (unsigned long long)a);
     if (!voutside_sections(v, f, a, z - a, "trace line")) continue;
     check_line(v, f, a, z, lo, hi);
-    lines[kept++] = (line){a, z};
+    if (z > a) lines[kept++] = (line){a, z}; /* an empty line (a GPU stream without samples) holds no bytes */
   }
   qsort(lines, kept, sizeof *lines, by_start);
   for (uint32_t i = 1; i < kept; i++)

@@ -25,6 +25,11 @@ static void check_id_tuple(validator *v, const vfile *f, uint64_t p, uint64_t wh
       VERR(v, f, e, "unknown-kind", "identifier kind %u has no name in meta.db (%u kinds)", f->d[e], v->n_kinds);
     uint16_t flags = rd_le16(p8(f, e + 2));
     if (flags & ~1u) VNOTE(v, f, e + 2, "reserved-bits", "identifier flags 0x%x use reserved bits", flags);
+    uint32_t logical = rd_le32(p8(f, e + 4));
+    uint64_t physical = rd_le64(p8(f, e + 8));
+    if (!(flags & 1) && physical != logical)
+      VERR(v, f, e + 8, "logical-id", "a logical identifier (isPhysical 0) with physicalId %llu, not logicalId %u",
+           (unsigned long long)physical, logical);
   }
 }
 

@@ -86,6 +86,18 @@ def tar(items):
     return out.getvalue()
 
 
+def bad_checksum(data, member):
+    """The tar with a stray byte after the name in its MEMBER-th header, so
+    that the header checksum no longer matches (libarchive: ARCHIVE_RETRY, an
+    entry without a name)."""
+    b, at = bytearray(data), 0
+    for _ in range(member):
+        size = int(bytes(b[at + 124:at + 136]).strip(b"\0 ") or b"0", 8)
+        at += 512 + (size + 511) // 512 * 512
+    b[at + 14] = 0x80
+    return bytes(b)
+
+
 def anchor(old, new):
     assert old in ANCHOR, old
     return ANCHOR.replace(old, new).encode()
@@ -131,12 +143,15 @@ CASES = [
     ("member-unknown-metric", members(**{"7.index": index([0])}), "member-metric", False),
     ("member-twice", members() + [("0.index", index([0, 1, 2]))], "member-duplicate", False),
     ("tar-truncated", tar(members())[:1700], "archive", True),
+    # whether such a member is skipped or read with a warning, no crash (any verdict)
+    ("anchor-header-checksum", bad_checksum(tar(members()), 0), "*", False),
+    ("index-header-checksum", bad_checksum(tar(members()), 1), "*", False),
     ("not-a-tar", b"this is not a Cube file at all\n" * 40, None, True),
 ]
 
 
 def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
     return p.returncode, p.stdout + p.stderr
 
 
@@ -161,11 +176,13 @@ def main():
         rc, text = run([hpcdb, "validate", path])
         want = 2 if rule is None else (1, 2)
         ok = rc == want if rule is None else rc in want and (": %s:" % rule) in text
+        if rule == "*":
+            ok = rc in (0, 1, 2)
         rrc, rtext = run([hpcdb, "info", path])
         if read_fails and rrc != 2:
             ok = False
             text += "\n(the reader accepted it)"
-        if "Sanitizer" in text + rtext or rc < 0 or rrc < 0:
+        if "Sanitizer" in text + rtext or "runtime error" in text + rtext or rc < 0 or rrc < 0:
             ok = False
         print("%s %s" % ("ok  " if ok else "FAIL", name))
         if not ok:

@@ -2,7 +2,9 @@
  * samples as cases.txt says, each of which must be rejected: the validator
  * reports an error with the expected rule, naming the file and an offset, and
  * hpcdb_hpcrun_read fails (or reads, where the manifest says the damage does
- * not stop a reader) with a message naming the file.
+ * not stop a reader) with a message naming the file. The analysis (strict)
+ * of a measurement directory holding the damaged pair fails the same way
+ * where the reader must, and never reads out of bounds (ASan build).
  *
  * cases.txt: one case a line, `name target read rule mutation[,mutation...]`
  *   target: small | small-trace | loops (the .hpcrun or .hpctrace to damage;
@@ -12,7 +14,9 @@
  *   (numbers in C syntax; OFF/LEN may be end-N). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "hpcdb/analysis.h"
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
 
@@ -98,8 +102,10 @@ static void run_case(const char *dir, char *line, int *cases) {
   CHECK(t != NULL);
   if (!t) return;
   printf("%s (%s, expect %s, read %s)\n", name, tname, rule, expect);
-  char base[4300], profile[4400], trace[4400], victim[4400];
-  snprintf(base, sizeof base, "%s/%s", dir, strrchr(t->sample, '/') + 1);
+  char cdir[4200], base[4300], profile[4400], trace[4400], victim[4400];
+  snprintf(cdir, sizeof cdir, "%s/%s", dir, name); /* the pair alone: a measurement directory */
+  CHECK(mkdir(cdir, 0755) == 0);
+  snprintf(base, sizeof base, "%s/%s", cdir, strrchr(t->sample, '/') + 1);
   snprintf(profile, sizeof profile, "%s.hpcrun", base);
   snprintf(trace, sizeof trace, "%s.hpctrace", base);
   snprintf(victim, sizeof victim, "%s%s", base, t->suffix);
@@ -139,6 +145,18 @@ static void run_case(const char *dir, char *line, int *cases) {
       fprintf(stderr, "%s: read did not fail\n", name);
   } else {
     CHECK(rc == 0 && exp != NULL);
+  }
+  hpcdb_experiment_free(exp);
+
+  exp = NULL;
+  hpcdb_analyze_options opt = {.strict = 1};
+  rc = hpcdb_analyze(&exp, cdir, &opt, NULL, NULL, NULL);
+  if (strcmp(expect, "fails") == 0 && strcmp(t->suffix, ".hpcrun") == 0) {
+    CHECK(rc < 0 && strstr(hpcdb_last_error(), cdir) != NULL);
+    if (rc < 0)
+      printf("  analyze: %s\n", hpcdb_last_error());
+    else
+      fprintf(stderr, "%s: analyze did not fail\n", name);
   }
   hpcdb_experiment_free(exp);
   (*cases)++;
