@@ -114,7 +114,7 @@ def marks(sources):
     found = []
     for src in sources:
         for n, line in enumerate(open(src, encoding="utf-8"), 1):
-            for kind, name in re.findall(r"/\* (FUNC|INLINE|LOOP)\s*(\w*) \*/", line):
+            for kind, name in re.findall(r"/\* (FUNC|INLINE|LOOP)\s*(.*?)\s*\*/", line):
                 found.append((kind, name, n, os.path.basename(src)))
     return found
 

@@ -57,6 +57,8 @@ void bs_unit_reset(bs_unit *u); /* empties it, keeping allocations */
 void bs_unit_free(bs_unit *u);
 const char *bs_intern(bs_unit *u, const char *s); /* NULL stays NULL */
 int bs_unit_add_range(bs_unit *u, uint64_t lo, uint64_t hi);
+/* link demangled (interned in u), or NULL when it is not a C++ name. */
+const char *bs_demangled(bs_unit *u, const char *link);
 /* Sorts the rows by address (stable: the last row at an address wins). */
 void bs_unit_sort_rows(bs_unit *u);
 /* The row in effect at addr, or NULL. */

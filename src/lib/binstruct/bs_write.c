@@ -347,9 +347,10 @@ static int write_symbols(writer *wr, bs_unit *u, const char *base) {
     rc = VEC_RESERVE(&u->funcs, &u->cap_funcs, u->n_funcs + 1);
     if (rc == 0) rc = bs_unit_add_range(u, lo, hi);
     if (rc < 0) break;
-    const char *name = bs_intern(u, syms[i].name);
+    const char *name = bs_intern(u, syms[i].name), *pretty = bs_demangled(u, syms[i].name);
     if (!name) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    u->funcs[u->n_funcs++] = (bs_func){name, NULL, file, 0, lo, (uint32_t)(u->n_ranges - 1), 1, 0, 0};
+    u->funcs[u->n_funcs++] = (bs_func){pretty ? pretty : name, pretty ? name : NULL, file, 0, lo,
+                                       (uint32_t)(u->n_ranges - 1), 1, 0, 0};
   }
   for (size_t i = 0; i < n && rc == 0; i++) {
     rc = VEC_RESERVE(&wr->covered, &wr->cap_covered, wr->n_covered + 1);
