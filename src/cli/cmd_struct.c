@@ -66,7 +66,7 @@ static const char help[] =
     "EXAMPLES\n"
     "    hpcdb struct -j 2 ./app -o app.hpcstruct\n"
     "    hpcdb struct /usr/lib/x86_64-linux-gnu/libm.so.6 -o - | head\n"
-    "    hpcdb struct hpctoolkit-app-measurements && hpcdb analyze hpctoolkit-app-measurements -o app.d\n";
+    "    hpcdb struct app-measurements && hpcdb analyze app-measurements -o app.d\n";
 
 typedef struct run {
   hpcdb_binstruct_options opt;
