@@ -12,6 +12,8 @@ usage: check_struct.py HPCDB OUTDIR CASE ARGS...
   measurements MEAS        struct MEAS (a copy) writes structs/ for the binaries that
                            exist; the vdso's equals hpcstruct's own file for it; a GPU
                            binary's procedures (symbols only) start where hpcstruct's do
+  analyze MEAS EXPECTED    MEAS (a copy) with our file for its vdso in place of hpcstruct's:
+                           hpcdb analyze gives hpcprof's database EXPECTED (hpcdb diff)
 """
 import os
 import re
@@ -245,12 +247,34 @@ def case_measurements(hpcdb, out, meas):
     print(f"{copy}: {len(os.listdir(os.path.join(copy, 'structs')))} structure files; {r.stderr.strip().splitlines()[-1]}")
 
 
+def case_analyze(hpcdb, out, meas, expected):
+    if not os.path.isdir(meas) or not os.path.isdir(expected):
+        print(f"skipped: {meas} or {expected} not found")
+        sys.exit(77)
+    copy = os.path.join(out, "meas")
+    shutil.copytree(meas, copy)
+    vdsos = sorted(os.listdir(os.path.join(copy, "vdso")))
+    for v in vdsos:
+        target = os.path.join(copy, "structs", v + ".hpcstruct")
+        if os.path.exists(target):
+            run_struct(hpcdb, os.path.join(copy, "vdso", v), target, "--name", "vdso/" + v)
+    db = os.path.join(out, "db")
+    r = subprocess.run([hpcdb, "analyze", "--quiet", copy, "-o", db], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"analyze exited {r.returncode}: {r.stderr.strip()}")
+        return
+    r = subprocess.run([hpcdb, "diff", expected, db], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"analyze with our vdso structure differs from hpcprof's {expected}: {r.stdout[-2000:]}")
+    print(f"{copy}: {len(vdsos)} vdso structure files of ours; the database equals {expected}")
+
+
 def main():
     hpcdb, out, case, *args = sys.argv[1:]
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     {"marks": case_marks, "symbols": case_symbols, "jobs": case_jobs, "cache": case_cache,
-     "measurements": case_measurements}[case](
+     "measurements": case_measurements, "analyze": case_analyze}[case](
         hpcdb, out, *args)
     sys.exit(1 if failures else 0)
 

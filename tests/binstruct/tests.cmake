@@ -35,6 +35,8 @@ binstruct_test(jobs jobs ${BS_BIN}/bs_kernels)
 binstruct_test(cache cache ${BS_BIN}/bs_kernels)
 binstruct_test(measurements/vdso measurements ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cputime-t.m)
 binstruct_test(measurements/gpubin measurements ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cuda-nvidia-t.m)
+binstruct_test(analyze/vdso analyze ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cputime-t.m
+               ${HPCDB_SAMPLE_DATA}/hpcrun/expected/loops-cputime-t.d)
 
 add_test(NAME binstruct/help COMMAND hpcdb struct --help)
 add_test(NAME binstruct/not-elf COMMAND hpcdb struct ${BS_SRC}/shared.h -o -)
