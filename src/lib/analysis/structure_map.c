@@ -342,3 +342,13 @@ int structure_frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t 
   HPCDB_TRY(unify_find_or_add(t, (unify_key){cur, module, ip}, &insn, 1, out_id));
   return 1;
 }
+
+void structure_map_functions(const structure_map *sm, void (*fn)(void *user, uint32_t module, uint32_t scope,
+                                                                  uint32_t function), void *user) {
+  for (uint64_t m = 0; sm && m < sm->cap_modules; m++) {
+    const module_structure *ms = &sm->modules[m];
+    if (ms->state != 1 || !ms->function) continue;
+    for (uint32_t s = 0; s < ms->m->n_scopes; s++)
+      if (ms->function[s] != HPCDB_NONE) fn(user, (uint32_t)m, s, ms->function[s]);
+  }
+}

@@ -28,4 +28,9 @@ int structure_resolved_path(const structure_map *sm, const char *path, char *out
  * there is none (the caller falls back); or a negative status. */
 int structure_frame(struct unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id);
 
+/* Each function the map has made, with the module and scope it stands for
+ * (the distributed analysis matches functions across processes by them). */
+void structure_map_functions(const structure_map *m, void (*fn)(void *user, uint32_t module, uint32_t scope,
+                                                                 uint32_t function), void *user);
+
 #endif

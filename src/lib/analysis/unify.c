@@ -271,6 +271,7 @@ static int module_index(hpcdb_experiment *exp, const hpcrun_str *path, uint32_t 
 void mapped_profile_free(mapped_profile *m) {
   free(m->node_ids);
   free(m->node_ctx);
+  free(m->node_rel);
   free(m->file_keys);
   free(m->by_id);
   memset(m, 0, sizeof *m);
@@ -309,8 +310,23 @@ static int unknown_function(unified_tree *t, uint32_t parent, uint32_t *out_id) 
   return unify_find_or_add(t, (unify_key){parent, KEY_UNKNOWN, 0}, &c, 0, out_id);
 }
 
+/* The context of a frame hpcprof calls its relation to the caller: the
+ * outermost of those the frame made under frame_parent (the function a
+ * structure file or symbol puts the address in; the instruction itself
+ * otherwise). Metrics hpcrun marks "move to procedure" (GPU kernels' time,
+ * counts and characteristics) and call-trace samples go there. */
+static uint32_t relation_context(const unified_tree *t, uint32_t frame_parent, uint32_t ctx) {
+  uint32_t c = ctx;
+  while (c != 0 && t->info[c].parent != frame_parent) c = t->info[c].parent;
+  return c != 0 ? c : ctx;
+}
+
+/* The context one node stands for, given its parent's; *frame_parent is
+ * where a frame's contexts were made (HPCDB_NONE for a placeholder). */
 static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, file_modules *fm,
-                    const hpcrun_cct_node *node, int unwound, uint32_t parent, uint32_t *out) {
+                    const hpcrun_cct_node *node, int unwound, uint32_t parent, uint32_t *out,
+                    uint32_t *frame_parent) {
+  *frame_parent = HPCDB_NONE;
   if (node->lm_id >= HPCRUN_LM_GPU_CONTEXT && node->lm_id <= HPCRUN_LM_GPU_ROOT)
     return hpcdb_fail(HPCDB_EUNSUPPORTED,
                       "%s: node %u is a GPU range-profiling node (load module %u), which analyze cannot place "
@@ -343,6 +359,7 @@ static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab,
   HPCDB_TRY(node_module(t->exp, tab, fm, node->lm_id, &module));
   if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent)); /* no entry placeholder */
   if (!unwound) HPCDB_TRY(unknown_function(t, parent, &parent));
+  *frame_parent = parent;
   return frame(t, parent, module, node->ip, out);
 }
 
@@ -415,9 +432,10 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
                      malloc(((size_t)tab->n_lm + 1) * sizeof *fm.module)};
   out->node_ids = malloc(((size_t)n + 1) * sizeof *out->node_ids);
   out->node_ctx = malloc(((size_t)n + 1) * sizeof *out->node_ctx);
+  out->node_rel = malloc(((size_t)n + 1) * sizeof *out->node_rel);
   out->file_keys = malloc(((size_t)n + 1) * sizeof *out->file_keys);
   int rc = 0;
-  if (!pairs || !pos || !fm.lm_map || !fm.module || !out->node_ids || !out->node_ctx || !out->file_keys) {
+  if (!pairs || !pos || !fm.lm_map || !fm.module || !out->node_ids || !out->node_ctx || !out->node_rel || !out->file_keys) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory mapping %u nodes", path, n);
     goto done;
   }
@@ -441,7 +459,9 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
       uint32_t parent = 0;
       if (node->parent != 0 && (parent = mapped_profile_ctx(out, node->parent)) == HPCDB_NONE) continue;
       int unwound = f->major != 4 || (node->flags & HPCRUN_NODE_UNWOUND); /* the flag is 04.00's */
-      if ((rc = map_node(t, path, tab, &fm, node, unwound, parent, &out->node_ctx[pos[i]])) < 0) goto done;
+      uint32_t *ctx = &out->node_ctx[pos[i]], frame_parent;
+      if ((rc = map_node(t, path, tab, &fm, node, unwound, parent, ctx, &frame_parent)) < 0) goto done;
+      out->node_rel[pos[i]] = frame_parent == HPCDB_NONE ? *ctx : relation_context(t, frame_parent, *ctx);
       left--;
     }
     if (left == before) {
