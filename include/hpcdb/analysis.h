@@ -21,6 +21,13 @@ typedef struct hpcdb_analyze_options {
   const char *output;   /* when set, the database is written there as the profiles are made
                            (memory holds the tree, not every value); the returned experiment then
                            keeps the thread profiles' identities but not their values */
+  int ignore_structs;   /* no structure files: contexts are load-module offsets (hpcprof --ignore-structs) */
+  const char *const *structs; /* more structure files or directories of them (hpcprof -S), before
+                                 MEASUREMENTS/structs */
+  uint32_t n_structs;
+  const char *const *replace_paths; /* "OLD=NEW": a binary recorded under OLD is found under NEW
+                                       (hpcprof -R) */
+  uint32_t n_replace_paths;
 } hpcdb_analyze_options;
 
 typedef struct hpcdb_analyze_result {

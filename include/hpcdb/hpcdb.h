@@ -57,7 +57,8 @@ typedef enum hpcdb_format {
   HPCDB_FORMAT_DRAFT_A,        /* experiment.xml 4.0 + HPCPROF-* */
   HPCDB_FORMAT_DRAFT_B,        /* HPCTOOLKIT_expmt meta.db + HPCPROF-* */
   HPCDB_FORMAT_LEGACY_XML,     /* experiment.xml 2.x (+ *.metric-db) */
-  HPCDB_FORMAT_CUBE            /* .cubex */
+  HPCDB_FORMAT_CUBE,           /* .cubex */
+  HPCDB_FORMAT_HPCSTRUCT       /* hpcstruct's structure file (not an experiment: info and validate) */
 } hpcdb_format;
 
 /* Detects the format of a file or directory from its bytes, not its name. */
@@ -123,6 +124,13 @@ int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn f
 int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
                           hpcdb_value_fn fn, void *user);
 
+/* The tree, metrics and profile identities of a database directory without
+ * its values (the profiles of *out hold none; traces are not read), and the
+ * database opened as by hpcdb_db_open to read them on demand: opening takes
+ * the time meta.db and profile.db's Profile Info take, whatever the size of
+ * the values. Free both (hpcdb_experiment_free, hpcdb_db_close). */
+int hpcdb_hpctk4_read_lazy(hpcdb_experiment **out, hpcdb_db **db, const char *dir);
+
 /* ---- validation ---------------------------------------------------------- */
 
 typedef enum hpcdb_severity { HPCDB_SEV_ERROR = 0, HPCDB_SEV_NOTE = 1 } hpcdb_severity;
@@ -150,6 +158,12 @@ int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_
                    void *user);
 
 /* ---- presenting and comparing ------------------------------------------- */
+
+/* What contexts[index] is, in the words of hpcdb_dump_json's tree ("call
+ * function main in app+0x4a0 def cpi.c:12", "entry 1 \"main thread\"",
+ * "<global>") into buf; returns the length it needed ("" and 0 for an index
+ * out of range). */
+size_t hpcdb_context_label(const hpcdb_experiment *exp, uint32_t index, char *buf, size_t size);
 
 /* Human-readable summary (what `hpcdb info` prints). */
 int hpcdb_write_info(FILE *out, const hpcdb_experiment *exp);

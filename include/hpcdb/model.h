@@ -67,6 +67,8 @@ typedef struct hpcdb_summary {
   uint16_t stat_metric_id; /* id of statistic values in summary profiles */
 } hpcdb_summary;
 
+#define HPCDB_INTEGER_UNSIGNED 1
+#define HPCDB_INTEGER_SIGNED 2
 typedef struct hpcdb_metric {
   const char *name;
   const char *description; /* optional (Cube, legacy XML) */
@@ -75,6 +77,18 @@ typedef struct hpcdb_metric {
   uint32_t n_instances;
   hpcdb_summary *summaries;
   uint32_t n_summaries;
+  /* HPCDB_INTEGER_UNSIGNED / _SIGNED: the source stores integers (a Cube
+   * integer type); the reader combined them in 64-bit integer arithmetic
+   * (modulo 2^64, as CubeLib) and converted each result to a double once,
+   * as a two's complement number (a wrapped UINT64 delta is negative). 0:
+   * floating point or not known. */
+  uint8_t integer;
+  /* How the execution-scope values combine along the tree: HPCDB_COMBINE_SUM
+   * (0, v4.0's meaning of `execution`), or MIN / MAX (Cube's MINDOUBLE /
+   * MAXDOUBLE and min / max components: the min / max over the subtree).
+   * v4.0 has no such scope: its writer puts these values under a custom scope
+   * named `inclusive_min` / `inclusive_max`, and its reader turns that back. */
+  uint8_t execution_combine;
 } hpcdb_metric;
 
 /* ---- the context tree ---------------------------------------------------- */

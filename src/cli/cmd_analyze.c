@@ -10,7 +10,9 @@ static const char help[] =
     "    hpcdb analyze - turn hpcrun measurements into an HPCToolkit v4.0 database\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb analyze [-j N] [--stats] [--strict] [--force] [--quiet] MEASUREMENTS -o DB\n"
+    "    hpcdb analyze [-j N] [--stats] [--strict] [--force] [--quiet]\n"
+    "                  [--struct FILE|DIR]... [--replace-path OLD=NEW]... [--ignore-structs]\n"
+    "                  MEASUREMENTS -o DB\n"
     "\n"
     "DESCRIPTION\n"
     "    Reads every *.hpcrun file (04.00, and 02.00/03.00 with their epochs) of the\n"
@@ -20,9 +22,20 @@ static const char help[] =
     "    each metric propagated per thread in the scopes point, function, lex_aware and\n"
     "    execution, summary statistics over threads in the canonical summary profile,\n"
     "    profile.db, its transpose cct.db, trace.db when traces exist, and\n"
-    "    metrics/default.yaml. Without binary analysis every frame is an instruction\n"
-    "    context (load module + offset), as with hpcprof --foreign --ignore-structs;\n"
-    "    binaries the measurements carry themselves (the vdso) give function names.\n"
+    "    metrics/default.yaml.\n"
+    "\n"
+    "    Program structure: a load module that a structure file describes (hpcstruct's\n"
+    "    XML, or hpcdb struct's: MEASUREMENTS/structs/*.hpcstruct, and those given with\n"
+    "    --struct, as hpcprof -S) gets, for every frame in it, the function, the loops,\n"
+    "    the inlined calls (with their call-site lines) and the source line around the\n"
+    "    instruction; values move from the instructions to those contexts exactly as\n"
+    "    hpcprof moves them. A structure file that cannot be read is a warning naming it.\n"
+    "    Other frames are instruction contexts (load module + offset), as with hpcprof\n"
+    "    --ignore-structs; binaries the measurements carry themselves (the vdso) give\n"
+    "    function names.\n"
+    "    GPU runs (CUDA, ROCm): each kernel is a <gpu kernel> context under its launch\n"
+    "    site with the kernel's code (gpubins/) below it; each GPU stream is a profile\n"
+    "    (GPUCONTEXT/GPUSTREAM) with its trace.\n"
     "\n"
     "    A measurement file that cannot be read is skipped with a warning naming it (one\n"
     "    crashed thread must not lose a whole run); --strict makes it an error. The\n"
@@ -35,22 +48,31 @@ static const char help[] =
     "    --strict     fail on the first unreadable measurement file\n"
     "    --force      replace an existing database\n"
     "    --quiet      no summary line\n"
+    "    --struct P   a structure file, or a directory of *.hpcstruct files (repeatable;\n"
+    "                 -S P is the same)\n"
+    "    --replace-path OLD=NEW  a binary recorded under the directory OLD is looked for\n"
+    "                 under NEW (repeatable; -R is the same, as hpcprof -R); a structure\n"
+    "                 file naming the binary's new path describes it too\n"
+    "    --ignore-structs  no program structure: every frame an instruction context\n"
     "\n"
     "EXIT STATUS\n"
     "    0 written, 2 failed (nothing written)\n"
     "\n"
     "EXAMPLES\n"
     "    hpcdb analyze hpctoolkit-app-measurements -o app.d\n"
-    "    hpcdb analyze -j 2 --stats meas.m -o meas.d --force\n";
+    "    hpcdb analyze -j 2 --stats meas.m -o meas.d --force\n"
+    "    hpcdb analyze --struct app.hpcstruct meas.m -o meas.d\n";
 
 static void print_warning(void *user, const char *message) {
   fprintf(stderr, "hpcdb analyze: warning: %s\n", message);
 }
 
-int cmd_analyze(int argc, char **argv) {
-  hpcdb_analyze_options opt = {1, 0, 0, 0, NULL};
+static int analyze_main(int argc, char **argv, const char **structs, const char **replace) {
+  hpcdb_analyze_options opt = {.threads = 1};
   const char *in = NULL, *out = NULL;
   int quiet = 0;
+  opt.structs = structs;
+  opt.replace_paths = replace;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -70,6 +92,12 @@ int cmd_analyze(int argc, char **argv) {
       opt.write_flags |= HPCDB_WRITE_FORCE;
     } else if (!strcmp(a, "--quiet")) {
       quiet = 1;
+    } else if ((!strcmp(a, "--struct") || !strcmp(a, "-S")) && i + 1 < argc) {
+      structs[opt.n_structs++] = argv[++i];
+    } else if ((!strcmp(a, "--replace-path") || !strcmp(a, "-R")) && i + 1 < argc && strchr(argv[i + 1], '=')) {
+      replace[opt.n_replace_paths++] = argv[++i];
+    } else if (!strcmp(a, "--ignore-structs")) {
+      opt.ignore_structs = 1;
     } else if (a[0] == '-' || in) {
       fprintf(stderr, "hpcdb analyze: unexpected argument '%s' (see --help)\n", a);
       return 2;
@@ -94,4 +122,13 @@ int cmd_analyze(int argc, char **argv) {
             res.profiles_read, res.profiles_skipped, res.traces_read, res.contexts,
             (unsigned long long)res.values, out);
   return 0;
+}
+
+int cmd_analyze(int argc, char **argv) {
+  const char **structs = calloc((size_t)argc + 1, sizeof *structs); /* the --struct paths */
+  const char **replace = calloc((size_t)argc + 1, sizeof *replace); /* the --replace-path rules */
+  int rc = structs && replace ? analyze_main(argc, argv, structs, replace) : 2;
+  free(structs);
+  free(replace);
+  return rc;
 }

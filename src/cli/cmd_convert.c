@@ -83,7 +83,7 @@ int cmd_convert(int argc, char **argv) {
   hpcdb_format format;
   if (hpcdb_detect(&format, src) < 0) return cli_fail_last("convert");
   if (format == HPCDB_FORMAT_HPCRUN_DIR && !cube) { /* measurements become a database the way analyze does it */
-    hpcdb_analyze_options opt = {1, 0, strict, flags, dst};
+    hpcdb_analyze_options opt = {.threads = 1, .strict = strict, .write_flags = flags, .output = dst};
     hpcdb_experiment *exp;
     if (hpcdb_analyze(&exp, src, &opt, NULL, NULL, NULL) < 0) return cli_fail_last("convert");
     hpcdb_experiment_free(exp);

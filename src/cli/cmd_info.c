@@ -3,6 +3,7 @@
 
 #include "cli_util.h"
 #include "hpcdb/hpcdb.h"
+#include "hpcdb/hpcstruct.h"
 
 static const char help[] =
     "NAME\n"
@@ -18,7 +19,8 @@ static const char help[] =
     "    many context ids appear only in values), load modules, files and functions,\n"
     "    metrics with their propagation scopes and summary statistics, profiles with their\n"
     "    identities (e.g. RANK 3 THREAD 1), stored and non-zero values, trace lines,\n"
-    "    samples and time range.\n"
+    "    samples and time range. For an hpcstruct structure file: its load modules with\n"
+    "    their procedures, inlined procedures, loops, statements and address ranges.\n"
     "\n"
     "OPTIONS\n"
     "    --quiet      print only the format line\n"
@@ -29,6 +31,17 @@ static const char help[] =
     "EXAMPLES\n"
     "    hpcdb info hpctoolkit-app-database\n"
     "    hpcdb info measurements/app-000000-000-a8c00270-160443-0.hpcrun\n";
+
+/* A structure file is not an experiment: its own summary. */
+static int struct_info(const char *path, hpcdb_format format, int quiet) {
+  hpcdb_struct *s;
+  if (hpcdb_hpcstruct_read(&s, path) < 0) return cli_fail_last("info");
+  printf("path:        %s\n", path);
+  printf("detected:    %s\n", hpcdb_format_name(format));
+  if (!quiet) hpcdb_hpcstruct_write_info(stdout, s);
+  hpcdb_hpcstruct_free(s);
+  return EXIT_OK;
+}
 
 int cmd_info(int argc, char **argv) {
   cli_common c = {0};
@@ -46,7 +59,9 @@ int cmd_info(int argc, char **argv) {
   if (!path) return cli_fail("info", "no PATH given (see 'hpcdb info --help')");
   hpcdb_format format;
   hpcdb_experiment *exp;
-  if (hpcdb_detect(&format, path) < 0 || cli_read(&exp, path) < 0) return cli_fail_last("info");
+  if (hpcdb_detect(&format, path) < 0) return cli_fail_last("info");
+  if (format == HPCDB_FORMAT_HPCSTRUCT) return struct_info(path, format, c.quiet);
+  if (cli_read(&exp, path) < 0) return cli_fail_last("info");
   printf("path:        %s\n", path);
   printf("detected:    %s\n", hpcdb_format_name(format));
   if (!c.quiet) hpcdb_write_info(stdout, exp);

@@ -13,6 +13,8 @@ int cmd_analyze(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_struct(int argc, char **argv);
 
 const cli_command cli_commands[] = {
     {"info", "format, version and a summary of a file or database", cmd_info},
@@ -23,5 +25,7 @@ const cli_command cli_commands[] = {
     {"analyze", "hpcrun measurements to a v4.0 database, as hpcprof does", cmd_analyze},
     {"report", "tables of the hot spots: top-down, bottom-up, flat, per profile", cmd_report},
     {"export", "folded stacks or long-form CSV for other tools", cmd_export},
+    {"record", "run a program and sample it into hpcrun measurement files", cmd_record},
+    {"struct", "program structure of binaries (.hpcstruct), as hpcstruct writes it", cmd_struct},
     {NULL, NULL, NULL},
 };

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Analysis acceptance cases, run by ctest:
-#   analyze_case.sh HPCDB SAMPLES OUT reference NAME  - analyze NAME.m, validate, diff against expected/NAME.nostruct.d
+#   analyze_case.sh HPCDB SAMPLES OUT reference NAME  - analyze --ignore-structs NAME.m, validate, diff against expected/NAME.nostruct.d
+#   analyze_case.sh HPCDB SAMPLES OUT structure NAME  - analyze NAME.m with its structs/, validate, diff against expected/NAME.d
+#   analyze_case.sh HPCDB SAMPLES OUT badstruct       - a broken structure file: a warning naming it, offsets as without
+#   analyze_case.sh HPCDB SAMPLES OUT replace         - a structure file naming the binary where --replace-path puts it
 #   analyze_case.sh HPCDB SAMPLES OUT jobs NAME       - -j 1, 2 and 3 give byte-identical databases
 #   analyze_case.sh HPCDB SAMPLES OUT broken          - one truncated file among good ones: warning + database; --strict fails
 #   analyze_case.sh HPCDB SAMPLES OUT refuse          - an existing database is not overwritten without --force
@@ -13,9 +16,37 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 case $case in
 reference)
-  "$hpcdb" analyze --quiet "$meas/$name.m" -o "$out/db" || fail "analyze exited $?"
+  [ -d "$meas/$name.m" ] || { echo "sample $name.m not found: skipped"; exit 77; }
+  "$hpcdb" analyze --quiet --ignore-structs "$meas/$name.m" -o "$out/db" || fail "analyze exited $?"
   "$hpcdb" validate "$out/db" || fail "validate exited $?"
   "$hpcdb" diff "$meas/expected/$name.nostruct.d" "$out/db" || fail "differs from hpcprof's database"
+  ;;
+structure)
+  "$hpcdb" analyze "$meas/$name.m" -o "$out/db" 2> "$out/stderr" || { cat "$out/stderr"; fail "analyze exited $?"; }
+  ! grep -q warning "$out/stderr" || { cat "$out/stderr"; fail "warnings"; }
+  "$hpcdb" validate "$out/db" || fail "validate exited $?"
+  "$hpcdb" diff "$meas/expected/$name.d" "$out/db" || fail "differs from hpcprof's database"
+  ;;
+badstruct)
+  mkdir -p "$out/meas/structs"
+  cp "$meas"/small.m/*.hpcrun "$meas"/small.m/*.hpctrace "$out/meas/"
+  bad=$out/meas/structs/testmeas-small.hpcstruct
+  head -c 3000 "$meas/small.m/structs/testmeas-small.hpcstruct" > "$bad"
+  "$hpcdb" analyze "$out/meas" -o "$out/db" 2> "$out/stderr" || { cat "$out/stderr"; fail "analyze exited $?"; }
+  grep -q "warning: structure file ignored (.*testmeas-small): $bad: line [0-9]*: xml: " "$out/stderr" ||
+    { cat "$out/stderr"; fail "no warning naming $bad"; }
+  "$hpcdb" diff "$meas/expected/small.nostruct.d" "$out/db" || fail "differs from hpcprof's database without structure"
+  ;;
+replace)
+  mkdir -p "$out/meas/structs" "$out/other"
+  cp "$meas"/small.m/*.hpcrun "$meas"/small.m/*.hpctrace "$out/meas/"
+  sed 's|n="/builds/hpctoolkit/hpctoolkit/builddir/tests/data/meas/testmeas-small"|n="/opt/moved/testmeas-small"|' \
+    "$meas/small.m/structs/testmeas-small.hpcstruct" > "$out/other/moved.hpcstruct"
+  "$hpcdb" analyze --quiet --struct "$out/other/moved.hpcstruct" "$out/meas" -o "$out/plain" || fail "analyze exited $?"
+  "$hpcdb" diff "$meas/expected/small.nostruct.d" "$out/plain" > /dev/null || fail "a structure file of another path was used"
+  "$hpcdb" analyze --quiet --struct "$out/other" -R /builds/hpctoolkit/hpctoolkit/builddir/tests/data/meas=/opt/moved \
+    "$out/meas" -o "$out/db" || fail "analyze -R exited $?"
+  "$hpcdb" diff "$meas/expected/small.d" "$out/db" || fail "differs from hpcprof's database with structure"
   ;;
 jobs)
   for j in 1 2 3; do "$hpcdb" analyze --quiet -j $j "$meas/$name.m" -o "$out/j$j" || fail "-j $j exited $?"; done

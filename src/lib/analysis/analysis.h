@@ -7,6 +7,7 @@
 #include "hpcdb/analysis.h"
 #include "common/hashmap.h"
 #include "hpcrun/hpcrun_file.h"
+#include "hpcrun/hpcrun_paths.h"
 
 /* The scopes hpcprof writes, in its order; prop metric id = 4 × metric + scope. */
 enum { SCOPE_POINT, SCOPE_FUNCTION, SCOPE_LEX_AWARE, SCOPE_EXECUTION, N_SCOPES };
@@ -19,9 +20,17 @@ enum { SCOPE_POINT, SCOPE_FUNCTION, SCOPE_LEX_AWARE, SCOPE_EXECUTION, N_SCOPES }
  * callees hang on the function there), though its values are kept. */
 typedef struct unify_key {
   uint32_t parent;
-  uint32_t module; /* or KEY_ENTRY / KEY_FUNCTION */
-  uint64_t offset; /* entry point kind, function index, or instruction offset */
+  uint32_t module; /* or one of the KEY_* kinds below */
+  uint64_t offset; /* entry point kind, function index, placeholder code, file << 32 | line,
+                      module << 32 | loop scope, or instruction offset */
 } unify_key;
+
+#define KEY_ENTRY UINT32_MAX
+#define KEY_FUNCTION (UINT32_MAX - 1)
+#define KEY_PLACEHOLDER (UINT32_MAX - 2)
+#define KEY_LINE (UINT32_MAX - 3)
+#define KEY_LOOP (UINT32_MAX - 4)
+#define KEY_UNKNOWN (UINT32_MAX - 5) /* an unknown function below a frame (hpcrun's *Unnorm, unwound GPU samples) */
 
 /* A slot of the unification table: the key beside its id, one cache line
  * visit per probe. */
@@ -39,6 +48,7 @@ typedef struct ctx_info {
 } ctx_info;
 
 struct symbol_table;
+struct structure_map;
 
 typedef struct unified_tree {
   hpcdb_experiment *exp;
@@ -50,17 +60,24 @@ typedef struct unified_tree {
   uint64_t cap_ids;
   struct symbol_table **symbols; /* per module index, loaded on first use */
   uint64_t cap_symbols;
-  hpcdb_u64map functions; /* (module << 48 | symbol start) -> function index */
+  hpcdb_u64map functions; /* (module << 32 | index in its symbol table) -> function index */
+  hpcdb_u64map placeholders; /* placeholder code -> function index */
+  struct structure_map *structure; /* structure files, or NULL (--ignore-structs) */
 } unified_tree;
 
 int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);
 void unified_tree_free(unified_tree *t);
+/* Finds the child of key.parent under key, or creates it from proto (hidden:
+ * kept out of the experiment's tree, its callees hang on its nearest shown
+ * ancestor there). */
+int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id);
 
 /* One measurement file mapped onto the unified tree. */
 typedef struct mapped_profile {
   uint32_t n_nodes;
   uint32_t *node_ids;  /* sorted file node ids */
   uint32_t *node_ctx;  /* unified context of node_ids[i] */
+  uint32_t *node_rel;  /* its relation to the caller (unify.c): where move-to-procedure metrics go */
   uint32_t *file_keys; /* the id of each node in file order (02.00 leaf ids made positive) */
   uint32_t *by_id;     /* when the ids are dense enough: by_id[id] = i, or HPCDB_NONE */
   uint32_t n_by_id;
@@ -83,12 +100,11 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
 int analysis_add_scopes(hpcdb_experiment *exp);
 int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map);
 uint16_t analysis_stat_id(uint32_t metric, int all_stats, int partial, int scope);
-/* Unified context of a file node id, or HPCDB_NONE (once per value: inline). */
-static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
-  if (m->by_id) {
-    uint32_t i = node_id < m->n_by_id ? m->by_id[node_id] : HPCDB_NONE;
-    return i == HPCDB_NONE ? HPCDB_NONE : m->node_ctx[i];
-  }
+/* The scopes (bits 1 << SCOPE_*) a metric of the analysis has. */
+unsigned analysis_metric_scopes(const hpcdb_metric *m);
+/* Where a file node id is in node_ids, or HPCDB_NONE (once per value: inline). */
+static inline uint32_t mapped_profile_index(const mapped_profile *m, uint32_t node_id) {
+  if (m->by_id) return node_id < m->n_by_id ? m->by_id[node_id] : HPCDB_NONE;
   uint32_t lo = 0, hi = m->n_nodes;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -97,7 +113,12 @@ static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node
     else
       hi = mid;
   }
-  return lo < m->n_nodes && m->node_ids[lo] == node_id ? m->node_ctx[lo] : HPCDB_NONE;
+  return lo < m->n_nodes && m->node_ids[lo] == node_id ? lo : HPCDB_NONE;
+}
+/* Unified context of a file node id, or HPCDB_NONE. */
+static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
+  uint32_t i = mapped_profile_index(m, node_id);
+  return i == HPCDB_NONE ? HPCDB_NONE : m->node_ctx[i];
 }
 void mapped_profile_free(mapped_profile *m);
 
@@ -124,6 +145,37 @@ typedef struct propagate_scratch {
  * propagated over the unified tree. */
 int propagate_file(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
                    uint32_t *const *metric_maps, uint32_t n_trees, propagate_scratch *scratch, thread_values *out);
+/* lexical.c: hpcprof's lex_aware. Propagation leaves in a thread's
+ * lex_aware cells the loop-exclusive value (a loop without the loops nested
+ * in it); loop_lex_take moves the loops' ones aside for the summary and puts
+ * the function values the threads store in their place. */
+typedef struct loop_lex_value {
+  uint32_t ctx, metric;
+  double value;
+} loop_lex_value;
+typedef struct loop_lex_list {
+  loop_lex_value *items;
+  uint32_t n;
+} loop_lex_list;
+int loop_lex_take(const unified_tree *t, thread_values *tv, loop_lex_list *out);
+void loop_lex_list_free(loop_lex_list *l);
+/* The summary's lex_aware of loops, over threads in file order. */
+typedef struct loop_lex_summary {
+  int all_stats;
+  uint8_t *is_loop;   /* per context id: a loop some thread has a value in */
+  uint64_t n_is_loop;
+  hpcdb_u64map cells; /* ctx << 32 | metric -> index of its partials in acc */
+  double *acc;
+  uint64_t n, cap;
+} loop_lex_summary;
+int loop_lex_add(loop_lex_summary *s, const loop_lex_list *l);
+/* The partials of a loop's lex_aware (NULL: none, the cell is left out),
+ * *is_loop telling whether ctx is a loop at all. */
+const double *loop_lex_summary_get(const loop_lex_summary *s, uint32_t ctx, uint32_t metric, int *is_loop);
+void loop_lex_summary_free(loop_lex_summary *s);
+/* summary.c: adds x to a cell's partials (first: the cell had none). */
+void summary_accumulate(double *a, int all_stats, int first, double x);
+
 /* Frees tv and leaves the scratch ready for the next file. */
 void thread_values_free(thread_values *tv, propagate_scratch *scratch);
 void propagate_scratch_free(propagate_scratch *scratch);
@@ -136,13 +188,14 @@ typedef struct summary_acc {
   uint64_t n_ctxs;   /* rows allocated */
   double *acc;       /* n_ctxs × n_metrics × N_SCOPES × N_PARTIALS (or × 1 for sum only) */
   uint8_t *present;  /* n_ctxs × n_metrics × N_SCOPES: some thread had a value */
+  const loop_lex_summary *loops; /* the loops' lex_aware, or NULL */
 } summary_acc;
 
 /* Adds one thread's non-zero values (CSR, prop metric ids) to the partials;
  * the unified tree had n_contexts contexts and n_metrics metrics then. */
 int summary_add(summary_acc *s, const hpcdb_profile *p, uint32_t n_contexts, uint32_t n_metrics);
 /* Fills profiles[0] (the canonical summary) from the accumulated partials. */
-int summary_store(hpcdb_experiment *exp, const summary_acc *s, uint32_t n_ids);
+int summary_store(hpcdb_experiment *exp, summary_acc *s, uint32_t n_ids);
 void summary_free(summary_acc *s);
 
 
@@ -168,11 +221,42 @@ typedef struct summary_maker {
   uint8_t *present;  /* n_cells; 0 between contexts */
   uint32_t *touched; /* the cells of this context */
   uint64_t n_values;
+  const loop_lex_summary *loops; /* the loops' lex_aware, or NULL */
 } summary_maker;
 
 int summary_maker_init(summary_maker *m, int all_stats, uint32_t n_metrics);
 int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n, uint16_t *metrics,
                      double *values);
 void summary_maker_free(summary_maker *m);
+
+/* ---- entry points of the distributed analysis (dist_*.c, tree_merge.c) ---- */
+
+/* The experiment's metric of that name, added if new with the scopes in the
+ * mask (bit SCOPE_*) and their summaries. */
+int analysis_metric_by_name(hpcdb_experiment *exp, const char *name, int all_stats, unsigned scopes, uint32_t *out);
+
+/* The per-file pipeline of hpcdb_analyze (decode, unify, propagate, register)
+ * over some files, into exp and tree: with tree_only, the files are only
+ * unified (a file that fails is left to the next pass); else each profile's
+ * values (and its loops' lex_aware values for the summary) go to sink, which
+ * takes them over, instead of a database. With remap, each file's contexts
+ * and metrics are renumbered after unification, and view is the tree they
+ * then refer to (propagation and traces use it; it is only read). */
+typedef struct analysis_pass {
+  hpcdb_experiment *exp;
+  unified_tree *tree; /* over exp */
+  const hpcdb_analyze_options *opt;
+  int tree_only;
+  int (*sink)(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex_list *loops);
+  void *sink_user; /* also remap's */
+  int (*remap)(void *user, mapped_profile *maps, uint32_t *const *metric_maps, const measured_tree *trees,
+               uint32_t n_trees);
+  const unified_tree *view;
+  hpcdb_warning_fn warn;
+  void *user;
+  hpcdb_analyze_result *res; /* counts are added */
+  int have_range;            /* out: some file recorded trace-min/max-time (exp->trace_min/max) */
+} analysis_pass;
+int analysis_run_pass(analysis_pass *p, const hpcrun_path_list *files);
 
 #endif

@@ -11,10 +11,14 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/structure_map.h"
 #include "common/error.h"
 #include "hpcrun/hpcrun_paths.h"
 
 #define MAX_WORKERS 64
+/* .hpctrace header flag: the samples are of calls (GPU streams' kernels),
+ * attributed to the frame's relation to its caller, as hpcprof does. */
+#define HPCTRACE_FLAG_CALL_TRACE 0x4ull
 
 static const char *const standard_kinds[] = {"SUMMARY",   "NODE",       "RANK",      "THREAD",
                                              "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"};
@@ -24,6 +28,7 @@ typedef struct run {
   const hpcdb_analyze_options *opt;
   unified_tree tree;
   summary_acc summary;
+  loop_lex_summary loops; /* the summary's lex_aware of loops */
   hpcdb_warning_fn warn;
   void *user;
   hpcdb_analyze_result *res;
@@ -32,6 +37,7 @@ typedef struct run {
   profile_writer *writer; /* with options->output */
   propagate_scratch *scratch; /* per worker */
   unsigned workers;
+  analysis_pass *pass; /* a pass of the distributed analysis (analysis_run_pass), else NULL */
 } run;
 
 static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
@@ -96,22 +102,27 @@ static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
 
 /* The thread's non-zero values in CSR form (built in the parallel stage):
  * contexts ascending, prop metric ids (metric × 4 + scope) ascending. */
-static int build_csr(const thread_values *tv, hpcdb_profile *out) {
+static int build_csr(const hpcdb_experiment *exp, const thread_values *tv, hpcdb_profile *out) {
   uint64_t cap = (uint64_t)tv->n_ctxs * tv->n_metrics * N_SCOPES;
   memset(out, 0, sizeof *out);
+  uint8_t *scopes = malloc(tv->n_metrics ? tv->n_metrics : 1); /* a metric shown only in- or exclusive has fewer */
+  if (!scopes) return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+  for (uint32_t m = 0; m < tv->n_metrics; m++) scopes[m] = (uint8_t)analysis_metric_scopes(&exp->metrics[m]);
   out->ctx_ids = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_ids);
   out->ctx_starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_starts);
   out->metric_ids = malloc((cap ? cap : 1) * sizeof *out->metric_ids);
   out->values = malloc((cap ? cap : 1) * sizeof *out->values);
-  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values)
+  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values) {
+    free(scopes);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+  }
   uint32_t k = 0;
   uint64_t n = 0;
   for (uint32_t slot = 0; slot < tv->n_ctxs; slot++) {
     uint64_t start = n;
     const double *row = tv->v + (uint64_t)slot * tv->n_metrics * N_SCOPES;
     for (uint64_t j = 0; j < (uint64_t)tv->n_metrics * N_SCOPES; j++) {
-      if (row[j] == 0) continue;
+      if (row[j] == 0 || !(scopes[j / N_SCOPES] & 1u << (j % N_SCOPES))) continue;
       out->metric_ids[n] = (uint16_t)j;
       out->values[n++] = row[j];
     }
@@ -123,6 +134,7 @@ static int build_csr(const thread_values *tv, hpcdb_profile *out) {
   out->ctx_starts[k] = n;
   out->n_ctxs = k;
   out->n_values = n;
+  free(scopes);
   return 0;
 }
 
@@ -170,15 +182,19 @@ static int prepare_trace(const unified_tree *tree, const char *profile_path, con
     hpcrun_trace_free(t);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
   }
+  uint64_t kept = 0;
+  int call_trace = (t->flags & HPCTRACE_FLAG_CALL_TRACE) != 0; /* samples name the frame's procedure */
   for (uint64_t i = 0; i < t->n; i++) {
-    uint32_t ctx = mapped_profile_ctx(m, t->cct_ids[i]);
-    rec[3 * i] = t->times[i];
-    rec[3 * i + 1] = i;
-    rec[3 * i + 2] = ctx == HPCDB_NONE ? 0 : info[ctx].visible; /* hidden contexts: their parent */
+    uint32_t k = mapped_profile_index(m, t->cct_ids[i]);
+    if (k == HPCDB_NONE) continue; /* a node the profile lacks: hpcprof drops the sample */
+    uint32_t ctx = call_trace ? m->node_rel[k] : m->node_ctx[k];
+    rec[3 * kept] = t->times[i];
+    rec[3 * kept + 1] = i;
+    rec[3 * kept++ + 2] = info[ctx].visible; /* hidden contexts: their parent */
   }
-  qsort(rec, t->n, 3 * sizeof *rec, cmp_time);
+  qsort(rec, kept, 3 * sizeof *rec, cmp_time);
   uint64_t n = 0;
-  for (uint64_t i = 0; i < t->n; i++) {
+  for (uint64_t i = 0; i < kept; i++) {
     uint32_t ctx = (uint32_t)rec[3 * i + 2];
     if (ctx == 0 && n > 0 && out->ctxs[n - 1] == 0) continue;
     out->times[n] = rec[3 * i];
@@ -212,9 +228,11 @@ typedef struct file_job {
   uint32_t **metric_maps;
   uint32_t n_metrics;    /* the experiment's when the values were propagated */
   hpcdb_profile csr;     /* the values to store (arrays only) */
+  loop_lex_list loops;   /* the loops' loop-exclusive lex_aware values, for the summary */
   prepared_trace trace;
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
+  char note[1100];  /* a warning that does not stop the file (an unreadable trace) */
 } file_job;
 
 static void job_fail(file_job *j, int rc) {
@@ -231,6 +249,7 @@ static void job_release(file_job *j) {
   free(j->maps);
   free(j->trees);
   analysis_csr_free(&j->csr);
+  loop_lex_list_free(&j->loops);
   prepared_trace_free(&j->trace);
   hpcrun_file_free(j->f);
   memset(j, 0, sizeof *j);
@@ -276,6 +295,10 @@ static void stage_unify(run *r, file_job *j) {
       return;
     }
   }
+  if (r->pass && r->pass->remap) {
+    int rc = r->pass->remap(r->pass->sink_user, j->maps, j->metric_maps, j->trees, j->n_trees);
+    if (rc < 0) job_fail(j, rc);
+  }
 }
 
 /* Stage 3 (parallel; the tree is only read): propagate the thread's values
@@ -284,13 +307,22 @@ static void stage_unify(run *r, file_job *j) {
 static void stage_propagate(run *r, file_job *j, unsigned worker) {
   thread_values tv;
   propagate_scratch *scratch = &r->scratch[worker];
-  int rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
+  const unified_tree *t = r->pass && r->pass->view ? r->pass->view : &r->tree;
+  int rc = propagate_file(t, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
   if (rc == 0) {
     j->n_metrics = tv.n_metrics;
-    rc = build_csr(&tv, &j->csr);
+    rc = loop_lex_take(t, &tv, &j->loops);
+    if (rc == 0) rc = build_csr(t->exp, &tv, &j->csr);
     thread_values_free(&tv, scratch);
   }
-  if (rc == 0 && j->n_trees > 0) rc = prepare_trace(&r->tree, j->path, &j->maps[j->n_trees - 1], &j->trace);
+  if (rc == 0 && j->n_trees > 0) {
+    rc = prepare_trace(t, j->path, &j->maps[j->n_trees - 1], &j->trace);
+    if (rc < 0 && rc != HPCDB_ENOMEM) { /* as hpcprof: the profile stays, without its trace */
+      snprintf(j->note, sizeof j->note, "trace of %s skipped: %s", j->path, hpcdb_last_error());
+      prepared_trace_free(&j->trace);
+      rc = 0;
+    }
+  }
   if (rc < 0) job_fail(j, rc);
 }
 
@@ -300,7 +332,9 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
 static int stage_register(run *r, file_job *j) {
   uint32_t profile;
   HPCDB_TRY(add_profile(r, j->f, &profile));
+  if (!r->pass) HPCDB_TRY(loop_lex_add(&r->loops, &j->loops));
   r->res->values += j->csr.n_values;
+  if (j->note[0] && r->warn) r->warn(r->user, j->note);
   if (j->trace.present) {
     HPCDB_TRY(hpcdb_add_trace(r->exp, profile, j->trace.n, j->trace.times, j->trace.ctxs, NULL));
     r->res->traces_read++;
@@ -310,6 +344,7 @@ static int stage_register(run *r, file_job *j) {
     if (name) HPCDB_TRY(hpcdb_set_title(r->exp, name, NULL));
   }
   note_time_range(r, j->f);
+  if (r->pass) return r->pass->sink(r->pass->sink_user, profile, &j->csr, &j->loops);
   if (!r->stream) {
     hpcdb_profile *c = &j->csr;
     HPCDB_TRY(summary_add(&r->summary, c, r->tree.n_ids, j->n_metrics));
@@ -434,9 +469,12 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
     for (size_t i = 0; i < n; i++)
       if (jobs[i].rc == 0) stage_unify(r, &jobs[i]);
     load_finish(&l);
-    run_parallel(r, jobs, n, stage_propagate, r->workers);
+    int tree_only = r->pass && r->pass->tree_only; /* failures are reported by the pass that follows */
+    if (!tree_only) run_parallel(r, jobs, n, stage_propagate, r->workers);
     for (size_t i = 0; i < n && rc == 0; i++) {
-      if (jobs[i].rc == 0) {
+      if (tree_only) {
+        if (jobs[i].rc == HPCDB_ENOMEM) rc = hpcdb_fail(jobs[i].rc, "%s", jobs[i].error);
+      } else if (jobs[i].rc == 0) {
         rc = stage_register(r, &jobs[i]);
         if (rc == 0) r->res->profiles_read++;
       } else {
@@ -456,6 +494,21 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
   return rc < 0 ? rc : closed;
 }
 
+int analysis_run_pass(analysis_pass *p, const hpcrun_path_list *files) {
+  run r = {0};
+  r.exp = p->exp;
+  r.opt = p->opt;
+  r.tree = *p->tree;
+  r.warn = p->warn;
+  r.user = p->user;
+  r.res = p->res;
+  r.pass = p;
+  int rc = analyze_files(&r, files);
+  *p->tree = r.tree; /* grown in place */
+  p->have_range = r.have_range;
+  return rc;
+}
+
 int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
                   const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
                   hpcdb_analyze_result *result) {
@@ -468,7 +521,8 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   memset(r.res, 0, sizeof *r.res);
   r.warn = warn;
   r.user = user;
-  r.summary.all_stats = r.opt->all_stats;
+  r.summary.all_stats = r.loops.all_stats = r.opt->all_stats;
+  r.summary.loops = &r.loops;
   hpcrun_path_list files = {0};
   HPCDB_TRY(hpcrun_list_profiles(&files, measurements));
   int rc = 0;
@@ -478,6 +532,9 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   }
   if ((rc = hpcdb_experiment_new(&r.exp)) < 0) goto done;
   if ((rc = unified_tree_init(&r.tree, r.exp, measurements)) < 0) goto done;
+  if (!r.opt->ignore_structs &&
+      (rc = structure_map_open(&r.tree.structure, r.exp, measurements, r.opt, warn, user)) < 0)
+    goto done;
   r.exp->format = "hpctoolkit-v4";
   r.exp->version_major = 4;
   if (r.opt->output) {
@@ -504,6 +561,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   if (r.stream) { /* the summary is made while cct.db is written */
     summary_maker maker;
     if ((rc = summary_maker_init(&maker, r.opt->all_stats, r.exp->n_metrics)) < 0) goto done;
+    maker.loops = &r.loops;
     hpcdb_hpctk4_stream_set_summary(r.stream, 0, summary_make, &maker);
     rc = hpcdb_hpctk4_stream_finish(r.stream, r.exp);
     r.stream = NULL;
@@ -517,6 +575,7 @@ done:
   hpcrun_path_list_free(&files);
   unified_tree_free(&r.tree);
   summary_free(&r.summary);
+  loop_lex_summary_free(&r.loops);
   if (rc < 0) {
     hpcdb_experiment_free(r.exp);
     return rc;

@@ -3,7 +3,8 @@
  * always larger than its parent's), each context adds into its parent:
  * execution always; function when the child's propagation bit 0 is set (a
  * lexical child, so the cost stays within the function); lex_aware like
- * function, except that a loop does not take in its nested loops. */
+ * function, except that a loop does not take in the loops nested directly in
+ * it (loop_lex_take in lexical.c makes of that what hpcprof writes). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,9 +12,10 @@
 #include "common/bytes.h"
 #include "common/error.h"
 
-/* The contexts this thread touches: its nodes' contexts, their parents (an
- * entry point made up for frames without one is no node's context) and the
- * global context, in id order; scratch->slot[id] is each one's row (a dense
+/* The contexts this thread touches: its nodes' contexts, their ancestors
+ * (an entry point made up for frames without one, or a function, loop or line
+ * of a structure file, is no node's context) and the global context, in id
+ * order; scratch->slot[id] is each one's row (a dense
  * map over the unified ids, kept from file to file and reset after use). */
 static int touched_contexts(const unified_tree *t, const mapped_profile *maps, uint32_t n_trees,
                             propagate_scratch *scratch, thread_values *tv) {
@@ -26,19 +28,15 @@ static int touched_contexts(const unified_tree *t, const mapped_profile *maps, u
   }
   uint32_t *slot = scratch->slot, n = 0;
   slot[0] = n++;
-  for (uint32_t k = 0; k < n_trees; k++)
-    for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
-      uint32_t c = maps[k].node_ctx[i], p = t->info[c].parent;
-      if (slot[c] == HPCDB_NONE) slot[c] = n++;
-      if (slot[p] == HPCDB_NONE) slot[p] = n++;
-    }
+  for (uint32_t k = 0; k < n_trees; k++) /* each node's context and its ancestors up to a marked one */
+    for (uint32_t i = 0; i < maps[k].n_nodes; i++)
+      for (uint32_t c = maps[k].node_ctx[i]; slot[c] == HPCDB_NONE; c = t->info[c].parent) slot[c] = n++;
   tv->ctx = malloc((size_t)n * sizeof *tv->ctx);
   if (!tv->ctx) {
     for (uint32_t k = 0; k < n_trees; k++) /* leave the map as it was */
-      for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
-        uint32_t c = maps[k].node_ctx[i];
-        slot[c] = slot[t->info[c].parent] = HPCDB_NONE;
-      }
+      for (uint32_t i = 0; i < maps[k].n_nodes; i++)
+        for (uint32_t c = maps[k].node_ctx[i]; c != 0 && slot[c] != HPCDB_NONE; c = t->info[c].parent)
+          slot[c] = HPCDB_NONE;
     slot[0] = HPCDB_NONE;
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
   }
@@ -61,17 +59,26 @@ static void add_raw(thread_values *tv, const uint32_t *slot, uint32_t ctx, uint3
   for (int s = 0; s < N_SCOPES; s++) *cell(tv, slot[ctx], metric, s) += value;
 }
 
+/* 04.00 metric flag byte 3: the value belongs to the frame's procedure (its
+ * relation to the caller, mapped_profile.node_rel) rather than to the
+ * instruction: hpcrun marks GPU kernels' time, counts and characteristics so,
+ * and hpcprof puts them on the kernel's function when structure names it. */
+#define HPCRUN_MFLAG_MOVE2PROC 3
+
 static int add_sparse(thread_values *tv, const uint32_t *slot, const measured_tree *tr,
                       const mapped_profile *m, const uint32_t *metric_map) {
   const hpcrun_sparse *sp = tr->sparse;
   for (uint32_t k = 0; k < sp->n_nz_ctxs; k++) {
-    uint32_t ctx = mapped_profile_ctx(m, sp->ctx_ids[k]);
-    if (ctx == HPCDB_NONE)
+    uint32_t i = mapped_profile_index(m, sp->ctx_ids[k]);
+    if (i == HPCDB_NONE)
       return hpcdb_fail(HPCDB_ECORRUPT, "values for node %u, which is not in the calling context tree",
                         sp->ctx_ids[k]);
     for (uint64_t v = sp->ctx_starts[k]; v < sp->ctx_starts[k + 1]; v++) {
       uint16_t mid = sp->metric_ids[v];
-      add_raw(tv, slot, ctx, metric_map[mid], hpcrun_metric_value(&tr->tab->metrics[mid], sp->value_bits[v]));
+      if (metric_map[mid] == HPCDB_NONE) continue; /* a formula metric */
+      const hpcrun_metric_desc *md = &tr->tab->metrics[mid];
+      uint32_t ctx = md->flags[HPCRUN_MFLAG_MOVE2PROC] ? m->node_rel[i] : m->node_ctx[i];
+      add_raw(tv, slot, ctx, metric_map[mid], hpcrun_metric_value(md, sp->value_bits[v]));
     }
   }
   return 0;
@@ -85,7 +92,7 @@ static void add_dense(thread_values *tv, const uint32_t *slot, const measured_tr
     uint32_t ctx = mapped_profile_ctx(m, keys[k]);
     for (uint32_t mi = 0; mi < tab->n_metrics; mi++) {
       uint64_t bits = tr->dense[k * tab->n_metrics + mi];
-      if (bits) add_raw(tv, slot, ctx, metric_map[mi], hpcrun_metric_value(&tab->metrics[mi], bits));
+      if (bits && metric_map[mi] != HPCDB_NONE) add_raw(tv, slot, ctx, metric_map[mi], hpcrun_metric_value(&tab->metrics[mi], bits));
     }
   }
 }
@@ -128,7 +135,7 @@ int propagate_file(const unified_tree *t, const measured_tree *trees, const mapp
     for (uint32_t mi = 0; mi < tv->n_metrics; mi++) {
       *cell(tv, ps, mi, SCOPE_EXECUTION) += *cell(tv, row, mi, SCOPE_EXECUTION);
       if (lexical) *cell(tv, ps, mi, SCOPE_FUNCTION) += *cell(tv, row, mi, SCOPE_FUNCTION);
-      if (lexical && !loop_in_loop) *cell(tv, ps, mi, SCOPE_LEX_AWARE) += *cell(tv, row, mi, SCOPE_LEX_AWARE);
+      if (lexical && !loop_in_loop) *cell(tv, ps, mi, SCOPE_LEX_AWARE) += *cell(tv, row, mi, SCOPE_FUNCTION);
     }
   }
   return 0;

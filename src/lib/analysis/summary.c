@@ -15,7 +15,7 @@
 static uint64_t n_partials(const summary_acc *s) { return s->all_stats ? N_PARTIALS : 1; }
 
 /* Adds x to a cell's partials (a: one per partial, or the sum only). */
-static void accumulate(double *a, int all_stats, int first, double x) {
+void summary_accumulate(double *a, int all_stats, int first, double x) {
   if (!all_stats) {
     a[0] += x;
     return;
@@ -76,13 +76,30 @@ int summary_add(summary_acc *s, const hpcdb_profile *p, uint32_t n_contexts, uin
   for (uint32_t k = 0; k < p->n_ctxs; k++)
     for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
       uint64_t cell = p->ctx_ids[k] * row + p->metric_ids[v]; /* prop metric id = metric × 4 + scope */
-      accumulate(&s->acc[cell * np], s->all_stats, !s->present[cell], p->values[v]);
+      summary_accumulate(&s->acc[cell * np], s->all_stats, !s->present[cell], p->values[v]);
       s->present[cell] = 1;
     }
   return 0;
 }
 
-int summary_store(hpcdb_experiment *exp, const summary_acc *s, uint32_t rows) {
+/* A loop's lex_aware cells get the loop-exclusive sums (lexical.c). */
+static void loops_lex_aware_acc(summary_acc *s) {
+  const loop_lex_summary *l = s->loops;
+  uint64_t np = n_partials(s);
+  for (uint64_t ctx = 0; l && ctx < l->n_is_loop && ctx < s->n_ctxs; ctx++) {
+    if (!l->is_loop[ctx]) continue;
+    for (uint32_t m = 0; m < s->n_metrics; m++) {
+      uint64_t cell = (ctx * s->n_metrics + m) * N_SCOPES + SCOPE_LEX_AWARE;
+      int is_loop;
+      const double *sum = loop_lex_summary_get(l, (uint32_t)ctx, m, &is_loop);
+      s->present[cell] = sum != NULL;
+      if (sum) memcpy(&s->acc[cell * np], sum, np * sizeof *sum);
+    }
+  }
+}
+
+int summary_store(hpcdb_experiment *exp, summary_acc *s, uint32_t rows) {
+  loops_lex_aware_acc(s);
   uint64_t np = n_partials(s), n = 0;
   uint32_t n_ctxs = 0;
   for (uint64_t c = 0; c < rows && c < s->n_ctxs; c++) {
@@ -154,6 +171,27 @@ static int u32_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* A loop's lex_aware cells get the loop-exclusive sums (lexical.c); a cell
+ * whose sum is none is left out. Returns the cells still touched. */
+static uint32_t loops_lex_aware(summary_maker *m, uint32_t ctx, uint32_t n_touched) {
+  uint64_t np = m->all_stats ? N_PARTIALS : 1;
+  uint32_t kept = 0;
+  for (uint32_t k = 0; k < n_touched; k++) {
+    uint32_t cell = m->touched[k];
+    if (cell % N_SCOPES == SCOPE_LEX_AWARE) {
+      int is_loop;
+      const double *sum = loop_lex_summary_get(m->loops, ctx, cell / N_SCOPES, &is_loop);
+      if (is_loop && !sum) {
+        m->present[cell] = 0;
+        continue;
+      }
+      if (sum) memcpy(&m->acc[cell * np], sum, np * sizeof *sum);
+    }
+    m->touched[kept++] = cell;
+  }
+  return kept;
+}
+
 int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n, uint16_t *metrics,
                      double *values) {
   summary_maker *m = user;
@@ -171,8 +209,9 @@ int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_
       m->touched[n_touched++] = cell;
       memset(&m->acc[cell * np], 0, np * sizeof *m->acc);
     }
-    accumulate(&m->acc[cell * np], m->all_stats, first, v[i].value);
+    summary_accumulate(&m->acc[cell * np], m->all_stats, first, v[i].value);
   }
+  if (m->loops) n_touched = loops_lex_aware(m, ctx, n_touched);
   if (n_touched > 16) {
     qsort(m->touched, n_touched, sizeof *m->touched, u32_cmp);
   } else { /* the usual few: insertion sort */

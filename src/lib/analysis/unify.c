@@ -1,24 +1,30 @@
 /* Unifying per-thread calling-context trees: the same calling path is the
- * same context. Without structure files, as hpcprof --ignore-structs does:
+ * same context. A frame in a load module a structure file describes is
+ * mapped by structure_map.c. Otherwise, as hpcprof --ignore-structs does:
  * a frame is an instruction context (load module + offset) reached by a
  * call; a frame in a binary the measurement directory carries (the vdso) and
  * whose function symbol is known is that function's context with the
- * instruction as a hidden lexical child. hpcrun's placeholders (load module
- * 0, the ip holding 8 characters) become the global context ("^Primary" and
- * the idle "NoActvty") or entry points ("| Main  ", "| Thread"; any other,
- * e.g. a partial unwind: "unknown entry"). */
+ * instruction as a hidden lexical child; so is a kernel frame whose function
+ * the measurement's kernel_symbols/ names. hpcrun's placeholders (load module
+ * 0, the ip holding 8 characters; placeholders.h) become the global context
+ * ("^Primary" and the idle "NoActvty"), entry points at a root ("| Main  ",
+ * "| Thread"; any other, e.g. a partial unwind: "unknown entry"), or, inside
+ * a path, a function context named after the placeholder (GPU operations:
+ * `<gpu kernel>` between a launch site and the kernel's GPU instructions). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/kernel_symbols.h"
+#include "analysis/placeholders.h"
+#include "analysis/structure_map.h"
 #include "analysis/symbols.h"
 #include "common/error.h"
 #include "common/vec.h"
 #include "hpcrun/hpcrun_model.h"
 
-#define KEY_ENTRY UINT32_MAX
-#define KEY_FUNCTION (UINT32_MAX - 1)
+#define HPCRUN_NODE_UNWOUND 0x1
 
 static uint64_t key_hash(unify_key k) {
   return hash_u64(((uint64_t)k.parent << 32 | k.module) * 0x9e3779b97f4a7c15ull ^ k.offset);
@@ -45,9 +51,11 @@ void unified_tree_free(unified_tree *t) {
       free(t->symbols[i]);
     }
   free(t->symbols);
+  structure_map_free(t->structure);
   free(t->slots);
   free(t->info);
   u64map_free(&t->functions);
+  u64map_free(&t->placeholders);
   memset(t, 0, sizeof *t);
 }
 
@@ -73,10 +81,7 @@ static void prefetch_key(const unified_tree *t, unify_key key) {
   if (t->cap) __builtin_prefetch(&t->slots[key_hash(key) & (t->cap - 1)]);
 }
 
-/* Finds the child of key.parent under key, or creates it from proto (hidden:
- * kept out of the experiment's tree). */
-static int find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden,
-                       uint32_t *out_id) {
+int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id) {
   if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t)); /* at most 3/4 full */
   uint64_t i = key_hash(key) & (t->cap - 1);
   while (t->slots[i].id_plus1) {
@@ -108,6 +113,28 @@ static int find_or_add(unified_tree *t, unify_key key, const hpcdb_context *prot
   return 0;
 }
 
+/* The id under key, if any (no insertion). */
+static int table_find(const unified_tree *t, unify_key key, uint32_t *out_id) {
+  if (!t->cap) return 0;
+  for (uint64_t i = key_hash(key) & (t->cap - 1); t->slots[i].id_plus1; i = (i + 1) & (t->cap - 1))
+    if (key_eq(t->slots[i].key, key)) {
+      *out_id = t->slots[i].id_plus1 - 1;
+      return 1;
+    }
+  return 0;
+}
+
+/* Makes key lead to id too, unless it leads somewhere already. */
+static int table_alias(unified_tree *t, unify_key key, uint32_t id) {
+  if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t));
+  uint64_t i = key_hash(key) & (t->cap - 1);
+  for (; t->slots[i].id_plus1; i = (i + 1) & (t->cap - 1))
+    if (key_eq(t->slots[i].key, key)) return 0;
+  t->slots[i] = (unify_slot){key, id + 1};
+  t->count++;
+  return 0;
+}
+
 static const char *const entry_names[] = {"unknown entry", "main thread", "application thread"};
 
 static int entry_point(unified_tree *t, uint16_t kind, uint32_t *out_id) {
@@ -116,7 +143,7 @@ static int entry_point(unified_tree *t, uint16_t kind, uint32_t *out_id) {
   c.entry_point = kind;
   c.name = entry_names[kind < 3 ? kind : 0];
   c.function = c.file = c.module = HPCDB_NONE;
-  return find_or_add(t, (unify_key){0, KEY_ENTRY, kind}, &c, 0, out_id);
+  return unify_find_or_add(t, (unify_key){0, KEY_ENTRY, kind}, &c, 0, out_id);
 }
 
 static hpcdb_context frame_proto(void) {
@@ -129,7 +156,8 @@ static hpcdb_context frame_proto(void) {
 }
 
 /* The symbols of a module whose binary is inside the measurement directory
- * (its load-map path is relative to it); none for every other module. */
+ * (its load-map path is relative to it), or of the kernel from the
+ * measurement's kernel_symbols/; none for every other module. */
 static int module_symbols(unified_tree *t, uint32_t module, const symbol_table **out) {
   *out = NULL;
   if (module >= t->cap_symbols) {
@@ -142,7 +170,10 @@ static int module_symbols(unified_tree *t, uint32_t module, const symbol_table *
     if (!st) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     t->symbols[module] = st;
     const char *path = t->exp->modules[module].path;
-    if (path[0] != '/' && t->measurements) {
+    char kernel[256];
+    if (t->measurements && kernel_module_name(path, kernel, sizeof kernel)) {
+      HPCDB_TRY(kernel_symbols_load(st, t->measurements, kernel));
+    } else if (path[0] != '/' && t->measurements) {
       char full[4096];
       if ((size_t)snprintf(full, sizeof full, "%s/%s", t->measurements, path) < sizeof full)
         HPCDB_TRY(symbols_load(st, full));
@@ -152,8 +183,9 @@ static int module_symbols(unified_tree *t, uint32_t module, const symbol_table *
   return 0;
 }
 
-static int function_index(unified_tree *t, uint32_t module, const symbol *s, uint32_t *out) {
-  uint64_t key = (uint64_t)module << 48 | s->start, idx;
+static int function_index(unified_tree *t, uint32_t module, const symbol_table *st, const symbol *s,
+                          uint32_t *out) {
+  uint64_t key = (uint64_t)module << 32 | (uint64_t)(s - st->syms), idx;
   if (u64map_get(&t->functions, key, &idx)) {
     *out = (uint32_t)idx;
     return 0;
@@ -164,41 +196,65 @@ static int function_index(unified_tree *t, uint32_t module, const symbol *s, uin
   return 0;
 }
 
-/* The context a frame (module + ip) called from parent stands for. */
-static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+/* A frame not met before: its context, made as needed. */
+static int new_frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+  if (t->structure) {
+    int described = structure_frame(t, parent, module, ip, out_id);
+    if (described != 0) return described < 0 ? described : 0;
+  }
   const symbol_table *st;
   HPCDB_TRY(module_symbols(t, module, &st));
-  const symbol *s = ip < (1ull << 48) ? symbols_find(st, ip) : NULL;
+  const symbol *s = symbols_find(st, ip);
   hpcdb_context c = frame_proto();
   if (!s) {
     c.module = module;
     c.offset = ip;
-    return find_or_add(t, (unify_key){parent, module, ip}, &c, 0, out_id);
+    return unify_find_or_add(t, (unify_key){parent, module, ip}, &c, 0, out_id);
   }
   uint32_t fn, fn_ctx;
-  HPCDB_TRY(function_index(t, module, s, &fn));
+  HPCDB_TRY(function_index(t, module, st, s, &fn));
   c.lexical_type = HPCDB_LEX_FUNCTION;
   c.function = fn;
-  HPCDB_TRY(find_or_add(t, (unify_key){parent, KEY_FUNCTION, fn}, &c, 0, &fn_ctx));
+  HPCDB_TRY(unify_find_or_add(t, (unify_key){parent, KEY_FUNCTION, fn}, &c, 0, &fn_ctx));
   hpcdb_context insn = frame_proto();
   insn.relation = HPCDB_REL_LEXICAL;
   insn.propagation = 1;
   insn.module = module;
   insn.offset = ip;
-  return find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
+  return unify_find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
 }
 
-/* What a placeholder node stands for. */
-typedef enum placeholder { PH_GLOBAL, PH_MAIN, PH_THREAD, PH_UNKNOWN } placeholder;
+/* The context a frame (module + ip) called from parent stands for. A frame
+ * met before is one probe: (parent, module, ip) leads to its context however
+ * it was made (through a structure file, a function symbol, or as itself). */
+static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+  unify_key key = {parent, module, ip};
+  if (table_find(t, key, out_id)) return 0;
+  HPCDB_TRY(new_frame(t, parent, module, ip, out_id));
+  return table_alias(t, key, *out_id);
+}
 
-static placeholder classify(uint64_t ip) {
-  char name[9];
-  for (int i = 0; i < 8; i++) name[i] = (char)(ip >> (56 - 8 * i));
-  name[8] = '\0';
-  if (!strcmp(name, "^Primary") || !strcmp(name, "NoActvty")) return PH_GLOBAL;
-  if (!strcmp(name, "| Main  ")) return PH_MAIN;
-  if (!strcmp(name, "| Thread")) return PH_THREAD;
-  return PH_UNKNOWN;
+/* The function a placeholder frame stands for: one per placeholder code, in
+ * no module (hpcprof writes one function entry per code, so "GPUKernl" and
+ * "GPUTrace" are two functions both named <gpu kernel>). */
+static int placeholder_function(unified_tree *t, uint64_t ip, uint32_t *out) {
+  uint64_t idx;
+  if (u64map_get(&t->placeholders, ip, &idx)) {
+    *out = (uint32_t)idx;
+    return 0;
+  }
+  char buf[33];
+  hpcdb_function fn = {placeholder_name(ip, buf), HPCDB_NONE, 0, HPCDB_NONE, 0, 0};
+  HPCDB_TRY(hpcdb_add_function(t->exp, &fn, out));
+  if (u64map_put(&t->placeholders, ip, *out) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  return 0;
+}
+
+static int placeholder_frame(unified_tree *t, uint32_t parent, uint64_t ip, uint32_t *out_id) {
+  hpcdb_context c = frame_proto();
+  c.lexical_type = HPCDB_LEX_FUNCTION;
+  HPCDB_TRY(placeholder_function(t, ip, &c.function));
+  return unify_find_or_add(t, (unify_key){parent, KEY_PLACEHOLDER, ip}, &c, 0, out_id);
 }
 
 static int module_index(hpcdb_experiment *exp, const hpcrun_str *path, uint32_t *out) {
@@ -215,6 +271,7 @@ static int module_index(hpcdb_experiment *exp, const hpcrun_str *path, uint32_t 
 void mapped_profile_free(mapped_profile *m) {
   free(m->node_ids);
   free(m->node_ctx);
+  free(m->node_rel);
   free(m->file_keys);
   free(m->by_id);
   memset(m, 0, sizeof *m);
@@ -236,16 +293,64 @@ static int node_module(hpcdb_experiment *exp, const hpcrun_tables *tab, file_mod
 }
 
 /* The context one node stands for, given its parent's. */
+/* hpcrun's GPU range profiling writes nodes in load modules 65531-65533
+ * (context, range, root of an outlined range tree), which only structure
+ * files' control-flow graphs can place. */
+#define HPCRUN_LM_GPU_CONTEXT 65531
+#define HPCRUN_LM_GPU_ROOT 65533
+
+/* The unknown function under parent (a function context with no function):
+ * where an address hpcrun could not normalize goes, and the caller of a frame
+ * hpcrun did not unwind to (a GPU instruction sample: its calling context
+ * inside the kernel is unknown without the kernel's control-flow graph), as
+ * hpcprof places them without such graphs. */
+static int unknown_function(unified_tree *t, uint32_t parent, uint32_t *out_id) {
+  hpcdb_context c = frame_proto();
+  c.lexical_type = HPCDB_LEX_FUNCTION;
+  return unify_find_or_add(t, (unify_key){parent, KEY_UNKNOWN, 0}, &c, 0, out_id);
+}
+
+/* The context of a frame hpcprof calls its relation to the caller: the
+ * outermost of those the frame made under frame_parent (the function a
+ * structure file or symbol puts the address in; the instruction itself
+ * otherwise). Metrics hpcrun marks "move to procedure" (GPU kernels' time,
+ * counts and characteristics) and call-trace samples go there. */
+static uint32_t relation_context(const unified_tree *t, uint32_t frame_parent, uint32_t ctx) {
+  uint32_t c = ctx;
+  while (c != 0 && t->info[c].parent != frame_parent) c = t->info[c].parent;
+  return c != 0 ? c : ctx;
+}
+
+/* The context one node stands for, given its parent's; *frame_parent is
+ * where a frame's contexts were made (HPCDB_NONE for a placeholder). */
 static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, file_modules *fm,
-                    const hpcrun_cct_node *node, uint32_t parent, uint32_t *out) {
+                    const hpcrun_cct_node *node, int unwound, uint32_t parent, uint32_t *out,
+                    uint32_t *frame_parent) {
+  *frame_parent = HPCDB_NONE;
+  if (node->lm_id >= HPCRUN_LM_GPU_CONTEXT && node->lm_id <= HPCRUN_LM_GPU_ROOT)
+    return hpcdb_fail(HPCDB_EUNSUPPORTED,
+                      "%s: node %u is a GPU range-profiling node (load module %u), which analyze cannot place "
+                      "without the kernels' control-flow graphs", path, node->id, node->lm_id);
+  if (node->lm_id == HPCRUN_LM_PLACEHOLDER && !unwound)
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u is marked as not unwound", path, node->id);
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER) {
-    placeholder ph = classify(node->ip);
-    if (ph == PH_GLOBAL || parent != 0) { /* a placeholder inside a path adds no frame */
-      *out = parent;
+    placeholder_role ph = placeholder_classify(node->ip);
+    if (ph == PH_ROOT && node->parent != 0)
+      return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (^Primary) has a parent; it is only a root",
+                        path, node->id);
+    if ((ph == PH_IDLE || ph == PH_PARTIAL) && parent != 0)
+      return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (%s) is below a frame; hpcrun puts it only "
+                        "below the ^Primary root", path, node->id, ph == PH_IDLE ? "NoActvty" : "^Partial");
+    if (ph == PH_IDLE || ph == PH_ROOT) { /* not running: the global context */
+      *out = 0;
       return 0;
     }
-    return entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
-                                                                            : HPCDB_ENTRY_UNKNOWN, out);
+    if (parent == 0 && ph != PH_FRAME)
+      return entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
+                                                                              : HPCDB_ENTRY_UNKNOWN, out);
+    if (ph == PH_UNNORM) return unknown_function(t, parent, out);
+    if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent));
+    return placeholder_frame(t, parent, node->ip, out);
   }
   if (!fm->lm_map[node->lm_id])
     return hpcdb_fail(HPCDB_ECORRUPT, "%s: node %u refers to load module %u, not in the load map", path,
@@ -253,6 +358,8 @@ static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab,
   uint32_t module;
   HPCDB_TRY(node_module(t->exp, tab, fm, node->lm_id, &module));
   if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent)); /* no entry placeholder */
+  if (!unwound) HPCDB_TRY(unknown_function(t, parent, &parent));
+  *frame_parent = parent;
   return frame(t, parent, module, node->ip, out);
 }
 
@@ -325,9 +432,10 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
                      malloc(((size_t)tab->n_lm + 1) * sizeof *fm.module)};
   out->node_ids = malloc(((size_t)n + 1) * sizeof *out->node_ids);
   out->node_ctx = malloc(((size_t)n + 1) * sizeof *out->node_ctx);
+  out->node_rel = malloc(((size_t)n + 1) * sizeof *out->node_rel);
   out->file_keys = malloc(((size_t)n + 1) * sizeof *out->file_keys);
   int rc = 0;
-  if (!pairs || !pos || !fm.lm_map || !fm.module || !out->node_ids || !out->node_ctx || !out->file_keys) {
+  if (!pairs || !pos || !fm.lm_map || !fm.module || !out->node_ids || !out->node_ctx || !out->node_rel || !out->file_keys) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory mapping %u nodes", path, n);
     goto done;
   }
@@ -350,7 +458,10 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
       if (out->node_ctx[pos[i]] != HPCDB_NONE) continue;
       uint32_t parent = 0;
       if (node->parent != 0 && (parent = mapped_profile_ctx(out, node->parent)) == HPCDB_NONE) continue;
-      if ((rc = map_node(t, path, tab, &fm, node, parent, &out->node_ctx[pos[i]])) < 0) goto done;
+      int unwound = f->major != 4 || (node->flags & HPCRUN_NODE_UNWOUND); /* the flag is 04.00's */
+      uint32_t *ctx = &out->node_ctx[pos[i]], frame_parent;
+      if ((rc = map_node(t, path, tab, &fm, node, unwound, parent, ctx, &frame_parent)) < 0) goto done;
+      out->node_rel[pos[i]] = frame_parent == HPCDB_NONE ? *ctx : relation_context(t, frame_parent, *ctx);
       left--;
     }
     if (left == before) {

@@ -24,6 +24,7 @@ static int contains(const uint8_t *buf, size_t n, const char *needle) {
 }
 
 static hpcdb_format classify_xml(const uint8_t *head, size_t n) {
+  if (contains(head, n, "HPCToolkitStructure")) return HPCDB_FORMAT_HPCSTRUCT;
   if (!contains(head, n, "HPCToolkitExperiment")) return HPCDB_FORMAT_UNKNOWN;
   return contains(head, n, "version=\"4.0\"") ? HPCDB_FORMAT_DRAFT_A : HPCDB_FORMAT_LEGACY_XML;
 }

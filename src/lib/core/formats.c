@@ -2,6 +2,7 @@
 #include <stddef.h>
 
 #include "core/formats.h"
+#include "hpcdb/hpcstruct.h"
 
 int hpctk4_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 int hpcdb_draftb_read(hpcdb_experiment **out, const char *path);
@@ -24,6 +25,7 @@ static const format_entry formats[] = {
     {HPCDB_FORMAT_DRAFT_B, "HPCToolkit meta.db draft (HPCTOOLKIT_expmt)", hpcdb_draftb_read, draftb_validate},
     {HPCDB_FORMAT_LEGACY_XML, "HPCToolkit experiment.xml 2.x database", hpcdb_legacy_read, hpcdb_legacy_validate},
     {HPCDB_FORMAT_CUBE, "Cube 4 (.cubex)", hpcdb_cube_read, hpcdb_cube_validate},
+    {HPCDB_FORMAT_HPCSTRUCT, "HPCToolkit structure file (hpcstruct)", NULL, hpcdb_hpcstruct_validate},
 };
 
 const format_entry *format_lookup(hpcdb_format format) {

@@ -60,7 +60,8 @@ static void write_metrics(FILE *out, const hpcdb_experiment *exp) {
   fprintf(out, ")\n");
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
     const hpcdb_metric *m = &exp->metrics[i];
-    fprintf(out, "  %s\n    scopes:", m->name ? m->name : "(unnamed)");
+    fprintf(out, "  %s%s\n    scopes:", m->name ? m->name : "(unnamed)", 
+            m->integer == HPCDB_INTEGER_SIGNED ? " (signed integer)" : m->integer ? " (unsigned integer)" : "");
     for (uint32_t k = 0; k < m->n_instances; k++)
       fprintf(out, " %s=#%u", exp->scopes[m->instances[k].scope].name, m->instances[k].prop_metric_id);
     fprintf(out, "\n");

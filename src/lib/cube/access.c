@@ -20,6 +20,15 @@ struct hpcdb_cube {
   uint32_t *parent, *kids_at, *kids, *order; /* the tree by document position */
 };
 
+/* An integer metric's values travel through the caller's matrix as the bits
+ * of 64-bit integers until they are combined, then become doubles once. */
+static uint64_t ld_u64(const double *p) {
+  uint64_t u;
+  memcpy(&u, p, sizeof u);
+  return u;
+}
+static void st_u64(double *p, uint64_t u) { memcpy(p, &u, sizeof u); }
+
 #define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, c->path, section, off, rule, __VA_ARGS__)
 
 int hpcdb_cube_open(hpcdb_cube **out, const char *path) {
@@ -92,7 +101,11 @@ static int read_exact(struct archive *ar, uint8_t *buf, size_t n) {
 /* One decoded row into the matrix at the row's cnode. */
 static void put_row(hpcdb_cube *c, const cube_dtype *t, const uint8_t *row, uint32_t cnode, int be, double *out) {
   uint32_t nl = c->a.n_locations;
-  for (uint32_t l = 0; l < nl; l++) out[(size_t)cnode * nl + l] = cube_decode(t, row + (size_t)l * t->size, be);
+  double *dst = out + (size_t)cnode * nl;
+  if (t->kind == CUBE_DT_INTEGER)
+    for (uint32_t l = 0; l < nl; l++) st_u64(dst + l, cube_decode_integer(t, row + (size_t)l * t->size, be));
+  else
+    for (uint32_t l = 0; l < nl; l++) dst[l] = cube_decode(t, row + (size_t)l * t->size, be);
 }
 
 static int stream_plain(hpcdb_cube *c, struct archive *ar, const cube_values *ix, const cube_dtype *t, uint8_t *row,
@@ -167,7 +180,7 @@ static int read_stored(hpcdb_cube *c, uint32_t m, const cube_dtype *t, double *o
   while (rc == 0 && !done) {
     int h = archive_read_next_header(ar, &e);
     if (h == ARCHIVE_EOF) break;
-    if (h < ARCHIVE_WARN) {
+    if (h != ARCHIVE_OK && h != ARCHIVE_WARN) { /* ARCHIVE_RETRY: a damaged header */
       rc = FAIL("archive", 0, "tar", "%s", archive_error_string(ar));
       break;
     }
@@ -222,6 +235,26 @@ static void derive(const hpcdb_cube *c, const cube_metric *m, int to_inclusive, 
   }
 }
 
+/* derive() for an integer metric, modulo 2^64, then every value converted. */
+static void derive_integer(const hpcdb_cube *c, const cube_dtype *t, int derive_to, double *out) {
+  uint32_t nl = c->a.n_locations, n = c->a.n_cnodes;
+  if (derive_to == 1)
+    for (uint32_t k = n; k-- > 0;) {
+      uint32_t p = c->parent[k];
+      if (p != UINT32_MAX)
+        for (uint32_t l = 0; l < nl; l++)
+          st_u64(&out[(size_t)p * nl + l], ld_u64(&out[(size_t)p * nl + l]) + ld_u64(&out[(size_t)k * nl + l]));
+    }
+  else if (derive_to == 0)
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t p = c->parent[k];
+      if (p != UINT32_MAX)
+        for (uint32_t l = 0; l < nl; l++)
+          st_u64(&out[(size_t)p * nl + l], ld_u64(&out[(size_t)p * nl + l]) - ld_u64(&out[(size_t)k * nl + l]));
+    }
+  for (size_t i = 0; i < (size_t)n * nl; i++) out[i] = cube_integer_to_double(t, ld_u64(&out[i]));
+}
+
 int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t m, int inclusive, double *out) {
   if (m >= c->a.n_metrics) return hpcdb_fail(HPCDB_EINVAL, "%s: no metric %u", c->path, m);
   const cube_metric *mt = &c->a.metrics[m];
@@ -234,6 +267,7 @@ int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t m, int inclusive, double *o
   if (mt->flavour == CUBE_INCLUSIVE) HPCDB_TRY(cube_inclusive_order(c->a.n_cnodes, c->parent, c->kids_at, c->kids, c->order));
   else for (uint32_t k = 0; k < c->a.n_cnodes; k++) c->order[k] = k;
   HPCDB_TRY(read_stored(c, m, &t, out));
-  if (inclusive != stored_inclusive) derive(c, mt, inclusive, out);
+  if (t.kind == CUBE_DT_INTEGER) derive_integer(c, &t, inclusive != stored_inclusive ? inclusive : -1, out);
+  else if (inclusive != stored_inclusive) derive(c, mt, inclusive, out);
   return 0;
 }

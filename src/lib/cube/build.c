@@ -254,11 +254,15 @@ static int build_metrics(builder *b) {
     HPCDB_TRY(hpcdb_add_metric(exp, *m->uniq ? m->uniq : m->disp, &idx));
     exp->metrics[idx].description = *m->descr ? hpcdb_intern(exp, m->descr) : NULL;
     exp->metrics[idx].unit = *m->uom ? hpcdb_intern(exp, m->uom) : NULL;
+    cube_dtype t;
+    if (cube_dtype_parse(&t, m->dtype) && t.kind == CUBE_DT_INTEGER) /* read.c sums them so */
+      exp->metrics[idx].integer = t.is_signed ? HPCDB_INTEGER_SIGNED : HPCDB_INTEGER_UNSIGNED;
     if (m->stored_only) { /* hpcdb wrote it so: one flavour, no summary (read.c) */
       int inclusive = m->flavour == CUBE_INCLUSIVE;
       HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, inclusive ? se : sp, (uint16_t)(2 * i + (uint32_t)inclusive)));
       continue;
     }
+    exp->metrics[idx].execution_combine = combine; /* min / max over the subtree: not v4.0's execution sum */
     HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, sp, (uint16_t)(2 * i)));
     HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, se, (uint16_t)(2 * i + 1)));
     hpcdb_summary s1 = {sp, "$$", combine, (uint16_t)(2 * i)}, s2 = {se, "$$", combine, (uint16_t)(2 * i + 1)};

@@ -102,6 +102,13 @@ int cube_dtype_parse(cube_dtype *t, const char *dtype);
  * quotient, TAU_ATOMIC its sum, NDOUBLES / HISTOGRAM the sum of the values /
  * bins; SCALE_FUNC has no single number (0): its components carry it. */
 double cube_decode(const cube_dtype *t, const uint8_t *p, int big_endian);
+/* An integer kind's value as CubeLib adds it: 64 bits, signed types sign-
+ * extended, so that sums along the tree and over locations wrap modulo 2^64
+ * (a UINT64 near 2^64 is a small negative delta); converted to a double once,
+ * at the end, as a two's complement number (a UINT64 result of 2^63 or more
+ * is such a delta, so it is negative: -13, not 1.8e19). */
+uint64_t cube_decode_integer(const cube_dtype *t, const uint8_t *p, int big_endian);
+double cube_integer_to_double(const cube_dtype *t, uint64_t v);
 
 /* SCALE_FUNC (CubeLib 4.8): u32 terms, u32 measurements, the terms packed
  * (f64 a, i32 b, u32 c, i32 d: a * x^(b/c) * log2(x)^d), then the
@@ -134,7 +141,9 @@ double cube_decode_component(const cube_dtype *t, uint32_t k, const uint8_t *p, 
 typedef struct cube_values {
   uint32_t n_rows;
   uint32_t *row_pos;
-  uint8_t *data; /* n_rows × n_locations × size */
+  const uint8_t *data; /* n_rows × n_locations × size: inside the CUBEX.DATA member (which must
+                          outlive these values), or `inflated` for ZCUBEX.DATA */
+  uint8_t *inflated;
   int big_endian;
 } cube_values;
 
@@ -165,8 +174,14 @@ typedef struct cube_member {
 
 struct archive;
 struct archive_entry;
-/* Opens path as a tar archive (any compression libarchive reads). */
+/* Opens path as a tar archive (any compression libarchive reads), mending
+ * CubeW 4.8's header checksums (tar_repair.c); *repaired (when not NULL)
+ * counts the mended headers as the archive is read. */
+int cube_open_archive_counting(struct archive **out, const char *path, uint32_t *repaired);
 int cube_open_archive(struct archive **out, const char *path);
+/* The next member's header: 1, 0 at the end, or a negative status (a header
+ * libarchive finds damaged included). */
+int cube_next_member(struct archive *ar, struct archive_entry **e, const char *path);
 /* The current member's bytes (malloc'ed, with one spare byte). */
 int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m, const char *path);
 /* The member's name; "" where a damaged header has none (libarchive gives NULL). */

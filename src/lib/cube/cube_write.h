@@ -64,7 +64,8 @@ typedef struct cube_metric_plan {
   uint16_t stored_id; /* prop metric id whose values are written */
   int inclusive;      /* 1: INCLUSIVE (execution values), 0: EXCLUSIVE */
   int32_t entry_id;   /* exclusive min / max: the execution id whose values entry points store, or -1 */
-  const char *dtype;  /* DOUBLE, MINDOUBLE or MAXDOUBLE */
+  const char *dtype;  /* DOUBLE, MINDOUBLE, MAXDOUBLE, or UINT64 / INT64 for an integer metric */
+  uint8_t integer;    /* HPCDB_INTEGER_*: the values are written as 64-bit integers */
   int stored_only;    /* one flavour and no summary (e.g. a component of a Cube RATE): nothing to derive */
 } cube_metric_plan;
 
@@ -87,6 +88,7 @@ typedef struct cube_metric_rows {
   uint32_t *order, *pos; /* scratch: cnode order and its inverse */
   double *cols;          /* scratch: a tile of `tile` locations, column by column */
   uint32_t tile;
+  uint8_t integer;       /* the plan's: rows become 64-bit integers on the way out */
 } cube_metric_rows;
 
 int cube_metric_rows_fill(cube_metric_rows *r, const hpcdb_experiment *exp, const cube_tree *t,
@@ -103,5 +105,16 @@ uint64_t cube_data_size(const cube_metric_rows *r);
 int cube_write_data(const cube_metric_rows *r, cube_sink_fn sink, void *user);
 /* The ZCUBEX.DATA member: one zlib stream per row. */
 int cube_write_data_compressed(cube_buf *data, const cube_metric_rows *r);
+
+/* Where carried members go: a member's header, then its bytes in pieces. */
+typedef struct cube_member_writer {
+  int (*header)(void *user, const char *name, uint64_t size);
+  cube_sink_fn data;
+  void *user;
+  const char *origin; /* set by cube_carry_members, for messages */
+} cube_member_writer;
+/* The members of exp's origin (when it was read from a Cube file) that
+ * hpcdb does not write itself, copied as they are. */
+int cube_carry_members(const hpcdb_experiment *exp, cube_member_writer *w);
 
 #endif

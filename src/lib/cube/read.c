@@ -56,6 +56,7 @@ typedef struct reader {
   uint32_t *parent, *kids_at, *kids; /* parent and children of each cnode */
   uint32_t *order;
   double *exc, *inc;        /* one metric: n_cnodes × n_locations */
+  uint64_t *iexc, *iinc;    /* the same for an integer metric before conversion (allocated on first use) */
   double *cols;             /* scratch: `tile` locations of both, column by column */
   uint32_t tile;
   triples *per_profile;     /* n_locations + 1 (the summary first) */
@@ -77,7 +78,8 @@ static double combine(int aggregate, double v, double x, uint32_t k) {
  * databases, the inclusive values of everything below it: the synthetic
  * entry point (build.c) over its roots, and the global context over the top
  * level. Its exclusive value is 0. */
-static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t execution, const double *values) {
+static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t execution, const double *values,
+                          const double *total) {
   double all = 0; /* over locations as for the cnodes: min / max of the locations with a value */
   uint32_t k = 0;
   for (uint32_t l = 0; l < r->a.n_locations; l++) {
@@ -85,7 +87,32 @@ static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t ex
     if (y != 0) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
     if (aggregate == CUBE_SUM || y != 0) all = combine(aggregate, all, y, k++);
   }
+  if (total) all = *total; /* an integer metric's, summed exactly */
   return all != 0 ? push(&r->per_profile[0], ctx_id, execution, all) : 0;
+}
+
+/* The enclosing contexts of an integer metric: sums modulo 2^64 over its
+ * inclusive integers, converted once. */
+static int push_enclosing_integer(reader *r, const cube_dtype *t, uint16_t execution) {
+  uint32_t nl = r->a.n_locations, nc = r->a.n_cnodes;
+  double *entry = malloc(((size_t)nl + 1) * sizeof *entry), *global = malloc(((size_t)nl + 1) * sizeof *global);
+  int rc = entry && global ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  uint64_t entry_all = 0, global_all = 0;
+  for (uint32_t l = 0; l < nl && rc == 0; l++) {
+    uint64_t e = 0, g;
+    for (uint32_t k = 0; k < r->n_entry_roots; k++) e += r->iinc[(size_t)r->entry_roots[k] * nl + l];
+    g = r->entry_id ? e : 0;
+    for (uint32_t c = 0; c < nc; c++)
+      if (r->is_entry[c]) g += r->iinc[(size_t)c * nl + l];
+    entry_all += e, global_all += g;
+    entry[l] = cube_integer_to_double(t, e), global[l] = cube_integer_to_double(t, g);
+  }
+  double ea = cube_integer_to_double(t, entry_all), ga = cube_integer_to_double(t, global_all);
+  if (rc == 0 && r->entry_id) rc = push_enclosing(r, CUBE_SUM, r->entry_id, execution, entry, &ea);
+  if (rc == 0) rc = push_enclosing(r, CUBE_SUM, 0, execution, global, &ga);
+  free(entry);
+  free(global);
+  return rc;
 }
 
 static int push_enclosing_contexts(reader *r, int aggregate, uint16_t execution) {
@@ -99,8 +126,8 @@ static int push_enclosing_contexts(reader *r, int aggregate, uint16_t execution)
     for (uint32_t c = 0; c < nc; c++)
       if (r->is_entry[c]) global[l] = combine(aggregate, global[l], r->inc[(size_t)c * nl + l], n++);
   }
-  if (rc == 0 && r->entry_id) rc = push_enclosing(r, aggregate, r->entry_id, execution, entry);
-  if (rc == 0) rc = push_enclosing(r, aggregate, 0, execution, global);
+  if (rc == 0 && r->entry_id) rc = push_enclosing(r, aggregate, r->entry_id, execution, entry, NULL);
+  if (rc == 0) rc = push_enclosing(r, aggregate, 0, execution, global, NULL);
   free(entry);
   free(global);
   return rc;
@@ -185,12 +212,17 @@ static void derive_other(reader *r, const series *s) {
 }
 
 /* The summary profile: each cnode's values combined over locations. */
-static int summarize(reader *r, const series *s) {
+static int summarize(reader *r, const series *s, int integer) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
   for (uint32_t c = 0; c < nc; c++) {
     double sx = 0, sy = 0;
+    if (integer) { /* modulo 2^64, converted once */
+      uint64_t ux = 0, uy = 0;
+      for (uint32_t l = 0; l < nl; l++) ux += r->iexc[(size_t)c * nl + l], uy += r->iinc[(size_t)c * nl + l];
+      sx = cube_integer_to_double(s->t, ux), sy = cube_integer_to_double(s->t, uy);
+    }
     int first = 1;
-    for (uint32_t l = 0; l < nl; l++) {
+    for (uint32_t l = 0; l < nl && !integer; l++) {
       double x = r->exc[(size_t)c * nl + l], y = r->inc[(size_t)c * nl + l];
       if (s->aggregate == CUBE_SUM) {
         sx += x;
@@ -208,28 +240,78 @@ static int summarize(reader *r, const series *s) {
   return 0;
 }
 
+/* An integer metric's values as CubeLib combines them: 64-bit integers
+ * (sign-extended), the other flavour derived modulo 2^64, then each value
+ * converted to a double once (into exc / inc). */
+static int fill_integer(reader *r, const series *s, const cube_values *v) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  size_t cells = (size_t)nc * nl, size = s->t->size;
+  if (!r->iexc) {
+    r->iexc = malloc((cells + 1) * sizeof *r->iexc);
+    r->iinc = malloc((cells + 1) * sizeof *r->iinc);
+    if (!r->iexc || !r->iinc) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %u cnodes x %u locations", r->path, nc, nl);
+  }
+  int inclusive = s->m->flavour == CUBE_INCLUSIVE;
+  uint64_t *stored = inclusive ? r->iinc : r->iexc, *other = inclusive ? r->iexc : r->iinc;
+  memset(r->iexc, 0, cells * sizeof *r->iexc);
+  memset(r->iinc, 0, cells * sizeof *r->iinc);
+  for (uint32_t k = 0; k < v->n_rows; k++) {
+    uint64_t *dst = stored + (size_t)r->order[v->row_pos[k]] * nl;
+    const uint8_t *row = v->data + (size_t)k * nl * size;
+    for (uint32_t l = 0; l < nl; l++) dst[l] = cube_decode_integer(s->t, row + l * size, v->big_endian);
+  }
+  if (s->derive) {
+    memcpy(other, stored, cells * sizeof *other);
+    if (inclusive) { /* each node off its parent */
+      for (uint32_t c = 0; c < nc; c++) {
+        uint32_t p = r->a.cnodes[c].parent;
+        if (p != UINT32_MAX)
+          for (uint32_t l = 0; l < nl; l++) r->iexc[(size_t)p * nl + l] -= r->iinc[(size_t)c * nl + l];
+      }
+    } else { /* children into parents, last first */
+      for (uint32_t c = nc; c-- > 0;) {
+        uint32_t p = r->a.cnodes[c].parent;
+        if (p != UINT32_MAX)
+          for (uint32_t l = 0; l < nl; l++) r->iinc[(size_t)p * nl + l] += r->iinc[(size_t)c * nl + l];
+      }
+    }
+  }
+  for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
+    if (r->is_entry[c]) memset(&r->iexc[(size_t)c * nl], 0, nl * sizeof *r->iexc);
+  for (size_t i = 0; i < cells; i++) {
+    r->exc[i] = cube_integer_to_double(s->t, r->iexc[i]);
+    r->inc[i] = cube_integer_to_double(s->t, r->iinc[i]);
+  }
+  return 0;
+}
+
 /* The values of one series for every cnode and location, then into the
  * profiles' value lists. */
 static int add_series(reader *r, const series *s, const cube_values *v) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
   size_t size = s->t->size;
-  double *stored = s->m->flavour == CUBE_INCLUSIVE ? r->inc : r->exc;
-  memset(r->exc, 0, (size_t)nc * nl * sizeof *r->exc);
-  memset(r->inc, 0, (size_t)nc * nl * sizeof *r->inc);
-  for (uint32_t k = 0; k < v->n_rows; k++) {
-    uint32_t c = r->order[v->row_pos[k]];
-    const uint8_t *row = v->data + (size_t)k * nl * size;
-    for (uint32_t l = 0; l < nl; l++)
-      stored[(size_t)c * nl + l] = s->component == UINT32_MAX ? cube_decode(s->t, row + l * size, v->big_endian)
-                                                              : cube_decode_component(s->t, s->component, row + l * size, v->big_endian);
+  int integer = s->component == UINT32_MAX && s->t->kind == CUBE_DT_INTEGER;
+  if (integer) {
+    HPCDB_TRY(fill_integer(r, s, v));
+  } else {
+    double *stored = s->m->flavour == CUBE_INCLUSIVE ? r->inc : r->exc;
+    memset(r->exc, 0, (size_t)nc * nl * sizeof *r->exc);
+    memset(r->inc, 0, (size_t)nc * nl * sizeof *r->inc);
+    for (uint32_t k = 0; k < v->n_rows; k++) {
+      uint32_t c = r->order[v->row_pos[k]];
+      const uint8_t *row = v->data + (size_t)k * nl * size;
+      for (uint32_t l = 0; l < nl; l++)
+        stored[(size_t)c * nl + l] = s->component == UINT32_MAX ? cube_decode(s->t, row + l * size, v->big_endian)
+                                                                : cube_decode_component(s->t, s->component, row + l * size, v->big_endian);
+    }
+    if (s->derive) derive_other(r, s);
+    for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
+      if (r->is_entry[c]) memset(&r->exc[(size_t)c * nl], 0, nl * sizeof *r->exc);
   }
-  if (s->derive) derive_other(r, s);
-  for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
-    if (r->is_entry[c]) memset(&r->exc[(size_t)c * nl], 0, nl * sizeof *r->exc);
   HPCDB_TRY(append_locations(r, s->point, s->execution));
   if (!s->derive) return 0;
-  HPCDB_TRY(summarize(r, s));
-  return push_enclosing_contexts(r, s->aggregate, s->execution);
+  HPCDB_TRY(summarize(r, s, integer));
+  return integer ? push_enclosing_integer(r, s->t, s->execution) : push_enclosing_contexts(r, s->aggregate, s->execution);
 }
 
 static uint32_t scope_of_type(const hpcdb_experiment *exp, uint8_t type) {
@@ -248,6 +330,9 @@ static int declare_component(reader *r, const cube_metric *m, const cube_compone
   uint32_t idx, point = scope_of_type(r->exp, HPCDB_SCOPE_POINT), execution = scope_of_type(r->exp, HPCDB_SCOPE_EXECUTION);
   HPCDB_TRY(hpcdb_add_metric(r->exp, name, &idx));
   r->exp->metrics[idx].description = hpcdb_intern(r->exp, descr);
+  /* its inclusive values combine along the tree as the component does (min / max: not v4.0's execution sum) */
+  r->exp->metrics[idx].execution_combine =
+      cp->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
   if (!s->derive)
     return hpcdb_metric_add_instance(r->exp, idx, m->flavour == CUBE_INCLUSIVE ? execution : point, s->point);
   uint8_t combine = cp->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
@@ -355,14 +440,15 @@ static int metric_of_member(const cube_anchor *a, const char *name, const char *
 /* The second pass: each metric's .index and .data, decoded as soon as both are there. */
 static int read_metrics(reader *r) {
   struct archive *ar;
-  HPCDB_TRY(cube_open_archive(&ar, r->path));
+  uint32_t mended = 0;
+  HPCDB_TRY(cube_open_archive_counting(&ar, r->path, &mended));
   cube_member *ix = calloc(r->a.n_metrics + 1, sizeof *ix), *dt = calloc(r->a.n_metrics + 1, sizeof *dt);
   int rc = ix && dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   struct archive_entry *e;
   while (rc == 0) {
     int h = archive_read_next_header(ar, &e);
     if (h == ARCHIVE_EOF) break;
-    if (h < ARCHIVE_WARN) {
+    if (h != ARCHIVE_OK && h != ARCHIVE_WARN) { /* ARCHIVE_RETRY: a damaged header */
       rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "archive", 0, "tar", "%s", archive_error_string(ar));
       break;
     }
@@ -399,6 +485,11 @@ static int read_metrics(reader *r) {
   free(ix);
   free(dt);
   archive_read_free(ar);
+  if (rc == 0 && mended) {
+    char why[160];
+    snprintf(why, sizeof why, "%u tar header(s) with a checksum 32 below the right one (CubeW 4.8's bug): read as if right", mended);
+    rc = hpcdb_add_warning(r->exp, why);
+  }
   return rc;
 }
 
@@ -507,6 +598,8 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   free(r.order);
   free(r.exc);
   free(r.inc);
+  free(r.iexc);
+  free(r.iinc);
   free(r.cols);
   cube_anchor_free(&r.a);
   if (rc < 0) {

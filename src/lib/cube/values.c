@@ -86,13 +86,23 @@ double cube_decode(const cube_dtype *t, const uint8_t *p, int be) {
   }
   case CUBE_DT_SCALE_FUNC: /* no single number: its components only */
     return 0;
-  default: {
-    size_t n = t->size;
-    uint64_t v = cube_rd(p, n, be);
-    if (t->is_signed && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~0ull << (8 * n); /* sign extension */
-    return t->is_signed ? (double)(int64_t)v : (double)v;
+  default:
+    return cube_integer_to_double(t, cube_decode_integer(t, p, be));
   }
-  }
+}
+
+uint64_t cube_decode_integer(const cube_dtype *t, const uint8_t *p, int be) {
+  size_t n = t->size;
+  uint64_t v = cube_rd(p, n, be);
+  if (t->is_signed && n < 8 && (v >> (8 * n - 1)) & 1) v |= ~0ull << (8 * n); /* sign extension */
+  return v;
+}
+
+/* Two's complement for the unsigned types too: a result of 2^63 or more is a
+ * wrapped negative delta (a hardware counter read twice), not a count. */
+double cube_integer_to_double(const cube_dtype *t, uint64_t v) {
+  (void)t;
+  return (double)(int64_t)v;
 }
 
 #define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, path, section, off, rule, __VA_ARGS__)
@@ -133,13 +143,14 @@ int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const u
   uint64_t row = (uint64_t)n_locations * size, total = 0;
   if (rc == 0 && !mul_ok(row, v->n_rows, &total)) rc = FAIL("data", 0, "count-overflow", "%u rows of %llu bytes", v->n_rows, (unsigned long long)row);
   if (rc == 0 && total > SIZE_MAX) rc = hpcdb_fail(HPCDB_ENOMEM, "too many values");
-  if (rc == 0 && !(v->data = malloc(total ? (size_t)total : 1))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for metric %s", metric);
-  if (rc == 0 && data_len >= 10 && !memcmp(data, "CUBEX.DATA", 10)) {
+  if (rc == 0 && data_len >= 10 && !memcmp(data, "CUBEX.DATA", 10)) { /* the rows as they are: no copy */
     if (data_len - 10 < total) rc = FAIL("data", 10, "data-size", "metric %s: %zu bytes of data for %llu", metric, data_len - 10, (unsigned long long)total);
-    else memcpy(v->data, data + 10, (size_t)total);
+    else v->data = data + 10;
   } else if (rc == 0 && data_len >= 19 && !memcmp(data, "ZCUBEX.DATA", 11)) {
+    if (!(v->inflated = malloc(total ? (size_t)total : 1))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for metric %s", metric);
+    v->data = v->inflated;
     uint64_t rows = cube_rd(data + 11, 8, v->big_endian);
-    if (rows != v->n_rows || (data_len - 19) / 24 < rows) {
+    if (rc == 0 && (rows != v->n_rows || (data_len - 19) / 24 < rows)) {
       rc = FAIL("data", 11, "data-rows", "metric %s: %llu compressed rows for %u index entries", metric, (unsigned long long)rows, v->n_rows);
     } else {
       uint64_t at = 19 + 24 * rows;
@@ -147,7 +158,7 @@ int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const u
         uint64_t zsize = cube_rd(data + 19 + 24 * k + 16, 8, v->big_endian);
         uLongf out = (uLongf)row;
         if (!in_bounds(data_len, at, zsize) ||
-            uncompress(v->data + k * row, &out, data + at, (uLong)zsize) != Z_OK || out != row)
+            uncompress(v->inflated + k * row, &out, data + at, (uLong)zsize) != Z_OK || out != row)
           rc = FAIL("data", at, "zlib", "metric %s: row %llu does not inflate to %llu bytes", metric, (unsigned long long)k, (unsigned long long)row);
         at += zsize;
       }
@@ -161,6 +172,6 @@ int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const u
 
 void cube_values_free(cube_values *v) {
   free(v->row_pos);
-  free(v->data);
+  free(v->inflated);
   memset(v, 0, sizeof *v);
 }

@@ -1,6 +1,7 @@
 /* hpcdb_cube_write: a model as a tar archive of anchor.xml and, per metric,
  * <id>.index and <id>.data, made one metric at a time (memory: one metric's
- * cnodes x locations). Members carry mtime 0 so that equal models give
+ * cnodes x locations), then the members of the Cube file it was read from
+ * that hpcdb does not interpret (write_carry.c). Members carry mtime 0 so that equal models give
  * byte-identical files. */
 #include <archive.h>
 #include <archive_entry.h>
@@ -50,13 +51,17 @@ static int add_member(struct archive *ar, const char *name, const cube_buf *b, c
 }
 
 /* Metric k's .index and .data; plain data goes from the rows to the archive
- * without another copy of the metric's values. */
+ * without another copy of the metric's values. A metric without a non-zero
+ * value gets neither (as Score-P and CubeW write it; an index listing no
+ * cnode is refused by pycubexr, and readers take a metric without members
+ * as zero everywhere). */
 static int add_metric(struct archive *ar, const hpcdb_experiment *exp, const cube_tree *t,
                       const cube_metric_plan *plan, uint32_t k, cube_metric_rows *rows, const char *path,
                       int compress) {
   char name[32];
   cube_buf index = {0}, data = {0};
   int rc = cube_metric_rows_fill(rows, exp, t, plan);
+  if (rc == 0 && rows->n_listed == 0) return 0;
   if (rc == 0) rc = cube_write_index(&index, rows);
   snprintf(name, sizeof name, "%u.index", k);
   if (rc == 0) rc = add_member(ar, name, &index, path);
@@ -74,6 +79,25 @@ static int add_metric(struct archive *ar, const hpcdb_experiment *exp, const cub
   return rc;
 }
 
+typedef struct carry_sink {
+  struct archive *ar;
+  const char *path;
+  char name[1024];
+  member_sink m;
+} carry_sink;
+
+static int carry_header(void *user, const char *name, uint64_t size) {
+  carry_sink *c = user;
+  snprintf(c->name, sizeof c->name, "%s", name);
+  c->m = (member_sink){c->ar, c->name, c->path};
+  return add_header(c->ar, name, size, c->path);
+}
+
+static int carry_data(void *user, const void *data, size_t n) {
+  carry_sink *c = user;
+  return to_member(&c->m, data, n);
+}
+
 static int write_members(struct archive *ar, const hpcdb_experiment *exp, const char *path, int compress) {
   cube_tree t;
   cube_metric_plan *plans = NULL;
@@ -87,6 +111,9 @@ static int write_members(struct archive *ar, const hpcdb_experiment *exp, const 
   cube_buf_free(&anchor);
   for (uint32_t k = 0; k < n_plans && rc == 0; k++) rc = add_metric(ar, exp, &t, &plans[k], k, &rows, path, compress);
   cube_metric_rows_free(&rows);
+  carry_sink carry = {.ar = ar, .path = path};
+  cube_member_writer w = {carry_header, carry_data, &carry, NULL};
+  if (rc == 0) rc = cube_carry_members(exp, &w);
   free(plans);
   cube_tree_free(&t);
   return rc;

@@ -6,6 +6,7 @@
  * Cube's MINDOUBLE / MAXDOUBLE, whose inclusive values are min / max over
  * the subtree. A metric with one flavour and no summary is marked so
  * (attribute hpctoolkit::stored-only::<id>), and read back as it was. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,21 @@ static uint8_t combine_of(const hpcdb_metric *m) {
   return c;
 }
 
+/* Whether every stored value of prop id `id` is an integer that the metric's
+ * 64-bit integer type holds (so that an integer metric from a Cube file is
+ * written as one, and reads back with the same modulo 2^64 arithmetic). */
+static int integral(const hpcdb_experiment *exp, uint16_t id, uint8_t integer) {
+  double lo = -9223372036854775808.0, hi = integer == HPCDB_INTEGER_SIGNED ? 9223372036854775808.0 : 18446744073709551616.0;
+  for (uint32_t p = 0; p < exp->n_profiles; p++) {
+    const hpcdb_profile *pr = &exp->profiles[p];
+    if (pr->flags & HPCDB_PROFILE_SUMMARY) continue;
+    for (uint64_t v = 0; v < pr->n_values; v++)
+      if (pr->metric_ids[v] == id && !(pr->values[v] >= lo && pr->values[v] < hi && pr->values[v] == floor(pr->values[v])))
+        return 0;
+  }
+  return 1;
+}
+
 int cube_plan_metrics(const hpcdb_experiment *exp, cube_metric_plan **plans, uint32_t *n) {
   *n = 0;
   *plans = malloc(((size_t)exp->n_metrics + 1) * sizeof **plans);
@@ -39,7 +55,7 @@ int cube_plan_metrics(const hpcdb_experiment *exp, cube_metric_plan **plans, uin
     int point = find_instance(exp, m, HPCDB_SCOPE_POINT, "point");
     int execution = find_instance(exp, m, HPCDB_SCOPE_EXECUTION, "execution");
     uint8_t combine = combine_of(m);
-    cube_metric_plan p = {i, 0, 0, -1, "DOUBLE", 0};
+    cube_metric_plan p = {i, 0, 0, -1, "DOUBLE", 0, 0};
     if (combine != HPCDB_COMBINE_SUM && point >= 0) {
       /* an entry point has no exclusive value of its own; storing its
        * inclusive one there keeps Cube's min / max over the subtree right */
@@ -58,6 +74,10 @@ int cube_plan_metrics(const hpcdb_experiment *exp, cube_metric_plan **plans, uin
      * component of a Cube composite type, say) is written so that reading
      * it back derives neither */
     p.stored_only = (point < 0 || execution < 0) && m->n_summaries == 0;
+    if (m->integer && combine == HPCDB_COMBINE_SUM && integral(exp, p.stored_id, m->integer)) {
+      p.integer = m->integer;
+      p.dtype = m->integer == HPCDB_INTEGER_SIGNED ? "INT64" : "UINT64";
+    }
     (*plans)[(*n)++] = p;
   }
   return 0;

@@ -83,6 +83,7 @@ int cube_metric_rows_fill(cube_metric_rows *r, const hpcdb_experiment *exp, cons
   else for (uint32_t c = 0; c < n; c++) r->order[c] = c;
   for (uint32_t k = 0; k < n; k++) r->pos[r->order[k]] = k;
   fill_rows(r, exp, t, plan);
+  r->integer = plan->integer;
   r->n_listed = 0;
   for (uint32_t k = 0; k < n; k++) {
     const double *row = r->rows + (size_t)k * nl;
@@ -116,10 +117,21 @@ uint64_t cube_data_size(const cube_metric_rows *r) {
   return sizeof "CUBEX.DATA" - 1 + (uint64_t)r->n_listed * r->n_locations * 8;
 }
 
-/* Row k of the listed positions as little-endian doubles: on a little-endian
- * host the row itself, elsewhere converted into buf. */
+/* A value the plan found integral, as the 64-bit integer's bits (a negative
+ * value of an unsigned metric wraps, as CubeLib's arithmetic does). */
+static uint64_t integer_bits(double v) {
+  return v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v;
+}
+
+/* Row k of the listed positions as little-endian doubles (or 64-bit
+ * integers): on a little-endian host a row of doubles is the row itself,
+ * otherwise converted into buf. */
 static const void *row_bytes(const cube_metric_rows *r, uint32_t k, uint8_t *buf) {
   const double *row = r->rows + (size_t)r->listed[k] * r->n_locations;
+  if (r->integer) {
+    for (uint32_t l = 0; l < r->n_locations; l++) wr_le64(buf + 8 * (size_t)l, integer_bits(row[l]));
+    return buf;
+  }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   (void)buf;
   return row;

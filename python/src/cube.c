@@ -1,0 +1,99 @@
+/* hpcdb._core.CubeFile: a Cube file's values without building the model
+ * (hpcdb_cube_open parses anchor.xml only); one metric at a time straight
+ * into a new NumPy matrix, cnodes (document order) x locations. */
+#include "hpcdb_py.h"
+
+typedef struct {
+  PyObject_HEAD
+  hpcdb_cube *cube;
+} CubeObject;
+
+static void cube_dealloc(CubeObject *self) {
+  hpcdb_cube_close(self->cube);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *cube_metric_names(CubeObject *self, PyObject *unused) {
+  uint32_t n = hpcdb_cube_n_metrics(self->cube);
+  PyObject *out = PyList_New(n);
+  for (uint32_t m = 0; out && m < n; m++) {
+    const char *name = hpcdb_cube_metric_name(self->cube, m);
+    PyObject *s = PyUnicode_DecodeUTF8(name ? name : "", (Py_ssize_t)strlen(name ? name : ""), "replace");
+    if (!s) {
+      Py_CLEAR(out);
+      break;
+    }
+    PyList_SET_ITEM(out, m, s);
+  }
+  return out;
+}
+
+static PyObject *cube_cnode_ids(CubeObject *self, PyObject *unused) {
+  npy_intp n = hpcdb_cube_n_cnodes(self->cube);
+  PyObject *a = PyArray_EMPTY(1, &n, NPY_UINT32, 0);
+  if (a) {
+    uint32_t *ids = PyArray_DATA((PyArrayObject *)a);
+    for (npy_intp k = 0; k < n; k++) ids[k] = hpcdb_cube_cnode_id(self->cube, (uint32_t)k);
+  }
+  return a;
+}
+
+static PyObject *cube_n_locations(CubeObject *self, PyObject *unused) {
+  return PyLong_FromUnsignedLong(hpcdb_cube_n_locations(self->cube));
+}
+
+/* values(metric index, inclusive) -> float64 [cnodes, locations] */
+static PyObject *cube_values(CubeObject *self, PyObject *args) {
+  unsigned metric;
+  int inclusive;
+  if (!PyArg_ParseTuple(args, "Ip", &metric, &inclusive)) return NULL;
+  if (metric >= hpcdb_cube_n_metrics(self->cube)) return PyErr_Format(PyExc_IndexError, "no metric %u", metric);
+  npy_intp dims[2] = {hpcdb_cube_n_cnodes(self->cube), hpcdb_cube_n_locations(self->cube)};
+  PyObject *a = PyArray_EMPTY(2, dims, NPY_FLOAT64, 0);
+  if (!a) return NULL;
+  int rc;
+  double *out = PyArray_DATA((PyArrayObject *)a);
+  Py_BEGIN_ALLOW_THREADS
+  rc = hpcdb_cube_metric_values(self->cube, metric, inclusive, out);
+  Py_END_ALLOW_THREADS
+  if (rc < 0) {
+    Py_DECREF(a);
+    return hpcdb_py_raise(rc);
+  }
+  return a;
+}
+
+static PyMethodDef cube_methods[] = {
+    {"metric_names", (PyCFunction)cube_metric_names, METH_NOARGS, "metric unique names, anchor order"},
+    {"cnode_ids", (PyCFunction)cube_cnode_ids, METH_NOARGS, "cnode ids in document order"},
+    {"n_locations", (PyCFunction)cube_n_locations, METH_NOARGS, "number of locations"},
+    {"values", (PyCFunction)cube_values, METH_VARARGS, "one metric's values, cnodes x locations"},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject Cube_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hpcdb._core.CubeFile",
+    .tp_basicsize = sizeof(CubeObject),
+    .tp_dealloc = (destructor)cube_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "a Cube file opened for direct access to its values",
+    .tp_methods = cube_methods,
+};
+
+PyObject *hpcdb_py_open_cube(PyObject *mod, PyObject *args) {
+  PyObject *path;
+  if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path)) return NULL;
+  hpcdb_cube *c = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = hpcdb_cube_open(&c, PyBytes_AS_STRING(path));
+  Py_END_ALLOW_THREADS
+  Py_DECREF(path);
+  if (rc < 0) return hpcdb_py_raise(rc);
+  CubeObject *o = PyObject_New(CubeObject, &Cube_Type);
+  if (!o) {
+    hpcdb_cube_close(c);
+    return NULL;
+  }
+  o->cube = c;
+  return (PyObject *)o;
+}

@@ -1,0 +1,240 @@
+/* hpcdb struct: structure files (HPCToolkit's .hpcstruct XML) for binaries. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_util.h"
+#include "hpcdb/binstruct.h"
+#include "hpcdb/hpcdb.h"
+#include "hpcdb/hpcrun.h"
+
+static const char help[] =
+    "NAME\n"
+    "    hpcdb struct - write the program structure of binaries, as hpcstruct does\n"
+    "\n"
+    "SYNOPSIS\n"
+    "    hpcdb struct [OPTIONS] BINARY [-o FILE.hpcstruct]\n"
+    "    hpcdb struct [OPTIONS] MEASUREMENTS\n"
+    "\n"
+    "DESCRIPTION\n"
+    "    Writes HPCToolkit's structure XML (the .hpcstruct files hpcprof and\n"
+    "    hpcdb analyze read) for an ELF executable or shared library: its source files,\n"
+    "    procedures (with link names), inlined calls (alien scopes with their call\n"
+    "    sites), loops and statements, with address ranges.\n"
+    "\n"
+    "    Functions, inlined calls and line tables come from DWARF (in the binary, or a\n"
+    "    split debug file found by build id under /usr/lib/debug/.build-id/ or by\n"
+    "    .gnu_debuglink). Code DWARF does not describe, and binaries without DWARF,\n"
+    "    get procedures from the ELF symbol tables (.symtab, else .dynsym), line 0; in\n"
+    "    a binary without any DWARF their names carry ' [BINARY]' as hpcstruct's do.\n"
+    "\n"
+    "    Loops come from the machine code (x86-64 and aarch64, through Capstone):\n"
+    "    each function's control-flow graph, dominators, natural loops from back edges\n"
+    "    (loops entered at more than one block are counted as irreducible); a loop is\n"
+    "    named by the source line of the last instruction of its header block, as\n"
+    "    hpcstruct does. Other machines (GPU binaries) get functions and lines only.\n"
+    "\n"
+    "    With a MEASUREMENTS directory (hpcrun output), every binary named in the load\n"
+    "    maps of its .hpcrun files, and every file in its gpubins/, gets a structure file\n"
+    "    in MEASUREMENTS/structs/ (named after the binary), which hpcdb analyze then\n"
+    "    uses. Binaries that no longer exist are skipped with a warning. Results are\n"
+    "    cached by build id and content hash, so the same binaries cost nothing the\n"
+    "    second time. Every file is written to a temporary and renamed.\n"
+    "\n"
+    "OPTIONS\n"
+    "    -o FILE        output for a BINARY (default: BINARY's name + .hpcstruct in the\n"
+    "                   current directory; '-' for standard output)\n"
+    "    -j N           worker threads over functions (default 1)\n"
+    "    --cache DIR    the cache directory (default for MEASUREMENTS:\n"
+    "                   $XDG_CACHE_HOME/hpcdb/structs or ~/.cache/hpcdb/structs; a\n"
+    "                   BINARY is cached only when this is given)\n"
+    "    --no-cache     neither read nor write a cache\n"
+    "    --name NAME    the load module's name in the file (default: BINARY as given)\n"
+    "    --debug-root DIR  where split debug files live (default /usr/lib/debug)\n"
+    "    --no-loops     functions, inlined calls and lines only (no disassembly)\n"
+    "    --verbose      what was found, per binary, on stderr\n"
+    "    --quiet        no summary line\n"
+    "\n"
+    "EXIT STATUS\n"
+    "    0 written, 2 failed (a failed file is not left behind)\n"
+    "\n"
+    "EXAMPLES\n"
+    "    hpcdb struct -j 2 ./app -o app.hpcstruct\n"
+    "    hpcdb struct /usr/lib/x86_64-linux-gnu/libm.so.6 -o - | head\n"
+    "    hpcdb struct hpctoolkit-app-measurements && hpcdb analyze hpctoolkit-app-measurements -o app.d\n";
+
+typedef struct run {
+  hpcdb_binstruct_options opt;
+  const char *cache;
+  int verbose, quiet;
+  unsigned written, cached, skipped;
+} run;
+
+static void report(const run *r, const char *bin, const char *out, int from_cache) {
+  const hpcdb_binstruct_stats *s = r->opt.stats;
+  if (!r->verbose) return;
+  if (from_cache) {
+    fprintf(stderr, "hpcdb struct: %s -> %s (from the cache)\n", bin, out);
+    return;
+  }
+  fprintf(stderr,
+          "hpcdb struct: %s -> %s: %llu functions, %llu inlined calls, %llu loops (%llu "
+          "irreducible); %s%s%s\n",
+          bin, out, s->functions, s->inlined_calls, s->loops, s->irreducible_loops,
+          s->has_dwarf ? "DWARF" : "symbols only", s->debug_file[0] ? " from " : "",
+          s->debug_file);
+  if (!s->has_loops)
+    fprintf(stderr, "hpcdb struct: %s: no decoder for this machine: no loops\n", bin);
+}
+
+static int one(run *r, const char *bin, const char *out) {
+  int from_cache = 0;
+  int rc;
+  if (!strcmp(out, "-")) {
+    rc = hpcdb_binstruct_write(bin, stdout, &r->opt);
+    if (rc == 0 && fflush(stdout) != 0) return cli_fail("struct", "writing standard output failed");
+  } else {
+    rc = hpcdb_binstruct_write_file(bin, out, r->cache, &r->opt, &from_cache);
+  }
+  if (rc < 0) return rc;
+  report(r, bin, out, from_cache);
+  if (from_cache) r->cached++;
+  else r->written++;
+  return 0;
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static int is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* One binary of a measurement: a missing one is a warning, not a failure. */
+static int meas_one(run *r, const char *meas, const char *bin, const char *lm_name) {
+  char out[4096];
+  snprintf(out, sizeof out, "%s/structs/%s.hpcstruct", meas, base_name(lm_name));
+  if (!is_file(bin)) {
+    fprintf(stderr, "hpcdb struct: warning: %s: not found, no structure for it\n", bin);
+    r->skipped++;
+    return 0;
+  }
+  r->opt.lm_name = lm_name;
+  if (one(r, bin, out) < 0) {
+    fprintf(stderr, "hpcdb struct: warning: %s: %s\n", bin, hpcdb_last_error());
+    r->skipped++;
+  }
+  return 0;
+}
+
+static int struct_measurements(run *r, const char *meas) {
+  hpcdb_experiment *exp;
+  if (hpcdb_hpcrun_read(&exp, meas) < 0) return cli_fail_last("struct");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/structs", meas);
+  if (!is_dir(dir) && mkdir(dir, 0777) != 0) {
+    hpcdb_experiment_free(exp);
+    return cli_fail("struct", "cannot create MEASUREMENTS/structs");
+  }
+  for (uint32_t i = 0; i < exp->n_modules; i++) {
+    const char *p = exp->modules[i].path;
+    if (!p || !p[0] || p[0] == '[' || p[0] == '<') continue; /* [vdso], <kernel> ... */
+    char bin[4096];
+    if (p[0] == '/') snprintf(bin, sizeof bin, "%s", p);
+    else snprintf(bin, sizeof bin, "%s/%s", meas, p); /* carried in the measurement (vdso/) */
+    meas_one(r, meas, bin, p);
+  }
+  hpcdb_experiment_free(exp);
+  snprintf(dir, sizeof dir, "%s/gpubins", meas);
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (e->d_name[0] == '.') continue;
+      char bin[4096];
+      snprintf(bin, sizeof bin, "%s/%s", dir, e->d_name);
+      meas_one(r, meas, bin, bin);
+    }
+    closedir(d);
+  }
+  if (!r->quiet)
+    fprintf(stderr, "hpcdb struct: %s/structs: %u written, %u from the cache, %u skipped\n",
+            meas, r->written, r->cached, r->skipped);
+  return EXIT_OK;
+}
+
+static const char *default_cache(char *buf, size_t size) {
+  const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (x && x[0]) snprintf(buf, size, "%s/hpcdb/structs", x);
+  else if (home && home[0]) snprintf(buf, size, "%s/.cache/hpcdb/structs", home);
+  else return NULL;
+  return buf;
+}
+
+int cmd_struct(int argc, char **argv) {
+  hpcdb_binstruct_stats stats;
+  run r;
+  memset(&r, 0, sizeof r);
+  r.opt.stats = &stats;
+  const char *in = NULL, *out = NULL, *name = NULL;
+  int no_cache = 0, cache_given = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(help, stdout);
+      return EXIT_OK;
+    } else if (!strcmp(a, "-o") && i + 1 < argc) {
+      out = argv[++i];
+    } else if (!strcmp(a, "-j") && i + 1 < argc) {
+      r.opt.threads = (unsigned)strtoul(argv[++i], NULL, 10);
+    } else if (!strncmp(a, "-j", 2) && a[2]) {
+      r.opt.threads = (unsigned)strtoul(a + 2, NULL, 10);
+    } else if (!strcmp(a, "--cache") && i + 1 < argc) {
+      r.cache = argv[++i];
+      cache_given = 1;
+    } else if (!strcmp(a, "--no-cache")) {
+      no_cache = 1;
+    } else if (!strcmp(a, "--name") && i + 1 < argc) {
+      name = argv[++i];
+    } else if (!strcmp(a, "--debug-root") && i + 1 < argc) {
+      r.opt.debug_root = argv[++i];
+    } else if (!strcmp(a, "--no-loops")) {
+      r.opt.no_loops = 1;
+    } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+      r.verbose = 1;
+    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+      r.quiet = 1;
+    } else if (a[0] == '-' || in) {
+      return cli_usage("struct", a);
+    } else {
+      in = a;
+    }
+  }
+  if (!in) return cli_fail("struct", "no BINARY or MEASUREMENTS given (see 'hpcdb struct --help')");
+  char cache_buf[4096];
+  if (is_dir(in)) {
+    if (out || name) return cli_fail("struct", "-o and --name are for a BINARY, not MEASUREMENTS");
+    if (!cache_given) r.cache = default_cache(cache_buf, sizeof cache_buf);
+    if (no_cache) r.cache = NULL;
+    return struct_measurements(&r, in);
+  }
+  if (no_cache) r.cache = NULL;
+  char out_buf[4096];
+  if (!out) {
+    snprintf(out_buf, sizeof out_buf, "%s.hpcstruct", base_name(in));
+    out = out_buf;
+  }
+  r.opt.lm_name = name;
+  if (one(&r, in, out) < 0) return cli_fail_last("struct");
+  return EXIT_OK;
+}

@@ -1,0 +1,151 @@
+/* Opening a binary: its ELF, its DWARF (in the file or a split debug file
+ * found by build id or debug link), and its executable sections. */
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "binstruct/bs_internal.h"
+#include "common/error.h"
+
+static int code_cmp(const void *a, const void *b) {
+  const bs_code *x = a, *y = b;
+  return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int read_code_sections(bs_binary *b) {
+  size_t nsec = 0;
+  if (elf_getshdrnum(b->elf, &nsec) != 0) return 0;
+  b->code = calloc(nsec ? nsec : 1, sizeof *b->code);
+  if (!b->code) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory", b->path);
+  for (Elf_Scn *scn = elf_nextscn(b->elf, NULL); scn; scn = elf_nextscn(b->elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS) continue;
+    if (!(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC)) continue;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!d || !d->d_buf || d->d_size == 0 || b->n_code >= nsec) continue;
+    if (sh.sh_addr > UINT64_MAX - d->d_size) continue;
+    b->code[b->n_code++] = (bs_code){sh.sh_addr, d->d_size, d->d_buf};
+  }
+  qsort(b->code, b->n_code, sizeof *b->code, code_cmp);
+  return 0;
+}
+
+static void read_build_id(bs_binary *b) {
+  const void *id = NULL;
+  ssize_t n = dwelf_elf_gnu_build_id(b->elf, &id);
+  b->build_id[0] = '\0';
+  if (n <= 0 || n > 64 || !id) return;
+  const uint8_t *p = id;
+  for (ssize_t i = 0; i < n; i++) snprintf(b->build_id + 2 * i, 3, "%02x", p[i]);
+}
+
+/* Opens path as a debug file if it has DWARF; 1 when it did. */
+static int try_debug_file(bs_binary *b, const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+  Dwarf *dw = e ? dwarf_begin_elf(e, DWARF_C_READ, NULL) : NULL;
+  if (!dw) {
+    if (e) elf_end(e);
+    close(fd);
+    return 0;
+  }
+  b->debug_fd = fd;
+  snprintf(b->debug_path, sizeof b->debug_path, "%s", path);
+  b->debug_elf = e;
+  b->dwarf = dw;
+  return 1;
+}
+
+static void find_split_debug(bs_binary *b, const char *root) {
+  char path[4096];
+  size_t idlen = strlen(b->build_id);
+  if (idlen > 2) {
+    snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", root, b->build_id, b->build_id + 2);
+    if (try_debug_file(b, path)) return;
+  }
+  GElf_Word crc;
+  const char *link = dwelf_elf_gnu_debuglink(b->elf, &crc);
+  if (!link || strchr(link, '/')) return;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", b->path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  snprintf(path, sizeof path, "%s/%s%s/%s", root, dir[0] == '/' ? "" : "/", dir, link);
+  if (try_debug_file(b, path)) return;
+  snprintf(path, sizeof path, "%s/.debug/%s", dir, link);
+  try_debug_file(b, path);
+}
+
+int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
+  memset(b, 0, sizeof *b);
+  b->path = path;
+  b->fd = b->debug_fd = -1;
+  elf_version(EV_CURRENT);
+  b->fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (b->fd < 0) return hpcdb_fail(HPCDB_EIO, "%s: %s", path, strerror(errno));
+  b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
+  if (!b->elf || elf_kind(b->elf) != ELF_K_ELF) {
+    bs_binary_close(b);
+    return hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not an ELF file", path);
+  }
+  GElf_Ehdr eh;
+  if (!gelf_getehdr(b->elf, &eh)) {
+    bs_binary_close(b);
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: ELF header: offset 0x0: unreadable: %s", path,
+                      elf_errmsg(-1));
+  }
+  b->machine = eh.e_machine;
+  read_build_id(b);
+  int rc = read_code_sections(b);
+  if (rc < 0) {
+    bs_binary_close(b);
+    return rc;
+  }
+  b->dwarf = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
+  if (b->dwarf) {
+    /* a file with .debug_* sections but no compile unit (e.g. only
+     * .debug_frame left by strip -g) counts as having none */
+    Dwarf_Off next;
+    size_t hsize;
+    if (dwarf_nextcu(b->dwarf, 0, &next, &hsize, NULL, NULL, NULL) != 0) {
+      dwarf_end(b->dwarf);
+      b->dwarf = NULL;
+    }
+  }
+  if (!b->dwarf) find_split_debug(b, debug_root ? debug_root : "/usr/lib/debug");
+  return 0;
+}
+
+void bs_binary_close(bs_binary *b) {
+  if (b->dwarf) dwarf_end(b->dwarf);
+  if (b->debug_elf) elf_end(b->debug_elf);
+  if (b->debug_fd >= 0) close(b->debug_fd);
+  if (b->elf) elf_end(b->elf);
+  if (b->fd >= 0) close(b->fd);
+  free(b->code);
+  b->dwarf = NULL;
+  b->debug_elf = b->elf = NULL;
+  b->code = NULL;
+  b->fd = b->debug_fd = -1;
+}
+
+const uint8_t *bs_binary_code_at(const bs_binary *b, uint64_t addr, uint64_t *len) {
+  size_t lo = 0, hi = b->n_code; /* first section with addr > addr */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (b->code[mid].addr <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == 0) return NULL;
+  const bs_code *c = &b->code[lo - 1];
+  uint64_t off = addr - c->addr;
+  if (off >= c->size) return NULL;
+  if (*len > c->size - off) *len = c->size - off;
+  return c->bytes + off;
+}

@@ -1,0 +1,230 @@
+/* Functions, inlined calls and the line table of one compile unit, from
+ * DWARF through libdw. Everything libdw returns is checked: a damaged
+ * entry is skipped, never trusted. */
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binstruct/bs_internal.h"
+#include "common/error.h"
+#include "common/vec.h"
+
+enum { MAX_DEPTH = 256 }; /* DIE nesting deeper than this is not followed */
+
+typedef struct walk {
+  bs_unit *u;
+  Dwarf_Files *files;
+  size_t n_files;
+  const char *cu_name, *comp_dir;
+  Dwarf_Die *pending; /* functions defined inside a function: walked after it */
+  uint64_t n_pending, cap_pending;
+} walk;
+
+/* A source file's name, absolute when the compilation directory is known
+ * (libdw leaves names relative to it as they are). */
+static const char *file_name(bs_unit *u, const char *comp_dir, const char *name) {
+  if (!name) return NULL;
+  if (name[0] == '/' || !comp_dir || !comp_dir[0] || !name[0]) return bs_intern(u, name);
+  char buf[4096];
+  if (snprintf(buf, sizeof buf, "%s/%s", comp_dir, name) >= (int)sizeof buf) return bs_intern(u, name);
+  return bs_intern(u, buf);
+}
+
+/* Adds the DIE's address ranges to u; returns how many. */
+static int64_t add_ranges(bs_unit *u, Dwarf_Die *die) {
+  Dwarf_Addr base, lo, hi;
+  ptrdiff_t off = 0;
+  int64_t n = 0;
+  while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+    if (hi <= lo || n >= UINT32_MAX / 2) continue;
+    int rc = bs_unit_add_range(u, lo, hi);
+    if (rc < 0) return rc;
+    n++;
+  }
+  return n;
+}
+
+static const char *link_name(Dwarf_Die *die) {
+  Dwarf_Attribute a;
+  const char *s = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+  if (!s) s = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+  return s;
+}
+
+static uint32_t decl_line(Dwarf_Die *die) {
+  int line = 0;
+  if (dwarf_decl_line(die, &line) != 0 || line < 0) return 0;
+  return (uint32_t)line;
+}
+
+static int walk_scope(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, int depth);
+
+static int add_inline(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, int depth) {
+  bs_unit *u = w->u;
+  bs_func *f = &u->funcs[func];
+  uint32_t first = (uint32_t)u->n_ranges;
+  int64_t n = add_ranges(u, die);
+  if (n < 0) return (int)n;
+  if (n == 0) return walk_scope(w, die, func, parent, depth + 1);
+  HPCDB_TRY(VEC_RESERVE(&u->inlines, &u->cap_inlines, u->n_inlines + 1));
+  bs_inline *in = &u->inlines[u->n_inlines];
+  memset(in, 0, sizeof *in);
+  in->parent = parent;
+  in->first_range = first;
+  in->n_ranges = (uint32_t)n;
+  const char *name = dwarf_diename(die);
+  in->name = bs_intern(u, name ? name : "");
+  in->decl_file = file_name(u, w->comp_dir, dwarf_decl_file(die));
+  in->decl_line = decl_line(die);
+  Dwarf_Attribute a;
+  Dwarf_Word v;
+  if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &v) == 0 && v <= UINT32_MAX)
+    in->call_line = (uint32_t)v;
+  if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &v) == 0 && w->files &&
+      v < w->n_files)
+    in->call_file = file_name(u, w->comp_dir, dwarf_filesrc(w->files, v, NULL, NULL));
+  if (!in->decl_file) in->decl_file = in->call_file;
+  if (!in->call_file) in->call_file = parent >= 0 ? u->inlines[f->first_inline + parent].decl_file
+                                                  : f->file ? f->file : w->cu_name;
+  if ((name && !in->name) || u->n_inlines - f->first_inline >= INT32_MAX)
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  int32_t self = (int32_t)(u->n_inlines - f->first_inline);
+  u->n_inlines++;
+  f->n_inlines++;
+  return walk_scope(w, die, func, self, depth + 1);
+}
+
+static int walk_children(walk *w, Dwarf_Die *die, int depth);
+
+static int add_function(walk *w, Dwarf_Die *die, int depth) {
+  bs_unit *u = w->u;
+  if (dwarf_hasattr(die, DW_AT_declaration)) return 0;
+  uint32_t first = (uint32_t)u->n_ranges;
+  int64_t n = add_ranges(u, die);
+  if (n < 0) return (int)n;
+  if (n == 0) return walk_children(w, die, depth + 1); /* nested definitions may have code */
+  HPCDB_TRY(VEC_RESERVE(&u->funcs, &u->cap_funcs, u->n_funcs + 1));
+  bs_func *f = &u->funcs[u->n_funcs];
+  memset(f, 0, sizeof *f);
+  f->first_range = first;
+  f->n_ranges = (uint32_t)n;
+  f->first_inline = (uint32_t)u->n_inlines;
+  const char *name = dwarf_diename(die);
+  const char *ln = link_name(die);
+  f->name = bs_intern(u, name ? name : ln ? ln : "");
+  f->link_name = ln && name && strcmp(ln, name) ? bs_intern(u, ln) : NULL;
+  /* compiler-made functions (OpenMP outlined bodies) have no declaration:
+   * bs_dwarf_unit gives them the file and line at their entry */
+  const char *file = dwarf_decl_file(die);
+  f->file = file ? file_name(u, w->comp_dir, file) : NULL;
+  f->line = decl_line(die);
+  Dwarf_Addr entry;
+  if (dwarf_entrypc(die, &entry) == 0) f->entry = entry;
+  else f->entry = u->ranges[first].lo;
+  uint32_t func = (uint32_t)u->n_funcs++;
+  /* a function's inlined calls stay contiguous: nested definitions wait */
+  uint64_t pending = w->n_pending;
+  HPCDB_TRY(walk_scope(w, die, func, -1, depth + 1));
+  while (w->n_pending > pending) {
+    Dwarf_Die nested = w->pending[--w->n_pending];
+    HPCDB_TRY(add_function(w, &nested, depth + 1));
+  }
+  return 0;
+}
+
+/* The inside of a function or inlined call: nested inlined calls (through
+ * lexical blocks) and nested function definitions. */
+static int walk_scope(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, int depth) {
+  if (depth > MAX_DEPTH) return 0;
+  Dwarf_Die child;
+  if (dwarf_child(die, &child) != 0) return 0;
+  do {
+    int tag = dwarf_tag(&child);
+    int rc = 0;
+    if (tag == DW_TAG_inlined_subroutine) rc = add_inline(w, &child, func, parent, depth);
+    else if (tag == DW_TAG_lexical_block) rc = walk_scope(w, &child, func, parent, depth + 1);
+    else if (tag == DW_TAG_subprogram) {
+      rc = VEC_RESERVE(&w->pending, &w->cap_pending, w->n_pending + 1);
+      if (rc == 0) w->pending[w->n_pending++] = child;
+    }
+    if (rc < 0) return rc;
+  } while (dwarf_siblingof(&child, &child) == 0);
+  return 0;
+}
+
+static int walk_children(walk *w, Dwarf_Die *die, int depth) {
+  if (depth > MAX_DEPTH) return 0;
+  Dwarf_Die child;
+  if (dwarf_child(die, &child) != 0) return 0;
+  do {
+    int rc = 0;
+    switch (dwarf_tag(&child)) {
+    case DW_TAG_subprogram: rc = add_function(w, &child, depth); break;
+    case DW_TAG_namespace:
+    case DW_TAG_module:
+    case DW_TAG_class_type:
+    case DW_TAG_structure_type:
+    case DW_TAG_union_type: rc = walk_children(w, &child, depth + 1); break;
+    default: break;
+    }
+    if (rc < 0) return rc;
+  } while (dwarf_siblingof(&child, &child) == 0);
+  return 0;
+}
+
+static int read_lines(bs_unit *u, Dwarf_Die *cudie, const char *comp_dir) {
+  Dwarf_Lines *lines;
+  size_t n;
+  if (dwarf_getsrclines(cudie, &lines, &n) != 0) return 0; /* no line table: no lines */
+  HPCDB_TRY(VEC_RESERVE(&u->rows, &u->cap_rows, n));
+  const char *last_src = NULL, *last_file = NULL;
+  for (size_t i = 0; i < n; i++) {
+    Dwarf_Line *l = dwarf_onesrcline(lines, i);
+    Dwarf_Addr addr;
+    if (!l || dwarf_lineaddr(l, &addr) != 0) continue;
+    bool end = false;
+    dwarf_lineendsequence(l, &end);
+    bs_row r = {addr, NULL, 0};
+    if (!end) {
+      int line = 0;
+      const char *src = dwarf_linesrc(l, NULL, NULL);
+      if (dwarf_lineno(l, &line) != 0 || line < 0) line = 0;
+      if (!src) src = "";
+      if (src != last_src) {
+        last_src = src;
+        last_file = file_name(u, comp_dir, src);
+        if (!last_file) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+      }
+      r.file = last_file;
+      r.line = (uint32_t)line;
+    }
+    u->rows[u->n_rows++] = r;
+  }
+  bs_unit_sort_rows(u);
+  return 0;
+}
+
+int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie) {
+  bs_unit_reset(u);
+  walk w = {u, NULL, 0, NULL, NULL, NULL, 0, 0};
+  Dwarf_Attribute a;
+  w.comp_dir = bs_intern(u, dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a)));
+  w.cu_name = file_name(u, w.comp_dir, dwarf_diename(cudie));
+  if (!w.cu_name) w.cu_name = bs_intern(u, "");
+  if (dwarf_getsrcfiles(cudie, &w.files, &w.n_files) != 0) {
+    w.files = NULL;
+    w.n_files = 0;
+  }
+  int rc = walk_children(&w, cudie, 0);
+  free(w.pending);
+  if (rc < 0) return rc;
+  HPCDB_TRY(read_lines(u, cudie, w.comp_dir));
+  for (uint64_t i = 0; i < u->n_funcs; i++) {
+    bs_func *f = &u->funcs[i];
+    if (f->file) continue;
+    const bs_row *r = bs_unit_row_at(u, f->entry);
+    f->file = r && r->file[0] ? r->file : w.cu_name;
+    if (f->line == 0 && r) f->line = r->line;
+  }
+  return 0;
+}

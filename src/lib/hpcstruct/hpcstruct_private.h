@@ -1,0 +1,38 @@
+/* The structure-file reader's internals (shared by its files). */
+#ifndef HPCDB_HPCSTRUCT_PRIVATE_H
+#define HPCDB_HPCSTRUCT_PRIVATE_H
+
+#include "common/hashmap.h"
+#include "hpcdb/hpcstruct.h"
+
+struct hpcdb_struct {
+  hpcdb_strpool strings;
+  hpcdb_struct_module *modules;
+  uint32_t n_modules;
+  uint64_t cap_modules;
+};
+
+/* A module being read: its arrays with their capacities. */
+typedef struct module_builder {
+  hpcdb_struct_module *m;
+  uint64_t cap_scopes, cap_ranges;
+  hpcdb_u64map entries; /* procedure entry -> its scope */
+} module_builder;
+
+/* Parses "{[0xlo-0xhi) ...}" into *ranges (malloc'ed); 0, or a negative
+ * status with *why saying what is wrong. */
+int vma_parse(const char *s, hpcdb_struct_range **ranges, uint32_t *n, const char **why);
+/* Sorts the module's statement ranges by address; a range that overlaps one
+ * earlier in the file is dropped (counted in n_shadowed). */
+int ranges_finish(hpcdb_struct_module *m);
+
+/* Why and where this thread's last read stopped on a problem. */
+typedef struct hpcstruct_problem {
+  uint64_t offset;
+  uint32_t line;
+  char rule[32];
+  char detail[600];
+} hpcstruct_problem;
+const hpcstruct_problem *hpcstruct_last_problem(void);
+
+#endif

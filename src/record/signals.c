@@ -1,0 +1,132 @@
+/* Signals the profiler owns, with the program's view of them kept intact.
+ * SIGPROF: the profiler's handler stays installed; what the program installs
+ * is remembered and called for every SIGPROF that is not a sample (its own
+ * setitimer, kill), and sigaction/signal report the program's own setting.
+ * SIGTERM, SIGINT, SIGHUP left at their default: the profiler writes the
+ * files, then the signal kills the process as it would have; a handler the
+ * program installs replaces the profiler's. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+#include "record.h"
+
+static const int term_signals[] = {SIGTERM, SIGINT, SIGHUP};
+#define N_TERM (int)(sizeof term_signals / sizeof term_signals[0])
+
+static struct sigaction app_prof; /* the program's SIGPROF disposition */
+static int term_ours[N_TERM];     /* our handler is installed for term_signals[i] */
+
+static int term_index(int sig) {
+  for (int i = 0; i < N_TERM; i++)
+    if (term_signals[i] == sig) return i;
+  return -1;
+}
+
+int rec_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  static int (*real)(int, const struct sigaction *, struct sigaction *);
+  if (!real) real = (int (*)(int, const struct sigaction *, struct sigaction *))rec_real("sigaction");
+  return real ? real(sig, act, old) : -1;
+}
+
+void rec_forward_app_signal(int sig, siginfo_t *si, void *uc) {
+  struct sigaction a = app_prof;
+  if (a.sa_handler == SIG_IGN) return;
+  if (a.sa_handler == SIG_DFL) { /* SIGPROF's default: terminate */
+    rec_process_finish();
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    rec_real_sigaction(sig, &dfl, NULL);
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, sig);
+    pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+    raise(sig);
+    return;
+  }
+  if (a.sa_flags & SA_RESETHAND) {
+    app_prof.sa_handler = SIG_DFL;
+    app_prof.sa_flags &= ~SA_SIGINFO;
+  }
+  sigset_t old;
+  pthread_sigmask(SIG_BLOCK, &a.sa_mask, &old);
+  if (a.sa_flags & SA_SIGINFO)
+    a.sa_sigaction(sig, si, uc);
+  else
+    a.sa_handler(sig);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void on_terminate(int sig) {
+  rec_process_finish();
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  rec_real_sigaction(sig, &dfl, NULL);
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, sig);
+  pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+  raise(sig);
+}
+
+void rec_signals_install(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = rec_sample;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  rec_real_sigaction(REC_SIGNAL, &sa, &app_prof);
+  if (app_prof.sa_sigaction == rec_sample) { /* inherited across fork: keep the program's */
+    memset(&app_prof, 0, sizeof app_prof);
+    app_prof.sa_handler = SIG_DFL;
+  }
+  for (int i = 0; i < N_TERM; i++) {
+    struct sigaction cur;
+    if (rec_real_sigaction(term_signals[i], NULL, &cur) < 0) continue;
+    if (cur.sa_handler != SIG_DFL && cur.sa_handler != on_terminate) continue;
+    struct sigaction t;
+    memset(&t, 0, sizeof t);
+    t.sa_handler = on_terminate;
+    sigemptyset(&t.sa_mask);
+    term_ours[i] = rec_real_sigaction(term_signals[i], &t, NULL) == 0;
+  }
+}
+
+static void report_default(struct sigaction *old) {
+  memset(old, 0, sizeof *old);
+  old->sa_handler = SIG_DFL;
+}
+
+REC_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  if (!rec_proc.cfg.enabled) return rec_real_sigaction(sig, act, old);
+  if (sig == REC_SIGNAL) {
+    struct sigaction prev = app_prof;
+    if (act) app_prof = *act;
+    if (old) *old = prev;
+    return 0;
+  }
+  int i = term_index(sig);
+  if (i < 0 || !term_ours[i]) return rec_real_sigaction(sig, act, old);
+  if (act && act->sa_handler == SIG_DFL) { /* the default stays ours to emulate */
+    if (old) report_default(old);
+    return 0;
+  }
+  int rc = rec_real_sigaction(sig, act, old);
+  if (rc == 0 && old) report_default(old);
+  if (rc == 0 && act) term_ours[i] = 0;
+  return rc;
+}
+
+REC_EXPORT sighandler_t signal(int sig, sighandler_t handler) {
+  struct sigaction act, old;
+  memset(&act, 0, sizeof act);
+  act.sa_handler = handler;
+  act.sa_flags = SA_RESTART;
+  sigemptyset(&act.sa_mask);
+  if (sig == REC_SIGNAL || term_index(sig) >= 0) sigaddset(&act.sa_mask, sig);
+  if (sigaction(sig, &act, &old) < 0) return SIG_ERR;
+  return old.sa_handler;
+}

@@ -1,0 +1,121 @@
+/* Unwinding from the signal context. libunwind (loaded with RTLD_LOCAL, so
+ * its _Unwind_* symbols never replace the program's C++ exception runtime)
+ * walks the stack with DWARF CFI; where it fails, the frame-pointer chain
+ * continues, bounded by the thread's stack. The walk ends at the thread's
+ * root frame (the profiler's main or thread-start wrapper); a stack that
+ * ends elsewhere, or is deeper than REC_MAX_DEPTH, is partial. */
+#define _GNU_SOURCE
+#define UNW_LOCAL_ONLY
+#include <dlfcn.h>
+#include <libunwind.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "record.h"
+
+typedef int (*init_fn)(unw_cursor_t *, unw_context_t *, int);
+typedef int (*step_fn)(unw_cursor_t *);
+typedef int (*reg_fn)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
+typedef int (*pinfo_fn)(unw_addr_space_t, unw_word_t, unw_proc_info_t *, void *);
+typedef int (*cache_fn)(unw_addr_space_t, unw_caching_policy_t);
+
+static struct {
+  init_fn init;
+  step_fn step;
+  reg_fn get_reg;
+  pinfo_fn proc_info;
+  unw_addr_space_t *as;
+} unw;
+
+#define SYM(prefix, name) prefix #name
+
+void rec_unwind_init(void) {
+  void *(*real_dlopen)(const char *, int) = (void *(*)(const char *, int))rec_real("dlopen");
+  void *h = real_dlopen ? real_dlopen(REC_LIBUNWIND_SONAME, RTLD_NOW | RTLD_LOCAL) : NULL;
+  if (!h) return; /* frame pointers only */
+  unw.init = (init_fn)dlsym(h, "_ULx86_64_init_local2");
+  unw.step = (step_fn)dlsym(h, "_ULx86_64_step");
+  unw.get_reg = (reg_fn)dlsym(h, "_ULx86_64_get_reg");
+  unw.proc_info = (pinfo_fn)dlsym(h, "_ULx86_64_get_proc_info_by_ip");
+  unw.as = (unw_addr_space_t *)dlsym(h, "_ULx86_64_local_addr_space");
+  cache_fn cache = (cache_fn)dlsym(h, "_ULx86_64_set_caching_policy");
+  if (!unw.init || !unw.step || !unw.get_reg || !unw.as) {
+    memset(&unw, 0, sizeof unw);
+    return;
+  }
+  if (cache) cache(*unw.as, UNW_CACHE_PER_THREAD);
+}
+
+/* [start, end) of the function holding fn, for the root frames. */
+REC_HIDDEN void rec_unwind_function_range(void *fn, uintptr_t out[2]) {
+  unw_proc_info_t pi;
+  if (unw.proc_info && unw.proc_info(*unw.as, (unw_word_t)fn, &pi, NULL) == 0) {
+    out[0] = pi.start_ip;
+    out[1] = pi.end_ip;
+  } else { /* without unwind info: the function's first bytes only */
+    out[0] = (uintptr_t)fn;
+    out[1] = (uintptr_t)fn + 1;
+  }
+}
+
+/* One unwind outside the handler, so libunwind's caches exist before a
+ * signal needs them. */
+void rec_unwind_warm(void) {
+  if (!unw.init) return;
+  ucontext_t ctx; /* libunwind's context on x86-64 */
+  unw_cursor_t cur;
+  if (getcontext(&ctx) < 0 || unw.init(&cur, (unw_context_t *)&ctx, 0) < 0) return;
+  for (int i = 0; i < 64 && unw.step(&cur) > 0; i++) {}
+}
+
+static int on_stack(const rec_thread *t, uintptr_t p) {
+  return p >= t->stack_lo && p + 16 <= t->stack_hi && (p & 7) == 0;
+}
+
+/* The frame-pointer chain from fp: returns 1 when it reached the root. */
+static int walk_frame_pointers(rec_thread *t, uintptr_t fp, int *n) {
+  while (on_stack(t, fp) && *n < REC_MAX_DEPTH) {
+    uintptr_t next = ((uintptr_t *)fp)[0], ra = ((uintptr_t *)fp)[1];
+    if (rec_is_root_frame(ra)) return 1;
+    uint64_t off;
+    if (!ra || !rec_loadmap_lookup(ra, &off)) return 0;
+    t->frames[(*n)++] = ra;
+    if (next <= fp) return 0;
+    fp = next;
+  }
+  return 0;
+}
+
+rec_unwind_status rec_unwind(rec_thread *t, void *ucv, int *n) {
+  ucontext_t *uc = ucv;
+  *n = 0;
+  uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+  uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
+  if (rec_is_root_frame(pc)) return REC_UNW_ROOT;
+  t->frames[(*n)++] = pc;
+  if (unw.init) {
+    unw_cursor_t cur;
+    if (unw.init(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
+      for (;;) {
+        int r = unw.step(&cur);
+        unw_word_t ip = 0, bp = 0;
+        if (r > 0 && unw.get_reg(&cur, UNW_REG_IP, &ip) == 0) {
+          if (rec_is_root_frame(ip)) return REC_UNW_ROOT;
+          if (*n == REC_MAX_DEPTH) break;
+          t->frames[(*n)++] = ip;
+          continue;
+        }
+        if (r == 0) break; /* the outermost frame, but not the root */
+        t->unwind_failed++;
+        unw.get_reg(&cur, UNW_X86_64_RBP, &bp);
+        if (walk_frame_pointers(t, bp, n)) {
+          t->fp_recovered++;
+          return REC_UNW_ROOT;
+        }
+        break;
+      }
+      return REC_UNW_PARTIAL;
+    }
+  }
+  return walk_frame_pointers(t, fp, n) ? REC_UNW_ROOT : REC_UNW_PARTIAL;
+}

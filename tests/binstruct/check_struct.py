@@ -1,0 +1,239 @@
+#!/usr/bin/python3
+"""Checks hpcdb struct's output: well-formed, shaped as HPCToolkit's structure
+DTD says (validated by xmllint when present), every address in one statement,
+and, for the bundled programs, every function, inlined call and loop their
+source marks (/* FUNC name */, /* INLINE name */, /* LOOP */) by line.
+
+usage: check_struct.py HPCDB OUTDIR CASE ARGS...
+  marks BINARY SOURCE...   structure of BINARY holds every mark of SOURCEs
+  symbols BINARY           a binary without DWARF: procedures from symbols
+  jobs BINARY              -j 1 and -j 2 write the same file
+  cache BINARY             a second run with --cache copies the first's result
+  measurements MEAS        struct MEAS (a copy) writes structs/ for the binaries that
+                           exist; the vdso's equals hpcstruct's own file for it
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+CHILDREN = {
+    "HPCToolkitStructure": {"LM"},
+    "LM": {"F", "P"},
+    "F": {"P", "L", "S"},
+    "P": {"P", "A", "L", "S", "C"},
+    "A": {"A", "L", "S", "C"},
+    "L": {"A", "L", "S", "C"},
+    "S": set(),
+    "C": {"C"},
+}
+REQUIRED = {
+    "HPCToolkitStructure": {"version", "i"},
+    "LM": {"i", "n", "has-calls"},
+    "F": {"i", "n"},
+    "P": {"i", "n"},
+    "A": {"i"},
+    "L": {"i", "l"},
+    "S": {"i", "l"},
+    "C": {"i", "l"},
+}
+RANGES = re.compile(r"^\{(\[0x[0-9a-f]+-0x[0-9a-f]+\)( \[0x[0-9a-f]+-0x[0-9a-f]+\))*)?\}$")
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg)
+
+
+def run_struct(hpcdb, binary, out, *extra):
+    r = subprocess.run([hpcdb, "struct", *extra, binary, "-o", out], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"hpcdb struct {binary} exited {r.returncode}: {r.stderr.strip()}")
+        return None
+    return r
+
+
+def parse_ranges(v):
+    return [(int(a, 16), int(b, 16)) for a, b in re.findall(r"\[0x([0-9a-f]+)-0x([0-9a-f]+)\)", v)]
+
+
+def check_shape(path):
+    text = open(path, encoding="utf-8").read()
+    if not text.startswith('<?xml version="1.0"?>\n<!DOCTYPE HPCToolkitStructure ['):
+        fail(f"{path}: does not start with the XML declaration and the structure DOCTYPE")
+    if shutil.which("xmllint"):
+        r = subprocess.run(["xmllint", "--valid", "--noout", path], capture_output=True, text=True)
+        if r.returncode != 0:
+            fail(f"{path}: not valid against its DTD: {r.stderr[:500]}")
+    root = ET.parse(path).getroot()
+    if root.tag != "HPCToolkitStructure":
+        fail(f"{path}: root is {root.tag}")
+    ids, spans = set(), []
+
+    def walk(e):
+        missing = REQUIRED.get(e.tag, set()) - set(e.attrib)
+        if e.tag not in CHILDREN:
+            fail(f"{path}: unknown element {e.tag}")
+        if missing:
+            fail(f"{path}: {e.tag} i={e.get('i')} lacks {sorted(missing)}")
+        i = e.get("i")
+        if i is not None:
+            if not i.isdigit() or i in ids:
+                fail(f"{path}: id {i} not a fresh integer")
+            ids.add(i)
+        if "l" in e.attrib and not e.get("l").isdigit():
+            fail(f"{path}: {e.tag} i={i}: line {e.get('l')!r}")
+        v = e.get("v")
+        if v is not None:
+            if not RANGES.match(v):
+                fail(f"{path}: {e.tag} i={i}: ranges {v!r}")
+            for lo, hi in parse_ranges(v):
+                if lo >= hi:
+                    fail(f"{path}: {e.tag} i={i}: empty range {v}")
+            if e.tag == "S":
+                spans.extend(parse_ranges(v))
+        for c in e:
+            if c.tag not in CHILDREN.get(e.tag, set()):
+                fail(f"{path}: {c.tag} inside {e.tag} (i={i})")
+            walk(c)
+
+    walk(root)
+    spans.sort()
+    for (a, b), (c, d) in zip(spans, spans[1:]):
+        if c < b:
+            fail(f"{path}: statements overlap: [{a:#x}-{b:#x}) and [{c:#x}-{d:#x})")
+            break
+    return root
+
+
+def marks(sources):
+    found = []
+    for src in sources:
+        for n, line in enumerate(open(src, encoding="utf-8"), 1):
+            for kind, name in re.findall(r"/\* (FUNC|INLINE|LOOP)\s*(\w*) \*/", line):
+                found.append((kind, name, n, os.path.basename(src)))
+    return found
+
+
+def case_marks(hpcdb, out, binary, *sources):
+    path = os.path.join(out, os.path.basename(binary) + ".hpcstruct")
+    if not run_struct(hpcdb, binary, path):
+        return
+    root = check_shape(path)
+    procs = [(p.get("n"), int(p.get("l"))) for p in root.iter("P")]
+    loops = [(int(l.get("l")), os.path.basename(l.get("f", ""))) for l in root.iter("L")]
+    calls = []
+    for a in root.iter("A"):
+        for inner in a.findall("A"):
+            if a.get("n") == "":
+                calls.append((inner.get("n"), int(a.get("l")), os.path.basename(a.get("f", ""))))
+    want = marks(sources)
+    if not want:
+        fail("no marks found in " + " ".join(sources))
+    for kind, name, line, src in want:
+        if kind == "FUNC" and (name, line) not in procs:
+            fail(f"{src}:{line}: no procedure {name} declared there in {path}")
+        if kind == "LOOP" and (line, src) not in loops:
+            fail(f"{src}:{line}: no loop there in {path}")
+        if kind == "INLINE" and (name, line, src) not in calls:
+            fail(f"{src}:{line}: no inlined call of {name} there in {path}")
+    print(f"{binary}: {len(want)} marks checked, {len(procs)} procedures, {len(loops)} loops")
+
+
+def case_symbols(hpcdb, out, binary):
+    path = os.path.join(out, os.path.basename(binary) + ".hpcstruct")
+    if not run_struct(hpcdb, binary, path):
+        return
+    root = check_shape(path)
+    base = os.path.basename(binary)
+    files = [f for f in root.iter("F")]
+    if [f.get("n") for f in files] != [f"[{base}]"]:
+        fail(f"{path}: expected the one file [{base}], got {[f.get('n') for f in files]}")
+    procs = list(root.iter("P"))
+    if not procs:
+        fail(f"{path}: no procedures from the symbol tables")
+    for p in procs:
+        if not p.get("n").endswith(f" [{base}]") or p.get("l") != "0" or not p.get("ln"):
+            fail(f"{path}: procedure {p.get('n')!r} not named as hpcstruct names symbols")
+            break
+    print(f"{binary}: {len(procs)} procedures from symbols")
+
+
+def case_jobs(hpcdb, out, binary):
+    one, two = os.path.join(out, "j1.hpcstruct"), os.path.join(out, "j2.hpcstruct")
+    if run_struct(hpcdb, binary, one, "-j", "1") and run_struct(hpcdb, binary, two, "-j", "2"):
+        if open(one, "rb").read() != open(two, "rb").read():
+            fail(f"{binary}: -j 1 and -j 2 differ")
+
+
+def case_cache(hpcdb, out, binary):
+    cache = os.path.join(out, "cache")
+    first, second = os.path.join(out, "first.hpcstruct"), os.path.join(out, "second.hpcstruct")
+    if not run_struct(hpcdb, binary, first, "--cache", cache, "--verbose"):
+        return
+    r = run_struct(hpcdb, binary, second, "--cache", cache, "--verbose")
+    if not r:
+        return
+    if "from the cache" not in r.stderr:
+        fail(f"second run did not use the cache: {r.stderr.strip()}")
+    if open(first, "rb").read() != open(second, "rb").read():
+        fail("the cached copy differs")
+    leftovers = [f for f in os.listdir(out) if ".tmp-" in f]
+    if leftovers:
+        fail(f"temporary files left: {leftovers}")
+
+
+def canonical(path):
+    """The procedures of a structure file without ids, in address order (procedures
+    found only as call targets are written after the others, hpcstruct puts them
+    in address order)."""
+    def text(e):
+        attrs = " ".join(f"{k}={v}" for k, v in sorted(e.attrib.items()) if k != "i")
+        return f"<{e.tag} {attrs}>" + "".join(text(c) for c in e) + f"</{e.tag}>"
+    root = ET.parse(path).getroot()
+    lm = root.find("LM")
+    out = [("LM", tuple(sorted(lm.attrib.items())))]
+    for f in lm:
+        procs = sorted(f.findall("P"), key=lambda p: parse_ranges(p.get("v"))[0])
+        out.append((f.get("n"), [text(p) for p in procs]))
+    return out
+
+
+def case_measurements(hpcdb, out, meas):
+    if not os.path.isdir(meas):
+        print(f"skipped: {meas} not found")
+        sys.exit(77)
+    copy = os.path.join(out, "meas")
+    shutil.copytree(meas, copy, ignore=shutil.ignore_patterns("structs"))
+    r = subprocess.run([hpcdb, "struct", "--no-cache", copy], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"hpcdb struct {copy} exited {r.returncode}: {r.stderr.strip()}")
+        return
+    vdsos = [f for f in os.listdir(os.path.join(copy, "vdso"))]
+    for v in vdsos:
+        ours = os.path.join(copy, "structs", v + ".hpcstruct")
+        theirs = os.path.join(meas, "structs", v + ".hpcstruct")
+        if not os.path.exists(ours):
+            fail(f"no structure file for the vdso {v}")
+            continue
+        check_shape(ours)
+        if os.path.exists(theirs) and canonical(ours) != canonical(theirs):
+            fail(f"{ours} differs from hpcstruct's {theirs}")
+    print(f"{copy}: {len(os.listdir(os.path.join(copy, 'structs')))} structure files; {r.stderr.strip().splitlines()[-1]}")
+
+
+def main():
+    hpcdb, out, case, *args = sys.argv[1:]
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    {"marks": case_marks, "symbols": case_symbols, "jobs": case_jobs, "cache": case_cache,
+     "measurements": case_measurements}[case](
+        hpcdb, out, *args)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

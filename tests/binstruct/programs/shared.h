@@ -1,0 +1,2 @@
+/* The test program's shared library. */
+double shared_sum(const double *v, int n);

@@ -1,0 +1,38 @@
+#!/bin/sh
+# `pip install --no-build-isolation .` from the source tree into a fresh
+# `venv --system-site-packages` (numpy, pandas and setuptools from Debian), linking
+# the build tree's libhpcdb.a (HPCDB_LIBRARY, see setup.py), then the installed
+# module reads a sample database. Skips (77) without venv/ensurepip.
+# usage: check_pip_install.sh PYTHON SOURCE_DIR LIBHPCDB.a OUTDIR SAMPLE_DB
+set -eu
+python=$1 src=$2 lib=$3 out=$4 db=$5
+[ -e "$db" ] || { echo "skip: $db is absent"; exit 77; }
+rm -rf "$out"
+mkdir -p "$out"
+if ! "$python" -m venv --system-site-packages "$out/venv" >"$out/venv.log" 2>&1; then
+  echo "skip: '$python -m venv' does not work here (python3-venv / ensurepip missing):"
+  cat "$out/venv.log"
+  exit 77
+fi
+# pip builds in a copy, so the source tree's build/ directories are left alone
+cp -r "$src/pyproject.toml" "$src/setup.py" "$src/include" "$src/python" "$out/"
+mkdir -p "$out/docs" "$out/src"
+cp "$src/docs/python.md" "$out/docs/"
+cp -r "$src/src/lib" "$out/src/"
+case "${LD_PRELOAD:-}" in # the sanitizer build's library needs its runtimes at link time
+  *libasan*) export LDFLAGS="${LDFLAGS:-} -fsanitize=address,undefined" ;;
+esac
+HPCDB_LIBRARY=$lib "$out/venv/bin/python" -m pip install --no-build-isolation --no-index --no-deps -q "$out" \
+  >"$out/pip.log" 2>&1 || { cat "$out/pip.log"; exit 1; }
+cd "$out"
+unset PYTHONPATH
+"$out/venv/bin/python" - "$db" <<'PY'
+import sys
+import hpcdb
+where = hpcdb.__file__
+assert "/venv/" in where, where
+exp = hpcdb.open(sys.argv[1])
+v = exp.values()
+assert len(v) > 0 and len(exp.contexts) > 1
+print("pip-installed hpcdb from %s: %d rows" % (where, len(v)))
+PY

@@ -1,0 +1,33 @@
+# The Python binding (python/, docs/python.md): pytest files run with Debian's python3 against
+# build/python; under HPCDB_SANITIZE the ASan-built extension runs with libasan preloaded.
+set(PY_TESTS ${CMAKE_CURRENT_LIST_DIR})
+if(NOT HPCDB_PYTHON_BUILT)
+  add_test(NAME python/binding COMMAND sh -c "echo 'skip: the Python binding is not built (python3-dev and python3-numpy missing; see the CMake output)'; exit 77")
+  set_tests_properties(python/binding PROPERTIES SKIP_RETURN_CODE 77)
+  return()
+endif()
+set(PY_ENV PYTHONPATH=${PROJECT_BINARY_DIR}/python HPCDB_SAMPLE_DATA=${HPCDB_SAMPLE_DATA}
+           HPCDB_CLI=$<TARGET_FILE:hpcdb> PYTHONDONTWRITEBYTECODE=1)
+if(HPCDB_SANITIZE)
+  # The interpreter is not built with ASan: its runtime must be loaded first. Python's own
+  # allocations are not ours to check for leaks.
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so OUTPUT_VARIABLE PY_ASAN
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  list(APPEND PY_ENV LD_PRELOAD=${PY_ASAN} ASAN_OPTIONS=detect_leaks=0 HPCDB_SANITIZED=1)
+endif()
+foreach(t api dump_json reference_tools bad_files)
+  add_test(NAME python/${t}
+           COMMAND ${HPCDB_PYTHON_EXECUTABLE} ${PY_TESTS}/run_pytest.py ${PY_TESTS}/test_${t}.py
+                   --basetemp=${PROJECT_BINARY_DIR}/test-output/python/${t})
+  set_tests_properties(python/${t} PROPERTIES ENVIRONMENT "${PY_ENV}" SKIP_RETURN_CODE 77)
+endforeach()
+add_test(NAME python/pip_install
+         COMMAND ${PY_TESTS}/check_pip_install.sh ${HPCDB_PYTHON_EXECUTABLE} ${PROJECT_SOURCE_DIR}
+                 $<TARGET_FILE:hpcdb_static> ${PROJECT_BINARY_DIR}/test-output/python/pip
+                 ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/cpi-mpi)
+set_tests_properties(python/pip_install PROPERTIES ENVIRONMENT "${PY_ENV}" SKIP_RETURN_CODE 77)
+add_test(NAME python/install
+         COMMAND ${PY_TESTS}/check_install.sh ${HPCDB_PYTHON_EXECUTABLE} ${PROJECT_BINARY_DIR}
+                 ${PROJECT_BINARY_DIR}/test-output/python/install ${HPCDB_PYTHON_INSTALL_DIR}
+                 ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/cpi-mpi)
+set_tests_properties(python/install PROPERTIES ENVIRONMENT "${PY_ENV}" SKIP_RETURN_CODE 77)

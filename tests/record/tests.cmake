@@ -1,0 +1,41 @@
+# hpcdb record: bundled programs measured end to end (record, validate,
+# analyze, validate the database, samples inside the right functions by nm).
+# The programs are built without sanitizers: libhpcdb_record.so is preloaded
+# into them, and a sanitizer runtime must come first in a process.
+set(REC_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(REC_BIN ${PROJECT_BINARY_DIR}/tests/record)
+set(REC_FLAGS -fno-inline -fno-optimize-sibling-calls -fno-sanitize=all)
+function(record_test_program name)
+  add_executable(record_${name} ${REC_DIR}/${name}.c)
+  target_compile_options(record_${name} PRIVATE ${REC_FLAGS})
+  target_link_options(record_${name} PRIVATE -fno-sanitize=all)
+  set_target_properties(record_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${REC_BIN})
+endfunction()
+foreach(p ratio recursive threads dlopen forkexec sigprof endings)
+  record_test_program(${p})
+endforeach()
+target_link_libraries(record_threads PRIVATE Threads::Threads)
+target_link_libraries(record_dlopen PRIVATE ${CMAKE_DL_LIBS})
+add_library(record_plugin SHARED ${REC_DIR}/plugin.c)
+target_compile_options(record_plugin PRIVATE ${REC_FLAGS})
+target_link_options(record_plugin PRIVATE -fno-sanitize=all)
+set_target_properties(record_plugin PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${REC_BIN})
+add_dependencies(record_dlopen record_plugin)
+find_package(MPI COMPONENTS C QUIET)
+if(MPI_C_FOUND)
+  record_test_program(mpi_ranks)
+  target_link_libraries(record_mpi_ranks PRIVATE MPI::MPI_C)
+endif()
+
+foreach(case ratio recursive threads trace dlopen forkexec sigprof exit sigterm perf hardware mpi
+             bad-event bad-period bad-directory bad-program exists)
+  add_test(NAME record/${case}
+           COMMAND bash ${REC_DIR}/run_case.sh ${case} $<TARGET_FILE:hpcdb> ${REC_BIN} ${REC_BIN}/work)
+  set_tests_properties(record/${case} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
+
+# The tree the signal handler builds, tested alone (its sources, no preloading).
+add_executable(record_test_cct ${REC_DIR}/test_cct.c ${PROJECT_SOURCE_DIR}/src/record/cct.c
+                               ${PROJECT_SOURCE_DIR}/src/record/arena.c)
+target_include_directories(record_test_cct PRIVATE ${PROJECT_SOURCE_DIR}/src/record)
+add_test(NAME record/cct COMMAND record_test_cct)
