@@ -218,7 +218,7 @@ class Experiment:
         like Pipit's events; sorted by profile, then time as recorded."""
         self._traces_read()
         prof, time, ctx = self.core.traces()
-        return pd.DataFrame({"profile": prof, "time": time, "context": ctx}, copy=False)
+        return pd.DataFrame({"profile": prof.view(np.int32), "time": time, "context": ctx}, copy=False)
 
     def events(self, entry_points=None):
         """The traces as Enter/Leave events of function frames (call sites in a database made without
@@ -236,9 +236,10 @@ class Experiment:
         names = self._cache["contexts"]["name"] if "contexts" in self._cache else self.core.context_columns()["name"]
         codes, uniques = pd.factorize(np.asarray(names, dtype=object))
         time, prof, ctx, leave, name = self.core.events(codes.astype(np.int32), bool(entry_points))
+        # profile as int32 (a view): no column shares a dtype, so pandas keeps every array as it is
         return pd.DataFrame({"time": time,
                              "event": pd.Categorical.from_codes(leave.view(np.int8), ["Enter", "Leave"]),
-                             "profile": prof, "context": ctx,
+                             "profile": prof.view(np.int32), "context": ctx,
                              "name": pd.Categorical.from_codes(name, categories=uniques)}, copy=False)
 
     def trace_arrays(self, index):
