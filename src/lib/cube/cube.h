@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/arena.h"
+#include "common/bytes.h"
 #include "hpcdb/model.h"
 
 enum cube_flavour { CUBE_EXCLUSIVE, CUBE_INCLUSIVE, CUBE_SIMPLE };
@@ -83,8 +84,20 @@ void cube_anchor_free(cube_anchor *a);
 /* Bytes of one value of a dtype (0: not decoded). */
 size_t cube_dtype_size(const char *dtype);
 
-/* An unsigned n-byte integer in the given byte order (1: big-endian). */
-uint64_t cube_rd(const uint8_t *p, size_t n, int big_endian);
+/* An unsigned n-byte integer in the given byte order (1: big-endian); inline
+ * with the common widths as single loads, since every value goes through it. */
+static inline uint64_t cube_rd(const uint8_t *p, size_t n, int big_endian) {
+  switch (n) {
+  case 8: return big_endian ? rd_be64(p) : rd_le64(p);
+  case 4: return big_endian ? rd_be32(p) : rd_le32(p);
+  case 2: return big_endian ? rd_be16(p) : rd_le16(p);
+  default: {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) v |= (uint64_t)p[big_endian ? n - 1 - i : i] << (8 * i);
+    return v;
+  }
+  }
+}
 
 /* A dtype resolved once per metric, so that decoding a value is a switch. */
 enum cube_dtype_kind {
