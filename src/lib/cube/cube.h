@@ -200,6 +200,25 @@ int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m
 /* The member's name; "" where a damaged header has none (libarchive gives NULL). */
 const char *cube_member_name(struct archive_entry *e);
 
+/* Where the members of a plain tar lie (member_index.c): empty (n = 0) for
+ * a compressed file or a layout other than Cube writers', whose readers then
+ * stream through libarchive. */
+typedef struct cube_indexed_member {
+  char name[101];
+  uint64_t offset, size; /* of the member's bytes in the file */
+} cube_indexed_member;
+typedef struct cube_member_index {
+  int fd;
+  uint64_t file_size;
+  cube_indexed_member *members;
+  uint32_t n;
+} cube_member_index;
+int cube_member_index_build(cube_member_index *x, const char *path);
+const cube_indexed_member *cube_member_find(const cube_member_index *x, const char *name);
+/* n bytes at file offset `at`: 1, or 0 when the file ends first. */
+int cube_member_read(const cube_member_index *x, uint64_t at, void *buf, size_t n);
+void cube_member_index_free(cube_member_index *x);
+
 /* Finds and parses the archive's anchor.xml (HPCDB_ENOTFORMAT when the file
  * is not an archive, HPCDB_ECORRUPT when it has no anchor.xml). */
 int cube_read_anchor(cube_anchor *a, const char *path);
