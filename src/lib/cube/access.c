@@ -1,8 +1,10 @@
 /* Direct access to a Cube file's values, one metric at a time, without
- * building the model: the anchor is parsed once; each request scans the
- * archive for the metric's members and decodes the data row by row straight
- * into the caller's cnode x location matrix (memory: that matrix plus one
- * row). The other flavour is derived in place. */
+ * building the model: the anchor is parsed once, and a plain tar's member
+ * offsets are found once (member_index.c); each request reads the metric's
+ * members (from their offsets, or by scanning a compressed archive) and
+ * decodes the data row by row straight into the caller's cnode x location
+ * matrix (memory: that matrix plus one row). The other flavour is derived in
+ * place. */
 #include <archive.h>
 #include <archive_entry.h>
 #include <stdio.h>
