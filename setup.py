@@ -47,7 +47,9 @@ else:
     include_dirs.append(os.path.join("src", "lib"))
     extra_link = pkg_config("--libs", *DEPS) or ["-larchive", "-lyaml", "-lelf", "-lz", "-lexpat"]
 
-setup(ext_modules=[Extension(
+# setuptools' scratch files go under build-pip/ (ignored by git), apart from CMake's build/.
+setup(options={"build": {"build_base": "build-pip"}, "egg_info": {"egg_base": "build-pip"}},
+      ext_modules=[Extension(
     "hpcdb._core", sources=sources, include_dirs=include_dirs,
     define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)],
     extra_compile_args=["-std=c11", "-fvisibility=hidden"], extra_objects=extra_objects,

@@ -97,7 +97,9 @@ static int remap(void *user, mapped_profile *maps, uint32_t *const *metric_maps,
   for (uint32_t k = 0; k < n_trees; k++) {
     for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
       if (maps[k].node_ctx[i] >= d->map.n_ids) return hpcdb_fail(HPCDB_EIO, "context %u not in the map", maps[k].node_ctx[i]);
+      if (maps[k].node_rel[i] >= d->map.n_ids) return hpcdb_fail(HPCDB_EIO, "context %u not in the map", maps[k].node_rel[i]);
       maps[k].node_ctx[i] = d->map.ids[maps[k].node_ctx[i]];
+      maps[k].node_rel[i] = d->map.ids[maps[k].node_rel[i]];
     }
     for (uint32_t i = 0; i < trees[k].tab->n_metrics; i++) {
       uint32_t m = metric_maps[k][i];

@@ -61,10 +61,10 @@ static int descend(ctx *c, int32_t node, int32_t target, int32_t *out) {
     *out = node;
     return 0;
   }
-  uint32_t dt = c->depth[target], df = from >= 0 ? c->depth[from] : 0;
+  uint32_t dt = c->depth[target];
   int32_t chain[256];
   if (dt > 256) return hpcdb_fail(HPCDB_EUNSUPPORTED, "inlined calls nested deeper than 256");
-  for (int32_t t = target, i = (int32_t)dt - 1; t >= 0; t = c->in[t].parent, i--) chain[i] = t;
+  for (int32_t t = target, i = (int32_t)dt - 1; t >= 0 && i >= 0; t = c->in[t].parent, i--) chain[i] = t;
   /* skip the frames node already stands in: the common prefix of both chains */
   uint32_t k = 0;
   if (from >= 0) {
@@ -73,7 +73,6 @@ static int descend(ctx *c, int32_t node, int32_t target, int32_t *out) {
     while (a >= 0 && chain[c->depth[a] - 1] != a) a = c->in[a].parent;
     k = a >= 0 ? c->depth[a] : 0;
   }
-  (void)df;
   for (uint32_t i = k; i < dt; i++) {
     const bs_inline *in = &c->in[chain[i]];
     int32_t site, alien;
@@ -141,8 +140,8 @@ static int rows_as_insns(const bs_unit *u, const bs_range *r, bs_insn **insns, u
 
 static int collect_insns(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
                          bs_range *ranges, bs_insn **insns, uint64_t *n, uint64_t *cap) {
-  memcpy(ranges, &u->ranges[f->first_range], f->n_ranges * sizeof *ranges);
-  qsort(ranges, f->n_ranges, sizeof *ranges, range_cmp);
+  if (f->n_ranges) memcpy(ranges, &u->ranges[f->first_range], f->n_ranges * sizeof *ranges);
+  if (f->n_ranges > 1) qsort(ranges, f->n_ranges, sizeof *ranges, range_cmp);
   uint64_t covered = 0;
   for (uint32_t i = 0; i < f->n_ranges; i++) {
     bs_range r = ranges[i];
