@@ -36,6 +36,7 @@ typedef struct rec_config {
   int enabled;
   char dir[4096];
   int trace;
+  int frame_pointers_only; /* HPCDB_RECORD_UNWIND=fp */
   int n_events;
   rec_event events[REC_MAX_EVENTS];
 } rec_config;
@@ -142,7 +143,6 @@ typedef struct rec_process {
   char exe[4096], exe_name[256];
   rec_thread *threads; /* every thread, newest first */
   volatile int next_thread_id;
-  uintptr_t root_fn[2][2]; /* [start, end) of the main and thread wrappers */
   uint64_t lost_no_thread; /* samples on threads the profiler does not know */
 } rec_process;
 
