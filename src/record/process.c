@@ -98,11 +98,20 @@ void rec_thread_end(rec_thread *t) {
   int own = t == rec_self;
   if (own) t->busy = 1;
   rec_events_stop(t);
-  /* a sample already under way on that thread finishes first (bounded wait) */
-  for (int i = 0; i < 100000 && __atomic_load_n(&t->in_handler, __ATOMIC_SEQ_CST); i++) sched_yield();
+  /* a sample under way on another thread finishes first (bounded wait); on
+   * this thread one can only be under way if a signal interrupted it */
+  for (int i = 0; !own && i < 100000 && __atomic_load_n(&t->in_handler, __ATOMIC_SEQ_CST); i++)
+    sched_yield();
   if (rec_proc.cfg.trace) rec_trace_close(t);
   rec_write_profile(t);
-  if (own) pthread_setspecific(thread_key, NULL);
+  if (!own) return; /* the process is ending; its handler may still be running */
+  pthread_setspecific(thread_key, NULL);
+  /* what only samples use goes (later signals see `flushed` and stop there):
+   * a program making many short threads keeps one small struct per thread */
+  rec_arena_free(&t->cct.nodes);
+  munmap(t->frames, REC_MAX_DEPTH * sizeof(uintptr_t));
+  t->frames = NULL;
+  rec_trace_free(t);
 }
 
 static void thread_key_done(void *p) { rec_thread_end(p); }

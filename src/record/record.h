@@ -178,6 +178,7 @@ REC_HIDDEN rec_unwind_status rec_unwind(rec_thread *t, void *uc, int *n);
 REC_HIDDEN int rec_trace_open(rec_thread *t, const char *final_path);
 REC_HIDDEN void rec_trace_append(rec_thread *t, uint64_t time_ns, uint32_t node_id);
 REC_HIDDEN void rec_trace_close(rec_thread *t);
+REC_HIDDEN void rec_trace_free(rec_thread *t);
 
 /* ---- files ---- */
 REC_HIDDEN void rec_file_name(char *out, size_t n, int thread_id, const char *ext);
