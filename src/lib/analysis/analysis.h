@@ -7,6 +7,7 @@
 #include "hpcdb/analysis.h"
 #include "common/hashmap.h"
 #include "hpcrun/hpcrun_file.h"
+#include "hpcrun/hpcrun_paths.h"
 
 /* The scopes hpcprof writes, in its order; prop metric id = 4 × metric + scope. */
 enum { SCOPE_POINT, SCOPE_FUNCTION, SCOPE_LEX_AWARE, SCOPE_EXECUTION, N_SCOPES };
@@ -76,6 +77,7 @@ typedef struct mapped_profile {
   uint32_t n_nodes;
   uint32_t *node_ids;  /* sorted file node ids */
   uint32_t *node_ctx;  /* unified context of node_ids[i] */
+  uint32_t *node_rel;  /* its relation to the caller (unify.c): where move-to-procedure metrics go */
   uint32_t *file_keys; /* the id of each node in file order (02.00 leaf ids made positive) */
   uint32_t *by_id;     /* when the ids are dense enough: by_id[id] = i, or HPCDB_NONE */
   uint32_t n_by_id;
@@ -100,12 +102,9 @@ int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, 
 uint16_t analysis_stat_id(uint32_t metric, int all_stats, int partial, int scope);
 /* The scopes (bits 1 << SCOPE_*) a metric of the analysis has. */
 unsigned analysis_metric_scopes(const hpcdb_metric *m);
-/* Unified context of a file node id, or HPCDB_NONE (once per value: inline). */
-static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
-  if (m->by_id) {
-    uint32_t i = node_id < m->n_by_id ? m->by_id[node_id] : HPCDB_NONE;
-    return i == HPCDB_NONE ? HPCDB_NONE : m->node_ctx[i];
-  }
+/* Where a file node id is in node_ids, or HPCDB_NONE (once per value: inline). */
+static inline uint32_t mapped_profile_index(const mapped_profile *m, uint32_t node_id) {
+  if (m->by_id) return node_id < m->n_by_id ? m->by_id[node_id] : HPCDB_NONE;
   uint32_t lo = 0, hi = m->n_nodes;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -114,7 +113,12 @@ static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node
     else
       hi = mid;
   }
-  return lo < m->n_nodes && m->node_ids[lo] == node_id ? m->node_ctx[lo] : HPCDB_NONE;
+  return lo < m->n_nodes && m->node_ids[lo] == node_id ? lo : HPCDB_NONE;
+}
+/* Unified context of a file node id, or HPCDB_NONE. */
+static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
+  uint32_t i = mapped_profile_index(m, node_id);
+  return i == HPCDB_NONE ? HPCDB_NONE : m->node_ctx[i];
 }
 void mapped_profile_free(mapped_profile *m);
 
@@ -158,7 +162,8 @@ void loop_lex_list_free(loop_lex_list *l);
 /* The summary's lex_aware of loops, over threads in file order. */
 typedef struct loop_lex_summary {
   int all_stats;
-  hpcdb_u64map loops; /* loop contexts some thread has a value in */
+  uint8_t *is_loop;   /* per context id: a loop some thread has a value in */
+  uint64_t n_is_loop;
   hpcdb_u64map cells; /* ctx << 32 | metric -> index of its partials in acc */
   double *acc;
   uint64_t n, cap;
@@ -223,5 +228,35 @@ int summary_maker_init(summary_maker *m, int all_stats, uint32_t n_metrics);
 int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n, uint16_t *metrics,
                      double *values);
 void summary_maker_free(summary_maker *m);
+
+/* ---- entry points of the distributed analysis (dist_*.c, tree_merge.c) ---- */
+
+/* The experiment's metric of that name, added if new with the scopes in the
+ * mask (bit SCOPE_*) and their summaries. */
+int analysis_metric_by_name(hpcdb_experiment *exp, const char *name, int all_stats, unsigned scopes, uint32_t *out);
+
+/* The per-file pipeline of hpcdb_analyze (decode, unify, propagate, register)
+ * over some files, into exp and tree: with tree_only, the files are only
+ * unified (a file that fails is left to the next pass); else each profile's
+ * values (and its loops' lex_aware values for the summary) go to sink, which
+ * takes them over, instead of a database. With remap, each file's contexts
+ * and metrics are renumbered after unification, and view is the tree they
+ * then refer to (propagation and traces use it; it is only read). */
+typedef struct analysis_pass {
+  hpcdb_experiment *exp;
+  unified_tree *tree; /* over exp */
+  const hpcdb_analyze_options *opt;
+  int tree_only;
+  int (*sink)(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex_list *loops);
+  void *sink_user; /* also remap's */
+  int (*remap)(void *user, mapped_profile *maps, uint32_t *const *metric_maps, const measured_tree *trees,
+               uint32_t n_trees);
+  const unified_tree *view;
+  hpcdb_warning_fn warn;
+  void *user;
+  hpcdb_analyze_result *res; /* counts are added */
+  int have_range;            /* out: some file recorded trace-min/max-time (exp->trace_min/max) */
+} analysis_pass;
+int analysis_run_pass(analysis_pass *p, const hpcrun_path_list *files);
 
 #endif

@@ -16,6 +16,9 @@
 #include "hpcrun/hpcrun_paths.h"
 
 #define MAX_WORKERS 64
+/* .hpctrace header flag: the samples are of calls (GPU streams' kernels),
+ * attributed to the frame's relation to its caller, as hpcprof does. */
+#define HPCTRACE_FLAG_CALL_TRACE 0x4ull
 
 static const char *const standard_kinds[] = {"SUMMARY",   "NODE",       "RANK",      "THREAD",
                                              "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"};
@@ -34,6 +37,7 @@ typedef struct run {
   profile_writer *writer; /* with options->output */
   propagate_scratch *scratch; /* per worker */
   unsigned workers;
+  analysis_pass *pass; /* a pass of the distributed analysis (analysis_run_pass), else NULL */
 } run;
 
 static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
@@ -179,9 +183,11 @@ static int prepare_trace(const unified_tree *tree, const char *profile_path, con
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
   }
   uint64_t kept = 0;
+  int call_trace = (t->flags & HPCTRACE_FLAG_CALL_TRACE) != 0; /* samples name the frame's procedure */
   for (uint64_t i = 0; i < t->n; i++) {
-    uint32_t ctx = mapped_profile_ctx(m, t->cct_ids[i]);
-    if (ctx == HPCDB_NONE) continue; /* a node the profile lacks: hpcprof drops the sample */
+    uint32_t k = mapped_profile_index(m, t->cct_ids[i]);
+    if (k == HPCDB_NONE) continue; /* a node the profile lacks: hpcprof drops the sample */
+    uint32_t ctx = call_trace ? m->node_rel[k] : m->node_ctx[k];
     rec[3 * kept] = t->times[i];
     rec[3 * kept + 1] = i;
     rec[3 * kept++ + 2] = info[ctx].visible; /* hidden contexts: their parent */
@@ -289,6 +295,10 @@ static void stage_unify(run *r, file_job *j) {
       return;
     }
   }
+  if (r->pass && r->pass->remap) {
+    int rc = r->pass->remap(r->pass->sink_user, j->maps, j->metric_maps, j->trees, j->n_trees);
+    if (rc < 0) job_fail(j, rc);
+  }
 }
 
 /* Stage 3 (parallel; the tree is only read): propagate the thread's values
@@ -297,15 +307,16 @@ static void stage_unify(run *r, file_job *j) {
 static void stage_propagate(run *r, file_job *j, unsigned worker) {
   thread_values tv;
   propagate_scratch *scratch = &r->scratch[worker];
-  int rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
+  const unified_tree *t = r->pass && r->pass->view ? r->pass->view : &r->tree;
+  int rc = propagate_file(t, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
   if (rc == 0) {
     j->n_metrics = tv.n_metrics;
-    rc = loop_lex_take(&r->tree, &tv, &j->loops);
-    if (rc == 0) rc = build_csr(r->exp, &tv, &j->csr);
+    rc = loop_lex_take(t, &tv, &j->loops);
+    if (rc == 0) rc = build_csr(t->exp, &tv, &j->csr);
     thread_values_free(&tv, scratch);
   }
   if (rc == 0 && j->n_trees > 0) {
-    rc = prepare_trace(&r->tree, j->path, &j->maps[j->n_trees - 1], &j->trace);
+    rc = prepare_trace(t, j->path, &j->maps[j->n_trees - 1], &j->trace);
     if (rc < 0 && rc != HPCDB_ENOMEM) { /* as hpcprof: the profile stays, without its trace */
       snprintf(j->note, sizeof j->note, "trace of %s skipped: %s", j->path, hpcdb_last_error());
       prepared_trace_free(&j->trace);
@@ -321,7 +332,7 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
 static int stage_register(run *r, file_job *j) {
   uint32_t profile;
   HPCDB_TRY(add_profile(r, j->f, &profile));
-  HPCDB_TRY(loop_lex_add(&r->loops, &j->loops));
+  if (!r->pass) HPCDB_TRY(loop_lex_add(&r->loops, &j->loops));
   r->res->values += j->csr.n_values;
   if (j->note[0] && r->warn) r->warn(r->user, j->note);
   if (j->trace.present) {
@@ -333,6 +344,7 @@ static int stage_register(run *r, file_job *j) {
     if (name) HPCDB_TRY(hpcdb_set_title(r->exp, name, NULL));
   }
   note_time_range(r, j->f);
+  if (r->pass) return r->pass->sink(r->pass->sink_user, profile, &j->csr, &j->loops);
   if (!r->stream) {
     hpcdb_profile *c = &j->csr;
     HPCDB_TRY(summary_add(&r->summary, c, r->tree.n_ids, j->n_metrics));
@@ -457,9 +469,12 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
     for (size_t i = 0; i < n; i++)
       if (jobs[i].rc == 0) stage_unify(r, &jobs[i]);
     load_finish(&l);
-    run_parallel(r, jobs, n, stage_propagate, r->workers);
+    int tree_only = r->pass && r->pass->tree_only; /* failures are reported by the pass that follows */
+    if (!tree_only) run_parallel(r, jobs, n, stage_propagate, r->workers);
     for (size_t i = 0; i < n && rc == 0; i++) {
-      if (jobs[i].rc == 0) {
+      if (tree_only) {
+        if (jobs[i].rc == HPCDB_ENOMEM) rc = hpcdb_fail(jobs[i].rc, "%s", jobs[i].error);
+      } else if (jobs[i].rc == 0) {
         rc = stage_register(r, &jobs[i]);
         if (rc == 0) r->res->profiles_read++;
       } else {
@@ -477,6 +492,21 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
   free(r->scratch);
   r->scratch = NULL;
   return rc < 0 ? rc : closed;
+}
+
+int analysis_run_pass(analysis_pass *p, const hpcrun_path_list *files) {
+  run r = {0};
+  r.exp = p->exp;
+  r.opt = p->opt;
+  r.tree = *p->tree;
+  r.warn = p->warn;
+  r.user = p->user;
+  r.res = p->res;
+  r.pass = p;
+  int rc = analyze_files(&r, files);
+  *p->tree = r.tree; /* grown in place */
+  p->have_range = r.have_range;
+  return rc;
 }
 
 int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,

@@ -91,11 +91,17 @@ int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, 
     }
     const char *name = hpcdb_intern_n(exp, t->metrics[i].name.s, t->metrics[i].name.len);
     if (!name) return HPCDB_ENOMEM;
-    uint32_t m = HPCDB_NONE;
-    for (uint32_t k = 0; k < exp->n_metrics && m == HPCDB_NONE; k++)
-      if (exp->metrics[k].name == name) m = k;
-    if (m == HPCDB_NONE) HPCDB_TRY(add_metric(exp, name, all_stats, scope_mask(&t->metrics[i]), &m));
-    metric_map[i] = m;
+    HPCDB_TRY(analysis_metric_by_name(exp, name, all_stats, scope_mask(&t->metrics[i]), &metric_map[i]));
   }
   return 0;
+}
+
+int analysis_metric_by_name(hpcdb_experiment *exp, const char *name, int all_stats, unsigned scopes, uint32_t *out) {
+  if (!(name = hpcdb_intern(exp, name))) return HPCDB_ENOMEM;
+  for (uint32_t k = 0; k < exp->n_metrics; k++)
+    if (exp->metrics[k].name == name) {
+      *out = k;
+      return 0;
+    }
+  return add_metric(exp, name, all_stats, scopes, out);
 }

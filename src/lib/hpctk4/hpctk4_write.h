@@ -119,4 +119,51 @@ int hpctk4_prepare_dir(const char *dir, unsigned flags);
 /* hpcdb_hpctk4_write with the value files written by w (NULL: the default). */
 int hpctk4_write_with(const hpcdb_experiment *exp, const char *dir, unsigned flags, const hpctk4_value_writers *w);
 
+/* ---- pieces for writers that place blocks themselves (the distributed analysis) ---- */
+
+/* A profile's value block in profile.db: its size, and its encoding (values,
+ * zeros to a 4-byte boundary, context index; the block starts at a 4-byte
+ * boundary); encode returns the offset of the index within the block.
+ * size is UINT64_MAX when the block would not fit 64 bits. */
+uint64_t hpctk4_value_block_size(const hpcdb_profile *p);
+uint64_t hpctk4_value_block_encode(const hpcdb_profile *p, uint8_t *out);
+
+/* Where a profile's value block is. */
+typedef struct hpctk4_block_place {
+  uint64_t n_values, p_values, p_idx;
+  uint32_t n_ctxs;
+} hpctk4_block_place;
+/* profile.db's end from file offset base (8-aligned, after every value block):
+ * the Profile Info and Identifier Tuple sections and the footer into *out
+ * (offset 0 = base), and the file header (48 bytes) into head. */
+int hpctk4_profile_tail(const hpcdb_experiment *exp, const hpctk4_block_place *places, uint64_t base, wbuf *out,
+                        uint8_t head[48]);
+
+/* cct.db's header and Context Info section header (48 bytes: {CI} entries
+ * start at 48, blocks after them). */
+#define HPCTK4_CCT_HEAD 48u
+#define HPCTK4_CCT_CI 32u
+void hpctk4_cct_header(uint8_t head[HPCTK4_CCT_HEAD], uint32_t n_ctxs);
+/* Encodes the blocks of n consecutive contexts, count[k] values each, gathered
+ * in e in context order (a context's values in profile order), into out from
+ * offset 0 (each block at a 4-byte boundary: place it at one), and their {CI}
+ * entries (offsets relative to out) into infos (HPCTK4_CCT_CI × n bytes). */
+int hpctk4_cct_encode(const hpctk4_cct_entry *e, const uint64_t *count, uint32_t n, wbuf *out, uint8_t *infos);
+
+/* What trace.db's header needs of one trace line. */
+typedef struct hpctk4_trace_desc {
+  uint32_t profile;
+  uint64_t kept;         /* elements written (runs of "not running" merged) */
+  uint64_t first, last;  /* the first and last timestamps; ignored when n is 0 */
+  uint64_t n;
+} hpctk4_trace_desc;
+void hpctk4_trace_describe(const hpcdb_trace *t, hpctk4_trace_desc *d);
+/* trace.db's header and Context Trace Headers section for traces described by
+ * d (lines placed one after another, each at an 8-byte boundary); *lines
+ * gets the offset of the first line. */
+int hpctk4_trace_head(wbuf *b, const hpctk4_trace_desc *d, uint32_t n, uint64_t trace_min, uint64_t trace_max,
+                      uint64_t *lines);
+/* A trace line's elements (12 bytes each) into out (room for kept × 12). */
+void hpctk4_trace_encode(const hpcdb_trace *t, uint8_t *out);
+
 #endif

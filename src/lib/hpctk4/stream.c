@@ -106,25 +106,15 @@ static int reserve_block(hpcdb_hpctk4_stream *s, uint32_t index) {
   return 0;
 }
 
-/* A value block is encoded whole (values, padding to 4 bytes, context index)
- * and written with one call. */
-int hpcdb_hpctk4_stream_profile(hpcdb_hpctk4_stream *s, uint32_t index, const hpcdb_profile *p) {
-  HPCDB_TRY(reserve_block(s, index));
-  block *b = &s->blocks[index];
-  if (b->written) return hpcdb_fail(HPCDB_EINVAL, "profile %u was already written", index);
-  HPCDB_TRY(atomic_file_pad(&s->prof, 4));
+uint64_t hpctk4_value_block_size(const hpcdb_profile *p) {
   uint64_t vals, idx, size;
-  if (!mul_ok(p->n_values, 10, &vals) || !mul_ok(p->n_ctxs, 12, &idx) || !add_ok(vals, 3 + idx, &size) ||
-      size > SIZE_MAX)
-    return hpcdb_fail(HPCDB_ENOMEM, "profile %u: value block too large", index);
-  uint64_t pad = (4 - (s->prof.written + vals) % 4) % 4;
-  if (size > s->enc_cap) {
-    uint8_t *e = realloc(s->enc, (size_t)size);
-    if (!e) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a value block of %llu bytes", (unsigned long long)size);
-    s->enc = e;
-    s->enc_cap = size;
-  }
-  uint8_t *q = s->enc;
+  if (!mul_ok(p->n_values, 10, &vals) || !mul_ok(p->n_ctxs, 12, &idx) || !add_ok((vals + 3) / 4 * 4, idx, &size))
+    return UINT64_MAX;
+  return size;
+}
+
+uint64_t hpctk4_value_block_encode(const hpcdb_profile *p, uint8_t *q) {
+  uint64_t vals = 10 * p->n_values, pad = (4 - vals % 4) % 4;
   for (uint64_t v = 0; v < p->n_values; v++, q += 10) {
     wr_le16(q, p->metric_ids[v]);
     wr_le_f64(q + 2, p->values[v]);
@@ -135,11 +125,29 @@ int hpcdb_hpctk4_stream_profile(hpcdb_hpctk4_stream *s, uint32_t index, const hp
     wr_le32(q, p->ctx_ids[k]);
     wr_le64(q + 4, p->ctx_starts[k]);
   }
+  return vals + pad;
+}
+
+/* A value block is encoded whole (values, padding to 4 bytes, context index)
+ * and written with one call. */
+int hpcdb_hpctk4_stream_profile(hpcdb_hpctk4_stream *s, uint32_t index, const hpcdb_profile *p) {
+  HPCDB_TRY(reserve_block(s, index));
+  block *b = &s->blocks[index];
+  if (b->written) return hpcdb_fail(HPCDB_EINVAL, "profile %u was already written", index);
+  HPCDB_TRY(atomic_file_pad(&s->prof, 4));
+  uint64_t size = hpctk4_value_block_size(p);
+  if (size == UINT64_MAX || size > SIZE_MAX) return hpcdb_fail(HPCDB_ENOMEM, "profile %u: value block too large", index);
+  if (size > s->enc_cap) {
+    uint8_t *e = realloc(s->enc, (size_t)size);
+    if (!e) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a value block of %llu bytes", (unsigned long long)size);
+    s->enc = e;
+    s->enc_cap = size;
+  }
   b->p_values = s->prof.written;
   b->n_values = p->n_values;
-  b->p_idx = b->p_values + vals + pad;
+  b->p_idx = b->p_values + hpctk4_value_block_encode(p, s->enc);
   b->n_ctxs = p->n_ctxs;
-  HPCDB_TRY(atomic_file_write(&s->prof, s->enc, (size_t)(q - s->enc)));
+  HPCDB_TRY(atomic_file_write(&s->prof, s->enc, (size_t)size));
   if (p->n_ctxs && p->ctx_ids[p->n_ctxs - 1] > s->max_ctx) s->max_ctx = p->ctx_ids[p->n_ctxs - 1];
   b->written = 1;
   return 0;
@@ -159,10 +167,29 @@ static int finish_profile(void *ctx, const hpcdb_experiment *exp, const char *pa
   }
   for (uint32_t i = 0; i < exp->n_profiles; i++) /* profiles not streamed (the summary) go now */
     if (i >= s->cap_blocks || !s->blocks[i].written) HPCDB_TRY(hpcdb_hpctk4_stream_profile(s, i, &exp->profiles[i]));
-  wbuf b = {0};
-  uint64_t base, info, infos, tuples;
   HPCDB_TRY(atomic_file_pad(&s->prof, 8));
-  base = s->prof.written;
+  hpctk4_block_place *places = malloc((exp->n_profiles ? exp->n_profiles : 1) * sizeof *places);
+  if (!places) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t i = 0; i < exp->n_profiles; i++)
+    places[i] = (hpctk4_block_place){s->blocks[i].n_values, s->blocks[i].p_values, s->blocks[i].p_idx, s->blocks[i].n_ctxs};
+  wbuf b = {0};
+  uint8_t head[HEADER];
+  int rc = hpctk4_profile_tail(exp, places, s->prof.written, &b, head);
+  free(places);
+  if (rc == 0 && (rc = atomic_file_write(&s->prof, b.data, (size_t)b.len)) == 0)
+    rc = atomic_file_pwrite(&s->prof, 0, head, sizeof head);
+  wbuf_free(&b);
+  if (rc == 0) {
+    s->open = 0;
+    rc = atomic_file_commit(&s->prof);
+  }
+  return rc;
+}
+
+int hpctk4_profile_tail(const hpcdb_experiment *exp, const hpctk4_block_place *places, uint64_t base, wbuf *out,
+                        uint8_t head[48]) {
+  wbuf b = {0};
+  uint64_t info, infos, tuples;
   int rc = wbuf_alloc(&b, 0x0d, 8, &info);
   if (rc == 0) rc = wbuf_alloc(&b, SZ_PROFILE * (uint64_t)exp->n_profiles, 8, &infos);
   uint64_t info_size = b.len - info;
@@ -170,7 +197,7 @@ static int finish_profile(void *ctx, const hpcdb_experiment *exp, const char *pa
   tuples = b.len;
   for (uint32_t i = 0; i < exp->n_profiles && rc == 0; i++) {
     const hpcdb_profile *p = &exp->profiles[i];
-    const block *bl = &s->blocks[i];
+    const hpctk4_block_place *bl = &places[i];
     uint64_t t = 0;
     if (p->has_id_tuple && (rc = wbuf_alloc(&b, 8 + 16 * (uint64_t)p->n_ids, 8, &t)) == 0) {
       wr_le16(b.data + t, p->n_ids);
@@ -195,20 +222,19 @@ static int finish_profile(void *ctx, const hpcdb_experiment *exp, const char *pa
     wr_le64(b.data + info, base + infos);
     wr_le32(b.data + info + 8, exp->n_profiles);
     b.data[info + 12] = SZ_PROFILE;
-    uint8_t head[HEADER] = {0};
+    memset(head, 0, HEADER);
     hpctk4_write_header(head, "prof");
     hpctk4_set_section(head, 0, info_size, base + info);
     hpctk4_set_section(head, 1, b.len - tuples, base + tuples);
-    if ((rc = atomic_file_write(&s->prof, b.data, (size_t)b.len)) == 0 && (rc = atomic_file_pad(&s->prof, 8)) == 0 &&
-        (rc = atomic_file_write(&s->prof, "_prof.db", 8)) == 0)
-      rc = atomic_file_pwrite(&s->prof, 0, head, sizeof head);
+    uint64_t end;
+    if ((rc = wbuf_alloc(&b, 8, 8, &end)) == 0) memcpy(b.data + end, "_prof.db", 8);
   }
-  wbuf_free(&b);
-  if (rc == 0) {
-    s->open = 0;
-    rc = atomic_file_commit(&s->prof);
+  if (rc < 0) {
+    wbuf_free(&b);
+    return rc;
   }
-  return rc;
+  *out = b;
+  return 0;
 }
 
 /* Reads n bytes of profile.db at off into buf at at (grown as needed). The

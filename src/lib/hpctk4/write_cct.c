@@ -327,15 +327,35 @@ static int write_blocks(cct_writer *w, unsigned threads, uint32_t chunk_ctxs) {
   return w->rc < 0 ? hpcdb_fail(w->rc, "%s", w->error) : 0;
 }
 
-static int write_all(cct_writer *w, unsigned threads, uint32_t chunk_ctxs) {
-  uint8_t head[HPCTK4_HEADER_SIZE(1) + 16] = {0};
-  uint64_t section = HPCTK4_HEADER_SIZE(1), total;
-  w->infos_at = section + 16;
+void hpctk4_cct_header(uint8_t head[HPCTK4_CCT_HEAD], uint32_t n_ctxs) {
+  uint64_t section = HPCTK4_HEADER_SIZE(1);
+  memset(head, 0, HPCTK4_CCT_HEAD);
   hpctk4_write_header(head, "ctxt");
-  hpctk4_set_section(head, 0, 16 + SZ_CI * (uint64_t)w->n_ctxs, section);
-  wr_le64(head + section, w->infos_at);
-  wr_le32(head + section + 8, w->n_ctxs);
+  hpctk4_set_section(head, 0, 16 + SZ_CI * (uint64_t)n_ctxs, section);
+  wr_le64(head + section, HPCTK4_CCT_HEAD);
+  wr_le32(head + section + 8, n_ctxs);
   head[section + 12] = SZ_CI;
+}
+
+int hpctk4_cct_encode(const hpctk4_cct_entry *e, const uint64_t *count, uint32_t n, wbuf *out, uint8_t *infos) {
+  chunk_buf b;
+  int rc = buf_init(&b, 1);
+  memset(infos, 0, (size_t)n * SZ_CI);
+  uint64_t at = 0;
+  for (uint32_t k = 0; k < n && rc == 0; at += count[k++]) rc = encode_block(&b, e + at, count[k], infos + SZ_CI * (uint64_t)k);
+  if (rc == 0) {
+    *out = (wbuf){b.out, b.out_len, b.out_cap};
+    b.out = NULL;
+  }
+  buf_free(&b);
+  return rc;
+}
+
+static int write_all(cct_writer *w, unsigned threads, uint32_t chunk_ctxs) {
+  uint8_t head[HPCTK4_CCT_HEAD];
+  uint64_t total;
+  w->infos_at = HPCTK4_CCT_HEAD;
+  hpctk4_cct_header(head, w->n_ctxs);
   HPCDB_TRY(atomic_file_write(w->f, head, sizeof head));
   if (!mul_ok(SZ_CI, w->n_ctxs, &total)) return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
   static const uint8_t zeros[4096];

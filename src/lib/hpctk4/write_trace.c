@@ -23,35 +23,60 @@ static uint64_t kept_count(const hpcdb_trace *t) {
   return n;
 }
 
-static int build_sections(wbuf *b, const hpcdb_experiment *exp) {
+void hpctk4_trace_describe(const hpcdb_trace *t, hpctk4_trace_desc *d) {
+  *d = (hpctk4_trace_desc){t->profile, kept_count(t), t->n ? t->timestamps[0] : 0, t->n ? t->timestamps[t->n - 1] : 0,
+                           t->n};
+}
+
+int hpctk4_trace_head(wbuf *b, const hpctk4_trace_desc *d, uint32_t n, uint64_t trace_min, uint64_t trace_max,
+                      uint64_t *lines) {
   uint64_t s, arr;
   HPCDB_TRY(wbuf_alloc(b, HPCTK4_HEADER_SIZE(1), 8, NULL));
   hpctk4_write_header(b->data, "trce");
   HPCDB_TRY(wbuf_alloc(b, 0x20, 8, &s));
-  HPCDB_TRY(wbuf_alloc(b, SZ_TRACE * (uint64_t)exp->n_traces, 8, &arr));
+  HPCDB_TRY(wbuf_alloc(b, SZ_TRACE * (uint64_t)n, 8, &arr));
   hpctk4_set_section(b->data, 0, b->len - s, s);
   uint64_t lo = UINT64_MAX, hi = 0, pos = b->len;
-  for (uint32_t i = 0; i < exp->n_traces; i++) {
-    const hpcdb_trace *t = &exp->traces[i];
-    if (t->n) {
-      if (t->timestamps[0] < lo) lo = t->timestamps[0];
-      if (t->timestamps[t->n - 1] > hi) hi = t->timestamps[t->n - 1];
+  *lines = align8(pos);
+  for (uint32_t i = 0; i < n; i++) {
+    if (d[i].n) {
+      if (d[i].first < lo) lo = d[i].first;
+      if (d[i].last > hi) hi = d[i].last;
     }
     uint8_t *p = b->data + arr + SZ_TRACE * (uint64_t)i;
     pos = align8(pos);
-    wr_le32(p, t->profile);
+    wr_le32(p, d[i].profile);
     wr_le64(p + 0x08, pos);
-    pos += SZ_ELEM * kept_count(t);
+    pos += SZ_ELEM * d[i].kept;
     wr_le64(p + 0x10, pos);
   }
   if (lo > hi) lo = hi = 0;
   wr_le64(b->data + s, arr);
-  wr_le32(b->data + s + 8, exp->n_traces);
+  wr_le32(b->data + s + 8, n);
   b->data[s + 12] = SZ_TRACE;
   /* The source's recorded bounds win (they may be looser than the samples). */
-  wr_le64(b->data + s + 0x10, exp->trace_min ? exp->trace_min : lo);
-  wr_le64(b->data + s + 0x18, exp->trace_max ? exp->trace_max : hi);
+  wr_le64(b->data + s + 0x10, trace_min ? trace_min : lo);
+  wr_le64(b->data + s + 0x18, trace_max ? trace_max : hi);
   return 0;
+}
+
+void hpctk4_trace_encode(const hpcdb_trace *t, uint8_t *out) {
+  for (uint64_t k = 0; k < t->n; k++) {
+    if (!keep(t, k)) continue;
+    wr_le64(out, t->timestamps[k]);
+    wr_le32(out + 8, t->ctx_ids[k]);
+    out += SZ_ELEM;
+  }
+}
+
+static int build_sections(wbuf *b, const hpcdb_experiment *exp) {
+  hpctk4_trace_desc *d = malloc((exp->n_traces ? exp->n_traces : 1) * sizeof *d);
+  if (!d) return hpcdb_fail(HPCDB_ENOMEM, "out of memory writing trace.db");
+  for (uint32_t i = 0; i < exp->n_traces; i++) hpctk4_trace_describe(&exp->traces[i], &d[i]);
+  uint64_t lines;
+  int rc = hpctk4_trace_head(b, d, exp->n_traces, exp->trace_min, exp->trace_max, &lines);
+  free(d);
+  return rc;
 }
 
 static int write_line(hpcdb_atomic_file *f, const hpcdb_trace *t) {

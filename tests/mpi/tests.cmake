@@ -1,0 +1,18 @@
+# hpcdb-mpi against hpcdb analyze: byte-identical databases on 1-4 ranks, failures (tests/mpi/mpi_case.sh).
+set(MPI_CASE ${CMAKE_CURRENT_LIST_DIR}/mpi_case.sh)
+foreach(spec IN ITEMS "real|small" "real|loops-cputime-t" "real|loops-cuda-nvidia-t" "generated|16x2000"
+                      "generated|256x300" "generated|64x1000|--stats|-j|2" "skipped" "killed" "force")
+  string(REPLACE "|" ";" args "${spec}")
+  list(GET args 0 kind)
+  string(REPLACE "|" "/" test_name "mpi/${spec}")
+  string(REPLACE "/--stats/-j/2" "/stats-j2" test_name "${test_name}")
+  if(HPCDB_MPI_FOUND)
+    add_test(NAME ${test_name}
+             COMMAND ${MPI_CASE} $<TARGET_FILE:hpcdb> $<TARGET_FILE:hpcdb-mpi> ${HPCDB_MPIEXEC}
+                     $<TARGET_FILE:gen_measurements> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/${test_name}
+                     ${args})
+  else()
+    add_test(NAME ${test_name} COMMAND sh -c "echo 'MPI not found by CMake (hpcdb-mpi not built): skipped'; exit 77")
+  endif()
+  set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
