@@ -18,11 +18,13 @@ typedef int (*init_fn)(unw_cursor_t *, unw_context_t *, int);
 typedef int (*step_fn)(unw_cursor_t *);
 typedef int (*reg_fn)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
 typedef int (*cache_fn)(unw_addr_space_t, unw_caching_policy_t);
+typedef int (*sigframe_fn)(unw_cursor_t *);
 
 static struct {
   init_fn init;
   step_fn step;
   reg_fn get_reg;
+  sigframe_fn is_signal_frame;
   unw_addr_space_t *as;
 } unw;
 
@@ -35,6 +37,7 @@ void rec_unwind_init(void) {
   unw.step = (step_fn)dlsym(h, "_ULx86_64_step");
   unw.get_reg = (reg_fn)dlsym(h, "_ULx86_64_get_reg");
   unw.as = (unw_addr_space_t *)dlsym(h, "_ULx86_64_local_addr_space");
+  unw.is_signal_frame = (sigframe_fn)dlsym(h, "_ULx86_64_is_signal_frame");
   cache_fn cache = (cache_fn)dlsym(h, "_ULx86_64_set_caching_policy");
   if (!unw.init || !unw.step || !unw.get_reg || !unw.as) {
     memset(&unw, 0, sizeof unw);
@@ -85,9 +88,13 @@ rec_unwind_status rec_unwind(rec_thread *t, void *ucv, int *n) {
         int r = unw.step(&cur);
         unw_word_t ip = 0, bp = 0;
         if (r > 0 && unw.get_reg(&cur, UNW_REG_IP, &ip) == 0) {
+          /* the frame a signal interrupted (libunwind marks it after stepping
+           * through the trampoline): its ip is the instruction, not a return
+           * address; + 1 undoes the callers' - 1 (sample.c) */
+          int interrupted = unw.is_signal_frame && unw.is_signal_frame(&cur) > 0;
           if (rec_is_root_frame(ip)) return REC_UNW_ROOT;
           if (*n == REC_MAX_DEPTH) break;
-          t->frames[(*n)++] = ip;
+          t->frames[(*n)++] = ip + (interrupted ? 1 : 0);
           continue;
         }
         if (r == 0) break; /* the outermost frame, but not the root */
