@@ -120,6 +120,14 @@ sigprof)
   [ "$got" = "$want" ] || fail "output '$got', without recording '$want'"
   check_db
   check "$m" --expect "$bin/record_sigprof:busy" ;;
+sigalrm)
+  # samples inside the program's own signal handler reach main through the signal frame
+  record "$bin/record_sigalrm"; expect_rc $? 0
+  check_db
+  check "$m" --expect "$bin/record_sigalrm:in_handler" --expect "$bin/record_sigalrm:outer" \
+    --max-partial 0.01
+  named_db "$bin/record_sigalrm"
+  check "$work/named" --named in_handler ;;
 exit)
   record "$bin/record_endings" _exit; expect_rc $? 3
   check_db

@@ -1,0 +1,32 @@
+/* Work inside a signal handler: SIGALRM every 2 ms runs in_handler(), the
+ * rest of the time outer() runs. Samples taken in the handler unwind
+ * through the kernel's signal frame back to main. */
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "work.h"
+
+__attribute__((noinline)) void in_handler(void) { spin(300000); }
+
+static void on_alarm(int sig) {
+  in_handler();
+  __asm__ volatile("" ::: "memory"); /* keep this frame */
+}
+
+__attribute__((noinline)) void outer(void) { spin(1000); }
+
+int main(void) {
+  struct sigaction a;
+  memset(&a, 0, sizeof a);
+  a.sa_handler = on_alarm;
+  a.sa_flags = SA_RESTART;
+  if (sigaction(SIGALRM, &a, NULL) < 0) return 1;
+  struct itimerval it = {{0, 2000}, {0, 2000}};
+  setitimer(ITIMER_REAL, &it, NULL);
+  double start = cpu_seconds();
+  while (cpu_seconds() - start < 0.5) outer();
+  struct itimerval off = {{0, 0}, {0, 0}};
+  setitimer(ITIMER_REAL, &off, NULL);
+  return 0;
+}
