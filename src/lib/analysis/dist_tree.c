@@ -87,6 +87,9 @@ static int broadcast_tree(dist_run *d) {
   if (rc == 0 && (d->global.t.n_ids != before || d->global.exp->n_functions != functions))
     rc = hpcdb_fail(HPCDB_EIO, "the run's tree lacks some of this rank's contexts");
   msg_free(&m);
+  free(d->global.t.slots); /* merged for good: from here on it is only read, never searched */
+  d->global.t.slots = NULL;
+  d->global.t.cap = d->global.t.count = 0;
   return rc;
 }
 

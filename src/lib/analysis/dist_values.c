@@ -338,9 +338,10 @@ static int exchange_loops(dist_run *d, const uint32_t *bounds, loop_lex_summary 
     while (d->loops[i].ctx >= bounds[r + 1] && r + 1 < d->size) r++;
     counts[r] += LOOP_RECORD;
   }
-  for (int r = 0, total = 0; r < d->size && rc == 0; r++) { /* where each rank's records go */
-    at[r] = (uint64_t)total;
-    total += (int)counts[r];
+  uint64_t total = 0;
+  for (int r = 0; r < d->size && rc == 0; r++) { /* where each rank's records go */
+    at[r] = total;
+    total += counts[r];
   }
   for (uint64_t i = 0; i < d->n_loops && rc == 0; i++) { /* in profile order within each rank's part */
     int r = 0;
