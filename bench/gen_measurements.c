@@ -8,8 +8,15 @@
  * frame on average) makes 64 threads x 10,000 contexts a 24 MB input, the
  * size of the synthetic measurements hpcprof's figures in BENCHMARKS.md came
  * from (4 metrics, depth 16, 1,000 samples).
+ * A GPU run's shape: --kernels K makes K of the shared frames launch sites,
+ * each with hpcrun's GPUKernl placeholder (the kernel's entry in a GPU binary
+ * below it, and --pc N instruction samples hpcrun did not unwind) and its
+ * GPUTrace placeholder; --streams G adds G GPU stream files whose trees hold
+ * the launch paths down to GPUTrace and whose traces alternate kernels and
+ * idleness (S samples each).
  * usage: gen_measurements [--threads T] [--contexts C] [--metrics M] [--density P]
- *                         [--depth D] [--shared F] [--samples S] [--seed N] -o DIR */
+ *                         [--depth D] [--shared F] [--samples S] [--seed N]
+ *                         [--kernels K] [--pc N] [--streams G] -o DIR */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +27,7 @@
 #include "hpcrun/hpcrun_file.h"
 
 typedef struct options {
-  uint32_t threads, contexts, metrics, depth, samples;
+  uint32_t threads, contexts, metrics, depth, samples, kernels, pc, streams;
   double shared, density;
   uint64_t seed;
   const char *out;
@@ -34,7 +41,8 @@ static uint64_t next_random(uint64_t *state) { /* splitmix64 */
 }
 
 static int parse(options *o, int argc, char **argv) {
-  *o = (options){16, 10000, 4, 16, 1000, 0.8, 0.25, 1, NULL};
+  *o = (options){.threads = 16, .contexts = 10000, .metrics = 4, .depth = 16, .samples = 1000,
+                 .shared = 0.8, .density = 0.25, .seed = 1};
   for (int i = 1; i + 1 < argc; i += 2) {
     const char *a = argv[i], *v = argv[i + 1];
     if (!strcmp(a, "-o")) o->out = v;
@@ -46,10 +54,14 @@ static int parse(options *o, int argc, char **argv) {
     else if (!strcmp(a, "--shared")) o->shared = strtod(v, NULL);
     else if (!strcmp(a, "--density")) o->density = strtod(v, NULL);
     else if (!strcmp(a, "--seed")) o->seed = strtoull(v, NULL, 10);
+    else if (!strcmp(a, "--kernels")) o->kernels = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strcmp(a, "--pc")) o->pc = (uint32_t)strtoul(v, NULL, 10);
+    else if (!strcmp(a, "--streams")) o->streams = (uint32_t)strtoul(v, NULL, 10);
     else return -1;
   }
   if (argc % 2 == 0 || !o->out || !o->threads || o->contexts < 4 || !o->metrics || o->metrics > 1000 ||
-      o->depth < 2 || o->shared < 0 || o->shared > 1 || !(o->density > 0) || o->density > 1)
+      o->depth < 2 || o->shared < 0 || o->shared > 1 || !(o->density > 0) || o->density > 1 ||
+      o->kernels > (uint32_t)(o->shared * (o->contexts - 3)) || o->pc > 100000)
     return -1;
   return 0;
 }
@@ -89,6 +101,37 @@ static int build_tree(hpcrun_file *f, const options *o, uint32_t thread, uint32_
   return 0;
 }
 
+/* GPU nodes after the frames of a thread (kernels: GPUKernl with the kernel
+ * and its PC samples, and GPUTrace) or of a stream (GPUTrace only), under
+ * launch sites spread over the shared frames; ids continue past the frames'.
+ * trace_ids (streams) receives each GPUTrace instruction's id. */
+static int add_gpu_nodes(hpcrun_file *f, const options *o, int kernels, uint32_t *trace_ids) {
+  uint32_t per = (kernels ? 2 + o->pc : 0) + 2, n_shared = (uint32_t)(o->shared * (o->contexts - 3));
+  uint64_t n = f->t.n_nodes + (uint64_t)o->kernels * per;
+  hpcrun_cct_node *nodes = realloc(f->t.nodes, n * sizeof *nodes);
+  if (!nodes) return -1;
+  f->t.nodes = nodes;
+  uint32_t id = 2 * (o->contexts + 1) + 1;
+  uint64_t k = f->t.n_nodes;
+  for (uint32_t s = 0; s < o->kernels; s++) {
+    uint32_t site = nodes[3 + s * (n_shared / o->kernels)].id;
+    uint64_t code = 0x1000 * (s + 1);
+    if (kernels) {
+      uint32_t ph = id;
+      nodes[k++] = (hpcrun_cct_node){.id = id++, .parent = site, .lm_id = 0, .ip = packed("GPUKernl"), .flags = 1};
+      nodes[k++] = (hpcrun_cct_node){.id = id++, .parent = ph, .lm_id = 2, .ip = code, .flags = 1};
+      for (uint32_t p = 0; p < o->pc; p++) /* instruction samples: not unwound */
+        nodes[k++] = (hpcrun_cct_node){.id = id++, .parent = ph, .lm_id = 2, .ip = code + 16 * (p + 1), .flags = 0};
+    }
+    uint32_t ph = id;
+    nodes[k++] = (hpcrun_cct_node){.id = id++, .parent = site, .lm_id = 0, .ip = packed("GPUTrace"), .flags = 1};
+    if (trace_ids) trace_ids[s] = id;
+    nodes[k++] = (hpcrun_cct_node){.id = id++, .parent = ph, .lm_id = 2, .ip = code, .flags = 1};
+  }
+  f->t.n_nodes = k;
+  return 0;
+}
+
 /* Sparse values: each frame has a value for a metric with probability P. */
 static int build_values(hpcrun_file *f, const options *o, uint64_t *rng) {
   hpcrun_sparse *s = &f->sparse;
@@ -103,6 +146,7 @@ static int build_values(hpcrun_file *f, const options *o, uint64_t *rng) {
   /* Values sorted by node id: node ids grow with the node index. */
   for (uint64_t i = 3; i < f->t.n_nodes; i++) {
     uint64_t start = n;
+    if (f->t.nodes[i].lm_id == 0) continue; /* placeholders hold no values */
     for (uint32_t m = 0; m < o->metrics; m++) {
       uint64_t r = next_random(rng);
       if ((double)(r & 0xffffff) >= o->density * 0x1000000) continue;
@@ -138,9 +182,9 @@ static int write_thread(const options *o, uint32_t thread, const hpcrun_metric_d
                            {str("thread-id"), str(tid)},           {str("trace-min-time"), str(tmin)},
                            {str("trace-max-time"), str(tmax)}};
   f.header = (hpcrun_nvlist){5, pairs};
-  hpcrun_lm_entry lm = {1, str("/opt/app/bin/synthetic"), 1};
-  f.t.lm = &lm;
-  f.t.n_lm = 1;
+  hpcrun_lm_entry lm[2] = {{1, str("/opt/app/bin/synthetic"), 1}, {2, str("gpubins/0123456789abcdef.gpubin"), 1}};
+  f.t.lm = lm;
+  f.t.n_lm = o->kernels ? 2 : 1;
   f.t.metrics = (hpcrun_metric_desc *)metrics;
   f.t.n_metrics = o->metrics;
   f.t.metric_tail = 1;
@@ -155,7 +199,9 @@ static int write_thread(const options *o, uint32_t thread, const hpcrun_metric_d
   int rc = -1;
   hpcrun_trace_file t;
   memset(&t, 0, sizeof t);
-  if (build_tree(&f, o, thread, depth) < 0 || build_values(&f, o, &rng) < 0) goto done;
+  if (build_tree(&f, o, thread, depth) < 0 || (o->kernels && add_gpu_nodes(&f, o, 1, NULL) < 0) ||
+      build_values(&f, o, &rng) < 0)
+    goto done;
   char path[4096];
   snprintf(path, sizeof path, "%s/synthetic-%06u-%03u-7f000001-1000-0.hpcrun", o->out, thread / 4, thread % 4);
   if (hpcrun_file_write(&f, path) < 0) goto done;
@@ -181,11 +227,65 @@ done:
   return rc;
 }
 
+/* A GPU stream: its tree holds the main thread's shared frames and the
+ * GPUTrace paths under the launch sites; no values; its trace alternates
+ * the kernels (in turn) and idleness. */
+static int write_stream(const options *o, uint32_t stream, const hpcrun_kind_entry *kinds, uint32_t *depth) {
+  hpcrun_file f;
+  memset(&f, 0, sizeof f);
+  memcpy(f.version, "04.00", 6);
+  f.major = 4;
+  char tid[16];
+  snprintf(tid, sizeof tid, "%u", 500 + stream);
+  hpcrun_nvpair pairs[] = {{str("program-name"), str("synthetic")}, {str("mpi-rank"), str("0")}, {str("thread-id"), str(tid)}};
+  f.header = (hpcrun_nvlist){3, pairs};
+  hpcrun_lm_entry lm[2] = {{1, str("/opt/app/bin/synthetic"), 1}, {2, str("gpubins/0123456789abcdef.gpubin"), 1}};
+  f.t.lm = lm;
+  f.t.n_lm = 2;
+  f.kinds = (hpcrun_kind_entry *)kinds;
+  f.n_kinds = 8;
+  hpcrun_id_elem ids[3] = {{1 | 1u << 14, 0x7f000001, 0}, {5 | 3u << 14, 1, 1}, {6 | 3u << 14, stream, stream}};
+  f.sparse.ids = ids;
+  f.sparse.n_ids = 3;
+  uint32_t *trace_ids = calloc(o->kernels + 1, sizeof *trace_ids);
+  hpcrun_trace_file t;
+  memset(&t, 0, sizeof t);
+  int rc = -1;
+  if (!trace_ids || build_tree(&f, o, 0, depth) < 0) goto done;
+  f.t.n_nodes = 3 + (uint32_t)(o->shared * (o->contexts - 3)); /* the shared frames */
+  if (add_gpu_nodes(&f, o, 0, trace_ids) < 0) goto done;
+  uint32_t sentinel = HPCRUN_SPARSE_SENTINEL;
+  uint64_t start = 0;
+  f.sparse.ctx_ids = &sentinel;
+  f.sparse.ctx_starts = &start;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/synthetic-000000-%03u-7f000001-1000-0.hpcrun", o->out, 500 + stream);
+  if (hpcrun_file_write(&f, path) < 0) goto done;
+  memcpy(t.version, "01.01", 6);
+  t.n = o->samples;
+  t.times = malloc((t.n ? t.n : 1) * sizeof *t.times);
+  t.cct_ids = malloc((t.n ? t.n : 1) * sizeof *t.cct_ids);
+  if (!t.times || !t.cct_ids) goto done;
+  uint64_t t0 = 1700000000000000000ull + 777 * stream;
+  for (uint64_t i = 0; i < t.n; i++) {
+    t.times[i] = t0 + 1000000 * i;
+    t.cct_ids[i] = i % 2 ? 4 /* NoActvty */ : trace_ids[(i / 2 + stream) % o->kernels];
+  }
+  snprintf(path, sizeof path, "%s/synthetic-000000-%03u-7f000001-1000-0.hpctrace", o->out, 500 + stream);
+  rc = hpcrun_trace_write(&t, path);
+done:
+  free(trace_ids);
+  free(t.times);
+  free(t.cct_ids);
+  free(f.t.nodes);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   options o;
   if (parse(&o, argc, argv) < 0) {
     fprintf(stderr, "usage: gen_measurements [--threads T] [--contexts C] [--metrics M] [--density P] [--depth D] "
-                    "[--shared F] [--samples S] [--seed N] -o DIR\n");
+                    "[--shared F] [--samples S] [--seed N] [--kernels K] [--pc N] [--streams G] -o DIR\n");
     return 2;
   }
   if (mkdir(o.out, 0777) != 0 && errno != EEXIST) {
@@ -212,6 +312,11 @@ int main(int argc, char **argv) {
   }
   for (uint32_t t = 0; t < o.threads; t++)
     if (write_thread(&o, t, metrics, kinds, depth) < 0) {
+      fprintf(stderr, "gen_measurements: %s\n", hpcdb_last_error());
+      return 2;
+    }
+  for (uint32_t g = 0; g < o.streams && o.kernels; g++)
+    if (write_stream(&o, g, kinds, depth) < 0) {
       fprintf(stderr, "gen_measurements: %s\n", hpcdb_last_error());
       return 2;
     }

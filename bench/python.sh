@@ -4,7 +4,8 @@
 # (node, rank) rows), Hatchet's summary reader (the samples), Pipit (570k
 # trace events), pycubexr (10k cnodes x 1,024 locations x 4 metrics), and the
 # 1.8 GB v4.0 database. Each line: the best of three fresh interpreters
-# (bench/python_bench.py: seconds to the DataFrame, peak RSS MB).
+# (bench/python_bench.py: CASE seconds-to-DataFrame peak-RSS-MB rows
+# baseline-MB cpu-seconds, then the database and its size).
 # Usage: bench/python.sh BUILD_DIR [WORK_DIR]   (Debian's /usr/bin/python3)
 set -euo pipefail
 build=${1:?usage: bench/python.sh BUILD_DIR [WORK_DIR]}

@@ -2,7 +2,8 @@
 """One measurement of the Python binding, in a fresh interpreter: the time from the call that opens
 a database to the DataFrame an analyst asks for first, and the process's peak RSS (interpreter,
 NumPy and pandas included, as in the other tools' figures). Prints one line:
-`CASE seconds peak_MB rows baseline_MB` (baseline: the peak RSS after the imports alone).
+`CASE seconds peak_MB rows baseline_MB cpu_seconds` (baseline: the peak RSS after the imports alone;
+cpu_seconds: user + system time of the measured part, which a busy machine does not stretch).
 
 usage: python_bench.py CASE PATH
   values        hpcdb.open(PATH).values()           every (context, profile) row of every metric
@@ -22,6 +23,11 @@ import pandas  # noqa: F401
 import hpcdb
 
 
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
@@ -29,7 +35,7 @@ def peak_mb():
 def main():
     case, path = sys.argv[1], sys.argv[2]
     base = peak_mb()
-    t0 = time.perf_counter()
+    c0, t0 = cpu(), time.perf_counter()
     if case == "values":
         rows = len(hpcdb.open(path).values())
     elif case == "values1":
@@ -51,8 +57,8 @@ def main():
             rows += c.values(m).size
     else:
         sys.exit("unknown case " + case)
-    seconds = time.perf_counter() - t0
-    print("%s %.3f %.0f %d %.0f" % (case, seconds, peak_mb(), rows, base))
+    seconds, cpu_seconds = time.perf_counter() - t0, cpu() - c0
+    print("%s %.3f %.0f %d %.0f %.3f" % (case, seconds, peak_mb(), rows, base, cpu_seconds))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hpcrun_file *f = NULL;
   if (hpcrun_file_parse(&f, data, size, "fuzz.hpcrun", NULL) < 0) return 0;
+  if (f->major == 4 && hpcrun_sparse_check(f, "fuzz.hpcrun") < 0) { /* as the pipeline's loading stage */
+    hpcrun_file_free(f);
+    return 0;
+  }
   hpcdb_experiment *exp = NULL;
   unified_tree t;
   propagate_scratch scratch = {0};

@@ -44,4 +44,12 @@ if [ -d "$samples/hpcrun/small.m" ]; then
     "$hpcdb" analyze "$samples/hpcrun/small.m" -o "$out/small.d"
   step "the same calling paths, identities and values as hpcprof" "$hpcdb" diff "$samples/hpcrun/expected/small.nostruct.d" "$out/small.d"
 fi
+prog=$build/tests/record/record_ratio
+if [ -x "$prog" ] && [ -f "$build/libhpcdb_record.so" ]; then
+  step "measure a program ourselves: hpcrun 04.00 files without HPCToolkit" \
+    "$hpcdb" record -t -o "$out/ratio.m" "$prog" 1
+  step "analyze the measurement into a v4.0 database" "$hpcdb" analyze "$out/ratio.m" -o "$out/ratio.d"
+  step "the top-down report (heavy:light is 3:1 of CPU time)" "$hpcdb" report "$out/ratio.d"
+  step "a flame graph" "$hpcdb" export --format flamegraph "$out/ratio.d" -o "$out/ratio.svg"
+fi
 echo; echo "demo outputs are in $out"

@@ -6,6 +6,7 @@ packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-d
           python3 clang
           libunwind-dev                                   # hpcdb record: unwinding in the sampler
           libdw-dev libcapstone-dev                       # hpcdb struct: DWARF and machine code
+          elfutils binutils libxml2-utils                 # hpcdb struct: benchmark floor, DTD check in tests
           libopenmpi-dev openmpi-bin                      # hpcdb-mpi (optional part: built when found)
           python3-dev python3-numpy python3-pandas python3-pytest python3-setuptools python3-venv  # import hpcdb
           )

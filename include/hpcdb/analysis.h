@@ -25,6 +25,9 @@ typedef struct hpcdb_analyze_options {
   const char *const *structs; /* more structure files or directories of them (hpcprof -S), before
                                  MEASUREMENTS/structs */
   uint32_t n_structs;
+  const char *const *replace_paths; /* "OLD=NEW": a binary recorded under OLD is found under NEW
+                                       (hpcprof -R) */
+  uint32_t n_replace_paths;
 } hpcdb_analyze_options;
 
 typedef struct hpcdb_analyze_result {

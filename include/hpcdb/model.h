@@ -83,6 +83,12 @@ typedef struct hpcdb_metric {
    * as a two's complement number (a wrapped UINT64 delta is negative). 0:
    * floating point or not known. */
   uint8_t integer;
+  /* How the execution-scope values combine along the tree: HPCDB_COMBINE_SUM
+   * (0, v4.0's meaning of `execution`), or MIN / MAX (Cube's MINDOUBLE /
+   * MAXDOUBLE and min / max components: the min / max over the subtree).
+   * v4.0 has no such scope: its writer puts these values under a custom scope
+   * named `inclusive_min` / `inclusive_max`, and its reader turns that back. */
+  uint8_t execution_combine;
 } hpcdb_metric;
 
 /* ---- the context tree ---------------------------------------------------- */

@@ -19,7 +19,7 @@ typedef enum hpcdb_view {
 
 typedef struct hpcdb_report_options {
   hpcdb_view view;
-  const char *const *metrics; /* metric names to show; NULL: the first three */
+  const char *const *metrics; /* metric names to show; NULL: hpcdb_default_metric and the next non-zero ones (three) */
   uint32_t n_metrics;
   uint32_t top;       /* rows per level (top-down) or in all (other views); 0: all */
   double threshold;   /* top-down: fold children below this fraction of the total */
@@ -33,6 +33,12 @@ typedef struct hpcdb_report_options {
 } hpcdb_report_options;
 
 int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *options);
+
+/* The metric views and exports use when none is named: the first time
+ * metric (a time unit in its name or unit) with a non-zero total, else the
+ * first metric with a non-zero total, else the first; *reason says which
+ * (static text). */
+int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const char **reason);
 
 /* Brendan Gregg's folded stacks: one line per context with exclusive cost,
  * "frame;frame;frame value", for the named metric (NULL: the first). */

@@ -135,11 +135,12 @@ class Experiment:
         return m
 
     def _frame(self, profiles, selected):
-        ctx, prof, vals = self.core.values(np.asarray(profiles, dtype=np.uint32),
-                                           selected["id"].to_numpy(dtype=np.int64))
+        ctx, prof, vals, by_context = self.core.values(np.asarray(profiles, dtype=np.uint32),
+                                                       selected["id"].to_numpy(dtype=np.int64))
         index = pd.MultiIndex.from_arrays([ctx, prof], names=["context", "profile"])
-        return pd.DataFrame(vals, index=index, columns=pd.Index(selected["key"].to_numpy(), name="metric"),
-                            copy=False)
+        df = pd.DataFrame(vals, index=index, columns=pd.Index(selected["key"].to_numpy(), name="metric"), copy=False)
+        # C orders rows by context when context ids are dense enough for a counting sort
+        return df if by_context else df.sort_index()
 
     def values(self, metric=None, scope=None, profiles=None):
         """The thread profiles' values as a DataFrame indexed (context, profile) with one column per
@@ -181,7 +182,7 @@ class Experiment:
         columns = self.thread_profiles
         col_of = np.full(len(self.profiles), -1, dtype=np.int64)
         col_of[columns] = np.arange(len(columns))
-        ctx, prof, vals = self.core.values(columns.astype(np.uint32), selected["id"].to_numpy(dtype=np.int64))
+        ctx, prof, vals, _ = self.core.values(columns.astype(np.uint32), selected["id"].to_numpy(dtype=np.int64))
         rows = self.core.context_index(ctx)
         keep = rows >= 0
         rows, cols, vals = rows[keep], col_of[prof[keep]], vals[keep, 0]
@@ -225,14 +226,14 @@ class Experiment:
         Between two samples the frames that end are left (innermost first) and the new ones entered
         at the second sample's time; frames still open at a trace's end are left at its last sample."""
         self._traces_read()
-        time, prof, ctx, leave = self.core.events()
         # names as a Categorical: one code per event, each name stored once
-        codes, names = pd.factorize(self.contexts["name"], use_na_sentinel=True)
-        rows = self.core.context_index(ctx)
-        name = pd.Categorical.from_codes(np.where(rows >= 0, codes[rows], -1).astype(np.int32), categories=names)
+        names = self._cache["contexts"]["name"] if "contexts" in self._cache else self.core.context_columns()["name"]
+        codes, uniques = pd.factorize(np.asarray(names, dtype=object))
+        time, prof, ctx, leave, name = self.core.events(codes.astype(np.int32))
         return pd.DataFrame({"time": time,
                              "event": pd.Categorical.from_codes(leave.view(np.int8), ["Enter", "Leave"]),
-                             "profile": prof, "context": ctx, "name": name}, copy=False)
+                             "profile": prof, "context": ctx,
+                             "name": pd.Categorical.from_codes(name, categories=uniques)}, copy=False)
 
     def trace_arrays(self, index):
         """The index-th trace without a copy: (profile, timestamps ns, context ids)."""

@@ -13,15 +13,19 @@
 typedef struct event_buf {
   uint64_t *time;
   uint32_t *profile, *ctx;
+  int32_t *name;      /* name_of[context index] per event */
+  const int32_t *name_of;
   npy_bool *leave;
   size_t n;
 } event_buf;
 
-static void put(event_buf *b, uint64_t time, uint32_t profile, uint32_t ctx, npy_bool leave) {
+static void put(event_buf *b, const hpcdb_experiment *e, uint64_t time, uint32_t profile, uint32_t index,
+                npy_bool leave) {
   if (b->time) {
     b->time[b->n] = time;
     b->profile[b->n] = profile;
-    b->ctx[b->n] = ctx;
+    b->ctx[b->n] = e->contexts[index].id;
+    b->name[b->n] = b->name_of[index];
     b->leave[b->n] = leave;
   }
   b->n++;
@@ -62,14 +66,14 @@ static int make_events(const hpcdb_experiment *e, event_buf *b) {
       uint32_t c = tr->ctx_ids[k] == 0 ? HPCDB_NONE : hpcdb_find_context(e, tr->ctx_ids[k]);
       uint32_t n_cur = c == HPCDB_NONE ? 0 : frames_of(e, c, cur), same = 0;
       while (same < n_prev && same < n_cur && prev[same] == cur[same]) same++;
-      for (uint32_t i = n_prev; i > same; i--) put(b, tr->timestamps[k], tr->profile, e->contexts[prev[i - 1]].id, 1);
-      for (uint32_t i = same; i < n_cur; i++) put(b, tr->timestamps[k], tr->profile, e->contexts[cur[i]].id, 0);
+      for (uint32_t i = n_prev; i > same; i--) put(b, e, tr->timestamps[k], tr->profile, prev[i - 1], 1);
+      for (uint32_t i = same; i < n_cur; i++) put(b, e, tr->timestamps[k], tr->profile, cur[i], 0);
       uint32_t *swap = prev;
       prev = cur;
       cur = swap;
       n_prev = n_cur;
     }
-    for (uint32_t i = n_prev; i > 0; i--) put(b, tr->timestamps[tr->n - 1], tr->profile, e->contexts[prev[i - 1]].id, 1);
+    for (uint32_t i = n_prev; i > 0; i--) put(b, e, tr->timestamps[tr->n - 1], tr->profile, prev[i - 1], 1);
   }
   free(prev);
   free(cur);
@@ -78,29 +82,44 @@ static int make_events(const hpcdb_experiment *e, event_buf *b) {
 
 static void *data_of(PyObject *a) { return PyArray_DATA((PyArrayObject *)a); }
 
-/* events() -> (time, profile, context id, leave flag) arrays: counted in a
+/* events(name_of) -> (time, profile, context id, leave flag, name code) arrays,
+ * name code = name_of[context index] (int32, one per context): counted in a
  * first pass, written straight into the arrays in a second. */
-PyObject *experiment_events(ExperimentObject *self, PyObject *unused) {
+PyObject *experiment_events(ExperimentObject *self, PyObject *args) {
+  PyObject *o;
+  if (!PyArg_ParseTuple(args, "O", &o)) return NULL;
+  PyArrayObject *name_of = (PyArrayObject *)PyArray_FROMANY(o, NPY_INT32, 1, 1, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST);
+  if (!name_of) return NULL;
+  if (PyArray_SIZE(name_of) != (npy_intp)self->exp->n_contexts) {
+    Py_DECREF(name_of);
+    return PyErr_Format(PyExc_ValueError, "name_of needs one code per context (%u)", self->exp->n_contexts);
+  }
   event_buf b = {0};
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = make_events(self->exp, &b);
   Py_END_ALLOW_THREADS
-  if (rc < 0) return PyErr_NoMemory();
+  if (rc < 0) {
+    Py_DECREF(name_of);
+    return PyErr_NoMemory();
+  }
   npy_intp n = (npy_intp)b.n;
   PyObject *time = PyArray_EMPTY(1, &n, NPY_UINT64, 0), *prof = PyArray_EMPTY(1, &n, NPY_UINT32, 0),
-           *ctx = PyArray_EMPTY(1, &n, NPY_UINT32, 0), *leave = PyArray_EMPTY(1, &n, NPY_BOOL, 0), *out = NULL;
-  if (time && prof && ctx && leave) {
-    b = (event_buf){data_of(time), data_of(prof), data_of(ctx), data_of(leave), 0};
+           *ctx = PyArray_EMPTY(1, &n, NPY_UINT32, 0), *name = PyArray_EMPTY(1, &n, NPY_INT32, 0),
+           *leave = PyArray_EMPTY(1, &n, NPY_BOOL, 0), *out = NULL;
+  if (time && prof && ctx && name && leave) {
+    b = (event_buf){data_of(time), data_of(prof), data_of(ctx), data_of(name), PyArray_DATA(name_of), data_of(leave), 0};
     Py_BEGIN_ALLOW_THREADS
     rc = make_events(self->exp, &b);
     Py_END_ALLOW_THREADS
     if (rc < 0) PyErr_NoMemory();
-    else out = PyTuple_Pack(4, time, prof, ctx, leave);
+    else out = PyTuple_Pack(5, time, prof, ctx, leave, name);
   }
   Py_XDECREF(time);
   Py_XDECREF(prof);
   Py_XDECREF(ctx);
   Py_XDECREF(leave);
+  Py_XDECREF(name);
+  Py_DECREF(name_of);
   return out;
 }

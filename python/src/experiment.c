@@ -324,7 +324,7 @@ static PyMethodDef experiment_methods[] = {
     {"values", (PyCFunction)experiment_values, METH_VARARGS, "values of chosen metric ids and profiles"},
     {"context_index", (PyCFunction)experiment_context_index, METH_VARARGS, "context indices of native ids"},
     {"traces", (PyCFunction)experiment_traces, METH_NOARGS, "all traces concatenated"},
-    {"events", (PyCFunction)experiment_events, METH_NOARGS, "Enter/Leave events of function frames"},
+    {"events", (PyCFunction)experiment_events, METH_VARARGS, "Enter/Leave events of function frames"},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject Experiment_Type = {

@@ -167,7 +167,7 @@ static PyObject *py_convert(PyObject *mod, PyObject *args) {
   hpcdb_experiment *exp = NULL;
   rc = hpcdb_detect(&format, PyBytes_AS_STRING(src));
   if (rc == 0 && format == HPCDB_FORMAT_HPCRUN_DIR && !cube) {
-    hpcdb_analyze_options opt = {1, 0, strict, flags, PyBytes_AS_STRING(dst)};
+    hpcdb_analyze_options opt = {.threads = 1, .strict = strict, .write_flags = flags, .output = PyBytes_AS_STRING(dst)};
     rc = hpcdb_analyze(&exp, PyBytes_AS_STRING(src), &opt, NULL, NULL, NULL);
   } else if (rc == 0 && (rc = hpcdb_read(&exp, PyBytes_AS_STRING(src))) == 0) {
     n_losses = cube ? hpcdb_cube_write_losses(exp, lines_line_fn, &losses)

@@ -114,9 +114,10 @@ static void fill_rows(const selection *s, uint64_t *slot, uint32_t *ctx, uint32_
   }
 }
 
-/* values(profiles, metric_ids) -> (context ids, profile indices, values[rows, columns]):
+/* values(profiles, metric_ids) -> (context ids, profile indices, values[rows, columns], by_context):
  * one row per (context, profile) holding any of the metric ids, one column
- * per metric id (absent values are 0). */
+ * per metric id (absent values are 0); by_context tells whether the rows are
+ * ordered by context, then profile (else by profile, then context). */
 PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   PyObject *po, *mo, *result = NULL;
   if (!PyArg_ParseTuple(args, "OO", &po, &mo)) return NULL;
@@ -194,7 +195,7 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   fill_rows(&s, slot, PyArray_DATA((PyArrayObject *)a_ctx), PyArray_DATA((PyArrayObject *)a_prof),
             PyArray_DATA((PyArrayObject *)a_vals));
   Py_END_ALLOW_THREADS
-  result = Py_BuildValue("(OOO)", a_ctx, a_prof, a_vals);
+  result = Py_BuildValue("(OOOO)", a_ctx, a_prof, a_vals, by_context || rows == 0 ? Py_True : Py_False);
 done:
   for (npy_intp i = 0; decoded && i < s.n_profiles; i++) scanned_free(&decoded[i]);
   free(decoded);

@@ -11,7 +11,8 @@ static const char help[] =
     "\n"
     "SYNOPSIS\n"
     "    hpcdb analyze [-j N] [--stats] [--strict] [--force] [--quiet]\n"
-    "                  [--struct FILE|DIR]... [--ignore-structs] MEASUREMENTS -o DB\n"
+    "                  [--struct FILE|DIR]... [--replace-path OLD=NEW]... [--ignore-structs]\n"
+    "                  MEASUREMENTS -o DB\n"
     "\n"
     "DESCRIPTION\n"
     "    Reads every *.hpcrun file (04.00, and 02.00/03.00 with their epochs) of the\n"
@@ -49,6 +50,9 @@ static const char help[] =
     "    --quiet      no summary line\n"
     "    --struct P   a structure file, or a directory of *.hpcstruct files (repeatable;\n"
     "                 -S P is the same)\n"
+    "    --replace-path OLD=NEW  a binary recorded under the directory OLD is looked for\n"
+    "                 under NEW (repeatable; -R is the same, as hpcprof -R); a structure\n"
+    "                 file naming the binary's new path describes it too\n"
     "    --ignore-structs  no program structure: every frame an instruction context\n"
     "\n"
     "EXIT STATUS\n"
@@ -63,11 +67,12 @@ static void print_warning(void *user, const char *message) {
   fprintf(stderr, "hpcdb analyze: warning: %s\n", message);
 }
 
-static int analyze_main(int argc, char **argv, const char **structs) {
+static int analyze_main(int argc, char **argv, const char **structs, const char **replace) {
   hpcdb_analyze_options opt = {.threads = 1};
   const char *in = NULL, *out = NULL;
   int quiet = 0;
   opt.structs = structs;
+  opt.replace_paths = replace;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -89,6 +94,8 @@ static int analyze_main(int argc, char **argv, const char **structs) {
       quiet = 1;
     } else if ((!strcmp(a, "--struct") || !strcmp(a, "-S")) && i + 1 < argc) {
       structs[opt.n_structs++] = argv[++i];
+    } else if ((!strcmp(a, "--replace-path") || !strcmp(a, "-R")) && i + 1 < argc && strchr(argv[i + 1], '=')) {
+      replace[opt.n_replace_paths++] = argv[++i];
     } else if (!strcmp(a, "--ignore-structs")) {
       opt.ignore_structs = 1;
     } else if (a[0] == '-' || in) {
@@ -119,8 +126,9 @@ static int analyze_main(int argc, char **argv, const char **structs) {
 
 int cmd_analyze(int argc, char **argv) {
   const char **structs = calloc((size_t)argc + 1, sizeof *structs); /* the --struct paths */
-  if (!structs) return 2;
-  int rc = analyze_main(argc, argv, structs);
+  const char **replace = calloc((size_t)argc + 1, sizeof *replace); /* the --replace-path rules */
+  int rc = structs && replace ? analyze_main(argc, argv, structs, replace) : 2;
   free(structs);
+  free(replace);
   return rc;
 }

@@ -16,9 +16,12 @@ static const char help[] =
     "\n"
     "DESCRIPTION\n"
     "    folded  Brendan Gregg's folded stacks, 'frame;frame;frame value', one line per\n"
-    "            context with exclusive cost of the metric (default the first), for\n"
-    "            flamegraph.pl, speedscope and others. Values from the summary profile\n"
-    "            unless --profile selects one.\n"
+    "            context with exclusive cost of the metric, for flamegraph.pl,\n"
+    "            speedscope and others. Values from the summary profile unless\n"
+    "            --profile selects one. Values are kept to 12 significant digits of\n"
+    "            the total (what is below is the noise of sums and differences);\n"
+    "            lines whose value is zero at that precision, or negative, are left\n"
+    "            out.\n"
     "    csv     every value in long form, header context,profile,metric,inclusive,\n"
     "            exclusive: the native context id, the profile index, the metric's\n"
     "            name, the inclusive (execution) and exclusive (function, else point)\n"
@@ -37,12 +40,15 @@ static const char help[] =
     "\n"
     "OPTIONS\n"
     "    --format F     folded, csv, speedscope, chrome-trace, flamegraph or html\n"
-    "    --metric NAME  folded: the metric\n"
+    "    --metric NAME  the metric (folded, speedscope, flamegraph, html); default the\n"
+    "                   first time metric with a non-zero total, else the first metric\n"
+    "                   with a non-zero total; the choice is said on stderr\n"
     "    --profile ID   folded: one profile's values\n"
     "    -o OUT         the output file\n"
     "\n"
     "EXIT STATUS\n"
-    "    0 written, 2 failed\n"
+    "    0 written, 2 failed (also when there is nothing to export: no non-zero value\n"
+    "    of the metric, no trace samples; no file is left then)\n"
     "\n"
     "EXAMPLES\n"
     "    hpcdb export --format folded app.d -o app.folded && flamegraph.pl app.folded > app.svg\n"
@@ -77,6 +83,14 @@ int cmd_export(int argc, char **argv) {
   if (!known) return cli_fail("export", "--format takes folded, csv, speedscope, chrome-trace, flamegraph or html");
   hpcdb_experiment *exp;
   if (cli_read(&exp, path) < 0) return cli_fail_last("export");
+  if (!metric && strcmp(format, "csv") && strcmp(format, "chrome-trace")) { /* say which metric the default is */
+    uint32_t m;
+    const char *why;
+    if (hpcdb_default_metric(exp, &m, &why) == 0) {
+      metric = exp->metrics[m].name;
+      if (!c.quiet) fprintf(stderr, "hpcdb export: metric \"%s\": %s (--metric NAME to choose)\n", metric, why);
+    }
+  }
   FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
   if (!f) {
     hpcdb_experiment_free(exp);

@@ -201,6 +201,17 @@ static int make_directory(const char *dir, int force, const char *job) {
   return fail("cannot create the measurement directory %s: %s", dir, strerror(errno));
 }
 
+static int has_measurements(const char *dir) {
+  DIR *dp = opendir(dir);
+  int found = 0;
+  for (struct dirent *e; dp && !found && (e = readdir(dp));) {
+    size_t n = strlen(e->d_name);
+    found = n > 7 && !strcmp(e->d_name + n - 7, ".hpcrun");
+  }
+  if (dp) closedir(dp);
+  return found;
+}
+
 static int forwarded_to; /* the child, while the program runs */
 
 static void forward(int sig) {
@@ -292,5 +303,11 @@ int cmd_record(int argc, char **argv) {
     snprintf(dir, sizeof dir, "hpcdb-%s-%d.m", basename(prog_copy), (int)getpid());
   if (make_directory(dir, force, job) != 0) return EXIT_FAILED;
   if (!realpath(dir, abs_dir)) return fail("%s: %s", dir, strerror(errno));
-  return run(argv + i, abs_dir, events, trace, lib);
+  int status = run(argv + i, abs_dir, events, trace, lib);
+  if (!job && !has_measurements(abs_dir)) /* the directory was empty of them before */
+    fprintf(stderr,
+            "hpcdb record: warning: %s wrote no measurement (statically linked programs cannot "
+            "be measured)\n",
+            argv[i]);
+  return status;
 }

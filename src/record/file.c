@@ -17,7 +17,7 @@
 #include "hpcrun/hpcrun_outbuf.h"
 #include "record.h"
 
-REC_HIDDEN char rec_vdso_path[4096];
+REC_HIDDEN char rec_vdso_name[64]; /* its load-map name, relative to DIR as hpcrun writes it */
 
 void rec_file_name(char *out, size_t n, int thread_id, const char *ext) {
   snprintf(out, n, "%s/%s-%06ld-%03d-%08x-%d-%d.%s", rec_proc.cfg.dir, rec_proc.exe_name,
@@ -63,11 +63,13 @@ void rec_save_vdso(void) {
   char dir[4200];
   snprintf(dir, sizeof dir, "%s/vdso", rec_proc.cfg.dir);
   mkdir(dir, 0755);
-  snprintf(rec_vdso_path, sizeof rec_vdso_path, "%s/%016llx%016llx.vdso", dir,
-           (unsigned long long)h, (unsigned long long)h2);
+  snprintf(rec_vdso_name, sizeof rec_vdso_name, "vdso/%016llx%016llx.vdso", (unsigned long long)h,
+           (unsigned long long)h2);
+  char path[4300];
+  snprintf(path, sizeof path, "%s/%s", rec_proc.cfg.dir, rec_vdso_name);
   struct stat st;
-  if (stat(rec_vdso_path, &st) == 0) return;
-  if (hpcrun_write_bytes(rec_vdso_path, (const uint8_t *)lo, hi - lo) < 0) rec_vdso_path[0] = '\0';
+  if (stat(path, &st) == 0) return;
+  if (hpcrun_write_bytes(path, (const uint8_t *)lo, hi - lo) < 0) rec_vdso_name[0] = '\0';
 }
 
 /* ---- building the struct ---- */

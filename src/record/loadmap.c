@@ -32,14 +32,14 @@ static uint32_t n_modules;
 static snapshot *current;
 static uintptr_t self_lo, self_hi;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* writers only */
-extern REC_HIDDEN char rec_vdso_path[];
+extern REC_HIDDEN char rec_vdso_name[];
 
 static const char *module_path(const struct dl_phdr_info *info, char *buf) {
   const char *name = info->dlpi_name;
   if (!name || !name[0]) return rec_proc.exe;
   if (info->dlpi_addr == getauxval(AT_SYSINFO_EHDR) || strstr(name, "linux-vdso") ||
       strstr(name, "linux-gate"))
-    return rec_vdso_path[0] ? rec_vdso_path : name;
+    return rec_vdso_name[0] ? rec_vdso_name : name;
   return realpath(name, buf) ? buf : name;
 }
 

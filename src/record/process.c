@@ -235,6 +235,11 @@ REC_EXPORT pid_t fork(void) {
   return pid;
 }
 
+/* vfork's child shares the parent's memory, so the exec that follows would
+ * write and stop the parent's measurement: it is a fork here (as libmonitor
+ * does for hpcrun). */
+REC_EXPORT pid_t vfork(void) { return fork(); }
+
 /* ---- exec: the files are written before the image is replaced ---- */
 
 REC_EXPORT int execve(const char *path, char *const argv[], char *const envp[]) {

@@ -3,6 +3,7 @@
 #   analyze_case.sh HPCDB SAMPLES OUT reference NAME  - analyze --ignore-structs NAME.m, validate, diff against expected/NAME.nostruct.d
 #   analyze_case.sh HPCDB SAMPLES OUT structure NAME  - analyze NAME.m with its structs/, validate, diff against expected/NAME.d
 #   analyze_case.sh HPCDB SAMPLES OUT badstruct       - a broken structure file: a warning naming it, offsets as without
+#   analyze_case.sh HPCDB SAMPLES OUT replace         - a structure file naming the binary where --replace-path puts it
 #   analyze_case.sh HPCDB SAMPLES OUT jobs NAME       - -j 1, 2 and 3 give byte-identical databases
 #   analyze_case.sh HPCDB SAMPLES OUT broken          - one truncated file among good ones: warning + database; --strict fails
 #   analyze_case.sh HPCDB SAMPLES OUT refuse          - an existing database is not overwritten without --force
@@ -35,6 +36,17 @@ badstruct)
   grep -q "warning: structure file ignored (.*testmeas-small): $bad: line [0-9]*: xml: " "$out/stderr" ||
     { cat "$out/stderr"; fail "no warning naming $bad"; }
   "$hpcdb" diff "$meas/expected/small.nostruct.d" "$out/db" || fail "differs from hpcprof's database without structure"
+  ;;
+replace)
+  mkdir -p "$out/meas/structs" "$out/other"
+  cp "$meas"/small.m/*.hpcrun "$meas"/small.m/*.hpctrace "$out/meas/"
+  sed 's|n="/builds/hpctoolkit/hpctoolkit/builddir/tests/data/meas/testmeas-small"|n="/opt/moved/testmeas-small"|' \
+    "$meas/small.m/structs/testmeas-small.hpcstruct" > "$out/other/moved.hpcstruct"
+  "$hpcdb" analyze --quiet --struct "$out/other/moved.hpcstruct" "$out/meas" -o "$out/plain" || fail "analyze exited $?"
+  "$hpcdb" diff "$meas/expected/small.nostruct.d" "$out/plain" > /dev/null || fail "a structure file of another path was used"
+  "$hpcdb" analyze --quiet --struct "$out/other" -R /builds/hpctoolkit/hpctoolkit/builddir/tests/data/meas=/opt/moved \
+    "$out/meas" -o "$out/db" || fail "analyze -R exited $?"
+  "$hpcdb" diff "$meas/expected/small.d" "$out/db" || fail "differs from hpcprof's database with structure"
   ;;
 jobs)
   for j in 1 2 3; do "$hpcdb" analyze --quiet -j $j "$meas/$name.m" -o "$out/j$j" || fail "-j $j exited $?"; done

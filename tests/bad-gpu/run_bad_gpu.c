@@ -169,6 +169,7 @@ static void run_case(const char *root, char *line, const hpcdb_experiment *good,
 
   warnings w = {0};
   hpcdb_analyze_options opt = {0};
+  opt.ignore_structs = 1; /* the copies carry no structs/ */
   hpcdb_analyze_result res;
   hpcdb_experiment *exp = NULL;
   int rc = hpcdb_analyze(&exp, dir, &opt, on_warning, &w, &res);
@@ -212,6 +213,7 @@ int main(int argc, char **argv) {
   if (!f) return TEST_END();
   hpcdb_experiment *good = NULL;
   hpcdb_analyze_options opt = {0};
+  opt.ignore_structs = 1; /* the copies carry no structs/ */
   CHECK_RC(hpcdb_analyze(&good, testlib_sample(SAMPLE), &opt, NULL, NULL, NULL));
   const char *root = testlib_tmpdir("bad-gpu");
   char line[1024];

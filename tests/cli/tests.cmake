@@ -10,7 +10,8 @@ endfunction()
 foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328
            hpctoolkit-v4/lmp-openmp hpctoolkit-v4/loop-fork-cycles hpcrun/expected/small.d
            hpcrun/expected/small.nostruct.d hpcrun/expected/loops-cputime-t.d
-           hpcrun/expected/loops-cputime-t.nostruct.d)
+           hpcrun/expected/loops-cputime-t.nostruct.d hpcrun/expected/loops-cuda-nvidia-t.d
+           hpcrun/expected/loops-cuda-nvidia-t.nostruct.d)
   cli_test(roundtrip/${db} roundtrip ${db})
 endforeach()
 
@@ -24,7 +25,20 @@ foreach(db cpi-mpi ping-pong-mpi)
     cli_test(expect/report-${view}-${db} expect report-${view}-${db}.txt report --view ${view} --top 15 @/hpctoolkit-v4/${db})
   endforeach()
 endforeach()
+# a GPU run: the kernel under its launch site; CPU threads and GPU streams as two groups
+foreach(view top-down profiles)
+  cli_test(expect/report-${view}-cuda expect report-${view}-cuda.txt report --view ${view} --metric "GKER (sec)"
+           --metric GKER:COUNT @/hpcrun/expected/loops-cuda-nvidia-t.nostruct.d)
+endforeach()
 cli_test(expect/folded-ping-pong-mpi expect folded-ping-pong-mpi.txt export --format folded @/hpctoolkit-v4/ping-pong-mpi -o -)
+# Useful defaults: on a CUDA database the first metrics are all-zero GPU metrics; the default is the
+# first time metric with a non-zero total, said in the header (report) or on stderr (export).
+cli_test(expect/report-default-cuda expect report-default-cuda.txt report --top 5 @/hpcrun/expected/loops-cuda-nvidia-t.d)
+cli_test(expect/folded-cuda expect folded-cuda.txt export --format folded @/hpcrun/expected/loops-cuda-nvidia-t.d -o -)
+cli_test(status/folded-zero-metric status 2 export --format folded --metric "GSYNC:STR (sec)"
+         @/hpcrun/expected/loops-cuda-nvidia-t.d -o ${PROJECT_BINARY_DIR}/test-output/zero.folded)
+# Narrow tables cut names at word boundaries and fold lines to "[N more]".
+cli_test(expect/report-narrow-cpi-mpi expect report-narrow-cpi-mpi.txt report --top 2 --width 60 @/hpctoolkit-v4/cpi-mpi)
 
 foreach(cmd info validate dump convert diff analyze report export)
   cli_test(help/${cmd} status 0 ${cmd} --help)

@@ -81,5 +81,26 @@ for delta in (-1, +32, -64):
         r = run(cmd, path)
         if r.returncode not in (1, 2) or "tar" not in (r.stdout + r.stderr):
             fail(f"{path}: {cmd} exited {r.returncode} (want 1 or 2 and a tar message): {(r.stdout + r.stderr).strip()[:300]}")
+
+def set_checksum(b, at):
+    b[at + 148:at + 156] = b" " * 8
+    b[at + 148:at + 156] = b"%06o\0 " % sum(b[at:at + 512])
+
+
+# hostile sizes with right checksums: refused or read, never a crash or a hang
+for label, field in (("base256-huge", b"\x80" + b"\0" * 3 + b"\x40" + b"\0" * 7),
+                     ("base256-max", b"\xff" * 12), ("octal-max", b"77777777777\0")):
+    b = bytearray(pristine)
+    b[offsets[1] + 124:offsets[1] + 136] = field
+    set_checksum(b, offsets[1])
+    path = write(f"size-{label}.cubex", bytes(b))
+    for cmd in ("info", "validate"):
+        try:
+            r = subprocess.run([hpcdb, cmd, path], capture_output=True, text=True, timeout=20)
+        except subprocess.TimeoutExpired:
+            fail(f"{path}: {cmd} hangs")
+            continue
+        if r.returncode not in (0, 1, 2):
+            fail(f"{path}: {cmd} exited {r.returncode}: {(r.stdout + r.stderr).strip()[:300]}")
 print(f"{0 if failures else 1} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -3,8 +3,8 @@
   check_export.py HPCDB DB OUTDIR
 speedscope: the file format schema's required structure; chrome-trace: valid
 JSON whose B/E slices nest per track, time never going back; folded: the
-values sum to the root's inclusive value (from `hpcdb report --csv`)."""
-import json, math, os, subprocess, sys
+values are positive and sum to the root's inclusive value (from `hpcdb report --csv`)."""
+import csv, json, math, os, subprocess, sys
 
 hpcdb, db, outdir = sys.argv[1:4]
 if not os.path.isdir(db):
@@ -72,6 +72,7 @@ def check_folded(path):
     for line in open(path):
         stack, _, value = line.rstrip("\n").rpartition(" ")
         if not stack: fail("folded: a line without a stack"); return
+        if not float(value) > 0: fail(f"folded: a line of value {value}"); return
         total += float(value)
     r = subprocess.run([hpcdb, "report", "--csv", "--depth", "1", db], capture_output=True, text=True)
     root = float(r.stdout.splitlines()[1].split(",")[3])
@@ -85,10 +86,10 @@ def check_view_totals():
         if r.returncode != 0:
             fail(f"report --view {view} exited {r.returncode}")
             return []
-        return [line.split(",") for line in r.stdout.splitlines()[1:]]
+        return list(csv.reader(r.stdout.splitlines()[1:]))
     root = float(rows("top-down")[0][3])
     for view in ("bottom-up", "flat"):
-        total = sum(float(row[-1]) for row in rows(view) if row[0] == "0")
+        total = sum(float(row[5]) for row in rows(view) if row[0] == "0")  # the first metric's exclusive
         if abs(total - root) > 1e-6 * max(abs(total), abs(root)):
             fail(f"{view}: exclusive totals {total} differ from the top-down root {root}")
 
@@ -100,7 +101,17 @@ for view in ("top-down", "bottom-up", "flat", "profiles"):
         if not doc["rows"] or not doc["metrics"]: fail(f"report --json --view {view}: no rows or metrics")
     except (ValueError, KeyError) as e:
         fail(f"report --json --view {view}: {e}")
+def trace_samples():
+    r = subprocess.run([hpcdb, "dump", "--json", db], capture_output=True, text=True)
+    return sum(len(t) for t in json.loads(r.stdout)["traces"].values())
+
 has_trace = os.path.exists(os.path.join(db, "trace.db"))
+if has_trace and trace_samples() == 0:  # empty traces: an error, never an empty file
+    out = os.path.join(outdir, "out.chrome-trace")
+    r = subprocess.run([hpcdb, "export", "--format", "chrome-trace", db, "-o", out], capture_output=True, text=True)
+    if r.returncode != 2 or "nothing to export" not in r.stderr or os.path.exists(out):
+        fail(f"chrome-trace of empty traces: exit {r.returncode}, {r.stderr.strip()}")
+    has_trace = False
 for fmt, check in (("speedscope", check_speedscope), ("folded", check_folded), ("chrome-trace", check_chrome_trace)):
     if fmt == "chrome-trace" and not has_trace: continue
     path = export(fmt)

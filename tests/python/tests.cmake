@@ -26,3 +26,8 @@ add_test(NAME python/pip_install
                  $<TARGET_FILE:hpcdb_static> ${PROJECT_BINARY_DIR}/test-output/python/pip
                  ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/cpi-mpi)
 set_tests_properties(python/pip_install PROPERTIES ENVIRONMENT "${PY_ENV}" SKIP_RETURN_CODE 77)
+add_test(NAME python/install
+         COMMAND ${PY_TESTS}/check_install.sh ${HPCDB_PYTHON_EXECUTABLE} ${PROJECT_BINARY_DIR}
+                 ${PROJECT_BINARY_DIR}/test-output/python/install ${HPCDB_PYTHON_INSTALL_DIR}
+                 ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/cpi-mpi)
+set_tests_properties(python/install PROPERTIES ENVIRONMENT "${PY_ENV}" SKIP_RETURN_CODE 77)

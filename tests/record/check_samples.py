@@ -7,6 +7,10 @@ function's [start, start + size) from `nm -S`.
 usage: check_samples.py HPCDB PATH [--metric NAME|SCOPE] [--expect MODULE:FUNC]... [--ratio MODULE:A MODULE:B R TOL]
                         [--profiles N] [--in-profiles KIND=VALUE,...:MODULE:FUNC]
                         [--max-partial FRACTION] [--min-depth MODULE:FUNC:N]
+                        [--named FUNC] [--named-ratio A B R TOL]
+--named: a database analyzed with structure files has the function by name;
+--named-ratio compares the values at the two functions' contexts (give an
+inclusive metric, e.g. "CPUTIME (sec)|execution").
 PATH may also be a database from analyze (then --metric picks the values,
 e.g. "CPUTIME (sec)|point"). Inclusive samples: a calling path counts once for every function on it."""
 import json
@@ -15,6 +19,7 @@ import subprocess
 import sys
 
 FRAME = re.compile(r"\[(.+)\+0x([0-9a-f]+)\]")
+FUNCTION = re.compile(r"function (\S+) in ")
 
 
 def functions(module, cache={}):
@@ -30,24 +35,35 @@ def functions(module, cache={}):
 
 
 def paths(node, prefix, out, metric):
-    m = FRAME.search(node["context"])
+    m, f = FRAME.search(node["context"]), FUNCTION.search(node["context"])
     here = prefix + [(m.group(1), int(m.group(2), 16))] if m else prefix
+    here = here + [("function", f.group(1))] if f else here
     for profile, vals in node.get("values", {}).items():
         if profile != "SUMMARY":
-            out.append((profile, here, vals.get(metric, 0) if metric else sum(vals.values())))
+            out.append((profile, here, vals.get(metric, 0) if metric else sum(vals.values()),
+                        f.group(1) if f else None))
     for child in node.get("children", []):
         paths(child, here, out, metric)
 
 
 def inclusive(samples, module, func, profile=None):
     lo, hi = functions(module)[func]
-    return sum(v for p, path, v in samples
+    return sum(v for p, path, v, _ in samples
                if (profile is None or profile(p)) and any(m == module and lo <= off < hi for m, off in path))
+
+
+def by_name(samples, func):
+    return sum(v for _, path, v, _ in samples if ("function", func) in path)
+
+
+def at_function(samples, func):
+    """The values at the function's own contexts (use an inclusive metric)."""
+    return sum(v for _, _, v, own in samples if own == func)
 
 
 def max_depth(samples, module, func):
     lo, hi = functions(module)[func]
-    return max([sum(1 for m, off in path if m == module and lo <= off < hi) for _, path, _ in samples] + [0])
+    return max([sum(1 for m, off in path if m == module and lo <= off < hi) for _, path, _, _ in samples] + [0])
 
 
 def fail(msg):
@@ -64,7 +80,7 @@ def main():
                                      check=True).stdout)
     samples = []
     paths(dump["tree"], [], samples, metric)
-    total = sum(v for _, _, v in samples)
+    total = sum(v for _, _, v, _ in samples)
     print(f"{len(dump['profiles'])} profiles, total {total:.6g}")
     text = subprocess.run([hpcdb, "dump", path], capture_output=True, text=True, check=True).stdout
     counts = {k: sum(int(v) for v in re.findall(rf"hpcdb-record-{k} = (\d+)", text))
@@ -86,6 +102,20 @@ def main():
             va, vb = inclusive(samples, ma, fa), inclusive(samples, mb, fb)
             got = va / vb if vb else float("inf")
             print(f"{fa}/{fb} = {va:.6g}/{vb:.6g} = {got:.4f} (want {want} within {tol:.0%})")
+            if abs(got - want) > tol * want:
+                fail(f"ratio {got:.4f} is not {want} within {tol:.0%}")
+            i += 5
+        elif a == "--named":
+            v = by_name(samples, args[i + 1])
+            print(f"function {args[i + 1]} (by name): {v:.6g}")
+            if v <= 0:
+                fail(f"no function named {args[i + 1]} with samples")
+            i += 2
+        elif a == "--named-ratio":
+            fa, fb, want, tol = args[i + 1], args[i + 2], float(args[i + 3]), float(args[i + 4])
+            va, vb = at_function(samples, fa), at_function(samples, fb)
+            got = va / vb if vb else float("inf")
+            print(f"by name {fa}/{fb} = {va:.6g}/{vb:.6g} = {got:.4f} (want {want} within {tol:.0%})")
             if abs(got - want) > tol * want:
                 fail(f"ratio {got:.4f} is not {want} within {tol:.0%}")
             i += 5

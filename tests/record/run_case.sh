@@ -17,6 +17,16 @@ check_db() {
   "$hpcdb" analyze "$m" -o "$work/db" --quiet || fail "analyze failed"
   "$hpcdb" validate --errors-only "$work/db" || fail "the database does not validate"
 }
+# structure files of the given binaries (hpcdb struct), then a database with
+# function names in $work/named
+named_db() {
+  mkdir -p "$m/structs"
+  for b in "$@"; do
+    "$hpcdb" struct --no-cache "$b" -o "$m/structs/$(basename "$b").hpcstruct" || fail "struct $b"
+  done
+  "$hpcdb" analyze "$m" -o "$work/named" --quiet || fail "analyze with structure failed"
+  "$hpcdb" validate --errors-only "$work/named" || fail "the database with structure does not validate"
+}
 check() { $py "$here/check_samples.py" "$hpcdb" "$@" || exit 1; }
 expect_rc() { [ "$1" = "$2" ] || fail "exit status $1, expected $2"; }
 # bad use: exit status 2, the message, and no directory left behind
@@ -31,22 +41,44 @@ refused() {
 
 case $case in
 ratio)
-  record "$bin/record_ratio" 2; expect_rc $? 0
+  # 3:1 within 10 % at 200 Hz needs samples at regular intervals of the
+  # thread's time: the kernel's cpu-clock event gives them even on a loaded
+  # machine. CPUTIME's timers are served on the scheduler tick: under load a
+  # signal stands for several periods and lands at a random point, so its
+  # ratio is checked only for the dominant function (docs/record.md).
+  ev=cpu-clock@f200 metric="cpu-clock (ns)"
+  if ! "$hpcdb" record -e $ev -o "$m" true 2>/dev/null; then
+    echo "cpu-clock is not allowed here: the 10 % check uses CPUTIME"
+    ev=CPUTIME@f200 metric="CPUTIME (sec)"
+  fi
+  rm -rf "$m"
+  record -e $ev "$bin/record_ratio" 2; expect_rc $? 0
   check_db
   check "$m" --expect "$bin/record_ratio:heavy" --max-partial 0.01
+  check "$work/db" --metric "$metric|point" \
+    --ratio "$bin/record_ratio:heavy" "$bin/record_ratio:light" 3 0.10
+  named_db "$bin/record_ratio"
+  check "$work/named" --metric "$metric|execution" --named-ratio heavy light 3 0.10
+  rm -rf "$m" "$work/db"
+  record "$bin/record_ratio" 1; expect_rc $? 0
+  check_db
   check "$work/db" --metric "CPUTIME (sec)|point" \
-    --ratio "$bin/record_ratio:heavy" "$bin/record_ratio:light" 3 0.10 ;;
+    --ratio "$bin/record_ratio:heavy" "$bin/record_ratio:light" 3 0.5 ;;
 recursive)
   record "$bin/record_recursive" 0.5; expect_rc $? 0
   check_db
   check "$m" --expect "$bin/record_recursive:descend" --min-depth "$bin/record_recursive:descend:20" \
-    --max-partial 0.01 ;;
+    --max-partial 0.01
+  named_db "$bin/record_recursive"
+  check "$work/named" --named descend ;;
 threads)
   record "$bin/record_threads" 0.3; expect_rc $? 0
   [ "$(ls "$m"/*.hpcrun | wc -l)" = 5 ] || fail "expected 5 .hpcrun files: $(ls "$m")"
   check_db
   check "$m" --profiles 5 --in-profiles "THREAD=1,THREAD=2,THREAD=3,THREAD=4:$bin/record_threads:worker" \
-    --max-partial 0.01 ;;
+    --max-partial 0.01
+  named_db "$bin/record_threads"
+  check "$work/named" --named worker ;;
 trace)
   "$hpcdb" record -t -o "$m" "$bin/record_threads" 0.2; expect_rc $? 0
   [ "$(ls "$m"/*.hpctrace | wc -l)" = 5 ] || fail "expected 5 .hpctrace files: $(ls "$m")"
@@ -56,7 +88,9 @@ trace)
 dlopen)
   record "$bin/record_dlopen" 0.4; expect_rc $? 0
   check_db
-  check "$m" --expect "$bin/librecord_plugin.so:plugin_work" --expect "$bin/record_dlopen:main" ;;
+  check "$m" --expect "$bin/librecord_plugin.so:plugin_work" --expect "$bin/record_dlopen:main"
+  named_db "$bin/record_dlopen" "$bin/librecord_plugin.so"
+  check "$work/named" --named plugin_work --named main ;;
 forkexec)
   want=$("$bin/record_forkexec"); wrc=$?
   got=$(record "$bin/record_forkexec"); rc=$?

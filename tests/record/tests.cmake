@@ -33,3 +33,9 @@ foreach(case ratio recursive threads trace dlopen forkexec sigprof exit sigterm 
            COMMAND bash ${REC_DIR}/run_case.sh ${case} $<TARGET_FILE:hpcdb> ${REC_BIN} ${REC_BIN}/work)
   set_tests_properties(record/${case} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+
+# The tree the signal handler builds, tested alone (its sources, no preloading).
+add_executable(record_test_cct ${REC_DIR}/test_cct.c ${PROJECT_SOURCE_DIR}/src/record/cct.c
+                               ${PROJECT_SOURCE_DIR}/src/record/arena.c)
+target_include_directories(record_test_cct PRIVATE ${PROJECT_SOURCE_DIR}/src/record)
+add_test(NAME record/cct COMMAND record_test_cct)

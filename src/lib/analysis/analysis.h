@@ -77,6 +77,7 @@ typedef struct mapped_profile {
   uint32_t n_nodes;
   uint32_t *node_ids;  /* sorted file node ids */
   uint32_t *node_ctx;  /* unified context of node_ids[i] */
+  uint32_t *node_rel;  /* its relation to the caller (unify.c): where move-to-procedure metrics go */
   uint32_t *file_keys; /* the id of each node in file order (02.00 leaf ids made positive) */
   uint32_t *by_id;     /* when the ids are dense enough: by_id[id] = i, or HPCDB_NONE */
   uint32_t n_by_id;
@@ -101,12 +102,9 @@ int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, 
 uint16_t analysis_stat_id(uint32_t metric, int all_stats, int partial, int scope);
 /* The scopes (bits 1 << SCOPE_*) a metric of the analysis has. */
 unsigned analysis_metric_scopes(const hpcdb_metric *m);
-/* Unified context of a file node id, or HPCDB_NONE (once per value: inline). */
-static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
-  if (m->by_id) {
-    uint32_t i = node_id < m->n_by_id ? m->by_id[node_id] : HPCDB_NONE;
-    return i == HPCDB_NONE ? HPCDB_NONE : m->node_ctx[i];
-  }
+/* Where a file node id is in node_ids, or HPCDB_NONE (once per value: inline). */
+static inline uint32_t mapped_profile_index(const mapped_profile *m, uint32_t node_id) {
+  if (m->by_id) return node_id < m->n_by_id ? m->by_id[node_id] : HPCDB_NONE;
   uint32_t lo = 0, hi = m->n_nodes;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
@@ -115,7 +113,12 @@ static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node
     else
       hi = mid;
   }
-  return lo < m->n_nodes && m->node_ids[lo] == node_id ? m->node_ctx[lo] : HPCDB_NONE;
+  return lo < m->n_nodes && m->node_ids[lo] == node_id ? lo : HPCDB_NONE;
+}
+/* Unified context of a file node id, or HPCDB_NONE. */
+static inline uint32_t mapped_profile_ctx(const mapped_profile *m, uint32_t node_id) {
+  uint32_t i = mapped_profile_index(m, node_id);
+  return i == HPCDB_NONE ? HPCDB_NONE : m->node_ctx[i];
 }
 void mapped_profile_free(mapped_profile *m);
 
@@ -159,7 +162,8 @@ void loop_lex_list_free(loop_lex_list *l);
 /* The summary's lex_aware of loops, over threads in file order. */
 typedef struct loop_lex_summary {
   int all_stats;
-  hpcdb_u64map loops; /* loop contexts some thread has a value in */
+  uint8_t *is_loop;   /* per context id: a loop some thread has a value in */
+  uint64_t n_is_loop;
   hpcdb_u64map cells; /* ctx << 32 | metric -> index of its partials in acc */
   double *acc;
   uint64_t n, cap;

@@ -16,6 +16,9 @@
 #include "hpcrun/hpcrun_paths.h"
 
 #define MAX_WORKERS 64
+/* .hpctrace header flag: the samples are of calls (GPU streams' kernels),
+ * attributed to the frame's relation to its caller, as hpcprof does. */
+#define HPCTRACE_FLAG_CALL_TRACE 0x4ull
 
 static const char *const standard_kinds[] = {"SUMMARY",   "NODE",       "RANK",      "THREAD",
                                              "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"};
@@ -180,9 +183,11 @@ static int prepare_trace(const unified_tree *tree, const char *profile_path, con
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
   }
   uint64_t kept = 0;
+  int call_trace = (t->flags & HPCTRACE_FLAG_CALL_TRACE) != 0; /* samples name the frame's procedure */
   for (uint64_t i = 0; i < t->n; i++) {
-    uint32_t ctx = mapped_profile_ctx(m, t->cct_ids[i]);
-    if (ctx == HPCDB_NONE) continue; /* a node the profile lacks: hpcprof drops the sample */
+    uint32_t k = mapped_profile_index(m, t->cct_ids[i]);
+    if (k == HPCDB_NONE) continue; /* a node the profile lacks: hpcprof drops the sample */
+    uint32_t ctx = call_trace ? m->node_rel[k] : m->node_ctx[k];
     rec[3 * kept] = t->times[i];
     rec[3 * kept + 1] = i;
     rec[3 * kept++ + 2] = info[ctx].visible; /* hidden contexts: their parent */

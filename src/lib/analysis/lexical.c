@@ -42,7 +42,13 @@ int loop_lex_add(loop_lex_summary *s, const loop_lex_list *l) {
   uint64_t np = s->all_stats ? N_PARTIALS : 1;
   for (uint32_t i = 0; i < l->n; i++) {
     const loop_lex_value *x = &l->items[i];
-    if (u64map_put(&s->loops, x->ctx, 1) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    if (x->ctx >= s->n_is_loop) { /* the items come context by context: once per context */
+      uint64_t old = s->n_is_loop;
+      if (VEC_RESERVE(&s->is_loop, &s->n_is_loop, (uint64_t)x->ctx + 1) < 0)
+        return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+      memset(s->is_loop + old, 0, s->n_is_loop - old);
+    }
+    s->is_loop[x->ctx] = 1;
     if (x->value == 0) continue;
     uint64_t key = (uint64_t)x->ctx << 32 | x->metric, idx;
     int first = !u64map_get(&s->cells, key, &idx);
@@ -60,13 +66,13 @@ int loop_lex_add(loop_lex_summary *s, const loop_lex_list *l) {
 
 const double *loop_lex_summary_get(const loop_lex_summary *s, uint32_t ctx, uint32_t metric, int *is_loop) {
   uint64_t idx;
-  *is_loop = s && u64map_get(&s->loops, ctx, &idx);
+  *is_loop = s && ctx < s->n_is_loop && s->is_loop[ctx];
   if (!*is_loop || !u64map_get(&s->cells, (uint64_t)ctx << 32 | metric, &idx)) return NULL;
   return &s->acc[idx * (s->all_stats ? N_PARTIALS : 1)];
 }
 
 void loop_lex_summary_free(loop_lex_summary *s) {
-  u64map_free(&s->loops);
+  free(s->is_loop);
   u64map_free(&s->cells);
   free(s->acc);
   int all = s->all_stats;

@@ -59,21 +59,26 @@ static void add_raw(thread_values *tv, const uint32_t *slot, uint32_t ctx, uint3
   for (int s = 0; s < N_SCOPES; s++) *cell(tv, slot[ctx], metric, s) += value;
 }
 
+/* 04.00 metric flag byte 3: the value belongs to the frame's procedure (its
+ * relation to the caller, mapped_profile.node_rel) rather than to the
+ * instruction: hpcrun marks GPU kernels' time, counts and characteristics so,
+ * and hpcprof puts them on the kernel's function when structure names it. */
+#define HPCRUN_MFLAG_MOVE2PROC 3
+
 static int add_sparse(thread_values *tv, const uint32_t *slot, const measured_tree *tr,
                       const mapped_profile *m, const uint32_t *metric_map) {
   const hpcrun_sparse *sp = tr->sparse;
   for (uint32_t k = 0; k < sp->n_nz_ctxs; k++) {
-    uint32_t ctx = mapped_profile_ctx(m, sp->ctx_ids[k]);
-    if (ctx == HPCDB_NONE)
+    uint32_t i = mapped_profile_index(m, sp->ctx_ids[k]);
+    if (i == HPCDB_NONE)
       return hpcdb_fail(HPCDB_ECORRUPT, "values for node %u, which is not in the calling context tree",
                         sp->ctx_ids[k]);
     for (uint64_t v = sp->ctx_starts[k]; v < sp->ctx_starts[k + 1]; v++) {
       uint16_t mid = sp->metric_ids[v];
-      if (mid >= tr->tab->n_metrics)
-        return hpcdb_fail(HPCDB_ECORRUPT, "a value of node %u is for metric %u; the file defines %u metrics",
-                          sp->ctx_ids[k], mid, tr->tab->n_metrics);
       if (metric_map[mid] == HPCDB_NONE) continue; /* a formula metric */
-      add_raw(tv, slot, ctx, metric_map[mid], hpcrun_metric_value(&tr->tab->metrics[mid], sp->value_bits[v]));
+      const hpcrun_metric_desc *md = &tr->tab->metrics[mid];
+      uint32_t ctx = md->flags[HPCRUN_MFLAG_MOVE2PROC] ? m->node_rel[i] : m->node_ctx[i];
+      add_raw(tv, slot, ctx, metric_map[mid], hpcrun_metric_value(md, sp->value_bits[v]));
     }
   }
   return 0;

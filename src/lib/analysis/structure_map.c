@@ -40,6 +40,7 @@ typedef struct module_structure {
 struct structure_map {
   hpcdb_experiment *exp;
   const char *measurements;
+  const hpcdb_analyze_options *opt;
   hpcdb_warning_fn warn;
   void *user;
   struct_file *files;
@@ -97,7 +98,7 @@ int structure_map_open(structure_map **out, hpcdb_experiment *exp, const char *m
   *out = NULL;
   structure_map *sm = calloc(1, sizeof *sm);
   if (!sm) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  *sm = (structure_map){exp, measurements, warn, user, NULL, 0, 0, NULL, 0, {0}};
+  *sm = (structure_map){exp, measurements, opt, warn, user, NULL, 0, 0, NULL, 0, {0}};
   int rc = 0;
   for (uint32_t i = 0; opt && i < opt->n_structs && rc == 0; i++) rc = add_path(sm, opt->structs[i], 1);
   char dir[4096];
@@ -137,6 +138,28 @@ static int same_module(const structure_map *sm, const char *lm, const char *path
   return 0;
 }
 
+/* Where a module's binary is on this machine: its path with the first
+ * --replace-path OLD=NEW whose OLD is a prefix of it (at a '/') replaced, as
+ * hpcprof -R; a relative path is inside the measurements. 0 when it does not
+ * fit in size. */
+int structure_resolved_path(const structure_map *sm, const char *path, char *out, size_t size) {
+  for (uint32_t i = 0; sm->opt && i < sm->opt->n_replace_paths; i++) {
+    const char *rule = sm->opt->replace_paths[i], *eq = strchr(rule, '=');
+    size_t n = eq ? (size_t)(eq - rule) : 0;
+    if (!eq || n == 0 || strncmp(path, rule, n) != 0 || (path[n] != '/' && path[n] != '\0' && rule[n - 1] != '/'))
+      continue;
+    return (size_t)snprintf(out, size, "%s%s", eq + 1, path + n) < size;
+  }
+  if (path[0] != '/') return (size_t)snprintf(out, size, "%s/%s", sm->measurements, path) < size;
+  return (size_t)snprintf(out, size, "%s", path) < size;
+}
+
+/* Whether a structure file's load module is this module: by its recorded
+ * path, or by where its binary is on this machine (as hpcprof matches). */
+static int describes(const structure_map *sm, const char *lm, const char *path, const char *resolved) {
+  return same_module(sm, lm, path) || (resolved[0] && !strcmp(lm, resolved));
+}
+
 /* The structure of a module, read on first use; NULL when none describes it. */
 static int module_structure_of(structure_map *sm, uint32_t module, module_structure **out) {
   *out = NULL;
@@ -149,10 +172,12 @@ static int module_structure_of(structure_map *sm, uint32_t module, module_struct
   if (ms->state == 0) {
     ms->state = -1;
     const char *path = sm->exp->modules[module].path;
+    char resolved[4096];
+    if (!structure_resolved_path(sm, path, resolved, sizeof resolved)) resolved[0] = '\0';
     for (uint64_t i = 0; i < sm->n_files && ms->state < 0; i++) {
       struct_file *f = &sm->files[i];
       if (f->state < 0) continue;
-      if (f->state == 0 && !same_module(sm, f->first_module, path)) continue; /* unread: its first LM only */
+      if (f->state == 0 && !describes(sm, f->first_module, path, resolved)) continue; /* unread: its first LM only */
       if (f->state == 0) {
         int rc = hpcdb_hpcstruct_read(&f->s, f->path);
         if (rc == HPCDB_ENOMEM) return rc;
@@ -165,7 +190,7 @@ static int module_structure_of(structure_map *sm, uint32_t module, module_struct
       }
       for (uint32_t k = 0; k < hpcdb_hpcstruct_n_modules(f->s); k++) {
         const hpcdb_struct_module *m = hpcdb_hpcstruct_module(f->s, k);
-        if (!same_module(sm, m->name, path)) continue;
+        if (!describes(sm, m->name, path, resolved)) continue;
         ms->function = malloc(((size_t)m->n_scopes + 1) * sizeof *ms->function);
         if (!ms->function) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
         memset(ms->function, 0xff, ((size_t)m->n_scopes + 1) * sizeof *ms->function);

@@ -19,6 +19,10 @@ int structure_map_open(structure_map **out, hpcdb_experiment *exp, const char *m
                        const hpcdb_analyze_options *opt, hpcdb_warning_fn warn, void *user);
 void structure_map_free(structure_map *m);
 
+/* Where a module's binary is on this machine (--replace-path, measurement-
+ * relative paths); 0 when the path does not fit in size. */
+int structure_resolved_path(const structure_map *sm, const char *path, char *out, size_t size);
+
 /* The context a frame (module + address) called from parent stands for,
  * when a structure file describes the module: 1 and *out_id set; 0 when
  * there is none (the caller falls back); or a negative status. */

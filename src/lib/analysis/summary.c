@@ -86,9 +86,8 @@ int summary_add(summary_acc *s, const hpcdb_profile *p, uint32_t n_contexts, uin
 static void loops_lex_aware_acc(summary_acc *s) {
   const loop_lex_summary *l = s->loops;
   uint64_t np = n_partials(s);
-  for (uint64_t i = 0; l && i < l->loops.cap; i++) {
-    uint64_t ctx = l->loops.keys[i];
-    if (!l->loops.used[i] || ctx >= s->n_ctxs) continue;
+  for (uint64_t ctx = 0; l && ctx < l->n_is_loop && ctx < s->n_ctxs; ctx++) {
+    if (!l->is_loop[ctx]) continue;
     for (uint32_t m = 0; m < s->n_metrics; m++) {
       uint64_t cell = (ctx * s->n_metrics + m) * N_SCOPES + SCOPE_LEX_AWARE;
       int is_loop;

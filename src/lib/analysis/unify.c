@@ -113,6 +113,28 @@ int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto
   return 0;
 }
 
+/* The id under key, if any (no insertion). */
+static int table_find(const unified_tree *t, unify_key key, uint32_t *out_id) {
+  if (!t->cap) return 0;
+  for (uint64_t i = key_hash(key) & (t->cap - 1); t->slots[i].id_plus1; i = (i + 1) & (t->cap - 1))
+    if (key_eq(t->slots[i].key, key)) {
+      *out_id = t->slots[i].id_plus1 - 1;
+      return 1;
+    }
+  return 0;
+}
+
+/* Makes key lead to id too, unless it leads somewhere already. */
+static int table_alias(unified_tree *t, unify_key key, uint32_t id) {
+  if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t));
+  uint64_t i = key_hash(key) & (t->cap - 1);
+  for (; t->slots[i].id_plus1; i = (i + 1) & (t->cap - 1))
+    if (key_eq(t->slots[i].key, key)) return 0;
+  t->slots[i] = (unify_slot){key, id + 1};
+  t->count++;
+  return 0;
+}
+
 static const char *const entry_names[] = {"unknown entry", "main thread", "application thread"};
 
 static int entry_point(unified_tree *t, uint16_t kind, uint32_t *out_id) {
@@ -174,8 +196,8 @@ static int function_index(unified_tree *t, uint32_t module, const symbol_table *
   return 0;
 }
 
-/* The context a frame (module + ip) called from parent stands for. */
-static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+/* A frame not met before: its context, made as needed. */
+static int new_frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
   if (t->structure) {
     int described = structure_frame(t, parent, module, ip, out_id);
     if (described != 0) return described < 0 ? described : 0;
@@ -200,6 +222,16 @@ static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip,
   insn.module = module;
   insn.offset = ip;
   return unify_find_or_add(t, (unify_key){fn_ctx, module, ip}, &insn, 1, out_id);
+}
+
+/* The context a frame (module + ip) called from parent stands for. A frame
+ * met before is one probe: (parent, module, ip) leads to its context however
+ * it was made (through a structure file, a function symbol, or as itself). */
+static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip, uint32_t *out_id) {
+  unify_key key = {parent, module, ip};
+  if (table_find(t, key, out_id)) return 0;
+  HPCDB_TRY(new_frame(t, parent, module, ip, out_id));
+  return table_alias(t, key, *out_id);
 }
 
 /* The function a placeholder frame stands for: one per placeholder code, in
@@ -239,6 +271,7 @@ static int module_index(hpcdb_experiment *exp, const hpcrun_str *path, uint32_t 
 void mapped_profile_free(mapped_profile *m) {
   free(m->node_ids);
   free(m->node_ctx);
+  free(m->node_rel);
   free(m->file_keys);
   free(m->by_id);
   memset(m, 0, sizeof *m);
@@ -277,8 +310,23 @@ static int unknown_function(unified_tree *t, uint32_t parent, uint32_t *out_id) 
   return unify_find_or_add(t, (unify_key){parent, KEY_UNKNOWN, 0}, &c, 0, out_id);
 }
 
+/* The context of a frame hpcprof calls its relation to the caller: the
+ * outermost of those the frame made under frame_parent (the function a
+ * structure file or symbol puts the address in; the instruction itself
+ * otherwise). Metrics hpcrun marks "move to procedure" (GPU kernels' time,
+ * counts and characteristics) and call-trace samples go there. */
+static uint32_t relation_context(const unified_tree *t, uint32_t frame_parent, uint32_t ctx) {
+  uint32_t c = ctx;
+  while (c != 0 && t->info[c].parent != frame_parent) c = t->info[c].parent;
+  return c != 0 ? c : ctx;
+}
+
+/* The context one node stands for, given its parent's; *frame_parent is
+ * where a frame's contexts were made (HPCDB_NONE for a placeholder). */
 static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, file_modules *fm,
-                    const hpcrun_cct_node *node, int unwound, uint32_t parent, uint32_t *out) {
+                    const hpcrun_cct_node *node, int unwound, uint32_t parent, uint32_t *out,
+                    uint32_t *frame_parent) {
+  *frame_parent = HPCDB_NONE;
   if (node->lm_id >= HPCRUN_LM_GPU_CONTEXT && node->lm_id <= HPCRUN_LM_GPU_ROOT)
     return hpcdb_fail(HPCDB_EUNSUPPORTED,
                       "%s: node %u is a GPU range-profiling node (load module %u), which analyze cannot place "
@@ -311,6 +359,7 @@ static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab,
   HPCDB_TRY(node_module(t->exp, tab, fm, node->lm_id, &module));
   if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent)); /* no entry placeholder */
   if (!unwound) HPCDB_TRY(unknown_function(t, parent, &parent));
+  *frame_parent = parent;
   return frame(t, parent, module, node->ip, out);
 }
 
@@ -383,9 +432,10 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
                      malloc(((size_t)tab->n_lm + 1) * sizeof *fm.module)};
   out->node_ids = malloc(((size_t)n + 1) * sizeof *out->node_ids);
   out->node_ctx = malloc(((size_t)n + 1) * sizeof *out->node_ctx);
+  out->node_rel = malloc(((size_t)n + 1) * sizeof *out->node_rel);
   out->file_keys = malloc(((size_t)n + 1) * sizeof *out->file_keys);
   int rc = 0;
-  if (!pairs || !pos || !fm.lm_map || !fm.module || !out->node_ids || !out->node_ctx || !out->file_keys) {
+  if (!pairs || !pos || !fm.lm_map || !fm.module || !out->node_ids || !out->node_ctx || !out->node_rel || !out->file_keys) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory mapping %u nodes", path, n);
     goto done;
   }
@@ -409,7 +459,9 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
       uint32_t parent = 0;
       if (node->parent != 0 && (parent = mapped_profile_ctx(out, node->parent)) == HPCDB_NONE) continue;
       int unwound = f->major != 4 || (node->flags & HPCRUN_NODE_UNWOUND); /* the flag is 04.00's */
-      if ((rc = map_node(t, path, tab, &fm, node, unwound, parent, &out->node_ctx[pos[i]])) < 0) goto done;
+      uint32_t *ctx = &out->node_ctx[pos[i]], frame_parent;
+      if ((rc = map_node(t, path, tab, &fm, node, unwound, parent, ctx, &frame_parent)) < 0) goto done;
+      out->node_rel[pos[i]] = frame_parent == HPCDB_NONE ? *ctx : relation_context(t, frame_parent, *ctx);
       left--;
     }
     if (left == before) {

@@ -76,6 +76,8 @@ static void classify(const bs_decoder *d, const cs_insn *in, bs_insn *out) {
                (in->id == ARM64_INS_B && (in->detail->arm64.cc == ARM64_CC_INVALID ||
                                           in->detail->arm64.cc == ARM64_CC_AL));
     out->flow = uncond ? BS_FLOW_JUMP : BS_FLOW_COND;
+  } else if (x86 ? in->id == X86_INS_NOP || in->id == X86_INS_INT3 : in->id == ARM64_INS_NOP) {
+    out->flow = BS_FLOW_PAD;
   } else if (x86 && (in->id == X86_INS_HLT || in->id == X86_INS_UD2)) {
     out->flow = BS_FLOW_STOP;
   } else if (!x86 && (in->id == ARM64_INS_BRK || in->id == ARM64_INS_HLT)) {

@@ -38,7 +38,7 @@ int64_t bs_reachable_ranges(bs_unit *u, const bs_binary *b, bs_decoder *d, uint6
     uint64_t i = work[--sp];
     int64_t next[2] = {-1, -1};
     uint8_t f = in[i].flow;
-    if ((f == BS_FLOW_NEXT || f == BS_FLOW_CALL || f == BS_FLOW_COND) && i + 1 < n) next[0] = (int64_t)i + 1;
+    if ((f == BS_FLOW_NEXT || f == BS_FLOW_PAD || f == BS_FLOW_CALL || f == BS_FLOW_COND) && i + 1 < n) next[0] = (int64_t)i + 1;
     if ((f == BS_FLOW_JUMP || f == BS_FLOW_COND) && in[i].target) next[1] = index_of(in, n, in[i].target);
     for (int k = 0; k < 2; k++)
       if (next[k] >= 0 && !seen[next[k]]) seen[next[k]] = 1, work[sp++] = (uint64_t)next[k];

@@ -90,17 +90,19 @@ const uint8_t *bs_binary_code_at(const bs_binary *b, uint64_t addr, uint64_t *le
 /* Functions of one compile unit from DWARF into u (reset first). */
 int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie);
 
-/* Function symbols (.symtab, else .dynsym) in executable sections, sorted by
- * address, one per address, sizes completed up to the next symbol. */
+/* Function symbols (.symtab, else .dynsym) in executable sections, and PLT
+ * stubs (names made in names), sorted by address, one per address, sizes
+ * completed up to the next symbol. */
 typedef struct bs_symbol {
   uint64_t addr, size;
   const char *name; /* in the ELF string table */
 } bs_symbol;
-int bs_symbols_read(const bs_binary *b, bs_symbol **out, size_t *n);
+int bs_symbols_read(const bs_binary *b, hpcdb_arena *names, bs_symbol **out, size_t *n);
 
 /* ---- machine code ---- */
 
-enum bs_flow { BS_FLOW_NEXT, BS_FLOW_JUMP, BS_FLOW_COND, BS_FLOW_STOP, BS_FLOW_CALL };
+/* PAD: alignment padding (nop, int3), falls through like NEXT */
+enum bs_flow { BS_FLOW_NEXT, BS_FLOW_JUMP, BS_FLOW_COND, BS_FLOW_STOP, BS_FLOW_CALL, BS_FLOW_PAD };
 
 typedef struct bs_insn {
   uint64_t addr;

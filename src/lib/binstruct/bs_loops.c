@@ -2,8 +2,10 @@
  * decoded instructions, dominators (Cooper, Harvey and Kennedy's iterative
  * algorithm over reverse post-order), natural loops from back edges, and
  * irreducible regions from retreating edges whose target does not dominate
- * their source. Calls do not end blocks. Indirect jumps (jump tables
- * included) have no known successors. */
+ * their source. Calls do not end blocks. An indirect jump (a jump table's)
+ * leads to every block nothing else reaches: the cases of a switch are
+ * such blocks, and without these edges a loop around a switch would look
+ * entered from outside. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,17 +17,23 @@ typedef struct cfg {
   uint32_t nb;       /* real blocks; index nb is the virtual root */
   uint32_t *start;   /* first insn of each block (nb + 1 entries: start[nb] = n) */
   int32_t (*succs)[2];
+  uint8_t *indirect;  /* ends in an indirect jump */
+  uint32_t *orphans;  /* blocks no direct edge reaches (but the entry) */
+  uint32_t n_orphans;
   uint32_t *pred_off, *preds; /* CSR over nb + 1 nodes */
   uint32_t *rpo, *rpo_num;    /* reverse post-order of the DFS from the root */
   uint32_t *pre, *post;       /* DFS numbering (ancestor test) */
   uint32_t *idom;
   uint32_t *dpre, *dpost;     /* dominator-tree numbering (dominance test) */
   uint8_t *root_child;        /* reached from the virtual root */
+  uint32_t n_reached;         /* entries of rpo */
 } cfg;
 
 static void cfg_free(cfg *g) {
   free(g->start);
   free(g->succs);
+  free(g->indirect);
+  free(g->orphans);
   free(g->pred_off);
   free(g->preds);
   free(g->rpo);
@@ -86,7 +94,8 @@ static int build_blocks(cfg *g, const bs_insn *in, uint64_t n, uint64_t entry, u
     const bs_insn *l = &in[last];
     int32_t *s = g->succs[b];
     s[0] = s[1] = -1;
-    int falls = l->flow == BS_FLOW_NEXT || l->flow == BS_FLOW_CALL || l->flow == BS_FLOW_COND;
+    int falls = l->flow == BS_FLOW_NEXT || l->flow == BS_FLOW_PAD || l->flow == BS_FLOW_CALL ||
+                l->flow == BS_FLOW_COND;
     if (falls && last + 1 < n && l->addr + l->len == in[last + 1].addr) s[0] = (int32_t)(b + 1);
     if ((l->flow == BS_FLOW_JUMP || l->flow == BS_FLOW_COND) && l->target) {
       int64_t t = insn_at(in, n, l->target);
@@ -96,12 +105,42 @@ static int build_blocks(cfg *g, const bs_insn *in, uint64_t n, uint64_t entry, u
   /* the virtual root: the entry first, then blocks nothing jumps to */
   g->succs[nb][0] = e >= 0 ? (int32_t)blk_of[e] : 0;
   g->succs[nb][1] = -1;
+  g->indirect = calloc(nb + 1, 1);
+  uint8_t *reached = calloc(nb + 1, 1);
+  g->orphans = malloc((nb + 1) * sizeof *g->orphans);
+  if (!g->indirect || !reached || !g->orphans) {
+    free(reached);
+    return oom();
+  }
+  int any_indirect = 0;
+  for (b = 0; b < nb; b++) {
+    const bs_insn *l = &in[g->start[b + 1] - 1];
+    if (l->flow == BS_FLOW_JUMP && !l->target) g->indirect[b] = 1, any_indirect = 1;
+    for (int k = 0; k < 2; k++)
+      if (g->succs[b][k] >= 0) reached[g->succs[b][k]] = 1;
+  }
+  if (e >= 0) reached[blk_of[e]] = 1;
+  for (b = 0; b < nb && any_indirect; b++) {
+    int pad = 1; /* alignment padding between code is not a case of a switch */
+    for (uint32_t i = g->start[b]; i < g->start[b + 1] && pad; i++) pad = in[i].flow == BS_FLOW_PAD;
+    if (!reached[b] && !pad) g->orphans[g->n_orphans++] = b;
+  }
+  free(reached);
   return 0;
 }
 
-/* Depth-first search from the virtual root, whose successors are the entry
- * block and then every block not reached yet (code reached only through
- * indirect jumps, or not at all): pre/post numbers and reverse post-order. */
+/* Successor slot k of block v (-1: none); slots: 2 direct, then the orphans
+ * for a block ending in an indirect jump. */
+static uint32_t n_slots(const cfg *g, uint32_t v) { return 2 + (g->indirect[v] ? g->n_orphans : 0); }
+
+static int32_t slot(const cfg *g, uint32_t v, uint32_t k) {
+  return k < 2 ? g->succs[v][k] : (int32_t)g->orphans[k - 2];
+}
+
+/* Depth-first search from the virtual root (whose one successor is the
+ * entry): pre/post numbers and reverse post-order of the blocks reached.
+ * Blocks not reached (padding, code only the unwinder enters) take no part:
+ * their edges into the function must not make its loops look irreducible. */
 static int dfs(cfg *g) {
   uint32_t nn = g->nb + 1, root = g->nb;
   g->pre = malloc(nn * sizeof *g->pre);
@@ -116,17 +155,17 @@ static int dfs(cfg *g) {
     free(next);
     return oom();
   }
-  for (uint32_t i = 0; i < nn; i++) g->pre[i] = UINT32_MAX;
+  for (uint32_t i = 0; i < nn; i++) g->pre[i] = g->post[i] = g->rpo_num[i] = UINT32_MAX;
   uint32_t clock = 0, pclock = 0, sp = 0;
   stack[sp++] = root;
   g->pre[root] = clock++;
   while (sp) {
     uint32_t v = stack[sp - 1];
     int32_t w = -1;
-    uint32_t limit = v == root ? nn : 2; /* root: entry, then blocks 0..nb-1 */
+    uint32_t limit = v == root ? 1 : n_slots(g, v);
     while (w < 0 && next[v] < limit) {
       uint32_t k = next[v]++;
-      int32_t c = v != root ? g->succs[v][k] : k == 0 ? g->succs[root][0] : (int32_t)(k - 1);
+      int32_t c = v != root ? slot(g, v, k) : g->succs[root][0];
       if (c >= 0 && g->pre[c] == UINT32_MAX) w = c;
     }
     if (w >= 0) {
@@ -134,12 +173,18 @@ static int dfs(cfg *g) {
       g->pre[w] = clock++;
       stack[sp++] = (uint32_t)w;
     } else {
-      g->post[v] = pclock++;
-      g->rpo[nn - pclock] = v;
+      g->post[v] = pclock;
+      g->rpo[pclock++] = v; /* post-order for now */
       sp--;
     }
   }
-  for (uint32_t i = 0; i < nn; i++) g->rpo_num[g->rpo[i]] = i;
+  g->n_reached = pclock;
+  for (uint32_t i = 0; i < pclock / 2; i++) {
+    uint32_t t = g->rpo[i];
+    g->rpo[i] = g->rpo[pclock - 1 - i];
+    g->rpo[pclock - 1 - i] = t;
+  }
+  for (uint32_t i = 0; i < pclock; i++) g->rpo_num[g->rpo[i]] = i;
   free(stack);
   free(next);
   return 0;
@@ -154,8 +199,8 @@ static int build_preds(cfg *g) {
    * it as their predecessor */
   g->succs[g->nb][0] = -1;
   for (uint32_t v = 0; v < nn; v++)
-    for (int k = 0; k < 2; k++)
-      if (g->succs[v][k] >= 0) g->pred_off[g->succs[v][k] + 1]++, total++;
+    for (uint32_t k = 0; k < (v < g->nb ? n_slots(g, v) : 2); k++)
+      if (slot(g, v, k) >= 0) g->pred_off[slot(g, v, k) + 1]++, total++;
   for (uint32_t v = 0; v < g->nb; v++)
     if (g->root_child[v]) g->pred_off[v + 1]++, total++;
   for (uint32_t v = 0; v < nn; v++) g->pred_off[v + 1] += g->pred_off[v];
@@ -166,8 +211,8 @@ static int build_preds(cfg *g) {
     return oom();
   }
   for (uint32_t v = 0; v < nn; v++)
-    for (int k = 0; k < 2; k++) {
-      int32_t w = g->succs[v][k];
+    for (uint32_t k = 0; k < (v < g->nb ? n_slots(g, v) : 2); k++) {
+      int32_t w = slot(g, v, k);
       if (w >= 0) g->preds[g->pred_off[w] + fill[w]++] = v;
     }
   for (uint32_t v = 0; v < g->nb; v++)
@@ -192,7 +237,7 @@ static int dominators(cfg *g) {
   g->idom[root] = root;
   for (int changed = 1; changed;) {
     changed = 0;
-    for (uint32_t i = 1; i < nn; i++) {
+    for (uint32_t i = 1; i < g->n_reached; i++) {
       uint32_t b = g->rpo[i], nd = UINT32_MAX;
       for (uint32_t k = g->pred_off[b]; k < g->pred_off[b + 1]; k++) {
         uint32_t p = g->preds[k];
@@ -323,8 +368,8 @@ static int find(cfg *g, const bs_insn *in, bs_loops *out) {
   }
   for (uint32_t v = 0; v <= nb; v++) loop_of_header[v] = blk_loop[v] = -1;
   for (uint32_t u = 0; u < nb; u++)
-    for (int k = 0; k < 2; k++) {
-      int32_t s = g->succs[u][k];
+    for (uint32_t k = 0; k < n_slots(g, u); k++) {
+      int32_t s = slot(g, u, k);
       if (s < 0 || g->pre[u] == UINT32_MAX) continue;
       uint32_t h = (uint32_t)s;
       int back = dominates(g, h, u);

@@ -42,13 +42,77 @@ static int read_table(const bs_binary *b, Elf_Scn *scn, const GElf_Shdr *sh, can
   return 0;
 }
 
+/* PLT stubs as hpcstruct names them: the lazy-binding header targADDR@plt,
+ * each stub by its relocation's symbol (NAME@plt; ifuncADDR@plt for an
+ * IRELATIVE one; targADDR@plt without a symbol). With .plt.sec (IBT), the
+ * named stubs are there and .plt holds only the lazy-binding code. */
+static int read_plt(const bs_binary *b, hpcdb_arena *names, cand **out, uint64_t *n, uint64_t *cap) {
+  Elf_Scn *plt = NULL, *plt_sec = NULL, *rela = NULL;
+  GElf_Shdr plt_sh, sec_sh, rela_sh;
+  size_t shstrndx;
+  if (elf_getshdrstrndx(b->elf, &shstrndx) != 0) return 0;
+  for (Elf_Scn *scn = elf_nextscn(b->elf, NULL); scn; scn = elf_nextscn(b->elf, scn)) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh)) continue;
+    const char *name = elf_strptr(b->elf, shstrndx, sh.sh_name);
+    if (!name) continue;
+    if (!strcmp(name, ".plt")) plt = scn, plt_sh = sh;
+    else if (!strcmp(name, ".plt.sec")) plt_sec = scn, sec_sh = sh;
+    else if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) rela = scn, rela_sh = sh;
+  }
+  if (!plt) return 0;
+  uint64_t header = b->machine == EM_AARCH64 ? 32 : 16, entry = 16;
+  const GElf_Shdr *stubs = plt_sec ? &sec_sh : &plt_sh;
+  uint64_t first = plt_sec ? sec_sh.sh_addr : plt_sh.sh_addr + header;
+  uint64_t count = stubs->sh_size > (plt_sec ? 0 : header) ? (stubs->sh_size - (plt_sec ? 0 : header)) / entry : 0;
+  Elf_Data *rd = rela ? elf_getdata(rela, NULL) : NULL;
+  Elf_Data *symd = NULL;
+  GElf_Shdr dynsym_sh;
+  if (rela) {
+    Elf_Scn *dynsym = elf_getscn(b->elf, rela_sh.sh_link);
+    if (dynsym && gelf_getshdr(dynsym, &dynsym_sh)) symd = elf_getdata(dynsym, NULL);
+  }
+  char buf[512];
+  /* the lazy-binding header (and, with .plt.sec, the whole .plt) */
+  uint64_t lazy_end = plt_sec ? plt_sh.sh_addr + plt_sh.sh_size : plt_sh.sh_addr + header;
+  for (uint64_t a = plt_sh.sh_addr; a < lazy_end; a += plt_sec ? entry : header) {
+    snprintf(buf, sizeof buf, "targ%llx@plt", (unsigned long long)a);
+    char *nm = arena_strndup(names, buf, strlen(buf));
+    if (!nm) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    HPCDB_TRY(VEC_RESERVE(out, cap, *n + 1));
+    (*out)[(*n)++] = (cand){{a, plt_sec ? entry : header, nm}, 3};
+  }
+  for (uint64_t k = 0; k < count && k < (1u << 24); k++) {
+    uint64_t a = first + k * entry;
+    GElf_Rela r;
+    GElf_Sym sym;
+    const char *sname = NULL;
+    int irelative = 0;
+    if (rd && gelf_getrela(rd, (int)k, &r)) {
+      uint64_t type = GELF_R_TYPE(r.r_info);
+      irelative = (b->machine == EM_X86_64 && type == R_X86_64_IRELATIVE) ||
+                  (b->machine == EM_AARCH64 && type == R_AARCH64_IRELATIVE);
+      if (symd && GELF_R_SYM(r.r_info) && gelf_getsym(symd, (int)GELF_R_SYM(r.r_info), &sym))
+        sname = elf_strptr(b->elf, dynsym_sh.sh_link, sym.st_name);
+    }
+    if (irelative) snprintf(buf, sizeof buf, "ifunc%llx@plt", (unsigned long long)a);
+    else if (sname && sname[0]) snprintf(buf, sizeof buf, "%.400s@plt", sname);
+    else snprintf(buf, sizeof buf, "targ%llx@plt", (unsigned long long)a);
+    char *nm = arena_strndup(names, buf, strlen(buf));
+    if (!nm) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    HPCDB_TRY(VEC_RESERVE(out, cap, *n + 1));
+    (*out)[(*n)++] = (cand){{a, entry, nm}, 3};
+  }
+  return 0;
+}
+
 static uint64_t section_end(const bs_binary *b, uint64_t addr) {
   uint64_t len = UINT64_MAX;
   if (!bs_binary_code_at(b, addr, &len)) return addr;
   return addr + len;
 }
 
-int bs_symbols_read(const bs_binary *b, bs_symbol **out, size_t *n_out) {
+int bs_symbols_read(const bs_binary *b, hpcdb_arena *names, bs_symbol **out, size_t *n_out) {
   *out = NULL;
   *n_out = 0;
   Elf_Scn *symtab = NULL, *dynsym = NULL;
@@ -64,6 +128,7 @@ int bs_symbols_read(const bs_binary *b, bs_symbol **out, size_t *n_out) {
   int rc = 0;
   if (symtab) rc = read_table(b, symtab, &symtab_sh, &c, &n, &cap);
   if (rc == 0 && n == 0 && dynsym) rc = read_table(b, dynsym, &dynsym_sh, &c, &n, &cap);
+  if (rc == 0) rc = read_plt(b, names, &c, &n, &cap);
   if (rc < 0) {
     free(c);
     return rc;

@@ -15,7 +15,16 @@
 
 enum { SYMBOL_BATCH = 1024, MAX_THREADS = 256 };
 
-typedef struct job {
+typedef struct job job;
+
+typedef struct worker {
+  job *j;
+  unsigned slot;
+} worker;
+
+/* Building the scope trees of one unit: workers 1..n-1 start at once, the
+ * caller's thread joins in (as worker 0) when it has nothing else to do. */
+struct job {
   const bs_unit *u;
   const bs_binary *b;
   bs_decoder **decoders; /* one per worker; NULL entries: no loops */
@@ -25,12 +34,10 @@ typedef struct job {
   int status;
   char message[512];
   pthread_mutex_t lock;
-} job;
-
-typedef struct worker {
-  job *j;
-  unsigned slot;
-} worker;
+  worker ws[MAX_THREADS];
+  pthread_t tids[MAX_THREADS];
+  unsigned started; /* workers 1..started run */
+};
 
 static void *work(void *arg) {
   worker *w = arg;
@@ -65,28 +72,40 @@ typedef struct writer {
   hpcdb_binstruct_stats stats;
 } writer;
 
-/* Scope trees of all functions of u, in parallel. */
-static int build_all(writer *wr, const bs_unit *u, bs_proc *procs) {
-  job j = {.u = u, .b = wr->b, .decoders = wr->decoders, .procs = procs};
-  atomic_init(&j.next, 0);
-  atomic_init(&j.failed, 0);
-  pthread_mutex_init(&j.lock, NULL);
+static int job_start(writer *wr, job *j, const bs_unit *u) {
+  memset(j, 0, sizeof *j);
+  j->u = u;
+  j->b = wr->b;
+  j->decoders = wr->decoders;
+  j->procs = calloc(u->n_funcs ? u->n_funcs : 1, sizeof *j->procs);
+  if (!j->procs) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  atomic_init(&j->next, 0);
+  atomic_init(&j->failed, 0);
+  pthread_mutex_init(&j->lock, NULL);
   unsigned n = wr->threads;
   if (n > u->n_funcs) n = (unsigned)u->n_funcs;
-  worker ws[MAX_THREADS];
-  pthread_t tids[MAX_THREADS];
-  unsigned started = 0;
   for (unsigned t = 1; t < n; t++) {
-    ws[t] = (worker){&j, t};
-    if (pthread_create(&tids[t], NULL, work, &ws[t]) != 0) break;
-    started = t;
+    j->ws[t] = (worker){j, t};
+    if (pthread_create(&j->tids[t], NULL, work, &j->ws[t]) != 0) break;
+    j->started = t;
   }
-  ws[0] = (worker){&j, 0};
-  work(&ws[0]);
-  for (unsigned t = 1; t <= started; t++) pthread_join(tids[t], NULL);
-  pthread_mutex_destroy(&j.lock);
-  if (atomic_load(&j.failed)) return hpcdb_fail(j.status, "%s", j.message);
   return 0;
+}
+
+/* The caller's thread works until the unit is done, then waits for the others. */
+static int job_finish(job *j) {
+  j->ws[0] = (worker){j, 0};
+  work(&j->ws[0]);
+  for (unsigned t = 1; t <= j->started; t++) pthread_join(j->tids[t], NULL);
+  pthread_mutex_destroy(&j->lock);
+  if (atomic_load(&j->failed)) return hpcdb_fail(j->status, "%s", j->message);
+  return 0;
+}
+
+static void job_free(job *j) {
+  for (uint64_t i = 0; j->procs && i < j->u->n_funcs; i++) bs_proc_free(&j->procs[i]);
+  free(j->procs);
+  j->procs = NULL;
 }
 
 typedef struct by_file {
@@ -103,14 +122,13 @@ static int by_file_cmp(const void *a, const void *b) {
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Builds and writes the functions of u. in_file: the F to write them in
- * (NULL: one F per declaring file). */
-static int write_unit(writer *wr, const bs_unit *u, const char *in_file, const char *suffix) {
+/* Writes the built functions of u. in_file: the F to write them in (NULL:
+ * one F per declaring file). */
+static int write_built(writer *wr, const bs_unit *u, bs_proc *procs, const char *in_file,
+                       const char *suffix) {
   if (u->n_funcs == 0) return 0;
-  bs_proc *procs = calloc(u->n_funcs, sizeof *procs);
   by_file *order = malloc(u->n_funcs * sizeof *order);
-  int rc = procs && order ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  if (rc == 0) rc = build_all(wr, u, procs);
+  int rc = order ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint64_t i = 0; i < u->n_funcs && rc == 0; i++)
     order[i] = (by_file){in_file ? in_file : u->funcs[i].file, u->funcs[i].entry, i};
   if (rc == 0) qsort(order, u->n_funcs, sizeof *order, by_file_cmp);
@@ -133,29 +151,75 @@ static int write_unit(writer *wr, const bs_unit *u, const char *in_file, const c
     wr->stats.irreducible_loops += p->n_irreducible;
   }
   if (rc == 0 && open_file) rc = bs_xml_file_end(&wr->x);
-  for (uint64_t i = 0; procs && i < u->n_funcs; i++) bs_proc_free(&procs[i]);
-  free(procs);
   free(order);
   return rc;
 }
 
-static int write_dwarf(writer *wr, bs_unit *u) {
-  Dwarf_CU *cu = NULL;
+/* Builds and writes the functions of u. */
+static int write_unit(writer *wr, const bs_unit *u, const char *in_file, const char *suffix) {
+  if (u->n_funcs == 0) return 0;
+  job j;
+  int rc = job_start(wr, &j, u);
+  if (rc < 0) return rc;
+  rc = job_finish(&j);
+  if (rc == 0) rc = write_built(wr, u, j.procs, in_file, suffix);
+  job_free(&j);
+  return rc;
+}
+
+/* The next compile unit with functions into u; *have = 0 after the last. */
+static int next_unit(writer *wr, Dwarf_CU **cu, bs_unit *u, int *have) {
   Dwarf_Half version;
   uint8_t unit_type;
   Dwarf_Die cudie, subdie;
-  while (dwarf_get_units(wr->b->dwarf, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
+  *have = 0;
+  while (dwarf_get_units(wr->b->dwarf, *cu, cu, &version, &unit_type, &cudie, &subdie) == 0) {
     Dwarf_Die *die = unit_type == DW_UT_skeleton ? &subdie : &cudie;
     if (dwarf_tag(die) != DW_TAG_compile_unit) continue;
     HPCDB_TRY(bs_dwarf_unit(u, die));
+    if (u->n_funcs == 0) continue;
     for (uint64_t i = 0; i < u->n_funcs; i++)
       for (uint32_t k = 0; k < u->funcs[i].n_ranges; k++) {
         HPCDB_TRY(VEC_RESERVE(&wr->covered, &wr->cap_covered, wr->n_covered + 1));
         wr->covered[wr->n_covered++] = u->ranges[u->funcs[i].first_range + k];
       }
-    HPCDB_TRY(write_unit(wr, u, NULL, NULL));
+    *have = 1;
+    return 0;
   }
   return 0;
+}
+
+/* Compile units in a pipeline: while the workers build unit k's scope trees,
+ * this thread reads unit k+1's DWARF (libdw is only used from here); while
+ * they build unit k+1, it writes unit k. */
+static int write_dwarf(writer *wr, bs_unit *first) {
+  bs_unit second;
+  memset(&second, 0, sizeof second);
+  bs_unit *units[2] = {first, &second};
+  job jobs[2];
+  Dwarf_CU *cu = NULL;
+  int have, cur = 0;
+  int rc = next_unit(wr, &cu, units[0], &have);
+  if (rc == 0 && have) rc = job_start(wr, &jobs[0], units[0]);
+  while (rc == 0 && have) {
+    int have_next = 0;
+    int parsed = next_unit(wr, &cu, units[1 - cur], &have_next);
+    rc = job_finish(&jobs[cur]);
+    if (rc == 0) rc = parsed;
+    if (rc == 0 && have_next) rc = job_start(wr, &jobs[1 - cur], units[1 - cur]);
+    else have_next = 0;
+    int wrote = rc == 0 ? write_built(wr, units[cur], jobs[cur].procs, NULL, NULL) : 0;
+    job_free(&jobs[cur]);
+    if (wrote < 0 && have_next) { /* the next unit's workers must end before we leave */
+      job_finish(&jobs[1 - cur]);
+      job_free(&jobs[1 - cur]);
+    }
+    if (rc == 0) rc = wrote;
+    have = have_next;
+    cur = 1 - cur;
+  }
+  bs_unit_free(&second);
+  return rc;
 }
 
 static int range_cmp(const void *a, const void *b) {
@@ -259,7 +323,12 @@ static int write_discovered(writer *wr, bs_unit *u, const char *file, const char
 static int write_symbols(writer *wr, bs_unit *u, const char *base) {
   bs_symbol *syms;
   size_t n;
-  HPCDB_TRY(bs_symbols_read(wr->b, &syms, &n));
+  hpcdb_arena names = {0};
+  int rs = bs_symbols_read(wr->b, &names, &syms, &n);
+  if (rs < 0) {
+    arena_free(&names);
+    return rs;
+  }
   merge_covered(wr);
   char file[4096], suffix[4096];
   snprintf(file, sizeof file, "[%s]", base);
@@ -287,6 +356,7 @@ static int write_symbols(writer *wr, bs_unit *u, const char *base) {
     if (rc == 0) wr->covered[wr->n_covered++] = (bs_range){syms[i].addr, syms[i].addr + syms[i].size};
   }
   free(syms);
+  arena_free(&names);
   if (rc == 0 && wr->decoders[0]) rc = write_discovered(wr, u, file, no_dwarf ? suffix : NULL, &opened);
   if (rc == 0 && opened) rc = bs_xml_file_end(&wr->x);
   return rc;

@@ -10,18 +10,21 @@
 #include "common/error.h"
 
 static void put_escaped(FILE *out, const char *s) {
-  for (; s && *s; s++) {
+  while (s && *s) {
+    size_t run = strcspn(s, "&<>\"'\x01\x02\x03\x04\x05\x06\x07\x08\x0a\x0b\x0c\x0d\x0e\x0f"
+                            "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f");
+    if (run) fwrite(s, 1, run, out);
+    s += run;
     switch (*s) {
+    case '\0': return;
     case '&': fputs("&amp;", out); break;
     case '<': fputs("&lt;", out); break;
     case '>': fputs("&gt;", out); break;
     case '"': fputs("&quot;", out); break;
     case '\'': fputs("&apos;", out); break;
-    default:
-      /* control characters are not allowed in XML 1.0 */
-      if ((unsigned char)*s < 0x20 && *s != '\t') fputc('?', out);
-      else fputc(*s, out);
+    default: fputc('?', out); /* control characters are not allowed in XML 1.0 */
     }
+    s++;
   }
 }
 
@@ -74,8 +77,28 @@ static int kid_cmp(const void *a, const void *b) {
   return x->node < y->node ? -1 : x->node > y->node;
 }
 
+static char *put_hex(char *p, uint64_t v) {
+  char tmp[16];
+  int n = 0;
+  do {
+    tmp[n++] = "0123456789abcdef"[v & 15];
+    v >>= 4;
+  } while (v);
+  *p++ = '0';
+  *p++ = 'x';
+  while (n) *p++ = tmp[--n];
+  return p;
+}
+
+/* "[0xlo-0xhi)" without printf: ranges are most of the file. */
 static void put_range(FILE *out, uint64_t lo, uint64_t hi) {
-  fprintf(out, "[0x%" PRIx64 "-0x%" PRIx64 ")", lo, hi);
+  char buf[48], *p = buf;
+  *p++ = '[';
+  p = put_hex(p, lo);
+  *p++ = '-';
+  p = put_hex(p, hi);
+  *p++ = ')';
+  fwrite(buf, 1, (size_t)(p - buf), out);
 }
 
 static void open_node(bs_xml *x, const bs_node *n, const char *suffix) {

@@ -17,10 +17,11 @@ typedef struct vref { /* one context's values in one profile */
 } vref;
 
 typedef struct jdump {
-  FILE *out;
+  textout *o;
   const hpcdb_experiment *exp;
   char **metric_key;   /* per metric id: "name|scope" or "name|scope|combine(formula)"; per kind */
   char **stat_key;
+  uint32_t *key_rank;  /* per metric id, then per stat id (+ 65536): the key's place in sorted order */
   char **identity;     /* per profile */
   uint32_t *profile_order;
   vref *refs;          /* grouped by context index */
@@ -74,6 +75,32 @@ static int build_keys(jdump *j) {
   return 0;
 }
 
+static const jdump *rank_ctx;
+
+static int by_key(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  const char *kx = x < 65536 ? rank_ctx->metric_key[x] : rank_ctx->stat_key[x - 65536];
+  const char *ky = y < 65536 ? rank_ctx->metric_key[y] : rank_ctx->stat_key[y - 65536];
+  int c = strcmp(kx ? kx : "?", ky ? ky : "?");
+  return c ? c : (x > y) - (x < y);
+}
+
+/* Value keys compare by rank: one sort of all keys instead of strcmp per value. */
+static int build_ranks(jdump *j) {
+  uint32_t *ids = malloc(2 * 65536 * sizeof *ids);
+  j->key_rank = malloc(2 * 65536 * sizeof *j->key_rank);
+  if (!ids || !j->key_rank) {
+    free(ids);
+    return HPCDB_ENOMEM;
+  }
+  for (uint32_t i = 0; i < 2 * 65536; i++) ids[i] = i;
+  rank_ctx = j;
+  qsort(ids, 2 * 65536, sizeof *ids, by_key);
+  for (uint32_t r = 0; r < 2 * 65536; r++) j->key_rank[ids[r]] = r;
+  free(ids);
+  return 0;
+}
+
 static int build_profiles(jdump *j) {
   const hpcdb_experiment *e = j->exp;
   if (profile_identities(e, &j->identity) < 0) return HPCDB_ENOMEM;
@@ -119,27 +146,31 @@ static const char *value_key(const jdump *j, const hpcdb_profile *p, uint16_t id
   return k ? k : "?";
 }
 
+static uint32_t key_rank(const jdump *j, const hpcdb_profile *p, uint16_t id) {
+  return j->key_rank[(p->flags & HPCDB_PROFILE_SUMMARY) ? 65536u + id : id];
+}
+
 /* The values of one slice as {"metric key": value}, keys sorted. */
 static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uint64_t hi) {
-  uint64_t n = hi - lo;
-  uint64_t *order = malloc((n ? n : 1) * sizeof *order);
+  uint64_t n = hi - lo, small[64];
+  uint64_t *order = n <= 64 ? small : malloc(n * sizeof *order);
   if (!order) return;
   for (uint64_t i = 0; i < n; i++) order[i] = lo + i;
   for (uint64_t i = 1; i < n; i++) /* slices are short: insertion sort by key */
-    for (uint64_t k = i; k > 0 && strcmp(value_key(j, p, p->metric_ids[order[k - 1]]), value_key(j, p, p->metric_ids[order[k]])) > 0; k--) {
+    for (uint64_t k = i; k > 0 && key_rank(j, p, p->metric_ids[order[k - 1]]) > key_rank(j, p, p->metric_ids[order[k]]); k--) {
       uint64_t t = order[k];
       order[k] = order[k - 1];
       order[k - 1] = t;
     }
-  fputc('{', j->out);
+  textout_char(j->o, '{');
   for (uint64_t i = 0; i < n; i++) {
-    if (i) fputc(',', j->out);
-    json_string(j->out, value_key(j, p, p->metric_ids[order[i]]));
-    fputc(':', j->out);
-    json_number(j->out, p->values[order[i]]);
+    if (i) textout_char(j->o, ',');
+    json_text_string(j->o, value_key(j, p, p->metric_ids[order[i]]));
+    textout_char(j->o, ':');
+    json_text_number(j->o, p->values[order[i]]);
   }
-  fputc('}', j->out);
-  free(order);
+  textout_char(j->o, '}');
+  if (order != small) free(order);
 }
 
 static void write_context(const jdump *j, uint32_t c, unsigned depth);
@@ -154,12 +185,12 @@ static void write_children(const jdump *j, uint32_t c, unsigned depth) {
   for (uint32_t k = e->contexts[c].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) kids[n++] = k;
   sort_ctx = j;
   qsort(kids, n, sizeof *kids, by_label);
-  fputs("\"children\":[", j->out);
+  textout_str(j->o, "\"children\":[");
   for (uint32_t i = 0; i < n; i++) {
-    if (i) fputc(',', j->out);
+    if (i) textout_char(j->o, ',');
     write_context(j, kids[i], depth + 1);
   }
-  fputc(']', j->out);
+  textout_char(j->o, ']');
   free(kids);
 }
 
@@ -167,39 +198,39 @@ static void write_children(const jdump *j, uint32_t c, unsigned depth) {
  * reader bounded it, and dumps are for people, so this stays simple. */
 static void write_context(const jdump *j, uint32_t c, unsigned depth) {
   const hpcdb_experiment *e = j->exp;
-  fputs("\n{\"context\":", j->out);
-  json_string(j->out, j->labels[c]);
-  fputs(",\"values\":{", j->out);
+  textout_str(j->o, "\n{\"context\":");
+  json_text_string(j->o, j->labels[c]);
+  textout_str(j->o, ",\"values\":{");
   for (uint64_t r = j->ref_start[c]; r < j->ref_start[c + 1]; r++) {
-    if (r > j->ref_start[c]) fputc(',', j->out);
-    json_string(j->out, j->identity[j->refs[r].profile]);
-    fputc(':', j->out);
+    if (r > j->ref_start[c]) textout_char(j->o, ',');
+    json_text_string(j->o, j->identity[j->refs[r].profile]);
+    textout_char(j->o, ':');
     write_slice(j, &e->profiles[j->refs[r].profile], j->refs[r].lo, j->refs[r].hi);
   }
-  fputs("},", j->out);
+  textout_str(j->o, "},");
   write_children(j, c, depth);
-  fputc('}', j->out);
+  textout_char(j->o, '}');
 }
 
 static void write_metrics(const jdump *j) {
   const hpcdb_experiment *e = j->exp;
-  fputs(",\n\"metrics\":[", j->out);
+  textout_str(j->o, ",\n\"metrics\":[");
   int first = 1;
   for (int stat = 0; stat < 2; stat++)
     for (uint32_t id = 0; id < 65536; id++) {
       const char *k = stat ? j->stat_key[id] : j->metric_key[id];
       if (!k) continue;
-      if (!first) fputc(',', j->out);
+      if (!first) textout_char(j->o, ',');
       first = 0;
-      json_string(j->out, k);
+      json_text_string(j->o, k);
     }
-  fputc(']', j->out);
+  textout_char(j->o, ']');
   (void)e;
 }
 
 static void write_outside_tree(const jdump *j) {
   const hpcdb_experiment *e = j->exp;
-  fputs(",\n\"outside_tree\":{", j->out);
+  textout_str(j->o, ",\n\"outside_tree\":{");
   int first_p = 1;
   for (uint32_t i = 0; i < e->n_profiles; i++) {
     uint32_t p = j->profile_order[i];
@@ -219,53 +250,55 @@ static void write_outside_tree(const jdump *j) {
           seen[pr->metric_ids[v]] = any = 1;
         }
     if (any) {
-      if (!first_p) fputc(',', j->out);
+      if (!first_p) textout_char(j->o, ',');
       first_p = 0;
-      json_string(j->out, j->identity[p]);
-      fputs(":{", j->out);
+      json_text_string(j->o, j->identity[p]);
+      textout_str(j->o, ":{");
       int first = 1;
       for (uint32_t id = 0; id < 65536; id++)
         if (seen[id]) {
-          if (!first) fputc(',', j->out);
+          if (!first) textout_char(j->o, ',');
           first = 0;
-          json_string(j->out, value_key(j, pr, (uint16_t)id));
-          fputc(':', j->out);
-          json_number(j->out, tot[id]);
+          json_text_string(j->o, value_key(j, pr, (uint16_t)id));
+          textout_char(j->o, ':');
+          json_text_number(j->o, tot[id]);
         }
-      fputc('}', j->out);
+      textout_char(j->o, '}');
     }
     free(tot);
     free(seen);
   }
-  fputc('}', j->out);
+  textout_char(j->o, '}');
 }
 
 static void write_traces(const jdump *j) {
   const hpcdb_experiment *e = j->exp;
-  fputs(",\n\"traces\":{", j->out);
+  textout_str(j->o, ",\n\"traces\":{");
   int first = 1;
   for (uint32_t i = 0; i < e->n_profiles; i++) {
     uint32_t p = j->profile_order[i];
     for (uint32_t t = 0; t < e->n_traces; t++) {
       const hpcdb_trace *tr = &e->traces[t];
       if (tr->profile != p) continue;
-      if (!first) fputc(',', j->out);
+      if (!first) textout_char(j->o, ',');
       first = 0;
-      json_string(j->out, j->identity[p]);
-      fputs(":[", j->out);
+      json_text_string(j->o, j->identity[p]);
+      textout_str(j->o, ":[");
       char path[2048];
       for (uint64_t k = 0; k < tr->n; k++) {
         uint32_t c = hpcdb_find_context(e, tr->ctx_ids[k]);
         if (c == HPCDB_NONE) snprintf(path, sizeof path, "<outside the tree>");
         else context_path(e, c, path, sizeof path);
-        fprintf(j->out, "%s\n[%llu,", k ? "," : "", (unsigned long long)tr->timestamps[k]);
-        json_string(j->out, c == 0 ? "<global>" : path);
-        fputc(']', j->out);
+        textout_str(j->o, k ? ",\n[" : "\n[");
+        textout_u64(j->o, tr->timestamps[k]);
+        textout_char(j->o, ',');
+        json_text_string(j->o, c == 0 ? "<global>" : path);
+        textout_char(j->o, ']');
       }
-      fputc(']', j->out);
+      textout_char(j->o, ']');
     }
   }
-  fputc('}', j->out);
+  textout_char(j->o, '}');
 }
 
 static void jdump_free(jdump *j) {
@@ -275,6 +308,7 @@ static void jdump_free(jdump *j) {
   }
   free(j->metric_key);
   free(j->stat_key);
+  free(j->key_rank);
   identities_free(j->identity, j->exp->n_profiles);
   free(j->profile_order);
   free(j->refs);
@@ -284,8 +318,11 @@ static void jdump_free(jdump *j) {
 }
 
 int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp) {
-  jdump j = {out, exp, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  textout o;
+  HPCDB_TRY(textout_open(&o, out));
+  jdump j = {&o, exp, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   int rc = build_keys(&j);
+  if (rc == 0) rc = build_ranks(&j);
   if (rc == 0) rc = build_profiles(&j);
   if (rc == 0 && !(j.labels = calloc(exp->n_contexts, sizeof *j.labels))) rc = HPCDB_ENOMEM;
   char label[2048];
@@ -295,23 +332,28 @@ int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp) {
   }
   if (rc < 0) {
     jdump_free(&j);
+    textout_close(&o);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory dumping JSON");
   }
-  fputs("{\"format\":", out);
-  json_string(out, exp->format);
-  fprintf(out, ",\"version\":\"%u.%u\",\"title\":", exp->version_major, exp->version_minor);
-  json_string(out, exp->title);
+  textout_str(&o, "{\"format\":");
+  json_text_string(&o, exp->format);
+  textout_str(&o, ",\"version\":\"");
+  textout_u64(&o, exp->version_major);
+  textout_char(&o, '.');
+  textout_u64(&o, exp->version_minor);
+  textout_str(&o, "\",\"title\":");
+  json_text_string(&o, exp->title);
   write_metrics(&j);
-  fputs(",\n\"profiles\":[", out);
+  textout_str(&o, ",\n\"profiles\":[");
   for (uint32_t i = 0; i < exp->n_profiles; i++) {
-    if (i) fputc(',', out);
-    json_string(out, j.identity[j.profile_order[i]]);
+    if (i) textout_char(&o, ',');
+    json_text_string(&o, j.identity[j.profile_order[i]]);
   }
-  fputs("],\n\"tree\":", out);
+  textout_str(&o, "],\n\"tree\":");
   write_context(&j, 0, 0);
   write_outside_tree(&j);
   write_traces(&j);
-  fputs("}\n", out);
+  textout_str(&o, "}\n");
   jdump_free(&j);
-  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing JSON") : 0;
+  return textout_close(&o);
 }

@@ -12,20 +12,37 @@ const char *cube_member_name(struct archive_entry *e) {
   return name ? name : "";
 }
 
-/* The whole current archive member. */
+/* The whole current archive member. The buffer grows as the bytes arrive
+ * (from 1 MiB), so that a header claiming a huge size costs memory only for
+ * the bytes that are really there. */
 int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m, const char *path) {
   int64_t size = archive_entry_size(e);
   if (size < 0 || (uint64_t)size > SIZE_MAX - 1) return hpcdb_fail(HPCDB_ECORRUPT, "%s: member of bad size", path);
-  m->len = (size_t)size;
-  m->data = malloc(m->len + 1);
-  if (!m->data) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for a %zu-byte member", path, m->len);
-  la_ssize_t got = archive_read_data(ar, m->data, m->len);
-  if (got < 0 || (size_t)got != m->len) {
+  size_t want = (size_t)size, cap = want < (1u << 20) ? want : (1u << 20), got = 0;
+  m->data = malloc(cap + 1);
+  m->len = 0;
+  while (m->data && got < want) {
+    if (got == cap) { /* grow: double, at most to the declared size */
+      size_t next = cap > want - cap ? want : 2 * cap;
+      uint8_t *d = realloc(m->data, next + 1);
+      if (!d) break;
+      m->data = d, cap = next;
+    }
+    la_ssize_t n = archive_read_data(ar, m->data + got, cap - got);
+    if (n <= 0) {
+      free(m->data);
+      m->data = NULL;
+      return hpcdb_fail_at(HPCDB_ECORRUPT, path, cube_member_name(e), got, "archive", "short member: %s",
+                           n < 0 && archive_error_string(ar) ? archive_error_string(ar) : "truncated");
+    }
+    got += (size_t)n;
+  }
+  if (!m->data || got < want) {
     free(m->data);
     m->data = NULL;
-    return hpcdb_fail_at(HPCDB_ECORRUPT, path, cube_member_name(e), 0, "archive", "short member: %s",
-                         archive_error_string(ar) ? archive_error_string(ar) : "truncated");
+    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for a %zu-byte member", path, want);
   }
+  m->len = want;
   return 0;
 }
 

@@ -262,6 +262,7 @@ static int build_metrics(builder *b) {
       HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, inclusive ? se : sp, (uint16_t)(2 * i + (uint32_t)inclusive)));
       continue;
     }
+    exp->metrics[idx].execution_combine = combine; /* min / max over the subtree: not v4.0's execution sum */
     HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, sp, (uint16_t)(2 * i)));
     HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, se, (uint16_t)(2 * i + 1)));
     hpcdb_summary s1 = {sp, "$$", combine, (uint16_t)(2 * i)}, s2 = {se, "$$", combine, (uint16_t)(2 * i + 1)};

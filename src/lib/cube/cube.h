@@ -141,7 +141,9 @@ double cube_decode_component(const cube_dtype *t, uint32_t k, const uint8_t *p, 
 typedef struct cube_values {
   uint32_t n_rows;
   uint32_t *row_pos;
-  uint8_t *data; /* n_rows × n_locations × size */
+  const uint8_t *data; /* n_rows × n_locations × size: inside the CUBEX.DATA member (which must
+                          outlive these values), or `inflated` for ZCUBEX.DATA */
+  uint8_t *inflated;
   int big_endian;
 } cube_values;
 

@@ -330,6 +330,9 @@ static int declare_component(reader *r, const cube_metric *m, const cube_compone
   uint32_t idx, point = scope_of_type(r->exp, HPCDB_SCOPE_POINT), execution = scope_of_type(r->exp, HPCDB_SCOPE_EXECUTION);
   HPCDB_TRY(hpcdb_add_metric(r->exp, name, &idx));
   r->exp->metrics[idx].description = hpcdb_intern(r->exp, descr);
+  /* its inclusive values combine along the tree as the component does (min / max: not v4.0's execution sum) */
+  r->exp->metrics[idx].execution_combine =
+      cp->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
   if (!s->derive)
     return hpcdb_metric_add_instance(r->exp, idx, m->flavour == CUBE_INCLUSIVE ? execution : point, s->point);
   uint8_t combine = cp->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;

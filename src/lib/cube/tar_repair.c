@@ -111,7 +111,8 @@ static int fill(tar_stream *s, size_t want) {
 
 /* The headers that start in buf, mended; the member sizes say where the next one is. */
 static int walk_headers(tar_stream *s) {
-  while (s->next_header >= s->base && s->next_header - s->base + BLOCK <= s->len) {
+  while (s->next_header >= s->base && s->next_header - s->base <= s->len &&
+         s->len - (s->next_header - s->base) >= BLOCK) {
     uint8_t *h = s->buf + (s->next_header - s->base);
     uint64_t size = 0;
     static const uint8_t zero[BLOCK];

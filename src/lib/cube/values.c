@@ -143,13 +143,14 @@ int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const u
   uint64_t row = (uint64_t)n_locations * size, total = 0;
   if (rc == 0 && !mul_ok(row, v->n_rows, &total)) rc = FAIL("data", 0, "count-overflow", "%u rows of %llu bytes", v->n_rows, (unsigned long long)row);
   if (rc == 0 && total > SIZE_MAX) rc = hpcdb_fail(HPCDB_ENOMEM, "too many values");
-  if (rc == 0 && !(v->data = malloc(total ? (size_t)total : 1))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for metric %s", metric);
-  if (rc == 0 && data_len >= 10 && !memcmp(data, "CUBEX.DATA", 10)) {
+  if (rc == 0 && data_len >= 10 && !memcmp(data, "CUBEX.DATA", 10)) { /* the rows as they are: no copy */
     if (data_len - 10 < total) rc = FAIL("data", 10, "data-size", "metric %s: %zu bytes of data for %llu", metric, data_len - 10, (unsigned long long)total);
-    else memcpy(v->data, data + 10, (size_t)total);
+    else v->data = data + 10;
   } else if (rc == 0 && data_len >= 19 && !memcmp(data, "ZCUBEX.DATA", 11)) {
+    if (!(v->inflated = malloc(total ? (size_t)total : 1))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for metric %s", metric);
+    v->data = v->inflated;
     uint64_t rows = cube_rd(data + 11, 8, v->big_endian);
-    if (rows != v->n_rows || (data_len - 19) / 24 < rows) {
+    if (rc == 0 && (rows != v->n_rows || (data_len - 19) / 24 < rows)) {
       rc = FAIL("data", 11, "data-rows", "metric %s: %llu compressed rows for %u index entries", metric, (unsigned long long)rows, v->n_rows);
     } else {
       uint64_t at = 19 + 24 * rows;
@@ -157,7 +158,7 @@ int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const u
         uint64_t zsize = cube_rd(data + 19 + 24 * k + 16, 8, v->big_endian);
         uLongf out = (uLongf)row;
         if (!in_bounds(data_len, at, zsize) ||
-            uncompress(v->data + k * row, &out, data + at, (uLong)zsize) != Z_OK || out != row)
+            uncompress(v->inflated + k * row, &out, data + at, (uLong)zsize) != Z_OK || out != row)
           rc = FAIL("data", at, "zlib", "metric %s: row %llu does not inflate to %llu bytes", metric, (unsigned long long)k, (unsigned long long)row);
         at += zsize;
       }
@@ -171,6 +172,6 @@ int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const u
 
 void cube_values_free(cube_values *v) {
   free(v->row_pos);
-  free(v->data);
+  free(v->inflated);
   memset(v, 0, sizeof *v);
 }

@@ -18,7 +18,7 @@ static int written_by_hpcdb(const char *name) {
 }
 
 static int copy_member(struct archive *in, struct archive_entry *e, cube_member_writer *w) {
-  const char *name = archive_entry_pathname(e);
+  const char *name = cube_member_name(e);
   int64_t size = archive_entry_size(e);
   if (size < 0) return hpcdb_fail_at(HPCDB_ECORRUPT, w->origin, name, 0, "archive", "member of bad size");
   HPCDB_TRY(w->header(w->user, name, (uint64_t)size));
@@ -48,7 +48,7 @@ int cube_carry_members(const hpcdb_experiment *exp, cube_member_writer *w) {
       rc = hpcdb_fail_at(HPCDB_ECORRUPT, exp->origin, "archive", 0, "tar", "%s", archive_error_string(in));
       break;
     }
-    if (archive_entry_filetype(e) != AE_IFREG || written_by_hpcdb(archive_entry_pathname(e))) continue;
+    if (archive_entry_filetype(e) != AE_IFREG || written_by_hpcdb(cube_member_name(e))) continue;
     if ((rc = copy_member(in, e, w)) < 0) break;
   }
   archive_read_free(in);

@@ -16,7 +16,7 @@ struct hpcdb_struct {
 typedef struct module_builder {
   hpcdb_struct_module *m;
   uint64_t cap_scopes, cap_ranges;
-  uint32_t *range_order; /* file order of each range, while sorting */
+  hpcdb_u64map entries; /* procedure entry -> its scope */
 } module_builder;
 
 /* Parses "{[0xlo-0xhi) ...}" into *ranges (malloc'ed); 0, or a negative

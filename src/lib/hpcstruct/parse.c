@@ -188,7 +188,8 @@ static void start_module(sparser *p, const char **atts, frame *next) {
   m->name = intern(p, n);
   const char *hc = attr(atts, "has-calls");
   m->has_calls = hc && !strcmp(hc, "1");
-  p->mod = (module_builder){m, 0, 0, NULL};
+  u64map_free(&p->mod.entries);
+  p->mod = (module_builder){m, 0, 0, {0}};
   next->file = NULL;
 }
 
@@ -206,11 +207,11 @@ static void start_procedure(sparser *p, const char **atts, const frame *top, fra
     return fail(p, HPCDB_ECORRUPT, "procedure-entry",
                 "<P n=\"%.60s\">: v= must be one range of one byte (the entry address)", n);
   hpcdb_struct_module *m = p->mod.m;
-  for (uint32_t i = 0; i < m->n_scopes; i++) /* entries are unique: check against the procedures so far */
-    if (m->scopes[i].kind == HPCDB_SCOPE_PROCEDURE && m->scopes[i].entry == entry)
-      return fail(p, HPCDB_ECORRUPT, "procedure-duplicate",
-                  "<P n=\"%.60s\">: entry 0x%llx is also the entry of <P> at line %u", n,
-                  (unsigned long long)entry, m->scopes[i].xml_line);
+  uint64_t other;
+  if (u64map_get(&p->mod.entries, entry, &other)) /* entries are unique within a load module */
+    return fail(p, HPCDB_ECORRUPT, "procedure-duplicate",
+                "<P n=\"%.60s\">: entry 0x%llx is also the entry of <P> at line %u", n, (unsigned long long)entry,
+                m->scopes[other].xml_line);
   hpcdb_struct_scope sc = {0};
   sc.kind = HPCDB_SCOPE_PROCEDURE;
   sc.parent = HPCDB_NONE;
@@ -222,6 +223,7 @@ static void start_procedure(sparser *p, const char **atts, const frame *top, fra
   sc.entry = entry;
   uint32_t id = add_scope(p, &sc);
   if (id == HPCDB_NONE) return;
+  if (u64map_put(&p->mod.entries, entry, id) != 0) return fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   p->mod.m->scopes[id].procedure = id;
   next->scope = next->procedure = id;
 }
@@ -364,6 +366,7 @@ static void XMLCALL on_end(void *user, const char *name) {
     int rc = ranges_finish(p->mod.m);
     if (rc < 0) return fail(p, rc, "memory", "out of memory");
     p->mod.m = NULL;
+    u64map_free(&p->mod.entries);
   }
   p->depth--;
 }
@@ -402,6 +405,7 @@ static int parser_finish(sparser *p, int seen_bytes) {
   }
   XML_ParserFree(p->x);
   free(p->stack);
+  u64map_free(&p->mod.entries);
   return p->error;
 }
 

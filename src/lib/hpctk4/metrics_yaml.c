@@ -10,6 +10,7 @@
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "hpctk4/hpctk4_write.h"
+#include "hpctk4/subtree_scopes.h"
 
 static const char *combine_name(uint8_t c) {
   switch (c) {
@@ -33,13 +34,21 @@ static void escape(char *out, size_t size, size_t *used, const char *s) {
   out[*used] = '\0';
 }
 
+/* The scope's name as meta.db has it (subtree_scopes.h). */
+static const char *scope_name(const hpcdb_experiment *exp, const hpcdb_metric *m, uint32_t scope) {
+  uint8_t c = m->execution_combine;
+  if (exp->scopes[scope].type == HPCDB_SCOPE_EXECUTION && (c == HPCDB_COMBINE_MIN || c == HPCDB_COMBINE_MAX))
+    return hpctk4_subtree_scope_name(c);
+  return exp->scopes[scope].name;
+}
+
 static void anchor_of(char *out, size_t size, const hpcdb_experiment *exp, const hpcdb_metric *m,
                       const hpcdb_summary *s) {
   size_t used = 0;
   out[0] = '\0';
   escape(out, size < 300 ? size : 300, &used, m->name); /* bounded: the id after it keeps anchors unique */
   used += (size_t)snprintf(out + used, size - used, "-%s-x5b_%ux5d_-", combine_name(s->combine), s->stat_metric_id);
-  if (used < size) escape(out, size, &used, exp->scopes[s->scope].name);
+  if (used < size) escape(out, size, &used, scope_name(exp, m, s->scope));
 }
 
 typedef struct emitter {
@@ -85,7 +94,7 @@ static void inputs(emitter *em, const hpcdb_experiment *exp) {
       anchor_of(anchor, sizeof anchor, exp, m, s);
       map_start(em, anchor);
       pair(em, "metric", m->name);
-      pair(em, "scope", exp->scopes[s->scope].name);
+      pair(em, "scope", scope_name(exp, m, s->scope));
       pair(em, "formula", s->formula);
       pair(em, "combine", combine_name(s->combine));
       map_end(em);

@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/vec.h"
 #include "hpctk4/hpctk4_read.h"
+#include "hpctk4/subtree_scopes.h"
 
 enum { SEC_GENERAL, SEC_IDNAMES, SEC_METRICS, SEC_CONTEXT, SEC_STRINGS, SEC_MODULES, SEC_FILES,
        SEC_FUNCTIONS, N_SECTIONS };
@@ -114,6 +115,21 @@ static int scope_of(const meta_reader *r, uint64_t p, uint64_t where, uint32_t *
                        out);
 }
 
+/* A custom scope for execution values that are not subtree sums
+ * (subtree_scopes.h) becomes `execution` again, with the metric's
+ * execution_combine saying how they combine. */
+static int subtree_scope(meta_reader *r, uint32_t idx, uint32_t *scope) {
+  uint8_t c = hpctk4_subtree_combine(&r->exp->scopes[*scope]);
+  if (c == HPCDB_COMBINE_SUM) return 0;
+  r->exp->metrics[idx].execution_combine = c;
+  for (uint32_t i = 0; i < r->exp->n_scopes; i++)
+    if (r->exp->scopes[i].type == HPCDB_SCOPE_EXECUTION && r->exp->scopes[i].name &&
+        !strcmp(r->exp->scopes[i].name, "execution"))
+      return (*scope = i), 0;
+  hpcdb_scope execution = {"execution", HPCDB_SCOPE_EXECUTION, 255};
+  return hpcdb_add_scope(r->exp, &execution, scope);
+}
+
 static int read_metric(meta_reader *r, uint64_t m, uint8_t sz_inst, uint8_t sz_sum) {
   const uint8_t *md = at(r, m);
   const char *name;
@@ -128,12 +144,14 @@ static int read_metric(meta_reader *r, uint64_t m, uint8_t sz_inst, uint8_t sz_s
     uint64_t e = p_inst + (uint64_t)k * sz_inst;
     uint32_t scope = 0;
     HPCDB_TRY(scope_of(r, rd_le64(at(r, e)), e, &scope));
+    HPCDB_TRY(subtree_scope(r, idx, &scope));
     HPCDB_TRY(hpcdb_metric_add_instance(r->exp, idx, scope, rd_le16(at(r, e + 8))));
   }
   for (uint16_t k = 0; k < n_sum; k++) {
     uint64_t e = p_sum + (uint64_t)k * sz_sum;
     hpcdb_summary s = {0, NULL, at(r, e + 0x10)[0], rd_le16(at(r, e + 0x12))};
     HPCDB_TRY(scope_of(r, rd_le64(at(r, e)), e, &s.scope));
+    HPCDB_TRY(subtree_scope(r, idx, &s.scope));
     HPCDB_TRY(string_in(r, SEC_METRICS, rd_le64(at(r, e + 8)), "pFormula", &s.formula));
     HPCDB_TRY(hpcdb_metric_add_summary(r->exp, idx, &s));
   }

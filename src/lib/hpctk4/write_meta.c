@@ -11,6 +11,7 @@
 #include "common/bytes.h"
 #include "common/error.h"
 #include "hpctk4/hpctk4_write.h"
+#include "hpctk4/subtree_scopes.h"
 
 enum { SEC_GENERAL, SEC_IDNAMES, SEC_METRICS, SEC_CONTEXT, SEC_STRINGS, SEC_MODULES, SEC_FILES, SEC_FUNCTIONS, N_SEC };
 
@@ -61,11 +62,38 @@ static int idnames_section(wbuf *b, const hpcdb_experiment *exp) {
   return 0;
 }
 
+/* The scopes written: the model's, then the custom scopes for execution
+ * values that are not subtree sums (subtree_scopes.h) where the model has
+ * none of that name. */
+typedef struct scope_map {
+  uint32_t n;          /* scopes written */
+  uint32_t subtree[3]; /* written index of the custom scope per combine (MIN, MAX) */
+} scope_map;
+
+static void map_scopes(const hpcdb_experiment *exp, scope_map *map) {
+  map->n = exp->n_scopes;
+  for (uint8_t c = HPCDB_COMBINE_MIN; c <= HPCDB_COMBINE_MAX; c++) {
+    int used = 0;
+    for (uint32_t i = 0; i < exp->n_metrics; i++) used |= exp->metrics[i].execution_combine == c;
+    map->subtree[c] = UINT32_MAX;
+    for (uint32_t i = 0; used && i < exp->n_scopes; i++)
+      if (hpctk4_subtree_combine(&exp->scopes[i]) == c) map->subtree[c] = i;
+    if (used && map->subtree[c] == UINT32_MAX) map->subtree[c] = map->n++;
+  }
+}
+
+/* Where a metric's instance or summary in model scope `scope` goes. */
+static uint32_t written_scope(const hpcdb_experiment *exp, const scope_map *map, const hpcdb_metric *m, uint32_t scope) {
+  uint8_t c = m->execution_combine;
+  int subtree = exp->scopes[scope].type == HPCDB_SCOPE_EXECUTION && (c == HPCDB_COMBINE_MIN || c == HPCDB_COMBINE_MAX);
+  return subtree ? map->subtree[c] : scope;
+}
+
 /* Arrays first (scopes, metric descriptions, then each metric's scope
  * instances and summaries), strings last. */
-static int metrics_arrays(wbuf *b, const hpcdb_experiment *exp, uint64_t s, uint64_t *scopes,
+static int metrics_arrays(wbuf *b, const hpcdb_experiment *exp, const scope_map *map, uint64_t s, uint64_t *scopes,
                           uint64_t *metrics, uint64_t *insts, uint64_t *sums) {
-  HPCDB_TRY(wbuf_alloc(b, SZ_SCOPE * (uint64_t)exp->n_scopes, 8, scopes));
+  HPCDB_TRY(wbuf_alloc(b, SZ_SCOPE * (uint64_t)map->n, 8, scopes));
   HPCDB_TRY(wbuf_alloc(b, SZ_METRIC * (uint64_t)exp->n_metrics, 8, metrics));
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
     const hpcdb_metric *m = &exp->metrics[i];
@@ -79,16 +107,19 @@ static int metrics_arrays(wbuf *b, const hpcdb_experiment *exp, uint64_t s, uint
   h[0x0d] = SZ_SCOPE_INST;
   h[0x0e] = SZ_SUMMARY;
   wr_le64(h + 0x10, *scopes);
-  wr_le16(h + 0x18, (uint16_t)exp->n_scopes);
+  wr_le16(h + 0x18, (uint16_t)map->n);
   h[0x1a] = SZ_SCOPE;
   return 0;
 }
 
-static int metrics_strings(wbuf *b, wstrtab *t, const hpcdb_experiment *exp, uint64_t scopes,
+static int metrics_strings(wbuf *b, wstrtab *t, const hpcdb_experiment *exp, const scope_map *map, uint64_t scopes,
                            uint64_t metrics, const uint64_t *insts, const uint64_t *sums) {
   uint64_t off;
-  for (uint32_t i = 0; i < exp->n_scopes; i++) {
-    const hpcdb_scope *sc = &exp->scopes[i];
+  for (uint32_t i = 0; i < map->n; i++) {
+    hpcdb_scope added = {NULL, HPCDB_SCOPE_CUSTOM, 255};
+    for (uint8_t c = HPCDB_COMBINE_MIN; c <= HPCDB_COMBINE_MAX; c++)
+      if (i >= exp->n_scopes && map->subtree[c] == i) added.name = hpctk4_subtree_scope_name(c);
+    const hpcdb_scope *sc = i < exp->n_scopes ? &exp->scopes[i] : &added;
     HPCDB_TRY(wstrtab_put(t, sc->name, &off));
     uint8_t *p = b->data + scopes + SZ_SCOPE * (uint64_t)i;
     wr_le64(p, off);
@@ -106,14 +137,14 @@ static int metrics_strings(wbuf *b, wstrtab *t, const hpcdb_experiment *exp, uin
     wr_le16(p + 0x1a, (uint16_t)m->n_summaries);
     for (uint32_t k = 0; k < m->n_instances; k++) {
       p = b->data + insts[i] + SZ_SCOPE_INST * (uint64_t)k;
-      wr_le64(p, scopes + SZ_SCOPE * (uint64_t)m->instances[k].scope);
+      wr_le64(p, scopes + SZ_SCOPE * (uint64_t)written_scope(exp, map, m, m->instances[k].scope));
       wr_le16(p + 8, m->instances[k].prop_metric_id);
     }
     for (uint32_t k = 0; k < m->n_summaries; k++) {
       const hpcdb_summary *su = &m->summaries[k];
       HPCDB_TRY(wstrtab_put(t, su->formula, &off));
       p = b->data + sums[i] + SZ_SUMMARY * (uint64_t)k;
-      wr_le64(p, scopes + SZ_SCOPE * (uint64_t)su->scope);
+      wr_le64(p, scopes + SZ_SCOPE * (uint64_t)written_scope(exp, map, m, su->scope));
       wr_le64(p + 0x08, off);
       p[0x10] = su->combine;
       wr_le16(p + 0x12, su->stat_metric_id);
@@ -128,9 +159,12 @@ static int metrics_section(wbuf *b, const hpcdb_experiment *exp) {
   if (!insts) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   uint64_t *sums = insts + exp->n_metrics;
   wstrtab t = {b, {0}};
-  int rc = begin_section(b, 0x1b, &s);
-  if (rc == 0) rc = metrics_arrays(b, exp, s, &scopes, &metrics, insts, sums);
-  if (rc == 0) rc = metrics_strings(b, &t, exp, scopes, metrics, insts, sums);
+  scope_map map;
+  map_scopes(exp, &map);
+  int rc = map.n > UINT16_MAX ? hpcdb_fail(HPCDB_EUNSUPPORTED, "%u scopes do not fit v4.0's u16", map.n) : 0;
+  if (rc == 0) rc = begin_section(b, 0x1b, &s);
+  if (rc == 0) rc = metrics_arrays(b, exp, &map, s, &scopes, &metrics, insts, sums);
+  if (rc == 0) rc = metrics_strings(b, &t, exp, &map, scopes, metrics, insts, sums);
   wstrtab_free(&t);
   free(insts);
   HPCDB_TRY(rc);

@@ -4,21 +4,51 @@
  * left it (E events, innermost first) and opens the new ones (B events):
  * consecutive samples in the same context merge, and slices nest by
  * construction. Timestamps are microseconds since the first sample. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "common/textout.h"
 #include "core/json_out.h"
 #include "report/report_data.h"
 
-static void event(FILE *out, int *first, char phase, double ts, uint32_t tid, const char *name) {
-  fputs(*first ? "\n" : ",\n", out);
+/* Nanoseconds as microseconds with three decimals (exact). */
+static void micros(textout *o, uint64_t ns) {
+  textout_u64(o, ns / 1000);
+  char *p = textout_room(o, 4);
+  uint32_t f = (uint32_t)(ns % 1000);
+  p[0] = '.', p[1] = (char)('0' + f / 100), p[2] = (char)('0' + f / 10 % 10), p[3] = (char)('0' + f % 10);
+  o->len += 4;
+}
+
+/* One event; name is the frame's JSON string (quoted) or NULL. */
+static void event(textout *o, int *first, char phase, uint64_t ns, uint32_t tid, const char *name) {
+  textout_str(o, *first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
   *first = 0;
-  fprintf(out, "{\"ph\":\"%c\",\"pid\":1,\"tid\":%u,\"ts\":%.3f", phase, tid, ts);
+  textout_char(o, phase);
+  textout_str(o, "\",\"pid\":1,\"tid\":");
+  textout_u64(o, tid);
+  textout_str(o, ",\"ts\":");
+  micros(o, ns);
   if (name) {
-    fputs(",\"name\":", out);
-    json_string(out, name);
+    textout_str(o, ",\"name\":");
+    textout_str(o, name);
   }
-  fputc('}', out);
+  textout_char(o, '}');
+}
+
+/* A context's name as a JSON string, made once per context. */
+static const char *frame_name(const hpcdb_experiment *exp, char **names, uint32_t ctx) {
+  if (names[ctx]) return names[ctx];
+  char name[512];
+  report_name(exp, ctx, name, sizeof name);
+  FILE *m = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  if (!(m = open_memstream(&text, &len))) return NULL;
+  json_string(m, name);
+  fclose(m);
+  return names[ctx] = text;
 }
 
 /* The calling path of a sample, root first, into path; its length. Ids the
@@ -32,47 +62,57 @@ static uint32_t path_of(const hpcdb_experiment *e, uint32_t id, uint32_t *path, 
 }
 
 int hpcdb_export_chrome_trace(FILE *out, const hpcdb_experiment *exp) {
-  if (!exp->n_traces) return hpcdb_fail(HPCDB_EINVAL, "the experiment has no traces");
+  if (!exp->n_traces) return hpcdb_fail(HPCDB_EINVAL, "nothing to export: the experiment has no traces");
   size_t cap = (size_t)exp->n_contexts + 1;
   uint32_t *cur = malloc(cap * sizeof *cur), *next = malloc(cap * sizeof *next), *tmp = malloc(cap * sizeof *tmp);
-  if (!cur || !next || !tmp) {
-    free(cur);
-    free(next);
-    free(tmp);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  }
-  uint64_t t0 = UINT64_MAX;
+  char **names = calloc(cap, sizeof *names);
+  textout o = {0};
+  int rc = cur && next && tmp && names ? textout_open(&o, out) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  uint64_t t0 = UINT64_MAX, events = 0;
   for (uint32_t t = 0; t < exp->n_traces; t++)
     if (exp->traces[t].n && exp->traces[t].timestamps[0] < t0) t0 = exp->traces[t].timestamps[0];
   int first = 1;
   char name[512];
-  fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
-  for (uint32_t t = 0; t < exp->n_traces; t++) {
+  if (rc == 0) textout_str(&o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+  for (uint32_t t = 0; rc == 0 && t < exp->n_traces; t++) {
     const hpcdb_trace *tr = &exp->traces[t];
     uint32_t tid = tr->profile, depth = 0;
     hpcdb_profile_identity(exp, &exp->profiles[tr->profile], name, sizeof name);
-    fputs(first ? "\n" : ",\n", out);
+    textout_str(&o, first ? "\n" : ",\n");
     first = 0;
-    fprintf(out, "{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":", tid);
-    json_string(out, name);
-    fputs("}}", out);
+    textout_str(&o, "{\"ph\":\"M\",\"pid\":1,\"tid\":");
+    textout_u64(&o, tid);
+    textout_str(&o, ",\"name\":\"thread_name\",\"args\":{\"name\":");
+    json_text_string(&o, name);
+    textout_str(&o, "}}");
     for (uint64_t k = 0; k < tr->n; k++) {
-      double ts = (double)(tr->timestamps[k] - t0) / 1000.0;
+      uint64_t ns = tr->timestamps[k] - t0;
       uint32_t n = path_of(exp, tr->ctx_ids[k], next, tmp), common = 0;
       while (common < n && common < depth && next[common] == cur[common]) common++;
-      while (depth > common) event(out, &first, 'E', ts, tid, NULL), depth--;
-      for (; depth < n; depth++) {
+      while (depth > common) event(&o, &first, 'E', ns, tid, NULL), depth--, events++;
+      for (; depth < n; depth++, events++) {
         cur[depth] = next[depth];
-        report_name(exp, cur[depth], name, sizeof name);
-        event(out, &first, 'B', ts, tid, name);
+        const char *frame = frame_name(exp, names, cur[depth]);
+        if (!frame) {
+          rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+          break;
+        }
+        event(&o, &first, 'B', ns, tid, frame);
       }
     }
-    double end = tr->n ? (double)(tr->timestamps[tr->n - 1] - t0) / 1000.0 : 0;
-    while (depth > 0) event(out, &first, 'E', end, tid, NULL), depth--;
+    uint64_t end = tr->n ? tr->timestamps[tr->n - 1] - t0 : 0;
+    while (depth > 0) event(&o, &first, 'E', end, tid, NULL), depth--;
   }
-  fputs("\n]}\n", out);
+  if (o.buf) {
+    textout_str(&o, "\n]}\n");
+    int closed = textout_close(&o);
+    if (rc == 0) rc = closed;
+  }
+  for (size_t i = 0; i < cap && names; i++) free(names[i]);
+  free(names);
   free(cur);
   free(next);
   free(tmp);
-  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing the trace JSON") : 0;
+  if (rc == 0 && events == 0) return hpcdb_fail(HPCDB_EINVAL, "nothing to export: the traces hold no sample in a calling context");
+  return rc;
 }

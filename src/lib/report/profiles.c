@@ -40,11 +40,33 @@ static int is_gpu(const hpcdb_experiment *e, const hpcdb_profile *p) {
   return 0;
 }
 
+/* How many leading identifier elements the profiles of a group share (the
+ * NODE of a one-node run, the GPUCONTEXT of its streams): left out of the
+ * rows' names, keeping at least the last, so that what tells them apart
+ * fits the name column. */
+static uint16_t shared_prefix(const hpcdb_experiment *e, int gpu) {
+  const hpcdb_profile *first = NULL;
+  uint16_t n = 0;
+  for (uint32_t p = 0; p < e->n_profiles; p++) {
+    const hpcdb_profile *pr = &e->profiles[p];
+    if ((pr->flags & HPCDB_PROFILE_SUMMARY) || is_gpu(e, pr) != gpu) continue;
+    uint16_t k = 0, limit = pr->n_ids ? (uint16_t)(pr->n_ids - 1) : 0;
+    if (!first) {
+      first = pr;
+      n = limit;
+      continue;
+    }
+    while (k < n && k < limit && !memcmp(&pr->ids[k], &first->ids[k], sizeof pr->ids[k])) k++;
+    n = k;
+  }
+  return n;
+}
+
 /* The rows of one group of profiles (gpu: 0 CPU, 1 GPU, -1 all) and their
  * spread; with a title, a row of the group's totals first and the rest
  * below it. Returns how many profiles were in the group. */
 static uint32_t profile_group(table *t, const report_data *d, const hpcdb_report_options *o, int gpu,
-                              const char *title) {
+                              const char *title, uint16_t skip) {
   const hpcdb_experiment *e = d->exp;
   double lo[REPORT_MAX_COLUMNS], hi[REPORT_MAX_COLUMNS], sum[REPORT_MAX_COLUMNS] = {0}, sq[REPORT_MAX_COLUMNS] = {0};
   double v[REPORT_MAX_COLUMNS], zero[REPORT_MAX_COLUMNS] = {0};
@@ -68,7 +90,14 @@ static uint32_t profile_group(table *t, const report_data *d, const hpcdb_report
         sq[c] += v[c] * v[c];
       }
       n++;
-      if (pass == 1 && (!o->top || n <= o->top)) table_row(t, depth + 1, id, p, v, zero);
+      if (pass == 1 && (!o->top || n <= o->top)) {
+        char name[256];
+        hpcdb_profile tail = *pr; /* the identity without the shared elements */
+        tail.ids += skip < pr->n_ids ? skip : 0;
+        tail.n_ids = (uint16_t)(skip < pr->n_ids ? pr->n_ids - skip : pr->n_ids);
+        hpcdb_profile_identity(e, &tail, name, sizeof name);
+        table_row(t, depth + 1, skip ? name : id, p, v, zero);
+      }
     }
     if (n == 0) return 0;
     if (pass == 0) {
@@ -111,11 +140,11 @@ int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options 
     if (!(e->profiles[p].flags & HPCDB_PROFILE_SUMMARY)) {
       if (is_gpu(e, &e->profiles[p])) gpu = 1; else cpu = 1;
     }
-  if (cpu && gpu) {
-    profile_group(&t, d, o, 0, "CPU threads");
-    profile_group(&t, d, o, 1, "GPU streams");
+  if (cpu && gpu) { /* machine-read rows (CSV, JSON) keep whole identities */
+    profile_group(&t, d, o, 0, "CPU threads", o->csv || o->json ? 0 : shared_prefix(e, 0));
+    profile_group(&t, d, o, 1, "GPU streams", o->csv || o->json ? 0 : shared_prefix(e, 1));
   } else {
-    profile_group(&t, d, o, -1, NULL);
+    profile_group(&t, d, o, -1, NULL, 0);
   }
   table_end(&t);
   return 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "hpcdb/hpcdb.h"
+#include "hpcdb/report.h"
 
 #define REPORT_MAX_COLUMNS 8
 
@@ -25,10 +26,12 @@ typedef struct report_data {
   double *self;      /* the context's own cost: inclusive minus its children's inclusive */
   double total[REPORT_MAX_COLUMNS]; /* the whole program: the root's inclusive value */
   const char *source; /* "summary profile", "RANK 0 THREAD 1", "sum of N profiles" */
+  const char *why;    /* without metric names: why the first column's metric was chosen */
   char source_buf[256];
 } report_data;
 
-/* Columns from names (NULL: the first three metrics), values from the
+/* Columns from names (NULL: hpcdb_default_metric, then the next metrics with
+ * non-zero values, up to three), values from the
  * profile with that identity (NULL: the summary, or all profiles). */
 int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *const *metrics, uint32_t n_metrics,
                       const char *profile);

@@ -15,6 +15,30 @@ static void csv_text(FILE *out, const char *s) {
   fputc('"', out);
 }
 
+/* A label cut to width characters at a word boundary, never mid-word: a
+ * summary row "[N more, ...]" keeps its first clause ("[N more]"); a name is
+ * cut before a space, '(', '<', ',' or '[' in its second half and marked '~'
+ * (a name without such a place is cut hard, still marked). */
+static void fit_label(char *label, size_t width, size_t indent) {
+  size_t n = strlen(label);
+  if (n <= width || width < indent + 4) return;
+  char *text = label + indent;
+  char *comma = strchr(text, ',');
+  if (text[0] == '[' && label[n - 1] == ']' && comma && (size_t)(comma - label) + 1 <= width) {
+    comma[0] = ']', comma[1] = '\0';
+    return;
+  }
+  size_t cut = width - 1; /* room for the mark */
+  for (size_t i = cut; i >= indent + (width - indent) / 2; i--)
+    if (strchr(" (<,[", label[i])) {
+      cut = i;
+      break;
+    }
+  while (cut > indent + 1 && label[cut - 1] == ' ') cut--;
+  label[cut] = '~';
+  label[cut + 1] = '\0';
+}
+
 void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_options *o, const char *what) {
   t->out = out;
   t->d = d;
@@ -54,6 +78,7 @@ void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_o
     return;
   }
   fprintf(out, "%s; values: %s\n", what, d->source);
+  if (d->why) fprintf(out, "metric: %s (%s; --metric NAME to choose)\n", d->cols[0].name, d->why);
   for (uint32_t c = 0; c < d->n_cols; c++) {
     char v[64];
     report_value(v, sizeof v, d->total[c], d->cols[c].seconds);
@@ -104,12 +129,10 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
     return;
   }
   unsigned indent = depth > 20 ? 20 : depth;
+  if (2 * indent + 12 > t->name_width) indent = t->name_width > 12 ? (t->name_width - 12) / 2 : 0; /* room for the name */
   char label[512];
   snprintf(label, sizeof label, "%*s%s", 2 * (int)indent, "", name);
-  if (strlen(label) > t->name_width - 1) { /* cut long names, marking the cut */
-    label[t->name_width - 2] = '~';
-    label[t->name_width - 1] = '\0';
-  }
+  fit_label(label, t->name_width - 1, 2 * indent);
   if (t->o->color) fputs(depth == 0 ? "\033[1m" : "", out);
   fprintf(out, "%-*s", (int)t->name_width, label);
   for (uint32_t c = 0; c < t->d->n_cols; c++) {
