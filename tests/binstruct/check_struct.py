@@ -7,6 +7,8 @@ source marks (/* FUNC name */, /* INLINE name */, /* LOOP */) by line.
 usage: check_struct.py HPCDB OUTDIR CASE ARGS...
   marks BINARY SOURCE...   structure of BINARY holds every mark of SOURCEs
   symbols BINARY           a binary without DWARF: procedures from symbols
+  shape BINARY             any binary: only the file's shape (DTD, one procedure per entry,
+                           each address in one statement)
   jobs BINARY              -j 1 and -j 2 write the same file
   cache BINARY             a second run with --cache copies the first's result
   measurements MEAS        struct MEAS (a copy) writes structs/ for the binaries that
@@ -104,6 +106,13 @@ def check_shape(path):
             walk(c)
 
     walk(root)
+    entries = {}
+    for p in root.iter("P"):
+        entry = parse_ranges(p.get("v", ""))[:1]
+        if entry and entry[0][0] in entries:
+            fail(f"{path}: procedures {entries[entry[0][0]]!r} and {p.get('n')!r} share the entry {entry[0][0]:#x}")
+        elif entry:
+            entries[entry[0][0]] = p.get("n")
     spans.sort()
     for (a, b), (c, d) in zip(spans, spans[1:]):
         if c < b:
@@ -144,6 +153,16 @@ def case_marks(hpcdb, out, binary, *sources):
         if kind == "INLINE" and (name, line, src) not in calls:
             fail(f"{src}:{line}: no inlined call of {name} there in {path}")
     print(f"{binary}: {len(want)} marks checked, {len(procs)} procedures, {len(loops)} loops")
+
+
+def case_shape(hpcdb, out, binary):
+    if not os.path.exists(binary):
+        print(f"skipped: {binary} not found")
+        sys.exit(77)
+    path = os.path.join(out, os.path.basename(binary) + ".hpcstruct")
+    if run_struct(hpcdb, binary, path, "-j", "2"):
+        root = check_shape(path)
+        print(f"{binary}: {len(list(root.iter('P')))} procedures, {len(list(root.iter('L')))} loops")
 
 
 def case_symbols(hpcdb, out, binary):
@@ -273,7 +292,7 @@ def main():
     hpcdb, out, case, *args = sys.argv[1:]
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
-    {"marks": case_marks, "symbols": case_symbols, "jobs": case_jobs, "cache": case_cache,
+    {"marks": case_marks, "symbols": case_symbols, "shape": case_shape, "jobs": case_jobs, "cache": case_cache,
      "measurements": case_measurements, "analyze": case_analyze}[case](
         hpcdb, out, *args)
     sys.exit(1 if failures else 0)
