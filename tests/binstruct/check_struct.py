@@ -239,6 +239,9 @@ def case_measurements(hpcdb, out, meas):
                               for p in ET.parse(path).getroot().iter("P"))
             if entries(ours) != entries(os.path.join(meas, "structs", ref)):
                 fail(f"{ours}: procedures {entries(ours)} differ from hpcstruct's {ref}")
+            lm = lambda path: ET.parse(path).getroot().find("LM").get("n")
+            if lm(ours) != lm(os.path.join(meas, "structs", ref)):
+                fail(f"{ours}: load module {lm(ours)} is not the recorded path hpcstruct names")
     print(f"{copy}: {len(os.listdir(os.path.join(copy, 'structs')))} structure files; {r.stderr.strip().splitlines()[-1]}")
 
 
