@@ -40,14 +40,17 @@ step "analyze them into a v4.0 database, as hpcprof does" "$hpcdb" analyze -j 2 
 step "validate the result" "$hpcdb" validate --errors-only "$out/synthetic.d"
 step "its summary" "$hpcdb" info "$out/synthetic.d"
 if [ -d "$samples/hpcrun/small.m" ]; then
-  step "analyze a real measurement and compare with hpcprof's own output" \
+  step "analyze a real measurement (with its structure files) and compare with hpcprof's own output" \
     "$hpcdb" analyze "$samples/hpcrun/small.m" -o "$out/small.d"
-  step "the same calling paths, identities and values as hpcprof" "$hpcdb" diff "$samples/hpcrun/expected/small.nostruct.d" "$out/small.d"
+  step "the same calling paths, identities and values as hpcprof" "$hpcdb" diff "$samples/hpcrun/expected/small.d" "$out/small.d"
 fi
-prog=$build/tests/record/record_ratio
+prog=$(realpath "$build/tests/record/record_ratio" 2>/dev/null || true)
 if [ -x "$prog" ] && [ -f "$build/libhpcdb_record.so" ]; then
   step "measure a program ourselves: hpcrun 04.00 files without HPCToolkit" \
     "$hpcdb" record -t -o "$out/ratio.m" "$prog" 1
+  mkdir -p "$out/ratio.m/structs"
+  step "the program's structure (functions, loops, lines) for the analysis" \
+    "$hpcdb" struct "$prog" -o "$out/ratio.m/structs/record_ratio.hpcstruct"
   step "analyze the measurement into a v4.0 database" "$hpcdb" analyze "$out/ratio.m" -o "$out/ratio.d"
   step "the top-down report (heavy:light is 3:1 of CPU time)" "$hpcdb" report "$out/ratio.d"
   step "a flame graph" "$hpcdb" export --format flamegraph "$out/ratio.d" -o "$out/ratio.svg"

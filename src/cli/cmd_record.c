@@ -66,6 +66,8 @@ static const char help[] =
     "ENVIRONMENT\n"
     "    HPCDB_RECORD_LIB  the profiler library to preload (default: next to hpcdb, or\n"
     "               the installed one)\n"
+    "    HPCDB_RECORD_UNWIND=fp  unwind with frame pointers only (no libunwind); for\n"
+    "               programs built with -fno-omit-frame-pointer\n"
     "\n"
     "EXIT STATUS\n"
     "    PROGRAM's exit status (killed by a signal: the same signal); 2 when the\n"

@@ -2,7 +2,8 @@
  * checked there): HPCDB_RECORD_DIR, HPCDB_RECORD_TRACE=1 and
  * HPCDB_RECORD_EVENTS, one "kind:type:config:period:freq:name" per event,
  * separated by ';' (kind 0 CPUTIME, 1 REALTIME, 2 perf_event_open; timer
- * periods in ns). Without HPCDB_RECORD_DIR the library stays inert. */
+ * periods in ns). HPCDB_RECORD_UNWIND=fp (set by the user) unwinds with
+ * frame pointers only. Without HPCDB_RECORD_DIR the library stays inert. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,8 @@ int rec_config_load(rec_config *c) {
   if (!dir || !dir[0] || strlen(dir) >= sizeof c->dir) return -1;
   strcpy(c->dir, dir);
   c->trace = trace && !strcmp(trace, "1");
+  const char *unwind = getenv("HPCDB_RECORD_UNWIND");
+  c->frame_pointers_only = unwind && !strcmp(unwind, "fp");
   if (!events || !events[0]) events = "0:0:0:5000000:0:CPUTIME (sec)";
   for (const char *p = events; p && *p && c->n_events < REC_MAX_EVENTS;) {
     if (parse_event(p, &c->events[c->n_events]) < 0) return -1;

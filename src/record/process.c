@@ -18,11 +18,15 @@
 
 #include "record.h"
 
+/* The two root functions live in a section of their own: its bounds (from
+ * the linker) are the range where every unwind ends, with or without
+ * libunwind's procedure information. */
+#define REC_ROOT __attribute__((noinline, section("hpcdb_record_roots")))
+extern REC_HIDDEN const char __start_hpcdb_record_roots[], __stop_hpcdb_record_roots[];
+
 REC_HIDDEN rec_process rec_proc;
 REC_HIDDEN REC_TLS rec_thread *rec_self;
 static pthread_key_t thread_key;
-
-REC_HIDDEN void rec_unwind_function_range(void *fn, uintptr_t out[2]);
 
 void *rec_real(const char *name) { return dlsym(RTLD_NEXT, name); }
 
@@ -41,9 +45,7 @@ void rec_warn(const char *msg, const char *detail) {
 }
 
 int rec_is_root_frame(uintptr_t ip) {
-  for (int i = 0; i < 2; i++)
-    if (ip >= rec_proc.root_fn[i][0] && ip < rec_proc.root_fn[i][1]) return 1;
-  return 0;
+  return ip >= (uintptr_t)__start_hpcdb_record_roots && ip < (uintptr_t)__stop_hpcdb_record_roots;
 }
 
 /* ---- threads ---- */
@@ -96,11 +98,20 @@ void rec_thread_end(rec_thread *t) {
   int own = t == rec_self;
   if (own) t->busy = 1;
   rec_events_stop(t);
-  /* a sample already under way on that thread finishes first (bounded wait) */
-  for (int i = 0; i < 100000 && __atomic_load_n(&t->in_handler, __ATOMIC_SEQ_CST); i++) sched_yield();
+  /* a sample under way on another thread finishes first (bounded wait); on
+   * this thread one can only be under way if a signal interrupted it */
+  for (int i = 0; !own && i < 100000 && __atomic_load_n(&t->in_handler, __ATOMIC_SEQ_CST); i++)
+    sched_yield();
   if (rec_proc.cfg.trace) rec_trace_close(t);
   rec_write_profile(t);
-  if (own) pthread_setspecific(thread_key, NULL);
+  if (!own) return; /* the process is ending; its handler may still be running */
+  pthread_setspecific(thread_key, NULL);
+  /* what only samples use goes (later signals see `flushed` and stop there):
+   * a program making many short threads keeps one small struct per thread */
+  rec_arena_free(&t->cct.nodes);
+  munmap(t->frames, REC_MAX_DEPTH * sizeof(uintptr_t));
+  t->frames = NULL;
+  rec_trace_free(t);
 }
 
 static void thread_key_done(void *p) { rec_thread_end(p); }
@@ -111,8 +122,8 @@ typedef struct start_arg {
   int id;
 } start_arg;
 
-/* Every thread's root frame (its range is the end of each unwind). */
-static __attribute__((noinline)) void *rec_thread_root(void *p) {
+/* Every thread's root frame. */
+static REC_ROOT void *rec_thread_root(void *p) {
   start_arg s = *(start_arg *)p;
   free(p);
   rec_thread *t = rec_thread_begin(s.id);
@@ -139,7 +150,7 @@ REC_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(
 
 static int (*real_main)(int, char **, char **);
 
-static __attribute__((noinline)) int rec_main_root(int argc, char **argv, char **envp) {
+static REC_ROOT int rec_main_root(int argc, char **argv, char **envp) {
   if (rec_proc.cfg.enabled && rec_thread_begin(0)) rec_proc.active = 1;
   int rc = real_main(argc, argv, envp);
   __asm__ volatile("" ::: "memory");
@@ -188,8 +199,6 @@ static __attribute__((constructor)) void rec_init(void) {
   pthread_key_create(&thread_key, thread_key_done);
   identify_process();
   rec_unwind_init();
-  rec_unwind_function_range((void *)rec_main_root, rec_proc.root_fn[0]);
-  rec_unwind_function_range((void *)rec_thread_root, rec_proc.root_fn[1]);
   rec_save_vdso();
   rec_loadmap_refresh();
   rec_signals_install();

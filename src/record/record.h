@@ -36,6 +36,7 @@ typedef struct rec_config {
   int enabled;
   char dir[4096];
   int trace;
+  int frame_pointers_only; /* HPCDB_RECORD_UNWIND=fp */
   int n_events;
   rec_event events[REC_MAX_EVENTS];
 } rec_config;
@@ -142,7 +143,6 @@ typedef struct rec_process {
   char exe[4096], exe_name[256];
   rec_thread *threads; /* every thread, newest first */
   volatile int next_thread_id;
-  uintptr_t root_fn[2][2]; /* [start, end) of the main and thread wrappers */
   uint64_t lost_no_thread; /* samples on threads the profiler does not know */
 } rec_process;
 
@@ -178,6 +178,7 @@ REC_HIDDEN rec_unwind_status rec_unwind(rec_thread *t, void *uc, int *n);
 REC_HIDDEN int rec_trace_open(rec_thread *t, const char *final_path);
 REC_HIDDEN void rec_trace_append(rec_thread *t, uint64_t time_ns, uint32_t node_id);
 REC_HIDDEN void rec_trace_close(rec_thread *t);
+REC_HIDDEN void rec_trace_free(rec_thread *t);
 
 /* ---- files ---- */
 REC_HIDDEN void rec_file_name(char *out, size_t n, int thread_id, const char *ext);

@@ -29,8 +29,10 @@ static void take(rec_thread *t, int ev, void *uc) {
   uint32_t node = st == REC_UNW_ROOT ? c->thread_root : rec_cct_partial_root(c);
   if (st != REC_UNW_ROOT) t->partial++;
   for (int i = n - 1; i >= 0 && node != REC_NO_NODE; i--) {
+    /* callers are stored as return address - 1, inside the call instruction,
+     * as hpcrun does (the structure's lines then are the call's) */
     uint64_t off;
-    uint16_t lm = rec_loadmap_lookup(t->frames[i], &off);
+    uint16_t lm = rec_loadmap_lookup(i ? t->frames[i] - 1 : t->frames[i], &off);
     if (!lm) continue; /* an ip in no module (only the interrupted pc can be) */
     node = rec_cct_child(c, node, lm, off);
   }

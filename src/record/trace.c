@@ -84,3 +84,12 @@ void rec_trace_close(rec_thread *t) {
     }
   }
 }
+
+void rec_trace_free(rec_thread *t) {
+  rec_trace *tr = &t->trace;
+  if (tr->buf) munmap(tr->buf, REC_TRACE_BUF * 12);
+  free(tr->tmp_path);
+  free(tr->final_path);
+  tr->buf = NULL;
+  tr->tmp_path = tr->final_path = NULL;
+}

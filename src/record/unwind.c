@@ -3,7 +3,8 @@
  * walks the stack with DWARF CFI; where it fails, the frame-pointer chain
  * continues, bounded by the thread's stack. The walk ends at the thread's
  * root frame (the profiler's main or thread-start wrapper); a stack that
- * ends elsewhere, or is deeper than REC_MAX_DEPTH, is partial. */
+ * ends elsewhere, or is deeper than REC_MAX_DEPTH, is partial.
+ * HPCDB_RECORD_UNWIND=fp: frame pointers only. */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include <dlfcn.h>
@@ -16,46 +17,33 @@
 typedef int (*init_fn)(unw_cursor_t *, unw_context_t *, int);
 typedef int (*step_fn)(unw_cursor_t *);
 typedef int (*reg_fn)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
-typedef int (*pinfo_fn)(unw_addr_space_t, unw_word_t, unw_proc_info_t *, void *);
 typedef int (*cache_fn)(unw_addr_space_t, unw_caching_policy_t);
+typedef int (*sigframe_fn)(unw_cursor_t *);
 
 static struct {
   init_fn init;
   step_fn step;
   reg_fn get_reg;
-  pinfo_fn proc_info;
+  sigframe_fn is_signal_frame;
   unw_addr_space_t *as;
 } unw;
 
-#define SYM(prefix, name) prefix #name
-
 void rec_unwind_init(void) {
+  if (rec_proc.cfg.frame_pointers_only) return;
   void *(*real_dlopen)(const char *, int) = (void *(*)(const char *, int))rec_real("dlopen");
   void *h = real_dlopen ? real_dlopen(REC_LIBUNWIND_SONAME, RTLD_NOW | RTLD_LOCAL) : NULL;
   if (!h) return; /* frame pointers only */
   unw.init = (init_fn)dlsym(h, "_ULx86_64_init_local2");
   unw.step = (step_fn)dlsym(h, "_ULx86_64_step");
   unw.get_reg = (reg_fn)dlsym(h, "_ULx86_64_get_reg");
-  unw.proc_info = (pinfo_fn)dlsym(h, "_ULx86_64_get_proc_info_by_ip");
   unw.as = (unw_addr_space_t *)dlsym(h, "_ULx86_64_local_addr_space");
+  unw.is_signal_frame = (sigframe_fn)dlsym(h, "_ULx86_64_is_signal_frame");
   cache_fn cache = (cache_fn)dlsym(h, "_ULx86_64_set_caching_policy");
   if (!unw.init || !unw.step || !unw.get_reg || !unw.as) {
     memset(&unw, 0, sizeof unw);
     return;
   }
   if (cache) cache(*unw.as, UNW_CACHE_PER_THREAD);
-}
-
-/* [start, end) of the function holding fn, for the root frames. */
-REC_HIDDEN void rec_unwind_function_range(void *fn, uintptr_t out[2]) {
-  unw_proc_info_t pi;
-  if (unw.proc_info && unw.proc_info(*unw.as, (unw_word_t)fn, &pi, NULL) == 0) {
-    out[0] = pi.start_ip;
-    out[1] = pi.end_ip;
-  } else { /* without unwind info: the function's first bytes only */
-    out[0] = (uintptr_t)fn;
-    out[1] = (uintptr_t)fn + 1;
-  }
 }
 
 /* One unwind outside the handler, so libunwind's caches exist before a
@@ -100,9 +88,13 @@ rec_unwind_status rec_unwind(rec_thread *t, void *ucv, int *n) {
         int r = unw.step(&cur);
         unw_word_t ip = 0, bp = 0;
         if (r > 0 && unw.get_reg(&cur, UNW_REG_IP, &ip) == 0) {
+          /* the frame a signal interrupted (libunwind marks it after stepping
+           * through the trampoline): its ip is the instruction, not a return
+           * address; + 1 undoes the callers' - 1 (sample.c) */
+          int interrupted = unw.is_signal_frame && unw.is_signal_frame(&cur) > 0;
           if (rec_is_root_frame(ip)) return REC_UNW_ROOT;
           if (*n == REC_MAX_DEPTH) break;
-          t->frames[(*n)++] = ip;
+          t->frames[(*n)++] = ip + (interrupted ? 1 : 0);
           continue;
         }
         if (r == 0) break; /* the outermost frame, but not the root */

@@ -71,6 +71,12 @@ recursive)
     --max-partial 0.01
   named_db "$bin/record_recursive"
   check "$work/named" --named descend ;;
+fp-unwind)
+  # frame pointers only (the fallback when libunwind fails), on a program built with them
+  HPCDB_RECORD_UNWIND=fp record "$bin/record_recursive" 0.5; expect_rc $? 0
+  check_db
+  check "$m" --expect "$bin/record_recursive:descend" --min-depth "$bin/record_recursive:descend:20" \
+    --max-partial 0.01 ;;
 threads)
   record "$bin/record_threads" 0.3; expect_rc $? 0
   [ "$(ls "$m"/*.hpcrun | wc -l)" = 5 ] || fail "expected 5 .hpcrun files: $(ls "$m")"
@@ -114,6 +120,14 @@ sigprof)
   [ "$got" = "$want" ] || fail "output '$got', without recording '$want'"
   check_db
   check "$m" --expect "$bin/record_sigprof:busy" ;;
+sigalrm)
+  # samples inside the program's own signal handler reach main through the signal frame
+  record "$bin/record_sigalrm"; expect_rc $? 0
+  check_db
+  check "$m" --expect "$bin/record_sigalrm:in_handler" --expect "$bin/record_sigalrm:outer" \
+    --max-partial 0.01
+  named_db "$bin/record_sigalrm"
+  check "$work/named" --named in_handler ;;
 exit)
   record "$bin/record_endings" _exit; expect_rc $? 3
   check_db

@@ -11,10 +11,11 @@ function(record_test_program name)
   target_link_options(record_${name} PRIVATE -fno-sanitize=all)
   set_target_properties(record_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${REC_BIN})
 endfunction()
-foreach(p ratio recursive threads dlopen forkexec sigprof endings)
+foreach(p ratio recursive threads dlopen forkexec sigprof sigalrm endings)
   record_test_program(${p})
 endforeach()
 target_link_libraries(record_threads PRIVATE Threads::Threads)
+target_compile_options(record_recursive PRIVATE -fno-omit-frame-pointer) # for the fp-unwind case
 target_link_libraries(record_dlopen PRIVATE ${CMAKE_DL_LIBS})
 add_library(record_plugin SHARED ${REC_DIR}/plugin.c)
 target_compile_options(record_plugin PRIVATE ${REC_FLAGS})
@@ -27,7 +28,7 @@ if(MPI_C_FOUND)
   target_link_libraries(record_mpi_ranks PRIVATE MPI::MPI_C)
 endif()
 
-foreach(case ratio recursive threads trace dlopen forkexec sigprof exit sigterm perf hardware mpi
+foreach(case ratio recursive fp-unwind threads trace dlopen forkexec sigprof sigalrm exit sigterm perf hardware mpi
              bad-event bad-period bad-directory bad-program exists)
   add_test(NAME record/${case}
            COMMAND bash ${REC_DIR}/run_case.sh ${case} $<TARGET_FILE:hpcdb> ${REC_BIN} ${REC_BIN}/work)
