@@ -119,7 +119,7 @@ uint64_t hpctk4_value_block_encode(const hpcdb_profile *p, uint8_t *q) {
     wr_le16(q, p->metric_ids[v]);
     wr_le_f64(q + 2, p->values[v]);
   }
-  memset(q, 0, (size_t)pad);
+  if (pad) memset(q, 0, (size_t)pad); /* an empty profile has no buffer (q may be NULL) */
   q += pad;
   for (uint32_t k = 0; k < p->n_ctxs; k++, q += 12) {
     wr_le32(q, p->ctx_ids[k]);
