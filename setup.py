@@ -16,7 +16,8 @@ import numpy
 from setuptools import Extension, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEPS = ["libarchive", "yaml-0.1", "libelf", "zlib", "expat"]
+DEPS = ["libarchive", "yaml-0.1", "libelf", "libdw", "capstone", "zlib", "expat"]
+FALLBACK_LINK = ["-larchive", "-lyaml", "-ldw", "-lelf", "-lcapstone", "-lz", "-lexpat"]
 
 
 def pkg_config(*args):
@@ -38,17 +39,19 @@ library = os.environ.get("HPCDB_LIBRARY")
 installed = None if library else pkg_config("--static", "--cflags", "--libs", "hpcdb")
 if library:
     extra_objects = [library]
-    extra_link = pkg_config("--libs", *DEPS) or ["-larchive", "-lyaml", "-lelf", "-lz", "-lexpat"]
+    extra_link = pkg_config("--libs", *DEPS) or FALLBACK_LINK
 elif installed:
     include_dirs += [f[2:] for f in installed if f.startswith("-I")]
     extra_link = [f for f in installed if not f.startswith("-I")]
 else:
     sources += rel(glob.glob(os.path.join(HERE, "src", "lib", "*", "*.c")))
     include_dirs.append(os.path.join("src", "lib"))
-    extra_link = pkg_config("--libs", *DEPS) or ["-larchive", "-lyaml", "-lelf", "-lz", "-lexpat"]
+    extra_link = pkg_config("--libs", *DEPS) or FALLBACK_LINK
 
-setup(ext_modules=[Extension(
+# setuptools' scratch files go under build-pip/ (ignored by git), apart from CMake's build/.
+setup(options={"build": {"build_base": "build-pip"}, "egg_info": {"egg_base": "build-pip"}},
+      ext_modules=[Extension(
     "hpcdb._core", sources=sources, include_dirs=include_dirs,
     define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)],
     extra_compile_args=["-std=c11", "-fvisibility=hidden"], extra_objects=extra_objects,
-    extra_link_args=extra_link + ["-lpthread", "-lm"])])
+    extra_link_args=extra_link + ["-lstdc++", "-lpthread", "-lm"])])

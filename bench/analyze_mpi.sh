@@ -2,7 +2,8 @@
 # Benchmarks `hpcdb-mpi analyze` against `hpcdb analyze` on synthetic measurements (the same
 # bench/gen_measurements workload as bench/analyze.sh): for each size, hpcdb analyze -j 1 and -j 2,
 # then mpirun -np 1, 2, 4 (one thread per rank): wall time of the whole job (mpirun included), each
-# rank's wall and CPU time, peak RSS and bytes sent to other ranks (hpcdb-mpi --report), and whether
+# rank's wall and CPU time, peak RSS and bytes sent to other ranks (hpcdb-mpi --report; the per-phase
+# lines go to stderr), and whether
 # the database is byte-identical to hpcdb analyze's. One run each (RUNS=N: the best of N).
 # Usage: bench/analyze_mpi.sh BUILD_DIR [WORK_DIR] [SIZES...]   (a size is THREADSxCONTEXTS)
 set -euo pipefail
@@ -15,17 +16,18 @@ runs=${RUNS:-1}
 mpiexec=${MPIEXEC:-mpirun}
 mkdir -p "$work"
 
-# best wall time (ms) of $runs runs of a command; its last stderr in $work/stderr, peak RSS (KiB) of the last
+# best wall time (ms) of $runs runs of a command; its last stderr in $work/stderr; peak RSS (KiB) and
+# CPU seconds (user + system) of the last
 measure() {
   local best=999999999 s e w
   for _ in $(seq "$runs"); do
     s=$(date +%s%N)
-    /usr/bin/time -o "$work/time" -f "%M" "$@" > /dev/null 2> "$work/stderr" || { cat "$work/stderr" >&2; return 1; }
+    /usr/bin/time -o "$work/time" -f "%M %U %S" "$@" > /dev/null 2> "$work/stderr" || { cat "$work/stderr" >&2; return 1; }
     e=$(date +%s%N)
     w=$(( (e - s) / 1000000 ))
     [ "$w" -lt "$best" ] && best=$w
   done
-  echo "$best $(tail -n 1 "$work/time")"
+  echo "$best $(tail -n 1 "$work/time" | awk '{printf "%s %.2f", $1, $2 + $3}')"
 }
 
 same() { for f in profile.db cct.db meta.db trace.db metrics/default.yaml; do cmp -s "$1/$f" "$2/$f" || { echo no; return; }; done; echo yes; }
@@ -41,15 +43,15 @@ for size in "${sizes[@]}"; do
   [ -d "$meas" ] || "$build/gen_measurements" --threads "$T" --contexts "$C" --metrics 4 --depth 16 \
     --samples 1000 --shared 0.8 --density 0.25 -o "$meas"
   for j in 1 2; do
-    read -r ms kb < <(measure "$build/hpcdb" analyze --quiet --force -j "$j" "$meas" -o "$work/ref-j$j")
-    printf '| %s | hpcdb analyze -j %s | %.2f | | %.0f | | |\n' "$T × $C" "$j" "$(awk -v m="$ms" 'BEGIN{print m/1000}')" \
-      "$(awk -v k="$kb" 'BEGIN{print k/1024}')"
+    read -r ms kb cpu < <(measure "$build/hpcdb" analyze --quiet --force -j "$j" "$meas" -o "$work/ref-j$j")
+    printf '| %s | hpcdb analyze -j %s | %.2f | %s | %.0f | | |\n' "$T × $C" "$j" "$(awk -v m="$ms" 'BEGIN{print m/1000}')" \
+      "$cpu" "$(awk -v k="$kb" 'BEGIN{print k/1024}')"
   done
   for np in 1 2 4; do
-    read -r ms _ < <(measure "$mpiexec" --allow-run-as-root --oversubscribe -np "$np" "$build/hpcdb-mpi" analyze --quiet \
+    read -r ms _ _ < <(measure "$mpiexec" --allow-run-as-root --oversubscribe -np "$np" "$build/hpcdb-mpi" analyze --quiet \
       --force --report "$meas" -o "$work/mpi")
     cpu=$(grep -o '[0-9.]* s CPU' "$work/stderr" | awk '{s += $1} END {printf "%.2f", s}')
-    rss=$(sort -t' ' -k4n "$work/stderr" | grep -o 'peak RSS [0-9]*' | awk '{printf "%s%.0f", sep, $3/1024; sep=" / "}')
+    rss=$(sort -t' ' -k4n "$work/stderr" | grep -o 'peak RSS [0-9]* KiB' | awk '{printf "%s%.0f", sep, $3/1024; sep=" / "}')
     sent=$(grep -o '[0-9]* bytes sent' "$work/stderr" | awk '{s += $1} END {printf "%.1f", s/1048576}')
     printf '| %s | hpcdb-mpi -np %s | %.2f | %s | %s | %s | %s |\n' "$T × $C" "$np" "$(awk -v m="$ms" 'BEGIN{print m/1000}')" \
       "$cpu" "$rss" "$sent" "$(same "$work/ref-j1" "$work/mpi")"

@@ -10,6 +10,7 @@ usage: python_bench.py CASE PATH
   values1       hpcdb.open(PATH).values(first metric, "execution")
   summary       hpcdb.open(PATH).summary
   lazy1         hpcdb.open(PATH, lazy=True).values(first metric, "execution", profiles=[1])
+  lazyall       hpcdb.open(PATH, lazy=True).values(first metric, "execution")  (every profile)
   events        hpcdb.open(PATH).events()            Enter/Leave events, as Pipit's
   traces        hpcdb.open(PATH).traces()            samples: profile, time, context
   cube          hpcdb.open_cube(PATH).values(m) for every metric m (one matrix at a time)"""
@@ -46,6 +47,9 @@ def main():
     elif case == "lazy1":
         exp = hpcdb.open(path, lazy=True)
         rows = len(exp.values(exp.metrics["name"][0], "execution", profiles=[1]))
+    elif case == "lazyall":
+        exp = hpcdb.open(path, lazy=True)
+        rows = len(exp.values(exp.metrics["name"][0], "execution"))
     elif case == "events":
         rows = len(hpcdb.open(path).events())
     elif case == "traces":

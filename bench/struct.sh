@@ -28,41 +28,44 @@ runs=${RUNS:-3}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# Runs a command; prints "seconds peak_kib" (best wall time of $runs, its peak RSS).
+# Runs a command; prints "seconds peak_kib cpu_seconds" (best wall time of $runs,
+# its peak RSS and user + system CPU time: on a shared machine CPU time is the
+# steadier measure).
 # ALLOW_FAIL=1: the command's status does not matter (eu-readelf exits 1 on a
 # binary without DWARF, after looking for it).
 measure() {
-  local t best=999999999 kb=0 s e w k
+  local t best=999999999 kb=0 cpu=0 s e w k c
   t=$(mktemp)
   for _ in $(seq "$runs"); do
     s=$(date +%s%N)
-    /usr/bin/time -o "$t" -f "%M" "$@" >/dev/null 2>&1 || [ "${ALLOW_FAIL:-0}" = 1 ] ||
+    /usr/bin/time -o "$t" -f "%M %U %S" "$@" >/dev/null 2>&1 || [ "${ALLOW_FAIL:-0}" = 1 ] ||
       { echo "failed: $*" >&2; exit 1; }
     e=$(date +%s%N)
     w=$(( (e - s) / 1000000 ))
-    k=$(tail -n 1 "$t")
-    if [ "$w" -lt "$best" ]; then best=$w; kb=$k; fi
+    read -r k c < <(tail -n 1 "$t" | awk '{ print $1, $2 + $3 }')
+    if [ "$w" -lt "$best" ]; then best=$w; kb=$k; cpu=$c; fi
   done
   rm -f "$t"
-  awk -v ms="$best" -v kb="$kb" 'BEGIN { printf "%.2f %s\n", ms / 1000, kb }'
+  awk -v ms="$best" -v kb="$kb" -v cpu="$cpu" 'BEGIN { printf "%.2f %s %.2f\n", ms / 1000, kb, cpu }'
 }
 mb() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "command: RUNS=$runs bench/struct.sh $build ${bins[*]}"
 echo
-echo '| binary | MB | DWARF | eu-readelf s | objdump -d s | floor s | -j | struct s | peak RSS MB | output MB | struct / floor |'
-echo '|---|---|---|---|---|---|---|---|---|---|---|'
+echo '| binary | MB | DWARF | eu-readelf s (CPU) | objdump -d s (CPU) | floor s (CPU) | -j | struct s (CPU) | peak RSS MB | output MB | wall / floor | CPU / floor |'
+echo '|---|---|---|---|---|---|---|---|---|---|---|---|'
 for bin in "${bins[@]}"; do
   size=$(stat -L -c %s "$bin")
   dwarf=no
   readelf -S "$bin" 2>/dev/null | grep '\.debug_info' >/dev/null && dwarf=yes
-  read -r rs _ < <(ALLOW_FAIL=1 measure eu-readelf -N --debug-dump=info --debug-dump=decodedline "$bin")
-  read -r os _ < <(measure objdump -d "$bin")
+  read -r rs _ rc < <(ALLOW_FAIL=1 measure eu-readelf -N --debug-dump=info --debug-dump=decodedline "$bin")
+  read -r os _ oc < <(measure objdump -d "$bin")
   floor=$(awk -v a="$rs" -v b="$os" 'BEGIN { printf "%.2f", a + b }')
+  floorc=$(awk -v a="$rc" -v b="$oc" 'BEGIN { printf "%.2f", a + b }')
   for j in 1 2; do
-    read -r ss kb < <(measure "$build/hpcdb" struct --no-cache -j "$j" "$bin" -o "$out/s.hpcstruct")
+    read -r ss kb sc < <(measure "$build/hpcdb" struct --no-cache -j "$j" "$bin" -o "$out/s.hpcstruct")
     osz=$(stat -c %s "$out/s.hpcstruct")
-    echo "| $(basename "$bin") | $(mb $((size / 1024))) | $dwarf | $rs | $os | $floor | $j | $ss | $(mb "$kb") | $(mb $((osz / 1024))) | $(awk -v a="$ss" -v b="$floor" 'BEGIN { printf "%.2f", a / b }') |"
+    echo "| $(basename "$bin") | $(mb $((size / 1024))) | $dwarf | $rs ($rc) | $os ($oc) | $floor ($floorc) | $j | $ss ($sc) | $(mb "$kb") | $(mb $((osz / 1024))) | $(awk -v a="$ss" -v b="$floor" 'BEGIN { printf "%.2f", a / b }') | $(awk -v a="$sc" -v b="$floorc" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }') |"
   done
 done

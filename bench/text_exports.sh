@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Text exports against the write floor: for each export of a generated
-# database, the wall time (best of 3), the output's size, the `dd` floor
-# (writing as many bytes from /dev/zero to the same directory, best of 3) and
-# `hpcdb info` (reading the database into the model, which every export does
-# first). Ratios: export / floor, and (export - info) / floor, the formatting
-# and writing alone.
+# database, the wall time (best of 3) and that run's CPU time (user + system),
+# the output's size, the `dd` floor (writing as many bytes from /dev/zero to
+# the same directory with conv=fsync, best of 3) and `hpcdb info` (reading the
+# database into the model, which every export does first). Ratios: wall /
+# floor, and CPU / floor (what the export costs where it does not wait for a
+# core: on a shared machine the wall time is mostly waiting).
 # Usage: bench/text_exports.sh HPCDB VALUES_DB TRACE_DB OUT_DIR
 #   VALUES_DB e.g. gen_v4db --profiles 256 --contexts 10000 --metrics 4 --density 1.0
 #   TRACE_DB  e.g. gen_measurements --threads 64 --contexts 10000 --samples 10000, then analyze
@@ -13,15 +14,20 @@ hpcdb=${1:?usage: bench/text_exports.sh HPCDB VALUES_DB TRACE_DB OUT_DIR}
 values=${2:?} traces=${3:?} out=${4:?}
 mkdir -p "$out"
 
-best() { # best wall seconds of 3 runs of "$@" (stdout to the output file given by $OUTFILE)
-  local b=999999 s e
+best() { # "wall cpu": the best wall seconds of 3 runs of "$@" and that run's user + system seconds
+  local b=999999 cpu=0 s e t
+  t=$(mktemp)
   for _ in 1 2 3; do
     s=$(date +%s%N)
-    "$@" > /dev/null 2>&1
+    /usr/bin/time -o "$t" -f "%U %S" "$@" > /dev/null 2>&1
     e=$(date +%s%N)
-    b=$(( (e - s) / 1000000 < b ? (e - s) / 1000000 : b ))
+    if [ $(( (e - s) / 1000000 )) -lt "$b" ]; then
+      b=$(( (e - s) / 1000000 ))
+      cpu=$(tail -n 1 "$t" | awk '{ print $1 + $2 }')
+    fi
   done
-  awk -v ms="$b" 'BEGIN { printf "%.3f", ms / 1000 }'
+  rm -f "$t"
+  awk -v ms="$b" -v cpu="$cpu" 'BEGIN { printf "%.3f %.2f", ms / 1000, cpu }'
 }
 
 floor() { # dd of $1 bytes into the output directory
@@ -30,7 +36,7 @@ floor() { # dd of $1 bytes into the output directory
   rm -f "$out/floor.bin"
 }
 
-printf "%-28s %10s %9s %9s %9s %8s %8s\n" command "out MB" "wall s" "dd s" "info s" "x dd" "x dd-fmt"
+printf "%-16s %8s %8s %7s %7s %7s %9s %9s\n" command "out MB" "wall s" "CPU s" "dd s" "info s" "wall/dd" "CPU/dd"
 run() { # name db args...
   local name=$1 db=$2
   shift 2
@@ -43,8 +49,10 @@ run() { # name db args...
   f=$(floor "$bytes")
   i=$(best "$hpcdb" info "$db")
   awk -v n="$name" -v b="$bytes" -v t="$t" -v f="$f" -v i="$i" 'BEGIN {
-    if (f < 0.001) f = 0.001
-    printf "%-28s %10.1f %9.3f %9.3f %9.3f %8.1f %8.1f\n", n, b / 1048576, t, f, i, t / f, (t - i) / f }'
+    split(t, tt, " "); split(f, ff, " "); split(i, ii, " ")
+    if (ff[1] < 0.001) ff[1] = 0.001
+    printf "%-16s %8.1f %8.3f %7.2f %7.3f %7.3f %9.1f %9.1f\n", n, b / 1048576, tt[1], tt[2], ff[1], ii[1],
+           tt[1] / ff[1], tt[2] / ff[1] }'
   rm -f "$file"
 }
 run csv "$values" export --format csv

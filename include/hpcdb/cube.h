@@ -19,7 +19,9 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path);
 
 /* Direct access to a Cube file's values without building the model, one
  * metric at a time (memory: the caller's matrix and one row): for tools that
- * want a few metrics of a large file. */
+ * want a few metrics of a large file. In a plain (uncompressed) file each
+ * metric's members are found by their offsets, so a metric costs the reading
+ * of its own members only; a compressed file is streamed up to them. */
 typedef struct hpcdb_cube hpcdb_cube;
 int hpcdb_cube_open(hpcdb_cube **out, const char *path);
 void hpcdb_cube_close(hpcdb_cube *c); /* NULL-safe */

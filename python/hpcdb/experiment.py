@@ -218,21 +218,28 @@ class Experiment:
         like Pipit's events; sorted by profile, then time as recorded."""
         self._traces_read()
         prof, time, ctx = self.core.traces()
-        return pd.DataFrame({"profile": prof, "time": time, "context": ctx}, copy=False)
+        return pd.DataFrame({"profile": prof.view(np.int32), "time": time, "context": ctx}, copy=False)
 
-    def events(self):
+    def events(self, entry_points=None):
         """The traces as Enter/Leave events of function frames (call sites in a database made without
-        program structure), as Pipit's HPCToolkit reader makes them: time (ns), event ("Enter"/"Leave"), profile, context (the frame's native id), name.
-        Between two samples the frames that end are left (innermost first) and the new ones entered
-        at the second sample's time; frames still open at a trace's end are left at its last sample."""
+        program structure), as Pipit's HPCToolkit readers make them: time (ns), event ("Enter"/"Leave"),
+        profile, context (the frame's native id), name. Between two samples the frames that end are left
+        (innermost first) and the new ones entered at the second sample's time; frames still open at a
+        trace's end are left at its last sample. entry_points: whether entry points ("main thread") are
+        frames; by default they are where the database stores them (v4.0: Pipit's v4.0 reader enters
+        them) and not where hpcdb's reader adds one (experiment.xml generations, which Pipit's
+        experiment.xml reader read without one)."""
+        if entry_points is None:
+            entry_points = self.info["format"] not in ("hpctoolkit-legacy", "hpctoolkit-draft-a")
         self._traces_read()
         # names as a Categorical: one code per event, each name stored once
         names = self._cache["contexts"]["name"] if "contexts" in self._cache else self.core.context_columns()["name"]
         codes, uniques = pd.factorize(np.asarray(names, dtype=object))
-        time, prof, ctx, leave, name = self.core.events(codes.astype(np.int32))
+        time, prof, ctx, leave, name = self.core.events(codes.astype(np.int32), bool(entry_points))
+        # profile as int32 (a view): no column shares a dtype, so pandas keeps every array as it is
         return pd.DataFrame({"time": time,
                              "event": pd.Categorical.from_codes(leave.view(np.int8), ["Enter", "Leave"]),
-                             "profile": prof, "context": ctx,
+                             "profile": prof.view(np.int32), "context": ctx,
                              "name": pd.Categorical.from_codes(name, categories=uniques)}, copy=False)
 
     def trace_arrays(self, index):

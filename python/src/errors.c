@@ -1,5 +1,7 @@
 /* hpcdb statuses as Python exceptions: the classes are defined by the Python
  * package (hpcdb.Error and its subclasses) and registered here once. */
+#include <string.h>
+
 #include "hpcdb_py.h"
 
 static PyObject *error_base;    /* hpcdb.Error */
@@ -28,7 +30,10 @@ PyObject *hpcdb_py_raise(int status) {
     if (!cls && PyErr_Occurred()) return NULL;
   }
   if (!cls) cls = error_base ? error_base : PyExc_RuntimeError;
-  PyObject *exc = PyObject_CallFunction(cls, "si", message, status);
+  /* the message may quote bytes of a hostile file: invalid UTF-8 is replaced */
+  PyObject *text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
+  if (!text) return NULL;
+  PyObject *exc = PyObject_CallFunction(cls, "Ni", text, status);
   if (!exc) return NULL;
   PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
   Py_DECREF(exc);

@@ -46,12 +46,11 @@ static PyObject *experiment_info(ExperimentObject *self, PyObject *unused) {
   PyObject *attrs = PyDict_New(), *warnings = PyList_New(e->n_warnings), *kinds = PyList_New(e->n_kind_names);
   if (!attrs || !warnings || !kinds) goto fail;
   for (uint32_t i = 0; i < e->n_attrs; i++) {
-    PyObject *v = text(e->attrs[i].value);
-    if (!v || PyDict_SetItemString(attrs, e->attrs[i].key, v) < 0) {
-      Py_XDECREF(v);
-      goto fail;
-    }
-    Py_DECREF(v);
+    PyObject *k = text(e->attrs[i].key ? e->attrs[i].key : ""), *v = text(e->attrs[i].value);
+    int rc = k && v ? PyDict_SetItem(attrs, k, v) : -1;
+    Py_XDECREF(k);
+    Py_XDECREF(v);
+    if (rc < 0) goto fail;
   }
   for (uint32_t i = 0; i < e->n_warnings; i++) {
     PyObject *v = text(e->warnings[i]);

@@ -36,6 +36,9 @@ static void lines_add(lines *l, const char *s) {
 
 static void lines_line_fn(void *user, const char *line) { lines_add(user, line); }
 
+/* Text from a file may be any bytes: invalid UTF-8 is replaced, not an error. */
+static PyObject *text(const char *s) { return PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace"); }
+
 static void lines_free(lines *l) {
   for (size_t i = 0; i < l->n; i++) free(l->v[i]);
   free(l->v);
@@ -46,7 +49,7 @@ static PyObject *lines_list(const lines *l) {
   if (l->oom) return PyErr_NoMemory();
   PyObject *out = PyList_New((Py_ssize_t)l->n);
   for (size_t i = 0; out && i < l->n; i++) {
-    PyObject *s = PyUnicode_DecodeUTF8(l->v[i], (Py_ssize_t)strlen(l->v[i]), "replace");
+    PyObject *s = text(l->v[i]);
     if (!s) {
       Py_CLEAR(out);
       break;
@@ -131,8 +134,8 @@ static PyObject *py_validate(PyObject *mod, PyObject *args) {
   }
   if (!(list = PyList_New((Py_ssize_t)(l.n / 5)))) goto done;
   for (size_t i = 0; i + 5 <= l.n; i += 5) {
-    PyObject *t = Py_BuildValue("(ssKss)", l.v[i], l.v[i + 1], strtoull(l.v[i + 2], NULL, 10), l.v[i + 3],
-                                l.v[i + 4]);
+    PyObject *t = Py_BuildValue("(sNKNN)", l.v[i], text(l.v[i + 1]), strtoull(l.v[i + 2], NULL, 10), text(l.v[i + 3]),
+                                text(l.v[i + 4]));
     if (!t) goto done;
     PyList_SET_ITEM(list, (Py_ssize_t)(i / 5), t);
   }

@@ -21,10 +21,12 @@ typedef struct selection {
   npy_intp n_columns;
 } selection;
 
-/* A profile's values as CSR arrays, decoded by scanning the mapped profile.db. */
+/* A profile's values of the chosen metrics as CSR arrays, decoded by scanning
+ * the mapped profile.db. */
 typedef struct scanned {
   hpcdb_profile p;
   uint64_t cap_ids, cap_starts, cap_mids, cap_vals;
+  const int32_t *column; /* metric id -> column or -1: other metrics are not kept */
 } scanned;
 
 static int grow(void **a, uint64_t *cap, uint64_t need, size_t size) {
@@ -40,6 +42,7 @@ static int grow(void **a, uint64_t *cap, uint64_t need, size_t size) {
 
 static int on_value(void *user, uint32_t ctx, uint32_t metric, double value) {
   scanned *s = user;
+  if (s->column[metric & 0xffff] < 0) return 0;
   hpcdb_profile *p = &s->p;
   if (p->n_ctxs == 0 || p->ctx_ids[p->n_ctxs - 1] != ctx) {
     if (grow((void **)&p->ctx_ids, &s->cap_ids, (uint64_t)p->n_ctxs + 1, sizeof *p->ctx_ids) ||
@@ -64,8 +67,10 @@ static void scanned_free(scanned *s) {
 }
 
 /* Decodes profiles[i] of a lazy experiment into out[i]; 0 or a negative status. */
-static int scan_profiles(const ExperimentObject *self, const uint32_t *profiles, npy_intp n, scanned *out) {
+static int scan_profiles(const ExperimentObject *self, const uint32_t *profiles, npy_intp n, const int32_t *column,
+                         scanned *out) {
   for (npy_intp i = 0; i < n; i++) {
+    out[i].column = column;
     int rc = hpcdb_db_profile_scan(self->db, profiles[i], on_value, &out[i]);
     if (rc < 0) return rc;
     hpcdb_profile *p = &out[i].p;
@@ -156,7 +161,7 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   npy_intp rows = 0;
   int rc = 0;
   Py_BEGIN_ALLOW_THREADS
-  if (decoded) rc = scan_profiles(self, s.profiles, s.n_profiles, decoded);
+  if (decoded) rc = scan_profiles(self, s.profiles, s.n_profiles, s.column, decoded);
   if (rc == 0) rows = count_rows(&s, &max_id);
   Py_END_ALLOW_THREADS
   if (rc < 0) {

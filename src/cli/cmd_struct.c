@@ -33,8 +33,11 @@ static const char help[] =
     "    Loops come from the machine code (x86-64 and aarch64, through Capstone):\n"
     "    each function's control-flow graph, dominators, natural loops from back edges\n"
     "    (loops entered at more than one block are counted as irreducible); a loop is\n"
-    "    named by the source line of the last instruction of its header block, as\n"
-    "    hpcstruct does. Other machines (GPU binaries) get functions and lines only.\n"
+    "    named by the line of its exit test when its header ends in it (test-first\n"
+    "    loops, as hpcstruct names them), else by its back-edge branch (rotated loops,\n"
+    "    whose test is at the bottom). Other machines get functions and lines only;\n"
+    "    CUDA binaries (gpubins/) their kernels from the symbol table only, placed as\n"
+    "    hpcstruct places them. C++ names are demangled, the linkage name kept in ln.\n"
     "\n"
     "    With a MEASUREMENTS directory (hpcrun output), every binary named in the load\n"
     "    maps of its .hpcrun files, and every file in its gpubins/, gets a structure file\n"
@@ -63,13 +66,15 @@ static const char help[] =
     "EXAMPLES\n"
     "    hpcdb struct -j 2 ./app -o app.hpcstruct\n"
     "    hpcdb struct /usr/lib/x86_64-linux-gnu/libm.so.6 -o - | head\n"
-    "    hpcdb struct hpctoolkit-app-measurements && hpcdb analyze hpctoolkit-app-measurements -o app.d\n";
+    "    hpcdb struct app-measurements && hpcdb analyze app-measurements -o app.d\n";
 
 typedef struct run {
   hpcdb_binstruct_options opt;
   const char *cache;
   int verbose, quiet;
   unsigned written, cached, skipped;
+  char **names; /* structure files written in this run (two binaries may share a name) */
+  unsigned n_names;
 } run;
 
 static void report(const run *r, const char *bin, const char *out, int from_cache) {
@@ -121,14 +126,36 @@ static int is_file(const char *p) {
 }
 
 /* One binary of a measurement: a missing one is a warning, not a failure. */
+/* MEASUREMENTS/structs/NAME.hpcstruct, NAME-2... when another binary of
+ * this run had the name (analyze goes by the load module inside, not the file name). */
+static int out_name(run *r, const char *meas, const char *lm_name, char *out, size_t size) {
+  for (unsigned k = 1;; k++) {
+    if (k == 1) snprintf(out, size, "%s/structs/%s.hpcstruct", meas, base_name(lm_name));
+    else snprintf(out, size, "%s/structs/%s-%u.hpcstruct", meas, base_name(lm_name), k);
+    unsigned i = 0;
+    while (i < r->n_names && strcmp(r->names[i], out)) i++;
+    if (i == r->n_names) break;
+  }
+  char **grown = realloc(r->names, (r->n_names + 1) * sizeof *grown);
+  char *copy = strdup(out);
+  if (!grown || !copy) {
+    free(copy);
+    if (grown) r->names = grown;
+    return -1;
+  }
+  r->names = grown;
+  r->names[r->n_names++] = copy;
+  return 0;
+}
+
 static int meas_one(run *r, const char *meas, const char *bin, const char *lm_name) {
   char out[4096];
-  snprintf(out, sizeof out, "%s/structs/%s.hpcstruct", meas, base_name(lm_name));
   if (!is_file(bin)) {
     fprintf(stderr, "hpcdb struct: warning: %s: not found, no structure for it\n", bin);
     r->skipped++;
     return 0;
   }
+  if (out_name(r, meas, lm_name, out, sizeof out) < 0) return cli_fail("struct", "out of memory");
   r->opt.lm_name = lm_name;
   if (one(r, bin, out) < 0) {
     fprintf(stderr, "hpcdb struct: warning: %s: %s\n", bin, hpcdb_last_error());
@@ -152,6 +179,9 @@ static int struct_measurements(run *r, const char *meas) {
     char bin[4096];
     if (p[0] == '/') snprintf(bin, sizeof bin, "%s", p);
     else snprintf(bin, sizeof bin, "%s/%s", meas, p); /* carried in the measurement (vdso/) */
+    /* a GPU binary recorded where the measurement was taken: its copy in gpubins/,
+     * named by the recorded path, as hpcstruct names it */
+    if (!is_file(bin) && strstr(p, "/gpubins/")) snprintf(bin, sizeof bin, "%s/gpubins/%s", meas, base_name(p));
     meas_one(r, meas, bin, p);
   }
   hpcdb_experiment_free(exp);
@@ -161,15 +191,20 @@ static int struct_measurements(run *r, const char *meas) {
     struct dirent *e;
     while ((e = readdir(d))) {
       if (e->d_name[0] == '.') continue;
-      char bin[4096];
+      char bin[4096], done[4096];
       snprintf(bin, sizeof bin, "%s/%s", dir, e->d_name);
-      meas_one(r, meas, bin, bin);
+      snprintf(done, sizeof done, "%s/structs/%s.hpcstruct", meas, e->d_name);
+      unsigned k = 0; /* already written under its recorded name */
+      while (k < r->n_names && strcmp(r->names[k], done)) k++;
+      if (k == r->n_names) meas_one(r, meas, bin, bin);
     }
     closedir(d);
   }
   if (!r->quiet)
     fprintf(stderr, "hpcdb struct: %s/structs: %u written, %u from the cache, %u skipped\n",
             meas, r->written, r->cached, r->skipped);
+  for (unsigned i = 0; i < r->n_names; i++) free(r->names[i]);
+  free(r->names);
   return EXIT_OK;
 }
 

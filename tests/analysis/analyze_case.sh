@@ -2,8 +2,10 @@
 # Analysis acceptance cases, run by ctest:
 #   analyze_case.sh HPCDB SAMPLES OUT reference NAME  - analyze --ignore-structs NAME.m, validate, diff against expected/NAME.nostruct.d
 #   analyze_case.sh HPCDB SAMPLES OUT structure NAME  - analyze NAME.m with its structs/, validate, diff against expected/NAME.d
-#   analyze_case.sh HPCDB SAMPLES OUT badstruct       - a broken structure file: a warning naming it, offsets as without
+#   analyze_case.sh HPCDB SAMPLES OUT badstruct       - a broken structure file and no binary: warnings naming both, offsets
 #   analyze_case.sh HPCDB SAMPLES OUT replace         - a structure file naming the binary where --replace-path puts it
+#   analyze_case.sh HPCDB SAMPLES OUT recorded PROGRAM - hpcdb record of a -O2 -g program, then analyze with no
+#                                                       structure file: its functions and lines by name
 #   analyze_case.sh HPCDB SAMPLES OUT jobs NAME       - -j 1, 2 and 3 give byte-identical databases
 #   analyze_case.sh HPCDB SAMPLES OUT broken          - one truncated file among good ones: warning + database; --strict fails
 #   analyze_case.sh HPCDB SAMPLES OUT refuse          - an existing database is not overwritten without --force
@@ -35,6 +37,8 @@ badstruct)
   "$hpcdb" analyze "$out/meas" -o "$out/db" 2> "$out/stderr" || { cat "$out/stderr"; fail "analyze exited $?"; }
   grep -q "warning: structure file ignored (.*testmeas-small): $bad: line [0-9]*: xml: " "$out/stderr" ||
     { cat "$out/stderr"; fail "no warning naming $bad"; }
+  grep -q "warning: binary not found: /builds/hpctoolkit/hpctoolkit/builddir/tests/data/meas/testmeas-small " "$out/stderr" ||
+    { cat "$out/stderr"; fail "no warning naming the missing binary"; }
   "$hpcdb" diff "$meas/expected/small.nostruct.d" "$out/db" || fail "differs from hpcprof's database without structure"
   ;;
 replace)
@@ -47,6 +51,17 @@ replace)
   "$hpcdb" analyze --quiet --struct "$out/other" -R /builds/hpctoolkit/hpctoolkit/builddir/tests/data/meas=/opt/moved \
     "$out/meas" -o "$out/db" || fail "analyze -R exited $?"
   "$hpcdb" diff "$meas/expected/small.d" "$out/db" || fail "differs from hpcprof's database with structure"
+  ;;
+recorded)
+  [ -x "$name" ] || { echo "test program $name not built: skipped"; exit 77; }
+  "$hpcdb" record -o "$out/meas" -- "$name" 38 > /dev/null 2> "$out/record.err" # fib(38): about a second
+  ls "$out/meas"/*.hpcrun > /dev/null 2>&1 || { cat "$out/record.err"; echo "record made no measurement here: skipped"; exit 77; }
+  "$hpcdb" analyze "$out/meas" -o "$out/db" 2> "$out/stderr" || { cat "$out/stderr"; fail "analyze exited $?"; }
+  "$hpcdb" validate "$out/db" > /dev/null || fail "the database does not validate"
+  "$hpcdb" report --top 30 "$out/db" > "$out/report" || fail "report exited $?"
+  for want in "  main " "  fib " "kernels.c:[0-9]"; do
+    grep -q "$want" "$out/report" || { cat "$out/report"; fail "no '$want' in the report"; }
+  done
   ;;
 jobs)
   for j in 1 2 3; do "$hpcdb" analyze --quiet -j $j "$meas/$name.m" -o "$out/j$j" || fail "-j $j exited $?"; done

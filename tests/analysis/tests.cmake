@@ -14,3 +14,8 @@ foreach(spec "reference;small" "reference;loops-cputime-t" "reference;loops-cuda
                    ${PROJECT_BINARY_DIR}/test-output/${test_name} ${kind} ${name})
   set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+# record + analyze with no extra arguments (the binary read directly): hpcdb struct's -O2 -g test program
+add_test(NAME analyze/recorded
+         COMMAND ${ANALYZE_CASE} $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                 ${PROJECT_BINARY_DIR}/test-output/analyze/recorded recorded ${PROJECT_BINARY_DIR}/tests/binstruct/bs_kernels)
+set_tests_properties(analyze/recorded PROPERTIES SKIP_RETURN_CODE 77)

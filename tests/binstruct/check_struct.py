@@ -10,7 +10,8 @@ usage: check_struct.py HPCDB OUTDIR CASE ARGS...
   jobs BINARY              -j 1 and -j 2 write the same file
   cache BINARY             a second run with --cache copies the first's result
   measurements MEAS        struct MEAS (a copy) writes structs/ for the binaries that
-                           exist; the vdso's equals hpcstruct's own file for it
+                           exist; the vdso's equals hpcstruct's own file for it; a GPU
+                           binary's procedures (symbols only) start where hpcstruct's do
 """
 import os
 import re
@@ -113,7 +114,7 @@ def marks(sources):
     found = []
     for src in sources:
         for n, line in enumerate(open(src, encoding="utf-8"), 1):
-            for kind, name in re.findall(r"/\* (FUNC|INLINE|LOOP)\s*(\w*) \*/", line):
+            for kind, name in re.findall(r"/\* (FUNC|INLINE|LOOP)\s*(.*?)\s*\*/", line):
                 found.append((kind, name, n, os.path.basename(src)))
     return found
 
@@ -217,11 +218,30 @@ def case_measurements(hpcdb, out, meas):
         ours = os.path.join(copy, "structs", v + ".hpcstruct")
         theirs = os.path.join(meas, "structs", v + ".hpcstruct")
         if not os.path.exists(ours):
-            fail(f"no structure file for the vdso {v}")
+            if os.path.exists(theirs):  # the load maps reference it
+                fail(f"no structure file for the vdso {v}")
             continue
         check_shape(ours)
         if os.path.exists(theirs) and canonical(ours) != canonical(theirs):
             fail(f"{ours} differs from hpcstruct's {theirs}")
+    gpubins = os.path.join(copy, "gpubins")
+    for g in sorted(os.listdir(gpubins)) if os.path.isdir(gpubins) else []:
+        ours = os.path.join(copy, "structs", g + ".hpcstruct")
+        if not os.path.exists(ours):
+            fail(f"no structure file for the GPU binary {g}")
+            continue
+        check_shape(ours)
+        stem = g[:-len(".gpubin")] if g.endswith(".gpubin") else g
+        refs = [f for f in os.listdir(os.path.join(meas, "structs")) if f.startswith(stem)]
+        for ref in refs:
+            def entries(path):
+                return sorted((p.get("ln") or p.get("n"), parse_ranges(p.get("v"))[0][0])
+                              for p in ET.parse(path).getroot().iter("P"))
+            if entries(ours) != entries(os.path.join(meas, "structs", ref)):
+                fail(f"{ours}: procedures {entries(ours)} differ from hpcstruct's {ref}")
+            lm = lambda path: ET.parse(path).getroot().find("LM").get("n")
+            if lm(ours) != lm(os.path.join(meas, "structs", ref)):
+                fail(f"{ours}: load module {lm(ours)} is not the recorded path hpcstruct names")
     print(f"{copy}: {len(os.listdir(os.path.join(copy, 'structs')))} structure files; {r.stderr.strip().splitlines()[-1]}")
 
 

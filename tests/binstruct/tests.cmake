@@ -7,16 +7,17 @@ set(BS_BIN ${PROJECT_BINARY_DIR}/tests/binstruct)
 set(BS_CHECK ${CMAKE_CURRENT_LIST_DIR}/check_struct.py)
 # Built with the compiler directly: exactly -O2 -g whatever the build type or sanitizers.
 add_custom_command(
-  OUTPUT ${BS_BIN}/libbs_shared.so ${BS_BIN}/bs_kernels ${BS_BIN}/bs_kernels.nodwarf
+  OUTPUT ${BS_BIN}/libbs_shared.so ${BS_BIN}/bs_kernels ${BS_BIN}/bs_kernels.nodwarf ${BS_BIN}/bs_classes
   COMMAND ${CMAKE_COMMAND} -E make_directory ${BS_BIN}
   COMMAND ${CMAKE_C_COMPILER} -O2 -g -fPIC -shared -o ${BS_BIN}/libbs_shared.so ${BS_SRC}/shared.c
   COMMAND ${CMAKE_C_COMPILER} -O2 -g -o ${BS_BIN}/bs_kernels ${BS_SRC}/kernels.c
           -L${BS_BIN} -lbs_shared -Wl,-rpath,${BS_BIN}
   COMMAND ${CMAKE_OBJCOPY} --strip-debug ${BS_BIN}/bs_kernels ${BS_BIN}/bs_kernels.nodwarf
-  DEPENDS ${BS_SRC}/kernels.c ${BS_SRC}/shared.c ${BS_SRC}/shared.h
+  COMMAND ${CMAKE_C_COMPILER} -x c++ -O2 -g -o ${BS_BIN}/bs_classes ${BS_SRC}/classes.cpp -x none -lstdc++
+  DEPENDS ${BS_SRC}/kernels.c ${BS_SRC}/shared.c ${BS_SRC}/shared.h ${BS_SRC}/classes.cpp
   COMMENT "Building hpcdb struct's test programs (-O2 -g)")
 add_custom_target(binstruct_programs ALL DEPENDS ${BS_BIN}/libbs_shared.so ${BS_BIN}/bs_kernels
-                                                 ${BS_BIN}/bs_kernels.nodwarf)
+                                                 ${BS_BIN}/bs_kernels.nodwarf ${BS_BIN}/bs_classes)
 
 function(binstruct_test name)
   add_test(NAME binstruct/${name}
@@ -27,11 +28,13 @@ endfunction()
 
 binstruct_test(marks/program marks ${BS_BIN}/bs_kernels ${BS_SRC}/kernels.c)
 binstruct_test(marks/shared-library marks ${BS_BIN}/libbs_shared.so ${BS_SRC}/shared.c)
+binstruct_test(marks/c++ marks ${BS_BIN}/bs_classes ${BS_SRC}/classes.cpp)
 binstruct_test(symbols/stripped-program symbols ${BS_BIN}/bs_kernels.nodwarf)
 binstruct_test(symbols/usr-bin-ls symbols /usr/bin/ls)
 binstruct_test(jobs jobs ${BS_BIN}/bs_kernels)
 binstruct_test(cache cache ${BS_BIN}/bs_kernels)
-binstruct_test(measurements measurements ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cputime-t.m)
+binstruct_test(measurements/vdso measurements ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cputime-t.m)
+binstruct_test(measurements/gpubin measurements ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cuda-nvidia-t.m)
 
 add_test(NAME binstruct/help COMMAND hpcdb struct --help)
 add_test(NAME binstruct/not-elf COMMAND hpcdb struct ${BS_SRC}/shared.h -o -)

@@ -7,6 +7,8 @@
 #                                                                          --strict: same error, nothing written
 #   mpi_case.sh ... killed                                               - a rank killed mid-run (and one failing):
 #                                                                          an error, no database, no temporary
+#   mpi_case.sh ... recorded PROGRAM                                     - hpcdb record under mpirun -np 3 (an MPI program),
+#                                                                          then -np 1-4 as above
 #   mpi_case.sh ... force                                                - an existing database: refused, then replaced
 set -u
 hpcdb=$1 hpcdb_mpi=$2 mpiexec=$3 gen=$4 samples=$5 out=$6 case=$7 name=${8:-}
@@ -14,7 +16,11 @@ shift $(( $# >= 8 ? 8 : 7 ))
 meas=$samples/hpcrun
 rm -rf "$out" && mkdir -p "$out"
 fail() { echo "FAIL: $*"; exit 1; }
-run_mpi() { local np=$1; shift; timeout 120 "$mpiexec" --allow-run-as-root --oversubscribe -np "$np" "$hpcdb_mpi" "$@"; }
+run_mpi() {
+  local np=$1; shift
+  case $1 in analyze|--help) set -- "$hpcdb_mpi" "$@" ;; esac
+  timeout 120 "$mpiexec" --allow-run-as-root --oversubscribe -np "$np" "$@"
+}
 
 # same_db A B: the same files, byte for byte
 same_db() {
@@ -80,6 +86,13 @@ killed)
     [ "$(grep -c '^hpcdb-mpi analyze:' "$out/error.err")" = 1 ] || { cat "$out/error.err"; fail "not one message"; }
     [ ! -e "$out/db" ] && [ ! -e "$out/db.mpi-tmp" ] || fail "a failing rank ($at) left a directory"
   done
+  ;;
+recorded)
+  [ -x "$name" ] || { echo "the MPI test program was not built: skipped"; exit 77; }
+  "$hpcdb" record --help > /dev/null 2>&1 || { echo "hpcdb record is not built here: skipped"; exit 77; }
+  run_mpi 3 "$hpcdb" record -t -o "$out/meas" -- "$name" > "$out/record.out" 2>&1 || true
+  [ "$(ls "$out/meas"/*.hpcrun 2>/dev/null | wc -l)" -ge 3 ] || { cat "$out/record.out"; echo "hpcdb record wrote no measurements here: skipped"; exit 77; }
+  against_ranks "$out/meas"
   ;;
 force)
   [ -d "$meas/small.m" ] || { echo "sample data not found at $meas: skipped"; exit 77; }

@@ -9,7 +9,11 @@ python=$1 src=$2 lib=$3 out=$4 db=$5
 [ -e "$db" ] || { echo "skip: $db is absent"; exit 77; }
 rm -rf "$out"
 mkdir -p "$out"
-if ! "$python" -m venv --system-site-packages "$out/venv" >"$out/venv.log" 2>&1; then
+# With Debian's python3-pip the venv sees pip through its system site-packages (no ensurepip copy
+# to unpack, the slow part); without it the venv gets its own pip from ensurepip.
+without_pip=
+"$python" -m pip --version >/dev/null 2>&1 && without_pip=--without-pip
+if ! "$python" -m venv --system-site-packages $without_pip "$out/venv" >"$out/venv.log" 2>&1; then
   echo "skip: '$python -m venv' does not work here (python3-venv / ensurepip missing):"
   cat "$out/venv.log"
   exit 77

@@ -176,3 +176,13 @@ def test_cube_direct_access_agrees_with_the_model():
         assert np.array_equal(direct.to_numpy(), full[rows]), metric
     with pytest.raises(hpcdb.Error):
         hpcdb.open_cube(sample("hpctoolkit-v4/cpi-mpi"))
+
+
+def test_invalid_utf8_in_a_file_is_replaced_not_an_error(tmp_path):
+    bad = tmp_path / os.fsdecode(b"bad\xff.d")  # a path, and so every message, that is not UTF-8
+    bad.mkdir()
+    with pytest.raises(hpcdb.Error) as e:
+        hpcdb.open(bad)
+    assert "\ufffd" in str(e.value)
+    with pytest.raises(hpcdb.Error):
+        hpcdb.validate(bad)

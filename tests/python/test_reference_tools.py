@@ -37,8 +37,8 @@ def test_hatchet_rows_of_legacy_cpi():
 
 
 def test_pipit_events_of_ping_pong():
-    # Pipit's tests (hpcgroup/pipit pipit/tests/hpctoolkit.py, data ping-pong-hpctoolkit, the 2022
-    # database): 89 Enter and 89 Leave events on rank 0, 60 and 60 on rank 1; 6 PMPI_Send and 5
+    # Pipit's tests of its experiment.xml reader (hpcgroup/pipit pipit/tests/hpctoolkit.py, data
+    # ping-pong-hpctoolkit as the 2022 database, the sample hpctoolkit-2022/ping-pong-mpi): 89 Enter and 89 Leave events on rank 0, 60 and 60 on rank 1; 6 PMPI_Send and 5
     # PMPI_Recv entered on rank 0, 5 and 5 on rank 1; 22 function names.
     exp = hpcdb.open(sample("hpctoolkit-2022/ping-pong-mpi"))
     ev = exp.events()
@@ -53,6 +53,34 @@ def test_pipit_events_of_ping_pong():
     assert {"<program root>", "<no activity>", "main", "psm2_mq_ipeek2"} <= set(ev["name"])
     for _, g in ev.groupby("profile"):
         assert (g["time"].diff().dropna() >= 0).all()
+
+
+def test_pipit_v4_reader_events_of_ping_pong():
+    # Pipit's tests for its v4.0 reader (hpcgroup/pipit pipit/tests/hpctoolkit.py, data
+    # ping-pong-hpctoolkit as a v4.0 database, the sample hpctoolkit-v4/ping-pong-mpi): 117 Enter
+    # events on rank 0 and 88 on rank 1 (the entry point "main thread" included), as many Leave;
+    # 7 PMPI_Send and 7 PMPI_Recv entered on each rank; its names, apart from the "loop" of the
+    # Loop Enter/Leave events that reader adds.
+    exp = hpcdb.open(sample("hpctoolkit-v4/ping-pong-mpi"))
+    ev = exp.events()
+    ev["rank"] = exp.profiles["rank"].to_numpy()[ev["profile"]]
+    assert ev.groupby(["rank", "event"]).size().to_dict() == {(0, "Enter"): 117, (0, "Leave"): 117,
+                                                             (1, "Enter"): 88, (1, "Leave"): 88}
+    enter = ev[ev["event"] == "Enter"]
+    names = enter["name"].astype(str)
+    for call in ("PMPI_Send", "PMPI_Recv"):
+        assert enter[names.str.contains(call)].groupby("rank").size().to_dict() == {0: 7, 1: 7}
+    pipit_names = {
+        "<unknown procedure> 0x24680 [libpsm2.so.2.2]", "MPID_Finalize [libmpi.so.12.1.1]",
+        "MPID_Recv [libmpi.so.12.1.1]", "MPI_Finalize", "PMPI_Finalize [libmpi.so.12.1.1]",
+        "PMPI_Recv [libmpi.so.12.1.1]", "PMPI_Send [libmpi.so.12.1.1]", "__GI___munmap [libc-2.17.so]",
+        "__GI___unlink [libc-2.17.so]", "__GI_process_vm_readv [libc-2.17.so]", "main", "main thread",
+        "psm2_ep_close [libpsm2.so.2.2]", "psm2_mq_ipeek2 [libpsm2.so.2.2]", "psm2_mq_irecv2 [libpsm2.so.2.2]",
+        "psm_dofinalize [libmpi.so.12.1.1]", "psm_progress_wait [libmpi.so.12.1.1]", "psm_recv [libmpi.so.12.1.1]",
+        "psm_try_complete [libmpi.so.12.1.1]", "shm_unlink [librt-2.17.so]", "targ5030 [libpsm2.so.2.2]"}
+    assert set(ev["name"].astype(str)) == pipit_names
+    # without the entry point, one Enter fewer per rank
+    assert (exp.events(entry_points=False)["event"] == "Enter").sum() == 117 + 88 - 2
 
 
 def test_hatchet_graphframe():

@@ -87,6 +87,9 @@ static int broadcast_tree(dist_run *d) {
   if (rc == 0 && (d->global.t.n_ids != before || d->global.exp->n_functions != functions))
     rc = hpcdb_fail(HPCDB_EIO, "the run's tree lacks some of this rank's contexts");
   msg_free(&m);
+  free(d->global.t.slots); /* merged for good: from here on it is only read, never searched */
+  d->global.t.slots = NULL;
+  d->global.t.cap = d->global.t.count = 0;
   return rc;
 }
 
@@ -95,10 +98,12 @@ static int remap(void *user, mapped_profile *maps, uint32_t *const *metric_maps,
                  uint32_t n_trees) {
   const dist_run *d = user;
   for (uint32_t k = 0; k < n_trees; k++) {
-    for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
-      if (maps[k].node_ctx[i] >= d->map.n_ids) return hpcdb_fail(HPCDB_EIO, "context %u not in the map", maps[k].node_ctx[i]);
-      maps[k].node_ctx[i] = d->map.ids[maps[k].node_ctx[i]];
-    }
+    uint32_t *ctxs[2] = {maps[k].node_ctx, maps[k].node_rel}; /* a node's context, and its caller's relation */
+    for (int a = 0; a < 2; a++)
+      for (uint32_t i = 0; ctxs[a] && i < maps[k].n_nodes; i++) {
+        if (ctxs[a][i] >= d->map.n_ids) return hpcdb_fail(HPCDB_EIO, "context %u not in the map", ctxs[a][i]);
+        ctxs[a][i] = d->map.ids[ctxs[a][i]];
+      }
     for (uint32_t i = 0; i < trees[k].tab->n_metrics; i++) {
       uint32_t m = metric_maps[k][i];
       if (m == HPCDB_NONE) continue;

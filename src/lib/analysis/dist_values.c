@@ -76,7 +76,7 @@ int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex
     rc = hpcdb_fail(HPCDB_ENOMEM, "profile %u: value block too large", profile);
   else if (VEC_RESERVE(&d->csr, &d->cap_csr, d->n_csr + 1) < 0 ||
            VEC_RESERVE(&d->spill_at, &d->cap_spill_at, d->n_csr + 1) < 0 ||
-           (size > d->enc_cap && VEC_RESERVE(&d->enc, &d->enc_cap, size) < 0))
+           ((size > d->enc_cap || !d->enc) && VEC_RESERVE(&d->enc, &d->enc_cap, size ? size : 1) < 0))
     rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory keeping profile %u", profile);
   for (uint32_t k = 0; k < p.n_ctxs && rc == 0; k++) {
     uint32_t c = p.ctx_ids[k];
@@ -338,9 +338,10 @@ static int exchange_loops(dist_run *d, const uint32_t *bounds, loop_lex_summary 
     while (d->loops[i].ctx >= bounds[r + 1] && r + 1 < d->size) r++;
     counts[r] += LOOP_RECORD;
   }
-  for (int r = 0, total = 0; r < d->size && rc == 0; r++) { /* where each rank's records go */
-    at[r] = (uint64_t)total;
-    total += (int)counts[r];
+  uint64_t total = 0;
+  for (int r = 0; r < d->size && rc == 0; r++) { /* where each rank's records go */
+    at[r] = total;
+    total += counts[r];
   }
   for (uint64_t i = 0; i < d->n_loops && rc == 0; i++) { /* in profile order within each rank's part */
     int r = 0;

@@ -28,15 +28,20 @@ static int touched_contexts(const unified_tree *t, const mapped_profile *maps, u
   }
   uint32_t *slot = scratch->slot, n = 0;
   slot[0] = n++;
-  for (uint32_t k = 0; k < n_trees; k++) /* each node's context and its ancestors up to a marked one */
-    for (uint32_t i = 0; i < maps[k].n_nodes; i++)
+  for (uint32_t k = 0; k < n_trees; k++) /* each node's contexts and their ancestors up to a marked one */
+    for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
       for (uint32_t c = maps[k].node_ctx[i]; slot[c] == HPCDB_NONE; c = t->info[c].parent) slot[c] = n++;
+      for (uint32_t c = maps[k].node_rel[i]; slot[c] == HPCDB_NONE; c = t->info[c].parent) slot[c] = n++;
+    }
   tv->ctx = malloc((size_t)n * sizeof *tv->ctx);
   if (!tv->ctx) {
     for (uint32_t k = 0; k < n_trees; k++) /* leave the map as it was */
-      for (uint32_t i = 0; i < maps[k].n_nodes; i++)
+      for (uint32_t i = 0; i < maps[k].n_nodes; i++) {
         for (uint32_t c = maps[k].node_ctx[i]; c != 0 && slot[c] != HPCDB_NONE; c = t->info[c].parent)
           slot[c] = HPCDB_NONE;
+        for (uint32_t c = maps[k].node_rel[i]; c != 0 && slot[c] != HPCDB_NONE; c = t->info[c].parent)
+          slot[c] = HPCDB_NONE;
+      }
     slot[0] = HPCDB_NONE;
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory propagating values");
   }

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/binary_structure.h"
+#include "analysis/kernel_symbols.h"
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "common/vec.h"
@@ -160,6 +162,50 @@ static int describes(const structure_map *sm, const char *lm, const char *path, 
   return same_module(sm, lm, path) || (resolved[0] && !strcmp(lm, resolved));
 }
 
+/* Takes the load module of f that describes the module, if any. */
+static int use_file(structure_map *sm, module_structure *ms, const struct_file *f, const char *path,
+                    const char *resolved) {
+  for (uint32_t k = 0; k < hpcdb_hpcstruct_n_modules(f->s); k++) {
+    const hpcdb_struct_module *m = hpcdb_hpcstruct_module(f->s, k);
+    if (!describes(sm, m->name, path, resolved)) continue;
+    ms->function = malloc(((size_t)m->n_scopes + 1) * sizeof *ms->function);
+    if (!ms->function) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    memset(ms->function, 0xff, ((size_t)m->n_scopes + 1) * sizeof *ms->function);
+    ms->m = m;
+    ms->state = 1;
+    return 0;
+  }
+  return 0;
+}
+
+/* No structure file describes the module: its binary, where the measurement
+ * recorded it (or --replace-path puts it), analyzed as hpcdb struct does. A
+ * binary that is not there, or cannot be analyzed, is a warning naming it;
+ * the module's frames then stay instructions. */
+static int from_binary(structure_map *sm, module_structure *ms, const char *path, const char *resolved) {
+  char kernel[256];
+  if (!resolved[0] || kernel_module_name(path, kernel, sizeof kernel)) return 0;
+  if (!hpcrun_is_file(resolved)) {
+    warnf(sm, "binary not found: %s%s%s (no structure file describes it either; its frames stay addresses)",
+          resolved, strcmp(resolved, path) ? ", recorded as " : "", strcmp(resolved, path) ? path : "");
+    return 0;
+  }
+  hpcdb_struct *s;
+  int rc = binary_structure_make(&s, resolved, path, sm->opt && sm->opt->threads > 1 ? sm->opt->threads : 1);
+  if (rc == HPCDB_ENOMEM) return rc;
+  if (rc < 0) {
+    warnf(sm, "no structure from the binary %s: %s (its frames stay addresses)", resolved, hpcdb_last_error());
+    return 0;
+  }
+  if (VEC_RESERVE(&sm->files, &sm->cap_files, sm->n_files + 1) < 0) {
+    hpcdb_hpcstruct_free(s);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  struct_file *f = &sm->files[sm->n_files++];
+  *f = (struct_file){NULL, NULL, 1, s};
+  return use_file(sm, ms, f, path, resolved);
+}
+
 /* The structure of a module, read on first use; NULL when none describes it. */
 static int module_structure_of(structure_map *sm, uint32_t module, module_structure **out) {
   *out = NULL;
@@ -188,17 +234,9 @@ static int module_structure_of(structure_map *sm, uint32_t module, module_struct
         }
         f->state = 1;
       }
-      for (uint32_t k = 0; k < hpcdb_hpcstruct_n_modules(f->s); k++) {
-        const hpcdb_struct_module *m = hpcdb_hpcstruct_module(f->s, k);
-        if (!describes(sm, m->name, path, resolved)) continue;
-        ms->function = malloc(((size_t)m->n_scopes + 1) * sizeof *ms->function);
-        if (!ms->function) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-        memset(ms->function, 0xff, ((size_t)m->n_scopes + 1) * sizeof *ms->function);
-        ms->m = m;
-        ms->state = 1;
-        break;
-      }
+      HPCDB_TRY(use_file(sm, ms, f, path, resolved));
     }
+    if (ms->state < 0) HPCDB_TRY(from_binary(sm, ms, path, resolved));
   }
   if (ms->state > 0) *out = ms;
   return 0;

@@ -34,8 +34,10 @@ static int serialize(const unified_tree *t, const fn_ident *idents, dist_msg *m)
   const hpcdb_experiment *exp = t->exp;
   unify_key *keys = calloc(t->n_ids ? t->n_ids : 1, sizeof *keys);
   if (!keys) return hpcdb_fail(HPCDB_ENOMEM, "out of memory serializing the calling-context tree");
-  for (uint64_t i = 0; i < t->cap; i++)
-    if (t->slots[i].id_plus1) keys[t->slots[i].id_plus1 - 1] = t->slots[i].key;
+  for (uint64_t i = 0; i < t->cap; i++) { /* each id's own key: aliases (a frame met before) have another parent */
+    const unify_slot *sl = &t->slots[i];
+    if (sl->id_plus1 && sl->key.parent == t->info[sl->id_plus1 - 1].parent) keys[sl->id_plus1 - 1] = sl->key;
+  }
   msg_u32(m, TREE_MAGIC);
   msg_u32(m, exp->n_metrics);
   for (uint32_t i = 0; i < exp->n_metrics; i++) {

@@ -16,6 +16,12 @@ static int code_cmp(const void *a, const void *b) {
   return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+uint64_t bs_section_base(const bs_binary *b, const GElf_Shdr *sh) {
+  /* CUDA binaries leave every section at address 0; hpcstruct (and hpcrun's
+   * GPU samples) place each at its offset in the file */
+  return b->machine == EM_CUDA ? sh->sh_offset : sh->sh_addr;
+}
+
 static int read_code_sections(bs_binary *b) {
   size_t nsec = 0;
   if (elf_getshdrnum(b->elf, &nsec) != 0) return 0;
@@ -27,10 +33,11 @@ static int read_code_sections(bs_binary *b) {
     if (!(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC)) continue;
     Elf_Data *d = elf_getdata(scn, NULL);
     if (!d || !d->d_buf || d->d_size == 0 || b->n_code >= nsec) continue;
-    if (sh.sh_addr > UINT64_MAX - d->d_size) continue;
-    b->code[b->n_code++] = (bs_code){sh.sh_addr, d->d_size, d->d_buf};
+    uint64_t addr = bs_section_base(b, &sh);
+    if (addr > UINT64_MAX - d->d_size) continue;
+    b->code[b->n_code++] = (bs_code){addr, d->d_size, d->d_buf};
   }
-  qsort(b->code, b->n_code, sizeof *b->code, code_cmp);
+  if (b->n_code > 1) qsort(b->code, b->n_code, sizeof *b->code, code_cmp);
   return 0;
 }
 

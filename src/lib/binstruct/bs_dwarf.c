@@ -73,7 +73,8 @@ static int add_inline(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, in
   in->first_range = first;
   in->n_ranges = (uint32_t)n;
   const char *name = dwarf_diename(die);
-  in->name = bs_intern(u, name ? name : "");
+  const char *pretty = bs_demangled(u, link_name(die));
+  in->name = pretty ? pretty : bs_intern(u, name ? name : "");
   in->decl_file = file_name(u, w->comp_dir, dwarf_decl_file(die));
   in->decl_line = decl_line(die);
   Dwarf_Attribute a;
@@ -111,8 +112,9 @@ static int add_function(walk *w, Dwarf_Die *die, int depth) {
   f->first_inline = (uint32_t)u->n_inlines;
   const char *name = dwarf_diename(die);
   const char *ln = link_name(die);
-  f->name = bs_intern(u, name ? name : ln ? ln : "");
-  f->link_name = ln && name && strcmp(ln, name) ? bs_intern(u, ln) : NULL;
+  const char *pretty = bs_demangled(u, ln); /* hpcstruct names C++ procedures so */
+  f->name = pretty ? pretty : bs_intern(u, name ? name : ln ? ln : "");
+  f->link_name = ln && strcmp(ln, f->name) ? bs_intern(u, ln) : NULL;
   /* compiler-made functions (OpenMP outlined bodies) have no declaration:
    * bs_dwarf_unit gives them the file and line at their entry */
   const char *file = dwarf_decl_file(die);

@@ -57,6 +57,8 @@ void bs_unit_reset(bs_unit *u); /* empties it, keeping allocations */
 void bs_unit_free(bs_unit *u);
 const char *bs_intern(bs_unit *u, const char *s); /* NULL stays NULL */
 int bs_unit_add_range(bs_unit *u, uint64_t lo, uint64_t hi);
+/* link demangled (interned in u), or NULL when it is not a C++ name. */
+const char *bs_demangled(bs_unit *u, const char *link);
 /* Sorts the rows by address (stable: the last row at an address wins). */
 void bs_unit_sort_rows(bs_unit *u);
 /* The row in effect at addr, or NULL. */
@@ -84,6 +86,8 @@ typedef struct bs_binary {
 
 int bs_binary_open(bs_binary *b, const char *path, const char *debug_root);
 void bs_binary_close(bs_binary *b);
+/* Where a section's addresses start (its sh_addr; its file offset in a CUDA binary). */
+uint64_t bs_section_base(const bs_binary *b, const GElf_Shdr *sh);
 /* Bytes at [addr, addr + *len) clipped to the section holding addr; NULL if none. */
 const uint8_t *bs_binary_code_at(const bs_binary *b, uint64_t addr, uint64_t *len);
 

@@ -61,10 +61,10 @@ static int descend(ctx *c, int32_t node, int32_t target, int32_t *out) {
     *out = node;
     return 0;
   }
-  uint32_t dt = c->depth[target], df = from >= 0 ? c->depth[from] : 0;
+  uint32_t dt = c->depth[target];
   int32_t chain[256];
   if (dt > 256) return hpcdb_fail(HPCDB_EUNSUPPORTED, "inlined calls nested deeper than 256");
-  for (int32_t t = target, i = (int32_t)dt - 1; t >= 0; t = c->in[t].parent, i--) chain[i] = t;
+  for (int32_t t = target, i = (int32_t)dt - 1; t >= 0 && i >= 0; t = c->in[t].parent, i--) chain[i] = t;
   /* skip the frames node already stands in: the common prefix of both chains */
   uint32_t k = 0;
   if (from >= 0) {
@@ -73,7 +73,6 @@ static int descend(ctx *c, int32_t node, int32_t target, int32_t *out) {
     while (a >= 0 && chain[c->depth[a] - 1] != a) a = c->in[a].parent;
     k = a >= 0 ? c->depth[a] : 0;
   }
-  (void)df;
   for (uint32_t i = k; i < dt; i++) {
     const bs_inline *in = &c->in[chain[i]];
     int32_t site, alien;
@@ -141,8 +140,8 @@ static int rows_as_insns(const bs_unit *u, const bs_range *r, bs_insn **insns, u
 
 static int collect_insns(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
                          bs_range *ranges, bs_insn **insns, uint64_t *n, uint64_t *cap) {
-  memcpy(ranges, &u->ranges[f->first_range], f->n_ranges * sizeof *ranges);
-  qsort(ranges, f->n_ranges, sizeof *ranges, range_cmp);
+  if (f->n_ranges) memcpy(ranges, &u->ranges[f->first_range], f->n_ranges * sizeof *ranges);
+  if (f->n_ranges > 1) qsort(ranges, f->n_ranges, sizeof *ranges, range_cmp);
   uint64_t covered = 0;
   for (uint32_t i = 0; i < f->n_ranges; i++) {
     bs_range r = ranges[i];
@@ -165,7 +164,19 @@ static int collect_insns(const bs_unit *u, const bs_func *f, const bs_binary *b,
   return 0;
 }
 
-/* Innermost inlined call of each instruction: outer calls painted first. */
+/* The first instruction at or after j not painted yet at this depth (n: none). */
+static uint64_t unpainted(uint64_t *next, uint64_t j) {
+  while (next[j] != j) {
+    next[j] = next[next[j]]; /* path halving */
+    j = next[j];
+  }
+  return j;
+}
+
+/* Innermost inlined call of each instruction: outer calls painted first. At
+ * one depth an instruction is painted once (calls at one depth do not overlap
+ * in sound DWARF; in damaged DWARF the first wins), so the work is bounded by
+ * instructions x depth whatever the ranges say. */
 static int paint_inlines(ctx *c, const bs_insn *insns, uint64_t n, int32_t *of) {
   for (uint64_t i = 0; i < n; i++) of[i] = -1;
   uint32_t m = c->f->n_inlines, maxd = 0;
@@ -174,7 +185,11 @@ static int paint_inlines(ctx *c, const bs_insn *insns, uint64_t n, int32_t *of) 
     c->depth[i] = par >= 0 && (uint32_t)par < i ? c->depth[par] + 1 : 1;
     if (c->depth[i] > maxd) maxd = c->depth[i];
   }
-  for (uint32_t d = 1; d <= maxd; d++)
+  if (m == 0) return 0;
+  uint64_t *next = malloc((n + 1) * sizeof *next);
+  if (!next) return oom();
+  for (uint32_t d = 1; d <= maxd; d++) {
+    for (uint64_t j = 0; j <= n; j++) next[j] = j;
     for (uint32_t i = 0; i < m; i++) {
       if (c->depth[i] != d) continue;
       const bs_inline *in = &c->in[i];
@@ -186,9 +201,14 @@ static int paint_inlines(ctx *c, const bs_insn *insns, uint64_t n, int32_t *of) 
           if (insns[mid].addr < r.lo) lo = mid + 1;
           else hi = mid;
         }
-        for (uint64_t j = lo; j < n && insns[j].addr < r.hi; j++) of[j] = (int32_t)i;
+        for (uint64_t j = unpainted(next, lo); j < n && insns[j].addr < r.hi; j = unpainted(next, j)) {
+          of[j] = (int32_t)i;
+          next[j] = j + 1;
+        }
       }
     }
+  }
+  free(next);
   return 0;
 }
 

@@ -28,15 +28,22 @@ static int read_table(const bs_binary *b, Elf_Scn *scn, const GElf_Shdr *sh, can
     GElf_Sym sym;
     if (!gelf_getsym(d, (int)i, &sym)) break;
     int type = GELF_ST_TYPE(sym.st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_value == 0) continue;
-    if (sym.st_shndx == SHN_UNDEF) continue;
+    if (type != STT_FUNC && type != STT_GNU_IFUNC) continue;
+    if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE) continue;
+    uint64_t addr = sym.st_value;
+    if (b->machine == EM_CUDA) { /* section-relative, the section placed at its offset */
+      GElf_Shdr ssh;
+      Elf_Scn *ss = elf_getscn(b->elf, sym.st_shndx);
+      if (!ss || !gelf_getshdr(ss, &ssh) || addr > UINT64_MAX - ssh.sh_offset) continue;
+      addr += bs_section_base(b, &ssh);
+    }
     uint64_t len = 1;
-    if (!bs_binary_code_at(b, sym.st_value, &len)) continue;
+    if (addr == 0 || !bs_binary_code_at(b, addr, &len)) continue;
     const char *name = elf_strptr(b->elf, sh->sh_link, sym.st_name);
     if (!name || !name[0]) continue;
     HPCDB_TRY(VEC_RESERVE(out, cap, *n + 1));
     int bind = GELF_ST_BIND(sym.st_info);
-    (*out)[(*n)++] = (cand){{sym.st_value, sym.st_size, name},
+    (*out)[(*n)++] = (cand){{addr, sym.st_size, name},
                             bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2};
   }
   return 0;

@@ -46,7 +46,7 @@ void bs_unit_sort_rows(bs_unit *u) {
     u->rows[w++] = u->rows[i];
   }
   u->n_rows = w;
-  qsort(u->rows, u->n_rows, sizeof *u->rows, row_cmp);
+  if (u->n_rows > 1) qsort(u->rows, u->n_rows, sizeof *u->rows, row_cmp);
 }
 
 const bs_row *bs_unit_row_at(const bs_unit *u, uint64_t addr) {

@@ -239,7 +239,7 @@ static int is_covered(const writer *wr, uint64_t lo, uint64_t hi) {
 }
 
 static void merge_covered(writer *wr) {
-  qsort(wr->covered, wr->n_covered, sizeof *wr->covered, range_cmp);
+  if (wr->n_covered > 1) qsort(wr->covered, wr->n_covered, sizeof *wr->covered, range_cmp);
   uint64_t w = 0;
   for (uint64_t i = 0; i < wr->n_covered; i++) {
     if (w && wr->covered[i].lo <= wr->covered[w - 1].hi) {
@@ -347,9 +347,10 @@ static int write_symbols(writer *wr, bs_unit *u, const char *base) {
     rc = VEC_RESERVE(&u->funcs, &u->cap_funcs, u->n_funcs + 1);
     if (rc == 0) rc = bs_unit_add_range(u, lo, hi);
     if (rc < 0) break;
-    const char *name = bs_intern(u, syms[i].name);
+    const char *name = bs_intern(u, syms[i].name), *pretty = bs_demangled(u, syms[i].name);
     if (!name) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    u->funcs[u->n_funcs++] = (bs_func){name, NULL, file, 0, lo, (uint32_t)(u->n_ranges - 1), 1, 0, 0};
+    u->funcs[u->n_funcs++] = (bs_func){pretty ? pretty : name, pretty ? name : NULL, file, 0, lo,
+                                       (uint32_t)(u->n_ranges - 1), 1, 0, 0};
   }
   for (size_t i = 0; i < n && rc == 0; i++) {
     rc = VEC_RESERVE(&wr->covered, &wr->cap_covered, wr->n_covered + 1);

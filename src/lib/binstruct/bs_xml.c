@@ -165,7 +165,7 @@ static void put_stmts(bs_xml *x, const bs_stmt *s, uint64_t n) {
 int bs_xml_proc(bs_xml *x, bs_proc *p, const char *name_suffix) {
   uint64_t nn = p->n_nodes;
   if (nn == 0) return 0;
-  qsort(p->stmts, p->n_stmts, sizeof *p->stmts, stmt_cmp);
+  if (p->n_stmts > 1) qsort(p->stmts, p->n_stmts, sizeof *p->stmts, stmt_cmp);
   uint64_t *stmt_first = calloc(nn + 1, sizeof *stmt_first);
   kid *kids = malloc(nn * sizeof *kids);
   int32_t *stack = malloc(nn * sizeof *stack);

@@ -96,8 +96,12 @@ static void shortest(uint64_t ieee_mantissa, uint32_t ieee_exponent, uint64_t *d
       }
     if (vr_zeros && last == 5 && vr % 2 == 0) last = 4; /* exactly ...50..0: round half to even */
     out = vr + ((vr == vm && (!accept_bounds || !vm_zeros)) || last >= 5);
-  } else {
+  } else { /* the common case: only the most significant removed digit rounds, so remove in chunks */
     int round_up = 0;
+    for (; vp / 10000 > vm / 10000; removed += 4) {
+      round_up = vr % 10000 >= 5000;
+      vr /= 10000, vp /= 10000, vm /= 10000;
+    }
     for (; vp / 10 > vm / 10; removed++) {
       round_up = vr % 10 >= 5;
       vr /= 10, vp /= 10, vm /= 10;
@@ -108,12 +112,25 @@ static void shortest(uint64_t ieee_mantissa, uint32_t ieee_exponent, uint64_t *d
   *exp10 = e10 + removed;
 }
 
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                               "8081828384858687888990919293949596979899";
+
 size_t fmt_u64(char *buf, uint64_t v) {
-  char tmp[20];
-  size_t n = 0;
-  do tmp[n++] = (char)('0' + v % 10), v /= 10;
-  while (v);
-  for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+  char tmp[20], *p = tmp + 20;
+  while (v >= 100) { /* two digits a division */
+    p -= 2;
+    memcpy(p, pairs + 2 * (v % 100), 2);
+    v /= 100;
+  }
+  if (v >= 10) {
+    p -= 2;
+    memcpy(p, pairs + 2 * v, 2);
+  } else {
+    *--p = (char)('0' + v);
+  }
+  size_t n = (size_t)(tmp + 20 - p);
+  memcpy(buf, p, n);
   return n;
 }
 

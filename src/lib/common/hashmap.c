@@ -86,6 +86,9 @@ static int strpool_grow(hpcdb_strpool *p) {
 }
 
 const char *strpool_intern(hpcdb_strpool *p, const char *s, size_t len) {
+  /* A C string ends at its first NUL: a length that counts NULs (hpcdb record's
+   * load-module names) must not make the same string two copies, nor read past one. */
+  len = strnlen(s, len);
   if ((p->count + 1) * 2 > p->cap && strpool_grow(p) != 0) return NULL;
   uint64_t i = hash_bytes(s, len) & (p->cap - 1);
   while (p->slots[i]) {

@@ -22,6 +22,7 @@ typedef struct jdump {
   char **metric_key;   /* per metric id: "name|scope" or "name|scope|combine(formula)"; per kind */
   char **stat_key;
   uint32_t *key_rank;  /* per metric id, then per stat id (+ 65536): the key's place in sorted order */
+  char **key_json;     /* the same: the key as a JSON string and a colon, made once */
   char **identity;     /* per profile */
   uint32_t *profile_order;
   vref *refs;          /* grouped by context index */
@@ -98,6 +99,17 @@ static int build_ranks(jdump *j) {
   qsort(ids, 2 * 65536, sizeof *ids, by_key);
   for (uint32_t r = 0; r < 2 * 65536; r++) j->key_rank[ids[r]] = r;
   free(ids);
+  if (!(j->key_json = calloc(2 * 65536, sizeof *j->key_json))) return HPCDB_ENOMEM;
+  for (uint32_t i = 0; i < 2 * 65536; i++) {
+    const char *k = i < 65536 ? j->metric_key[i] : j->stat_key[i - 65536];
+    if (!k) continue;
+    size_t len = 0;
+    FILE *m = open_memstream(&j->key_json[i], &len);
+    if (!m) return HPCDB_ENOMEM;
+    json_string(m, k);
+    fputc(':', m);
+    if (fclose(m) != 0) return HPCDB_ENOMEM;
+  }
   return 0;
 }
 
@@ -146,31 +158,29 @@ static const char *value_key(const jdump *j, const hpcdb_profile *p, uint16_t id
   return k ? k : "?";
 }
 
-static uint32_t key_rank(const jdump *j, const hpcdb_profile *p, uint16_t id) {
-  return j->key_rank[(p->flags & HPCDB_PROFILE_SUMMARY) ? 65536u + id : id];
-}
-
 /* The values of one slice as {"metric key": value}, keys sorted. */
 static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uint64_t hi) {
-  uint64_t n = hi - lo, small[64];
-  uint64_t *order = n <= 64 ? small : malloc(n * sizeof *order);
-  if (!order) return;
-  for (uint64_t i = 0; i < n; i++) order[i] = lo + i;
-  for (uint64_t i = 1; i < n; i++) /* slices are short: insertion sort by key */
-    for (uint64_t k = i; k > 0 && key_rank(j, p, p->metric_ids[order[k - 1]]) > key_rank(j, p, p->metric_ids[order[k]]); k--) {
-      uint64_t t = order[k];
-      order[k] = order[k - 1];
-      order[k - 1] = t;
+  typedef struct item { uint32_t rank; uint64_t v; } item;
+  uint64_t n = hi - lo;
+  item small[64], *it = n <= 64 ? small : malloc(n * sizeof *it);
+  if (!it) return;
+  uint32_t base = (p->flags & HPCDB_PROFILE_SUMMARY) ? 65536u : 0;
+  for (uint64_t i = 0; i < n; i++) it[i] = (item){j->key_rank[base + p->metric_ids[lo + i]], lo + i};
+  for (uint64_t i = 1; i < n; i++) /* slices are short: insertion sort by the keys' ranks */
+    for (uint64_t k = i; k > 0 && it[k - 1].rank > it[k].rank; k--) {
+      item t = it[k];
+      it[k] = it[k - 1];
+      it[k - 1] = t;
     }
   textout_char(j->o, '{');
   for (uint64_t i = 0; i < n; i++) {
     if (i) textout_char(j->o, ',');
-    json_text_string(j->o, value_key(j, p, p->metric_ids[order[i]]));
-    textout_char(j->o, ':');
-    json_text_number(j->o, p->values[order[i]]);
+    const char *key = j->key_json[base + p->metric_ids[it[i].v]];
+    textout_str(j->o, key ? key : "\"?\":");
+    json_text_number(j->o, p->values[it[i].v]);
   }
   textout_char(j->o, '}');
-  if (order != small) free(order);
+  if (it != small) free(it);
 }
 
 static void write_context(const jdump *j, uint32_t c, unsigned depth);
@@ -309,6 +319,8 @@ static void jdump_free(jdump *j) {
   free(j->metric_key);
   free(j->stat_key);
   free(j->key_rank);
+  for (uint32_t i = 0; j->key_json && i < 2 * 65536; i++) free(j->key_json[i]);
+  free(j->key_json);
   identities_free(j->identity, j->exp->n_profiles);
   free(j->profile_order);
   free(j->refs);
@@ -320,7 +332,7 @@ static void jdump_free(jdump *j) {
 int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp) {
   textout o;
   HPCDB_TRY(textout_open(&o, out));
-  jdump j = {&o, exp, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  jdump j = {&o, exp, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   int rc = build_keys(&j);
   if (rc == 0) rc = build_ranks(&j);
   if (rc == 0) rc = build_profiles(&j);

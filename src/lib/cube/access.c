@@ -1,8 +1,10 @@
 /* Direct access to a Cube file's values, one metric at a time, without
- * building the model: the anchor is parsed once; each request scans the
- * archive for the metric's members and decodes the data row by row straight
- * into the caller's cnode x location matrix (memory: that matrix plus one
- * row). The other flavour is derived in place. */
+ * building the model: the anchor is parsed once, and a plain tar's member
+ * offsets are found once (member_index.c); each request reads the metric's
+ * members (from their offsets, or by scanning a compressed archive) and
+ * decodes the data row by row straight into the caller's cnode x location
+ * matrix (memory: that matrix plus one row). The other flavour is derived in
+ * place. */
 #include <archive.h>
 #include <archive_entry.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 struct hpcdb_cube {
   char *path;
   cube_anchor a;
+  cube_member_index members; /* where each member lies, for a plain tar (else empty) */
   uint32_t *parent, *kids_at, *kids, *order; /* the tree by document position */
 };
 
@@ -38,7 +41,9 @@ int hpcdb_cube_open(hpcdb_cube **out, const char *path) {
     free(c);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
+  c->members.fd = -1;
   int rc = cube_read_anchor(&c->a, path);
+  if (rc == 0) rc = cube_member_index_build(&c->members, path);
   if (rc < 0) {
     free(c->path);
     free(c);
@@ -71,6 +76,7 @@ int hpcdb_cube_open(hpcdb_cube **out, const char *path) {
 void hpcdb_cube_close(hpcdb_cube *c) {
   if (!c) return;
   cube_anchor_free(&c->a);
+  cube_member_index_free(&c->members);
   free(c->parent);
   free(c->kids_at);
   free(c->kids);
@@ -87,11 +93,24 @@ const char *hpcdb_cube_metric_name(const hpcdb_cube *c, uint32_t m) {
 }
 uint32_t hpcdb_cube_cnode_id(const hpcdb_cube *c, uint32_t k) { return k < c->a.n_cnodes ? c->a.cnodes[k].id : UINT32_MAX; }
 
-/* Exactly n bytes of the current member; 0 when it ends first. */
-static int read_exact(struct archive *ar, uint8_t *buf, size_t n) {
+/* Where a data member's bytes come from: the archive's current member, or
+ * the file at [at, end) through the member index. */
+typedef struct source {
+  struct archive *ar;
+  const cube_member_index *members;
+  uint64_t at, end;
+} source;
+
+/* Exactly n bytes of the member; 0 when it ends first. */
+static int read_exact(source *s, uint8_t *buf, size_t n) {
+  if (!s->ar) {
+    if (n > s->end - s->at || !cube_member_read(s->members, s->at, buf, n)) return 0;
+    s->at += n;
+    return 1;
+  }
   size_t got = 0;
   while (got < n) {
-    la_ssize_t r = archive_read_data(ar, buf + got, n - got);
+    la_ssize_t r = archive_read_data(s->ar, buf + got, n - got);
     if (r <= 0) return 0;
     got += (size_t)r;
   }
@@ -108,7 +127,7 @@ static void put_row(hpcdb_cube *c, const cube_dtype *t, const uint8_t *row, uint
     for (uint32_t l = 0; l < nl; l++) dst[l] = cube_decode(t, row + (size_t)l * t->size, be);
 }
 
-static int stream_plain(hpcdb_cube *c, struct archive *ar, const cube_values *ix, const cube_dtype *t, uint8_t *row,
+static int stream_plain(hpcdb_cube *c, source *ar, const cube_values *ix, const cube_dtype *t, uint8_t *row,
                         size_t row_bytes, double *out) {
   for (uint32_t k = 0; k < ix->n_rows; k++) {
     if (!read_exact(ar, row, row_bytes))
@@ -118,7 +137,7 @@ static int stream_plain(hpcdb_cube *c, struct archive *ar, const cube_values *ix
   return 0;
 }
 
-static int stream_zlib(hpcdb_cube *c, struct archive *ar, const cube_values *ix, const cube_dtype *t, uint8_t *row,
+static int stream_zlib(hpcdb_cube *c, source *ar, const cube_values *ix, const cube_dtype *t, uint8_t *row,
                        size_t row_bytes, double *out) {
   uint8_t head[24];
   if (!read_exact(ar, head, 9)) return FAIL("data", 11, "data-rows", "no row count");
@@ -148,7 +167,7 @@ static int stream_zlib(hpcdb_cube *c, struct archive *ar, const cube_values *ix,
 }
 
 /* The data member, its index already known. */
-static int stream_data(hpcdb_cube *c, struct archive *ar, const cube_values *ix, const cube_dtype *t, double *out) {
+static int stream_data(hpcdb_cube *c, source *ar, const cube_values *ix, const cube_dtype *t, double *out) {
   uint64_t row_bytes64;
   if (!mul_ok(c->a.n_locations, t->size, &row_bytes64) || row_bytes64 > SIZE_MAX / 2)
     return FAIL("data", 0, "count-overflow", "%u locations of %zu bytes", c->a.n_locations, t->size);
@@ -167,10 +186,31 @@ static int stream_data(hpcdb_cube *c, struct archive *ar, const cube_values *ix,
 /* The stored flavour of metric m into out, reading its members: the data
  * streams when its index came first (as writers put them), else it is
  * buffered and decoded once the index arrives. */
+/* The stored flavour through the member index: the index member read whole,
+ * the data streamed from its place in the file. */
+static int read_indexed(hpcdb_cube *c, const cube_indexed_member *im, const cube_indexed_member *dm,
+                        const cube_dtype *t, double *out) {
+  cube_member ixm = {malloc(im->size + 1), im->size};
+  if (!ixm.data) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a %llu-byte index", (unsigned long long)im->size);
+  cube_values ix = {0};
+  int rc = cube_member_read(&c->members, im->offset, ixm.data, ixm.len)
+               ? cube_index_parse(&ix, ixm.data, ixm.len, c->a.n_cnodes, c->path)
+               : FAIL("index", 0, "truncated", "the file ends in the index");
+  source src = {NULL, &c->members, dm->offset, dm->offset + dm->size};
+  if (rc == 0) rc = stream_data(c, &src, &ix, t, out);
+  cube_values_free(&ix);
+  free(ixm.data);
+  return rc;
+}
+
 static int read_stored(hpcdb_cube *c, uint32_t m, const cube_dtype *t, double *out) {
   char ixname[32], dtname[32];
   snprintf(ixname, sizeof ixname, "%u.index", c->a.metrics[m].id);
   snprintf(dtname, sizeof dtname, "%u.data", c->a.metrics[m].id);
+  if (c->members.n) { /* a plain tar: only this metric's members are read */
+    const cube_indexed_member *im = cube_member_find(&c->members, ixname), *dm = cube_member_find(&c->members, dtname);
+    return im && dm ? read_indexed(c, im, dm, t, out) : 0;
+  }
   struct archive *ar;
   HPCDB_TRY(cube_open_archive(&ar, c->path));
   cube_values ix = {0};
@@ -189,7 +229,8 @@ static int read_stored(hpcdb_cube *c, uint32_t m, const cube_dtype *t, double *o
       if ((rc = cube_read_member(ar, e, &ixm, c->path)) == 0 && !early.data)
         rc = cube_index_parse(&ix, ixm.data, ixm.len, c->a.n_cnodes, c->path);
     } else if (!strcmp(name, dtname) && !early.data) {
-      if (ixm.data) rc = stream_data(c, ar, &ix, t, out), done = 1;
+      source src = {ar, NULL, 0, 0};
+      if (ixm.data) rc = stream_data(c, &src, &ix, t, out), done = 1;
       else rc = cube_read_member(ar, e, &early, c->path);
     }
     if (rc == 0 && !done && ixm.data && early.data) {

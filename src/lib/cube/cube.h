@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/arena.h"
+#include "common/bytes.h"
 #include "hpcdb/model.h"
 
 enum cube_flavour { CUBE_EXCLUSIVE, CUBE_INCLUSIVE, CUBE_SIMPLE };
@@ -83,8 +84,20 @@ void cube_anchor_free(cube_anchor *a);
 /* Bytes of one value of a dtype (0: not decoded). */
 size_t cube_dtype_size(const char *dtype);
 
-/* An unsigned n-byte integer in the given byte order (1: big-endian). */
-uint64_t cube_rd(const uint8_t *p, size_t n, int big_endian);
+/* An unsigned n-byte integer in the given byte order (1: big-endian); inline
+ * with the common widths as single loads, since every value goes through it. */
+static inline uint64_t cube_rd(const uint8_t *p, size_t n, int big_endian) {
+  switch (n) {
+  case 8: return big_endian ? rd_be64(p) : rd_le64(p);
+  case 4: return big_endian ? rd_be32(p) : rd_le32(p);
+  case 2: return big_endian ? rd_be16(p) : rd_le16(p);
+  default: {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) v |= (uint64_t)p[big_endian ? n - 1 - i : i] << (8 * i);
+    return v;
+  }
+  }
+}
 
 /* A dtype resolved once per metric, so that decoding a value is a switch. */
 enum cube_dtype_kind {
@@ -186,6 +199,25 @@ int cube_next_member(struct archive *ar, struct archive_entry **e, const char *p
 int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m, const char *path);
 /* The member's name; "" where a damaged header has none (libarchive gives NULL). */
 const char *cube_member_name(struct archive_entry *e);
+
+/* Where the members of a plain tar lie (member_index.c): empty (n = 0) for
+ * a compressed file or a layout other than Cube writers', whose readers then
+ * stream through libarchive. */
+typedef struct cube_indexed_member {
+  char name[101];
+  uint64_t offset, size; /* of the member's bytes in the file */
+} cube_indexed_member;
+typedef struct cube_member_index {
+  int fd;
+  uint64_t file_size;
+  cube_indexed_member *members;
+  uint32_t n;
+} cube_member_index;
+int cube_member_index_build(cube_member_index *x, const char *path);
+const cube_indexed_member *cube_member_find(const cube_member_index *x, const char *name);
+/* n bytes at file offset `at`: 1, or 0 when the file ends first. */
+int cube_member_read(const cube_member_index *x, uint64_t at, void *buf, size_t n);
+void cube_member_index_free(cube_member_index *x);
 
 /* Finds and parses the archive's anchor.xml (HPCDB_ENOTFORMAT when the file
  * is not an archive, HPCDB_ECORRUPT when it has no anchor.xml). */

@@ -36,12 +36,6 @@ size_t cube_dtype_size(const char *dtype) {
   return 0;
 }
 
-uint64_t cube_rd(const uint8_t *p, size_t n, int be) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < n; i++) v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
-  return v;
-}
-
 int cube_dtype_parse(cube_dtype *t, const char *dtype) {
   memset(t, 0, sizeof *t);
   t->size = cube_dtype_size(dtype);

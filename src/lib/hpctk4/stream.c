@@ -119,8 +119,7 @@ uint64_t hpctk4_value_block_encode(const hpcdb_profile *p, uint8_t *q) {
     wr_le16(q, p->metric_ids[v]);
     wr_le_f64(q + 2, p->values[v]);
   }
-  if (pad) memset(q, 0, (size_t)pad); /* an empty profile has no buffer (q may be NULL) */
-  q += pad;
+  for (uint64_t i = 0; i < pad; i++) *q++ = 0;
   for (uint32_t k = 0; k < p->n_ctxs; k++, q += 12) {
     wr_le32(q, p->ctx_ids[k]);
     wr_le64(q + 4, p->ctx_starts[k]);

@@ -171,8 +171,13 @@ typedef struct span { uint64_t off, end; } span;
 
 /* Queues a children array; an array seen before means the tree has a cycle. */
 static void queue_array(validator *v, const vfile *f, hpcdb_u64map *seen, span **q, uint64_t *n, uint64_t *cap,
-                        uint64_t p, uint64_t size, uint64_t where) {
-  if (size == 0) return;
+                        uint64_t p, uint64_t size, uint64_t where, uint64_t *stray, uint64_t *stray_at) {
+  /* "pChildren is 0 if there are no child Contexts ... szChildren ... 0": hpcprof writes a pointer
+   * with szChildren 0, so that direction is counted for one note */
+  if (size == 0 && p != 0 && (*stray)++ == 0) *stray_at = where;
+  if (size != 0 && p == 0)
+    VERR(v, f, where, "children-size", "szChildren %llu with pChildren 0", (unsigned long long)size);
+  if (size == 0 || p == 0) return;
   uint64_t dummy;
   if (p % 8 != 0) {
     VERR(v, f, where, "alignment", "pChildren 0x%llx is not 8-byte aligned", (unsigned long long)p);
@@ -200,7 +205,7 @@ static void check_context_tree(validator *v, const vfile *f, const meta_arrays *
   if (!varray(v, f, CTX, pe, ne, sz, "pEntryPoints")) return;
   hpcdb_u64map seen = {0};
   span *q = NULL;
-  uint64_t n = 0, cap = 0;
+  uint64_t n = 0, cap = 0, stray = 0, stray_at = 0;
   for (uint16_t i = 0; i < ne; i++) {
     uint64_t e = pe + (uint64_t)i * sz;
     uint32_t id = rd_le32(p8(f, e + 0x10));
@@ -211,17 +216,20 @@ static void check_context_tree(validator *v, const vfile *f, const meta_arrays *
     if (id > v->max_ctx_id) v->max_ctx_id = id;
     if (rd_le16(p8(f, e + 0x14)) > 2) VNOTE(v, f, e + 0x14, "unknown-enum", "entryPoint %u is not known", rd_le16(p8(f, e + 0x14)));
     vstring(v, f, STR, rd_le64(p8(f, e + 0x18)), "pPrettyName");
-    queue_array(v, f, &seen, &q, &n, &cap, rd_le64(p8(f, e + 8)), rd_le64(p8(f, e)), e + 8);
+    queue_array(v, f, &seen, &q, &n, &cap, rd_le64(p8(f, e + 8)), rd_le64(p8(f, e)), e + 8, &stray, &stray_at);
   }
   for (uint64_t k = 0; k < n; k++) {
     span arr = q[k];
     for (uint64_t e = arr.off; e < arr.end;) {
       uint64_t kids, kids_size, size = check_context(v, f, a, e, arr.end, &kids, &kids_size);
       if (!size) break;
-      queue_array(v, f, &seen, &q, &n, &cap, kids, kids_size, e + 8);
+      queue_array(v, f, &seen, &q, &n, &cap, kids, kids_size, e + 8, &stray, &stray_at);
       e += size;
     }
   }
+  if (stray)
+    VNOTE(v, f, stray_at, "children-size", "%llu contexts without children have a non-zero pChildren (the spec says 0; hpcprof writes one)",
+          (unsigned long long)stray);
   free(q);
   u64map_free(&seen);
 }

@@ -10,8 +10,29 @@
 
 static const uint8_t *p8(const vfile *f, uint64_t off) { return f->d + off; }
 
+/* A thread profile is "the application thread identified exactly by
+ * *pIdTuple": two thread profiles with the same tuple bytes are a note (hpcprof writes them for a
+ * forked process, NODE and THREAD 0 again without a RANK: loop-fork-cycles).
+ * seen maps a hash of the bytes to the first tuple's offset (+ 1). */
+static void check_tuple_unique(validator *v, const vfile *f, hpcdb_u64map *seen, uint64_t p, uint64_t len,
+                               uint64_t where) {
+  uint64_t h = 0xcbf29ce484222325u, first;
+  for (uint64_t i = 0; i < len; i++) h = (h ^ f->d[p + i]) * 0x100000001b3u; /* FNV-1a */
+  for (;; h++) { /* open addressing over the hash: equal bytes, else the next slot */
+    if (!u64map_get(seen, h, &first)) {
+      u64map_put(seen, h, p + 1);
+      return;
+    }
+    if (8 + 16 * (uint64_t)rd_le16(p8(f, first - 1)) == len && memcmp(f->d + first - 1, f->d + p, len) == 0) {
+      VNOTE(v, f, where, "profile-identity", "the identifier tuple at 0x%llx is also the tuple of an earlier profile",
+           (unsigned long long)p);
+      return;
+    }
+  }
+}
+
 /* Checks an identifier tuple at p inside section 2 of profile.db. */
-static void check_id_tuple(validator *v, const vfile *f, uint64_t p, uint64_t where) {
+static void check_id_tuple(validator *v, const vfile *f, uint64_t p, uint64_t where, hpcdb_u64map *seen, int summary) {
   if (p % 8 != 0) {
     VERR(v, f, where, "alignment", "pIdTuple 0x%llx is not 8-byte aligned", (unsigned long long)p);
     return;
@@ -31,6 +52,7 @@ static void check_id_tuple(validator *v, const vfile *f, uint64_t p, uint64_t wh
       VERR(v, f, e + 8, "logical-id", "a logical identifier (isPhysical 0) with physicalId %llu, not logicalId %u",
            (unsigned long long)physical, logical);
   }
+  if (!summary) check_tuple_unique(v, f, seen, p, 8 + 16 * (uint64_t)n, where);
 }
 
 typedef struct block {
@@ -212,6 +234,7 @@ void validate_profile_values(validator *v, vfile *f) {
   hpctk4_chunks_init(&ir, f->fd, f->d, f->len, buf);
   hpctk4_chunks_init(&vr, f->fd, f->d, f->len, buf ? buf + HPCTK4_CHUNK_BYTES : NULL);
   if (n == 0) VERR(v, f, f->sec_off[0], "summary-first", "no profiles: the canonical summary profile is missing");
+  hpcdb_u64map tuples = {0};
   for (uint32_t i = 0; i < n; i++) {
     uint64_t e = p + i * stride;
     uint32_t flags = rd_le32(p8(f, e + 0x28));
@@ -220,9 +243,10 @@ void validate_profile_values(validator *v, vfile *f) {
     if (i == 0 && (!(flags & 1) || tuple != 0))
       VERR(v, f, e, "summary-first", "the first profile must be the canonical summary (isSummary, pIdTuple 0)");
     if (i > 0 && tuple == 0) VERR(v, f, e + 0x20, "pointer-target", "profile %u has no identifier tuple", i);
-    if (tuple) check_id_tuple(v, f, tuple, e + 0x20);
+    if (tuple) check_id_tuple(v, f, tuple, e + 0x20, &tuples, flags & 1);
     check_profile_values(v, f, &ir, &vr, e, i, flags & 1);
   }
+  u64map_free(&tuples);
   free(buf);
 }
 

@@ -1,0 +1,11 @@
+/* Program structure straight from a binary, when no structure file describes it. */
+#ifndef HPCDB_ANALYSIS_BINARY_STRUCTURE_H
+#define HPCDB_ANALYSIS_BINARY_STRUCTURE_H
+
+#include "hpcdb/hpcstruct.h"
+
+/* The structure of the ELF binary at path, its load module named lm_name
+ * (the path the measurement recorded), analyzed with threads threads. */
+int binary_structure_make(hpcdb_struct **out, const char *binary, const char *lm_name, unsigned threads);
+
+#endif
