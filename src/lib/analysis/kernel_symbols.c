@@ -177,15 +177,8 @@ int kernel_symbols_load(symbol_table *out, const char *measurements, const char 
     return rc;
   }
   qsort(out->syms, out->n, sizeof *out->syms, by_start_then_order);
-  uint32_t kept = 0;
-  for (uint32_t i = 0; i < out->n; i++) {
-    if (kept > 0 && out->syms[kept - 1].start == out->syms[i].start) {
-      free(out->syms[i].name);
-      continue;
-    }
-    out->syms[kept++] = out->syms[i];
-  }
-  out->n = kept;
+  symbols_keep_first_per_start(out);
+  uint32_t kept = out->n;
   for (uint32_t i = 0; i < kept; i++) /* up to the next one; the last to the end of the address space */
     out->syms[i].size = (i + 1 < kept ? out->syms[i + 1].start : UINT64_MAX) - out->syms[i].start;
   return 0;

@@ -75,16 +75,20 @@ int symbols_load(symbol_table *out, const char *path) {
   if (out->n == 0) return 0;
   /* One name per address: the preferred binding's. */
   qsort(out->syms, out->n, sizeof *out->syms, by_start_then_rank);
+  symbols_keep_first_per_start(out);
+  return 0;
+}
+
+void symbols_keep_first_per_start(symbol_table *t) {
   uint32_t kept = 0;
-  for (uint32_t i = 0; i < out->n; i++) {
-    if (kept > 0 && out->syms[kept - 1].start == out->syms[i].start) {
-      free(out->syms[i].name);
+  for (uint32_t i = 0; i < t->n; i++) {
+    if (kept > 0 && t->syms[kept - 1].start == t->syms[i].start) {
+      free(t->syms[i].name);
       continue;
     }
-    out->syms[kept++] = out->syms[i];
+    t->syms[kept++] = t->syms[i];
   }
-  out->n = kept;
-  return 0;
+  t->n = kept;
 }
 
 const symbol *symbols_find(const symbol_table *t, uint64_t addr) {

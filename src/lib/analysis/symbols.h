@@ -20,6 +20,8 @@ typedef struct symbol_table {
 /* Loads the FUNC symbols of an ELF file; a file that is not ELF, or has no
  * symbols, gives an empty table (and 0): symbols are a refinement, not a need. */
 int symbols_load(symbol_table *out, const char *path);
+/* Of symbols sorted by start, keeps the first of each start (frees the others' names). */
+void symbols_keep_first_per_start(symbol_table *t);
 /* The function containing addr, or NULL. */
 const symbol *symbols_find(const symbol_table *t, uint64_t addr);
 void symbols_free(symbol_table *t);
