@@ -65,6 +65,7 @@ typedef struct reader {
   uint32_t n_entry_roots;
   uint8_t *is_entry;        /* cnodes hpcdb wrote for entry points */
   uint32_t next_id;         /* the next free prop id, for components (after every metric's 2m, 2m + 1) */
+  const hpcdb_read_options *opts; /* what to read (NULL: everything) */
 } reader;
 
 /* x combined into v as `aggregate` says; k values came before. */
@@ -437,7 +438,26 @@ static int metric_of_member(const cube_anchor *a, const char *name, const char *
   return 0;
 }
 
-/* The second pass: each metric's .index and .data, decoded as soon as both are there. */
+/* Whether metric mi's values are read. A metric that is split into
+ * components, or whose type is not decoded, is always read: its model
+ * metrics (or the attribute saying why it has none) appear as it is read, and
+ * skipping it would change the metric list. */
+static int wanted(const reader *r, uint32_t mi) {
+  if (!r->opts || r->opts->values == HPCDB_READ_ALL) return 1;
+  const cube_metric *m = &r->a.metrics[mi];
+  cube_dtype t;
+  if (!cube_dtype_parse(&t, m->dtype) || !cube_dtype_size(m->dtype) || t.kind == CUBE_DT_SCALE_FUNC ||
+      cube_n_components(&t, 0) > 0)
+    return 1;
+  if (r->opts->values != HPCDB_READ_METRICS) return 0;
+  const char *name = *m->uniq ? m->uniq : m->disp; /* the model metric's name (build.c) */
+  for (uint32_t i = 0; i < r->opts->n_metrics; i++)
+    if (r->opts->metrics[i] && !strcmp(r->opts->metrics[i], name)) return 1;
+  return 0;
+}
+
+/* The second pass: each metric's .index and .data, decoded as soon as both
+ * are there; the members of metrics not wanted are skipped unread. */
 static int read_metrics(reader *r) {
   struct archive *ar;
   uint32_t mended = 0;
@@ -457,7 +477,7 @@ static int read_metrics(reader *r) {
     cube_member *slot = NULL;
     if (metric_of_member(&r->a, name, ".index", &m)) slot = &ix[m];
     else if (metric_of_member(&r->a, name, ".data", &m)) slot = &dt[m];
-    if (!slot || slot->data) continue;
+    if (!slot || slot->data || !wanted(r, m)) continue;
     if ((rc = cube_read_member(ar, e, slot, r->path)) < 0) break;
     if (ix[m].data && dt[m].data) {
       cube_values v;
@@ -540,11 +560,12 @@ oom:
   return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)t->n);
 }
 
-int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
+static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_options *opts) {
   *out = NULL;
   reader r;
   memset(&r, 0, sizeof r);
   r.path = path;
+  r.opts = opts;
   HPCDB_TRY(cube_read_anchor(&r.a, path));
   uint32_t nc = r.a.n_cnodes, nl = r.a.n_locations;
   int rc = hpcdb_experiment_new(&r.exp);
@@ -608,4 +629,10 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   }
   *out = r.exp;
   return 0;
+}
+
+int hpcdb_cube_read(hpcdb_experiment **out, const char *path) { return read_cube(out, path, NULL); }
+
+int cube_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options) {
+  return read_cube(out, path, options);
 }
