@@ -76,10 +76,14 @@ typedef enum hpcdb_read_values {
   HPCDB_READ_METRICS = 2    /* the structure and the values of the named metrics (others may be empty) */
 } hpcdb_read_values;
 
+/* The values of the summary profiles only: the other profiles may hold none. */
+#define HPCDB_READ_SUMMARY_ONLY 0x1u
+
 typedef struct hpcdb_read_options {
   hpcdb_read_values values;
   const char *const *metrics; /* HPCDB_READ_METRICS: model metric names (as hpcdb info prints them) */
   uint32_t n_metrics;
+  unsigned flags;             /* HPCDB_READ_SUMMARY_ONLY */
 } hpcdb_read_options;
 
 /* hpcdb_read reading only what options ask for (NULL: everything). */

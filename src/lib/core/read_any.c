@@ -25,7 +25,7 @@ int hpcdb_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_o
   if (!e || !e->read)
     return hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: %s: reading this format is not supported yet", path,
                       hpcdb_format_name(f));
-  if (options && options->values != HPCDB_READ_ALL && e->read_opts) return e->read_opts(out, path, options);
+  if (options && (options->values != HPCDB_READ_ALL || options->flags) && e->read_opts) return e->read_opts(out, path, options);
   return e->read(out, path);
 }
 

@@ -66,6 +66,7 @@ typedef struct reader {
   uint8_t *is_entry;        /* cnodes hpcdb wrote for entry points */
   uint32_t next_id;         /* the next free prop id, for components (after every metric's 2m, 2m + 1) */
   const hpcdb_read_options *opts; /* what to read (NULL: everything) */
+  int locations;                  /* 0: the summary profile's values only (HPCDB_READ_SUMMARY_ONLY) */
 } reader;
 
 /* x combined into v as `aggregate` says; k values came before. */
@@ -85,7 +86,7 @@ static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t ex
   uint32_t k = 0;
   for (uint32_t l = 0; l < r->a.n_locations; l++) {
     double y = values[l];
-    if (y != 0) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
+    if (y != 0 && r->locations) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
     if (aggregate == CUBE_SUM || y != 0) all = combine(aggregate, all, y, k++);
   }
   if (total) all = *total; /* an integer metric's, summed exactly */
@@ -309,7 +310,7 @@ static int add_series(reader *r, const series *s, const cube_values *v) {
     for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
       if (r->is_entry[c]) memset(&r->exc[(size_t)c * nl], 0, nl * sizeof *r->exc);
   }
-  HPCDB_TRY(append_locations(r, s->point, s->execution));
+  if (r->locations) HPCDB_TRY(append_locations(r, s->point, s->execution));
   if (!s->derive) return 0;
   HPCDB_TRY(summarize(r, s, integer));
   return integer ? push_enclosing_integer(r, s->t, s->execution) : push_enclosing_contexts(r, s->aggregate, s->execution);
@@ -566,6 +567,7 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   memset(&r, 0, sizeof r);
   r.path = path;
   r.opts = opts;
+  r.locations = !opts || !(opts->flags & HPCDB_READ_SUMMARY_ONLY);
   HPCDB_TRY(cube_read_anchor(&r.a, path));
   uint32_t nc = r.a.n_cnodes, nl = r.a.n_locations;
   int rc = hpcdb_experiment_new(&r.exp);

@@ -1,6 +1,6 @@
 /* hpcdb_read_opts on Cube files gives what commands print from a full read:
- * reading one metric's values, the report of that metric (every view) is the
- * full read's, byte for byte; reading the structure only, info's lines up to
+ * reading what `hpcdb report` reads (one metric's values, the summary
+ * profile's only), its report in every view is the full read's, byte for byte; reading the structure only, info's lines up to
  * the profiles (format, tree, structure, metrics) are the full read's. On
  * every sample Cube file, plain (members found by offset) and gzip-compressed
  * (members skipped while streaming); a path given as argument is checked
@@ -41,30 +41,37 @@ static int print_info(FILE *out, const hpcdb_experiment *exp, const void *arg) {
   return hpcdb_write_info(out, exp);
 }
 
-/* Each metric read alone reports as in the full read, in every view. */
-static void one_metric_reports(const char *path, const hpcdb_experiment *full) {
+/* The report of `name` (NULL: the default metrics) in view v from the full
+ * read and from a read of only what `hpcdb report` reads for it: the named
+ * metric's values (or all), of the summary profile only unless the view shows
+ * every profile. */
+static void same_report(const char *path, const hpcdb_experiment *full, const char *name, hpcdb_view v) {
+  hpcdb_read_options ro = {name ? HPCDB_READ_METRICS : HPCDB_READ_ALL, name ? &name : NULL, name ? 1 : 0,
+                           v != HPCDB_VIEW_PROFILES ? HPCDB_READ_SUMMARY_ONLY : 0};
+  hpcdb_experiment *part;
+  CHECK(hpcdb_read_opts(&part, path, &ro) == 0);
+  CHECK(part->n_metrics == full->n_metrics);
+  hpcdb_report_options o = {0};
+  o.view = v, o.metrics = name ? &name : NULL, o.n_metrics = name ? 1 : 0, o.width = 100, o.threshold = 0.01;
+  int rc_full, rc_part;
+  char *a = printed(print_report, full, &o, &rc_full), *b = printed(print_report, part, &o, &rc_part);
+  CHECK(rc_full == rc_part);
+  if (strcmp(a, b) != 0) {
+    fprintf(stderr, "%s: metric %s, view %d: the partial read reports otherwise\n", path, name ? name : "(default)", (int)v);
+    CHECK(0);
+  }
+  free(a);
+  free(b);
+  hpcdb_experiment_free(part);
+}
+
+/* The default metrics and each metric alone, in every view. */
+static void reports(const char *path, const hpcdb_experiment *full) {
   const hpcdb_view views[] = {HPCDB_VIEW_TOP_DOWN, HPCDB_VIEW_BOTTOM_UP, HPCDB_VIEW_FLAT, HPCDB_VIEW_PROFILES};
-  for (uint32_t m = 0; m < full->n_metrics; m++) {
-    const char *name = full->metrics[m].name;
-    if (!name) continue;
-    hpcdb_read_options ro = {HPCDB_READ_METRICS, &name, 1};
-    hpcdb_experiment *part;
-    CHECK(hpcdb_read_opts(&part, path, &ro) == 0);
-    CHECK(part->n_metrics == full->n_metrics);
-    for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
-      hpcdb_report_options o = {0};
-      o.view = views[v], o.metrics = &name, o.n_metrics = 1, o.width = 100, o.threshold = 0.01;
-      int rc_full, rc_part;
-      char *a = printed(print_report, full, &o, &rc_full), *b = printed(print_report, part, &o, &rc_part);
-      CHECK(rc_full == rc_part);
-      if (strcmp(a, b) != 0) {
-        fprintf(stderr, "%s: metric %s, view %d: the partial read reports otherwise\n", path, name, (int)views[v]);
-        CHECK(0);
-      }
-      free(a);
-      free(b);
-    }
-    hpcdb_experiment_free(part);
+  for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
+    same_report(path, full, NULL, views[v]);
+    for (uint32_t m = 0; m < full->n_metrics; m++)
+      if (full->metrics[m].name) same_report(path, full, full->metrics[m].name, views[v]);
   }
 }
 
@@ -82,7 +89,7 @@ static char *info_head(const hpcdb_experiment *exp) {
 static void check_file(const char *path) {
   hpcdb_experiment *full, *bare;
   CHECK(hpcdb_read(&full, path) == 0);
-  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0};
+  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0};
   CHECK(hpcdb_read_opts(&bare, path, &ro) == 0);
   CHECK(bare->n_profiles == full->n_profiles);
   char *a = info_head(full), *b = info_head(bare);
@@ -90,7 +97,7 @@ static void check_file(const char *path) {
   CHECK(strcmp(a, b) == 0);
   free(a);
   free(b);
-  one_metric_reports(path, full);
+  reports(path, full);
   hpcdb_experiment_free(bare);
   hpcdb_experiment_free(full);
 }
