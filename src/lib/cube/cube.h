@@ -213,6 +213,7 @@ typedef struct cube_member_index {
   uint64_t file_size;
   cube_indexed_member *members;
   uint32_t n;
+  uint32_t mended; /* headers with CubeW 4.8's checksum (32 below the right one) */
 } cube_member_index;
 int cube_member_index_build(cube_member_index *x, const char *path);
 const cube_indexed_member *cube_member_find(const cube_member_index *x, const char *name);

@@ -457,9 +457,87 @@ static int wanted(const reader *r, uint32_t mi) {
   return 0;
 }
 
+/* Metric m's values from its index and data members (freed here). */
+static int decode_metric(reader *r, uint32_t m, cube_member *ix, cube_member *dt) {
+  int rc;
+  cube_values v;
+  size_t size = cube_dtype_size(r->a.metrics[m].dtype);
+  if (!size) { /* a type this reader cannot decode: the metric stays empty, and says why */
+    char key[600];
+    snprintf(key, sizeof key, "cube.not-decoded.%s", r->a.metrics[m].uniq);
+    rc = hpcdb_add_attr(r->exp, key, r->a.metrics[m].dtype);
+  } else {
+    rc = cube_values_decode(&v, ix->data, ix->len, dt->data, dt->len, size, r->a.n_locations, r->a.n_cnodes, r->path, r->a.metrics[m].uniq);
+    if (rc == 0) {
+      rc = add_metric(r, m, &v);
+      cube_values_free(&v);
+    }
+  }
+  free(ix->data);
+  free(dt->data);
+  ix->data = dt->data = NULL;
+  return rc;
+}
+
+static int mended_warning(reader *r, uint32_t mended) {
+  if (!mended) return 0;
+  char why[160];
+  snprintf(why, sizeof why, "%u tar header(s) with a checksum 32 below the right one (CubeW 4.8's bug): read as if right", mended);
+  return hpcdb_add_warning(r->exp, why);
+}
+
+/* One member through the member index, read whole. */
+static int read_indexed_member(reader *r, const cube_member_index *x, const cube_indexed_member *im, cube_member *out) {
+  if (im->size > SIZE_MAX - 1 || !(out->data = malloc((size_t)im->size + 1)))
+    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for a %llu-byte member", r->path, (unsigned long long)im->size);
+  out->len = (size_t)im->size;
+  if (cube_member_read(x, im->offset, out->data, out->len)) return 0;
+  free(out->data);
+  out->data = NULL;
+  return hpcdb_fail_at(HPCDB_ECORRUPT, r->path, im->name, 0, "archive", "short member: truncated");
+}
+
+/* The second pass of a plain tar whose members the member index placed: as
+ * the streaming pass below (members in archive order, the first of each
+ * name, a metric decoded once both are there), but only the wanted members'
+ * bytes are read, by their offsets. */
+static int read_metrics_indexed(reader *r, const cube_member_index *x) {
+  const cube_indexed_member **ix = calloc(r->a.n_metrics + 1, sizeof *ix), **dt = calloc(r->a.n_metrics + 1, sizeof *dt);
+  int rc = ix && dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t i = 0; i < x->n && rc == 0; i++) {
+    const cube_indexed_member *im = &x->members[i];
+    uint32_t m;
+    const cube_indexed_member **slot = NULL;
+    if (metric_of_member(&r->a, im->name, ".index", &m)) slot = &ix[m];
+    else if (metric_of_member(&r->a, im->name, ".data", &m)) slot = &dt[m];
+    if (!slot || *slot || !wanted(r, m)) continue;
+    *slot = im;
+    if (ix[m] && dt[m]) {
+      cube_member a = {0}, b = {0};
+      rc = read_indexed_member(r, x, ix[m], &a);
+      if (rc == 0) rc = read_indexed_member(r, x, dt[m], &b);
+      if (rc == 0) rc = decode_metric(r, m, &a, &b);
+      free(a.data);
+      free(b.data);
+    }
+  }
+  free(ix);
+  free(dt);
+  return rc == 0 ? mended_warning(r, x->mended) : rc;
+}
+
 /* The second pass: each metric's .index and .data, decoded as soon as both
- * are there; the members of metrics not wanted are skipped unread. */
+ * are there; the members of metrics not wanted are skipped unread (in a
+ * plain tar, by their offsets; a compressed one is streamed through). */
 static int read_metrics(reader *r) {
+  cube_member_index x;
+  HPCDB_TRY(cube_member_index_build(&x, r->path));
+  if (x.n) {
+    int rc = read_metrics_indexed(r, &x);
+    cube_member_index_free(&x);
+    return rc;
+  }
+  cube_member_index_free(&x);
   struct archive *ar;
   uint32_t mended = 0;
   HPCDB_TRY(cube_open_archive_counting(&ar, r->path, &mended));
@@ -480,24 +558,7 @@ static int read_metrics(reader *r) {
     else if (metric_of_member(&r->a, name, ".data", &m)) slot = &dt[m];
     if (!slot || slot->data || !wanted(r, m)) continue;
     if ((rc = cube_read_member(ar, e, slot, r->path)) < 0) break;
-    if (ix[m].data && dt[m].data) {
-      cube_values v;
-      size_t size = cube_dtype_size(r->a.metrics[m].dtype);
-      if (!size) { /* a type this reader cannot decode: the metric stays empty, and says why */
-        char key[600];
-        snprintf(key, sizeof key, "cube.not-decoded.%s", r->a.metrics[m].uniq);
-        rc = hpcdb_add_attr(r->exp, key, r->a.metrics[m].dtype);
-      } else {
-        rc = cube_values_decode(&v, ix[m].data, ix[m].len, dt[m].data, dt[m].len, size, r->a.n_locations, r->a.n_cnodes, r->path, r->a.metrics[m].uniq);
-        if (rc == 0) {
-          rc = add_metric(r, m, &v);
-          cube_values_free(&v);
-        }
-      }
-      free(ix[m].data);
-      free(dt[m].data);
-      ix[m].data = dt[m].data = NULL;
-    }
+    if (ix[m].data && dt[m].data) rc = decode_metric(r, m, &ix[m], &dt[m]);
   }
   for (uint32_t i = 0; ix && dt && i < r->a.n_metrics; i++) {
     free(ix[i].data);
@@ -506,12 +567,7 @@ static int read_metrics(reader *r) {
   free(ix);
   free(dt);
   archive_read_free(ar);
-  if (rc == 0 && mended) {
-    char why[160];
-    snprintf(why, sizeof why, "%u tar header(s) with a checksum 32 below the right one (CubeW 4.8's bug): read as if right", mended);
-    rc = hpcdb_add_warning(r->exp, why);
-  }
-  return rc;
+  return rc == 0 ? mended_warning(r, mended) : rc;
 }
 
 /* A profile's values from its triples in CSR form: a counting sort by
