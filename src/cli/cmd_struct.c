@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli_util.h"
 #include "hpcdb/binstruct.h"
@@ -42,9 +43,10 @@ static const char help[] =
     "    With a MEASUREMENTS directory (hpcrun output), every binary named in the load\n"
     "    maps of its .hpcrun files, and every file in its gpubins/, gets a structure file\n"
     "    in MEASUREMENTS/structs/ (named after the binary), which hpcdb analyze then\n"
-    "    uses. Binaries that no longer exist are skipped with a warning. Results are\n"
-    "    cached by build id and content hash, so the same binaries cost nothing the\n"
-    "    second time. Every file is written to a temporary and renamed.\n"
+    "    uses. Binaries that no longer exist, or were modified after the newest .hpcrun\n"
+    "    file, are skipped with a warning. Results are cached by build id and content\n"
+    "    hash, so the same binaries cost nothing the second time. Every file is\n"
+    "    written to a temporary and renamed.\n"
     "\n"
     "OPTIONS\n"
     "    -o FILE        output for a BINARY (default: BINARY's name + .hpcstruct in the\n"
@@ -75,6 +77,7 @@ typedef struct run {
   unsigned written, cached, skipped;
   char **names; /* structure files written in this run (two binaries may share a name) */
   unsigned n_names;
+  time_t measured; /* the newest measurement file's modification time */
 } run;
 
 static void report(const run *r, const char *bin, const char *out, int from_cache) {
@@ -148,10 +151,18 @@ static int out_name(run *r, const char *meas, const char *lm_name, char *out, si
   return 0;
 }
 
-static int meas_one(run *r, const char *meas, const char *bin, const char *lm_name) {
+static int meas_one(run *r, const char *meas, const char *bin, const char *lm_name, int outside) {
   char out[4096];
   if (!is_file(bin)) {
     fprintf(stderr, "hpcdb struct: warning: %s: not found, no structure for it\n", bin);
+    r->skipped++;
+    return 0;
+  }
+  /* load maps record no build id: a binary of the system changed after the run is not
+   * the one measured (copies the measurement carries, vdso/ and gpubins/, are) */
+  struct stat st;
+  if (outside && r->measured && stat(bin, &st) == 0 && st.st_mtime > r->measured) {
+    fprintf(stderr, "hpcdb struct: warning: %s: changed after the measurement, no structure for it\n", bin);
     r->skipped++;
     return 0;
   }
@@ -167,6 +178,17 @@ static int meas_one(run *r, const char *meas, const char *bin, const char *lm_na
 static int struct_measurements(run *r, const char *meas) {
   hpcdb_experiment *exp;
   if (hpcdb_hpcrun_read(&exp, meas) < 0) return cli_fail_last("struct");
+  DIR *md = opendir(meas);
+  struct dirent *me;
+  while (md && (me = readdir(md))) {
+    size_t len = strlen(me->d_name);
+    char p[4096];
+    struct stat st;
+    if (len < 7 || strcmp(me->d_name + len - 7, ".hpcrun")) continue;
+    snprintf(p, sizeof p, "%s/%s", meas, me->d_name);
+    if (stat(p, &st) == 0 && st.st_mtime > r->measured) r->measured = st.st_mtime;
+  }
+  if (md) closedir(md);
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/structs", meas);
   if (!is_dir(dir) && mkdir(dir, 0777) != 0) {
@@ -181,8 +203,12 @@ static int struct_measurements(run *r, const char *meas) {
     else snprintf(bin, sizeof bin, "%s/%s", meas, p); /* carried in the measurement (vdso/) */
     /* a GPU binary recorded where the measurement was taken: its copy in gpubins/,
      * named by the recorded path, as hpcstruct names it */
-    if (!is_file(bin) && strstr(p, "/gpubins/")) snprintf(bin, sizeof bin, "%s/gpubins/%s", meas, base_name(p));
-    meas_one(r, meas, bin, p);
+    int outside = p[0] == '/';
+    if (!is_file(bin) && strstr(p, "/gpubins/")) {
+      snprintf(bin, sizeof bin, "%s/gpubins/%s", meas, base_name(p));
+      outside = 0;
+    }
+    meas_one(r, meas, bin, p, outside);
   }
   hpcdb_experiment_free(exp);
   snprintf(dir, sizeof dir, "%s/gpubins", meas);
@@ -196,7 +222,7 @@ static int struct_measurements(run *r, const char *meas) {
       snprintf(done, sizeof done, "%s/structs/%s.hpcstruct", meas, e->d_name);
       unsigned k = 0; /* already written under its recorded name */
       while (k < r->n_names && strcmp(r->names[k], done)) k++;
-      if (k == r->n_names) meas_one(r, meas, bin, bin);
+      if (k == r->n_names) meas_one(r, meas, bin, bin, 0);
     }
     closedir(d);
   }

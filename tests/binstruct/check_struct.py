@@ -7,11 +7,15 @@ source marks (/* FUNC name */, /* INLINE name */, /* LOOP */) by line.
 usage: check_struct.py HPCDB OUTDIR CASE ARGS...
   marks BINARY SOURCE...   structure of BINARY holds every mark of SOURCEs
   symbols BINARY           a binary without DWARF: procedures from symbols
+  shape BINARY             any binary: only the file's shape (DTD, one procedure per entry,
+                           each address in one statement)
   jobs BINARY              -j 1 and -j 2 write the same file
   cache BINARY             a second run with --cache copies the first's result
   measurements MEAS        struct MEAS (a copy) writes structs/ for the binaries that
                            exist; the vdso's equals hpcstruct's own file for it; a GPU
                            binary's procedures (symbols only) start where hpcstruct's do
+  analyze MEAS EXPECTED    MEAS (a copy) with our file for its vdso in place of hpcstruct's:
+                           hpcdb analyze gives hpcprof's database EXPECTED (hpcdb diff)
 """
 import os
 import re
@@ -102,6 +106,13 @@ def check_shape(path):
             walk(c)
 
     walk(root)
+    entries = {}
+    for p in root.iter("P"):
+        entry = parse_ranges(p.get("v", ""))[:1]
+        if entry and entry[0][0] in entries:
+            fail(f"{path}: procedures {entries[entry[0][0]]!r} and {p.get('n')!r} share the entry {entry[0][0]:#x}")
+        elif entry:
+            entries[entry[0][0]] = p.get("n")
     spans.sort()
     for (a, b), (c, d) in zip(spans, spans[1:]):
         if c < b:
@@ -142,6 +153,16 @@ def case_marks(hpcdb, out, binary, *sources):
         if kind == "INLINE" and (name, line, src) not in calls:
             fail(f"{src}:{line}: no inlined call of {name} there in {path}")
     print(f"{binary}: {len(want)} marks checked, {len(procs)} procedures, {len(loops)} loops")
+
+
+def case_shape(hpcdb, out, binary):
+    if not os.path.exists(binary):
+        print(f"skipped: {binary} not found")
+        sys.exit(77)
+    path = os.path.join(out, os.path.basename(binary) + ".hpcstruct")
+    if run_struct(hpcdb, binary, path, "-j", "2"):
+        root = check_shape(path)
+        print(f"{binary}: {len(list(root.iter('P')))} procedures, {len(list(root.iter('L')))} loops")
 
 
 def case_symbols(hpcdb, out, binary):
@@ -245,12 +266,34 @@ def case_measurements(hpcdb, out, meas):
     print(f"{copy}: {len(os.listdir(os.path.join(copy, 'structs')))} structure files; {r.stderr.strip().splitlines()[-1]}")
 
 
+def case_analyze(hpcdb, out, meas, expected):
+    if not os.path.isdir(meas) or not os.path.isdir(expected):
+        print(f"skipped: {meas} or {expected} not found")
+        sys.exit(77)
+    copy = os.path.join(out, "meas")
+    shutil.copytree(meas, copy)
+    vdsos = sorted(os.listdir(os.path.join(copy, "vdso")))
+    for v in vdsos:
+        target = os.path.join(copy, "structs", v + ".hpcstruct")
+        if os.path.exists(target):
+            run_struct(hpcdb, os.path.join(copy, "vdso", v), target, "--name", "vdso/" + v)
+    db = os.path.join(out, "db")
+    r = subprocess.run([hpcdb, "analyze", "--quiet", copy, "-o", db], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"analyze exited {r.returncode}: {r.stderr.strip()}")
+        return
+    r = subprocess.run([hpcdb, "diff", expected, db], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"analyze with our vdso structure differs from hpcprof's {expected}: {r.stdout[-2000:]}")
+    print(f"{copy}: {len(vdsos)} vdso structure files of ours; the database equals {expected}")
+
+
 def main():
     hpcdb, out, case, *args = sys.argv[1:]
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
-    {"marks": case_marks, "symbols": case_symbols, "jobs": case_jobs, "cache": case_cache,
-     "measurements": case_measurements}[case](
+    {"marks": case_marks, "symbols": case_symbols, "shape": case_shape, "jobs": case_jobs, "cache": case_cache,
+     "measurements": case_measurements, "analyze": case_analyze}[case](
         hpcdb, out, *args)
     sys.exit(1 if failures else 0)
 

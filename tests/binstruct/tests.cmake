@@ -32,9 +32,14 @@ binstruct_test(marks/c++ marks ${BS_BIN}/bs_classes ${BS_SRC}/classes.cpp)
 binstruct_test(symbols/stripped-program symbols ${BS_BIN}/bs_kernels.nodwarf)
 binstruct_test(symbols/usr-bin-ls symbols /usr/bin/ls)
 binstruct_test(jobs jobs ${BS_BIN}/bs_kernels)
+# the system's C library: DWARF from its split debug file when libc6-dbg is installed
+# (aliases give two subprograms one entry), else symbols
+binstruct_test(shape/libc shape /lib/x86_64-linux-gnu/libc.so.6)
 binstruct_test(cache cache ${BS_BIN}/bs_kernels)
 binstruct_test(measurements/vdso measurements ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cputime-t.m)
 binstruct_test(measurements/gpubin measurements ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cuda-nvidia-t.m)
+binstruct_test(analyze/vdso analyze ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cputime-t.m
+               ${HPCDB_SAMPLE_DATA}/hpcrun/expected/loops-cputime-t.d)
 
 add_test(NAME binstruct/help COMMAND hpcdb struct --help)
 add_test(NAME binstruct/not-elf COMMAND hpcdb struct ${BS_SRC}/shared.h -o -)

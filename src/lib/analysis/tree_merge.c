@@ -164,6 +164,13 @@ static int map_index(hpcdb_cursor *c, const uint32_t *map, uint32_t n, uint32_t 
   return 0;
 }
 
+/* A count of entries of at least min_size bytes each must fit in what is left. */
+static int check_count(hpcdb_cursor *c, uint32_t n, uint64_t min_size, const char *what) {
+  if ((uint64_t)n > (c->len - c->pos) / min_size)
+    return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, c->pos, what, "%u entries do not fit", n);
+  return 0;
+}
+
 static int alloc_map(uint32_t **map, uint32_t n) {
   *map = malloc((n ? n : 1) * sizeof **map);
   return *map ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory merging calling-context trees");
@@ -172,6 +179,7 @@ static int alloc_map(uint32_t **map, uint32_t n) {
 /* Modules and files by path (interned: equal paths are one pointer). */
 static int merge_paths(hpcdb_cursor *c, hpcdb_experiment *exp, int files, uint32_t **map, uint32_t *n) {
   HPCDB_TRY(cursor_le32(c, n, "count"));
+  HPCDB_TRY(check_count(c, *n, 8, "count"));
   HPCDB_TRY(alloc_map(map, *n));
   for (uint32_t i = 0; i < *n; i++) {
     const char *path;
@@ -192,6 +200,7 @@ static int merge_paths(hpcdb_cursor *c, hpcdb_experiment *exp, int files, uint32
 /* Functions by identity; one of no known identity is always new. */
 static int merge_functions(hpcdb_cursor *c, merged_tree *mt, merge_maps *mm) {
   HPCDB_TRY(cursor_le32(c, &mm->n_functions, "function count"));
+  HPCDB_TRY(check_count(c, mm->n_functions, 40, "function count"));
   HPCDB_TRY(alloc_map(&mm->functions, mm->n_functions));
   for (uint32_t i = 0; i < mm->n_functions; i++) {
     fn_ident id;
@@ -271,6 +280,7 @@ static int map_key(hpcdb_cursor *c, const merge_maps *mm, unify_key *key) {
 static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm) {
   HPCDB_TRY(cursor_le32(c, &mm->n_ids, "context count"));
   if (mm->n_ids == 0) return bad(c, "context count");
+  HPCDB_TRY(check_count(c, mm->n_ids - 1, 19, "context count"));
   HPCDB_TRY(alloc_map(&mm->ids, mm->n_ids));
   mm->ids[0] = 0;
   for (uint32_t id = 1; id < mm->n_ids; id++) {
@@ -302,6 +312,7 @@ static int merge(hpcdb_cursor *c, merged_tree *mt, int all_stats, merge_maps *mm
   HPCDB_TRY(cursor_le32(c, &magic, "magic"));
   if (magic != TREE_MAGIC) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, 0, "magic", "not a tree");
   HPCDB_TRY(cursor_le32(c, &mm->n_metrics, "metric count"));
+  HPCDB_TRY(check_count(c, mm->n_metrics, 8, "metric count"));
   HPCDB_TRY(alloc_map(&mm->metrics, mm->n_metrics));
   for (uint32_t i = 0; i < mm->n_metrics; i++) {
     const char *name;

@@ -67,6 +67,7 @@ typedef struct writer {
   unsigned threads;
   bs_range *covered; /* code DWARF or symbols describe */
   uint64_t n_covered, cap_covered;
+  hpcdb_u64map entries; /* procedures written, by entry address */
   uint64_t *targets; /* direct call targets seen (procedures to discover) */
   uint64_t n_targets, cap_targets;
   hpcdb_binstruct_stats stats;
@@ -134,6 +135,14 @@ static int write_built(writer *wr, const bs_unit *u, bs_proc *procs, const char 
   if (rc == 0) qsort(order, u->n_funcs, sizeof *order, by_file_cmp);
   const char *open_file = NULL;
   for (uint64_t k = 0; k < u->n_funcs && rc == 0; k++) {
+    /* one procedure per entry, as in hpcstruct's files: DWARF may describe the
+     * same code twice (aliases, code shared by compile units); the first stays */
+    uint64_t seen;
+    if (u64map_get(&wr->entries, order[k].entry, &seen)) continue;
+    if (u64map_put(&wr->entries, order[k].entry, 1) < 0) {
+      rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+      break;
+    }
     if (!in_file && (!open_file || strcmp(open_file, order[k].file))) {
       if (open_file) rc = bs_xml_file_end(&wr->x);
       open_file = order[k].file;
@@ -395,6 +404,7 @@ int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstr
   bs_unit_free(&u);
   free(wr.covered);
   free(wr.targets);
+  u64map_free(&wr.entries);
   for (unsigned t = 0; t < wr.threads; t++) bs_decoder_free(wr.decoders[t]);
   bs_binary_close(&b);
   return rc;

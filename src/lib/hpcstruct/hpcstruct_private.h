@@ -19,9 +19,12 @@ typedef struct module_builder {
   hpcdb_u64map entries; /* procedure entry -> its scope */
 } module_builder;
 
-/* Parses "{[0xlo-0xhi) ...}" into *ranges (malloc'ed); 0, or a negative
- * status with *why saying what is wrong. */
-int vma_parse(const char *s, hpcdb_struct_range **ranges, uint32_t *n, const char **why);
+/* Parses "{[0xlo-0xhi) ...}" into *ranges (a buffer of capacity *cap,
+ * grown as needed and kept for the next call); 0, or a negative status with
+ * *why saying what is wrong. */
+int vma_parse(const char *s, hpcdb_struct_range **ranges, uint64_t *cap, uint32_t *n, const char **why);
+/* A whole string that is one hex number of at most 64 bits (0x optional). */
+int hex_address(const char *s, uint64_t *out);
 /* Sorts the module's statement ranges by address; a range that overlaps one
  * earlier in the file is dropped (counted in n_shadowed). */
 int ranges_finish(hpcdb_struct_module *m);

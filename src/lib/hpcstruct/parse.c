@@ -38,6 +38,8 @@ typedef struct sparser {
   int seen_root;
   int stop_at_module; /* hpcdb_hpcstruct_first_module: stop at the first <LM> */
   char *first_module;
+  hpcdb_struct_range *vma; /* the element's v= ranges (reused) */
+  uint64_t cap_vma;
   int error;          /* negative once parsing must stop */
   uint64_t error_offset;
 } sparser;
@@ -112,7 +114,7 @@ static int line_attr(sparser *p, const char **atts, const char *tag, int require
   return 1;
 }
 
-/* The v= ranges of an element (required). */
+/* The v= ranges of an element (required), in the parser's buffer. */
 static int vma_attr(sparser *p, const char **atts, const char *tag, hpcdb_struct_range **r, uint32_t *n) {
   const char *s = attr(atts, "v");
   if (!s) {
@@ -120,7 +122,8 @@ static int vma_attr(sparser *p, const char **atts, const char *tag, hpcdb_struct
     return 0;
   }
   const char *why = NULL;
-  int rc = vma_parse(s, r, n, &why);
+  int rc = vma_parse(s, &p->vma, &p->cap_vma, n, &why);
+  *r = p->vma;
   if (rc < 0) {
     fail(p, rc, "bad-vma", "<%s v=\"%.60s\">: %s", tag, s, why);
     return 0;
@@ -202,7 +205,6 @@ static void start_procedure(sparser *p, const char **atts, const frame *top, fra
   if (!vma_attr(p, atts, "P", &r, &nr)) return;
   uint64_t entry = nr ? r[0].lo : 0;
   int single = nr == 1 && r[0].hi - r[0].lo == 1;
-  free(r);
   if (!single)
     return fail(p, HPCDB_ECORRUPT, "procedure-entry",
                 "<P n=\"%.60s\">: v= must be one range of one byte (the entry address)", n);
@@ -268,7 +270,6 @@ static void start_loop(sparser *p, const char **atts, const frame *top, frame *n
   if (!vma_attr(p, atts, "L", &r, &nr)) return;
   if (nr == 0) return fail(p, HPCDB_ECORRUPT, "loop-entry", "<L> has no address (its v= is empty)");
   sc.entry = r[0].lo;
-  free(r);
   uint32_t id = add_scope(p, &sc);
   if (id == HPCDB_NONE) return;
   next->scope = id;
@@ -289,26 +290,15 @@ static void start_statement(sparser *p, const char **atts, const frame *top, int
   uint32_t nr;
   if (!vma_attr(p, atts, tag, &r, &nr)) return;
   if (call && nr != 1) {
-    free(r);
     return fail(p, HPCDB_ECORRUPT, "call-range", "<C> must have exactly one address range, not %u", nr);
   }
   const char *t = attr(atts, "t");
   if (call && t && *t) {
-    const char *why;
-    char buf[48];
-    hpcdb_struct_range *tr;
-    uint32_t tn;
-    snprintf(buf, sizeof buf, "{[%.20s-0xffffffffffffffff)}", t);
-    if (vma_parse(buf, &tr, &tn, &why) < 0 || tn != 1) {
-      free(r);
+    if (!hex_address(t, &sc.target))
       return fail(p, HPCDB_ECORRUPT, "bad-target", "<C t=\"%.40s\">: not a hex address", t);
-    }
-    sc.target = tr[0].lo;
-    free(tr);
   }
   uint32_t id = add_scope(p, &sc);
   if (id != HPCDB_NONE) add_ranges(p, r, nr, id);
-  free(r);
 }
 
 static void XMLCALL on_start(void *user, const char *name, const char **atts) {
@@ -405,6 +395,7 @@ static int parser_finish(sparser *p, int seen_bytes) {
   }
   XML_ParserFree(p->x);
   free(p->stack);
+  free(p->vma);
   u64map_free(&p->mod.entries);
   return p->error;
 }

@@ -32,10 +32,10 @@ static int hex_number(const char **s, uint64_t *out) {
   return 1;
 }
 
-int vma_parse(const char *s, hpcdb_struct_range **ranges, uint32_t *n, const char **why) {
-  *ranges = NULL;
+int hex_address(const char *s, uint64_t *out) { return hex_number(&s, out) && *s == '\0'; }
+
+int vma_parse(const char *s, hpcdb_struct_range **ranges, uint64_t *cap, uint32_t *n, const char **why) {
   *n = 0;
-  uint64_t cap = 0;
   if (*s != '{') {
     *why = "does not start with '{'";
     return HPCDB_ECORRUPT;
@@ -60,9 +60,7 @@ int vma_parse(const char *s, hpcdb_struct_range **ranges, uint32_t *n, const cha
     } else if (*n > 0 && r.lo < (*ranges)[*n - 1].hi) {
       *why = "ranges are not in ascending order or overlap";
     } else {
-      if (VEC_RESERVE(ranges, &cap, (uint64_t)*n + 1) < 0) {
-        free(*ranges);
-        *ranges = NULL;
+      if (*n == UINT32_MAX || VEC_RESERVE(ranges, cap, (uint64_t)*n + 1) < 0) {
         *n = 0;
         *why = "out of memory";
         return HPCDB_ENOMEM;
@@ -70,14 +68,10 @@ int vma_parse(const char *s, hpcdb_struct_range **ranges, uint32_t *n, const cha
       (*ranges)[(*n)++] = r;
       continue;
     }
-    free(*ranges);
-    *ranges = NULL;
     *n = 0;
     return HPCDB_ECORRUPT;
   }
   if (s[1] != '\0') {
-    free(*ranges);
-    *ranges = NULL;
     *n = 0;
     *why = "text after the closing '}'";
     return HPCDB_ECORRUPT;

@@ -93,7 +93,7 @@ static uint32_t profile_group(table *t, const report_data *d, const hpcdb_report
       if (pass == 1 && (!o->top || n <= o->top)) {
         char name[256];
         hpcdb_profile tail = *pr; /* the identity without the shared elements */
-        tail.ids += skip < pr->n_ids ? skip : 0;
+        if (skip && skip < pr->n_ids) tail.ids += skip; /* (no offset on a profile without ids: NULL) */
         tail.n_ids = (uint16_t)(skip < pr->n_ids ? pr->n_ids - skip : pr->n_ids);
         hpcdb_profile_identity(e, &tail, name, sizeof name);
         table_row(t, depth + 1, skip ? name : id, p, v, zero);
