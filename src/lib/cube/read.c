@@ -287,12 +287,67 @@ static int fill_integer(reader *r, const series *s, const cube_values *v) {
   return 0;
 }
 
+/* Summary only, a summed floating-point series: the summary profile's values
+ * with one cnode x location matrix (r->inc) instead of two, by the same
+ * operations in the same order as derive_other and summarize, so the same
+ * values. Inclusive stored: each cnode's exclusive row is made from its own
+ * and its children's inclusive rows when it is summed. Exclusive stored: the
+ * exclusive sums first, then the inclusive values in place. */
+static int summary_of_sum(reader *r, const series *s, const cube_values *v) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  size_t size = s->t->size;
+  double *m = r->inc, *row = malloc(((size_t)nl + 1) * sizeof *row), *sx = malloc(((size_t)nc + 1) * sizeof *sx);
+  int rc = row && sx ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  if (rc == 0) {
+    memset(m, 0, (size_t)nc * nl * sizeof *m);
+    for (uint32_t k = 0; k < v->n_rows; k++) {
+      const uint8_t *bytes = v->data + (size_t)k * nl * size;
+      double *dst = m + (size_t)r->order[v->row_pos[k]] * nl;
+      for (uint32_t l = 0; l < nl; l++)
+        dst[l] = s->component == UINT32_MAX ? cube_decode(s->t, bytes + l * size, v->big_endian)
+                                            : cube_decode_component(s->t, s->component, bytes + l * size, v->big_endian);
+    }
+    if (s->m->flavour == CUBE_INCLUSIVE) {
+      for (uint32_t c = 0; c < nc; c++) {
+        const double *inc = m + (size_t)c * nl;
+        memcpy(row, inc, (size_t)nl * sizeof *row);
+        for (uint32_t k = r->kids_at[c]; k < r->kids_at[c + 1]; k++)
+          for (uint32_t l = 0; l < nl; l++) row[l] -= m[(size_t)r->kids[k] * nl + l];
+        double x = 0;
+        for (uint32_t l = 0; l < nl && !r->is_entry[c]; l++) x += fabs(row[l]) <= 1e-12 * fabs(inc[l]) ? 0 : row[l];
+        sx[c] = x;
+      }
+    } else {
+      for (uint32_t c = 0; c < nc; c++) {
+        double x = 0;
+        for (uint32_t l = 0; l < nl && !r->is_entry[c]; l++) x += m[(size_t)c * nl + l];
+        sx[c] = x;
+      }
+      for (uint32_t c = nc; c-- > 0;) {
+        uint32_t p = r->a.cnodes[c].parent;
+        if (p != UINT32_MAX)
+          for (uint32_t l = 0; l < nl; l++) m[(size_t)p * nl + l] += m[(size_t)c * nl + l];
+      }
+    }
+  }
+  for (uint32_t c = 0; c < nc && rc == 0; c++) {
+    double y = 0;
+    for (uint32_t l = 0; l < nl; l++) y += m[(size_t)c * nl + l];
+    if (sx[c] != 0) rc = push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->point, sx[c]);
+    if (rc == 0 && y != 0) rc = push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->execution, y);
+  }
+  free(row);
+  free(sx);
+  return rc == 0 ? push_enclosing_contexts(r, CUBE_SUM, s->execution) : rc;
+}
+
 /* The values of one series for every cnode and location, then into the
  * profiles' value lists. */
 static int add_series(reader *r, const series *s, const cube_values *v) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
   size_t size = s->t->size;
   int integer = s->component == UINT32_MAX && s->t->kind == CUBE_DT_INTEGER;
+  if (!integer && !r->locations && s->derive && s->aggregate == CUBE_SUM) return summary_of_sum(r, s, v);
   if (integer) {
     HPCDB_TRY(fill_integer(r, s, v));
   } else {
