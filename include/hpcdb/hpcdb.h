@@ -68,6 +68,27 @@ const char *hpcdb_format_name(hpcdb_format format);
 /* Reads any supported format into a new experiment. */
 int hpcdb_read(hpcdb_experiment **out, const char *path);
 
+/* What a reader must load. Formats that cannot read less read everything;
+ * what they read is then the same as hpcdb_read's. */
+typedef enum hpcdb_read_values {
+  HPCDB_READ_ALL = 0,       /* every value of every metric */
+  HPCDB_READ_STRUCTURE = 1, /* tree, metrics, profiles' identities; profiles may hold no values */
+  HPCDB_READ_METRICS = 2    /* the structure and the values of the named metrics (others may be empty) */
+} hpcdb_read_values;
+
+/* The values of the summary profiles only: the other profiles may hold none. */
+#define HPCDB_READ_SUMMARY_ONLY 0x1u
+
+typedef struct hpcdb_read_options {
+  hpcdb_read_values values;
+  const char *const *metrics; /* HPCDB_READ_METRICS: model metric names (as hpcdb info prints them) */
+  uint32_t n_metrics;
+  unsigned flags;             /* HPCDB_READ_SUMMARY_ONLY */
+} hpcdb_read_options;
+
+/* hpcdb_read reading only what options ask for (NULL: everything). */
+int hpcdb_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
+
 /* ---- HPCToolkit v4.0 databases ------------------------------------------ */
 
 /* Reads a database directory (meta.db required; profile.db, cct.db, trace.db

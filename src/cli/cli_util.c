@@ -29,8 +29,10 @@ int cli_fail(const char *cmd, const char *message) {
 
 int cli_fail_last(const char *cmd) { return cli_fail(cmd, hpcdb_last_error()); }
 
-int cli_read(hpcdb_experiment **out, const char *path) {
-  int rc = hpcdb_read(out, path);
+int cli_read(hpcdb_experiment **out, const char *path) { return cli_read_opts(out, path, NULL); }
+
+int cli_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options) {
+  int rc = hpcdb_read_opts(out, path, options);
   for (uint32_t i = 0; rc == 0 && i < (*out)->n_warnings; i++)
     fprintf(stderr, "hpcdb: warning: %s\n", (*out)->warnings[i]);
   return rc;

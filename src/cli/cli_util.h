@@ -19,9 +19,12 @@ int cli_fail(const char *cmd, const char *message);
 /* The library's last error, reported for cmd. */
 int cli_fail_last(const char *cmd);
 struct hpcdb_experiment;
+struct hpcdb_read_options;
 /* hpcdb_read, then the reader's warnings (e.g. a missing
  * metric-db file of a legacy database) on stderr. */
 int cli_read(struct hpcdb_experiment **out, const char *path);
+/* cli_read loading only what options ask for (NULL: everything). */
+int cli_read_opts(struct hpcdb_experiment **out, const char *path, const struct hpcdb_read_options *options);
 /* An unexpected argument: a one-line hint; returns EXIT_FAILED. */
 int cli_usage(const char *cmd, const char *arg);
 

@@ -10,6 +10,9 @@ typedef struct format_entry {
   const char *name;
   int (*read)(hpcdb_experiment **out, const char *path);
   int (*validate)(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+  /* Optional: a reader that loads only what the options ask for (NULL: read
+   * reads everything, which is always a right answer). */
+  int (*read_opts)(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
 } format_entry;
 
 /* The entry of a format, or NULL. */

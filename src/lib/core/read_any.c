@@ -13,7 +13,9 @@ static int read_directory_of(hpcdb_experiment **out, const char *path) {
   return hpcdb_hpctk4_read(out, dir);
 }
 
-int hpcdb_read(hpcdb_experiment **out, const char *path) {
+int hpcdb_read(hpcdb_experiment **out, const char *path) { return hpcdb_read_opts(out, path, NULL); }
+
+int hpcdb_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options) {
   *out = NULL;
   hpcdb_format f;
   HPCDB_TRY(hpcdb_detect(&f, path));
@@ -23,6 +25,7 @@ int hpcdb_read(hpcdb_experiment **out, const char *path) {
   if (!e || !e->read)
     return hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: %s: reading this format is not supported yet", path,
                       hpcdb_format_name(f));
+  if (options && (options->values != HPCDB_READ_ALL || options->flags) && e->read_opts) return e->read_opts(out, path, options);
   return e->read(out, path);
 }
 

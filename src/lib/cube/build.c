@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/hashmap.h"
 #include "cube/cube.h"
 #include "hpcdb/hpcdb.h"
 
@@ -20,6 +21,7 @@ typedef struct builder {
   uint32_t *fn_of_region; /* made on first use */
   uint32_t *params_at;    /* cnode c's parameters: a->params[params_at[c] .. params_at[c + 1]) */
   uint32_t *param_order;
+  hpcdb_u64map region_of; /* region id -> its first index in a->regions */
   uint32_t entry;         /* the synthetic entry point for plain Cube roots, or HPCDB_NONE */
   uint32_t max_id;
 } builder;
@@ -114,9 +116,8 @@ static int add_cnode(builder *b, uint32_t c, uint32_t *ctx_of) {
   static const char *const relations[] = {"lexical", "call", "inlined call"};
   static const char *const lexicals[] = {"function", "loop", "line", "instruction"};
   const cube_cnode *n = &b->a->cnodes[c];
-  uint32_t region = UINT32_MAX;
-  for (uint32_t i = 0; i < b->a->n_regions && region == UINT32_MAX; i++)
-    if (b->a->regions[i].id == n->callee) region = i;
+  uint64_t found;
+  uint32_t region = u64map_get(&b->region_of, n->callee, &found) ? (uint32_t)found : UINT32_MAX;
   const char *path = b->path;
   if (region == UINT32_MAX) return FAIL("cnode-callee", "cnode %u calls region %u, which does not exist", n->id, n->callee);
   const cube_region *g = &b->a->regions[region];
@@ -187,6 +188,8 @@ static int build_tree(builder *b) {
   uint32_t *ctx_of = malloc(((size_t)a->n_cnodes + 1) * sizeof *ctx_of);
   int rc = b->fn_of_region && ctx_of ? group_params(b) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t i = 0; rc == 0 && i < a->n_regions; i++) b->fn_of_region[i] = HPCDB_NONE;
+  for (uint32_t i = a->n_regions; rc == 0 && i-- > 0;) /* backwards: the first of equal ids stays */
+    if (u64map_put(&b->region_of, a->regions[i].id, i) < 0) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t c = 0; c < a->n_cnodes && rc == 0; c++) rc = add_cnode(b, c, ctx_of);
   free(ctx_of);
   return rc;
@@ -285,9 +288,10 @@ int cube_build_model(hpcdb_experiment *exp, const cube_anchor *a, const char *pa
     snprintf(key, sizeof key, "cube.%s", a->attrs[i].key);
     HPCDB_TRY(hpcdb_add_attr(exp, key, a->attrs[i].value));
   }
-  builder b = {exp, a, path, NULL, NULL, NULL, HPCDB_NONE, 0};
+  builder b = {exp, a, path, NULL, NULL, NULL, {0}, HPCDB_NONE, 0};
   int rc = build_tree(&b), found = 0;
   free(b.fn_of_region);
+  u64map_free(&b.region_of);
   free(b.params_at);
   free(b.param_order);
   HPCDB_TRY(rc);

@@ -8,6 +8,7 @@
 
 #include "common/arena.h"
 #include "common/bytes.h"
+#include "hpcdb/hpcdb.h"
 #include "hpcdb/model.h"
 
 enum cube_flavour { CUBE_EXCLUSIVE, CUBE_INCLUSIVE, CUBE_SIMPLE };
@@ -212,6 +213,7 @@ typedef struct cube_member_index {
   uint64_t file_size;
   cube_indexed_member *members;
   uint32_t n;
+  uint32_t mended; /* headers with CubeW 4.8's checksum (32 below the right one) */
 } cube_member_index;
 int cube_member_index_build(cube_member_index *x, const char *path);
 const cube_indexed_member *cube_member_find(const cube_member_index *x, const char *name);
@@ -228,5 +230,9 @@ int cube_read_anchor(cube_anchor *a, const char *path);
  * not hpcdb-written entry points hang below a synthetic entry point, whose
  * context id goes to *entry_id (0 when there is none). */
 int cube_build_model(hpcdb_experiment *exp, const cube_anchor *a, const char *path, uint32_t *entry_id);
+
+/* hpcdb_cube_read loading only the values options ask for (the formats
+ * table's read_opts): the members of other metrics are skipped unread. */
+int cube_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
 
 #endif

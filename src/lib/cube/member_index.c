@@ -16,14 +16,14 @@
 
 #define BLOCK 512u
 
-/* The header's checksum is right, or CubeW 4.8's (32 below). */
+/* The header's checksum is right (1), or CubeW 4.8's, 32 below (2); 0 otherwise. */
 static int checksum_ok(const uint8_t *h) {
   unsigned sum = 0, stored = 0, i;
   for (i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? ' ' : h[i];
   for (i = 148; i < 156 && h[i] == ' '; i++) {}
   unsigned digits = 0;
   for (; i < 156 && h[i] >= '0' && h[i] <= '7'; i++, digits++) stored = stored << 3 | (unsigned)(h[i] - '0');
-  return digits > 0 && (stored == sum || stored + 32 == sum);
+  return digits == 0 ? 0 : stored == sum ? 1 : stored + 32 == sum ? 2 : 0;
 }
 
 /* The size field: octal or base-256; UINT64_MAX when it is neither. */
@@ -60,7 +60,9 @@ static int walk(cube_member_index *x) {
     if (!memcmp(h, zero, BLOCK)) return 1; /* the end of the archive */
     uint8_t type = h[156];
     uint64_t size = size_of(h);
-    if (!checksum_ok(h) || (type != '0' && type != 0) || size == UINT64_MAX || size > x->file_size - at - BLOCK)
+    int sum = checksum_ok(h);
+    x->mended += sum == 2;
+    if (!sum || (type != '0' && type != 0) || size == UINT64_MAX || size > x->file_size - at - BLOCK)
       return 0;
     if (!h[345] || memcmp(h + 257, "ustar", 5) != 0) { /* no ustar prefix in use: the name is h[0..100) */
       if (x->n == cap) {

@@ -65,6 +65,8 @@ typedef struct reader {
   uint32_t n_entry_roots;
   uint8_t *is_entry;        /* cnodes hpcdb wrote for entry points */
   uint32_t next_id;         /* the next free prop id, for components (after every metric's 2m, 2m + 1) */
+  const hpcdb_read_options *opts; /* what to read (NULL: everything) */
+  int locations;                  /* 0: the summary profile's values only (HPCDB_READ_SUMMARY_ONLY) */
 } reader;
 
 /* x combined into v as `aggregate` says; k values came before. */
@@ -84,7 +86,7 @@ static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t ex
   uint32_t k = 0;
   for (uint32_t l = 0; l < r->a.n_locations; l++) {
     double y = values[l];
-    if (y != 0) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
+    if (y != 0 && r->locations) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
     if (aggregate == CUBE_SUM || y != 0) all = combine(aggregate, all, y, k++);
   }
   if (total) all = *total; /* an integer metric's, summed exactly */
@@ -285,12 +287,67 @@ static int fill_integer(reader *r, const series *s, const cube_values *v) {
   return 0;
 }
 
+/* Summary only, a summed floating-point series: the summary profile's values
+ * with one cnode x location matrix (r->inc) instead of two, by the same
+ * operations in the same order as derive_other and summarize, so the same
+ * values. Inclusive stored: each cnode's exclusive row is made from its own
+ * and its children's inclusive rows when it is summed. Exclusive stored: the
+ * exclusive sums first, then the inclusive values in place. */
+static int summary_of_sum(reader *r, const series *s, const cube_values *v) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  size_t size = s->t->size;
+  double *m = r->inc, *row = malloc(((size_t)nl + 1) * sizeof *row), *sx = malloc(((size_t)nc + 1) * sizeof *sx);
+  int rc = row && sx ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  if (rc == 0) {
+    memset(m, 0, (size_t)nc * nl * sizeof *m);
+    for (uint32_t k = 0; k < v->n_rows; k++) {
+      const uint8_t *bytes = v->data + (size_t)k * nl * size;
+      double *dst = m + (size_t)r->order[v->row_pos[k]] * nl;
+      for (uint32_t l = 0; l < nl; l++)
+        dst[l] = s->component == UINT32_MAX ? cube_decode(s->t, bytes + l * size, v->big_endian)
+                                            : cube_decode_component(s->t, s->component, bytes + l * size, v->big_endian);
+    }
+    if (s->m->flavour == CUBE_INCLUSIVE) {
+      for (uint32_t c = 0; c < nc; c++) {
+        const double *inc = m + (size_t)c * nl;
+        memcpy(row, inc, (size_t)nl * sizeof *row);
+        for (uint32_t k = r->kids_at[c]; k < r->kids_at[c + 1]; k++)
+          for (uint32_t l = 0; l < nl; l++) row[l] -= m[(size_t)r->kids[k] * nl + l];
+        double x = 0;
+        for (uint32_t l = 0; l < nl && !r->is_entry[c]; l++) x += fabs(row[l]) <= 1e-12 * fabs(inc[l]) ? 0 : row[l];
+        sx[c] = x;
+      }
+    } else {
+      for (uint32_t c = 0; c < nc; c++) {
+        double x = 0;
+        for (uint32_t l = 0; l < nl && !r->is_entry[c]; l++) x += m[(size_t)c * nl + l];
+        sx[c] = x;
+      }
+      for (uint32_t c = nc; c-- > 0;) {
+        uint32_t p = r->a.cnodes[c].parent;
+        if (p != UINT32_MAX)
+          for (uint32_t l = 0; l < nl; l++) m[(size_t)p * nl + l] += m[(size_t)c * nl + l];
+      }
+    }
+  }
+  for (uint32_t c = 0; c < nc && rc == 0; c++) {
+    double y = 0;
+    for (uint32_t l = 0; l < nl; l++) y += m[(size_t)c * nl + l];
+    if (sx[c] != 0) rc = push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->point, sx[c]);
+    if (rc == 0 && y != 0) rc = push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->execution, y);
+  }
+  free(row);
+  free(sx);
+  return rc == 0 ? push_enclosing_contexts(r, CUBE_SUM, s->execution) : rc;
+}
+
 /* The values of one series for every cnode and location, then into the
  * profiles' value lists. */
 static int add_series(reader *r, const series *s, const cube_values *v) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
   size_t size = s->t->size;
   int integer = s->component == UINT32_MAX && s->t->kind == CUBE_DT_INTEGER;
+  if (!integer && !r->locations && s->derive && s->aggregate == CUBE_SUM) return summary_of_sum(r, s, v);
   if (integer) {
     HPCDB_TRY(fill_integer(r, s, v));
   } else {
@@ -308,7 +365,7 @@ static int add_series(reader *r, const series *s, const cube_values *v) {
     for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
       if (r->is_entry[c]) memset(&r->exc[(size_t)c * nl], 0, nl * sizeof *r->exc);
   }
-  HPCDB_TRY(append_locations(r, s->point, s->execution));
+  if (r->locations) HPCDB_TRY(append_locations(r, s->point, s->execution));
   if (!s->derive) return 0;
   HPCDB_TRY(summarize(r, s, integer));
   return integer ? push_enclosing_integer(r, s->t, s->execution) : push_enclosing_contexts(r, s->aggregate, s->execution);
@@ -437,8 +494,105 @@ static int metric_of_member(const cube_anchor *a, const char *name, const char *
   return 0;
 }
 
-/* The second pass: each metric's .index and .data, decoded as soon as both are there. */
+/* Whether metric mi's values are read. A metric that is split into
+ * components, or whose type is not decoded, is always read: its model
+ * metrics (or the attribute saying why it has none) appear as it is read, and
+ * skipping it would change the metric list. */
+static int wanted(const reader *r, uint32_t mi) {
+  if (!r->opts || r->opts->values == HPCDB_READ_ALL) return 1;
+  const cube_metric *m = &r->a.metrics[mi];
+  cube_dtype t;
+  if (!cube_dtype_parse(&t, m->dtype) || !cube_dtype_size(m->dtype) || t.kind == CUBE_DT_SCALE_FUNC ||
+      cube_n_components(&t, 0) > 0)
+    return 1;
+  if (r->opts->values != HPCDB_READ_METRICS) return 0;
+  const char *name = *m->uniq ? m->uniq : m->disp; /* the model metric's name (build.c) */
+  for (uint32_t i = 0; i < r->opts->n_metrics; i++)
+    if (r->opts->metrics[i] && !strcmp(r->opts->metrics[i], name)) return 1;
+  return 0;
+}
+
+/* Metric m's values from its index and data members (freed here). */
+static int decode_metric(reader *r, uint32_t m, cube_member *ix, cube_member *dt) {
+  int rc;
+  cube_values v;
+  size_t size = cube_dtype_size(r->a.metrics[m].dtype);
+  if (!size) { /* a type this reader cannot decode: the metric stays empty, and says why */
+    char key[600];
+    snprintf(key, sizeof key, "cube.not-decoded.%s", r->a.metrics[m].uniq);
+    rc = hpcdb_add_attr(r->exp, key, r->a.metrics[m].dtype);
+  } else {
+    rc = cube_values_decode(&v, ix->data, ix->len, dt->data, dt->len, size, r->a.n_locations, r->a.n_cnodes, r->path, r->a.metrics[m].uniq);
+    if (rc == 0) {
+      rc = add_metric(r, m, &v);
+      cube_values_free(&v);
+    }
+  }
+  free(ix->data);
+  free(dt->data);
+  ix->data = dt->data = NULL;
+  return rc;
+}
+
+static int mended_warning(reader *r, uint32_t mended) {
+  if (!mended) return 0;
+  char why[160];
+  snprintf(why, sizeof why, "%u tar header(s) with a checksum 32 below the right one (CubeW 4.8's bug): read as if right", mended);
+  return hpcdb_add_warning(r->exp, why);
+}
+
+/* One member through the member index, read whole. */
+static int read_indexed_member(reader *r, const cube_member_index *x, const cube_indexed_member *im, cube_member *out) {
+  if (im->size > SIZE_MAX - 1 || !(out->data = malloc((size_t)im->size + 1)))
+    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for a %llu-byte member", r->path, (unsigned long long)im->size);
+  out->len = (size_t)im->size;
+  if (cube_member_read(x, im->offset, out->data, out->len)) return 0;
+  free(out->data);
+  out->data = NULL;
+  return hpcdb_fail_at(HPCDB_ECORRUPT, r->path, im->name, 0, "archive", "short member: truncated");
+}
+
+/* The second pass of a plain tar whose members the member index placed: as
+ * the streaming pass below (members in archive order, the first of each
+ * name, a metric decoded once both are there), but only the wanted members'
+ * bytes are read, by their offsets. */
+static int read_metrics_indexed(reader *r, const cube_member_index *x) {
+  const cube_indexed_member **ix = calloc(r->a.n_metrics + 1, sizeof *ix), **dt = calloc(r->a.n_metrics + 1, sizeof *dt);
+  int rc = ix && dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t i = 0; i < x->n && rc == 0; i++) {
+    const cube_indexed_member *im = &x->members[i];
+    uint32_t m;
+    const cube_indexed_member **slot = NULL;
+    if (metric_of_member(&r->a, im->name, ".index", &m)) slot = &ix[m];
+    else if (metric_of_member(&r->a, im->name, ".data", &m)) slot = &dt[m];
+    if (!slot || *slot || !wanted(r, m)) continue;
+    *slot = im;
+    if (ix[m] && dt[m]) {
+      cube_member a = {0}, b = {0};
+      rc = read_indexed_member(r, x, ix[m], &a);
+      if (rc == 0) rc = read_indexed_member(r, x, dt[m], &b);
+      if (rc == 0) rc = decode_metric(r, m, &a, &b);
+      free(a.data);
+      free(b.data);
+    }
+  }
+  free(ix);
+  free(dt);
+  return rc == 0 ? mended_warning(r, x->mended) : rc;
+}
+
+/* The second pass: each metric's .index and .data, decoded as soon as both
+ * are there; the members of metrics not wanted are skipped unread (in a
+ * plain tar, by their offsets; a compressed one is streamed through). */
 static int read_metrics(reader *r) {
+  cube_member_index x;
+  HPCDB_TRY(cube_member_index_build(&x, r->path));
+  if (x.n) {
+    int rc = read_metrics_indexed(r, &x);
+    cube_member_index_free(&x);
+    return rc;
+  }
+  cube_member_index_free(&x);
   struct archive *ar;
   uint32_t mended = 0;
   HPCDB_TRY(cube_open_archive_counting(&ar, r->path, &mended));
@@ -457,26 +611,9 @@ static int read_metrics(reader *r) {
     cube_member *slot = NULL;
     if (metric_of_member(&r->a, name, ".index", &m)) slot = &ix[m];
     else if (metric_of_member(&r->a, name, ".data", &m)) slot = &dt[m];
-    if (!slot || slot->data) continue;
+    if (!slot || slot->data || !wanted(r, m)) continue;
     if ((rc = cube_read_member(ar, e, slot, r->path)) < 0) break;
-    if (ix[m].data && dt[m].data) {
-      cube_values v;
-      size_t size = cube_dtype_size(r->a.metrics[m].dtype);
-      if (!size) { /* a type this reader cannot decode: the metric stays empty, and says why */
-        char key[600];
-        snprintf(key, sizeof key, "cube.not-decoded.%s", r->a.metrics[m].uniq);
-        rc = hpcdb_add_attr(r->exp, key, r->a.metrics[m].dtype);
-      } else {
-        rc = cube_values_decode(&v, ix[m].data, ix[m].len, dt[m].data, dt[m].len, size, r->a.n_locations, r->a.n_cnodes, r->path, r->a.metrics[m].uniq);
-        if (rc == 0) {
-          rc = add_metric(r, m, &v);
-          cube_values_free(&v);
-        }
-      }
-      free(ix[m].data);
-      free(dt[m].data);
-      ix[m].data = dt[m].data = NULL;
-    }
+    if (ix[m].data && dt[m].data) rc = decode_metric(r, m, &ix[m], &dt[m]);
   }
   for (uint32_t i = 0; ix && dt && i < r->a.n_metrics; i++) {
     free(ix[i].data);
@@ -485,12 +622,7 @@ static int read_metrics(reader *r) {
   free(ix);
   free(dt);
   archive_read_free(ar);
-  if (rc == 0 && mended) {
-    char why[160];
-    snprintf(why, sizeof why, "%u tar header(s) with a checksum 32 below the right one (CubeW 4.8's bug): read as if right", mended);
-    rc = hpcdb_add_warning(r->exp, why);
-  }
-  return rc;
+  return rc == 0 ? mended_warning(r, mended) : rc;
 }
 
 /* A profile's values from its triples in CSR form: a counting sort by
@@ -540,11 +672,13 @@ oom:
   return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)t->n);
 }
 
-int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
+static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_options *opts) {
   *out = NULL;
   reader r;
   memset(&r, 0, sizeof r);
   r.path = path;
+  r.opts = opts;
+  r.locations = !opts || !(opts->flags & HPCDB_READ_SUMMARY_ONLY);
   HPCDB_TRY(cube_read_anchor(&r.a, path));
   uint32_t nc = r.a.n_cnodes, nl = r.a.n_locations;
   int rc = hpcdb_experiment_new(&r.exp);
@@ -608,4 +742,10 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path) {
   }
   *out = r.exp;
   return 0;
+}
+
+int hpcdb_cube_read(hpcdb_experiment **out, const char *path) { return read_cube(out, path, NULL); }
+
+int cube_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options) {
+  return read_cube(out, path, options);
 }

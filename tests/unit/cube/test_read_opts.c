@@ -1,0 +1,134 @@
+/* hpcdb_read_opts on Cube files gives what commands print from a full read:
+ * reading what `hpcdb report` reads (one metric's values, the summary
+ * profile's only), its report in every view is the full read's, byte for byte; reading the structure only, info's lines up to
+ * the profiles (format, tree, structure, metrics) are the full read's. On
+ * every sample Cube file, plain (members found by offset) and gzip-compressed
+ * (members skipped while streaming); a path given as argument is checked
+ * instead (e.g. the large generated file of bench/). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "hpcdb/hpcdb.h"
+#include "testlib.h"
+
+static const char *const samples[] = {"all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system",
+                                      "dense-index-8-roots", "scorep-cpi", "threaded-example1", "time.p4",
+                                      "zcubex-mm.x100"};
+
+/* What fn prints into a new string (the caller frees it); *rc its status. */
+typedef int (*print_fn)(FILE *out, const hpcdb_experiment *exp, const void *arg);
+static char *printed(print_fn fn, const hpcdb_experiment *exp, const void *arg, int *rc) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  CHECK(f != NULL);
+  *rc = fn(f, exp, arg);
+  fclose(f);
+  char *copy = strdup(text ? text : ""); /* a heap string of its own, not open_memstream's slot */
+  free(text);
+  CHECK(copy != NULL);
+  return copy;
+}
+
+static int print_report(FILE *out, const hpcdb_experiment *exp, const void *arg) {
+  return hpcdb_report(out, exp, arg);
+}
+
+static int print_info(FILE *out, const hpcdb_experiment *exp, const void *arg) {
+  (void)arg;
+  return hpcdb_write_info(out, exp);
+}
+
+/* The report of `name` (NULL: the default metrics) in view v from the full
+ * read and from a read of only what `hpcdb report` reads for it: the named
+ * metric's values (or all), of the summary profile only unless the view shows
+ * every profile. */
+static void same_report(const char *path, const hpcdb_experiment *full, const char *name, hpcdb_view v) {
+  hpcdb_read_options ro = {name ? HPCDB_READ_METRICS : HPCDB_READ_ALL, name ? &name : NULL, name ? 1 : 0,
+                           v != HPCDB_VIEW_PROFILES ? HPCDB_READ_SUMMARY_ONLY : 0};
+  hpcdb_experiment *part;
+  CHECK(hpcdb_read_opts(&part, path, &ro) == 0);
+  CHECK(part->n_metrics == full->n_metrics);
+  hpcdb_report_options o = {0};
+  o.view = v, o.metrics = name ? &name : NULL, o.n_metrics = name ? 1 : 0, o.width = 100, o.threshold = 0.01;
+  int rc_full, rc_part;
+  char *a = printed(print_report, full, &o, &rc_full), *b = printed(print_report, part, &o, &rc_part);
+  CHECK(rc_full == rc_part);
+  if (strcmp(a, b) != 0) {
+    fprintf(stderr, "%s: metric %s, view %d: the partial read reports otherwise\n", path, name ? name : "(default)", (int)v);
+    CHECK(0);
+  }
+  free(a);
+  free(b);
+  hpcdb_experiment_free(part);
+}
+
+/* The default metrics and each metric alone, in every view. */
+static void reports(const char *path, const hpcdb_experiment *full) {
+  const hpcdb_view views[] = {HPCDB_VIEW_TOP_DOWN, HPCDB_VIEW_BOTTOM_UP, HPCDB_VIEW_FLAT, HPCDB_VIEW_PROFILES};
+  for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
+    same_report(path, full, NULL, views[v]);
+    for (uint32_t m = 0; m < full->n_metrics; m++)
+      if (full->metrics[m].name) same_report(path, full, full->metrics[m].name, views[v]);
+  }
+}
+
+/* info's text up to the profiles' line. */
+static char *info_head(const hpcdb_experiment *exp) {
+  int rc;
+  char *text = printed(print_info, exp, NULL, &rc);
+  CHECK(rc == 0);
+  const char *cut = strstr(text, "\nprofiles:");
+  CHECK(cut != NULL);
+  if (cut) text[cut - text + 1] = 0;
+  return text;
+}
+
+static void check_file(const char *path) {
+  hpcdb_experiment *full, *bare;
+  CHECK(hpcdb_read(&full, path) == 0);
+  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0};
+  CHECK(hpcdb_read_opts(&bare, path, &ro) == 0);
+  CHECK(bare->n_profiles == full->n_profiles);
+  char *a = info_head(full), *b = info_head(bare);
+  if (strcmp(a, b) != 0) fprintf(stderr, "%s: the structure differs:\n%s\n---\n%s\n", path, a, b);
+  CHECK(strcmp(a, b) == 0);
+  free(a);
+  free(b);
+  reports(path, full);
+  hpcdb_experiment_free(bare);
+  hpcdb_experiment_free(full);
+}
+
+/* A gzip-compressed copy of path in the test's temporary directory. */
+static const char *gzip_copy(const char *path, const char *name) {
+  static char out[4096];
+  uint8_t *data;
+  size_t len;
+  snprintf(out, sizeof out, "%s/%s.cubex.gz", testlib_tmpdir("cube_read_opts"), name);
+  CHECK(testlib_read_file(path, &data, &len) == 0);
+  gzFile z = gzopen(out, "wb");
+  CHECK(z != NULL && gzwrite(z, data, (unsigned)len) == (int)len && gzclose(z) == Z_OK);
+  free(data);
+  return out;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) {
+    check_file(argv[1]);
+    return TEST_END();
+  }
+  if (!testlib_have_samples()) {
+    printf("sample data not found: skipped\n");
+    return 77;
+  }
+  char rel[256];
+  for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
+    snprintf(rel, sizeof rel, "cube/%s.cubex", samples[i]);
+    check_file(testlib_sample(rel));
+    check_file(gzip_copy(testlib_sample(rel), samples[i]));
+  }
+  return TEST_END();
+}
