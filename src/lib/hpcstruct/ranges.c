@@ -126,7 +126,9 @@ int ranges_finish(hpcdb_struct_module *m) {
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory sorting %u address ranges", n);
   }
   for (uint32_t i = 0; i < n; i++) v[i] = (ordered){m->ranges[i], i};
-  qsort(v, n, sizeof *v, by_lo_then_order);
+  uint32_t sorted = 1; /* files list their ranges mostly in address order: skip the sort then */
+  while (sorted < n && by_lo_then_order(&v[sorted - 1], &v[sorted]) < 0) sorted++;
+  if (sorted < n) qsort(v, n, sizeof *v, by_lo_then_order);
   for (uint32_t i = 0; i < n;) {
     uint32_t end = i + 1;
     uint64_t hi = v[i].r.hi;
