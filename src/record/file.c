@@ -164,8 +164,8 @@ static int loadmap(builder *b, const uint8_t *used) {
   if (!tab->lm) return -1;
   for (uint32_t i = 0; i < n; i++) {
     const rec_module *m = rec_loadmap_module((uint16_t)(i + 1));
-    /* hpcrun's names carry their NUL */
-    tab->lm[i] = (hpcrun_lm_entry){(uint16_t)(i + 1), {m->path, (uint32_t)strlen(m->path) + 1},
+    /* the length counts no NUL, as in hpcrun's own files */
+    tab->lm[i] = (hpcrun_lm_entry){(uint16_t)(i + 1), {m->path, (uint32_t)strlen(m->path)},
                                    used[i + 1] ? 1u : 0u};
   }
   return 0;

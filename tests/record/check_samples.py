@@ -14,6 +14,8 @@ inclusive metric, e.g. "CPUTIME (sec)|execution").
 PATH may also be a database from analyze (then --metric picks the values,
 e.g. "CPUTIME (sec)|point"). Inclusive samples: a calling path counts once for every function on it."""
 import json
+import os
+import struct
 import re
 import subprocess
 import sys
@@ -71,6 +73,17 @@ def fail(msg):
     sys.exit(1)
 
 
+def check_lm_names(path):
+    """Every load-module name's length field counts no NUL (as hpcrun writes them)."""
+    files = [os.path.join(path, f) for f in os.listdir(path) if f.endswith(".hpcrun")] if os.path.isdir(path) else []
+    for f in files:
+        b = open(f, "rb").read()
+        for m in re.finditer(rb"/[^\0:]{3,}\0", b):
+            s, name = m.start(), m.group()[:-1]
+            if s >= 4 and struct.unpack(">I", b[s - 4:s])[0] == len(name) + 1:
+                fail(f"{f}: load-module name {name!r} counts a NUL")
+
+
 def main():
     hpcdb, path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     metric = None
@@ -78,6 +91,7 @@ def main():
         metric, args = args[1], args[2:]
     dump = json.loads(subprocess.run([hpcdb, "dump", "--json", path], capture_output=True, text=True,
                                      check=True).stdout)
+    check_lm_names(path)
     samples = []
     paths(dump["tree"], [], samples, metric)
     total = sum(v for _, _, v, _ in samples)

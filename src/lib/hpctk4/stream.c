@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/atomic_file.h"
@@ -38,6 +39,7 @@ typedef struct block {
 struct hpcdb_hpctk4_stream {
   char *dir;
   unsigned flags;
+  int made_dir; /* the directory did not exist: a failed run removes it again */
   hpcdb_atomic_file prof;
   int open;
   block *blocks; /* by profile index */
@@ -62,6 +64,8 @@ struct hpcdb_hpctk4_stream {
 
 int hpcdb_hpctk4_stream_open(hpcdb_hpctk4_stream **out, const char *dir, unsigned flags) {
   *out = NULL;
+  struct stat st;
+  int made_dir = stat(dir, &st) != 0;
   HPCDB_TRY(hpctk4_prepare_dir(dir, flags));
   hpcdb_hpctk4_stream *s = calloc(1, sizeof *s);
   size_t n = strlen(dir) + 16;
@@ -70,10 +74,12 @@ int hpcdb_hpctk4_stream_open(hpcdb_hpctk4_stream **out, const char *dir, unsigne
     free(s ? s->dir : NULL);
     free(s);
     free(path);
+    if (made_dir) rmdir(dir);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
   memcpy(s->dir, dir, strlen(dir) + 1);
   s->flags = flags;
+  s->made_dir = made_dir;
   snprintf(path, n, "%s/profile.db", dir);
   int rc = atomic_file_open(&s->prof, path);
   free(path);
@@ -402,6 +408,7 @@ int hpcdb_hpctk4_stream_finish(hpcdb_hpctk4_stream *s, const hpcdb_experiment *e
   hpctk4_value_writers w = {finish_profile, finish_cct, s, s->threads};
   /* the directory was checked when the stream opened */
   int rc = hpctk4_write_with(exp, s->dir, s->flags | HPCDB_WRITE_FORCE, &w);
+  if (rc == 0) s->made_dir = 0; /* the database stays */
   hpcdb_hpctk4_stream_abort(s);
   return rc;
 }
@@ -409,6 +416,7 @@ int hpcdb_hpctk4_stream_finish(hpcdb_hpctk4_stream *s, const hpcdb_experiment *e
 void hpcdb_hpctk4_stream_abort(hpcdb_hpctk4_stream *s) {
   if (!s) return;
   if (s->open) atomic_file_abort(&s->prof);
+  if (s->made_dir) rmdir(s->dir); /* fails, as it should, when anything is left in it */
   free(s->skip);
   free(s->enc);
   free(s->sum_metrics);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/copy_tree.h"
 #include "common/error.h"
@@ -187,10 +188,12 @@ int hpctk4_prepare_dir(const char *dir, unsigned flags) {
 int hpctk4_write_with(const hpcdb_experiment *exp, const char *dir, unsigned flags, const hpctk4_value_writers *w) {
   if (!exp || !dir) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_hpctk4_write: no experiment or directory");
   HPCDB_TRY(hpctk4_check_writable(exp));
+  int made_dir = !exists(dir); /* a failed write removes it again */
   HPCDB_TRY(hpctk4_prepare_dir(dir, flags));
   copy_log log = {0};
   int rc = write_all(exp, dir, flags, w ? w : &default_writers, &log);
   if (rc < 0) copy_log_undo(&log);
+  if (rc < 0 && made_dir) rmdir(dir);
   copy_log_free(&log);
   return rc;
 }
