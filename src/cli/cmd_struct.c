@@ -1,4 +1,5 @@
 /* hpcdb struct: structure files (HPCToolkit's .hpcstruct XML) for binaries. */
+#include <unistd.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,7 @@ static const char help[] =
     "                   $XDG_CACHE_HOME/hpcdb/structs or ~/.cache/hpcdb/structs; a\n"
     "                   BINARY is cached only when this is given)\n"
     "    --no-cache     neither read nor write a cache\n"
-    "    --name NAME    the load module's name in the file (default: BINARY as given)\n"
+    "    --name NAME    the load module's name in the file (default: BINARY's absolute path)\n"
     "    --debug-root DIR  where split debug files live (default /usr/lib/debug)\n"
     "    --no-loops     functions, inlined calls and lines only (no disassembly)\n"
     "    --verbose      what was found, per binary, on stderr\n"
@@ -294,6 +295,15 @@ int cmd_struct(int argc, char **argv) {
   if (!out) {
     snprintf(out_buf, sizeof out_buf, "%s.hpcstruct", base_name(in));
     out = out_buf;
+  }
+  /* The name analyze matches against a load map's path: absolute, as the
+   * loader records it (symbolic links are kept, like the loader keeps them). */
+  char abs_buf[8192], cwd[4096];
+  if (!name && in[0] != '/' && getcwd(cwd, sizeof cwd)) {
+    const char *rel = in;
+    while (rel[0] == '.' && rel[1] == '/') rel += 2;
+    snprintf(abs_buf, sizeof abs_buf, "%s/%s", cwd, rel);
+    name = abs_buf;
   }
   r.opt.lm_name = name;
   if (one(&r, in, out) < 0) return cli_fail_last("struct");

@@ -44,3 +44,6 @@ binstruct_test(analyze/vdso analyze ${HPCDB_SAMPLE_DATA}/hpcrun/loops-cputime-t.
 add_test(NAME binstruct/help COMMAND hpcdb struct --help)
 add_test(NAME binstruct/not-elf COMMAND hpcdb struct ${BS_SRC}/shared.h -o -)
 set_tests_properties(binstruct/not-elf PROPERTIES WILL_FAIL TRUE)
+add_test(NAME binstruct/relative-name
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/relative_name.sh $<TARGET_FILE:hpcdb> ${BS_BIN}/bs_kernels
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/relative-name)
