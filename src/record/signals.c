@@ -30,20 +30,25 @@ int rec_real_sigaction(int sig, const struct sigaction *act, struct sigaction *o
   return real ? real(sig, act, old) : -1;
 }
 
+/* Writes the measurement, then dies of sig as the program would have. */
+static void on_terminate(int sig) {
+  rec_process_finish();
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  rec_real_sigaction(sig, &dfl, NULL);
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, sig);
+  pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+  raise(sig);
+}
+
 void rec_forward_app_signal(int sig, siginfo_t *si, void *uc) {
   struct sigaction a = app_prof;
   if (a.sa_handler == SIG_IGN) return;
   if (a.sa_handler == SIG_DFL) { /* SIGPROF's default: terminate */
-    rec_process_finish();
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    rec_real_sigaction(sig, &dfl, NULL);
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, sig);
-    pthread_sigmask(SIG_UNBLOCK, &s, NULL);
-    raise(sig);
+    on_terminate(sig);
     return;
   }
   if (a.sa_flags & SA_RESETHAND) {
@@ -57,19 +62,6 @@ void rec_forward_app_signal(int sig, siginfo_t *si, void *uc) {
   else
     a.sa_handler(sig);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-static void on_terminate(int sig) {
-  rec_process_finish();
-  struct sigaction dfl;
-  memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  rec_real_sigaction(sig, &dfl, NULL);
-  sigset_t s;
-  sigemptyset(&s);
-  sigaddset(&s, sig);
-  pthread_sigmask(SIG_UNBLOCK, &s, NULL);
-  raise(sig);
 }
 
 void rec_signals_install(void) {
