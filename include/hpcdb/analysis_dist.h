@@ -59,6 +59,9 @@ int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const h
 /* The temporary directory the database is made in before it is renamed to
  * output (beside it). Returns 0, or HPCDB_EINVAL when it does not fit. */
 int hpcdb_analyze_dist_temp(const char *output, char *buf, size_t size);
+/* Removes a temporary database directory and everything in it (no error: what
+ * cannot be removed stays). */
+void hpcdb_analyze_dist_discard(const char *temp);
 
 #ifdef __cplusplus
 }

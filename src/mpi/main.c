@@ -1,6 +1,5 @@
 /* hpcdb-mpi: `hpcdb analyze` over MPI ranks, the same database. */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,14 +106,6 @@ static int fail_checkpoint(void *ctx, const char *phase) {
  * told the directory and not told that the run is over, it removes it. */
 static int watchdog_fd = -1;
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st;
-  (void)flag;
-  (void)ftw;
-  remove(path);
-  return 0;
-}
-
 static void watchdog_start(void) {
   int p[2];
   if (pipe(p) != 0) return;
@@ -138,7 +129,7 @@ static void watchdog_start(void) {
   buf[n] = '\0';
   if (n > 1 && buf[0] == 'T' && buf[n - 1] != 'D') { /* a directory, and no word that the run is over */
     buf[strcspn(buf, "\n")] = '\0';
-    nftw(buf + 1, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    hpcdb_analyze_dist_discard(buf + 1);
   }
   _exit(0);
 }

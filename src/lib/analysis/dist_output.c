@@ -33,7 +33,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
   return 0;
 }
 
-static void remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+void hpcdb_analyze_dist_discard(const char *temp) { nftw(temp, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
 
 static int exists(const char *path) {
   struct stat st;
@@ -71,7 +71,7 @@ static int prepare(dist_run *d) {
     if (!(d->opt->write_flags & HPCDB_WRITE_FORCE) && exists(path))
       return hpcdb_fail(HPCDB_EEXIST, "%s: a database is already there (force to replace it)", out);
   }
-  remove_tree(d->temp); /* a run that was killed left it */
+  hpcdb_analyze_dist_discard(d->temp); /* a run that was killed left it */
   HPCDB_TRY(make_dirs(d->temp));
   for (int i = 0; i < 3; i++) {
     HPCDB_TRY(in_dir(path, d->temp, value_files[i]));
@@ -189,7 +189,7 @@ static int move_files(dist_run *d) {
     }
     if (rename(from, to) != 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot rename to %s: %s", from, to, strerror(errno));
   }
-  remove_tree(d->temp);
+  hpcdb_analyze_dist_discard(d->temp);
   return 0;
 }
 
@@ -214,5 +214,5 @@ void dist_output_abort(dist_run *d) {
       close(*fds[i]);
       *fds[i] = -1;
     }
-  if (d->rank == 0 && d->temp[0]) remove_tree(d->temp);
+  if (d->rank == 0 && d->temp[0]) hpcdb_analyze_dist_discard(d->temp);
 }

@@ -6,7 +6,7 @@
 #include "binstruct/bs_internal.h"
 #include "common/error.h"
 
-static int64_t index_of(const bs_insn *in, uint64_t n, uint64_t addr) {
+int64_t bs_insn_index(const bs_insn *in, uint64_t n, uint64_t addr) {
   uint64_t lo = 0, hi = n;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
@@ -39,7 +39,7 @@ int64_t bs_reachable_ranges(bs_unit *u, const bs_binary *b, bs_decoder *d, uint6
     int64_t next[2] = {-1, -1};
     uint8_t f = in[i].flow;
     if ((f == BS_FLOW_NEXT || f == BS_FLOW_PAD || f == BS_FLOW_CALL || f == BS_FLOW_COND) && i + 1 < n) next[0] = (int64_t)i + 1;
-    if ((f == BS_FLOW_JUMP || f == BS_FLOW_COND) && in[i].target) next[1] = index_of(in, n, in[i].target);
+    if ((f == BS_FLOW_JUMP || f == BS_FLOW_COND) && in[i].target) next[1] = bs_insn_index(in, n, in[i].target);
     for (int k = 0; k < 2; k++)
       if (next[k] >= 0 && !seen[next[k]]) seen[next[k]] = 1, work[sp++] = (uint64_t)next[k];
   }

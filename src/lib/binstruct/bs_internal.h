@@ -115,6 +115,9 @@ typedef struct bs_insn {
   uint8_t flow; /* enum bs_flow */
 } bs_insn;
 
+/* The index of the instruction at addr in insns (sorted by address), or -1. */
+int64_t bs_insn_index(const bs_insn *insns, uint64_t n, uint64_t addr);
+
 typedef struct bs_decoder bs_decoder;
 /* NULL when Capstone has no decoder for this machine. */
 bs_decoder *bs_decoder_new(GElf_Half machine);

@@ -46,30 +46,20 @@ static void cfg_free(cfg *g) {
   free(g->root_child);
 }
 
-static int64_t insn_at(const bs_insn *insns, uint64_t n, uint64_t addr) {
-  uint64_t lo = 0, hi = n;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (insns[mid].addr < addr) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < n && insns[lo].addr == addr ? (int64_t)lo : -1;
-}
-
 static int oom(void) { return hpcdb_fail(HPCDB_ENOMEM, "out of memory building a control-flow graph"); }
 
 static int build_blocks(cfg *g, const bs_insn *in, uint64_t n, uint64_t entry, uint32_t *blk_of) {
   uint8_t *leader = calloc(n, 1);
   if (!leader) return oom();
   leader[0] = 1;
-  int64_t e = insn_at(in, n, entry);
+  int64_t e = bs_insn_index(in, n, entry);
   if (e >= 0) leader[e] = 1;
   for (uint64_t i = 0; i < n; i++) {
     uint8_t f = in[i].flow;
     if ((f == BS_FLOW_JUMP || f == BS_FLOW_COND || f == BS_FLOW_STOP) && i + 1 < n) leader[i + 1] = 1;
     if (i + 1 < n && in[i].addr + in[i].len != in[i + 1].addr) leader[i + 1] = 1;
     if ((f == BS_FLOW_JUMP || f == BS_FLOW_COND) && in[i].target) {
-      int64_t t = insn_at(in, n, in[i].target);
+      int64_t t = bs_insn_index(in, n, in[i].target);
       if (t >= 0) leader[t] = 1;
     }
   }
@@ -98,7 +88,7 @@ static int build_blocks(cfg *g, const bs_insn *in, uint64_t n, uint64_t entry, u
                 l->flow == BS_FLOW_COND;
     if (falls && last + 1 < n && l->addr + l->len == in[last + 1].addr) s[0] = (int32_t)(b + 1);
     if ((l->flow == BS_FLOW_JUMP || l->flow == BS_FLOW_COND) && l->target) {
-      int64_t t = insn_at(in, n, l->target);
+      int64_t t = bs_insn_index(in, n, l->target);
       if (t >= 0 && (int32_t)blk_of[t] != s[0]) s[1] = (int32_t)blk_of[t];
     }
   }
