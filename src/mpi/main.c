@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hpcdb/hpcdb.h"
