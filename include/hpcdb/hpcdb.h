@@ -73,7 +73,9 @@ int hpcdb_read(hpcdb_experiment **out, const char *path);
 typedef enum hpcdb_read_values {
   HPCDB_READ_ALL = 0,       /* every value of every metric */
   HPCDB_READ_STRUCTURE = 1, /* tree, metrics, profiles' identities; profiles may hold no values */
-  HPCDB_READ_METRICS = 2    /* the structure and the values of the named metrics (others may be empty) */
+  HPCDB_READ_METRICS = 2,   /* the structure and the values of the named metrics (others may be empty) */
+  HPCDB_READ_COUNTS = 3     /* the structure, and each profile's values either kept or only counted
+                               (hpcdb_profile.n_counted): what hpcdb info prints */
 } hpcdb_read_values;
 
 /* The values of the summary profiles only: the other profiles may hold none. */

@@ -157,6 +157,9 @@ typedef struct hpcdb_profile {
   uint64_t n_values;
   uint16_t *metric_ids;
   double *values;
+  /* HPCDB_READ_COUNTS: non-zero values of contexts in the tree that a reader
+   * counted without keeping them (not in the arrays above; 0 for every other read) */
+  uint64_t n_counted;
 } hpcdb_profile;
 
 typedef struct hpcdb_trace {

@@ -61,8 +61,8 @@ int cmd_info(int argc, char **argv) {
   hpcdb_experiment *exp;
   if (hpcdb_detect(&format, path) < 0) return cli_fail_last("info");
   if (format == HPCDB_FORMAT_HPCSTRUCT) return struct_info(path, format, c.quiet);
-  /* the summary counts values, so only the format line can do without them */
-  hpcdb_read_options ro = {c.quiet ? HPCDB_READ_STRUCTURE : HPCDB_READ_ALL, NULL, 0, 0};
+  /* the summary counts values (a format may count them without keeping them); the format line needs none */
+  hpcdb_read_options ro = {c.quiet ? HPCDB_READ_STRUCTURE : HPCDB_READ_COUNTS, NULL, 0, 0};
   if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("info");
   printf("path:        %s\n", path);
   printf("detected:    %s\n", hpcdb_format_name(format));

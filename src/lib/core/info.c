@@ -84,7 +84,7 @@ static void write_profiles(FILE *out, const hpcdb_experiment *exp) {
   for (uint32_t p = 0; p < exp->n_profiles && p < 20; p++) {
     char id[256];
     hpcdb_profile_identity(exp, &exp->profiles[p], id, sizeof id);
-    fprintf(out, "  %-40s %10" PRIu64 " values\n", id, exp->profiles[p].n_values);
+    fprintf(out, "  %-40s %10" PRIu64 " values\n", id, exp->profiles[p].n_values + exp->profiles[p].n_counted);
   }
   if (exp->n_profiles > 20) fprintf(out, "  ... and %u more\n", exp->n_profiles - 20);
 }
@@ -120,10 +120,13 @@ int hpcdb_write_info(FILE *out, const hpcdb_experiment *exp) {
           exp->n_files, exp->n_functions);
   write_metrics(out, exp);
   write_profiles(out, exp);
-  uint64_t nonzero = 0;
-  for (uint32_t p = 0; p < exp->n_profiles; p++)
+  uint64_t nonzero = 0, counted = 0; /* counted values (HPCDB_READ_COUNTS) are non-zero ones */
+  for (uint32_t p = 0; p < exp->n_profiles; p++) {
+    counted += exp->profiles[p].n_counted;
     for (uint64_t v = 0; v < exp->profiles[p].n_values; v++) nonzero += exp->profiles[p].values[v] != 0;
-  fprintf(out, "values:      %" PRIu64 " stored, %" PRIu64 " non-zero\n", hpcdb_value_count(exp), nonzero);
+  }
+  fprintf(out, "values:      %" PRIu64 " stored, %" PRIu64 " non-zero\n", hpcdb_value_count(exp) + counted,
+          nonzero + counted);
   write_traces(out, exp);
   return ferror(out) ? -5 : 0;
 }

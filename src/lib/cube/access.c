@@ -42,9 +42,10 @@ int hpcdb_cube_open(hpcdb_cube **out, const char *path) {
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
   c->members.fd = -1;
-  int rc = cube_read_anchor(&c->a, path);
-  if (rc == 0) rc = cube_member_index_build(&c->members, path);
+  int rc = cube_member_index_build(&c->members, path);
+  if (rc == 0) rc = cube_read_anchor(&c->a, path, &c->members);
   if (rc < 0) {
+    cube_member_index_free(&c->members);
     free(c->path);
     free(c);
     return rc;

@@ -57,7 +57,16 @@ int cube_next_member(struct archive *ar, struct archive_entry **e, const char *p
                        archive_error_string(ar) ? archive_error_string(ar) : "unreadable header");
 }
 
-int cube_read_anchor(cube_anchor *a, const char *path) {
+int cube_read_anchor(cube_anchor *a, const char *path, const cube_member_index *x) {
+  const cube_indexed_member *im = x ? cube_member_find(x, "anchor.xml") : NULL;
+  if (im) { /* a plain tar: read where it lies */
+    cube_member_view v;
+    int rc = cube_member_view_open(x, im, &v);
+    if (rc == 0) rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", 0, "archive", "short member: truncated");
+    if (rc > 0) rc = cube_anchor_parse(a, v.data, v.len, path);
+    cube_member_view_close(&v);
+    return rc;
+  }
   struct archive *ar;
   HPCDB_TRY(cube_open_archive(&ar, path));
   struct archive_entry *e;

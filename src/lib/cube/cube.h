@@ -177,8 +177,42 @@ void cube_values_free(cube_values *v);
 /* Locations per tile for walking a cnode × location matrix by location. */
 uint32_t cube_tile_width(uint32_t n_cnodes, uint32_t n_locations);
 
+/* The tree as cube_sum_pass walks it: children lists in document order
+ * (kids[kids_at[c] .. kids_at[c + 1])), and which cnodes are entry points. */
+typedef struct cube_sum_tree {
+  uint32_t n_cnodes, n_locations;
+  const uint32_t *kids_at, *kids;
+  const uint8_t *is_entry;
+} cube_sum_tree;
+/* A summed floating-point metric stored inclusive (sum_pass.c): rows[c] holds
+ * cnode c's inclusive values (n_locations f64, in the given byte order: a
+ * data member's bytes where they lie, or native doubles with
+ * cube_native_big_endian()); exc[c] and inc[c] get each flavour summed over
+ * locations, exactly as the full read derives and sums them; counts[l] (when
+ * not NULL) grows by the non-zero values of both flavours at location l.
+ * scratch: one row. */
+void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_endian, double *scratch, double *exc,
+                   double *inc, uint64_t *counts);
+/* 1 on a big-endian host: the byte order of a double in memory. */
+static inline int cube_native_big_endian(void) {
+  const uint16_t one = 1;
+  uint8_t low;
+  memcpy(&low, &one, 1);
+  return low == 0;
+}
+
 int cube_inclusive_order(uint32_t n, const uint32_t *parent, const uint32_t *kids_at, const uint32_t *kids,
                          uint32_t *order);
+
+/* A member's bytes where they lie in the file (member_index.c): a read-only
+ * mapping, or a copy where the file cannot be mapped. */
+typedef struct cube_member_view {
+  const uint8_t *data;
+  size_t len;
+  void *base; /* what to unmap (mapped) or free */
+  size_t base_len;
+  int mapped;
+} cube_member_view;
 
 /* A whole archive member in memory. */
 typedef struct cube_member {
@@ -220,10 +254,16 @@ const cube_indexed_member *cube_member_find(const cube_member_index *x, const ch
 /* n bytes at file offset `at`: 1, or 0 when the file ends first. */
 int cube_member_read(const cube_member_index *x, uint64_t at, void *buf, size_t n);
 void cube_member_index_free(cube_member_index *x);
+/* The member's bytes (1), 0 when the file no longer holds them, or a negative status. */
+int cube_member_view_open(const cube_member_index *x, const cube_indexed_member *im, cube_member_view *v);
+void cube_member_view_close(cube_member_view *v);
 
 /* Finds and parses the archive's anchor.xml (HPCDB_ENOTFORMAT when the file
- * is not an archive, HPCDB_ECORRUPT when it has no anchor.xml). */
-int cube_read_anchor(cube_anchor *a, const char *path);
+ * is not an archive, HPCDB_ECORRUPT when it has no anchor.xml): where the
+ * member index x (when not NULL) places it, else through libarchive. */
+int cube_read_anchor(cube_anchor *a, const char *path, const cube_member_index *x);
+
+
 
 /* The model's static part from the anchor: attributes, functions, contexts,
  * metrics and the (still empty) profiles, the summary first. Roots that are

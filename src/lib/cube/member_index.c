@@ -4,10 +4,13 @@
  * writers use is indexed: ustar / v7 headers of regular files with octal or
  * base-256 sizes and checksums that are right (or CubeW 4.8's, 32 low). Any
  * other header (pax, GNU long names, links, ...) or a compressed file leaves
- * the index empty, and readers stream the archive through libarchive. */
+ * the index empty, and readers stream the archive through libarchive. A
+ * member's bytes are then read where they lie, through a read-only mapping
+ * (no copy; the pages stay the page cache's). */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -117,4 +120,39 @@ void cube_member_index_free(cube_member_index *x) {
   free(x->members);
   memset(x, 0, sizeof *x);
   x->fd = -1;
+}
+
+int cube_member_view_open(const cube_member_index *x, const cube_indexed_member *im, cube_member_view *v) {
+  static const uint8_t empty[1];
+  memset(v, 0, sizeof *v);
+  v->data = empty;
+  struct stat st; /* the file may have shrunk since it was indexed: touching a mapping beyond its end would fault */
+  if (fstat(x->fd, &st) < 0 || (uint64_t)st.st_size < im->offset || (uint64_t)st.st_size - im->offset < im->size) return 0;
+  if (im->size == 0) return 1;
+  if (im->size > SIZE_MAX - 65536) return hpcdb_fail(HPCDB_ENOMEM, "a %llu-byte member", (unsigned long long)im->size);
+  long page = sysconf(_SC_PAGESIZE);
+  uint64_t start = page > 0 ? im->offset / (uint64_t)page * (uint64_t)page : im->offset;
+  v->base_len = (size_t)(im->offset - start + im->size);
+  v->base = page > 0 ? mmap(NULL, v->base_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, x->fd, (off_t)start) : MAP_FAILED;
+  if (v->base != MAP_FAILED) {
+    v->mapped = 1;
+    v->data = (const uint8_t *)v->base + (im->offset - start);
+    v->len = (size_t)im->size;
+    return 1;
+  }
+  v->base = malloc((size_t)im->size); /* a file that cannot be mapped: a copy */
+  if (!v->base) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a %llu-byte member", (unsigned long long)im->size);
+  if (!read_at(x->fd, im->offset, v->base, (size_t)im->size)) {
+    cube_member_view_close(v);
+    return 0;
+  }
+  v->data = v->base;
+  v->len = (size_t)im->size;
+  return 1;
+}
+
+void cube_member_view_close(cube_member_view *v) {
+  if (v->mapped) munmap(v->base, v->base_len);
+  else free(v->base);
+  memset(v, 0, sizeof *v);
 }

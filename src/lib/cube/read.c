@@ -65,9 +65,25 @@ typedef struct reader {
   uint32_t n_entry_roots;
   uint8_t *is_entry;        /* cnodes hpcdb wrote for entry points */
   uint32_t next_id;         /* the next free prop id, for components (after every metric's 2m, 2m + 1) */
+  cube_member_index members;      /* where a plain tar's members lie (else empty) */
   const hpcdb_read_options *opts; /* what to read (NULL: everything) */
   int locations;                  /* 0: the summary profile's values only (HPCDB_READ_SUMMARY_ONLY) */
+  uint64_t *counted;        /* HPCDB_READ_COUNTS: each location's non-zero values counted, not kept */
+  const uint8_t **rows;     /* one metric's inclusive row of each cnode: n_locations f64 in rows_be's byte order */
+  int rows_be;
+  double *zero_row, *scratch, *sums; /* n_locations zeros; one row; 2 × n_cnodes sums */
 } reader;
+
+/* Value l of a row of f64 in the given byte order. */
+static double row_value(const uint8_t *row, uint32_t l, int be) {
+  return be ? rd_be_f64(row + 8 * (size_t)l) : rd_le_f64(row + 8 * (size_t)l);
+}
+
+/* r->rows at the rows of r->inc, native doubles. */
+static void dense_rows(reader *r) {
+  for (uint32_t c = 0; c < r->a.n_cnodes; c++) r->rows[c] = (const uint8_t *)(r->inc + (size_t)c * r->a.n_locations);
+  r->rows_be = cube_native_big_endian();
+}
 
 /* x combined into v as `aggregate` says; k values came before. */
 static double combine(int aggregate, double v, double x, uint32_t k) {
@@ -81,12 +97,13 @@ static double combine(int aggregate, double v, double x, uint32_t k) {
  * entry point (build.c) over its roots, and the global context over the top
  * level. Its exclusive value is 0. */
 static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t execution, const double *values,
-                          const double *total) {
+                          const double *total, uint64_t *counts) {
   double all = 0; /* over locations as for the cnodes: min / max of the locations with a value */
   uint32_t k = 0;
   for (uint32_t l = 0; l < r->a.n_locations; l++) {
     double y = values[l];
-    if (y != 0 && r->locations) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
+    if (y != 0 && counts) counts[l]++;
+    else if (y != 0 && r->locations) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
     if (aggregate == CUBE_SUM || y != 0) all = combine(aggregate, all, y, k++);
   }
   if (total) all = *total; /* an integer metric's, summed exactly */
@@ -110,26 +127,30 @@ static int push_enclosing_integer(reader *r, const cube_dtype *t, uint16_t execu
     entry[l] = cube_integer_to_double(t, e), global[l] = cube_integer_to_double(t, g);
   }
   double ea = cube_integer_to_double(t, entry_all), ga = cube_integer_to_double(t, global_all);
-  if (rc == 0 && r->entry_id) rc = push_enclosing(r, CUBE_SUM, r->entry_id, execution, entry, &ea);
-  if (rc == 0) rc = push_enclosing(r, CUBE_SUM, 0, execution, global, &ga);
+  if (rc == 0 && r->entry_id) rc = push_enclosing(r, CUBE_SUM, r->entry_id, execution, entry, &ea, NULL);
+  if (rc == 0) rc = push_enclosing(r, CUBE_SUM, 0, execution, global, &ga, NULL);
   free(entry);
   free(global);
   return rc;
 }
 
-static int push_enclosing_contexts(reader *r, int aggregate, uint16_t execution) {
+/* The same from each cnode's inclusive row (r->rows); counted into counts
+ * instead of kept when counts is not NULL. */
+static int push_enclosing_contexts(reader *r, int aggregate, uint16_t execution, uint64_t *counts) {
+  const uint8_t *const *rows = r->rows;
+  int be = r->rows_be;
   uint32_t nl = r->a.n_locations, nc = r->a.n_cnodes;
   double *entry = calloc((size_t)nl + 1, sizeof *entry), *global = calloc((size_t)nl + 1, sizeof *global);
   int rc = entry && global ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t l = 0; l < nl && rc == 0; l++) {
     uint32_t n = 0;
-    for (uint32_t k = 0; k < r->n_entry_roots; k++) entry[l] = combine(aggregate, entry[l], r->inc[(size_t)r->entry_roots[k] * nl + l], k);
+    for (uint32_t k = 0; k < r->n_entry_roots; k++) entry[l] = combine(aggregate, entry[l], row_value(rows[r->entry_roots[k]], l, be), k);
     if (r->entry_id) global[l] = combine(aggregate, global[l], entry[l], n++);
     for (uint32_t c = 0; c < nc; c++)
-      if (r->is_entry[c]) global[l] = combine(aggregate, global[l], r->inc[(size_t)c * nl + l], n++);
+      if (r->is_entry[c]) global[l] = combine(aggregate, global[l], row_value(rows[c], l, be), n++);
   }
-  if (rc == 0 && r->entry_id) rc = push_enclosing(r, aggregate, r->entry_id, execution, entry, NULL);
-  if (rc == 0) rc = push_enclosing(r, aggregate, 0, execution, global, NULL);
+  if (rc == 0 && r->entry_id) rc = push_enclosing(r, aggregate, r->entry_id, execution, entry, NULL, counts);
+  if (rc == 0) rc = push_enclosing(r, aggregate, 0, execution, global, NULL, counts);
   free(entry);
   free(global);
   return rc;
@@ -287,58 +308,75 @@ static int fill_integer(reader *r, const series *s, const cube_values *v) {
   return 0;
 }
 
-/* Summary only, a summed floating-point series: the summary profile's values
- * with one cnode x location matrix (r->inc) instead of two, by the same
- * operations in the same order as derive_other and summarize, so the same
- * values. Inclusive stored: each cnode's exclusive row is made from its own
- * and its children's inclusive rows when it is summed. Exclusive stored: the
- * exclusive sums first, then the inclusive values in place. */
-static int summary_of_sum(reader *r, const series *s, const cube_values *v) {
+/* One series' stored values into r->inc, by cnode (0 where the index has no
+ * row), and r->rows pointing at its rows. */
+static void decode_dense(reader *r, const series *s, const cube_values *v) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
   size_t size = s->t->size;
-  double *m = r->inc, *row = malloc(((size_t)nl + 1) * sizeof *row), *sx = malloc(((size_t)nc + 1) * sizeof *sx);
-  int rc = row && sx ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  if (rc == 0) {
-    memset(m, 0, (size_t)nc * nl * sizeof *m);
-    for (uint32_t k = 0; k < v->n_rows; k++) {
-      const uint8_t *bytes = v->data + (size_t)k * nl * size;
-      double *dst = m + (size_t)r->order[v->row_pos[k]] * nl;
-      for (uint32_t l = 0; l < nl; l++)
-        dst[l] = s->component == UINT32_MAX ? cube_decode(s->t, bytes + l * size, v->big_endian)
-                                            : cube_decode_component(s->t, s->component, bytes + l * size, v->big_endian);
-    }
-    if (s->m->flavour == CUBE_INCLUSIVE) {
-      for (uint32_t c = 0; c < nc; c++) {
-        const double *inc = m + (size_t)c * nl;
-        memcpy(row, inc, (size_t)nl * sizeof *row);
-        for (uint32_t k = r->kids_at[c]; k < r->kids_at[c + 1]; k++)
-          for (uint32_t l = 0; l < nl; l++) row[l] -= m[(size_t)r->kids[k] * nl + l];
-        double x = 0;
-        for (uint32_t l = 0; l < nl && !r->is_entry[c]; l++) x += fabs(row[l]) <= 1e-12 * fabs(inc[l]) ? 0 : row[l];
-        sx[c] = x;
-      }
-    } else {
-      for (uint32_t c = 0; c < nc; c++) {
-        double x = 0;
-        for (uint32_t l = 0; l < nl && !r->is_entry[c]; l++) x += m[(size_t)c * nl + l];
-        sx[c] = x;
-      }
-      for (uint32_t c = nc; c-- > 0;) {
-        uint32_t p = r->a.cnodes[c].parent;
-        if (p != UINT32_MAX)
-          for (uint32_t l = 0; l < nl; l++) m[(size_t)p * nl + l] += m[(size_t)c * nl + l];
-      }
-    }
+  memset(r->inc, 0, (size_t)nc * nl * sizeof *r->inc);
+  for (uint32_t k = 0; k < v->n_rows; k++) {
+    const uint8_t *bytes = v->data + (size_t)k * nl * size;
+    double *dst = r->inc + (size_t)r->order[v->row_pos[k]] * nl;
+    for (uint32_t l = 0; l < nl; l++)
+      dst[l] = s->component == UINT32_MAX ? cube_decode(s->t, bytes + l * size, v->big_endian)
+                                          : cube_decode_component(s->t, s->component, bytes + l * size, v->big_endian);
   }
-  for (uint32_t c = 0; c < nc && rc == 0; c++) {
+  dense_rows(r);
+}
+
+/* The summary profile's values from per-cnode sums of each flavour. */
+static int push_sums(reader *r, const series *s, const double *sx, const double *sy) {
+  for (uint32_t c = 0; c < r->a.n_cnodes; c++) {
+    if (sx[c] != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->point, sx[c]));
+    if (sy[c] != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->execution, sy[c]));
+  }
+  return 0;
+}
+
+/* A summed floating-point series stored inclusive, when no location's values
+ * are kept (summary only, or counted): cube_sum_pass over its rows. A DOUBLE
+ * metric's rows are its data member's bytes where they lie (rows without data
+ * are zeros); other values are decoded into r->inc first. */
+static int sum_inclusive(reader *r, const series *s, const cube_values *v) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  if (s->t->kind == CUBE_DT_DOUBLE && s->component == UINT32_MAX) {
+    for (uint32_t c = 0; c < nc; c++) r->rows[c] = (const uint8_t *)r->zero_row;
+    for (uint32_t k = 0; k < v->n_rows; k++) r->rows[r->order[v->row_pos[k]]] = v->data + (size_t)k * nl * 8;
+    r->rows_be = v->big_endian;
+  } else {
+    decode_dense(r, s, v);
+  }
+  cube_sum_tree t = {nc, nl, r->kids_at, r->kids, r->is_entry};
+  cube_sum_pass(&t, r->rows, r->rows_be, r->scratch, r->sums, r->sums + nc, r->counted);
+  HPCDB_TRY(push_sums(r, s, r->sums, r->sums + nc));
+  return push_enclosing_contexts(r, CUBE_SUM, s->execution, r->counted);
+}
+
+/* Summary only, a summed floating-point series stored exclusive: the same
+ * values as derive_other and summarize, with one cnode x location matrix
+ * (r->inc) instead of two: the exclusive sums first, then the inclusive values
+ * in place. */
+static int summary_of_exclusive_sum(reader *r, const series *s, const cube_values *v) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  double *m = r->inc, *sx = r->sums, *sy = r->sums + nc;
+  decode_dense(r, s, v);
+  for (uint32_t c = 0; c < nc; c++) {
+    double x = 0;
+    for (uint32_t l = 0; l < nl && !r->is_entry[c]; l++) x += m[(size_t)c * nl + l];
+    sx[c] = x;
+  }
+  for (uint32_t c = nc; c-- > 0;) {
+    uint32_t p = r->a.cnodes[c].parent;
+    if (p != UINT32_MAX)
+      for (uint32_t l = 0; l < nl; l++) m[(size_t)p * nl + l] += m[(size_t)c * nl + l];
+  }
+  for (uint32_t c = 0; c < nc; c++) {
     double y = 0;
     for (uint32_t l = 0; l < nl; l++) y += m[(size_t)c * nl + l];
-    if (sx[c] != 0) rc = push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->point, sx[c]);
-    if (rc == 0 && y != 0) rc = push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->execution, y);
+    sy[c] = y;
   }
-  free(row);
-  free(sx);
-  return rc == 0 ? push_enclosing_contexts(r, CUBE_SUM, s->execution) : rc;
+  HPCDB_TRY(push_sums(r, s, sx, sy));
+  return push_enclosing_contexts(r, CUBE_SUM, s->execution, NULL);
 }
 
 /* The values of one series for every cnode and location, then into the
@@ -347,7 +385,10 @@ static int add_series(reader *r, const series *s, const cube_values *v) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
   size_t size = s->t->size;
   int integer = s->component == UINT32_MAX && s->t->kind == CUBE_DT_INTEGER;
-  if (!integer && !r->locations && s->derive && s->aggregate == CUBE_SUM) return summary_of_sum(r, s, v);
+  if (!integer && s->derive && s->aggregate == CUBE_SUM && (!r->locations || r->counted)) {
+    if (s->m->flavour == CUBE_INCLUSIVE) return sum_inclusive(r, s, v);
+    if (!r->locations) return summary_of_exclusive_sum(r, s, v);
+  }
   if (integer) {
     HPCDB_TRY(fill_integer(r, s, v));
   } else {
@@ -368,7 +409,9 @@ static int add_series(reader *r, const series *s, const cube_values *v) {
   if (r->locations) HPCDB_TRY(append_locations(r, s->point, s->execution));
   if (!s->derive) return 0;
   HPCDB_TRY(summarize(r, s, integer));
-  return integer ? push_enclosing_integer(r, s->t, s->execution) : push_enclosing_contexts(r, s->aggregate, s->execution);
+  if (integer) return push_enclosing_integer(r, s->t, s->execution);
+  dense_rows(r);
+  return push_enclosing_contexts(r, s->aggregate, s->execution, NULL);
 }
 
 static uint32_t scope_of_type(const hpcdb_experiment *exp, uint8_t type) {
@@ -505,6 +548,7 @@ static int wanted(const reader *r, uint32_t mi) {
   if (!cube_dtype_parse(&t, m->dtype) || !cube_dtype_size(m->dtype) || t.kind == CUBE_DT_SCALE_FUNC ||
       cube_n_components(&t, 0) > 0)
     return 1;
+  if (r->opts->values == HPCDB_READ_COUNTS) return 1;
   if (r->opts->values != HPCDB_READ_METRICS) return 0;
   const char *name = *m->uniq ? m->uniq : m->disp; /* the model metric's name (build.c) */
   for (uint32_t i = 0; i < r->opts->n_metrics; i++)
@@ -512,8 +556,8 @@ static int wanted(const reader *r, uint32_t mi) {
   return 0;
 }
 
-/* Metric m's values from its index and data members (freed here). */
-static int decode_metric(reader *r, uint32_t m, cube_member *ix, cube_member *dt) {
+/* Metric m's values from its index and data members. */
+static int decode_metric(reader *r, uint32_t m, const uint8_t *ix, size_t ix_len, const uint8_t *dt, size_t dt_len) {
   int rc;
   cube_values v;
   size_t size = cube_dtype_size(r->a.metrics[m].dtype);
@@ -522,15 +566,12 @@ static int decode_metric(reader *r, uint32_t m, cube_member *ix, cube_member *dt
     snprintf(key, sizeof key, "cube.not-decoded.%s", r->a.metrics[m].uniq);
     rc = hpcdb_add_attr(r->exp, key, r->a.metrics[m].dtype);
   } else {
-    rc = cube_values_decode(&v, ix->data, ix->len, dt->data, dt->len, size, r->a.n_locations, r->a.n_cnodes, r->path, r->a.metrics[m].uniq);
+    rc = cube_values_decode(&v, ix, ix_len, dt, dt_len, size, r->a.n_locations, r->a.n_cnodes, r->path, r->a.metrics[m].uniq);
     if (rc == 0) {
       rc = add_metric(r, m, &v);
       cube_values_free(&v);
     }
   }
-  free(ix->data);
-  free(dt->data);
-  ix->data = dt->data = NULL;
   return rc;
 }
 
@@ -568,12 +609,14 @@ static int read_metrics_indexed(reader *r, const cube_member_index *x) {
     if (!slot || *slot || !wanted(r, m)) continue;
     *slot = im;
     if (ix[m] && dt[m]) {
-      cube_member a = {0}, b = {0};
+      cube_member a = {0};
+      cube_member_view b = {0};
       rc = read_indexed_member(r, x, ix[m], &a);
-      if (rc == 0) rc = read_indexed_member(r, x, dt[m], &b);
-      if (rc == 0) rc = decode_metric(r, m, &a, &b);
+      if (rc == 0 && (rc = cube_member_view_open(x, dt[m], &b)) == 0)
+        rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, dt[m]->name, 0, "archive", "short member: truncated");
+      if (rc > 0) rc = decode_metric(r, m, a.data, a.len, b.data, b.len);
       free(a.data);
-      free(b.data);
+      cube_member_view_close(&b);
     }
   }
   free(ix);
@@ -585,14 +628,7 @@ static int read_metrics_indexed(reader *r, const cube_member_index *x) {
  * are there; the members of metrics not wanted are skipped unread (in a
  * plain tar, by their offsets; a compressed one is streamed through). */
 static int read_metrics(reader *r) {
-  cube_member_index x;
-  HPCDB_TRY(cube_member_index_build(&x, r->path));
-  if (x.n) {
-    int rc = read_metrics_indexed(r, &x);
-    cube_member_index_free(&x);
-    return rc;
-  }
-  cube_member_index_free(&x);
+  if (r->members.n) return read_metrics_indexed(r, &r->members);
   struct archive *ar;
   uint32_t mended = 0;
   HPCDB_TRY(cube_open_archive_counting(&ar, r->path, &mended));
@@ -613,7 +649,12 @@ static int read_metrics(reader *r) {
     else if (metric_of_member(&r->a, name, ".data", &m)) slot = &dt[m];
     if (!slot || slot->data || !wanted(r, m)) continue;
     if ((rc = cube_read_member(ar, e, slot, r->path)) < 0) break;
-    if (ix[m].data && dt[m].data) rc = decode_metric(r, m, &ix[m], &dt[m]);
+    if (ix[m].data && dt[m].data) {
+      rc = decode_metric(r, m, ix[m].data, ix[m].len, dt[m].data, dt[m].len);
+      free(ix[m].data);
+      free(dt[m].data);
+      ix[m].data = dt[m].data = NULL;
+    }
   }
   for (uint32_t i = 0; ix && dt && i < r->a.n_metrics; i++) {
     free(ix[i].data);
@@ -679,9 +720,14 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   r.path = path;
   r.opts = opts;
   r.locations = !opts || !(opts->flags & HPCDB_READ_SUMMARY_ONLY);
-  HPCDB_TRY(cube_read_anchor(&r.a, path));
+  HPCDB_TRY(cube_member_index_build(&r.members, path));
+  int rc = cube_read_anchor(&r.a, path, &r.members);
+  if (rc < 0) {
+    cube_member_index_free(&r.members);
+    return rc;
+  }
   uint32_t nc = r.a.n_cnodes, nl = r.a.n_locations;
-  int rc = hpcdb_experiment_new(&r.exp);
+  rc = hpcdb_experiment_new(&r.exp);
   r.parent = malloc(((size_t)nc + 1) * sizeof *r.parent);
   r.kids_at = calloc((size_t)nc + 2, sizeof *r.kids_at);
   r.kids = malloc(((size_t)nc + 1) * sizeof *r.kids);
@@ -691,7 +737,14 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   r.tile = cube_tile_width(nc, nl);
   r.cols = malloc(((size_t)2 * r.tile * nc + 1) * sizeof *r.cols);
   r.per_profile = calloc((size_t)nl + 1, sizeof *r.per_profile);
-  if (rc == 0 && (!r.parent || !r.kids_at || !r.kids || !r.order || !r.exc || !r.inc || !r.cols || !r.per_profile))
+  r.rows = malloc(((size_t)nc + 1) * sizeof *r.rows);
+  r.zero_row = calloc((size_t)nl + 1, sizeof *r.zero_row);
+  r.scratch = malloc(((size_t)nl + 1) * sizeof *r.scratch);
+  r.sums = malloc(((size_t)2 * nc + 1) * sizeof *r.sums);
+  int counting = opts && opts->values == HPCDB_READ_COUNTS;
+  if (counting) r.counted = calloc((size_t)nl + 1, sizeof *r.counted);
+  if (rc == 0 && (!r.parent || !r.kids_at || !r.kids || !r.order || !r.exc || !r.inc || !r.cols || !r.per_profile ||
+                  !r.rows || !r.zero_row || !r.scratch || !r.sums || (counting && !r.counted)))
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %u cnodes x %u locations", path, nc, nl);
   if (rc == 0) { /* children lists in document order */
     for (uint32_t c = 0; c < nc; c++) {
@@ -714,6 +767,7 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   if (rc == 0) rc = read_metrics(&r);
   for (uint32_t p = 0; rc == 0 && p <= nl; p++) {
     rc = set_profile(r.exp, p, &r.per_profile[p]);
+    if (rc == 0 && p > 0 && r.counted) r.exp->profiles[p].n_counted = r.counted[p - 1];
     free(r.per_profile[p].ctx), free(r.per_profile[p].metric), free(r.per_profile[p].value);
     r.per_profile[p] = (triples){0};
   }
@@ -735,7 +789,13 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   free(r.iexc);
   free(r.iinc);
   free(r.cols);
+  free(r.counted);
+  free(r.rows);
+  free(r.zero_row);
+  free(r.scratch);
+  free(r.sums);
   cube_anchor_free(&r.a);
+  cube_member_index_free(&r.members);
   if (rc < 0) {
     hpcdb_experiment_free(r.exp);
     return rc;

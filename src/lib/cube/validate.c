@@ -219,7 +219,7 @@ int hpcdb_cube_validate(hpcdb_validation *result, const char *path, hpcdb_diagno
   memset(result, 0, sizeof *result);
   checker k = {{result, fn, user}, path};
   cube_anchor a;
-  int rc = cube_read_anchor(&a, path);
+  int rc = cube_read_anchor(&a, path, NULL);
   if (rc == HPCDB_ENOTFORMAT || rc == HPCDB_EIO || rc == HPCDB_ENOMEM) return rc;
   if (rc < 0) {
     report_last(&k, "anchor.xml");

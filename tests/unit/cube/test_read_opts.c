@@ -1,15 +1,19 @@
 /* hpcdb_read_opts on Cube files gives what commands print from a full read:
  * reading what `hpcdb report` reads (one metric's values, the summary
- * profile's only), its report in every view is the full read's, byte for byte; reading the structure only, info's lines up to
- * the profiles (format, tree, structure, metrics) are the full read's. On
- * every sample Cube file, plain (members found by offset) and gzip-compressed
- * (members skipped while streaming); a path given as argument is checked
- * instead (e.g. the large generated file of bench/). */
+ * profile's only), its report in every view is the full read's, byte for
+ * byte; reading the structure only, info's lines up to the profiles (format,
+ * tree, structure, metrics) are the full read's; counting values instead of
+ * keeping them (what `hpcdb info` reads), info's whole text is the full
+ * read's. On every sample Cube file and on hpcdb's Cube copy of it (every
+ * metric stored inclusive, the one-pass path), plain (members found by
+ * offset) and gzip-compressed (members skipped while streaming); a path given
+ * as argument is checked instead (e.g. the large generated file of bench/). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "hpcdb/cube.h"
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
 
@@ -86,9 +90,25 @@ static char *info_head(const hpcdb_experiment *exp) {
   return text;
 }
 
+/* info's whole text from a read that counts values without keeping them. */
+static void same_info(const char *path, const hpcdb_experiment *full) {
+  hpcdb_experiment *counted;
+  hpcdb_read_options ro = {HPCDB_READ_COUNTS, NULL, 0, 0};
+  CHECK(hpcdb_read_opts(&counted, path, &ro) == 0);
+  int rc_full, rc_counted;
+  char *a = printed(print_info, full, NULL, &rc_full), *b = printed(print_info, counted, NULL, &rc_counted);
+  CHECK(rc_full == 0 && rc_counted == 0);
+  if (strcmp(a, b) != 0) fprintf(stderr, "%s: info from counted values differs:\n%s\n---\n%s\n", path, a, b);
+  CHECK(strcmp(a, b) == 0);
+  free(a);
+  free(b);
+  hpcdb_experiment_free(counted);
+}
+
 static void check_file(const char *path) {
   hpcdb_experiment *full, *bare;
   CHECK(hpcdb_read(&full, path) == 0);
+  same_info(path, full);
   hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0};
   CHECK(hpcdb_read_opts(&bare, path, &ro) == 0);
   CHECK(bare->n_profiles == full->n_profiles);
@@ -102,12 +122,14 @@ static void check_file(const char *path) {
   hpcdb_experiment_free(full);
 }
 
-/* A gzip-compressed copy of path in the test's temporary directory. */
+static char tmp[4096]; /* the test's temporary directory */
+
+/* A gzip-compressed copy of path in it. */
 static const char *gzip_copy(const char *path, const char *name) {
-  static char out[4096];
+  static char out[4200];
   uint8_t *data;
   size_t len;
-  snprintf(out, sizeof out, "%s/%s.cubex.gz", testlib_tmpdir("cube_read_opts"), name);
+  snprintf(out, sizeof out, "%s/%s.cubex.gz", tmp, name);
   CHECK(testlib_read_file(path, &data, &len) == 0);
   gzFile z = gzopen(out, "wb");
   CHECK(z != NULL && gzwrite(z, data, (unsigned)len) == (int)len && gzclose(z) == Z_OK);
@@ -125,10 +147,21 @@ int main(int argc, char **argv) {
     return 77;
   }
   char rel[256];
+  snprintf(tmp, sizeof tmp, "%s", testlib_tmpdir("cube_read_opts"));
   for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
     snprintf(rel, sizeof rel, "cube/%s.cubex", samples[i]);
     check_file(testlib_sample(rel));
     check_file(gzip_copy(testlib_sample(rel), samples[i]));
+    char copy[4096], name[300];
+    snprintf(copy, sizeof copy, "%s/%s.hpcdb.cubex", tmp, samples[i]);
+    snprintf(name, sizeof name, "%s.hpcdb", samples[i]);
+    hpcdb_experiment *exp;
+    hpcdb_cube_write_options wo = {0, HPCDB_WRITE_FORCE};
+    CHECK(hpcdb_read(&exp, testlib_sample(rel)) == 0);
+    CHECK(hpcdb_cube_write(exp, copy, &wo) == 0);
+    hpcdb_experiment_free(exp);
+    check_file(copy);
+    check_file(gzip_copy(copy, name));
   }
   return TEST_END();
 }
