@@ -49,6 +49,7 @@ best traces "$work/pipit.d"
 big=$(gen_v4 big-1024x10000x4 --profiles 1024 --contexts 10000 --metrics 4 --density 1.0)
 [ -f "$work/big.cubex" ] || "$build/hpcdb" convert --to cube "$big" "$work/big.cubex" >/dev/null 2>&1
 best cube "$work/big.cubex"
+best cubedf "$work/big.cubex"
 best lazy1 "$big"
 best lazyall "$big"
 best values1 "$big"

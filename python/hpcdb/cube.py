@@ -5,7 +5,7 @@ matrix() call streams one metric's data member into a NumPy array
 (cnodes × locations); memory is that array and one row."""
 import os
 
-import pandas as pd
+from ._lazy import pandas as pd
 
 from . import _core
 

@@ -3,7 +3,7 @@
 The C model stays in memory; tables are built on first use and cached.
 Values come from the model's arrays in one pass of C code per call."""
 import numpy as np
-import pandas as pd
+from ._lazy import pandas as pd
 
 from . import _core
 

@@ -5,7 +5,7 @@ name and type, a DataFrame indexed (node, rank) with "time (inc)" and "time";
 this builds the same from the model: inclusive values are the execution scope,
 exclusive ones the function scope."""
 import numpy as np
-import pandas as pd
+from ._lazy import pandas as pd
 
 
 def to_graphframe(exp, metric=None):

@@ -61,7 +61,7 @@ int cube_read_anchor(cube_anchor *a, const char *path, const cube_member_index *
   const cube_indexed_member *im = x ? cube_member_find(x, "anchor.xml") : NULL;
   if (im) { /* a plain tar: read where it lies */
     cube_member_view v;
-    int rc = cube_member_view_open(x, im, &v);
+    int rc = cube_member_view_open(x, im->offset, im->size, &v);
     if (rc == 0) rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", 0, "archive", "short member: truncated");
     if (rc > 0) rc = cube_anchor_parse(a, v.data, v.len, path);
     cube_member_view_close(&v);

@@ -253,9 +253,13 @@ int cube_member_index_build(cube_member_index *x, const char *path);
 const cube_indexed_member *cube_member_find(const cube_member_index *x, const char *name);
 /* n bytes at file offset `at`: 1, or 0 when the file ends first. */
 int cube_member_read(const cube_member_index *x, uint64_t at, void *buf, size_t n);
+/* The same into n buffers in turn (preadv; iov is used up). */
+struct iovec;
+int cube_member_readv(const cube_member_index *x, uint64_t at, struct iovec *iov, int n);
 void cube_member_index_free(cube_member_index *x);
-/* The member's bytes (1), 0 when the file no longer holds them, or a negative status. */
-int cube_member_view_open(const cube_member_index *x, const cube_indexed_member *im, cube_member_view *v);
+/* The file's bytes [offset, offset + size) (a member or part of one): 1, 0
+ * when the file no longer holds them, or a negative status. */
+int cube_member_view_open(const cube_member_index *x, uint64_t offset, uint64_t size, cube_member_view *v);
 void cube_member_view_close(cube_member_view *v);
 
 /* Finds and parses the archive's anchor.xml (HPCDB_ENOTFORMAT when the file

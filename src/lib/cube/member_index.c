@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -115,6 +116,20 @@ int cube_member_read(const cube_member_index *x, uint64_t at, void *buf, size_t 
   return read_at(x->fd, at, buf, n);
 }
 
+int cube_member_readv(const cube_member_index *x, uint64_t at, struct iovec *iov, int n) {
+  while (n > 0) {
+    ssize_t r = preadv(x->fd, iov, n, (off_t)at);
+    if (r <= 0) return 0;
+    at += (uint64_t)r;
+    for (; n > 0 && (size_t)r >= iov->iov_len; n--, iov++) r -= (ssize_t)iov->iov_len;
+    if (n > 0) { /* a short read: the rest of this buffer next */
+      iov->iov_base = (uint8_t *)iov->iov_base + r;
+      iov->iov_len -= (size_t)r;
+    }
+  }
+  return 1;
+}
+
 void cube_member_index_free(cube_member_index *x) {
   if (x->fd >= 0) close(x->fd);
   free(x->members);
@@ -122,32 +137,32 @@ void cube_member_index_free(cube_member_index *x) {
   x->fd = -1;
 }
 
-int cube_member_view_open(const cube_member_index *x, const cube_indexed_member *im, cube_member_view *v) {
+int cube_member_view_open(const cube_member_index *x, uint64_t offset, uint64_t size, cube_member_view *v) {
   static const uint8_t empty[1];
   memset(v, 0, sizeof *v);
   v->data = empty;
   struct stat st; /* the file may have shrunk since it was indexed: touching a mapping beyond its end would fault */
-  if (fstat(x->fd, &st) < 0 || (uint64_t)st.st_size < im->offset || (uint64_t)st.st_size - im->offset < im->size) return 0;
-  if (im->size == 0) return 1;
-  if (im->size > SIZE_MAX - 65536) return hpcdb_fail(HPCDB_ENOMEM, "a %llu-byte member", (unsigned long long)im->size);
+  if (fstat(x->fd, &st) < 0 || (uint64_t)st.st_size < offset || (uint64_t)st.st_size - offset < size) return 0;
+  if (size == 0) return 1;
+  if (size > SIZE_MAX - 65536) return hpcdb_fail(HPCDB_ENOMEM, "a %llu-byte member", (unsigned long long)size);
   long page = sysconf(_SC_PAGESIZE);
-  uint64_t start = page > 0 ? im->offset / (uint64_t)page * (uint64_t)page : im->offset;
-  v->base_len = (size_t)(im->offset - start + im->size);
+  uint64_t start = page > 0 ? offset / (uint64_t)page * (uint64_t)page : offset;
+  v->base_len = (size_t)(offset - start + size);
   v->base = page > 0 ? mmap(NULL, v->base_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, x->fd, (off_t)start) : MAP_FAILED;
   if (v->base != MAP_FAILED) {
     v->mapped = 1;
-    v->data = (const uint8_t *)v->base + (im->offset - start);
-    v->len = (size_t)im->size;
+    v->data = (const uint8_t *)v->base + (offset - start);
+    v->len = (size_t)size;
     return 1;
   }
-  v->base = malloc((size_t)im->size); /* a file that cannot be mapped: a copy */
-  if (!v->base) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a %llu-byte member", (unsigned long long)im->size);
-  if (!read_at(x->fd, im->offset, v->base, (size_t)im->size)) {
+  v->base = malloc((size_t)size); /* a file that cannot be mapped: a copy */
+  if (!v->base) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a %llu-byte member", (unsigned long long)size);
+  if (!read_at(x->fd, offset, v->base, (size_t)size)) {
     cube_member_view_close(v);
     return 0;
   }
   v->data = v->base;
-  v->len = (size_t)im->size;
+  v->len = (size_t)size;
   return 1;
 }
 
