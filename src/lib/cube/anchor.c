@@ -241,6 +241,15 @@ static int quote_bare_values(const uint8_t *in_, size_t len, char **out, size_t 
   return 0;
 }
 
+/* Whether quote_bare_values would change anything: only an '=' not followed
+ * by a quote can be a bare value (most files have none, and are then parsed
+ * as they are, without a copy). */
+static int has_bare_values(const uint8_t *s, size_t len) {
+  for (const uint8_t *p = s, *end = s + len; (p = memchr(p, '=', (size_t)(end - p))) != NULL; p++)
+    if (p + 1 == end || (p[1] != '"' && p[1] != '\'')) return 1;
+  return 0;
+}
+
 /* gzip-compressed anchor.xml into a malloc'ed buffer. */
 static int gunzip(const uint8_t *in_, size_t len, uint8_t **out, size_t *out_len, const char *path) {
   z_stream z;
@@ -293,11 +302,18 @@ int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char
     HPCDB_TRY(gunzip(xml, len, &plain, &len, path));
     xml = plain;
   }
-  char *fixed;
-  size_t fixed_len;
-  int rc = quote_bare_values(xml, len, &fixed, &fixed_len);
-  free(plain);
-  if (rc < 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  char *fixed = NULL; /* the quoted copy, when some value has no quotes */
+  const char *text = (const char *)xml;
+  size_t text_len = len;
+  int rc = 0;
+  if (has_bare_values(xml, len)) {
+    rc = quote_bare_values(xml, len, &fixed, &text_len);
+    text = fixed;
+  }
+  if (rc < 0) {
+    free(plain);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
   parser p;
   memset(&p, 0, sizeof p);
   p.a = a;
@@ -305,21 +321,23 @@ int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char
   XML_Parser x = XML_ParserCreate(NULL);
   if (!x) {
     free(fixed);
+    free(plain);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
   XML_SetUserData(x, &p);
   XML_SetElementHandler(x, on_start, on_end);
   XML_SetCharacterDataHandler(x, on_text);
   for (size_t off = 0; rc == 0 && !p.error;) { /* streamed in chunks */
-    size_t n = fixed_len - off < 65536 ? fixed_len - off : 65536;
-    if (XML_Parse(x, fixed + off, (int)n, off + n == fixed_len) == XML_STATUS_ERROR)
+    size_t n = text_len - off < 65536 ? text_len - off : 65536;
+    if (XML_Parse(x, text + off, (int)n, off + n == text_len) == XML_STATUS_ERROR)
       rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", (uint64_t)XML_GetCurrentByteIndex(x), "xml",
                          "line %lu: %s", (unsigned long)XML_GetCurrentLineNumber(x), XML_ErrorString(XML_GetErrorCode(x)));
     off += n;
-    if (off == fixed_len) break;
+    if (off == text_len) break;
   }
   XML_ParserFree(x);
   free(fixed);
+  free(plain);
   free(p.text);
   if (rc == 0 && p.error)
     rc = p.error == HPCDB_ENOMEM ? hpcdb_fail(HPCDB_ENOMEM, "out of memory reading anchor.xml")

@@ -64,6 +64,8 @@ typedef struct reader {
   uint32_t *entry_roots;    /* the root cnodes below it */
   uint32_t n_entry_roots;
   uint8_t *is_entry;        /* cnodes hpcdb wrote for entry points */
+  uint32_t *entries;        /* the same as a list, in document order */
+  uint32_t n_entries;
   uint32_t next_id;         /* the next free prop id, for components (after every metric's 2m, 2m + 1) */
   cube_member_index members;      /* where a plain tar's members lie (else empty) */
   const hpcdb_read_options *opts; /* what to read (NULL: everything) */
@@ -113,7 +115,7 @@ static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t ex
 /* The enclosing contexts of an integer metric: sums modulo 2^64 over its
  * inclusive integers, converted once. */
 static int push_enclosing_integer(reader *r, const cube_dtype *t, uint16_t execution) {
-  uint32_t nl = r->a.n_locations, nc = r->a.n_cnodes;
+  uint32_t nl = r->a.n_locations;
   double *entry = malloc(((size_t)nl + 1) * sizeof *entry), *global = malloc(((size_t)nl + 1) * sizeof *global);
   int rc = entry && global ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   uint64_t entry_all = 0, global_all = 0;
@@ -121,8 +123,7 @@ static int push_enclosing_integer(reader *r, const cube_dtype *t, uint16_t execu
     uint64_t e = 0, g;
     for (uint32_t k = 0; k < r->n_entry_roots; k++) e += r->iinc[(size_t)r->entry_roots[k] * nl + l];
     g = r->entry_id ? e : 0;
-    for (uint32_t c = 0; c < nc; c++)
-      if (r->is_entry[c]) g += r->iinc[(size_t)c * nl + l];
+    for (uint32_t k = 0; k < r->n_entries; k++) g += r->iinc[(size_t)r->entries[k] * nl + l];
     entry_all += e, global_all += g;
     entry[l] = cube_integer_to_double(t, e), global[l] = cube_integer_to_double(t, g);
   }
@@ -139,15 +140,14 @@ static int push_enclosing_integer(reader *r, const cube_dtype *t, uint16_t execu
 static int push_enclosing_contexts(reader *r, int aggregate, uint16_t execution, uint64_t *counts) {
   const uint8_t *const *rows = r->rows;
   int be = r->rows_be;
-  uint32_t nl = r->a.n_locations, nc = r->a.n_cnodes;
+  uint32_t nl = r->a.n_locations;
   double *entry = calloc((size_t)nl + 1, sizeof *entry), *global = calloc((size_t)nl + 1, sizeof *global);
   int rc = entry && global ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t l = 0; l < nl && rc == 0; l++) {
     uint32_t n = 0;
     for (uint32_t k = 0; k < r->n_entry_roots; k++) entry[l] = combine(aggregate, entry[l], row_value(rows[r->entry_roots[k]], l, be), k);
     if (r->entry_id) global[l] = combine(aggregate, global[l], entry[l], n++);
-    for (uint32_t c = 0; c < nc; c++)
-      if (r->is_entry[c]) global[l] = combine(aggregate, global[l], row_value(rows[c], l, be), n++);
+    for (uint32_t k = 0; k < r->n_entries; k++) global[l] = combine(aggregate, global[l], row_value(rows[r->entries[k]], l, be), n++);
   }
   if (rc == 0 && r->entry_id) rc = push_enclosing(r, aggregate, r->entry_id, execution, entry, NULL, counts);
   if (rc == 0) rc = push_enclosing(r, aggregate, 0, execution, global, NULL, counts);
@@ -508,10 +508,12 @@ static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
 static int find_entry_roots(reader *r) {
   uint32_t e = r->entry_id ? hpcdb_find_context(r->exp, r->entry_id) : HPCDB_NONE;
   r->is_entry = calloc((size_t)r->a.n_cnodes + 1, 1);
-  if (!r->is_entry) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  r->entries = malloc(((size_t)r->a.n_cnodes + 1) * sizeof *r->entries);
+  if (!r->is_entry || !r->entries) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t c = 0; c < r->a.n_cnodes; c++) {
     uint32_t x = hpcdb_find_context(r->exp, r->a.cnodes[c].id + 1);
     r->is_entry[c] = x != HPCDB_NONE && r->exp->contexts[x].kind == HPCDB_CTX_ENTRY;
+    if (r->is_entry[c]) r->entries[r->n_entries++] = c;
   }
   if (e == HPCDB_NONE) return 0;
   r->entry_roots = malloc(((size_t)r->a.n_cnodes + 1) * sizeof *r->entry_roots);
@@ -781,6 +783,7 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   free(r.parent);
   free(r.entry_roots);
   free(r.is_entry);
+  free(r.entries);
   free(r.kids_at);
   free(r.kids);
   free(r.order);
