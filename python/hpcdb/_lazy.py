@@ -1,5 +1,5 @@
-"""pandas, imported when first used: `import hpcdb` and the NumPy-only calls
-(CubeFile.matrix, Experiment.matrix, ...) do without its 30 MB."""
+"""pandas, imported when first used: `import hpcdb` and the NumPy-only calls (CubeFile.matrix)
+do without its 30 MB."""
 import importlib
 
 

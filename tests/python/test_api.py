@@ -186,3 +186,11 @@ def test_invalid_utf8_in_a_file_is_replaced_not_an_error(tmp_path):
     assert "\ufffd" in str(e.value)
     with pytest.raises(hpcdb.Error):
         hpcdb.validate(bad)
+
+
+def test_pandas_is_imported_only_for_a_dataframe():
+    # a fresh interpreter: import hpcdb and a Cube matrix (NumPy, as pycubexr) need no pandas
+    import subprocess
+    code = ("import sys, hpcdb; c = hpcdb.open_cube(sys.argv[1]); c.matrix(0); "
+            "assert 'pandas' not in sys.modules, 'pandas imported'; c.values(0); assert 'pandas' in sys.modules")
+    subprocess.run([sys.executable, "-c", code, sample("cube/time.p4.cubex")], check=True)
