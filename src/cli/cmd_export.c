@@ -82,7 +82,10 @@ int cmd_export(int argc, char **argv) {
   for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) known |= !strcmp(format, formats[i]);
   if (!known) return cli_fail("export", "--format takes folded, csv, speedscope, chrome-trace, flamegraph or html");
   hpcdb_experiment *exp;
-  if (cli_read(&exp, path) < 0) return cli_fail_last("export");
+  /* folded stacks (of the summary) and the flame graph need the summary profile's values only */
+  int summary = (!strcmp(format, "folded") && !profile) || !strcmp(format, "flamegraph");
+  hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
+  if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("export");
   if (!metric && strcmp(format, "csv") && strcmp(format, "chrome-trace")) { /* say which metric the default is */
     uint32_t m;
     const char *why;

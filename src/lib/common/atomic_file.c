@@ -84,6 +84,13 @@ int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, siz
   return 0;
 }
 
+void atomic_file_start_writeback(hpcdb_atomic_file *f) {
+  if (f->failed || fflush(f->fp) != 0) return; /* a failed flush fails the commit's too */
+#ifdef SYNC_FILE_RANGE_WRITE
+  sync_file_range(fileno(f->fp), 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+}
+
 static void release(hpcdb_atomic_file *f) {
   free(f->buf); /* the stream is closed by now */
   free(f->target);

@@ -23,6 +23,10 @@ int atomic_file_write(hpcdb_atomic_file *f, const void *data, size_t n);
 int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align);
 /* Writes at an absolute offset already written (for patching headers). */
 int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, size_t n);
+/* Starts the disk writing what was written so far, without waiting (the
+ * commit's fsync then waits for less); a hint: where the system has no such
+ * call, nothing. */
+void atomic_file_start_writeback(hpcdb_atomic_file *f);
 int atomic_file_commit(hpcdb_atomic_file *f);
 void atomic_file_abort(hpcdb_atomic_file *f);
 

@@ -4,33 +4,102 @@
 
 #include "common/error.h"
 
+static void *writer(void *arg) {
+  textout *t = arg;
+  pthread_mutex_lock(&t->lock);
+  for (;;) {
+    while (!t->pending && !t->stop) pthread_cond_wait(&t->cond, &t->lock);
+    if (!t->pending) break; /* stopped, nothing left */
+    const char *p = t->pending;
+    size_t n = t->pending_len;
+    pthread_mutex_unlock(&t->lock);
+    int bad = fwrite(p, 1, n, t->f) != n;
+    pthread_mutex_lock(&t->lock);
+    t->write_failed |= bad;
+    t->pending = NULL;
+    pthread_cond_broadcast(&t->cond);
+  }
+  pthread_mutex_unlock(&t->lock);
+  return NULL;
+}
+
 int textout_open(textout *t, FILE *f) {
   t->f = f;
   t->len = 0;
-  t->failed = 0;
-  t->buf = malloc(TEXTOUT_BLOCK);
-  return t->buf ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for the output buffer");
+  t->failed = t->write_failed = t->stop = t->threaded = 0;
+  t->pending = NULL;
+  t->blocks[0] = malloc(TEXTOUT_BLOCK);
+  t->blocks[1] = malloc(TEXTOUT_BLOCK);
+  t->buf = t->blocks[0];
+  if (!t->blocks[0] || !t->blocks[1]) {
+    free(t->blocks[0]);
+    free(t->blocks[1]);
+    t->buf = t->blocks[0] = t->blocks[1] = NULL;
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the output buffer");
+  }
+  if (pthread_mutex_init(&t->lock, NULL) != 0) return 0; /* no writer: fwrite in place */
+  if (pthread_cond_init(&t->cond, NULL) != 0) {
+    pthread_mutex_destroy(&t->lock);
+    return 0;
+  }
+  t->threaded = pthread_create(&t->thread, NULL, writer, t) == 0;
+  if (!t->threaded) {
+    pthread_cond_destroy(&t->cond);
+    pthread_mutex_destroy(&t->lock);
+  }
+  return 0;
+}
+
+/* Waits until the writer has written the block it holds. */
+static void wait_idle(textout *t) {
+  while (t->pending) pthread_cond_wait(&t->cond, &t->lock);
 }
 
 void textout_flush(textout *t) {
-  if (t->len && fwrite(t->buf, 1, t->len, t->f) != t->len) t->failed = 1;
+  if (!t->len) return;
+  if (!t->threaded) {
+    if (fwrite(t->buf, 1, t->len, t->f) != t->len) t->failed = 1;
+    t->len = 0;
+    return;
+  }
+  pthread_mutex_lock(&t->lock);
+  wait_idle(t); /* the other block is free again */
+  t->pending = t->buf;
+  t->pending_len = t->len;
+  pthread_cond_broadcast(&t->cond);
+  pthread_mutex_unlock(&t->lock);
+  t->buf = t->buf == t->blocks[0] ? t->blocks[1] : t->blocks[0];
   t->len = 0;
 }
 
 void textout_put_slow(textout *t, const char *s, size_t n) {
-  textout_flush(t);
-  if (n < TEXTOUT_BLOCK) {
-    memcpy(t->buf, s, n);
-    t->len = n;
-  } else if (fwrite(s, 1, n, t->f) != n) {
-    t->failed = 1;
+  while (n > 0) {
+    size_t room = TEXTOUT_BLOCK - t->len, take = n < room ? n : room;
+    memcpy(t->buf + t->len, s, take);
+    t->len += take;
+    s += take;
+    n -= take;
+    if (t->len == TEXTOUT_BLOCK) textout_flush(t);
   }
 }
 
 int textout_close(textout *t) {
   textout_flush(t);
+  if (t->threaded) {
+    pthread_mutex_lock(&t->lock);
+    wait_idle(t);
+    t->stop = 1;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+    pthread_join(t->thread, NULL);
+    pthread_cond_destroy(&t->cond);
+    pthread_mutex_destroy(&t->lock);
+    t->threaded = 0;
+    t->failed |= t->write_failed;
+  }
   if (fflush(t->f) != 0 || ferror(t->f)) t->failed = 1;
-  free(t->buf);
-  t->buf = NULL;
+  free(t->blocks[0]);
+  free(t->blocks[1]);
+  t->buf = t->blocks[0] = t->blocks[1] = NULL;
   return t->failed ? hpcdb_fail(HPCDB_EIO, "error writing the output") : 0;
 }

@@ -1,9 +1,12 @@
 /* Text output in large blocks: writers append into a 1 MiB buffer (numbers
- * formatted in place by dtoa.h, no printf per value) and the buffer goes to
- * the FILE with one fwrite when full. */
+ * formatted in place by dtoa.h, no printf per value); a full buffer goes to
+ * a writer thread, which hands it to the FILE with one fwrite while the next
+ * block is formatted (the kernel's copy into the page cache then overlaps the
+ * formatting). Between open and close only the textout writes to the FILE. */
 #ifndef HPCDB_TEXTOUT_H
 #define HPCDB_TEXTOUT_H
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,15 +16,24 @@
 
 typedef struct textout {
   FILE *f;
-  char *buf;
+  char *buf; /* the block being filled: one of blocks */
   size_t len;
   int failed; /* out of memory or a write error */
+  char *blocks[2];
+  /* the writer thread: pending is the block it writes (NULL: idle) */
+  pthread_t thread;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  const char *pending;
+  size_t pending_len;
+  int threaded, stop, write_failed;
 } textout;
 
 /* 0, or HPCDB_ENOMEM (message set). */
 int textout_open(textout *t, FILE *f);
+/* Hands the block to the writer (or writes it) and starts the next one. */
 void textout_flush(textout *t);
-/* Flushes (also the FILE) and frees; 0, or HPCDB_EIO when anything failed. */
+/* Flushes (also the FILE), stops the writer and frees; 0, or HPCDB_EIO when anything failed. */
 int textout_close(textout *t);
 void textout_put_slow(textout *t, const char *s, size_t n);
 

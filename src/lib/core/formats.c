@@ -5,6 +5,7 @@
 #include "hpcdb/hpcstruct.h"
 
 int hpctk4_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+int hpctk4_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
 int hpcdb_draftb_read(hpcdb_experiment **out, const char *path);
 int draftb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 int hpcdb_drafta_read(hpcdb_experiment **out, const char *path);
@@ -14,8 +15,8 @@ int hpcdb_legacy_validate(hpcdb_validation *result, const char *path, hpcdb_diag
 int cube_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
 
 static const format_entry formats[] = {
-    {HPCDB_FORMAT_HPCTK4_DIR, "HPCToolkit database v4.0", hpcdb_hpctk4_read, hpctk4_validate, NULL},
-    {HPCDB_FORMAT_HPCTK4_META, "HPCToolkit meta.db v4.0", hpcdb_hpctk4_read, hpctk4_validate, NULL},
+    {HPCDB_FORMAT_HPCTK4_DIR, "HPCToolkit database v4.0", hpcdb_hpctk4_read, hpctk4_validate, hpctk4_read_opts},
+    {HPCDB_FORMAT_HPCTK4_META, "HPCToolkit meta.db v4.0", hpcdb_hpctk4_read, hpctk4_validate, hpctk4_read_opts},
     {HPCDB_FORMAT_HPCTK4_PROFILE, "HPCToolkit profile.db v4.0", NULL, hpctk4_validate, NULL},
     {HPCDB_FORMAT_HPCTK4_CCT, "HPCToolkit cct.db v4.0", NULL, hpctk4_validate, NULL},
     {HPCDB_FORMAT_HPCTK4_TRACE, "HPCToolkit trace.db v4.0", NULL, hpctk4_validate, NULL},

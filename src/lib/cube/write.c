@@ -1,10 +1,11 @@
 /* hpcdb_cube_write: a model as a tar archive of anchor.xml and, per metric,
- * <id>.index and <id>.data, made one metric at a time (memory: one metric's
- * cnodes x locations), then the members of the Cube file it was read from
+ * <id>.index and <id>.data, made one metric at a time (memory: two metrics'
+ * cnodes x locations, one filled while the other is written), then the members of the Cube file it was read from
  * that hpcdb does not interpret (write_carry.c). Members carry mtime 0 so that equal models give
  * byte-identical files. */
 #include <archive.h>
 #include <archive_entry.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -50,19 +51,12 @@ static int add_member(struct archive *ar, const char *name, const cube_buf *b, c
   return to_member(&m, b->data, b->len);
 }
 
-/* Metric k's .index and .data; plain data goes from the rows to the archive
- * without another copy of the metric's values. A metric without a non-zero
- * value gets neither (as Score-P and CubeW write it; an index listing no
- * cnode is refused by pycubexr, and readers take a metric without members
- * as zero everywhere). */
-static int add_metric(struct archive *ar, const hpcdb_experiment *exp, const cube_tree *t,
-                      const cube_metric_plan *plan, uint32_t k, cube_metric_rows *rows, const char *path,
-                      int compress) {
+/* Metric k's .index and .data from its filled rows; plain data goes from the
+ * rows to the archive without another copy of the metric's values. */
+static int put_metric(struct archive *ar, uint32_t k, const cube_metric_rows *rows, const char *path, int compress) {
   char name[32];
   cube_buf index = {0}, data = {0};
-  int rc = cube_metric_rows_fill(rows, exp, t, plan);
-  if (rc == 0 && rows->n_listed == 0) return 0;
-  if (rc == 0) rc = cube_write_index(&index, rows);
+  int rc = cube_write_index(&index, rows);
   snprintf(name, sizeof name, "%u.index", k);
   if (rc == 0) rc = add_member(ar, name, &index, path);
   snprintf(name, sizeof name, "%u.data", k);
@@ -76,6 +70,66 @@ static int add_metric(struct archive *ar, const hpcdb_experiment *exp, const cub
   }
   cube_buf_free(&index);
   cube_buf_free(&data);
+  return rc;
+}
+
+/* A metric written on the writer thread while the next one is filled. */
+typedef struct metric_job {
+  struct archive *ar;
+  hpcdb_atomic_file *f;
+  const char *path;
+  int compress;
+  uint32_t k;
+  const cube_metric_rows *rows;
+  int rc;
+  char error[1024]; /* the thread's message (messages are per thread) */
+} metric_job;
+
+static void *write_job(void *arg) {
+  metric_job *j = arg;
+  j->rc = put_metric(j->ar, j->k, j->rows, j->path, j->compress);
+  if (j->rc == 0) atomic_file_start_writeback(j->f); /* the disk works while the next metric is filled */
+  if (j->rc < 0) snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
+  return NULL;
+}
+
+/* Waits for the metric being written; its failure becomes this thread's. */
+static int finish_job(pthread_t thread, int *running, metric_job *j) {
+  if (!*running) return 0;
+  pthread_join(thread, NULL);
+  *running = 0;
+  return j->rc < 0 ? hpcdb_fail(j->rc, "%s", j->error) : 0;
+}
+
+/* Every metric's members, in order: metric k + 1 is filled into the other
+ * rows buffer while metric k goes out (memory: two metrics' cnodes x
+ * locations). A metric without a non-zero value gets neither member (as
+ * Score-P and CubeW write it; an index listing no cnode is refused by
+ * pycubexr, and readers take a metric without members as zero everywhere). */
+static int add_metrics(struct archive *ar, hpcdb_atomic_file *f, const hpcdb_experiment *exp, const cube_tree *t,
+                       const cube_metric_plan *plans, uint32_t n_plans, const char *path, int compress) {
+  cube_metric_rows rows[2] = {{0}};
+  metric_job job;
+  pthread_t thread;
+  int running = 0, rc = 0;
+  for (uint32_t k = 0; k < n_plans && rc == 0; k++) {
+    cube_metric_rows *r = &rows[k & 1];
+    rc = cube_metric_rows_fill(r, exp, t, &plans[k]);
+    int done = finish_job(thread, &running, &job);
+    if (rc == 0) rc = done;
+    if (rc < 0 || r->n_listed == 0) continue;
+    job = (metric_job){ar, f, path, compress, k, r, 0, ""};
+    if (pthread_create(&thread, NULL, write_job, &job) == 0) {
+      running = 1;
+    } else {
+      write_job(&job);
+      rc = job.rc;
+    }
+  }
+  int done = finish_job(thread, &running, &job);
+  if (rc == 0) rc = done;
+  cube_metric_rows_free(&rows[0]);
+  cube_metric_rows_free(&rows[1]);
   return rc;
 }
 
@@ -98,19 +152,18 @@ static int carry_data(void *user, const void *data, size_t n) {
   return to_member(&c->m, data, n);
 }
 
-static int write_members(struct archive *ar, const hpcdb_experiment *exp, const char *path, int compress) {
+static int write_members(struct archive *ar, hpcdb_atomic_file *f, const hpcdb_experiment *exp, const char *path,
+                         int compress) {
   cube_tree t;
   cube_metric_plan *plans = NULL;
   uint32_t n_plans = 0;
   cube_buf anchor = {0};
-  cube_metric_rows rows = {0};
   int rc = cube_tree_build(&t, exp);
   if (rc == 0) rc = cube_plan_metrics(exp, &plans, &n_plans);
   if (rc == 0) rc = cube_write_anchor(&anchor, exp, &t, plans, n_plans);
   if (rc == 0) rc = add_member(ar, "anchor.xml", &anchor, path);
   cube_buf_free(&anchor);
-  for (uint32_t k = 0; k < n_plans && rc == 0; k++) rc = add_metric(ar, exp, &t, &plans[k], k, &rows, path, compress);
-  cube_metric_rows_free(&rows);
+  if (rc == 0) rc = add_metrics(ar, f, exp, &t, plans, n_plans, path, compress);
   carry_sink carry = {.ar = ar, .path = path};
   cube_member_writer w = {carry_header, carry_data, &carry, NULL};
   if (rc == 0) rc = cube_carry_members(exp, &w);
@@ -135,7 +188,7 @@ int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_
                   archive_write_set_bytes_in_last_block(ar, 10240) != ARCHIVE_OK ||
                   archive_write_open2(ar, &f, NULL, to_file, NULL, NULL) != ARCHIVE_OK))
     rc = hpcdb_fail(HPCDB_EIO, "%s: cannot start a tar archive: %s", path, archive_error_string(ar));
-  if (rc == 0) rc = write_members(ar, exp, path, options->compress);
+  if (rc == 0) rc = write_members(ar, &f, exp, path, options->compress);
   if (rc == 0 && archive_write_close(ar) != ARCHIVE_OK)
     rc = hpcdb_fail(HPCDB_EIO, "%s: %s", path, archive_error_string(ar));
   if (ar) archive_write_free(ar);

@@ -3,10 +3,12 @@
  * non-zero value at some location, and one row of little-endian doubles per
  * listed position; with compression, one zlib stream per row (ZCUBEX.DATA
  * with 8-byte fields, as CubeLib writes it). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "common/big_alloc.h"
 #include "common/bytes.h"
 #include "common/error.h"
 #include "cube/cube_write.h"
@@ -17,15 +19,18 @@ static void put_le(cube_buf *b, uint64_t v, size_t n) {
   cube_buf_put(b, x, n);
 }
 
-/* The value of prop id `id` at position k of a profile, 0 when absent. */
-static double value_at(const hpcdb_profile *p, uint32_t k, uint16_t id) {
-  uint64_t lo = p->ctx_starts[k], hi = p->ctx_starts[k + 1];
-  while (lo < hi) {
+/* Where position k of a profile holds prop id `id`, or -1: a binary search
+ * down to a few entries, then a scan (a context holds a handful of ids). */
+static inline int64_t find_id(const hpcdb_profile *p, uint32_t k, uint16_t id) {
+  uint64_t lo = p->ctx_starts[k], end = p->ctx_starts[k + 1], hi = end; /* the first id >= id is in [lo, hi] */
+  while (hi - lo > 8) {
     uint64_t mid = lo + (hi - lo) / 2;
     if (p->metric_ids[mid] < id) lo = mid + 1;
     else hi = mid;
   }
-  return lo < p->ctx_starts[k + 1] && p->metric_ids[lo] == id ? p->values[lo] : 0;
+  for (; lo < end; lo++)
+    if (p->metric_ids[lo] >= id) return p->metric_ids[lo] == id ? (int64_t)lo : -1;
+  return -1;
 }
 
 static uint32_t cnode_of(const hpcdb_experiment *exp, const cube_tree *t, uint32_t id) {
@@ -34,38 +39,82 @@ static uint32_t cnode_of(const hpcdb_experiment *exp, const cube_tree *t, uint32
   return ctx == HPCDB_NONE ? UINT32_MAX : t->cnode_of_ctx[ctx];
 }
 
-/* Values are first spread into a column per location (a profile's writes
- * stay within one column), then a tile of columns is transposed into the
- * rows; writing the rows directly, one location at a time, missed the cache
- * and the TLB on every value. */
-static void fill_rows(cube_metric_rows *r, const hpcdb_experiment *exp, const cube_tree *t,
-                      const cube_metric_plan *plan) {
+/* A cnode's slot for one metric: its row position, flagged when it is an
+ * entry point whose value is the plan's entry_id; SLOT_NONE when the id is
+ * not in the tree (see plan). */
+#define SLOT_NONE UINT32_MAX
+#define SLOT_ENTRY 0x80000000u
+
+static uint32_t cnode_slot(const cube_metric_rows *r, const hpcdb_experiment *exp, const cube_tree *t,
+                           const cube_metric_plan *plan, uint32_t cnode) {
+  if (cnode == UINT32_MAX) return SLOT_NONE;
+  int entry = plan->entry_id >= 0 && exp->contexts[t->ctx[cnode]].kind == HPCDB_CTX_ENTRY;
+  return r->pos[cnode] | (entry ? SLOT_ENTRY : 0);
+}
+
+static inline uint32_t slot_of(const cube_metric_rows *r, const hpcdb_experiment *exp, const cube_tree *t,
+                               const cube_metric_plan *plan, uint32_t id) {
+  if (r->slot) return id < t->n_ids ? r->slot[id] : SLOT_NONE;
+  return cnode_slot(r, exp, t, plan, cnode_of(exp, t, id));
+}
+
+/* Values go first into a tile of TILE locations laid out cnode by cnode
+ * (a profile's stores run through the tile in cnode order, each cnode's
+ * TILE values share one cache line), then each cnode's piece is copied into
+ * its row; writing the rows directly, one location at a time, missed the
+ * cache and the TLB on every value. */
+enum { TILE = 8 };
+
+/* The locations [begin, end) (begin a multiple of TILE), with a tile and
+ * non-zero flags of their own: two parts fill on two threads. */
+typedef struct fill_part {
+  cube_metric_rows *r;
+  const hpcdb_experiment *exp;
+  const cube_tree *t;
+  const cube_metric_plan *plan;
+  uint32_t begin, end;
+  double *tile;
+  uint8_t *nonzero;
+} fill_part;
+
+static void *fill_rows(void *arg) {
+  const fill_part *f = arg;
+  cube_metric_rows *r = f->r;
+  const hpcdb_experiment *exp = f->exp;
+  const cube_tree *t = f->t;
   uint32_t n = t->n, nl = t->n_locations;
-  for (uint32_t l0 = 0; l0 < nl; l0 += r->tile) {
-    uint32_t w = nl - l0 < r->tile ? nl - l0 : r->tile;
-    memset(r->cols, 0, (size_t)w * n * sizeof *r->cols);
+  uint16_t ids[2] = {f->plan->stored_id, (uint16_t)f->plan->entry_id};
+  memset(f->nonzero, 0, n);
+  for (uint32_t l0 = f->begin; l0 < f->end; l0 += TILE) {
+    uint32_t w = f->end - l0 < TILE ? f->end - l0 : TILE;
+    double *tile = f->tile;
+    memset(tile, 0, (size_t)n * w * sizeof *tile);
     for (uint32_t j = 0; j < w; j++) {
       const hpcdb_profile *p = &exp->profiles[t->locations[l0 + j]];
-      double *col = r->cols + (size_t)j * n;
       for (uint32_t k = 0; k < p->n_ctxs; k++) {
-        uint32_t cnode = cnode_of(exp, t, p->ctx_ids[k]);
-        if (cnode == UINT32_MAX) continue; /* not in the tree: see plan */
-        int entry = exp->contexts[t->ctx[cnode]].kind == HPCDB_CTX_ENTRY && plan->entry_id >= 0;
-        col[r->pos[cnode]] = value_at(p, k, entry ? (uint16_t)plan->entry_id : plan->stored_id);
+        uint32_t s = slot_of(r, exp, t, f->plan, p->ctx_ids[k]);
+        if (s == SLOT_NONE) continue;
+        int64_t v = find_id(p, k, ids[s >> 31]);
+        if (v < 0) continue;
+        double x = p->values[v];
+        uint32_t c = s & ~SLOT_ENTRY;
+        tile[(size_t)c * w + j] = x;
+        f->nonzero[c] |= x != 0;
       }
     }
-    for (uint32_t c = 0; c < n; c++) {
-      double *row = r->rows + (size_t)c * nl + l0;
-      for (uint32_t j = 0; j < w; j++) row[j] = r->cols[(size_t)j * n + c];
-    }
+    for (uint32_t c = 0; c < n; c++) memcpy(r->rows + (size_t)c * nl + l0, tile + (size_t)c * w, w * sizeof *tile);
   }
+  return NULL;
 }
+
+/* Below this many cells one thread fills the rows. */
+#define FILL_THREADS_MIN_CELLS (1u << 20)
 
 int cube_metric_rows_fill(cube_metric_rows *r, const hpcdb_experiment *exp, const cube_tree *t,
                           const cube_metric_plan *plan) {
   uint32_t n = t->n, nl = t->n_locations;
   uint64_t cells;
-  if (!mul_ok(n, nl, &cells) || cells > SIZE_MAX / 8)
+  if (!mul_ok(n, nl, &cells) || cells > SIZE_MAX / 8 || n >= SLOT_ENTRY)
     return hpcdb_fail(HPCDB_ENOMEM, "%u cnodes x %u locations are too many for one metric", n, nl);
   if (!r->rows) { /* the first metric: the same buffers serve every metric */
     r->n = n;
@@ -73,33 +122,46 @@ int cube_metric_rows_fill(cube_metric_rows *r, const hpcdb_experiment *exp, cons
     r->order = malloc(((size_t)n + 1) * sizeof *r->order);
     r->pos = malloc(((size_t)n + 1) * sizeof *r->pos);
     r->listed = malloc(((size_t)n + 1) * sizeof *r->listed);
-    r->rows = malloc(((size_t)cells + 1) * sizeof *r->rows);
-    r->tile = cube_tile_width(n, nl);
-    r->cols = malloc(((size_t)r->tile * n + 1) * sizeof *r->cols);
-    if (!r->order || !r->pos || !r->listed || !r->rows || !r->cols)
+    r->nonzero = malloc(2 * (size_t)n + 1);
+    r->slot = t->cnode_of_id ? malloc(((size_t)t->n_ids + 1) * sizeof *r->slot) : NULL;
+    r->rows_bytes = ((size_t)cells + 1) * sizeof *r->rows;
+    r->rows = big_alloc(r->rows_bytes);
+    r->tiles_bytes = (2 * (size_t)n * TILE + 1) * sizeof *r->tiles;
+    r->tiles = big_alloc(r->tiles_bytes);
+    if (!r->order || !r->pos || !r->listed || !r->nonzero || (t->cnode_of_id && !r->slot) || !r->rows || !r->tiles)
       return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u cnodes x %u locations", n, nl);
   }
   if (plan->inclusive) HPCDB_TRY(cube_inclusive_order(n, t->parent, t->kids_at, t->kids, r->order));
   else for (uint32_t c = 0; c < n; c++) r->order[c] = c;
   for (uint32_t k = 0; k < n; k++) r->pos[r->order[k]] = k;
-  fill_rows(r, exp, t, plan);
+  if (r->slot)
+    for (uint32_t id = 0; id < t->n_ids; id++) r->slot[id] = cnode_slot(r, exp, t, plan, t->cnode_of_id[id]);
+  uint32_t half = cells >= FILL_THREADS_MIN_CELLS ? nl / 2 / TILE * TILE : 0;
+  fill_part parts[2] = {{r, exp, t, plan, half, nl, r->tiles, r->nonzero},
+                        {r, exp, t, plan, 0, half, r->tiles + (size_t)n * TILE, r->nonzero + n}};
+  pthread_t thread;
+  int two = half > 0 && pthread_create(&thread, NULL, fill_rows, &parts[1]) == 0;
+  if (half > 0 && !two) parts[0].begin = 0;
+  fill_rows(&parts[0]);
+  if (two) {
+    pthread_join(thread, NULL);
+    for (uint32_t c = 0; c < n; c++) r->nonzero[c] |= r->nonzero[n + c];
+  }
   r->integer = plan->integer;
   r->n_listed = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    const double *row = r->rows + (size_t)k * nl;
-    uint32_t l = 0;
-    while (l < nl && row[l] == 0) l++;
-    if (l < nl) r->listed[r->n_listed++] = k;
-  }
+  for (uint32_t k = 0; k < n; k++)
+    if (r->nonzero[k]) r->listed[r->n_listed++] = k;
   return 0;
 }
 
 void cube_metric_rows_free(cube_metric_rows *r) {
-  free(r->rows);
+  big_free(r->rows, r->rows_bytes);
+  big_free(r->tiles, r->tiles_bytes);
   free(r->listed);
   free(r->order);
   free(r->pos);
-  free(r->cols);
+  free(r->nonzero);
+  free(r->slot);
   memset(r, 0, sizeof *r);
 }
 

@@ -60,6 +60,10 @@ int hpctk4_parse_meta(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, 
 int hpctk4_parse_profile(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path);
 /* The same with the file also open as fd, for pread of the value arrays. */
 int hpctk4_parse_profile_fd(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path);
+/* The same, with HPCDB_READ_SUMMARY_ONLY in flags: when the file has a
+ * summary profile, the other profiles are added without their values. */
+int hpctk4_parse_profile_opts(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path,
+                              unsigned flags);
 int hpctk4_parse_cct_header(const uint8_t *data, uint64_t len, const char *path, uint32_t *n_ctxs);
 int hpctk4_parse_trace(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path);
 

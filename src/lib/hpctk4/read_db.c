@@ -49,7 +49,24 @@ static int read_cct(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, in
   return hpcdb_add_attr(exp, "hpctk4.cct.nCtxs", text);
 }
 
+static int read_profile_summary(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path) {
+  return hpctk4_parse_profile_opts(exp, data, len, fd, path, HPCDB_READ_SUMMARY_ONLY);
+}
+
+static int read_db(hpcdb_experiment **out, const char *path, parse_fn read_profile);
+
 int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path) {
+  return read_db(out, path, hpctk4_parse_profile_fd);
+}
+
+/* Of the options, the summary-only flag: the thread profiles' values stay
+ * unread (a database directory holds them apart from the summary's). */
+int hpctk4_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options) {
+  int summary = options && (options->flags & HPCDB_READ_SUMMARY_ONLY);
+  return read_db(out, path, summary ? read_profile_summary : hpctk4_parse_profile_fd);
+}
+
+static int read_db(hpcdb_experiment **out, const char *path, parse_fn read_profile) {
   *out = NULL;
   struct stat st;
   if (stat(path, &st) != 0) return hpcdb_fail(HPCDB_EIO, "%s: no such file or directory", path);
@@ -66,7 +83,7 @@ int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path) {
   HPCDB_TRY(hpcdb_experiment_new(&exp));
   int rc = read_file(exp, dir, meta, 1, read_meta);
   if (rc == 0 && S_ISDIR(st.st_mode)) {
-    rc = read_file(exp, dir, "profile.db", 0, hpctk4_parse_profile_fd);
+    rc = read_file(exp, dir, "profile.db", 0, read_profile);
     if (rc == 0) rc = read_file(exp, dir, "cct.db", 0, read_cct);
     if (rc == 0) rc = read_file(exp, dir, "trace.db", 0, read_trace);
   }

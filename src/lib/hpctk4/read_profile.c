@@ -192,6 +192,18 @@ int hpctk4_parse_profile(hpcdb_experiment *exp, const uint8_t *data, uint64_t le
 }
 
 int hpctk4_parse_profile_fd(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path) {
+  return hpctk4_parse_profile_opts(exp, data, len, fd, path, 0);
+}
+
+/* Whether one of the n profile infos at p is a summary profile. */
+static int has_summary(const uint8_t *data, uint64_t p, uint64_t stride, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (rd_le32(data + p + i * stride + 0x28) & HPCDB_PROFILE_SUMMARY) return 1;
+  return 0;
+}
+
+int hpctk4_parse_profile_opts(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path,
+                              unsigned flags) {
   profile_reader rr = {0}, *r = &rr;
   r->exp = exp;
   HPCDB_TRY(hpctk4_open_bytes(&r->f, data, len, path, "prof", "_prof.db", N_SECTIONS));
@@ -206,7 +218,9 @@ int hpctk4_parse_profile_fd(hpcdb_experiment *exp, const uint8_t *data, uint64_t
   if (!mul_ok(n, stride, &total) || p < s || (n && p % 8) || !in_bounds(r->f.sec_size[SEC_INFOS], p - s, total))
     return FAIL(HPCDB_ECORRUPT, "Profile Info", s, "section-bounds",
                 "%u profile infos at 0x%llx are not an aligned array inside the section", n, (unsigned long long)p);
-  decoded *ahead = decode_all_ahead(&r->f, fd, p, stride, n);
+  /* summary only (when there is one): the other profiles keep no values, and one profile needs no threads */
+  int summary_only = (flags & HPCDB_READ_SUMMARY_ONLY) && has_summary(data, p, stride, n);
+  decoded *ahead = summary_only ? NULL : decode_all_ahead(&r->f, fd, p, stride, n);
   block_reader br;
   block_reader_open(&br, &r->f, fd);
   int rc = 0;
@@ -219,7 +233,8 @@ int hpctk4_parse_profile_fd(hpcdb_experiment *exp, const uint8_t *data, uint64_t
     uint32_t pi;
     rc = hpcdb_add_profile(exp, rd_le32(data + e + 0x28), p_tuple != 0, ids, n_ids, &pi);
     free(ids);
-    if (rc == 0) rc = read_values(r, &br, e, ahead ? &ahead[i] : NULL, pi);
+    if (rc == 0 && !(summary_only && !(rd_le32(data + e + 0x28) & HPCDB_PROFILE_SUMMARY)))
+      rc = read_values(r, &br, e, ahead ? &ahead[i] : NULL, pi);
   }
   free(br.buf);
   for (uint32_t i = 0; ahead && i < n; i++) free_decoded(&ahead[i]);
