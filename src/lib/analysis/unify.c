@@ -21,6 +21,7 @@
 #include "analysis/structure_map.h"
 #include "analysis/symbols.h"
 #include "common/error.h"
+#include "common/huge_pages.h"
 #include "common/vec.h"
 #include "hpcrun/hpcrun_model.h"
 
@@ -63,6 +64,7 @@ static int table_grow(unified_tree *t) {
   uint64_t ncap = t->cap ? t->cap * 2 : 1024;
   unify_slot *slots = calloc(ncap, sizeof *slots);
   if (!slots) return hpcdb_fail(HPCDB_ENOMEM, "out of memory unifying calling contexts");
+  huge_pages_advise(slots, ncap * sizeof *slots);
   for (uint64_t i = 0; i < t->cap; i++) {
     if (!t->slots[i].id_plus1) continue;
     uint64_t j = key_hash(t->slots[i].key) & (ncap - 1);
@@ -92,7 +94,7 @@ int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto
     i = (i + 1) & (t->cap - 1);
   }
   if (t->n_ids == UINT32_MAX - 1) return hpcdb_fail(HPCDB_EUNSUPPORTED, "more than 2^32 contexts");
-  HPCDB_TRY(VEC_RESERVE(&t->info, &t->cap_ids, (uint64_t)t->n_ids + 1));
+  HPCDB_TRY(VEC_RESERVE_HUGE(&t->info, &t->cap_ids, (uint64_t)t->n_ids + 1));
   uint32_t id = t->n_ids;
   const ctx_info *parent = &t->info[key.parent];
   ctx_info info = {key.parent, HPCDB_NONE, id, (uint8_t)(proto->propagation & 1),

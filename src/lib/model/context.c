@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "common/vec.h"
+#include "common/huge_pages.h"
 #include "model/model_private.h"
 
 static uint8_t presence_flags(const hpcdb_context *c) {
@@ -26,7 +26,7 @@ int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_
     return hpcdb_fail(HPCDB_EINVAL, "context id %u is used twice", proto->id);
   if (exp->n_contexts == UINT32_MAX - 1)
     return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
-  HPCDB_TRY(VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
+  HPCDB_TRY(VEC_RESERVE_HUGE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
   uint32_t idx = exp->n_contexts;
   hpcdb_context *c = &exp->contexts[idx];
   *c = *proto;
