@@ -28,7 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       mapped_profile m;
       thread_values tv;
       if (metric_map && unify_file(&t, "fuzz.hpcrun", f, tree.tab, 0, &m, metric_map) == 0) {
-        if (propagate_file(&t, &tree, &m, &metric_map, 1, &scratch, &tv) == 0) thread_values_free(&tv, &scratch);
+        if (propagate_file(&t, exp->n_metrics, &tree, &m, &metric_map, 1, &scratch, &tv) == 0)
+          thread_values_free(&tv, &scratch);
         mapped_profile_free(&m);
       }
       free(metric_map);

@@ -58,6 +58,8 @@ typedef struct unified_tree {
   ctx_info *info; /* per id */
   uint32_t n_ids;
   uint64_t cap_ids;
+  ctx_info **retired; /* arrays info outgrew: a view of the tree taken before may still read them */
+  uint64_t n_retired, cap_retired;
   struct symbol_table **symbols; /* per module index, loaded on first use */
   uint64_t cap_symbols;
   hpcdb_u64map functions; /* (module << 32 | index in its symbol table) -> function index */
@@ -67,6 +69,8 @@ typedef struct unified_tree {
 
 int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);
 void unified_tree_free(unified_tree *t);
+/* Frees the arrays info outgrew, once no view of the tree taken before is in use. */
+void unified_tree_release_retired(unified_tree *t);
 /* Finds the child of key.parent under key, or creates it from proto (hidden:
  * kept out of the experiment's tree, its callees hang on its nearest shown
  * ancestor there). */
@@ -143,7 +147,7 @@ typedef struct propagate_scratch {
 
 /* Raw values of a file's trees (maps[i], metric_maps[i] for trees[i]),
  * propagated over the unified tree. */
-int propagate_file(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
+int propagate_file(const unified_tree *t, uint32_t n_metrics, const measured_tree *trees, const mapped_profile *maps,
                    uint32_t *const *metric_maps, uint32_t n_trees, propagate_scratch *scratch, thread_values *out);
 /* lexical.c: hpcprof's lex_aware. Propagation leaves in a thread's
  * lex_aware cells the loop-exclusive value (a loop without the loops nested

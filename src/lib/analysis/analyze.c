@@ -13,6 +13,7 @@
 #include "analysis/analysis.h"
 #include "analysis/structure_map.h"
 #include "common/error.h"
+#include "common/vec.h"
 #include "hpcrun/hpcrun_paths.h"
 
 #define MAX_WORKERS 64
@@ -22,6 +23,16 @@
 
 static const char *const standard_kinds[] = {"SUMMARY",   "NODE",       "RANK",      "THREAD",
                                              "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"};
+
+/* The tree, metric count and metric scopes as they were once a batch was
+ * unified: what the batch's propagation reads, while (with several workers)
+ * the next batch is unified. */
+typedef struct prop_view {
+  unified_tree tree; /* a copy: info and n_ids stay as they were */
+  uint32_t n_metrics;
+  uint8_t *scopes; /* per metric: the scopes it has */
+  uint64_t cap_scopes;
+} prop_view;
 
 typedef struct run {
   hpcdb_experiment *exp;
@@ -36,6 +47,7 @@ typedef struct run {
   int have_range;
   profile_writer *writer; /* with options->output */
   propagate_scratch *scratch; /* per worker */
+  prop_view view;
   unsigned workers;
   analysis_pass *pass; /* a pass of the distributed analysis (analysis_run_pass), else NULL */
 } run;
@@ -102,20 +114,15 @@ static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
 
 /* The thread's non-zero values in CSR form (built in the parallel stage):
  * contexts ascending, prop metric ids (metric × 4 + scope) ascending. */
-static int build_csr(const hpcdb_experiment *exp, const thread_values *tv, hpcdb_profile *out) {
+static int build_csr(const uint8_t *scopes, const thread_values *tv, hpcdb_profile *out) {
   uint64_t cap = (uint64_t)tv->n_ctxs * tv->n_metrics * N_SCOPES;
   memset(out, 0, sizeof *out);
-  uint8_t *scopes = malloc(tv->n_metrics ? tv->n_metrics : 1); /* a metric shown only in- or exclusive has fewer */
-  if (!scopes) return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
-  for (uint32_t m = 0; m < tv->n_metrics; m++) scopes[m] = (uint8_t)analysis_metric_scopes(&exp->metrics[m]);
   out->ctx_ids = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_ids);
   out->ctx_starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_starts);
   out->metric_ids = malloc((cap ? cap : 1) * sizeof *out->metric_ids);
   out->values = malloc((cap ? cap : 1) * sizeof *out->values);
-  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values) {
-    free(scopes);
+  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values)
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
-  }
   uint32_t k = 0;
   uint64_t n = 0;
   for (uint32_t slot = 0; slot < tv->n_ctxs; slot++) {
@@ -134,7 +141,6 @@ static int build_csr(const hpcdb_experiment *exp, const thread_values *tv, hpcdb
   out->ctx_starts[k] = n;
   out->n_ctxs = k;
   out->n_values = n;
-  free(scopes);
   return 0;
 }
 
@@ -307,12 +313,12 @@ static void stage_unify(run *r, file_job *j) {
 static void stage_propagate(run *r, file_job *j, unsigned worker) {
   thread_values tv;
   propagate_scratch *scratch = &r->scratch[worker];
-  const unified_tree *t = r->pass && r->pass->view ? r->pass->view : &r->tree;
-  int rc = propagate_file(t, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
+  const unified_tree *t = &r->view.tree;
+  int rc = propagate_file(t, r->view.n_metrics, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
   if (rc == 0) {
     j->n_metrics = tv.n_metrics;
     rc = loop_lex_take(t, &tv, &j->loops);
-    if (rc == 0) rc = build_csr(t->exp, &tv, &j->csr);
+    if (rc == 0) rc = build_csr(r->view.scopes, &tv, &j->csr);
     thread_values_free(&tv, scratch);
   }
   if (rc == 0 && j->n_trees > 0) {
@@ -440,23 +446,43 @@ static void load_finish(loader *l) {
     run_parallel(l->r, l->jobs, l->n, stage_load, l->r->workers);
 }
 
-/* Files go through in batches: memory holds two batches of decoded files
- * and the writer's queue of values. A failure to register or write a
- * profile ends the run (the output is no longer whole); a bad file is
- * skipped. */
-static int analyze_files(run *r, const hpcrun_path_list *files) {
-  r->workers = r->opt->threads > 1 ? r->opt->threads : 1;
-  if (r->workers > MAX_WORKERS) r->workers = MAX_WORKERS;
-  size_t per_batch = 2 * (size_t)r->workers;
-  file_job *all = calloc(2 * per_batch, sizeof *all);
-  r->scratch = calloc(r->workers, sizeof *r->scratch);
-  if (!all || !r->scratch) {
-    free(all);
-    free(r->scratch);
-    r->scratch = NULL;
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+/* Takes the view the next propagation reads (no propagation is running). */
+static int view_take(run *r) {
+  const unified_tree *t = r->pass && r->pass->view ? r->pass->view : &r->tree;
+  prop_view *v = &r->view;
+  v->tree = *t;
+  v->n_metrics = t->exp->n_metrics;
+  HPCDB_TRY(VEC_RESERVE(&v->scopes, &v->cap_scopes, (uint64_t)v->n_metrics + 1));
+  for (uint32_t m = 0; m < v->n_metrics; m++) /* a metric shown only in- or exclusive has fewer */
+    v->scopes[m] = (uint8_t)analysis_metric_scopes(&t->exp->metrics[m]);
+  return 0;
+}
+
+/* Registers a propagated batch in file order. A failure to register or
+ * write a profile ends the run (the output is no longer whole); a bad file
+ * is skipped. */
+static int register_batch(run *r, file_job *jobs, size_t n) {
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    if (jobs[i].rc == 0) {
+      rc = stage_register(r, &jobs[i]);
+      if (rc == 0) r->res->profiles_read++;
+    } else {
+      rc = settle_failure(r, &jobs[i]);
+    }
   }
-  int rc = r->stream ? profile_writer_open(&r->writer, r->stream, r->opt->threads) : 0;
+  return rc;
+}
+
+static void unify_batch(run *r, file_job *jobs, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (jobs[i].rc == 0) stage_unify(r, &jobs[i]);
+}
+
+/* One worker, or a pass of the distributed analysis: batch after batch, the
+ * next one decoded on the other workers while this one is unified. */
+static int batches_in_turn(run *r, const hpcrun_path_list *files, file_job *all, size_t per_batch) {
+  int rc = 0;
   size_t n = files->n < per_batch ? files->n : per_batch;
   for (size_t i = 0; i < n; i++) all[i].path = files->paths[i];
   run_parallel(r, all, n, stage_load, r->workers);
@@ -466,31 +492,100 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
     for (size_t i = 0; i < n_next; i++) next[i].path = files->paths[first + n + i];
     loader l;
     load_start(&l, r, next, n_next);
-    for (size_t i = 0; i < n; i++)
-      if (jobs[i].rc == 0) stage_unify(r, &jobs[i]);
+    unify_batch(r, jobs, n);
     load_finish(&l);
     int tree_only = r->pass && r->pass->tree_only; /* failures are reported by the pass that follows */
-    if (!tree_only) run_parallel(r, jobs, n, stage_propagate, r->workers);
-    for (size_t i = 0; i < n && rc == 0; i++) {
-      if (tree_only) {
+    if (tree_only) {
+      for (size_t i = 0; i < n && rc == 0; i++)
         if (jobs[i].rc == HPCDB_ENOMEM) rc = hpcdb_fail(jobs[i].rc, "%s", jobs[i].error);
-      } else if (jobs[i].rc == 0) {
-        rc = stage_register(r, &jobs[i]);
-        if (rc == 0) r->res->profiles_read++;
-      } else {
-        rc = settle_failure(r, &jobs[i]);
-      }
+    } else if ((rc = view_take(r)) == 0) {
+      run_parallel(r, jobs, n, stage_propagate, r->workers);
+      rc = register_batch(r, jobs, n);
     }
+    unified_tree_release_retired(&r->tree);
     for (size_t i = 0; i < n; i++) job_release(&jobs[i]);
     n = n_next;
   }
-  for (size_t i = 0; i < 2 * per_batch; i++) job_release(&all[i]); /* a batch decoded for nothing */
+  return rc;
+}
+
+/* What the other workers do while this thread unifies a batch: propagate
+ * the batch before it, then decode the batch after it. */
+typedef struct helper {
+  run *r;
+  file_job *prop, *load;
+  size_t n_prop, n_load;
+  pthread_t tid;
+  int started;
+} helper;
+
+static void *helper_main(void *arg) {
+  helper *h = arg;
+  run_parallel(h->r, h->prop, h->n_prop, stage_propagate, h->r->workers - 1);
+  run_parallel(h->r, h->load, h->n_load, stage_load, h->r->workers - 1);
+  return NULL;
+}
+
+/* Several workers: batch s is unified on this thread while the others
+ * propagate batch s - 1 (over the view taken once it was unified: unifying
+ * only adds to the tree, and the arrays it outgrows are kept until the
+ * propagation is done) and decode batch s + 1; batch s - 1 is registered
+ * after. Every sequential step keeps its order, so the output is the same. */
+static int batches_pipelined(run *r, const hpcrun_path_list *files, file_job *all, size_t per_batch) {
+  size_t n_batches = (files->n + per_batch - 1) / per_batch;
+#define BATCH(b) (all + (b) % 3 * per_batch)
+#define BATCH_N(b) ((b) < n_batches ? (files->n - (b) * per_batch < per_batch ? files->n - (b) * per_batch : per_batch) : 0)
+  for (size_t i = 0; i < BATCH_N(0); i++) all[i].path = files->paths[i];
+  run_parallel(r, all, BATCH_N(0), stage_load, r->workers);
+  int rc = 0;
+  for (size_t s = 0; s <= n_batches && rc == 0; s++) {
+    helper h = {r, s > 0 ? BATCH(s - 1) : NULL, BATCH(s + 1), s > 0 ? BATCH_N(s - 1) : 0, BATCH_N(s + 1), 0, 0};
+    for (size_t i = 0; i < h.n_load; i++) h.load[i].path = files->paths[(s + 1) * per_batch + i];
+    h.started = pthread_create(&h.tid, NULL, helper_main, &h) == 0;
+    unify_batch(r, BATCH(s), BATCH_N(s));
+    if (h.started)
+      pthread_join(h.tid, NULL);
+    else
+      helper_main(&h);
+    unified_tree_release_retired(&r->tree);
+    if (s < n_batches) rc = view_take(r);
+    if (s > 0) {
+      if (rc == 0) rc = register_batch(r, h.prop, h.n_prop);
+      for (size_t i = 0; i < h.n_prop; i++) job_release(&h.prop[i]);
+    }
+  }
+#undef BATCH
+#undef BATCH_N
+  return rc;
+}
+
+/* Files go through in batches: memory holds up to three batches of decoded
+ * files and the writer's queue of values. */
+static int analyze_files(run *r, const hpcrun_path_list *files) {
+  r->workers = r->opt->threads > 1 ? r->opt->threads : 1;
+  if (r->workers > MAX_WORKERS) r->workers = MAX_WORKERS;
+  size_t per_batch = 2 * (size_t)r->workers;
+  file_job *all = calloc(3 * per_batch, sizeof *all);
+  r->scratch = calloc(r->workers, sizeof *r->scratch);
+  if (!all || !r->scratch) {
+    free(all);
+    free(r->scratch);
+    r->scratch = NULL;
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  int rc = r->stream ? profile_writer_open(&r->writer, r->stream, r->opt->threads) : 0;
+  if (rc == 0) rc = r->workers > 1 && !r->pass ? batches_pipelined(r, files, all, per_batch)
+                                                : batches_in_turn(r, files, all, per_batch);
+  for (size_t i = 0; i < 3 * per_batch; i++) job_release(&all[i]); /* batches decoded for nothing */
   int closed = profile_writer_close(r->writer);
   r->writer = NULL;
   free(all);
   for (unsigned w = 0; w < r->workers; w++) propagate_scratch_free(&r->scratch[w]);
   free(r->scratch);
   r->scratch = NULL;
+  free(r->view.scopes);
+  memset(&r->view, 0, sizeof r->view);
+  unified_tree_release_retired(&r->tree);
   return rc < 0 ? rc : closed;
 }
 

@@ -102,12 +102,12 @@ static void add_dense(thread_values *tv, const uint32_t *slot, const measured_tr
   }
 }
 
-int propagate_file(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
+int propagate_file(const unified_tree *t, uint32_t n_metrics, const measured_tree *trees, const mapped_profile *maps,
                    uint32_t *const *metric_maps, uint32_t n_trees, propagate_scratch *scratch, thread_values *tv) {
   memset(tv, 0, sizeof *tv);
   HPCDB_TRY(touched_contexts(t, maps, n_trees, scratch, tv));
   const uint32_t *slot = scratch->slot;
-  tv->n_metrics = t->exp->n_metrics;
+  tv->n_metrics = n_metrics;
   uint64_t cells;
   if (!mul_ok((uint64_t)tv->n_ctxs * N_SCOPES, tv->n_metrics ? tv->n_metrics : 1, &cells)) cells = UINT64_MAX;
   if (cells > scratch->n_v) { /* the rows are zero between files: new room is too */

@@ -21,6 +21,7 @@
 #include "analysis/structure_map.h"
 #include "analysis/symbols.h"
 #include "common/error.h"
+#include "common/huge_pages.h"
 #include "common/vec.h"
 #include "hpcrun/hpcrun_model.h"
 
@@ -54,15 +55,40 @@ void unified_tree_free(unified_tree *t) {
   structure_map_free(t->structure);
   free(t->slots);
   free(t->info);
+  unified_tree_release_retired(t);
+  free(t->retired);
   u64map_free(&t->functions);
   u64map_free(&t->placeholders);
   memset(t, 0, sizeof *t);
+}
+
+void unified_tree_release_retired(unified_tree *t) {
+  for (uint64_t i = 0; i < t->n_retired; i++) free(t->retired[i]);
+  t->n_retired = 0;
+}
+
+/* Room for one more id. The old array is kept until
+ * unified_tree_release_retired: a view of the tree may be reading it. */
+static int info_grow(unified_tree *t) {
+  uint64_t cap = t->cap_ids * 2;
+  ctx_info *info = malloc(cap * sizeof *info);
+  if (!info || VEC_RESERVE(&t->retired, &t->cap_retired, t->n_retired + 1) < 0) {
+    free(info);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory unifying calling contexts");
+  }
+  huge_pages_advise(info, cap * sizeof *info);
+  memcpy(info, t->info, t->n_ids * sizeof *info);
+  t->retired[t->n_retired++] = t->info;
+  t->info = info;
+  t->cap_ids = cap;
+  return 0;
 }
 
 static int table_grow(unified_tree *t) {
   uint64_t ncap = t->cap ? t->cap * 2 : 1024;
   unify_slot *slots = calloc(ncap, sizeof *slots);
   if (!slots) return hpcdb_fail(HPCDB_ENOMEM, "out of memory unifying calling contexts");
+  huge_pages_advise(slots, ncap * sizeof *slots);
   for (uint64_t i = 0; i < t->cap; i++) {
     if (!t->slots[i].id_plus1) continue;
     uint64_t j = key_hash(t->slots[i].key) & (ncap - 1);
@@ -92,7 +118,7 @@ int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto
     i = (i + 1) & (t->cap - 1);
   }
   if (t->n_ids == UINT32_MAX - 1) return hpcdb_fail(HPCDB_EUNSUPPORTED, "more than 2^32 contexts");
-  HPCDB_TRY(VEC_RESERVE(&t->info, &t->cap_ids, (uint64_t)t->n_ids + 1));
+  if (t->n_ids == t->cap_ids) HPCDB_TRY(info_grow(t));
   uint32_t id = t->n_ids;
   const ctx_info *parent = &t->info[key.parent];
   ctx_info info = {key.parent, HPCDB_NONE, id, (uint8_t)(proto->propagation & 1),

@@ -13,7 +13,8 @@ typedef struct hpcdb_atomic_file {
   char *buf; /* stdio's buffer: glibc ignores setvbuf's size unless it is given one */
   char *target;
   char *temp;
-  uint64_t written; /* bytes written so far = current offset */
+  uint64_t written;   /* bytes written so far = current offset */
+  uint64_t writeback; /* the bytes before this are on their way to the disk */
   int failed;
 } hpcdb_atomic_file;
 

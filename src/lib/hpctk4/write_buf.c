@@ -4,6 +4,7 @@
 
 #include "common/bytes.h"
 #include "common/error.h"
+#include "common/huge_pages.h"
 #include "hpctk4/hpctk4_write.h"
 
 static int wbuf_grow(wbuf *b, uint64_t need) {
@@ -16,6 +17,7 @@ static int wbuf_grow(wbuf *b, uint64_t need) {
   if (cap > SIZE_MAX) return hpcdb_fail(HPCDB_ENOMEM, "output of %llu bytes is too large", (unsigned long long)need);
   uint8_t *p = realloc(b->data, (size_t)cap);
   if (!p) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu bytes of output", (unsigned long long)cap);
+  huge_pages_advise(p, (size_t)cap);
   b->data = p;
   b->cap = cap;
   return 0;

@@ -3,6 +3,7 @@
  * written once all its descendants' arrays are), and the entry point array
  * comes last. The walk uses an explicit stack: trees can be very deep. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/bytes.h"
 #include "common/error.h"
@@ -64,25 +65,25 @@ static void put_ctx(uint8_t *p, const hpcdb_context *c, uint64_t sz_children, ui
 }
 
 /* The tree in arrays: each context's children (in sibling order) at
- * kids[first[n] .. first[n + 1]), the size of each context's entry, and
- * where each children array went. One walk of the sibling lists; after that
- * the contexts themselves are read once, when their entry is written. */
+ * kids[first[n] .. first[n + 1]), the size of each context's entry, where
+ * each children array went and where each entry goes. The walk reads only
+ * these arrays; the contexts are read in index order, once to size their
+ * entries and once to write them. */
 typedef struct tree_out {
   uint32_t *first, *kids;
-  uint8_t *size;        /* entry size / 8 */
-  uint64_t *ptr, *bytes; /* per context: its children array */
-  uint64_t at;           /* the next children array goes here */
+  uint8_t *size;               /* entry size / 8 */
+  uint64_t *ptr, *bytes, *pos; /* per context: its children array, its own entry */
+  uint64_t at;                 /* the next children array goes here */
 } tree_out;
 
-static void children_array(wbuf *b, const hpcdb_experiment *exp, uint32_t n, tree_out *t,
-                           const hpctk4_meta_refs *refs) {
+static void children_array(uint32_t n, tree_out *t) {
   uint64_t total = 0;
   for (uint32_t k = t->first[n]; k < t->first[n + 1]; k++) total += 8 * (uint64_t)t->size[t->kids[k]];
   t->ptr[n] = total ? t->at : 0;
   t->bytes[n] = total;
   for (uint32_t k = t->first[n]; k < t->first[n + 1]; k++) {
     uint32_t c = t->kids[k];
-    put_ctx(b->data + t->at, &exp->contexts[c], t->bytes[c], t->ptr[c], refs);
+    t->pos[c] = t->at;
     t->at += 8 * (uint64_t)t->size[c];
   }
 }
@@ -92,8 +93,7 @@ typedef struct frame {
 } frame;
 
 /* Post-order over the subtree of root: children arrays of descendants first. */
-static void subtree(wbuf *b, const hpcdb_experiment *exp, uint32_t root, frame *stack, tree_out *t,
-                    const hpctk4_meta_refs *refs) {
+static void subtree(uint32_t root, frame *stack, tree_out *t) {
   uint32_t depth = 0;
   stack[depth++] = (frame){root, t->first[root]};
   while (depth > 0) {
@@ -102,26 +102,30 @@ static void subtree(wbuf *b, const hpcdb_experiment *exp, uint32_t root, frame *
       uint32_t c = t->kids[top->next_kid++];
       stack[depth++] = (frame){c, t->first[c]};
     } else {
-      children_array(b, exp, top->node, t, refs);
+      children_array(top->node, t);
       depth--;
     }
   }
 }
 
-/* Fills first, kids and size; returns the bytes of the children arrays below the entry points. */
+/* Fills first, kids and size; returns the bytes of the children arrays below
+ * the entry points. hpcdb_add_context appends a child to its parent's sibling
+ * list and gives it a larger index than the parent's, so a context's children
+ * in sibling order are the contexts naming it as parent in index order: a
+ * counting sort by parent, in two sequential passes, lists them. */
 static uint64_t layout(const hpcdb_experiment *exp, tree_out *t) {
   const hpcdb_context *ctx = exp->contexts;
-  uint64_t all = 0;
-  uint32_t at = 0;
-  for (uint32_t n = 0; n < exp->n_contexts; n++) {
-    t->first[n] = at;
-    for (uint32_t c = ctx[n].first_child; c != HPCDB_NONE && at < exp->n_contexts; c = ctx[c].next_sibling)
-      t->kids[at++] = c;
-    t->size[n] = (uint8_t)(ctx_size(&ctx[n]) / 8);
+  uint32_t n = exp->n_contexts;
+  memset(t->first, 0, ((size_t)n + 2) * sizeof *t->first);
+  for (uint32_t c = 0; c < n; c++) {
+    t->size[c] = (uint8_t)(ctx_size(&ctx[c]) / 8);
+    if (c > 0) t->first[ctx[c].parent + 2]++;
   }
-  if (exp->n_contexts > 1) /* every child of a context below the root has its entry in an array */
-    for (uint32_t k = t->first[1]; k < at; k++) all += 8 * (uint64_t)t->size[t->kids[k]];
-  t->first[exp->n_contexts] = at;
+  for (uint32_t p = 0; p < n; p++) t->first[p + 2] += t->first[p + 1];
+  for (uint32_t c = 1; c < n; c++) t->kids[t->first[ctx[c].parent + 1]++] = c;
+  uint64_t all = 0; /* every context below an entry point has its entry in an array */
+  for (uint32_t c = 1; c < n; c++)
+    if (ctx[c].parent != 0) all += 8 * (uint64_t)t->size[c];
   return all;
 }
 
@@ -134,9 +138,11 @@ static int tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *re
   t->at = start;
   uint32_t n_entries = 0;
   for (uint32_t e = ctx[0].first_child; e != HPCDB_NONE; e = ctx[e].next_sibling, n_entries++)
-    subtree(b, exp, e, stack, t, refs);
+    subtree(e, stack, t);
   if (t->at != start + all)
     return hpcdb_fail(HPCDB_EINVAL, "context tree: some contexts are not below an entry point");
+  for (uint32_t c = 1; c < exp->n_contexts; c++)
+    if (ctx[c].parent != 0) put_ctx(b->data + t->pos[c], &ctx[c], t->bytes[c], t->ptr[c], refs);
   uint64_t entries = 0;
   if (n_entries) HPCDB_TRY(wbuf_alloc(b, SZ_ENTRY * (uint64_t)n_entries, 8, &entries));
   uint32_t k = 0;
@@ -159,10 +165,11 @@ int hpctk4_meta_context_tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_
   uint64_t s;
   HPCDB_TRY(wbuf_alloc(b, 0x0b, 8, &s));
   size_t n = exp->n_contexts;
-  tree_out t = {malloc((n + 1) * sizeof *t.first), malloc((n ? n : 1) * sizeof *t.kids), malloc(n ? n : 1),
-                calloc(n ? n : 1, sizeof *t.ptr), calloc(n ? n : 1, sizeof *t.bytes), 0};
+  tree_out t = {malloc((n + 2) * sizeof *t.first), malloc((n ? n : 1) * sizeof *t.kids), malloc(n ? n : 1),
+                calloc(n ? n : 1, sizeof *t.ptr), calloc(n ? n : 1, sizeof *t.bytes),
+                malloc((n ? n : 1) * sizeof *t.pos), 0};
   frame *stack = malloc((n ? n : 1) * sizeof *stack);
-  int rc = (t.first && t.kids && t.size && t.ptr && t.bytes && stack)
+  int rc = (t.first && t.kids && t.size && t.ptr && t.bytes && t.pos && stack)
                ? tree(b, exp, refs, s, &t, stack)
                : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", exp->n_contexts);
   free(t.first);
@@ -170,6 +177,7 @@ int hpctk4_meta_context_tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_
   free(t.size);
   free(t.ptr);
   free(t.bytes);
+  free(t.pos);
   free(stack);
   HPCDB_TRY(rc);
   *off = s;

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "common/vec.h"
+#include "common/huge_pages.h"
 #include "model/model_private.h"
 
 static uint8_t presence_flags(const hpcdb_context *c) {
@@ -22,12 +22,11 @@ int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_
       (proto->module != HPCDB_NONE && proto->module >= exp->n_modules))
     return hpcdb_fail(HPCDB_EINVAL, "context %u refers to a function, file or module that does not exist",
                       proto->id);
-  uint64_t dummy;
-  if (u64map_get(&exp->priv->ctx_by_id, proto->id, &dummy))
+  if (ctx_index_find(&exp->priv->ctx_by_id, proto->id) != HPCDB_NONE)
     return hpcdb_fail(HPCDB_EINVAL, "context id %u is used twice", proto->id);
   if (exp->n_contexts == UINT32_MAX - 1)
     return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
-  HPCDB_TRY(VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
+  HPCDB_TRY(VEC_RESERVE_HUGE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
   uint32_t idx = exp->n_contexts;
   hpcdb_context *c = &exp->contexts[idx];
   *c = *proto;
@@ -36,8 +35,7 @@ int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_
   c->parent = parent;
   c->first_child = c->next_sibling = c->last_child = HPCDB_NONE;
   c->flags = presence_flags(c);
-  if (u64map_put(&exp->priv->ctx_by_id, proto->id, idx) != 0)
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory indexing contexts");
+  HPCDB_TRY(ctx_index_put(&exp->priv->ctx_by_id, proto->id, idx, exp->n_contexts));
   hpcdb_context *p = &exp->contexts[parent];
   if (p->last_child == HPCDB_NONE)
     p->first_child = idx;
@@ -50,6 +48,5 @@ int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_
 }
 
 uint32_t hpcdb_find_context(const hpcdb_experiment *exp, uint32_t id) {
-  uint64_t idx;
-  return u64map_get(&exp->priv->ctx_by_id, id, &idx) ? (uint32_t)idx : HPCDB_NONE;
+  return ctx_index_find(&exp->priv->ctx_by_id, id);
 }

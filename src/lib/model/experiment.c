@@ -23,7 +23,7 @@ int hpcdb_experiment_new(hpcdb_experiment **out) {
   global.first_child = global.next_sibling = global.last_child = HPCDB_NONE;
   global.function = global.file = global.module = HPCDB_NONE;
   if (VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, 1) < 0 ||
-      u64map_put(&exp->priv->ctx_by_id, 0, 0) != 0) {
+      ctx_index_put(&exp->priv->ctx_by_id, 0, 0, 1) < 0) {
     hpcdb_experiment_free(exp);
     return NOMEM();
   }
@@ -64,7 +64,7 @@ void hpcdb_experiment_free(hpcdb_experiment *exp) {
   free(exp->traces);
   if (exp->priv) {
     strpool_free(&exp->priv->strings);
-    u64map_free(&exp->priv->ctx_by_id);
+    ctx_index_free(&exp->priv->ctx_by_id);
     free(exp->priv->cap_instances);
     free(exp->priv->cap_summaries);
     free(exp->priv);

@@ -3,11 +3,12 @@
 #define HPCDB_MODEL_PRIVATE_H
 
 #include "common/hashmap.h"
+#include "model/ctx_index.h"
 #include "hpcdb/model.h"
 
 struct hpcdb_model_private {
   hpcdb_strpool strings;
-  hpcdb_u64map ctx_by_id; /* native context id -> index */
+  ctx_index ctx_by_id; /* native context id -> index */
   uint64_t cap_attrs, cap_warnings, cap_kinds, cap_modules, cap_files, cap_functions, cap_scopes, cap_metrics,
       cap_contexts, cap_profiles, cap_traces;
   uint64_t *cap_instances; /* per metric */

@@ -1,0 +1,27 @@
+#include "common/huge_pages.h"
+
+#include <sys/mman.h>
+
+#include "common/vec.h"
+
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+void huge_pages_advise(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  if (!p || bytes < 2 * HUGE_PAGE) return;
+  /* The whole pages of the block: a block malloc maps on its own stays one
+   * mapping, which realloc can then move or extend in place. */
+  uintptr_t start = (uintptr_t)p & ~(uintptr_t)4095, end = ((uintptr_t)p + bytes + 4095) & ~(uintptr_t)4095;
+  (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+int vec_reserve_huge(void **items, uint64_t *cap, uint64_t need, size_t size) {
+  uint64_t before = *cap;
+  int rc = vec_reserve(items, cap, need, size);
+  if (rc == 0 && *cap != before) huge_pages_advise(*items, (size_t)(*cap * size));
+  return rc;
+}
