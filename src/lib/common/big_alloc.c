@@ -3,12 +3,12 @@
 
 #include <sys/mman.h>
 
+#include "common/huge_pages.h"
+
 void *big_alloc(size_t bytes) {
   void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-  if (bytes >= ((size_t)2 << 20)) madvise(p, bytes, MADV_HUGEPAGE); /* a hint: without it, 4 KiB pages */
-#endif
+  huge_pages_advise(p, bytes);
   return p;
 }
 
