@@ -433,32 +433,38 @@ static int settle_failure(run *r, file_job *j) {
   return 0;
 }
 
-/* The next batch is decoded on other threads while this one is unified
+/* What the other workers do while this thread unifies a batch: propagate
+ * the batch before it (when pipelined), then decode the batch after it
  * (decoding touches nothing shared). */
-typedef struct loader {
+typedef struct helper {
   run *r;
-  file_job *jobs;
-  size_t n;
+  file_job *prop, *load;
+  size_t n_prop, n_load;
   pthread_t tid;
   int started;
-} loader;
+} helper;
 
-static void *loader_main(void *arg) {
-  loader *l = arg;
-  run_parallel(l->r, l->jobs, l->n, stage_load, l->r->workers - 1);
+static void helper_run(helper *h, unsigned workers) {
+  run_parallel(h->r, h->prop, h->n_prop, stage_propagate, workers);
+  run_parallel(h->r, h->load, h->n_load, stage_load, workers);
+}
+
+static void *helper_main(void *arg) {
+  helper *h = arg;
+  helper_run(h, h->r->workers - 1);
   return NULL;
 }
 
-static void load_start(loader *l, run *r, file_job *jobs, size_t n) {
-  *l = (loader){r, jobs, n, 0, 0};
-  if (n > 0 && r->workers > 1 && pthread_create(&l->tid, NULL, loader_main, l) == 0) l->started = 1;
+static void helper_start(helper *h) {
+  h->started = h->n_prop + h->n_load > 0 && h->r->workers > 1 && pthread_create(&h->tid, NULL, helper_main, h) == 0;
 }
 
-static void load_finish(loader *l) {
-  if (l->started)
-    pthread_join(l->tid, NULL);
-  else if (l->n > 0)
-    run_parallel(l->r, l->jobs, l->n, stage_load, l->r->workers);
+/* Waits for the helper, or does its work here when no thread could start. */
+static void helper_finish(helper *h) {
+  if (h->started)
+    pthread_join(h->tid, NULL);
+  else
+    helper_run(h, h->r->workers);
 }
 
 /* Takes the view the next propagation reads (no propagation is running). */
@@ -504,10 +510,10 @@ static int batches_in_turn(run *r, const hpcrun_path_list *files, file_job *all,
     file_job *jobs = all + cur * per_batch, *next = all + (cur ^ 1) * per_batch;
     size_t n_next = files->n - first - n < per_batch ? files->n - first - n : per_batch;
     for (size_t i = 0; i < n_next; i++) next[i].path = files->paths[first + n + i];
-    loader l;
-    load_start(&l, r, next, n_next);
+    helper h = {r, NULL, next, 0, n_next, 0, 0};
+    helper_start(&h);
     unify_batch(r, jobs, n);
-    load_finish(&l);
+    helper_finish(&h);
     if ((rc = view_take(r, &r->tree)) == 0) {
       run_parallel(r, jobs, n, stage_propagate, r->workers);
       rc = register_batch(r, jobs, n);
@@ -517,23 +523,6 @@ static int batches_in_turn(run *r, const hpcrun_path_list *files, file_job *all,
     n = n_next;
   }
   return rc;
-}
-
-/* What the other workers do while this thread unifies a batch: propagate
- * the batch before it, then decode the batch after it. */
-typedef struct helper {
-  run *r;
-  file_job *prop, *load;
-  size_t n_prop, n_load;
-  pthread_t tid;
-  int started;
-} helper;
-
-static void *helper_main(void *arg) {
-  helper *h = arg;
-  run_parallel(h->r, h->prop, h->n_prop, stage_propagate, h->r->workers - 1);
-  run_parallel(h->r, h->load, h->n_load, stage_load, h->r->workers - 1);
-  return NULL;
 }
 
 /* Several workers: batch s is unified on this thread while the others
@@ -551,12 +540,9 @@ static int batches_pipelined(run *r, const hpcrun_path_list *files, file_job *al
   for (size_t s = 0; s <= n_batches && rc == 0; s++) {
     helper h = {r, s > 0 ? BATCH(s - 1) : NULL, BATCH(s + 1), s > 0 ? BATCH_N(s - 1) : 0, BATCH_N(s + 1), 0, 0};
     for (size_t i = 0; i < h.n_load; i++) h.load[i].path = files->paths[(s + 1) * per_batch + i];
-    h.started = pthread_create(&h.tid, NULL, helper_main, &h) == 0;
+    helper_start(&h);
     unify_batch(r, BATCH(s), BATCH_N(s));
-    if (h.started)
-      pthread_join(h.tid, NULL);
-    else
-      helper_main(&h);
+    helper_finish(&h);
     unified_tree_release_retired(&r->tree);
     if (s < n_batches) rc = view_take(r, &r->tree);
     if (s > 0) {
