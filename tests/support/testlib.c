@@ -76,3 +76,17 @@ int testlib_write_file(const char *path, const void *data, size_t len) {
   fclose(f);
   return n == len ? 0 : -1;
 }
+
+char *testlib_printed(testlib_print_fn fn, const struct hpcdb_experiment *exp, const void *arg, int *rc) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  CHECK(f != NULL);
+  if (!f) return NULL;
+  *rc = fn(f, exp, arg);
+  fclose(f);
+  char *copy = strdup(text ? text : ""); /* a heap string of its own, not open_memstream's slot */
+  free(text);
+  CHECK(copy != NULL);
+  return copy;
+}

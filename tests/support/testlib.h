@@ -46,5 +46,9 @@ int testlib_same_file(const char *a, const char *b);
 /* The same for dir_a/name and dir_b/name. */
 int testlib_same_in_dirs(const char *dir_a, const char *dir_b, const char *name);
 int testlib_write_file(const char *path, const void *data, size_t len);
+/* What fn prints into a new heap string (the caller frees it); *rc its status. */
+struct hpcdb_experiment;
+typedef int (*testlib_print_fn)(FILE *out, const struct hpcdb_experiment *exp, const void *arg);
+char *testlib_printed(testlib_print_fn fn, const struct hpcdb_experiment *exp, const void *arg, int *rc);
 
 #endif

@@ -21,20 +21,6 @@ static const char *const samples[] = {"all-dtypes", "blast.p64.bigendian", "call
                                       "dense-index-8-roots", "scorep-cpi", "threaded-example1", "time.p4",
                                       "zcubex-mm.x100"};
 
-/* What fn prints into a new string (the caller frees it); *rc its status. */
-typedef int (*print_fn)(FILE *out, const hpcdb_experiment *exp, const void *arg);
-static char *printed(print_fn fn, const hpcdb_experiment *exp, const void *arg, int *rc) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  CHECK(f != NULL);
-  *rc = fn(f, exp, arg);
-  fclose(f);
-  char *copy = strdup(text ? text : ""); /* a heap string of its own, not open_memstream's slot */
-  free(text);
-  CHECK(copy != NULL);
-  return copy;
-}
 
 static int print_report(FILE *out, const hpcdb_experiment *exp, const void *arg) {
   return hpcdb_report(out, exp, arg);
@@ -58,7 +44,7 @@ static void same_report(const char *path, const hpcdb_experiment *full, const ch
   hpcdb_report_options o = {0};
   o.view = v, o.metrics = name ? &name : NULL, o.n_metrics = name ? 1 : 0, o.width = 100, o.threshold = 0.01;
   int rc_full, rc_part;
-  char *a = printed(print_report, full, &o, &rc_full), *b = printed(print_report, part, &o, &rc_part);
+  char *a = testlib_printed(print_report, full, &o, &rc_full), *b = testlib_printed(print_report, part, &o, &rc_part);
   CHECK(rc_full == rc_part);
   if (strcmp(a, b) != 0) {
     fprintf(stderr, "%s: metric %s, view %d: the partial read reports otherwise\n", path, name ? name : "(default)", (int)v);
@@ -82,7 +68,7 @@ static void reports(const char *path, const hpcdb_experiment *full) {
 /* info's text up to the profiles' line. */
 static char *info_head(const hpcdb_experiment *exp) {
   int rc;
-  char *text = printed(print_info, exp, NULL, &rc);
+  char *text = testlib_printed(print_info, exp, NULL, &rc);
   CHECK(rc == 0);
   const char *cut = strstr(text, "\nprofiles:");
   CHECK(cut != NULL);
@@ -96,7 +82,7 @@ static void same_info(const char *path, const hpcdb_experiment *full) {
   hpcdb_read_options ro = {HPCDB_READ_COUNTS, NULL, 0, 0};
   CHECK(hpcdb_read_opts(&counted, path, &ro) == 0);
   int rc_full, rc_counted;
-  char *a = printed(print_info, full, NULL, &rc_full), *b = printed(print_info, counted, NULL, &rc_counted);
+  char *a = testlib_printed(print_info, full, NULL, &rc_full), *b = testlib_printed(print_info, counted, NULL, &rc_counted);
   CHECK(rc_full == 0 && rc_counted == 0);
   if (strcmp(a, b) != 0) fprintf(stderr, "%s: info from counted values differs:\n%s\n---\n%s\n", path, a, b);
   CHECK(strcmp(a, b) == 0);

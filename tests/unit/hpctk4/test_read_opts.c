@@ -15,20 +15,6 @@
 static const char *const samples[] = {"cpi-mpi", "hpcviewer-issue-328", "lmp-openmp", "loop-fork-cycles",
                                       "ping-pong-mpi"};
 
-/* What fn prints into a new string (the caller frees it); *rc its status. */
-typedef int (*print_fn)(FILE *out, const hpcdb_experiment *exp, const void *arg);
-static char *printed(print_fn fn, const hpcdb_experiment *exp, const void *arg, int *rc) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  CHECK(f != NULL);
-  *rc = fn(f, exp, arg);
-  fclose(f);
-  char *copy = strdup(text ? text : "");
-  free(text);
-  CHECK(copy != NULL);
-  return copy;
-}
 
 static int print_report(FILE *out, const hpcdb_experiment *exp, const void *arg) { return hpcdb_report(out, exp, arg); }
 static int print_folded(FILE *out, const hpcdb_experiment *exp, const void *arg) {
@@ -38,10 +24,10 @@ static int print_flamegraph(FILE *out, const hpcdb_experiment *exp, const void *
   return hpcdb_export_flamegraph(out, exp, arg);
 }
 
-static void same_output(const char *path, const char *what, print_fn fn, const hpcdb_experiment *full,
+static void same_output(const char *path, const char *what, testlib_print_fn fn, const hpcdb_experiment *full,
                         const hpcdb_experiment *part, const void *arg) {
   int rc_full, rc_part;
-  char *a = printed(fn, full, arg, &rc_full), *b = printed(fn, part, arg, &rc_part);
+  char *a = testlib_printed(fn, full, arg, &rc_full), *b = testlib_printed(fn, part, arg, &rc_part);
   CHECK(rc_full == rc_part);
   if (strcmp(a, b) != 0) fprintf(stderr, "%s: %s from the summary-only read differs\n", path, what);
   CHECK(strcmp(a, b) == 0);
