@@ -54,14 +54,19 @@ static unify_key *own_keys(const unified_tree *t) {
 
 #define TREE_PART ((uint64_t)4 << 20) /* bytes of contexts in a part (about) */
 
-static void put_head(const unified_tree *t, const fn_ident *idents, dist_msg *m) {
-  const hpcdb_experiment *exp = t->exp;
-  msg_u32(m, TREE_MAGIC);
+/* The metrics by name and scopes, as a tree's head and the view's both carry them. */
+static void put_metrics(const hpcdb_experiment *exp, dist_msg *m) {
   msg_u32(m, exp->n_metrics);
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
     msg_str(m, exp->metrics[i].name);
     msg_u32(m, analysis_metric_scopes(&exp->metrics[i]));
   }
+}
+
+static void put_head(const unified_tree *t, const fn_ident *idents, dist_msg *m) {
+  const hpcdb_experiment *exp = t->exp;
+  msg_u32(m, TREE_MAGIC);
+  put_metrics(exp, m);
   msg_u32(m, exp->n_modules);
   for (uint32_t i = 0; i < exp->n_modules; i++) {
     msg_str(m, exp->modules[i].path);
@@ -470,11 +475,7 @@ enum { VIEW_LEXICAL = 1, VIEW_LOOP = 2, VIEW_HIDDEN = 4 };
 int tree_serialize_view(const merged_tree *m, uint32_t cct_contexts, dist_msg *out) {
   const hpcdb_experiment *exp = m->exp;
   msg_u32(out, VIEW_MAGIC);
-  msg_u32(out, exp->n_metrics);
-  for (uint32_t i = 0; i < exp->n_metrics; i++) {
-    msg_str(out, exp->metrics[i].name);
-    msg_u32(out, analysis_metric_scopes(&exp->metrics[i]));
-  }
+  put_metrics(exp, out);
   msg_u32(out, exp->n_contexts);
   msg_u32(out, cct_contexts);
   msg_u32(out, m->t.n_ids);
