@@ -14,7 +14,7 @@
  * a 4-byte boundary after the {CI} entries: the values per context and the
  * metric ids per context (a bit mask, or-ed over the ranks) give every
  * block's place on every rank. Contexts are cut into one range per rank, of
- * about equal values, and each range into rounds of at most ROUND_BYTES
+ * about equal bytes of cct.db, and each range into rounds of at most ROUND_BYTES
  * received: in a round every rank reads back its profiles' values of each
  * range's round (profile.db, one read per profile and range) and sends them
  * to the range's rank (18-byte records, its profiles in order), which takes
@@ -140,6 +140,22 @@ static void cut(const uint64_t *count, uint32_t c0, uint32_t c1, uint32_t parts,
     bounds[r] = c;
   }
   bounds[parts] = c1;
+}
+
+/* bounds[r]..bounds[r + 1]: rank r's contexts, about equal bytes of cct.db
+ * each (start: where each block starts). A block's bytes (12 a value, 10 a
+ * distinct metric) are what encoding it and making its summary take: the
+ * contexts of many values and the many contexts of few values balance. */
+static void cut_blocks(const uint64_t *start, uint32_t n_ctxs, uint32_t parts, uint32_t *bounds) {
+  uint64_t total = start[n_ctxs] - start[0];
+  uint32_t c = 0;
+  bounds[0] = 0;
+  for (uint32_t r = 1; r < parts; r++) {
+    uint64_t goal = start[0] + (uint64_t)((unsigned __int128)total * r / parts);
+    while (c < n_ctxs && start[c] < goal) c++;
+    bounds[r] = c;
+  }
+  bounds[parts] = n_ctxs;
 }
 
 /* The first context index entry of p at or after c. */
@@ -467,7 +483,7 @@ static int write_cct(dist_run *d, uint32_t n_ctxs) {
   if (rc == 0 && (!bounds || !start || !s.metrics || !s.values)) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   rc = dist_agree(d, rc);
   if (rc == 0) {
-    cut(d->count, 0, n_ctxs, (uint32_t)d->size, bounds);
+    cut_blocks(start, n_ctxs, (uint32_t)d->size, bounds);
     rc = exchange_loops(d, bounds, &loops);
   }
   if (rc == 0) {

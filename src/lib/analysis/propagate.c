@@ -4,7 +4,12 @@
  * execution always; function when the child's propagation bit 0 is set (a
  * lexical child, so the cost stays within the function); lex_aware like
  * function, except that a loop does not take in the loops nested directly in
- * it (loop_lex_take in lexical.c makes of that what hpcprof writes). */
+ * it (loop_lex_take in lexical.c makes of that what hpcprof writes).
+ *
+ * The distributed analysis splits this: collect_raw adds a file's values up
+ * into its raw cells (against the rank's own tree, right after unification),
+ * propagate_raw starts from them later (against the run's tree): the same
+ * additions in the same order, so the same values to the bit. */
 #include <stdlib.h>
 #include <string.h>
 

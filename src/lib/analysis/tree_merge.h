@@ -12,8 +12,8 @@
  * file index mapped first), functions by what unification made them for
  * (a symbol of a module's symbol table, a placeholder code, a scope of a
  * module's structure file: two functions can look alike, e.g. a procedure
- * inlined at two places). A merged tree is only read (as a view of the
- * run's contexts, and to write meta.db): its unification lookups stay empty. */
+ * inlined at two places). A merged tree is only merged into, sent and read
+ * (as the run's contexts, and to write meta.db): it unifies no file. */
 #ifndef HPCDB_ANALYSIS_TREE_MERGE_H
 #define HPCDB_ANALYSIS_TREE_MERGE_H
 
