@@ -6,6 +6,9 @@
 # lines go to stderr), and whether
 # the database is byte-identical to hpcdb analyze's. One run each (RUNS=N: the best of N).
 # Usage: bench/analyze_mpi.sh BUILD_DIR [WORK_DIR] [SIZES...]   (a size is THREADSxCONTEXTS)
+# MEAS_ROOT=DIR: take DIR/meas-SIZE when it exists (measurements generated before, e.g. by bench/analyze.sh)
+# instead of generating them; MPI_ARGS: more mpirun arguments (e.g. --mca mpi_yield_when_idle 1; hpcdb-mpi
+# sleeps while it waits for other ranks by itself, so it needs none).
 set -euo pipefail
 build=${1:?usage: bench/analyze_mpi.sh BUILD_DIR [WORK_DIR] [SIZES...]}
 work=${2:-$build/bench-work}
@@ -14,6 +17,7 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(256x10000 64x100000)
 runs=${RUNS:-1}
 mpiexec=${MPIEXEC:-mpirun}
+read -r -a mpi_args <<<"${MPI_ARGS:-}"
 mkdir -p "$work"
 
 # best wall time (ms) of $runs runs of a command; its last stderr in $work/stderr; peak RSS (KiB) and
@@ -33,13 +37,14 @@ measure() {
 same() { for f in profile.db cct.db meta.db trace.db metrics/default.yaml; do cmp -s "$1/$f" "$2/$f" || { echo no; return; }; done; echo yes; }
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "command: RUNS=$runs bench/analyze_mpi.sh $build $work ${sizes[*]}"
+echo "command: RUNS=$runs MPI_ARGS='${mpi_args[*]}' bench/analyze_mpi.sh $build $work ${sizes[*]}"
 echo
 echo '| threads × contexts | run | wall s | CPU s (sum of ranks) | peak RSS MiB (per rank) | sent MiB (all ranks) | same bytes |'
 echo '|---|---|---|---|---|---|---|'
 for size in "${sizes[@]}"; do
   IFS=x read -r T C <<<"$size"
   meas=$work/meas-$size-s0.8-d0.25
+  [ -n "${MEAS_ROOT:-}" ] && [ -d "$MEAS_ROOT/meas-$size" ] && meas=$MEAS_ROOT/meas-$size
   [ -d "$meas" ] || "$build/gen_measurements" --threads "$T" --contexts "$C" --metrics 4 --depth 16 \
     --samples 1000 --shared 0.8 --density 0.25 -o "$meas"
   for j in 1 2; do
@@ -48,7 +53,7 @@ for size in "${sizes[@]}"; do
       "$cpu" "$(awk -v k="$kb" 'BEGIN{print k/1024}')"
   done
   for np in 1 2 4; do
-    read -r ms _ _ < <(measure "$mpiexec" --allow-run-as-root --oversubscribe -np "$np" "$build/hpcdb-mpi" analyze --quiet \
+    read -r ms _ _ < <(measure "$mpiexec" --allow-run-as-root --oversubscribe "${mpi_args[@]}" -np "$np" "$build/hpcdb-mpi" analyze --quiet \
       --force --report "$meas" -o "$work/mpi")
     cpu=$(grep -o '[0-9.]* s CPU' "$work/stderr" | awk '{s += $1} END {printf "%.2f", s}')
     rss=$(sort -t' ' -k4n "$work/stderr" | grep -o 'peak RSS [0-9]* KiB' | awk '{printf "%s%.0f", sep, $3/1024; sep=" / "}')
@@ -59,3 +64,4 @@ for size in "${sizes[@]}"; do
   done
   rm -rf "$work/mpi" "$work/ref-j1" "$work/ref-j2"
 done
+echo "load average at the end: $(cut -d" " -f1-3 /proc/loadavg)"

@@ -49,7 +49,7 @@ static const char help[] =
     "    --force      replace an existing database\n"
     "    --quiet      no summary line\n"
     "    --report     each rank prints its wall and CPU time, bytes sent to other ranks and peak\n"
-    "                 RSS, per phase\n"
+    "                 RSS, and per phase its wall and CPU time, its RSS at the end and the peak\n"
     "\n"
     "ENVIRONMENT\n"
     "    HPCDB_MPI_FAIL_RANK=R   (for tests) rank R fails at the end of a phase:\n"
@@ -69,7 +69,7 @@ static int rank;
 /* --report: when each phase ended */
 static const char *phase_names[8];
 static double phase_ends[8], phase_cpu[8];
-static long phase_rss[8];
+static long phase_rss[8], phase_now[8];
 
 static double cpu_now(void) {
   struct timespec ts;
@@ -77,6 +77,17 @@ static double cpu_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 static int n_phases;
+
+/* Resident memory now, MiB (the peak is getrusage's). */
+static long rss_now(void) {
+  long pages = 0, resident = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (f) {
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    fclose(f);
+  }
+  return resident * (sysconf(_SC_PAGESIZE) / 1024) / 1024;
+}
 
 static int fail_checkpoint(void *ctx, const char *phase) {
   (void)ctx;
@@ -86,6 +97,7 @@ static int fail_checkpoint(void *ctx, const char *phase) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     phase_rss[n_phases] = ru.ru_maxrss / 1024;
+    phase_now[n_phases] = rss_now();
     phase_ends[n_phases++] = MPI_Wtime();
   }
   const char *r = getenv("HPCDB_MPI_FAIL_RANK"), *at = getenv("HPCDB_MPI_FAIL_AT"), *mode = getenv("HPCDB_MPI_FAIL_MODE");
@@ -209,10 +221,10 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
     getrusage(RUSAGE_SELF, &ru);
     char phases[512] = "";
     for (int i = 0, n = 0; i < n_phases && n < (int)sizeof phases; i++)
-      n += snprintf(phases + n, sizeof phases - (size_t)n, " %s %.2f/%.2f/%ld", phase_names[i],
+      n += snprintf(phases + n, sizeof phases - (size_t)n, " %s %.2f/%.2f/%ld/%ld", phase_names[i],
                     phase_ends[i] - (i ? phase_ends[i - 1] : t0), phase_cpu[i] - (i ? phase_cpu[i - 1] : cpu0),
-                    phase_rss[i]);
-    fprintf(stderr, "hpcdb-mpi analyze: rank %d of %d: %.3f s wall, %.3f s CPU (by phase, wall s/CPU s/peak RSS MiB so far:%s), %llu bytes sent, "
+                    phase_now[i], phase_rss[i]);
+    fprintf(stderr, "hpcdb-mpi analyze: rank %d of %d: %.3f s wall, %.3f s CPU (by phase, wall s/CPU s/RSS MiB at its end/peak RSS MiB so far:%s), %llu bytes sent, "
             "peak RSS %ld KiB\n", rank, size, wall, cpu_now() - cpu0, phases, (unsigned long long)sent,
             ru.ru_maxrss);
   }

@@ -1,10 +1,22 @@
 /* hpcdb_comm over MPI. Byte counts are 64-bit in the table; MPI counts are
  * int, so large buffers go in pieces (bcast, point to point) or are refused
- * with a message (the v-collectives' displacements are int too). */
+ * with a message (the v-collectives' displacements are int too).
+ *
+ * Every operation is started non-blocking and waited for by finish(): a rank
+ * that waits (for the rank merging the trees, for the slowest rank of a
+ * collective) tests the request for up to a millisecond, then sleeps between
+ * tests, backing off to 1 ms; when the node has more ranks than processors,
+ * it sleeps at once (its test loop would take the processor from a rank
+ * that works). A blocking MPI call would poll at full speed for as long as
+ * it waits (Open MPI does), burning a core that another rank, or another
+ * job, of the same node could use. */
+#define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "mpi_comm.h"
 
@@ -27,30 +39,66 @@ static int failed(const char *what, int code) {
 
 static MPI_Comm of(void *ctx) { return *(MPI_Comm *)ctx; }
 
+#define SPIN_NS 1000000L /* tested without sleeping for this long: the short waits of balanced ranks stay short */
+static long spin_ns = SPIN_NS; /* 0 on an oversubscribed node */
+#define SLEEP_MIN_NS 50000L
+#define SLEEP_MAX_NS 1000000L
+
+static long elapsed_ns(const struct timespec *since) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
+}
+
+/* Completes a started operation; n requests (all must complete). */
+static int finish(MPI_Request *req, int n, const char *what) {
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  long nap = SLEEP_MIN_NS;
+  for (;;) {
+    int done = 0;
+    CHECK(what, MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE));
+    if (done) return 0;
+    if (elapsed_ns(&start) < spin_ns) continue;
+    struct timespec ts = {0, nap};
+    nanosleep(&ts, NULL);
+    if (nap < SLEEP_MAX_NS) nap = nap * 2 < SLEEP_MAX_NS ? nap * 2 : SLEEP_MAX_NS;
+  }
+}
+
+/* Starts call (an MPI_I... operation filling req) and waits for it. */
+#define WAITED(what, call)                                                                         \
+  do {                                                                                             \
+    MPI_Request req_;                                                                              \
+    CHECK(what, call);                                                                             \
+    int wrc_ = finish(&req_, 1, what);                                                               \
+    if (wrc_ < 0) return wrc_;                                                                     \
+  } while (0)
+
 static int bcast(void *ctx, void *buf, uint64_t n, int root) {
   for (uint64_t at = 0; at < n; at += PIECE) {
     uint64_t k = n - at < PIECE ? n - at : PIECE;
-    CHECK("broadcast", MPI_Bcast((char *)buf + at, (int)k, MPI_BYTE, root, of(ctx)));
+    WAITED("broadcast", MPI_Ibcast((char *)buf + at, (int)k, MPI_BYTE, root, of(ctx), &req_));
   }
   return 0;
 }
 
 static int send(void *ctx, const void *buf, uint64_t n, int dest) {
-  CHECK("send", MPI_Send(&n, 1, MPI_UINT64_T, dest, 1, of(ctx)));
+  WAITED("send", MPI_Isend(&n, 1, MPI_UINT64_T, dest, 1, of(ctx), &req_));
   for (uint64_t at = 0; at < n; at += PIECE) {
     uint64_t k = n - at < PIECE ? n - at : PIECE;
-    CHECK("send", MPI_Send((const char *)buf + at, (int)k, MPI_BYTE, dest, 2, of(ctx)));
+    WAITED("send", MPI_Isend((const char *)buf + at, (int)k, MPI_BYTE, dest, 2, of(ctx), &req_));
   }
   return 0;
 }
 
 static int recv(void *ctx, int src, void **buf, uint64_t *n) {
-  CHECK("receive", MPI_Recv(n, 1, MPI_UINT64_T, src, 1, of(ctx), MPI_STATUS_IGNORE));
+  WAITED("receive", MPI_Irecv(n, 1, MPI_UINT64_T, src, 1, of(ctx), &req_));
   if (*n > SIZE_MAX || !(*buf = malloc(*n ? (size_t)*n : 1)))
     return hpcdb_comm_fail(HPCDB_ENOMEM, "out of memory for a message");
   for (uint64_t at = 0; at < *n; at += PIECE) {
     uint64_t k = *n - at < PIECE ? *n - at : PIECE;
-    CHECK("receive", MPI_Recv((char *)*buf + at, (int)k, MPI_BYTE, src, 2, of(ctx), MPI_STATUS_IGNORE));
+    WAITED("receive", MPI_Irecv((char *)*buf + at, (int)k, MPI_BYTE, src, 2, of(ctx), &req_));
   }
   return 0;
 }
@@ -59,7 +107,7 @@ static int allreduce_u64(void *ctx, uint64_t *v, uint64_t n, hpcdb_reduce_op op)
   MPI_Op mop = op == HPCDB_REDUCE_SUM ? MPI_SUM : op == HPCDB_REDUCE_MIN ? MPI_MIN : op == HPCDB_REDUCE_MAX ? MPI_MAX : MPI_BOR;
   for (uint64_t at = 0; at < n; at += PIECE / 8) {
     uint64_t k = n - at < PIECE / 8 ? n - at : PIECE / 8;
-    CHECK("reduction", MPI_Allreduce(MPI_IN_PLACE, v + at, (int)k, MPI_UINT64_T, mop, of(ctx)));
+    WAITED("reduction", MPI_Iallreduce(MPI_IN_PLACE, v + at, (int)k, MPI_UINT64_T, mop, of(ctx), &req_));
   }
   return 0;
 }
@@ -68,9 +116,11 @@ static int exscan_u64(void *ctx, uint64_t *v, uint64_t n) {
   uint64_t *in = malloc((n ? n : 1) * sizeof *in);
   if (!in) return hpcdb_comm_fail(HPCDB_ENOMEM, "out of memory");
   memcpy(in, v, n * sizeof *v);
-  int rc = MPI_Exscan(in, v, (int)n, MPI_UINT64_T, MPI_SUM, of(ctx));
+  MPI_Request req;
+  int rc = MPI_Iexscan(in, v, (int)n, MPI_UINT64_T, MPI_SUM, of(ctx), &req);
+  rc = rc == MPI_SUCCESS ? finish(&req, 1, "prefix sum") : failed("prefix sum", rc);
   free(in);
-  if (rc != MPI_SUCCESS) return failed("prefix sum", rc);
+  if (rc < 0) return rc;
   int rank;
   MPI_Comm_rank(of(ctx), &rank);
   if (rank == 0) memset(v, 0, n * sizeof *v); /* MPI leaves rank 0's undefined */
@@ -100,7 +150,7 @@ static int gatherv(void *ctx, const void *buf, uint64_t n, int root, void **out,
   int rank, size;
   MPI_Comm_rank(of(ctx), &rank);
   MPI_Comm_size(of(ctx), &size);
-  CHECK("gather", MPI_Gather(&n, 1, MPI_UINT64_T, counts, 1, MPI_UINT64_T, root, of(ctx)));
+  WAITED("gather", MPI_Igather(&n, 1, MPI_UINT64_T, counts, 1, MPI_UINT64_T, root, of(ctx), &req_));
   int *ic = malloc(2 * (size_t)size * sizeof *ic), rc = 0;
   if (!ic) return hpcdb_comm_fail(HPCDB_ENOMEM, "out of memory");
   uint64_t total = 0;
@@ -110,18 +160,19 @@ static int gatherv(void *ctx, const void *buf, uint64_t n, int root, void **out,
     if (rc == 0 && !(*out = malloc(total ? (size_t)total : 1))) rc = hpcdb_comm_fail(HPCDB_ENOMEM, "out of memory");
   }
   /* every rank takes part, also when the root could not: its error is agreed on after */
-  int mrc = MPI_Gatherv(buf, (int)n, MPI_BYTE, rank == root && rc == 0 ? *out : NULL, ic, ic + size, MPI_BYTE, root,
-                        of(ctx));
+  MPI_Request req;
+  int mrc = MPI_Igatherv(buf, (int)n, MPI_BYTE, rank == root && rc == 0 ? *out : NULL, ic, ic + size, MPI_BYTE, root,
+                         of(ctx), &req);
+  int wrc = mrc == MPI_SUCCESS ? finish(&req, 1, "gather") : failed("gather", mrc);
   free(ic);
-  if (rc == 0 && mrc != MPI_SUCCESS) rc = failed("gather", mrc);
-  return rc;
+  return rc < 0 ? rc : wrc;
 }
 
 static int alltoallv(void *ctx, const void *send_buf, const uint64_t *send_counts, void **recv_buf,
                      uint64_t *recv_counts) {
   int size;
   MPI_Comm_size(of(ctx), &size);
-  CHECK("exchange", MPI_Alltoall(send_counts, 1, MPI_UINT64_T, recv_counts, 1, MPI_UINT64_T, of(ctx)));
+  WAITED("exchange", MPI_Ialltoall(send_counts, 1, MPI_UINT64_T, recv_counts, 1, MPI_UINT64_T, of(ctx), &req_));
   int *ic = malloc(4 * (size_t)size * sizeof *ic);
   if (!ic) return hpcdb_comm_fail(HPCDB_ENOMEM, "out of memory");
   int rc = int_layout(send_counts, size, ic, ic + size, "exchange");
@@ -131,16 +182,29 @@ static int alltoallv(void *ctx, const void *send_buf, const uint64_t *send_count
   if (rc == 0 && !(*recv_buf = malloc(total ? (size_t)total : 1)))
     rc = hpcdb_comm_fail(HPCDB_ENOMEM, "out of memory for the values received");
   if (rc == 0) {
-    int mrc = MPI_Alltoallv(send_buf, ic, ic + size, MPI_BYTE, *recv_buf, ic + 2 * size, ic + 3 * size, MPI_BYTE,
-                            of(ctx));
-    if (mrc != MPI_SUCCESS) rc = failed("exchange", mrc);
+    MPI_Request req;
+    int mrc = MPI_Ialltoallv(send_buf, ic, ic + size, MPI_BYTE, *recv_buf, ic + 2 * size, ic + 3 * size, MPI_BYTE,
+                             of(ctx), &req);
+    rc = mrc == MPI_SUCCESS ? finish(&req, 1, "exchange") : failed("exchange", mrc);
   }
   free(ic);
   return rc;
 }
 
+/* More ranks on this node than processors: waiting ranks sleep at once. */
+static void note_oversubscription(MPI_Comm comm) {
+  MPI_Comm node;
+  int here = 1;
+  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return;
+  MPI_Comm_size(node, &here);
+  MPI_Comm_free(&node);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  spin_ns = cpus > 0 && here > cpus ? 0 : SPIN_NS;
+}
+
 void mpi_comm_table(hpcdb_comm *c, MPI_Comm *comm) {
   memset(c, 0, sizeof *c);
+  note_oversubscription(*comm);
   MPI_Comm_rank(*comm, &c->rank);
   MPI_Comm_size(*comm, &c->size);
   c->ctx = comm;

@@ -67,10 +67,17 @@ typedef struct unified_tree {
 
 int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);
 void unified_tree_free(unified_tree *t);
+/* Frees what only unifying more files needs: symbol tables, structure files,
+ * the function lookups (the contexts' lookups stay). */
+void unified_tree_drop_sources(unified_tree *t);
 /* Finds the child of key.parent under key, or creates it from proto (hidden:
  * kept out of the experiment's tree, its callees hang on its nearest shown
  * ancestor there). */
 int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id);
+/* Makes key lead to id too, unless it leads somewhere already. */
+int unify_table_put(unified_tree *t, unify_key key, uint32_t id);
+/* Room for n keys without growing. */
+int unify_table_reserve(unified_tree *t, uint64_t n);
 
 /* One measurement file mapped onto the unified tree. */
 typedef struct mapped_profile {
@@ -137,6 +144,7 @@ typedef struct thread_values {
 typedef struct propagate_scratch {
   uint32_t *slot;
   uint64_t n_slot;
+  uint64_t *marked; /* a bit per id: the touched contexts (zero between files), found without a scan of slot */
   double *v;
   uint64_t n_v;
 } propagate_scratch;
@@ -235,28 +243,75 @@ void summary_maker_free(summary_maker *m);
  * mask (bit SCOPE_*) and their summaries. */
 int analysis_metric_by_name(hpcdb_experiment *exp, const char *name, int all_stats, unsigned scopes, uint32_t *out);
 
-/* The per-file pipeline of hpcdb_analyze (decode, unify, propagate, register)
- * over some files, into exp and tree: with tree_only, the files are only
- * unified (a file that fails is left to the next pass); else each profile's
- * values (and its loops' lex_aware values for the summary) go to sink, which
- * takes them over, instead of a database. With remap, each file's contexts
- * and metrics are renumbered after unification, and view is the tree they
- * then refer to (propagation and traces use it; it is only read). */
+/* A thread's trace: samples sorted by time (record order breaks ties), each
+ * naming a context (a node's, or its relation's for call traces); ready for
+ * the model once trace_finish has made them the contexts traces show. */
+typedef struct prepared_trace {
+  int present;
+  uint64_t n;
+  uint64_t *times;
+  uint32_t *ctxs;
+} prepared_trace;
+/* Each sample's context becomes its nearest shown one (hidden contexts:
+ * their parent's), runs of "not running" (context 0) collapse to their first
+ * sample. */
+void trace_finish(const unified_tree *t, prepared_trace *p);
+void prepared_trace_free(prepared_trace *p);
+
+/* A file unified but not propagated: each (context, metric) cell's value as
+ * propagation starts from it (the file's values of the cell added in file
+ * order, as propagate_file adds them; cells that add up to zero left out),
+ * cells in no particular order, and its trace. Contexts and metrics are the
+ * tree's the file was unified into until the distributed analysis renumbers
+ * them. The distributed analysis keeps these between unification and
+ * propagation, so each file is decoded and unified once. */
+typedef struct raw_profile {
+  uint32_t profile; /* index in the experiment the pass registered it in */
+  uint64_t n;
+  uint32_t *ctx;
+  uint16_t *metric; /* metric index (< 16384: prop metric ids are 16-bit) */
+  double *value;
+  prepared_trace trace;
+} raw_profile;
+void raw_profile_free(raw_profile *r);
+/* The raw cells of a file's trees (propagate.c), against t as unified. */
+int collect_raw(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
+                uint32_t *const *metric_maps, uint32_t n_trees, propagate_scratch *scratch, raw_profile *out);
+/* A file's raw cells propagated over t, as propagate_file would have. */
+int propagate_raw(const unified_tree *t, const raw_profile *raw, propagate_scratch *scratch, thread_values *out);
+
+/* The first half of hpcdb_analyze's per-file pipeline over some files:
+ * decode, unify into tree (its own experiment), collect the raw cells and the
+ * trace, and register each profile in exp (identity, kind names, title, time
+ * range; warnings and skipped files as one process gives them); each file's
+ * raw_profile goes to keep, which takes it over. */
 typedef struct analysis_pass {
-  hpcdb_experiment *exp;
-  unified_tree *tree; /* over exp */
+  hpcdb_experiment *exp; /* the profiles' */
+  unified_tree *tree;    /* grown */
   const hpcdb_analyze_options *opt;
-  int tree_only;
-  int (*sink)(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex_list *loops);
-  void *sink_user; /* also remap's */
-  int (*remap)(void *user, mapped_profile *maps, uint32_t *const *metric_maps, const measured_tree *trees,
-               uint32_t n_trees);
-  const unified_tree *view;
+  int (*keep)(void *user, raw_profile *raw);
+  void *keep_user;
   hpcdb_warning_fn warn;
   void *user;
   hpcdb_analyze_result *res; /* counts are added */
   int have_range;            /* out: some file recorded trace-min/max-time (exp->trace_min/max) */
 } analysis_pass;
 int analysis_run_pass(analysis_pass *p, const hpcrun_path_list *files);
+
+/* The second half: the raw profiles (renumbered into view's contexts and
+ * metrics) propagated over view, in order, with opt->threads workers; each
+ * profile's values (and its loops' lex_aware values) go to sink, which takes
+ * them over, its trace into exp. Each raw profile is freed once used. */
+typedef struct analysis_values {
+  hpcdb_experiment *exp; /* the profiles' */
+  const unified_tree *view;
+  const hpcdb_analyze_options *opt;
+  raw_profile *raws;
+  uint64_t n_raws;
+  int (*sink)(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex_list *loops);
+  void *sink_user;
+  hpcdb_analyze_result *res; /* values and traces are added */
+} analysis_values;
+int analysis_run_values(analysis_values *v);
 
 #endif

@@ -37,7 +37,8 @@ typedef struct run {
   profile_writer *writer; /* with options->output */
   propagate_scratch *scratch; /* per worker */
   unsigned workers;
-  analysis_pass *pass; /* a pass of the distributed analysis (analysis_run_pass), else NULL */
+  analysis_pass *pass; /* the distributed analysis' first half (analysis_run_pass), else NULL */
+  const analysis_values *values; /* its second half (analysis_run_values), else NULL */
 } run;
 
 static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
@@ -144,26 +145,16 @@ static int cmp_time(const void *a, const void *b) {
   return x[1] < y[1] ? -1 : x[1] > y[1]; /* record order breaks ties: stable */
 }
 
-/* A thread's trace, ready for the model: node ids mapped to contexts, sorted
- * by time (hpcrun may record out of order), runs of "not running" (context 0)
- * collapsed to their first sample. */
-typedef struct prepared_trace {
-  int present;
-  uint64_t n;
-  uint64_t *times;
-  uint32_t *ctxs;
-} prepared_trace;
-
-static void prepared_trace_free(prepared_trace *p) {
+void prepared_trace_free(prepared_trace *p) {
   free(p->times);
   free(p->ctxs);
   memset(p, 0, sizeof *p);
 }
 
-/* Reads the trace beside a profile (none is fine); the tree is only read. */
-static int prepare_trace(const unified_tree *tree, const char *profile_path, const mapped_profile *m,
-                         prepared_trace *out) {
-  const ctx_info *info = tree->info;
+/* Reads the trace beside a profile (none is fine): node ids mapped to
+ * contexts, sorted by time (hpcrun may record out of order); trace_finish
+ * makes it the model's. */
+static int prepare_trace(const char *profile_path, const mapped_profile *m, prepared_trace *out) {
   char *path = hpcrun_swap_suffix(profile_path, ".hpcrun", ".hpctrace");
   if (!path || !hpcrun_is_file(path)) {
     free(path);
@@ -190,21 +181,29 @@ static int prepare_trace(const unified_tree *tree, const char *profile_path, con
     uint32_t ctx = call_trace ? m->node_rel[k] : m->node_ctx[k];
     rec[3 * kept] = t->times[i];
     rec[3 * kept + 1] = i;
-    rec[3 * kept++ + 2] = info[ctx].visible; /* hidden contexts: their parent */
+    rec[3 * kept++ + 2] = ctx;
   }
   qsort(rec, kept, 3 * sizeof *rec, cmp_time);
-  uint64_t n = 0;
   for (uint64_t i = 0; i < kept; i++) {
-    uint32_t ctx = (uint32_t)rec[3 * i + 2];
-    if (ctx == 0 && n > 0 && out->ctxs[n - 1] == 0) continue;
-    out->times[n] = rec[3 * i];
-    out->ctxs[n++] = ctx;
+    out->times[i] = rec[3 * i];
+    out->ctxs[i] = (uint32_t)rec[3 * i + 2];
   }
-  out->n = n;
+  out->n = kept;
   out->present = 1;
   free(rec);
   hpcrun_trace_free(t);
   return 0;
+}
+
+void trace_finish(const unified_tree *t, prepared_trace *p) {
+  uint64_t n = 0;
+  for (uint64_t i = 0; i < p->n; i++) {
+    uint32_t ctx = t->info[p->ctxs[i]].visible; /* hidden contexts: their parent */
+    if (ctx == 0 && n > 0 && p->ctxs[n - 1] == 0) continue;
+    p->times[n] = p->times[i];
+    p->ctxs[n++] = ctx;
+  }
+  p->n = n;
 }
 
 static void note_time_range(run *r, const hpcrun_file *f) {
@@ -230,6 +229,8 @@ typedef struct file_job {
   hpcdb_profile csr;     /* the values to store (arrays only) */
   loop_lex_list loops;   /* the loops' loop-exclusive lex_aware values, for the summary */
   prepared_trace trace;
+  raw_profile raw;       /* the distributed analysis' first half: what the file leaves for the second */
+  raw_profile *src;      /* its second half: the file's raw cells */
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
   char note[1100];  /* a warning that does not stop the file (an unreadable trace) */
@@ -251,6 +252,7 @@ static void job_release(file_job *j) {
   analysis_csr_free(&j->csr);
   loop_lex_list_free(&j->loops);
   prepared_trace_free(&j->trace);
+  raw_profile_free(&j->raw);
   hpcrun_file_free(j->f);
   memset(j, 0, sizeof *j);
 }
@@ -295,56 +297,67 @@ static void stage_unify(run *r, file_job *j) {
       return;
     }
   }
-  if (r->pass && r->pass->remap) {
-    int rc = r->pass->remap(r->pass->sink_user, j->maps, j->metric_maps, j->trees, j->n_trees);
-    if (rc < 0) job_fail(j, rc);
-  }
+}
+
+/* Propagated values (tv, from the scratch) into the CSR form to store and
+ * the loops' values for the summary. */
+static int store_values(const unified_tree *t, thread_values *tv, propagate_scratch *scratch, file_job *j) {
+  j->n_metrics = tv->n_metrics;
+  int rc = loop_lex_take(t, tv, &j->loops);
+  if (rc == 0) rc = build_csr(t->exp, tv, &j->csr);
+  thread_values_free(tv, scratch);
+  return rc;
 }
 
 /* Stage 3 (parallel; the tree is only read): propagate the thread's values
- * into the CSR form to store and map its trace (ids refer to the last, or
- * only, tree). */
+ * and map its trace (ids refer to the last, or only, tree); in the
+ * distributed analysis' first half, only collect its raw cells and trace. */
 static void stage_propagate(run *r, file_job *j, unsigned worker) {
-  thread_values tv;
   propagate_scratch *scratch = &r->scratch[worker];
-  const unified_tree *t = r->pass && r->pass->view ? r->pass->view : &r->tree;
-  int rc = propagate_file(t, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
-  if (rc == 0) {
-    j->n_metrics = tv.n_metrics;
-    rc = loop_lex_take(t, &tv, &j->loops);
-    if (rc == 0) rc = build_csr(t->exp, &tv, &j->csr);
-    thread_values_free(&tv, scratch);
+  prepared_trace *trace = r->pass ? &j->raw.trace : &j->trace;
+  thread_values tv;
+  int rc;
+  if (r->pass) {
+    rc = collect_raw(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &j->raw);
+  } else {
+    rc = propagate_file(&r->tree, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
+    if (rc == 0) rc = store_values(&r->tree, &tv, scratch, j);
   }
   if (rc == 0 && j->n_trees > 0) {
-    rc = prepare_trace(t, j->path, &j->maps[j->n_trees - 1], &j->trace);
+    rc = prepare_trace(j->path, &j->maps[j->n_trees - 1], trace);
     if (rc < 0 && rc != HPCDB_ENOMEM) { /* as hpcprof: the profile stays, without its trace */
       snprintf(j->note, sizeof j->note, "trace of %s skipped: %s", j->path, hpcdb_last_error());
-      prepared_trace_free(&j->trace);
+      prepared_trace_free(trace);
       rc = 0;
     }
+    if (rc == 0 && trace->present && !r->pass) trace_finish(&r->tree, trace);
   }
   if (rc < 0) job_fail(j, rc);
 }
 
 /* Stage 4 (in file order): the profile's identity and trace go into the
  * experiment; its values to the writer (the summary is made from profile.db
- * later) or, without an output, into the summary and the experiment. */
+ * later) or, without an output, into the summary and the experiment; in the
+ * distributed analysis' first half, its raw cells and trace are kept. */
 static int stage_register(run *r, file_job *j) {
   uint32_t profile;
   HPCDB_TRY(add_profile(r, j->f, &profile));
-  if (!r->pass) HPCDB_TRY(loop_lex_add(&r->loops, &j->loops));
-  r->res->values += j->csr.n_values;
   if (j->note[0] && r->warn) r->warn(r->user, j->note);
-  if (j->trace.present) {
-    HPCDB_TRY(hpcdb_add_trace(r->exp, profile, j->trace.n, j->trace.times, j->trace.ctxs, NULL));
-    r->res->traces_read++;
-  }
   if (!r->exp->title) {
     const char *name = pair_value(&j->f->header, "program-name");
     if (name) HPCDB_TRY(hpcdb_set_title(r->exp, name, NULL));
   }
   note_time_range(r, j->f);
-  if (r->pass) return r->pass->sink(r->pass->sink_user, profile, &j->csr, &j->loops);
+  if (r->pass) {
+    j->raw.profile = profile;
+    return r->pass->keep(r->pass->keep_user, &j->raw);
+  }
+  HPCDB_TRY(loop_lex_add(&r->loops, &j->loops));
+  r->res->values += j->csr.n_values;
+  if (j->trace.present) {
+    HPCDB_TRY(hpcdb_add_trace(r->exp, profile, j->trace.n, j->trace.times, j->trace.ctxs, NULL));
+    r->res->traces_read++;
+  }
   if (!r->stream) {
     hpcdb_profile *c = &j->csr;
     HPCDB_TRY(summary_add(&r->summary, c, r->tree.n_ids, j->n_metrics));
@@ -469,12 +482,9 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
     for (size_t i = 0; i < n; i++)
       if (jobs[i].rc == 0) stage_unify(r, &jobs[i]);
     load_finish(&l);
-    int tree_only = r->pass && r->pass->tree_only; /* failures are reported by the pass that follows */
-    if (!tree_only) run_parallel(r, jobs, n, stage_propagate, r->workers);
+    run_parallel(r, jobs, n, stage_propagate, r->workers);
     for (size_t i = 0; i < n && rc == 0; i++) {
-      if (tree_only) {
-        if (jobs[i].rc == HPCDB_ENOMEM) rc = hpcdb_fail(jobs[i].rc, "%s", jobs[i].error);
-      } else if (jobs[i].rc == 0) {
+      if (jobs[i].rc == 0) {
         rc = stage_register(r, &jobs[i]);
         if (rc == 0) r->res->profiles_read++;
       } else {
@@ -506,6 +516,57 @@ int analysis_run_pass(analysis_pass *p, const hpcrun_path_list *files) {
   int rc = analyze_files(&r, files);
   *p->tree = r.tree; /* grown in place */
   p->have_range = r.have_range;
+  return rc;
+}
+
+/* The second half's parallel stage: a file's raw cells propagated, its trace
+ * made the model's. */
+static void stage_values(run *r, file_job *j, unsigned worker) {
+  const unified_tree *t = r->values->view;
+  thread_values tv;
+  int rc = propagate_raw(t, j->src, &r->scratch[worker], &tv);
+  if (rc == 0) rc = store_values(t, &tv, &r->scratch[worker], j);
+  if (rc == 0 && j->src->trace.present) trace_finish(t, &j->src->trace);
+  if (rc < 0) job_fail(j, rc);
+}
+
+int analysis_run_values(analysis_values *v) {
+  run r = {0};
+  r.exp = v->exp;
+  r.opt = v->opt;
+  r.res = v->res;
+  r.values = v;
+  r.workers = r.opt->threads > 1 ? r.opt->threads : 1;
+  if (r.workers > MAX_WORKERS) r.workers = MAX_WORKERS;
+  size_t per_batch = 2 * (size_t)r.workers;
+  file_job *jobs = calloc(per_batch, sizeof *jobs);
+  r.scratch = calloc(r.workers, sizeof *r.scratch);
+  int rc = jobs && r.scratch ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint64_t first = 0; first < v->n_raws && rc == 0; first += per_batch) {
+    size_t n = v->n_raws - first < per_batch ? (size_t)(v->n_raws - first) : per_batch;
+    for (size_t i = 0; i < n; i++) jobs[i].src = &v->raws[first + i];
+    run_parallel(&r, jobs, n, stage_values, r.workers);
+    for (size_t i = 0; i < n && rc == 0; i++) { /* in order; a failure here is no file's (out of memory) */
+      const raw_profile *raw = jobs[i].src;
+      if (jobs[i].rc < 0) {
+        rc = hpcdb_fail(jobs[i].rc, "%s", jobs[i].error);
+        break;
+      }
+      r.res->values += jobs[i].csr.n_values;
+      if (raw->trace.present) {
+        if ((rc = hpcdb_add_trace(r.exp, raw->profile, raw->trace.n, raw->trace.times, raw->trace.ctxs, NULL)) < 0) break;
+        r.res->traces_read++;
+      }
+      rc = v->sink(v->sink_user, raw->profile, &jobs[i].csr, &jobs[i].loops);
+    }
+    for (size_t i = 0; i < n; i++) {
+      raw_profile_free(jobs[i].src); /* used */
+      job_release(&jobs[i]);
+    }
+  }
+  for (unsigned w = 0; r.scratch && w < r.workers; w++) propagate_scratch_free(&r.scratch[w]);
+  free(r.scratch);
+  free(jobs);
   return rc;
 }
 

@@ -25,10 +25,20 @@ typedef struct dist_run {
   uint64_t bytes_sent;
   size_t n_files_total; /* rank 0 */
   hpcrun_path_list files; /* this rank's, a run of consecutive files in name order */
-  hpcdb_experiment *exp;  /* this rank's unified tree's, with its profiles and traces */
-  unified_tree tree;      /* this rank's files unified (its lookups find them again) */
-  merged_tree global;     /* every rank's trees merged: the run's ids; read only */
-  tree_map map;           /* this rank's tree's contexts and metrics in the run's */
+  hpcdb_experiment *exp;  /* this rank's profiles, their traces, kind names, title, time range */
+  unified_tree tree;      /* this rank's files unified (over an experiment of its own), until adopted by global */
+  raw_profile *raws;      /* this rank's files unified, not yet propagated: their raw cells and traces */
+  uint64_t n_raws, cap_raws;
+  /* the reduction: the rank this one sent its tree to, the ranks that sent theirs here and where their
+   * contexts and metrics went in global */
+  int parent, n_children;
+  int children[32];
+  tree_map child_maps[32];
+  /* the run's tree: on rank 0 every rank's trees merged (the run's ids), on the others its view
+   * (tree_view_read: parents and bits, metrics); read only */
+  merged_tree global;
+  uint32_t n_contexts;    /* the run's experiment's contexts */
+  uint32_t cct_ctxs;      /* cct.db's context count, from the run's tree */
   /* this rank's profiles, by local profile index - 1: their value blocks go
    * to a spill file as they are made (offsets in profile.db are not known
    * yet), their context index stays to find values by context */
@@ -72,7 +82,7 @@ int dist_checkpoint(dist_run *d, const char *phase);
 
 /* dist_files.c: rank 0 lists the measurement files and hands each rank its share. */
 int dist_spread_files(dist_run *d);
-/* dist_tree.c: the unified tree of every file, on every rank; this rank's profiles. */
+/* dist_tree.c: each file decoded and unified once, the run's tree on every rank, this rank's profiles. */
 int dist_unify(dist_run *d);
 /* The warning function that keeps warnings for rank 0. */
 hpcdb_warning_fn keep_warning_fn(void);
@@ -82,7 +92,10 @@ int dist_values_prepare(dist_run *d);
 int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex_list *loops);
 /* dist_values.c: profile.db's thread and summary blocks and cct.db, each rank its part. */
 int dist_write_values(dist_run *d);
-/* dist_meta.c: what rank 0 needs of every rank; the headers, footers, meta.db. */
+/* dist_meta.c: what rank 0 needs of every rank: the files' once the tree is
+ * built (identities, warnings), the values' at the end (the headers, footers
+ * and meta.db). */
+int dist_describe(dist_run *d);
 int dist_write_traces(dist_run *d);
 int dist_finish(dist_run *d);
 /* dist_output.c: the temporary directory and writes at offsets. */

@@ -2,12 +2,14 @@
  *
  * 1. Rank 0 lists the files and spreads them by size: rank r gets the r-th
  *    run of consecutive files (dist_files.c).
- * 2. Each rank unifies its files into a tree of its own; the trees are merged
- *    up a binary tree of ranks and the whole is broadcast (dist_tree.c): the
- *    ids are those one process gives, as merging keeps first-appearance order.
- * 3. Each rank runs hpcdb_analyze's own pipeline over its files against the
- *    whole tree (the contexts are found, not made): the values and traces are
- *    exactly the single process's.
+ * 2. Each rank decodes and unifies its files once into a tree of its own,
+ *    keeping each file's raw values and trace; the trees are merged up a
+ *    binary tree of ranks, where each context went comes back down, and the
+ *    run's tree is broadcast as propagation reads it (dist_tree.c): the ids
+ *    are those one process gives, as merging keeps first-appearance order.
+ * 3. Each rank renumbers its raw values and propagates them over the run's
+ *    tree with hpcdb_analyze's own code: the values and traces are exactly the
+ *    single process's.
  * 4. The value blocks go to profile.db at offsets from a prefix sum over the
  *    ranks; cct.db is split by context ranges, each rank getting every rank's
  *    values of its range (in profile order: the summary adds them as one
@@ -17,6 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "analysis/dist.h"
 #include "common/error.h"
@@ -51,7 +56,14 @@ int dist_alltoallv(dist_run *d, const void *send, const uint64_t *send_counts, v
   return d->comm->alltoallv(d->comm->ctx, send, send_counts, recv, recv_counts);
 }
 
+/* A phase's memory back to the system: glibc keeps freed blocks below its
+ * (growing) mmap threshold in the heap, resident, where the next phase, which
+ * allocates other sizes, may not reuse them; trimming at each phase's end
+ * keeps the peak at what the phases hold. */
 int dist_checkpoint(dist_run *d, const char *phase) {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
   return d->comm->checkpoint ? d->comm->checkpoint(d->comm->ctx, phase) : 0;
 }
 
@@ -82,10 +94,14 @@ static void release(dist_run *d) {
   hpcrun_path_list_free(&d->files);
   free(d->loops);
   free(d->loop_profile);
+  for (uint64_t i = 0; i < d->n_raws; i++) raw_profile_free(&d->raws[i]);
+  free(d->raws);
+  for (int k = 0; k < d->n_children; k++) tree_map_free(&d->child_maps[k]);
+  hpcdb_experiment *tree_exp = d->tree.exp; /* not adopted: a failure before the reduction */
   unified_tree_free(&d->tree);
+  hpcdb_experiment_free(tree_exp);
   hpcdb_experiment_free(d->exp);
   merged_tree_free(&d->global);
-  tree_map_free(&d->map);
 }
 
 int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const hpcdb_analyze_options *options,

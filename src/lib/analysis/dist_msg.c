@@ -23,6 +23,8 @@ static uint8_t *room(dist_msg *m, uint64_t n) {
   return p;
 }
 
+uint8_t *msg_put(dist_msg *m, uint64_t n) { return room(m, n); }
+
 void msg_u8(dist_msg *m, uint8_t v) {
   uint8_t *p = room(m, 1);
   if (p) *p = v;

@@ -20,6 +20,8 @@ void msg_u32(dist_msg *m, uint32_t v);
 void msg_u64(dist_msg *m, uint64_t v);
 void msg_f64(dist_msg *m, double v);
 void msg_bytes(dist_msg *m, const void *p, uint64_t n);
+/* Room for n bytes at the end, to fill in place (NULL when out of memory). */
+uint8_t *msg_put(dist_msg *m, uint64_t n);
 /* NULL is sent as length UINT32_MAX. */
 void msg_str(dist_msg *m, const char *s);
 /* 0, or HPCDB_ENOMEM with a message. */

@@ -6,14 +6,15 @@
  * rank's blocks start at 48 + the bytes of the lower ranks' blocks. As the
  * pass makes them, a rank's blocks go to a spill file of its own, laid out as
  * they will be in profile.db; once the prefix sum is known they are copied
- * there (in the kernel) and the spill removed. Only each profile's context
+ * there (in the kernel) and the spill removed. Rank 0's start at 48 whatever
+ * the others hold: they go to profile.db at once. Only each profile's context
  * index stays in memory, to find its values by context later.
  *
  * cct.db: a context's block is 12 bytes a value and 10 a distinct metric, at
  * a 4-byte boundary after the {CI} entries: the values per context and the
  * metric ids per context (a bit mask, or-ed over the ranks) give every
  * block's place on every rank. Contexts are cut into one range per rank, of
- * about equal values, and each range into rounds of at most ROUND_BYTES
+ * about equal bytes of cct.db, and each range into rounds of at most ROUND_BYTES
  * received: in a round every rank reads back its profiles' values of each
  * range's round (profile.db, one read per profile and range) and sends them
  * to the range's rank (18-byte records, its profiles in order), which takes
@@ -21,7 +22,8 @@
  * order in which one process gathers them, and the blocks and the summary
  * (summary_make, adding in that order) are the same to the bit. The summary's
  * values follow the thread blocks in profile.db, its context index after
- * them, in context order: rank by rank again (the values through the spill). */
+ * them, in context order: rank by rank again (the values through the spill,
+ * but rank 0's, which start where the thread blocks end). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,7 +92,10 @@ int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex
   }
   if (rc == 0) {
     hpctk4_value_block_encode(&p, d->enc);
-    rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, d->enc, size);
+    if (d->rank == 0) /* in place: the blocks start right after the header */
+      rc = dist_pwrite(d->fd_prof, "profile.db", 48 + d->spill_len, d->enc, size);
+    else
+      rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, d->enc, size);
   }
   if (rc < 0) {
     analysis_csr_free(&p);
@@ -117,11 +122,7 @@ static int write_blocks(dist_run *d) {
   d->thread_end = 48 + total[1];
   d->blocks_at = 48 + local[1];
   int rc = 0;
-  if (d->n_profiles == 0 && d->rank == 0) /* every rank knows; rank 0 can say how many files there were */
-    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: none of the %zu measurement files could be read", d->measurements,
-                    d->n_files_total);
-  HPCDB_TRY(dist_agree(d, rc));
-  rc = dist_copy(d->fd_spill, 0, d->fd_prof, d->blocks_at, d->spill_len);
+  if (d->rank != 0) rc = dist_copy(d->fd_spill, 0, d->fd_prof, d->blocks_at, d->spill_len);
   d->spill_len = 0; /* the spill takes the summary's values next */
   if (rc == 0) rc = dist_checkpoint(d, "write");
   return dist_agree(d, rc);
@@ -141,6 +142,22 @@ static void cut(const uint64_t *count, uint32_t c0, uint32_t c1, uint32_t parts,
   bounds[parts] = c1;
 }
 
+/* bounds[r]..bounds[r + 1]: rank r's contexts, about equal bytes of cct.db
+ * each (start: where each block starts). A block's bytes (12 a value, 10 a
+ * distinct metric) are what encoding it and making its summary take: the
+ * contexts of many values and the many contexts of few values balance. */
+static void cut_blocks(const uint64_t *start, uint32_t n_ctxs, uint32_t parts, uint32_t *bounds) {
+  uint64_t total = start[n_ctxs] - start[0];
+  uint32_t c = 0;
+  bounds[0] = 0;
+  for (uint32_t r = 1; r < parts; r++) {
+    uint64_t goal = start[0] + (uint64_t)((unsigned __int128)total * r / parts);
+    while (c < n_ctxs && start[c] < goal) c++;
+    bounds[r] = c;
+  }
+  bounds[parts] = n_ctxs;
+}
+
 /* The first context index entry of p at or after c. */
 static uint32_t first_at(const hpcdb_profile *p, uint32_t c) {
   uint32_t lo = 0, hi = p->n_ctxs;
@@ -155,8 +172,9 @@ static uint32_t first_at(const hpcdb_profile *p, uint32_t c) {
 }
 
 /* This rank's values of each window ([win[2r], win[2r + 1]) of rank r), read back from profile.db, as records
- * to the window's rank: its profiles in order, contexts ascending. */
-static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *counts) {
+ * to the window's rank: its profiles in order, contexts ascending. Its own
+ * window's go to *mine (*n_mine bytes), not through MPI. */
+static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *counts, uint8_t **mine, uint64_t *n_mine) {
   memset(counts, 0, (size_t)d->size * sizeof *counts);
   for (int r = 0; r < d->size; r++)
     for (uint64_t i = 0; i < d->n_csr; i++) {
@@ -164,14 +182,18 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
       uint32_t a = first_at(p, win[2 * r]), z = first_at(p, win[2 * r + 1]);
       counts[r] += RECORD * (p->ctx_starts[z] - p->ctx_starts[a]);
     }
+  *n_mine = counts[d->rank];
+  counts[d->rank] = 0;
   uint64_t total = 0;
   for (int r = 0; r < d->size; r++) total += counts[r];
-  if (total > SIZE_MAX || !(*out = malloc(total ? (size_t)total : 1)))
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu bytes of values to send", (unsigned long long)total);
-  uint8_t *q = *out;
+  if (total > SIZE_MAX || *n_mine > SIZE_MAX || !(*out = malloc(total ? (size_t)total : 1)) ||
+      !(*mine = malloc(*n_mine ? (size_t)*n_mine : 1)))
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu bytes of values to send", (unsigned long long)(total + *n_mine));
+  uint8_t *q_out = *out, *q_mine = *mine;
   hpctk4_read_buf buf = {0};
   int rc = 0;
-  for (int r = 0; r < d->size && rc == 0; r++)
+  for (int r = 0; r < d->size && rc == 0; r++) {
+    uint8_t *q = r == d->rank ? q_mine : q_out;
     for (uint64_t i = 0; i < d->n_csr && rc == 0; i++) {
       const hpcdb_profile *p = &d->csr[i];
       uint32_t a = first_at(p, win[2 * r]), z = first_at(p, win[2 * r + 1]);
@@ -197,23 +219,31 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
           memcpy(q + 8, val, 10); /* metric le16, value le f64 */
         }
     }
+    if (r == d->rank)
+      q_mine = q;
+    else
+      q_out = q;
+  }
   free(buf.data);
   return rc;
 }
 
-/* The received records by context (c0 + k), sender by sender: profile order. */
-static int unpack(const uint8_t *in, uint64_t n, uint32_t c0, uint32_t c1, const uint64_t *count,
-                  hpctk4_cct_entry *out, uint64_t *fill) {
+/* Where each context's values go in the round's entries (c0 + k), and where they end. */
+static uint64_t places(uint32_t c0, uint32_t c1, const uint64_t *count, uint64_t *fill) {
   uint64_t total = 0, *end = fill + (c1 - c0);
   for (uint32_t c = c0; c < c1; c++) {
     fill[c - c0] = total;
     total += count[c];
     end[c - c0] = total;
   }
-  if (n != RECORD * total)
-    return hpcdb_fail(HPCDB_EIO, "received %llu bytes of values, expected %llu", (unsigned long long)n,
-                      (unsigned long long)(RECORD * total));
-  for (uint64_t i = 0; i < total; i++) {
+  return total;
+}
+
+/* One sender's records by context: the senders in rank order give each
+ * context's values in profile order. */
+static int unpack(const uint8_t *in, uint64_t n, uint32_t c0, uint32_t c1, hpctk4_cct_entry *out, uint64_t *fill) {
+  const uint64_t *end = fill + (c1 - c0);
+  for (uint64_t i = 0; i < n / RECORD; i++) {
     const uint8_t *q = in + RECORD * i;
     uint32_t c = rd_le32(q);
     if (c < c0 || c >= c1 || fill[c - c0] >= end[c - c0])
@@ -236,7 +266,10 @@ typedef struct summary_part {
 /* The summary's values wait in the spill until their offset is known. */
 static int flush_summary(dist_run *d, summary_part *s) {
   int rc = msg_status(&s->vals);
-  if (rc == 0) rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, s->vals.data, s->vals.len);
+  if (rc == 0 && d->rank == 0) /* rank 0's come first: in place */
+    rc = dist_pwrite(d->fd_prof, "profile.db", d->thread_end + d->spill_len, s->vals.data, s->vals.len);
+  else if (rc == 0)
+    rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, s->vals.data, s->vals.len);
   d->spill_len += s->vals.len;
   s->vals.len = 0;
   return rc;
@@ -247,9 +280,10 @@ static int summarize(dist_run *d, summary_part *s, uint32_t c, const hpctk4_cct_
   if (k <= 0) return (int)k;
   msg_u32(&s->idx, c);
   msg_u64(&s->idx, s->n_values); /* made global when the lower ranks' count is known */
-  for (int64_t i = 0; i < k; i++) {
-    msg_u16(&s->vals, s->metrics[i]);
-    msg_f64(&s->vals, s->values[i]);
+  uint8_t *q = msg_put(&s->vals, 10 * (uint64_t)k);
+  for (int64_t i = 0; q && i < k; i++, q += 10) {
+    wr_le16(q, s->metrics[i]);
+    wr_le_f64(q + 2, s->values[i]);
   }
   s->n_values += (uint64_t)k;
   s->n_ctxs++;
@@ -302,7 +336,7 @@ static int write_summary(dist_run *d, summary_part *s) {
     wr_le64(q + 4, rd_le64(q + 4) + local[0]);
   }
   int rc = flush_summary(d, s);
-  if (rc == 0) rc = dist_copy(d->fd_spill, 0, d->fd_prof, d->summary.p_values + 10 * local[0], d->spill_len);
+  if (rc == 0 && d->rank != 0) rc = dist_copy(d->fd_spill, 0, d->fd_prof, d->summary.p_values + 10 * local[0], d->spill_len);
   if (rc == 0) rc = dist_spill_close(d);
   if (rc == 0) rc = dist_pwrite(d->fd_prof, "profile.db", d->summary.p_idx + 12 * local[1], s->idx.data, s->idx.len);
   return rc;
@@ -387,34 +421,49 @@ static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, 
   uint32_t *cuts = malloc((size_t)d->size * (rounds + 1) * sizeof *cuts);
   uint32_t *win = malloc(2 * (size_t)d->size * sizeof *win);
   uint64_t *counts = calloc(2 * (size_t)d->size, sizeof *counts);
-  uint32_t mine = bounds[d->rank + 1] - bounds[d->rank];
-  uint64_t *fill = malloc((2 * (size_t)mine + 1) * sizeof *fill); /* where each context's next value goes, its end */
+  uint32_t own = bounds[d->rank + 1] - bounds[d->rank];
+  uint64_t *fill = malloc((2 * (size_t)own + 1) * sizeof *fill); /* where each context's next value goes, its end */
   hpctk4_cct_entry *e = NULL;
   int rc = cuts && win && counts && fill ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (int r = 0; r < d->size && rc == 0; r++) cut(d->count, bounds[r], bounds[r + 1], rounds, cuts + (size_t)r * (rounds + 1));
-  for (uint32_t k = 0; k < rounds; k++) {
-    for (int r = 0; r < d->size && rc == 0; r++) {
+  rc = dist_agree(d, rc);
+  /* A round takes two collectives and one agreement: a rank that cannot pack (or could not write the
+   * round before) sends nothing and says so in the agreement that follows the exchange, before any rank
+   * uses what it received. */
+  int wrc = 0; /* this rank's writing of the round before */
+  for (uint32_t k = 0; k < rounds && rc == 0; k++) {
+    for (int r = 0; r < d->size; r++) {
       win[2 * r] = cuts[(size_t)r * (rounds + 1) + k];
       win[2 * r + 1] = cuts[(size_t)r * (rounds + 1) + k + 1];
     }
-    uint8_t *out = NULL;
+    uint8_t *out = NULL, *mine = NULL;
+    uint64_t n_mine = 0;
     void *in = NULL;
-    if (rc == 0) rc = pack(d, win, &out, counts);
-    rc = dist_agree(d, rc);
-    if (rc == 0) rc = dist_alltoallv(d, out, counts, &in, counts + d->size);
+    int prc = wrc < 0 ? wrc : pack(d, win, &out, counts, &mine, &n_mine);
+    if (prc < 0) memset(counts, 0, (size_t)d->size * sizeof *counts);
+    int xrc = dist_alltoallv(d, out, counts, &in, counts + d->size);
     free(out);
+    rc = dist_agree(d, prc < 0 ? prc : xrc);
     uint32_t c0 = win[2 * d->rank], c1 = win[2 * d->rank + 1];
-    uint64_t n = 0, values = 0;
-    for (int r = 0; r < d->size && rc == 0; r++) n += counts[d->size + r];
-    for (uint32_t c = c0; c < c1 && rc == 0; c++) values += d->count[c];
-    if (rc == 0 && !(e = malloc((values ? values : 1) * sizeof *e))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    if (rc == 0) rc = unpack(in, n, c0, c1, d->count, e, fill);
+    uint64_t values = rc == 0 ? places(c0, c1, d->count, fill) : 0, n = n_mine, before = 0;
+    for (int r = 0; r < d->size && rc == 0; r++) {
+      n += counts[d->size + r];
+      if (r < d->rank) before += counts[d->size + r];
+    }
+    if (rc == 0 && n != RECORD * values)
+      wrc = hpcdb_fail(HPCDB_EIO, "received %llu bytes of values, expected %llu", (unsigned long long)n,
+                       (unsigned long long)(RECORD * values));
+    if (rc == 0 && wrc == 0 && !(e = malloc((values ? values : 1) * sizeof *e))) wrc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    if (rc == 0 && wrc == 0) wrc = unpack(in, before, c0, c1, e, fill); /* the lower ranks', this one's, the higher */
+    if (rc == 0 && wrc == 0) wrc = unpack(mine, n_mine, c0, c1, e, fill);
+    if (rc == 0 && wrc == 0) wrc = unpack((const uint8_t *)in + before, n - n_mine - before, c0, c1, e, fill);
     free(in);
-    if (rc == 0) rc = write_window(d, e, c0, c1, start, s);
+    free(mine);
+    if (rc == 0 && wrc == 0) wrc = write_window(d, e, c0, c1, start, s);
     free(e);
     e = NULL;
-    if ((rc = dist_agree(d, rc)) < 0) break;
   }
+  if (rc == 0) rc = dist_agree(d, wrc); /* the last round's writing */
   free(cuts);
   free(win);
   free(counts);
@@ -434,7 +483,7 @@ static int write_cct(dist_run *d, uint32_t n_ctxs) {
   if (rc == 0 && (!bounds || !start || !s.metrics || !s.values)) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   rc = dist_agree(d, rc);
   if (rc == 0) {
-    cut(d->count, 0, n_ctxs, (uint32_t)d->size, bounds);
+    cut_blocks(start, n_ctxs, (uint32_t)d->size, bounds);
     rc = exchange_loops(d, bounds, &loops);
   }
   if (rc == 0) {
@@ -464,13 +513,28 @@ int dist_write_values(dist_run *d) {
   uint64_t max[1] = {0}; /* the largest context id with a value, + 1 */
   for (uint32_t c = 0; c < d->n_ids; c++)
     if (d->count[c]) max[0] = c + 1ull;
-  uint32_t n_ctxs;
-  int rc = hpctk4_cct_context_count(d->global.exp, &n_ctxs);
-  HPCDB_TRY(dist_agree(d, rc));
+  uint32_t n_ctxs = d->cct_ctxs;
   HPCDB_TRY(dist_allreduce(d, max, 1, HPCDB_REDUCE_MAX));
   if (max[0] > n_ctxs) n_ctxs = (uint32_t)max[0];
   if (n_ctxs > d->n_ids) return dist_agree(d, hpcdb_fail(HPCDB_EIO, "%u contexts, beyond the tree's %u", n_ctxs, d->n_ids));
   HPCDB_TRY(dist_allreduce(d, d->count, n_ctxs, HPCDB_REDUCE_SUM));
   HPCDB_TRY(dist_allreduce(d, d->mask, (uint64_t)n_ctxs * d->mask_words, HPCDB_REDUCE_BOR));
-  return write_cct(d, n_ctxs);
+  HPCDB_TRY(write_cct(d, n_ctxs));
+  free(d->count); /* what only the values needed: rank 0 writes meta.db next */
+  free(d->mask);
+  free(d->enc);
+  free(d->loops);
+  free(d->loop_profile);
+  d->count = d->mask = NULL;
+  d->enc = NULL;
+  d->loops = NULL;
+  d->loop_profile = NULL;
+  d->n_loops = d->cap_loops = d->cap_loop_profile = d->enc_cap = 0;
+  for (uint64_t i = 0; i < d->n_csr; i++) { /* the profiles' sizes stay */
+    free(d->csr[i].ctx_ids);
+    free(d->csr[i].ctx_starts);
+    d->csr[i].ctx_ids = NULL;
+    d->csr[i].ctx_starts = NULL;
+  }
+  return 0;
 }

@@ -4,24 +4,34 @@
 
 #include "analysis/tree_merge.h"
 #include "analysis/structure_map.h"
+#include "common/bytes.h"
 #include "common/error.h"
 #include "common/vec.h"
 
 #define TREE_MAGIC 0x52544448u /* "HDTR" */
 
+#define CONTEXT_KEY 19  /* parent u32, key module u32, key offset u64, hidden u8, lexical u8, loop u8 */
+#define CONTEXT_HEAD 8  /* kind, relation, lexical type, flags u8; propagation, entry point u16 */
+#define CONTEXT_TAIL 24 /* function, file, line, module u32; offset u64 */
+
 static void put_context(dist_msg *m, const hpcdb_context *c) {
-  msg_u8(m, c->kind);
-  msg_u8(m, c->relation);
-  msg_u8(m, c->lexical_type);
-  msg_u8(m, c->flags);
-  msg_u16(m, c->propagation);
-  msg_u16(m, c->entry_point);
+  uint8_t *p = msg_put(m, CONTEXT_HEAD);
+  if (p) {
+    p[0] = c->kind;
+    p[1] = c->relation;
+    p[2] = c->lexical_type;
+    p[3] = c->flags;
+    wr_le16(p + 4, c->propagation);
+    wr_le16(p + 6, c->entry_point);
+  }
   msg_str(m, c->name);
-  msg_u32(m, c->function);
-  msg_u32(m, c->file);
-  msg_u32(m, c->line);
-  msg_u32(m, c->module);
-  msg_u64(m, c->offset);
+  if ((p = msg_put(m, CONTEXT_TAIL))) {
+    wr_le32(p, c->function);
+    wr_le32(p + 4, c->file);
+    wr_le32(p + 8, c->line);
+    wr_le32(p + 12, c->module);
+    wr_le64(p + 16, c->offset);
+  }
 }
 
 static void put_ident(dist_msg *m, const fn_ident *id) {
@@ -30,14 +40,22 @@ static void put_ident(dist_msg *m, const fn_ident *id) {
   msg_u64(m, id->id);
 }
 
-static int serialize(const unified_tree *t, const fn_ident *idents, dist_msg *m) {
-  const hpcdb_experiment *exp = t->exp;
+/* Each id's own key (the one that made it): aliases (a frame met before)
+ * have another parent. */
+static unify_key *own_keys(const unified_tree *t) {
   unify_key *keys = calloc(t->n_ids ? t->n_ids : 1, sizeof *keys);
-  if (!keys) return hpcdb_fail(HPCDB_ENOMEM, "out of memory serializing the calling-context tree");
-  for (uint64_t i = 0; i < t->cap; i++) { /* each id's own key: aliases (a frame met before) have another parent */
+  if (!keys) return NULL;
+  for (uint64_t i = 0; i < t->cap; i++) {
     const unify_slot *sl = &t->slots[i];
     if (sl->id_plus1 && sl->key.parent == t->info[sl->id_plus1 - 1].parent) keys[sl->id_plus1 - 1] = sl->key;
   }
+  return keys;
+}
+
+#define TREE_PART ((uint64_t)4 << 20) /* bytes of contexts in a part (about) */
+
+static void put_head(const unified_tree *t, const fn_ident *idents, dist_msg *m) {
+  const hpcdb_experiment *exp = t->exp;
   msg_u32(m, TREE_MAGIC);
   msg_u32(m, exp->n_metrics);
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
@@ -66,30 +84,71 @@ static int serialize(const unified_tree *t, const fn_ident *idents, dist_msg *m)
     msg_u32(m, f->flags);
   }
   msg_u32(m, t->n_ids);
-  for (uint32_t id = 1; id < t->n_ids; id++) {
+}
+
+/* Contexts from *next on, until the part is full; the count first. */
+static void put_contexts(const unified_tree *t, const unify_key *keys, uint32_t *next, dist_msg *m) {
+  uint64_t at = m->len;
+  msg_u32(m, 0);
+  uint32_t n = 0;
+  for (; *next < t->n_ids && m->len - at < TREE_PART && !m->failed; ++*next, n++) {
+    uint32_t id = *next;
     const ctx_info *info = &t->info[id];
     int hidden = info->model_index == HPCDB_NONE;
-    msg_u32(m, keys[id].parent);
-    msg_u32(m, keys[id].module);
-    msg_u64(m, keys[id].offset);
-    msg_u8(m, (uint8_t)hidden);
-    msg_u8(m, info->lexical);
-    msg_u8(m, info->loop);
-    if (!hidden) put_context(m, &exp->contexts[info->model_index]);
+    uint8_t *p = msg_put(m, CONTEXT_KEY);
+    if (!p) break;
+    wr_le32(p, keys[id].parent);
+    wr_le32(p + 4, keys[id].module);
+    wr_le64(p + 8, keys[id].offset);
+    p[16] = (uint8_t)hidden;
+    p[17] = info->lexical;
+    p[18] = info->loop;
+    if (!hidden) put_context(m, &t->exp->contexts[info->model_index]);
   }
+  if (!m->failed) wr_le32(m->data + at, n);
+}
+
+int tree_send(const merged_tree *mt, int (*put)(void *user, const dist_msg *part), void *user) {
+  const unified_tree *t = &mt->t;
+  unify_key *keys = own_keys(t);
+  dist_msg m = {0};
+  int rc = keys ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory serializing the calling-context tree");
+  uint32_t next = 1; /* the global context is every tree's */
+  int ended = 0;          /* the last part sent, or a send failed: nothing more goes */
+  for (int head = 1; rc == 0 && !ended; head = 0) {
+    m.len = 0;
+    msg_u8(&m, 1); /* more parts follow (made 0 below for the last) */
+    if (head)
+      put_head(t, mt->idents, &m);
+    else
+      put_contexts(t, keys, &next, &m);
+    int last = !head && next >= t->n_ids;
+    if ((rc = msg_status(&m)) < 0) break;
+    m.data[0] = (uint8_t)!last;
+    if ((rc = put(user, &m)) < 0) {
+      ended = 1;
+      break;
+    }
+    ended = last;
+  }
+  if (!ended) { /* the receiver stops at an empty part */
+    dist_msg empty = {0};
+    put(user, &empty);
+  }
+  msg_free(&m);
   free(keys);
-  return msg_status(m);
+  return rc;
 }
 
 static void scope_function(void *user, uint32_t module, uint32_t scope, uint32_t function) {
   ((fn_ident *)user)[function] = (fn_ident){FN_SCOPE, module, scope};
 }
 
-/* A unified tree's functions' identities, from its lookups. */
-int tree_serialize_unified(const unified_tree *t, dist_msg *out) {
+/* A unified tree's functions' identities, from its lookups (NULL: out of memory). */
+static fn_ident *function_idents(const unified_tree *t) {
   uint32_t n = t->exp->n_functions;
   fn_ident *idents = malloc((n ? n : 1) * sizeof *idents);
-  if (!idents) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  if (!idents) return NULL;
   for (uint32_t i = 0; i < n; i++) idents[i] = (fn_ident){FN_OTHER, HPCDB_NONE, i};
   for (uint64_t i = 0; i < t->functions.cap; i++)
     if (t->functions.used[i] && t->functions.vals[i] < n)
@@ -99,12 +158,10 @@ int tree_serialize_unified(const unified_tree *t, dist_msg *out) {
     if (t->placeholders.used[i] && t->placeholders.vals[i] < n)
       idents[t->placeholders.vals[i]] = (fn_ident){FN_PLACEHOLDER, HPCDB_NONE, t->placeholders.keys[i]};
   structure_map_functions(t->structure, scope_function, idents);
-  int rc = serialize(t, idents, out);
-  free(idents);
-  return rc;
+  return idents;
 }
 
-int tree_serialize_merged(const merged_tree *m, dist_msg *out) { return serialize(&m->t, m->idents, out); }
+
 
 int merged_tree_init(merged_tree *m, const char *measurements) {
   memset(m, 0, sizeof *m);
@@ -133,6 +190,40 @@ void tree_map_free(tree_map *map) {
 static uint64_t ident_hash(const fn_ident *id) {
   return hash_u64(((uint64_t)id->kind << 32 | id->module) * 0x9e3779b97f4a7c15ull ^ hash_u64(id->id));
 }
+
+/* The tree as merging it into an empty one would make it: the same ids, the
+ * functions found by identity (merge_functions). Its lookup table keeps the
+ * aliases unification made (a frame met before, from another parent) beside
+ * each context's own key: a merged context is looked up by its own key, and
+ * no rank's own key can be another's alias (a frame is resolved, by symbols
+ * or structure files, the same way on every rank). */
+int merged_tree_adopt(merged_tree *m, unified_tree *t, int index) {
+  memset(m, 0, sizeof *m);
+  uint32_t n = t->exp->n_functions;
+  if (!(m->idents = function_idents(t))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  m->cap_idents = n ? n : 1;
+  for (uint32_t i = 0; i < n && index; i++) {
+    uint64_t h = ident_hash(&m->idents[i]), idx;
+    if (m->idents[i].kind != FN_OTHER && !u64map_get(&m->by_ident, h, &idx) && u64map_put(&m->by_ident, h, i) != 0)
+      return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  unified_tree_drop_sources(t);
+  m->exp = t->exp;
+  m->t = *t;
+  memset(t, 0, sizeof *t);
+  return 0;
+}
+
+void merged_tree_unindex(merged_tree *m) {
+  free(m->t.slots);
+  m->t.slots = NULL;
+  m->t.cap = m->t.count = 0;
+  free(m->idents);
+  m->idents = NULL;
+  m->cap_idents = 0;
+  u64map_free(&m->by_ident);
+}
+
 
 static int same_ident(const fn_ident *a, const fn_ident *b) {
   return a->kind == b->kind && a->module == b->module && a->id == b->id;
@@ -232,18 +323,21 @@ static int merge_functions(hpcdb_cursor *c, merged_tree *mt, merge_maps *mm) {
 }
 
 static int read_context(hpcdb_cursor *c, const merge_maps *mm, hpcdb_context *p) {
-  HPCDB_TRY(cursor_u8(c, &p->kind, "kind"));
-  HPCDB_TRY(cursor_u8(c, &p->relation, "relation"));
-  HPCDB_TRY(cursor_u8(c, &p->lexical_type, "lexical type"));
-  HPCDB_TRY(cursor_u8(c, &p->flags, "flags"));
-  HPCDB_TRY(cursor_le16(c, &p->propagation, "propagation"));
-  HPCDB_TRY(cursor_le16(c, &p->entry_point, "entry point"));
+  const uint8_t *q = cursor_take(c, CONTEXT_HEAD, "context");
+  if (!q) return HPCDB_ETRUNCATED;
+  p->kind = q[0];
+  p->relation = q[1];
+  p->lexical_type = q[2];
+  p->flags = q[3];
+  p->propagation = rd_le16(q + 4);
+  p->entry_point = rd_le16(q + 6);
   HPCDB_TRY(msg_read_str(c, &p->name));
-  HPCDB_TRY(cursor_le32(c, &p->function, "function"));
-  HPCDB_TRY(cursor_le32(c, &p->file, "file"));
-  HPCDB_TRY(cursor_le32(c, &p->line, "line"));
-  HPCDB_TRY(cursor_le32(c, &p->module, "module"));
-  HPCDB_TRY(cursor_le64(c, &p->offset, "offset"));
+  if (!(q = cursor_take(c, CONTEXT_TAIL, "context"))) return HPCDB_ETRUNCATED;
+  p->function = rd_le32(q);
+  p->file = rd_le32(q + 4);
+  p->line = rd_le32(q + 8);
+  p->module = rd_le32(q + 12);
+  p->offset = rd_le64(q + 16);
   HPCDB_TRY(map_index(c, mm->functions, mm->n_functions, &p->function, "context function"));
   HPCDB_TRY(map_index(c, mm->files, mm->n_files, &p->file, "context file"));
   return map_index(c, mm->modules, mm->n_modules, &p->module, "context module");
@@ -276,22 +370,17 @@ static int map_key(hpcdb_cursor *c, const merge_maps *mm, unify_key *key) {
   }
 }
 
-/* Contexts in the sender's id order (a parent before its children). */
-static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm) {
-  HPCDB_TRY(cursor_le32(c, &mm->n_ids, "context count"));
-  if (mm->n_ids == 0) return bad(c, "context count");
-  HPCDB_TRY(check_count(c, mm->n_ids - 1, 19, "context count"));
-  HPCDB_TRY(alloc_map(&mm->ids, mm->n_ids));
-  mm->ids[0] = 0;
-  for (uint32_t id = 1; id < mm->n_ids; id++) {
-    unify_key key;
-    uint8_t hidden, lexical, loop;
-    HPCDB_TRY(cursor_le32(c, &key.parent, "parent"));
-    HPCDB_TRY(cursor_le32(c, &key.module, "key module"));
-    HPCDB_TRY(cursor_le64(c, &key.offset, "key offset"));
-    HPCDB_TRY(cursor_u8(c, &hidden, "hidden"));
-    HPCDB_TRY(cursor_u8(c, &lexical, "lexical"));
-    HPCDB_TRY(cursor_u8(c, &loop, "loop"));
+/* A part's contexts, in the sender's id order (a parent before its children), from *next on. */
+static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm, uint32_t *next) {
+  uint32_t n;
+  HPCDB_TRY(cursor_le32(c, &n, "context count"));
+  if (n > mm->n_ids - *next) return bad(c, "context count");
+  HPCDB_TRY(check_count(c, n, CONTEXT_KEY, "context count"));
+  for (uint32_t id = *next; id < *next + n; id++) {
+    const uint8_t *q = cursor_take(c, CONTEXT_KEY, "context");
+    if (!q) return HPCDB_ETRUNCATED;
+    unify_key key = {rd_le32(q), rd_le32(q + 4), rd_le64(q + 8)};
+    uint8_t hidden = q[16], lexical = q[17], loop = q[18];
     if (key.parent >= id) return bad(c, "parent");
     key.parent = mm->ids[key.parent];
     HPCDB_TRY(map_key(c, mm, &key));
@@ -304,10 +393,12 @@ static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm) {
     }
     HPCDB_TRY(unify_find_or_add(t, key, &proto, hidden, &mm->ids[id]));
   }
+  *next += n;
   return 0;
 }
 
-static int merge(hpcdb_cursor *c, merged_tree *mt, int all_stats, merge_maps *mm) {
+/* The head: metrics, modules, files and functions merged, the context count. */
+static int merge_head(hpcdb_cursor *c, merged_tree *mt, int all_stats, merge_maps *mm) {
   uint32_t magic;
   HPCDB_TRY(cursor_le32(c, &magic, "magic"));
   if (magic != TREE_MAGIC) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, 0, "magic", "not a tree");
@@ -325,21 +416,114 @@ static int merge(hpcdb_cursor *c, merged_tree *mt, int all_stats, merge_maps *mm
   HPCDB_TRY(merge_paths(c, mt->exp, 0, &mm->modules, &mm->n_modules));
   HPCDB_TRY(merge_paths(c, mt->exp, 1, &mm->files, &mm->n_files));
   HPCDB_TRY(merge_functions(c, mt, mm));
-  HPCDB_TRY(merge_contexts(c, &mt->t, mm));
-  if (c->pos != c->len) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, c->pos, "end", "bytes left over");
-  return 0;
+  HPCDB_TRY(cursor_le32(c, &mm->n_ids, "context count"));
+  if (mm->n_ids == 0) return bad(c, "context count");
+  HPCDB_TRY(alloc_map(&mm->ids, mm->n_ids));
+  mm->ids[0] = 0;
+  /* room for every context at once: the table does not double (two tables alive) as the tree grows */
+  return unify_table_reserve(&mt->t, mt->t.count + mm->n_ids);
 }
 
-int tree_merge(merged_tree *mt, const uint8_t *data, uint64_t len, int all_stats, const char *what, tree_map *map) {
-  hpcdb_cursor c;
-  cursor_init(&c, data, len, what);
-  c.section = "calling-context tree";
+int tree_merge_parts(merged_tree *mt, int (*get)(void *user, void **data, uint64_t *len), void *user, int all_stats,
+                     const char *what, tree_map *map) {
   merge_maps mm = {0};
-  int rc = merge(&c, mt, all_stats, &mm);
-  if (rc == 0 && map) {
+  uint32_t next = 1;
+  int rc = 0, failed_above = 0;
+  for (int head = 1;; head = 0) { /* every part is taken, also after a failure, so that the sender ends */
+    void *data = NULL;
+    uint64_t len = 0;
+    int grc = get(user, &data, &len);
+    if (grc < 0) {
+      free(data);
+      return grc;
+    }
+    if (len == 0) { /* the sender failed and sends nothing more */
+      free(data);
+      failed_above = 1;
+      break;
+    }
+    int more = ((const uint8_t *)data)[0] != 0;
+    if (rc == 0 && mt) {
+      hpcdb_cursor c;
+      cursor_init(&c, (const uint8_t *)data + 1, len - 1, what);
+      c.section = "calling-context tree";
+      rc = head ? merge_head(&c, mt, all_stats, &mm) : merge_contexts(&c, &mt->t, &mm, &next);
+      if (rc == 0 && c.pos != c.len) rc = hpcdb_fail_at(HPCDB_ECORRUPT, c.path, c.section, c.pos, "end", "bytes left over");
+      if (rc == 0 && !more && (head || next != mm.n_ids)) rc = hpcdb_fail(HPCDB_EIO, "%s: contexts missing", what);
+    }
+    free(data);
+    if (!more) break;
+  }
+  if (rc == 0 && !failed_above && mt && map) {
     *map = (tree_map){mm.ids, mm.metrics, mm.n_ids, mm.n_metrics};
     mm.ids = mm.metrics = NULL;
   }
   maps_free(&mm);
-  return rc;
+  return rc < 0 ? rc : failed_above;
+}
+
+/* ---- the run's tree as the ranks but the root need it: no lookups, no experiment tree ---- */
+
+#define VIEW_MAGIC 0x57564448u /* "HDVW" */
+enum { VIEW_LEXICAL = 1, VIEW_LOOP = 2, VIEW_HIDDEN = 4 };
+
+int tree_serialize_view(const merged_tree *m, uint32_t cct_contexts, dist_msg *out) {
+  const hpcdb_experiment *exp = m->exp;
+  msg_u32(out, VIEW_MAGIC);
+  msg_u32(out, exp->n_metrics);
+  for (uint32_t i = 0; i < exp->n_metrics; i++) {
+    msg_str(out, exp->metrics[i].name);
+    msg_u32(out, analysis_metric_scopes(&exp->metrics[i]));
+  }
+  msg_u32(out, exp->n_contexts);
+  msg_u32(out, cct_contexts);
+  msg_u32(out, m->t.n_ids);
+  uint8_t *p = msg_put(out, 5 * (uint64_t)(m->t.n_ids - 1));
+  for (uint32_t id = 1; p && id < m->t.n_ids; id++, p += 5) {
+    const ctx_info *info = &m->t.info[id];
+    wr_le32(p, info->parent);
+    p[4] = (uint8_t)((info->lexical ? VIEW_LEXICAL : 0) | (info->loop ? VIEW_LOOP : 0) |
+                     (info->model_index == HPCDB_NONE ? VIEW_HIDDEN : 0));
+  }
+  return msg_status(out);
+}
+
+int tree_view_read(merged_tree *m, const char *measurements, const uint8_t *data, uint64_t len, int all_stats,
+                   uint32_t *n_contexts, uint32_t *cct_contexts) {
+  HPCDB_TRY(merged_tree_init(m, measurements));
+  hpcdb_cursor c;
+  cursor_init(&c, data, len, "the run's tree");
+  c.section = "calling-context tree";
+  uint32_t magic, n_metrics, n_ids;
+  HPCDB_TRY(cursor_le32(&c, &magic, "magic"));
+  if (magic != VIEW_MAGIC) return hpcdb_fail_at(HPCDB_ECORRUPT, c.path, c.section, 0, "magic", "not a tree");
+  HPCDB_TRY(cursor_le32(&c, &n_metrics, "metric count"));
+  HPCDB_TRY(check_count(&c, n_metrics, 8, "metric count"));
+  for (uint32_t i = 0; i < n_metrics; i++) {
+    const char *name;
+    uint32_t scopes, index;
+    HPCDB_TRY(msg_read_str(&c, &name));
+    HPCDB_TRY(cursor_le32(&c, &scopes, "metric scopes"));
+    if (!name) return bad(&c, "metric name");
+    HPCDB_TRY(analysis_metric_by_name(m->exp, name, all_stats, scopes, &index));
+    if (index != i) return bad(&c, "metric name");
+  }
+  HPCDB_TRY(cursor_le32(&c, n_contexts, "contexts"));
+  HPCDB_TRY(cursor_le32(&c, cct_contexts, "cct.db contexts"));
+  HPCDB_TRY(cursor_le32(&c, &n_ids, "context count"));
+  if (n_ids == 0) return bad(&c, "context count");
+  HPCDB_TRY(check_count(&c, n_ids - 1, 5, "context count"));
+  HPCDB_TRY(VEC_RESERVE(&m->t.info, &m->t.cap_ids, n_ids));
+  const uint8_t *p = cursor_take(&c, 5 * (uint64_t)(n_ids - 1), "contexts");
+  if (!p) return HPCDB_ETRUNCATED;
+  for (uint32_t id = 1; id < n_ids; id++, p += 5) {
+    uint32_t parent = rd_le32(p);
+    uint8_t flags = p[4];
+    if (parent >= id) return bad(&c, "parent");
+    m->t.info[id] = (ctx_info){parent, HPCDB_NONE, flags & VIEW_HIDDEN ? m->t.info[parent].visible : id,
+                               (uint8_t)(flags & VIEW_LEXICAL ? 1 : 0), (uint8_t)(flags & VIEW_LOOP ? 1 : 0)};
+  }
+  m->t.n_ids = n_ids;
+  if (c.pos != c.len) return hpcdb_fail_at(HPCDB_ECORRUPT, c.path, c.section, c.pos, "end", "bytes left over");
+  return 0;
 }

@@ -12,8 +12,8 @@
  * file index mapped first), functions by what unification made them for
  * (a symbol of a module's symbol table, a placeholder code, a scope of a
  * module's structure file: two functions can look alike, e.g. a procedure
- * inlined at two places). A merged tree is only read (as a view of the
- * run's contexts, and to write meta.db): its unification lookups stay empty. */
+ * inlined at two places). A merged tree is only merged into, sent and read
+ * (as the run's contexts, and to write meta.db): it unifies no file. */
 #ifndef HPCDB_ANALYSIS_TREE_MERGE_H
 #define HPCDB_ANALYSIS_TREE_MERGE_H
 
@@ -38,10 +38,19 @@ typedef struct merged_tree {
 /* An experiment as hpcdb_analyze starts one (scopes, summary profile), empty. */
 int merged_tree_init(merged_tree *m, const char *measurements);
 void merged_tree_free(merged_tree *m);
+/* A unified tree (emptied: m takes it over, experiment and all) as the
+ * merged tree merging it into an empty one makes, with the same ids; what
+ * only unification needs is freed. index: trees are to be merged into it
+ * (else it can only be serialized and read). */
+int merged_tree_adopt(merged_tree *m, unified_tree *t, int index);
+/* Frees what merging and serializing need: m is only read from here on. */
+void merged_tree_unindex(merged_tree *m);
 
-/* A tree as unification left it, or a merged one. */
-int tree_serialize_unified(const unified_tree *t, dist_msg *out);
-int tree_serialize_merged(const merged_tree *m, dist_msg *out);
+/* A merged tree sent in parts, each handed to put (which sends it): the head
+ * (metrics, modules, files, functions, the context count), then the
+ * contexts in id order, about 4 MiB a part; a part's first byte tells
+ * whether more follow. A failure sends an empty part. */
+int tree_send(const merged_tree *m, int (*put)(void *user, const dist_msg *part), void *user);
 
 /* Where the sender's contexts and metrics are in the merged tree. */
 typedef struct tree_map {
@@ -50,8 +59,20 @@ typedef struct tree_map {
 } tree_map;
 void tree_map_free(tree_map *map);
 
-/* Merges a serialized tree (what names the message in errors) into m; map
- * (may be NULL) gets the sender's ids and metrics. */
-int tree_merge(merged_tree *m, const uint8_t *data, uint64_t len, int all_stats, const char *what, tree_map *map);
+/* Merges a tree tree_send sends into m, part by part as get receives them
+ * (what names the sender in errors); map (may be NULL) gets the sender's ids
+ * and metrics. Every part is taken, also after a failure (m NULL: only
+ * taken), so the sender always ends. 1: the sender failed (an empty part). */
+int tree_merge_parts(merged_tree *m, int (*get)(void *user, void **data, uint64_t *len), void *user, int all_stats,
+                     const char *what, tree_map *map);
+
+/* The run's tree as propagation and traces read it (tree_view_read): its
+ * metrics, and per context the parent, the propagation and loop bits and
+ * whether it is hidden (5 bytes a context); n_contexts and cct_contexts (the
+ * experiment's context count and cct.db's) travel with it. m gets an
+ * experiment of the metrics only and the contexts' ctx_info. */
+int tree_serialize_view(const merged_tree *m, uint32_t cct_contexts, dist_msg *out);
+int tree_view_read(merged_tree *m, const char *measurements, const uint8_t *data, uint64_t len, int all_stats,
+                   uint32_t *n_contexts, uint32_t *cct_contexts);
 
 #endif

@@ -44,23 +44,29 @@ int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measur
   return 0;
 }
 
-void unified_tree_free(unified_tree *t) {
+void unified_tree_drop_sources(unified_tree *t) {
   for (uint64_t i = 0; i < t->cap_symbols; i++)
     if (t->symbols[i]) {
       symbols_free(t->symbols[i]);
       free(t->symbols[i]);
     }
   free(t->symbols);
+  t->symbols = NULL;
+  t->cap_symbols = 0;
   structure_map_free(t->structure);
-  free(t->slots);
-  free(t->info);
+  t->structure = NULL;
   u64map_free(&t->functions);
   u64map_free(&t->placeholders);
+}
+
+void unified_tree_free(unified_tree *t) {
+  unified_tree_drop_sources(t);
+  free(t->slots);
+  free(t->info);
   memset(t, 0, sizeof *t);
 }
 
-static int table_grow(unified_tree *t) {
-  uint64_t ncap = t->cap ? t->cap * 2 : 1024;
+static int table_resize(unified_tree *t, uint64_t ncap) {
   unify_slot *slots = calloc(ncap, sizeof *slots);
   if (!slots) return hpcdb_fail(HPCDB_ENOMEM, "out of memory unifying calling contexts");
   for (uint64_t i = 0; i < t->cap; i++) {
@@ -73,6 +79,14 @@ static int table_grow(unified_tree *t) {
   t->slots = slots;
   t->cap = ncap;
   return 0;
+}
+
+static int table_grow(unified_tree *t) { return table_resize(t, t->cap ? t->cap * 2 : 1024); }
+
+int unify_table_reserve(unified_tree *t, uint64_t n) {
+  uint64_t cap = t->cap ? t->cap : 1024;
+  while (n * 4 > cap * 3) cap *= 2; /* at most 3/4 full */
+  return cap > t->cap ? table_resize(t, cap) : 0;
 }
 
 /* A hint that key is about to be looked up (the table is much larger than
@@ -125,7 +139,7 @@ static int table_find(const unified_tree *t, unify_key key, uint32_t *out_id) {
 }
 
 /* Makes key lead to id too, unless it leads somewhere already. */
-static int table_alias(unified_tree *t, unify_key key, uint32_t id) {
+int unify_table_put(unified_tree *t, unify_key key, uint32_t id) {
   if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t));
   uint64_t i = key_hash(key) & (t->cap - 1);
   for (; t->slots[i].id_plus1; i = (i + 1) & (t->cap - 1))
@@ -231,7 +245,7 @@ static int frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t ip,
   unify_key key = {parent, module, ip};
   if (table_find(t, key, out_id)) return 0;
   HPCDB_TRY(new_frame(t, parent, module, ip, out_id));
-  return table_alias(t, key, *out_id);
+  return unify_table_put(t, key, *out_id);
 }
 
 /* The function a placeholder frame stands for: one per placeholder code, in

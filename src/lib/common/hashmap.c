@@ -48,6 +48,20 @@ int u64map_put(hpcdb_u64map *m, uint64_t key, uint64_t val) {
   return 0;
 }
 
+int u64map_add(hpcdb_u64map *m, uint64_t key, uint64_t val) {
+  if ((m->count + 1) * 4 > m->cap * 3 && u64map_grow(m) != 0) return -1;
+  uint64_t i = hash_u64(key) & (m->cap - 1);
+  while (m->used[i]) {
+    if (m->keys[i] == key) return 0;
+    i = (i + 1) & (m->cap - 1);
+  }
+  m->used[i] = 1;
+  m->keys[i] = key;
+  m->vals[i] = val;
+  m->count++;
+  return 1;
+}
+
 int u64map_get(const hpcdb_u64map *m, uint64_t key, uint64_t *val) {
   if (m->cap == 0) return 0;
   uint64_t i = hash_u64(key) & (m->cap - 1);

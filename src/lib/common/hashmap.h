@@ -16,6 +16,8 @@ typedef struct hpcdb_u64map {
 } hpcdb_u64map;
 
 int u64map_put(hpcdb_u64map *m, uint64_t key, uint64_t val);
+/* key -> val unless key is there: 1 added, 0 there already (left as it was), -1 out of memory. */
+int u64map_add(hpcdb_u64map *m, uint64_t key, uint64_t val);
 /* 1 and *val when found, 0 otherwise. */
 int u64map_get(const hpcdb_u64map *m, uint64_t key, uint64_t *val);
 void u64map_free(hpcdb_u64map *m);

@@ -22,22 +22,21 @@ int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_
       (proto->module != HPCDB_NONE && proto->module >= exp->n_modules))
     return hpcdb_fail(HPCDB_EINVAL, "context %u refers to a function, file or module that does not exist",
                       proto->id);
-  uint64_t dummy;
-  if (u64map_get(&exp->priv->ctx_by_id, proto->id, &dummy))
-    return hpcdb_fail(HPCDB_EINVAL, "context id %u is used twice", proto->id);
   if (exp->n_contexts == UINT32_MAX - 1)
     return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
   HPCDB_TRY(VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
   uint32_t idx = exp->n_contexts;
+  const char *name = hpcdb_intern(exp, proto->name);
+  if (proto->name && !name) return HPCDB_ENOMEM;
+  int added = u64map_add(&exp->priv->ctx_by_id, proto->id, idx); /* one probe finds a duplicate and makes room */
+  if (added < 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory indexing contexts");
+  if (!added) return hpcdb_fail(HPCDB_EINVAL, "context id %u is used twice", proto->id);
   hpcdb_context *c = &exp->contexts[idx];
   *c = *proto;
-  c->name = hpcdb_intern(exp, proto->name);
-  if (proto->name && !c->name) return HPCDB_ENOMEM;
+  c->name = name;
   c->parent = parent;
   c->first_child = c->next_sibling = c->last_child = HPCDB_NONE;
   c->flags = presence_flags(c);
-  if (u64map_put(&exp->priv->ctx_by_id, proto->id, idx) != 0)
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory indexing contexts");
   hpcdb_context *p = &exp->contexts[parent];
   if (p->last_child == HPCDB_NONE)
     p->first_child = idx;
