@@ -19,7 +19,7 @@ extern "C" {
 typedef struct hpcdb_binstruct_stats {
   unsigned long long functions, inlined_calls, loops, irreducible_loops;
   int has_dwarf;   /* functions and lines came from DWARF */
-  int has_loops;   /* the machine code was decoded (Capstone knows the machine) */
+  int has_loops;   /* the machine code was decoded (Capstone is installed and knows the machine) */
   char debug_file[4096]; /* the split debug file used, or "" */
 } hpcdb_binstruct_stats;
 

@@ -95,7 +95,7 @@ static void report(const run *r, const char *bin, const char *out, int from_cach
           s->has_dwarf ? "DWARF" : "symbols only", s->debug_file[0] ? " from " : "",
           s->debug_file);
   if (!s->has_loops)
-    fprintf(stderr, "hpcdb struct: %s: no decoder for this machine: no loops\n", bin);
+    fprintf(stderr, "hpcdb struct: %s: no machine-code decoder (Capstone missing or without this machine): no loops\n", bin);
 }
 
 static int one(run *r, const char *bin, const char *out) {

@@ -1,13 +1,14 @@
 /* Machine code to instructions with their control flow, through Capstone
  * (x86-64 and aarch64). */
-#include <capstone/capstone.h>
 #include <stdlib.h>
 
+#include "binstruct/bs_capstone.h"
 #include "binstruct/bs_internal.h"
 #include "common/error.h"
 #include "common/vec.h"
 
 struct bs_decoder {
+  const bs_capstone *cs;
   csh handle;
   cs_arch arch;
   cs_insn *insn;
@@ -19,17 +20,20 @@ bs_decoder *bs_decoder_new(GElf_Half machine) {
   if (machine == EM_X86_64) arch = CS_ARCH_X86, mode = CS_MODE_64;
   else if (machine == EM_AARCH64) arch = CS_ARCH_ARM64, mode = CS_MODE_ARM;
   else return NULL;
+  const bs_capstone *cs = bs_capstone_get();
+  if (!cs) return NULL;
   bs_decoder *d = calloc(1, sizeof *d);
   if (!d) return NULL;
+  d->cs = cs;
   d->arch = arch;
-  if (cs_open(arch, mode, &d->handle) != CS_ERR_OK) {
+  if (cs->open(arch, mode, &d->handle) != CS_ERR_OK) {
     free(d);
     return NULL;
   }
-  cs_option(d->handle, CS_OPT_DETAIL, CS_OPT_ON);
-  d->insn = cs_malloc(d->handle);
+  cs->option(d->handle, CS_OPT_DETAIL, CS_OPT_ON);
+  d->insn = cs->malloc(d->handle);
   if (!d->insn) {
-    cs_close(&d->handle);
+    cs->close(&d->handle);
     free(d);
     return NULL;
   }
@@ -38,8 +42,8 @@ bs_decoder *bs_decoder_new(GElf_Half machine) {
 
 void bs_decoder_free(bs_decoder *d) {
   if (!d) return;
-  cs_free(d->insn, 1);
-  cs_close(&d->handle);
+  d->cs->free(d->insn, 1);
+  d->cs->close(&d->handle);
   free(d);
 }
 
@@ -61,13 +65,14 @@ static void classify(const bs_decoder *d, const cs_insn *in, bs_insn *out) {
   out->target = 0;
   if (!in->detail) return;
   csh h = d->handle;
+  bool (*group)(csh, const cs_insn *, unsigned) = d->cs->insn_group;
   int x86 = d->arch == CS_ARCH_X86;
-  if (cs_insn_group(h, in, CS_GRP_RET) || cs_insn_group(h, in, CS_GRP_IRET)) {
+  if (group(h, in, CS_GRP_RET) || group(h, in, CS_GRP_IRET)) {
     out->flow = BS_FLOW_STOP;
-  } else if (cs_insn_group(h, in, CS_GRP_CALL)) {
+  } else if (group(h, in, CS_GRP_CALL)) {
     out->flow = BS_FLOW_CALL;
     out->target = x86 ? x86_target(in) : arm64_target(in);
-  } else if (cs_insn_group(h, in, CS_GRP_JUMP)) {
+  } else if (group(h, in, CS_GRP_JUMP)) {
     out->target = x86 ? x86_target(in) : arm64_target(in);
     int uncond;
     if (x86) uncond = in->id == X86_INS_JMP || in->id == X86_INS_LJMP;
@@ -94,7 +99,7 @@ int bs_decode(bs_decoder *d, const uint8_t *bytes, uint64_t len, uint64_t addr, 
   while (left > 0) {
     HPCDB_TRY(VEC_RESERVE(insns, cap, *n + 1));
     bs_insn *out = &(*insns)[*n];
-    if (cs_disasm_iter(d->handle, &p, &left, &pc, d->insn)) {
+    if (d->cs->disasm_iter(d->handle, &p, &left, &pc, d->insn)) {
       out->addr = d->insn->address;
       out->len = d->insn->size;
       classify(d, d->insn, out);

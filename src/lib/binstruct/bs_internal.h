@@ -119,7 +119,7 @@ typedef struct bs_insn {
 int64_t bs_insn_index(const bs_insn *insns, uint64_t n, uint64_t addr);
 
 typedef struct bs_decoder bs_decoder;
-/* NULL when Capstone has no decoder for this machine. */
+/* NULL when Capstone has no decoder for this machine or cannot be opened. */
 bs_decoder *bs_decoder_new(GElf_Half machine);
 void bs_decoder_free(bs_decoder *d);
 /* Appends the instructions of [addr, addr+len) to *insns. */
