@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/vec.h"
 #include "hpcrun/hpcrun_paths.h"
+#include "model/model_build.h"
 
 #define MAX_WORKERS 64
 /* .hpctrace header flag: the samples are of calls (GPU streams' kernels),
@@ -676,6 +677,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   }
   if ((rc = hpcdb_experiment_new(&r.exp)) < 0) goto done;
   if ((rc = unified_tree_init(&r.tree, r.exp, measurements)) < 0) goto done;
+  r.tree.defer_links = 1; /* linked once all files are unified */
   if (!r.opt->ignore_structs &&
       (rc = structure_map_open(&r.tree.structure, r.exp, measurements, r.opt, warn, user)) < 0)
     goto done;
@@ -688,7 +690,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   if ((rc = analysis_add_scopes(r.exp)) < 0 ||
       (rc = hpcdb_add_profile(r.exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL)) < 0)
     goto done;
-  if ((rc = analyze_files(&r, &files)) < 0) goto done;
+  if ((rc = analyze_files(&r, &files)) < 0 || (rc = model_link_contexts(r.exp)) < 0) goto done;
   uint32_t n_ids = r.tree.n_ids;
   unified_tree_free(&r.tree); /* only the experiment's tree is needed from here on */
   if (r.res->profiles_read == 0) {
