@@ -65,39 +65,35 @@ int model_add_context_unlinked(hpcdb_experiment *exp, const hpcdb_context *proto
 }
 
 /* Backwards over the unlinked contexts: a context's children all come after
- * it, so when it is reached its own list is complete (first[], last[]), and
- * it goes in front of its parent's. Parents linked before get the new list
- * appended to theirs. */
+ * it, so when it is reached its own list is complete (kids[i]: first and
+ * last, side by side so that one cache line holds both), and it goes in
+ * front of its parent's. Parents linked before get the new list appended to
+ * theirs. */
 int model_link_contexts(hpcdb_experiment *exp) {
   uint32_t from = exp->priv->n_linked, n = exp->n_contexts;
   if (from >= n) return 0;
-  uint32_t *first = malloc((size_t)n * sizeof *first), *last = malloc((size_t)n * sizeof *last);
-  if (!first || !last) {
-    free(first);
-    free(last);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory linking %u contexts", n - from);
-  }
-  memset(first, 0xff, (size_t)n * sizeof *first);
-  memset(last, 0xff, (size_t)n * sizeof *last);
+  struct child_list { uint32_t first, last; } *kids = malloc((size_t)n * sizeof *kids);
+  if (!kids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory linking %u contexts", n - from);
+  memset(kids, 0xff, (size_t)n * sizeof *kids);
   hpcdb_context *ctx = exp->contexts;
   for (uint32_t i = n; i-- > from;) {
     hpcdb_context *c = &ctx[i];
-    c->first_child = first[i];
-    c->last_child = last[i];
-    c->next_sibling = first[c->parent];
-    first[c->parent] = i;
-    if (last[c->parent] == HPCDB_NONE) last[c->parent] = i;
+    struct child_list *p = &kids[c->parent];
+    c->first_child = kids[i].first;
+    c->last_child = kids[i].last;
+    c->next_sibling = p->first;
+    if (p->first == HPCDB_NONE) p->last = i;
+    p->first = i;
   }
   for (uint32_t p = 0; p < from; p++) {
-    if (first[p] == HPCDB_NONE) continue;
+    if (kids[p].first == HPCDB_NONE) continue;
     if (ctx[p].last_child == HPCDB_NONE)
-      ctx[p].first_child = first[p];
+      ctx[p].first_child = kids[p].first;
     else
-      ctx[ctx[p].last_child].next_sibling = first[p];
-    ctx[p].last_child = last[p];
+      ctx[ctx[p].last_child].next_sibling = kids[p].first;
+    ctx[p].last_child = kids[p].last;
   }
-  free(first);
-  free(last);
+  free(kids);
   exp->priv->n_linked = n;
   return 0;
 }
