@@ -65,6 +65,7 @@ typedef struct unified_tree {
   hpcdb_u64map functions; /* (module << 32 | index in its symbol table) -> function index */
   hpcdb_u64map placeholders; /* placeholder code -> function index */
   struct structure_map *structure; /* structure files, or NULL (--ignore-structs) */
+  int defer_links; /* contexts go into exp unlinked: model_link_contexts when the tree is done */
 } unified_tree;
 
 int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);

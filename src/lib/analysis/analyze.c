@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/vec.h"
 #include "hpcrun/hpcrun_paths.h"
+#include "model/model_build.h"
 
 #define MAX_WORKERS 64
 /* .hpctrace header flag: the samples are of calls (GPU streams' kernels),
@@ -404,21 +405,30 @@ static void *batch_worker(void *arg) {
   }
 }
 
-/* Runs stage over jobs on up to workers threads, this one included. */
-static void run_parallel(run *r, file_job *jobs, size_t n, void (*stage)(run *, file_job *, unsigned worker),
-                         unsigned workers) {
-  if (workers > n) workers = (unsigned)n;
-  batch b = {r, jobs, n, stage, PTHREAD_MUTEX_INITIALIZER, 0};
+static void batch_init(batch *b, run *r, file_job *jobs, size_t n, void (*stage)(run *, file_job *, unsigned worker)) {
+  *b = (batch){r, jobs, n, stage, PTHREAD_MUTEX_INITIALIZER, 0};
+}
+
+/* Runs b's jobs on up to workers threads, this one included (workers 0..). */
+static void run_batch(batch *b, unsigned workers) {
+  if (workers > b->n) workers = (unsigned)b->n;
   pthread_t tids[MAX_WORKERS];
   batch_thread args[MAX_WORKERS];
   unsigned started = 0;
   for (unsigned w = 1; w < workers; w++) {
-    args[started] = (batch_thread){&b, started + 1};
+    args[started] = (batch_thread){b, started + 1};
     if (pthread_create(&tids[started], NULL, batch_worker, &args[started]) == 0) started++;
   }
-  batch_thread own = {&b, 0};
+  batch_thread own = {b, 0};
   batch_worker(&own); /* this thread works too; fewer threads only means slower */
   for (unsigned w = 0; w < started; w++) pthread_join(tids[w], NULL);
+}
+
+static void run_parallel(run *r, file_job *jobs, size_t n, void (*stage)(run *, file_job *, unsigned worker),
+                         unsigned workers) {
+  batch b;
+  batch_init(&b, r, jobs, n, stage);
+  run_batch(&b, workers);
 }
 
 /* Handles a failed job: a warning and a skip, or the end of the run. */
@@ -438,15 +448,22 @@ static int settle_failure(run *r, file_job *j) {
  * (decoding touches nothing shared). */
 typedef struct helper {
   run *r;
-  file_job *prop, *load;
-  size_t n_prop, n_load;
+  batch prop, load;
   pthread_t tid;
   int started;
 } helper;
 
+static void helper_init(helper *h, run *r, file_job *prop, size_t n_prop, file_job *load, size_t n_load) {
+  h->r = r;
+  batch_init(&h->prop, r, prop, n_prop, stage_propagate);
+  batch_init(&h->load, r, load, n_load, stage_load);
+  h->started = 0;
+}
+
+/* On workers 0 .. workers - 1. */
 static void helper_run(helper *h, unsigned workers) {
-  run_parallel(h->r, h->prop, h->n_prop, stage_propagate, workers);
-  run_parallel(h->r, h->load, h->n_load, stage_load, workers);
+  run_batch(&h->prop, workers);
+  run_batch(&h->load, workers);
 }
 
 static void *helper_main(void *arg) {
@@ -456,15 +473,22 @@ static void *helper_main(void *arg) {
 }
 
 static void helper_start(helper *h) {
-  h->started = h->n_prop + h->n_load > 0 && h->r->workers > 1 && pthread_create(&h->tid, NULL, helper_main, h) == 0;
+  h->started = h->prop.n + h->load.n > 0 && h->r->workers > 1 && pthread_create(&h->tid, NULL, helper_main, h) == 0;
 }
 
-/* Waits for the helper, or does its work here when no thread could start. */
+/* Takes the helper's jobs no worker has started yet, on this thread (the
+ * last worker: the helper's are the others), then waits for the helper; or
+ * does all its work here when no thread could start. */
 static void helper_finish(helper *h) {
-  if (h->started)
+  if (h->started) {
+    batch_thread own = {&h->prop, h->r->workers - 1};
+    batch_worker(&own);
+    own.b = &h->load;
+    batch_worker(&own);
     pthread_join(h->tid, NULL);
-  else
+  } else {
     helper_run(h, h->r->workers);
+  }
 }
 
 /* Takes the view the next propagation reads (no propagation is running). */
@@ -510,7 +534,8 @@ static int batches_in_turn(run *r, const hpcrun_path_list *files, file_job *all,
     file_job *jobs = all + cur * per_batch, *next = all + (cur ^ 1) * per_batch;
     size_t n_next = files->n - first - n < per_batch ? files->n - first - n : per_batch;
     for (size_t i = 0; i < n_next; i++) next[i].path = files->paths[first + n + i];
-    helper h = {r, NULL, next, 0, n_next, 0, 0};
+    helper h;
+    helper_init(&h, r, NULL, 0, next, n_next);
     helper_start(&h);
     unify_batch(r, jobs, n);
     helper_finish(&h);
@@ -538,16 +563,17 @@ static int batches_pipelined(run *r, const hpcrun_path_list *files, file_job *al
   run_parallel(r, all, BATCH_N(0), stage_load, r->workers);
   int rc = 0;
   for (size_t s = 0; s <= n_batches && rc == 0; s++) {
-    helper h = {r, s > 0 ? BATCH(s - 1) : NULL, BATCH(s + 1), s > 0 ? BATCH_N(s - 1) : 0, BATCH_N(s + 1), 0, 0};
-    for (size_t i = 0; i < h.n_load; i++) h.load[i].path = files->paths[(s + 1) * per_batch + i];
+    helper h;
+    helper_init(&h, r, s > 0 ? BATCH(s - 1) : NULL, s > 0 ? BATCH_N(s - 1) : 0, BATCH(s + 1), BATCH_N(s + 1));
+    for (size_t i = 0; i < h.load.n; i++) h.load.jobs[i].path = files->paths[(s + 1) * per_batch + i];
     helper_start(&h);
     unify_batch(r, BATCH(s), BATCH_N(s));
     helper_finish(&h);
     unified_tree_release_retired(&r->tree);
     if (s < n_batches) rc = view_take(r, &r->tree);
     if (s > 0) {
-      if (rc == 0) rc = register_batch(r, h.prop, h.n_prop);
-      for (size_t i = 0; i < h.n_prop; i++) job_release(&h.prop[i]);
+      if (rc == 0) rc = register_batch(r, h.prop.jobs, h.prop.n);
+      for (size_t i = 0; i < h.prop.n; i++) job_release(&h.prop.jobs[i]);
     }
   }
 #undef BATCH
@@ -676,6 +702,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   }
   if ((rc = hpcdb_experiment_new(&r.exp)) < 0) goto done;
   if ((rc = unified_tree_init(&r.tree, r.exp, measurements)) < 0) goto done;
+  r.tree.defer_links = 1; /* linked once all files are unified */
   if (!r.opt->ignore_structs &&
       (rc = structure_map_open(&r.tree.structure, r.exp, measurements, r.opt, warn, user)) < 0)
     goto done;
@@ -688,7 +715,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   if ((rc = analysis_add_scopes(r.exp)) < 0 ||
       (rc = hpcdb_add_profile(r.exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL)) < 0)
     goto done;
-  if ((rc = analyze_files(&r, &files)) < 0) goto done;
+  if ((rc = analyze_files(&r, &files)) < 0 || (rc = model_link_contexts(r.exp)) < 0) goto done;
   uint32_t n_ids = r.tree.n_ids;
   unified_tree_free(&r.tree); /* only the experiment's tree is needed from here on */
   if (r.res->profiles_read == 0) {

@@ -24,6 +24,7 @@
 #include "common/huge_pages.h"
 #include "common/vec.h"
 #include "hpcrun/hpcrun_model.h"
+#include "model/model_build.h"
 
 #define HPCRUN_NODE_UNWOUND 0x1
 
@@ -143,7 +144,8 @@ int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto
     hpcdb_context c = *proto;
     c.id = id;
     uint32_t model_parent = t->info[parent->visible].model_index;
-    HPCDB_TRY(hpcdb_add_context(t->exp, &c, model_parent, &info.model_index));
+    HPCDB_TRY(t->defer_links ? model_add_context_unlinked(t->exp, &c, model_parent, &info.model_index)
+                             : hpcdb_add_context(t->exp, &c, model_parent, &info.model_index));
   }
   t->info[id] = info;
   t->n_ids++;

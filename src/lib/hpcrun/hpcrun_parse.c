@@ -56,11 +56,15 @@ int hp_check_count(hpcrun_parser *p, uint64_t count, uint64_t min_size, const ch
   return 0;
 }
 
-void *hp_alloc(hpcrun_parser *p, uint64_t count, size_t size) {
+void *hp_alloc_filled(hpcrun_parser *p, uint64_t count, size_t size) {
   uint64_t total;
   if (!mul_ok(count, size, &total) || total > SIZE_MAX) return NULL;
-  void *r = arena_alloc(p->arena, (size_t)(total ? total : 1));
-  if (r) memset(r, 0, (size_t)total);
+  return arena_alloc(p->arena, (size_t)(total ? total : 1));
+}
+
+void *hp_alloc(hpcrun_parser *p, uint64_t count, size_t size) {
+  void *r = hp_alloc_filled(p, count, size);
+  if (r) memset(r, 0, (size_t)(count * size)); /* the product was checked */
   return r;
 }
 

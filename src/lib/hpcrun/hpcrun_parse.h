@@ -37,6 +37,8 @@ void hp_copy_error(const hpcrun_parser *p, hpcrun_parse_error *err);
 int hp_check_count(hpcrun_parser *p, uint64_t count, uint64_t min_size, const char *what);
 /* count elements of size bytes from the arena (count already checked). */
 void *hp_alloc(hpcrun_parser *p, uint64_t count, size_t size);
+/* As hp_alloc, not zeroed: for an array the caller fills whole. */
+void *hp_alloc_filled(hpcrun_parser *p, uint64_t count, size_t size);
 const uint8_t *hp_copy_bytes(hpcrun_parser *p, const uint8_t *src, uint64_t n);
 
 int hp_u8(hpcrun_parser *p, uint8_t *v, const char *what);

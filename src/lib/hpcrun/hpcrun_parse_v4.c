@@ -82,19 +82,15 @@ static int finish(hpcrun_parser *p, hpcrun_file *f, int s) {
 static int read_cct(hpcrun_parser *p, hpcrun_tables *t) {
   HP_TRY(p, hp_u64(p, &t->n_nodes, "node count"));
   HP_TRY(p, hp_check_count(p, t->n_nodes, HPCRUN_V4_NODE_LEN, "cct"));
-  t->nodes = hp_alloc(p, t->n_nodes, sizeof *t->nodes);
+  t->nodes = hp_alloc_filled(p, t->n_nodes, sizeof *t->nodes); /* each node is written whole below */
   if (!t->nodes) return hp_note(p, HPCDB_ENOMEM);
   t->nodes_off = p->c.pos;
   t->node_len = HPCRUN_V4_NODE_LEN;
   for (uint64_t i = 0; i < t->n_nodes; i++) {
-    hpcrun_cct_node *n = &t->nodes[i];
     const uint8_t *b = cursor_take(&p->c, HPCRUN_V4_NODE_LEN, "cct node");
     if (!b) return hp_note(p, HPCDB_ETRUNCATED);
-    n->id = rd_be32(b);
-    n->parent = rd_be32(b + 4);
-    n->lm_id = rd_be16(b + 8);
-    n->ip = rd_be64(b + 10);
-    n->flags = b[18];
+    t->nodes[i] = (hpcrun_cct_node){.id = rd_be32(b), .parent = rd_be32(b + 4), .lm_id = rd_be16(b + 8),
+                                    .ip = rd_be64(b + 10), .flags = b[18]};
   }
   return 0;
 }

@@ -29,6 +29,7 @@ int hpcdb_experiment_new(hpcdb_experiment **out) {
   }
   exp->contexts[0] = global;
   exp->n_contexts = 1;
+  exp->priv->n_linked = 1;
   *out = exp;
   return 0;
 }

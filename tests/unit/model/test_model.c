@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "hpcdb/hpcdb.h"
+#include "model/model_build.h"
 #include "testlib.h"
 
 static void test_tree(void) {
@@ -44,6 +45,45 @@ static void test_tree(void) {
   hpcdb_experiment_free(exp);
 }
 
+/* Contexts added unlinked and linked afterwards (also when hpcdb_add_context
+ * comes in between, and under parents linked before) get the links adding
+ * them one by one gives. */
+static void test_deferred_links(void) {
+  enum { N = 3000 };
+  hpcdb_experiment *linked, *deferred;
+  CHECK_RC(hpcdb_experiment_new(&linked));
+  CHECK_RC(hpcdb_experiment_new(&deferred));
+  uint64_t seed = 12345;
+  for (uint32_t i = 1; i < N; i++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t parent = i < 4 ? 0 : (uint32_t)(seed >> 33) % (i < 40 ? i : 40 + i / 8);
+    hpcdb_context c = {0};
+    c.function = c.file = c.module = HPCDB_NONE;
+    c.id = 10 * i;
+    c.kind = parent == 0 ? HPCDB_CTX_ENTRY : HPCDB_CTX_NORMAL;
+    uint32_t a, b;
+    CHECK_RC(hpcdb_add_context(linked, &c, parent, &a));
+    if (i < 100 || i % 997 == 0)
+      CHECK_RC(hpcdb_add_context(deferred, &c, parent, &b));
+    else
+      CHECK_RC(model_add_context_unlinked(deferred, &c, parent, &b));
+    CHECK(a == b);
+    if (i == 1500) CHECK_RC(model_link_contexts(deferred));
+  }
+  CHECK_RC(model_link_contexts(deferred));
+  CHECK_RC(model_link_contexts(deferred)); /* nothing left: no change */
+  CHECK(linked->n_contexts == deferred->n_contexts);
+  int same = 1;
+  for (uint32_t i = 0; i < linked->n_contexts; i++) {
+    const hpcdb_context *x = &linked->contexts[i], *y = &deferred->contexts[i];
+    same &= x->parent == y->parent && x->first_child == y->first_child && x->next_sibling == y->next_sibling &&
+            x->last_child == y->last_child;
+  }
+  CHECK(same);
+  hpcdb_experiment_free(linked);
+  hpcdb_experiment_free(deferred);
+}
+
 static void test_values(void) {
   hpcdb_experiment *exp;
   CHECK_RC(hpcdb_experiment_new(&exp));
@@ -80,6 +120,7 @@ static void test_values(void) {
 
 int main(void) {
   test_tree();
+  test_deferred_links();
   test_values();
   return TEST_END();
 }
