@@ -190,9 +190,10 @@ typedef struct cube_sum_tree {
  * cube_native_big_endian()); exc[c] and inc[c] get each flavour summed over
  * locations, exactly as the full read derives and sums them; counts[l] (when
  * not NULL) grows by the non-zero values of both flavours at location l.
- * scratch: CUBE_SUM_PASS_ROWS rows. */
+ * scratch: CUBE_SUM_PASS_ROWS rows. A large pass runs on two threads
+ * (the calling one and a helper), with the same results. */
 #define CUBE_SUM_BATCH 4 /* cnodes whose rows are summed side by side */
-#define CUBE_SUM_PASS_ROWS (2 * CUBE_SUM_BATCH + 1)
+#define CUBE_SUM_PASS_ROWS (2 * (2 * CUBE_SUM_BATCH + 1)) /* per half: the batch's two rows each, a tally */
 void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_endian, double *scratch, double *exc,
                    double *inc, uint64_t *counts);
 /* 1 on a big-endian host: the byte order of a double in memory. */

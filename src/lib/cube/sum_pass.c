@@ -13,8 +13,13 @@
  * counts, which run element-wise and vectorize), then summed side by side,
  * 2 × CUBE_SUM_BATCH independent chains in one loop. */
 #include <math.h>
+#include <pthread.h>
 
 #include "cube/cube.h"
+
+/* Fewer values than this are summed on the calling thread alone: below it a
+ * thread's start costs about what it saves. */
+#define PARALLEL_MIN_VALUES (1u << 20)
 
 /* An f64 in the host's byte order (swap 0) or the other one. */
 static inline double ld(const uint8_t *p, int swap) {
@@ -60,16 +65,25 @@ static void sum_batch(const double *const *v, const double *const *e, uint32_t n
   x[0] = x0, x[1] = x1, x[2] = x2, x[3] = x3;
 }
 
+/* One share of the pass: cnodes [from, to), counted into its own tally row. */
+typedef struct share {
+  const cube_sum_tree *t;
+  const uint8_t *const *rows;
+  int swap;
+  double *scratch, *exc, *inc, *tally; /* tally NULL: no counts */
+  uint32_t from, to;
+} share;
+
 /* swap is a constant at each call, so that each byte order gets its own loops. */
-static inline __attribute__((always_inline)) void pass(const cube_sum_tree *t, const uint8_t *const *rows, int swap,
-                                                       double *restrict scratch, double *exc, double *inc,
-                                                       uint64_t *restrict counts) {
+static inline __attribute__((always_inline)) void pass(const share *sh, int swap) {
+  const cube_sum_tree *t = sh->t;
+  const uint8_t *const *rows = sh->rows;
   uint32_t nl = t->n_locations;
+  double *restrict scratch = sh->scratch, *restrict tally = sh->tally;
   const double *v[CUBE_SUM_BATCH], *e[CUBE_SUM_BATCH];
-  uint32_t first = 0, n = 0; /* the batch: cnodes first .. first + n */
-  double *tally = counts ? scratch + (size_t)2 * CUBE_SUM_BATCH * nl : NULL;
+  uint32_t first = sh->from, n = 0; /* the batch: cnodes first .. first + n */
   if (tally) memset(tally, 0, nl * sizeof *tally);
-  for (uint32_t c = 0; c < t->n_cnodes; c++) {
+  for (uint32_t c = sh->from; c < sh->to; c++) {
     double *vc = scratch + (size_t)2 * n * nl, *ec = vc + nl;
     load_row(vc, rows[c], nl, swap);
     if (t->is_entry[c]) { /* entry points have inclusive values only: an exclusive row of zeros */
@@ -83,19 +97,43 @@ static inline __attribute__((always_inline)) void pass(const cube_sum_tree *t, c
     }
     finish_row(ec, vc, nl, tally);
     v[n] = vc, e[n] = ec;
-    if (++n == CUBE_SUM_BATCH || c + 1 == t->n_cnodes) {
+    if (++n == CUBE_SUM_BATCH || c + 1 == sh->to) {
       double y[CUBE_SUM_BATCH], x[CUBE_SUM_BATCH];
       for (uint32_t j = n; j < CUBE_SUM_BATCH; j++) v[j] = v[0], e[j] = e[0]; /* a short last batch: repeats, unused */
       sum_batch(v, e, nl, y, x);
-      for (uint32_t j = 0; j < n; j++) exc[first + j] = x[j], inc[first + j] = y[j];
+      for (uint32_t j = 0; j < n; j++) sh->exc[first + j] = x[j], sh->inc[first + j] = y[j];
       first = c + 1, n = 0;
     }
   }
-  for (uint32_t l = 0; tally && l < nl; l++) counts[l] += (uint64_t)tally[l];
 }
 
+static void *run_share(void *arg) {
+  const share *sh = arg;
+  if (sh->swap) pass(sh, 1);
+  else pass(sh, 0);
+  return NULL;
+}
+
+/* Each cnode's sums depend on its rows only, and counts are integers (any
+ * order of addition gives the same): a large pass is split in two halves by
+ * cnode, the second on a helper thread, with the same results as one pass. */
 void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_endian, double *scratch, double *exc,
                    double *inc, uint64_t *counts) {
-  if (big_endian != cube_native_big_endian()) pass(t, rows, 1, scratch, exc, inc, counts);
-  else pass(t, rows, 0, scratch, exc, inc, counts);
+  uint32_t nc = t->n_cnodes, nl = t->n_locations;
+  size_t share_rows = (size_t)CUBE_SUM_PASS_ROWS / 2 * nl;
+  share first = {t, rows, big_endian != cube_native_big_endian(), scratch, exc, inc, NULL, 0, nc};
+  share second = first;
+  second.scratch = scratch + share_rows;
+  if (counts) first.tally = first.scratch + share_rows - nl, second.tally = second.scratch + share_rows - nl;
+  pthread_t helper;
+  int helped = 0;
+  if ((uint64_t)nc * nl >= PARALLEL_MIN_VALUES) {
+    first.to = second.from = nc / 2;
+    helped = pthread_create(&helper, NULL, run_share, &second) == 0;
+    if (!helped) first.to = nc;
+  }
+  run_share(&first);
+  if (helped) pthread_join(helper, NULL);
+  for (uint32_t l = 0; counts && l < nl; l++)
+    counts[l] += (uint64_t)first.tally[l] + (helped ? (uint64_t)second.tally[l] : 0);
 }
