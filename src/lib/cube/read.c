@@ -614,7 +614,7 @@ static int read_metrics_indexed(reader *r, const cube_member_index *x) {
       cube_member a = {0};
       cube_member_view b = {0};
       rc = read_indexed_member(r, x, ix[m], &a);
-      if (rc == 0 && (rc = cube_member_view_open(x, dt[m]->offset, dt[m]->size, &b)) == 0)
+      if (rc == 0 && (rc = cube_member_view_load(x, dt[m]->offset, dt[m]->size, &b)) == 0)
         rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, dt[m]->name, 0, "archive", "short member: truncated");
       if (rc > 0) rc = decode_metric(r, m, a.data, a.len, b.data, b.len);
       free(a.data);
