@@ -27,6 +27,10 @@ typedef struct parser {
   char message[256];
 } parser;
 
+/* Whether element name el is `name`: the first letters compared inline, since
+ * most of the many names tested at every element differ there. */
+static inline int is(const char *el, const char *name) { return el[0] == name[0] && !strcmp(el, name); }
+
 static const char *copy(parser *p, const char *s) {
   char *c = arena_strndup(&p->a->arena, s, strlen(s));
   if (!c) p->error = HPCDB_ENOMEM;
@@ -55,7 +59,7 @@ static void fail(parser *p, const char *what, const char *value) {
 }
 
 static int in(const parser *p, const char *name) {
-  return p->depth >= 2 && !strcmp(p->stack[p->depth - 2], name);
+  return p->depth >= 2 && is(p->stack[p->depth - 2], name);
 }
 
 static void XMLCALL on_start(void *user, const char *el, const char **atts) {
@@ -63,26 +67,28 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
   cube_anchor *a = p->a;
   if (p->error) return;
   if (p->depth == MAX_DEPTH) return fail(p, "elements nested too deep", NULL);
-  snprintf(p->stack[p->depth++], sizeof p->stack[0], "%s", el);
+  size_t n = strlen(el) < sizeof p->stack[0] ? strlen(el) : sizeof p->stack[0] - 1; /* truncated as snprintf would */
+  memcpy(p->stack[p->depth], el, n);
+  p->stack[p->depth++][n] = '\0';
   p->text_len = 0;
-  if (!strcmp(el, "cube")) {
+  if (is(el, "cube")) {
     const char *v = attr(atts, "version");
     snprintf(a->version, sizeof a->version, "%s", v ? v : "");
-  } else if (!strcmp(el, "attr") && p->depth == 2) {
+  } else if (is(el, "attr") && p->depth == 2) {
     if (VEC_RESERVE(&a->attrs, &p->cap_attrs, (uint64_t)a->n_attrs + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
     const char *k = attr(atts, "key"), *v = attr(atts, "value");
     a->attrs[a->n_attrs++] = (cube_attr){copy(p, k ? k : ""), copy(p, v ? v : "")};
-  } else if (!strcmp(el, "attr") && in(p, "region") && a->n_regions) {
+  } else if (is(el, "attr") && in(p, "region") && a->n_regions) {
     cube_region *r = &a->regions[a->n_regions - 1];
     const char *k = attr(atts, "key"), *v = attr(atts, "value");
     if (k && v && !strcmp(k, "hpctoolkit::module")) r->module = copy(p, v);
     else if (k && v && !strcmp(k, "hpctoolkit::offset")) r->offset = strtoull(v, NULL, 0);
     else if (k && !strcmp(k, "hpctoolkit::unnamed")) r->unnamed = 1;
-  } else if (!strcmp(el, "parameter") && in(p, "cnode") && p->n_cnode_stack) {
+  } else if (is(el, "parameter") && in(p, "cnode") && p->n_cnode_stack) {
     if (VEC_RESERVE(&a->params, &p->cap_params, (uint64_t)a->n_params + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
     const char *k = attr(atts, "parkey"), *v = attr(atts, "parvalue");
     a->params[a->n_params++] = (cube_param){p->cnode_stack[p->n_cnode_stack - 1], copy(p, k ? k : ""), copy(p, v ? v : "")};
-  } else if (!strcmp(el, "metric")) {
+  } else if (is(el, "metric")) {
     if (VEC_RESERVE(&a->metrics, &p->cap_metrics, (uint64_t)a->n_metrics + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
     cube_metric *m = &a->metrics[a->n_metrics];
     memset(m, 0, sizeof *m);
@@ -93,7 +99,7 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     m->parent = p->n_metric_stack ? p->metric_stack[p->n_metric_stack - 1] : UINT32_MAX;
     m->uniq = m->disp = m->dtype = m->uom = m->descr = "";
     p->metric_stack[p->n_metric_stack++] = a->n_metrics++;
-  } else if (!strcmp(el, "region")) {
+  } else if (is(el, "region")) {
     if (VEC_RESERVE(&a->regions, &p->cap_regions, (uint64_t)a->n_regions + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
     cube_region *r = &a->regions[a->n_regions];
     memset(r, 0, sizeof *r);
@@ -104,7 +110,7 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     r->name = "";
     p->hpctoolkit_region = 0;
     a->n_regions++;
-  } else if (!strcmp(el, "cnode")) {
+  } else if (is(el, "cnode")) {
     if (VEC_RESERVE(&a->cnodes, &p->cap_cnodes, (uint64_t)a->n_cnodes + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
     cube_cnode *c = &a->cnodes[a->n_cnodes];
     memset(c, 0, sizeof *c);
@@ -115,7 +121,7 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     c->mod = mod ? copy(p, mod) : NULL;
     c->parent = p->n_cnode_stack ? p->cnode_stack[p->n_cnode_stack - 1] : UINT32_MAX;
     p->cnode_stack[p->n_cnode_stack++] = a->n_cnodes++;
-  } else if (!strcmp(el, "location") || !strcmp(el, "thread")) {
+  } else if (is(el, "location") || is(el, "thread")) {
     if (VEC_RESERVE(&a->locations, &p->cap_locations, (uint64_t)a->n_locations + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
     cube_location *l = &a->locations[a->n_locations];
     memset(l, 0, sizeof *l);
@@ -125,8 +131,8 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     l->node = p->node_name ? p->node_name : "";
     l->node_index = p->node_index;
     a->n_locations++;
-  } else if (!strcmp(el, "systemtreenode") || !strcmp(el, "node") || !strcmp(el, "machine")) {
-    if (!strcmp(el, "node") || !strcmp(el, "systemtreenode")) a->n_nodes++;
+  } else if (is(el, "systemtreenode") || is(el, "node") || is(el, "machine")) {
+    if (is(el, "node") || is(el, "systemtreenode")) a->n_nodes++;
   }
 }
 
@@ -161,34 +167,34 @@ static void XMLCALL on_end(void *user, const char *el) {
   if (p->error) return;
   if (in(p, "metric") && p->n_metric_stack) {
     cube_metric *m = &a->metrics[p->metric_stack[p->n_metric_stack - 1]];
-    if (!strcmp(el, "uniq_name")) m->uniq = text(p);
-    else if (!strcmp(el, "disp_name")) m->disp = text(p);
-    else if (!strcmp(el, "dtype")) m->dtype = text(p);
-    else if (!strcmp(el, "uom")) m->uom = text(p);
-    else if (!strcmp(el, "descr")) m->descr = text(p);
-    else if (!strcmp(el, "cubepl")) m->derived = 1;
-  } else if (in(p, "region") && !strcmp(el, "name") && a->n_regions) {
+    if (is(el, "uniq_name")) m->uniq = text(p);
+    else if (is(el, "disp_name")) m->disp = text(p);
+    else if (is(el, "dtype")) m->dtype = text(p);
+    else if (is(el, "uom")) m->uom = text(p);
+    else if (is(el, "descr")) m->descr = text(p);
+    else if (is(el, "cubepl")) m->derived = 1;
+  } else if (in(p, "region") && is(el, "name") && a->n_regions) {
     a->regions[a->n_regions - 1].name = text(p);
-  } else if (in(p, "region") && !strcmp(el, "paradigm") && a->n_regions) {
+  } else if (in(p, "region") && is(el, "paradigm") && a->n_regions) {
     p->hpctoolkit_region = !strcmp(text(p), "hpctoolkit");
-  } else if (in(p, "region") && !strcmp(el, "role") && a->n_regions) {
+  } else if (in(p, "region") && is(el, "role") && a->n_regions) {
     a->regions[a->n_regions - 1].synthetic = p->hpctoolkit_region && strcmp(text(p), "function") != 0;
-  } else if ((in(p, "location") || in(p, "thread")) && !strcmp(el, "rank") && a->n_locations) {
+  } else if ((in(p, "location") || in(p, "thread")) && is(el, "rank") && a->n_locations) {
     uint32_t r = 0;
     parse_u32(text(p), &r);
     a->locations[a->n_locations - 1].rank = r;
-  } else if ((in(p, "locationgroup") || in(p, "process")) && !strcmp(el, "rank")) {
+  } else if ((in(p, "locationgroup") || in(p, "process")) && is(el, "rank")) {
     parse_u32(text(p), &p->group_rank);
-  } else if ((in(p, "systemtreenode") || in(p, "node")) && !strcmp(el, "name")) {
+  } else if ((in(p, "systemtreenode") || in(p, "node")) && is(el, "name")) {
     p->node_name = text(p);
     p->node_index = a->n_nodes ? a->n_nodes - 1 : 0;
   }
-  if (!strcmp(el, "metric") && p->n_metric_stack) {
+  if (is(el, "metric") && p->n_metric_stack) {
     cube_metric *m = &a->metrics[p->metric_stack[--p->n_metric_stack]];
     m->aggregate = !strcmp(m->dtype, "MINDOUBLE") ? CUBE_MIN : !strcmp(m->dtype, "MAXDOUBLE") ? CUBE_MAX : CUBE_SUM;
   }
-  if (!strcmp(el, "cnode") && p->n_cnode_stack) p->n_cnode_stack--;
-  if (!strcmp(el, "process") || !strcmp(el, "locationgroup")) p->group_rank = 0;
+  if (is(el, "cnode") && p->n_cnode_stack) p->n_cnode_stack--;
+  if (is(el, "process") || is(el, "locationgroup")) p->group_rank = 0;
   p->depth--;
   p->text_len = 0;
 }

@@ -190,7 +190,10 @@ typedef struct cube_sum_tree {
  * cube_native_big_endian()); exc[c] and inc[c] get each flavour summed over
  * locations, exactly as the full read derives and sums them; counts[l] (when
  * not NULL) grows by the non-zero values of both flavours at location l.
- * scratch: one row. */
+ * scratch: CUBE_SUM_PASS_ROWS rows. A large pass runs on two threads
+ * (the calling one and a helper), with the same results. */
+#define CUBE_SUM_BATCH 4 /* cnodes whose rows are summed side by side */
+#define CUBE_SUM_PASS_ROWS (2 * (2 * CUBE_SUM_BATCH + 1)) /* per half: the batch's two rows each, a tally */
 void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_endian, double *scratch, double *exc,
                    double *inc, uint64_t *counts);
 /* 1 on a big-endian host: the byte order of a double in memory. */
@@ -260,6 +263,11 @@ void cube_member_index_free(cube_member_index *x);
 /* The file's bytes [offset, offset + size) (a member or part of one): 1, 0
  * when the file no longer holds them, or a negative status. */
 int cube_member_view_open(const cube_member_index *x, uint64_t offset, uint64_t size, cube_member_view *v);
+/* The same bytes copied into memory on 2 MiB pages where the system gives
+ * them (else as cube_member_view_open): for a member walked whole, out of
+ * order, where a mapping's 4 KiB pages cost a TLB miss each (the sum pass
+ * reads each row of a data member twice, a node's children at a time). */
+int cube_member_view_load(const cube_member_index *x, uint64_t offset, uint64_t size, cube_member_view *v);
 void cube_member_view_close(cube_member_view *v);
 
 /* Finds and parses the archive's anchor.xml (HPCDB_ENOTFORMAT when the file

@@ -73,7 +73,7 @@ typedef struct reader {
   uint64_t *counted;        /* HPCDB_READ_COUNTS: each location's non-zero values counted, not kept */
   const uint8_t **rows;     /* one metric's inclusive row of each cnode: n_locations f64 in rows_be's byte order */
   int rows_be;
-  double *zero_row, *scratch, *sums; /* n_locations zeros; one row; 2 × n_cnodes sums */
+  double *zero_row, *scratch, *sums; /* n_locations zeros; CUBE_SUM_PASS_ROWS rows; 2 × n_cnodes sums */
 } reader;
 
 /* Value l of a row of f64 in the given byte order. */
@@ -614,7 +614,7 @@ static int read_metrics_indexed(reader *r, const cube_member_index *x) {
       cube_member a = {0};
       cube_member_view b = {0};
       rc = read_indexed_member(r, x, ix[m], &a);
-      if (rc == 0 && (rc = cube_member_view_open(x, dt[m]->offset, dt[m]->size, &b)) == 0)
+      if (rc == 0 && (rc = cube_member_view_load(x, dt[m]->offset, dt[m]->size, &b)) == 0)
         rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, dt[m]->name, 0, "archive", "short member: truncated");
       if (rc > 0) rc = decode_metric(r, m, a.data, a.len, b.data, b.len);
       free(a.data);
@@ -741,7 +741,7 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   r.per_profile = calloc((size_t)nl + 1, sizeof *r.per_profile);
   r.rows = malloc(((size_t)nc + 1) * sizeof *r.rows);
   r.zero_row = calloc((size_t)nl + 1, sizeof *r.zero_row);
-  r.scratch = malloc(((size_t)nl + 1) * sizeof *r.scratch);
+  r.scratch = malloc(((size_t)CUBE_SUM_PASS_ROWS * nl + 1) * sizeof *r.scratch);
   r.sums = malloc(((size_t)2 * nc + 1) * sizeof *r.sums);
   int counting = opts && opts->values == HPCDB_READ_COUNTS;
   if (counting) r.counted = calloc((size_t)nl + 1, sizeof *r.counted);

@@ -105,7 +105,7 @@ static void check_index_order(checker *k, const char *member, const cube_values 
     }
 }
 
-static void check_metric(checker *k, const cube_anchor *a, uint32_t m, const cube_member *ix, const cube_member *dt) {
+static void check_metric(checker *k, const cube_anchor *a, uint32_t m, const cube_member_view *ix, const cube_member_view *dt) {
   const cube_metric *mt = &a->metrics[m];
   char ixname[48], dtname[48];
   snprintf(ixname, sizeof ixname, "%u.index", mt->id);
@@ -155,60 +155,87 @@ static int metric_of(const cube_anchor *a, const char *name, const char *suffix,
   return 0;
 }
 
-/* One pass over the members after the anchor is known: a metric's file is
- * kept until its partner arrives, then both are checked and freed. */
-static int check_members(checker *k, const cube_anchor *a) {
-  struct archive *ar;
-  uint32_t mended = 0;
-  HPCDB_TRY(cube_open_archive_counting(&ar, k->path, &mended));
-  cube_member *ix = calloc(a->n_metrics + 1, sizeof *ix), *dt = calloc(a->n_metrics + 1, sizeof *dt);
-  uint8_t *seen_ix = calloc(a->n_metrics + 1, 1), *seen_dt = calloc(a->n_metrics + 1, 1);
-  int rc = ix && dt && seen_ix && seen_dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+/* The metric members seen so far: a metric's file is kept until its partner
+ * arrives, then both are checked and released. */
+typedef struct pairing {
+  cube_member_view *ix, *dt;
+  uint8_t *seen_ix, *seen_dt;
+} pairing;
+
+/* One member, by name: its bytes are taken (libarchive's current entry e of
+ * ar, or where the member index x places im) only if it is a metric's file. */
+static void check_member(checker *k, const cube_anchor *a, pairing *pr, const char *name, struct archive *ar,
+                         struct archive_entry *e, const cube_member_index *x, const cube_indexed_member *im) {
+  uint32_t m;
+  int is_index = metric_of(a, name, ".index", &m), is_data = !is_index && metric_of(a, name, ".data", &m);
+  if (!is_index && !is_data) {
+    if (strcmp(name, "anchor.xml") && (strstr(name, ".index") || strstr(name, ".data")))
+      report(k, HPCDB_SEV_ERROR, name, 0, "member-metric", "no metric in anchor.xml has the id of this member");
+    return;
+  }
+  uint8_t *seen = is_index ? &pr->seen_ix[m] : &pr->seen_dt[m];
+  if (*seen) {
+    report(k, HPCDB_SEV_ERROR, name, 0, "member-duplicate", "a second member of this name");
+    return;
+  }
+  *seen = 1;
+  cube_member_view *slot = is_index ? &pr->ix[m] : &pr->dt[m];
+  if (im) {
+    int rc = cube_member_view_open(x, im->offset, im->size, slot);
+    if (rc == 0) rc = hpcdb_fail_at(HPCDB_ECORRUPT, k->path, name, 0, "archive", "short member: truncated");
+    if (rc < 0) {
+      cube_member_view_close(slot);
+      report_last(k, name);
+      return;
+    }
+  } else {
+    cube_member copy;
+    if (cube_read_member(ar, e, &copy, k->path) < 0) {
+      report_last(k, name);
+      return;
+    }
+    *slot = (cube_member_view){copy.data, copy.len, copy.data, copy.len, 0}; /* released by view_close's free */
+  }
+  if (pr->ix[m].data && pr->dt[m].data) {
+    check_metric(k, a, m, &pr->ix[m], &pr->dt[m]);
+    cube_member_view_close(&pr->ix[m]);
+    cube_member_view_close(&pr->dt[m]);
+  }
+}
+
+/* One pass over the members after the anchor is known: in a plain tar that
+ * the member index x placed, by their offsets (the metrics' members mapped,
+ * not copied), else streamed through libarchive. */
+static int check_members(checker *k, const cube_anchor *a, const cube_member_index *x) {
+  struct archive *ar = NULL;
+  uint32_t mended = x->mended;
+  if (!x->n) HPCDB_TRY(cube_open_archive_counting(&ar, k->path, &mended));
+  pairing pr = {calloc(a->n_metrics + 1, sizeof *pr.ix), calloc(a->n_metrics + 1, sizeof *pr.dt),
+                calloc(a->n_metrics + 1, 1), calloc(a->n_metrics + 1, 1)};
+  int rc = pr.ix && pr.dt && pr.seen_ix && pr.seen_dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t i = 0; rc == 0 && !ar && i < x->n; i++)
+    check_member(k, a, &pr, x->members[i].name, NULL, NULL, x, &x->members[i]);
   struct archive_entry *e;
-  while (rc == 0) {
+  while (rc == 0 && ar) {
     int h = archive_read_next_header(ar, &e);
     if (h == ARCHIVE_EOF) break;
     if (h != ARCHIVE_OK && h != ARCHIVE_WARN) { /* ARCHIVE_RETRY: a damaged header */
       report(k, HPCDB_SEV_ERROR, "archive", 0, "tar", "%s", archive_error_string(ar));
       break;
     }
-    const char *name = cube_member_name(e);
-    uint32_t m;
-    int is_index = metric_of(a, name, ".index", &m), is_data = !is_index && metric_of(a, name, ".data", &m);
-    if (!is_index && !is_data) {
-      if (strcmp(name, "anchor.xml") && (strstr(name, ".index") || strstr(name, ".data")))
-        report(k, HPCDB_SEV_ERROR, name, 0, "member-metric", "no metric in anchor.xml has the id of this member");
-      continue;
-    }
-    uint8_t *seen = is_index ? &seen_ix[m] : &seen_dt[m];
-    if (*seen) {
-      report(k, HPCDB_SEV_ERROR, name, 0, "member-duplicate", "a second member of this name");
-      continue;
-    }
-    *seen = 1;
-    cube_member *slot = is_index ? &ix[m] : &dt[m];
-    if (cube_read_member(ar, e, slot, k->path) < 0) {
-      report_last(k, name);
-      continue;
-    }
-    if (ix[m].data && dt[m].data) {
-      check_metric(k, a, m, &ix[m], &dt[m]);
-      free(ix[m].data);
-      free(dt[m].data);
-      ix[m].data = dt[m].data = NULL;
-    }
+    check_member(k, a, &pr, cube_member_name(e), ar, e, NULL, NULL);
   }
   for (uint32_t m = 0; rc == 0 && m < a->n_metrics; m++) /* one of the two, or a member that failed to read */
-    if (seen_ix[m] != seen_dt[m]) check_metric(k, a, m, &ix[m], &dt[m]);
-  for (uint32_t m = 0; ix && dt && m < a->n_metrics; m++) {
-    free(ix[m].data);
-    free(dt[m].data);
+    if (pr.seen_ix[m] != pr.seen_dt[m]) check_metric(k, a, m, &pr.ix[m], &pr.dt[m]);
+  for (uint32_t m = 0; pr.ix && pr.dt && m < a->n_metrics; m++) {
+    cube_member_view_close(&pr.ix[m]);
+    cube_member_view_close(&pr.dt[m]);
   }
-  free(ix);
-  free(dt);
-  free(seen_ix);
-  free(seen_dt);
-  archive_read_free(ar);
+  free(pr.ix);
+  free(pr.dt);
+  free(pr.seen_ix);
+  free(pr.seen_dt);
+  if (ar) archive_read_free(ar);
   if (mended) /* read as CubeLib and pycubexr read it */
     report(k, HPCDB_SEV_NOTE, "archive", 0, "tar-checksum",
            "%u member header(s) with a checksum 32 below the right one (CubeW 4.8's bug): read as if right", mended);
@@ -219,14 +246,21 @@ int hpcdb_cube_validate(hpcdb_validation *result, const char *path, hpcdb_diagno
   memset(result, 0, sizeof *result);
   checker k = {{result, fn, user}, path};
   cube_anchor a;
-  int rc = cube_read_anchor(&a, path, NULL);
-  if (rc == HPCDB_ENOTFORMAT || rc == HPCDB_EIO || rc == HPCDB_ENOMEM) return rc;
+  cube_member_index x;
+  HPCDB_TRY(cube_member_index_build(&x, path));
+  int rc = cube_read_anchor(&a, path, &x);
+  if (rc == HPCDB_ENOTFORMAT || rc == HPCDB_EIO || rc == HPCDB_ENOMEM) {
+    cube_member_index_free(&x);
+    return rc;
+  }
   if (rc < 0) {
+    cube_member_index_free(&x);
     report_last(&k, "anchor.xml");
     return 0;
   }
   check_anchor(&k, &a);
-  rc = check_members(&k, &a);
+  rc = check_members(&k, &a, &x);
   cube_anchor_free(&a);
+  cube_member_index_free(&x);
   return rc;
 }

@@ -1,0 +1,92 @@
+/* cube_sum_pass against the derivation it stands for, written out plainly
+ * (one cnode at a time: its row, its children's rows subtracted in order,
+ * the residue made 0, both rows summed in location order): the same sums to
+ * the bit and the same counts, in both byte orders, on a small tree (one
+ * thread, a short last batch) and on one large enough to be split over two
+ * threads. Random trees and values, some zeros, some entry points, and
+ * children whose rows cancel their parent's. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/bytes.h"
+#include "cube/cube.h"
+#include "testlib.h"
+
+static uint64_t seed = 12345;
+static uint32_t next_random(void) {
+  seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(seed >> 33);
+}
+
+static double value_of(const uint8_t *p, int be) { return be ? rd_be_f64(p) : rd_le_f64(p); }
+
+static void check_tree(uint32_t nc, uint32_t nl, int be) {
+  uint32_t *parent = malloc(nc * sizeof *parent), *kids_at = calloc(nc + 2, sizeof *kids_at), *kids = malloc(nc * sizeof *kids);
+  uint8_t *is_entry = calloc(nc, 1), *bytes = malloc((size_t)nc * nl * 8);
+  const uint8_t **rows = malloc(nc * sizeof *rows);
+  double *exc = malloc(nc * sizeof *exc), *inc = malloc(nc * sizeof *inc), *scratch = malloc((size_t)CUBE_SUM_PASS_ROWS * nl * 8);
+  double *row = malloc(nl * sizeof *row);
+  uint64_t *counts = calloc(nl, sizeof *counts), *want_counts = calloc(nl, sizeof *want_counts);
+  CHECK(parent && kids_at && kids && is_entry && bytes && rows && exc && inc && scratch && row && counts && want_counts);
+  for (uint32_t c = 0; c < nc; c++) { /* pre-order numbering: a parent before its children */
+    parent[c] = c == 0 || next_random() % 50 == 0 ? UINT32_MAX : next_random() % c;
+    is_entry[c] = parent[c] == UINT32_MAX && next_random() % 2;
+    if (parent[c] != UINT32_MAX) kids_at[parent[c] + 1]++;
+  }
+  for (uint32_t c = 0; c < nc; c++) kids_at[c + 1] += kids_at[c];
+  uint32_t *fill = malloc((nc + 1) * sizeof *fill);
+  CHECK(fill != NULL);
+  memcpy(fill, kids_at, (nc + 1) * sizeof *fill);
+  for (uint32_t c = 0; c < nc; c++)
+    if (parent[c] != UINT32_MAX) kids[fill[parent[c]]++] = c;
+  free(fill);
+  for (uint32_t c = 0; c < nc; c++) {
+    for (uint32_t l = 0; l < nl; l++) {
+      uint32_t k = next_random() % 8;
+      double v = k == 0 ? 0 : (double)(next_random() % 1000000) / 7.0;
+      uint8_t *p = bytes + ((size_t)c * nl + l) * 8;
+      if (be) wr_be_f64(p, v);
+      else wr_le_f64(p, v);
+    }
+    rows[c] = bytes + (size_t)c * nl * 8;
+  }
+  for (uint32_t c = 0; c < nc; c++) /* some parents equal to their only child's row: a residue of exactly 0 */
+    if (kids_at[c + 1] - kids_at[c] == 1 && next_random() % 3 == 0) rows[c] = rows[kids[kids_at[c]]];
+  for (uint32_t c = 0; c < nc; c++) { /* the derivation, plainly */
+    double x = 0, y = 0;
+    for (uint32_t l = 0; l < nl; l++) row[l] = value_of(rows[c] + 8 * (size_t)l, be);
+    for (uint32_t k = kids_at[c]; k < kids_at[c + 1]; k++)
+      for (uint32_t l = 0; l < nl; l++) row[l] -= value_of(rows[kids[k]] + 8 * (size_t)l, be);
+    for (uint32_t l = 0; l < nl; l++) {
+      double v = value_of(rows[c] + 8 * (size_t)l, be);
+      double e = is_entry[c] || fabs(row[l]) <= 1e-12 * fabs(v) ? 0 : row[l];
+      y += v;
+      if (!is_entry[c]) x += e;
+      want_counts[l] += (v != 0) + (e != 0);
+    }
+    exc[c] = x, inc[c] = y; /* kept to compare below */
+  }
+  double *got_exc = malloc(nc * sizeof *got_exc), *got_inc = malloc(nc * sizeof *got_inc);
+  CHECK(got_exc && got_inc);
+  cube_sum_tree t = {nc, nl, kids_at, kids, is_entry};
+  cube_sum_pass(&t, rows, be, scratch, got_exc, got_inc, counts);
+  CHECK(memcmp(got_exc, exc, nc * sizeof *exc) == 0);
+  CHECK(memcmp(got_inc, inc, nc * sizeof *inc) == 0);
+  CHECK(memcmp(counts, want_counts, nl * sizeof *counts) == 0);
+  memset(got_exc, 0, nc * sizeof *got_exc);
+  cube_sum_pass(&t, rows, be, scratch, got_exc, got_inc, NULL); /* without counts */
+  CHECK(memcmp(got_exc, exc, nc * sizeof *exc) == 0);
+  free(parent), free(kids_at), free(kids), free(is_entry), free(bytes), free(rows), free(exc), free(inc);
+  free(scratch), free(row), free(counts), free(want_counts), free(got_exc), free(got_inc);
+}
+
+int main(void) {
+  for (int be = 0; be < 2; be++) {
+    check_tree(7, 5, be);        /* one thread; a batch of 4 and a short one of 3 */
+    check_tree(1, 3, be);
+    check_tree(2003, 600, be);   /* 1.2 M values: two threads */
+  }
+  return TEST_END();
+}
