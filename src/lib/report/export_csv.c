@@ -38,18 +38,22 @@ static uint32_t id_offset(const hpcdb_experiment *exp, uint32_t *synthetic) {
   return offset ? (uint32_t)strtoul(offset, NULL, 10) : 0;
 }
 
-/* A CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_field(textout *o, const char *s) {
-  if (!strpbrk(s, ",\"\n")) {
-    textout_str(o, s);
-    return;
+/* A CSV field in a new string (length in *len): quoted, quotes doubled,
+ * when it holds a comma, quote or newline. */
+static char *csv_field(const char *s, size_t *len) {
+  size_t n = strlen(s), quotes = 0;
+  int quoted = strpbrk(s, ",\"\n") != NULL;
+  for (const char *c = s; *c; c++) quotes += *c == '"';
+  char *f = malloc(n + quotes + 3), *w = f;
+  if (!f) return NULL;
+  if (quoted) *w++ = '"';
+  for (const char *c = s; *c; c++) {
+    if (quoted && *c == '"') *w++ = '"';
+    *w++ = *c;
   }
-  textout_char(o, '"');
-  for (; *s; s++) {
-    if (*s == '"') textout_char(o, '"');
-    textout_char(o, *s);
-  }
-  textout_char(o, '"');
+  if (quoted) *w++ = '"';
+  *len = (size_t)(w - f);
+  return f;
 }
 
 /* What the rows share, made once: per metric its value ids and its name as
@@ -84,14 +88,8 @@ static int csv_writer_open(csv_writer *w, FILE *out, const hpcdb_experiment *exp
   int rc = w->inc && w->exc && w->field && w->field_len ? 0 : HPCDB_ENOMEM;
   for (uint32_t m = 0; rc == 0 && m < exp->n_metrics; m++) {
     value_ids(exp, m, &w->inc[m], &w->exc[m]);
-    FILE *f = open_memstream(&w->field[m], &w->field_len[m]);
-    textout t;
-    if (!f || textout_open(&t, f) < 0) rc = HPCDB_ENOMEM;
-    else {
-      csv_field(&t, exp->metrics[m].name ? exp->metrics[m].name : "");
-      rc = textout_close(&t);
-    }
-    if (f && fclose(f) != 0) rc = HPCDB_ENOMEM;
+    if (!(w->field[m] = csv_field(exp->metrics[m].name ? exp->metrics[m].name : "", &w->field_len[m])))
+      rc = HPCDB_ENOMEM;
   }
   if (rc == 0) rc = textout_open(&w->o, out);
   if (rc < 0) {

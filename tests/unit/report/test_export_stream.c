@@ -65,5 +65,19 @@ int main(void) {
     hpcdb_experiment_free(e);
   }
   CHECK(generated == 200);
+
+  /* a metric name with a comma and quotes is one quoted field, quotes doubled, in both paths */
+  hpcdb_experiment *e = NULL;
+  CHECK_RC(random_experiment(&e, 7));
+  if (e) {
+    e->metrics[0].name = hpcdb_intern(e, "cycles, \"L1\" miss");
+    CHECK_RC(hpcdb_hpctk4_write(e, dir, HPCDB_WRITE_FORCE));
+    CHECK(compare(dir, 0));
+    int rc;
+    char *text = testlib_printed(csv_model, e, NULL, &rc);
+    CHECK(rc == 0 && text && strstr(text, ",\"cycles, \"\"L1\"\" miss\","));
+    free(text);
+  }
+  hpcdb_experiment_free(e);
   return TEST_END();
 }
