@@ -140,6 +140,12 @@ typedef int (*hpcdb_value_fn)(void *user, uint32_t a, uint32_t b, double value);
 /* Calls fn(user, ctx_id, metric_id, value) for every value of a profile, in
  * file order; a non-zero return from fn stops and is returned. */
 int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn fn, void *user);
+/* One profile's values decoded and checked as hpcdb_hpctk4_read decodes them,
+ * into out's CSR arrays (n_ctxs, ctx_ids, ctx_starts, n_values, metric_ids,
+ * values; its other fields are not touched): a profile as the model holds it,
+ * one at a time. Release them with hpcdb_db_profile_values_free. */
+int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile *out);
+void hpcdb_db_profile_values_free(hpcdb_profile *p);
 /* Calls fn(user, metric_id, profile_index, value) for the values of one
  * context in cct.db; with metric_id == HPCDB_ALL_METRICS every metric's slice
  * is visited, otherwise only that metric's. */

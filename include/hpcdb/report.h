@@ -61,6 +61,10 @@ int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric
 
 /* Every value in long form: context,profile,metric,inclusive,exclusive. */
 int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp);
+/* The same rows from a v4.0 database read by hpcdb_hpctk4_read_lazy (exp,
+ * db), one profile's values in memory at a time. */
+struct hpcdb_db;
+int hpcdb_export_csv_db(FILE *out, const hpcdb_experiment *exp, const struct hpcdb_db *db);
 
 #ifdef __cplusplus
 }

@@ -33,9 +33,12 @@ int cli_read(hpcdb_experiment **out, const char *path) { return cli_read_opts(ou
 
 int cli_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options) {
   int rc = hpcdb_read_opts(out, path, options);
-  for (uint32_t i = 0; rc == 0 && i < (*out)->n_warnings; i++)
-    fprintf(stderr, "hpcdb: warning: %s\n", (*out)->warnings[i]);
+  if (rc == 0) cli_warnings(*out);
   return rc;
+}
+
+void cli_warnings(const hpcdb_experiment *exp) {
+  for (uint32_t i = 0; i < exp->n_warnings; i++) fprintf(stderr, "hpcdb: warning: %s\n", exp->warnings[i]);
 }
 
 int cli_usage(const char *cmd, const char *arg) {

@@ -25,6 +25,8 @@ struct hpcdb_read_options;
 int cli_read(struct hpcdb_experiment **out, const char *path);
 /* cli_read loading only what options ask for (NULL: everything). */
 int cli_read_opts(struct hpcdb_experiment **out, const char *path, const struct hpcdb_read_options *options);
+/* The reader's warnings on stderr (cli_read prints them itself). */
+void cli_warnings(const struct hpcdb_experiment *exp);
 /* An unexpected argument: a one-line hint; returns EXIT_FAILED. */
 int cli_usage(const char *cmd, const char *arg);
 

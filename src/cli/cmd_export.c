@@ -82,11 +82,21 @@ int cmd_export(int argc, char **argv) {
   for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) known |= !strcmp(format, formats[i]);
   if (!known) return cli_fail("export", "--format takes folded, csv, speedscope, chrome-trace, flamegraph or html");
   hpcdb_experiment *exp;
+  hpcdb_db *db = NULL;
+  hpcdb_format detected;
+  int csv = !strcmp(format, "csv");
   /* folded stacks (of the summary) and the flame graph need the summary profile's values only */
   int summary = (!strcmp(format, "folded") && !profile) || !strcmp(format, "flamegraph");
   hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
-  if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("export");
-  if (!metric && strcmp(format, "csv") && strcmp(format, "chrome-trace")) { /* say which metric the default is */
+  /* CSV of a v4.0 database streams from profile.db, one profile at a time;
+   * what the lazy reader does not open goes through the model, whose reader
+   * then says why */
+  if (csv && hpcdb_detect(&detected, path) == 0 && detected == HPCDB_FORMAT_HPCTK4_DIR &&
+      hpcdb_hpctk4_read_lazy(&exp, &db, path) == 0)
+    cli_warnings(exp);
+  else if (cli_read_opts(&exp, path, &ro) < 0)
+    return cli_fail_last("export");
+  if (!metric && !csv && strcmp(format, "chrome-trace")) { /* say which metric the default is */
     uint32_t m;
     const char *why;
     if (hpcdb_default_metric(exp, &m, &why) == 0) {
@@ -97,10 +107,11 @@ int cmd_export(int argc, char **argv) {
   FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
   if (!f) {
     hpcdb_experiment_free(exp);
+    hpcdb_db_close(db);
     perror(out);
     return EXIT_FAILED;
   }
-  int rc = !strcmp(format, "csv")          ? hpcdb_export_csv(f, exp)
+  int rc = csv                            ? (db ? hpcdb_export_csv_db(f, exp, db) : hpcdb_export_csv(f, exp))
            : !strcmp(format, "speedscope")   ? hpcdb_export_speedscope(f, exp, metric)
            : !strcmp(format, "chrome-trace") ? hpcdb_export_chrome_trace(f, exp)
            : !strcmp(format, "flamegraph")   ? hpcdb_export_flamegraph(f, exp, metric)
@@ -108,6 +119,7 @@ int cmd_export(int argc, char **argv) {
                                              : hpcdb_export_folded(f, exp, metric, profile);
   if (f != stdout && fclose(f) != 0 && rc == 0) rc = -5;
   hpcdb_experiment_free(exp);
+  hpcdb_db_close(db);
   if (rc < 0) {
     if (f != stdout) remove(out);
     return cli_fail_last("export");

@@ -189,6 +189,25 @@ static void digits_of(double v, uint64_t *digits, int32_t *exp10) {
   while (*digits % 10 == 0) *digits /= 10, ++*exp10;
 }
 
+/* Short decimals (measured values often have a few digits after the point):
+ * r = |v| * 10^9 rounded. Below 2^50 the decimals with nine digits after the
+ * point are further apart than the doubles near v, so at most one of them
+ * reads back as v, and the rounding finds it; when r / 10^9 (both exact, so
+ * one correctly rounded division, as strtod reads) is v, r without its
+ * trailing zeros is the shortest form: a shorter one would be r. 0 when v
+ * is not such a decimal (Ryu then). */
+enum { SHORT_DIGITS = 9 };
+static int short_decimal(double a, uint64_t *digits, int32_t *exp10) {
+  double x = a * 1e9;
+  if (!(x < 1125899906842624.0)) return 0; /* 2^50 */
+  uint64_t r = (uint64_t)(x + 0.5);
+  if (r == 0 || (double)r / 1e9 != a) return 0;
+  *exp10 = -SHORT_DIGITS;
+  while (r % 10 == 0) r /= 10, ++*exp10;
+  *digits = r;
+  return 1;
+}
+
 size_t fmt_double(char *buf, double v) {
   if (!isfinite(v)) return special(buf, v);
   if (v == 0) {
@@ -199,7 +218,7 @@ size_t fmt_double(char *buf, double v) {
     return fmt_i64(buf, (int64_t)v); /* whole numbers (below 2^53) are common: counts, sums of counts */
   uint64_t digits;
   int32_t exp10;
-  digits_of(fabs(v), &digits, &exp10);
+  if (!short_decimal(fabs(v), &digits, &exp10)) digits_of(fabs(v), &digits, &exp10);
   return decimal(buf, v < 0, digits, exp10);
 }
 

@@ -23,7 +23,10 @@ typedef struct jdump {
   char **stat_key;
   uint32_t *key_rank;  /* per metric id, then per stat id (+ 65536): the key's place in sorted order */
   char **key_json;     /* the same: the key as a JSON string and a colon, made once */
+  uint32_t *key_len;   /* their lengths */
   char **identity;     /* per profile */
+  char **identity_json; /* per profile: the identity as a JSON string and a colon */
+  uint32_t *identity_len;
   uint32_t *profile_order;
   vref *refs;          /* grouped by context index */
   uint64_t *ref_start; /* per context index + 1 */
@@ -86,6 +89,18 @@ static int by_key(const void *a, const void *b) {
   return c ? c : (x > y) - (x < y);
 }
 
+/* s as a JSON string and a colon, in a new string; its length in *len. */
+static int json_key(const char *s, char **out, uint32_t *len) {
+  size_t n = 0;
+  FILE *m = open_memstream(out, &n);
+  if (!m) return HPCDB_ENOMEM;
+  json_string(m, s);
+  fputc(':', m);
+  if (fclose(m) != 0) return HPCDB_ENOMEM;
+  *len = (uint32_t)n;
+  return 0;
+}
+
 /* Value keys compare by rank: one sort of all keys instead of strcmp per value. */
 static int build_ranks(jdump *j) {
   uint32_t *ids = malloc(2 * 65536 * sizeof *ids);
@@ -99,16 +114,12 @@ static int build_ranks(jdump *j) {
   qsort(ids, 2 * 65536, sizeof *ids, by_key);
   for (uint32_t r = 0; r < 2 * 65536; r++) j->key_rank[ids[r]] = r;
   free(ids);
-  if (!(j->key_json = calloc(2 * 65536, sizeof *j->key_json))) return HPCDB_ENOMEM;
+  j->key_json = calloc(2 * 65536, sizeof *j->key_json);
+  j->key_len = calloc(2 * 65536, sizeof *j->key_len);
+  if (!j->key_json || !j->key_len) return HPCDB_ENOMEM;
   for (uint32_t i = 0; i < 2 * 65536; i++) {
     const char *k = i < 65536 ? j->metric_key[i] : j->stat_key[i - 65536];
-    if (!k) continue;
-    size_t len = 0;
-    FILE *m = open_memstream(&j->key_json[i], &len);
-    if (!m) return HPCDB_ENOMEM;
-    json_string(m, k);
-    fputc(':', m);
-    if (fclose(m) != 0) return HPCDB_ENOMEM;
+    if (k) HPCDB_TRY(json_key(k, &j->key_json[i], &j->key_len[i]));
   }
   return 0;
 }
@@ -116,6 +127,10 @@ static int build_ranks(jdump *j) {
 static int build_profiles(jdump *j) {
   const hpcdb_experiment *e = j->exp;
   if (profile_identities(e, &j->identity) < 0) return HPCDB_ENOMEM;
+  j->identity_json = calloc(e->n_profiles + 1, sizeof *j->identity_json);
+  j->identity_len = calloc(e->n_profiles + 1, sizeof *j->identity_len);
+  if (!j->identity_json || !j->identity_len) return HPCDB_ENOMEM;
+  for (uint32_t p = 0; p < e->n_profiles; p++) HPCDB_TRY(json_key(j->identity[p], &j->identity_json[p], &j->identity_len[p]));
   j->profile_order = malloc((e->n_profiles + 1) * sizeof *j->profile_order);
   if (!j->profile_order) return HPCDB_ENOMEM;
   for (uint32_t p = 0; p < e->n_profiles; p++) j->profile_order[p] = p;
@@ -166,7 +181,7 @@ static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uin
   if (!it) return;
   uint32_t base = (p->flags & HPCDB_PROFILE_SUMMARY) ? 65536u : 0;
   for (uint64_t i = 0; i < n; i++) it[i] = (item){j->key_rank[base + p->metric_ids[lo + i]], lo + i};
-  for (uint64_t i = 1; i < n; i++) /* slices are short: insertion sort by the keys' ranks */
+  for (uint64_t i = 1; i < n; i++) /* slices are short (and mostly in order): insertion sort by the keys' ranks */
     for (uint64_t k = i; k > 0 && it[k - 1].rank > it[k].rank; k--) {
       item t = it[k];
       it[k] = it[k - 1];
@@ -175,8 +190,9 @@ static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uin
   textout_char(j->o, '{');
   for (uint64_t i = 0; i < n; i++) {
     if (i) textout_char(j->o, ',');
-    const char *key = j->key_json[base + p->metric_ids[it[i].v]];
-    textout_str(j->o, key ? key : "\"?\":");
+    uint32_t key = base + p->metric_ids[it[i].v];
+    if (j->key_json[key]) textout_put(j->o, j->key_json[key], j->key_len[key]);
+    else textout_put(j->o, "\"?\":", 4);
     json_text_number(j->o, p->values[it[i].v]);
   }
   textout_char(j->o, '}');
@@ -204,6 +220,9 @@ static void write_children(const jdump *j, uint32_t c, unsigned depth) {
   free(kids);
 }
 
+/* Slices asked for from memory before they are written. */
+enum { PREFETCH_AHEAD = 4 };
+
 /* Recursion depth is the tree's depth; the model was built from a file whose
  * reader bounded it, and dumps are for people, so this stays simple. */
 static void write_context(const jdump *j, uint32_t c, unsigned depth) {
@@ -212,9 +231,13 @@ static void write_context(const jdump *j, uint32_t c, unsigned depth) {
   json_text_string(j->o, j->labels[c]);
   textout_str(j->o, ",\"values\":{");
   for (uint64_t r = j->ref_start[c]; r < j->ref_start[c + 1]; r++) {
+    if (r + PREFETCH_AHEAD < j->ref_start[c + 1]) { /* each slice is in another profile's arrays: cache misses */
+      const vref *next = &j->refs[r + PREFETCH_AHEAD];
+      __builtin_prefetch(&e->profiles[next->profile].metric_ids[next->lo]);
+      __builtin_prefetch(&e->profiles[next->profile].values[next->lo]);
+    }
     if (r > j->ref_start[c]) textout_char(j->o, ',');
-    json_text_string(j->o, j->identity[j->refs[r].profile]);
-    textout_char(j->o, ':');
+    textout_put(j->o, j->identity_json[j->refs[r].profile], j->identity_len[j->refs[r].profile]);
     write_slice(j, &e->profiles[j->refs[r].profile], j->refs[r].lo, j->refs[r].hi);
   }
   textout_str(j->o, "},");
@@ -321,6 +344,10 @@ static void jdump_free(jdump *j) {
   free(j->key_rank);
   for (uint32_t i = 0; j->key_json && i < 2 * 65536; i++) free(j->key_json[i]);
   free(j->key_json);
+  free(j->key_len);
+  for (uint32_t p = 0; j->identity_json && p < j->exp->n_profiles; p++) free(j->identity_json[p]);
+  free(j->identity_json);
+  free(j->identity_len);
   identities_free(j->identity, j->exp->n_profiles);
   free(j->profile_order);
   free(j->refs);
@@ -332,7 +359,9 @@ static void jdump_free(jdump *j) {
 int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp) {
   textout o;
   HPCDB_TRY(textout_open(&o, out));
-  jdump j = {&o, exp, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  jdump j = {0};
+  j.o = &o;
+  j.exp = exp;
   int rc = build_keys(&j);
   if (rc == 0) rc = build_ranks(&j);
   if (rc == 0) rc = build_profiles(&j);

@@ -4,8 +4,10 @@
  * block is bounds-checked when it is used, so a corrupt block gives an error,
  * never a read outside the file. Memory does not grow with the number of
  * profiles: nothing per profile is kept. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/mapped_file.h"
@@ -15,6 +17,7 @@ struct hpcdb_db {
   char *dir;
   hpcdb_mapped_file prof, cct;
   hpctk4_file pf, cf;
+  int prof_fd; /* profile.db open for pread by hpcdb_db_profile_values, or -1 */
   uint64_t prof_infos, prof_stride; /* pProfiles, szProfile */
   uint32_t n_profiles;
   uint64_t ctx_infos, ctx_stride; /* pCtxs, szCtx */
@@ -61,6 +64,7 @@ int hpcdb_db_open(hpcdb_db **out, const char *dir) {
   char *cpath = NULL;
   int rc = open_one(&db->prof, &db->pf, dir, "profile.db", "prof", "_prof.db", &db->dir);
   db->pf.path = db->dir; /* messages name the file */
+  db->prof_fd = db->dir ? open(db->dir, O_RDONLY | O_CLOEXEC) : -1;
   if (rc == 0) rc = array_header(&db->pf, "Profile Info", 0x2c, &db->prof_infos, &db->n_profiles, &db->prof_stride);
   if (rc == 0) {
     char probe[4096];
@@ -85,6 +89,7 @@ void hpcdb_db_close(hpcdb_db *db) {
   if (!db) return;
   mapped_file_close(&db->prof);
   mapped_file_close(&db->cct);
+  if (db->prof_fd >= 0) close(db->prof_fd);
   free(db->dir);
   free((char *)db->cf.path);
   free(db);
@@ -185,6 +190,30 @@ int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn f
   mapped_file_release(&db->prof, b.p_values, 10 * b.n_values);
   mapped_file_release(&db->prof, b.p_idx, 12 * b.n_idx);
   return 0;
+}
+
+int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile *out) {
+  out->n_ctxs = 0;
+  out->n_values = 0;
+  out->ctx_ids = NULL;
+  out->ctx_starts = NULL;
+  out->metric_ids = NULL;
+  out->values = NULL;
+  if (profile >= db->n_profiles) return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile);
+  return hpctk4_decode_profile(&db->pf, db->prof_fd, db->prof_infos + profile * db->prof_stride, out);
+}
+
+void hpcdb_db_profile_values_free(hpcdb_profile *p) {
+  free(p->ctx_ids);
+  free(p->ctx_starts);
+  free(p->metric_ids);
+  free(p->values);
+  p->ctx_ids = NULL;
+  p->ctx_starts = NULL;
+  p->metric_ids = NULL;
+  p->values = NULL;
+  p->n_ctxs = 0;
+  p->n_values = 0;
 }
 
 int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id, hpcdb_value_fn fn,

@@ -64,6 +64,10 @@ int hpctk4_parse_profile_fd(hpcdb_experiment *exp, const uint8_t *data, uint64_t
  * summary profile, the other profiles are added without their values. */
 int hpctk4_parse_profile_opts(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path,
                               unsigned flags);
+/* The value block of the Profile Info entry at info, decoded and checked as
+ * the parsers decode it, into out's CSR arrays (new allocations; its other
+ * fields are not touched). fd: the file open for pread, or -1. */
+int hpctk4_decode_profile(const hpctk4_file *f, int fd, uint64_t info, hpcdb_profile *out);
 int hpctk4_parse_cct_header(const uint8_t *data, uint64_t len, const char *path, uint32_t *n_ctxs);
 int hpctk4_parse_trace(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path);
 

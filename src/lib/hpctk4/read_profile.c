@@ -136,6 +136,22 @@ fail:
   return rc;
 }
 
+int hpctk4_decode_profile(const hpctk4_file *f, int fd, uint64_t info, hpcdb_profile *out) {
+  block_reader br;
+  block_reader_open(&br, f, fd);
+  decoded d;
+  int rc = decode_values(f, &br, info, &d);
+  free(br.buf);
+  HPCDB_TRY(rc);
+  out->n_ctxs = d.n_ctxs;
+  out->n_values = d.n_values;
+  out->ctx_ids = d.ctx;
+  out->ctx_starts = d.starts;
+  out->metric_ids = d.mid;
+  out->values = d.val;
+  return 0;
+}
+
 /* Profile i's values into profile index pi: decoded ahead or now. */
 static int read_values(profile_reader *r, block_reader *br, uint64_t block, decoded *ahead, uint32_t pi) {
   decoded now;

@@ -2,7 +2,8 @@
  * decimal would (the correctly rounded one with a digit less does not read
  * back: if any shorter decimal did, the nearest would). Checked on random bit
  * patterns (every exponent), random "nice" values (k / 10^n, sums of them),
- * integers and the edges (subnormals, powers of two and ten, extremes). */
+ * integers and the edges (subnormals, powers of two and ten, extremes); of
+ * the decimals as short, it is the nearest that reads back. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +33,15 @@ static int significant(const char *s) { /* significant digits of a decimal */
   return n - trailing;
 }
 
+/* The significant digits of a decimal, as a string. */
+static void digit_string(const char *s, char *out) {
+  size_t n = 0;
+  for (; *s && *s != 'e'; s++)
+    if (*s >= '0' && *s <= '9' && (n || *s != '0')) out[n++] = *s;
+  while (n && out[n - 1] == '0') n--;
+  out[n] = '\0';
+}
+
 static long failures;
 
 static void check(double v) {
@@ -43,6 +53,13 @@ static void check(double v) {
     return;
   }
   int digits = significant(buf);
+  if (digits >= 1) { /* of the decimals this long, the nearest (printf's correctly rounded one) when it reads back */
+    char nearest[64], a[32], b[64];
+    snprintf(nearest, sizeof nearest, "%.*e", digits - 1, v);
+    digit_string(buf, a);
+    digit_string(nearest, b);
+    if (strtod(nearest, NULL) == v && strcmp(a, b) && failures++ < 10) fprintf(stderr, "%a: \"%s\" is not the nearest (\"%s\")\n", v, buf, nearest);
+  }
   if (digits > 1) {
     char shorter[64];
     snprintf(shorter, sizeof shorter, "%.*e", digits - 2, v);

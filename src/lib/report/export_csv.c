@@ -1,0 +1,173 @@
+/* Export: every value in long form (CSV), profile by profile. From the model,
+ * or from a v4.0 database one profile at a time (hpcdb_db_profile_values): the
+ * same rows either way, and then memory holds the metadata and one profile. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/textout.h"
+#include "hpcdb/hpcdb.h"
+
+/* Inclusive/exclusive prop ids of a metric (execution; function, else point). */
+static void value_ids(const hpcdb_experiment *e, uint32_t m, int32_t *inc, int32_t *exc) {
+  const hpcdb_metric *mt = &e->metrics[m];
+  int32_t point = -1, function = -1;
+  *inc = -1;
+  for (uint32_t k = 0; k < mt->n_instances; k++) {
+    const hpcdb_scope *s = &e->scopes[mt->instances[k].scope];
+    int32_t id = mt->instances[k].prop_metric_id;
+    if (s->type == HPCDB_SCOPE_EXECUTION) *inc = id;
+    else if (s->type == HPCDB_SCOPE_POINT) point = id;
+    else if (s->type == HPCDB_SCOPE_TRANSITIVE && s->name && !strcmp(s->name, "function")) function = id;
+  }
+  *exc = function >= 0 ? function : point;
+}
+
+static const char *attr_of(const hpcdb_experiment *exp, const char *key) {
+  for (uint32_t i = 0; i < exp->n_attrs; i++)
+    if (exp->attrs[i].key && !strcmp(exp->attrs[i].key, key)) return exp->attrs[i].value;
+  return NULL;
+}
+
+/* Native context ids: the source's own (a Cube cnode id is the model's id
+ * minus the offset its reader recorded; the global context and the Cube
+ * reader's synthetic entry point are no cnodes). */
+static uint32_t id_offset(const hpcdb_experiment *exp, uint32_t *synthetic) {
+  const char *offset = attr_of(exp, "cube.ctx_id_offset"), *entry = attr_of(exp, "cube.synthetic_entry");
+  *synthetic = entry ? (uint32_t)strtoul(entry, NULL, 10) : UINT32_MAX;
+  return offset ? (uint32_t)strtoul(offset, NULL, 10) : 0;
+}
+
+/* A CSV field in a new string (length in *len): quoted, quotes doubled,
+ * when it holds a comma, quote or newline. */
+static char *csv_field(const char *s, size_t *len) {
+  size_t n = strlen(s), quotes = 0;
+  int quoted = strpbrk(s, ",\"\n") != NULL;
+  for (const char *c = s; *c; c++) quotes += *c == '"';
+  char *f = malloc(n + quotes + 3), *w = f;
+  if (!f) return NULL;
+  if (quoted) *w++ = '"';
+  for (const char *c = s; *c; c++) {
+    if (quoted && *c == '"') *w++ = '"';
+    *w++ = *c;
+  }
+  if (quoted) *w++ = '"';
+  *len = (size_t)(w - f);
+  return f;
+}
+
+/* What the rows share, made once: per metric its value ids and its name as
+ * a CSV field. */
+typedef struct csv_writer {
+  textout o;
+  const hpcdb_experiment *exp;
+  uint32_t offset, synthetic, skipped;
+  uint64_t rows;
+  int32_t *inc, *exc;
+  char **field;
+  size_t *field_len;
+} csv_writer;
+
+static void csv_writer_free(csv_writer *w) {
+  for (uint32_t m = 0; w->field && m < w->exp->n_metrics; m++) free(w->field[m]);
+  free(w->field);
+  free(w->field_len);
+  free(w->inc);
+  free(w->exc);
+}
+
+static int csv_writer_open(csv_writer *w, FILE *out, const hpcdb_experiment *exp) {
+  memset(w, 0, sizeof *w);
+  w->exp = exp;
+  w->offset = id_offset(exp, &w->synthetic);
+  size_t n = exp->n_metrics ? exp->n_metrics : 1;
+  w->inc = malloc(n * sizeof *w->inc);
+  w->exc = malloc(n * sizeof *w->exc);
+  w->field = calloc(n, sizeof *w->field);
+  w->field_len = calloc(n, sizeof *w->field_len);
+  int rc = w->inc && w->exc && w->field && w->field_len ? 0 : HPCDB_ENOMEM;
+  for (uint32_t m = 0; rc == 0 && m < exp->n_metrics; m++) {
+    value_ids(exp, m, &w->inc[m], &w->exc[m]);
+    if (!(w->field[m] = csv_field(exp->metrics[m].name ? exp->metrics[m].name : "", &w->field_len[m])))
+      rc = HPCDB_ENOMEM;
+  }
+  if (rc == 0) rc = textout_open(&w->o, out);
+  if (rc < 0) {
+    csv_writer_free(w);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  textout_str(&w->o, "context,profile,metric,inclusive,exclusive\n");
+  return 0;
+}
+
+/* The rows of profile p, whose values are pr's (flags from the model). */
+static void csv_profile(csv_writer *w, uint32_t p, uint32_t flags, const hpcdb_profile *pr) {
+  if (flags & HPCDB_PROFILE_SUMMARY) { /* statistics, not a location's values */
+    w->skipped++;
+    return;
+  }
+  /* profile: the index among the thread profiles (Cube: the location's position) */
+  char profile[DTOA_BUF + 2];
+  size_t profile_len = 1;
+  profile[0] = ',';
+  profile_len += fmt_u64(profile + 1, w->offset ? p - w->skipped : p);
+  profile[profile_len++] = ',';
+  for (uint32_t m = 0; m < w->exp->n_metrics; m++) {
+    int32_t inc = w->inc[m], exc = w->exc[m];
+    for (uint32_t k = 0; k < pr->n_ctxs; k++) {
+      double x = 0, y = 0;
+      for (uint64_t v = pr->ctx_starts[k]; v < pr->ctx_starts[k + 1]; v++) {
+        if (pr->metric_ids[v] == inc) x = pr->values[v];
+        if (pr->metric_ids[v] == exc) y = pr->values[v];
+      }
+      uint32_t ctx = pr->ctx_ids[k];
+      if ((x == 0 && y == 0) || (w->offset && (ctx < w->offset || ctx == w->synthetic))) continue;
+      char *r = textout_room(&w->o, DTOA_BUF + sizeof profile);
+      size_t n = fmt_u64(r, ctx - w->offset);
+      memcpy(r + n, profile, profile_len);
+      w->o.len += n + profile_len;
+      textout_put(&w->o, w->field[m], w->field_len[m]);
+      r = textout_room(&w->o, 2 * DTOA_BUF + 2);
+      n = 0;
+      r[n++] = ',';
+      n += fmt_double(r + n, x);
+      r[n++] = ',';
+      n += fmt_double(r + n, y);
+      r[n++] = '\n';
+      w->o.len += n;
+      w->rows++;
+    }
+  }
+}
+
+static int csv_close(csv_writer *w, int rc) {
+  int closed = textout_close(&w->o);
+  csv_writer_free(w);
+  if (rc < 0) return rc;
+  if (closed == 0 && w->rows == 0)
+    return hpcdb_fail(HPCDB_EINVAL, "nothing to export: no thread profile has a non-zero value");
+  return closed;
+}
+
+int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
+  csv_writer w;
+  HPCDB_TRY(csv_writer_open(&w, out, exp));
+  for (uint32_t p = 0; p < exp->n_profiles; p++) csv_profile(&w, p, exp->profiles[p].flags, &exp->profiles[p]);
+  return csv_close(&w, 0);
+}
+
+int hpcdb_export_csv_db(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db) {
+  if (hpcdb_db_profile_count(db) != exp->n_profiles)
+    return hpcdb_fail(HPCDB_EINVAL, "the database has %u profiles, the experiment %u", hpcdb_db_profile_count(db),
+                      exp->n_profiles);
+  csv_writer w;
+  HPCDB_TRY(csv_writer_open(&w, out, exp));
+  int rc = 0;
+  for (uint32_t p = 0; rc == 0 && p < exp->n_profiles; p++) {
+    hpcdb_profile values;
+    rc = hpcdb_db_profile_values(db, p, &values);
+    if (rc == 0) csv_profile(&w, p, exp->profiles[p].flags, &values);
+    hpcdb_db_profile_values_free(&values);
+  }
+  return csv_close(&w, rc);
+}

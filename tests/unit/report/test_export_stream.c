@@ -1,0 +1,83 @@
+/* Exports streamed from a v4.0 database, one profile at a time, give the
+ * bytes the model's exports give: on every v4.0 database of the sample data
+ * and on random generated ones (summary profiles, values at ids outside the
+ * tree, profiles without values). */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpcdb/hpcdb.h"
+#include "random_experiment.h"
+#include "testlib.h"
+
+static int csv_model(FILE *out, const hpcdb_experiment *exp, const void *arg) {
+  (void)arg;
+  return hpcdb_export_csv(out, exp);
+}
+
+static int csv_streamed(FILE *out, const hpcdb_experiment *exp, const void *db) {
+  return hpcdb_export_csv_db(out, exp, db);
+}
+
+/* 1 when the database was compared (the lazy reader opened it). */
+static int compare(const char *dir, int quiet) {
+  hpcdb_experiment *model = NULL, *meta = NULL;
+  hpcdb_db *db = NULL;
+  if (hpcdb_hpctk4_read_lazy(&meta, &db, dir) < 0) return 0;
+  CHECK_RC(hpcdb_hpctk4_read(&model, dir));
+  if (model) {
+    int rc_a, rc_b;
+    char *a = testlib_printed(csv_model, model, NULL, &rc_a), *b = testlib_printed(csv_streamed, meta, db, &rc_b);
+    int same = a && b && rc_a == rc_b && !strcmp(a, b);
+    CHECK(same);
+    if (!same && !quiet) fprintf(stderr, "%s: CSV differs (rc %d, %d)\n", dir, rc_a, rc_b);
+    free(a);
+    free(b);
+  }
+  hpcdb_experiment_free(model);
+  hpcdb_experiment_free(meta);
+  hpcdb_db_close(db);
+  return 1;
+}
+
+static int compared;
+
+static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+  (void)st, (void)ftw;
+  hpcdb_format f;
+  if (type == FTW_D && hpcdb_detect(&f, path) == 0 && f == HPCDB_FORMAT_HPCTK4_DIR) compared += compare(path, 0);
+  return 0;
+}
+
+int main(void) {
+  if (testlib_have_samples()) {
+    nftw(testlib_sample(""), visit, 16, FTW_PHYS);
+    printf("%d v4.0 sample databases compared\n", compared);
+    CHECK(compared >= 5);
+  }
+  const char *dir = testlib_tmpdir("export_stream_random");
+  int generated = 0;
+  for (uint64_t seed = 1; seed <= 200; seed++) {
+    hpcdb_experiment *e = NULL;
+    CHECK_RC(random_experiment(&e, seed));
+    if (e && hpcdb_hpctk4_write(e, dir, HPCDB_WRITE_FORCE) == 0) generated += compare(dir, 0);
+    hpcdb_experiment_free(e);
+  }
+  CHECK(generated == 200);
+
+  /* a metric name with a comma and quotes is one quoted field, quotes doubled, in both paths */
+  hpcdb_experiment *e = NULL;
+  CHECK_RC(random_experiment(&e, 7));
+  if (e) {
+    e->metrics[0].name = hpcdb_intern(e, "cycles, \"L1\" miss");
+    CHECK_RC(hpcdb_hpctk4_write(e, dir, HPCDB_WRITE_FORCE));
+    CHECK(compare(dir, 0));
+    int rc;
+    char *text = testlib_printed(csv_model, e, NULL, &rc);
+    CHECK(rc == 0 && text && strstr(text, ",\"cycles, \"\"L1\"\" miss\","));
+    free(text);
+  }
+  hpcdb_experiment_free(e);
+  return TEST_END();
+}
