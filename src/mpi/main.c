@@ -53,6 +53,8 @@ static const char help[] =
     "                 the peak so far and its page faults\n"
     "\n"
     "ENVIRONMENT\n"
+    "    GLIBC_TUNABLES          without glibc.malloc.hugetlb in it, each rank starts itself again\n"
+    "                            with glibc.malloc.hugetlb=1 added: its heap in huge pages\n"
     "    HPCDB_MPI_FAIL_RANK=R   (for tests) rank R fails at the end of a phase:\n"
     "    HPCDB_MPI_FAIL_AT=P     the phase: unify, tree, propagate or write (default write)\n"
     "    HPCDB_MPI_FAIL_MODE=M   kill (default: the process kills itself with SIGKILL) or\n"
