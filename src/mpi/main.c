@@ -267,7 +267,11 @@ static void restart_with_huge_pages(char **argv) {
   char value[1024];
   int n = snprintf(value, sizeof value, "%s%sglibc.malloc.hugetlb=1", tunables ? tunables : "", tunables ? ":" : "");
   if (n < 0 || (size_t)n >= sizeof value || setenv("GLIBC_TUNABLES", value, 1) != 0) return;
-  execv("/proc/self/exe", argv); /* on failure, go on as started */
+  char self[4096]; /* the program's own path: exec of /proc/self/exe would name the process "exe" */
+  ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (k <= 0 || (size_t)k >= sizeof self - 1) return;
+  self[k] = '\0';
+  execv(self, argv); /* on failure, go on as started */
 #else
   (void)argv;
 #endif
