@@ -54,7 +54,8 @@ static const char help[] =
     "\n"
     "ENVIRONMENT\n"
     "    GLIBC_TUNABLES          without glibc.malloc.hugetlb in it, each rank starts itself again\n"
-    "                            with glibc.malloc.hugetlb=1 added: its heap in huge pages\n"
+    "                            with glibc.malloc.hugetlb=1 added: its heap in huge pages (set it\n"
+    "                            to run the ranks under a tool that does not follow exec)\n"
     "    HPCDB_MPI_FAIL_RANK=R   (for tests) rank R fails at the end of a phase:\n"
     "    HPCDB_MPI_FAIL_AT=P     the phase: unify, tree, propagate or write (default write)\n"
     "    HPCDB_MPI_FAIL_MODE=M   kill (default: the process kills itself with SIGKILL) or\n"
@@ -258,8 +259,9 @@ static int analyze(int argc, char **argv, int size) {
  * system gives them on request) only when told at start-up, by the tunable
  * glibc.malloc.hugetlb: a rank that is not started with it starts itself
  * again with it, before anything else. Each rank builds a tree and its
- * buffers of tens of MB; in pages of 4 KiB, the page faults took a third of
- * its CPU time (BENCHMARKS.md, "hpcdb-mpi", issue 14). */
+ * buffers of tens of MB; in pages of 4 KiB, the page faults and the zeroing
+ * of the pages behind them took a third of its system time (BENCHMARKS.md,
+ * issue 14). */
 static void restart_with_huge_pages(char **argv) {
 #ifdef __GLIBC__
   const char *tunables = getenv("GLIBC_TUNABLES");
