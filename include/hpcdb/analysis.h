@@ -48,6 +48,12 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
                   const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
                   hpcdb_analyze_result *result);
 
+/* Sets the process's allocator (glibc's; nothing elsewhere) for an analysis:
+ * the arrays of one measurement file are reused by the next, not mapped and
+ * faulted in afresh. For a program whose main work is hpcdb_analyze or
+ * hpcdb_analyze_dist; call it once, before. */
+void hpcdb_analyze_tune_allocator(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,4 @@
 /* hpcdb analyze: hpcrun measurements to a v4.0 database. */
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,13 +114,7 @@ static int analyze_main(int argc, char **argv, const char **structs, const char 
   hpcdb_experiment *exp;
   hpcdb_analyze_result res;
   opt.output = out;
-  /* The analysis allocates and frees a few arrays of megabytes per file: keep
-   * them in one heap (glibc would map each afresh, trim the heap after it, or
-   * give each worker thread a heap of its own that it unmaps when empty) so
-   * that a file reuses the pages the ones before faulted in. */
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  mallopt(M_ARENA_MAX, 1);
+  hpcdb_analyze_tune_allocator();
   if (hpcdb_analyze(&exp, in, &opt, print_warning, NULL, &res) < 0) {
     fprintf(stderr, "hpcdb analyze: %s\n", hpcdb_last_error());
     return 2;

@@ -48,10 +48,14 @@ static const char help[] =
     "    --strict     fail on the first unreadable measurement file\n"
     "    --force      replace an existing database\n"
     "    --quiet      no summary line\n"
-    "    --report     each rank prints its wall and CPU time, bytes sent to other ranks and peak\n"
-    "                 RSS, and per phase its wall and CPU time, its RSS at the end and the peak\n"
+    "    --report     each rank prints its wall and CPU time, bytes sent to other ranks, peak RSS\n"
+    "                 and page faults, and per phase its wall and CPU time, its RSS at the end,\n"
+    "                 the peak so far and its page faults\n"
     "\n"
     "ENVIRONMENT\n"
+    "    GLIBC_TUNABLES          without glibc.malloc.hugetlb in it, each rank starts itself again\n"
+    "                            with glibc.malloc.hugetlb=1 added: its heap in huge pages (set it\n"
+    "                            to run the ranks under a tool that does not follow exec)\n"
     "    HPCDB_MPI_FAIL_RANK=R   (for tests) rank R fails at the end of a phase:\n"
     "    HPCDB_MPI_FAIL_AT=P     the phase: unify, tree, propagate or write (default write)\n"
     "    HPCDB_MPI_FAIL_MODE=M   kill (default: the process kills itself with SIGKILL) or\n"
@@ -69,7 +73,7 @@ static int rank;
 /* --report: when each phase ended */
 static const char *phase_names[8];
 static double phase_ends[8], phase_cpu[8];
-static long phase_rss[8], phase_now[8];
+static long phase_rss[8], phase_now[8], phase_faults[8];
 
 static double cpu_now(void) {
   struct timespec ts;
@@ -97,6 +101,7 @@ static int fail_checkpoint(void *ctx, const char *phase) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     phase_rss[n_phases] = ru.ru_maxrss / 1024;
+    phase_faults[n_phases] = ru.ru_minflt;
     phase_now[n_phases] = rss_now();
     phase_ends[n_phases++] = MPI_Wtime();
   }
@@ -213,6 +218,8 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
   opt.output = out;
   hpcdb_analyze_result res;
   uint64_t sent = 0;
+  struct rusage ru0;
+  getrusage(RUSAGE_SELF, &ru0);
   double t0 = MPI_Wtime(), cpu0 = cpu_now();
   int rc = hpcdb_analyze_dist(&comm, in, &opt, print_warning, NULL, &res, &sent);
   double wall = MPI_Wtime() - t0;
@@ -221,12 +228,13 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
     getrusage(RUSAGE_SELF, &ru);
     char phases[512] = "";
     for (int i = 0, n = 0; i < n_phases && n < (int)sizeof phases; i++)
-      n += snprintf(phases + n, sizeof phases - (size_t)n, " %s %.2f/%.2f/%ld/%ld", phase_names[i],
+      n += snprintf(phases + n, sizeof phases - (size_t)n, " %s %.2f/%.2f/%ld/%ld/%ld", phase_names[i],
                     phase_ends[i] - (i ? phase_ends[i - 1] : t0), phase_cpu[i] - (i ? phase_cpu[i - 1] : cpu0),
-                    phase_now[i], phase_rss[i]);
-    fprintf(stderr, "hpcdb-mpi analyze: rank %d of %d: %.3f s wall, %.3f s CPU (by phase, wall s/CPU s/RSS MiB at its end/peak RSS MiB so far:%s), %llu bytes sent, "
-            "peak RSS %ld KiB\n", rank, size, wall, cpu_now() - cpu0, phases, (unsigned long long)sent,
-            ru.ru_maxrss);
+                    phase_now[i], phase_rss[i], phase_faults[i] - (i ? phase_faults[i - 1] : ru0.ru_minflt));
+    fprintf(stderr, "hpcdb-mpi analyze: rank %d of %d: %.3f s wall, %.3f s CPU (by phase, wall s/CPU s/RSS MiB at its end/peak RSS MiB so far/"
+            "page faults:%s), %llu bytes sent, peak RSS %ld KiB, %ld page faults (%ld before)\n", rank, size, wall,
+            cpu_now() - cpu0, phases, (unsigned long long)sent, ru.ru_maxrss, ru.ru_minflt - ru0.ru_minflt,
+            ru0.ru_minflt);
   }
   if (rc < 0) {
     if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: %s\n", hpcdb_last_error());
@@ -247,9 +255,35 @@ static int analyze(int argc, char **argv, int size) {
   return rc;
 }
 
+/* glibc's malloc asks the kernel for huge pages (transparent, where the
+ * system gives them on request) only when told at start-up, by the tunable
+ * glibc.malloc.hugetlb: a rank that is not started with it starts itself
+ * again with it, before anything else. Each rank builds a tree and its
+ * buffers of tens of MB; in pages of 4 KiB, the page faults and the zeroing
+ * of the pages behind them took a third of its system time (BENCHMARKS.md,
+ * issue 14). */
+static void restart_with_huge_pages(char **argv) {
+#ifdef __GLIBC__
+  const char *tunables = getenv("GLIBC_TUNABLES");
+  if (tunables && strstr(tunables, "glibc.malloc.hugetlb=")) return; /* started with it, or told otherwise */
+  char value[1024];
+  int n = snprintf(value, sizeof value, "%s%sglibc.malloc.hugetlb=1", tunables ? tunables : "", tunables ? ":" : "");
+  if (n < 0 || (size_t)n >= sizeof value || setenv("GLIBC_TUNABLES", value, 1) != 0) return;
+  char self[4096]; /* the program's own path: exec of /proc/self/exe would name the process "exe" */
+  ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (k <= 0 || (size_t)k >= sizeof self - 1) return;
+  self[k] = '\0';
+  execv(self, argv); /* on failure, go on as started */
+#else
+  (void)argv;
+#endif
+}
+
 int main(int argc, char **argv) {
   int provided, size;
+  restart_with_huge_pages(argv);
   watchdog_start();
+  hpcdb_analyze_tune_allocator(); /* as hpcdb analyze: one heap, pages reused */
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided); /* only this thread calls MPI */
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -10,6 +10,7 @@
 #   mpi_case.sh ... recorded PROGRAM                                     - hpcdb record under mpirun -np 3 (an MPI program),
 #                                                                          then -np 1-4 as above
 #   mpi_case.sh ... force                                                - an existing database: refused, then replaced
+#                                                                          (also with GLIBC_TUNABLES set)
 set -u
 hpcdb=$1 hpcdb_mpi=$2 mpiexec=$3 gen=$4 samples=$5 out=$6 case=$7 name=${8:-}
 shift $(( $# >= 8 ? 8 : 7 ))
@@ -105,6 +106,12 @@ force)
   run_mpi 2 analyze --quiet --force "$meas/loops-cuda-nvidia-t.m" -o "$out/db" || fail "--force exited $?"
   "$hpcdb" analyze --quiet "$meas/loops-cuda-nvidia-t.m" -o "$out/ref" || fail "hpcdb analyze exited $?"
   same_db "$out/ref" "$out/db"
+  # a rank restarts itself with glibc.malloc.hugetlb=1 added to GLIBC_TUNABLES, unless it sets it
+  for tunables in glibc.malloc.hugetlb=0 glibc.malloc.arena_max=2; do
+    GLIBC_TUNABLES=$tunables run_mpi 2 analyze --quiet --force "$meas/loops-cuda-nvidia-t.m" -o "$out/db" ||
+      fail "GLIBC_TUNABLES=$tunables: exited $?"
+    same_db "$out/ref" "$out/db"
+  done
   "$hpcdb_mpi" --help | grep -q "^SYNOPSIS" || fail "--help has no SYNOPSIS"
   ;;
 *) fail "unknown case $case" ;;
