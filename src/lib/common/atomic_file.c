@@ -169,7 +169,10 @@ int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, siz
 }
 
 void atomic_file_start_writeback(hpcdb_atomic_file *f) {
-  if (f->direct) return; /* its blocks went to the disk as they were written */
+  if (f->direct) { /* its blocks are with the device already: have it keep them (a volatile cache) */
+    if (!f->failed) (void)fdatasync(fileno(f->fp));
+    return;
+  }
   if (f->failed || fflush(f->fp) != 0) return; /* a failed flush fails the commit's too */
 #ifdef SYNC_FILE_RANGE_WRITE
   sync_file_range(fileno(f->fp), 0, 0, SYNC_FILE_RANGE_WRITE);

@@ -33,9 +33,10 @@ int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align);
 /* Writes at an absolute offset already written (for patching headers); not
  * for a file opened direct. */
 int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, size_t n);
-/* Starts the disk writing what was written so far, without waiting (the
- * commit's fsync then waits for less); a hint: where the system has no such
- * call, nothing. */
+/* Starts the disk writing what was written so far (the commit's fsync then
+ * waits for less): without waiting for a buffered file; a direct file's
+ * blocks are with the device already, and this waits until the device's
+ * cache has flushed them (fdatasync). A hint: errors are the commit's. */
 void atomic_file_start_writeback(hpcdb_atomic_file *f);
 int atomic_file_commit(hpcdb_atomic_file *f);
 void atomic_file_abort(hpcdb_atomic_file *f);

@@ -88,7 +88,7 @@ typedef struct metric_job {
 static void *write_job(void *arg) {
   metric_job *j = arg;
   j->rc = put_metric(j->ar, j->k, j->rows, j->path, j->compress);
-  if (j->rc == 0) atomic_file_start_writeback(j->f); /* the disk works while the next metric is filled */
+  if (j->rc == 0) atomic_file_start_writeback(j->f); /* the disk (and its cache's flush) works while the next metric is filled */
   if (j->rc < 0) snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
   return NULL;
 }
