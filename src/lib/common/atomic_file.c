@@ -77,7 +77,10 @@ int atomic_file_open_direct(hpcdb_atomic_file *f, const char *target) {
  * the last block's rounded up). A filesystem that accepts O_DIRECT but
  * refuses the write itself (EINVAL) gets the rest of the file buffered. */
 static int write_block(hpcdb_atomic_file *f, size_t len) {
-  int fd = fileno(f->fp), buffered = 0;
+  int fd = fileno(f->fp);
+#ifdef O_DIRECT
+  int buffered = 0;
+#endif
   off_t at = (off_t)(f->written - f->direct_len);
   for (size_t done = 0; done < len;) {
     ssize_t n = pwrite(fd, f->direct + done, len - done, at + (off_t)done);
