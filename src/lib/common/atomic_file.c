@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/big_alloc.h"
 #include "common/error.h"
 
 /* Large writes go past stdio anyway; this sizes the many small ones (headers, index pairs, padding). */
@@ -15,6 +16,11 @@
 /* Writing back starts every so many bytes, so that the disk works while the
  * file is made and the fsync at the end finds little left to do. */
 #define WRITEBACK_STEP (8u << 20)
+/* A direct file goes out in blocks of this size from one staging buffer;
+ * the last block is written whole (its tail zeros, DIRECT_ALIGN-aligned)
+ * and cut back to the file's size. */
+#define DIRECT_BLOCK (4u << 20)
+#define DIRECT_ALIGN 4096u
 
 int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
   memset(f, 0, sizeof *f);
@@ -54,8 +60,77 @@ int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
   return 0;
 }
 
+int atomic_file_open_direct(hpcdb_atomic_file *f, const char *target) {
+  HPCDB_TRY(atomic_file_open(f, target));
+#ifdef O_DIRECT
+  int fd = fileno(f->fp), flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || !(f->direct = big_alloc(DIRECT_BLOCK))) return 0; /* buffered, as any other file */
+  if (fcntl(fd, F_SETFL, flags | O_DIRECT) != 0) {
+    big_free(f->direct, DIRECT_BLOCK);
+    f->direct = NULL;
+  }
+#endif
+  return 0;
+}
+
+/* The staged block's first len bytes at their offset (len: direct_len, or
+ * the last block's rounded up). A filesystem that accepts O_DIRECT but
+ * refuses the write itself (EINVAL) gets the rest of the file buffered. */
+static int write_block(hpcdb_atomic_file *f, size_t len) {
+  int fd = fileno(f->fp);
+#ifdef O_DIRECT
+  int buffered = 0;
+#endif
+  off_t at = (off_t)(f->written - f->direct_len);
+  for (size_t done = 0; done < len;) {
+    ssize_t n = pwrite(fd, f->direct + done, len - done, at + (off_t)done);
+    if (n < 0 && errno == EINTR) continue;
+#ifdef O_DIRECT
+    int flags;
+    if (n < 0 && errno == EINVAL && !buffered && (flags = fcntl(fd, F_GETFL)) >= 0 &&
+        fcntl(fd, F_SETFL, flags & ~O_DIRECT) == 0) {
+      buffered = 1;
+      continue;
+    }
+#endif
+    if (n <= 0) {
+      f->failed = 1;
+      return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->temp, n < 0 ? strerror(errno) : "no progress");
+    }
+    done += (size_t)n;
+  }
+  f->direct_len = 0;
+  return 0;
+}
+
+static int write_direct(hpcdb_atomic_file *f, const uint8_t *data, size_t n) {
+  while (n > 0) {
+    size_t room = DIRECT_BLOCK - f->direct_len, k = n < room ? n : room;
+    memcpy(f->direct + f->direct_len, data, k);
+    f->direct_len += k;
+    f->written += k;
+    data += k;
+    n -= k;
+    if (f->direct_len == DIRECT_BLOCK) HPCDB_TRY(write_block(f, DIRECT_BLOCK));
+  }
+  return 0;
+}
+
+/* The last, partial block; the zeros after the file's end are cut off. */
+static int finish_direct(hpcdb_atomic_file *f) {
+  size_t len = (f->direct_len + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
+  memset(f->direct + f->direct_len, 0, len - f->direct_len);
+  HPCDB_TRY(write_block(f, len));
+  if (ftruncate(fileno(f->fp), (off_t)f->written) != 0) {
+    f->failed = 1;
+    return hpcdb_fail(HPCDB_EIO, "%s: cannot set its size: %s", f->temp, strerror(errno));
+  }
+  return 0;
+}
+
 int atomic_file_write(hpcdb_atomic_file *f, const void *data, size_t n) {
   if (f->failed) return HPCDB_EIO;
+  if (f->direct) return write_direct(f, data, n);
   if (n && fwrite(data, 1, n, f->fp) != n) {
     f->failed = 1;
     return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->temp, strerror(errno));
@@ -88,6 +163,7 @@ int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align) {
 
 int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, size_t n) {
   if (f->failed) return HPCDB_EIO;
+  if (f->direct) return hpcdb_fail(HPCDB_EINVAL, "%s: a direct file is written front to back only", f->temp);
   if (fflush(f->fp) != 0 || pwrite(fileno(f->fp), data, n, (off_t)off) != (ssize_t)n) {
     f->failed = 1;
     return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->temp, strerror(errno));
@@ -96,6 +172,10 @@ int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, siz
 }
 
 void atomic_file_start_writeback(hpcdb_atomic_file *f) {
+  if (f->direct) { /* its blocks are with the device already: have it keep them (a volatile cache) */
+    if (!f->failed) (void)fdatasync(fileno(f->fp));
+    return;
+  }
   if (f->failed || fflush(f->fp) != 0) return; /* a failed flush fails the commit's too */
 #ifdef SYNC_FILE_RANGE_WRITE
   sync_file_range(fileno(f->fp), 0, 0, SYNC_FILE_RANGE_WRITE);
@@ -104,6 +184,7 @@ void atomic_file_start_writeback(hpcdb_atomic_file *f) {
 
 static void release(hpcdb_atomic_file *f) {
   free(f->buf); /* the stream is closed by now */
+  big_free(f->direct, DIRECT_BLOCK);
   free(f->target);
   free(f->temp);
   memset(f, 0, sizeof *f);
@@ -112,6 +193,7 @@ static void release(hpcdb_atomic_file *f) {
 int atomic_file_commit(hpcdb_atomic_file *f) {
   int rc = 0;
   if (f->failed) rc = HPCDB_EIO;
+  if (rc == 0 && f->direct) rc = finish_direct(f);
   if (rc == 0 && fflush(f->fp) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: flush failed: %s", f->temp, strerror(errno));
   if (rc == 0 && fsync(fileno(f->fp)) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: fsync failed: %s", f->temp, strerror(errno));
   if (fclose(f->fp) != 0 && rc == 0) rc = hpcdb_fail(HPCDB_EIO, "%s: close failed: %s", f->temp, strerror(errno));

@@ -15,18 +15,28 @@ typedef struct hpcdb_atomic_file {
   char *temp;
   uint64_t written;   /* bytes written so far = current offset */
   uint64_t writeback; /* the bytes before this are on their way to the disk */
+  uint8_t *direct;    /* opened direct: the block being staged (aligned); NULL for a buffered file */
+  size_t direct_len;  /* bytes staged in it: the file's bytes [written - direct_len, written) */
   int failed;
 } hpcdb_atomic_file;
 
 int atomic_file_open(hpcdb_atomic_file *f, const char *target);
+/* The same for a large file written front to back once (never patched with
+ * atomic_file_pwrite): its bytes go to the disk in blocks around the page
+ * cache (O_DIRECT), so that writing it neither copies it into the cache nor
+ * takes fresh memory for it, and the commit's fsync has little left to wait
+ * for. Where the filesystem refuses direct writes, a buffered file. */
+int atomic_file_open_direct(hpcdb_atomic_file *f, const char *target);
 int atomic_file_write(hpcdb_atomic_file *f, const void *data, size_t n);
 /* Writes zero bytes up to the next multiple of align. */
 int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align);
-/* Writes at an absolute offset already written (for patching headers). */
+/* Writes at an absolute offset already written (for patching headers); not
+ * for a file opened direct. */
 int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, size_t n);
-/* Starts the disk writing what was written so far, without waiting (the
- * commit's fsync then waits for less); a hint: where the system has no such
- * call, nothing. */
+/* Starts the disk writing what was written so far (the commit's fsync then
+ * waits for less): without waiting for a buffered file; a direct file's
+ * blocks are with the device already, and this waits until the device's
+ * cache has flushed them (fdatasync). A hint: errors are the commit's. */
 void atomic_file_start_writeback(hpcdb_atomic_file *f);
 int atomic_file_commit(hpcdb_atomic_file *f);
 void atomic_file_abort(hpcdb_atomic_file *f);

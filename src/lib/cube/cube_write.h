@@ -85,12 +85,11 @@ typedef struct cube_metric_rows {
   double *rows;
   uint32_t *listed;
   uint32_t n_listed;
-  size_t rows_bytes;
+  size_t rows_bytes;      /* of the mapping that holds the rows, then the tiles */
   uint32_t *order, *pos; /* scratch: cnode order and its inverse */
   uint8_t *nonzero;      /* scratch: per position, whether some location's value is not 0 (twice: two fill threads) */
   uint32_t *slot;        /* scratch: per native context id (cube_tree's n_ids), the cnode's position; NULL when ids are sparse */
   double *tiles;         /* scratch: two tiles of a few locations' values, cnode by cnode */
-  size_t tiles_bytes;
   uint8_t integer;       /* the plan's: rows become 64-bit integers on the way out */
 } cube_metric_rows;
 

@@ -88,7 +88,7 @@ typedef struct metric_job {
 static void *write_job(void *arg) {
   metric_job *j = arg;
   j->rc = put_metric(j->ar, j->k, j->rows, j->path, j->compress);
-  if (j->rc == 0) atomic_file_start_writeback(j->f); /* the disk works while the next metric is filled */
+  if (j->rc == 0) atomic_file_start_writeback(j->f); /* the disk (and its cache's flush) works while the next metric is filled */
   if (j->rc < 0) snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
   return NULL;
 }
@@ -179,7 +179,8 @@ int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_
   if (!(options->flags & HPCDB_WRITE_FORCE) && stat(path, &st) == 0)
     return hpcdb_fail(HPCDB_EINVAL, "%s: exists (use --force to replace it)", path);
   hpcdb_atomic_file f;
-  HPCDB_TRY(atomic_file_open(&f, path));
+  /* direct: the rows go to the disk without a copy of the file in the page cache (fresh memory, expensive to touch in a VM) */
+  HPCDB_TRY(atomic_file_open_direct(&f, path));
   struct archive *ar = archive_write_new();
   int rc = ar ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   /* large blocks: fewer writes; the last one padded as tar's default 10240 */
