@@ -269,6 +269,10 @@ int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_
 int hpcdb_add_trace(hpcdb_experiment *exp, uint32_t profile, uint64_t n, const uint64_t *timestamps,
                     const uint32_t *ctx_ids, uint32_t *out_index);
 
+/* Frees a profile's values (context ids, starts, metric ids, values) and
+ * leaves it with none; its identity stays. */
+void hpcdb_profile_clear_values(hpcdb_profile *p);
+
 /* ---- queries ------------------------------------------------------------- */
 
 /* Value of (ctx id, metric id) in a profile by binary search; 0 when absent.

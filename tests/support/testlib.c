@@ -1,3 +1,5 @@
+#include <archive.h>
+#include <archive_entry.h>
 #include "testlib.h"
 
 #include <stdlib.h>
@@ -89,4 +91,20 @@ char *testlib_printed(testlib_print_fn fn, const struct hpcdb_experiment *exp, c
   free(text);
   CHECK(copy != NULL);
   return copy;
+}
+
+int testlib_write_tar(const char *path, const testlib_member *m, int n) {
+  struct archive *a = archive_write_new();
+  int ok = a && archive_write_set_format_pax_restricted(a) == ARCHIVE_OK && archive_write_open_filename(a, path) == ARCHIVE_OK;
+  for (int i = 0; ok && i < n; i++) {
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, m[i].name);
+    archive_entry_set_size(e, (la_int64_t)m[i].len);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    ok = archive_write_header(a, e) == ARCHIVE_OK && archive_write_data(a, m[i].data, m[i].len) == (la_ssize_t)m[i].len;
+    archive_entry_free(e);
+  }
+  if (a) ok = archive_write_close(a) == ARCHIVE_OK && ok, archive_write_free(a);
+  return ok ? 0 : -1;
 }

@@ -46,6 +46,14 @@ int testlib_same_file(const char *a, const char *b);
 /* The same for dir_a/name and dir_b/name. */
 int testlib_same_in_dirs(const char *dir_a, const char *dir_b, const char *name);
 int testlib_write_file(const char *path, const void *data, size_t len);
+/* A tar archive (pax, plain ustar headers where they suffice) of n members,
+ * as Cube files are: 0, or -1 when libarchive fails. */
+typedef struct testlib_member {
+  const char *name;
+  const uint8_t *data;
+  size_t len;
+} testlib_member;
+int testlib_write_tar(const char *path, const testlib_member *m, int n);
 /* What fn prints into a new heap string (the caller frees it); *rc its status. */
 struct hpcdb_experiment;
 typedef int (*testlib_print_fn)(FILE *out, const struct hpcdb_experiment *exp, const void *arg);

@@ -203,18 +203,7 @@ int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile 
   return hpctk4_decode_profile(&db->pf, db->prof_fd, db->prof_infos + profile * db->prof_stride, out);
 }
 
-void hpcdb_db_profile_values_free(hpcdb_profile *p) {
-  free(p->ctx_ids);
-  free(p->ctx_starts);
-  free(p->metric_ids);
-  free(p->values);
-  p->ctx_ids = NULL;
-  p->ctx_starts = NULL;
-  p->metric_ids = NULL;
-  p->values = NULL;
-  p->n_ctxs = 0;
-  p->n_values = 0;
-}
+void hpcdb_db_profile_values_free(hpcdb_profile *p) { hpcdb_profile_clear_values(p); }
 
 int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id, hpcdb_value_fn fn,
                           void *user) {

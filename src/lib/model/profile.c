@@ -31,7 +31,7 @@ int hpcdb_add_profile(hpcdb_experiment *exp, uint32_t flags, int has_id_tuple, c
   return 0;
 }
 
-static void clear_values(hpcdb_profile *p) {
+void hpcdb_profile_clear_values(hpcdb_profile *p) {
   free(p->ctx_ids);
   free(p->ctx_starts);
   free(p->metric_ids);
@@ -57,7 +57,7 @@ static int alloc_csr(hpcdb_profile *p, uint32_t n_ctxs, uint64_t n_values) {
   p->metric_ids = alloc_array(n_values, sizeof *p->metric_ids);
   p->values = alloc_array(n_values, sizeof *p->values);
   if (!p->ctx_ids || !p->ctx_starts || !p->metric_ids || !p->values) {
-    clear_values(p);
+    hpcdb_profile_clear_values(p);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)n_values);
   }
   p->n_ctxs = n_ctxs;
@@ -95,7 +95,7 @@ int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_
     return rc;
   }
   hpcdb_profile *p = &exp->profiles[profile];
-  clear_values(p);
+  hpcdb_profile_clear_values(p);
   p->ctx_ids = ctx_ids;
   p->ctx_starts = ctx_starts;
   p->metric_ids = metric_ids;
@@ -111,7 +111,7 @@ int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ct
   if (profile >= exp->n_profiles) return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile);
   HPCDB_TRY(check_csr(profile, n_ctxs, ctx_ids, ctx_starts, n_values, metric_ids));
   hpcdb_profile *p = &exp->profiles[profile];
-  clear_values(p);
+  hpcdb_profile_clear_values(p);
   HPCDB_TRY(alloc_csr(p, n_ctxs, n_values));
   memcpy(p->ctx_ids, ctx_ids, (size_t)n_ctxs * sizeof *ctx_ids);
   memcpy(p->ctx_starts, ctx_starts, ((size_t)n_ctxs + 1) * sizeof *ctx_starts);
@@ -153,7 +153,7 @@ int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n
     if (i == 0 || t[i].ctx != t[i - 1].ctx) n_ctxs++;
   }
   hpcdb_profile *p = &exp->profiles[profile];
-  clear_values(p);
+  hpcdb_profile_clear_values(p);
   int rc = alloc_csr(p, n_ctxs, n);
   if (rc < 0) {
     free(t);

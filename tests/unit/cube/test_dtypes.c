@@ -4,8 +4,6 @@
  * and summary each has) and with a SCALE_FUNC value whose counts overrun it
  * (rejected by the reader and the validator); and the exact components of
  * all-dtypes.cubex at a few (cnode, location) pairs. */
-#include <archive.h>
-#include <archive_entry.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -131,27 +129,6 @@ static void hand_laid(int be) {
 
 /* ---- a hand-made .cubex ----------------------------------------------------- */
 
-typedef struct member {
-  const char *name;
-  const uint8_t *data;
-  size_t len;
-} member;
-
-static int write_tar(const char *path, const member *m, int n) {
-  struct archive *a = archive_write_new();
-  int ok = a && archive_write_set_format_pax_restricted(a) == ARCHIVE_OK && archive_write_open_filename(a, path) == ARCHIVE_OK;
-  for (int i = 0; ok && i < n; i++) {
-    struct archive_entry *e = archive_entry_new();
-    archive_entry_set_pathname(e, m[i].name);
-    archive_entry_set_size(e, (la_int64_t)m[i].len);
-    archive_entry_set_filetype(e, AE_IFREG);
-    archive_entry_set_perm(e, 0644);
-    ok = archive_write_header(a, e) == ARCHIVE_OK && archive_write_data(a, m[i].data, m[i].len) == (la_ssize_t)m[i].len;
-    archive_entry_free(e);
-  }
-  if (a) ok = archive_write_close(a) == ARCHIVE_OK && ok, archive_write_free(a);
-  return ok ? 0 : -1;
-}
 
 static const char anchor[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cube version=\"4.4\">\n<metrics>\n"
@@ -264,14 +241,14 @@ static void hand_made_file(const char *dir, int be) {
   put64(p + 28, 1, be), put32(p + 36, 1, be), put32(p + 40, 2, be), put32(p + 44, (uint32_t)-3, be);
   p = sf + 10 + 2 * CUBE_SCALE_FUNC_SIZE;
   put32(p, 1, be), put64(p + 8, 0.5, be), put32(p + 16, 0, be), put32(p + 20, 1, be), put32(p + 24, 1, be);
-  member ms[] = {{"anchor.xml", (const uint8_t *)anchor, sizeof anchor - 1},
+  testlib_member ms[] = {{"anchor.xml", (const uint8_t *)anchor, sizeof anchor - 1},
                  {"0.index", tau_ix, ixn}, {"0.data", tau, sizeof tau},
                  {"1.index", rate_ix, ixn}, {"1.data", rate, sizeof rate},
                  {"2.index", sf_ix, ixn}, {"2.data", sf, 10 + 4 * CUBE_SCALE_FUNC_SIZE},
                  {"3.index", nd_ix, ixn}, {"3.data", nd, nd_len}};
   char path[1024];
   snprintf(path, sizeof path, "%s/hand-%s.cubex", dir, be ? "be" : "le");
-  CHECK(write_tar(path, ms, 9) == 0);
+  CHECK(testlib_write_tar(path, ms, 9) == 0);
   hpcdb_experiment *e = NULL;
   CHECK_RC(hpcdb_cube_read(&e, path));
   if (e) {
@@ -316,7 +293,7 @@ static void hand_made_file(const char *dir, int be) {
     p = sf + 10 + 3 * CUBE_SCALE_FUNC_SIZE;
     put32(p, bad ? 0 : 31, be), put32(p + 4, bad ? 11 : 0, be);
     snprintf(path, sizeof path, "%s/bad-%d-%s.cubex", dir, bad, be ? "be" : "le");
-    CHECK(write_tar(path, ms, 9) == 0);
+    CHECK(testlib_write_tar(path, ms, 9) == 0);
     e = NULL;
     CHECK(hpcdb_cube_read(&e, path) == HPCDB_ECORRUPT && e == NULL);
     CHECK(strstr(hpcdb_last_error(), "scale-func-count") != NULL);

@@ -3,8 +3,6 @@
  * cube_member_view_open (a mapping) and as were written, for a member of
  * 3 MiB and one of 100 bytes (which stays a mapping); bytes past the file's
  * end are refused. */
-#include <archive.h>
-#include <archive_entry.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,36 +10,16 @@
 #include "cube/cube.h"
 #include "testlib.h"
 
-typedef struct named_bytes {
-  const char *name;
-  uint8_t *data;
-  size_t len;
-} named_bytes;
-
-static void write_tar(const char *path, const named_bytes *m, int n) {
-  struct archive *a = archive_write_new();
-  int ok = a && archive_write_set_format_ustar(a) == ARCHIVE_OK && archive_write_open_filename(a, path) == ARCHIVE_OK;
-  for (int i = 0; ok && i < n; i++) {
-    struct archive_entry *e = archive_entry_new();
-    archive_entry_set_pathname(e, m[i].name);
-    archive_entry_set_size(e, (la_int64_t)m[i].len);
-    archive_entry_set_filetype(e, AE_IFREG);
-    archive_entry_set_perm(e, 0644);
-    ok = archive_write_header(a, e) == ARCHIVE_OK && archive_write_data(a, m[i].data, m[i].len) == (la_ssize_t)m[i].len;
-    archive_entry_free(e);
-  }
-  if (a) ok = archive_write_close(a) == ARCHIVE_OK && ok, archive_write_free(a);
-  CHECK(ok);
-}
-
 int main(void) {
   char path[1024];
   snprintf(path, sizeof path, "%s/members.tar", testlib_tmpdir("unit-cube-member-view"));
-  named_bytes m[2] = {{"small", malloc(100), 100}, {"big", malloc((3u << 20) + 123), (3u << 20) + 123}};
-  CHECK(m[0].data && m[1].data);
+  size_t lens[2] = {100, (3u << 20) + 123};
+  uint8_t *bytes[2] = {malloc(lens[0]), malloc(lens[1])};
+  CHECK(bytes[0] && bytes[1]);
   for (int k = 0; k < 2; k++)
-    for (size_t i = 0; i < m[k].len; i++) m[k].data[i] = (uint8_t)(i * 2654435761u >> 13);
-  write_tar(path, m, 2);
+    for (size_t i = 0; i < lens[k]; i++) bytes[k][i] = (uint8_t)(i * 2654435761u >> 13);
+  testlib_member m[2] = {{"small", bytes[0], lens[0]}, {"big", bytes[1], lens[1]}};
+  CHECK(testlib_write_tar(path, m, 2) == 0);
   cube_member_index x;
   CHECK(cube_member_index_build(&x, path) == 0);
   CHECK(x.n == 2);
@@ -61,7 +39,7 @@ int main(void) {
     cube_member_view_close(&past);
   }
   cube_member_index_free(&x);
-  free(m[0].data);
-  free(m[1].data);
+  free(bytes[0]);
+  free(bytes[1]);
   return TEST_END();
 }
