@@ -264,9 +264,10 @@ void cube_member_index_free(cube_member_index *x);
  * when the file no longer holds them, or a negative status. */
 int cube_member_view_open(const cube_member_index *x, uint64_t offset, uint64_t size, cube_member_view *v);
 /* The same bytes copied into memory on 2 MiB pages where the system gives
- * them (else as cube_member_view_open): for a member walked whole, out of
- * order, where a mapping's 4 KiB pages cost a TLB miss each (the sum pass
- * reads each row of a data member twice, a node's children at a time). */
+ * them, for a member of 4 MiB or more (else as cube_member_view_open): for a
+ * member walked whole, out of order, where a mapping's 4 KiB pages cost a TLB
+ * miss each (the sum pass reads each row of a data member twice, a node's
+ * children at a time). */
 int cube_member_view_load(const cube_member_index *x, uint64_t offset, uint64_t size, cube_member_view *v);
 void cube_member_view_close(cube_member_view *v);
 

@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "common/big_alloc.h"
 #include "common/error.h"
 #include "cube/cube.h"
 
@@ -172,23 +173,15 @@ void cube_member_view_close(cube_member_view *v) {
   memset(v, 0, sizeof *v);
 }
 
-/* 2 MiB: a transparent huge page on x86-64 and most 64-bit systems. */
-#define HUGE_PAGE ((size_t)1 << 21)
+/* Below this big_alloc's memory gets no huge-page advice (common/huge_pages.c),
+ * and a copy would gain nothing over the mapping. */
+#define LOAD_MIN ((uint64_t)4 << 20)
 
 int cube_member_view_load(const cube_member_index *x, uint64_t offset, uint64_t size, cube_member_view *v) {
-#ifdef MADV_HUGEPAGE
-  if (size >= HUGE_PAGE && size <= SIZE_MAX - 2 * HUGE_PAGE) {
-    size_t len = ((size_t)size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    void *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m != MAP_FAILED) {
-      uint8_t *aligned = (uint8_t *)(((uintptr_t)m + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
-      madvise(aligned, len, MADV_HUGEPAGE); /* a hint: without it the copy is on 4 KiB pages, still right */
-      *v = (cube_member_view){aligned, (size_t)size, m, len + HUGE_PAGE, 1};
-      if (read_at(x->fd, offset, aligned, (size_t)size)) return 1;
-      cube_member_view_close(v);
-      return 0; /* the file no longer holds them */
-    }
-  }
-#endif
-  return cube_member_view_open(x, offset, size, v);
+  void *copy = size >= LOAD_MIN && size <= SIZE_MAX ? big_alloc((size_t)size) : NULL;
+  if (!copy) return cube_member_view_open(x, offset, size, v); /* small, or no memory for a copy */
+  *v = (cube_member_view){copy, (size_t)size, copy, (size_t)size, 1}; /* big_free is the view's munmap */
+  if (read_at(x->fd, offset, copy, (size_t)size)) return 1;
+  cube_member_view_close(v);
+  return 0; /* the file no longer holds them */
 }

@@ -91,10 +91,11 @@ static int csv_writer_open(csv_writer *w, FILE *out, const hpcdb_experiment *exp
     if (!(w->field[m] = csv_field(exp->metrics[m].name ? exp->metrics[m].name : "", &w->field_len[m])))
       rc = HPCDB_ENOMEM;
   }
-  if (rc == 0) rc = textout_open(&w->o, out);
+  if (rc < 0) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  if (rc == 0) rc = textout_open(&w->o, out); /* its own message when it fails */
   if (rc < 0) {
     csv_writer_free(w);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    return rc;
   }
   textout_str(&w->o, "context,profile,metric,inclusive,exclusive\n");
   return 0;

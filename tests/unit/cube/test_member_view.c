@@ -1,7 +1,7 @@
 /* A member's bytes through the member index: cube_member_view_load (a copy,
  * on 2 MiB pages when the member is that large) gives the same bytes as
  * cube_member_view_open (a mapping) and as were written, for a member of
- * 3 MiB and one of 100 bytes (which stays a mapping); bytes past the file's
+ * 5 MiB and one of 100 bytes (which stays a mapping); bytes past the file's
  * end are refused. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 int main(void) {
   char path[1024];
   snprintf(path, sizeof path, "%s/members.tar", testlib_tmpdir("unit-cube-member-view"));
-  size_t lens[2] = {100, (3u << 20) + 123};
+  size_t lens[2] = {100, (5u << 20) + 123};
   uint8_t *bytes[2] = {malloc(lens[0]), malloc(lens[1])};
   CHECK(bytes[0] && bytes[1]);
   for (int k = 0; k < 2; k++)
