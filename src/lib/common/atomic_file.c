@@ -21,6 +21,9 @@
  * and cut back to the file's size. */
 #define DIRECT_BLOCK (4u << 20)
 #define DIRECT_ALIGN 4096u
+/* Patches to bytes of a direct file already on the disk go through a buffer
+ * of this size (a multiple of DIRECT_ALIGN). */
+#define PATCH_PIECE (1u << 20)
 
 int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
   memset(f, 0, sizeof *f);
@@ -73,17 +76,18 @@ int atomic_file_open_direct(hpcdb_atomic_file *f, const char *target) {
   return 0;
 }
 
-/* The staged block's first len bytes at their offset (len: direct_len, or
- * the last block's rounded up). A filesystem that accepts O_DIRECT but
- * refuses the write itself (EINVAL) gets the rest of the file buffered. */
-static int write_block(hpcdb_atomic_file *f, size_t len) {
+/* len bytes at file offset at, read or written whole through the fd (of a
+ * direct file: buf, at and len DIRECT_ALIGN-aligned). A filesystem that
+ * accepts O_DIRECT but refuses the transfer itself (EINVAL) gets the rest of
+ * the file buffered. */
+static int transfer(hpcdb_atomic_file *f, uint8_t *buf, size_t len, uint64_t at, int write) {
   int fd = fileno(f->fp);
 #ifdef O_DIRECT
   int buffered = 0;
 #endif
-  off_t at = (off_t)(f->written - f->direct_len);
   for (size_t done = 0; done < len;) {
-    ssize_t n = pwrite(fd, f->direct + done, len - done, at + (off_t)done);
+    ssize_t n = write ? pwrite(fd, buf + done, len - done, (off_t)(at + done))
+                      : pread(fd, buf + done, len - done, (off_t)(at + done));
     if (n < 0 && errno == EINTR) continue;
 #ifdef O_DIRECT
     int flags;
@@ -95,10 +99,18 @@ static int write_block(hpcdb_atomic_file *f, size_t len) {
 #endif
     if (n <= 0) {
       f->failed = 1;
-      return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->temp, n < 0 ? strerror(errno) : "no progress");
+      return hpcdb_fail(HPCDB_EIO, "%s: %s failed: %s", f->temp, write ? "write" : "read back",
+                        n < 0 ? strerror(errno) : "no progress");
     }
     done += (size_t)n;
   }
+  return 0;
+}
+
+/* The staged block's first len bytes at their offset (len: direct_len, or
+ * the last block's rounded up). */
+static int write_block(hpcdb_atomic_file *f, size_t len) {
+  HPCDB_TRY(transfer(f, f->direct, len, f->written - f->direct_len, 1));
   f->direct_len = 0;
   return 0;
 }
@@ -161,9 +173,43 @@ int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align) {
   return 0;
 }
 
+/* Patches [off, off + n) of a direct file on the disk (before the staged
+ * block), a piece at a time through the patch buffer: the pages the patch
+ * covers only in part are read back first. */
+static int patch_disk(hpcdb_atomic_file *f, uint64_t off, const uint8_t *data, uint64_t n) {
+  if (!f->patch && !(f->patch = big_alloc(PATCH_PIECE)))
+    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory patching the file", f->temp);
+  uint64_t end = off + n, last = (end + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
+  for (uint64_t at = off / DIRECT_ALIGN * DIRECT_ALIGN; at < end; at += PATCH_PIECE) {
+    uint64_t to = last - at < PATCH_PIECE ? last : at + PATCH_PIECE;
+    uint64_t lo = at > off ? at : off, hi = to < end ? to : end;
+    if (lo > at) HPCDB_TRY(transfer(f, f->patch, DIRECT_ALIGN, at, 0));
+    if (hi < to && (to - at > DIRECT_ALIGN || lo == at))
+      HPCDB_TRY(transfer(f, f->patch + (to - at - DIRECT_ALIGN), DIRECT_ALIGN, to - DIRECT_ALIGN, 0));
+    memcpy(f->patch + (lo - at), data + (lo - off), (size_t)(hi - lo));
+    HPCDB_TRY(transfer(f, f->patch, (size_t)(to - at), at, 1));
+  }
+  return 0;
+}
+
+/* A direct file: the bytes still staged are patched in the block, the ones
+ * before it on the disk. */
+static int pwrite_direct(hpcdb_atomic_file *f, uint64_t off, const uint8_t *data, uint64_t n) {
+  uint64_t staged = f->written - f->direct_len;
+  if (off + n > staged) {
+    uint64_t from = off > staged ? off : staged;
+    memcpy(f->direct + (from - staged), data + (from - off), (size_t)(off + n - from));
+    n = from - off;
+  }
+  return n ? patch_disk(f, off, data, n) : 0;
+}
+
 int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, size_t n) {
   if (f->failed) return HPCDB_EIO;
-  if (f->direct) return hpcdb_fail(HPCDB_EINVAL, "%s: a direct file is written front to back only", f->temp);
+  if (off > f->written || n > f->written - off)
+    return hpcdb_fail(HPCDB_EINVAL, "%s: patch of %zu bytes at %llu is past the %llu bytes written", f->temp, n,
+                      (unsigned long long)off, (unsigned long long)f->written);
+  if (f->direct) return pwrite_direct(f, off, data, n);
   if (fflush(f->fp) != 0 || pwrite(fileno(f->fp), data, n, (off_t)off) != (ssize_t)n) {
     f->failed = 1;
     return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->temp, strerror(errno));
@@ -185,6 +231,7 @@ void atomic_file_start_writeback(hpcdb_atomic_file *f) {
 static void release(hpcdb_atomic_file *f) {
   free(f->buf); /* the stream is closed by now */
   big_free(f->direct, DIRECT_BLOCK);
+  big_free(f->patch, PATCH_PIECE);
   free(f->target);
   free(f->temp);
   memset(f, 0, sizeof *f);

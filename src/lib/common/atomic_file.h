@@ -17,21 +17,23 @@ typedef struct hpcdb_atomic_file {
   uint64_t writeback; /* the bytes before this are on their way to the disk */
   uint8_t *direct;    /* opened direct: the block being staged (aligned); NULL for a buffered file */
   size_t direct_len;  /* bytes staged in it: the file's bytes [written - direct_len, written) */
+  uint8_t *patch;     /* a direct file: the pages being patched (aligned), made on first use */
   int failed;
 } hpcdb_atomic_file;
 
 int atomic_file_open(hpcdb_atomic_file *f, const char *target);
-/* The same for a large file written front to back once (never patched with
- * atomic_file_pwrite): its bytes go to the disk in blocks around the page
- * cache (O_DIRECT), so that writing it neither copies it into the cache nor
- * takes fresh memory for it, and the commit's fsync has little left to wait
- * for. Where the filesystem refuses direct writes, a buffered file. */
+/* The same for a large file written front to back (patched rarely, in few
+ * places, with atomic_file_pwrite): its bytes go to the disk in blocks around
+ * the page cache (O_DIRECT), so that writing it neither copies it into the
+ * cache nor takes fresh memory for it, and the commit's fsync has little left
+ * to wait for. Where the filesystem refuses direct writes, a buffered file. */
 int atomic_file_open_direct(hpcdb_atomic_file *f, const char *target);
 int atomic_file_write(hpcdb_atomic_file *f, const void *data, size_t n);
 /* Writes zero bytes up to the next multiple of align. */
 int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align);
-/* Writes at an absolute offset already written (for patching headers); not
- * for a file opened direct. */
+/* Writes at an absolute offset already written (for patching headers). In a
+ * file opened direct, bytes already gone to the disk are patched by reading
+ * back and writing again the pages they lie in. */
 int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, size_t n);
 /* Starts the disk writing what was written so far (the commit's fsync then
  * waits for less): without waiting for a buffered file; a direct file's

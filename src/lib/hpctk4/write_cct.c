@@ -388,7 +388,10 @@ int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const c
   pthread_mutex_init(&w.lock, NULL);
   pthread_cond_init(&w.turn_done, NULL);
   hpcdb_atomic_file f;
-  rc = atomic_file_open(&f, path);
+  /* direct: the largest file of a database goes to the disk without a copy in
+   * the page cache (fresh memory, expensive to touch in a VM); its {CI}
+   * patches are a few pages per chunk */
+  rc = atomic_file_open_direct(&f, path);
   if (rc == 0) {
     w.f = &f;
     rc = write_all(&w, threads, n_ctxs < MAX_CHUNK_CTXS ? n_ctxs : MAX_CHUNK_CTXS);

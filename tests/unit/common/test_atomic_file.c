@@ -1,6 +1,7 @@
 /* atomic_file: a file opened direct (O_DIRECT blocks, the last one cut back
  * to size) holds the same bytes as the buffered one, for sizes around the
- * block and alignment edges and writes of odd lengths; it refuses patching. */
+ * block and alignment edges and writes of odd lengths, and after patches
+ * in the staged block, on the disk, and across both. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,10 +59,27 @@ int main(void) {
     CHECK(testlib_same_file(direct, buffered));
   }
 
+  /* patches: (offset, length) in a file of max bytes, whose last block
+   * (from 8 MiB) is still staged when they are made */
+  const size_t patches[][2] = {{0, 10},           {4095, 2},          {4096, 4096},        {100, 9000},
+                               {5000, 3 << 20},   {(4u << 20) - 7, 20}, {(8u << 20) - 100, 300},
+                               {(8u << 20) + 5, 1000}, {max - 1, 1},   {1, (1u << 20) * 3 + 4097}};
+  for (size_t i = 0; i < sizeof patches / sizeof *patches; i++) {
+    open_fn opens[2] = {atomic_file_open_direct, atomic_file_open};
+    const char *paths[2] = {direct, buffered};
+    for (int k = 0; k < 2; k++) {
+      hpcdb_atomic_file f;
+      CHECK_RC(opens[k](&f, paths[k]));
+      CHECK_RC(atomic_file_write(&f, data, max));
+      CHECK_RC(atomic_file_pwrite(&f, patches[i][0], data + max - patches[i][1], patches[i][1]));
+      CHECK_RC(atomic_file_commit(&f));
+    }
+    CHECK(testlib_same_file(direct, buffered));
+  }
   hpcdb_atomic_file f;
   CHECK_RC(atomic_file_open_direct(&f, direct));
   CHECK_RC(atomic_file_write(&f, data, 100));
-  if (f.direct) CHECK(atomic_file_pwrite(&f, 0, data, 10) == HPCDB_EINVAL); /* a direct file is not patched */
+  CHECK(atomic_file_pwrite(&f, 95, data, 10) == HPCDB_EINVAL); /* past the bytes written */
   atomic_file_abort(&f);
   free(data);
   return TEST_END();
