@@ -65,27 +65,32 @@ static void put_ctx(uint8_t *p, const hpcdb_context *c, uint64_t sz_children, ui
 }
 
 /* The tree in arrays: each context's children (in sibling order) at
- * kids[first[n] .. first[n + 1]), the size of each context's entry, where
- * each children array went and where each entry goes. The walk reads only
- * these arrays; the contexts are read in index order, once to size their
- * entries and once to write them. */
+ * kids[first[n] .. first[n + 1]), the size of each context's entry and
+ * where each children array went. The walk reads only these arrays and
+ * writes each children array in order, front to back: the contexts are read
+ * in index order once to size their entries, then as their arrays are
+ * written. */
 typedef struct tree_out {
+  const hpcdb_context *ctx;
+  const hpctk4_meta_refs *refs;
+  uint8_t *out;        /* the section's bytes (zeroed) */
   uint32_t *first, *kids;
-  uint8_t *size;               /* entry size / 8 */
-  uint64_t *ptr, *bytes, *pos; /* per context: its children array, its own entry */
-  uint64_t at;                 /* the next children array goes here */
+  uint8_t *size;       /* entry size / 8 */
+  uint64_t *ptr, *bytes; /* per context: its children array */
+  uint64_t at;         /* the next children array goes here */
 } tree_out;
 
+/* n's children array: its children's entries, each of whose own arrays the
+ * post-order walk has placed already. */
 static void children_array(uint32_t n, tree_out *t) {
-  uint64_t total = 0;
-  for (uint32_t k = t->first[n]; k < t->first[n + 1]; k++) total += 8 * (uint64_t)t->size[t->kids[k]];
-  t->ptr[n] = total ? t->at : 0;
-  t->bytes[n] = total;
+  t->ptr[n] = t->first[n] < t->first[n + 1] ? t->at : 0;
+  uint64_t start = t->at;
   for (uint32_t k = t->first[n]; k < t->first[n + 1]; k++) {
     uint32_t c = t->kids[k];
-    t->pos[c] = t->at;
+    put_ctx(t->out + t->at, &t->ctx[c], t->bytes[c], t->ptr[c], t->refs);
     t->at += 8 * (uint64_t)t->size[c];
   }
+  t->bytes[n] = t->at - start;
 }
 
 typedef struct frame {
@@ -135,14 +140,15 @@ static int tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *re
   uint64_t all = layout(exp, t), start;
   /* Entries are multiples of 8 bytes: the children arrays lie end to end. */
   HPCDB_TRY(wbuf_alloc(b, all, 8, &start));
+  t->ctx = ctx;
+  t->refs = refs;
+  t->out = b->data;
   t->at = start;
   uint32_t n_entries = 0;
   for (uint32_t e = ctx[0].first_child; e != HPCDB_NONE; e = ctx[e].next_sibling, n_entries++)
     subtree(e, stack, t);
   if (t->at != start + all)
     return hpcdb_fail(HPCDB_EINVAL, "context tree: some contexts are not below an entry point");
-  for (uint32_t c = 1; c < exp->n_contexts; c++)
-    if (ctx[c].parent != 0) put_ctx(b->data + t->pos[c], &ctx[c], t->bytes[c], t->ptr[c], refs);
   uint64_t entries = 0;
   if (n_entries) HPCDB_TRY(wbuf_alloc(b, SZ_ENTRY * (uint64_t)n_entries, 8, &entries));
   uint32_t k = 0;
@@ -165,11 +171,10 @@ int hpctk4_meta_context_tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_
   uint64_t s;
   HPCDB_TRY(wbuf_alloc(b, 0x0b, 8, &s));
   size_t n = exp->n_contexts;
-  tree_out t = {malloc((n + 2) * sizeof *t.first), malloc((n ? n : 1) * sizeof *t.kids), malloc(n ? n : 1),
-                calloc(n ? n : 1, sizeof *t.ptr), calloc(n ? n : 1, sizeof *t.bytes),
-                malloc((n ? n : 1) * sizeof *t.pos), 0};
+  tree_out t = {NULL, NULL, NULL, malloc((n + 2) * sizeof *t.first), malloc((n ? n : 1) * sizeof *t.kids),
+                malloc(n ? n : 1), calloc(n ? n : 1, sizeof *t.ptr), calloc(n ? n : 1, sizeof *t.bytes), 0};
   frame *stack = malloc((n ? n : 1) * sizeof *stack);
-  int rc = (t.first && t.kids && t.size && t.ptr && t.bytes && t.pos && stack)
+  int rc = (t.first && t.kids && t.size && t.ptr && t.bytes && stack)
                ? tree(b, exp, refs, s, &t, stack)
                : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", exp->n_contexts);
   free(t.first);
@@ -177,7 +182,6 @@ int hpctk4_meta_context_tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_
   free(t.size);
   free(t.ptr);
   free(t.bytes);
-  free(t.pos);
   free(stack);
   HPCDB_TRY(rc);
   *off = s;
