@@ -264,7 +264,7 @@ int hpctk4_write_meta(const hpcdb_experiment *exp, const char *path) {
   free(str);
   if (rc == 0) {
     hpcdb_atomic_file f;
-    rc = atomic_file_open(&f, path);
+    rc = atomic_file_open_direct(&f, path); /* made whole in memory: no second copy in the page cache */
     if (rc == 0) {
       rc = atomic_file_write(&f, b.data, (size_t)b.len);
       if (rc == 0)
