@@ -14,6 +14,9 @@
 #define SZ_MODULE 16
 #define SZ_FILE 16
 #define SZ_FUNCTION 40
+/* Siblings are apart in the context array: a children array's next
+ * contexts are fetched this many ahead. */
+#define PREFETCH_AHEAD 4
 
 const char *hpctk4_entry_name(const hpcdb_context *c) {
   static const char *const canonical[] = {"unknown entry", "main thread", "application thread"};
@@ -87,6 +90,7 @@ static void children_array(uint32_t n, tree_out *t) {
   uint64_t start = t->at;
   for (uint32_t k = t->first[n]; k < t->first[n + 1]; k++) {
     uint32_t c = t->kids[k];
+    if (k + PREFETCH_AHEAD < t->first[n + 1]) __builtin_prefetch(&t->ctx[t->kids[k + PREFETCH_AHEAD]]);
     put_ctx(t->out + t->at, &t->ctx[c], t->bytes[c], t->ptr[c], t->refs);
     t->at += 8 * (uint64_t)t->size[c];
   }
