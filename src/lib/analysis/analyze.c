@@ -115,31 +115,42 @@ static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
 }
 
 /* The thread's non-zero values in CSR form (built in the parallel stage):
- * contexts ascending, prop metric ids (metric × 4 + scope) ascending. */
+ * contexts ascending, prop metric ids (metric × 4 + scope) ascending. Only
+ * the ids of shown scopes are looked at, and each is stored without a
+ * branch (the next one overwrites it when it is zero): which values are zero
+ * follows no pattern a branch predictor could learn. */
 static int build_csr(const uint8_t *scopes, const thread_values *tv, hpcdb_profile *out) {
-  uint64_t cap = (uint64_t)tv->n_ctxs * tv->n_metrics * N_SCOPES;
+  uint64_t width = (uint64_t)tv->n_metrics * N_SCOPES, cap = tv->n_ctxs * width;
   memset(out, 0, sizeof *out);
+  uint16_t *shown = malloc((width ? width : 1) * sizeof *shown);
   out->ctx_ids = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_ids);
   out->ctx_starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_starts);
   out->metric_ids = malloc((cap ? cap : 1) * sizeof *out->metric_ids);
   out->values = malloc((cap ? cap : 1) * sizeof *out->values);
-  if (!out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values)
+  if (!shown || !out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values) {
+    free(shown);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
+  }
+  uint64_t n_shown = 0;
+  for (uint64_t j = 0; j < width; j++)
+    if (scopes[j / N_SCOPES] & 1u << (j % N_SCOPES)) shown[n_shown++] = (uint16_t)j;
   uint32_t k = 0;
   uint64_t n = 0;
   for (uint32_t slot = 0; slot < tv->n_ctxs; slot++) {
     uint64_t start = n;
-    const double *row = tv->v + (uint64_t)slot * tv->n_metrics * N_SCOPES;
-    for (uint64_t j = 0; j < (uint64_t)tv->n_metrics * N_SCOPES; j++) {
-      if (row[j] == 0 || !(scopes[j / N_SCOPES] & 1u << (j % N_SCOPES))) continue;
-      out->metric_ids[n] = (uint16_t)j;
-      out->values[n++] = row[j];
+    const double *row = tv->v + (uint64_t)slot * width;
+    for (uint64_t q = 0; q < n_shown; q++) { /* n stays below the entries looked at so far: within cap */
+      double x = row[shown[q]];
+      out->metric_ids[n] = shown[q];
+      out->values[n] = x;
+      n += x != 0;
     }
     if (n > start) {
       out->ctx_ids[k] = tv->ctx[slot];
       out->ctx_starts[k++] = start;
     }
   }
+  free(shown);
   out->ctx_starts[k] = n;
   out->n_ctxs = k;
   out->n_values = n;
