@@ -75,12 +75,24 @@ static void sum_pending(cube_early *e) {
     if (claim(&e->metrics[i])) sum_metric(e, &e->metrics[i]);
 }
 
+/* m skipped when the anchor names it, and not as one of e->names. */
+static void skip_unnamed(cube_early *e, cube_early_metric *m, const uint8_t *xml, size_t len) {
+  unsigned long id;
+  char *name = cube_member_metric_id(m->dt->name, ".data", &id) ? cube_scan_metric_name(xml, len, id) : NULL;
+  int wanted = !name;
+  for (uint32_t k = 0; name && k < e->n_names; k++) wanted |= e->names[k] && !strcmp(e->names[k], name);
+  if (!wanted) cube_early_skip(m);
+  free(name);
+}
+
 /* The tree from the anchor's bytes, its children lists, the metrics' row
  * order and its roots: 1, or 0 when there is none to use. */
 static int scan_tree(cube_early *e) {
   cube_member_view anchor;
   if (cube_member_view_open(e->x, e->anchor->offset, e->anchor->size, &anchor) != 1) return 0;
   int ok = cube_scan_cnode_tree(anchor.data, anchor.len, &e->parent, &e->n_cnodes) && e->n_cnodes > 0;
+  for (uint32_t i = 0; ok && e->n_names && i < e->n_metrics; i++) /* skip what is plainly another metric */
+    skip_unnamed(e, &e->metrics[i], anchor.data, anchor.len);
   cube_member_view_close(&anchor);
   uint32_t nc = e->n_cnodes;
   ok = ok && (e->kids_at = malloc(((size_t)nc + 2) * sizeof *e->kids_at)) != NULL &&
@@ -116,10 +128,12 @@ static const cube_indexed_member *first_of(const cube_member_index *x, const cha
   return NULL;
 }
 
-void cube_early_start(cube_early *e, const cube_member_index *x, const char *path) {
+void cube_early_start(cube_early *e, const cube_member_index *x, const char *path, const char *const *names,
+                      uint32_t n_names) {
   memset(e, 0, sizeof *e);
   e->x = x;
   e->path = path;
+  e->names = names, e->n_names = n_names;
   e->anchor = cube_member_find(x, "anchor.xml");
   if (!e->anchor || !(e->metrics = calloc((size_t)x->n + 1, sizeof *e->metrics))) return;
   for (uint32_t i = 0; i < x->n; i++) { /* each metric's first .data and first .index */

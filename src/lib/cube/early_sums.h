@@ -26,6 +26,8 @@ typedef struct cube_early {
   const cube_member_index *x;
   const char *path;
   const cube_indexed_member *anchor;
+  const char *const *names; /* the metrics wanted (n_names 0: all) */
+  uint32_t n_names;
   cube_early_metric *metrics; /* each metric id's first .data and .index, in archive order */
   uint32_t n_metrics;
   /* the scanned tree (the helper's until `tree` says SCANNED) */
@@ -42,8 +44,10 @@ typedef struct cube_early {
   int verified; /* after cube_early_finish: the scanned tree is the anchor's */
 } cube_early;
 
-/* Starts the helper (nothing for a member index without metrics). */
-void cube_early_start(cube_early *e, const cube_member_index *x, const char *path);
+/* Starts the helper (nothing for a member index without metrics); with
+ * names (n_names > 0), it skips the metrics it finds named otherwise. */
+void cube_early_start(cube_early *e, const cube_member_index *x, const char *path, const char *const *names,
+                      uint32_t n_names);
 /* A metric the reader will not take early sums of: not summed unless already begun. */
 void cube_early_skip(cube_early_metric *m);
 /* The anchor's tree given: the metrics still pending summed on this thread
@@ -59,5 +63,9 @@ void cube_early_free(cube_early *e);
  * (tree_scan.c): 1, or 0 when the bytes are not scanned (compressed, a
  * DOCTYPE, unbalanced tags, no memory). */
 int cube_scan_cnode_tree(const uint8_t *xml, size_t len, uint32_t **parent, uint32_t *n);
+/* The name of metric `id` as the model names it (uniq_name, else
+ * disp_name; malloc'ed), from the bytes; NULL when it is not found plainly
+ * (no such tag, or a name with markup or references). */
+char *cube_scan_metric_name(const uint8_t *xml, size_t len, unsigned long id);
 
 #endif

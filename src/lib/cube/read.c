@@ -773,7 +773,8 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   int values = !opts || opts->values == HPCDB_READ_ALL || opts->values == HPCDB_READ_COUNTS ||
                opts->values == HPCDB_READ_METRICS;
   if (values && (!r.locations || (opts && opts->values == HPCDB_READ_COUNTS))) /* where sum_inclusive reads */
-    cube_early_start(&r.early, &r.members, path);
+    cube_early_start(&r.early, &r.members, path, opts && opts->values == HPCDB_READ_METRICS ? opts->metrics : NULL,
+                     opts && opts->values == HPCDB_READ_METRICS ? opts->n_metrics : 0);
   int rc = cube_read_anchor(&r.a, path, &r.members);
   if (rc < 0) {
     cube_early_free(&r.early);

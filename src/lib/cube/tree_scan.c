@@ -87,3 +87,47 @@ int cube_scan_cnode_tree(const uint8_t *xml, size_t len, uint32_t **parent, uint
   *n = parents.n;
   return 1;
 }
+
+/* The trimmed text of the first <tag>text</tag> in [p, end); NULL when
+ * there is none, or the text holds markup or a reference ('<', '&'). */
+static char *text_of(const uint8_t *p, const uint8_t *end, const char *open, const char *close) {
+  const uint8_t *a = memmem(p, (size_t)(end - p), open, strlen(open)), *z;
+  if (!a) return NULL;
+  a += strlen(open);
+  z = memchr(a, '<', (size_t)(end - a));
+  if (!z || !starts(z, end, close) || memchr(a, '&', (size_t)(z - a))) return NULL;
+  while (a < z && (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r')) a++;
+  while (z > a && (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '\n' || z[-1] == '\r')) z--;
+  char *t = malloc((size_t)(z - a) + 1);
+  if (t) memcpy(t, a, (size_t)(z - a)), t[z - a] = 0;
+  return t;
+}
+
+/* The value of attribute id="..." in the tag [p, gt). */
+static int id_of(const uint8_t *p, const uint8_t *gt, unsigned long *id) {
+  for (; (p = memmem(p, (size_t)(gt - p), "id=", 3)) != NULL; p += 3)
+    if (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r') {
+      p += 3 + (p[3] == '"' || p[3] == '\'');
+      if (p >= gt || *p < '0' || *p > '9') return 0;
+      for (*id = 0; p < gt && *p >= '0' && *p <= '9' && *id < 1ul << 32; p++) *id = *id * 10 + (unsigned long)(*p - '0');
+      return 1;
+    }
+  return 0;
+}
+
+char *cube_scan_metric_name(const uint8_t *xml, size_t len, unsigned long id) {
+  const uint8_t *p = xml, *end = xml + len;
+  while ((p = memmem(p, (size_t)(end - p), "<metric", 7)) != NULL) {
+    const uint8_t *gt = name_ends(p + 7, end) ? tag_end(p + 7, end) : NULL;
+    unsigned long got;
+    p += 7;
+    if (!gt || !id_of(p, gt, &got) || got != id) continue;
+    const uint8_t *next = memmem(gt, (size_t)(end - gt), "<metric", 7); /* its names come before its children */
+    next = next ? next : end;
+    char *uniq = text_of(gt, next, "<uniq_name>", "</uniq_name>");
+    if (uniq && *uniq) return uniq;
+    free(uniq);
+    return text_of(gt, next, "<disp_name>", "</disp_name>");
+  }
+  return NULL;
+}

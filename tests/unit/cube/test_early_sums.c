@@ -2,16 +2,18 @@
  * The scan finds nested, self-closing and sibling cnodes, a '>' in a quoted
  * value, and no cnode in comments, CDATA, processing instructions or
  * elements whose names only begin with "cnode"; it refuses unbalanced tags,
- * an unterminated comment, a DOCTYPE and gzip. On the sample Cube files and
- * hpcdb's copies of them (every metric stored inclusive) the scanned tree is
- * expat's; on the copies the DOUBLE metrics are summed early, and nothing
- * is used when the anchor's tree is another. Reads that take the early sums (what
- * `hpcdb info` and `hpcdb report` read) print what the full read prints, on
- * the copy, on the copy with its members at other offsets, with a data
- * member longer than its values (the location count guessed wrong: read as
- * before), with an entry point's exclusive value not 0 (made 0 after the
- * early sums), and gzip-compressed (nothing early); with a data member cut
- * short all fail with the same message. */
+ * an unterminated comment, a DOCTYPE and gzip; a metric's name is found
+ * (uniq_name, else disp_name, trimmed) unless it holds a reference. On the
+ * sample Cube files and hpcdb's copies of them (every metric stored
+ * inclusive) the scanned tree and the names found are expat's; on the copies
+ * the DOUBLE metrics are summed early, and nothing is used when the anchor's
+ * tree is another. Reads that take the early sums (what `hpcdb info` and
+ * `hpcdb report` read) print what the full read prints, on the copy, on the
+ * copy with its members at other offsets, with a data member longer than its
+ * values (the location count guessed wrong: read as before), with an entry
+ * point's exclusive value not 0 (made 0 after the early sums), and
+ * gzip-compressed (nothing early); with a data member cut short all fail
+ * with the same message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,29 @@ static int is_double(const cube_metric *m) {
   return m->flavour == CUBE_INCLUSIVE && (!strcmp(m->dtype, "DOUBLE") || !strcmp(m->dtype, "FLOAT"));
 }
 
+static void named(const char *xml, unsigned long id, const char *want) {
+  char *got = cube_scan_metric_name((const uint8_t *)xml, strlen(xml), id);
+  if (want ? !got || strcmp(got, want) != 0 : got != NULL) {
+    fprintf(stderr, "metric %lu of %s: %s\n", id, xml, got ? got : "(none)");
+    CHECK(0);
+  }
+  free(got);
+}
+
+static void metric_names(void) {
+  const char *xml = "<metrics><metric id=\"1\" type=\"INCLUSIVE\"><disp_name>Time</disp_name>"
+                    "<uniq_name>\n time </uniq_name><metric id='12'><disp_name>Visits</disp_name><uniq_name>"
+                    "</uniq_name></metric></metric><metric  id=3><uniq_name>a&amp;b</uniq_name></metric>"
+                    "<metric id=\"4\"><disp_name>d</disp_name></metric><metricx id=\"5\"><uniq_name>no</uniq_name>"
+                    "</metricx></metrics>";
+  named(xml, 1, "time");
+  named(xml, 12, "Visits"); /* an empty uniq_name: the display name */
+  named(xml, 3, NULL);      /* a reference: left to expat */
+  named(xml, 4, "d");
+  named(xml, 5, NULL);
+  named(xml, 2, NULL);
+}
+
 /* The scanned tree of path's anchor is expat's; with `early`, DOUBLE
  * metrics are summed early (and nothing is used against another tree). */
 static void same_tree(const char *path, int early) {
@@ -68,7 +93,7 @@ static void same_tree(const char *path, int early) {
     return;
   }
   cube_early e;
-  cube_early_start(&e, &x, path);
+  cube_early_start(&e, &x, path, NULL, 0);
   CHECK_RC(cube_read_anchor(&a, path, &x));
   const cube_indexed_member *im = cube_member_find(&x, "anchor.xml");
   cube_member_view v;
@@ -79,6 +104,11 @@ static void same_tree(const char *path, int early) {
   if (!(v.len >= 2 && v.data[0] == 0x1f && v.data[1] == 0x8b)) {
     CHECK(cube_scan_cnode_tree(v.data, v.len, &parent, &n) == 1);
     CHECK(n == a.n_cnodes && memcmp(parent, expat, (size_t)n * sizeof *parent) == 0);
+  }
+  for (uint32_t k = 0; k < a.n_metrics; k++) { /* a name found plainly is the model's */
+    char *name = cube_scan_metric_name(v.data, v.len, a.metrics[k].id);
+    CHECK(!name || !strcmp(name, *a.metrics[k].uniq ? a.metrics[k].uniq : a.metrics[k].disp));
+    free(name);
   }
   cube_member_view_close(&v);
   cube_early_finish(&e, expat, a.n_cnodes);
@@ -97,7 +127,7 @@ static void same_tree(const char *path, int early) {
   CHECK(!early || !doubles || found > 0);
   cube_early_free(&e);
   if (a.n_cnodes > 1) { /* another tree: no early sums are used */
-    cube_early_start(&e, &x, path);
+    cube_early_start(&e, &x, path, NULL, 0);
     expat[a.n_cnodes - 1] = NONE - 1;
     cube_early_finish(&e, expat, a.n_cnodes);
     for (uint32_t i = 0; i < e.n_metrics; i++) CHECK(cube_early_find(&e, e.metrics[i].ix, e.metrics[i].dt) == NULL);
@@ -207,6 +237,7 @@ static void gzip_copy(const char *path, const char *out) {
 
 int main(void) {
   scanner();
+  metric_names();
   if (!testlib_have_samples()) {
     printf("sample data not found: skipped\n");
     return TEST_END();
