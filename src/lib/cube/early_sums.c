@@ -11,6 +11,7 @@
  * scanned one and its guesses were right; anything else is read as before. */
 #include "cube/early_sums.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,8 +167,14 @@ void cube_early_finish(cube_early *e, const uint32_t *parent, uint32_t n_cnodes)
   pthread_mutex_unlock(&e->lock);
   e->verified = e->tree == SCANNED && e->n_cnodes == n_cnodes &&
                 !memcmp(e->parent, parent, (size_t)n_cnodes * sizeof *parent);
-  if (e->verified) sum_pending(e);
-  else atomic_store(&e->stop, 1);
+  if (e->verified) { /* a guess that fails sets this thread's message: the caller's is kept */
+    char kept[1024];
+    snprintf(kept, sizeof kept, "%s", hpcdb_last_error());
+    sum_pending(e);
+    hpcdb_fail(0, "%s", kept);
+  } else {
+    atomic_store(&e->stop, 1);
+  }
   pthread_join(e->thread, NULL);
   e->started = 0;
 }

@@ -656,7 +656,9 @@ static int read_metrics_indexed(reader *r, const cube_member_index *x) {
       cube_dtype t;
       cube_dtype_parse(&t, r->a.metrics[m].dtype);
       series s = {&r->a.metrics[m], &t, UINT32_MAX, CUBE_SUM, 1, (uint16_t)(2 * m), (uint16_t)(2 * m + 1)};
-      rc = sum_inclusive_early(r, &s, em); /* what decode_metric would do: a DOUBLE has no components */
+      const cube_values none = {0}; /* a DOUBLE has no components: add_components only checks the ids */
+      rc = sum_inclusive_early(r, &s, em);
+      if (rc == 0) rc = add_components(r, m, &t, &none);
     } else if (ix[m] && dt[m]) {
       cube_member a = {0};
       cube_member_view b = {0};
