@@ -183,6 +183,7 @@ typedef struct cube_sum_tree {
   uint32_t n_cnodes, n_locations;
   const uint32_t *kids_at, *kids;
   const uint8_t *is_entry;
+  int serial; /* 1: on the calling thread only (it runs beside other work) */
 } cube_sum_tree;
 /* A summed floating-point metric stored inclusive (sum_pass.c): rows[c] holds
  * cnode c's inclusive values (n_locations f64, in the given byte order: a
@@ -196,6 +197,10 @@ typedef struct cube_sum_tree {
 #define CUBE_SUM_PASS_ROWS (2 * (2 * CUBE_SUM_BATCH + 1)) /* per half: the batch's two rows each, a tally */
 void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_endian, double *scratch, double *exc,
                    double *inc, uint64_t *counts);
+/* Cnode c's rows as cube_sum_pass derives them (c taken as no entry point):
+ * its inclusive row and its exclusive row, n_locations native doubles each. */
+void cube_sum_rows_of(const cube_sum_tree *t, const uint8_t *const *rows, int big_endian, uint32_t c, double *inc,
+                      double *exc);
 /* 1 on a big-endian host: the byte order of a double in memory. */
 static inline int cube_native_big_endian(void) {
   const uint16_t one = 1;
@@ -206,6 +211,10 @@ static inline int cube_native_big_endian(void) {
 
 int cube_inclusive_order(uint32_t n, const uint32_t *parent, const uint32_t *kids_at, const uint32_t *kids,
                          uint32_t *order);
+/* The children lists of a tree given by parent (each parent before its
+ * children): kids[kids_at[c] .. kids_at[c + 1]) in document order; kids_at
+ * has n + 2 entries, kids n. */
+int cube_children(uint32_t n, const uint32_t *parent, uint32_t *kids_at, uint32_t *kids);
 
 /* A member's bytes where they lie in the file (member_index.c): a read-only
  * mapping, or a copy where the file cannot be mapped. */
@@ -254,6 +263,8 @@ typedef struct cube_member_index {
 } cube_member_index;
 int cube_member_index_build(cube_member_index *x, const char *path);
 const cube_indexed_member *cube_member_find(const cube_member_index *x, const char *name);
+/* The metric id of a member named "<id><suffix>" ("3.data"): 1, or 0 for another name. */
+int cube_member_metric_id(const char *name, const char *suffix, unsigned long *id);
 /* n bytes at file offset `at`: 1, or 0 when the file ends first. */
 int cube_member_read(const cube_member_index *x, uint64_t at, void *buf, size_t n);
 /* The same into n buffers in turn (preadv; iov is used up). */

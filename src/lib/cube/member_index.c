@@ -113,6 +113,14 @@ const cube_indexed_member *cube_member_find(const cube_member_index *x, const ch
   return NULL;
 }
 
+int cube_member_metric_id(const char *name, const char *suffix, unsigned long *id) {
+  size_t n = strlen(name), k = strlen(suffix);
+  if (n <= k || strcmp(name + n - k, suffix) != 0) return 0;
+  char *end;
+  *id = strtoul(name, &end, 10);
+  return end == name + n - k;
+}
+
 int cube_member_read(const cube_member_index *x, uint64_t at, void *buf, size_t n) {
   return read_at(x->fd, at, buf, n);
 }

@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "cube/cube.h"
+#include "cube/early_sums.h"
 #include "hpcdb/hpcdb.h"
 
 typedef struct triples {
@@ -68,6 +69,7 @@ typedef struct reader {
   uint32_t n_entries;
   uint32_t next_id;         /* the next free prop id, for components (after every metric's 2m, 2m + 1) */
   cube_member_index members;      /* where a plain tar's members lie (else empty) */
+  cube_early early;               /* their sums begun while the anchor is parsed */
   const hpcdb_read_options *opts; /* what to read (NULL: everything) */
   int locations;                  /* 0: the summary profile's values only (HPCDB_READ_SUMMARY_ONLY) */
   uint64_t *counted;        /* HPCDB_READ_COUNTS: each location's non-zero values counted, not kept */
@@ -346,8 +348,30 @@ static int sum_inclusive(reader *r, const series *s, const cube_values *v) {
   } else {
     decode_dense(r, s, v);
   }
-  cube_sum_tree t = {nc, nl, r->kids_at, r->kids, r->is_entry};
+  cube_sum_tree t = {nc, nl, r->kids_at, r->kids, r->is_entry, 0};
   cube_sum_pass(&t, r->rows, r->rows_be, r->scratch, r->sums, r->sums + nc, r->counted);
+  HPCDB_TRY(push_sums(r, s, r->sums, r->sums + nc));
+  return push_enclosing_contexts(r, CUBE_SUM, s->execution, r->counted);
+}
+
+/* sum_inclusive's work from the early sums (early_sums.c), which took no
+ * cnode for an entry point: the entry points' exclusive sums made 0 and
+ * their exclusive values uncounted; the rows of the roots (entry points and
+ * the roots below the synthetic one are roots) for the enclosing contexts. */
+static int sum_inclusive_early(reader *r, const series *s, const cube_early_metric *em) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  memcpy(r->sums, em->exc, (size_t)nc * sizeof *r->sums);
+  memcpy(r->sums + nc, em->inc, (size_t)nc * sizeof *r->sums);
+  for (uint32_t l = 0; r->counted && l < nl; l++) r->counted[l] += em->counts[l];
+  for (uint32_t i = 0; i < r->early.n_roots; i++) {
+    uint32_t c = r->early.roots[i];
+    const double *exc = em->root_exc + (size_t)i * nl;
+    r->rows[c] = (const uint8_t *)(em->root_inc + (size_t)i * nl);
+    if (!r->is_entry[c]) continue;
+    r->sums[c] = 0;
+    for (uint32_t l = 0; r->counted && l < nl; l++) r->counted[l] -= exc[l] != 0;
+  }
+  r->rows_be = cube_native_big_endian();
   HPCDB_TRY(push_sums(r, s, r->sums, r->sums + nc));
   return push_enclosing_contexts(r, CUBE_SUM, s->execution, r->counted);
 }
@@ -526,11 +550,8 @@ static int find_entry_roots(reader *r) {
 }
 
 static int metric_of_member(const cube_anchor *a, const char *name, const char *suffix, uint32_t *out) {
-  size_t n = strlen(name), k = strlen(suffix);
-  if (n <= k || strcmp(name + n - k, suffix) != 0) return 0;
-  char *end;
-  unsigned long id = strtoul(name, &end, 10);
-  if (end != name + n - k) return 0;
+  unsigned long id;
+  if (!cube_member_metric_id(name, suffix, &id)) return 0;
   for (uint32_t i = 0; i < a->n_metrics; i++)
     if (a->metrics[i].id == id) {
       *out = i;
@@ -556,6 +577,26 @@ static int wanted(const reader *r, uint32_t mi) {
   for (uint32_t i = 0; i < r->opts->n_metrics; i++)
     if (r->opts->metrics[i] && !strcmp(r->opts->metrics[i], name)) return 1;
   return 0;
+}
+
+/* Whether metric mi is read as sum_inclusive reads a DOUBLE metric, which
+ * is what the early sums stand for. */
+static int early_fits(const reader *r, uint32_t mi) {
+  const cube_metric *m = &r->a.metrics[mi];
+  cube_dtype t;
+  return wanted(r, mi) && cube_dtype_parse(&t, m->dtype) && t.kind == CUBE_DT_DOUBLE && t.size == 8 &&
+         m->flavour == CUBE_INCLUSIVE && m->aggregate == CUBE_SUM && !m->stored_only && (!r->locations || r->counted);
+}
+
+/* The metrics the early sums are not taken for are skipped; the rest are
+ * summed on this thread too, and the helper joined. */
+static void finish_early(reader *r) {
+  for (uint32_t i = 0; i < r->early.n_metrics; i++) {
+    uint32_t m;
+    if (!metric_of_member(&r->a, r->early.metrics[i].dt->name, ".data", &m) || !early_fits(r, m))
+      cube_early_skip(&r->early.metrics[i]);
+  }
+  cube_early_finish(&r->early, r->parent, r->a.n_cnodes);
 }
 
 /* Metric m's values from its index and data members. */
@@ -610,7 +651,15 @@ static int read_metrics_indexed(reader *r, const cube_member_index *x) {
     else if (metric_of_member(&r->a, im->name, ".data", &m)) slot = &dt[m];
     if (!slot || *slot || !wanted(r, m)) continue;
     *slot = im;
-    if (ix[m] && dt[m]) {
+    const cube_early_metric *em = ix[m] && dt[m] && early_fits(r, m) ? cube_early_find(&r->early, ix[m], dt[m]) : NULL;
+    if (em && em->n_locations == r->a.n_locations) {
+      cube_dtype t;
+      cube_dtype_parse(&t, r->a.metrics[m].dtype);
+      series s = {&r->a.metrics[m], &t, UINT32_MAX, CUBE_SUM, 1, (uint16_t)(2 * m), (uint16_t)(2 * m + 1)};
+      const cube_values none = {0}; /* a DOUBLE has no components: add_components only checks the ids */
+      rc = sum_inclusive_early(r, &s, em);
+      if (rc == 0) rc = add_components(r, m, &t, &none);
+    } else if (ix[m] && dt[m]) {
       cube_member a = {0};
       cube_member_view b = {0};
       rc = read_indexed_member(r, x, ix[m], &a);
@@ -723,8 +772,14 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   r.opts = opts;
   r.locations = !opts || !(opts->flags & HPCDB_READ_SUMMARY_ONLY);
   HPCDB_TRY(cube_member_index_build(&r.members, path));
+  int values = !opts || opts->values == HPCDB_READ_ALL || opts->values == HPCDB_READ_COUNTS ||
+               opts->values == HPCDB_READ_METRICS;
+  if (values && (!r.locations || (opts && opts->values == HPCDB_READ_COUNTS))) /* where sum_inclusive reads */
+    cube_early_start(&r.early, &r.members, path, opts && opts->values == HPCDB_READ_METRICS ? opts->metrics : NULL,
+                     opts && opts->values == HPCDB_READ_METRICS ? opts->n_metrics : 0);
   int rc = cube_read_anchor(&r.a, path, &r.members);
   if (rc < 0) {
+    cube_early_free(&r.early);
     cube_member_index_free(&r.members);
     return rc;
   }
@@ -749,23 +804,13 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
                   !r.rows || !r.zero_row || !r.scratch || !r.sums || (counting && !r.counted)))
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %u cnodes x %u locations", path, nc, nl);
   if (rc == 0) { /* children lists in document order */
-    for (uint32_t c = 0; c < nc; c++) {
-      r.parent[c] = r.a.cnodes[c].parent;
-      if (r.a.cnodes[c].parent != UINT32_MAX) r.kids_at[r.a.cnodes[c].parent + 1]++;
-    }
-    for (uint32_t c = 0; c < nc; c++) r.kids_at[c + 1] += r.kids_at[c];
-    uint32_t *fill = malloc(((size_t)nc + 1) * sizeof *fill);
-    if (!fill) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    else {
-      memcpy(fill, r.kids_at, (size_t)nc * sizeof *fill);
-      for (uint32_t c = 0; c < nc; c++)
-        if (r.a.cnodes[c].parent != UINT32_MAX) r.kids[fill[r.a.cnodes[c].parent]++] = c;
-      free(fill);
-    }
+    for (uint32_t c = 0; c < nc; c++) r.parent[c] = r.a.cnodes[c].parent;
+    rc = cube_children(nc, r.parent, r.kids_at, r.kids);
   }
   if (rc == 0) rc = cube_build_model(r.exp, &r.a, path, &r.entry_id);
   if (rc == 0) rc = find_entry_roots(&r);
   r.next_id = 2 * r.a.n_metrics;
+  if (rc == 0) finish_early(&r);
   if (rc == 0) rc = read_metrics(&r);
   for (uint32_t p = 0; rc == 0 && p <= nl; p++) {
     rc = set_profile(r.exp, p, &r.per_profile[p]);
@@ -797,6 +842,7 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   free(r.zero_row);
   free(r.scratch);
   free(r.sums);
+  cube_early_free(&r.early);
   cube_anchor_free(&r.a);
   cube_member_index_free(&r.members);
   if (rc < 0) {

@@ -127,7 +127,7 @@ void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_e
   if (counts) first.tally = first.scratch + share_rows - nl, second.tally = second.scratch + share_rows - nl;
   pthread_t helper;
   int helped = 0;
-  if ((uint64_t)nc * nl >= PARALLEL_MIN_VALUES) {
+  if (!t->serial && (uint64_t)nc * nl >= PARALLEL_MIN_VALUES) {
     first.to = second.from = nc / 2;
     helped = pthread_create(&helper, NULL, run_share, &second) == 0;
     if (!helped) first.to = nc;
@@ -136,4 +136,20 @@ void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_e
   if (helped) pthread_join(helper, NULL);
   for (uint32_t l = 0; counts && l < nl; l++)
     counts[l] += (uint64_t)first.tally[l] + (helped ? (uint64_t)second.tally[l] : 0);
+}
+
+/* swap constant at each call, as in pass(). */
+static inline __attribute__((always_inline)) void exclusive_row(const cube_sum_tree *t, const uint8_t *const *rows,
+                                                                 uint32_t c, double *inc, double *exc, int swap) {
+  uint32_t nl = t->n_locations;
+  load_row(inc, rows[c], nl, swap);
+  memcpy(exc, inc, nl * sizeof *exc);
+  for (uint32_t k = t->kids_at[c]; k < t->kids_at[c + 1]; k++) subtract_row(exc, rows[t->kids[k]], nl, swap);
+  finish_row(exc, inc, nl, NULL);
+}
+
+void cube_sum_rows_of(const cube_sum_tree *t, const uint8_t *const *rows, int big_endian, uint32_t c, double *inc,
+                      double *exc) {
+  if (big_endian != cube_native_big_endian()) exclusive_row(t, rows, c, inc, exc, 1);
+  else exclusive_row(t, rows, c, inc, exc, 0);
 }

@@ -3,8 +3,9 @@
  * the residue made 0, both rows summed in location order): the same sums to
  * the bit and the same counts, in both byte orders, on a small tree (one
  * thread, a short last batch) and on one large enough to be split over two
- * threads. Random trees and values, some zeros, some entry points, and
- * children whose rows cancel their parent's. */
+ * threads, and on the calling thread alone; each cnode's rows alone
+ * (cube_sum_rows_of) sum to the same. Random trees and values, some zeros,
+ * some entry points, and children whose rows cancel their parent's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,15 +34,8 @@ static void check_tree(uint32_t nc, uint32_t nl, int be) {
   for (uint32_t c = 0; c < nc; c++) { /* pre-order numbering: a parent before its children */
     parent[c] = c == 0 || next_random() % 50 == 0 ? UINT32_MAX : next_random() % c;
     is_entry[c] = parent[c] == UINT32_MAX && next_random() % 2;
-    if (parent[c] != UINT32_MAX) kids_at[parent[c] + 1]++;
   }
-  for (uint32_t c = 0; c < nc; c++) kids_at[c + 1] += kids_at[c];
-  uint32_t *fill = malloc((nc + 1) * sizeof *fill);
-  CHECK(fill != NULL);
-  memcpy(fill, kids_at, (nc + 1) * sizeof *fill);
-  for (uint32_t c = 0; c < nc; c++)
-    if (parent[c] != UINT32_MAX) kids[fill[parent[c]]++] = c;
-  free(fill);
+  CHECK(cube_children(nc, parent, kids_at, kids) == 0);
   for (uint32_t c = 0; c < nc; c++) {
     for (uint32_t l = 0; l < nl; l++) {
       uint32_t k = next_random() % 8;
@@ -70,7 +64,7 @@ static void check_tree(uint32_t nc, uint32_t nl, int be) {
   }
   double *got_exc = malloc(nc * sizeof *got_exc), *got_inc = malloc(nc * sizeof *got_inc);
   CHECK(got_exc && got_inc);
-  cube_sum_tree t = {nc, nl, kids_at, kids, is_entry};
+  cube_sum_tree t = {nc, nl, kids_at, kids, is_entry, 0};
   cube_sum_pass(&t, rows, be, scratch, got_exc, got_inc, counts);
   CHECK(memcmp(got_exc, exc, nc * sizeof *exc) == 0);
   CHECK(memcmp(got_inc, inc, nc * sizeof *inc) == 0);
@@ -78,6 +72,22 @@ static void check_tree(uint32_t nc, uint32_t nl, int be) {
   memset(got_exc, 0, nc * sizeof *got_exc);
   cube_sum_pass(&t, rows, be, scratch, got_exc, got_inc, NULL); /* without counts */
   CHECK(memcmp(got_exc, exc, nc * sizeof *exc) == 0);
+  t.serial = 1; /* on the calling thread alone: the same */
+  memset(got_exc, 0, nc * sizeof *got_exc);
+  memset(got_inc, 0, nc * sizeof *got_inc);
+  cube_sum_pass(&t, rows, be, scratch, got_exc, got_inc, NULL);
+  CHECK(memcmp(got_exc, exc, nc * sizeof *exc) == 0);
+  CHECK(memcmp(got_inc, inc, nc * sizeof *inc) == 0);
+  double *one_inc = malloc(nl * sizeof *one_inc), *one_exc = malloc(nl * sizeof *one_exc);
+  CHECK(one_inc && one_exc);
+  for (uint32_t c = 0; c < nc; c++) { /* one cnode's rows, summed in location order: the pass's sums */
+    cube_sum_rows_of(&t, rows, be, c, one_inc, one_exc);
+    double x = 0, y = 0;
+    for (uint32_t l = 0; l < nl; l++) x += one_exc[l], y += one_inc[l];
+    CHECK(memcmp(&y, &inc[c], sizeof y) == 0);
+    CHECK(is_entry[c] || memcmp(&x, &exc[c], sizeof x) == 0);
+  }
+  free(one_inc), free(one_exc);
   free(parent), free(kids_at), free(kids), free(is_entry), free(bytes), free(rows), free(exc), free(inc);
   free(scratch), free(row), free(counts), free(want_counts), free(got_exc), free(got_inc);
 }
