@@ -226,5 +226,9 @@ int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_i
       if (rc) return rc;
     }
   }
+  if (metric_id == HPCDB_ALL_METRICS) { /* as hpcdb_db_profile_scan: a pass over every context keeps one block */
+    mapped_file_release(&db->cct, b.p_values, 12 * b.n_values);
+    mapped_file_release(&db->cct, b.p_idx, 10 * b.n_idx);
+  }
   return 0;
 }
