@@ -148,9 +148,9 @@ int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile 
 void hpcdb_db_profile_values_free(hpcdb_profile *p);
 /* Calls fn(user, metric_id, profile_index, value) for the values of one
  * context in cct.db; with metric_id == HPCDB_ALL_METRICS every metric's slice
- * is visited, otherwise only that metric's. After a whole context's scan its
- * block's pages leave the process (they stay in the page cache): a pass over
- * every context keeps a resident set of one block, not the file. */
+ * is visited, otherwise only that metric's. A whole context's block is read
+ * with pread, not through the mapping: a pass over every context keeps a
+ * resident set of one block, not the file. */
 #define HPCDB_ALL_METRICS 0x10000u
 int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
                           hpcdb_value_fn fn, void *user);
