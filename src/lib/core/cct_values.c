@@ -51,15 +51,18 @@ int cct_values_sort(cct_values *c) {
   }
   uint64_t count[DIGITS];
   for (unsigned shift = 0; shift < c->place_bits; shift += DIGIT_BITS) {
-    memset(count, 0, sizeof count);
-    for (uint64_t i = 0; i < c->n; i++) count[(c->v[i].place >> shift) & (DIGITS - 1)]++;
+    /* as many buckets as places need (256 profiles: 256, not 2048, cleared and summed per context) */
+    unsigned bits = c->place_bits - shift < DIGIT_BITS ? c->place_bits - shift : DIGIT_BITS;
+    uint32_t digits = 1u << bits, mask = digits - 1;
+    memset(count, 0, digits * sizeof *count);
+    for (uint64_t i = 0; i < c->n; i++) count[(c->v[i].place >> shift) & mask]++;
     uint64_t at = 0;
-    for (unsigned d = 0; d < DIGITS; d++) {
+    for (uint32_t d = 0; d < digits; d++) {
       uint64_t k = count[d];
       count[d] = at;
       at += k;
     }
-    for (uint64_t i = 0; i < c->n; i++) c->tmp[count[(c->v[i].place >> shift) & (DIGITS - 1)]++] = c->v[i];
+    for (uint64_t i = 0; i < c->n; i++) c->tmp[count[(c->v[i].place >> shift) & mask]++] = c->v[i];
     cct_value *t = c->v;
     uint64_t t_cap = c->cap;
     c->v = c->tmp;
