@@ -148,7 +148,9 @@ int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile 
 void hpcdb_db_profile_values_free(hpcdb_profile *p);
 /* Calls fn(user, metric_id, profile_index, value) for the values of one
  * context in cct.db; with metric_id == HPCDB_ALL_METRICS every metric's slice
- * is visited, otherwise only that metric's. */
+ * is visited, otherwise only that metric's. A whole context's block is read
+ * with pread, not through the mapping: a pass over every context keeps a
+ * resident set of one block, not the file. */
 #define HPCDB_ALL_METRICS 0x10000u
 int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
                           hpcdb_value_fn fn, void *user);
@@ -201,6 +203,14 @@ int hpcdb_dump_text(FILE *out, const hpcdb_experiment *exp);
 /* Canonical JSON: strings and references resolved, contexts as a nested tree,
  * values sorted; two equal experiments give identical text. */
 int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp);
+/* The same text from a v4.0 database with cct.db: exp read with
+ * HPCDB_READ_SUMMARY_ONLY (tree, metrics, profiles, traces, the summary
+ * profiles' values), db opened by hpcdb_db_open on the same directory. The
+ * thread profiles' values come from cct.db, one context at a time (memory:
+ * the model and one context's values), not from exp or profile.db; where the
+ * two files disagree (validate's rule "transpose") the text follows cct.db.
+ * HPCDB_EINVAL when db has no cct.db. */
+int hpcdb_dump_json_db(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db);
 
 typedef struct hpcdb_diff_options {
   double rel_tolerance;    /* default 1e-9 */

@@ -52,3 +52,7 @@ cli_test(status/diff-different status 1 diff @/hpctoolkit-v4/cpi-mpi @/hpctoolki
 cli_test(status/validate-single-file status 0 validate @/hpctoolkit-v4/ping-pong-mpi/profile.db)
 cli_test(status/convert-cube-strict status 1 convert --strict --to cube @/hpctoolkit-v4/ping-pong-mpi ${PROJECT_BINARY_DIR}/test-output/strict.cubex)
 cli_test(status/convert-unknown-format status 2 convert --to otf2 @/hpctoolkit-v4/ping-pong-mpi ${PROJECT_BINARY_DIR}/test-output/x.otf2)
+# dump --json from cct.db against the model's, on generated databases; a damaged cct.db
+add_test(NAME cli/dump-json-cct
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/dump_json_cct.sh $<TARGET_FILE:hpcdb> $<TARGET_FILE:gen_v4db>
+                 ${PROJECT_BINARY_DIR}/test-output/cli/dump-json-cct)

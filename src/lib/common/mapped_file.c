@@ -11,10 +11,10 @@
 
 #include "common/error.h"
 
-static int read_whole(int fd, uint8_t *buf, uint64_t len, const char *path) {
+int read_at(int fd, uint8_t *buf, uint64_t len, uint64_t off, const char *path) {
   uint64_t done = 0;
   while (done < len) {
-    ssize_t n = pread(fd, buf + done, (size_t)(len - done), (off_t)done);
+    ssize_t n = pread(fd, buf + done, (size_t)(len - done), (off_t)(off + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return hpcdb_fail(HPCDB_EIO, "%s: read failed: %s", path, n < 0 ? strerror(errno) : "short read");
     done += (uint64_t)n;
@@ -53,7 +53,7 @@ int mapped_file_open(hpcdb_mapped_file *out, const char *path) {
     close(fd);
     return hpcdb_fail(HPCDB_ENOMEM, "%s: cannot allocate %llu bytes", path, (unsigned long long)out->len);
   }
-  int rc = read_whole(fd, buf, out->len, path);
+  int rc = read_at(fd, buf, out->len, 0, path);
   close(fd);
   if (rc < 0) {
     free(buf);

@@ -3,11 +3,16 @@
  * identity, metrics by name; each context carries its values per profile.
  * Two experiments that are the same give the same text, whatever ids their
  * writers chose. Values at ids no tree lists go, per profile and metric, into
- * "outside_tree" totals (their ids are not stable either). */
+ * "outside_tree" totals (their ids are not stable either).
+ * From a database with cct.db (hpcdb_dump_json_db) the thread profiles'
+ * values are read per context from cct.db, which holds them in the order this
+ * text wants (by context), instead of from the model: the same text without
+ * all values in memory. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "core/cct_values.h"
 #include "core/json_out.h"
 #include "core/paths.h"
 
@@ -28,7 +33,10 @@ typedef struct jdump {
   char **identity_json; /* per profile: the identity as a JSON string and a colon */
   uint32_t *identity_len;
   uint32_t *profile_order;
-  vref *refs;          /* grouped by context index */
+  uint32_t *place;     /* per profile: its place in profile_order */
+  const hpcdb_db *db;  /* the thread profiles' values from cct.db, or NULL: all from the model */
+  cct_values *cct;     /* with db: the values of the context being written */
+  vref *refs;          /* grouped by context index (with db: the summary profiles' only) */
   uint64_t *ref_start; /* per context index + 1 */
   char **labels;       /* per context index */
 } jdump;
@@ -124,6 +132,11 @@ static int build_ranks(jdump *j) {
   return 0;
 }
 
+/* Whether profile p's values are the model's (else cct.db's). */
+static int from_model(const jdump *j, uint32_t p) {
+  return !j->db || (j->exp->profiles[p].flags & HPCDB_PROFILE_SUMMARY);
+}
+
 static int build_profiles(jdump *j) {
   const hpcdb_experiment *e = j->exp;
   if (profile_identities(e, &j->identity) < 0) return HPCDB_ENOMEM;
@@ -136,12 +149,15 @@ static int build_profiles(jdump *j) {
   for (uint32_t p = 0; p < e->n_profiles; p++) j->profile_order[p] = p;
   sort_ctx = j;
   qsort(j->profile_order, e->n_profiles, sizeof *j->profile_order, by_identity);
+  j->place = malloc((e->n_profiles + 1) * sizeof *j->place);
+  if (!j->place) return HPCDB_ENOMEM;
+  for (uint32_t i = 0; i < e->n_profiles; i++) j->place[j->profile_order[i]] = i;
   /* the values of each context, grouped by context index */
   uint64_t n = 0;
   j->ref_start = calloc((size_t)e->n_contexts + 2, sizeof *j->ref_start);
   if (!j->ref_start) return HPCDB_ENOMEM;
   for (uint32_t p = 0; p < e->n_profiles; p++)
-    for (uint32_t k = 0; k < e->profiles[p].n_ctxs; k++) {
+    for (uint32_t k = 0; k < e->profiles[p].n_ctxs && from_model(j, p); k++) {
       uint32_t c = hpcdb_find_context(e, e->profiles[p].ctx_ids[k]);
       if (c != HPCDB_NONE) {
         j->ref_start[c + 1]++;
@@ -159,7 +175,7 @@ static int build_profiles(jdump *j) {
   for (uint32_t i = 0; i < e->n_profiles; i++) { /* in identity order, so refs are sorted too */
     uint32_t p = j->profile_order[i];
     const hpcdb_profile *pr = &e->profiles[p];
-    for (uint32_t k = 0; k < pr->n_ctxs; k++) {
+    for (uint32_t k = 0; k < pr->n_ctxs && from_model(j, p); k++) {
       uint32_t c = hpcdb_find_context(e, pr->ctx_ids[k]);
       if (c != HPCDB_NONE) j->refs[fill[c]++] = (vref){p, pr->ctx_starts[k], pr->ctx_starts[k + 1]};
     }
@@ -199,25 +215,78 @@ static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uin
   if (it != small) free(it);
 }
 
-static void write_context(const jdump *j, uint32_t c, unsigned depth);
+static int write_context(const jdump *j, uint32_t c, unsigned depth);
 
-static void write_children(const jdump *j, uint32_t c, unsigned depth) {
+static int write_children(const jdump *j, uint32_t c, unsigned depth) {
   const hpcdb_experiment *e = j->exp;
   uint32_t n = 0;
   for (uint32_t k = e->contexts[c].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) n++;
   uint32_t *kids = malloc((n ? n : 1) * sizeof *kids);
-  if (!kids) return;
+  if (!kids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory dumping JSON");
   n = 0;
   for (uint32_t k = e->contexts[c].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) kids[n++] = k;
   sort_ctx = j;
   qsort(kids, n, sizeof *kids, by_label);
   textout_str(j->o, "\"children\":[");
-  for (uint32_t i = 0; i < n; i++) {
+  int rc = 0;
+  for (uint32_t i = 0; i < n && rc == 0; i++) {
     if (i) textout_char(j->o, ',');
-    write_context(j, kids[i], depth + 1);
+    rc = write_context(j, kids[i], depth + 1);
   }
   textout_char(j->o, ']');
   free(kids);
+  return rc;
+}
+
+/* One profile's values at a context from cct.db (run[0, n), all of one
+ * place, in cct.db's metric order) as write_slice writes a slice. */
+static int write_run(const jdump *j, cct_value *run, uint64_t n, uint32_t c) {
+  for (uint64_t i = 1; i < n; i++) /* as write_slice: insertion sort by the keys' ranks */
+    for (uint64_t k = i; k > 0 && j->key_rank[run[k - 1].metric] >= j->key_rank[run[k].metric]; k--) {
+      if (run[k - 1].metric == run[k].metric)
+        return hpcdb_fail(HPCDB_ECORRUPT, "%s: values of context %u: sorted-profile: profIndex %u twice for metric %u",
+                          j->cct->path, j->exp->contexts[c].id, j->profile_order[run[k].place], run[k].metric);
+      cct_value t = run[k];
+      run[k] = run[k - 1];
+      run[k - 1] = t;
+    }
+  textout_char(j->o, '{');
+  for (uint64_t i = 0; i < n; i++) {
+    if (i) textout_char(j->o, ',');
+    if (j->key_json[run[i].metric]) textout_put(j->o, j->key_json[run[i].metric], j->key_len[run[i].metric]);
+    else textout_put(j->o, "\"?\":", 4);
+    json_text_number(j->o, run[i].value);
+  }
+  textout_char(j->o, '}');
+  return 0;
+}
+
+/* Context c's values with db: the summary profiles' slices from the model and
+ * the others' from cct.db, merged in profile order. */
+static int write_streamed_values(const jdump *j, uint32_t c) {
+  const hpcdb_experiment *e = j->exp;
+  cct_values *cv = j->cct;
+  cv->n = 0;
+  if (hpcdb_find_context(e, e->contexts[c].id) == c) /* as the model: values at an id go to its first context */
+    HPCDB_TRY(cct_values_read(cv, e->contexts[c].id));
+  uint64_t r = j->ref_start[c], i = 0;
+  while (r < j->ref_start[c + 1] || i < cv->n) {
+    if (r > j->ref_start[c] || i > 0) textout_char(j->o, ',');
+    uint32_t model_place = r < j->ref_start[c + 1] ? j->place[j->refs[r].profile] : UINT32_MAX;
+    if (i < cv->n && cv->v[i].place < model_place) {
+      uint64_t end = i + 1;
+      while (end < cv->n && cv->v[end].place == cv->v[i].place) end++;
+      uint32_t p = j->profile_order[cv->v[i].place];
+      textout_put(j->o, j->identity_json[p], j->identity_len[p]);
+      HPCDB_TRY(write_run(j, cv->v + i, end - i, c));
+      i = end;
+    } else {
+      textout_put(j->o, j->identity_json[j->refs[r].profile], j->identity_len[j->refs[r].profile]);
+      write_slice(j, &e->profiles[j->refs[r].profile], j->refs[r].lo, j->refs[r].hi);
+      r++;
+    }
+  }
+  return 0;
 }
 
 /* Slices asked for from memory before they are written. */
@@ -225,12 +294,13 @@ enum { PREFETCH_AHEAD = 4 };
 
 /* Recursion depth is the tree's depth; the model was built from a file whose
  * reader bounded it, and dumps are for people, so this stays simple. */
-static void write_context(const jdump *j, uint32_t c, unsigned depth) {
+static int write_context(const jdump *j, uint32_t c, unsigned depth) {
   const hpcdb_experiment *e = j->exp;
   textout_str(j->o, "\n{\"context\":");
   json_text_string(j->o, j->labels[c]);
   textout_str(j->o, ",\"values\":{");
-  for (uint64_t r = j->ref_start[c]; r < j->ref_start[c + 1]; r++) {
+  if (j->db) HPCDB_TRY(write_streamed_values(j, c));
+  for (uint64_t r = j->ref_start[c]; r < j->ref_start[c + 1] && !j->db; r++) {
     if (r + PREFETCH_AHEAD < j->ref_start[c + 1]) { /* each slice is in another profile's arrays: cache misses */
       const vref *next = &j->refs[r + PREFETCH_AHEAD];
       __builtin_prefetch(&e->profiles[next->profile].metric_ids[next->lo]);
@@ -241,8 +311,9 @@ static void write_context(const jdump *j, uint32_t c, unsigned depth) {
     write_slice(j, &e->profiles[j->refs[r].profile], j->refs[r].lo, j->refs[r].hi);
   }
   textout_str(j->o, "},");
-  write_children(j, c, depth);
+  HPCDB_TRY(write_children(j, c, depth));
   textout_char(j->o, '}');
+  return 0;
 }
 
 static void write_metrics(const jdump *j) {
@@ -261,10 +332,22 @@ static void write_metrics(const jdump *j) {
   (void)e;
 }
 
-static void write_outside_tree(const jdump *j) {
+/* With db: the thread profiles' values at ids no tree lists, from cct.db, into
+ * j->cct (by place; a profile's in ascending id order, as profile.db's). */
+static int read_outside_tree(const jdump *j) {
   const hpcdb_experiment *e = j->exp;
+  j->cct->n = 0;
+  for (uint32_t id = 0; id < hpcdb_db_context_count(j->db); id++)
+    if (hpcdb_find_context(e, id) == HPCDB_NONE) HPCDB_TRY(cct_values_add(j->cct, id));
+  return cct_values_sort(j->cct);
+}
+
+static int write_outside_tree(const jdump *j) {
+  const hpcdb_experiment *e = j->exp;
+  if (j->db) HPCDB_TRY(read_outside_tree(j));
   textout_str(j->o, ",\n\"outside_tree\":{");
   int first_p = 1;
+  uint64_t next = 0; /* with db: the next value in j->cct */
   for (uint32_t i = 0; i < e->n_profiles; i++) {
     uint32_t p = j->profile_order[i];
     const hpcdb_profile *pr = &e->profiles[p];
@@ -273,15 +356,19 @@ static void write_outside_tree(const jdump *j) {
     if (!tot || !seen) {
       free(tot);
       free(seen);
-      return;
+      return hpcdb_fail(HPCDB_ENOMEM, "out of memory dumping JSON");
     }
     int any = 0;
-    for (uint32_t k = 0; k < pr->n_ctxs; k++)
+    for (uint32_t k = 0; k < pr->n_ctxs && from_model(j, p); k++)
       if (hpcdb_find_context(e, pr->ctx_ids[k]) == HPCDB_NONE)
         for (uint64_t v = pr->ctx_starts[k]; v < pr->ctx_starts[k + 1]; v++) {
           tot[pr->metric_ids[v]] += pr->values[v];
           seen[pr->metric_ids[v]] = any = 1;
         }
+    for (; j->db && next < j->cct->n && j->cct->v[next].place == i; next++) {
+      tot[j->cct->v[next].metric] += j->cct->v[next].value;
+      seen[j->cct->v[next].metric] = any = 1;
+    }
     if (any) {
       if (!first_p) textout_char(j->o, ',');
       first_p = 0;
@@ -302,6 +389,7 @@ static void write_outside_tree(const jdump *j) {
     free(seen);
   }
   textout_char(j->o, '}');
+  return 0;
 }
 
 static void write_traces(const jdump *j) {
@@ -350,18 +438,31 @@ static void jdump_free(jdump *j) {
   free(j->identity_len);
   identities_free(j->identity, j->exp->n_profiles);
   free(j->profile_order);
+  free(j->place);
   free(j->refs);
   free(j->ref_start);
   for (uint32_t c = 0; j->labels && c < j->exp->n_contexts; c++) free(j->labels[c]);
   free(j->labels);
 }
 
-int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp) {
+/* The thread profiles' places for cct_values (cct.db names no summary profile). */
+static uint32_t *thread_places(const jdump *j) {
+  uint32_t *place = malloc((j->exp->n_profiles + 1) * sizeof *place);
+  for (uint32_t p = 0; place && p < j->exp->n_profiles; p++) place[p] = from_model(j, p) ? CCT_NOT_HERE : j->place[p];
+  return place;
+}
+
+static int dump(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db) {
   textout o;
   HPCDB_TRY(textout_open(&o, out));
   jdump j = {0};
   j.o = &o;
   j.exp = exp;
+  j.db = db;
+  cct_values cct;
+  uint32_t *cct_place = NULL;
+  char cct_path[4096];
+  snprintf(cct_path, sizeof cct_path, "%s/cct.db", exp->origin ? exp->origin : ".");
   int rc = build_keys(&j);
   if (rc == 0) rc = build_ranks(&j);
   if (rc == 0) rc = build_profiles(&j);
@@ -371,11 +472,14 @@ int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp) {
     context_label(exp, &exp->contexts[c], label, sizeof label);
     if (!(j.labels[c] = dup_text(label))) rc = HPCDB_ENOMEM;
   }
+  if (rc == 0 && db && !(cct_place = thread_places(&j))) rc = HPCDB_ENOMEM;
   if (rc < 0) {
     jdump_free(&j);
     textout_close(&o);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory dumping JSON");
   }
+  cct_values_init(&cct, db, cct_path, cct_place, exp->n_profiles);
+  j.cct = &cct;
   textout_str(&o, "{\"format\":");
   json_text_string(&o, exp->format);
   textout_str(&o, ",\"version\":\"");
@@ -391,10 +495,20 @@ int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp) {
     json_text_string(&o, j.identity[j.profile_order[i]]);
   }
   textout_str(&o, "],\n\"tree\":");
-  write_context(&j, 0, 0);
-  write_outside_tree(&j);
-  write_traces(&j);
+  rc = write_context(&j, 0, 0);
+  if (rc == 0) rc = write_outside_tree(&j);
+  if (rc == 0) write_traces(&j);
   textout_str(&o, "}\n");
+  cct_values_free(&cct);
+  free(cct_place);
   jdump_free(&j);
-  return textout_close(&o);
+  int rc_close = textout_close(&o);
+  return rc < 0 ? rc : rc_close;
+}
+
+int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp) { return dump(out, exp, NULL); }
+
+int hpcdb_dump_json_db(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db) {
+  if (!db) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_dump_json_db: no database");
+  return dump(out, exp, db);
 }

@@ -18,6 +18,7 @@ struct hpcdb_db {
   hpcdb_mapped_file prof, cct;
   hpctk4_file pf, cf;
   int prof_fd; /* profile.db open for pread by hpcdb_db_profile_values, or -1 */
+  int cct_fd;  /* cct.db open for pread by hpcdb_db_context_scan, or -1 */
   uint64_t prof_infos, prof_stride; /* pProfiles, szProfile */
   uint32_t n_profiles;
   uint64_t ctx_infos, ctx_stride; /* pCtxs, szCtx */
@@ -62,6 +63,7 @@ int hpcdb_db_open(hpcdb_db **out, const char *dir) {
   hpcdb_db *db = calloc(1, sizeof *db);
   if (!db) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   char *cpath = NULL;
+  db->cct_fd = -1;
   int rc = open_one(&db->prof, &db->pf, dir, "profile.db", "prof", "_prof.db", &db->dir);
   db->pf.path = db->dir; /* messages name the file */
   db->prof_fd = db->dir ? open(db->dir, O_RDONLY | O_CLOEXEC) : -1;
@@ -74,6 +76,7 @@ int hpcdb_db_open(hpcdb_db **out, const char *dir) {
       fclose(fp);
       rc = open_one(&db->cct, &db->cf, dir, "cct.db", "ctxt", "__ctx.db", &cpath);
       db->cf.path = cpath;
+      if (rc == 0) db->cct_fd = open(cpath, O_RDONLY | O_CLOEXEC);
       if (rc == 0) rc = array_header(&db->cf, "Context Info", 0x20, &db->ctx_infos, &db->n_ctxs, &db->ctx_stride);
     }
   }
@@ -90,6 +93,7 @@ void hpcdb_db_close(hpcdb_db *db) {
   mapped_file_close(&db->prof);
   mapped_file_close(&db->cct);
   if (db->prof_fd >= 0) close(db->prof_fd);
+  if (db->cct_fd >= 0) close(db->cct_fd);
   free(db->dir);
   free((char *)db->cf.path);
   free(db);
@@ -115,15 +119,21 @@ static int load_block(const hpctk4_file *f, uint64_t off, uint64_t val_size, uin
   return 0;
 }
 
-/* Start and end value index of index entry k (entries: key then u64 start). */
-static int slice(const hpctk4_file *f, const block *b, uint64_t k, uint64_t idx_size, uint64_t key_size,
-                 uint64_t *lo, uint64_t *hi) {
-  *lo = rd_le64(f->data + b->p_idx + k * idx_size + key_size);
-  *hi = k + 1 < b->n_idx ? rd_le64(f->data + b->p_idx + (k + 1) * idx_size + key_size) : b->n_values;
+/* Start and end value index of index entry k (entries: key then u64 start);
+ * idx: the index's bytes (the file's at b->p_idx, or a copy of them). */
+static int slice_in(const hpctk4_file *f, const block *b, const uint8_t *idx, uint64_t k, uint64_t idx_size,
+                    uint64_t key_size, uint64_t *lo, uint64_t *hi) {
+  *lo = rd_le64(idx + k * idx_size + key_size);
+  *hi = k + 1 < b->n_idx ? rd_le64(idx + (k + 1) * idx_size + key_size) : b->n_values;
   if (*lo > *hi || *hi > b->n_values)
     return hpcdb_fail_at(HPCDB_ECORRUPT, f->path, "values", b->p_idx + k * idx_size, "start-index",
                          "startIndex out of order or past nValues");
   return 0;
+}
+
+static int slice(const hpctk4_file *f, const block *b, uint64_t k, uint64_t idx_size, uint64_t key_size,
+                 uint64_t *lo, uint64_t *hi) {
+  return slice_in(f, b, f->data + b->p_idx, k, idx_size, key_size, lo, hi);
 }
 
 static uint32_t key_at(const hpctk4_file *f, uint64_t p, uint64_t key_size) {
@@ -205,6 +215,27 @@ int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile 
 
 void hpcdb_db_profile_values_free(hpcdb_profile *p) { hpcdb_profile_clear_values(p); }
 
+/* A whole context's block (index, then values) copied with pread into *buf:
+ * its pages never enter the process, so a pass over every context keeps a
+ * resident set of one block, with no madvise to drop them (whose TLB
+ * shootdowns cost more than the copy). Without an fd, the mapped bytes. */
+static int block_bytes(const hpcdb_db *db, const block *b, uint8_t **buf, const uint8_t **idx,
+                       const uint8_t **values) {
+  *buf = NULL;
+  *idx = db->cf.data + b->p_idx;
+  *values = db->cf.data + b->p_values;
+  if (db->cct_fd < 0) return 0;
+  uint64_t ibytes = 10 * b->n_idx, vbytes = 12 * b->n_values; /* load_block checked both are inside the file */
+  if (!(*buf = malloc(ibytes + vbytes ? ibytes + vbytes : 1)))
+    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %llu values", db->cf.path,
+                      (unsigned long long)b->n_values);
+  int rc = read_at(db->cct_fd, *buf, ibytes, b->p_idx, db->cf.path);
+  if (rc == 0) rc = read_at(db->cct_fd, *buf + ibytes, vbytes, b->p_values, db->cf.path);
+  *idx = *buf;
+  *values = *buf + ibytes;
+  return rc;
+}
+
 int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id, hpcdb_value_fn fn,
                           void *user) {
   if (!db->cf.data) return hpcdb_fail(HPCDB_EINVAL, "%s: the database has no cct.db", db->dir);
@@ -216,15 +247,15 @@ int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_i
     if (!search(&db->cf, b.p_idx, b.n_idx, 10, 2, metric_id, &first)) return 0;
     last = first + 1;
   }
-  for (uint64_t k = first; k < last; k++) {
+  uint8_t *buf = NULL;
+  const uint8_t *idx = db->cf.data + b.p_idx, *values = db->cf.data + b.p_values;
+  int rc = metric_id == HPCDB_ALL_METRICS ? block_bytes(db, &b, &buf, &idx, &values) : 0;
+  for (uint64_t k = first; k < last && rc == 0; k++) {
     uint64_t lo, hi;
-    HPCDB_TRY(slice(&db->cf, &b, k, 10, 2, &lo, &hi));
-    uint16_t metric = rd_le16(db->cf.data + b.p_idx + 10 * k);
-    for (uint64_t v = lo; v < hi; v++) {
-      const uint8_t *e = db->cf.data + b.p_values + 12 * v;
-      int rc = fn(user, metric, rd_le32(e), rd_le_f64(e + 4));
-      if (rc) return rc;
-    }
+    if ((rc = slice_in(&db->cf, &b, idx, k, 10, 2, &lo, &hi)) < 0) break;
+    uint16_t metric = rd_le16(idx + 10 * k);
+    for (uint64_t v = lo; v < hi && rc == 0; v++) rc = fn(user, metric, rd_le32(values + 12 * v), rd_le_f64(values + 12 * v + 4));
   }
-  return 0;
+  free(buf);
+  return rc;
 }
