@@ -137,6 +137,13 @@ static int from_model(const jdump *j, uint32_t p) {
   return !j->db || (j->exp->profiles[p].flags & HPCDB_PROFILE_SUMMARY);
 }
 
+/* A profile's entry for a context with no values says nothing, and cct.db
+ * cannot hold one: the text leaves it out, whichever file the values come
+ * from. */
+static int empty_slice(const hpcdb_profile *p, uint32_t k) {
+  return p->ctx_starts[k] == p->ctx_starts[k + 1];
+}
+
 static int build_profiles(jdump *j) {
   const hpcdb_experiment *e = j->exp;
   if (profile_identities(e, &j->identity) < 0) return HPCDB_ENOMEM;
@@ -159,7 +166,7 @@ static int build_profiles(jdump *j) {
   for (uint32_t p = 0; p < e->n_profiles; p++)
     for (uint32_t k = 0; k < e->profiles[p].n_ctxs && from_model(j, p); k++) {
       uint32_t c = hpcdb_find_context(e, e->profiles[p].ctx_ids[k]);
-      if (c != HPCDB_NONE) {
+      if (c != HPCDB_NONE && !empty_slice(&e->profiles[p], k)) {
         j->ref_start[c + 1]++;
         n++;
       }
@@ -177,7 +184,7 @@ static int build_profiles(jdump *j) {
     const hpcdb_profile *pr = &e->profiles[p];
     for (uint32_t k = 0; k < pr->n_ctxs && from_model(j, p); k++) {
       uint32_t c = hpcdb_find_context(e, pr->ctx_ids[k]);
-      if (c != HPCDB_NONE) j->refs[fill[c]++] = (vref){p, pr->ctx_starts[k], pr->ctx_starts[k + 1]};
+      if (c != HPCDB_NONE && !empty_slice(pr, k)) j->refs[fill[c]++] = (vref){p, pr->ctx_starts[k], pr->ctx_starts[k + 1]};
     }
   }
   free(fill);
