@@ -196,6 +196,13 @@ static const char *value_key(const jdump *j, const hpcdb_profile *p, uint16_t id
   return k ? k : "?";
 }
 
+/* "metric key":value, for the key at index key of key_json. */
+static void write_keyed(const jdump *j, uint32_t key, double value) {
+  if (j->key_json[key]) textout_put(j->o, j->key_json[key], j->key_len[key]);
+  else textout_put(j->o, "\"?\":", 4);
+  json_text_number(j->o, value);
+}
+
 /* The values of one slice as {"metric key": value}, keys sorted. */
 static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uint64_t hi) {
   typedef struct item { uint32_t rank; uint64_t v; } item;
@@ -213,10 +220,7 @@ static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uin
   textout_char(j->o, '{');
   for (uint64_t i = 0; i < n; i++) {
     if (i) textout_char(j->o, ',');
-    uint32_t key = base + p->metric_ids[it[i].v];
-    if (j->key_json[key]) textout_put(j->o, j->key_json[key], j->key_len[key]);
-    else textout_put(j->o, "\"?\":", 4);
-    json_text_number(j->o, p->values[it[i].v]);
+    write_keyed(j, base + p->metric_ids[it[i].v], p->values[it[i].v]);
   }
   textout_char(j->o, '}');
   if (it != small) free(it);
@@ -260,9 +264,7 @@ static int write_run(const jdump *j, cct_value *run, uint64_t n, uint32_t c) {
   textout_char(j->o, '{');
   for (uint64_t i = 0; i < n; i++) {
     if (i) textout_char(j->o, ',');
-    if (j->key_json[run[i].metric]) textout_put(j->o, j->key_json[run[i].metric], j->key_len[run[i].metric]);
-    else textout_put(j->o, "\"?\":", 4);
-    json_text_number(j->o, run[i].value);
+    write_keyed(j, run[i].metric, run[i].value);
   }
   textout_char(j->o, '}');
   return 0;
