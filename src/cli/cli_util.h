@@ -30,4 +30,17 @@ void cli_warnings(const struct hpcdb_experiment *exp);
 /* An unexpected argument: a one-line hint; returns EXIT_FAILED. */
 int cli_usage(const char *cmd, const char *arg);
 
+/* An output file (cli_output.c): PATH "-" is stdout; any other is written
+ * as PATH.tmp-XXXXXX and renamed to PATH by cli_output_finish. */
+typedef struct cli_output {
+  FILE *f;
+  const char *path;
+  char *temp; /* NULL: stdout */
+} cli_output;
+/* 0, or a message on stderr and EXIT_FAILED. */
+int cli_output_open(cli_output *o, const char *cmd, const char *path);
+/* Closes o: with ok, renames the file into place (0, or a message and
+ * EXIT_FAILED); without, removes it (EXIT_FAILED). */
+int cli_output_finish(cli_output *o, const char *cmd, int ok);
+
 #endif

@@ -32,7 +32,8 @@ static const char help[] =
     "\n"
     "OPTIONS\n"
     "    --json       canonical JSON\n"
-    "    -o FILE      write to FILE instead of standard output (removed on an error)\n"
+    "    -o FILE      write to FILE instead of standard output (under a temporary name\n"
+    "                 renamed to FILE once whole: on an error FILE is left as it was)\n"
     "\n"
     "EXIT STATUS\n"
     "    0 printed, 2 unreadable (or FILE not written)\n"
@@ -77,20 +78,19 @@ int cmd_dump(int argc, char **argv) {
     hpcdb_db_close(db);
     return cli_fail_last("dump");
   }
-  FILE *f = out ? fopen(out, "w") : stdout;
-  if (!f) {
+  cli_output o;
+  if (cli_output_open(&o, "dump", out ? out : "-") != 0) {
     hpcdb_experiment_free(exp);
     hpcdb_db_close(db);
-    perror(out);
     return EXIT_FAILED;
   }
+  FILE *f = o.f;
   int rc = !json ? hpcdb_dump_text(f, exp) : db ? hpcdb_dump_json_db(f, exp, db) : hpcdb_dump_json(f, exp);
-  if (f != stdout && fclose(f) != 0 && rc == 0) rc = -5;
   hpcdb_experiment_free(exp);
   hpcdb_db_close(db);
   if (rc < 0) {
-    if (f != stdout) remove(out);
-    return cli_fail_last("dump");
+    cli_fail_last("dump");
+    return cli_output_finish(&o, "dump", 0);
   }
-  return EXIT_OK;
+  return cli_output_finish(&o, "dump", 1);
 }

@@ -36,7 +36,9 @@ static const char help[] =
     "    html    one self-contained page (no network): the top-down tree (expand,\n"
     "            collapse, sort), the flame graph, the per-profile imbalance chart and,\n"
     "            with traces, a timeline. Opens from disk in a browser.\n"
-    "    The output is written as it is produced; '-o -' writes to stdout.\n"
+    "    The output is written as it is produced, under a temporary name beside OUT\n"
+    "    that becomes OUT only once the export is whole (on an error OUT is left as it\n"
+    "    was); '-o -' writes to stdout.\n"
     "\n"
     "OPTIONS\n"
     "    --format F     folded, csv, speedscope, chrome-trace, flamegraph or html\n"
@@ -104,25 +106,24 @@ int cmd_export(int argc, char **argv) {
       if (!c.quiet) fprintf(stderr, "hpcdb export: metric \"%s\": %s (--metric NAME to choose)\n", metric, why);
     }
   }
-  FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-  if (!f) {
+  cli_output o;
+  if (cli_output_open(&o, "export", out) != 0) {
     hpcdb_experiment_free(exp);
     hpcdb_db_close(db);
-    perror(out);
     return EXIT_FAILED;
   }
+  FILE *f = o.f;
   int rc = csv                            ? (db ? hpcdb_export_csv_db(f, exp, db) : hpcdb_export_csv(f, exp))
            : !strcmp(format, "speedscope")   ? hpcdb_export_speedscope(f, exp, metric)
            : !strcmp(format, "chrome-trace") ? hpcdb_export_chrome_trace(f, exp)
            : !strcmp(format, "flamegraph")   ? hpcdb_export_flamegraph(f, exp, metric)
            : !strcmp(format, "html")         ? hpcdb_export_html(f, exp, metric)
                                              : hpcdb_export_folded(f, exp, metric, profile);
-  if (f != stdout && fclose(f) != 0 && rc == 0) rc = -5;
   hpcdb_experiment_free(exp);
   hpcdb_db_close(db);
   if (rc < 0) {
-    if (f != stdout) remove(out);
-    return cli_fail_last("export");
+    cli_fail_last("export");
+    return cli_output_finish(&o, "export", 0);
   }
-  return EXIT_OK;
+  return cli_output_finish(&o, "export", 1);
 }

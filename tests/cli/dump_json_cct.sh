@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # dump --json of generated v4.0 databases: from cct.db (the thread values read
 # per context) the same bytes as through the model (the same database without
-# cct.db); a damaged cct.db is an error (exit 2) and -o FILE is removed.
+# cct.db); a damaged cct.db is an error (exit 2) that leaves -o FILE as it
+# was (absent, or the previous file) and no temporary file beside it; the
+# same for export --format csv.
 # Usage: dump_json_cct.sh HPCDB GEN_V4DB OUT
 set -u
 hpcdb=$1 gen=$2 out=$3
@@ -39,4 +41,13 @@ status=$?
 [ "$status" = 2 ] || fail "damaged cct.db: exit $status, not 2"
 [ ! -e "$out/bad.json" ] || fail "damaged cct.db: -o FILE was left behind"
 grep -q "cct.db.*values-bounds" "$out/stderr" || { cat "$out/stderr"; fail "damaged cct.db: the message names no file and rule"; }
+echo previous > "$out/kept.json"
+"$hpcdb" dump --json "$db" -o "$out/kept.json" 2> /dev/null && fail "damaged cct.db: dump -o succeeded"
+[ "$(cat "$out/kept.json")" = previous ] || fail "damaged cct.db: dump -o changed the previous FILE"
+# the streamed CSV reads profile.db, not cct.db: damage profile.db's values instead
+cp "$out/kept.json" "$out/kept.csv"
+head -c 300 "$db/profile.db" > "$out/short" && cp "$out/short" "$db/profile.db"
+"$hpcdb" export --format csv "$db" -o "$out/kept.csv" 2> /dev/null && fail "truncated profile.db: export succeeded"
+[ "$(cat "$out/kept.csv")" = previous ] || fail "truncated profile.db: export -o changed the previous OUT"
+ls "$out" | grep -q "tmp-" && fail "a temporary file was left behind: $(ls "$out")"
 echo "ok"

@@ -1,0 +1,56 @@
+/* A command's -o FILE: written under a temporary name beside FILE and
+ * renamed over it only once whole, so that a failed or interrupted export
+ * leaves FILE as it was (absent, or the previous one). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+
+int cli_output_open(cli_output *o, const char *cmd, const char *path) {
+  memset(o, 0, sizeof *o);
+  if (!strcmp(path, "-")) {
+    o->f = stdout;
+    return 0;
+  }
+  size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
+  if (!(o->temp = malloc(n))) return cli_fail(cmd, "out of memory");
+  snprintf(o->temp, n, "%s.tmp-XXXXXX", path);
+  int fd = mkstemp(o->temp);
+  if (fd < 0) {
+    fprintf(stderr, "hpcdb %s: %s: cannot create a temporary file beside it: %s\n", cmd, path, strerror(errno));
+    free(o->temp);
+    o->temp = NULL;
+    return EXIT_FAILED;
+  }
+  mode_t mask = umask(0); /* mkstemp makes 0600: give the mode fopen would */
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
+  if (!(o->f = fdopen(fd, "w"))) {
+    close(fd);
+    unlink(o->temp);
+    free(o->temp);
+    o->temp = NULL;
+    return cli_fail(cmd, "fdopen failed");
+  }
+  o->path = path;
+  return 0;
+}
+
+int cli_output_finish(cli_output *o, const char *cmd, int ok) {
+  if (!o->temp) return ok ? 0 : EXIT_FAILED; /* stdout */
+  int closed = fclose(o->f) == 0;
+  if (ok && !closed) fprintf(stderr, "hpcdb %s: %s: write failed: %s\n", cmd, o->path, strerror(errno));
+  if (ok && closed && rename(o->temp, o->path) != 0) {
+    fprintf(stderr, "hpcdb %s: %s: cannot rename the temporary file into place: %s\n", cmd, o->path,
+            strerror(errno));
+    closed = 0;
+  }
+  if (!ok || !closed) unlink(o->temp);
+  free(o->temp);
+  memset(o, 0, sizeof *o);
+  return ok && closed ? 0 : EXIT_FAILED;
+}
