@@ -4,14 +4,13 @@
  * values at ids outside the tree, profiles without values). A damaged cct.db
  * is an error with a message naming the file and the rule. A profile entry of
  * no values, which cct.db cannot hold, is left out of the model's text too. */
-#define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/bytes.h"
 #include "hpcdb/hpcdb.h"
 #include "random_experiment.h"
+#include "v4_databases.h"
 #include "testlib.h"
 
 static int json_model(FILE *out, const hpcdb_experiment *exp, const void *arg) {
@@ -57,15 +56,6 @@ static int compare(const char *dir) {
   }
   hpcdb_experiment_free(model);
   return 1;
-}
-
-static int compared;
-
-static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw) {
-  (void)st, (void)ftw;
-  hpcdb_format f;
-  if (type == FTW_D && hpcdb_detect(&f, path) == 0 && f == HPCDB_FORMAT_HPCTK4_DIR) compared += compare(path);
-  return 0;
 }
 
 /* cct.db's bytes, and where its Context Info array is. */
@@ -212,18 +202,12 @@ static void check_empty_entry_left_out(void) {
 int main(void) {
   check_empty_entry_left_out();
   if (testlib_have_samples()) {
-    nftw(testlib_sample(""), visit, 16, FTW_PHYS);
+    int compared = v4_each_sample(compare);
     printf("%d v4.0 sample databases compared\n", compared);
     CHECK(compared >= 5);
   }
   const char *dir = testlib_tmpdir("dump_json_cct_random");
-  int generated = 0;
-  for (uint64_t seed = 1; seed <= 200; seed++) {
-    hpcdb_experiment *e = NULL;
-    CHECK_RC(random_experiment(&e, seed));
-    if (e && hpcdb_hpctk4_write(e, dir, HPCDB_WRITE_FORCE) == 0) generated += compare(dir);
-    hpcdb_experiment_free(e);
-  }
+  int generated = v4_each_random(dir, 200, compare);
   printf("%d generated databases compared\n", generated);
   CHECK(generated >= 150);
 

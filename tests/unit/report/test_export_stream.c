@@ -2,13 +2,12 @@
  * bytes the model's exports give: on every v4.0 database of the sample data
  * and on random generated ones (summary profiles, values at ids outside the
  * tree, profiles without values). */
-#define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hpcdb/hpcdb.h"
 #include "random_experiment.h"
+#include "v4_databases.h"
 #include "testlib.h"
 
 static int csv_model(FILE *out, const hpcdb_experiment *exp, const void *arg) {
@@ -41,29 +40,14 @@ static int compare(const char *dir) {
   return 1;
 }
 
-static int compared;
-
-static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw) {
-  (void)st, (void)ftw;
-  hpcdb_format f;
-  if (type == FTW_D && hpcdb_detect(&f, path) == 0 && f == HPCDB_FORMAT_HPCTK4_DIR) compared += compare(path);
-  return 0;
-}
-
 int main(void) {
   if (testlib_have_samples()) {
-    nftw(testlib_sample(""), visit, 16, FTW_PHYS);
+    int compared = v4_each_sample(compare);
     printf("%d v4.0 sample databases compared\n", compared);
     CHECK(compared >= 5);
   }
   const char *dir = testlib_tmpdir("export_stream_random");
-  int generated = 0;
-  for (uint64_t seed = 1; seed <= 200; seed++) {
-    hpcdb_experiment *e = NULL;
-    CHECK_RC(random_experiment(&e, seed));
-    if (e && hpcdb_hpctk4_write(e, dir, HPCDB_WRITE_FORCE) == 0) generated += compare(dir);
-    hpcdb_experiment_free(e);
-  }
+  int generated = v4_each_random(dir, 200, compare);
   CHECK(generated == 200);
 
   /* a metric name with a comma and quotes is one quoted field, quotes doubled, in both paths */
