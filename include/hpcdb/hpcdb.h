@@ -143,9 +143,8 @@ int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn f
 /* One profile's values decoded and checked as hpcdb_hpctk4_read decodes them,
  * into out's CSR arrays (n_ctxs, ctx_ids, ctx_starts, n_values, metric_ids,
  * values; its other fields are not touched): a profile as the model holds it,
- * one at a time. Release them with hpcdb_db_profile_values_free. */
+ * one at a time. Release them with hpcdb_profile_clear_values. */
 int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile *out);
-void hpcdb_db_profile_values_free(hpcdb_profile *p);
 /* Calls fn(user, metric_id, profile_index, value) for the values of one
  * context in cct.db; with metric_id == HPCDB_ALL_METRICS every metric's slice
  * is visited, otherwise only that metric's. A whole context's block is read

@@ -213,8 +213,6 @@ int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile 
   return hpctk4_decode_profile(&db->pf, db->prof_fd, db->prof_infos + profile * db->prof_stride, out);
 }
 
-void hpcdb_db_profile_values_free(hpcdb_profile *p) { hpcdb_profile_clear_values(p); }
-
 /* A whole context's block (index, then values) copied with pread into *buf:
  * its pages never enter the process, so a pass over every context keeps a
  * resident set of one block, with no madvise to drop them (whose TLB

@@ -168,7 +168,7 @@ int hpcdb_export_csv_db(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *
     hpcdb_profile values;
     rc = hpcdb_db_profile_values(db, p, &values);
     if (rc == 0) csv_profile(&w, p, exp->profiles[p].flags, &values);
-    hpcdb_db_profile_values_free(&values);
+    hpcdb_profile_clear_values(&values);
   }
   return csv_close(&w, rc);
 }
