@@ -8,13 +8,12 @@
  * is derived along the tree (sums, or min / max for MINDOUBLE/MAXDOUBLE).
  * A composite data type's components follow as metrics of their own
  * (components.c), some with their stored flavour only. */
-#include <archive.h>
-#include <archive_entry.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/archive_lib.h"
 #include "common/error.h"
 #include "cube/cube.h"
 #include "cube/early_sums.h"
@@ -805,14 +804,15 @@ static int read_metrics(reader *r) {
   struct archive *ar;
   uint32_t mended = 0;
   HPCDB_TRY(cube_open_archive_counting(&ar, r->path, &mended));
+  const archive_lib *al = archive_lib_loaded();
   cube_member *ix = calloc(r->a.n_metrics + 1, sizeof *ix), *dt = calloc(r->a.n_metrics + 1, sizeof *dt);
   int rc = ix && dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   struct archive_entry *e;
   while (rc == 0) {
-    int h = archive_read_next_header(ar, &e);
+    int h = al->read_next_header(ar, &e);
     if (h == ARCHIVE_EOF) break;
     if (h != ARCHIVE_OK && h != ARCHIVE_WARN) { /* ARCHIVE_RETRY: a damaged header */
-      rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "archive", 0, "tar", "%s", archive_error_string(ar));
+      rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "archive", 0, "tar", "%s", al->error_string(ar));
       break;
     }
     const char *name = cube_member_name(e);
@@ -835,7 +835,7 @@ static int read_metrics(reader *r) {
   }
   free(ix);
   free(dt);
-  archive_read_free(ar);
+  al->read_free(ar);
   return rc == 0 ? mended_warning(r, mended) : rc;
 }
 
