@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "common/fixed_decimal.h"
 #include "core/json_out.h"
 
 #define COL_W 29 /* "  inclusive      %   exclusive" */
@@ -136,11 +137,11 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
   if (t->o->color) fputs(depth == 0 ? "\033[1m" : "", out);
   fprintf(out, "%-*s", (int)t->name_width, label);
   for (uint32_t c = 0; c < t->d->n_cols; c++) {
-    char a[64], b[64];
+    char a[64], b[64], p[64];
     report_value(a, sizeof a, inc[c], t->d->cols[c].seconds);
     report_value(b, sizeof b, exc[c], t->d->cols[c].seconds);
-    double pct = t->d->total[c] != 0 ? 100.0 * inc[c] / t->d->total[c] : 0;
-    fprintf(out, "%11s %5.1f%% %10s", a, pct, b);
+    fmt_f1(p, sizeof p, t->d->total[c] != 0 ? 100.0 * inc[c] / t->d->total[c] : 0);
+    fprintf(out, "%11s %5s%% %10s", a, p, b);
   }
   if (t->o->color && depth == 0) fputs("\033[0m", out);
   fputc('\n', out);
