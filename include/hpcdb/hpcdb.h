@@ -80,12 +80,18 @@ typedef enum hpcdb_read_values {
 
 /* The values of the summary profiles only: the other profiles may hold none. */
 #define HPCDB_READ_SUMMARY_ONLY 0x1u
+/* The summary profiles' values, and of the other profiles only each metric's
+ * total as hpcdb_report's profiles view takes it: the profile's value at the
+ * global context (id 0), or where it has none there, the sum of its point
+ * values (in the order of its contexts), held as its one point value, at the
+ * global context. Ignored with HPCDB_READ_SUMMARY_ONLY or HPCDB_READ_COUNTS. */
+#define HPCDB_READ_PROFILE_TOTALS 0x2u
 
 typedef struct hpcdb_read_options {
   hpcdb_read_values values;
   const char *const *metrics; /* HPCDB_READ_METRICS: model metric names (as hpcdb info prints them) */
   uint32_t n_metrics;
-  unsigned flags;             /* HPCDB_READ_SUMMARY_ONLY */
+  unsigned flags;             /* HPCDB_READ_SUMMARY_ONLY, HPCDB_READ_PROFILE_TOTALS */
 } hpcdb_read_options;
 
 /* hpcdb_read reading only what options ask for (NULL: everything). */

@@ -104,9 +104,9 @@ int cmd_report(int argc, char **argv) {
   o.color = !o.csv && !o.json && isatty(STDOUT_FILENO);
   hpcdb_experiment *exp;
   /* named metrics: only their values are needed (the default choice needs every metric's total);
-   * the views of the program read the summary profile only */
-  hpcdb_read_options ro = {o.n_metrics ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics,
-                           o.view != HPCDB_VIEW_PROFILES && !o.profile ? HPCDB_READ_SUMMARY_ONLY : 0};
+   * the views of the program read the summary profile only, the profiles view the profiles' totals */
+  unsigned flags = o.view == HPCDB_VIEW_PROFILES ? HPCDB_READ_PROFILE_TOTALS : !o.profile ? HPCDB_READ_SUMMARY_ONLY : 0;
+  hpcdb_read_options ro = {o.n_metrics ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics, flags};
   if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("report");
   int rc = hpcdb_report(stdout, exp, &o);
   hpcdb_experiment_free(exp);

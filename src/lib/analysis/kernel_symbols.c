@@ -6,12 +6,12 @@
  * (the first of several at one address keeps it). */
 #include "analysis/kernel_symbols.h"
 
-#include <archive.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/archive_lib.h"
 #include "common/error.h"
 #include "common/vec.h"
 
@@ -29,15 +29,17 @@ int kernel_module_name(const char *path, char *name, size_t size) {
 static int read_compressed(const char *path, char **out, size_t *len) {
   *out = NULL;
   *len = 0;
-  struct archive *a = archive_read_new();
+  const archive_lib *al = archive_lib_open(path);
+  if (!al) return HPCDB_EIO;
+  struct archive *a = al->read_new();
   if (!a) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  archive_read_support_filter_all(a);
-  archive_read_support_format_raw(a);
+  al->read_support_filter_all(a);
+  al->read_support_format_raw(a);
   struct archive_entry *e;
   int rc = 0;
-  if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK || archive_read_next_header(a, &e) != ARCHIVE_OK) {
-    rc = hpcdb_fail(HPCDB_EIO, "%s: %s", path, archive_error_string(a) ? archive_error_string(a) : "unreadable");
-    archive_read_free(a);
+  if (al->read_open_filename(a, path, 1 << 16) != ARCHIVE_OK || al->read_next_header(a, &e) != ARCHIVE_OK) {
+    rc = hpcdb_fail(HPCDB_EIO, "%s: %s", path, al->error_string(a) ? al->error_string(a) : "unreadable");
+    al->read_free(a);
     return rc;
   }
   uint64_t cap = 0;
@@ -47,9 +49,9 @@ static int read_compressed(const char *path, char **out, size_t *len) {
       rc = HPCDB_ENOMEM;
       break;
     }
-    la_ssize_t got = archive_read_data(a, buf + *len, 1 << 16);
+    la_ssize_t got = al->read_data(a, buf + *len, 1 << 16);
     if (got < 0) {
-      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: %s", path, archive_error_string(a));
+      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: %s", path, al->error_string(a));
       break;
     }
     if (got == 0) break;
@@ -59,7 +61,7 @@ static int read_compressed(const char *path, char **out, size_t *len) {
       break;
     }
   }
-  archive_read_free(a);
+  al->read_free(a);
   if (rc < 0) {
     free(buf);
     *len = 0;

@@ -6,14 +6,13 @@
  * matrix (memory: that matrix plus one row; doubles in a plain tar are read
  * by the kernel straight into their rows). The other flavour is derived in
  * place. */
-#include <archive.h>
-#include <archive_entry.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <zlib.h>
 
+#include "common/archive_lib.h"
 #include "common/bytes.h"
 #include "common/error.h"
 #include "cube/cube.h"
@@ -111,6 +110,7 @@ typedef struct source {
 
 /* Exactly n bytes of the member; 0 when it ends first. */
 static int read_exact(source *s, uint8_t *buf, size_t n) {
+  const archive_lib *al = archive_lib_loaded();
   if (!s->ar) {
     if (n > s->end - s->at || !cube_member_read(s->members, s->at, buf, n)) return 0;
     s->at += n;
@@ -118,7 +118,7 @@ static int read_exact(source *s, uint8_t *buf, size_t n) {
   }
   size_t got = 0;
   while (got < n) {
-    la_ssize_t r = archive_read_data(s->ar, buf + got, n - got);
+    la_ssize_t r = al->read_data(s->ar, buf + got, n - got);
     if (r <= 0) return 0;
     got += (size_t)r;
   }
@@ -252,15 +252,16 @@ static int read_stored(hpcdb_cube *c, uint32_t m, const cube_dtype *t, double *o
   }
   struct archive *ar;
   HPCDB_TRY(cube_open_archive(&ar, c->path));
+  const archive_lib *al = archive_lib_loaded();
   cube_values ix = {0};
   cube_member ixm = {0}, early = {0};
   int rc = 0, done = 0;
   struct archive_entry *e;
   while (rc == 0 && !done) {
-    int h = archive_read_next_header(ar, &e);
+    int h = al->read_next_header(ar, &e);
     if (h == ARCHIVE_EOF) break;
     if (h != ARCHIVE_OK && h != ARCHIVE_WARN) { /* ARCHIVE_RETRY: a damaged header */
-      rc = FAIL("archive", 0, "tar", "%s", archive_error_string(ar));
+      rc = FAIL("archive", 0, "tar", "%s", al->error_string(ar));
       break;
     }
     const char *name = cube_member_name(e);
@@ -285,7 +286,7 @@ static int read_stored(hpcdb_cube *c, uint32_t m, const cube_dtype *t, double *o
   cube_values_free(&ix);
   free(ixm.data);
   free(early.data);
-  archive_read_free(ar);
+  al->read_free(ar);
   return rc;
 }
 

@@ -1,14 +1,14 @@
 /* The members of a .cubex tar (or tar.gz) archive, through libarchive. */
-#include <archive.h>
-#include <archive_entry.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/archive_lib.h"
 #include "common/error.h"
 #include "cube/cube.h"
 
 const char *cube_member_name(struct archive_entry *e) {
-  const char *name = archive_entry_pathname(e);
+  const archive_lib *al = archive_lib_loaded();
+  const char *name = al->entry_pathname(e);
   return name ? name : "";
 }
 
@@ -16,7 +16,8 @@ const char *cube_member_name(struct archive_entry *e) {
  * (from 1 MiB), so that a header claiming a huge size costs memory only for
  * the bytes that are really there. */
 int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m, const char *path) {
-  int64_t size = archive_entry_size(e);
+  const archive_lib *al = archive_lib_loaded();
+  int64_t size = al->entry_size(e);
   if (size < 0 || (uint64_t)size > SIZE_MAX - 1) return hpcdb_fail(HPCDB_ECORRUPT, "%s: member of bad size", path);
   size_t want = (size_t)size, cap = want < (1u << 20) ? want : (1u << 20), got = 0;
   m->data = malloc(cap + 1);
@@ -28,12 +29,12 @@ int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m
       if (!d) break;
       m->data = d, cap = next;
     }
-    la_ssize_t n = archive_read_data(ar, m->data + got, cap - got);
+    la_ssize_t n = al->read_data(ar, m->data + got, cap - got);
     if (n <= 0) {
       free(m->data);
       m->data = NULL;
       return hpcdb_fail_at(HPCDB_ECORRUPT, path, cube_member_name(e), got, "archive", "short member: %s",
-                           n < 0 && archive_error_string(ar) ? archive_error_string(ar) : "truncated");
+                           n < 0 && al->error_string(ar) ? al->error_string(ar) : "truncated");
     }
     got += (size_t)n;
   }
@@ -49,12 +50,13 @@ int cube_read_member(struct archive *ar, struct archive_entry *e, cube_member *m
 int cube_open_archive(struct archive **out, const char *path) { return cube_open_archive_counting(out, path, NULL); }
 
 int cube_next_member(struct archive *ar, struct archive_entry **e, const char *path) {
-  int h = archive_read_next_header(ar, e);
+  const archive_lib *al = archive_lib_loaded();
+  int h = al->read_next_header(ar, e);
   if (h == ARCHIVE_EOF) return 0;
   if (h == ARCHIVE_OK || h == ARCHIVE_WARN) return 1;
   /* ARCHIVE_RETRY (a damaged header) included: the entry is not usable */
   return hpcdb_fail_at(HPCDB_ECORRUPT, path, "archive", 0, "tar", "%s",
-                       archive_error_string(ar) ? archive_error_string(ar) : "unreadable header");
+                       al->error_string(ar) ? al->error_string(ar) : "unreadable header");
 }
 
 int cube_read_anchor(cube_anchor *a, const char *path, const cube_member_index *x) {
@@ -69,6 +71,7 @@ int cube_read_anchor(cube_anchor *a, const char *path, const cube_member_index *
   }
   struct archive *ar;
   HPCDB_TRY(cube_open_archive(&ar, path));
+  const archive_lib *al = archive_lib_loaded();
   struct archive_entry *e;
   int rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "archive", 0, "member-missing", "no anchor.xml in the archive"), h;
   while ((h = cube_next_member(ar, &e, path)) != 0) {
@@ -84,7 +87,7 @@ int cube_read_anchor(cube_anchor *a, const char *path, const cube_member_index *
     }
     break;
   }
-  archive_read_free(ar);
+  al->read_free(ar);
   return rc;
 }
 

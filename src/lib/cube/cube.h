@@ -184,6 +184,12 @@ typedef struct cube_sum_tree {
   const uint32_t *kids_at, *kids;
   const uint8_t *is_entry;
   int serial; /* 1: on the calling thread only (it runs beside other work) */
+  /* when not NULL: grows by each cnode's exclusive row, cnode after cnode
+   * (each location's exclusive values summed in document order), the cnodes
+   * flagged in left_out (when not NULL) left out; the pass then runs on the
+   * calling thread only */
+  double *exc_totals;
+  const uint8_t *left_out;
 } cube_sum_tree;
 /* A summed floating-point metric stored inclusive (sum_pass.c): rows[c] holds
  * cnode c's inclusive values (n_locations f64, in the given byte order: a

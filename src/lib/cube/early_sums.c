@@ -5,7 +5,8 @@
  * sums each metric as cube_sum_pass does for a DOUBLE metric stored
  * inclusive, guessing what the anchor will say (8-byte values, the location
  * count from the member sizes; no cnode an entry point, each root's rows
- * kept so that the reader can make some of them entry points after). Once
+ * kept so that the reader can make some of them entry points after; each
+ * location's exclusive values summed without the roots'). Once
  * the anchor is parsed the reader marks the metrics it does not want,
  * helps with the rest, and uses a metric's sums only where its tree is the
  * scanned one and its guesses were right; anything else is read as before. */
@@ -52,10 +53,12 @@ static void sum_metric(const cube_early *e, cube_early_metric *m) {
   m->counts = calloc(nl, sizeof *m->counts);
   m->root_inc = malloc(nl * (e->n_roots + 1) * sizeof *m->root_inc);
   m->root_exc = malloc(nl * (e->n_roots + 1) * sizeof *m->root_exc);
-  if (!zero || !scratch || !m->exc || !m->inc || !m->counts || !m->root_inc || !m->root_exc) goto done;
+  m->exc_totals = calloc(nl, sizeof *m->exc_totals);
+  if (!zero || !scratch || !m->exc || !m->inc || !m->counts || !m->root_inc || !m->root_exc || !m->exc_totals)
+    goto done;
   for (uint32_t c = 0; c < nc; c++) rows[c] = (const uint8_t *)zero;
   for (uint32_t k = 0; k < v.n_rows; k++) rows[e->order[v.row_pos[k]]] = v.data + (size_t)k * nl * 8;
-  cube_sum_tree t = {nc, (uint32_t)nl, e->kids_at, e->kids, e->no_entries, 1};
+  cube_sum_tree t = {nc, (uint32_t)nl, e->kids_at, e->kids, e->no_entries, 1, m->exc_totals, e->is_root};
   cube_sum_pass(&t, rows, v.big_endian, scratch, m->exc, m->inc, m->counts);
   for (uint32_t i = 0; i < e->n_roots; i++)
     cube_sum_rows_of(&t, rows, v.big_endian, e->roots[i], m->root_inc + i * nl, m->root_exc + i * nl);
@@ -100,12 +103,13 @@ static int scan_tree(cube_early *e) {
        (e->kids = malloc(((size_t)nc + 1) * sizeof *e->kids)) != NULL &&
        (e->order = malloc(((size_t)nc + 1) * sizeof *e->order)) != NULL &&
        (e->no_entries = calloc((size_t)nc + 1, 1)) != NULL &&
+       (e->is_root = calloc((size_t)nc + 1, 1)) != NULL &&
        (e->roots = malloc(MAX_ROOTS * sizeof *e->roots)) != NULL && cube_children(nc, e->parent, e->kids_at, e->kids) == 0 &&
        cube_inclusive_order(nc, e->parent, e->kids_at, e->kids, e->order) == 0;
   for (uint32_t c = 0; ok && c < nc; c++)
     if (e->parent[c] == UINT32_MAX) {
       ok = e->n_roots < MAX_ROOTS;
-      if (ok) e->roots[e->n_roots++] = c;
+      if (ok) e->roots[e->n_roots++] = c, e->is_root[c] = 1;
     }
   return ok;
 }
@@ -193,13 +197,13 @@ void cube_early_free(cube_early *e) {
   }
   for (uint32_t i = 0; i < e->n_metrics; i++) {
     cube_early_metric *m = &e->metrics[i];
-    free(m->exc), free(m->inc), free(m->counts), free(m->root_inc), free(m->root_exc);
+    free(m->exc), free(m->inc), free(m->counts), free(m->root_inc), free(m->root_exc), free(m->exc_totals);
   }
   if (e->synced) {
     pthread_cond_destroy(&e->scanned);
     pthread_mutex_destroy(&e->lock);
   }
   free(e->metrics);
-  free(e->parent), free(e->kids_at), free(e->kids), free(e->order), free(e->no_entries), free(e->roots);
+  free(e->parent), free(e->kids_at), free(e->kids), free(e->order), free(e->no_entries), free(e->is_root), free(e->roots);
   memset(e, 0, sizeof *e);
 }

@@ -20,6 +20,7 @@ typedef struct cube_early_metric {
   double *exc, *inc;     /* each cnode's sums over locations */
   uint64_t *counts;      /* each location's non-zero values of both flavours */
   double *root_inc, *root_exc; /* each root's rows (n_roots × n_locations, native doubles) */
+  double *exc_totals;    /* each location's exclusive values summed in document order, roots left out */
 } cube_early_metric;
 
 typedef struct cube_early {
@@ -32,7 +33,7 @@ typedef struct cube_early {
   uint32_t n_metrics;
   /* the scanned tree (the helper's until `tree` says SCANNED) */
   uint32_t *parent, *kids_at, *kids, *order, *roots; /* order: an inclusive metric's rows */
-  uint8_t *no_entries;
+  uint8_t *no_entries, *is_root;
   uint32_t n_cnodes, n_roots;
   int tree; /* SCANNING, then SCANNED or NO_TREE (under lock) */
   atomic_int stop;

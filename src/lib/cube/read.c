@@ -8,13 +8,12 @@
  * is derived along the tree (sums, or min / max for MINDOUBLE/MAXDOUBLE).
  * A composite data type's components follow as metrics of their own
  * (components.c), some with their stored flavour only. */
-#include <archive.h>
-#include <archive_entry.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/archive_lib.h"
 #include "common/error.h"
 #include "cube/cube.h"
 #include "cube/early_sums.h"
@@ -72,6 +71,10 @@ typedef struct reader {
   cube_early early;               /* their sums begun while the anchor is parsed */
   const hpcdb_read_options *opts; /* what to read (NULL: everything) */
   int locations;                  /* 0: the summary profile's values only (HPCDB_READ_SUMMARY_ONLY) */
+  uint8_t *untotalled;            /* HPCDB_READ_PROFILE_TOTALS (else NULL): the locations whose global context
+                                     got no value of the current series (push_totals) */
+  double *totals;                 /* the same: n_locations sums */
+  uint32_t *by_id;                /* the same: cnodes by id (a profile's order), NULL when in document order */
   uint64_t *counted;        /* HPCDB_READ_COUNTS: each location's non-zero values counted, not kept */
   const uint8_t **rows;     /* one metric's inclusive row of each cnode: n_locations f64 in rows_be's byte order */
   int rows_be;
@@ -107,7 +110,8 @@ static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t ex
   for (uint32_t l = 0; l < r->a.n_locations; l++) {
     double y = values[l];
     if (y != 0 && counts) counts[l]++;
-    else if (y != 0 && r->locations) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
+    else if (y != 0 && (r->locations || r->untotalled)) HPCDB_TRY(push(&r->per_profile[l + 1], ctx_id, execution, y));
+    if (ctx_id == 0 && r->untotalled) r->untotalled[l] = y == 0;
     if (aggregate == CUBE_SUM || y != 0) all = combine(aggregate, all, y, k++);
   }
   if (total) all = *total; /* an integer metric's, summed exactly */
@@ -137,20 +141,26 @@ static int push_enclosing_integer(reader *r, const cube_dtype *t, uint16_t execu
   return rc;
 }
 
-/* The same from each cnode's inclusive row (r->rows); counted into counts
- * instead of kept when counts is not NULL. */
-static int push_enclosing_contexts(reader *r, int aggregate, uint16_t execution, uint64_t *counts) {
+/* The enclosing contexts' values at each location (entry, global: zeroed
+ * n_locations each) from the roots' inclusive rows (r->rows). */
+static void enclosing_values(const reader *r, int aggregate, double *entry, double *global) {
   const uint8_t *const *rows = r->rows;
   int be = r->rows_be;
-  uint32_t nl = r->a.n_locations;
-  double *entry = calloc((size_t)nl + 1, sizeof *entry), *global = calloc((size_t)nl + 1, sizeof *global);
-  int rc = entry && global ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (uint32_t l = 0; l < nl && rc == 0; l++) {
+  for (uint32_t l = 0; l < r->a.n_locations; l++) {
     uint32_t n = 0;
     for (uint32_t k = 0; k < r->n_entry_roots; k++) entry[l] = combine(aggregate, entry[l], row_value(rows[r->entry_roots[k]], l, be), k);
     if (r->entry_id) global[l] = combine(aggregate, global[l], entry[l], n++);
     for (uint32_t k = 0; k < r->n_entries; k++) global[l] = combine(aggregate, global[l], row_value(rows[r->entries[k]], l, be), n++);
   }
+}
+
+/* The same from each cnode's inclusive row (r->rows); counted into counts
+ * instead of kept when counts is not NULL. */
+static int push_enclosing_contexts(reader *r, int aggregate, uint16_t execution, uint64_t *counts) {
+  uint32_t nl = r->a.n_locations;
+  double *entry = calloc((size_t)nl + 1, sizeof *entry), *global = calloc((size_t)nl + 1, sizeof *global);
+  int rc = entry && global ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  if (rc == 0) enclosing_values(r, aggregate, entry, global);
   if (rc == 0 && r->entry_id) rc = push_enclosing(r, aggregate, r->entry_id, execution, entry, NULL, counts);
   if (rc == 0) rc = push_enclosing(r, aggregate, 0, execution, global, NULL, counts);
   free(entry);
@@ -188,6 +198,38 @@ static int append_locations(reader *r, uint16_t point, uint16_t execution) {
     }
   }
   return 0;
+}
+
+/* HPCDB_READ_PROFILE_TOTALS: the profiles view totals a location by its
+ * value at the global context, and where it has none there (r->untotalled)
+ * by the sum of its point values in the order of its contexts; such a
+ * location gets that sum (totals[l]) as its one point value, at the global
+ * context. */
+static int push_totals(reader *r, uint16_t point, const double *totals) {
+  for (uint32_t l = 0; l < r->a.n_locations; l++)
+    if (r->untotalled[l] && totals[l] != 0) HPCDB_TRY(push(&r->per_profile[l + 1], 0, point, totals[l]));
+  return 0;
+}
+
+static int any_untotalled(const reader *r) {
+  for (uint32_t l = 0; r->untotalled && l < r->a.n_locations; l++)
+    if (r->untotalled[l]) return 1;
+  return 0;
+}
+
+/* r->totals: each location's exclusive values in exc (cnode x location)
+ * summed in the order of a profile's contexts, entry points left out (they
+ * have none); row by row, so that it vectorizes. */
+static void exclusive_totals(reader *r, const double *exc) {
+  uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  double *restrict sums = r->totals;
+  memset(sums, 0, nl * sizeof *sums);
+  for (uint32_t k = 0; k < nc; k++) {
+    uint32_t c = r->by_id ? r->by_id[k] : k;
+    const double *restrict row = exc + (size_t)c * nl;
+    if (!r->is_entry[c])
+      for (uint32_t l = 0; l < nl; l++) sums[l] += row[l];
+  }
 }
 
 /* One model metric's values from a Cube metric's data: the metric's single
@@ -348,10 +390,21 @@ static int sum_inclusive(reader *r, const series *s, const cube_values *v) {
   } else {
     decode_dense(r, s, v);
   }
-  cube_sum_tree t = {nc, nl, r->kids_at, r->kids, r->is_entry, 0};
+  cube_sum_tree t = {nc, nl, r->kids_at, r->kids, r->is_entry, 0, NULL, NULL};
+  if (r->untotalled && !r->by_id) { /* the totals in document order, which is the contexts' (on one thread) */
+    memset(r->totals, 0, nl * sizeof *r->totals);
+    t.exc_totals = r->totals;
+  }
   cube_sum_pass(&t, r->rows, r->rows_be, r->scratch, r->sums, r->sums + nc, r->counted);
   HPCDB_TRY(push_sums(r, s, r->sums, r->sums + nc));
-  return push_enclosing_contexts(r, CUBE_SUM, s->execution, r->counted);
+  HPCDB_TRY(push_enclosing_contexts(r, CUBE_SUM, s->execution, r->counted));
+  if (!any_untotalled(r)) return 0;
+  if (r->by_id) { /* the exclusive rows as the pass derived them, then summed by id */
+    for (uint32_t c = 0; c < nc; c++)
+      if (!r->is_entry[c]) cube_sum_rows_of(&t, r->rows, r->rows_be, c, r->scratch, r->exc + (size_t)c * nl);
+    exclusive_totals(r, r->exc);
+  }
+  return push_totals(r, s->point, r->totals);
 }
 
 /* sum_inclusive's work from the early sums (early_sums.c), which took no
@@ -373,7 +426,34 @@ static int sum_inclusive_early(reader *r, const series *s, const cube_early_metr
   }
   r->rows_be = cube_native_big_endian();
   HPCDB_TRY(push_sums(r, s, r->sums, r->sums + nc));
-  return push_enclosing_contexts(r, CUBE_SUM, s->execution, r->counted);
+  HPCDB_TRY(push_enclosing_contexts(r, CUBE_SUM, s->execution, r->counted));
+  return r->untotalled ? push_totals(r, s->point, em->exc_totals) : 0;
+}
+
+/* HPCDB_READ_PROFILE_TOTALS: whether the early sums' totals are each
+ * location's exclusive values summed as push_totals needs them, wherever
+ * the location has no value at the global context (from the roots' rows):
+ * the early sums left the roots out, which is right for an entry point
+ * (none) and for a root with no exclusive value there; they are in document
+ * order, which must be the contexts'. Otherwise the metric is read the
+ * ordinary way. */
+static int early_totals_fit(reader *r, const cube_early_metric *em) {
+  uint32_t nl = r->a.n_locations;
+  if (r->by_id) return 0;
+  for (uint32_t k = 0; k < r->n_entries; k++) /* the entry points are roots, so left out */
+    if (r->a.cnodes[r->entries[k]].parent != UINT32_MAX) return 0;
+  for (uint32_t i = 0; i < r->early.n_roots; i++)
+    r->rows[r->early.roots[i]] = (const uint8_t *)(em->root_inc + (size_t)i * nl);
+  r->rows_be = cube_native_big_endian();
+  double *entry = calloc((size_t)nl + 1, sizeof *entry), *global = calloc((size_t)nl + 1, sizeof *global);
+  int fit = entry && global; /* out of memory: the ordinary read says so */
+  if (fit) enclosing_values(r, CUBE_SUM, entry, global);
+  for (uint32_t l = 0; fit && l < nl; l++)
+    for (uint32_t i = 0; global[l] == 0 && i < r->early.n_roots; i++)
+      fit &= r->is_entry[r->early.roots[i]] || em->root_exc[(size_t)i * nl + l] == 0;
+  free(entry);
+  free(global);
+  return fit;
 }
 
 /* Summary only, a summed floating-point series stored exclusive: the same
@@ -384,6 +464,7 @@ static int summary_of_exclusive_sum(reader *r, const series *s, const cube_value
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
   double *m = r->inc, *sx = r->sums, *sy = r->sums + nc;
   decode_dense(r, s, v);
+  if (r->untotalled) exclusive_totals(r, m); /* before the inclusive values take the matrix */
   for (uint32_t c = 0; c < nc; c++) {
     double x = 0;
     for (uint32_t l = 0; l < nl && !r->is_entry[c]; l++) x += m[(size_t)c * nl + l];
@@ -400,7 +481,8 @@ static int summary_of_exclusive_sum(reader *r, const series *s, const cube_value
     sy[c] = y;
   }
   HPCDB_TRY(push_sums(r, s, sx, sy));
-  return push_enclosing_contexts(r, CUBE_SUM, s->execution, NULL);
+  HPCDB_TRY(push_enclosing_contexts(r, CUBE_SUM, s->execution, NULL));
+  return r->untotalled ? push_totals(r, s->point, r->totals) : 0;
 }
 
 /* The values of one series for every cnode and location, then into the
@@ -431,11 +513,22 @@ static int add_series(reader *r, const series *s, const cube_values *v) {
       if (r->is_entry[c]) memset(&r->exc[(size_t)c * nl], 0, nl * sizeof *r->exc);
   }
   if (r->locations) HPCDB_TRY(append_locations(r, s->point, s->execution));
-  if (!s->derive) return 0;
+  if (!s->derive) { /* the stored flavour only: an exclusive one is totalled by its point values everywhere */
+    if (!r->untotalled || s->m->flavour == CUBE_INCLUSIVE) return 0;
+    memset(r->untotalled, 1, nl);
+    exclusive_totals(r, r->exc);
+    return push_totals(r, s->point, r->totals);
+  }
   HPCDB_TRY(summarize(r, s, integer));
-  if (integer) return push_enclosing_integer(r, s->t, s->execution);
-  dense_rows(r);
-  return push_enclosing_contexts(r, s->aggregate, s->execution, NULL);
+  if (integer) {
+    HPCDB_TRY(push_enclosing_integer(r, s->t, s->execution));
+  } else {
+    dense_rows(r);
+    HPCDB_TRY(push_enclosing_contexts(r, s->aggregate, s->execution, NULL));
+  }
+  if (!any_untotalled(r)) return 0;
+  exclusive_totals(r, r->exc);
+  return push_totals(r, s->point, r->totals);
 }
 
 static uint32_t scope_of_type(const hpcdb_experiment *exp, uint8_t type) {
@@ -549,6 +642,34 @@ static int find_entry_roots(reader *r) {
   return 0;
 }
 
+typedef struct id_slot {
+  uint32_t id, cnode;
+} id_slot;
+
+static int by_id(const void *a, const void *b) {
+  const id_slot *x = a, *y = b;
+  return x->id != y->id ? (x->id < y->id ? -1 : 1) : (x->cnode < y->cnode ? -1 : x->cnode > y->cnode);
+}
+
+/* HPCDB_READ_PROFILE_TOTALS: r->by_id, the cnodes in the order of a
+ * profile's contexts (by id), unless that is document order (left NULL). */
+static int order_by_id(reader *r) {
+  uint32_t nc = r->a.n_cnodes, c = 1;
+  while (c < nc && r->a.cnodes[c - 1].id < r->a.cnodes[c].id) c++;
+  if (c >= nc) return 0;
+  id_slot *slots = malloc(((size_t)nc + 1) * sizeof *slots);
+  r->by_id = malloc(((size_t)nc + 1) * sizeof *r->by_id);
+  if (!slots || !r->by_id) {
+    free(slots);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  for (c = 0; c < nc; c++) slots[c] = (id_slot){r->a.cnodes[c].id, c};
+  qsort(slots, nc, sizeof *slots, by_id);
+  for (c = 0; c < nc; c++) r->by_id[c] = slots[c].cnode;
+  free(slots);
+  return 0;
+}
+
 static int metric_of_member(const cube_anchor *a, const char *name, const char *suffix, uint32_t *out) {
   unsigned long id;
   if (!cube_member_metric_id(name, suffix, &id)) return 0;
@@ -652,7 +773,7 @@ static int read_metrics_indexed(reader *r, const cube_member_index *x) {
     if (!slot || *slot || !wanted(r, m)) continue;
     *slot = im;
     const cube_early_metric *em = ix[m] && dt[m] && early_fits(r, m) ? cube_early_find(&r->early, ix[m], dt[m]) : NULL;
-    if (em && em->n_locations == r->a.n_locations) {
+    if (em && em->n_locations == r->a.n_locations && (!r->untotalled || early_totals_fit(r, em))) {
       cube_dtype t;
       cube_dtype_parse(&t, r->a.metrics[m].dtype);
       series s = {&r->a.metrics[m], &t, UINT32_MAX, CUBE_SUM, 1, (uint16_t)(2 * m), (uint16_t)(2 * m + 1)};
@@ -683,14 +804,15 @@ static int read_metrics(reader *r) {
   struct archive *ar;
   uint32_t mended = 0;
   HPCDB_TRY(cube_open_archive_counting(&ar, r->path, &mended));
+  const archive_lib *al = archive_lib_loaded();
   cube_member *ix = calloc(r->a.n_metrics + 1, sizeof *ix), *dt = calloc(r->a.n_metrics + 1, sizeof *dt);
   int rc = ix && dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   struct archive_entry *e;
   while (rc == 0) {
-    int h = archive_read_next_header(ar, &e);
+    int h = al->read_next_header(ar, &e);
     if (h == ARCHIVE_EOF) break;
     if (h != ARCHIVE_OK && h != ARCHIVE_WARN) { /* ARCHIVE_RETRY: a damaged header */
-      rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "archive", 0, "tar", "%s", archive_error_string(ar));
+      rc = hpcdb_fail_at(HPCDB_ECORRUPT, r->path, "archive", 0, "tar", "%s", al->error_string(ar));
       break;
     }
     const char *name = cube_member_name(e);
@@ -713,7 +835,7 @@ static int read_metrics(reader *r) {
   }
   free(ix);
   free(dt);
-  archive_read_free(ar);
+  al->read_free(ar);
   return rc == 0 ? mended_warning(r, mended) : rc;
 }
 
@@ -770,7 +892,10 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   memset(&r, 0, sizeof r);
   r.path = path;
   r.opts = opts;
-  r.locations = !opts || !(opts->flags & HPCDB_READ_SUMMARY_ONLY);
+  int counting = opts && opts->values == HPCDB_READ_COUNTS;
+  int totals = opts && (opts->flags & HPCDB_READ_PROFILE_TOTALS) && !(opts->flags & HPCDB_READ_SUMMARY_ONLY) &&
+               !counting;
+  r.locations = !opts || (!(opts->flags & HPCDB_READ_SUMMARY_ONLY) && !totals);
   HPCDB_TRY(cube_member_index_build(&r.members, path));
   int values = !opts || opts->values == HPCDB_READ_ALL || opts->values == HPCDB_READ_COUNTS ||
                opts->values == HPCDB_READ_METRICS;
@@ -798,10 +923,11 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   r.zero_row = calloc((size_t)nl + 1, sizeof *r.zero_row);
   r.scratch = malloc(((size_t)CUBE_SUM_PASS_ROWS * nl + 1) * sizeof *r.scratch);
   r.sums = malloc(((size_t)2 * nc + 1) * sizeof *r.sums);
-  int counting = opts && opts->values == HPCDB_READ_COUNTS;
   if (counting) r.counted = calloc((size_t)nl + 1, sizeof *r.counted);
+  if (totals) r.untotalled = calloc((size_t)nl + 1, 1), r.totals = calloc((size_t)nl + 1, sizeof *r.totals);
   if (rc == 0 && (!r.parent || !r.kids_at || !r.kids || !r.order || !r.exc || !r.inc || !r.cols || !r.per_profile ||
-                  !r.rows || !r.zero_row || !r.scratch || !r.sums || (counting && !r.counted)))
+                  !r.rows || !r.zero_row || !r.scratch || !r.sums || (counting && !r.counted) ||
+                  (totals && (!r.untotalled || !r.totals))))
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %u cnodes x %u locations", path, nc, nl);
   if (rc == 0) { /* children lists in document order */
     for (uint32_t c = 0; c < nc; c++) r.parent[c] = r.a.cnodes[c].parent;
@@ -809,6 +935,7 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   }
   if (rc == 0) rc = cube_build_model(r.exp, &r.a, path, &r.entry_id);
   if (rc == 0) rc = find_entry_roots(&r);
+  if (rc == 0 && totals) rc = order_by_id(&r);
   r.next_id = 2 * r.a.n_metrics;
   if (rc == 0) finish_early(&r);
   if (rc == 0) rc = read_metrics(&r);
@@ -838,6 +965,9 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   free(r.iinc);
   free(r.cols);
   free(r.counted);
+  free(r.untotalled);
+  free(r.totals);
+  free(r.by_id);
   free(r.rows);
   free(r.zero_row);
   free(r.scratch);

@@ -54,6 +54,10 @@ static inline __attribute__((always_inline)) void finish_row(double *restrict e,
   for (uint32_t l = 0; tally && l < nl; l++) tally[l] += (v[l] != 0 ? 1.0 : 0.0) + (e[l] != 0 ? 1.0 : 0.0);
 }
 
+static inline __attribute__((always_inline)) void add_row(double *restrict sums, const double *restrict e, uint32_t nl) {
+  for (uint32_t l = 0; l < nl; l++) sums[l] += e[l];
+}
+
 /* Sums over locations of a batch's rows v[j] and e[j], side by side. */
 static void sum_batch(const double *const *v, const double *const *e, uint32_t nl, double *y, double *x) {
   double y0 = 0, y1 = 0, y2 = 0, y3 = 0, x0 = 0, x1 = 0, x2 = 0, x3 = 0;
@@ -96,6 +100,7 @@ static inline __attribute__((always_inline)) void pass(const share *sh, int swap
       }
     }
     finish_row(ec, vc, nl, tally);
+    if (t->exc_totals && !(t->left_out && t->left_out[c])) add_row(t->exc_totals, ec, nl);
     v[n] = vc, e[n] = ec;
     if (++n == CUBE_SUM_BATCH || c + 1 == sh->to) {
       double y[CUBE_SUM_BATCH], x[CUBE_SUM_BATCH];
@@ -127,7 +132,7 @@ void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_e
   if (counts) first.tally = first.scratch + share_rows - nl, second.tally = second.scratch + share_rows - nl;
   pthread_t helper;
   int helped = 0;
-  if (!t->serial && (uint64_t)nc * nl >= PARALLEL_MIN_VALUES) {
+  if (!t->serial && !t->exc_totals && (uint64_t)nc * nl >= PARALLEL_MIN_VALUES) {
     first.to = second.from = nc / 2;
     helped = pthread_create(&helper, NULL, run_share, &second) == 0;
     if (!helped) first.to = nc;

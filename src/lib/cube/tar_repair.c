@@ -10,13 +10,12 @@
  * handed to the tar reader in 512-byte-aligned pieces; the headers are found
  * by following each member's size (ustar octal or base-256, or a pax `size`
  * record before it). */
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/archive_lib.h"
 #include "common/error.h"
 #include "cube/cube.h"
 
@@ -95,13 +94,14 @@ static void mend(tar_stream *s, uint8_t *h) {
 
 /* Reads until buf holds `want` bytes or the stream ends. */
 static int fill(tar_stream *s, size_t want) {
+  const archive_lib *al = archive_lib_loaded();
   if (want > s->cap) {
     uint8_t *b = realloc(s->buf, want);
     if (!b) return -1;
     s->buf = b, s->cap = want;
   }
   while (s->len < want && !s->eof) {
-    la_ssize_t got = archive_read_data(s->raw, s->buf + s->len, want - s->len);
+    la_ssize_t got = al->read_data(s->raw, s->buf + s->len, want - s->len);
     if (got < 0) return -1;
     if (got == 0) s->eof = 1;
     s->len += (size_t)got;
@@ -140,11 +140,12 @@ static int walk_headers(tar_stream *s) {
 }
 
 static la_ssize_t stream_read(struct archive *ar, void *user, const void **out) {
+  const archive_lib *al = archive_lib_loaded();
   tar_stream *s = user;
   s->base += s->len;
   s->len = 0;
   if (fill(s, CHUNK) < 0 || walk_headers(s) < 0) {
-    archive_set_error(ar, EIO, "%s", archive_error_string(s->raw) ? archive_error_string(s->raw) : "out of memory");
+    al->set_error(ar, EIO, "%s", al->error_string(s->raw) ? al->error_string(s->raw) : "out of memory");
     return -1;
   }
   *out = s->buf;
@@ -152,37 +153,40 @@ static la_ssize_t stream_read(struct archive *ar, void *user, const void **out) 
 }
 
 static int stream_close(struct archive *ar, void *user) {
+  const archive_lib *al = archive_lib_loaded();
   (void)ar;
   tar_stream *s = user;
-  archive_read_free(s->raw);
+  al->read_free(s->raw);
   free(s->buf);
   free(s);
   return ARCHIVE_OK;
 }
 
 int cube_open_archive_counting(struct archive **out, const char *path, uint32_t *repaired) {
+  const archive_lib *al = archive_lib_open(path);
+  if (!al) return HPCDB_EIO;
   tar_stream *s = calloc(1, sizeof *s);
-  struct archive *ar = archive_read_new();
-  if (s) s->raw = archive_read_new(), s->pax_size = UINT64_MAX, s->repaired = repaired;
+  struct archive *ar = al->read_new();
+  if (s) s->raw = al->read_new(), s->pax_size = UINT64_MAX, s->repaired = repaired;
   if (!s || !s->raw || !ar) {
-    if (s) archive_read_free(s->raw);
+    if (s) al->read_free(s->raw);
     free(s);
-    archive_read_free(ar);
+    al->read_free(ar);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
   struct archive_entry *e;
-  archive_read_support_filter_all(s->raw);
-  archive_read_support_format_raw(s->raw);
-  if (archive_read_open_filename(s->raw, path, CHUNK) != ARCHIVE_OK || archive_read_next_header(s->raw, &e) != ARCHIVE_OK) {
-    int rc = hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not a readable tar archive: %s", path, archive_error_string(s->raw));
+  al->read_support_filter_all(s->raw);
+  al->read_support_format_raw(s->raw);
+  if (al->read_open_filename(s->raw, path, CHUNK) != ARCHIVE_OK || al->read_next_header(s->raw, &e) != ARCHIVE_OK) {
+    int rc = hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not a readable tar archive: %s", path, al->error_string(s->raw));
     stream_close(NULL, s);
-    archive_read_free(ar);
+    al->read_free(ar);
     return rc;
   }
-  archive_read_support_format_tar(ar);
-  if (archive_read_open(ar, s, NULL, stream_read, stream_close) != ARCHIVE_OK) { /* closes s */
-    int rc = hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not a readable tar archive: %s", path, archive_error_string(ar));
-    archive_read_free(ar);
+  al->read_support_format_tar(ar);
+  if (al->read_open(ar, s, NULL, stream_read, stream_close) != ARCHIVE_OK) { /* closes s */
+    int rc = hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not a readable tar archive: %s", path, al->error_string(ar));
+    al->read_free(ar);
     return rc;
   }
   *out = ar;

@@ -7,13 +7,12 @@
  * bytes, which CubeLib ignores, are a note), SCALE_FUNC values whose term and
  * measurement counts fit their 848 bytes. Diagnostics
  * name the member: "file.cubex[3.index]". */
-#include <archive.h>
-#include <archive_entry.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/archive_lib.h"
 #include "common/diag.h"
 #include "common/error.h"
 #include "common/hashmap.h"
@@ -210,6 +209,7 @@ static int check_members(checker *k, const cube_anchor *a, const cube_member_ind
   struct archive *ar = NULL;
   uint32_t mended = x->mended;
   if (!x->n) HPCDB_TRY(cube_open_archive_counting(&ar, k->path, &mended));
+  const archive_lib *al = archive_lib_loaded(); /* NULL without ar, and then not used */
   pairing pr = {calloc(a->n_metrics + 1, sizeof *pr.ix), calloc(a->n_metrics + 1, sizeof *pr.dt),
                 calloc(a->n_metrics + 1, 1), calloc(a->n_metrics + 1, 1)};
   int rc = pr.ix && pr.dt && pr.seen_ix && pr.seen_dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -217,10 +217,10 @@ static int check_members(checker *k, const cube_anchor *a, const cube_member_ind
     check_member(k, a, &pr, x->members[i].name, NULL, NULL, x, &x->members[i]);
   struct archive_entry *e;
   while (rc == 0 && ar) {
-    int h = archive_read_next_header(ar, &e);
+    int h = al->read_next_header(ar, &e);
     if (h == ARCHIVE_EOF) break;
     if (h != ARCHIVE_OK && h != ARCHIVE_WARN) { /* ARCHIVE_RETRY: a damaged header */
-      report(k, HPCDB_SEV_ERROR, "archive", 0, "tar", "%s", archive_error_string(ar));
+      report(k, HPCDB_SEV_ERROR, "archive", 0, "tar", "%s", al->error_string(ar));
       break;
     }
     check_member(k, a, &pr, cube_member_name(e), ar, e, NULL, NULL);
@@ -235,7 +235,7 @@ static int check_members(checker *k, const cube_anchor *a, const cube_member_ind
   free(pr.dt);
   free(pr.seen_ix);
   free(pr.seen_dt);
-  if (ar) archive_read_free(ar);
+  if (ar) al->read_free(ar);
   if (mended) /* read as CubeLib and pycubexr read it */
     report(k, HPCDB_SEV_NOTE, "archive", 0, "tar-checksum",
            "%u member header(s) with a checksum 32 below the right one (CubeW 4.8's bug): read as if right", mended);

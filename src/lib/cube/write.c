@@ -3,13 +3,12 @@
  * cnodes x locations, one filled while the other is written), then the members of the Cube file it was read from
  * that hpcdb does not interpret (write_carry.c). Members carry mtime 0 so that equal models give
  * byte-identical files. */
-#include <archive.h>
-#include <archive_entry.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "common/archive_lib.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "cube/cube_write.h"
@@ -20,17 +19,18 @@ static la_ssize_t to_file(struct archive *ar, void *user, const void *data, size
 }
 
 static int add_header(struct archive *ar, const char *name, uint64_t size, const char *path) {
-  struct archive_entry *e = archive_entry_new();
+  const archive_lib *al = archive_lib_loaded();
+  struct archive_entry *e = al->entry_new();
   if (!e) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  archive_entry_set_pathname(e, name);
-  archive_entry_set_size(e, (la_int64_t)size);
-  archive_entry_set_filetype(e, AE_IFREG);
-  archive_entry_set_perm(e, 0644);
-  archive_entry_set_mtime(e, 0, 0);
-  int rc = archive_write_header(ar, e) == ARCHIVE_OK
+  al->entry_set_pathname(e, name);
+  al->entry_set_size(e, (la_int64_t)size);
+  al->entry_set_filetype(e, AE_IFREG);
+  al->entry_set_perm(e, 0644);
+  al->entry_set_mtime(e, 0, 0);
+  int rc = al->write_header(ar, e) == ARCHIVE_OK
                ? 0
-               : hpcdb_fail_at(HPCDB_EIO, path, name, 0, "write", "%s", archive_error_string(ar));
-  archive_entry_free(e);
+               : hpcdb_fail_at(HPCDB_EIO, path, name, 0, "write", "%s", al->error_string(ar));
+  al->entry_free(e);
   return rc;
 }
 
@@ -40,9 +40,10 @@ typedef struct member_sink {
 } member_sink;
 
 static int to_member(void *user, const void *data, size_t n) {
+  const archive_lib *al = archive_lib_loaded();
   member_sink *m = user;
-  if (n == 0 || archive_write_data(m->ar, data, n) == (la_ssize_t)n) return 0;
-  return hpcdb_fail_at(HPCDB_EIO, m->path, m->name, 0, "write", "%s", archive_error_string(m->ar));
+  if (n == 0 || al->write_data(m->ar, data, n) == (la_ssize_t)n) return 0;
+  return hpcdb_fail_at(HPCDB_EIO, m->path, m->name, 0, "write", "%s", al->error_string(m->ar));
 }
 
 static int add_member(struct archive *ar, const char *name, const cube_buf *b, const char *path) {
@@ -178,21 +179,23 @@ int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_
   struct stat st;
   if (!(options->flags & HPCDB_WRITE_FORCE) && stat(path, &st) == 0)
     return hpcdb_fail(HPCDB_EINVAL, "%s: exists (use --force to replace it)", path);
+  const archive_lib *al = archive_lib_open(path);
+  if (!al) return HPCDB_EIO;
   hpcdb_atomic_file f;
   /* direct: the rows go to the disk without a copy of the file in the page cache (fresh memory, expensive to touch in a VM) */
   HPCDB_TRY(atomic_file_open_direct(&f, path));
-  struct archive *ar = archive_write_new();
+  struct archive *ar = al->write_new();
   int rc = ar ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   /* large blocks: fewer writes; the last one padded as tar's default 10240 */
-  if (rc == 0 && (archive_write_set_format_pax_restricted(ar) != ARCHIVE_OK ||
-                  archive_write_set_bytes_per_block(ar, 1 << 20) != ARCHIVE_OK ||
-                  archive_write_set_bytes_in_last_block(ar, 10240) != ARCHIVE_OK ||
-                  archive_write_open2(ar, &f, NULL, to_file, NULL, NULL) != ARCHIVE_OK))
-    rc = hpcdb_fail(HPCDB_EIO, "%s: cannot start a tar archive: %s", path, archive_error_string(ar));
+  if (rc == 0 && (al->write_set_format_pax_restricted(ar) != ARCHIVE_OK ||
+                  al->write_set_bytes_per_block(ar, 1 << 20) != ARCHIVE_OK ||
+                  al->write_set_bytes_in_last_block(ar, 10240) != ARCHIVE_OK ||
+                  al->write_open2(ar, &f, NULL, to_file, NULL, NULL) != ARCHIVE_OK))
+    rc = hpcdb_fail(HPCDB_EIO, "%s: cannot start a tar archive: %s", path, al->error_string(ar));
   if (rc == 0) rc = write_members(ar, &f, exp, path, options->compress);
-  if (rc == 0 && archive_write_close(ar) != ARCHIVE_OK)
-    rc = hpcdb_fail(HPCDB_EIO, "%s: %s", path, archive_error_string(ar));
-  if (ar) archive_write_free(ar);
+  if (rc == 0 && al->write_close(ar) != ARCHIVE_OK)
+    rc = hpcdb_fail(HPCDB_EIO, "%s: %s", path, al->error_string(ar));
+  if (ar) al->write_free(ar);
   if (rc == 0) return atomic_file_commit(&f);
   atomic_file_abort(&f);
   return rc;

@@ -3,10 +3,9 @@
  * other file a tool put there) carried into the file being written, after the
  * metrics and byte for byte. Members hpcdb writes itself (anchor.xml and
  * <id>.index / <id>.data) are not carried: their content comes from the model. */
-#include <archive.h>
-#include <archive_entry.h>
 #include <string.h>
 
+#include "common/archive_lib.h"
 #include "common/error.h"
 #include "cube/cube_write.h"
 
@@ -18,16 +17,17 @@ static int written_by_hpcdb(const char *name) {
 }
 
 static int copy_member(struct archive *in, struct archive_entry *e, cube_member_writer *w) {
+  const archive_lib *al = archive_lib_loaded();
   const char *name = cube_member_name(e);
-  int64_t size = archive_entry_size(e);
+  int64_t size = al->entry_size(e);
   if (size < 0) return hpcdb_fail_at(HPCDB_ECORRUPT, w->origin, name, 0, "archive", "member of bad size");
   HPCDB_TRY(w->header(w->user, name, (uint64_t)size));
   uint8_t buf[1 << 16];
   for (int64_t left = size; left > 0;) {
-    la_ssize_t got = archive_read_data(in, buf, sizeof buf);
+    la_ssize_t got = al->read_data(in, buf, sizeof buf);
     if (got <= 0 || got > left)
       return hpcdb_fail_at(HPCDB_ECORRUPT, w->origin, name, (uint64_t)(size - left), "archive", "short member: %s",
-                           archive_error_string(in) ? archive_error_string(in) : "truncated");
+                           al->error_string(in) ? al->error_string(in) : "truncated");
     HPCDB_TRY(w->data(w->user, buf, (size_t)got));
     left -= got;
   }
@@ -39,18 +39,19 @@ int cube_carry_members(const hpcdb_experiment *exp, cube_member_writer *w) {
   w->origin = exp->origin;
   struct archive *in;
   HPCDB_TRY(cube_open_archive(&in, exp->origin));
+  const archive_lib *al = archive_lib_loaded();
   struct archive_entry *e;
   int rc = 0;
   for (;;) {
-    int h = archive_read_next_header(in, &e);
+    int h = al->read_next_header(in, &e);
     if (h == ARCHIVE_EOF) break;
     if (h != ARCHIVE_OK && h != ARCHIVE_WARN) { /* ARCHIVE_RETRY: a damaged header */
-      rc = hpcdb_fail_at(HPCDB_ECORRUPT, exp->origin, "archive", 0, "tar", "%s", archive_error_string(in));
+      rc = hpcdb_fail_at(HPCDB_ECORRUPT, exp->origin, "archive", 0, "tar", "%s", al->error_string(in));
       break;
     }
-    if (archive_entry_filetype(e) != AE_IFREG || written_by_hpcdb(cube_member_name(e))) continue;
+    if (al->entry_filetype(e) != AE_IFREG || written_by_hpcdb(cube_member_name(e))) continue;
     if ((rc = copy_member(in, e, w)) < 0) break;
   }
-  archive_read_free(in);
+  al->read_free(in);
   return rc;
 }

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/dtoa.h"
+#include "common/fixed_decimal.h"
 #include "report/report_data.h"
 
 static const char *basename_of(const char *path) {
@@ -63,7 +65,11 @@ void report_value(char *buf, size_t size, double v, double seconds) {
       v /= 1000;
       k++;
     }
-    if (k == 0 && v == floor(v)) snprintf(buf, size, "%.0f", v);
-    else snprintf(buf, size, "%.3g%s", v, suffix[k]);
+    if (k == 0 && v == floor(v)) { /* |v| < 1000: its integer digits, as "%.0f" */
+      buf[fmt_i64(buf, (int64_t)v)] = '\0';
+    } else {
+      int n = fmt_g3(buf, size, v);
+      snprintf(buf + n, size - (size_t)n, "%s", suffix[k]);
+    }
   }
 }

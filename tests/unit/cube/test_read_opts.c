@@ -1,18 +1,26 @@
 /* hpcdb_read_opts on Cube files gives what commands print from a full read:
  * reading what `hpcdb report` reads (one metric's values, the summary
- * profile's only), its report in every view is the full read's, byte for
- * byte; reading the structure only, info's lines up to the profiles (format,
+ * profile's only, or for the profiles view the profiles' totals), its report
+ * in every view is the full read's, byte for byte; reading the structure only, info's lines up to the profiles (format,
  * tree, structure, metrics) are the full read's; counting values instead of
  * keeping them (what `hpcdb info` reads), info's whole text is the full
  * read's. On every sample Cube file and on hpcdb's Cube copy of it (every
  * metric stored inclusive, the one-pass path), plain (members found by
  * offset) and gzip-compressed (members skipped while streaming); a path given
- * as argument is checked instead (e.g. the large generated file of bench/). */
+ * as argument is checked instead (e.g. the large generated file of bench/).
+ * Also a copy of a file whose summed exclusive FLOAT metric has no value at
+ * location 0 (a total of 0 there: the profiles' totals read sums that
+ * location's point values before the summary's pass takes the matrix), and
+ * hpcdb's copy of all-dtypes with its cnode ids reversed (a profile's contexts
+ * then in another order than the document's: the early sums' totals are not
+ * used, and the one-pass read sums the exclusive rows by id). */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "cube/cube.h"
 #include "hpcdb/cube.h"
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
@@ -32,12 +40,11 @@ static int print_info(FILE *out, const hpcdb_experiment *exp, const void *arg) {
 }
 
 /* The report of `name` (NULL: the default metrics) in view v from the full
- * read and from a read of only what `hpcdb report` reads for it: the named
- * metric's values (or all), of the summary profile only unless the view shows
- * every profile. */
-static void same_report(const char *path, const hpcdb_experiment *full, const char *name, hpcdb_view v) {
-  hpcdb_read_options ro = {name ? HPCDB_READ_METRICS : HPCDB_READ_ALL, name ? &name : NULL, name ? 1 : 0,
-                           v != HPCDB_VIEW_PROFILES ? HPCDB_READ_SUMMARY_ONLY : 0};
+ * read and from a read of only the named metric's values (or all) with the
+ * given flags. */
+static void same_report_read(const char *path, const hpcdb_experiment *full, const char *name, hpcdb_view v,
+                             unsigned flags) {
+  hpcdb_read_options ro = {name ? HPCDB_READ_METRICS : HPCDB_READ_ALL, name ? &name : NULL, name ? 1 : 0, flags};
   hpcdb_experiment *part;
   CHECK(hpcdb_read_opts(&part, path, &ro) == 0);
   CHECK(part->n_metrics == full->n_metrics);
@@ -47,12 +54,25 @@ static void same_report(const char *path, const hpcdb_experiment *full, const ch
   char *a = testlib_printed(print_report, full, &o, &rc_full), *b = testlib_printed(print_report, part, &o, &rc_part);
   CHECK(rc_full == rc_part);
   if (strcmp(a, b) != 0) {
-    fprintf(stderr, "%s: metric %s, view %d: the partial read reports otherwise\n", path, name ? name : "(default)", (int)v);
+    fprintf(stderr, "%s: metric %s, view %d, flags %u: the partial read reports otherwise\n", path,
+            name ? name : "(default)", (int)v, flags);
     CHECK(0);
   }
   free(a);
   free(b);
   hpcdb_experiment_free(part);
+}
+
+/* The same from what `hpcdb report` reads for view v: the summary profile
+ * only, or for the profiles view the profiles' totals; and for the profiles
+ * view, every profile's values of the metric too. */
+static void same_report(const char *path, const hpcdb_experiment *full, const char *name, hpcdb_view v) {
+  if (v != HPCDB_VIEW_PROFILES) {
+    same_report_read(path, full, name, v, HPCDB_READ_SUMMARY_ONLY);
+    return;
+  }
+  same_report_read(path, full, name, v, HPCDB_READ_PROFILE_TOTALS);
+  same_report_read(path, full, name, v, 0);
 }
 
 /* The default metrics and each metric alone, in every view. */
@@ -123,6 +143,62 @@ static const char *gzip_copy(const char *path, const char *name) {
   return out;
 }
 
+/* dense-index-8-roots.cubex with metric 0 (time, FLOAT, stored exclusive)
+ * made 0 at location 0 in every row. */
+static void zero_location_copy(const char *out) {
+  const char *path = testlib_sample("cube/dense-index-8-roots.cubex");
+  hpcdb_experiment *exp;
+  CHECK(hpcdb_read(&exp, path) == 0);
+  size_t nl = exp->n_profiles - 1, len;
+  hpcdb_experiment_free(exp);
+  cube_member_index x;
+  uint8_t *bytes;
+  CHECK(cube_member_index_build(&x, path) == 0 && testlib_read_file(path, &bytes, &len) == 0);
+  const cube_indexed_member *dt = cube_member_find(&x, "0.data");
+  CHECK(dt != NULL && dt->size > 10 && (dt->size - 10) % (4 * nl) == 0);
+  for (uint64_t at = dt->offset + 10; at < dt->offset + dt->size; at += 4 * nl) memset(bytes + at, 0, 4);
+  CHECK(testlib_write_file(out, bytes, len) == 0);
+  free(bytes);
+  cube_member_index_free(&x);
+}
+
+/* src (written by hpcdb: cnode ids 0 .. n - 1 in document order) with cnode
+ * id k renumbered n - 1 - k. */
+static void reversed_ids_copy(const char *src, const char *out) {
+  cube_member_index x;
+  CHECK(cube_member_index_build(&x, src) == 0 && x.n > 0);
+  testlib_member *m = calloc(x.n, sizeof *m);
+  cube_member_view *v = calloc(x.n, sizeof *v);
+  char *anchor = NULL;
+  CHECK(m && v);
+  for (uint32_t i = 0; i < x.n; i++) {
+    CHECK(cube_member_view_open(&x, x.members[i].offset, x.members[i].size, &v[i]) == 1);
+    m[i] = (testlib_member){x.members[i].name, v[i].data, v[i].len};
+    if (strcmp(x.members[i].name, "anchor.xml") != 0) continue;
+    const char *tag = "<cnode id=\"", *text = (const char *)v[i].data, *end = text + v[i].len, *at;
+    size_t n = 0, len = 0;
+    for (at = text; (at = memmem(at, (size_t)(end - at), tag, strlen(tag))) != NULL; at++) n++;
+    CHECK(n > 1 && (anchor = malloc(v[i].len + 16 * n)) != NULL);
+    for (const char *from = text; from < end;) {
+      at = memmem(from, (size_t)(end - from), tag, strlen(tag));
+      size_t keep = at ? (size_t)(at - from) + strlen(tag) : (size_t)(end - from);
+      memcpy(anchor + len, from, keep);
+      len += keep, from += keep;
+      if (!at) break;
+      char *digits;
+      unsigned long id = strtoul(from, &digits, 10);
+      CHECK(id < n);
+      len += (size_t)sprintf(anchor + len, "%lu", (unsigned long)(n - 1 - id));
+      from = digits;
+    }
+    m[i].data = (const uint8_t *)anchor, m[i].len = len;
+  }
+  CHECK(anchor != NULL && testlib_write_tar(out, m, (int)x.n) == 0);
+  for (uint32_t i = 0; i < x.n; i++) cube_member_view_close(&v[i]);
+  free(anchor), free(m), free(v);
+  cube_member_index_free(&x);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) {
     check_file(argv[1]);
@@ -149,5 +225,14 @@ int main(int argc, char **argv) {
     check_file(copy);
     check_file(gzip_copy(copy, name));
   }
+  char copy[4096];
+  snprintf(rel, sizeof rel, "%s/all-dtypes.hpcdb.cubex", tmp);
+  snprintf(copy, sizeof copy, "%s/reversed-ids.cubex", tmp);
+  reversed_ids_copy(rel, copy);
+  check_file(copy);
+  snprintf(rel, sizeof rel, "%s/zero-location.cubex", tmp);
+  zero_location_copy(rel);
+  check_file(rel);
+  check_file(gzip_copy(rel, "zero-location"));
   return TEST_END();
 }

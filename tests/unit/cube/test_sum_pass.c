@@ -4,7 +4,9 @@
  * the bit and the same counts, in both byte orders, on a small tree (one
  * thread, a short last batch) and on one large enough to be split over two
  * threads, and on the calling thread alone; each cnode's rows alone
- * (cube_sum_rows_of) sum to the same. Random trees and values, some zeros,
+ * (cube_sum_rows_of) sum to the same; each location's exclusive values
+ * summed in cnode order (exc_totals, on one thread), with the roots left
+ * out or not, are the plain sums to the bit. Random trees and values, some zeros,
  * some entry points, and children whose rows cancel their parent's. */
 #include <math.h>
 #include <stdio.h>
@@ -30,10 +32,15 @@ static void check_tree(uint32_t nc, uint32_t nl, int be) {
   double *exc = malloc(nc * sizeof *exc), *inc = malloc(nc * sizeof *inc), *scratch = malloc((size_t)CUBE_SUM_PASS_ROWS * nl * 8);
   double *row = malloc(nl * sizeof *row);
   uint64_t *counts = calloc(nl, sizeof *counts), *want_counts = calloc(nl, sizeof *want_counts);
+  double *totals = calloc(nl, sizeof *totals), *want_totals = calloc(nl, sizeof *want_totals);
+  double *totals_no_roots = calloc(nl, sizeof *totals), *want_no_roots = calloc(nl, sizeof *want_totals);
+  uint8_t *is_root = calloc(nc, 1);
   CHECK(parent && kids_at && kids && is_entry && bytes && rows && exc && inc && scratch && row && counts && want_counts);
+  CHECK(totals && want_totals && totals_no_roots && want_no_roots && is_root);
   for (uint32_t c = 0; c < nc; c++) { /* pre-order numbering: a parent before its children */
     parent[c] = c == 0 || next_random() % 50 == 0 ? UINT32_MAX : next_random() % c;
     is_entry[c] = parent[c] == UINT32_MAX && next_random() % 2;
+    is_root[c] = parent[c] == UINT32_MAX;
   }
   CHECK(cube_children(nc, parent, kids_at, kids) == 0);
   for (uint32_t c = 0; c < nc; c++) {
@@ -59,12 +66,14 @@ static void check_tree(uint32_t nc, uint32_t nl, int be) {
       y += v;
       if (!is_entry[c]) x += e;
       want_counts[l] += (v != 0) + (e != 0);
+      want_totals[l] += e;
+      if (!is_root[c]) want_no_roots[l] += e;
     }
     exc[c] = x, inc[c] = y; /* kept to compare below */
   }
   double *got_exc = malloc(nc * sizeof *got_exc), *got_inc = malloc(nc * sizeof *got_inc);
   CHECK(got_exc && got_inc);
-  cube_sum_tree t = {nc, nl, kids_at, kids, is_entry, 0};
+  cube_sum_tree t = {nc, nl, kids_at, kids, is_entry, 0, NULL, NULL};
   cube_sum_pass(&t, rows, be, scratch, got_exc, got_inc, counts);
   CHECK(memcmp(got_exc, exc, nc * sizeof *exc) == 0);
   CHECK(memcmp(got_inc, inc, nc * sizeof *inc) == 0);
@@ -78,6 +87,15 @@ static void check_tree(uint32_t nc, uint32_t nl, int be) {
   cube_sum_pass(&t, rows, be, scratch, got_exc, got_inc, NULL);
   CHECK(memcmp(got_exc, exc, nc * sizeof *exc) == 0);
   CHECK(memcmp(got_inc, inc, nc * sizeof *inc) == 0);
+  t.serial = 0, t.exc_totals = totals; /* with each location's exclusive totals (one thread): the same */
+  cube_sum_pass(&t, rows, be, scratch, got_exc, got_inc, NULL);
+  CHECK(memcmp(got_exc, exc, nc * sizeof *exc) == 0);
+  CHECK(memcmp(got_inc, inc, nc * sizeof *inc) == 0);
+  CHECK(memcmp(totals, want_totals, nl * sizeof *totals) == 0);
+  t.exc_totals = totals_no_roots, t.left_out = is_root;
+  cube_sum_pass(&t, rows, be, scratch, got_exc, got_inc, NULL);
+  CHECK(memcmp(totals_no_roots, want_no_roots, nl * sizeof *totals) == 0);
+  t.exc_totals = NULL, t.left_out = NULL;
   double *one_inc = malloc(nl * sizeof *one_inc), *one_exc = malloc(nl * sizeof *one_exc);
   CHECK(one_inc && one_exc);
   for (uint32_t c = 0; c < nc; c++) { /* one cnode's rows, summed in location order: the pass's sums */
@@ -90,6 +108,7 @@ static void check_tree(uint32_t nc, uint32_t nl, int be) {
   free(one_inc), free(one_exc);
   free(parent), free(kids_at), free(kids), free(is_entry), free(bytes), free(rows), free(exc), free(inc);
   free(scratch), free(row), free(counts), free(want_counts), free(got_exc), free(got_inc);
+  free(totals), free(want_totals), free(totals_no_roots), free(want_no_roots), free(is_root);
 }
 
 int main(void) {
