@@ -7,6 +7,7 @@ Which C library the module gets:
 - otherwise the library's own sources (src/lib) are compiled into the module, so the source tree
   alone is enough (a minute or two of compiling).
 Either way the module carries the library in itself: no libhpcdb.so has to be found at run time."""
+import ctypes.util
 import glob
 import os
 import shlex
@@ -34,7 +35,7 @@ def rel(paths):
 
 sources = rel(glob.glob(os.path.join(HERE, "python", "src", "*.c")))
 include_dirs = [os.path.join("include"), numpy.get_include()]
-extra_objects, extra_link = [], []
+extra_objects, extra_link, macros = [], [], [("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)]
 library = os.environ.get("HPCDB_LIBRARY")
 installed = None if library else pkg_config("--static", "--cflags", "--libs", "hpcdb")
 if library:
@@ -46,12 +47,15 @@ elif installed:
 else:
     sources += rel(glob.glob(os.path.join(HERE, "src", "lib", "*", "*.c")))
     include_dirs.append(os.path.join("src", "lib"))
+    # the libraries the C code opens on first use, by the names CMake gives them (CMakeLists.txt)
+    for macro, lib in (("HPCDB_ARCHIVE_SONAME", "archive"), ("HPCDB_CAPSTONE_SONAME", "capstone")):
+        macros.append((macro, '"%s"' % (ctypes.util.find_library(lib) or "lib%s.so" % lib)))
     extra_link = pkg_config("--libs", *DEPS) or FALLBACK_LINK
 
 # setuptools' scratch files go under build-pip/ (ignored by git), apart from CMake's build/.
 setup(options={"build": {"build_base": "build-pip"}, "egg_info": {"egg_base": "build-pip"}},
       ext_modules=[Extension(
     "hpcdb._core", sources=sources, include_dirs=include_dirs,
-    define_macros=[("_POSIX_C_SOURCE", "200809L"), ("_DEFAULT_SOURCE", None)],
+    define_macros=macros,
     extra_compile_args=["-std=c11", "-fvisibility=hidden"], extra_objects=extra_objects,
-    extra_link_args=extra_link + ["-lstdc++", "-lpthread", "-lm"])])
+    extra_link_args=extra_link + ["-lpthread", "-lm"])])
