@@ -1,8 +1,7 @@
 #include "common/huge_pages.h"
 
+#include <stdint.h>
 #include <sys/mman.h>
-
-#include "common/vec.h"
 
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
@@ -17,11 +16,4 @@ void huge_pages_advise(void *p, size_t bytes) {
   (void)p;
   (void)bytes;
 #endif
-}
-
-int vec_reserve_huge(void **items, uint64_t *cap, uint64_t need, size_t size) {
-  uint64_t before = *cap;
-  int rc = vec_reserve(items, cap, need, size);
-  if (rc == 0 && *cap != before) huge_pages_advise(*items, (size_t)(*cap * size));
-  return rc;
 }

@@ -6,14 +6,7 @@
 #define HPCDB_COMMON_HUGE_PAGES_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 void huge_pages_advise(void *p, size_t bytes);
-
-/* vec_reserve (common/vec.h), with the advice whenever the array grows. */
-int vec_reserve_huge(void **items, uint64_t *cap, uint64_t need, size_t size);
-
-#define VEC_RESERVE_HUGE(items_ptr, cap_ptr, need)                                                 \
-  vec_reserve_huge((void **)(items_ptr), (cap_ptr), (need), sizeof(**(items_ptr)))
 
 #endif

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "common/huge_pages.h"
+#include "common/map_vec.h"
 #include "model/model_build.h"
 #include "model/model_private.h"
 
@@ -28,7 +28,7 @@ static int append_context(hpcdb_experiment *exp, const hpcdb_context *proto, uin
     return hpcdb_fail(HPCDB_EINVAL, "context id %u is used twice", proto->id);
   if (exp->n_contexts == UINT32_MAX - 1)
     return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
-  HPCDB_TRY(VEC_RESERVE_HUGE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
+  HPCDB_TRY(MAP_VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
   uint32_t idx = exp->n_contexts;
   hpcdb_context *c = &exp->contexts[idx];
   *c = *proto;
