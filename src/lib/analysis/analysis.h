@@ -66,7 +66,32 @@ typedef struct unified_tree {
   hpcdb_u64map placeholders; /* placeholder code -> function index */
   struct structure_map *structure; /* structure files, or NULL (--ignore-structs) */
   int defer_links; /* contexts go into exp unlinked: model_link_contexts when the tree is done */
+  unify_slot *spare; /* a zeroed table of spare_cap slots for the next growth, or NULL (unify_ahead) */
+  uint64_t spare_cap;
 } unified_tree;
+
+/* Memory a batch of files about to be unified will touch, made ready by
+ * another thread while this one unifies: fresh pages cost a fault and their
+ * zeroing each (in a virtual machine, a fault of the host's too), on the
+ * unifying thread, the analysis' critical path, unless a thread with time to
+ * spare takes them first. */
+typedef struct unify_ahead {
+  void *pages[2]; /* the room for the new contexts in the experiment and for their ids, to prefault */
+  size_t bytes[2];
+  unify_slot *spare; /* the table after the next growth, to zero; the tree's from unify_ahead_done */
+  uint64_t spare_cap;
+} unify_ahead;
+
+/* On the unifying thread before the batch (no view of the tree taken since
+ * is read: the arrays may move): room for about n more ids, and the next
+ * table when the room brings the current one near its growth. A hint:
+ * failures leave *a (partly) empty. */
+void unify_ahead_prepare(unified_tree *t, uint64_t n, unify_ahead *a);
+/* On the other thread, during the batch. */
+void unify_ahead_run(const unify_ahead *a);
+/* On the unifying thread, once the other is done: the zeroed table is the
+ * tree's spare. */
+void unify_ahead_done(unified_tree *t, unify_ahead *a);
 
 int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);
 void unified_tree_free(unified_tree *t);

@@ -17,3 +17,13 @@ void huge_pages_advise(void *p, size_t bytes) {
   (void)bytes;
 #endif
 }
+
+void prefault_pages(void *p, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, end = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+  if (p && end > start) (void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}

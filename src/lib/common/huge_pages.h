@@ -9,4 +9,12 @@
 
 void huge_pages_advise(void *p, size_t bytes);
 
+/* Faults in the whole pages of [p, p + bytes) for writing without writing
+ * them (MADV_POPULATE_WRITE): a thread with time to spare takes the faults,
+ * and the zeroing of fresh pages, that another would meet. Only the page
+ * tables change, so threads may write to the range meanwhile; a range no
+ * longer mapped is left alone. A hint: nothing where the kernel has no such
+ * advice. */
+void prefault_pages(void *p, size_t bytes);
+
 #endif

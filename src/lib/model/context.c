@@ -64,6 +64,15 @@ int model_add_context_unlinked(hpcdb_experiment *exp, const hpcdb_context *proto
   return append_context(exp, proto, parent, out_index);
 }
 
+int model_reserve_contexts(hpcdb_experiment *exp, uint32_t n, void **tail, size_t *bytes) {
+  uint64_t need = (uint64_t)exp->n_contexts + n;
+  if (need > UINT32_MAX) need = UINT32_MAX;
+  HPCDB_TRY(MAP_VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, need));
+  *tail = exp->contexts + exp->n_contexts;
+  *bytes = (size_t)(need - exp->n_contexts) * sizeof *exp->contexts;
+  return 0;
+}
+
 /* Backwards over the unlinked contexts: a context's children all come after
  * it, so when it is reached its own list is complete (kids[i]: first and
  * last, side by side so that one cache line holds both), and it goes in
