@@ -66,8 +66,9 @@ typedef struct unified_tree {
   hpcdb_u64map placeholders; /* placeholder code -> function index */
   struct structure_map *structure; /* structure files, or NULL (--ignore-structs) */
   int defer_links; /* contexts go into exp unlinked: model_link_contexts when the tree is done */
-  unify_slot *spare; /* a zeroed table of spare_cap slots for the next growth, or NULL (unify_ahead) */
+  unify_slot *spare; /* the table for the next growth (spare_cap slots), or NULL: unify_ahead */
   uint64_t spare_cap;
+  size_t spare_zeroed; /* its bytes zeroed so far (by another thread, a piece per batch) */
 } unified_tree;
 
 /* Memory a batch of files about to be unified will touch, made ready by
@@ -78,20 +79,20 @@ typedef struct unified_tree {
 typedef struct unify_ahead {
   void *pages[2]; /* the room for the new contexts in the experiment and for their ids, to prefault */
   size_t bytes[2];
-  unify_slot *spare; /* the table after the next growth, to zero; the tree's from unify_ahead_done */
-  uint64_t spare_cap;
+  uint8_t *zero; /* the next piece of the tree's spare table, to zero */
+  size_t zero_bytes;
 } unify_ahead;
 
-/* On the unifying thread before the batch (no view of the tree taken since
- * is read: the arrays may move): room for about n more ids, and the next
- * table when the room brings the current one near its growth. A hint:
- * failures leave *a (partly) empty. */
+/* On the unifying thread before a batch that adds about n ids (no view of
+ * the tree taken since is read: the arrays may move): room for them, and,
+ * when the table will grow within the next few such batches, the table it
+ * will grow into, zeroed a piece per batch. A hint: failures leave *a
+ * (partly) empty. */
 void unify_ahead_prepare(unified_tree *t, uint64_t n, unify_ahead *a);
 /* On the other thread, during the batch. */
 void unify_ahead_run(const unify_ahead *a);
-/* On the unifying thread, once the other is done: the zeroed table is the
- * tree's spare. */
-void unify_ahead_done(unified_tree *t, unify_ahead *a);
+/* On the unifying thread, once the other is done. */
+void unify_ahead_done(unified_tree *t, const unify_ahead *a);
 
 int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);
 void unified_tree_free(unified_tree *t);

@@ -94,10 +94,11 @@ static int info_grow(unified_tree *t) {
 }
 
 static int table_resize(unified_tree *t, uint64_t ncap) {
-  unify_slot *slots = t->spare_cap == ncap ? t->spare : NULL; /* zeroed already (unify_ahead) */
-  if (slots) {
+  unify_slot *slots = t->spare_cap == ncap && t->spare_zeroed == ncap * sizeof *slots ? t->spare : NULL;
+  if (slots) { /* zeroed by another thread already (unify_ahead) */
     t->spare = NULL;
     t->spare_cap = 0;
+    t->spare_zeroed = 0;
   } else if ((slots = calloc(ncap, sizeof *slots))) {
     huge_pages_advise(slots, ncap * sizeof *slots);
   } else {
@@ -123,6 +124,11 @@ int unify_table_reserve(unified_tree *t, uint64_t n) {
   return cap > t->cap ? table_resize(t, cap) : 0;
 }
 
+/* The spare table is zeroed this much per batch: a few ms of the other
+ * thread's time, where the whole table (tens of MB) would keep the unifying
+ * thread waiting for it at the batch's end. */
+#define SPARE_PIECE ((size_t)8 << 20)
+
 void unify_ahead_prepare(unified_tree *t, uint64_t n, unify_ahead *a) {
   memset(a, 0, sizeof *a);
   uint64_t need = t->n_ids + n;
@@ -138,23 +144,27 @@ void unify_ahead_prepare(unified_tree *t, uint64_t n, unify_ahead *a) {
     t->spare = NULL;
     t->spare_cap = 0;
   }
-  if (!t->spare && t->cap && (t->count + n) * 4 > t->cap * 3 && (a->spare = malloc(2 * t->cap * sizeof *a->spare))) {
-    a->spare_cap = 2 * t->cap;
-    huge_pages_advise(a->spare, a->spare_cap * sizeof *a->spare);
+  size_t bytes = 2 * t->cap * sizeof *t->spare;
+  uint64_t batches = bytes / SPARE_PIECE + 2; /* to zero it in, and one to spare */
+  if (!t->spare && t->cap && (t->count + batches * n) * 4 > t->cap * 3 && (t->spare = malloc(bytes))) {
+    t->spare_cap = 2 * t->cap;
+    t->spare_zeroed = 0;
+    huge_pages_advise(t->spare, bytes);
+  }
+  if (t->spare) {
+    bytes = t->spare_cap * sizeof *t->spare;
+    a->zero = (uint8_t *)t->spare + t->spare_zeroed;
+    a->zero_bytes = bytes - t->spare_zeroed < SPARE_PIECE ? bytes - t->spare_zeroed : SPARE_PIECE;
   }
 }
 
 void unify_ahead_run(const unify_ahead *a) {
   for (int i = 0; i < 2; i++) prefault_pages(a->pages[i], a->bytes[i]);
-  if (a->spare) memset(a->spare, 0, a->spare_cap * sizeof *a->spare);
+  if (a->zero_bytes) memset(a->zero, 0, a->zero_bytes);
 }
 
-void unify_ahead_done(unified_tree *t, unify_ahead *a) {
-  if (!a->spare) return;
-  free(t->spare);
-  t->spare = a->spare;
-  t->spare_cap = a->spare_cap;
-  a->spare = NULL;
+void unify_ahead_done(unified_tree *t, const unify_ahead *a) {
+  if (a->zero_bytes && a->zero == (uint8_t *)t->spare + t->spare_zeroed) t->spare_zeroed += a->zero_bytes;
 }
 
 /* A hint that key is about to be looked up (the table is much larger than
