@@ -83,12 +83,12 @@ typedef struct unify_ahead {
   size_t zero_bytes;
 } unify_ahead;
 
-/* On the unifying thread before a batch that adds about n ids (no view of
- * the tree taken since is read: the arrays may move): room for them, and,
- * when the table will grow within the next few such batches, the table it
- * will grow into, zeroed a piece per batch. A hint: failures leave *a
- * (partly) empty. */
-void unify_ahead_prepare(unified_tree *t, uint64_t n, unify_ahead *a);
+/* On the unifying thread before a batch that adds about n ids, of about
+ * rest still to come in the run (no view of the tree taken since is read: the
+ * arrays may move): room for them, and, when the table will grow within the
+ * next few such batches, the table it will grow into, zeroed a piece per
+ * batch. A hint: failures leave *a (partly) empty. */
+void unify_ahead_prepare(unified_tree *t, uint64_t n, uint64_t rest, unify_ahead *a);
 /* On the other thread, during the batch. */
 void unify_ahead_run(const unify_ahead *a);
 /* On the unifying thread, once the other is done. */

@@ -583,8 +583,9 @@ static int batches_pipelined(run *r, const hpcrun_path_list *files, file_job *al
     helper_init(&h, r, s > 0 ? BATCH(s - 1) : NULL, s > 0 ? BATCH_N(s - 1) : 0, BATCH(s + 1), BATCH_N(s + 1));
     for (size_t i = 0; i < h.load.n; i++) h.load.jobs[i].path = files->paths[(s + 1) * per_batch + i];
     unify_ahead ahead = {0};
-    if (grown && s < n_batches) { /* room for this batch and the next (the spare table is the next's) */
-      unify_ahead_prepare(&r->tree, 2 * (uint64_t)grown, &ahead);
+    if (grown && s < n_batches) { /* room for this batch and the next (no more than the rest's, alike) */
+      uint64_t rest = (uint64_t)grown * (n_batches - s);
+      unify_ahead_prepare(&r->tree, rest < 2 * (uint64_t)grown ? rest : 2 * (uint64_t)grown, rest, &ahead);
       h.ahead = &ahead;
     }
     helper_start(&h);

@@ -129,7 +129,7 @@ int unify_table_reserve(unified_tree *t, uint64_t n) {
  * thread waiting for it at the batch's end. */
 #define SPARE_PIECE ((size_t)8 << 20)
 
-void unify_ahead_prepare(unified_tree *t, uint64_t n, unify_ahead *a) {
+void unify_ahead_prepare(unified_tree *t, uint64_t n, uint64_t rest, unify_ahead *a) {
   memset(a, 0, sizeof *a);
   uint64_t need = t->n_ids + n;
   if (need > UINT32_MAX) need = UINT32_MAX;
@@ -146,7 +146,8 @@ void unify_ahead_prepare(unified_tree *t, uint64_t n, unify_ahead *a) {
   }
   size_t bytes = 2 * t->cap * sizeof *t->spare;
   uint64_t batches = bytes / SPARE_PIECE + 2; /* to zero it in, and one to spare */
-  if (!t->spare && t->cap && (t->count + batches * n) * 4 > t->cap * 3 && (t->spare = malloc(bytes))) {
+  uint64_t soon = batches * n < rest ? batches * n : rest; /* no table the run will not grow into */
+  if (!t->spare && t->cap && (t->count + soon) * 4 > t->cap * 3 && (t->spare = malloc(bytes))) {
     t->spare_cap = 2 * t->cap;
     t->spare_zeroed = 0;
     huge_pages_advise(t->spare, bytes);
