@@ -54,6 +54,14 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
  * hpcdb_analyze_dist; call it once, before. */
 void hpcdb_analyze_tune_allocator(void);
 
+/* For the same programs, first thing in main: unless GLIBC_TUNABLES already
+ * sets glibc.malloc.hugetlb, adds glibc.malloc.hugetlb=1 to it and executes
+ * the program again (argv: main's), so that glibc's heap is in transparent
+ * huge pages: a page fault per 2 MiB instead of per 4 KiB. Returns when the
+ * tunable is set, on failure, and without glibc. Set the tunable yourself to
+ * run the program under a tool that does not follow exec. */
+void hpcdb_analyze_restart_with_huge_pages(char **argv);
+
 #ifdef __cplusplus
 }
 #endif

@@ -255,33 +255,9 @@ static int analyze(int argc, char **argv, int size) {
   return rc;
 }
 
-/* glibc's malloc asks the kernel for huge pages (transparent, where the
- * system gives them on request) only when told at start-up, by the tunable
- * glibc.malloc.hugetlb: a rank that is not started with it starts itself
- * again with it, before anything else. Each rank builds a tree and its
- * buffers of tens of MB; in pages of 4 KiB, the page faults and the zeroing
- * of the pages behind them took a third of its system time (BENCHMARKS.md,
- * issue 14). */
-static void restart_with_huge_pages(char **argv) {
-#ifdef __GLIBC__
-  const char *tunables = getenv("GLIBC_TUNABLES");
-  if (tunables && strstr(tunables, "glibc.malloc.hugetlb=")) return; /* started with it, or told otherwise */
-  char value[1024];
-  int n = snprintf(value, sizeof value, "%s%sglibc.malloc.hugetlb=1", tunables ? tunables : "", tunables ? ":" : "");
-  if (n < 0 || (size_t)n >= sizeof value || setenv("GLIBC_TUNABLES", value, 1) != 0) return;
-  char self[4096]; /* the program's own path: exec of /proc/self/exe would name the process "exe" */
-  ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (k <= 0 || (size_t)k >= sizeof self - 1) return;
-  self[k] = '\0';
-  execv(self, argv); /* on failure, go on as started */
-#else
-  (void)argv;
-#endif
-}
-
 int main(int argc, char **argv) {
   int provided, size;
-  restart_with_huge_pages(argv);
+  hpcdb_analyze_restart_with_huge_pages(argv); /* each rank builds a tree and buffers of tens of MB */
   watchdog_start();
   hpcdb_analyze_tune_allocator(); /* as hpcdb analyze: one heap, pages reused */
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided); /* only this thread calls MPI */

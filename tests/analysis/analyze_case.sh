@@ -6,7 +6,10 @@
 #   analyze_case.sh HPCDB SAMPLES OUT replace         - a structure file naming the binary where --replace-path puts it
 #   analyze_case.sh HPCDB SAMPLES OUT recorded PROGRAM - hpcdb record of a -O2 -g program, then analyze with no
 #                                                       structure file: its functions and lines by name
-#   analyze_case.sh HPCDB SAMPLES OUT jobs NAME       - -j 1, 2 and 3 give byte-identical databases
+#   analyze_case.sh HPCDB SAMPLES OUT jobs NAME       - -j 1, 2 and 3 give byte-identical databases, and
+#                                                       without huge pages (GLIBC_TUNABLES) too
+#   analyze_case.sh HPCDB SAMPLES OUT batches GEN     - gen_measurements' 48 threads: -j 1, 2 and 3 byte-identical
+#                                                       (many batches: memory for the next one made ready ahead)
 #   analyze_case.sh HPCDB SAMPLES OUT broken          - one truncated file among good ones: warning + database; --strict fails
 #   analyze_case.sh HPCDB SAMPLES OUT refuse          - an existing database is not overwritten without --force
 set -u
@@ -65,6 +68,17 @@ recorded)
   ;;
 jobs)
   for j in 1 2 3; do "$hpcdb" analyze --quiet -j $j "$meas/$name.m" -o "$out/j$j" || fail "-j $j exited $?"; done
+  # analyze starts itself again with glibc's heap in huge pages, unless GLIBC_TUNABLES says otherwise
+  GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$hpcdb" analyze --quiet -j 2 "$meas/$name.m" -o "$out/small-pages" ||
+    fail "GLIBC_TUNABLES=glibc.malloc.hugetlb=0: exited $?"
+  for f in meta.db profile.db cct.db trace.db; do
+    cmp "$out/j1/$f" "$out/j2/$f" && cmp "$out/j1/$f" "$out/j3/$f" || fail "$f differs between -j values"
+    cmp "$out/j1/$f" "$out/small-pages/$f" || fail "$f differs without huge pages"
+  done
+  ;;
+batches)
+  "$name" --threads 48 --contexts 3000 --samples 50 --shared 0.5 -o "$out/meas" || fail "gen exited $?"
+  for j in 1 2 3; do "$hpcdb" analyze --quiet -j $j "$out/meas" -o "$out/j$j" || fail "-j $j exited $?"; done
   for f in meta.db profile.db cct.db trace.db; do
     cmp "$out/j1/$f" "$out/j2/$f" && cmp "$out/j1/$f" "$out/j3/$f" || fail "$f differs between -j values"
   done

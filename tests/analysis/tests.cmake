@@ -19,3 +19,8 @@ add_test(NAME analyze/recorded
          COMMAND ${ANALYZE_CASE} $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/analyze/recorded recorded ${PROJECT_BINARY_DIR}/tests/binstruct/bs_kernels)
 set_tests_properties(analyze/recorded PROPERTIES SKIP_RETURN_CODE 77)
+# many files in batches (-j 2 and 3 against -j 1): gen_measurements' output
+add_test(NAME analyze/batches
+         COMMAND ${ANALYZE_CASE} $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                 ${PROJECT_BINARY_DIR}/test-output/analyze/batches batches $<TARGET_FILE:gen_measurements>)
+set_tests_properties(analyze/batches PROPERTIES SKIP_RETURN_CODE 77)

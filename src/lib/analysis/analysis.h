@@ -66,7 +66,33 @@ typedef struct unified_tree {
   hpcdb_u64map placeholders; /* placeholder code -> function index */
   struct structure_map *structure; /* structure files, or NULL (--ignore-structs) */
   int defer_links; /* contexts go into exp unlinked: model_link_contexts when the tree is done */
+  unify_slot *spare; /* the table for the next growth (spare_cap slots), or NULL: unify_ahead */
+  uint64_t spare_cap;
+  size_t spare_zeroed; /* its bytes zeroed so far (by another thread, a piece per batch) */
 } unified_tree;
+
+/* Memory a batch of files about to be unified will touch, made ready by
+ * another thread while this one unifies: fresh pages cost a fault and their
+ * zeroing each (in a virtual machine, a fault of the host's too), on the
+ * unifying thread, the analysis' critical path, unless a thread with time to
+ * spare takes them first. */
+typedef struct unify_ahead {
+  void *pages[2]; /* the room for the new contexts in the experiment and for their ids, to prefault */
+  size_t bytes[2];
+  uint8_t *zero; /* the next piece of the tree's spare table, to zero */
+  size_t zero_bytes;
+} unify_ahead;
+
+/* On the unifying thread before a batch that adds about n ids, of about
+ * rest still to come in the run (no view of the tree taken since is read: the
+ * arrays may move): room for them, and, when the table will grow within the
+ * next few such batches, the table it will grow into, zeroed a piece per
+ * batch. A hint: failures leave *a (partly) empty. */
+void unify_ahead_prepare(unified_tree *t, uint64_t n, uint64_t rest, unify_ahead *a);
+/* On the other thread, during the batch. */
+void unify_ahead_run(const unify_ahead *a);
+/* On the unifying thread, once the other is done. */
+void unify_ahead_done(unified_tree *t, const unify_ahead *a);
 
 int unified_tree_init(unified_tree *t, hpcdb_experiment *exp, const char *measurements);
 void unified_tree_free(unified_tree *t);

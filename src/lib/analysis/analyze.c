@@ -460,6 +460,7 @@ static int settle_failure(run *r, file_job *j) {
 typedef struct helper {
   run *r;
   batch prop, load;
+  const unify_ahead *ahead; /* made ready first, or NULL */
   pthread_t tid;
   int started;
 } helper;
@@ -468,6 +469,7 @@ static void helper_init(helper *h, run *r, file_job *prop, size_t n_prop, file_j
   h->r = r;
   batch_init(&h->prop, r, prop, n_prop, stage_propagate);
   batch_init(&h->load, r, load, n_load, stage_load);
+  h->ahead = NULL;
   h->started = 0;
 }
 
@@ -479,6 +481,7 @@ static void helper_run(helper *h, unsigned workers) {
 
 static void *helper_main(void *arg) {
   helper *h = arg;
+  if (h->ahead) unify_ahead_run(h->ahead);
   helper_run(h, h->r->workers - 1);
   return NULL;
 }
@@ -498,6 +501,7 @@ static void helper_finish(helper *h) {
     batch_worker(&own);
     pthread_join(h->tid, NULL);
   } else {
+    if (h->ahead) unify_ahead_run(h->ahead);
     helper_run(h, h->r->workers);
   }
 }
@@ -573,13 +577,23 @@ static int batches_pipelined(run *r, const hpcrun_path_list *files, file_job *al
   for (size_t i = 0; i < BATCH_N(0); i++) all[i].path = files->paths[i];
   run_parallel(r, all, BATCH_N(0), stage_load, r->workers);
   int rc = 0;
+  uint32_t grown = 0; /* ids the last batch added: the next one's are about as many */
   for (size_t s = 0; s <= n_batches && rc == 0; s++) {
     helper h;
     helper_init(&h, r, s > 0 ? BATCH(s - 1) : NULL, s > 0 ? BATCH_N(s - 1) : 0, BATCH(s + 1), BATCH_N(s + 1));
     for (size_t i = 0; i < h.load.n; i++) h.load.jobs[i].path = files->paths[(s + 1) * per_batch + i];
+    unify_ahead ahead = {0};
+    if (grown && s < n_batches) { /* room for this batch and the next (no more than the rest's, alike) */
+      uint64_t rest = (uint64_t)grown * (n_batches - s);
+      unify_ahead_prepare(&r->tree, rest < 2 * (uint64_t)grown ? rest : 2 * (uint64_t)grown, rest, &ahead);
+      h.ahead = &ahead;
+    }
     helper_start(&h);
+    uint32_t before = r->tree.n_ids;
     unify_batch(r, BATCH(s), BATCH_N(s));
+    grown = r->tree.n_ids - before;
     helper_finish(&h);
+    unify_ahead_done(&r->tree, &ahead);
     unified_tree_release_retired(&r->tree);
     if (s < n_batches) rc = view_take(r, &r->tree);
     if (s > 0) {

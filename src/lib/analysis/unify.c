@@ -64,6 +64,7 @@ void unified_tree_drop_sources(unified_tree *t) {
 void unified_tree_free(unified_tree *t) {
   unified_tree_drop_sources(t);
   free(t->slots);
+  free(t->spare);
   free(t->info);
   unified_tree_release_retired(t);
   free(t->retired);
@@ -93,9 +94,16 @@ static int info_grow(unified_tree *t) {
 }
 
 static int table_resize(unified_tree *t, uint64_t ncap) {
-  unify_slot *slots = calloc(ncap, sizeof *slots);
-  if (!slots) return hpcdb_fail(HPCDB_ENOMEM, "out of memory unifying calling contexts");
-  huge_pages_advise(slots, ncap * sizeof *slots);
+  unify_slot *slots = t->spare_cap == ncap && t->spare_zeroed == ncap * sizeof *slots ? t->spare : NULL;
+  if (slots) { /* zeroed by another thread already (unify_ahead) */
+    t->spare = NULL;
+    t->spare_cap = 0;
+    t->spare_zeroed = 0;
+  } else if ((slots = calloc(ncap, sizeof *slots))) {
+    huge_pages_advise(slots, ncap * sizeof *slots);
+  } else {
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory unifying calling contexts");
+  }
   for (uint64_t i = 0; i < t->cap; i++) {
     if (!t->slots[i].id_plus1) continue;
     uint64_t j = key_hash(t->slots[i].key) & (ncap - 1);
@@ -114,6 +122,50 @@ int unify_table_reserve(unified_tree *t, uint64_t n) {
   uint64_t cap = t->cap ? t->cap : 1024;
   while (n * 4 > cap * 3) cap *= 2; /* at most 3/4 full */
   return cap > t->cap ? table_resize(t, cap) : 0;
+}
+
+/* The spare table is zeroed this much per batch: a few ms of the other
+ * thread's time, where the whole table (tens of MB) would keep the unifying
+ * thread waiting for it at the batch's end. */
+#define SPARE_PIECE ((size_t)8 << 20)
+
+void unify_ahead_prepare(unified_tree *t, uint64_t n, uint64_t rest, unify_ahead *a) {
+  memset(a, 0, sizeof *a);
+  uint64_t need = t->n_ids + n;
+  if (need > UINT32_MAX) need = UINT32_MAX;
+  if (n > UINT32_MAX) n = UINT32_MAX;
+  if (model_reserve_contexts(t->exp, (uint32_t)n, &a->pages[0], &a->bytes[0]) < 0) return;
+  while (t->cap_ids < need)
+    if (info_grow(t) < 0) return;
+  a->pages[1] = t->info + t->n_ids;
+  a->bytes[1] = (size_t)(need - t->n_ids) * sizeof *t->info;
+  if (t->spare && t->spare_cap <= t->cap) { /* the table grew past it */
+    free(t->spare);
+    t->spare = NULL;
+    t->spare_cap = 0;
+  }
+  size_t bytes = 2 * t->cap * sizeof *t->spare;
+  uint64_t batches = bytes / SPARE_PIECE + 2; /* to zero it in, and one to spare */
+  uint64_t soon = batches * n < rest ? batches * n : rest; /* no table the run will not grow into */
+  if (!t->spare && t->cap && (t->count + soon) * 4 > t->cap * 3 && (t->spare = malloc(bytes))) {
+    t->spare_cap = 2 * t->cap;
+    t->spare_zeroed = 0;
+    huge_pages_advise(t->spare, bytes);
+  }
+  if (t->spare) {
+    bytes = t->spare_cap * sizeof *t->spare;
+    a->zero = (uint8_t *)t->spare + t->spare_zeroed;
+    a->zero_bytes = bytes - t->spare_zeroed < SPARE_PIECE ? bytes - t->spare_zeroed : SPARE_PIECE;
+  }
+}
+
+void unify_ahead_run(const unify_ahead *a) {
+  for (int i = 0; i < 2; i++) prefault_pages(a->pages[i], a->bytes[i]);
+  if (a->zero_bytes) memset(a->zero, 0, a->zero_bytes);
+}
+
+void unify_ahead_done(unified_tree *t, const unify_ahead *a) {
+  if (a->zero_bytes && a->zero == (uint8_t *)t->spare + t->spare_zeroed) t->spare_zeroed += a->zero_bytes;
 }
 
 /* A hint that key is about to be looked up (the table is much larger than

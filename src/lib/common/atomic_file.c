@@ -107,9 +107,23 @@ static int transfer(hpcdb_atomic_file *f, uint8_t *buf, size_t len, uint64_t at,
   return 0;
 }
 
+/* The patch buffer, made on first use (NULL when out of memory). */
+static uint8_t *patch_buffer(hpcdb_atomic_file *f) {
+  if (!f->patch) f->patch = big_alloc(PATCH_PIECE);
+  return f->patch;
+}
+
+/* Keeps a copy of the file's page at offset at (a multiple of DIRECT_ALIGN)
+ * at the start of the patch buffer. */
+static void keep_page(hpcdb_atomic_file *f, const uint8_t *page, uint64_t at) {
+  if (page != f->patch) memmove(f->patch, page, DIRECT_ALIGN);
+  f->kept = at + 1;
+}
+
 /* The staged block's first len bytes at their offset (len: direct_len, or
  * the last block's rounded up). */
 static int write_block(hpcdb_atomic_file *f, size_t len) {
+  if (f->written == f->direct_len && len >= DIRECT_ALIGN && patch_buffer(f)) keep_page(f, f->direct, 0);
   HPCDB_TRY(transfer(f, f->direct, len, f->written - f->direct_len, 1));
   f->direct_len = 0;
   return 0;
@@ -175,19 +189,22 @@ int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align) {
 
 /* Patches [off, off + n) of a direct file on the disk (before the staged
  * block), a piece at a time through the patch buffer: the pages the patch
- * covers only in part are read back first. */
+ * covers only in part are read back first, unless the buffer kept the page
+ * (the file's first, or the last one patched: the next patch often starts
+ * there), since reading one waits for the disk, and behind an fsync. */
 static int patch_disk(hpcdb_atomic_file *f, uint64_t off, const uint8_t *data, uint64_t n) {
-  if (!f->patch && !(f->patch = big_alloc(PATCH_PIECE)))
-    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory patching the file", f->temp);
+  if (!patch_buffer(f)) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory patching the file", f->temp);
   uint64_t end = off + n, last = (end + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
   for (uint64_t at = off / DIRECT_ALIGN * DIRECT_ALIGN; at < end; at += PATCH_PIECE) {
     uint64_t to = last - at < PATCH_PIECE ? last : at + PATCH_PIECE;
     uint64_t lo = at > off ? at : off, hi = to < end ? to : end;
-    if (lo > at) HPCDB_TRY(transfer(f, f->patch, DIRECT_ALIGN, at, 0));
-    if (hi < to && (to - at > DIRECT_ALIGN || lo == at))
-      HPCDB_TRY(transfer(f, f->patch + (to - at - DIRECT_ALIGN), DIRECT_ALIGN, to - DIRECT_ALIGN, 0));
+    int need_first = lo > at || (hi < to && to - at == DIRECT_ALIGN), need_last = hi < to && to - at > DIRECT_ALIGN;
+    if (need_first && f->kept != at + 1) HPCDB_TRY(transfer(f, f->patch, DIRECT_ALIGN, at, 0));
+    if (need_last) HPCDB_TRY(transfer(f, f->patch + (to - at - DIRECT_ALIGN), DIRECT_ALIGN, to - DIRECT_ALIGN, 0));
     memcpy(f->patch + (lo - at), data + (lo - off), (size_t)(hi - lo));
+    f->kept = 0; /* written over, or kept again below */
     HPCDB_TRY(transfer(f, f->patch, (size_t)(to - at), at, 1));
+    keep_page(f, f->patch + (to - at - DIRECT_ALIGN), to - DIRECT_ALIGN);
   }
   return 0;
 }

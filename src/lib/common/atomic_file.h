@@ -18,6 +18,7 @@ typedef struct hpcdb_atomic_file {
   uint8_t *direct;    /* opened direct: the block being staged (aligned); NULL for a buffered file */
   size_t direct_len;  /* bytes staged in it: the file's bytes [written - direct_len, written) */
   uint8_t *patch;     /* a direct file: the pages being patched (aligned), made on first use */
+  uint64_t kept;      /* patch's first page holds the file's page at offset kept - 1 (0: none) */
   int failed;
 } hpcdb_atomic_file;
 

@@ -1,8 +1,7 @@
 #include "common/huge_pages.h"
 
+#include <stdint.h>
 #include <sys/mman.h>
-
-#include "common/vec.h"
 
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
@@ -19,9 +18,12 @@ void huge_pages_advise(void *p, size_t bytes) {
 #endif
 }
 
-int vec_reserve_huge(void **items, uint64_t *cap, uint64_t need, size_t size) {
-  uint64_t before = *cap;
-  int rc = vec_reserve(items, cap, need, size);
-  if (rc == 0 && *cap != before) huge_pages_advise(*items, (size_t)(*cap * size));
-  return rc;
+void prefault_pages(void *p, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, end = ((uintptr_t)p + bytes) & ~(uintptr_t)4095;
+  if (p && end > start) (void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
 }

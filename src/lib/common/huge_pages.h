@@ -6,14 +6,15 @@
 #define HPCDB_COMMON_HUGE_PAGES_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 void huge_pages_advise(void *p, size_t bytes);
 
-/* vec_reserve (common/vec.h), with the advice whenever the array grows. */
-int vec_reserve_huge(void **items, uint64_t *cap, uint64_t need, size_t size);
-
-#define VEC_RESERVE_HUGE(items_ptr, cap_ptr, need)                                                 \
-  vec_reserve_huge((void **)(items_ptr), (cap_ptr), (need), sizeof(**(items_ptr)))
+/* Faults in the whole pages of [p, p + bytes) for writing without writing
+ * them (MADV_POPULATE_WRITE): a thread with time to spare takes the faults,
+ * and the zeroing of fresh pages, that another would meet. Only the page
+ * tables change, so threads may write to the range meanwhile; a range no
+ * longer mapped is left alone. A hint: nothing where the kernel has no such
+ * advice. */
+void prefault_pages(void *p, size_t bytes);
 
 #endif

@@ -27,6 +27,8 @@
 #define SZ_IDX 10
 #define MAX_CHUNK_CTXS (1u << 20)
 #define MAX_THREADS 8
+/* A chunk's {CI} patch ends on a multiple of this (a page, see write_chunk). */
+#define CI_PATCH_ALIGN 4096u
 
 typedef hpctk4_cct_entry entry;
 
@@ -97,7 +99,7 @@ typedef struct chunk_buf {
   entry *values;
   uint64_t values_cap;
   uint64_t *fill;    /* per context of the chunk: next free slot */
-  uint8_t *infos;    /* the chunk's {CI} entries, offsets relative to the chunk */
+  uint8_t *infos;    /* the chunk's {CI} entries, offsets relative to the chunk; then room for zeros to a page boundary */
   uint8_t *out;      /* the chunk's blocks */
   uint64_t out_len, out_cap;
   uint64_t *slot;    /* per metric id: count, then next position (0 between blocks) */
@@ -122,7 +124,7 @@ typedef struct cct_writer {
 static int buf_init(chunk_buf *b, uint32_t chunk_ctxs) {
   memset(b, 0, sizeof *b);
   b->fill = malloc(((size_t)chunk_ctxs + 1) * sizeof *b->fill);
-  b->infos = malloc(((size_t)chunk_ctxs + 1) * SZ_CI);
+  b->infos = malloc(((size_t)chunk_ctxs + 1) * SZ_CI + CI_PATCH_ALIGN);
   b->slot = calloc((size_t)UINT16_MAX + 1, sizeof *b->slot);
   b->metrics = malloc(((size_t)UINT16_MAX + 1) * sizeof *b->metrics);
   return b->fill && b->infos && b->slot && b->metrics ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory writing cct.db");
@@ -249,7 +251,16 @@ static int write_chunk(cct_writer *w, chunk_buf *b) {
     wr_le64(ci + 0x18, rd_le64(ci + 0x18) + base);
   }
   HPCDB_TRY(atomic_file_write(w->f, b->out, (size_t)b->out_len));
-  return atomic_file_pwrite(w->f, w->infos_at + SZ_CI * (uint64_t)b->c0, b->infos, (size_t)(b->c1 - b->c0) * SZ_CI);
+  /* on to a page boundary through the zeros of the later chunks' {CI}s (the
+   * previous chunk's patch ended there too): a direct file then has no page
+   * it must read back from the disk to patch it, a read that waits behind
+   * other files' fsyncs */
+  uint64_t from = w->infos_at + SZ_CI * (uint64_t)b->c0, end = from + SZ_CI * (uint64_t)(b->c1 - b->c0);
+  uint64_t region_end = w->infos_at + SZ_CI * (uint64_t)w->n_ctxs;
+  uint64_t to = (end + CI_PATCH_ALIGN - 1) / CI_PATCH_ALIGN * CI_PATCH_ALIGN;
+  if (to > region_end) to = region_end;
+  memset(b->infos + (end - from), 0, (size_t)(to - end));
+  return atomic_file_pwrite(w->f, from, b->infos, (size_t)(to - from));
 }
 
 /* The next chunk's contexts, under the lock: as many as fit chunk_values. */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "common/huge_pages.h"
+#include "common/map_vec.h"
 #include "model/model_build.h"
 #include "model/model_private.h"
 
@@ -28,7 +28,7 @@ static int append_context(hpcdb_experiment *exp, const hpcdb_context *proto, uin
     return hpcdb_fail(HPCDB_EINVAL, "context id %u is used twice", proto->id);
   if (exp->n_contexts == UINT32_MAX - 1)
     return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
-  HPCDB_TRY(VEC_RESERVE_HUGE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
+  HPCDB_TRY(MAP_VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
   uint32_t idx = exp->n_contexts;
   hpcdb_context *c = &exp->contexts[idx];
   *c = *proto;
@@ -62,6 +62,15 @@ int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_
 int model_add_context_unlinked(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_t parent,
                                uint32_t *out_index) {
   return append_context(exp, proto, parent, out_index);
+}
+
+int model_reserve_contexts(hpcdb_experiment *exp, uint32_t n, void **tail, size_t *bytes) {
+  uint64_t need = (uint64_t)exp->n_contexts + n;
+  if (need > UINT32_MAX) need = UINT32_MAX;
+  HPCDB_TRY(MAP_VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, need));
+  *tail = exp->contexts + exp->n_contexts;
+  *bytes = (size_t)(need - exp->n_contexts) * sizeof *exp->contexts;
+  return 0;
 }
 
 /* Backwards over the unlinked contexts: a context's children all come after

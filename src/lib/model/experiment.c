@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/map_vec.h"
 #include "common/vec.h"
 #include "model/model_private.h"
 
@@ -22,7 +23,7 @@ int hpcdb_experiment_new(hpcdb_experiment **out) {
   global.parent = HPCDB_NONE;
   global.first_child = global.next_sibling = global.last_child = HPCDB_NONE;
   global.function = global.file = global.module = HPCDB_NONE;
-  if (VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, 1) < 0 ||
+  if (MAP_VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, 1) < 0 ||
       ctx_index_put(&exp->priv->ctx_by_id, 0, 0, 1) < 0) {
     hpcdb_experiment_free(exp);
     return NOMEM();
@@ -60,10 +61,10 @@ void hpcdb_experiment_free(hpcdb_experiment *exp) {
   free(exp->functions);
   free(exp->scopes);
   free(exp->metrics);
-  free(exp->contexts);
   free(exp->profiles);
   free(exp->traces);
   if (exp->priv) {
+    map_vec_free(exp->contexts, exp->priv->cap_contexts, sizeof *exp->contexts);
     strpool_free(&exp->priv->strings);
     ctx_index_free(&exp->priv->ctx_by_id);
     free(exp->priv->cap_instances);

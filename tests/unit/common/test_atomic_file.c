@@ -1,7 +1,8 @@
 /* atomic_file: a file opened direct (O_DIRECT blocks, the last one cut back
  * to size) holds the same bytes as the buffered one, for sizes around the
  * block and alignment edges and writes of odd lengths, and after patches
- * in the staged block, on the disk, and across both. */
+ * in the staged block, on the disk, and across both, alone and one after
+ * the other. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,23 @@ int main(void) {
     }
     CHECK(testlib_same_file(direct, buffered));
   }
+  /* patches one after the other in one file, as cct.db's {CI}: each starting
+   * in the page the one before ended in (kept in memory, not read back), the
+   * file's first page, a page patched again, one across the staged block */
+  const size_t runs[][2] = {{16, 100},  {116, 5000}, {5116, 4000}, {9116, 1},  {9117, 3 << 20}, {0, 8},
+                            {4090, 10}, {4100, 4},   {8, 20},      {9100, 30}, {(8u << 20) - 9, 30}};
+  open_fn opens[2] = {atomic_file_open_direct, atomic_file_open};
+  const char *paths[2] = {direct, buffered};
+  for (int k = 0; k < 2; k++) {
+    hpcdb_atomic_file f;
+    CHECK_RC(opens[k](&f, paths[k]));
+    CHECK_RC(atomic_file_write(&f, data, max));
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++)
+      CHECK_RC(atomic_file_pwrite(&f, runs[i][0], data + max - runs[i][1] - i, runs[i][1]));
+    CHECK_RC(atomic_file_commit(&f));
+  }
+  CHECK(testlib_same_file(direct, buffered));
+
   hpcdb_atomic_file f;
   CHECK_RC(atomic_file_open_direct(&f, direct));
   CHECK_RC(atomic_file_write(&f, data, 100));
