@@ -8,27 +8,19 @@
 #include <stddef.h>
 
 #include "binstruct/bs_capstone.h"
+#include "common/lazy_lib.h"
 
 static bs_capstone capstone;
 static const bs_capstone *loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* Resolves one symbol into *slot (a function pointer's storage: dlsym
- * returns an object pointer, which POSIX lets us store this way). */
-static int resolve(void *lib, const char *name, void *slot) {
-  void *f = dlsym(lib, name);
-  if (!f) return 0;
-  *(void **)slot = f;
-  return 1;
-}
+/* Capstone's cs_NAME into capstone.NAME */
+#define SYM(name) lazy_lib_resolve(lib, "cs_" #name, &capstone.name)
 
 static void load(void) {
   void *lib = dlopen(HPCDB_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return;
-  int ok = resolve(lib, "cs_open", &capstone.open) && resolve(lib, "cs_option", &capstone.option) &&
-           resolve(lib, "cs_malloc", &capstone.malloc) && resolve(lib, "cs_free", &capstone.free) &&
-           resolve(lib, "cs_close", &capstone.close) && resolve(lib, "cs_insn_group", &capstone.insn_group) &&
-           resolve(lib, "cs_disasm_iter", &capstone.disasm_iter);
+  int ok = SYM(open) && SYM(option) && SYM(malloc) && SYM(free) && SYM(close) && SYM(insn_group) && SYM(disasm_iter);
   if (!ok) {
     dlclose(lib);
     return;

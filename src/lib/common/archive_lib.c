@@ -12,53 +12,26 @@
 #include <pthread.h>
 
 #include "common/error.h"
+#include "common/lazy_lib.h"
 
 static archive_lib lib;
 static const archive_lib *loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* Resolves one symbol into *slot (a function pointer's storage: dlsym
- * returns an object pointer, which POSIX lets us store this way). */
-static int resolve(void *handle, const char *name, void *slot) {
-  void *f = dlsym(handle, name);
-  if (!f) return 0;
-  *(void **)slot = f;
-  return 1;
-}
+/* libarchive's archive_NAME into lib.NAME */
+#define SYM(name) lazy_lib_resolve(handle, "archive_" #name, &lib.name)
 
 static void load(void) {
   void *handle = dlopen(HPCDB_ARCHIVE_SONAME, RTLD_NOW | RTLD_LOCAL);
   if (!handle) return;
-  int ok = resolve(handle, "archive_read_new", &lib.read_new) &&
-           resolve(handle, "archive_read_support_filter_all", &lib.read_support_filter_all) &&
-           resolve(handle, "archive_read_support_format_raw", &lib.read_support_format_raw) &&
-           resolve(handle, "archive_read_support_format_tar", &lib.read_support_format_tar) &&
-           resolve(handle, "archive_read_open_filename", &lib.read_open_filename) &&
-           resolve(handle, "archive_read_open", &lib.read_open) &&
-           resolve(handle, "archive_read_next_header", &lib.read_next_header) &&
-           resolve(handle, "archive_read_data", &lib.read_data) &&
-           resolve(handle, "archive_read_free", &lib.read_free) &&
-           resolve(handle, "archive_error_string", &lib.error_string) &&
-           resolve(handle, "archive_set_error", &lib.set_error) &&
-           resolve(handle, "archive_write_new", &lib.write_new) &&
-           resolve(handle, "archive_write_set_format_pax_restricted", &lib.write_set_format_pax_restricted) &&
-           resolve(handle, "archive_write_set_bytes_per_block", &lib.write_set_bytes_per_block) &&
-           resolve(handle, "archive_write_set_bytes_in_last_block", &lib.write_set_bytes_in_last_block) &&
-           resolve(handle, "archive_write_open2", &lib.write_open2) &&
-           resolve(handle, "archive_write_header", &lib.write_header) &&
-           resolve(handle, "archive_write_data", &lib.write_data) &&
-           resolve(handle, "archive_write_close", &lib.write_close) &&
-           resolve(handle, "archive_write_free", &lib.write_free) &&
-           resolve(handle, "archive_entry_new", &lib.entry_new) &&
-           resolve(handle, "archive_entry_free", &lib.entry_free) &&
-           resolve(handle, "archive_entry_pathname", &lib.entry_pathname) &&
-           resolve(handle, "archive_entry_size", &lib.entry_size) &&
-           resolve(handle, "archive_entry_filetype", &lib.entry_filetype) &&
-           resolve(handle, "archive_entry_set_pathname", &lib.entry_set_pathname) &&
-           resolve(handle, "archive_entry_set_size", &lib.entry_set_size) &&
-           resolve(handle, "archive_entry_set_filetype", &lib.entry_set_filetype) &&
-           resolve(handle, "archive_entry_set_perm", &lib.entry_set_perm) &&
-           resolve(handle, "archive_entry_set_mtime", &lib.entry_set_mtime);
+  int ok = SYM(read_new) && SYM(read_support_filter_all) && SYM(read_support_format_raw) &&
+           SYM(read_support_format_tar) && SYM(read_open_filename) && SYM(read_open) && SYM(read_next_header) &&
+           SYM(read_data) && SYM(read_free) && SYM(error_string) && SYM(set_error) && SYM(write_new) &&
+           SYM(write_set_format_pax_restricted) && SYM(write_set_bytes_per_block) &&
+           SYM(write_set_bytes_in_last_block) && SYM(write_open2) && SYM(write_header) && SYM(write_data) &&
+           SYM(write_close) && SYM(write_free) && SYM(entry_new) && SYM(entry_free) && SYM(entry_pathname) &&
+           SYM(entry_size) && SYM(entry_filetype) && SYM(entry_set_pathname) && SYM(entry_set_size) &&
+           SYM(entry_set_filetype) && SYM(entry_set_perm) && SYM(entry_set_mtime);
   if (!ok) {
     dlclose(handle);
     return;
