@@ -34,6 +34,24 @@ static int write_pieces(open_fn open, const char *path, const uint8_t *data, siz
   return atomic_file_commit(&f);
 }
 
+/* data[0 .. max) written, then patched at patches[i] = (offset, length) in
+ * turn, patch i with the bytes that end i bytes before the data's end (so
+ * that each patch differs from what it covers), then committed. */
+static int write_patched(open_fn open, const char *path, const uint8_t *data, size_t max, const size_t (*patches)[2],
+                         size_t n) {
+  hpcdb_atomic_file f;
+  int rc = open(&f, path);
+  if (rc < 0) return rc;
+  rc = atomic_file_write(&f, data, max);
+  for (size_t i = 0; rc == 0 && i < n; i++)
+    rc = atomic_file_pwrite(&f, patches[i][0], data + max - patches[i][1] - i, patches[i][1]);
+  if (rc < 0) {
+    atomic_file_abort(&f);
+    return rc;
+  }
+  return atomic_file_commit(&f);
+}
+
 int main(void) {
   const char *dir = testlib_tmpdir("atomic_file");
   size_t max = (9u << 20) + 4097;
@@ -66,15 +84,8 @@ int main(void) {
                                {5000, 3 << 20},   {(4u << 20) - 7, 20}, {(8u << 20) - 100, 300},
                                {(8u << 20) + 5, 1000}, {max - 1, 1},   {1, (1u << 20) * 3 + 4097}};
   for (size_t i = 0; i < sizeof patches / sizeof *patches; i++) {
-    open_fn opens[2] = {atomic_file_open_direct, atomic_file_open};
-    const char *paths[2] = {direct, buffered};
-    for (int k = 0; k < 2; k++) {
-      hpcdb_atomic_file f;
-      CHECK_RC(opens[k](&f, paths[k]));
-      CHECK_RC(atomic_file_write(&f, data, max));
-      CHECK_RC(atomic_file_pwrite(&f, patches[i][0], data + max - patches[i][1], patches[i][1]));
-      CHECK_RC(atomic_file_commit(&f));
-    }
+    CHECK_RC(write_patched(atomic_file_open_direct, direct, data, max, &patches[i], 1));
+    CHECK_RC(write_patched(atomic_file_open, buffered, data, max, &patches[i], 1));
     CHECK(testlib_same_file(direct, buffered));
   }
   /* patches one after the other in one file, as cct.db's {CI}: each starting
@@ -82,16 +93,9 @@ int main(void) {
    * file's first page, a page patched again, one across the staged block */
   const size_t runs[][2] = {{16, 100},  {116, 5000}, {5116, 4000}, {9116, 1},  {9117, 3 << 20}, {0, 8},
                             {4090, 10}, {4100, 4},   {8, 20},      {9100, 30}, {(8u << 20) - 9, 30}};
-  open_fn opens[2] = {atomic_file_open_direct, atomic_file_open};
-  const char *paths[2] = {direct, buffered};
-  for (int k = 0; k < 2; k++) {
-    hpcdb_atomic_file f;
-    CHECK_RC(opens[k](&f, paths[k]));
-    CHECK_RC(atomic_file_write(&f, data, max));
-    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++)
-      CHECK_RC(atomic_file_pwrite(&f, runs[i][0], data + max - runs[i][1] - i, runs[i][1]));
-    CHECK_RC(atomic_file_commit(&f));
-  }
+  size_t n_runs = sizeof runs / sizeof *runs;
+  CHECK_RC(write_patched(atomic_file_open_direct, direct, data, max, runs, n_runs));
+  CHECK_RC(write_patched(atomic_file_open, buffered, data, max, runs, n_runs));
   CHECK(testlib_same_file(direct, buffered));
 
   hpcdb_atomic_file f;
