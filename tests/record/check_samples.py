@@ -11,8 +11,9 @@ usage: check_samples.py HPCDB PATH [--metric NAME|SCOPE] [--expect MODULE:FUNC].
 --named: a database analyzed with structure files has the function by name;
 --named-ratio compares the values at the two functions' contexts (give an
 inclusive metric, e.g. "CPUTIME (sec)|execution").
-PATH may also be a database from analyze (then --metric picks the values,
-e.g. "CPUTIME (sec)|point"). Inclusive samples: a calling path counts once for every function on it."""
+PATH may also be a database from analyze (then --metric picks the values, e.g.
+"CPUTIME (sec)|point"; NAME|self is each context's execution value less its children's).
+Inclusive samples: a calling path counts once for every function on it."""
 import json
 import os
 import struct
@@ -36,14 +37,27 @@ def functions(module, cache={}):
     return cache[module]
 
 
+def own_value(node, profile, metric):
+    """The node's value; for NAME|self, its execution value less its children's: every
+    sample at the node, also those of a hidden instruction below it (a function named
+    from the vdso's or the kernel's symbols holds no point value of its own)."""
+    vals = node.get("values", {}).get(profile, {})
+    if not metric:
+        return sum(vals.values())
+    if metric.endswith("|self"):
+        inclusive = metric[:-len("self")] + "execution"
+        return vals.get(inclusive, 0) - sum(c.get("values", {}).get(profile, {}).get(inclusive, 0)
+                                            for c in node.get("children", []))
+    return vals.get(metric, 0)
+
+
 def paths(node, prefix, out, metric):
     m, f = FRAME.search(node["context"]), FUNCTION.search(node["context"])
     here = prefix + [(m.group(1), int(m.group(2), 16))] if m else prefix
     here = here + [("function", f.group(1))] if f else here
-    for profile, vals in node.get("values", {}).items():
+    for profile in node.get("values", {}):
         if profile != "SUMMARY":
-            out.append((profile, here, vals.get(metric, 0) if metric else sum(vals.values()),
-                        f.group(1) if f else None))
+            out.append((profile, here, own_value(node, profile, metric), f.group(1) if f else None))
     for child in node.get("children", []):
         paths(child, here, out, metric)
 

@@ -56,14 +56,14 @@ ratio)
   record -e $ev "$bin/record_ratio" 2; expect_rc $? 0
   check_db
   check "$m" --expect "$bin/record_ratio:heavy" --max-partial 0.01
-  check "$work/db" --metric "$metric|point" \
+  check "$work/db" --metric "$metric|self" \
     --ratio "$bin/record_ratio:heavy" "$bin/record_ratio:light" 3 0.10
   named_db "$bin/record_ratio"
   check "$work/named" --metric "$metric|execution" --named-ratio heavy light 3 0.10
   rm -rf "$m" "$work/db"
   record "$bin/record_ratio" 1; expect_rc $? 0
   check_db
-  check "$work/db" --metric "CPUTIME (sec)|point" \
+  check "$work/db" --metric "CPUTIME (sec)|self" \
     --ratio "$bin/record_ratio:heavy" "$bin/record_ratio:light" 3 0.5 ;;
 recursive)
   record "$bin/record_recursive" 0.5; expect_rc $? 0
