@@ -3,7 +3,6 @@
  * cost ~7 ms at start-up (an empty program linked against it) and ~3 MB of
  * resident memory (its share of a Python process with hpcdb imported), while
  * only `hpcdb struct` and analyses that read binaries decode machine code. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
 
@@ -15,17 +14,12 @@ static const bs_capstone *loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* Capstone's cs_NAME into capstone.NAME */
-#define SYM(name) lazy_lib_resolve(lib, "cs_" #name, &capstone.name)
+#define SYM(name) {"cs_" #name, offsetof(bs_capstone, name)}
+static const lazy_sym syms[] = {SYM(open),  SYM(option),     SYM(malloc),     SYM(free),
+                                SYM(close), SYM(insn_group), SYM(disasm_iter)};
 
 static void load(void) {
-  void *lib = dlopen(HPCDB_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return;
-  int ok = SYM(open) && SYM(option) && SYM(malloc) && SYM(free) && SYM(close) && SYM(insn_group) && SYM(disasm_iter);
-  if (!ok) {
-    dlclose(lib);
-    return;
-  }
-  loaded = &capstone; /* stays open for the process's life, like a linked library */
+  if (lazy_lib_open(HPCDB_CAPSTONE_SONAME, syms, sizeof syms / sizeof *syms, &capstone)) loaded = &capstone;
 }
 
 const bs_capstone *bs_capstone_get(void) {

@@ -5,12 +5,12 @@
  * cost about 1.8 ms (an empty program with hpcdb's other libraries: 5.3 ms
  * with it, 3.6 ms without), while only `hpcdb struct` and analyses that read
  * binaries demangle. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "binstruct/bs_internal.h"
+#include "common/lazy_lib.h"
 
 /* The C++ runtime's soname (unchanged since GCC 3.4). */
 #define STDCXX_SONAME "libstdc++.so.6"
@@ -22,10 +22,8 @@ static cxa_demangle_fn *cxa_demangle;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
-  void *lib = dlopen(STDCXX_SONAME, RTLD_NOW | RTLD_LOCAL);
-  void *f = lib ? dlsym(lib, "__cxa_demangle") : NULL;
-  if (f) *(void **)&cxa_demangle = f; /* stays open for the process's life, like a linked library */
-  else if (lib) dlclose(lib);
+  static const lazy_sym sym = {"__cxa_demangle", 0}; /* into cxa_demangle itself */
+  (void)lazy_lib_open(STDCXX_SONAME, &sym, 1, &cxa_demangle);
 }
 
 const char *bs_demangled(bs_unit *u, const char *link) {

@@ -8,8 +8,8 @@
  * files do. */
 #include "common/archive_lib.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
+#include <stddef.h>
 
 #include "common/error.h"
 #include "common/lazy_lib.h"
@@ -19,24 +19,19 @@ static const archive_lib *loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* libarchive's archive_NAME into lib.NAME */
-#define SYM(name) lazy_lib_resolve(handle, "archive_" #name, &lib.name)
+#define SYM(name) {"archive_" #name, offsetof(archive_lib, name)}
+static const lazy_sym syms[] = {
+    SYM(read_new), SYM(read_support_filter_all), SYM(read_support_format_raw),
+    SYM(read_support_format_tar), SYM(read_open_filename), SYM(read_open), SYM(read_next_header), SYM(read_data),
+    SYM(read_free), SYM(error_string), SYM(set_error), SYM(write_new), SYM(write_set_format_pax_restricted),
+    SYM(write_set_bytes_per_block), SYM(write_set_bytes_in_last_block), SYM(write_open2), SYM(write_header),
+    SYM(write_data), SYM(write_close), SYM(write_free), SYM(entry_new), SYM(entry_free), SYM(entry_pathname),
+    SYM(entry_size), SYM(entry_filetype), SYM(entry_set_pathname), SYM(entry_set_size), SYM(entry_set_filetype),
+    SYM(entry_set_perm), SYM(entry_set_mtime),
+};
 
 static void load(void) {
-  void *handle = dlopen(HPCDB_ARCHIVE_SONAME, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) return;
-  int ok = SYM(read_new) && SYM(read_support_filter_all) && SYM(read_support_format_raw) &&
-           SYM(read_support_format_tar) && SYM(read_open_filename) && SYM(read_open) && SYM(read_next_header) &&
-           SYM(read_data) && SYM(read_free) && SYM(error_string) && SYM(set_error) && SYM(write_new) &&
-           SYM(write_set_format_pax_restricted) && SYM(write_set_bytes_per_block) &&
-           SYM(write_set_bytes_in_last_block) && SYM(write_open2) && SYM(write_header) && SYM(write_data) &&
-           SYM(write_close) && SYM(write_free) && SYM(entry_new) && SYM(entry_free) && SYM(entry_pathname) &&
-           SYM(entry_size) && SYM(entry_filetype) && SYM(entry_set_pathname) && SYM(entry_set_size) &&
-           SYM(entry_set_filetype) && SYM(entry_set_perm) && SYM(entry_set_mtime);
-  if (!ok) {
-    dlclose(handle);
-    return;
-  }
-  loaded = &lib; /* stays open for the process's life, like a linked library */
+  if (lazy_lib_open(HPCDB_ARCHIVE_SONAME, syms, sizeof syms / sizeof *syms, &lib)) loaded = &lib;
 }
 
 const archive_lib *archive_lib_open(const char *path) {

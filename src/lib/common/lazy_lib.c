@@ -1,11 +1,19 @@
-/* lazy_lib_resolve: one symbol of a library opened on first use. */
+/* lazy_lib_open: a library opened on first use, its functions resolved. */
 #include "common/lazy_lib.h"
 
 #include <dlfcn.h>
 
-int lazy_lib_resolve(void *handle, const char *name, void *slot) {
-  void *f = dlsym(handle, name);
-  if (!f) return 0;
-  *(void **)slot = f;
+int lazy_lib_open(const char *soname, const lazy_sym *syms, size_t n, void *table) {
+  void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return 0;
+  for (size_t i = 0; i < n; i++) {
+    void *f = dlsym(handle, syms[i].name);
+    if (!f) {
+      dlclose(handle);
+      return 0;
+    }
+    /* a function pointer's storage: dlsym returns an object pointer, which POSIX lets us store this way */
+    *(void **)((char *)table + syms[i].offset) = f;
+  }
   return 1;
 }
