@@ -207,6 +207,31 @@ void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_e
  * its inclusive row and its exclusive row, n_locations native doubles each. */
 void cube_sum_rows_of(const cube_sum_tree *t, const uint8_t *const *rows, int big_endian, uint32_t c, double *inc,
                       double *exc);
+/* The same sums streamed from the file (sum_stream.c): for a metric whose
+ * stored rows are in storage order (row_pos increasing), read through one
+ * small buffer; no cnode an entry point and no per-location totals. */
+typedef struct cube_stream_tree {
+  uint32_t n_cnodes, n_locations;
+  const uint32_t *parent, *kids_at; /* as cube_children makes them */
+  const uint32_t *order, *pos;      /* cube_inclusive_order, and each cnode's place in it */
+  const uint32_t *roots;            /* the cnodes without a parent */
+  uint32_t n_roots;
+} cube_stream_tree;
+typedef struct cube_stream_rows {
+  const struct cube_member_index *x;
+  uint64_t rows_at; /* the file offset of the first row */
+  uint32_t n_rows;
+  const uint32_t *row_pos; /* each row's place in the inclusive order */
+  int swap;                /* the rows are in the other byte order */
+} cube_stream_rows;
+typedef struct cube_stream_sums {
+  double *exc, *inc;           /* by cnode */
+  uint64_t *counts;            /* by location, set (not added to) */
+  double *root_inc, *root_exc; /* each root's rows, n_roots x n_locations */
+} cube_stream_sums;
+/* 1 when summed; 0 when the rows are not in storage order or cannot be
+ * read, or memory runs out (the caller then reads them otherwise). */
+int cube_sum_stream(const cube_stream_tree *t, const cube_stream_rows *s, cube_stream_sums *out);
 /* 1 on a big-endian host: the byte order of a double in memory. */
 static inline int cube_native_big_endian(void) {
   const uint16_t one = 1;

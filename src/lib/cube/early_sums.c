@@ -28,9 +28,54 @@ static int claim(cube_early_metric *m) {
   return atomic_compare_exchange_strong(&m->state, &pending, TAKEN);
 }
 
+/* A metric's result arrays for nl locations (exc_totals only when wanted): 1, or 0 without memory. */
+static int alloc_sums(const cube_early *e, cube_early_metric *m, uint64_t nl) {
+  uint32_t nc = e->n_cnodes;
+  m->exc = malloc(((size_t)nc + 1) * sizeof *m->exc);
+  m->inc = malloc(((size_t)nc + 1) * sizeof *m->inc);
+  m->counts = calloc(nl, sizeof *m->counts);
+  m->root_inc = malloc(nl * (e->n_roots + 1) * sizeof *m->root_inc);
+  m->root_exc = malloc(nl * (e->n_roots + 1) * sizeof *m->root_exc);
+  if (e->totals) m->exc_totals = calloc(nl, sizeof *m->exc_totals);
+  return m->exc && m->inc && m->counts && m->root_inc && m->root_exc && (!e->totals || m->exc_totals);
+}
+
+static void free_sums(cube_early_metric *m) {
+  free(m->exc), free(m->inc), free(m->counts), free(m->root_inc), free(m->root_exc), free(m->exc_totals);
+  m->exc = m->inc = m->root_inc = m->root_exc = m->exc_totals = NULL;
+  m->counts = NULL;
+}
+
+/* Streamed (sum_stream.c) when no per-location totals are wanted and the
+ * rows lie in storage order: 1 when summed. The index is small: mapped. */
+static int stream_metric(const cube_early *e, cube_early_metric *m) {
+  uint32_t nc = e->n_cnodes;
+  cube_member_view ix = {0};
+  cube_values v = {0};
+  uint8_t magic[10];
+  int ok = 0;
+  if (e->totals || m->dt->size < 10 || !cube_member_read(e->x, m->dt->offset, magic, sizeof magic) ||
+      memcmp(magic, "CUBEX.DATA", 10) != 0 || cube_member_view_open(e->x, m->ix->offset, m->ix->size, &ix) != 1 ||
+      cube_index_parse(&v, ix.data, ix.len, nc, e->path) < 0 || v.n_rows == 0)
+    goto done;
+  uint64_t nl = (m->dt->size - 10) / 8 / v.n_rows; /* the most locations the data holds */
+  if (nl == 0 || nl > UINT32_MAX / 8 || !alloc_sums(e, m, nl)) goto done;
+  cube_stream_tree t = {nc, (uint32_t)nl, e->parent, e->kids_at, e->order, e->pos, e->roots, e->n_roots};
+  cube_stream_rows rows = {e->x, m->dt->offset + 10, v.n_rows, v.row_pos, v.big_endian != cube_native_big_endian()};
+  cube_stream_sums out = {m->exc, m->inc, m->counts, m->root_inc, m->root_exc};
+  ok = cube_sum_stream(&t, &rows, &out);
+  if (ok) m->n_locations = (uint32_t)nl, m->ok = 1;
+  else free_sums(m);
+done:
+  cube_values_free(&v);
+  cube_member_view_close(&ix);
+  return ok;
+}
+
 /* One metric's sums, as cube_sum_pass makes them, into m; nothing (m->ok 0)
  * where a guess fails. Its own scratch, so that two threads can sum at once. */
 static void sum_metric(const cube_early *e, cube_early_metric *m) {
+  if (stream_metric(e, m)) return;
   uint32_t nc = e->n_cnodes;
   cube_member_view ix = {0}, dt = {0};
   cube_values v = {0};
@@ -48,14 +93,7 @@ static void sum_metric(const cube_early *e, cube_early_metric *m) {
     goto done;
   zero = calloc(nl, sizeof *zero);
   scratch = malloc(nl * CUBE_SUM_PASS_ROWS * sizeof *scratch);
-  m->exc = malloc(((size_t)nc + 1) * sizeof *m->exc);
-  m->inc = malloc(((size_t)nc + 1) * sizeof *m->inc);
-  m->counts = calloc(nl, sizeof *m->counts);
-  m->root_inc = malloc(nl * (e->n_roots + 1) * sizeof *m->root_inc);
-  m->root_exc = malloc(nl * (e->n_roots + 1) * sizeof *m->root_exc);
-  m->exc_totals = calloc(nl, sizeof *m->exc_totals);
-  if (!zero || !scratch || !m->exc || !m->inc || !m->counts || !m->root_inc || !m->root_exc || !m->exc_totals)
-    goto done;
+  if (!zero || !scratch || !alloc_sums(e, m, nl)) goto done;
   for (uint32_t c = 0; c < nc; c++) rows[c] = (const uint8_t *)zero;
   for (uint32_t k = 0; k < v.n_rows; k++) rows[e->order[v.row_pos[k]]] = v.data + (size_t)k * nl * 8;
   cube_sum_tree t = {nc, (uint32_t)nl, e->kids_at, e->kids, e->no_entries, 1, m->exc_totals, e->is_root};
@@ -102,10 +140,12 @@ static int scan_tree(cube_early *e) {
   ok = ok && (e->kids_at = malloc(((size_t)nc + 2) * sizeof *e->kids_at)) != NULL &&
        (e->kids = malloc(((size_t)nc + 1) * sizeof *e->kids)) != NULL &&
        (e->order = malloc(((size_t)nc + 1) * sizeof *e->order)) != NULL &&
+       (e->pos = malloc(((size_t)nc + 1) * sizeof *e->pos)) != NULL &&
        (e->no_entries = calloc((size_t)nc + 1, 1)) != NULL &&
        (e->is_root = calloc((size_t)nc + 1, 1)) != NULL &&
        (e->roots = malloc(MAX_ROOTS * sizeof *e->roots)) != NULL && cube_children(nc, e->parent, e->kids_at, e->kids) == 0 &&
        cube_inclusive_order(nc, e->parent, e->kids_at, e->kids, e->order) == 0;
+  for (uint32_t p = 0; ok && p < nc; p++) e->pos[e->order[p]] = p;
   for (uint32_t c = 0; ok && c < nc; c++)
     if (e->parent[c] == UINT32_MAX) {
       ok = e->n_roots < MAX_ROOTS;
@@ -134,8 +174,9 @@ static const cube_indexed_member *first_of(const cube_member_index *x, const cha
 }
 
 void cube_early_start(cube_early *e, const cube_member_index *x, const char *path, const char *const *names,
-                      uint32_t n_names) {
+                      uint32_t n_names, int totals) {
   memset(e, 0, sizeof *e);
+  e->totals = totals;
   e->x = x;
   e->path = path;
   e->names = names, e->n_names = n_names;
@@ -197,13 +238,13 @@ void cube_early_free(cube_early *e) {
   }
   for (uint32_t i = 0; i < e->n_metrics; i++) {
     cube_early_metric *m = &e->metrics[i];
-    free(m->exc), free(m->inc), free(m->counts), free(m->root_inc), free(m->root_exc), free(m->exc_totals);
+    free_sums(m);
   }
   if (e->synced) {
     pthread_cond_destroy(&e->scanned);
     pthread_mutex_destroy(&e->lock);
   }
   free(e->metrics);
-  free(e->parent), free(e->kids_at), free(e->kids), free(e->order), free(e->no_entries), free(e->is_root), free(e->roots);
+  free(e->parent), free(e->kids_at), free(e->kids), free(e->order), free(e->pos), free(e->no_entries), free(e->is_root), free(e->roots);
   memset(e, 0, sizeof *e);
 }

@@ -20,7 +20,8 @@ typedef struct cube_early_metric {
   double *exc, *inc;     /* each cnode's sums over locations */
   uint64_t *counts;      /* each location's non-zero values of both flavours */
   double *root_inc, *root_exc; /* each root's rows (n_roots × n_locations, native doubles) */
-  double *exc_totals;    /* each location's exclusive values summed in document order, roots left out */
+  double *exc_totals;    /* when totals are wanted: each location's exclusive values summed in document
+                            order, roots left out */
 } cube_early_metric;
 
 typedef struct cube_early {
@@ -29,10 +30,11 @@ typedef struct cube_early {
   const cube_indexed_member *anchor;
   const char *const *names; /* the metrics wanted (n_names 0: all) */
   uint32_t n_names;
+  int totals; /* each location's exclusive total is wanted (exc_totals) */
   cube_early_metric *metrics; /* each metric id's first .data and .index, in archive order */
   uint32_t n_metrics;
   /* the scanned tree (the helper's until `tree` says SCANNED) */
-  uint32_t *parent, *kids_at, *kids, *order, *roots; /* order: an inclusive metric's rows */
+  uint32_t *parent, *kids_at, *kids, *order, *pos, *roots; /* order: an inclusive metric's rows; pos: its inverse */
   uint8_t *no_entries, *is_root;
   uint32_t n_cnodes, n_roots;
   int tree; /* SCANNING, then SCANNED or NO_TREE (under lock) */
@@ -46,9 +48,10 @@ typedef struct cube_early {
 } cube_early;
 
 /* Starts the helper (nothing for a member index without metrics); with
- * names (n_names > 0), it skips the metrics it finds named otherwise. */
+ * names (n_names > 0), it skips the metrics it finds named otherwise; with
+ * totals, it also sums each location's exclusive values (exc_totals). */
 void cube_early_start(cube_early *e, const cube_member_index *x, const char *path, const char *const *names,
-                      uint32_t n_names);
+                      uint32_t n_names, int totals);
 /* A metric the reader will not take early sums of: not summed unless already begun. */
 void cube_early_skip(cube_early_metric *m);
 /* The anchor's tree given: the metrics still pending summed on this thread

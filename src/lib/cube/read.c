@@ -901,7 +901,7 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
                opts->values == HPCDB_READ_METRICS;
   if (values && (!r.locations || (opts && opts->values == HPCDB_READ_COUNTS))) /* where sum_inclusive reads */
     cube_early_start(&r.early, &r.members, path, opts && opts->values == HPCDB_READ_METRICS ? opts->metrics : NULL,
-                     opts && opts->values == HPCDB_READ_METRICS ? opts->n_metrics : 0);
+                     opts && opts->values == HPCDB_READ_METRICS ? opts->n_metrics : 0, totals);
   int rc = cube_read_anchor(&r.a, path, &r.members);
   if (rc < 0) {
     cube_early_free(&r.early);

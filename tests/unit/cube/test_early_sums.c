@@ -6,7 +6,8 @@
  * (uniq_name, else disp_name, trimmed) unless it holds a reference. On the
  * sample Cube files and hpcdb's copies of them (every metric stored
  * inclusive) the scanned tree and the names found are expat's; on the copies
- * the DOUBLE metrics are summed early, and nothing is used when the anchor's
+ * the DOUBLE metrics are summed early (streamed, and mapped when each
+ * location's totals are wanted), and nothing is used when the anchor's
  * tree is another. Reads that take the early sums (what `hpcdb info` and
  * `hpcdb report` read) print what the full read prints, on the copy, on the
  * copy with its members at other offsets, with a data member longer than its
@@ -83,8 +84,10 @@ static void metric_names(void) {
 }
 
 /* The scanned tree of path's anchor is expat's; with `early`, DOUBLE
- * metrics are summed early (and nothing is used against another tree). */
-static void same_tree(const char *path, int early) {
+ * metrics are summed early (and nothing is used against another tree);
+ * with `totals`, each location's exclusive totals too (the mapped pass,
+ * not the streamed one). */
+static void same_tree(const char *path, int early, int totals) {
   cube_member_index x;
   cube_anchor a;
   CHECK(cube_member_index_build(&x, path) == 0);
@@ -93,7 +96,7 @@ static void same_tree(const char *path, int early) {
     return;
   }
   cube_early e;
-  cube_early_start(&e, &x, path, NULL, 0);
+  cube_early_start(&e, &x, path, NULL, 0, totals);
   CHECK_RC(cube_read_anchor(&a, path, &x));
   const cube_indexed_member *im = cube_member_find(&x, "anchor.xml");
   cube_member_view v;
@@ -127,7 +130,7 @@ static void same_tree(const char *path, int early) {
   CHECK(!early || !doubles || found > 0);
   cube_early_free(&e);
   if (a.n_cnodes > 1) { /* another tree: no early sums are used */
-    cube_early_start(&e, &x, path, NULL, 0);
+    cube_early_start(&e, &x, path, NULL, 0, totals);
     expat[a.n_cnodes - 1] = NONE - 1;
     cube_early_finish(&e, expat, a.n_cnodes);
     for (uint32_t i = 0; i < e.n_metrics; i++) CHECK(cube_early_find(&e, e.metrics[i].ix, e.metrics[i].dt) == NULL);
@@ -249,14 +252,15 @@ int main(void) {
   char rel[256], copy[4096], variant[4200];
   for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
     snprintf(rel, sizeof rel, "cube/%s.cubex", samples[i]);
-    same_tree(testlib_sample(rel), 0);
+    same_tree(testlib_sample(rel), 0, 0);
     snprintf(copy, sizeof copy, "%s/%s.cubex", tmp, samples[i]);
     hpcdb_experiment *exp;
     hpcdb_cube_write_options wo = {0, HPCDB_WRITE_FORCE};
     CHECK_RC(hpcdb_read(&exp, testlib_sample(rel)));
     CHECK_RC(hpcdb_cube_write(exp, copy, &wo));
     hpcdb_experiment_free(exp);
-    same_tree(copy, 1);
+    same_tree(copy, 1, 0);
+    same_tree(copy, 1, 1);
     same_output(copy, 0);
     snprintf(variant, sizeof variant, "%s/%s.padded.cubex", tmp, samples[i]);
     rewrite(copy, variant, 1, 0, 0);
@@ -272,7 +276,7 @@ int main(void) {
     same_output(variant, 0);
     snprintf(variant, sizeof variant, "%s/%s.cubex.gz", tmp, samples[i]);
     gzip_copy(copy, variant);
-    same_tree(variant, 0);
+    same_tree(variant, 0, 0);
     same_output(variant, 0);
   }
   return TEST_END();
