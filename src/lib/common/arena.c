@@ -48,3 +48,12 @@ void arena_free(hpcdb_arena *a) {
   }
   a->head = NULL;
 }
+
+void arena_adopt(hpcdb_arena *to, hpcdb_arena *from) {
+  if (!from->head) return;
+  hpcdb_arena_block *last = from->head;
+  while (last->next) last = last->next;
+  last->next = to->head;
+  to->head = from->head;
+  from->head = NULL;
+}

@@ -13,5 +13,7 @@ typedef struct hpcdb_arena {
 void *arena_alloc(hpcdb_arena *a, size_t size);
 char *arena_strndup(hpcdb_arena *a, const char *s, size_t len);
 void arena_free(hpcdb_arena *a);
+/* from's memory handed to `to` (freed with it); from is left empty. */
+void arena_adopt(hpcdb_arena *to, hpcdb_arena *from);
 
 #endif

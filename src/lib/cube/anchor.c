@@ -1,5 +1,7 @@
-/* anchor.xml through expat (streamed in chunks). */
+/* anchor.xml through expat (streamed in chunks; a large one in two halves at once). */
+#define _GNU_SOURCE /* memmem */
 #include <expat.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -301,8 +303,158 @@ static void mark_stored_only(cube_anchor *a) {
   }
 }
 
+static XML_Parser new_parser(parser *p, cube_anchor *a, const char *path, const char *encoding) {
+  memset(p, 0, sizeof *p);
+  p->a = a;
+  p->path = path;
+  XML_Parser x = XML_ParserCreate(encoding);
+  if (!x) return NULL;
+  XML_SetUserData(x, p);
+  XML_SetElementHandler(x, on_start, on_end);
+  XML_SetCharacterDataHandler(x, on_text);
+  return x;
+}
+
+/* n bytes of text into x in 64 KiB pieces, the last one final when `final`:
+ * 0, or -1 once expat or a handler finds something wrong. */
+static int feed(XML_Parser x, const parser *p, const char *s, size_t n, int final) {
+  for (size_t off = 0;;) {
+    size_t k = n - off < 65536 ? n - off : 65536;
+    if (XML_Parse(x, s + off, (int)k, final && off + k == n) == XML_STATUS_ERROR || p->error) return -1;
+    off += k;
+    if (off == n) return 0;
+  }
+}
+
+/* The whole text on this thread; errors say where expat stopped. */
+static int parse_whole(cube_anchor *a, const char *text, size_t len, const char *path) {
+  parser p;
+  XML_Parser x = new_parser(&p, a, path, NULL);
+  if (!x) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  int rc = 0;
+  if (feed(x, &p, text, len, 1) < 0 && !p.error)
+    rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", (uint64_t)XML_GetCurrentByteIndex(x), "xml",
+                       "line %lu: %s", (unsigned long)XML_GetCurrentLineNumber(x), XML_ErrorString(XML_GetErrorCode(x)));
+  XML_ParserFree(x);
+  free(p.text);
+  if (rc == 0 && p.error)
+    rc = p.error == HPCDB_ENOMEM ? hpcdb_fail(HPCDB_ENOMEM, "out of memory reading anchor.xml")
+                                 : hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", 0, "anchor", "%s", p.message);
+  return rc;
+}
+
+/* A large anchor is parsed in two halves at once: up to the first <cnode>
+ * (attributes, metrics, regions) on this thread, and from there (the cnodes
+ * and the system tree) on another, as if inside <cube><program>, which is
+ * where Cube writers put them. The guess is checked: the first half must end
+ * inside exactly those two elements, both halves must parse, the second may
+ * hold no metrics and the first no cnodes or system tree. Anything else is
+ * parsed whole, which also finds and reports its errors. */
+#define SPLIT_MIN ((size_t)1 << 20) /* below this a thread's start costs about what it saves */
+
+typedef struct second_half {
+  parser p;
+  XML_Parser x;
+  cube_anchor b;
+  const char *text;
+  size_t len;
+  int ok;
+} second_half;
+
+static void *parse_second_half(void *arg) {
+  static const char open[] = "<cube><program>";
+  second_half *h = arg;
+  h->ok = feed(h->x, &h->p, open, sizeof open - 1, 0) == 0 && feed(h->x, &h->p, h->text, h->len, 1) == 0;
+  return NULL;
+}
+
+/* The encoding the XML declaration names, into enc ("" when it names none):
+ * 1, or 0 when the text does not plainly begin with markup in an 8-bit encoding. */
+static int declared_encoding(const char *s, size_t len, char *enc, size_t cap) {
+  enc[0] = '\0';
+  if (len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) s += 3, len -= 3; /* a UTF-8 byte order mark */
+  if (len < 5 || memcmp(s, "<?xml", 5) != 0) return len > 0 && s[0] == '<';
+  const char *end = memmem(s, len < 512 ? len : 512, "?>", 2);
+  const char *e = end ? memmem(s, (size_t)(end - s), "encoding", 8) : NULL;
+  if (!end || !e) return end != NULL;
+  for (e += 8; e < end && (*e == ' ' || *e == '=' || *e == '\t' || *e == '\r' || *e == '\n'); e++) continue;
+  if (e == end || (*e != '"' && *e != '\'')) return 0;
+  const char *q = memchr(e + 1, *e, (size_t)(end - e - 1));
+  if (!q || (size_t)(q - e - 1) >= cap) return 0;
+  memcpy(enc, e + 1, (size_t)(q - e - 1));
+  enc[q - e - 1] = '\0';
+  return 1;
+}
+
+/* The offset of the first "<cnode" start tag, or len. */
+static size_t first_cnode(const char *s, size_t len) {
+  for (const char *p = s, *end = s + len; (p = memmem(p, (size_t)(end - p), "<cnode", 6)) != NULL; p++) {
+    char c = end - p > 6 ? p[6] : '\0';
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '>' || c == '/') return (size_t)(p - s);
+  }
+  return len;
+}
+
+/* n items of `size` bytes appended to *to: 1, or 0 without memory. */
+static int append(void *to_, uint32_t *n_to, const void *from, uint32_t n, size_t size) {
+  void **to = to_;
+  if (n == 0) return 1;
+  void *grown = realloc(*to, ((size_t)*n_to + n) * size);
+  if (!grown) return 0;
+  memcpy((char *)grown + (size_t)*n_to * size, from, (size_t)n * size);
+  *to = grown;
+  *n_to += n;
+  return 1;
+}
+
+/* The second half's items after the first's: 1, or 0 where the halves do not fit together so. */
+static int merge_halves(cube_anchor *a, cube_anchor *b) {
+  if (b->n_metrics || a->n_cnodes || a->n_params || a->n_locations || a->n_nodes) return 0;
+  if (!append(&a->regions, &a->n_regions, b->regions, b->n_regions, sizeof *b->regions) ||
+      !append(&a->attrs, &a->n_attrs, b->attrs, b->n_attrs, sizeof *b->attrs))
+    return 0;
+  a->cnodes = b->cnodes, a->n_cnodes = b->n_cnodes, b->cnodes = NULL; /* indices into b's cnodes stay right */
+  a->params = b->params, a->n_params = b->n_params, b->params = NULL;
+  a->locations = b->locations, a->n_locations = b->n_locations, b->locations = NULL;
+  a->n_nodes = b->n_nodes;
+  arena_adopt(&a->arena, &b->arena);
+  return 1;
+}
+
+/* 1 when parsed in halves; 0 (a left empty) when the text is to be parsed whole. */
+static int parse_split(cube_anchor *a, const char *text, size_t len, const char *path, size_t split_min) {
+  char encoding[32];
+  size_t cut = len >= split_min && declared_encoding(text, len, encoding, sizeof encoding) ? first_cnode(text, len) : len;
+  if (cut == len) return 0;
+  second_half h;
+  memset(&h, 0, sizeof h);
+  h.text = text + cut, h.len = len - cut;
+  parser p;
+  XML_Parser x = new_parser(&p, a, path, NULL);
+  h.x = new_parser(&h.p, &h.b, path, encoding[0] ? encoding : NULL);
+  pthread_t thread;
+  int started = x && h.x && pthread_create(&thread, NULL, parse_second_half, &h) == 0;
+  static const char close[] = "</program></cube>";
+  int ok = started && feed(x, &p, text, cut, 0) == 0 && p.depth == 2 && !strcmp(p.stack[0], "cube") &&
+           !strcmp(p.stack[1], "program") && feed(x, &p, close, sizeof close - 1, 1) == 0;
+  if (started) pthread_join(thread, NULL);
+  ok = ok && h.ok && merge_halves(a, &h.b);
+  if (x) XML_ParserFree(x);
+  if (h.x) XML_ParserFree(h.x);
+  free(p.text), free(h.p.text);
+  cube_anchor_free(&h.b);
+  if (!ok) cube_anchor_free(a);
+  return ok;
+}
+
 int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char *path) {
+  return cube_anchor_parse_halves(a, xml, len, path, SPLIT_MIN, NULL);
+}
+
+int cube_anchor_parse_halves(cube_anchor *a, const uint8_t *xml, size_t len, const char *path, size_t split_min,
+                             int *halved) {
   memset(a, 0, sizeof *a);
+  if (halved) *halved = 0;
   uint8_t *plain = NULL;
   if (len >= 2 && xml[0] == 0x1f && xml[1] == 0x8b) {
     HPCDB_TRY(gunzip(xml, len, &plain, &len, path));
@@ -311,43 +463,16 @@ int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char
   char *fixed = NULL; /* the quoted copy, when some value has no quotes */
   const char *text = (const char *)xml;
   size_t text_len = len;
-  int rc = 0;
-  if (has_bare_values(xml, len)) {
-    rc = quote_bare_values(xml, len, &fixed, &text_len);
-    text = fixed;
-  }
-  if (rc < 0) {
+  if (has_bare_values(xml, len) && quote_bare_values(xml, len, &fixed, &text_len) < 0) {
     free(plain);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
-  parser p;
-  memset(&p, 0, sizeof p);
-  p.a = a;
-  p.path = path;
-  XML_Parser x = XML_ParserCreate(NULL);
-  if (!x) {
-    free(fixed);
-    free(plain);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  }
-  XML_SetUserData(x, &p);
-  XML_SetElementHandler(x, on_start, on_end);
-  XML_SetCharacterDataHandler(x, on_text);
-  for (size_t off = 0; rc == 0 && !p.error;) { /* streamed in chunks */
-    size_t n = text_len - off < 65536 ? text_len - off : 65536;
-    if (XML_Parse(x, text + off, (int)n, off + n == text_len) == XML_STATUS_ERROR)
-      rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", (uint64_t)XML_GetCurrentByteIndex(x), "xml",
-                         "line %lu: %s", (unsigned long)XML_GetCurrentLineNumber(x), XML_ErrorString(XML_GetErrorCode(x)));
-    off += n;
-    if (off == text_len) break;
-  }
-  XML_ParserFree(x);
+  if (fixed) text = fixed;
+  int split = parse_split(a, text, text_len, path, split_min);
+  if (halved) *halved = split;
+  int rc = split ? 0 : parse_whole(a, text, text_len, path);
   free(fixed);
   free(plain);
-  free(p.text);
-  if (rc == 0 && p.error)
-    rc = p.error == HPCDB_ENOMEM ? hpcdb_fail(HPCDB_ENOMEM, "out of memory reading anchor.xml")
-                                 : hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", 0, "anchor", "%s", p.message);
   if (rc == 0) mark_stored_only(a);
   if (rc < 0) cube_anchor_free(a);
   return rc;

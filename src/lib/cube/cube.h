@@ -80,6 +80,10 @@ typedef struct cube_anchor {
 /* Parses anchor.xml (plain or gzip-compressed; CubeW's unquoted attribute
  * values are quoted on the way into expat). */
 int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char *path);
+/* The same, in two halves at once when the text has split_min bytes or
+ * more and its layout allows (*halved, when given, says whether it did). */
+int cube_anchor_parse_halves(cube_anchor *a, const uint8_t *xml, size_t len, const char *path, size_t split_min,
+                             int *halved);
 void cube_anchor_free(cube_anchor *a);
 
 /* Bytes of one value of a dtype (0: not decoded). */
