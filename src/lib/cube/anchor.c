@@ -250,8 +250,7 @@ static int quote_bare_values(const uint8_t *in_, size_t len, char **out, size_t 
 }
 
 /* Whether quote_bare_values would change anything: only an '=' not followed
- * by a quote can be a bare value (most files have none, and are then parsed
- * as they are, without a copy). */
+ * by a quote can be a bare value (looked for only when a parse has failed). */
 static int has_bare_values(const uint8_t *s, size_t len) {
   for (const uint8_t *p = s, *end = s + len; (p = memchr(p, '=', (size_t)(end - p))) != NULL; p++)
     if (p + 1 == end || (p[1] != '"' && p[1] != '\'')) return 1;
@@ -451,6 +450,14 @@ int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char
   return cube_anchor_parse_halves(a, xml, len, path, SPLIT_MIN, NULL);
 }
 
+/* text into a, in halves where it can be. */
+static int parse_text(cube_anchor *a, const char *text, size_t len, const char *path, size_t split_min,
+                      int *halved) {
+  int split = parse_split(a, text, len, path, split_min);
+  if (halved) *halved = split;
+  return split ? 0 : parse_whole(a, text, len, path);
+}
+
 int cube_anchor_parse_halves(cube_anchor *a, const uint8_t *xml, size_t len, const char *path, size_t split_min,
                              int *halved) {
   memset(a, 0, sizeof *a);
@@ -460,18 +467,18 @@ int cube_anchor_parse_halves(cube_anchor *a, const uint8_t *xml, size_t len, con
     HPCDB_TRY(gunzip(xml, len, &plain, &len, path));
     xml = plain;
   }
-  char *fixed = NULL; /* the quoted copy, when some value has no quotes */
-  const char *text = (const char *)xml;
-  size_t text_len = len;
-  if (has_bare_values(xml, len) && quote_bare_values(xml, len, &fixed, &text_len) < 0) {
-    free(plain);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  int rc = parse_text(a, (const char *)xml, len, path, split_min, halved);
+  if (rc < 0 && has_bare_values(xml, len)) { /* CubeW's unquoted values: only a text that fails can hold one */
+    char *fixed;
+    size_t fixed_len;
+    cube_anchor_free(a);
+    if (quote_bare_values(xml, len, &fixed, &fixed_len) < 0) {
+      rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    } else {
+      rc = parse_text(a, fixed, fixed_len, path, split_min, halved);
+      free(fixed);
+    }
   }
-  if (fixed) text = fixed;
-  int split = parse_split(a, text, text_len, path, split_min);
-  if (halved) *halved = split;
-  int rc = split ? 0 : parse_whole(a, text, text_len, path);
-  free(fixed);
   free(plain);
   if (rc == 0) mark_stored_only(a);
   if (rc < 0) cube_anchor_free(a);

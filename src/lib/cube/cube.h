@@ -77,8 +77,8 @@ typedef struct cube_anchor {
   uint32_t n_nodes;
 } cube_anchor;
 
-/* Parses anchor.xml (plain or gzip-compressed; CubeW's unquoted attribute
- * values are quoted on the way into expat). */
+/* Parses anchor.xml (plain or gzip-compressed; a text that fails to parse
+ * is parsed again with CubeW's unquoted attribute values quoted). */
 int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char *path);
 /* The same, in two halves at once when the text has split_min bytes or
  * more and its layout allows (*halved, when given, says whether it did). */

@@ -5,7 +5,8 @@
  * region after the first cnode, an attribute after the system tree) or
  * fails and the whole parse is used instead (metrics after the cnodes, the
  * cnodes inside another element, a "<cnode" in a comment before them). A
- * second half that is not well formed fails with the whole parse's message. */
+ * second half that is not well formed fails with the whole parse's message.
+ * Unquoted attribute values (CubeW) are read, split or not. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,14 @@ static void made_up(void) {
   same_text("second half without an id", "<cube>" METRICS "<program>" REGION "<cnode calleeId=\"0\"/></program></cube>",
             0);
   same_text("no cnode", "<cube>" METRICS "<program>" REGION "</program>" SYSTEM "</cube>", 0);
+  /* CubeW's unquoted values: parsed again quoted, either way */
+  const char *bare = "<cube version=4.0>" METRICS "<program>" REGION "<cnode id=0 calleeId=0 line=12/></program>" SYSTEM
+                     "</cube>";
+  same_text("unquoted values", bare, -1);
+  cube_anchor a;
+  CHECK_RC(cube_anchor_parse(&a, (const uint8_t *)bare, strlen(bare), "anchor-test"));
+  CHECK(!strcmp(a.version, "4.0") && a.n_cnodes == 1 && a.cnodes[0].line == 12);
+  cube_anchor_free(&a);
 }
 
 /* Each sample's anchor.xml, and that of hpcdb's copy (which must split). */
