@@ -180,7 +180,9 @@ static void XMLCALL on_end(void *user, const char *el) {
   } else if (in(p, "region") && is(el, "paradigm") && a->n_regions) {
     p->hpctoolkit_region = !strcmp(text(p), "hpctoolkit");
   } else if (in(p, "region") && is(el, "role") && a->n_regions) {
-    a->regions[a->n_regions - 1].synthetic = p->hpctoolkit_region && strcmp(text(p), "function") != 0;
+    const char *role = text(p);
+    a->regions[a->n_regions - 1].synthetic = p->hpctoolkit_region && strcmp(role, "function") != 0;
+    a->regions[a->n_regions - 1].role = p->hpctoolkit_region ? cube_role_of(role) : CUBE_ROLE_OTHER;
   } else if ((in(p, "location") || in(p, "thread")) && is(el, "rank") && a->n_locations) {
     uint32_t r = 0;
     parse_u32(text(p), &r);

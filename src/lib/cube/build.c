@@ -24,6 +24,7 @@ typedef struct builder {
   hpcdb_u64map region_of; /* region id -> its first index in a->regions */
   uint32_t entry;         /* the synthetic entry point for plain Cube roots, or HPCDB_NONE */
   uint32_t max_id;
+  int role_defaults; /* cnodes without parameters take them from their region's role (cnode_defaults.c) */
 } builder;
 
 static const char *attr_value(const cube_anchor *a, const char *key) {
@@ -135,8 +136,9 @@ static int add_cnode(builder *b, uint32_t c, uint32_t *ctx_of) {
     return hpcdb_add_context(b->exp, &ctx, 0, &ctx_of[c]);
   }
   ctx.kind = HPCDB_CTX_NORMAL;
-  ctx.relation = (v = param(b, c, "hpctoolkit::relation")) ? (uint8_t)name_index(v, relations, 3) : HPCDB_REL_CALL;
-  ctx.lexical_type = (v = param(b, c, "hpctoolkit::lexical")) ? (uint8_t)name_index(v, lexicals, 4) : HPCDB_LEX_FUNCTION;
+  cube_cnode_defaults(b->role_defaults ? g->role : CUBE_ROLE_OTHER, &ctx.relation, &ctx.lexical_type, &ctx.propagation);
+  if ((v = param(b, c, "hpctoolkit::relation"))) ctx.relation = (uint8_t)name_index(v, relations, 3);
+  if ((v = param(b, c, "hpctoolkit::lexical"))) ctx.lexical_type = (uint8_t)name_index(v, lexicals, 4);
   if (!g->synthetic) HPCDB_TRY(function_of(b, region, &ctx.function));
   if (n->mod && *n->mod) {
     HPCDB_TRY(file_index(b->exp, n->mod, &ctx.file));
@@ -288,7 +290,8 @@ int cube_build_model(hpcdb_experiment *exp, const cube_anchor *a, const char *pa
     snprintf(key, sizeof key, "cube.%s", a->attrs[i].key);
     HPCDB_TRY(hpcdb_add_attr(exp, key, a->attrs[i].value));
   }
-  builder b = {exp, a, path, NULL, NULL, NULL, {0}, HPCDB_NONE, 0};
+  const char *defaults = attr_value(a, CUBE_CNODE_DEFAULTS_KEY);
+  builder b = {exp, a, path, NULL, NULL, NULL, {0}, HPCDB_NONE, 0, defaults && !strcmp(defaults, "role")};
   int rc = build_tree(&b), found = 0;
   free(b.fn_of_region);
   u64map_free(&b.region_of);

@@ -33,6 +33,7 @@ typedef struct cube_region {
   uint64_t offset;    /* attr hpctoolkit::offset */
   int unnamed;        /* attr hpctoolkit::unnamed: a function without a name */
   int synthetic;      /* paradigm hpctoolkit, role other than function: no function behind it */
+  int role;           /* paradigm hpctoolkit: the role as cube_role_of names it (else CUBE_ROLE_OTHER) */
 } cube_region;
 
 typedef struct cube_cnode {
@@ -76,6 +77,13 @@ typedef struct cube_anchor {
   uint32_t n_params;
   uint32_t n_nodes;
 } cube_anchor;
+
+/* Region roles that set an hpcdb cnode's defaults (cnode_defaults.c). */
+enum cube_role { CUBE_ROLE_OTHER, CUBE_ROLE_LOOP, CUBE_ROLE_CODE };
+#define CUBE_CNODE_DEFAULTS_KEY "hpctoolkit::cnode-defaults" /* its value "role": the defaults below apply */
+int cube_role_of(const char *role);
+/* An hpcdb cnode's relation, lexical type and propagation when it carries no parameter for them. */
+void cube_cnode_defaults(int role, uint8_t *relation, uint8_t *lexical_type, uint16_t *propagation);
 
 /* Parses anchor.xml (plain or gzip-compressed; a text that fails to parse
  * is parsed again with CubeW's unquoted attribute values quoted). */

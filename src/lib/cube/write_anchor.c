@@ -45,6 +45,7 @@ static void write_attrs(cube_buf *b, const hpcdb_experiment *exp, const cube_tre
     snprintf(who, sizeof who, "hpcdb %s", hpcdb_version());
     attr(b, "Creator", who);
   }
+  attr(b, CUBE_CNODE_DEFAULTS_KEY, "role");
   if (exp->title) attr(b, "hpctoolkit::title", exp->title);
   if (exp->description) attr(b, "hpctoolkit::description", exp->description);
   cube_buf t_kinds = {0};
@@ -148,16 +149,24 @@ static void cnode_open(cube_buf *b, const hpcdb_experiment *exp, const cube_tree
     parameter(b, "numeric", "hpctoolkit::entry", num);
     return;
   }
-  if (x->relation < 3) parameter(b, "string", "hpctoolkit::relation", relations[x->relation]);
-  else snprintf(num, sizeof num, "%u", x->relation), parameter(b, "string", "hpctoolkit::relation", num);
-  if (x->lexical_type < 4) parameter(b, "string", "hpctoolkit::lexical", lexicals[x->lexical_type]);
-  else snprintf(num, sizeof num, "%u", x->lexical_type), parameter(b, "string", "hpctoolkit::lexical", num);
+  /* only what differs from the defaults of the region's role (cnode_defaults.c) */
+  uint32_t r = t->region[c];
+  uint8_t relation, lexical_type;
+  uint16_t propagation;
+  cube_cnode_defaults(r < exp->n_functions ? CUBE_ROLE_OTHER : cube_role_of(t->synthetic[r - exp->n_functions].role),
+                      &relation, &lexical_type, &propagation);
+  if (x->relation != relation && x->relation < 3) parameter(b, "string", "hpctoolkit::relation", relations[x->relation]);
+  else if (x->relation != relation) snprintf(num, sizeof num, "%u", x->relation), parameter(b, "string", "hpctoolkit::relation", num);
+  if (x->lexical_type != lexical_type && x->lexical_type < 4)
+    parameter(b, "string", "hpctoolkit::lexical", lexicals[x->lexical_type]);
+  else if (x->lexical_type != lexical_type)
+    snprintf(num, sizeof num, "%u", x->lexical_type), parameter(b, "string", "hpctoolkit::lexical", num);
   if (x->module != HPCDB_NONE) {
     parameter(b, "string", "hpctoolkit::module", exp->modules[x->module].path);
     snprintf(num, sizeof num, "%llu", (unsigned long long)x->offset);
     parameter(b, "numeric", "hpctoolkit::offset", num);
   }
-  if (x->propagation) {
+  if (x->propagation != propagation) {
     snprintf(num, sizeof num, "%u", x->propagation);
     parameter(b, "numeric", "hpctoolkit::propagation", num);
   }

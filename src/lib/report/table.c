@@ -1,5 +1,6 @@
 #include "report/table.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/fixed_decimal.h"
@@ -98,14 +99,14 @@ void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_o
   fputc('\n', out);
 }
 
-/* s in a field of `width` characters, as printf's "%*s" (right) or "%-*s"
- * (left) writes it: a row's many fields cost less than through fprintf. */
-static void put_field(FILE *out, const char *s, size_t width, int left) {
-  static const char spaces[] = "                                ";
+/* s into line at *at in a field of `width` characters, as printf's "%*s"
+ * (right) or "%-*s" (left) writes it; line has room (table_row sees to it).
+ * A row is written with one fwrite: its many small fields cost far less so. */
+static void put_field(char *line, size_t *at, const char *s, size_t width, int left) {
   size_t n = strlen(s), pad = width > n ? width - n : 0;
-  if (left) fwrite(s, 1, n, out);
-  for (size_t k; pad > 0; pad -= k) fwrite(spaces, 1, k = pad < sizeof spaces - 1 ? pad : sizeof spaces - 1, out);
-  if (!left) fwrite(s, 1, n, out);
+  if (!left) memset(line + *at, ' ', pad), *at += pad;
+  memcpy(line + *at, s, n), *at += n;
+  if (left) memset(line + *at, ' ', pad), *at += pad;
 }
 
 void table_row(table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc) {
@@ -148,21 +149,28 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
   memcpy(label + spaces, name, n);
   label[spaces + n] = '\0';
   fit_label(label, t->name_width - 1, 2 * indent);
-  if (t->o->color) fputs(depth == 0 ? "\033[1m" : "", out);
-  put_field(out, label, t->name_width, 1);
+  /* the longest a row can be: the label's field, then per metric three values of under 64 characters each */
+  size_t room = (t->name_width > sizeof label ? t->name_width : sizeof label) + (size_t)t->d->n_cols * 3 * 64 + 16;
+  char stack_line[4096], *line = room <= sizeof stack_line ? stack_line : malloc(room);
+  if (!line) return; /* the stream's error is the caller's: nothing written */
+  size_t at = 0;
+  if (t->o->color && depth == 0) memcpy(line, "\033[1m", 4), at = 4;
+  put_field(line, &at, label, t->name_width, 1);
   for (uint32_t c = 0; c < t->d->n_cols; c++) {
     char a[64], b[64], p[64];
     report_value(a, sizeof a, inc[c], t->d->cols[c].seconds);
     report_value(b, sizeof b, exc[c], t->d->cols[c].seconds);
     fmt_f1(p, sizeof p, t->d->total[c] != 0 ? 100.0 * inc[c] / t->d->total[c] : 0);
-    put_field(out, a, 11, 0);
-    fputc(' ', out);
-    put_field(out, p, 5, 0);
-    fputs("% ", out);
-    put_field(out, b, 10, 0);
+    put_field(line, &at, a, 11, 0);
+    line[at++] = ' ';
+    put_field(line, &at, p, 5, 0);
+    line[at++] = '%', line[at++] = ' ';
+    put_field(line, &at, b, 10, 0);
   }
-  if (t->o->color && depth == 0) fputs("\033[0m", out);
-  fputc('\n', out);
+  if (t->o->color && depth == 0) memcpy(line + at, "\033[0m", 4), at += 4;
+  line[at++] = '\n';
+  fwrite(line, 1, at, out);
+  if (line != stack_line) free(line);
 }
 
 void table_end(table *t) {
