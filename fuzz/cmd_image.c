@@ -58,9 +58,30 @@ static int remove_one(const char *path, const struct stat *st, int type, struct 
 
 void cmd_image_remove(const char *dir) { nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS); }
 
+/* The partial reads `info` and `report` make (counts, the summary only, each
+ * profile's totals), each printed as those commands print it. */
+static void run_partial_reads(const char *input, FILE *null) {
+  static const hpcdb_read_options reads[] = {{HPCDB_READ_COUNTS, NULL, 0, 0},
+                                             {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY},
+                                             {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_PROFILE_TOTALS}};
+  for (size_t i = 0; i < sizeof reads / sizeof *reads; i++) {
+    hpcdb_experiment *exp = NULL;
+    if (hpcdb_read_opts(&exp, input, &reads[i]) < 0) continue;
+    hpcdb_report_options o = {.view = i == 2 ? HPCDB_VIEW_PROFILES : HPCDB_VIEW_TOP_DOWN, .threshold = 0.01, .width = 100};
+    if (i == 0) hpcdb_write_info(null, exp);
+    else hpcdb_report(null, exp, &o);
+    hpcdb_experiment_free(exp);
+  }
+}
+
 void cmd_run_pipeline(const char *input, const char *dir) {
   hpcdb_validation res;
   hpcdb_validate(&res, input, NULL, NULL);
+  FILE *partial = fopen("/dev/null", "w");
+  if (partial) {
+    run_partial_reads(input, partial);
+    fclose(partial);
+  }
   hpcdb_experiment *exp = NULL;
   if (hpcdb_read(&exp, input) < 0) return;
   FILE *null = fopen("/dev/null", "w");

@@ -1,7 +1,8 @@
 /* Fuzz target: the commands, not only the parsers. The input is a directory
  * image (cmd_image.h) of any format hpcdb reads (v4.0, draft a/b, legacy,
  * Cube, hpcrun measurements); it is validated, read, reported in every view,
- * dumped, exported in every format and converted to v4.0 and Cube. */
+ * dumped, exported in every format and converted to v4.0 and Cube; the
+ * partial reads of `info` and `report` (counts, summary, totals) too. */
 #include "cmd_image.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
