@@ -108,3 +108,24 @@ int testlib_write_tar(const char *path, const testlib_member *m, int n) {
   if (a) ok = archive_write_close(a) == ARCHIVE_OK && ok, archive_write_free(a);
   return ok ? 0 : -1;
 }
+
+int testlib_read_member(const char *path, const char *name, uint8_t **data, size_t *len) {
+  struct archive *a = archive_read_new();
+  struct archive_entry *e;
+  int found = -1;
+  *data = NULL, *len = 0;
+  if (!a || archive_read_support_format_tar(a) != ARCHIVE_OK || archive_read_support_filter_all(a) != ARCHIVE_OK ||
+      archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+    if (a) archive_read_free(a);
+    return -1;
+  }
+  while (found < 0 && archive_read_next_header(a, &e) == ARCHIVE_OK) {
+    if (strcmp(archive_entry_pathname(e), name) != 0) continue;
+    size_t size = (size_t)archive_entry_size(e);
+    *data = malloc(size + 1);
+    if (*data && archive_read_data(a, *data, size) == (la_ssize_t)size) *len = size, found = 0;
+    else free(*data), *data = NULL, found = -2;
+  }
+  archive_read_free(a);
+  return found < 0 ? -1 : 0;
+}
