@@ -85,6 +85,13 @@ int cube_role_of(const char *role);
 /* An hpcdb cnode's relation, lexical type and propagation when it carries no parameter for them. */
 void cube_cnode_defaults(int role, uint8_t *relation, uint8_t *lexical_type, uint16_t *propagation);
 
+/* anchor.xml's text prepared (anchor_text.c): gzip inflated into a malloc'ed
+ * buffer; whether some attribute value has no quotes (CubeW), and a copy
+ * with them quoted. */
+int cube_anchor_gunzip(const uint8_t *in, size_t len, uint8_t **out, size_t *out_len, const char *path);
+int cube_anchor_has_bare_values(const uint8_t *s, size_t len);
+int cube_anchor_quote_bare_values(const uint8_t *in, size_t len, char **out, size_t *out_len);
+
 /* Parses anchor.xml (plain or gzip-compressed; a text that fails to parse
  * is parsed again with CubeW's unquoted attribute values quoted). */
 int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char *path);
