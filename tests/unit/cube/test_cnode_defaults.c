@@ -68,8 +68,7 @@ static void made_up(void) {
   is(cnode(exp, 3), HPCDB_REL_CALL, HPCDB_LEX_LINE, 0);
   hpcdb_experiment_free(exp);
   exp = model_of(0);
-  for (uint32_t id = 0; id < 3; id++) is(cnode(exp, id), HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, 0);
-  is(cnode(exp, 3), HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, 0);
+  for (uint32_t id = 0; id < 4; id++) is(cnode(exp, id), HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, 0);
   hpcdb_experiment_free(exp);
 }
 
