@@ -5,6 +5,8 @@
 #ifndef HPCDB_ANALYSIS_H
 #define HPCDB_ANALYSIS_H
 
+#include "hpcdb/export.h"
+
 #include <stdint.h>
 
 #include "hpcdb/hpcdb.h"

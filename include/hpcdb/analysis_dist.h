@@ -5,6 +5,8 @@
 #ifndef HPCDB_ANALYSIS_DIST_H
 #define HPCDB_ANALYSIS_DIST_H
 
+#include "hpcdb/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -7,6 +7,8 @@
 #ifndef HPCDB_BINSTRUCT_H
 #define HPCDB_BINSTRUCT_H
 
+#include "hpcdb/export.h"
+
 #include <stdio.h>
 
 #include "hpcdb/hpcdb.h"

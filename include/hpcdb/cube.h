@@ -3,6 +3,8 @@
 #ifndef HPCDB_CUBE_H
 #define HPCDB_CUBE_H
 
+#include "hpcdb/export.h"
+
 #include "hpcdb/hpcdb.h"
 
 #ifdef __cplusplus

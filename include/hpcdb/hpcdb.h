@@ -8,6 +8,8 @@
 #ifndef HPCDB_HPCDB_H
 #define HPCDB_HPCDB_H
 
+#include "hpcdb/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -3,6 +3,8 @@
 #ifndef HPCDB_HPCRUN_H
 #define HPCDB_HPCRUN_H
 
+#include "hpcdb/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -17,6 +17,8 @@
 #ifndef HPCDB_HPCSTRUCT_H
 #define HPCDB_HPCSTRUCT_H
 
+#include "hpcdb/export.h"
+
 #include <stdint.h>
 #include <stdio.h>
 

@@ -2,6 +2,8 @@
 #ifndef HPCDB_HPCTK4_WRITE_PUBLIC_H
 #define HPCDB_HPCTK4_WRITE_PUBLIC_H
 
+#include "hpcdb/export.h"
+
 #include <stdint.h>
 
 #include "hpcdb/hpcdb.h"

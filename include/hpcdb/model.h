@@ -7,6 +7,8 @@
 #ifndef HPCDB_MODEL_H
 #define HPCDB_MODEL_H
 
+#include "hpcdb/export.h"
+
 #include <stddef.h>
 #include <stdint.h>
 

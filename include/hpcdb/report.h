@@ -2,6 +2,8 @@
 #ifndef HPCDB_REPORT_H
 #define HPCDB_REPORT_H
 
+#include "hpcdb/export.h"
+
 #include <stdio.h>
 
 #include "hpcdb/model.h"
