@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "drafta/drafta.h"
+#include "older/drafta/drafta.h"
 #include "testlib.h"
 
 static const char xml[] =

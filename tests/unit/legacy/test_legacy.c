@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
-#include "legacy/legacy.h"
+#include "older/legacy/legacy.h"
 #include "testlib.h"
 
 /* A metric-db file: header then rows x cols doubles. */
