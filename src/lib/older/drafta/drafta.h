@@ -37,7 +37,10 @@ uint32_t drafta_value_id_bound(const drafta_paths *p);
  * (mirrors.c). path names the XML in warnings. */
 int drafta_fill_mirrors(hpcdb_experiment *exp, const expxml_mirror *mirrors, uint64_t n, const char *path);
 
-int hpcdb_drafta_read(hpcdb_experiment **out, const char *path);
-int hpcdb_drafta_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+/* The module's face to the library: its descriptor (format.c), and what it
+ * points at. */
+extern const format_desc drafta_format;
+int drafta_read(hpcdb_experiment **out, const char *path);
+int drafta_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 
 #endif

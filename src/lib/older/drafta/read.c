@@ -79,7 +79,7 @@ static int read_all(hpcdb_experiment **out, const drafta_paths *p) {
   return rc;
 }
 
-int hpcdb_drafta_read(hpcdb_experiment **out, const char *path) {
+int drafta_read(hpcdb_experiment **out, const char *path) {
   drafta_paths p;
   *out = NULL;
   HPCDB_TRY(drafta_paths_of(&p, path));

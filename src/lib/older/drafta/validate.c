@@ -37,7 +37,7 @@ static int compare_u32(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-int hpcdb_drafta_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user) {
+int drafta_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user) {
   drafta_paths p;
   result->errors = result->notes = 0;
   HPCDB_TRY(drafta_paths_of(&p, path));

@@ -12,6 +12,7 @@
 #include "common/cursor.h"
 #include "common/hashmap.h"
 #include "hpcdb/hpcdb.h"
+#include "model/format.h"
 
 enum { DB_GENERAL, DB_IDTABLE, DB_METRICS, DB_TREE, DB_STRINGS, DB_BINARIES, DB_FILES, DB_FUNCTIONS, DB_N_SECTIONS };
 
@@ -53,8 +54,10 @@ int draftb_string(draftb_meta *m, uint64_t ptr, uint64_t where, const char *what
 /* The directory and the meta.db of a path naming either. */
 int draftb_locate(const char *path, char *dir, size_t dir_size, char *meta, size_t meta_size);
 
-/* The format table's entries. */
-int hpcdb_draftb_read(hpcdb_experiment **out, const char *path);
+/* The module's face to the library: its descriptor (format.c), and what it
+ * points at. */
+extern const format_desc draftb_format;
+int draftb_read(hpcdb_experiment **out, const char *path);
 int draftb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 
 #endif

@@ -51,7 +51,7 @@ static int read_all(hpcdb_experiment *exp, const char *dir, const char *meta) {
   return 0;
 }
 
-int hpcdb_draftb_read(hpcdb_experiment **out, const char *path) {
+int draftb_read(hpcdb_experiment **out, const char *path) {
   char dir[4096], meta[4200];
   *out = NULL;
   HPCDB_TRY(locate(path, dir, sizeof dir, meta, sizeof meta));

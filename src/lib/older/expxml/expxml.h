@@ -13,6 +13,7 @@
 
 #include "common/hashmap.h"
 #include "hpcdb/hpcdb.h"
+#include "model/format.h"
 
 enum expxml_metric_type { EXPXML_NIL = 0, EXPXML_INCLUSIVE = 1, EXPXML_EXCLUSIVE = 2 };
 
@@ -122,5 +123,9 @@ int expxml_metric_named(expxml_metric_builder *b, const char *name, size_t len, 
 int expxml_metric_instance(expxml_metric_builder *b, uint32_t metric, enum expxml_scope scope, uint16_t *id);
 int expxml_metric_summary(expxml_metric_builder *b, uint32_t metric, enum expxml_scope scope, uint8_t combine,
                           uint16_t *id);
+
+/* 2 for a legacy experiment.xml (any version but 4.0), 4 for draft a's,
+ * 0 for neither; a directory is asked about its experiment.xml. */
+int expxml_generation(const format_probe *p);
 
 #endif

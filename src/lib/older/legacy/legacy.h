@@ -73,7 +73,10 @@ void legacy_files_free(legacy_profile_file *files, uint32_t n);
 /* experiment.xml inside a database directory, or path itself. */
 int legacy_paths(const char *path, char *dir, size_t dir_size, char *xml, size_t xml_size);
 
-int hpcdb_legacy_read(hpcdb_experiment **out, const char *path);
-int hpcdb_legacy_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+/* The module's face to the library: its descriptor (format.c), and what it
+ * points at. */
+extern const format_desc legacy_format;
+int legacy_read(hpcdb_experiment **out, const char *path);
+int legacy_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 
 #endif

@@ -124,7 +124,7 @@ static int read_all(reader *r, const char *xml) {
   return thread_profiles(r);
 }
 
-int hpcdb_legacy_read(hpcdb_experiment **out, const char *path) {
+int legacy_read(hpcdb_experiment **out, const char *path) {
   char dir[4096], xml[4096];
   *out = NULL;
   HPCDB_TRY(legacy_paths(path, dir, sizeof dir, xml, sizeof xml));

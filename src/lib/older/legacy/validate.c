@@ -124,7 +124,7 @@ static void check_files(vstate *v, const char *dir, const legacy_metric_map *map
   legacy_files_free(files, n);
 }
 
-int hpcdb_legacy_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user) {
+int legacy_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user) {
   char dir[4096], xml[4096];
   result->errors = result->notes = 0;
   HPCDB_TRY(legacy_paths(path, dir, sizeof dir, xml, sizeof xml));
