@@ -23,7 +23,7 @@
 #include <malloc.h>
 #endif
 
-#include "analysis/dist.h"
+#include "dist/dist.h"
 #include "common/error.h"
 
 int hpcdb_comm_fail(int status, const char *message) { return hpcdb_fail(status, "%s", message); }

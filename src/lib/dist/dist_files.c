@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/dist.h"
+#include "dist/dist.h"
 #include "common/error.h"
 
 static uint64_t file_size(const char *path) {
