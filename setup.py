@@ -45,7 +45,7 @@ elif installed:
     include_dirs += [f[2:] for f in installed if f.startswith("-I")]
     extra_link = [f for f in installed if not f.startswith("-I")]
 else:
-    sources += rel(glob.glob(os.path.join(HERE, "src", "lib", "*", "*.c")))
+    sources += rel(glob.glob(os.path.join(HERE, "src", "lib", "**", "*.c"), recursive=True))
     include_dirs.append(os.path.join("src", "lib"))
     # the libraries the C code opens on first use, by the names CMake gives them (CMakeLists.txt)
     for macro, lib in (("HPCDB_ARCHIVE_SONAME", "archive"), ("HPCDB_CAPSTONE_SONAME", "capstone")):
