@@ -9,6 +9,7 @@
 #     cut PHASE                 - the link to host 2 cut while its first rank is in PHASE
 #     killed                    - host 2's ranks killed mid-run
 #     hidden                    - host 2 does not see the measurements: an error before any work
+#     note                      - across hosts without keep-alive options: a note that says which to add
 # INDEX (1-250) keeps concurrent tests apart: subnet 10.77.INDEX.0/24.
 set -u
 hpcdb=$1 hpcdb_mpi=$2 mpiexec=$3 gen=$4 samples=$5 out=$6 index=$7 case=$8
@@ -59,13 +60,13 @@ trap hosts_down EXIT
 
 # The keep-alive options are what bound the time a lost host takes to end the
 # job (docs/mpi.md): without them Open MPI waits for TCP to give up.
+keepalive=(--mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 2 --mca oob_tcp_keepalive_probes 3)
 run_mpi() {
   local np=$1; shift
   timeout -s KILL 120 "$mpiexec" --allow-run-as-root --oversubscribe --hostfile "$out/hostfile" -np "$np" \
     --mca plm_rsh_agent "$here/netns_agent.sh" --mca btl tcp,self \
-    --mca btl_tcp_if_include "$subnet.0/24" --mca oob_tcp_if_include "$subnet.0/24" \
-    --mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 2 --mca oob_tcp_keepalive_probes 3 \
-    "$hpcdb_mpi" analyze --quiet "$@"
+    --mca btl_tcp_if_include "$subnet.0/24" --mca oob_tcp_if_include "$subnet.0/24" "${keepalive[@]}" \
+    "$hpcdb_mpi" analyze "$@"
 }
 
 same_db() {
@@ -97,7 +98,7 @@ fault() {
   generated 64x2000 "$out/meas"
   local start=$SECONDS
   HPCDB_MPI_FAIL_RANK=2 HPCDB_MPI_FAIL_AT=$phase HPCDB_MPI_FAIL_MODE=pause HPCDB_MPI_FAIL_SIGNAL=$out/paused \
-    run_mpi 4 "$out/meas" -o "$out/db" > "$out/log" 2>&1 &
+    run_mpi 4 --quiet "$out/meas" -o "$out/db" > "$out/log" 2>&1 &
   local job=$!
   for _ in $(seq 600); do [ -e "$out/paused" ] && break; kill -0 $job 2>/dev/null || break; sleep 0.1; done
   [ -e "$out/paused" ] || { cat "$out/log"; fail "rank 2 never reached phase $phase"; }
@@ -126,7 +127,7 @@ same)
   esac
   hosts_up "$hosts" "$ranks"
   "$hpcdb" analyze --quiet "$m" -o "$out/ref" || fail "hpcdb analyze exited $?"
-  run_mpi $((hosts * ranks)) "$m" -o "$out/db" || fail "hpcdb-mpi over $hosts hosts x $ranks ranks exited $?"
+  run_mpi $((hosts * ranks)) --quiet "$m" -o "$out/db" || fail "hpcdb-mpi over $hosts hosts x $ranks ranks exited $?"
   same_db "$out/ref" "$out/db"
   ;;
 cut) fault cut "$1" ;;
@@ -134,13 +135,24 @@ killed) fault killed propagate ;;
 hidden)
   hosts_up 2 1
   generated 8x300 "$out/meas"
-  HPCDB_NETNS_HIDE=$subnet.2:$out/meas run_mpi 2 "$out/meas" -o "$out/db" > "$out/log" 2>&1
+  HPCDB_NETNS_HIDE=$subnet.2:$out/meas run_mpi 2 --quiet "$out/meas" -o "$out/db" > "$out/log" 2>&1
   rc=$?
   cat "$out/log"
   [ $rc -eq 2 ] || fail "exit $rc, expected 2"
   grep -q "not visible on host-$subnet\\.2" "$out/log" || fail "the error does not say which host cannot see the measurements"
   grep -q "phase\|propagat" "$out/log" && fail "work went on past the check"
   nothing_left "$out/db"
+  ;;
+note) # across hosts without keep-alives, hpcdb-mpi says which options to add; with them, nothing
+  hosts_up 2 1
+  m=$samples/hpcrun/small.m
+  [ -d "$m" ] || skip "sample data not found at $m"
+  run_mpi 2 "$m" -o "$out/db" > "$out/with.log" 2>&1 || { cat "$out/with.log"; fail "exit $?"; }
+  keepalive=()
+  run_mpi 2 --force "$m" -o "$out/db" > "$out/without.log" 2>&1 || { cat "$out/without.log"; fail "exit $?"; }
+  cat "$out/without.log"
+  grep -q "note: the ranks span 2 hosts.*oob_tcp_keepalive_time" "$out/without.log" || fail "no note without keep-alives"
+  grep -q "note:" "$out/with.log" && fail "a note although the keep-alives are set"
   ;;
 *) fail "unknown case $case" ;;
 esac

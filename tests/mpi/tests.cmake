@@ -29,12 +29,12 @@ endforeach()
 
 # hpcdb-mpi across test hosts (network namespaces, TCP only; tests/mpi/netns_case.sh): byte-identical
 # databases on 2 and 3 hosts, a link cut in each phase, a host's processes killed, measurements a host
-# cannot see. Each test has its own subnet (the index), so they can run at once.
+# cannot see, the note on keep-alives. Each test has its own subnet (the index), so they can run at once.
 set(NETNS_CASE ${CMAKE_CURRENT_LIST_DIR}/netns_case.sh)
 set(netns_index 1)
 foreach(spec IN ITEMS "same|2|1|real:loops-cputime-t" "same|2|2|real:small" "same|3|1|real:loops-cuda-nvidia-t"
                       "same|3|2|generated:48x1500" "same|2|2|generated:16x2000"
-                      "cut|unify" "cut|tree" "cut|propagate" "cut|write" "cut|cct" "cut|meta" "killed" "hidden")
+                      "cut|unify" "cut|tree" "cut|propagate" "cut|write" "cut|cct" "cut|meta" "killed" "hidden" "note")
   string(REPLACE "|" ";" args "${spec}")
   string(REPLACE "|" "/" test_name "mpi/netns/${spec}")
   string(REPLACE ":" "-" test_name "${test_name}")
