@@ -2,9 +2,11 @@
  * order, as hpcdb_analyze takes them) and cuts the list into one run of
  * consecutive files per rank, of about equal bytes (the .hpcrun file and its
  * .hpctrace); each rank receives only its own paths. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dist/dist.h"
 #include "common/error.h"
@@ -57,6 +59,25 @@ static int unpack_paths(dist_run *d, const char *p, uint64_t n) {
   return 0;
 }
 
+/* Every rank must see the measurements at the path rank 0 listed them under:
+ * on a cluster, a file system mounted on some hosts only would otherwise
+ * make their files look unreadable, skipped with a warning, and the database
+ * silently short of them. Checked before any work starts. */
+static int check_visible(const dist_run *d) {
+  char host[256] = "?";
+  for (size_t i = 0; i <= d->files.n; i++) {
+    const char *path = i < d->files.n ? d->files.paths[i] : d->measurements;
+    if (access(path, R_OK) == 0) continue;
+    int err = errno;
+    gethostname(host, sizeof host - 1);
+    return hpcdb_fail(HPCDB_EIO,
+                      "%s: not visible on %s (rank %d): %s; every host must see the measurements at the path rank 0 "
+                      "lists them under",
+                      path, host, d->rank, strerror(err));
+  }
+  return 0;
+}
+
 int dist_spread_files(dist_run *d) {
   hpcrun_path_list all = {0};
   dist_msg m = {0};
@@ -73,6 +94,7 @@ int dist_spread_files(dist_run *d) {
   void *mine = NULL;
   if (rc == 0) rc = dist_alltoallv(d, m.data, counts, &mine, counts + d->size);
   if (rc == 0) rc = unpack_paths(d, mine, counts[d->size]);
+  if (rc == 0) rc = check_visible(d);
   free(mine);
   free(counts);
   msg_free(&m);
