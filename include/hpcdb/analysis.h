@@ -47,8 +47,8 @@ typedef void (*hpcdb_warning_fn)(void *user, const char *message);
  * (and writes it, with options->output). The caller frees *out. Warnings
  * (skipped files) go to warn when not NULL. */
 HPCDB_API int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
-                  const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
-                  hpcdb_analyze_result *result);
+                            const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
+                            hpcdb_analyze_result *result);
 
 /* Sets the process's allocator (glibc's; nothing elsewhere) for an analysis:
  * the arrays of one measurement file are reused by the next, not mapped and

@@ -235,7 +235,7 @@ HPCDB_API int hpcdb_add_function(hpcdb_experiment *exp, const hpcdb_function *fn
 HPCDB_API int hpcdb_add_scope(hpcdb_experiment *exp, const hpcdb_scope *scope, uint32_t *out_index);
 HPCDB_API int hpcdb_add_metric(hpcdb_experiment *exp, const char *name, uint32_t *out_index);
 HPCDB_API int hpcdb_metric_add_instance(hpcdb_experiment *exp, uint32_t metric, uint32_t scope,
-                              uint16_t prop_metric_id);
+                                        uint16_t prop_metric_id);
 HPCDB_API int hpcdb_metric_add_summary(hpcdb_experiment *exp, uint32_t metric, const hpcdb_summary *summary);
 
 /* Appends a copy of *proto as the last child of contexts[parent]. The id, kind,
@@ -243,33 +243,33 @@ HPCDB_API int hpcdb_metric_add_summary(hpcdb_experiment *exp, uint32_t metric, c
  * taken from proto; tree links are set here; strings are interned. Fails with
  * HPCDB_EINVAL when the id is already used. */
 HPCDB_API int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_t parent,
-                      uint32_t *out_index);
+                                uint32_t *out_index);
 /* Index of the context with native id `id`, or HPCDB_NONE. */
 HPCDB_API uint32_t hpcdb_find_context(const hpcdb_experiment *exp, uint32_t id);
 
 HPCDB_API int hpcdb_add_profile(hpcdb_experiment *exp, uint32_t flags, int has_id_tuple, const hpcdb_id *ids,
-                      uint16_t n_ids, uint32_t *out_index);
+                                uint16_t n_ids, uint32_t *out_index);
 /* Replaces the values of a profile with n (ctx id, metric id, value) triples,
  * in any order; they are sorted. Zero values are kept as given. Duplicate
  * (ctx, metric) pairs fail with HPCDB_EINVAL. */
 HPCDB_API int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n,
-                             const uint32_t *ctx_ids, const uint16_t *metric_ids,
-                             const double *values);
+                                       const uint32_t *ctx_ids, const uint16_t *metric_ids,
+                                       const double *values);
 /* Takes ownership-free copies of already sorted CSR arrays (the readers' fast
  * path): ctx_starts has n_ctxs + 1 entries. Order is checked; not sorted input
  * fails with HPCDB_EINVAL. */
 HPCDB_API int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs,
-                          const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
-                          const uint16_t *metric_ids, const double *values);
+                                    const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
+                                    const uint16_t *metric_ids, const double *values);
 
 /* As hpcdb_profile_set_csr, but takes ownership of malloc'ed arrays (freed
  * here on failure too): the readers' path without a copy. ctx_starts has
  * n_ctxs + 1 entries. */
 HPCDB_API int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs, uint32_t *ctx_ids,
-                            uint64_t *ctx_starts, uint64_t n_values, uint16_t *metric_ids, double *values);
+                                      uint64_t *ctx_starts, uint64_t n_values, uint16_t *metric_ids, double *values);
 
 HPCDB_API int hpcdb_add_trace(hpcdb_experiment *exp, uint32_t profile, uint64_t n, const uint64_t *timestamps,
-                    const uint32_t *ctx_ids, uint32_t *out_index);
+                              const uint32_t *ctx_ids, uint32_t *out_index);
 
 /* Frees a profile's values (context ids, starts, metric ids, values) and
  * leaves it with none; its identity stays. */
@@ -285,12 +285,12 @@ HPCDB_API int hpcdb_profile_value(const hpcdb_profile *p, uint32_t ctx_id, uint1
  * *is_stat tells whether it is a summary statistic id; *which is the index into
  * instances or summaries. Returns 1 when found, 0 otherwise. */
 HPCDB_API int hpcdb_metric_of_id(const hpcdb_experiment *exp, uint16_t id, uint32_t *metric, int *is_stat,
-                       uint32_t *which);
+                                 uint32_t *which);
 
 /* "RANK 3 THREAD 1"-style text of a profile's identity into buf; "SUMMARY" for
  * the canonical summary profile. Returns the length it needed. */
 HPCDB_API size_t hpcdb_profile_identity(const hpcdb_experiment *exp, const hpcdb_profile *p, char *buf,
-                              size_t size);
+                                        size_t size);
 
 /* Total number of stored values over all profiles. */
 HPCDB_API uint64_t hpcdb_value_count(const hpcdb_experiment *exp);
