@@ -3,7 +3,13 @@
  * The structures below are public and read-only for users: fill and change an
  * experiment only through the builder functions, which keep the invariants
  * (interned strings, child lists, the id index, sorted sparse values).
- * Indices into the experiment's tables are uint32_t; HPCDB_NONE means "absent". */
+ * Indices into the experiment's tables are uint32_t; HPCDB_NONE means "absent".
+ *
+ * The builders are named for what they change (hpcdb_add_<table>,
+ * hpcdb_set_<field>, hpcdb_metric_<verb>, hpcdb_profile_<verb>) rather than
+ * hpcdb_model_<verb>: they are the public API since 0.1, and the library's
+ * own helpers inside src/lib/model (model_build.h) carry the module's
+ * prefix, model_. */
 #ifndef HPCDB_MODEL_H
 #define HPCDB_MODEL_H
 
@@ -225,6 +231,14 @@ HPCDB_API const char *hpcdb_intern(hpcdb_experiment *exp, const char *s);
 HPCDB_API const char *hpcdb_intern_n(hpcdb_experiment *exp, const char *s, size_t len);
 
 HPCDB_API int hpcdb_set_title(hpcdb_experiment *exp, const char *title, const char *description);
+/* The source format's short name (interned) and version. */
+HPCDB_API int hpcdb_set_format(hpcdb_experiment *exp, const char *format, uint8_t major, uint8_t minor);
+/* The path it was read from (interned). */
+HPCDB_API int hpcdb_set_origin(hpcdb_experiment *exp, const char *path);
+/* The trace range as the source recorded it, resp. that the source holds
+ * traces (a trace.db of no lines too); hpcdb_add_trace sets the latter. */
+HPCDB_API void hpcdb_set_trace_range(hpcdb_experiment *exp, uint64_t min, uint64_t max);
+HPCDB_API void hpcdb_set_has_traces(hpcdb_experiment *exp);
 HPCDB_API int hpcdb_add_attr(hpcdb_experiment *exp, const char *key, const char *value);
 /* Records a reader's warning (a copy is interned). */
 HPCDB_API int hpcdb_add_warning(hpcdb_experiment *exp, const char *text);
@@ -237,6 +251,12 @@ HPCDB_API int hpcdb_add_metric(hpcdb_experiment *exp, const char *name, uint32_t
 HPCDB_API int hpcdb_metric_add_instance(hpcdb_experiment *exp, uint32_t metric, uint32_t scope,
                                         uint16_t prop_metric_id);
 HPCDB_API int hpcdb_metric_add_summary(hpcdb_experiment *exp, uint32_t metric, const hpcdb_summary *summary);
+/* A metric's description and unit (interned; NULL: none). */
+HPCDB_API int hpcdb_metric_describe(hpcdb_experiment *exp, uint32_t metric, const char *description,
+                                    const char *unit);
+/* How a metric's values combine: hpcdb_metric.integer and .execution_combine. */
+HPCDB_API int hpcdb_metric_set_combine(hpcdb_experiment *exp, uint32_t metric, uint8_t integer,
+                                       uint8_t execution_combine);
 
 /* Appends a copy of *proto as the last child of contexts[parent]. The id, kind,
  * relation, lexical type, propagation, entry point, name and location fields are
@@ -274,6 +294,8 @@ HPCDB_API int hpcdb_add_trace(hpcdb_experiment *exp, uint32_t profile, uint64_t 
 /* Frees a profile's values (context ids, starts, metric ids, values) and
  * leaves it with none; its identity stays. */
 HPCDB_API void hpcdb_profile_clear_values(hpcdb_profile *p);
+/* HPCDB_READ_COUNTS: the profile's values counted without being kept. */
+HPCDB_API int hpcdb_profile_set_counted(hpcdb_experiment *exp, uint32_t profile, uint64_t n_counted);
 
 /* ---- queries ------------------------------------------------------------- */
 
