@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hpcdb/hpcdb.h"
+#include "process.h"
 
 static const char help[] =
     "NAME\n"
@@ -119,7 +120,7 @@ static int analyze_main(int argc, char **argv, const char **structs, const char 
   hpcdb_experiment *exp;
   hpcdb_analyze_result res;
   opt.output = out;
-  hpcdb_analyze_tune_allocator();
+  process_tune_allocator();
   if (hpcdb_analyze(&exp, in, &opt, print_warning, NULL, &res) < 0) {
     fprintf(stderr, "hpcdb analyze: %s\n", hpcdb_last_error());
     return 2;

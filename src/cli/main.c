@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "hpcdb/hpcdb.h"
+#include "process.h"
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -30,7 +31,7 @@ int main(int argc, char **argv) {
     printf("hpcdb %s\n", hpcdb_version());
     return 0;
   }
-  if (strcmp(argv[1], "analyze") == 0) hpcdb_analyze_restart_with_huge_pages(argv); /* its heap in huge pages */
+  if (strcmp(argv[1], "analyze") == 0) process_restart_with_huge_pages(argv); /* its heap in huge pages */
   for (const cli_command *c = cli_commands; c->name; c++)
     if (strcmp(argv[1], c->name) == 0) return c->run(argc - 1, argv + 1);
   fprintf(stderr, "hpcdb: unknown command '%s'\n", argv[1]);

@@ -10,6 +10,7 @@
 
 #include "hpcdb/hpcdb.h"
 #include "mpi_comm.h"
+#include "process.h"
 
 static const char help[] =
     "NAME\n"
@@ -289,9 +290,9 @@ static int analyze(int argc, char **argv, int size) {
 
 int main(int argc, char **argv) {
   int provided, size;
-  hpcdb_analyze_restart_with_huge_pages(argv); /* each rank builds a tree and buffers of tens of MB */
+  process_restart_with_huge_pages(argv); /* each rank builds a tree and buffers of tens of MB */
   watchdog_start();
-  hpcdb_analyze_tune_allocator(); /* as hpcdb analyze: one heap, pages reused */
+  process_tune_allocator(); /* as hpcdb analyze: one heap, pages reused */
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided); /* only this thread calls MPI */
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
