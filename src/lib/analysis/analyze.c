@@ -14,6 +14,7 @@
 #include "analysis/structure_map.h"
 #include "common/error.h"
 #include "common/vec.h"
+#include "common/worker.h"
 #include "hpcrun/hpcrun_paths.h"
 #include "model/model_build.h"
 
@@ -454,8 +455,7 @@ typedef struct helper {
   run *r;
   batch prop, load;
   const unify_ahead *ahead; /* made ready first, or NULL */
-  pthread_t tid;
-  int started;
+  worker_thread thread;
 } helper;
 
 static void helper_init(helper *h, run *r, file_job *prop, size_t n_prop, file_job *load, size_t n_load) {
@@ -463,7 +463,7 @@ static void helper_init(helper *h, run *r, file_job *prop, size_t n_prop, file_j
   batch_init(&h->prop, r, prop, n_prop, stage_propagate);
   batch_init(&h->load, r, load, n_load, stage_load);
   h->ahead = NULL;
-  h->started = 0;
+  h->thread.started = 0;
 }
 
 /* On workers 0 .. workers - 1. */
@@ -480,19 +480,19 @@ static void *helper_main(void *arg) {
 }
 
 static void helper_start(helper *h) {
-  h->started = h->prop.n + h->load.n > 0 && h->r->workers > 1 && pthread_create(&h->tid, NULL, helper_main, h) == 0;
+  worker_start(&h->thread, h->prop.n + h->load.n > 0 && h->r->workers > 1, helper_main, h);
 }
 
 /* Takes the helper's jobs no worker has started yet, on this thread (the
  * last worker: the helper's are the others), then waits for the helper; or
  * does all its work here when no thread could start. */
 static void helper_finish(helper *h) {
-  if (h->started) {
+  if (h->thread.started) {
     batch_thread own = {&h->prop, h->r->workers - 1};
     batch_worker(&own);
     own.b = &h->load;
     batch_worker(&own);
-    pthread_join(h->tid, NULL);
+    worker_join(&h->thread);
   } else {
     if (h->ahead) unify_ahead_run(h->ahead);
     helper_run(h, h->r->workers);

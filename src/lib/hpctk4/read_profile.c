@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/worker.h"
 #include "hpctk4/hpctk4_read.h"
 #include "model/model_build.h"
 
@@ -192,11 +193,10 @@ static decoded *decode_all_ahead(const hpctk4_file *f, int fd, uint64_t p, uint6
   decoded *out = calloc(n, sizeof *out);
   if (!out) return NULL;
   ahead_job odd = {f, fd, p, stride, n, 1, out}, even = {f, fd, p, stride, n, 0, out};
-  pthread_t thread;
-  int started = pthread_create(&thread, NULL, decode_ahead, &odd) == 0;
+  worker_thread helper;
+  worker_start(&helper, 1, decode_ahead, &odd); /* without it, the odd ones are decoded when read */
   decode_ahead(&even);
-  if (started)
-    pthread_join(thread, NULL);
+  worker_join(&helper);
   return out;
 }
 
