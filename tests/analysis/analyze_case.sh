@@ -16,6 +16,11 @@
 #                                                       scales them; the period-1 metric unchanged
 #   analyze_case.sh HPCDB SAMPLES OUT refuse          - an existing database is not overwritten without --force
 set -u
+# meta.db's identifier-name table, which hpcdb diff does not compare: hpcprof's exactly
+same_kinds() {
+  diff <("$hpcdb" dump "$1" | grep '^kind ') <("$hpcdb" dump "$2" | grep '^kind ') ||
+    fail "identifier names differ from hpcprof's (< hpcprof, > ours)"
+}
 hpcdb=$1 samples=$2 out=$3 case=$4 name=${5:-}
 meas=$samples/hpcrun
 [ -d "$meas" ] || { echo "sample data not found at $meas: skipped"; exit 77; }
@@ -28,12 +33,14 @@ reference)
   "$hpcdb" analyze --quiet --ignore-structs "$meas/$name.m" -o "$out/db" || fail "analyze exited $?"
   "$hpcdb" validate "$out/db" || fail "validate exited $?"
   "$hpcdb" diff "$meas/expected/$name.nostruct.d" "$out/db" || fail "differs from hpcprof's database"
+  same_kinds "$meas/expected/$name.nostruct.d" "$out/db"
   ;;
 structure)
   "$hpcdb" analyze "$meas/$name.m" -o "$out/db" 2> "$out/stderr" || { cat "$out/stderr"; fail "analyze exited $?"; }
   ! grep -q warning "$out/stderr" || { cat "$out/stderr"; fail "warnings"; }
   "$hpcdb" validate "$out/db" || fail "validate exited $?"
   "$hpcdb" diff "$meas/expected/$name.d" "$out/db" || fail "differs from hpcprof's database"
+  same_kinds "$meas/expected/$name.d" "$out/db"
   ;;
 badstruct)
   mkdir -p "$out/meas/structs"
