@@ -54,3 +54,10 @@ add_test(NAME binstruct/optimized
                  sh ${CMAKE_CURRENT_LIST_DIR}/check_optimized.py $<TARGET_FILE:hpcdb>
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/optimized ${BS_SRC}/inline_loops.c record)
 set_tests_properties(binstruct/optimized PROPERTIES SKIP_RETURN_CODE 77)
+# hpcstruct's conventions as HPCToolkit's tests/hpcstruct state them, on a library built in the test
+# (gcc and clang, -O0/-O3, with and without -g): lines of procedures and inlined calls, loops, the PLT
+add_test(NAME binstruct/conventions
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_conventions.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/conventions ${BS_SRC}/conventions.c)
+set_tests_properties(binstruct/conventions PROPERTIES SKIP_RETURN_CODE 77)
