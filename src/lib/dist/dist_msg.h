@@ -11,24 +11,24 @@
 typedef struct dist_msg {
   uint8_t *data;
   uint64_t len, cap;
-  int failed; /* out of memory: every later put is dropped, msg_status fails */
+  int failed; /* out of memory: every later put is dropped, dist_msg_status fails */
 } dist_msg;
 
-void msg_u8(dist_msg *m, uint8_t v);
-void msg_u16(dist_msg *m, uint16_t v);
-void msg_u32(dist_msg *m, uint32_t v);
-void msg_u64(dist_msg *m, uint64_t v);
-void msg_f64(dist_msg *m, double v);
-void msg_bytes(dist_msg *m, const void *p, uint64_t n);
+void dist_msg_u8(dist_msg *m, uint8_t v);
+void dist_msg_u16(dist_msg *m, uint16_t v);
+void dist_msg_u32(dist_msg *m, uint32_t v);
+void dist_msg_u64(dist_msg *m, uint64_t v);
+void dist_msg_f64(dist_msg *m, double v);
+void dist_msg_bytes(dist_msg *m, const void *p, uint64_t n);
 /* Room for n bytes at the end, to fill in place (NULL when out of memory). */
-uint8_t *msg_put(dist_msg *m, uint64_t n);
+uint8_t *dist_msg_put(dist_msg *m, uint64_t n);
 /* NULL is sent as length UINT32_MAX. */
-void msg_str(dist_msg *m, const char *s);
+void dist_msg_str(dist_msg *m, const char *s);
 /* 0, or HPCDB_ENOMEM with a message. */
-int msg_status(const dist_msg *m);
-void msg_free(dist_msg *m);
+int dist_msg_status(const dist_msg *m);
+void dist_msg_free(dist_msg *m);
 
-/* A string sent with msg_str; *s points into the message (NULL for NULL). */
-int msg_read_str(hpcdb_cursor *c, const char **s);
+/* A string sent with dist_msg_str; *s points into the message (NULL for NULL). */
+int dist_msg_read_str(hpcdb_cursor *c, const char **s);
 
 #endif
