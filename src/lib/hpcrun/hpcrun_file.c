@@ -50,15 +50,8 @@ int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, cons
 int hpcrun_file_load(hpcrun_file **out, const char *path, hpcrun_parse_error *err) {
   *out = NULL;
   hpcdb_mapped_file m;
-  int rc = mapped_file_open(&m, path);
-  if (rc < 0) {
-    if (err) {
-      err->offset = 0;
-      err->rule = "io";
-    }
-    return rc;
-  }
-  rc = hpcrun_file_parse(out, m.data, m.len, path, err);
+  HPCDB_TRY(hpcrun_parse_map(&m, path, err));
+  int rc = hpcrun_file_parse(out, m.data, m.len, path, err);
   mapped_file_close(&m);
   return rc;
 }

@@ -46,6 +46,15 @@ void hpcrun_parse_copy_error(const hpcrun_parser *p, hpcrun_parse_error *err) {
   err->rule = p->err_rule ? p->err_rule : "bounds";
 }
 
+int hpcrun_parse_map(hpcdb_mapped_file *m, const char *path, hpcrun_parse_error *err) {
+  int rc = mapped_file_open(m, path);
+  if (rc < 0 && err) {
+    err->offset = 0;
+    err->rule = "io";
+  }
+  return rc;
+}
+
 int hpcrun_parse_check_count(hpcrun_parser *p, uint64_t count, uint64_t min_size, const char *what) {
   uint64_t left = p->c.limit - p->c.pos;
   if (count > left / min_size)

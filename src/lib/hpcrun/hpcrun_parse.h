@@ -6,6 +6,7 @@
 
 #include "common/cursor.h"
 #include "common/error.h"
+#include "common/mapped_file.h"
 #include "hpcrun/hpcrun_file.h"
 
 typedef struct hpcrun_parser {
@@ -25,11 +26,14 @@ int hpcrun_parse_fail(hpcrun_parser *p, int status, uint64_t off, const char *ru
 int hpcrun_parse_note(hpcrun_parser *p, int status);
 void hpcrun_parse_clear(hpcrun_parser *p);
 void hpcrun_parse_copy_error(const hpcrun_parser *p, hpcrun_parse_error *err);
+/* Maps a measurement file for parsing; on failure err (when not NULL) says
+ * "io" at offset 0. The .hpcrun and .hpctrace loaders share it. */
+int hpcrun_parse_map(hpcdb_mapped_file *m, const char *path, hpcrun_parse_error *err);
 
-#define HPCRUN_PARSE_TRY(p, expr)                                                                            \
+#define HPCRUN_PARSE_TRY(p, expr)                                                                  \
   do {                                                                                             \
-    int hpcrun_parse_rc_ = (expr);                                                                           \
-    if (hpcrun_parse_rc_ < 0) return hpcrun_parse_note((p), hpcrun_parse_rc_);                                                   \
+    int hpcrun_parse_rc_ = (expr);                                                                 \
+    if (hpcrun_parse_rc_ < 0) return hpcrun_parse_note((p), hpcrun_parse_rc_);                     \
   } while (0)
 
 /* Fails unless count elements of at least min_size bytes fit in what is left

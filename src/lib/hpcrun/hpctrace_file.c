@@ -74,15 +74,8 @@ int hpcrun_trace_parse(hpcrun_trace_file **out, const uint8_t *data, uint64_t le
 int hpcrun_trace_load(hpcrun_trace_file **out, const char *path, hpcrun_parse_error *err) {
   *out = NULL;
   hpcdb_mapped_file m;
-  int rc = mapped_file_open(&m, path);
-  if (rc < 0) {
-    if (err) {
-      err->offset = 0;
-      err->rule = "io";
-    }
-    return rc;
-  }
-  rc = hpcrun_trace_parse(out, m.data, m.len, path, err);
+  HPCDB_TRY(hpcrun_parse_map(&m, path, err));
+  int rc = hpcrun_trace_parse(out, m.data, m.len, path, err);
   mapped_file_close(&m);
   return rc;
 }

@@ -9,20 +9,6 @@
 #include "common/error.h"
 #include "report/report_data.h"
 
-int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *metric, int standalone);
-
-static void html_text(FILE *out, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '<': fputs("&lt;", out); break;
-    case '>': fputs("&gt;", out); break;
-    case '&': fputs("&amp;", out); break;
-    case '"': fputs("&quot;", out); break;
-    default: fputc(*s, out);
-    }
-  }
-}
-
 static const char style[] =
     "<style>body{font-family:sans-serif;margin:1em 2em;background:#fff;color:#222}"
     "h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.5em;border-bottom:1px solid #ccc}"
@@ -56,10 +42,10 @@ static uint32_t write_tree(FILE *out, const report_data *d) {
     report_value(exc, sizeof exc, rd_exc(d, c, 0), d->cols[0].seconds);
     int leaf = e->contexts[c].first_child == HPCDB_NONE;
     fprintf(out, "<details%s data-i=\"%.17g\" data-e=\"%.17g\" data-n=\"", c == 0 ? " open" : "", v, rd_exc(d, c, 0));
-    html_text(out, name);
+    report_markup_text(out, name);
     fprintf(out, "\"><summary%s><span class=\"v\">%s</span><span class=\"p\">%.1f%%</span><span class=\"v\">%s</span> ",
             leaf ? " class=\"leaf\"" : "", inc, d->total[0] ? 100.0 * v / d->total[0] : 0, exc);
-    html_text(out, name);
+    report_markup_text(out, name);
     fputs("</summary>\n", out);
     written++;
     stack[n++] = (step){c, 1};
@@ -105,7 +91,7 @@ static void write_profiles_chart(FILE *out, const hpcdb_experiment *e, const cha
     hpcdb_profile_identity(e, &e->profiles[p], id, sizeof id);
     double bh = max > 0 ? v[k] / max * h : 0;
     fprintf(out, "<rect x=\"%u\" y=\"%.1f\" width=\"%u\" height=\"%.1f\" fill=\"#4a7\"><title>", 5 + k * (bar + 2), h - bh + 5, bar, bh);
-    html_text(out, id);
+    report_markup_text(out, id);
     fprintf(out, ": %.6g</title></rect>\n", v[k++]);
   }
   if (max > 0)
@@ -133,7 +119,7 @@ static void write_timeline(FILE *out, const hpcdb_experiment *e) {
     const hpcdb_trace *tr = &e->traces[t];
     hpcdb_profile_identity(e, &e->profiles[tr->profile], id, sizeof id);
     fprintf(out, "<g><title>");
-    html_text(out, id);
+    report_markup_text(out, id);
     fputs("</title>", out);
     for (uint64_t k = 0; k < tr->n;) {
       uint64_t j = k + 1;
@@ -146,7 +132,7 @@ static void write_timeline(FILE *out, const hpcdb_experiment *e) {
         for (const char *s = name; *s; s++) hsh = (hsh ^ (unsigned char)*s) * 16777619u;
         fprintf(out, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"12\" fill=\"hsl(%u,60%%,55%%)\"><title>",
                 90 + (double)(tr->timestamps[k] - t0) * scale, 5 + t * 14, (double)(end - tr->timestamps[k]) * scale + 0.3, hsh % 360);
-        html_text(out, name);
+        report_markup_text(out, name);
         fputs("</title></rect>", out);
       }
       k = j;
@@ -176,15 +162,15 @@ int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric
   char total[64];
   report_value(total, sizeof total, d.total[0], d.cols[0].seconds);
   fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", out);
-  html_text(out, exp->title ? exp->title : "hpcdb report");
+  report_markup_text(out, exp->title ? exp->title : "hpcdb report");
   fputs("</title>\n", out);
   fputs(style, out);
   fputs("</head>\n<body>\n<h1>", out);
-  html_text(out, exp->title ? exp->title : "hpcdb report");
+  report_markup_text(out, exp->title ? exp->title : "hpcdb report");
   fputs("</h1>\n<p>", out);
-  html_text(out, d.cols[0].name);
+  report_markup_text(out, d.cols[0].name);
   fprintf(out, ": total %s (values: ", total);
-  html_text(out, d.source);
+  report_markup_text(out, d.source);
   fputs(")</p>\n<h2>Top-down</h2>\n<p><button onclick=\"sortTree('i')\">sort by inclusive</button>"
         "<button onclick=\"sortTree('e')\">sort by exclusive</button><button onclick=\"sortTree('n')\">sort by name</button>"
         "<span class=\"v\">inclusive</span><span class=\"p\">%</span><span class=\"v\">exclusive</span></p>\n<div id=\"tree\">\n", out);
