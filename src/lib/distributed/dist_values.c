@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "common/bytes.h"
 #include "common/error.h"
 #include "common/vec.h"

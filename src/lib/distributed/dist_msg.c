@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist_msg.h"
+#include "distributed/dist_msg.h"
 #include "common/error.h"
 
 static uint8_t *room(dist_msg *m, uint64_t n) {

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "common/bytes.h"
 #include "common/error.h"
 #include "common/hashmap.h"

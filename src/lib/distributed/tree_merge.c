@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/tree_merge.h"
+#include "distributed/tree_merge.h"
 #include "analysis/structure_map.h"
 #include "common/bytes.h"
 #include "common/error.h"

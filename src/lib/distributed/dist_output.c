@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "common/error.h"
 
 static const char *const value_files[] = {"profile.db", "cct.db", "trace.db"};

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "analysis/structure_map.h"
 #include "common/error.h"
 #include "common/vec.h"
