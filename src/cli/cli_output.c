@@ -10,12 +10,35 @@
 
 #include "cli_util.h"
 
-int cli_output_open(cli_output *o, const char *cmd, const char *path) {
+int cli_output_check(const char *cmd, const char *path, int force) {
+  struct stat st;
+  if (!strcmp(path, "-")) return 0;
+  if (!force && lstat(path, &st) == 0) {
+    fprintf(stderr, "hpcdb %s: %s: exists (--force to replace it)\n", cmd, path);
+    return EXIT_FAILED;
+  }
+  char *dir = strdup(path);
+  if (!dir) return cli_fail(cmd, "out of memory");
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0'; /* "out.d/" names out.d */
+  char *slash = strrchr(dir, '/');
+  int ok = 1;
+  if (slash) {
+    slash[slash == dir ? 1 : 0] = '\0';
+    ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (!ok) fprintf(stderr, "hpcdb %s: %s: the folder %s does not exist (folders are not created)\n", cmd, path, dir);
+  }
+  free(dir);
+  return ok ? 0 : EXIT_FAILED;
+}
+
+int cli_output_open(cli_output *o, const char *cmd, const char *path, int force) {
   memset(o, 0, sizeof *o);
   if (!strcmp(path, "-")) {
     o->f = stdout;
     return 0;
   }
+  if (cli_output_check(cmd, path, force) != 0) return EXIT_FAILED;
   size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
   if (!(o->temp = malloc(n))) return cli_fail(cmd, "out of memory");
   snprintf(o->temp, n, "%s.tmp-XXXXXX", path);

@@ -7,13 +7,11 @@
 /* Exit statuses of the command-line contract. */
 enum { EXIT_OK = 0, EXIT_DIFFERENT = 1, EXIT_INVALID = 1, EXIT_FAILED = 2 };
 
+/* --quiet, --verbose and --help, which every command takes (cli_args.h parses them). */
 typedef struct cli_common {
-  int quiet, verbose;
+  int quiet, verbose, help;
 } cli_common;
 
-/* Handles --help/-h (prints help, returns 1 with *status 0), --quiet,
- * --verbose; returns 1 when argv[*i] was consumed this way. */
-int cli_common_option(const char *arg, const char *help, cli_common *c, int *done, int *status);
 /* "hpcdb <cmd>: <message>" on stderr; returns EXIT_FAILED. */
 int cli_fail(const char *cmd, const char *message);
 /* The library's last error, reported for cmd. */
@@ -27,8 +25,11 @@ int cli_read(struct hpcdb_experiment **out, const char *path);
 int cli_read_opts(struct hpcdb_experiment **out, const char *path, const struct hpcdb_read_options *options);
 /* The reader's warnings on stderr (cli_read prints them itself). */
 void cli_warnings(const struct hpcdb_experiment *exp);
-/* An unexpected argument: a one-line hint; returns EXIT_FAILED. */
-int cli_usage(const char *cmd, const char *arg);
+/* 1 when standard output is a person's terminal: HPCDB_TERMINAL=1 or 0 decides (tests run in
+ * pipes and force it), else isatty. The report's readable defaults follow it. */
+int cli_terminal(void);
+/* The terminal's columns: $COLUMNS, else the window's (TIOCGWINSZ), else 100; at least 40. */
+unsigned cli_terminal_width(void);
 
 /* An output file (cli_output.c): PATH "-" is stdout; any other is written
  * as PATH.tmp-XXXXXX and renamed to PATH by cli_output_finish. */
@@ -37,8 +38,14 @@ typedef struct cli_output {
   const char *path;
   char *temp; /* NULL: stdout */
 } cli_output;
-/* 0, or a message on stderr and EXIT_FAILED. */
-int cli_output_open(cli_output *o, const char *cmd, const char *path);
+/* The one output rule of every command: an existing PATH is refused unless force, a missing
+ * parent folder is never created. 0, or one line on stderr and EXIT_FAILED:
+ *   hpcdb CMD: PATH: exists (--force to replace it)
+ *   hpcdb CMD: PATH: the folder DIR does not exist (folders are not created)
+ * PATH "-" (stdout) always passes. */
+int cli_output_check(const char *cmd, const char *path, int force);
+/* cli_output_check, then the temporary: 0, or a message on stderr and EXIT_FAILED. */
+int cli_output_open(cli_output *o, const char *cmd, const char *path, int force);
 /* Closes o: with ok, renames the file into place (0, or a message and
  * EXIT_FAILED); without, removes it (EXIT_FAILED). */
 int cli_output_finish(cli_output *o, const char *cmd, int ok);

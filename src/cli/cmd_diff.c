@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "hpcdb/hpcdb.h"
 
 static const char help[] =
@@ -46,26 +46,16 @@ static void print_line(void *user, const char *line) {
 int cmd_diff(int argc, char **argv) {
   cli_common c = {0};
   hpcdb_diff_options opt = {1e-9, 100, NULL};
-  const char *a = NULL, *b = NULL;
-  for (int i = 1; i < argc; i++) {
-    int done = 0, status;
-    if (cli_common_option(argv[i], help, &c, &done, &status)) {
-      if (done) return status;
-    } else if (!strcmp(argv[i], "--tolerance") && i + 1 < argc) {
-      opt.rel_tolerance = strtod(argv[++i], NULL);
-    } else if (!strcmp(argv[i], "--scope") && i + 1 < argc) {
-      opt.scope = argv[++i];
-    } else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
-      opt.max_reported = strtoull(argv[++i], NULL, 10);
-    } else if (argv[i][0] == '-' || (a && b)) {
-      return cli_usage("diff", argv[i]);
-    } else if (!a) {
-      a = argv[i];
-    } else {
-      b = argv[i];
-    }
-  }
-  if (!a || !b) return cli_fail("diff", "need A and B (see 'hpcdb diff --help')");
+  unsigned long long max = opt.max_reported;
+  cli_opt opts[] = {{.names = "--tolerance", .kind = CLI_DOUBLE, .out = &opt.rel_tolerance, .min = 0, .max = 1e300},
+                    {.names = "--max", .kind = CLI_UINT, .out = &max, .min = 0, .max = 1e19},
+                    {.names = "--scope", .kind = CLI_STRING, .out = &opt.scope},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = "diff", .help = help, .opts = opts, .min_pos = 2, .max_pos = 2, .pos_names = "A and B"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  opt.max_reported = max;
+  const char *a = spec.pos[0], *b = spec.pos[1];
   hpcdb_experiment *ea, *eb;
   if (cli_read(&ea, a) < 0) return cli_fail_last("diff");
   if (cli_read(&eb, b) < 0) {

@@ -40,7 +40,7 @@ cli_test(status/folded-zero-metric status 2 export --format folded --metric "GSY
 # Narrow tables cut names at word boundaries and fold lines to "[N more]".
 cli_test(expect/report-narrow-cpi-mpi expect report-narrow-cpi-mpi.txt report --top 2 --width 60 @/hpctoolkit-v4/cpi-mpi)
 
-foreach(cmd info validate dump convert diff analyze report export)
+foreach(cmd info validate dump convert diff analyze report export struct record)
   cli_test(help/${cmd} status 0 ${cmd} --help)
 endforeach()
 cli_test(status/no-command status 2)
@@ -56,3 +56,12 @@ cli_test(status/convert-unknown-format status 2 convert --to otf2 @/hpctoolkit-v
 add_test(NAME cli/dump-json-cct
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/dump_json_cct.sh $<TARGET_FILE:hpcdb> $<TARGET_FILE:gen_v4db>
                  ${PROJECT_BINARY_DIR}/test-output/cli/dump-json-cct)
+# The command line's refusals and error messages, one test per row of options.table.
+file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/options.table CLI_TABLE_ROWS REGEX "^[a-z0-9-]+ \\|")
+foreach(row IN LISTS CLI_TABLE_ROWS)
+  string(REGEX MATCH "^[a-z0-9-]+" row_name "${row}")
+  add_test(NAME cli/option/${row_name}
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/table_case.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                   ${PROJECT_BINARY_DIR}/test-output/cli/option/${row_name} ${CMAKE_CURRENT_LIST_DIR}/options.table ${row_name})
+  set_tests_properties(cli/option/${row_name} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()

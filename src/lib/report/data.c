@@ -179,18 +179,17 @@ int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *c
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
   }
   uint8_t have_inc[REPORT_MAX_COLUMNS] = {0}, have_exc[REPORT_MAX_COLUMNS] = {0};
-  char id[256];
   uint32_t used = 0;
   for (uint32_t p = 0; p < exp->n_profiles; p++) {
     const hpcdb_profile *pr = &exp->profiles[p];
     int summary = (pr->flags & HPCDB_PROFILE_SUMMARY) != 0;
-    if (profile) {
-      hpcdb_profile_identity(exp, pr, id, sizeof id);
-      if (strcmp(id, profile) != 0) continue;
-      snprintf(d->source_buf, sizeof d->source_buf, "%s", id);
+    if (profile) { /* one identity, or every profile a pattern selects, summed */
+      if (!hpcdb_profile_matches(exp, pr, profile)) continue;
       add_profile(d, pr, summary, have_inc, have_exc);
-      used = 1;
-      break;
+      used++;
+      if (used == 1) hpcdb_profile_identity(exp, pr, d->source_buf, sizeof d->source_buf);
+      else snprintf(d->source_buf, sizeof d->source_buf, "sum of %u profiles matching %s", used, profile);
+      continue;
     }
     if (summary) { /* the canonical summary is the whole program */
       add_profile(d, pr, 1, have_inc, have_exc);
@@ -206,7 +205,8 @@ int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *c
   }
   if (!used) {
     report_data_free(d);
-    return hpcdb_fail(HPCDB_EINVAL, "no profile with the identity \"%s\"", profile);
+    return hpcdb_fail(HPCDB_EINVAL, "no profile %s \"%s\" ('hpcdb report --view profiles' lists them)",
+                      strchr(profile, '=') ? "matches" : "has the identity", profile);
   }
   d->source = d->source_buf;
   derive(d, have_inc, have_exc);

@@ -1,4 +1,6 @@
 /* hpcdb_report: picks the values and hands over to the view. */
+#include <string.h>
+
 #include "common/error.h"
 #include "report/table.h"
 
@@ -19,4 +21,13 @@ int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_opti
   }
   report_data_free(&d);
   return rc;
+}
+
+int hpcdb_report_parse_collapse(const char *text, unsigned *bits) {
+  if (!strcmp(text, "none")) return *bits = 0, 0;
+  if (!strcmp(text, "libs")) return *bits = HPCDB_COLLAPSE_LIBS, 0;
+  if (!strcmp(text, "chains")) return *bits = HPCDB_COLLAPSE_CHAINS, 0;
+  if (!strcmp(text, "libs,chains") || !strcmp(text, "chains,libs"))
+    return *bits = HPCDB_COLLAPSE_LIBS | HPCDB_COLLAPSE_CHAINS, 0;
+  return -1;
 }
