@@ -105,7 +105,7 @@ int hpcdb_export_speedscope(FILE *out, const hpcdb_experiment *exp, const char *
     if (exp->profiles[p].flags & HPCDB_PROFILE_SUMMARY) continue;
     hpcdb_profile_identity(exp, &exp->profiles[p], id, sizeof id);
     report_data d;
-    if ((rc = report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, id)) < 0) break;
+    if ((rc = report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, id, 1)) < 0) break;
     if (written++) fputc(',', out);
     write_profile(out, exp, &d, &f, id, chain);
     report_data_free(&d);

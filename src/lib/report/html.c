@@ -88,7 +88,7 @@ static void write_profiles_chart(FILE *out, const hpcdb_experiment *e, const cha
     if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) continue;
     hpcdb_profile_identity(e, &e->profiles[p], id, sizeof id);
     report_data d;
-    if (report_data_build(&d, e, metric ? names : NULL, metric ? 1 : 0, id) == 0) {
+    if (report_data_build(&d, e, metric ? names : NULL, metric ? 1 : 0, id, 1) == 0) {
       v[k] = d.total[0];
       report_data_free(&d);
     }
@@ -172,7 +172,7 @@ static const char page_script[] =
 int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric) {
   report_data d;
   const char *names[1] = {metric};
-  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, NULL));
+  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, NULL, 1));
   char total[64];
   report_value(total, sizeof total, d.total[0], d.cols[0].seconds);
   fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", out);

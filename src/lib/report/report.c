@@ -11,7 +11,8 @@ int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options 
 int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *o) {
   report_data d;
   /* the profiles view lists profiles itself; --profile only filters its rows */
-  HPCDB_TRY(report_data_build(&d, exp, o->metrics, o->n_metrics, o->view == HPCDB_VIEW_PROFILES ? NULL : o->profile));
+  HPCDB_TRY(report_data_build(&d, exp, o->metrics, o->n_metrics, o->view == HPCDB_VIEW_PROFILES ? NULL : o->profile,
+                              o->csv || o->json ? 3 : table_default_columns(o)));
   int rc;
   switch (o->view) {
   case HPCDB_VIEW_BOTTOM_UP: rc = report_bottom_up(out, &d, o, 0); break;
