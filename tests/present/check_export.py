@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Checks hpcdb's exports (run by ctest):
   check_export.py HPCDB DB OUTDIR
-speedscope: the file format schema's required structure; chrome-trace: valid
+speedscope: the file format schema's required structure, functions as frames
+with file and line (no loop frames, one frame per function); chrome-trace: valid
 JSON whose B/E slices nest per track, time never going back; folded: the
 values are positive and sum to the root's inclusive value (from `hpcdb report --csv`)."""
-import csv, json, math, os, subprocess, sys
+import csv, json, math, os, re, subprocess, sys
 
 hpcdb, db, outdir = sys.argv[1:4]
 if not os.path.isdir(db):
@@ -20,7 +21,7 @@ def fail(msg):
 
 def export(fmt):
     out = os.path.join(outdir, "out." + fmt)
-    r = subprocess.run([hpcdb, "export", "--format", fmt, db, "-o", out], capture_output=True, text=True)
+    r = subprocess.run([hpcdb, "export", "--force", "--format", fmt, db, "-o", out], capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"export {fmt} exited {r.returncode}: {r.stderr.strip()}")
         return None
@@ -33,6 +34,12 @@ def check_speedscope(path):
     if not isinstance(frames, list) or not all(isinstance(f, dict) and isinstance(f.get("name"), str) for f in frames):
         fail("speedscope: shared.frames must be objects with a name")
         return
+    # functions are the frames, with their file and line; lines and loops fold into them
+    if any(f["name"].startswith("loop at ") for f in frames): fail("speedscope: a loop is a frame")
+    dump = subprocess.run([hpcdb, "dump", db], capture_output=True, text=True).stdout
+    with_lines = [l for l in dump.splitlines() if l.startswith("function ") and re.search(r" at .+:[1-9][0-9]*$", l)]
+    if with_lines and not any("file" in f and "line" in f for f in frames): fail("speedscope: no function frame has a file and line")
+    if len({(f["name"], f.get("file")) for f in frames}) != len(frames): fail("speedscope: a function has two frames")
     profiles = d.get("profiles")
     if not isinstance(profiles, list) or not profiles: fail("speedscope: no profiles")
     for p in profiles or []:
