@@ -119,7 +119,24 @@ if has_trace and trace_samples() == 0:  # empty traces: an error, never an empty
     if r.returncode != 2 or "nothing to export" not in r.stderr or os.path.exists(out):
         fail(f"chrome-trace of empty traces: exit {r.returncode}, {r.stderr.strip()}")
     has_trace = False
-for fmt, check in (("speedscope", check_speedscope), ("folded", check_folded), ("chrome-trace", check_chrome_trace)):
+def check_html(path):
+    """The page's structure where issue 31 found it wrong: column titles inside the tree (where its
+    columns are), charts with axes and labels, "1 profile" in the singular."""
+    page = open(path).read()
+    if '<div id="tree">\n<div class="head">' not in page: fail("html: the tree's column titles are not at its columns")
+    chart = page[page.find('<svg id="imbalance"'):]
+    chart = chart[:chart.find("</svg>")]
+    if not chart: fail("html: no profile chart")
+    for label in ("in file order</text>", ">0</text>", "mean "):
+        if label not in chart: fail(f"html: the profile chart lacks {label!r} (axes, labels)")
+    if re.search(r"\b1 profiles\b", page): fail("html: '1 profiles'")
+    if has_trace:
+        timeline = page[page.find('<svg id="timeline"'):]
+        if "time from the first sample</text>" not in timeline or ' s</text>' not in timeline:
+            fail("html: the timeline has no time axis")
+
+for fmt, check in (("speedscope", check_speedscope), ("folded", check_folded), ("chrome-trace", check_chrome_trace),
+                   ("html", check_html)):
     if fmt == "chrome-trace" and not has_trace: continue
     path = export(fmt)
     if path: check(path)
