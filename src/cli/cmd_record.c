@@ -81,7 +81,8 @@ static const char help[] =
     "EXAMPLES\n"
     "    hpcdb record -o run.m ./app input.txt && hpcdb analyze run.m -o run.d\n"
     "    hpcdb record -e CPUTIME@f1000 -e page-faults@100 -t ./app\n"
-    "    mpirun -np 4 hpcdb record -t -o run.m ./mpi_app\n";
+    "    mpirun -np 4 hpcdb record -t -o run.m ./mpi_app\n"
+    "    (as root mpirun needs --allow-run-as-root; more ranks than cores, --oversubscribe)\n";
 
 #define CMD "record"
 
