@@ -20,7 +20,14 @@
  * wrong number of positional arguments, is refused with ONE line on stderr and exit status 2:
  *   hpcdb CMD: --top: 'abc' is not a whole number (see 'hpcdb CMD --help')
  * After parsing, opt->seen tells whether an option was given (cli_seen finds it by name), so a
- * command can refuse what it cannot honour with cli_refuse. */
+ * command can refuse what it cannot honour with cli_refuse.
+ *
+ * Outputs follow one rule (cli_util.h): cli_output_check(cmd, path, force) before writing, with a
+ * --force option in the table.
+ *
+ * Moving a command from the older loop (cli_common_option + cli_usage + strtoul) to this: one
+ * cli_opt line per option, the positional count in the spec, cli_parse once, then the checks
+ * between options with cli_refuse; numbers arrive parsed (CLI_UINT: unsigned long long). */
 #ifndef HPCDB_CLI_ARGS_H
 #define HPCDB_CLI_ARGS_H
 

@@ -32,13 +32,12 @@ int cli_output_check(const char *cmd, const char *path, int force) {
   return ok ? 0 : EXIT_FAILED;
 }
 
-int cli_output_open(cli_output *o, const char *cmd, const char *path, int force) {
+int cli_output_open(cli_output *o, const char *cmd, const char *path) {
   memset(o, 0, sizeof *o);
   if (!strcmp(path, "-")) {
     o->f = stdout;
     return 0;
   }
-  if (cli_output_check(cmd, path, force) != 0) return EXIT_FAILED;
   size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
   if (!(o->temp = malloc(n))) return cli_fail(cmd, "out of memory");
   snprintf(o->temp, n, "%s.tmp-XXXXXX", path);

@@ -7,6 +7,23 @@
 
 #include "hpcdb/hpcdb.h"
 
+int cli_common_option(const char *arg, const char *help, cli_common *c, int *done, int *status) {
+  if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+    fputs(help, stdout);
+    *done = 1;
+    *status = EXIT_OK;
+    return 1;
+  }
+  if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) return c->quiet = 1;
+  if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) return c->verbose = 1;
+  return 0;
+}
+
+int cli_usage(const char *cmd, const char *arg) {
+  fprintf(stderr, "hpcdb %s: unexpected argument '%s' (see 'hpcdb %s --help')\n", cmd, arg, cmd);
+  return EXIT_FAILED;
+}
+
 int cli_fail(const char *cmd, const char *message) {
   fprintf(stderr, "hpcdb %s: %s\n", cmd, message);
   return EXIT_FAILED;

@@ -14,6 +14,12 @@ typedef struct cli_common {
 
 /* "hpcdb <cmd>: <message>" on stderr; returns EXIT_FAILED. */
 int cli_fail(const char *cmd, const char *message);
+/* The interface before cli_parse (cli_args.h), kept while commands written against it are merged;
+ * a new command uses cli_parse. cli_common_option handles --help/-h (prints help, *done = 1,
+ * *status 0), --quiet/-q, --verbose/-v and returns 1 when it took arg; cli_usage refuses an
+ * unexpected argument in one line (EXIT_FAILED). */
+int cli_common_option(const char *arg, const char *help, cli_common *c, int *done, int *status);
+int cli_usage(const char *cmd, const char *arg);
 /* The library's last error, reported for cmd. */
 int cli_fail_last(const char *cmd);
 struct hpcdb_experiment;
@@ -44,8 +50,9 @@ typedef struct cli_output {
  *   hpcdb CMD: PATH: the folder DIR does not exist (folders are not created)
  * PATH "-" (stdout) always passes. */
 int cli_output_check(const char *cmd, const char *path, int force);
-/* cli_output_check, then the temporary: 0, or a message on stderr and EXIT_FAILED. */
-int cli_output_open(cli_output *o, const char *cmd, const char *path, int force);
+/* The temporary beside path (call cli_output_check first: this one replaces path when finished):
+ * 0, or a message on stderr and EXIT_FAILED. */
+int cli_output_open(cli_output *o, const char *cmd, const char *path);
 /* Closes o: with ok, renames the file into place (0, or a message and
  * EXIT_FAILED); without, removes it (EXIT_FAILED). */
 int cli_output_finish(cli_output *o, const char *cmd, int ok);

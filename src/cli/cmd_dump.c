@@ -76,7 +76,7 @@ int cmd_dump(int argc, char **argv) {
     return cli_fail_last("dump");
   }
   cli_output o;
-  if (cli_output_open(&o, "dump", out ? out : "-", force) != 0) {
+  if (cli_output_open(&o, "dump", out ? out : "-") != 0) {
     hpcdb_experiment_free(exp);
     hpcdb_db_close(db);
     return EXIT_FAILED;

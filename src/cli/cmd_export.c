@@ -120,7 +120,7 @@ int cmd_export(int argc, char **argv) {
     }
   }
   cli_output o;
-  if (cli_output_open(&o, "export", out, force) != 0) {
+  if (cli_output_open(&o, "export", out) != 0) {
     hpcdb_experiment_free(exp);
     hpcdb_db_close(db);
     return EXIT_FAILED;

@@ -7,6 +7,6 @@ log=${1:-Testing/Temporary/LastTest.log.tmp} # the run's log is .tmp until ctest
 awk '
   /^[0-9]+\/[0-9]+ Test: / { name = $0; sub(/^[0-9]+\/[0-9]+ Test: /, "", name); out = 0; last = ""; next }
   /^Output:$/ { out = 1; getline; next }
-  /^<end of output>$/ { if (last ~ /[Ss]kip/) { if (!n++) print "Why tests were skipped:"; print "  " name ": " last } out = 0; next }
+  /^<end of output>$/ { if (last ~ /^[Ss]kip/ || last ~ /: skipped\.?$/) { if (!n++) print "Why tests were skipped:"; print "  " name ": " last } out = 0; next }
   out && NF { last = $0 }
 ' "$log"
