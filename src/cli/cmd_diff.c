@@ -39,6 +39,13 @@ static const char help[] =
     "    hpcdb diff hpcprof-output.d hpcdb-output.d\n"
     "    hpcdb diff --tolerance 1e-6 run1.d run2.d\n";
 
+/* 1 when exp has a scope named name. */
+static int has_scope(const hpcdb_experiment *exp, const char *name) {
+  for (uint32_t s = 0; s < exp->n_scopes; s++)
+    if (exp->scopes[s].name && !strcmp(exp->scopes[s].name, name)) return 1;
+  return 0;
+}
+
 static void print_line(void *user, const char *line) {
   if (!*(const int *)user) printf("%s\n", line);
 }
@@ -61,6 +68,13 @@ int cmd_diff(int argc, char **argv) {
   if (cli_read(&eb, b) < 0) {
     hpcdb_experiment_free(ea);
     return cli_fail_last("diff");
+  }
+  if (opt.scope && !has_scope(ea, opt.scope) && !has_scope(eb, opt.scope)) { /* it would compare no value */
+    hpcdb_experiment_free(ea);
+    hpcdb_experiment_free(eb);
+    char why[300];
+    snprintf(why, sizeof why, "--scope: neither A nor B has a scope named '%s' (e.g. execution, point)", opt.scope);
+    return cli_refuse(&spec, why);
   }
   uint64_t n;
   int rc = hpcdb_diff(&n, ea, eb, &opt, print_line, &c.quiet);

@@ -251,6 +251,18 @@ int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options 
   } else if (rc == 0 && n_cpu + n_gpu) {
     rc = section(&t, d, o, NULL, n_cpu ? cpu : gpu, n_cpu ? n_cpu : n_gpu);
   }
+  /* one row per thread mixes idle helpers with the ranks' main threads: say where the ranks are */
+  if (rc == 0 && o->group_by == HPCDB_BY_KIND && !o->csv && !o->json && n_cpu > 1) {
+    int64_t first = -1;
+    int ranks = 0;
+    for (uint32_t i = 0; i < n_cpu && ranks < 2; i++) {
+      int at = level_of(e, cpu[i], HPCDB_BY_RANK);
+      int64_t r = at < 0 ? -1 : (int64_t)cpu[i]->ids[at].logical_id;
+      if (r >= 0 && first < 0) first = r, ranks = 1;
+      else if (r >= 0 && r != first) ranks = 2;
+    }
+    if (ranks == 2) fputs("(one row per rank, the sum of its threads, and the ranks' imbalance: --by rank)\n", out);
+  }
   free(cpu);
   free(gpu);
   table_end(&t);
