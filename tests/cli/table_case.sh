@@ -21,7 +21,11 @@ if [ -d "$samples" ]; then
   head -c 100 "$good" > "$out/m/broken.hpcrun"
 fi
 read -r -a argv <<< "$args"
-for i in "${!argv[@]}"; do argv[$i]=${argv[$i]//@/$samples}; argv[$i]=${argv[$i]//%/$out}; done
+for i in "${!argv[@]}"; do # % alone or before a / is the folder ("5%" stays a percentage)
+  a=${argv[$i]//@/$samples}
+  [ "$a" = % ] && a=$out
+  argv[$i]=${a//%\//$out/}
+done
 (cd "$out" && "$hpcdb" "${argv[@]}" > "$out/.stdout" 2> "$out/.stderr")
 got=$?
 actual=$(sed "s|$out|%|g; s|$samples|@|g" "$out/.stderr")
