@@ -39,7 +39,7 @@ static int parse(const char *pattern, term *t, char *why, size_t size) {
     if (parse_number(eq + 1, &end, &t[n].lo) < 0) goto bad;
     t[n].hi = t[n].lo;
     if (*end == '-' && parse_number(end + 1, &end, &t[n].hi) < 0) goto bad;
-    if (t[n].hi < t[n].lo || (*end && *end != ',')) goto bad;
+    if (t[n].hi < t[n].lo || (*end && *end != ',') || (*end == ',' && !end[1])) goto bad;
     n++;
     p = *end ? end + 1 : end;
     continue;
