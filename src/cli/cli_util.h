@@ -37,8 +37,8 @@ int cli_terminal(void);
 /* The terminal's columns: $COLUMNS, else the window's (TIOCGWINSZ), else 100; at least 40. */
 unsigned cli_terminal_width(void);
 
-/* An output file (cli_output.c): PATH "-" is stdout; any other is written
- * as PATH.tmp-XXXXXX and renamed to PATH by cli_output_finish. */
+/* An output file (cli_output.c): PATH "-" is stdout, a device or pipe (/dev/null) is written in
+ * place; any other is written as PATH.tmp-XXXXXX and renamed to PATH by cli_output_finish. */
 typedef struct cli_output {
   FILE *f;
   const char *path;
@@ -48,7 +48,7 @@ typedef struct cli_output {
  * parent folder is never created. 0, or one line on stderr and EXIT_FAILED:
  *   hpcdb CMD: PATH: exists (--force to replace it)
  *   hpcdb CMD: PATH: the folder DIR does not exist (folders are not created)
- * PATH "-" (stdout) always passes. */
+ * PATH "-" (stdout) and an existing device or pipe (/dev/null) always pass. */
 int cli_output_check(const char *cmd, const char *path, int force);
 /* The temporary beside path (call cli_output_check first: this one replaces path when finished):
  * 0, or a message on stderr and EXIT_FAILED. */
