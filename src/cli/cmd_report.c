@@ -124,8 +124,11 @@ int cmd_report(int argc, char **argv) {
   if (!tree && (cli_seen(&spec, "--depth") || cli_seen(&spec, "--threshold") || o.hot_path))
     return cli_refuse(&spec, "--depth, --threshold and --hot-path are for --view top-down");
   if (o.view != HPCDB_VIEW_PROFILES && cli_seen(&spec, "--by")) return cli_refuse(&spec, "--by is for --view profiles");
-  if ((o.view == HPCDB_VIEW_PROFILES || o.view == HPCDB_VIEW_FLAT) && (scopes >= 0 || collapse))
-    return cli_refuse(&spec, "--scopes and --collapse are for --view top-down and bottom-up");
+  if ((o.view == HPCDB_VIEW_PROFILES || o.view == HPCDB_VIEW_FLAT) && scopes >= 0)
+    return cli_refuse(&spec, "--scopes is for --view top-down and bottom-up");
+  if (!tree && collapse) return cli_refuse(&spec, "--collapse is for --view top-down");
+  if (collapse && hpcdb_report_parse_collapse(collapse, &o.collapse) < 0)
+    return cli_refuse(&spec, "--collapse takes libs, chains, libs,chains or none");
   if ((csv || json) && cli_seen(&spec, "--width")) return cli_refuse(&spec, "--width is for text, not --csv or --json");
   if (o.profile && check_profile(&spec, o.profile)) return EXIT_FAILED;
   /* a person at a terminal gets the readable defaults; pipes (and --csv, --json) get everything */
@@ -139,9 +142,7 @@ int cmd_report(int argc, char **argv) {
   o.json = json;
   o.group_by = (hpcdb_group_by)by;
   o.functions_only = scopes >= 0 ? scopes == 1 : person;
-  if (collapse ? hpcdb_report_parse_collapse(collapse, &o.collapse) < 0 : 0)
-    return cli_refuse(&spec, "--collapse takes libs, chains, libs,chains or none");
-  if (!collapse) o.collapse = person ? HPCDB_COLLAPSE_LIBS | HPCDB_COLLAPSE_CHAINS : 0;
+  if (!collapse) o.collapse = person && tree ? HPCDB_COLLAPSE_LIBS | HPCDB_COLLAPSE_CHAINS : 0;
   o.width = width ? (uint32_t)width : person ? cli_terminal_width() : 100;
   o.color = person && isatty(STDOUT_FILENO);
   const char *path = spec.pos[0];
