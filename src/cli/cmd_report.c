@@ -152,6 +152,7 @@ int cmd_report(int argc, char **argv) {
   unsigned flags = o.view == HPCDB_VIEW_PROFILES ? HPCDB_READ_PROFILE_TOTALS : !o.profile ? HPCDB_READ_SUMMARY_ONLY : 0;
   hpcdb_read_options ro = {o.n_metrics ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics, flags};
   if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("report");
+  o.all_values = ro.values == HPCDB_READ_ALL && !(ro.flags & HPCDB_READ_SUMMARY_ONLY);
   int rc = hpcdb_report(stdout, exp, &o);
   hpcdb_experiment_free(exp);
   return rc < 0 ? cli_fail_last("report") : EXIT_OK;
