@@ -155,7 +155,8 @@ def main():
     if not compilers or not shutil.which("readelf"):
         print("skipped: no gcc/clang or no readelf (binutils)")
         sys.exit(77)
-    os.makedirs(out, exist_ok=True)
+    shutil.rmtree(out, ignore_errors=True)  # struct refuses to replace an earlier run's files
+    os.makedirs(out)
     for cc in compilers:
         for flags in BUILDS:
             tag = f"{cc} {flags}"

@@ -210,7 +210,8 @@ def main():
     hpcdb, out, source = sys.argv[1:4]
     record = sys.argv[4:] == ["record"]
     mark = marks(source)
-    os.makedirs(out, exist_ok=True)
+    shutil.rmtree(out, ignore_errors=True)  # struct refuses to replace an earlier run's files
+    os.makedirs(out)
     compilers = [cc for cc in ("gcc", "clang") if shutil.which(cc)]
     if not compilers or not shutil.which("addr2line") or not shutil.which("objdump"):
         print("skipped: no gcc/clang or no addr2line/objdump (binutils)")
