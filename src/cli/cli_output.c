@@ -16,9 +16,12 @@ int cli_output_open(cli_output *o, const char *cmd, const char *path) {
     o->f = stdout;
     return 0;
   }
-  size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
+  /* hidden and named as the library's temporaries: .NAME.hpcdb-tmp-PID.XXXXXX */
+  const char *slash = strrchr(path, '/');
+  int dir_len = slash ? (int)(slash - path + 1) : 0;
+  size_t n = strlen(path) + 48;
   if (!(o->temp = malloc(n))) return cli_fail(cmd, "out of memory");
-  snprintf(o->temp, n, "%s.tmp-XXXXXX", path);
+  snprintf(o->temp, n, "%.*s.%s.hpcdb-tmp-%ld.XXXXXX", dir_len, path, path + dir_len, (long)getpid());
   int fd = mkstemp(o->temp);
   if (fd < 0) {
     fprintf(stderr, "hpcdb %s: %s: cannot create a temporary file beside it: %s\n", cmd, path, strerror(errno));

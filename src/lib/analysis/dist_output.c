@@ -1,18 +1,22 @@
 /* The database is made in a temporary directory beside the output, every
  * rank writing into the same files at offsets (pwrite), and renamed into
- * place when every rank has succeeded; a failure removes it. Over an
- * existing database (with --force) or into a directory that holds other
- * files, the files are renamed in one by one, as hpcdb_analyze replaces them. */
+ * place by rank 0 when every rank's writes are complete and fsync'ed; a
+ * failure removes it. An existing database (with --force) is swapped for the
+ * new one in one step (atomic_dir.h); a directory holding anything else is
+ * refused, as hpcdb_analyze refuses it. */
 #define _GNU_SOURCE /* copy_file_range */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/dist.h"
+#include "common/atomic_dir.h"
+#include "common/failpoint.h"
 #include "common/error.h"
 
 static const char *const value_files[] = {"profile.db", "cct.db", "trace.db"};
@@ -70,6 +74,8 @@ static int prepare(dist_run *d) {
     HPCDB_TRY(in_dir(path, out, "meta.db"));
     if (!(d->opt->write_flags & HPCDB_WRITE_FORCE) && exists(path))
       return hpcdb_fail(HPCDB_EEXIST, "%s: a database is already there (force to replace it)", out);
+    if (!exists(path) && atomic_dir_holds_anything(out) != 0)
+      return hpcdb_fail(HPCDB_EEXIST, "%s: a directory that is not a database is there: not replaced", out);
   }
   hpcdb_analyze_dist_discard(d->temp); /* a run that was killed left it */
   HPCDB_TRY(make_dirs(d->temp));
@@ -100,6 +106,7 @@ int dist_output_open(dist_run *d) {
 }
 
 int dist_pwrite(int fd, const char *name, uint64_t off, const void *data, uint64_t n) {
+  failpoint();
   const uint8_t *p = data;
   for (uint64_t done = 0; done < n;) {
     ssize_t k = pwrite(fd, p + done, (size_t)(n - done), (off_t)(off + done));
@@ -174,35 +181,15 @@ static int close_file(int *fd, const char *name) {
   return rc;
 }
 
-/* Rank 0: the files one by one into an existing directory. */
-static int move_files(dist_run *d) {
-  static const char *const names[] = {"profile.db", "cct.db", "meta.db", "trace.db", "metrics/default.yaml"};
-  char from[PATH_MAX], to[PATH_MAX];
-  HPCDB_TRY(in_dir(to, d->opt->output, "metrics"));
-  if (mkdir(to, 0777) != 0 && errno != EEXIST) return hpcdb_fail(HPCDB_EIO, "%s: cannot create directory: %s", to, strerror(errno));
-  for (int i = 0; i < 5; i++) {
-    HPCDB_TRY(in_dir(from, d->temp, names[i]));
-    HPCDB_TRY(in_dir(to, d->opt->output, names[i]));
-    if (!exists(from)) { /* no traces: a replaced database must not keep its old ones */
-      if (exists(to) && remove(to) != 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot remove: %s", to, strerror(errno));
-      continue;
-    }
-    if (rename(from, to) != 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot rename to %s: %s", from, to, strerror(errno));
-  }
-  hpcdb_analyze_dist_discard(d->temp);
-  return 0;
-}
-
 int dist_output_commit(dist_run *d) {
   int rc = close_file(&d->fd_prof, "profile.db");
   if (rc == 0) rc = close_file(&d->fd_cct, "cct.db");
   if (rc == 0) rc = close_file(&d->fd_trace, "trace.db");
-  HPCDB_TRY(dist_agree(d, rc));
-  if (d->rank == 0 && rename(d->temp, d->opt->output) != 0) {
-    if (errno == ENOTEMPTY || errno == EEXIST)
-      rc = move_files(d);
-    else
-      rc = hpcdb_fail(HPCDB_EIO, "%s: cannot rename to %s: %s", d->temp, d->opt->output, strerror(errno));
+  HPCDB_TRY(dist_agree(d, rc)); /* every rank's writes are on the disk */
+  if (d->rank == 0) {
+    hpcdb_atomic_dir out = {strdup(d->opt->output), strdup(d->temp), 1};
+    rc = out.target && out.temp ? atomic_dir_commit(&out) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    atomic_dir_abort(&out);
   }
   return dist_agree(d, rc);
 }

@@ -8,8 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/atomic_dir.h"
 #include "common/big_alloc.h"
 #include "common/error.h"
+#include "common/failpoint.h"
 
 /* Large writes go past stdio anyway; this sizes the many small ones (headers, index pairs, padding). */
 #define ATOMIC_FILE_BUFFER (1u << 20)
@@ -29,14 +31,13 @@ int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
   memset(f, 0, sizeof *f);
   size_t n = strlen(target);
   f->target = malloc(n + 1);
-  f->temp = malloc(n + 16);
+  f->temp = atomic_temp_template(target);
   if (!f->target || !f->temp) {
     free(f->target);
     free(f->temp);
     return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory", target);
   }
   memcpy(f->target, target, n + 1);
-  snprintf(f->temp, n + 16, "%s.tmp-XXXXXX", target);
   int fd = mkstemp(f->temp);
   if (fd < 0) {
     int e = errno;
@@ -63,8 +64,19 @@ int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
   return 0;
 }
 
+int atomic_file_open_output(hpcdb_atomic_file *f, const char *target, int replace) {
+  atomic_clean_leftovers(target);
+  HPCDB_TRY(atomic_file_open(f, target));
+  f->no_replace = !replace;
+  return 0;
+}
+
 int atomic_file_open_direct(hpcdb_atomic_file *f, const char *target) {
   HPCDB_TRY(atomic_file_open(f, target));
+  return atomic_file_make_direct(f);
+}
+
+int atomic_file_make_direct(hpcdb_atomic_file *f) {
 #ifdef O_DIRECT
   int fd = fileno(f->fp), flags = fcntl(fd, F_GETFL);
   if (flags < 0 || !(f->direct = big_alloc(DIRECT_BLOCK))) return 0; /* buffered, as any other file */
@@ -155,6 +167,7 @@ static int finish_direct(hpcdb_atomic_file *f) {
 }
 
 int atomic_file_write(hpcdb_atomic_file *f, const void *data, size_t n) {
+  failpoint();
   if (f->failed) return HPCDB_EIO;
   if (f->direct) return write_direct(f, data, n);
   if (n && fwrite(data, 1, n, f->fp) != n) {
@@ -222,6 +235,7 @@ static int pwrite_direct(hpcdb_atomic_file *f, uint64_t off, const uint8_t *data
 }
 
 int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, size_t n) {
+  failpoint();
   if (f->failed) return HPCDB_EIO;
   if (off > f->written || n > f->written - off)
     return hpcdb_fail(HPCDB_EINVAL, "%s: patch of %zu bytes at %llu is past the %llu bytes written", f->temp, n,
@@ -262,8 +276,7 @@ int atomic_file_commit(hpcdb_atomic_file *f) {
   if (rc == 0 && fsync(fileno(f->fp)) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: fsync failed: %s", f->temp, strerror(errno));
   if (fclose(f->fp) != 0 && rc == 0) rc = hpcdb_fail(HPCDB_EIO, "%s: close failed: %s", f->temp, strerror(errno));
   f->fp = NULL;
-  if (rc == 0 && rename(f->temp, f->target) != 0)
-    rc = hpcdb_fail(HPCDB_EIO, "%s: cannot rename into place: %s", f->target, strerror(errno));
+  if (rc == 0) rc = atomic_rename(f->temp, f->target, !f->no_replace);
   if (rc != 0) unlink(f->temp);
   release(f);
   return rc;

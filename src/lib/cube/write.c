@@ -183,7 +183,8 @@ int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_
   if (!al) return HPCDB_EIO;
   hpcdb_atomic_file f;
   /* direct: the rows go to the disk without a copy of the file in the page cache (fresh memory, expensive to touch in a VM) */
-  HPCDB_TRY(atomic_file_open_direct(&f, path));
+  HPCDB_TRY(atomic_file_open_output(&f, path, options->flags & HPCDB_WRITE_FORCE));
+  atomic_file_make_direct(&f);
   struct archive *ar = al->write_new();
   int rc = ar ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   /* large blocks: fewer writes; the last one padded as tar's default 10240 */
