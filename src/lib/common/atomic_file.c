@@ -111,7 +111,7 @@ static int transfer(hpcdb_atomic_file *f, uint8_t *buf, size_t len, uint64_t at,
 #endif
     if (n <= 0) {
       f->failed = 1;
-      return hpcdb_fail(HPCDB_EIO, "%s: %s failed: %s", f->temp, write ? "write" : "read back",
+      return hpcdb_fail(HPCDB_EIO, "%s: %s failed: %s", f->target, write ? "write" : "read back",
                         n < 0 ? strerror(errno) : "no progress");
     }
     done += (size_t)n;
@@ -161,7 +161,7 @@ static int finish_direct(hpcdb_atomic_file *f) {
   HPCDB_TRY(write_block(f, len));
   if (ftruncate(fileno(f->fp), (off_t)f->written) != 0) {
     f->failed = 1;
-    return hpcdb_fail(HPCDB_EIO, "%s: cannot set its size: %s", f->temp, strerror(errno));
+    return hpcdb_fail(HPCDB_EIO, "%s: cannot set its size: %s", f->target, strerror(errno));
   }
   return 0;
 }
@@ -172,7 +172,7 @@ int atomic_file_write(hpcdb_atomic_file *f, const void *data, size_t n) {
   if (f->direct) return write_direct(f, data, n);
   if (n && fwrite(data, 1, n, f->fp) != n) {
     f->failed = 1;
-    return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->temp, strerror(errno));
+    return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->target, strerror(errno));
   }
   f->written += n;
 #ifdef SYNC_FILE_RANGE_WRITE
@@ -206,7 +206,7 @@ int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align) {
  * (the file's first, or the last one patched: the next patch often starts
  * there), since reading one waits for the disk, and behind an fsync. */
 static int patch_disk(hpcdb_atomic_file *f, uint64_t off, const uint8_t *data, uint64_t n) {
-  if (!patch_buffer(f)) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory patching the file", f->temp);
+  if (!patch_buffer(f)) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory patching the file", f->target);
   uint64_t end = off + n, last = (end + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
   for (uint64_t at = off / DIRECT_ALIGN * DIRECT_ALIGN; at < end; at += PATCH_PIECE) {
     uint64_t to = last - at < PATCH_PIECE ? last : at + PATCH_PIECE;
@@ -238,12 +238,12 @@ int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, siz
   failpoint();
   if (f->failed) return HPCDB_EIO;
   if (off > f->written || n > f->written - off)
-    return hpcdb_fail(HPCDB_EINVAL, "%s: patch of %zu bytes at %llu is past the %llu bytes written", f->temp, n,
+    return hpcdb_fail(HPCDB_EINVAL, "%s: patch of %zu bytes at %llu is past the %llu bytes written", f->target, n,
                       (unsigned long long)off, (unsigned long long)f->written);
   if (f->direct) return pwrite_direct(f, off, data, n);
   if (fflush(f->fp) != 0 || pwrite(fileno(f->fp), data, n, (off_t)off) != (ssize_t)n) {
     f->failed = 1;
-    return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->temp, strerror(errno));
+    return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->target, strerror(errno));
   }
   return 0;
 }
@@ -272,9 +272,9 @@ int atomic_file_commit(hpcdb_atomic_file *f) {
   int rc = 0;
   if (f->failed) rc = HPCDB_EIO;
   if (rc == 0 && f->direct) rc = finish_direct(f);
-  if (rc == 0 && fflush(f->fp) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: flush failed: %s", f->temp, strerror(errno));
-  if (rc == 0 && fsync(fileno(f->fp)) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: fsync failed: %s", f->temp, strerror(errno));
-  if (fclose(f->fp) != 0 && rc == 0) rc = hpcdb_fail(HPCDB_EIO, "%s: close failed: %s", f->temp, strerror(errno));
+  if (rc == 0 && fflush(f->fp) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: flush failed: %s", f->target, strerror(errno));
+  if (rc == 0 && fsync(fileno(f->fp)) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: fsync failed: %s", f->target, strerror(errno));
+  if (fclose(f->fp) != 0 && rc == 0) rc = hpcdb_fail(HPCDB_EIO, "%s: close failed: %s", f->target, strerror(errno));
   f->fp = NULL;
   if (rc == 0) rc = atomic_rename(f->temp, f->target, !f->no_replace);
   if (rc != 0) unlink(f->temp);

@@ -3,6 +3,7 @@
  * chart and, with traces, a timeline. The page's script records in <body>
  * how many tree nodes and flame frames it shows and whether a script error
  * happened, so a headless browser can check it. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,5 +201,5 @@ int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric
   }
   fputs(page_script, out);
   fputs("</body></html>\n", out);
-  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing HTML") : 0;
+  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing HTML: %s", strerror(errno)) : 0;
 }
