@@ -28,7 +28,7 @@ if(MPI_C_FOUND)
   target_link_libraries(record_mpi_ranks PRIVATE MPI::MPI_C)
 endif()
 
-foreach(case ratio recursive fp-unwind threads trace dlopen forkexec sigprof sigalrm exit sigterm perf hardware mpi
+foreach(case ratio recursive fp-unwind threads trace dlopen forkexec sigprof sigalrm exit sigterm segv abort perf hardware mpi
              bad-event bad-period bad-directory bad-program exists)
   add_test(NAME record/${case}
            COMMAND bash ${REC_DIR}/run_case.sh ${case} $<TARGET_FILE:hpcdb> ${REC_BIN} ${REC_BIN}/work)
