@@ -41,6 +41,11 @@ def writers(hpcdb, data, record_lib):
     for fmt in ["folded", "csv", "speedscope", "chrome-trace", "flamegraph", "html"]:
         ws.append((f"export-{fmt}", ["export", "--format", fmt, f"{v4}/ping-pong-mpi", "-o", "{out}"], "out",
                    [f"{v4}/ping-pong-mpi"]))
+    ws = [(name, [hpcdb], args, out, inputs) for name, args, out, inputs in ws]
+    mpirun, hpcdb_mpi = shutil.which("mpirun"), os.path.join(os.path.dirname(hpcdb), "hpcdb-mpi")
+    if mpirun and os.path.exists(hpcdb_mpi):  # killed at crash points only: a killed mpirun leaves its ranks running
+        ws.append(("mpi-analyze-np2", [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", hpcdb_mpi],
+                   ["analyze", f"{run}/loops-cputime-t.m", "-o", "{out}"], "db", [f"{run}/loops-cputime-t.m"]))
     return ws
 
 
@@ -60,8 +65,9 @@ def tree(path):
 
 
 class Writer:
-    def __init__(self, hpcdb, base, name, args, out_name, inputs):
-        self.hpcdb, self.name, self.inputs = hpcdb, name, inputs
+    def __init__(self, hpcdb, base, name, prefix, args, out_name, inputs):
+        self.hpcdb, self.name, self.inputs, self.prefix = hpcdb, name, inputs, prefix
+        self.mpi = name.startswith("mpi")
         self.work = os.path.join(base, name)
         self.out = os.path.join(self.work, out_name)
         self.out_name = out_name
@@ -75,7 +81,7 @@ class Writer:
         os.makedirs(self.work)
 
     def run(self, env=None, kill_after=None, force=False):
-        args = [self.hpcdb] + self.args[:1] + (["--force"] if force else []) + self.args[1:]
+        args = self.prefix + self.args[:1] + (["--force"] if force else []) + self.args[1:]
         e = dict(os.environ, **(env or {}))
         p = subprocess.Popen(args, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if kill_after is not None:
@@ -106,7 +112,7 @@ class Writer:
 
     def strays(self):
         """What is beside the output that is neither it, its temporaries nor the cache."""
-        ok = {self.out_name, "cache"}
+        ok = {self.out_name, "cache", "count"}
         return [n for n in os.listdir(self.work) if n not in ok and not n.startswith("." + self.out_name + MARK)]
 
     def check_output(self, when):
@@ -137,9 +143,14 @@ class Writer:
         self.fresh()
         env = {"HPCDB_CRASH_AT": str(point)} if point else None
         rc, err = self.run(env, kill_after=after)
-        if rc != -signal.SIGKILL:
+        if rc == 0 or (rc != -signal.SIGKILL and not self.mpi):  # mpirun ends with its own status
             self.stats["finished_first"] += 1
             return
+        if self.mpi:  # rank 0's watchdog removes the temporary once the job is gone
+            for _ in range(100):
+                if not os.path.exists(self.out + ".mpi-tmp"):
+                    break
+                time.sleep(0.1)
         self.stats["kills"] += 1
         self.stats["by_point" if point else "by_time"] += 1
         where = f"kill at point {point}" if point else f"kill after {after:.3f}s"
@@ -184,17 +195,19 @@ def main():
     ws = [Writer(hpcdb, os.path.abspath(a.work), *w) for w in writers(hpcdb, a.data, record_lib)]
     if a.only:
         ws = [w for w in ws if w.name.startswith(a.only)]
+    if a.quick:  # ctest: tests/mpi covers killed ranks
+        ws = [w for w in ws if not w.mpi]
     started = time.monotonic()
     for w in ws:
         w.reference()
         if a.quick:
             points = [1, w.points] if w.points else []
-            moments = [w.seconds * rng.uniform(0.2, 0.8)]
+            moments = [w.seconds * rng.uniform(0.2, 0.8)] if not w.mpi else []
         else:
             per = max(1, a.points // len(ws))
             n_points = min(w.points, per // 2) if w.points else 0
             points = sorted(rng.sample(range(1, w.points + 1), n_points)) if n_points else []
-            moments = [w.seconds * rng.uniform(0.0, 1.0) for _ in range(per - len(points))]
+            moments = [w.seconds * rng.uniform(0.0, 1.0) for _ in range(per - len(points))] if not w.mpi else []
         for p in dict.fromkeys(points):
             w.kill_once(point=p)
         for m in moments:
