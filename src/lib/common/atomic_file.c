@@ -68,6 +68,7 @@ int atomic_file_open_output(hpcdb_atomic_file *f, const char *target, int replac
   atomic_clean_leftovers(target);
   HPCDB_TRY(atomic_file_open(f, target));
   f->no_replace = !replace;
+  f->output = 1;
   return 0;
 }
 
@@ -277,6 +278,7 @@ int atomic_file_commit(hpcdb_atomic_file *f) {
   if (fclose(f->fp) != 0 && rc == 0) rc = hpcdb_fail(HPCDB_EIO, "%s: close failed: %s", f->target, strerror(errno));
   f->fp = NULL;
   if (rc == 0) rc = atomic_rename(f->temp, f->target, !f->no_replace);
+  if (rc == 0 && f->output) rc = atomic_sync_parent(f->target); /* the rename itself made durable */
   if (rc != 0) unlink(f->temp);
   release(f);
   return rc;

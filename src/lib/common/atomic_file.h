@@ -22,12 +22,14 @@ typedef struct hpcdb_atomic_file {
   uint64_t kept;      /* patch's first page holds the file's page at offset kept - 1 (0: none) */
   int failed;
   int no_replace; /* commit fails with HPCDB_EEXIST rather than replace a file */
+  int output;     /* a command's output: its directory is fsync'ed after the rename */
 } hpcdb_atomic_file;
 
 int atomic_file_open(hpcdb_atomic_file *f, const char *target);
 /* A command's output: dead runs' temporaries of target are removed first,
- * and without replace the commit never replaces a target that appeared
- * meanwhile (see atomic_dir.h). */
+ * without replace the commit never replaces a target that appeared
+ * meanwhile (see atomic_dir.h), and the rename is made durable (the
+ * directory fsync'ed). */
 int atomic_file_open_output(hpcdb_atomic_file *f, const char *target, int replace);
 /* The same for a large file written front to back (patched rarely, in few
  * places, with atomic_file_pwrite): its bytes go to the disk in blocks around
