@@ -33,11 +33,12 @@ int cli_output_open(cli_output *o, const char *cmd, const char *path) {
   umask(mask);
   fchmod(fd, 0666 & ~mask);
   if (!(o->f = fdopen(fd, "w"))) {
+    int e = errno;
     close(fd);
     unlink(o->temp);
     free(o->temp);
     o->temp = NULL;
-    return cli_fail(cmd, "fdopen failed");
+    return cli_fail(cmd, strerror(e)); /* e.g. "Cannot allocate memory" */
   }
   o->path = path;
   return 0;

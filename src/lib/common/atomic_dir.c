@@ -131,13 +131,17 @@ static int sync_path(const char *path) {
 }
 
 int atomic_sync_parent(const char *path) {
-  char *dir, *base;
-  HPCDB_TRY(split(path, &dir, &base));
+  char dir[4096]; /* no allocation: this runs after the rename, when failing would misreport it */
+  size_t n = strlen(path);
+  while (n > 1 && path[n - 1] == '/') n--;
+  const char *slash = memrchr(path, '/', n);
+  size_t d = slash ? (size_t)(slash - path) : 0;
+  if (!slash || d >= sizeof dir)
+    snprintf(dir, sizeof dir, "%s", slash ? "/" : ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s", (int)(d ? d : 1), path);
   int rc = sync_path(dir);
-  if (rc < 0) rc = hpcdb_fail(HPCDB_EIO, "%s: fsync of the directory failed: %s", dir, strerror(-rc));
-  free(dir);
-  free(base);
-  return rc;
+  return rc < 0 ? hpcdb_fail(HPCDB_EIO, "%s: fsync of the directory failed: %s", dir, strerror(-rc)) : 0;
 }
 
 static _Thread_local int sync_errno; /* nftw passes back only that the walk stopped */

@@ -52,12 +52,13 @@ int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
   fchmod(fd, 0666 & ~mask);
   f->fp = fdopen(fd, "wb");
   if (!f->fp) {
+    int e = errno;
     close(fd);
     unlink(f->temp);
     free(f->target);
     free(f->temp);
     memset(f, 0, sizeof *f);
-    return hpcdb_fail(HPCDB_EIO, "%s: fdopen failed", target);
+    return hpcdb_fail(e == ENOMEM ? HPCDB_ENOMEM : HPCDB_EIO, "%s: cannot open: %s", target, strerror(e));
   }
   f->buf = malloc(ATOMIC_FILE_BUFFER);
   if (f->buf) setvbuf(f->fp, f->buf, _IOFBF, ATOMIC_FILE_BUFFER); /* else stdio's own, smaller one */

@@ -170,7 +170,7 @@ static int to_wbuf(void *data, unsigned char *bytes, size_t size) {
 
 static int emit_all(wbuf *out, const hpcdb_experiment *exp) {
   emitter em = {.ok = 1};
-  if (!yaml_emitter_initialize(&em.e)) return hpcdb_fail(HPCDB_ENOMEM, "cannot start the YAML emitter");
+  if (!yaml_emitter_initialize(&em.e)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory starting the YAML emitter");
   yaml_emitter_set_output(&em.e, to_wbuf, out);
   yaml_emitter_set_unicode(&em.e, 1);
   yaml_emitter_set_width(&em.e, -1);

@@ -112,7 +112,7 @@ int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *me
   if (!tmp) {
     free(x);
     report_data_free(&d);
-    return hpcdb_fail(HPCDB_EIO, "cannot create a temporary file");
+    return hpcdb_fail(HPCDB_EIO, "the flame graph's frames: cannot create a temporary file: %s", strerror(errno));
   }
   if (fflush(tmp) != 0 || ferror(tmp)) { /* e.g. past a file-size limit: the frames would be cut short */
     int e = errno;
