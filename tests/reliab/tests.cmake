@@ -18,14 +18,14 @@ add_test(NAME reliab/limits
 set_tests_properties(reliab/crash-points reliab/limits PROPERTIES SKIP_RETURN_CODE 77)
 
 # Allocation-failure injection (tests/reliab/allocfail.py): the Nth allocation of a command fails, for
-# every 7th N over the v4.0 writer and the analysis (the whole sweep: docs/fuzzing.md). The injector is
+# every 11th N over the v4.0 writer and the analysis (the whole sweep: docs/fuzzing.md). The injector is
 # an LD_PRELOAD malloc, which a sanitizer's runtime does not allow: left out of sanitizer builds.
 if(NOT HPCDB_SANITIZE)
   add_library(reliab_failmalloc MODULE ${RELIAB_DIR}/failmalloc.c)
   set_target_properties(reliab_failmalloc PROPERTIES PREFIX "" LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/reliab)
   add_test(NAME reliab/allocfail
            COMMAND python3 ${RELIAB_DIR}/allocfail.py $<TARGET_FILE:hpcdb> $<TARGET_FILE:reliab_failmalloc>
-                   ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/tests/reliab/allocfail --step 7 --only convert-v4
+                   ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/tests/reliab/allocfail --step 11 --only convert-v4
                    --only analyze)
   set_tests_properties(reliab/allocfail PROPERTIES SKIP_RETURN_CODE 77)
 endif()

@@ -189,7 +189,8 @@ static int emit_all(wbuf *out, const hpcdb_experiment *exp) {
   int ok = em.ok;
   const char *problem = em.e.problem;
   yaml_emitter_delete(&em.e);
-  return ok ? 0 : hpcdb_fail(HPCDB_ENOMEM, "writing metrics YAML failed: %s", problem ? problem : "out of memory");
+  /* the emitter writes to memory: its failures are failed allocations */
+  return ok ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory writing metrics YAML (%s)", problem ? problem : "emitter");
 }
 
 int hpctk4_write_metrics_yaml(const hpcdb_experiment *exp, const char *path) {
