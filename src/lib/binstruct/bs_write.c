@@ -182,9 +182,12 @@ static int next_unit(writer *wr, Dwarf_CU **cu, bs_unit *u, int *have) {
   uint8_t unit_type;
   Dwarf_Die cudie, subdie;
   *have = 0;
-  while (dwarf_get_units(wr->b->dwarf, *cu, cu, &version, &unit_type, &cudie, &subdie) == 0) {
+  int more;
+  while ((more = dwarf_get_units(wr->b->dwarf, *cu, cu, &version, &unit_type, &cudie, &subdie)) == 0) {
     Dwarf_Die *die = unit_type == DW_UT_skeleton ? &subdie : &cudie;
-    if (dwarf_tag(die) != DW_TAG_compile_unit) continue;
+    int tag = dwarf_tag(die);
+    if (tag == DW_TAG_invalid) HPCDB_TRY(bs_dwarf_out_of_memory("a unit"));
+    if (tag != DW_TAG_compile_unit) continue;
     HPCDB_TRY(bs_dwarf_unit(u, die));
     if (u->n_funcs == 0) continue;
     for (uint64_t i = 0; i < u->n_funcs; i++)
@@ -195,7 +198,7 @@ static int next_unit(writer *wr, Dwarf_CU **cu, bs_unit *u, int *have) {
     *have = 1;
     return 0;
   }
-  return 0;
+  return more < 0 ? bs_dwarf_out_of_memory("the units") : 0;
 }
 
 /* Compile units in a pipeline: while the workers build unit k's scope trees,
