@@ -159,7 +159,7 @@ class Writer:
         if self.leftovers():
             self.stats["leftovers_after_kill"] += 1
         # the next run of the same command: cleans up, writes the same output
-        rc, err = self.run(force=got is not None and not self.name.startswith(("export", "struct")))
+        rc, err = self.run(force=got is not None)  # every writer refuses an existing output without it
         if rc != 0:
             problems.append(f"{where}: the next run failed ({rc}): {err.strip()}")
         got, more = self.check_output(f"{where}, next run")
