@@ -220,8 +220,12 @@ int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie) {
   bs_unit_reset(u);
   walk w = {u, NULL, 0, NULL, NULL, NULL, 0, 0};
   Dwarf_Attribute a;
-  w.comp_dir = bs_intern(u, dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a)));
-  w.cu_name = file_name(u, w.comp_dir, dwarf_diename(cudie));
+  const char *comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a));
+  if (!comp_dir && dwarf_hasattr(cudie, DW_AT_comp_dir)) HPCDB_TRY(bs_dwarf_out_of_memory("a unit's directory"));
+  const char *name = dwarf_diename(cudie);
+  if (!name && dwarf_hasattr(cudie, DW_AT_name)) HPCDB_TRY(bs_dwarf_out_of_memory("a unit's name"));
+  w.comp_dir = bs_intern(u, comp_dir);
+  w.cu_name = file_name(u, w.comp_dir, name);
   if (!w.cu_name) w.cu_name = bs_intern(u, "");
   if (dwarf_getsrcfiles(cudie, &w.files, &w.n_files) != 0) {
     HPCDB_TRY(bs_dwarf_out_of_memory("a file table"));
