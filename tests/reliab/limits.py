@@ -184,6 +184,27 @@ def race(cs, work, rounds=8):
             shutil.rmtree(out) if os.path.isdir(out) else os.remove(out)
 
 
+def race_mpi(hpcdb, data, work, rounds=2):
+    """The same for two hpcdb-mpi runs on 2 ranks each."""
+    mpirun, hpcdb_mpi = shutil.which("mpirun"), os.path.join(os.path.dirname(hpcdb), "hpcdb-mpi")
+    if not mpirun or not os.path.exists(hpcdb_mpi):
+        print("SKIP race-mpi: no mpirun or hpcdb-mpi")
+        return
+    out = os.path.join(work, "mpi.d")
+    cmd = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", hpcdb_mpi, "analyze", "--quiet",
+           f"{data}/hpcrun/loops-cputime-t.m", "-o", out]
+    ref = reference(cmd, out)
+    for r in range(rounds):
+        ps = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(2)]
+        rcs = [(p.wait(), p.stderr.read().decode()) for p in ps]
+        if sorted(rc for rc, _ in rcs) != [0, 2]:
+            fail(f"hpcdb-mpi race {r}: exits {[rc for rc, _ in rcs]}: {[e[:200] for _, e in rcs]}")
+        if tree(out) != ref or os.path.exists(out + ".mpi-tmp"):
+            fail(f"hpcdb-mpi race {r}: the output is not the whole of one run, or its temporary is left")
+        counts["race rounds"] = counts.get("race rounds", 0) + 1
+        shutil.rmtree(out, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("hpcdb")
@@ -204,6 +225,7 @@ def main():
             access(cs, a.work, a.data)
         elif p == "race":
             race(cs, a.work)
+            race_mpi(hpcdb, a.data, a.work)
         else:
             globals()[p](cs, a.work)
     print("counts:", ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
