@@ -56,33 +56,35 @@ static hpcdb_experiment *fixture(void) {
   hpcdb_add_profile(e, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, &k);
   uint32_t thread_kind;
   hpcdb_add_kind_name(e, "THREAD", &thread_kind);
-  uint32_t ctx[4] = {2, 3, 4, 5};
-  double sum[4][2] = {{0}};
+  uint32_t ctx[6] = {2, 3, 4, 5, 1, 0}; /* the entry and the root hold inclusive values only */
+  double sum[6][2] = {{0}};
   for (uint32_t t = 0; t < 3; t++) {
     hpcdb_id id = {(uint16_t)thread_kind, 0, t, t};
     uint32_t p;
     hpcdb_add_profile(e, 0, 1, &id, 1, &p);
-    uint32_t cs[16];
-    uint16_t ms[16];
-    double vs[16];
+    uint32_t cs[32];
+    uint16_t ms[32];
+    double vs[32];
     uint64_t n = 0;
-    for (int i = 0; i < 4; i++) {
-      double inc = fixture_exc[t][i] + (i == 0 ? fixture_exc[t][1] + fixture_exc[t][2] + fixture_exc[t][3] : i == 1 ? fixture_exc[t][3] : 0);
+    double all = fixture_exc[t][0] + fixture_exc[t][1] + fixture_exc[t][2] + fixture_exc[t][3];
+    for (int i = 0; i < 6; i++) {
+      double inc = i >= 4 || i == 0 ? all : i == 1 ? fixture_exc[t][1] + fixture_exc[t][3] : fixture_exc[t][i];
+      double exc = i < 4 ? fixture_exc[t][i] : 0;
       for (uint16_t mi = 0; mi < 2; mi++) {
         double scale = mi ? 10 : 1;
-        cs[n] = ctx[i], ms[n] = (uint16_t)(2 * mi), vs[n++] = fixture_exc[t][i] * scale;
+        cs[n] = ctx[i], ms[n] = (uint16_t)(2 * mi), vs[n++] = exc * scale;
         cs[n] = ctx[i], ms[n] = (uint16_t)(2 * mi + 1), vs[n++] = inc * scale;
       }
-      sum[i][0] += fixture_exc[t][i];
+      sum[i][0] += exc;
       sum[i][1] += inc;
     }
     hpcdb_profile_set_values(e, p, n, cs, ms, vs);
   }
-  uint32_t cs[16];
-  uint16_t ms[16];
-  double vs[16];
+  uint32_t cs[32];
+  uint16_t ms[32];
+  double vs[32];
   uint64_t n = 0;
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 6; i++)
     for (uint16_t mi = 0; mi < 2; mi++) {
       double scale = mi ? 10 : 1;
       cs[n] = ctx[i], ms[n] = (uint16_t)(2 * mi), vs[n++] = sum[i][0] * scale;
