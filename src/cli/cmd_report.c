@@ -37,7 +37,8 @@ static const char help[] =
     "\n"
     "OPTIONS\n"
     "    --view V       the view (default top-down)\n"
-    "    --metric NAME  a metric to show (repeatable; default the first three)\n"
+    "    --metric NAME  a metric to show (repeatable; default the first three), or a\n"
+    "                   formula over metrics: '$0 / $1 * 100', names allowed (docs/query.md)\n"
     "    --top N        at most N rows per level (top-down) or in all\n"
     "    --threshold P  top-down: fold children below P percent of the total\n"
     "    --depth N      top-down: at most N levels\n"
@@ -60,6 +61,7 @@ int cmd_report(int argc, char **argv) {
   hpcdb_report_options o = {0};
   const char *metrics[8];
   const char *path = NULL;
+  int formulas = 0;
   o.width = 100;
   o.threshold = 0.01;
   for (int i = 1; i < argc; i++) {
@@ -76,6 +78,7 @@ int cmd_report(int argc, char **argv) {
       else return cli_fail("report", "--view takes top-down, bottom-up, flat or profiles");
     } else if (!strcmp(a, "--metric") && v) {
       if (o.n_metrics == 8) return cli_fail("report", "at most 8 --metric options");
+      formulas |= strpbrk(v, "$*/+") != NULL; /* a derived metric reads every metric */
       metrics[o.n_metrics++] = argv[++i];
       o.metrics = metrics;
     } else if (!strcmp(a, "--top") && v) {
@@ -106,7 +109,7 @@ int cmd_report(int argc, char **argv) {
   /* named metrics: only their values are needed (the default choice needs every metric's total);
    * the views of the program read the summary profile only, the profiles view the profiles' totals */
   unsigned flags = o.view == HPCDB_VIEW_PROFILES ? HPCDB_READ_PROFILE_TOTALS : !o.profile ? HPCDB_READ_SUMMARY_ONLY : 0;
-  hpcdb_read_options ro = {o.n_metrics ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics, flags};
+  hpcdb_read_options ro = {o.n_metrics && !formulas ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics, flags};
   if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("report");
   int rc = hpcdb_report(stdout, exp, &o);
   hpcdb_experiment_free(exp);
