@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-dev libyaml-dev libelf-dev
           python3 clang
           libunwind-dev                                   # hpcdb record: unwinding in the sampler
+          libmicrohttpd-dev                               # hpcdb view: the HTTP server
           libdw-dev libcapstone-dev                       # hpcdb struct: DWARF and machine code
           elfutils binutils libxml2-utils                 # hpcdb struct: benchmark floor, DTD check in tests
           libopenmpi-dev openmpi-bin                      # hpcdb-mpi (optional part: built when found)
