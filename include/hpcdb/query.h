@@ -158,14 +158,16 @@ HPCDB_API int hpcdb_query_spread(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode 
 
 typedef struct hpcdb_qline {
   uint32_t line;
-  double exclusive; /* sum over the top-down nodes at this file and line */
+  double inclusive; /* sums over the top-down nodes at this file and line (a node */
+  double exclusive; /* below another at the same line counts in both) */
 } hpcdb_qline;
 
 /* The file of a top-down node (index into exp->files, HPCDB_NONE when it has
  * none) and its line. */
 HPCDB_API int hpcdb_query_location(hpcdb_query *q, hpcdb_qnode node, uint32_t *file, uint32_t *line);
-/* Per line of a file: the exclusive values of col at contexts there, lines
- * ascending, up to max into out; *n how many (the rest are dropped). */
+/* Per line of a file: the values of col at contexts there (lines with any
+ * non-zero value), lines ascending, up to max into out; *n how many (the
+ * rest are dropped). */
 HPCDB_API int hpcdb_query_lines(hpcdb_query *q, hpcdb_qcolumn col, uint32_t file, hpcdb_qline *out, uint32_t max,
                                 uint32_t *n);
 

@@ -287,6 +287,8 @@ int route_source(request *r) {
   jb_raw(b, ",\"lines\":[");
   for (uint32_t k = 0; k < n; k++) {
     jb_fmt(b, k ? ",[%u," : "[%u,", lines[k].line);
+    jb_num(b, lines[k].inclusive);
+    jb_raw(b, ",");
     jb_num(b, lines[k].exclusive);
     jb_raw(b, "]");
   }

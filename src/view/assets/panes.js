@@ -25,7 +25,7 @@ export async function showSource(el, state, row, seconds) {
   try {
     const s = await get('source', { file: row.file, metric: state.metric });
     if (!s.available) { el.textContent = `${s.path}: ${s.why}`; return; }
-    const per = new Map(s.lines.map(([l, x]) => [l, x]));
+    const per = new Map(s.lines.map(([l, inc]) => [l, inc])); // inclusive: the line with the calls it makes
     const frag = document.createDocumentFragment();
     s.text.split('\n').forEach((text, i) => {
       const line = document.createElement('div');

@@ -1,0 +1,15 @@
+# hpcdb view: the JSON routes and security checks without a browser, and the
+# page in Debian's chromium (playwright-core from tests/view/package.json).
+add_executable(make_paths_db ${CMAKE_CURRENT_LIST_DIR}/make_paths_db.c)
+target_link_libraries(make_paths_db PRIVATE hpcdb_static)
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME view/api
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_api.py $<TARGET_FILE:hpcdb>
+                   $<TARGET_FILE:make_paths_db> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/view/api)
+  set_tests_properties(view/api PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()
+add_test(NAME view/browser
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                 ${PROJECT_BINARY_DIR}/test-output/view/browser)
+set_tests_properties(view/browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
