@@ -56,17 +56,28 @@ function csv() {
 }
 
 async function hotPath() {
+  status('Loading the hot path…');
   const from = state.view === 'top-down' && state.sel ? state.sel : state.zoom;
   const r = await get('hotpath', { node: from, metric: state.metric });
   for (const n of r.path) state.open.add(String(n));
-  state.sel = String(r.path[r.path.length - 1]);
   await refresh();
+  selectNode(r.path[r.path.length - 1]);
+}
+
+function selectNode(node) {
+  const v = tree.visible.find((x) => x.row && x.row.node === Number(node));
+  if (v) {
+    select(v.row);
+    const tr = document.querySelector(`#tree tr[data-node="${node}"]`);
+    if (tr) tr.scrollIntoView({ block: 'nearest' });
+  }
 }
 
 async function search(text) {
   state.re = text;
   highlight = null;
   if (!text) return refresh();
+  status('Loading the matches…');
   try {
     highlight = new RegExp(text);
     const r = await get('search', { re: text, limit: 50 });
@@ -106,13 +117,14 @@ async function main() {
     b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.sel = ''; state.open.clear(); restart(); });
   for (const th of document.querySelectorAll('th[data-sort]'))
     th.addEventListener('click', () => {
-      if (state.sort === th.dataset.sort) state.order = state.order === 'desc' ? 'asc' : 'desc';
+      state.order = state.sort === th.dataset.sort && state.order === 'desc' ? 'asc' : 'desc';
       state.sort = th.dataset.sort;
       restart();
     });
   $('#formula').addEventListener('change', async (ev) => {
     const f = ev.target.value.trim();
     if (!f) return;
+    status('Loading the formula…');
     try {
       const r = await get('formula', { expr: f });
       if (![...sel.options].some((o) => o.value === r.metric.name)) sel.add(new Option(r.metric.name, r.metric.name));
@@ -136,6 +148,7 @@ async function main() {
   document.addEventListener('keydown', keys);
   if (state.re) { try { highlight = new RegExp(state.re); } catch (e) { highlight = null; } }
   await refresh();
+  if (state.sel) selectNode(state.sel); // a shared link shows the selection's panes too
 }
 
 main();

@@ -13,8 +13,10 @@ export async function showSpread(el, state, node, seconds) {
     const span = s.max - s.min || 1;
     const pts = s.points.map((p, i) => `${(i / Math.max(s.points.length - 1, 1)) * w},${h - h * (p[0] - s.min) / span}`).join(' ');
     el.innerHTML = `<p class="stats"></p>
-      <svg class="sorted" viewBox="0 0 ${w} ${h}" aria-label="sorted values"><polyline points="${pts}"></polyline></svg>
-      <svg class="histogram" viewBox="0 0 ${w} ${h}" aria-label="histogram">${bars}</svg>`;
+      <h3>Sorted values (profile by profile)</h3>
+      <svg class="sorted" viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-label="sorted values"><polyline points="${pts}"></polyline></svg>
+      <h3>Histogram (${s.bins.length} bins from min to max)</h3>
+      <svg class="histogram" viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-label="histogram">${bars}</svg>`;
     el.querySelector('.stats').textContent =
       `${s.profiles} profiles: min ${v(s.min)}, median ${v(s.median)}, mean ${v(s.mean)}, max ${v(s.max)}, imbalance ${(100 * s.imbalance).toFixed(1)}%`;
   } catch (e) { el.textContent = e.message; }
@@ -41,6 +43,6 @@ export async function showSource(el, state, row, seconds) {
     });
     el.replaceChildren(frag);
     const cur = el.querySelector('.current');
-    if (cur) cur.scrollIntoView({ block: 'center' });
+    if (cur) el.scrollTop = cur.offsetTop - el.offsetTop - el.clientHeight / 2; // this pane only: the spread stays in sight
   } catch (e) { el.textContent = e.message; }
 }
