@@ -4,6 +4,7 @@
 # in chromium (when playwright-core is installed), against hpcdb report and
 # `cat` of the same bytes.
 # Usage: bench/view.sh BUILD_DIR [PROFILES CONTEXTS METRICS]   (default 64 10000 4)
+#        bench/view.sh BUILD_DIR FILE                         (any file hpcdb reads, e.g. a .cubex)
 set -eu
 build=$(cd "$1" && pwd)
 P=${2:-64} C=${3:-10000} M=${4:-4}
@@ -11,12 +12,13 @@ hpcdb=$build/hpcdb
 data=$build/bench-data
 db=$data/v4-${P}x${C}x${M}
 mkdir -p "$data"
-[ -d "$db" ] || "$build/bench/gen_v4db" --profiles "$P" --contexts "$C" --metrics "$M" -o "$db" >/dev/null 2>&1 ||
+if [ -e "${2:-}" ]; then db=$(realpath "$2"); P=$("$hpcdb" info "$db" | awk '/^profiles:/{print $2 - 1; exit}'); fi
+[ -e "$db" ] || "$build/bench/gen_v4db" --profiles "$P" --contexts "$C" --metrics "$M" -o "$db" >/dev/null 2>&1 ||
   "$build/gen_v4db" --profiles "$P" --contexts "$C" --metrics "$M" -o "$db" >/dev/null
 now() { date +%s.%N; }
 secs() { echo "$2 - $1" | bc; }
 echo "database: $db ($(du -sh "$db" | cut -f1)), machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-t0=$(now); cat "$db"/*.db > /dev/null; t1=$(now)
+t0=$(now); if [ -d "$db" ]; then cat "$db"/*.db > /dev/null; else cat "$db" > /dev/null; fi; t1=$(now)
 echo "floor: cat of the database's files: $(secs "$t0" "$t1") s"
 metric=$("$hpcdb" info "$db" | awk '/^metrics:/{getline; sub(/^ +/, ""); print; exit}')
 for view in top-down bottom-up flat; do
