@@ -168,6 +168,30 @@ async function main() {
     if (!hits.length) console.log(afterSearch.map((r) => r.name).join(' / '));
     check(hits.length > 0 && hits.every((h) => h.name.startsWith('PMPI_')), `search highlights ${hits.length} rows`);
 
+    // name filters: hide a node with its subtree, or hide it and lift its children
+    await page.fill('#search', '');
+    await page.press('#search', 'Enter');
+    await idle(page);
+    const shown = await rows(page);
+    await page.fill('#hide', '^main$');
+    await page.press('#hide', 'Enter');
+    await idle(page);
+    const hidden = await rows(page);
+    check(!hidden.some((r) => r.name === 'main' || r.name.startsWith('cpi.c:')), 'hide removes main and its subtree');
+    await page.fill('#hide', '');
+    await page.press('#hide', 'Enter');
+    await page.fill('#lift', '^main$');
+    await page.press('#lift', 'Enter');
+    await idle(page);
+    const lifted = await rows(page);
+    const thread = shown.find((r) => r.name === '<main thread>'), line = lifted.find((r) => r.name.startsWith('cpi.c:'));
+    check(!lifted.some((r) => r.name === 'main') && line && thread && line.depth === thread.depth + 1,
+          `lift shows main's children in its place (${line ? line.depth : '-'} under ${thread ? thread.depth : '-'})`);
+    check(page.url().includes('lift=%5Emain%24'), 'the filter is in the URL');
+    await page.fill('#lift', '');
+    await page.press('#lift', 'Enter');
+    await idle(page);
+
     // a derived metric
     await page.fill('#formula', '"CPUTIME (sec)" * 1000');
     await page.press('#formula', 'Enter');

@@ -134,6 +134,10 @@ async function main() {
   });
   $('#search').value = state.re;
   $('#search').addEventListener('change', (ev) => search(ev.target.value.trim()));
+  for (const f of ['hide', 'lift']) {
+    $(`#${f}`).value = state[f];
+    $(`#${f}`).addEventListener('change', (ev) => { state[f] = ev.target.value.trim(); refresh(); });
+  }
   $('#hot').addEventListener('click', hotPath);
   $('#zoom').addEventListener('click', () => { if (state.sel) { state.zoom = state.sel; restart(); } });
   $('#unzoom').addEventListener('click', () => { state.zoom = '0'; restart(); });

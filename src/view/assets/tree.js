@@ -31,10 +31,16 @@ export class Tree {
     if (!this.kids.has(root)) await this.children(root);
     const parent = this.kids.get(root).parent;
     out.push({ row: parent, depth: 0 });
+    const { hide, lift } = this.filters();
     const walk = async (node, depth) => {
       if (!this.kids.has(node)) await this.children(node);
       const k = this.kids.get(node);
       for (const row of k.rows) {
+        if (hide && hide.test(row.name)) continue; // hidden with its subtree
+        if (lift && lift.test(row.name)) { // hidden, its children shown in its place
+          if (row.children) await walk(row.node, depth);
+          continue;
+        }
         out.push({ row, depth });
         if (row.children && this.state.open.has(String(row.node))) await walk(row.node, depth + 1);
       }
@@ -86,6 +92,12 @@ export class Tree {
       frag.appendChild(tr);
     }
     this.tbody.replaceChildren(frag);
+  }
+
+  // Name filters (hpcviewer's elision modes): regular expressions from the state; a bad one filters nothing.
+  filters() {
+    const make = (text) => { try { return text ? new RegExp(text) : null; } catch (e) { return null; } };
+    return { hide: make(this.state.hide), lift: make(this.state.lift) };
   }
 
   toggle(node) {
