@@ -58,14 +58,24 @@ async function parity(page, path, view, metric, seconds) {
 }
 
 async function openAll(page, view) {
-  // every node with children open (asked of the server, as the page asks), then one reload: the URL holds them
+  // the nodes report prints open (top-down: those holding at least 1% of the total, as report folds the
+  // rest; the other views: their top rows), asked of the server as the page asks; then one reload: the URL holds them
   const nodes = await page.evaluate(async (view) => {
     const open = [];
-    const walk = async (node) => {
-      const r = await (await fetch(`/api/children?view=${view}&node=${node}&limit=10000`)).json();
-      for (const row of r.rows) if (row.children) { open.push(row.node); await walk(row.node); }
+    const metric = document.querySelector('#metric').value;
+    const ask = async (node) => (await fetch(`/api/children?view=${view}&node=${node}&limit=10000&metric=${encodeURIComponent(metric)}`)).json();
+    const first = await ask(0);
+    const total = first.metrics[0].total;
+    const walk = async (r) => {
+      for (const row of r.rows) {
+        if (!row.children) continue;
+        if (view !== 'top-down') { open.push(row.node); continue; }
+        if (row.values[0][0] === 0 || row.values[0][0] < 0.01 * total) continue;
+        open.push(row.node);
+        await walk(await ask(row.node));
+      }
     };
-    await walk(0);
+    await walk(first);
     return open;
   }, view);
   await page.evaluate((nodes) => {
@@ -75,6 +85,37 @@ async function openAll(page, view) {
   }, nodes);
   await page.reload();
   await idle(page);
+}
+
+// The three tables of other samples (older formats, Cube) against report, every node open.
+async function otherSamples(browser) {
+  const { readdirSync, existsSync } = await import('node:fs');
+  const paths = ['hpctoolkit-2022/ping-pong-mpi', 'hpctoolkit-legacy/cpi-mpi', 'hpctoolkit-v4/lmp-openmp']
+    .map((p) => `${samples}/${p}`).filter(existsSync);
+  if (existsSync(`${samples}/cube`))
+    for (const f of readdirSync(`${samples}/cube`).sort()) if (f.endsWith('.cubex')) paths.push(`${samples}/cube/${f}`);
+  for (const path of paths) {
+    const { proc, url } = await serve(path);
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await page.goto(url);
+      await idle(page);
+      const metric = await page.$eval('#metric', (s) => s.value);
+      for (const view of ['top-down', 'bottom-up', 'flat']) {
+        if (view !== 'top-down') {
+          await page.click(`#views button[data-view="${view}"]`);
+          await idle(page);
+          if (!page.url().includes('sort=exclusive')) await page.click('th[data-sort="exclusive"]');
+          await idle(page);
+        }
+        await openAll(page, view);
+        const seconds = await page.evaluate(async (m) => (await (await fetch('/api/info')).json()).databases[0].metrics.find((x) => x && x.name === m).seconds, metric);
+        await parity(page, path, view, metric, seconds);
+      }
+      await page.close();
+    } finally { proc.kill('SIGTERM'); }
+  }
+  console.log(`report parity in the browser on ${paths.length} more samples`);
 }
 
 async function main() {
@@ -230,6 +271,7 @@ async function main() {
     await page.waitForSelector('#spread-body svg.histogram');
     await page.screenshot({ path: `${out}/selected-dark.png` });
     check(errors.length === 0, `no script errors: ${errors.join('; ')}`);
+    await otherSamples(browser);
   } finally {
     await browser.close();
     proc.kill('SIGTERM');
