@@ -62,6 +62,20 @@ static int cube_metric_of(const cube_source *s, uint32_t metric, uint32_t *out) 
   return hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: metric \"%s\" has no values per location", s->path, name ? name : "?");
 }
 
+/* Adds the values of a context's cnode; a context the file does not list
+ * (the global context, the synthetic entry above several roots) holds the
+ * inclusive sum of its children and no exclusive value. */
+static void add_row(const cube_source *s, uint32_t ctx, int inclusive, double *out, unsigned depth) {
+  uint32_t row = s->row_of[ctx], n = s->n_plain; /* out has n_plain values (the caller checked) */
+  if (row != HPCDB_NONE) {
+    for (uint32_t k = 0; k < n; k++) out[k] += s->matrix[(size_t)row * n + k];
+    return;
+  }
+  if (!inclusive || depth > 2) return; /* only the root and the entry lie above the cnodes */
+  const hpcdb_experiment *e = s->exp;
+  for (uint32_t c = e->contexts[ctx].first_child; c != HPCDB_NONE; c = e->contexts[c].next_sibling) add_row(s, c, inclusive, out, depth + 1);
+}
+
 static int cube_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusive, double *out, uint32_t n) {
   cube_source *s = impl;
   if (!s->cube) HPCDB_TRY(open_cube(s));
@@ -83,9 +97,8 @@ static int cube_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusiv
     s->m_metric = metric;
     s->m_inclusive = inclusive;
   }
-  uint32_t row = s->row_of[ctx];
-  if (row == HPCDB_NONE || row >= nc) return 0; /* a context the file does not list: no values */
-  for (uint32_t k = 0; k < n && k < nl; k++) out[k] = s->matrix[(size_t)row * nl + k];
+  if (n < nl) return hpcdb_fail(HPCDB_EINVAL, "room for %u profiles, the file has %u locations", n, nl);
+  add_row(s, ctx, inclusive, out, 0);
   return 0;
 }
 
