@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "assets.h"
+#include "guard.h"
 #include "server.h"
 
 static int same_token(const char *a, const char *b) { /* in constant time */
@@ -71,9 +72,14 @@ static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *name, c
 static enum MHD_Result serve_route(view_server *s, struct MHD_Connection *c, const char *url) {
   for (const route *rt = view_routes; rt->path; rt++) {
     if (strcmp(rt->path, url)) continue;
+    if (s->damaged) return send_error(c, 503, "a database file changed or shrank while it was served: restart hpcdb view");
     request r = {c, s->dbs, s->n_dbs, {0}, 200, "application/json"};
-    rt->run(&r);
+    int rc = guard_run(rt->run, &r);
     s->requests++;
+    if (rc == -2) { /* what the route had allocated is left: the databases are not used again */
+      s->damaged = 1;
+      return send_error(c, 500, "a database file shrank while it was read (SIGBUS): restart hpcdb view");
+    }
     if (r.out.failed) {
       jb_free(&r.out);
       return send_error(c, 500, "out of memory for the answer");
@@ -111,6 +117,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 }
 
 int server_start(view_server *s) {
+  if (guard_install() < 0) return -1;
   struct sockaddr_in addr = {0};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(s->port);

@@ -15,6 +15,7 @@ typedef struct view_server {
   char token[33];
   void *daemon;  /* struct MHD_Daemon */
   unsigned long requests;
+  int damaged;   /* a route met SIGBUS: the databases are not read again */
 } view_server;
 
 /* 0, or -1 when the address cannot be bound. */

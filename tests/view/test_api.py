@@ -165,6 +165,27 @@ def spread_sums(s, what):
         check(abs(total - inc) <= 1e-6 * max(abs(inc), 1), f"{what}: node {row['node']}: profiles sum to {total}, summary {inc}")
 
 
+def damaged(hpcdb, samples, out):
+    """A database whose files shrink under the server: error answers, the server stays up."""
+    src = os.path.join(samples, "hpctoolkit-v4", "cpi-mpi")
+    db = os.path.join(out, "shrinking.d")
+    shutil.copytree(src, db)
+    s = Server(hpcdb, db)
+    try:
+        answer(s, "/api/children?" + q(node=0))
+        for name in ("cct.db", "profile.db", "meta.db"):
+            with open(os.path.join(db, name), "r+b") as f:
+                f.truncate(64)
+        for path in ("/api/spread?" + q(node=5), "/api/children?" + q(node=0, metric="$0*3"), "/api/children?" + q(view="flat")):
+            st, _, body = s.get(path)
+            check(st in (500, 503) and "error" in json.loads(body), f"{path} on a shrunk database: status {st}")
+        st, _, _ = s.get("/api/info")
+        check(st in (200, 503), f"the server still answers after the files shrank ({st})")
+        check(s.proc.poll() is None, "the server is alive")
+    finally:
+        check(s.stop() == 0, "stops after the damage")
+
+
 def other_formats(hpcdb, samples):
     for path, access in [("cube/time.p4.cubex", "cube"), ("cube/scorep-cpi.cubex", "cube"),
                          ("hpctoolkit-legacy/cpi-mpi", "model"), ("hpcrun/small.m", "model")]:
@@ -225,6 +246,7 @@ def main():
         check(s.stop() == 0, "stops on SIGTERM with status 0")
     sources(hpcdb, make_paths_db, out)
     other_formats(hpcdb, samples)
+    damaged(hpcdb, samples, out)
     print("failed" if failed else "passed", failed)
     return 1 if failed else 0
 
