@@ -27,7 +27,8 @@ static const char help[] =
     "OPTIONS\n"
     "    --port N       the port (default 8080, or the next free one; 0: any free port)\n"
     "    --bind ADDR    the IPv4 address to listen on (default 127.0.0.1; others warn)\n"
-    "    --no-browser   do not try to open a browser (it never does without a display)\n"
+    "    --no-browser   do not open the URL in the desktop's browser (xdg-open; only\n"
+    "                   tried when DISPLAY or WAYLAND_DISPLAY is set)\n"
     "\n"
     "EXIT STATUS\n"
     "    0 stopped by a signal, 2 unreadable PATH or bad options\n"
@@ -53,7 +54,7 @@ int cmd_view(int argc, char **argv) {
     } else if (!strcmp(a, "--bind") && v) {
       o.bind = argv[++i];
     } else if (!strcmp(a, "--no-browser")) {
-      /* the server never starts a browser itself: the option is accepted for scripts */
+      o.no_browser = 1;
     } else if (a[0] == '-' || o.n_paths == 2) {
       return cli_usage("view", a);
     } else {

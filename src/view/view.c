@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 
@@ -18,6 +19,22 @@ static int make_token(char out[33]) {
   if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) return -1;
   for (int i = 0; i < 16; i++) snprintf(out + 2 * i, 3, "%02x", raw[i]);
   return 0;
+}
+
+extern char **environ;
+
+/* The desktop's browser on the URL, when there is a desktop (xdg-open; failure is not an error). */
+static void open_browser(const char *url) {
+  if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) return;
+  signal(SIGCHLD, SIG_IGN); /* reaped by the system: no zombie while serving */
+  pid_t pid;
+  char *argv[] = {"xdg-open", (char *)url, NULL};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawnp(&pid, "xdg-open", &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
 }
 
 static int open_db(view_db *db, const char *path) {
@@ -76,6 +93,11 @@ int view_run(const view_options *o) {
   if (strcmp(s.bind, "127.0.0.1"))
     fprintf(stderr, "hpcdb view: warning: listening on %s: anyone who can reach it and has the token sees the data\n", s.bind);
   fflush(stdout);
+  if (!o->no_browser) {
+    char url[128];
+    snprintf(url, sizeof url, "http://%s:%u/?token=%s", s.bind, s.port, s.token);
+    open_browser(url);
+  }
   int sig;
   sigwait(&stop, &sig);
   server_stop(&s);

@@ -13,8 +13,7 @@ typedef struct view_options {
   int n_paths;
   int port;              /* -1: 8080, or the next free one; 0: any free port */
   const char *bind;      /* default 127.0.0.1 */
-  int quiet;
-  int exit_after;        /* tests: stop after this many requests (0: run until SIGINT/SIGTERM) */
+  int no_browser;        /* do not start a browser (it is only tried with a display) */
 } view_options;
 
 /* Opens the databases, serves until interrupted; prints the URL (with the

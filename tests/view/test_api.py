@@ -186,6 +186,25 @@ def damaged(hpcdb, samples, out):
         check(s.stop() == 0, "stops after the damage")
 
 
+def command_line(hpcdb, db):
+    """hpcdb view's options, and hpcdb report --metric FORMULA (the same expression engine)."""
+    import subprocess
+    run = lambda *a: subprocess.run([hpcdb, *a], capture_output=True, text=True, timeout=60)
+    h = run("view", "--help")
+    check(h.returncode == 0 and "SYNOPSIS" in h.stdout and "--bind ADDR" in h.stdout, "view --help")
+    for args in (["view"], ["view", "--port", "x", db], ["view", "--port", "70000", db], ["view", "--frob", db],
+                 ["view", "/nonexistent/db"], ["view", db, db, db]):
+        r = run(*args)
+        check(r.returncode == 2 and r.stderr, f"{' '.join(args[:3])}: exit {r.returncode}")
+    r = run("report", "--csv", "--metric", "CPUTIME (sec)", "--metric", '"CPUTIME (sec)" * 1000 / 2', db)
+    check(r.returncode == 0, f"report with a formula: {r.stderr}")
+    rows = [line.split(",") for line in r.stdout.splitlines()[1:]]
+    check(len(rows) > 5 and all(abs(float(x[6]) - 500 * float(x[3])) <= 1e-9 * abs(float(x[6])) + 1e-12 for x in rows),
+          "the formula column is 500 x the metric's")
+    r = run("report", "--metric", "$0 * (2", db)
+    check(r.returncode == 2 and "offset 6: expected ')'" in r.stderr, f"report refuses a bad formula: {r.stderr}")
+
+
 def other_formats(hpcdb, samples):
     for path, access in [("cube/time.p4.cubex", "cube"), ("cube/scorep-cpi.cubex", "cube"),
                          ("hpctoolkit-legacy/cpi-mpi", "model"), ("hpcrun/small.m", "model")]:
@@ -244,6 +263,7 @@ def main():
         load(s)
     finally:
         check(s.stop() == 0, "stops on SIGTERM with status 0")
+    command_line(hpcdb, db)
     sources(hpcdb, make_paths_db, out)
     other_formats(hpcdb, samples)
     damaged(hpcdb, samples, out)
