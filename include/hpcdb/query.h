@@ -51,6 +51,9 @@ typedef struct hpcdb_qsource_ops {
    * them (hpcdb_qsource.n_profiles), zeroed by the caller; absent values stay 0. */
   int (*profiles)(void *impl, uint32_t ctx, uint32_t metric, int inclusive, double *out, uint32_t n);
   void (*close)(void *impl); /* frees impl (and the experiment it owns) */
+  /* As column, from one profile (index into exp->profiles) instead of the
+   * whole program; NULL when the source cannot (HPCDB_EUNSUPPORTED). */
+  int (*profile_column)(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have);
 } hpcdb_qsource_ops;
 
 typedef struct hpcdb_qsource {
@@ -87,6 +90,10 @@ HPCDB_API uint32_t hpcdb_query_n_profiles(const hpcdb_query *q);
  * text gives the same column. HPCDB_EINVAL with a clear message when the
  * name is unknown or the formula malformed. */
 HPCDB_API int hpcdb_query_column(hpcdb_query *q, const char *spec, hpcdb_qcolumn *out);
+/* The same over one profile (index into exp->profiles): that profile's own
+ * tree, as `hpcdb report --profile ID` shows it. HPCDB_EINVAL for a profile
+ * past the end. */
+HPCDB_API int hpcdb_query_profile_column(hpcdb_query *q, const char *spec, uint32_t profile, hpcdb_qcolumn *out);
 /* The column the views show first when none is named (hpcdb_default_metric). */
 HPCDB_API int hpcdb_query_default_column(hpcdb_query *q, hpcdb_qcolumn *out);
 HPCDB_API const char *hpcdb_query_column_name(const hpcdb_query *q, hpcdb_qcolumn col);

@@ -61,9 +61,23 @@ int req_view(request *r, hpcdb_qview *out) {
   return 0;
 }
 
+int req_profile(request *r, view_db *db, uint32_t *out) {
+  const char *p = req_arg(r, "profile");
+  *out = HPCDB_NONE;
+  if (!p || !*p) return 0;
+  uint32_t n = hpcdb_query_experiment(db->q)->n_profiles;
+  if (req_u32(r, "profile", 0, UINT32_MAX - 1, out) < 0) return -1;
+  if (*out >= n) return req_error(r, 404, "profile %u does not exist (the experiment has %u)", *out, n);
+  return 0;
+}
+
 int req_column(request *r, view_db *db, hpcdb_qcolumn *out) {
   const char *m = req_arg(r, "metric");
-  int rc = m && *m ? hpcdb_query_column(db->q, m, out) : hpcdb_query_default_column(db->q, out);
+  uint32_t profile;
+  if (req_profile(r, db, &profile) < 0) return -1;
+  int rc = m && *m ? 0 : hpcdb_query_default_column(db->q, out);
+  if (rc == 0 && (m && *m ? 1 : profile != HPCDB_NONE))
+    rc = hpcdb_query_profile_column(db->q, m && *m ? m : hpcdb_query_column_name(db->q, *out), profile, out);
   if (rc < 0) return req_error(r, 400, "metric: %s", hpcdb_last_error());
   return 0;
 }

@@ -39,6 +39,9 @@ const char *req_arg(request *r, const char *name);
 int req_u32(request *r, const char *name, uint32_t def, uint32_t max, uint32_t *out);
 int req_db(request *r, view_db **out);
 int req_view(request *r, hpcdb_qview *out);
+/* profile=K (an index into the experiment's profiles): that profile's own values; absent: HPCDB_NONE. */
+int req_profile(request *r, view_db *db, uint32_t *out);
+/* metric=NAME or formula (default: the default metric), of profile=K when given. */
 int req_column(request *r, view_db *db, hpcdb_qcolumn *out);
 /* A JSON error answer: {"error": "..."} with that status; returns -1. */
 int req_error(request *r, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

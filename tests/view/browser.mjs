@@ -191,7 +191,27 @@ async function main() {
     } else check(false, 'a cpi.c line on the hot path');
     await page.screenshot({ path: `${out}/selected-light.png` });
 
+    // a point of the distribution: that profile's own tree, as report --profile prints it
+    await page.click('#tree tr[data-node] td.name'); // the root: every profile has a value there
+    const rootNode = await page.$eval('#tree tr[data-node]', (tr) => tr.dataset.node);
+    await page.waitForSelector(`#spread-body[data-ready="${rootNode}"] svg.sorted circle`);
+    const dots = await page.$$('#spread-body svg.sorted circle');
+    await dots[dots.length - 1].click();
+    await idle(page);
+    const pname = await page.$eval('#profile-name', (e) => e.textContent);
+    check(/RANK \d+/.test(pname) && page.url().includes('profile='), `clicking a point shows profile ${pname}`);
+    const own = await rows(page);
+    const csv = execFileSync(hpcdb, ['report', '--csv', '--metric', metric, '--profile', pname, db], { encoding: 'utf8' });
+    const rootInc = Number(csv.split('\n')[1].split(',')[3]);
+    const shownRoot = await page.evaluate(({ v }) => import('/assets/format.js').then((f) => f.value(v, 1)), { v: rootInc });
+    check(own[0].inc === shownRoot, `the profile's root shows ${own[0].inc}, report --profile ${shownRoot}`);
+    await page.screenshot({ path: `${out}/profile-light.png` });
+    await page.click('#all-profiles');
+    await idle(page);
+    check(!page.url().includes('profile='), 'back to all profiles');
+
     // zoom into the selection and back
+    if (cpi) await page.click(`#tree tr[data-node="${cpi.node}"] td.name`);
     await page.click('#zoom');
     await idle(page);
     const zoomed = await rows(page);

@@ -69,6 +69,17 @@ def routes(s):
     sp = answer(s, "/api/spread?" + q(node=hot["path"][2]))
     check(sp["profiles"] == 16 and sp["min"] <= sp["median"] <= sp["max"] and sum(sp["bins"]) == 16, "spread")
     check(len(sp["points"]) == 16 and all(sp["points"][i][0] <= sp["points"][i + 1][0] for i in range(15)), "sorted points")
+    # one profile's own tree, as report --profile prints it
+    import subprocess
+    prof = max(sp["points"], key=lambda p: p[0])
+    own = answer(s, "/api/children?" + q(node=0, profile=prof[1]))
+    csv = subprocess.run([HPCDB, "report", "--csv", "--metric", metric, "--profile", prof[2], DB], capture_output=True, text=True).stdout
+    depth1 = [line.split(",") for line in csv.splitlines()[1:] if line.startswith("1,") and line.split(",")[1]]
+    check(len(depth1) > 0 and [float(x[3]) for x in depth1] == [r["values"][0][0] for r in own["rows"][:len(depth1)]],
+          f"profile {prof[2]}: the root's children as report --profile prints them")
+    check(own["parent"]["values"][0][0] != top["parent"]["values"][0][0], "a profile's total is not the program's")
+    answer(s, "/api/children?" + q(node=0, profile=999), 404)
+    answer(s, "/api/children?" + q(node=0, profile="x"), 400)
     hits = answer(s, "/api/search?" + q(re="^main$"))
     check(hits["total"] >= 1 and all(h["name"] == "main" for h in hits["hits"]), "search")
     # the source of a node with a file
@@ -202,7 +213,7 @@ def command_line(hpcdb, db):
     check(len(rows) > 5 and all(abs(float(x[6]) - 500 * float(x[3])) <= 1e-9 * abs(float(x[6])) + 1e-12 for x in rows),
           "the formula column is 500 x the metric's")
     r = run("report", "--metric", "$0 * (2", db)
-    check(r.returncode == 2 and "offset 6: expected ')'" in r.stderr, f"report refuses a bad formula: {r.stderr}")
+    check(r.returncode == 2 and "offset 7: expected ')'" in r.stderr, f"report refuses a bad formula: {r.stderr}")
 
 
 def other_formats(hpcdb, samples):
@@ -250,7 +261,9 @@ def load(s):
 
 def main():
     hpcdb, make_paths_db, samples, out = sys.argv[1:5]
+    global HPCDB, DB
     db = os.path.join(samples, "hpctoolkit-v4", "cpi-mpi")
+    HPCDB, DB = hpcdb, db
     if not os.path.isdir(db):
         print(f"skipped: no sample database at {db}")
         return 77

@@ -76,7 +76,7 @@ static int compute_derived(hpcdb_query *q, const column *c, column_values *v) {
   for (uint32_t j = 0; j < k && rc == 0; j++) {
     hpcdb_qcolumn ic;
     const column_values *iv;
-    rc = hpcdb_query_column(q, q->exp->metrics[metrics[j]].name, &ic);
+    rc = hpcdb_query_profile_column(q, q->exp->metrics[metrics[j]].name, c->profile, &ic);
     if (rc == 0) rc = query_values(q, ic, &iv);
     if (rc < 0) break;
     memcpy(in + (3 * j + 0) * (size_t)n, iv->inc, n * sizeof *in);
@@ -114,7 +114,9 @@ int query_values(hpcdb_query *q, hpcdb_qcolumn col, const column_values **out) {
     int rc;
     if (c->metric != HPCDB_NONE) {
       unsigned have = 0;
-      rc = q->src.ops->column(q->src.impl, c->metric, v->inc, v->exc, &have);
+      if (c->profile == HPCDB_NONE) rc = q->src.ops->column(q->src.impl, c->metric, v->inc, v->exc, &have);
+      else if (q->src.ops->profile_column) rc = q->src.ops->profile_column(q->src.impl, c->profile, c->metric, v->inc, v->exc, &have);
+      else rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "this source gives no profile's own values");
       if (rc == 0) derive(q->exp, v, have);
     } else {
       rc = compute_derived(q, c, v);
@@ -138,14 +140,20 @@ static uint32_t metric_named(const hpcdb_experiment *e, const char *name) {
 }
 
 int hpcdb_query_column(hpcdb_query *q, const char *spec, hpcdb_qcolumn *out) {
+  return hpcdb_query_profile_column(q, spec, HPCDB_NONE, out);
+}
+
+int hpcdb_query_profile_column(hpcdb_query *q, const char *spec, uint32_t profile, hpcdb_qcolumn *out) {
   if (!spec || !*spec) return hpcdb_fail(HPCDB_EINVAL, "no metric or formula given");
+  if (profile != HPCDB_NONE && profile >= q->exp->n_profiles)
+    return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist (the experiment has %u)", profile, q->exp->n_profiles);
   for (uint32_t c = 0; c < q->n_cols; c++)
-    if (!strcmp(q->cols[c].spec, spec)) {
+    if (q->cols[c].profile == profile && !strcmp(q->cols[c].spec, spec)) {
       *out = c;
       return 0;
     }
   if (q->n_cols == QUERY_MAX_COLUMNS) return hpcdb_fail(HPCDB_EINVAL, "more than %d metrics and formulas", QUERY_MAX_COLUMNS);
-  column c = {NULL, metric_named(q->exp, spec), NULL, 0, NULL};
+  column c = {NULL, profile, metric_named(q->exp, spec), NULL, 0, NULL};
   if (c.metric == HPCDB_NONE) {
     HPCDB_TRY(hpcdb_expr_parse(&c.expr, spec, q->exp));
   } else {

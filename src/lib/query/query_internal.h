@@ -31,7 +31,8 @@ typedef struct column_values {
 
 typedef struct column {
   char *spec;
-  uint32_t metric; /* HPCDB_NONE: derived */
+  uint32_t profile; /* index into exp->profiles, HPCDB_NONE: the whole program */
+  uint32_t metric;  /* HPCDB_NONE: derived */
   hpcdb_expr *expr;
   double seconds;
   column_values *values; /* NULL until computed, or after eviction */

@@ -102,6 +102,29 @@ static int cube_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusiv
   return 0;
 }
 
+/* One location's column: its values in the metric's inclusive, then
+ * exclusive matrix, context by context (the summary profile: the model's). */
+static int cube_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
+  cube_source *s = impl;
+  if (s->exp->profiles[profile].flags & HPCDB_PROFILE_SUMMARY) return cube_column(impl, metric, inc, exc, have);
+  uint32_t slot = 0;
+  while (slot < s->n_plain && s->plain[slot] != profile) slot++;
+  double *one = calloc((size_t)s->n_plain + 1, sizeof *one);
+  if (!one) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  int rc = 0;
+  for (int flavour = 1; flavour >= 0 && rc == 0; flavour--) {
+    double *to = flavour ? inc : exc;
+    for (uint32_t i = 0; i < s->exp->n_contexts && rc == 0; i++) {
+      memset(one, 0, (size_t)s->n_plain * sizeof *one);
+      rc = cube_profiles(impl, i, metric, flavour, one, s->n_plain);
+      to[i] = one[slot];
+    }
+  }
+  free(one);
+  *have = HPCDB_QHAVE_INCLUSIVE | HPCDB_QHAVE_EXCLUSIVE;
+  return rc;
+}
+
 static void cube_close(void *impl) {
   cube_source *s = impl;
   if (!s) return;
@@ -114,7 +137,7 @@ static void cube_close(void *impl) {
   free(s);
 }
 
-static const hpcdb_qsource_ops cube_ops = {"cube", cube_column, cube_profiles, cube_close};
+static const hpcdb_qsource_ops cube_ops = {"cube", cube_column, cube_profiles, cube_close, cube_profile_column};
 
 int query_source_cube(hpcdb_qsource *out, const char *path) {
   cube_source *s = calloc(1, sizeof *s);

@@ -70,6 +70,15 @@ static int db_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusive,
   return hpcdb_db_context_scan(s->db, s->exp->contexts[ctx].id, (uint32_t)id, fill, &f);
 }
 
+static int db_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
+  db_source *s = impl;
+  hpcdb_profile one;
+  int rc = hpcdb_db_profile_values(s->db, profile, &one);
+  if (rc == 0) query_add_profile(s->exp, &one, (s->exp->profiles[profile].flags & HPCDB_PROFILE_SUMMARY) != 0, metric, inc, exc, have);
+  hpcdb_profile_clear_values(&one);
+  return rc;
+}
+
 static void db_close(void *impl) {
   db_source *s = impl;
   if (!s) return;
@@ -81,7 +90,7 @@ static void db_close(void *impl) {
   free(s);
 }
 
-static const hpcdb_qsource_ops db_ops = {"v4.0 mapped", db_column, db_profiles, db_close};
+static const hpcdb_qsource_ops db_ops = {"v4.0 mapped", db_column, db_profiles, db_close, db_profile_column};
 
 int query_source_db(hpcdb_qsource *out, const char *dir) {
   db_source *s = calloc(1, sizeof *s);

@@ -61,6 +61,13 @@ static int model_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusi
   return 0;
 }
 
+static int model_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
+  const model_source *s = impl;
+  const hpcdb_profile *p = &s->exp->profiles[profile];
+  query_add_profile(s->exp, p, (p->flags & HPCDB_PROFILE_SUMMARY) != 0, metric, inc, exc, have);
+  return 0;
+}
+
 static void model_close(void *impl) {
   model_source *s = impl;
   if (!s) return;
@@ -69,7 +76,7 @@ static void model_close(void *impl) {
   free(s);
 }
 
-static const hpcdb_qsource_ops model_ops = {"model", model_column, model_profiles, model_close};
+static const hpcdb_qsource_ops model_ops = {"model", model_column, model_profiles, model_close, model_profile_column};
 
 int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, int owned) {
   model_source *s = calloc(1, sizeof *s);

@@ -19,11 +19,14 @@ async function refresh() {
   for (const th of document.querySelectorAll('th[data-sort]'))
     th.classList.toggle('sorted', th.dataset.sort === state.sort);
   $('#pct').checked = state.pct === '1';
+  $('#profile').hidden = !state.profile;
+  $('#profile-name').textContent = state.pname || `profile ${state.profile}`;
   status('Loading…');
   const t0 = performance.now();
   try {
     await tree.render(highlight);
     status(`${info.databases[0].path} · ${info.databases[0].access} · ${state.view} · ${tree.metric.name} · ` +
+           `${state.profile ? `${state.pname} · ` : ''}` +
            `${tree.visible.length} rows · ${Math.round(performance.now() - t0)} ms`);
   } catch (e) { status(`Error: ${e.message}`); }
 }
@@ -35,7 +38,7 @@ function select(row) {
   const tr = document.querySelector(`#tree tr[data-node="${row.node}"]`);
   if (tr) tr.classList.add('selected');
   const sec = tree.metric ? tree.metric.seconds : 0;
-  showSpread($('#spread-body'), state, row.node, sec);
+  showSpread($('#spread-body'), state, row.node, sec, (profile, name) => { state.profile = String(profile); state.pname = name; restart(); });
   if (state.view === 'top-down') showSource($('#source-body'), state, row, sec);
 }
 
@@ -43,7 +46,8 @@ function restart() { tree.reset(); refresh(); }
 
 function command() {
   const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-  return `hpcdb report --view ${state.view} --metric ${quote(tree.metric.name)} ${quote(info.databases[0].path)}`;
+  const profile = state.profile ? ` --profile ${quote(state.pname)}` : '';
+  return `hpcdb report --view ${state.view} --metric ${quote(tree.metric.name)}${profile} ${quote(info.databases[0].path)}`;
 }
 
 function csv() {
@@ -139,6 +143,7 @@ async function main() {
     $(`#${f}`).addEventListener('change', (ev) => { state[f] = ev.target.value.trim(); refresh(); });
   }
   $('#hot').addEventListener('click', hotPath);
+  $('#all-profiles').addEventListener('click', () => { state.profile = ''; state.pname = ''; restart(); });
   $('#zoom').addEventListener('click', () => { if (state.sel) { state.zoom = state.sel; restart(); } });
   $('#unzoom').addEventListener('click', () => { state.zoom = '0'; restart(); });
   $('#pct').addEventListener('change', (ev) => { state.pct = ev.target.checked ? '1' : '0'; refresh(); });

@@ -1,6 +1,6 @@
 // The page's state, mirrored in the URL's hash so a reloaded or shared link
 // shows the same thing (the token stays out of it: it lives in a cookie).
-const defaults = { view: 'top-down', metric: '', sort: 'inclusive', order: 'desc', sel: '', zoom: '0', open: '', pct: '0', re: '', hide: '', lift: '', theme: '' };
+const defaults = { view: 'top-down', metric: '', sort: 'inclusive', order: 'desc', sel: '', zoom: '0', open: '', pct: '0', re: '', hide: '', lift: '', profile: '', pname: '', theme: '' };
 
 export function load() {
   const h = new URLSearchParams(location.hash.slice(1));

@@ -16,7 +16,7 @@ export class Tree {
 
   async children(node, offset = 0) {
     const s = this.state;
-    const r = await get('children', { view: s.view, node, metric: s.metric, sort: s.sort, order: s.order, offset, limit: PAGE });
+    const r = await get('children', { view: s.view, node, metric: s.metric, sort: s.sort, order: s.order, offset, limit: PAGE, profile: s.profile });
     this.metric = r.metrics[0];
     const have = this.kids.get(node);
     const rows = offset && have ? have.rows.concat(r.rows) : r.rows;

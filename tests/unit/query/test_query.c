@@ -114,6 +114,19 @@ int main(void) {
   CHECK(near(lines[0].inclusive, 1) && near(lines[1].inclusive, 14)); /* work (8) and kernel (6) below it: both count */
   CHECK(hpcdb_query_lines(q, time, 9, lines, 4, &n) == HPCDB_EINVAL);
 
+  /* one profile's own tree: the third thread (profile 3) */
+  hpcdb_qcolumn t3, r3;
+  CHECK_RC(hpcdb_query_profile_column(q, "time (sec)", 3, &t3));
+  CHECK_RC(hpcdb_query_profile_column(q, "$1 / $0", 3, &r3));
+  CHECK(t3 != time);
+  CHECK_RC(hpcdb_query_value(q, HPCDB_QVIEW_TOP_DOWN, t3, kernel, &inc, &exc));
+  CHECK(near(inc, 3) && near(exc, 3));
+  CHECK_RC(hpcdb_query_total(q, t3, &total));
+  CHECK(near(total, 5.5));
+  CHECK_RC(hpcdb_query_value(q, HPCDB_QVIEW_TOP_DOWN, r3, work, &inc, &exc));
+  CHECK(near(inc, 10));
+  CHECK(hpcdb_query_profile_column(q, "time (sec)", 4, &again) == HPCDB_EINVAL);
+
   /* more columns than are kept: values are recomputed, still right */
   char f[32];
   for (int k = 0; k < 20; k++) {
