@@ -66,17 +66,17 @@ static void derive(const hpcdb_experiment *e, column_values *v, unsigned have) {
 }
 
 /* A formula's values: each flavour is the formula over the inputs' same flavour. */
-static int compute_derived(hpcdb_query *q, const column *c, column_values *v) {
+static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t profile, column_values *v) {
   uint32_t n = q->exp->n_contexts;
   const uint32_t *metrics;
-  uint32_t k = hpcdb_expr_inputs(c->expr, &metrics);
+  uint32_t k = hpcdb_expr_inputs(expr, &metrics);
   double *in = malloc(((size_t)k * 3 * n + 1) * sizeof *in); /* copies: computing one input may drop another */
   if (!in) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n);
   int rc = 0;
   for (uint32_t j = 0; j < k && rc == 0; j++) {
     hpcdb_qcolumn ic;
     const column_values *iv;
-    rc = hpcdb_query_profile_column(q, q->exp->metrics[metrics[j]].name, c->profile, &ic);
+    rc = hpcdb_query_profile_column(q, q->exp->metrics[metrics[j]].name, profile, &ic); /* may move q->cols */
     if (rc == 0) rc = query_values(q, ic, &iv);
     if (rc < 0) break;
     memcpy(in + (3 * j + 0) * (size_t)n, iv->inc, n * sizeof *in);
@@ -87,9 +87,9 @@ static int compute_derived(hpcdb_query *q, const column *c, column_values *v) {
     double x[3][EXPR_MAX_INPUTS];
     for (uint32_t j = 0; j < k; j++)
       for (int f = 0; f < 3; f++) x[f][j] = in[(3 * j + (uint32_t)f) * (size_t)n + i];
-    v->inc[i] = hpcdb_expr_eval(c->expr, x[0]);
-    v->exc[i] = hpcdb_expr_eval(c->expr, x[1]);
-    v->self[i] = hpcdb_expr_eval(c->expr, x[2]);
+    v->inc[i] = hpcdb_expr_eval(expr, x[0]);
+    v->exc[i] = hpcdb_expr_eval(expr, x[1]);
+    v->self[i] = hpcdb_expr_eval(expr, x[2]);
   }
   free(in);
   return rc;
@@ -119,7 +119,7 @@ int query_values(hpcdb_query *q, hpcdb_qcolumn col, const column_values **out) {
       else rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "this source gives no profile's own values");
       if (rc == 0) derive(q->exp, v, have);
     } else {
-      rc = compute_derived(q, c, v);
+      rc = compute_derived(q, c->expr, c->profile, v);
     }
     if (rc < 0) {
       values_free(v);
