@@ -46,6 +46,9 @@ int req_column(request *r, view_db *db, hpcdb_qcolumn *out);
 /* A JSON error answer: {"error": "..."} with that status; returns -1. */
 int req_error(request *r, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* {"name", "column", "seconds", "total"} of a column (routes.c). */
+void route_metric_json(jbuf *b, hpcdb_query *q, hpcdb_qcolumn c);
+
 int route_info(request *r);
 int route_children(request *r);
 int route_spread(request *r);
