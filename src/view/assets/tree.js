@@ -1,5 +1,6 @@
 // The tree-table: rows fetched a page at a time (children are paged on the
-// server), expanded on demand; only rows near the viewport are in the DOM.
+// server), expanded on demand: the DOM holds the open rows (at most 200 per
+// node until "… N more" is clicked), not the whole tree.
 import { get } from './api.js';
 import { value, percent } from './format.js';
 
