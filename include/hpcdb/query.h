@@ -123,7 +123,9 @@ HPCDB_API size_t hpcdb_query_name(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode 
 
 /* The children of node sorted by s (ties: the order hpcdb report uses),
  * rows [offset, offset + limit) of them into out (room for limit); *n gets
- * how many were written, *total how many children there are. Sorting the
+ * how many were written, *total how many children there are. As in hpcdb
+ * report, children whose inclusive and exclusive values of the sort column
+ * are both 0 are not listed (hpcdb_query_n_children counts them). Sorting the
  * same children by the same column again costs no sort (cached). */
 HPCDB_API int hpcdb_query_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcdb_qsort *s,
                                    uint32_t offset, uint32_t limit, hpcdb_qnode *out, uint32_t *n, uint32_t *total);

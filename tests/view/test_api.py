@@ -212,6 +212,8 @@ def command_line(hpcdb, db):
     rows = [line.split(",") for line in r.stdout.splitlines()[1:]]
     check(len(rows) > 5 and all(abs(float(x[6]) - 500 * float(x[3])) <= 1e-9 * abs(float(x[6])) + 1e-12 for x in rows),
           "the formula column is 500 x the metric's")
+    r = run("report", "--view", "profiles", "--metric", "$0 * 2", db)
+    check(r.returncode == 2 and "not formulas" in r.stderr, f"the profiles view refuses a formula: {r.stderr}")
     r = run("report", "--metric", "$0 * (2", db)
     check(r.returncode == 2 and "offset 7: expected ')'" in r.stderr, f"report refuses a bad formula: {r.stderr}")
 

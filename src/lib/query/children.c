@@ -97,18 +97,17 @@ static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcd
   }
   uint32_t n;
   HPCDB_TRY(hpcdb_query_n_children(q, view, node, &n));
-  const double *key;
+  const double *inc, *exc;
   char *const *names = NULL;
   if (view == HPCDB_QVIEW_TOP_DOWN) {
     const column_values *v;
     HPCDB_TRY(query_values(q, s->column, &v));
-    key = s->exclusive ? v->exc : v->inc;
+    inc = v->inc, exc = v->exc;
   } else {
-    const double *inc, *exc;
     HPCDB_TRY(query_agg_values(q, s->column, view == HPCDB_QVIEW_FLAT, &inc, &exc));
-    key = s->exclusive ? exc : inc;
     names = q->agg[view == HPCDB_QVIEW_FLAT].names;
   }
+  const double *key = s->exclusive ? exc : inc;
   hpcdb_qnode *kids = malloc(((size_t)n + 1) * sizeof *kids);
   if (!kids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u children", n);
   uint32_t k = 0;
@@ -123,6 +122,10 @@ static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcd
       for (uint32_t r = a->first_member[node - 1]; r != HPCDB_NONE; r = a->next_member[r]) kids[k++] = r + 1;
     }
   }
+  uint32_t kept = 0; /* no zero rows (as hpcdb report): children with neither value in the sort column */
+  for (uint32_t i = 0; i < k; i++)
+    if (inc[kids[i]] != 0 || exc[kids[i]] != 0) kids[kept++] = kids[i];
+  k = kept;
   order.key = key;
   order.ascending = s->ascending;
   order.names = names;

@@ -1,6 +1,7 @@
 /* Columns: registering metrics and formulas, and their per-context values,
  * computed on demand and held for at most QUERY_RESIDENT columns at once
  * (the least recently used are dropped and recomputed when asked again). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,8 @@ static void derive(const hpcdb_experiment *e, column_values *v, unsigned have) {
     double x = v->inc[i];
     for (uint32_t k = e->contexts[i].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) x -= v->inc[k];
     v->self[i] = x;
+    /* differences of inclusive values leave rounding noise: as hpcdb report, below 1e-9 of the total is 0 */
+    if (fabs(v->exc[i]) <= 1e-9 * fabs(root)) v->exc[i] = 0;
   }
 }
 

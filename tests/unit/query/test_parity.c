@@ -57,7 +57,7 @@ static int top_down(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, unsigne
       fi += inc, fe += exc;
     }
   }
-  if (shown < n && r->n < ROWS) {
+  if (shown < n && r->n < ROWS && fi != 0) { /* report folds nothing that adds up to 0 */
     snprintf(name, sizeof name, "[%u more, each below 1%% or past --top]", n - shown);
     row(r, depth + 1, -1, name, fi, fe, total);
   }
