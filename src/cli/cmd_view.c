@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "view/view.h"
 
 static const char help[] =
@@ -40,28 +40,16 @@ static const char help[] =
 int cmd_view(int argc, char **argv) {
   cli_common c = {0};
   view_options o = {0};
-  o.port = -1;
-  for (int i = 1; i < argc; i++) {
-    int done = 0, status;
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (cli_common_option(a, help, &c, &done, &status)) {
-      if (done) return status;
-    } else if (!strcmp(a, "--port") && v) {
-      char *end;
-      long p = strtol(argv[++i], &end, 10);
-      if (*end || end == v || p < 0 || p > 65535) return cli_fail("view", "--port takes a number from 0 to 65535");
-      o.port = (int)p;
-    } else if (!strcmp(a, "--bind") && v) {
-      o.bind = argv[++i];
-    } else if (!strcmp(a, "--no-browser")) {
-      o.no_browser = 1;
-    } else if (a[0] == '-' || o.n_paths == 2) {
-      return cli_usage("view", a);
-    } else {
-      o.paths[o.n_paths++] = a;
-    }
-  }
-  if (o.n_paths == 0) return cli_fail("view", "no PATH given (see 'hpcdb view --help')");
+  unsigned long long port = 0;
+  cli_opt opts[] = {{.names = "--port", .kind = CLI_UINT, .out = &port, .min = 0, .max = 65535},
+                    {.names = "--bind", .kind = CLI_STRING, .out = &o.bind},
+                    {.names = "--no-browser", .kind = CLI_FLAG, .out = &o.no_browser},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = "view", .help = help, .opts = opts, .min_pos = 1, .max_pos = 2, .pos_names = "PATH [PATH2]"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  o.port = cli_seen(&spec, "--port") ? (int)port : -1;
+  for (unsigned k = 0; k < spec.n_pos; k++) o.paths[o.n_paths++] = spec.pos[k];
   int rc = view_run(&o);
   return rc < 0 ? cli_fail_last("view") : EXIT_OK;
 }

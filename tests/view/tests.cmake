@@ -13,3 +13,10 @@ add_test(NAME view/browser
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/view/browser)
 set_tests_properties(view/browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# the command line: --help and the option parser's refusals (tests/cli/run_case.sh's status form)
+add_test(NAME view/help COMMAND $<TARGET_FILE:hpcdb> view --help)
+foreach(bad "--port;70000;x" "--port;x;y" "--port;1;--port;2;x" "--frob;x" "a;b;c")
+  string(REPLACE ";" "_" bad_name "${bad}")
+  add_test(NAME view/refuse/${bad_name} COMMAND $<TARGET_FILE:hpcdb> view ${bad})
+  set_tests_properties(view/refuse/${bad_name} PROPERTIES WILL_FAIL TRUE)
+endforeach()
