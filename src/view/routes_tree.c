@@ -6,7 +6,8 @@
 
 #include "routes.h"
 
-static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, const hpcdb_qcolumn *cols, uint32_t n_cols) {
+/* vals: [inclusive, exclusive] per column of this node */
+static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, const double *vals, uint32_t n_cols) {
   char name[512];
   uint32_t kids = 0;
   hpcdb_query_name(q, v, n, name, sizeof name);
@@ -19,12 +20,10 @@ static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, con
   }
   jb_raw(b, ",\"values\":[");
   for (uint32_t c = 0; c < n_cols; c++) {
-    double inc = 0, exc = 0;
-    hpcdb_query_value(q, v, cols[c], n, &inc, &exc);
     jb_raw(b, c ? ",[" : "[");
-    jb_num(b, inc);
+    jb_num(b, vals[2 * c]);
     jb_raw(b, ",");
-    jb_num(b, exc);
+    jb_num(b, vals[2 * c + 1]);
     jb_raw(b, "]");
   }
   jb_raw(b, "]}");
@@ -74,6 +73,18 @@ int route_children(request *r) {
     free(kids);
     return req_error(r, 400, "%s", hpcdb_last_error());
   }
+  /* the values column by column: each column's values are computed at most once per request,
+   * however few the query layer keeps at a time */
+  double *vals = calloc(((size_t)n + 1) * n_cols * 2, sizeof *vals);
+  if (!vals) {
+    free(kids);
+    return req_error(r, 500, "out of memory");
+  }
+  for (uint32_t c = 0; c < n_cols; c++)
+    for (uint32_t k = 0; k <= n; k++) {
+      double *at = &vals[((size_t)k * n_cols + c) * 2];
+      hpcdb_query_value(db->q, v, cols[c], k == n ? node : kids[k], &at[0], &at[1]);
+    }
   jbuf *b = &r->out;
   jb_raw(b, "{\"metrics\":[");
   for (uint32_t c = 0; c < n_cols; c++) {
@@ -81,13 +92,14 @@ int route_children(request *r) {
     route_metric_json(b, db->q, cols[c]);
   }
   jb_fmt(b, "],\"total\":%u,\"offset\":%u,\"parent\":", total, offset);
-  node_json(b, db->q, v, node, cols, n_cols);
+  node_json(b, db->q, v, node, &vals[(size_t)n * n_cols * 2], n_cols);
   jb_raw(b, ",\"rows\":[");
   for (uint32_t k = 0; k < n; k++) {
     if (k) jb_raw(b, ",");
-    node_json(b, db->q, v, kids[k], cols, n_cols);
+    node_json(b, db->q, v, kids[k], &vals[(size_t)k * n_cols * 2], n_cols);
   }
   jb_raw(b, "]}");
+  free(vals);
   free(kids);
   return 0;
 }
