@@ -265,6 +265,20 @@ async function main() {
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Formula:'));
     check((await page.$eval('#status', (e) => e.textContent)).includes('offset 4'), 'a bad formula: the error is shown');
 
+    // copy as command: the report line that prints the same table; download CSV: the rows shown
+    await page.click('#copy');
+    const cmd = await page.$eval('#status', (e) => e.textContent);
+    check(cmd.startsWith('hpcdb report --view top-down --metric') && cmd.includes(db), `copy as command: ${cmd}`);
+    const args = [...cmd.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]).slice(1);
+    const printed = execFileSync(hpcdb, [...args, '--csv'], { encoding: 'utf8' }).split('\n')[1];
+    const firstShown = (await rows(page))[0];
+    check(printed && printed.includes('<program root>') && firstShown.name === '<program root>', `the command prints the same root row: ${printed}`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+    const { readFileSync } = await import('node:fs');
+    const saved = readFileSync(await download.path(), 'utf8').split('\n');
+    check(saved[0] === 'depth,node,name,inclusive,exclusive' && saved[1].includes('<program root>') &&
+          saved.length - 2 === (await rows(page)).length, `download CSV: ${saved.length - 2} rows`);
+
     // reloading the URL restores the state
     const before = await rows(page);
     const state = page.url();
