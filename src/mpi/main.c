@@ -6,11 +6,19 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hpcdb/hpcdb.h"
 #include "mpi_comm.h"
 #include "process.h"
+
+/* What mpirun needs as root and on a machine with fewer cores than ranks ("not enough slots"):
+ * in the help, and said when hpcdb-mpi finds itself one rank outside mpirun. */
+#define MPIRUN_HINT                                                                                  \
+  "    Open MPI's mpirun refuses to run as root without --allow-run-as-root, and more ranks\n"      \
+  "    than the machine has cores ('not enough slots') without --oversubscribe:\n"                 \
+  "        mpirun --allow-run-as-root --oversubscribe -np 4 hpcdb-mpi analyze MEAS -o DB\n"
 
 static const char help[] =
     "NAME\n"
@@ -67,6 +75,8 @@ static const char help[] =
     "EXIT STATUS\n"
     "    0 written, 2 failed (nothing written)\n"
     "\n"
+    "NOTES\n"
+    MPIRUN_HINT
     "    Across hosts, give Open MPI keep-alives, so that a host lost mid-run ends the job in\n"
     "    seconds instead of holding it until TCP gives up (see EXAMPLES and docs/mpi.md).\n"
     "\n"
@@ -201,6 +211,22 @@ static void print_warning(void *user, const char *message) {
   fprintf(stderr, "hpcdb-mpi analyze: warning: %s\n", message);
 }
 
+/* The output rule of every hpcdb command (docs/cli.md): a missing parent folder of DB is never
+ * created. 1 when out's folder exists. */
+static int folder_exists(const char *out) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", out);
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0'; /* "out.d/" names out.d */
+  char *slash = strrchr(dir, '/');
+  if (!slash) return 1;
+  slash[slash == dir ? 1 : 0] = '\0';
+  struct stat st;
+  if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return 1;
+  if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: %s: the folder %s does not exist (folders are not created)\n", out, dir);
+  return 0;
+}
+
 static int analyze_with(int argc, char **argv, int size, const char **structs) {
   hpcdb_analyze_options opt = {.threads = 1};
   const char *in = NULL, *out = NULL;
@@ -242,6 +268,7 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
     if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: need MEASUREMENTS and -o DB (see --help)\n");
     return 2;
   }
+  if (!folder_exists(out)) return 2;
   if (!quiet) hint_keepalive();
   MPI_Comm world = MPI_COMM_WORLD;
   hpcdb_comm comm;
@@ -290,13 +317,19 @@ static int analyze(int argc, char **argv, int size) {
 
 int main(int argc, char **argv) {
   int provided, size;
+  signal(SIGXFSZ, SIG_IGN); /* past a file-size limit (ulimit -f) a write fails (EFBIG) and is reported */
   process_restart_with_huge_pages(argv); /* each rank builds a tree and buffers of tens of MB */
   watchdog_start();
   process_tune_allocator(); /* as hpcdb analyze: one heap, pages reused */
+  /* set by a launcher before we start (a singleton's MPI_Init sets some of them itself) */
+  int launched = getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK") || getenv("SLURM_PROCID");
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided); /* only this thread calls MPI */
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank != 0) watchdog_stop(); /* only rank 0 makes the directory */
+  /* one rank and no launcher: often a retry after mpirun refused (root, too few slots) */
+  if (size == 1 && !launched)
+    fputs("hpcdb-mpi: one rank, not started by mpirun; to spread the work:\n" MPIRUN_HINT, stderr);
   int rc = 2;
   if (argc >= 2 && !strcmp(argv[1], "analyze")) {
     rc = analyze(argc - 1, argv + 1, size);

@@ -26,6 +26,13 @@ foreach(spec IN ITEMS "${MPI_RECORDED}" "real|small" "real|loops-cputime-t" "rea
     set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
   endif()
 endforeach()
+# Started without mpirun (a retry after mpirun refused to run as root or found too few slots),
+# hpcdb-mpi says which mpirun flags a root user and a small machine need.
+if(HPCDB_MPI_FOUND)
+  add_test(NAME mpi/hint-without-mpirun COMMAND $<TARGET_FILE:hpcdb-mpi>)
+  set_tests_properties(mpi/hint-without-mpirun PROPERTIES WILL_FAIL FALSE
+    PASS_REGULAR_EXPRESSION "mpirun --allow-run-as-root --oversubscribe -np 4 hpcdb-mpi analyze")
+endif()
 
 # hpcdb-mpi across test hosts (network namespaces, TCP only; tests/mpi/netns_case.sh): byte-identical
 # databases on 2 and 3 hosts, a link cut in each phase, a host's processes killed, measurements a host
@@ -52,3 +59,10 @@ foreach(spec IN ITEMS "same|2|1|real:loops-cputime-t" "same|2|2|real:small" "sam
   endif()
   math(EXPR netns_index "${netns_index} + 1")
 endforeach()
+# The output rule of every command: a missing parent folder of DB is not created.
+if(HPCDB_MPI_FOUND)
+  add_test(NAME mpi/no-folder COMMAND $<TARGET_FILE:hpcdb-mpi> analyze ${HPCDB_SAMPLE_DATA}/hpcrun/small.m
+                                      -o ${PROJECT_BINARY_DIR}/test-output/mpi/no-folder/none/x.d)
+  set_tests_properties(mpi/no-folder PROPERTIES
+    PASS_REGULAR_EXPRESSION "x.d: the folder .*/none does not exist [(]folders are not created[)]")
+endif()
