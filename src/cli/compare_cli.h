@@ -1,0 +1,47 @@
+/* hpcdb compare: what the command's parts share (cmd_compare.c reads the
+ * options and the runs; compare_table.c prints two sides; compare_flame.c
+ * writes the differential folded stacks and flame graph; compare_scaling.c
+ * prints a scaling study). */
+#ifndef HPCDB_CLI_COMPARE_CLI_H
+#define HPCDB_CLI_COMPARE_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hpcdb/compare.h"
+#include "hpcdb/hpcdb.h"
+
+enum compare_view { CMP_TOP_DOWN, CMP_BOTTOM_UP, CMP_FLAT };
+
+typedef struct compare_cli {
+  const hpcdb_experiment *const *runs;
+  const char *const *paths;
+  uint32_t n_runs, n_a;     /* side A: runs [0, n_a) */
+  const hpcdb_comparison *cmp;
+  int view, sort_ratio, csv, quiet;
+  uint32_t top;             /* rows in the summary, and per level (top-down) or in all */
+  double min_share;         /* nodes below this fraction of both sides' totals are not listed */
+  double fail_if_slower;    /* fraction; < 0: no gate */
+  const double *params;     /* scaling: each run's parameter value */
+  const char *param_name;
+} compare_cli;
+
+/* Two sides: header, summary of regressions and improvements, the table (or CSV). */
+void compare_print(FILE *out, const compare_cli *c);
+/* The CI gate: lines naming the nodes slower than the limit; returns how many. */
+uint32_t compare_gate(FILE *out, const compare_cli *c);
+/* Differential folded stacks ("frame;frame A B" per node, exclusive values) or an SVG flame graph. */
+int compare_write_folded(FILE *out, const compare_cli *c);
+int compare_write_flamegraph(FILE *out, const compare_cli *c);
+/* A scaling study over the runs (params set). */
+int compare_print_scaling(FILE *out, const compare_cli *c);
+
+/* Helpers of the printers (compare_table.c). */
+void compare_value(char *buf, size_t size, double v, double seconds);
+/* The node's total on each side (the root's inclusive value). */
+double compare_total(const compare_cli *c, int side_b);
+int compare_listed(const compare_cli *c, uint32_t node);
+/* The node's last frames ("... > main > work > spin"), for one-line summaries. */
+void compare_short_path(const hpcdb_alignment *al, uint32_t node, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,24 @@
+/* One run's values of one metric per context, for the comparison (internal). */
+#ifndef HPCDB_QUERY_COMPARE_VALUES_H
+#define HPCDB_QUERY_COMPARE_VALUES_H
+
+#include <stdint.h>
+
+#include "hpcdb/compare.h"
+#include "hpcdb/hpcdb.h"
+
+typedef struct run_values {
+  double *inc, *exc;   /* per context index: the whole run (summary profile, else the sum of profiles) */
+  double *psum, *pmax; /* per context index: inclusive, summed and largest over the run's profiles */
+  uint32_t n_profiles; /* profiles holding values of the metric */
+} run_values;
+
+int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric);
+void run_values_free(run_values *v);
+
+/* Seconds per unit from a metric's name ("CPUTIME (usec)") or unit ("sec"); 0 when not a time. */
+double compare_time_unit(const char *name, const char *unit);
+/* The metric of each run (docs/compare.md, "Metrics") into out[n_runs]. */
+int compare_pick_metrics(const hpcdb_experiment *const *runs, uint32_t n_runs, const char *const *names, uint32_t *out);
+
+#endif
