@@ -1,5 +1,5 @@
 /* hpcdb compare's differential exports: folded stacks with the two sides'
- * values ("frame;frame A B", as Brendan Gregg's difffolded.pl writes them for
+ * own costs ("frame;frame A B", as Brendan Gregg's difffolded.pl writes them for
  * flamegraph.pl), and a self-contained SVG flame graph of the differences:
  * widths from the larger side, red where B grew, blue where it shrank. */
 #include <math.h>
@@ -18,14 +18,22 @@ static void folded_path(FILE *out, const hpcdb_alignment *al, uint32_t node) {
   }
 }
 
+/* A stack's own cost on each side: its inclusive value less its children's. */
 int compare_write_folded(FILE *out, const compare_cli *c) {
   const hpcdb_alignment *al = c->cmp->al;
   for (uint32_t k = 1; k < al->n_nodes; k++) {
-    hpcdb_delta d;
-    hpcdb_compare_delta(c->cmp, k, c->n_a, 0, 0, &d);
-    if (d.a == 0 && d.b == 0) continue;
+    hpcdb_delta d, child;
+    hpcdb_compare_delta(c->cmp, k, c->n_a, 1, 0, &d);
+    double a = d.a, b = d.b;
+    for (uint32_t ch = al->nodes[k].first_child; ch != HPCDB_NONE; ch = al->nodes[ch].next_sibling) {
+      hpcdb_compare_delta(c->cmp, ch, c->n_a, 1, 0, &child);
+      a -= child.a, b -= child.b;
+    }
+    if (fabs(a) <= 1e-12 * fabs(d.a)) a = 0;
+    if (fabs(b) <= 1e-12 * fabs(d.b)) b = 0;
+    if (a == 0 && b == 0) continue;
     folded_path(out, al, k);
-    fprintf(out, " %.9g %.9g\n", d.a, d.b);
+    fprintf(out, " %.9g %.9g\n", a, b);
   }
   return ferror(out) ? -1 : 0;
 }

@@ -114,9 +114,9 @@ static void print_csv(FILE *out, const compare_cli *c, const study *s, path_mode
     csv_text(out, path);
     fputc(',', out);
     csv_text(out, model);
-    fprintf(out, ",%.17g,%.17g,%.17g,%d,%.6g,%.6g,%.6g,%.6g", m->c0, m->c1, m->num ? (double)m->num / m->den : 0,
+    fprintf(out, ",%.12g,%.12g,%.12g,%d,%.6g,%.6g,%.6g,%.6g", m->c0, m->c1, m->num ? (double)m->num / m->den : 0,
             m->log_exp, m->smape, m->ar2, speedup, speedup * s->p[0] / s->p[s->n_p - 1]);
-    for (uint32_t i = 0; i < s->n_p; i++) fprintf(out, ",%.17g", pm[k].v[i]);
+    for (uint32_t i = 0; i < s->n_p; i++) fprintf(out, ",%.12g", pm[k].v[i]);
     fputc('\n', out);
   }
 }

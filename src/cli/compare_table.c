@@ -21,7 +21,7 @@ void compare_value(char *buf, size_t size, double v, double seconds) {
     int k = 0;
     while (a >= 1000 && k < 5) a /= 1000, v /= 1000, k++;
     if (k == 0 && v == floor(v)) snprintf(buf, size, "%.0f", v);
-    else snprintf(buf, size, "%.3g%s", v, suffix[k]);
+    else snprintf(buf, size, "%.4g%s", v, suffix[k]);
   }
 }
 
@@ -35,6 +35,8 @@ static void ratio_text(char *buf, size_t size, const hpcdb_delta *d) {
   else if (d->b == 0 && d->a != 0) snprintf(buf, size, "gone");
   else snprintf(buf, size, "x%.2f", d->ratio);
 }
+
+static int repeats(const compare_cli *c) { return c->n_a > 1 || c->n_runs - c->n_a > 1; }
 
 static double seconds(const compare_cli *c) { return c->cmp->seconds[0]; }
 
@@ -92,12 +94,12 @@ static void node_figures(const compare_cli *c, uint32_t n, figures *f) {
 }
 
 static int with_profiles(const compare_cli *c) {
+  if (c->view == CMP_BOTTOM_UP) return 0; /* per function: no per-profile figures */
   for (uint32_t r = 0; r < c->n_runs; r++)
     if (c->cmp->n_profiles[r] > 1) return 1;
   return 0;
 }
 
-static int repeats(const compare_cli *c) { return c->n_a > 1 || c->n_runs - c->n_a > 1; }
 
 static void csv_text(FILE *out, const char *s) {
   fputc('"', out);
@@ -114,8 +116,9 @@ static void print_header_row(FILE *out, const compare_cli *c) {
                  "a_excl,b_excl,delta_excl,ratio_excl,a_mean,b_mean,a_max,b_max,a_imbalance,b_imbalance\n");
     return;
   }
-  fprintf(out, "%10s %10s %11s %7s %10s %10s %11s %7s", "A incl", "B incl", "delta", "ratio", "A excl", "B excl",
-          "delta", "ratio");
+  fprintf(out, "%10s %10s %11s %7s", "A incl", "B incl", "delta", "ratio");
+  if (repeats(c)) fprintf(out, " %10s", "spread");
+  fprintf(out, " %10s %10s %11s %7s", "A excl", "B excl", "delta", "ratio");
   if (with_profiles(c)) fprintf(out, " %10s %10s %6s %6s", "A max", "B max", "imb A", "imb B");
   fprintf(out, "  name\n");
 }
@@ -139,7 +142,13 @@ static void print_row(FILE *out, const compare_cli *c, const figures *f, const c
   compare_value(v[5], sizeof v[5], f->exc.b, s);
   signed_value(v[6], sizeof v[6], f->exc.delta, s);
   ratio_text(v[7], sizeof v[7], &f->exc);
-  fprintf(out, "%10s %10s %11s %7s %10s %10s %11s %7s", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+  fprintf(out, "%10s %10s %11s %7s", v[0], v[1], v[2], v[3]);
+  if (repeats(c)) { /* the larger of the two sides' spreads (max - min over their runs) */
+    char spread[48] = "+-";
+    compare_value(spread + 2, sizeof spread - 2, fmax(f->inc.spread_a, f->inc.spread_b), s);
+    fprintf(out, " %10s", spread);
+  }
+  fprintf(out, " %10s %10s %11s %7s", v[4], v[5], v[6], v[7]);
   if (with_profiles(c)) {
     compare_value(v[0], sizeof v[0], f->max.a, s);
     compare_value(v[1], sizeof v[1], f->max.b, s);
@@ -273,8 +282,11 @@ static void header(FILE *out, const compare_cli *c) {
   const hpcdb_alignment *al = c->cmp->al;
   for (uint32_t r = 0; r < c->n_runs; r++) {
     const hpcdb_experiment *e = c->runs[r];
-    fprintf(out, "%c%s: %s (%s %u.%u), metric \"%s\"", r < c->n_a ? 'A' : 'B', c->n_runs > 2 ? "" : "", c->paths[r],
-            e->format ? e->format : "?", e->version_major, e->version_minor, e->metrics[c->cmp->metric[r]].name);
+    char label[16];
+    if (!repeats(c)) snprintf(label, sizeof label, "%c", r < c->n_a ? 'A' : 'B');
+    else snprintf(label, sizeof label, "%c%u", r < c->n_a ? 'A' : 'B', r < c->n_a ? r + 1 : r - c->n_a + 1);
+    fprintf(out, "%s: %s (%s %u.%u), metric \"%s\"", label, c->paths[r], e->format ? e->format : "?", e->version_major,
+            e->version_minor, e->metrics[c->cmp->metric[r]].name);
     if (c->cmp->n_profiles[r] > 1) fprintf(out, ", %u profiles", c->cmp->n_profiles[r]);
     fputc('\n', out);
   }

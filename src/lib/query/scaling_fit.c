@@ -97,6 +97,7 @@ int hpcdb_scaling_fit(hpcdb_scaling_model *out, const double *p, const double *y
     if (!contributes || !(m.smape < best.smape)) continue;
     best = m;
   }
+  if (best.smape < 1e-9) best.smape = 0; /* an exact fit, up to rounding */
   /* adjusted R^2 against the constant model, one term */
   best.ar2 = constant_rss > 0 && n > 2 ? 1 - (best.rss / constant_rss) * (n - 1.0) / (n - 2.0) : 1;
   *out = best;
