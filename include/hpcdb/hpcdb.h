@@ -245,4 +245,5 @@ int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, const hpcdb_e
 #include "hpcdb/report.h"
 #include "hpcdb/cube.h"
 #include "hpcdb/hpctk4_write.h"
+#include "hpcdb/compare.h"
 #endif
