@@ -12,6 +12,8 @@
 
 #include "hpcdb/model.h"
 
+struct hpcdb_db;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -83,6 +85,11 @@ typedef struct hpcdb_compare_options {
    * documented as equivalent, e.g. a Cube file's "time" for "REALTIME (sec)"). */
   const char *const *metrics;
   hpcdb_align_options align;
+  /* Per run (NULL, or a NULL entry: the values are in the model): a v4.0
+   * database opened with hpcdb_hpctk4_read_lazy, the run its experiment with
+   * the summary profile's values loaded (hpcdb_db_profile_values); the other
+   * profiles' values are then read from it one at a time. */
+  const struct hpcdb_db *const *dbs;
 } hpcdb_compare_options;
 
 typedef struct hpcdb_comparison {
@@ -93,7 +100,9 @@ typedef struct hpcdb_comparison {
   /* [node * n_runs + run], in the unit of the first run (values of a run in
    * another time unit are converted): */
   double *inc, *exc;         /* inclusive and exclusive, of the whole run (summary) */
-  double *pmean, *pmax;      /* over the run's profiles (ranks, threads), inclusive */
+  double *pmean, *pmax;      /* over the run's profiles (ranks, threads), inclusive; for a run
+                                read without its profiles' values (HPCDB_READ_SUMMARY_ONLY) from
+                                the summary's Sum and Max statistics, NaN where it has no Max */
   uint32_t *n_profiles;      /* per run: profiles the mean is over */
 } hpcdb_comparison;
 

@@ -9,6 +9,7 @@
 void compare_value(char *buf, size_t size, double v, double seconds) {
   double a = fabs(v);
   if (v == 0) snprintf(buf, size, "0");
+  else if (isnan(v)) snprintf(buf, size, "-"); /* not known (no Max statistic) */
   else if (!isfinite(v)) snprintf(buf, size, "%g", v);
   else if (seconds) {
     v *= seconds, a *= seconds;
@@ -152,7 +153,10 @@ static void print_row(FILE *out, const compare_cli *c, const figures *f, const c
   if (with_profiles(c)) {
     compare_value(v[0], sizeof v[0], f->max.a, s);
     compare_value(v[1], sizeof v[1], f->max.b, s);
-    fprintf(out, " %10s %10s %5.0f%% %5.0f%%", v[0], v[1], f->imb_a * 100, f->imb_b * 100);
+    char ia[16] = "-", ib[16] = "-";
+    if (!isnan(f->imb_a)) snprintf(ia, sizeof ia, "%.0f%%", f->imb_a * 100);
+    if (!isnan(f->imb_b)) snprintf(ib, sizeof ib, "%.0f%%", f->imb_b * 100);
+    fprintf(out, " %10s %10s %6s %6s", v[0], v[1], ia, ib);
   }
   fprintf(out, "  %*s%s%s%s\n", indent * 2, "", name, f->only == 1 ? "  [only in A]" : f->only == 2 ? "  [only in B]" : "",
           repeats(c) && f->inc.noise && f->inc.delta != 0 ? "  (noise)" : "");

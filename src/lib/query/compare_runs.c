@@ -7,9 +7,9 @@
 #include "common/error.h"
 #include "query/compare_values.h"
 
-static int fill_run(hpcdb_comparison *c, const hpcdb_experiment *e, uint32_t r, double scale) {
+static int fill_run(hpcdb_comparison *c, const hpcdb_experiment *e, const hpcdb_db *db, uint32_t r, double scale) {
   run_values v;
-  HPCDB_TRY(run_values_build(&v, e, c->metric[r]));
+  HPCDB_TRY(run_values_build(&v, e, c->metric[r], db));
   const hpcdb_alignment *al = c->al;
   for (uint32_t n = 0; n < al->n_nodes; n++) {
     size_t k = (size_t)n * c->n_runs + r;
@@ -51,7 +51,8 @@ int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, u
     c->seconds[r] = compare_time_unit(m->name, m->unit);
     /* another time unit than the first run's: converted to the first's */
     double scale = c->seconds[0] && c->seconds[r] ? c->seconds[r] / c->seconds[0] : 1;
-    if ((rc = fill_run(c, runs[r], r, scale)) < 0) goto fail;
+    const hpcdb_db *db = options && options->dbs ? options->dbs[r] : NULL;
+    if ((rc = fill_run(c, runs[r], db, r, scale)) < 0) goto fail;
   }
   *out = c;
   return 0;

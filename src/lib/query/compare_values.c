@@ -99,29 +99,41 @@ static void whole_run(run_values *v, const hpcdb_experiment *e, uint32_t m) {
   exclusive_costs(e, v->inc, v->exc);
 }
 
-/* Per profile: inclusive values from its execution scope, else subtree sums of its points. */
-static int per_profile(run_values *v, const hpcdb_experiment *e, uint32_t m) {
+/* One profile's inclusive values into one[]: from its execution scope, else
+ * subtree sums of its points (pts: scratch). 0 when it has neither. */
+static int profile_inclusive(const hpcdb_experiment *e, const hpcdb_profile *pr, ids id, double *one, double *pts) {
+  memset(one, 0, (size_t)e->n_contexts * sizeof *one);
+  if (id.inc >= 0) {
+    add_values(e, pr, id, one, NULL);
+  } else if (id.point >= 0) {
+    ids points = {-1, id.point, id.point};
+    memset(pts, 0, (size_t)e->n_contexts * sizeof *pts);
+    add_values(e, pr, points, NULL, pts);
+    subtree_sums(e, pts, one);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* Per profile, from the model's values or, with db, one profile at a time
+ * from the database's profile.db (memory: the tree and one profile). */
+static int per_profile(run_values *v, const hpcdb_experiment *e, uint32_t m, const hpcdb_db *db) {
   ids id = metric_ids(e, m, 0);
   double *one = calloc((size_t)e->n_contexts, sizeof *one), *pts = calloc((size_t)e->n_contexts, sizeof *pts);
-  if (!one || !pts) {
-    free(one);
-    free(pts);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for per-profile values");
-  }
-  for (uint32_t p = 0; p < e->n_profiles; p++) {
+  int rc = 0;
+  if (!one || !pts) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for per-profile values");
+  for (uint32_t p = 0; p < e->n_profiles && rc == 0; p++) {
+    hpcdb_profile streamed = {0};
     const hpcdb_profile *pr = &e->profiles[p];
-    if ((pr->flags & HPCDB_PROFILE_SUMMARY) || pr->n_values == 0) continue;
-    memset(one, 0, (size_t)e->n_contexts * sizeof *one);
-    if (id.inc >= 0) {
-      add_values(e, pr, id, one, NULL);
-    } else if (id.point >= 0) {
-      ids points = {-1, id.point, id.point};
-      memset(pts, 0, (size_t)e->n_contexts * sizeof *pts);
-      add_values(e, pr, points, NULL, pts);
-      subtree_sums(e, pts, one);
-    } else {
-      continue;
+    if (pr->flags & HPCDB_PROFILE_SUMMARY) continue;
+    if (db) {
+      if ((rc = hpcdb_db_profile_values(db, p, &streamed)) < 0) break;
+      pr = &streamed;
     }
+    int have = pr->n_values && profile_inclusive(e, pr, id, one, pts);
+    hpcdb_profile_clear_values(&streamed);
+    if (!have) continue;
     v->n_profiles++;
     for (uint32_t i = 0; i < e->n_contexts; i++) {
       v->psum[i] += one[i];
@@ -130,10 +142,44 @@ static int per_profile(run_values *v, const hpcdb_experiment *e, uint32_t m) {
   }
   free(one);
   free(pts);
+  return rc;
+}
+
+/* Without the profiles' values (read with HPCDB_READ_SUMMARY_ONLY): the mean
+ * from the summary's Sum over the number of profiles, the max from its Max
+ * statistic of the execution scope ($$ combined by max, as hpcprof writes
+ * it), NaN (unknown) where it has none. */
+static void from_statistics(run_values *v, const hpcdb_experiment *e, uint32_t m) {
+  const hpcdb_profile *summary = NULL;
+  for (uint32_t p = 0; p < e->n_profiles; p++) {
+    if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) summary = summary ? summary : &e->profiles[p];
+    else v->n_profiles++;
+  }
+  if (!v->n_profiles) return;
+  memcpy(v->psum, v->inc, (size_t)e->n_contexts * sizeof *v->psum);
+  const hpcdb_metric *mt = &e->metrics[m];
+  int32_t max_id = -1;
+  for (uint32_t k = 0; k < mt->n_summaries; k++) {
+    const hpcdb_summary *s = &mt->summaries[k];
+    if (e->scopes[s->scope].type == HPCDB_SCOPE_EXECUTION && s->combine == HPCDB_COMBINE_MAX && s->formula &&
+        !strcmp(s->formula, "$$"))
+      max_id = s->stat_metric_id;
+  }
+  if (max_id >= 0 && summary) {
+    ids only_max = {max_id, -1, -1};
+    add_values(e, summary, only_max, v->pmax, NULL);
+  } else {
+    for (uint32_t i = 0; i < e->n_contexts; i++) v->pmax[i] = NAN;
+  }
+}
+
+static int have_profile_values(const hpcdb_experiment *e) {
+  for (uint32_t p = 0; p < e->n_profiles; p++)
+    if (!(e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) && e->profiles[p].n_values) return 1;
   return 0;
 }
 
-int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric) {
+int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric, const hpcdb_db *db) {
   memset(v, 0, sizeof *v);
   size_t n = (size_t)e->n_contexts + 1;
   v->inc = calloc(n, sizeof *v->inc);
@@ -145,7 +191,9 @@ int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric) 
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the values of %u contexts", e->n_contexts);
   }
   whole_run(v, e, metric);
-  int rc = per_profile(v, e, metric);
+  int rc = 0;
+  if (db || have_profile_values(e)) rc = per_profile(v, e, metric, db);
+  else from_statistics(v, e, metric);
   if (rc < 0) run_values_free(v);
   return rc;
 }
