@@ -10,26 +10,33 @@
  * the nearest line within the tolerance; module name + offset, only where
  * one side has no name or line. A node another context of the same run
  * already took is not taken twice; among candidates the one under the same
- * parent node wins, then the first made. No match: a new node under the
- * parent's node, which only this run has so far. */
+ * parent node wins, then the first made (for shifted lines: the nearest
+ * line, then the same parent). No match: a new node under the parent's node,
+ * which only this run has so far. The first run matches nothing: each of its
+ * contexts makes a node. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "common/hashmap.h"
+#include "query/align_chains.h"
 #include "query/align_keys.h"
 
 struct hpcdb_align_private {
   uint32_t cap;
-  align_key *key;            /* per node: the key of the context that made it */
-  uint32_t *next_primary, *next_file, *next_offset; /* chains of nodes sharing a scoped key */
-  hpcdb_u64map by_primary, by_file, by_offset;      /* scoped key -> the last node made with it */
-  hpcdb_strpool names;
+  align_key *key;          /* per node: the key of the context that made it */
   uint32_t *last_child;
-  uint32_t tolerance;
+  align_chains by_parent;  /* (parent node, primary key) */
+  align_chains by_primary; /* (frame scope, primary key) */
+  align_chains by_file;    /* (frame scope, loop or line file) */
+  align_chains by_offset;  /* (frame scope, module offset) */
+  hpcdb_strpool names;
+  uint32_t tolerance, run; /* the run being aligned */
 };
 
-static uint64_t scoped(uint64_t key, uint32_t scope) { return hash_u64(key ^ hash_u64((uint64_t)scope + 0x51)) | 1; }
+static uint64_t scoped(uint64_t key, uint32_t scope) {
+  return key ? hash_u64(key ^ hash_u64((uint64_t)scope + 0x51)) | 1 : 0;
+}
 
 static int grow(hpcdb_alignment *al) {
   struct hpcdb_align_private *pv = al->priv;
@@ -42,24 +49,14 @@ static int grow(hpcdb_alignment *al) {
   GROW(al->how, (size_t)cap * r);
   GROW(al->shift, (size_t)cap * r);
   GROW(pv->key, cap);
-  GROW(pv->next_primary, cap);
-  GROW(pv->next_file, cap);
-  GROW(pv->next_offset, cap);
   GROW(pv->last_child, cap);
 #undef GROW
+  HPCDB_TRY(align_chains_reserve(&pv->by_parent, cap));
+  HPCDB_TRY(align_chains_reserve(&pv->by_primary, cap));
+  HPCDB_TRY(align_chains_reserve(&pv->by_file, cap));
+  HPCDB_TRY(align_chains_reserve(&pv->by_offset, cap));
   pv->cap = cap;
   return 0;
-}
-
-static void chain(hpcdb_u64map *m, uint32_t *next, uint64_t key, uint32_t node, int *rc) {
-  uint64_t head = HPCDB_NONE;
-  if (!key) {
-    next[node] = HPCDB_NONE;
-    return;
-  }
-  u64map_get(m, key, &head);
-  next[node] = (uint32_t)head;
-  if (u64map_put(m, key, node) != 0) *rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory aligning runs");
 }
 
 static int new_node(hpcdb_alignment *al, uint32_t parent, const align_key *k, const hpcdb_experiment *e,
@@ -90,51 +87,74 @@ static int new_node(hpcdb_alignment *al, uint32_t parent, const align_key *k, co
   }
   pv->key[n] = *k;
   uint32_t scope = parent == HPCDB_NONE ? HPCDB_NONE : al->nodes[parent].scope;
-  int rc = 0;
-  chain(&pv->by_primary, pv->next_primary, scoped(k->primary, scope), n, &rc);
-  chain(&pv->by_file, pv->next_file, k->file ? scoped(k->file, scope) : 0, n, &rc);
-  chain(&pv->by_offset, pv->next_offset, k->offset ? scoped(k->offset, scope) : 0, n, &rc);
+  HPCDB_TRY(align_chains_add(&pv->by_parent, scoped(k->primary, parent), n));
+  HPCDB_TRY(align_chains_add(&pv->by_primary, scoped(k->primary, scope), n));
+  HPCDB_TRY(align_chains_add(&pv->by_file, scoped(k->file, scope), n));
+  HPCDB_TRY(align_chains_add(&pv->by_offset, scoped(k->offset, scope), n));
   *out = n;
-  return rc;
+  return 0;
 }
 
-/* The best free node of a chain: under `parent` first, then the first made. */
-typedef int (*accept_fn)(const hpcdb_alignment *al, uint32_t node, const align_key *k, long *cost);
+typedef struct query {
+  hpcdb_alignment *al;
+  const align_key *k;
+} query;
 
-static uint32_t pick(const hpcdb_alignment *al, const hpcdb_u64map *m, const uint32_t *next, uint64_t key,
-                     uint32_t run, uint32_t parent, const align_key *k, accept_fn accept) {
-  uint64_t head;
-  if (!key || !u64map_get(m, key, &head)) return HPCDB_NONE;
+static int claimed(const hpcdb_alignment *al, uint32_t n) {
+  return al->ctx[(size_t)n * al->n_runs + al->priv->run] != HPCDB_NONE;
+}
+
+/* Exact keys: taken, or (a hash collision) not the same key. */
+static int unusable(void *user, uint32_t n) {
+  const query *q = user;
+  const align_key *o = &q->al->priv->key[n];
+  return claimed(q->al, n) || o->cls != q->k->cls || o->primary != q->k->primary;
+}
+
+/* The free node of the same file with the nearest line within the tolerance
+ * (ties: under the same parent, then the first made). */
+static uint32_t nearest_line(hpcdb_alignment *al, const align_key *k, uint32_t scope, uint32_t parent) {
+  struct hpcdb_align_private *pv = al->priv;
   uint32_t best = HPCDB_NONE;
   long best_cost = 0;
-  for (uint32_t n = (uint32_t)head; n != HPCDB_NONE; n = next[n]) {
-    long cost = 0;
-    if (al->ctx[(size_t)n * al->n_runs + run] != HPCDB_NONE || !accept(al, n, k, &cost)) continue;
-    cost = cost * 4 + (al->nodes[n].parent != parent) * 2;
-    if (best == HPCDB_NONE || cost < best_cost || (cost == best_cost && n < best)) {
-      best = n;
-      best_cost = cost;
-    }
+  for (uint32_t n = align_chains_head(&pv->by_file, scoped(k->file, scope)); n != HPCDB_NONE; n = pv->by_file.next[n]) {
+    const align_key *o = &pv->key[n];
+    long d = (long)o->line - (long)k->line;
+    if (d < 0) d = -d;
+    if (claimed(al, n) || o->cls != k->cls || o->file != k->file || d > (long)pv->tolerance) continue;
+    long cost = d * 2 + (al->nodes[n].parent != parent);
+    if (best == HPCDB_NONE || cost < best_cost) best = n, best_cost = cost;
   }
   return best;
 }
 
-static int same_class(const hpcdb_alignment *al, uint32_t n, const align_key *k, long *cost) {
-  return al->priv->key[n].cls == k->cls && al->priv->key[n].primary == k->primary;
-}
-
-static int near_line(const hpcdb_alignment *al, uint32_t n, const align_key *k, long *cost) {
-  const align_key *o = &al->priv->key[n];
-  long d = (long)o->line - (long)k->line;
-  *cost = d < 0 ? -d : d;
-  return o->cls == k->cls && o->file == k->file && *cost <= (long)al->priv->tolerance;
-}
-
 /* Offsets only where one of the two has no name or line to go by. */
-static int by_offset(const hpcdb_alignment *al, uint32_t n, const align_key *k, long *cost) {
-  const align_key *o = &al->priv->key[n];
-  return o->cls == k->cls && o->offset == k->offset &&
-         (o->kind == HPCDB_MATCH_OFFSET || k->kind == HPCDB_MATCH_OFFSET);
+static uint32_t same_offset(hpcdb_alignment *al, const align_key *k, uint32_t scope) {
+  struct hpcdb_align_private *pv = al->priv;
+  for (uint32_t n = align_chains_head(&pv->by_offset, scoped(k->offset, scope)); n != HPCDB_NONE; n = pv->by_offset.next[n]) {
+    const align_key *o = &pv->key[n];
+    if (!claimed(al, n) && o->cls == k->cls && o->offset == k->offset &&
+        (o->kind == HPCDB_MATCH_OFFSET || k->kind == HPCDB_MATCH_OFFSET))
+      return n;
+  }
+  return HPCDB_NONE;
+}
+
+static uint32_t find(hpcdb_alignment *al, const align_key *k, uint32_t parent, uint8_t *how, int32_t *shift,
+                     const hpcdb_align_options *opt) {
+  struct hpcdb_align_private *pv = al->priv;
+  uint32_t scope = al->nodes[parent].scope;
+  query q = {al, k};
+  uint32_t n = align_chains_first_free(&pv->by_parent, scoped(k->primary, parent), unusable, &q);
+  if (n == HPCDB_NONE) n = align_chains_first_free(&pv->by_primary, scoped(k->primary, scope), unusable, &q);
+  if (n != HPCDB_NONE) return n;
+  if (k->file && !(opt && opt->no_shifted_lines) && (n = nearest_line(al, k, scope, parent)) != HPCDB_NONE) {
+    *how = HPCDB_MATCH_LINE_SHIFTED;
+    *shift = (int32_t)k->line - (int32_t)pv->key[n].line;
+    return n;
+  }
+  if (k->offset && (n = same_offset(al, k, scope)) != HPCDB_NONE) *how = HPCDB_MATCH_OFFSET;
+  return n;
 }
 
 static int align_run(hpcdb_alignment *al, uint32_t r, const hpcdb_align_options *opt) {
@@ -142,28 +162,19 @@ static int align_run(hpcdb_alignment *al, uint32_t r, const hpcdb_align_options 
   struct hpcdb_align_private *pv = al->priv;
   uint32_t *map = malloc(((size_t)e->n_contexts + 1) * sizeof *map);
   if (!map) return hpcdb_fail(HPCDB_ENOMEM, "out of memory aligning runs");
+  pv->run = r;
+  align_chains_new_run(&pv->by_parent, al->n_nodes);
+  align_chains_new_run(&pv->by_primary, al->n_nodes);
   int rc = 0;
   for (uint32_t i = 0; i < e->n_contexts && rc == 0; i++) {
     align_key k;
     align_key_of(e, i, &k);
     uint32_t parent = i == 0 ? HPCDB_NONE : map[e->contexts[i].parent];
-    uint32_t scope = parent == HPCDB_NONE ? HPCDB_NONE : al->nodes[parent].scope;
     uint32_t node = HPCDB_NONE;
     uint8_t how = k.kind;
     int32_t shift = 0;
     if (i == 0 && r > 0) node = 0;
-    else if (i > 0) node = pick(al, &pv->by_primary, pv->next_primary, scoped(k.primary, scope), r, parent, &k, same_class);
-    if (node == HPCDB_NONE && k.file && !(opt && opt->no_shifted_lines)) {
-      node = pick(al, &pv->by_file, pv->next_file, scoped(k.file, scope), r, parent, &k, near_line);
-      if (node != HPCDB_NONE) {
-        how = HPCDB_MATCH_LINE_SHIFTED;
-        shift = (int32_t)k.line - (int32_t)pv->key[node].line;
-      }
-    }
-    if (node == HPCDB_NONE && k.offset) {
-      node = pick(al, &pv->by_offset, pv->next_offset, scoped(k.offset, scope), r, parent, &k, by_offset);
-      if (node != HPCDB_NONE) how = HPCDB_MATCH_OFFSET;
-    }
+    else if (i > 0 && r > 0) node = find(al, &k, parent, &how, &shift, opt);
     if (node == HPCDB_NONE && (rc = new_node(al, parent, &k, e, i, &node)) < 0) break;
     al->ctx[(size_t)node * al->n_runs + r] = i;
     al->how[(size_t)node * al->n_runs + r] = how;
@@ -172,6 +183,16 @@ static int align_run(hpcdb_alignment *al, uint32_t r, const hpcdb_align_options 
   }
   free(map);
   return rc;
+}
+
+static void free_lookups(struct hpcdb_align_private *pv) {
+  free(pv->key);
+  free(pv->last_child);
+  pv->key = NULL, pv->last_child = NULL;
+  align_chains_free(&pv->by_parent);
+  align_chains_free(&pv->by_primary);
+  align_chains_free(&pv->by_file);
+  align_chains_free(&pv->by_offset);
 }
 
 int hpcdb_align(hpcdb_alignment **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
@@ -194,6 +215,7 @@ int hpcdb_align(hpcdb_alignment **out, const hpcdb_experiment *const *runs, uint
     hpcdb_alignment_free(al);
     return rc;
   }
+  free_lookups(al->priv); /* the lookups serve the matching only: their memory goes now */
   *out = al;
   return 0;
 }
@@ -202,14 +224,7 @@ void hpcdb_alignment_free(hpcdb_alignment *al) {
   if (!al) return;
   struct hpcdb_align_private *pv = al->priv;
   if (pv) {
-    free(pv->key);
-    free(pv->next_primary);
-    free(pv->next_file);
-    free(pv->next_offset);
-    free(pv->last_child);
-    u64map_free(&pv->by_primary);
-    u64map_free(&pv->by_file);
-    u64map_free(&pv->by_offset);
+    free_lookups(pv);
     strpool_free(&pv->names);
     free(pv);
   }
