@@ -13,6 +13,7 @@
 #include "hpcdb/model.h"
 
 struct hpcdb_db;
+struct hpcdb_compare_private;
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,6 +91,10 @@ typedef struct hpcdb_compare_options {
    * the summary profile's values loaded (hpcdb_db_profile_values); the other
    * profiles' values are then read from it one at a time. */
   const struct hpcdb_db *const *dbs;
+  /* With dbs: no pass over the profiles; the per-profile mean and max are
+   * NaN until hpcdb_compare_profiles asks for some nodes' (a table shows a
+   * few hundred of a database's nodes; each is one context of cct.db). */
+  int profiles_on_demand;
 } hpcdb_compare_options;
 
 typedef struct hpcdb_comparison {
@@ -100,15 +105,20 @@ typedef struct hpcdb_comparison {
   /* [node * n_runs + run], in the unit of the first run (values of a run in
    * another time unit are converted): */
   double *inc, *exc;         /* inclusive and exclusive, of the whole run (summary) */
-  double *pmean, *pmax;      /* over the run's profiles (ranks, threads), inclusive; for a run
+  double *pmean, *pmax;      /* over the run's profiles (ranks, threads), inclusive: the mean over
+                                the profiles with a value at the node (as hpcprof's Mean); for a run
                                 read without its profiles' values (HPCDB_READ_SUMMARY_ONLY) from
                                 the summary's Sum and Max statistics, NaN where it has no Max */
   uint32_t *n_profiles;      /* per run: profiles the mean is over */
+  struct hpcdb_compare_private *priv;
 } hpcdb_comparison;
 
 HPCDB_API int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
                             const hpcdb_compare_options *options);
 HPCDB_API void hpcdb_comparison_free(hpcdb_comparison *c);
+/* profiles_on_demand: the per-profile mean and max of these nodes, from each
+ * run's cct.db (nodes already done, and runs without a database, are left). */
+HPCDB_API int hpcdb_compare_profiles(hpcdb_comparison *c, const uint32_t *nodes, uint32_t n);
 
 /* Side A is runs [0, n_a), side B the rest: one node's figures. */
 typedef struct hpcdb_delta {

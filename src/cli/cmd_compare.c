@@ -313,6 +313,26 @@ static int read_runs(const args *a, hpcdb_experiment **runs, hpcdb_db **dbs) {
   return 0;
 }
 
+/* A scaling study: the per-profile figures of the frames that can be listed
+ * (at least --min-share of a run's total), read from the databases now (the
+ * tables of two sides read them row by row). */
+static int load_profiles(const compare_cli *c) {
+  hpcdb_comparison *cmp = c->cmp;
+  uint32_t *nodes = malloc(((size_t)cmp->al->n_nodes + 1) * sizeof *nodes), n = 0;
+  if (!nodes) return -1;
+  for (uint32_t k = 0; k < cmp->al->n_nodes; k++)
+    for (uint32_t r = 0; r < c->n_runs; r++) {
+      double v = cmp->inc[(size_t)k * c->n_runs + r], total = cmp->inc[r];
+      if (cmp->al->nodes[k].is_frame && fabs(v) >= c->min_share * fabs(total)) {
+        nodes[n++] = k;
+        break;
+      }
+    }
+  int rc = hpcdb_compare_profiles(cmp, nodes, n);
+  free(nodes);
+  return rc;
+}
+
 static int run(args *a) {
   compare_cli *c = &a->c;
   hpcdb_experiment *runs[MAX_RUNS] = {0};
@@ -329,7 +349,7 @@ static int run(args *a) {
     }
     metrics[r] = r < c->n_a || c->param_name || !a->metric_b ? a->metric_a : a->metric_b;
   }
-  hpcdb_compare_options opt = {metrics, a->align, (const hpcdb_db *const *)dbs};
+  hpcdb_compare_options opt = {metrics, a->align, (const hpcdb_db *const *)dbs, 1};
   if (hpcdb_compare(&cmp, (const hpcdb_experiment *const *)runs, n, &opt) < 0) {
     fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
     goto done;
@@ -339,6 +359,10 @@ static int run(args *a) {
   c->n_runs = n;
   c->cmp = cmp;
   if (c->param_name) c->params = a->params;
+  if (c->params && load_profiles(c) < 0) {
+    fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
+    goto done;
+  }
   if (a->explain) {
     rc = explain(a, cmp);
     goto done;

@@ -17,7 +17,7 @@ typedef struct compare_cli {
   const hpcdb_experiment *const *runs;
   const char *const *paths;
   uint32_t n_runs, n_a;     /* side A: runs [0, n_a) */
-  const hpcdb_comparison *cmp;
+  hpcdb_comparison *cmp;   /* per-profile figures are read as rows need them */
   int view, sort_ratio, csv, quiet;
   uint32_t top;             /* rows in the summary, and per level (top-down) or in all */
   double min_share;         /* nodes below this fraction of both sides' totals are not listed */

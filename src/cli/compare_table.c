@@ -84,6 +84,8 @@ typedef struct figures {
 } figures;
 
 static void node_figures(const compare_cli *c, uint32_t n, figures *f) {
+  if (hpcdb_compare_profiles(c->cmp, &n, 1) < 0) /* a damaged cct.db: the figures stay unknown */
+    fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
   hpcdb_compare_delta(c->cmp, n, c->n_a, 1, 0, &f->inc);
   hpcdb_compare_delta(c->cmp, n, c->n_a, 0, 0, &f->exc);
   hpcdb_compare_delta(c->cmp, n, c->n_a, 1, 1, &f->mean);

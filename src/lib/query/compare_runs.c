@@ -5,11 +5,15 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "query/compare_private.h"
 #include "query/compare_values.h"
 
-static int fill_run(hpcdb_comparison *c, const hpcdb_experiment *e, const hpcdb_db *db, uint32_t r, double scale) {
+static int fill_run(hpcdb_comparison *c, const hpcdb_experiment *e, uint32_t r) {
+  struct hpcdb_compare_private *pv = c->priv;
+  double scale = pv->scale[r];
+  int later = pv->on_demand[r];
   run_values v;
-  HPCDB_TRY(run_values_build(&v, e, c->metric[r], db));
+  HPCDB_TRY(run_values_build(&v, e, c->metric[r], pv->dbs[r], later));
   const hpcdb_alignment *al = c->al;
   for (uint32_t n = 0; n < al->n_nodes; n++) {
     size_t k = (size_t)n * c->n_runs + r;
@@ -17,8 +21,8 @@ static int fill_run(hpcdb_comparison *c, const hpcdb_experiment *e, const hpcdb_
     if (i == HPCDB_NONE) continue;
     c->inc[k] = v.inc[i] * scale;
     c->exc[k] = v.exc[i] * scale;
-    c->pmean[k] = v.n_profiles ? v.psum[i] / v.n_profiles * scale : 0;
-    c->pmax[k] = v.pmax[i] * scale;
+    c->pmean[k] = later ? NAN : v.pcount[i] ? v.psum[i] / v.pcount[i] * scale : 0;
+    c->pmax[k] = later ? NAN : v.pmax[i] * scale;
   }
   c->n_profiles[r] = v.n_profiles;
   run_values_free(&v);
@@ -41,18 +45,31 @@ int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, u
   c->exc = calloc(cells, sizeof *c->exc);
   c->pmean = calloc(cells, sizeof *c->pmean);
   c->pmax = calloc(cells, sizeof *c->pmax);
-  if (!c->metric || !c->seconds || !c->n_profiles || !c->inc || !c->exc || !c->pmean || !c->pmax) {
+  c->priv = calloc(1, sizeof *c->priv);
+  if (c->priv) {
+    c->priv->runs = runs;
+    c->priv->dbs = calloc(n_runs, sizeof *c->priv->dbs);
+    c->priv->inc_id = calloc(n_runs, sizeof *c->priv->inc_id);
+    c->priv->scale = calloc(n_runs, sizeof *c->priv->scale);
+    c->priv->on_demand = calloc(n_runs, sizeof *c->priv->on_demand);
+  }
+  if (!c->metric || !c->seconds || !c->n_profiles || !c->inc || !c->exc || !c->pmean || !c->pmax || !c->priv ||
+      !c->priv->dbs || !c->priv->inc_id || !c->priv->scale || !c->priv->on_demand) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory comparing runs");
     goto fail;
   }
   if ((rc = compare_pick_metrics(runs, n_runs, options ? options->metrics : NULL, c->metric)) < 0) goto fail;
+  struct hpcdb_compare_private *pv = c->priv;
   for (uint32_t r = 0; r < n_runs; r++) {
     const hpcdb_metric *m = &runs[r]->metrics[c->metric[r]];
     c->seconds[r] = compare_time_unit(m->name, m->unit);
     /* another time unit than the first run's: converted to the first's */
-    double scale = c->seconds[0] && c->seconds[r] ? c->seconds[r] / c->seconds[0] : 1;
-    const hpcdb_db *db = options && options->dbs ? options->dbs[r] : NULL;
-    if ((rc = fill_run(c, runs[r], db, r, scale)) < 0) goto fail;
+    pv->scale[r] = c->seconds[0] && c->seconds[r] ? c->seconds[r] / c->seconds[0] : 1;
+    pv->dbs[r] = options && options->dbs ? options->dbs[r] : NULL;
+    pv->inc_id[r] = compare_inclusive_id(runs[r], c->metric[r]);
+    pv->on_demand[r] = options && options->profiles_on_demand && pv->dbs[r] && pv->inc_id[r] >= 0 &&
+                       hpcdb_db_context_count(pv->dbs[r]) > 0;
+    if ((rc = fill_run(c, runs[r], r)) < 0) goto fail;
   }
   *out = c;
   return 0;
@@ -71,6 +88,13 @@ void hpcdb_comparison_free(hpcdb_comparison *c) {
   free(c->exc);
   free(c->pmean);
   free(c->pmax);
+  if (c->priv) {
+    free(c->priv->dbs);
+    free(c->priv->inc_id);
+    free(c->priv->scale);
+    free(c->priv->on_demand);
+    free(c->priv);
+  }
   free(c);
 }
 

@@ -137,6 +137,7 @@ static int per_profile(run_values *v, const hpcdb_experiment *e, uint32_t m, con
     v->n_profiles++;
     for (uint32_t i = 0; i < e->n_contexts; i++) {
       v->psum[i] += one[i];
+      v->pcount[i] += one[i] != 0;
       if (one[i] > v->pmax[i] || v->n_profiles == 1) v->pmax[i] = one[i];
     }
   }
@@ -157,6 +158,7 @@ static void from_statistics(run_values *v, const hpcdb_experiment *e, uint32_t m
   }
   if (!v->n_profiles) return;
   memcpy(v->psum, v->inc, (size_t)e->n_contexts * sizeof *v->psum);
+  for (uint32_t i = 0; i < e->n_contexts; i++) v->pcount[i] = v->n_profiles; /* no count statistic read */
   const hpcdb_metric *mt = &e->metrics[m];
   int32_t max_id = -1;
   for (uint32_t k = 0; k < mt->n_summaries; k++) {
@@ -179,20 +181,25 @@ static int have_profile_values(const hpcdb_experiment *e) {
   return 0;
 }
 
-int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric, const hpcdb_db *db) {
+int32_t compare_inclusive_id(const hpcdb_experiment *e, uint32_t metric) { return metric_ids(e, metric, 0).inc; }
+
+int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric, const hpcdb_db *db, int skip_profiles) {
   memset(v, 0, sizeof *v);
   size_t n = (size_t)e->n_contexts + 1;
   v->inc = calloc(n, sizeof *v->inc);
   v->exc = calloc(n, sizeof *v->exc);
   v->psum = calloc(n, sizeof *v->psum);
   v->pmax = calloc(n, sizeof *v->pmax);
-  if (!v->inc || !v->exc || !v->psum || !v->pmax) {
+  v->pcount = calloc(n, sizeof *v->pcount);
+  if (!v->inc || !v->exc || !v->psum || !v->pmax || !v->pcount) {
     run_values_free(v);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the values of %u contexts", e->n_contexts);
   }
   whole_run(v, e, metric);
   int rc = 0;
-  if (db || have_profile_values(e)) rc = per_profile(v, e, metric, db);
+  if (skip_profiles)
+    for (uint32_t p = 0; p < e->n_profiles; p++) v->n_profiles += !(e->profiles[p].flags & HPCDB_PROFILE_SUMMARY);
+  else if (db || have_profile_values(e)) rc = per_profile(v, e, metric, db);
   else from_statistics(v, e, metric);
   if (rc < 0) run_values_free(v);
   return rc;
@@ -203,5 +210,6 @@ void run_values_free(run_values *v) {
   free(v->exc);
   free(v->psum);
   free(v->pmax);
+  free(v->pcount);
   memset(v, 0, sizeof *v);
 }
