@@ -31,7 +31,9 @@ typedef enum hpcdb_match {
   HPCDB_MATCH_NAME,        /* a frame by function name (compiler clone suffixes dropped) */
   HPCDB_MATCH_LINE,        /* a loop or line by file name and line */
   HPCDB_MATCH_LINE_SHIFTED,/* a loop or line by file name, line within the tolerance */
-  HPCDB_MATCH_OFFSET       /* by load module name and offset: the last resort */
+  HPCDB_MATCH_OFFSET,      /* by load module name and offset: the last resort */
+  HPCDB_MATCH_NAME_ACROSS  /* a frame by function name across a frame one side alone has (a program
+                              region, a wrapper another build inlined) */
 } hpcdb_match;
 
 typedef struct hpcdb_align_node {
@@ -72,8 +74,9 @@ HPCDB_API size_t hpcdb_align_path(const hpcdb_alignment *al, uint32_t node, char
 typedef void (*hpcdb_explain_fn)(void *user, const char *line);
 HPCDB_API int hpcdb_align_explain(const hpcdb_alignment *al, uint32_t node, const char *const *run_names,
                                   hpcdb_explain_fn fn, void *user);
-/* Nodes whose name is `name`, or whose path ends with it (a path written
- * "main > work"), into out (up to max); returns how many there are. */
+/* Nodes whose name is `name` (frames also by the name the alignment compares:
+ * "MPI_Send" finds "PMPI_Send [libmpi.so.40]"), or whose path ends with it (a
+ * path written "main > work"), into out (up to max); returns how many there are. */
 HPCDB_API uint32_t hpcdb_align_find(const hpcdb_alignment *al, const char *name, uint32_t *out, uint32_t max);
 HPCDB_API const char *hpcdb_match_name(int how);
 

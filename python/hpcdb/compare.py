@@ -6,7 +6,7 @@ from . import _core
 
 # enum hpcdb_match (include/hpcdb/compare.h)
 MATCH_NAMES = ["absent", "root", "entry point", "function name", "file and line", "file, line shifted",
-               "module offset"]
+               "module offset", "function name, across a frame one side has"]
 
 
 def _side(values, cols):

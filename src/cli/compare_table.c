@@ -306,10 +306,11 @@ static void header(FILE *out, const compare_cli *c) {
     } else if (s == 1) only_a++;
     else only_b++;
   }
-  fprintf(out, "aligned: %u nodes, %u in both (by function name %u, file and line %u, shifted line %u, module offset %u), "
-               "%u only in A, %u only in B\n",
+  fprintf(out, "aligned: %u nodes, %u in both (by function name %u, file and line %u, shifted line %u, module offset %u",
           al->n_nodes, both, rule[HPCDB_MATCH_NAME], rule[HPCDB_MATCH_LINE], rule[HPCDB_MATCH_LINE_SHIFTED],
-          rule[HPCDB_MATCH_OFFSET], only_a, only_b);
+          rule[HPCDB_MATCH_OFFSET]);
+  if (rule[HPCDB_MATCH_NAME_ACROSS]) fprintf(out, ", function name across a one-sided frame %u", rule[HPCDB_MATCH_NAME_ACROSS]);
+  fprintf(out, "), %u only in A, %u only in B\n", only_a, only_b);
   figures f;
   char a[48], b[48], d[48], q[48];
   node_figures(c, 0, &f);

@@ -5,6 +5,9 @@
 #   status N ARG...     `hpcdb compare ARG...` exits with status N
 #   flamegraph          the differential SVG is well-formed XML with a red (slower) solve
 #   own-cube DB         a sample database and its own Cube conversion compare as equal
+#   cross-format        HPCToolkit's cpi-mpi against Score-P's cpi (Cube): no metric in common unless
+#                       named (exit 2); with --metric "CPUTIME (sec)=time", main, MPI_Bcast and MPI_Reduce
+#                       aligned by name across Score-P's program and iteration regions
 set -u
 hpcdb=$1 work=$2 samples=$3 case=$4
 shift 4
@@ -67,6 +70,18 @@ for r in rows:
 print(len(rows), "rows equal")
 PY
   ;;
+cross-format)
+  a=$samples/hpctoolkit-v4/cpi-mpi b=$samples/cube/scorep-cpi.cubex
+  [ -d "$a" ] && [ -f "$b" ] || { echo "sample data not found at $samples: skipped"; exit 77; }
+  "$hpcdb" compare "$a" "$b" > /dev/null 2> "$work/cross.err"; rc=$?
+  cat "$work/cross.err"
+  [ $rc = 2 ] || fail "exit status $rc without a metric in common, expected 2"
+  grep -q -- '--metric "CPUTIME (sec)=NAME"' "$work/cross.err" || fail "the message does not name the pair to give"
+  for fn in main MPI_Bcast MPI_Reduce; do
+    "$hpcdb" compare --metric "CPUTIME (sec)=time" --explain "$fn" "$a" "$b" > "$work/cross-$fn.txt" 2>&1
+    cat "$work/cross-$fn.txt"
+    grep -q "^  B: .* matched by function name" "$work/cross-$fn.txt" || fail "$fn not aligned by name"
+  done ;;
 *) fail "unknown case $case" ;;
 esac
 echo PASS

@@ -38,7 +38,9 @@ compare_test(status/one-run status 2 @/pair/a.d)
 compare_test(status/missing status 2 @/pair/a.d @/pair/no-such.d)
 compare_test(status/no-metric status 2 --metric "CPUTIME (sec)" @/pair/a.d @/pair/b.d)
 compare_test(flamegraph flamegraph)
+compare_test(help status 0 --help)
 compare_test(own-cube own-cube hpctoolkit-v4/cpi-mpi)
+compare_test(cross-format cross-format)
 compare_test(own-cube-ping-pong own-cube hpctoolkit-v4/ping-pong-mpi)
 
 # Recorded in the test: tests/compare/slowed.c with work_b made 2x slower by its argument, and

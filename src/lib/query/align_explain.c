@@ -14,6 +14,7 @@ const char *hpcdb_match_name(int how) {
   case HPCDB_MATCH_LINE: return "file and line";
   case HPCDB_MATCH_LINE_SHIFTED: return "file, line shifted";
   case HPCDB_MATCH_OFFSET: return "module offset";
+  case HPCDB_MATCH_NAME_ACROSS: return "function name, across a frame one side has";
   default: return "absent";
   }
 }
@@ -41,9 +42,14 @@ static int path_ends_with(const char *path, size_t plen, const char *name, size_
 uint32_t hpcdb_align_find(const hpcdb_alignment *al, const char *name, uint32_t *out, uint32_t max) {
   uint32_t found = 0;
   size_t len = strlen(name);
-  char path[4096];
+  char path[4096], want[1024], have[1024];
+  align_function_name(name, want, sizeof want); /* "MPI_Send" finds "PMPI_Send [libmpi.so]" too */
   for (uint32_t n = 0; n < al->n_nodes; n++) {
     int hit = !strcmp(al->nodes[n].name, name);
+    if (!hit && al->nodes[n].is_frame) {
+      align_function_name(al->nodes[n].name, have, sizeof have);
+      hit = !strcmp(have, want);
+    }
     if (!hit && strstr(name, " > ")) {
       size_t plen = hpcdb_align_path(al, n, path, sizeof path);
       hit = plen < sizeof path && path_ends_with(path, plen, name, len);

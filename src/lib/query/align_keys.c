@@ -14,8 +14,12 @@ const char *align_basename(const char *path) {
 }
 
 size_t align_function_name(const char *name, char *buf, size_t size) {
+  if (!strncmp(name, "PMPI_", 5)) name++; /* the MPI profiling interface's name of MPI_X */
   static const char *const clones[] = {".constprop.", ".isra.", ".part.", ".cold", ".lto_priv.", ".localalias"};
   size_t len = strlen(name);
+  /* hpcprof names a function of a binary without structure "f [libx.so.1]": the module is no part of f */
+  const char *module = strstr(name, " [");
+  if (module && len && name[len - 1] == ']' && module != name) len = (size_t)(module - name);
   for (size_t k = 0; k < sizeof clones / sizeof *clones; k++) {
     const char *at = strstr(name, clones[k]);
     if (at && at != name && (size_t)(at - name) < len) len = (size_t)(at - name);

@@ -21,7 +21,8 @@ typedef struct align_key {
 
 void align_key_of(const hpcdb_experiment *exp, uint32_t ctx, align_key *out);
 /* The name of a frame's function with a compiler clone suffix (.constprop.N,
- * .isra.N, .part.N, .cold, .lto_priv.N) dropped, into buf (length back). */
+ * .isra.N, .part.N, .cold, .lto_priv.N) and hpcprof's " [module]" dropped,
+ * and PMPI_X read as MPI_X, into buf (length back). */
 size_t align_function_name(const char *name, char *buf, size_t size);
 /* What a person reads: function name, "loop at f.c:12", "f.c:40", "app+0x4a0". */
 size_t align_display_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);

@@ -8,7 +8,8 @@
  * loops put it. The rules, tried in order: the primary key exactly (entry
  * point, function name, file:line); for loops and lines the same file with
  * the nearest line within the tolerance; module name + offset, only where
- * one side has no name or line. A node another context of the same run
+ * one side has no name or line; a frame's name across a frame one side
+ * alone has (across()). A node another context of the same run
  * already took is not taken twice; among candidates the one under the same
  * parent node wins, then the first made (for shifted lines: the nearest
  * line, then the same parent). No match: a new node under the parent's node,
@@ -140,6 +141,39 @@ static uint32_t same_offset(hpcdb_alignment *al, const align_key *k, uint32_t sc
   return HPCDB_NONE;
 }
 
+/* Made by the run being aligned: no earlier run has the node. */
+static int only_this_run(const hpcdb_alignment *al, uint32_t n) {
+  for (uint32_t r = 0; r < al->priv->run; r++)
+    if (al->ctx[(size_t)n * al->n_runs + r] != HPCDB_NONE) return 0;
+  return 1;
+}
+
+#define ACROSS_LEVELS 3     /* wrapper frames looked through, upwards */
+#define ACROSS_VISITS 4096  /* nodes of a scope searched for wrappers the run lacks */
+
+/* A frame matched across a frame one side alone has: up, through frames this
+ * run made (Score-P's program region above main); down, into frames of the
+ * scope this run has not taken (a wrapper this build inlined). */
+static uint32_t across(hpcdb_alignment *al, const align_key *k, uint32_t scope, query *q) {
+  struct hpcdb_align_private *pv = al->priv;
+  uint32_t n = HPCDB_NONE;
+  for (uint32_t s = scope, level = 0; n == HPCDB_NONE && level < ACROSS_LEVELS && s != 0 && only_this_run(al, s); level++) {
+    s = al->nodes[al->nodes[s].parent].scope;
+    n = align_chains_first_free(&pv->by_primary, scoped(k->primary, s), unusable, q);
+  }
+  uint32_t stack[64], depth = 0, visits = 0;
+  for (uint32_t c = al->nodes[scope].first_child; c != HPCDB_NONE && depth < 64; c = al->nodes[c].next_sibling) stack[depth++] = c;
+  while (n == HPCDB_NONE && depth > 0 && visits++ < ACROSS_VISITS) {
+    uint32_t f = stack[--depth];
+    if (al->nodes[f].is_frame) {
+      if (!claimed(al, f)) n = align_chains_first_free(&pv->by_primary, scoped(k->primary, f), unusable, q);
+      continue; /* the frame's own scope is not this one's */
+    }
+    for (uint32_t c = al->nodes[f].first_child; c != HPCDB_NONE && depth < 64; c = al->nodes[c].next_sibling) stack[depth++] = c;
+  }
+  return n;
+}
+
 static uint32_t find(hpcdb_alignment *al, const align_key *k, uint32_t parent, uint8_t *how, int32_t *shift,
                      const hpcdb_align_options *opt) {
   struct hpcdb_align_private *pv = al->priv;
@@ -148,6 +182,10 @@ static uint32_t find(hpcdb_alignment *al, const align_key *k, uint32_t parent, u
   uint32_t n = align_chains_first_free(&pv->by_parent, scoped(k->primary, parent), unusable, &q);
   if (n == HPCDB_NONE) n = align_chains_first_free(&pv->by_primary, scoped(k->primary, scope), unusable, &q);
   if (n != HPCDB_NONE) return n;
+  if (k->cls == AC_FRAME && k->kind == HPCDB_MATCH_NAME && (n = across(al, k, scope, &q)) != HPCDB_NONE) {
+    *how = HPCDB_MATCH_NAME_ACROSS;
+    return n;
+  }
   if (k->file && !(opt && opt->no_shifted_lines) && (n = nearest_line(al, k, scope, parent)) != HPCDB_NONE) {
     *how = HPCDB_MATCH_LINE_SHIFTED;
     *shift = (int32_t)k->line - (int32_t)pv->key[n].line;

@@ -127,6 +127,50 @@ static void rules(void) {
   hpcdb_experiment_free(b);
 }
 
+/* A: main > work > leaf; B: program > main > wrapper > work > leaf, and
+ * PMPI_Send [libmpi.so] against MPI_Send: frames one side alone has are looked
+ * through, up and down; hpcprof's module suffix and the PMPI_ prefix do not count. */
+static hpcdb_experiment *wrapped(int b) {
+  hpcdb_experiment *e;
+  hpcdb_experiment_new(&e);
+  next_id = 1;
+  hpcdb_add_module(e, "/app", 0, NULL);
+  hpcdb_add_file(e, "/a.c", 0, NULL);
+  uint32_t top = 0;
+  if (b) top = ctx(e, 0, HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, fn(e, "program", 0x10), 0, 0);
+  uint32_t main_ = ctx(e, top, HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, fn(e, "main", 0x20), 0, 0);
+  uint32_t work_parent = main_;
+  if (b) work_parent = ctx(e, main_, HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, fn(e, "wrapper", 0x30), 0, 0);
+  uint32_t work = ctx(e, work_parent, HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, fn(e, "work", 0x40), 0, 0);
+  ctx(e, work, HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, fn(e, "leaf", 0x50), 0, 0);
+  ctx(e, main_, HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, fn(e, b ? "MPI_Send" : "PMPI_Send [libmpi.so.40]", 0x60), 0, 0);
+  return e;
+}
+
+static void across_one_sided_frames(void) {
+  for (int order = 0; order < 2; order++) { /* the wrapper side first and second */
+    hpcdb_experiment *a = wrapped(order), *b = wrapped(!order);
+    const hpcdb_experiment *runs[2] = {a, b};
+    hpcdb_alignment *al;
+    CHECK_RC(hpcdb_align(&al, runs, 2, NULL));
+    if (!al) continue;
+    for (const char *const *name = (const char *const[]){"main", "work", "leaf", NULL}; *name; name++) {
+      uint32_t n = only(al, *name);
+      CHECK(present(al, n, 0) && present(al, n, 1));
+    }
+    CHECK(how(al, only(al, "main"), 1) == HPCDB_MATCH_NAME_ACROSS); /* up (B wrapped) or down (A wrapped) */
+    CHECK(how(al, only(al, "leaf"), 1) == HPCDB_MATCH_NAME);
+    uint32_t send[2];
+    CHECK(hpcdb_align_find(al, order ? "MPI_Send" : "PMPI_Send [libmpi.so.40]", send, 2) == 1 && present(al, send[0], 1));
+    uint32_t w = only(al, "wrapper"), p = only(al, "program");
+    int side = order ? 0 : 1; /* the run with the wrapper and the program frame */
+    CHECK(present(al, w, side) && !present(al, w, !side) && present(al, p, side) && !present(al, p, !side));
+    hpcdb_alignment_free(al);
+    hpcdb_experiment_free(a);
+    hpcdb_experiment_free(b);
+  }
+}
+
 static void self_alignment(void) {
   for (uint64_t seed = 1; seed <= 20; seed++) {
     hpcdb_experiment *e;
@@ -145,6 +189,7 @@ static void self_alignment(void) {
 
 int main(void) {
   rules();
+  across_one_sided_frames();
   self_alignment();
   hpcdb_alignment *none;
   CHECK(hpcdb_align(&none, NULL, 0, NULL) == HPCDB_EINVAL && none == NULL);
