@@ -1,8 +1,6 @@
 /* hpcdb compare: runs aligned by calling path, side by side; a CI gate; a
  * scaling study (docs/compare.md). */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -257,62 +255,6 @@ static int explain(const args *a, const hpcdb_comparison *cmp) {
   return EXIT_OK;
 }
 
-/* The runs are read at once, one per core (each read is one thread's work).
- * A v4.0 database directory is read without its values but the summary's;
- * the comparison reads its profiles one at a time (memory: the tree and one
- * profile, whatever the number of profiles). */
-typedef struct reader {
-  const args *a;
-  hpcdb_experiment **runs;
-  hpcdb_db **dbs;
-  char (*errors)[1024];
-  atomic_uint next;
-} reader;
-
-static int read_one(hpcdb_experiment **exp, hpcdb_db **db, const char *path) {
-  hpcdb_format f = HPCDB_FORMAT_UNKNOWN;
-  if (hpcdb_detect(&f, path) < 0 || f != HPCDB_FORMAT_HPCTK4_DIR) return hpcdb_read(exp, path);
-  int rc = hpcdb_hpctk4_read_lazy(exp, db, path);
-  for (uint32_t p = 0; rc == 0 && p < (*exp)->n_profiles; p++)
-    if ((*exp)->profiles[p].flags & HPCDB_PROFILE_SUMMARY) rc = hpcdb_db_profile_values(*db, p, &(*exp)->profiles[p]);
-  if (rc < 0) {
-    hpcdb_experiment_free(*exp);
-    hpcdb_db_close(*db);
-    *exp = NULL, *db = NULL;
-  }
-  return rc;
-}
-
-static void *read_some(void *user) {
-  reader *rd = user;
-  for (uint32_t r; (r = atomic_fetch_add(&rd->next, 1)) < rd->a->n_paths;)
-    if (read_one(&rd->runs[r], &rd->dbs[r], rd->a->paths[r]) < 0)
-      snprintf(rd->errors[r], sizeof rd->errors[r], "%s", hpcdb_last_error());
-  return NULL;
-}
-
-static int read_runs(const args *a, hpcdb_experiment **runs, hpcdb_db **dbs) {
-  static char errors[MAX_RUNS][1024];
-  reader rd = {a, runs, dbs, errors, 0};
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  uint32_t n_threads = cores > 1 ? (uint32_t)cores : 1;
-  if (n_threads > a->n_paths) n_threads = a->n_paths;
-  pthread_t threads[64];
-  uint32_t started = 0;
-  for (uint32_t t = 1; t < n_threads && t < 64; t++)
-    if (pthread_create(&threads[started], NULL, read_some, &rd) == 0) started++;
-  read_some(&rd);
-  for (uint32_t t = 0; t < started; t++) pthread_join(threads[t], NULL);
-  for (uint32_t r = 0; r < a->n_paths; r++) {
-    if (!runs[r]) {
-      fprintf(stderr, "hpcdb compare: %s\n", errors[r]);
-      return -1;
-    }
-    cli_warnings(runs[r]);
-  }
-  return 0;
-}
-
 /* A scaling study: the per-profile figures of the frames that can be listed
  * (at least --min-share of a run's total), read from the databases now (the
  * tables of two sides read them row by row). */
@@ -341,7 +283,7 @@ static int run(args *a) {
   hpcdb_comparison *cmp = NULL;
   int rc = EXIT_FAILED;
   uint32_t n = a->n_paths;
-  if (read_runs(a, runs, dbs) < 0) goto done;
+  if (compare_read_runs(a->paths, a->n_paths, runs, dbs) < 0) goto done;
   for (uint32_t r = 0; r < n; r++) {
     if (c->param_name && a->n_values == 0 && hpcdb_run_parameter(&a->params[r], runs[r], c->param_name) < 0) {
       fprintf(stderr, "hpcdb compare: %s (or give --param %s=VALUE per run)\n", hpcdb_last_error(), c->param_name);
