@@ -25,7 +25,10 @@ static int read_one(hpcdb_experiment **exp, hpcdb_db **db, const char *path) {
   if (hpcdb_detect(&f, path) < 0 || f != HPCDB_FORMAT_HPCTK4_DIR) return hpcdb_read(exp, path);
   int rc = hpcdb_hpctk4_read_lazy(exp, db, path);
   for (uint32_t p = 0; rc == 0 && p < (*exp)->n_profiles; p++)
-    if ((*exp)->profiles[p].flags & HPCDB_PROFILE_SUMMARY) rc = hpcdb_db_profile_values(*db, p, &(*exp)->profiles[p]);
+    if ((*exp)->profiles[p].flags & HPCDB_PROFILE_SUMMARY) {
+      hpcdb_profile_clear_values(&(*exp)->profiles[p]); /* the lazy read's empty arrays */
+      rc = hpcdb_db_profile_values(*db, p, &(*exp)->profiles[p]);
+    }
   if (rc < 0) {
     hpcdb_experiment_free(*exp);
     hpcdb_db_close(*db);
