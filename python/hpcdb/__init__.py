@@ -104,6 +104,8 @@ def compare(a, b, metric=None, line_tolerance=0, exact_lines=False):
     if not side_a or not side_b:
         raise ValueError("compare: runs are needed on both sides")
     runs = [e if isinstance(e, Experiment) else open(e) for e in side_a + side_b]
+    if any(e.info["lazy"] for e in runs):
+        raise ValueError("compare: an experiment opened with lazy=True holds no values (pass its path)")
     ma, mb = metric if isinstance(metric, (list, tuple)) else (metric, metric)
     metrics = [ma] * len(side_a) + [mb] * len(side_b)
     return _compare.aligned(runs, metrics, len(side_a), line_tolerance, exact_lines)

@@ -71,3 +71,8 @@ def test_metric_errors():
         hpcdb.compare(pair("a.d"), pair("b.d"), metric="nope")
     df = hpcdb.compare(pair("a.d"), pair("b.d"), metric=("time", "time"))
     assert df.iloc[0]["b_incl"] == pytest.approx(10.25)
+
+
+def test_lazy_experiments_are_refused():
+    with pytest.raises(ValueError, match="lazy"):
+        hpcdb.compare(hpcdb.open(pair("a.d"), lazy=True), pair("b.d"))
