@@ -50,14 +50,14 @@ PY
   "$hpcdb" compare --quiet --force --flamegraph "$out" "$work/pair/a.d" "$work/pair/b.d" || fail "--force" ;;
 own-cube)
   [ -d "$samples/$1" ] || { echo "sample data not found at $samples: skipped"; exit 77; }
-  db=$samples/$1 cube=$work/own-$(basename "$1").cubex
+  db=$samples/$1 cube=$work/own-$(basename "$1").cubex csv=$work/own-$(basename "$1").csv
   rm -f "$cube"
   "$hpcdb" convert --to cube "$db" "$cube" 2>/dev/null || fail "convert --to cube"
-  "$hpcdb" compare --csv --top 0 --min-share 0 "$db" "$cube" > "$work/own.csv" || fail "compare"
+  "$hpcdb" compare --csv --top 0 --min-share 0 "$db" "$cube" > "$csv" || fail "compare"
   "$hpcdb" compare "$db" "$cube" | sed -n 3,4p
   "$hpcdb" compare "$db" "$cube" | grep -q "0 only in A, 0 only in B" || fail "unaligned nodes"
   # every row: same values both sides (delta 0, ratio 1), inclusive and exclusive, means and max
-  python3 - "$work/own.csv" <<'PY' || fail "values differ"
+  python3 - "$csv" <<'PY' || fail "values differ"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) > 10, len(rows)

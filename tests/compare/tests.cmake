@@ -39,9 +39,10 @@ compare_test(status/missing status 2 @/pair/a.d @/pair/no-such.d)
 compare_test(status/no-metric status 2 --metric "CPUTIME (sec)" @/pair/a.d @/pair/b.d)
 compare_test(flamegraph flamegraph)
 compare_test(help status 0 --help)
-compare_test(own-cube own-cube hpctoolkit-v4/cpi-mpi)
+foreach(db cpi-mpi ping-pong-mpi lmp-openmp loop-fork-cycles hpcviewer-issue-328)
+  compare_test(own-cube/${db} own-cube hpctoolkit-v4/${db})
+endforeach()
 compare_test(cross-format cross-format)
-compare_test(own-cube-ping-pong own-cube hpctoolkit-v4/ping-pong-mpi)
 
 # Recorded in the test: tests/compare/slowed.c with work_b made 2x slower by its argument, and
 # the same source at -O0 and -O2 (both without sibling calls, so work_a stays a frame). Without
