@@ -7,7 +7,8 @@
 #   own-cube DB         a sample database and its own Cube conversion compare as equal
 #   cross-format        HPCToolkit's cpi-mpi against Score-P's cpi (Cube): no metric in common unless
 #                       named (exit 2); with --metric "CPUTIME (sec)=time", main, MPI_Bcast and MPI_Reduce
-#                       aligned by name across Score-P's program and iteration regions
+#                       aligned by name across Score-P's program and iteration regions; a legacy
+#                       database's CPUTIME (usec) against CPUTIME (sec), converted
 set -u
 hpcdb=$1 work=$2 samples=$3 case=$4
 shift 4
@@ -81,7 +82,15 @@ cross-format)
     "$hpcdb" compare --metric "CPUTIME (sec)=time" --explain "$fn" "$a" "$b" > "$work/cross-$fn.txt" 2>&1
     cat "$work/cross-$fn.txt"
     grep -q "^  B: .* matched by function name" "$work/cross-$fn.txt" || fail "$fn not aligned by name"
-  done ;;
+  done
+  # the same time metric in two units: microseconds (legacy hpcprof) against seconds, converted
+  legacy=$samples/hpctoolkit-legacy/cpi-mpi
+  [ -d "$legacy" ] || { echo "sample data not found at $legacy: skipped"; exit 77; }
+  "$hpcdb" compare "$legacy" "$a" > "$work/units.txt" || fail "legacy against v4.0"
+  head -4 "$work/units.txt"
+  grep -q '^A: .*metric "CPUTIME (usec)"' "$work/units.txt" && grep -q '^B: .*metric "CPUTIME (sec)"' "$work/units.txt" ||
+    fail "CPUTIME (usec) not compared with CPUTIME (sec)"
+  grep -q "^total: A 3.998 s, B 325.975 ms" "$work/units.txt" || fail "the units are not converted" ;;
 *) fail "unknown case $case" ;;
 esac
 echo PASS

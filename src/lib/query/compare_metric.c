@@ -1,6 +1,7 @@
 /* Which metric of each run is compared (docs/compare.md, "Metrics"): the one
  * named for the run; else the first run's (named, or its default metric)
- * by the same name; else a metric documented as meaning the same thing. */
+ * by the same name; else a metric documented as meaning the same thing; else
+ * the same time metric in another unit (values are converted). */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,21 @@ double compare_time_unit(const char *name, const char *unit) {
   return 0;
 }
 
+/* The same name but for the time unit in parentheses: "CPUTIME (usec)" and
+ * "CPUTIME (sec)" (older hpcprof wrote microseconds), both times. */
+static uint32_t other_time_unit(const hpcdb_experiment *e, const char *name) {
+  const char *paren = strstr(name, " (");
+  if (!paren || compare_time_unit(name, NULL) == 0) return HPCDB_NONE;
+  size_t base = (size_t)(paren - name);
+  for (uint32_t m = 0; m < e->n_metrics; m++) {
+    const char *other = e->metrics[m].name;
+    if (other && !strncmp(other, name, base) && !strncmp(other + base, " (", 2) &&
+        compare_time_unit(other, e->metrics[m].unit) != 0)
+      return m;
+  }
+  return HPCDB_NONE;
+}
+
 int compare_pick_metrics(const hpcdb_experiment *const *runs, uint32_t n_runs, const char *const *names, uint32_t *out) {
   const char *first = names && names[0] ? names[0] : NULL;
   if (first) {
@@ -49,6 +65,7 @@ int compare_pick_metrics(const hpcdb_experiment *const *runs, uint32_t n_runs, c
     for (size_t k = 0; out[r] == HPCDB_NONE && !(names && names[r]) && k < sizeof equivalent / sizeof *equivalent; k++)
       for (int side = 0; side < 2; side++)
         if (!strcmp(equivalent[k][side], name) && (out[r] = by_name(runs[r], equivalent[k][!side])) != HPCDB_NONE) break;
+    if (out[r] == HPCDB_NONE && !(names && names[r])) out[r] = other_time_unit(runs[r], name);
     if (out[r] == HPCDB_NONE)
       return hpcdb_fail(HPCDB_EINVAL,
                         "run %u (%s) has no metric named \"%s\" nor one documented as the same; name the pair "
