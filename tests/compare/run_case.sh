@@ -17,8 +17,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 at() { args=(); for a in "$@"; do args+=("${a//@/$work}"); done; }
 
 case $case in
-generate)
-  rm -rf "$work" && mkdir -p "$work" || exit 1
+generate) # only its own folders: the record cases work beside them
+  rm -rf "$work/pair" "$work/scaling" && mkdir -p "$work" || exit 1
   "$1" pair "$work/pair" && "$1" scaling "$work/scaling" || fail "gen_runs" ;;
 expect)
   name=$1; shift; at "$@"
