@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "compare_cli.h"
 
 static const char help[] =
@@ -56,6 +56,8 @@ static const char help[] =
     "    --line-tolerance N  lines a loop or line may move and still match (default 8)\n"
     "    --exact-lines    match lines exactly\n"
     "    --force          replace existing output files\n"
+    "    Options come before \"--\"; at most 16 runs are named on the command line (a\n"
+    "    scaling study's Cube file set is one folder, of any number of runs).\n"
     "    --quiet          print nothing; the exit status tells\n"
     "\n"
     "EXIT STATUS\n"
@@ -84,95 +86,75 @@ typedef struct args {
   uint32_t n_owned;
 } args;
 
-static int percent(const char *s, double *out) {
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || (*end && strcmp(end, "%") != 0) || !(v >= 0) || !isfinite(v)) return -1;
-  *out = v / 100;
-  return 0;
-}
-
+/* The command line through cli_parse. "--" (repeats: A1 A2 -- B1 B2) ends the
+ * options for cli_parse; the runs before it are side A. */
 static int parse(args *a, int argc, char **argv, int *status) {
   compare_cli *c = &a->c;
   cli_common common = {0};
-  c->top = 10;
-  c->min_share = 0.01;
-  c->fail_if_slower = -1;
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    int done = 0;
-    char *end;
-    if (cli_common_option(s, help, &common, &done, status)) {
-      if (done) return 1;
-    } else if (!strcmp(s, "--")) {
-      if (a->have_split) return *status = cli_fail("compare", "\"--\" given twice"), 1;
-      a->have_split = 1, a->split = a->n_paths;
-    } else if (!strcmp(s, "--metric") && v) {
-      const char *eq = strchr(v, '=');
-      a->metric_a = v, a->metric_b = NULL;
-      if (eq) {
-        static char left[512];
-        snprintf(left, sizeof left, "%.*s", (int)(eq - v), v);
-        a->metric_a = left, a->metric_b = eq + 1;
-      }
-      i++;
-    } else if (!strcmp(s, "--view") && v) {
-      c->view = !strcmp(v, "top-down") ? CMP_TOP_DOWN : !strcmp(v, "bottom-up") ? CMP_BOTTOM_UP : !strcmp(v, "flat") ? CMP_FLAT : -1;
-      if (c->view < 0) return *status = cli_fail("compare", "--view is top-down, bottom-up or flat"), 1;
-      i++;
-    } else if (!strcmp(s, "--sort") && v) {
-      if (strcmp(v, "delta") && strcmp(v, "ratio")) return *status = cli_fail("compare", "--sort is delta or ratio"), 1;
-      c->sort_ratio = !strcmp(v, "ratio");
-      i++;
-    } else if (!strcmp(s, "--top") && v) {
-      unsigned long n = strtoul(v, &end, 10);
-      if (*end || end == v || n > UINT32_MAX) return *status = cli_fail("compare", "--top takes a whole number"), 1;
-      c->top = (uint32_t)n, i++;
-    } else if ((!strcmp(s, "--min-share") || !strcmp(s, "--fail-if-slower")) && v) {
-      double *to = !strcmp(s, "--min-share") ? &c->min_share : &c->fail_if_slower;
-      if (percent(v, to) < 0) {
-        fprintf(stderr, "hpcdb compare: %s takes a percentage (e.g. 5%%), not '%s'\n", s, v);
-        return *status = EXIT_FAILED, 1;
-      }
-      i++;
-    } else if (!strcmp(s, "--csv")) {
-      c->csv = 1;
-    } else if (!strcmp(s, "--explain") && v) {
-      a->explain = argv[++i];
-    } else if (!strcmp(s, "--folded") && v) {
-      a->folded = argv[++i];
-    } else if (!strcmp(s, "--flamegraph") && v) {
-      a->flamegraph = argv[++i];
-    } else if (!strcmp(s, "--force")) {
-      a->force = 1;
-
-    } else if (!strcmp(s, "--exact-lines")) {
-      a->align.no_shifted_lines = 1;
-    } else if (!strcmp(s, "--line-tolerance") && v) {
-      unsigned long n = strtoul(v, &end, 10);
-      if (*end || end == v || n == 0 || n > 100000) return *status = cli_fail("compare", "--line-tolerance takes a positive whole number"), 1;
-      a->align.line_tolerance = (uint32_t)n, i++;
-    } else if (!strcmp(s, "--param") && v) {
-      const char *eq = strchr(v, '=');
-      static char name[128];
-      snprintf(name, sizeof name, "%.*s", (int)(eq ? (size_t)(eq - v) : strlen(v)), v);
-      if (c->param_name && strcmp(c->param_name, name) != 0)
-        return *status = cli_fail("compare", "one --param name per study"), 1;
-      c->param_name = name;
-      if (eq) {
-        double x = strtod(eq + 1, &end);
-        if (*end || end == eq + 1 || !(x > 0) || a->n_values == MAX_RUNS)
-          return *status = cli_fail("compare", "--param NAME=VALUE takes a positive number"), 1;
-        a->params[a->n_values++] = x;
-      }
-      i++;
-    } else if (s[0] == '-' && s[1]) {
-      return *status = cli_usage("compare", s), 1;
-    } else {
-      if (a->n_paths == MAX_RUNS) return *status = cli_fail("compare", "too many runs"), 1;
-      a->paths[a->n_paths++] = s;
+  const char *metric = NULL;
+  int view = 0, sort = 0, csv = 0, exact = 0;
+  unsigned long long top = 10, tolerance = 0;
+  double min_share = 1, slower = -1;
+  cli_list params = {0};
+  cli_opt opts[] = {{.names = "--metric", .kind = CLI_STRING, .out = &metric},
+                    {.names = "--view", .kind = CLI_CHOICE, .out = &view, .choices = "top-down|bottom-up|flat"},
+                    {.names = "--sort", .kind = CLI_CHOICE, .out = &sort, .choices = "delta|ratio"},
+                    {.names = "--top", .kind = CLI_UINT, .out = &top, .min = 0, .max = 1e9},
+                    {.names = "--min-share", .kind = CLI_DOUBLE, .out = &min_share, .min = 0, .max = 100, .percent = 1},
+                    {.names = "--fail-if-slower", .kind = CLI_DOUBLE, .out = &slower, .min = 0, .max = 1e9, .percent = 1,
+                     .conflicts = "--param"},
+                    {.names = "--csv", .kind = CLI_FLAG, .out = &csv},
+                    {.names = "--explain", .kind = CLI_STRING, .out = &a->explain},
+                    {.names = "--folded", .kind = CLI_STRING, .out = &a->folded, .conflicts = "--param"},
+                    {.names = "--flamegraph", .kind = CLI_STRING, .out = &a->flamegraph, .conflicts = "--param"},
+                    {.names = "--param", .kind = CLI_LIST, .out = &params},
+                    {.names = "--line-tolerance", .kind = CLI_UINT, .out = &tolerance, .min = 1, .max = 100000},
+                    {.names = "--exact-lines", .kind = CLI_FLAG, .out = &exact, .conflicts = "--line-tolerance"},
+                    {.names = "--force", .kind = CLI_FLAG, .out = &a->force},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = "compare", .help = help, .opts = opts, .min_pos = 1, .max_pos = CLI_POS_MAX,
+                   .pos_names = "A and B"};
+  int rc = cli_parse(&spec, argc, argv, &common);
+  if (rc != CLI_GO_ON) return *status = rc, 1;
+  for (int i = 1; i < argc && !a->have_split; i++)
+    if (!strcmp(argv[i], "--")) {
+      a->have_split = 1;
+      for (unsigned k = 0; k < spec.n_pos; k++)
+        for (int j = 1; j < i; j++) a->split += spec.pos[k] == argv[j];
+    }
+  for (unsigned k = 0; k < spec.n_pos; k++) a->paths[a->n_paths++] = spec.pos[k];
+  if (metric) {
+    const char *eq = strchr(metric, '=');
+    static char left[512];
+    a->metric_a = metric;
+    if (eq) {
+      snprintf(left, sizeof left, "%.*s", (int)(eq - metric), metric);
+      a->metric_a = left, a->metric_b = eq + 1;
     }
   }
+  for (unsigned k = 0; k < params.n; k++) {
+    const char *v = params.v[k], *eq = strchr(v, '=');
+    static char name[128];
+    char *end;
+    size_t len = eq ? (size_t)(eq - v) : strlen(v);
+    if (c->param_name && (strlen(c->param_name) != len || strncmp(c->param_name, v, len) != 0))
+      return *status = cli_refuse(&spec, "one --param name per study"), 1;
+    snprintf(name, sizeof name, "%.*s", (int)len, v);
+    c->param_name = name;
+    if (eq) {
+      double x = strtod(eq + 1, &end);
+      if (*end || end == eq + 1 || !(x > 0)) return *status = cli_refuse(&spec, "--param NAME=VALUE takes a positive number"), 1;
+      a->params[a->n_values++] = x;
+    }
+  }
+  c->view = view == 0 ? CMP_TOP_DOWN : view == 1 ? CMP_BOTTOM_UP : CMP_FLAT;
+  c->sort_ratio = sort == 1;
+  c->csv = csv;
+  c->top = (uint32_t)top;
+  c->min_share = min_share / 100;
+  c->fail_if_slower = slower < 0 ? -1 : slower / 100;
+  a->align.line_tolerance = (uint32_t)tolerance;
+  a->align.no_shifted_lines = exact;
   c->quiet = common.quiet;
   return 0;
 }
@@ -212,18 +194,10 @@ static int expand_folders(args *a) {
   return 0;
 }
 
-static int open_out(cli_output *o, const char *path, int force) {
-  struct stat st;
-  if (strcmp(path, "-") != 0 && !force && stat(path, &st) == 0) {
-    fprintf(stderr, "hpcdb compare: %s exists (--force replaces it)\n", path);
-    return EXIT_FAILED;
-  }
-  return cli_output_open(o, "compare", path);
-}
-
 static int export_to(const char *path, int force, int (*write)(FILE *, const compare_cli *), const compare_cli *c) {
   cli_output o;
-  int rc = open_out(&o, path, force);
+  int rc = cli_output_check("compare", path, force);
+  if (rc == 0) rc = cli_output_open(&o, "compare", path);
   if (rc) return rc;
   return cli_output_finish(&o, "compare", write(o.f, c) == 0);
 }
