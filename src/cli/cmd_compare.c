@@ -24,7 +24,7 @@ static const char help[] =
     "    function name, loops and lines by file and line (allowing lines that moved),\n"
     "    module offsets only where a side has no name or line. Paths one side lacks\n"
     "    are listed as [only in A] / [only in B]. Prints the values of each side, the\n"
-    "    delta (B - A) and ratio (B / A), inclusive and exclusive, per-profile max\n"
+    "    delta (B - A) and ratio (B / A), inclusive and exclusive, per-profile mean, max\n"
     "    and imbalance when the runs have several profiles, and at the top the\n"
     "    largest regressions and improvements (frames by the change of their own\n"
     "    cost). With several runs per side (A1 A2 -- B1 B2) each side is their mean\n"

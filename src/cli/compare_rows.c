@@ -115,7 +115,7 @@ void compare_print_header_row(FILE *out, const compare_cli *c) {
   fprintf(out, "%10s %10s %11s %7s", "A incl", "B incl", "delta", "ratio");
   if (compare_repeats(c)) fprintf(out, " %10s", "spread");
   fprintf(out, " %10s %10s %11s %7s", "A excl", "B excl", "delta", "ratio");
-  if (with_profiles(c)) fprintf(out, " %10s %10s %6s %6s", "A max", "B max", "imb A", "imb B");
+  if (with_profiles(c)) fprintf(out, " %10s %10s %10s %10s %6s %6s", "A mean", "B mean", "A max", "B max", "imb A", "imb B");
   fprintf(out, "  name\n");
 }
 
@@ -146,12 +146,14 @@ void compare_print_row(FILE *out, const compare_cli *c, const figures *f, const 
   }
   fprintf(out, " %10s %10s %11s %7s", v[4], v[5], v[6], v[7]);
   if (with_profiles(c)) {
-    compare_value(v[0], sizeof v[0], f->max.a, s);
-    compare_value(v[1], sizeof v[1], f->max.b, s);
+    compare_value(v[0], sizeof v[0], f->mean.a, s);
+    compare_value(v[1], sizeof v[1], f->mean.b, s);
+    compare_value(v[2], sizeof v[2], f->max.a, s);
+    compare_value(v[3], sizeof v[3], f->max.b, s);
     char ia[16] = "-", ib[16] = "-";
     if (!isnan(f->imb_a)) snprintf(ia, sizeof ia, "%.0f%%", f->imb_a * 100);
     if (!isnan(f->imb_b)) snprintf(ib, sizeof ib, "%.0f%%", f->imb_b * 100);
-    fprintf(out, " %10s %10s %6s %6s", v[0], v[1], ia, ib);
+    fprintf(out, " %10s %10s %10s %10s %6s %6s", v[0], v[1], v[2], v[3], ia, ib);
   }
   fprintf(out, "  %*s%s%s%s\n", indent * 2, "", name, f->only == 1 ? "  [only in A]" : f->only == 2 ? "  [only in B]" : "",
           compare_repeats(c) && f->inc.noise && f->inc.delta != 0 ? "  (noise)" : "");
