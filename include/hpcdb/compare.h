@@ -90,9 +90,10 @@ typedef struct hpcdb_compare_options {
   const char *const *metrics;
   hpcdb_align_options align;
   /* Per run (NULL, or a NULL entry: the values are in the model): a v4.0
-   * database opened with hpcdb_hpctk4_read_lazy, the run its experiment with
-   * the summary profile's values loaded (hpcdb_db_profile_values); the other
-   * profiles' values are then read from it one at a time. */
+   * database opened with hpcdb_hpctk4_read_lazy, the run its experiment; a
+   * summary profile without values in the model is read from it while the
+   * run's values are taken (then freed), the other profiles' values one at a
+   * time or, with profiles_on_demand, per context from cct.db. */
   const struct hpcdb_db *const *dbs;
   /* With dbs: no pass over the profiles; the per-profile mean and max are
    * NaN until hpcdb_compare_profiles asks for some nodes' (a table shows a

@@ -259,12 +259,20 @@ static int run(args *a) {
   int rc = EXIT_FAILED;
   uint32_t n = a->n_paths;
   if (compare_read_runs(a->paths, a->n_paths, runs, dbs) < 0) goto done;
+  /* the first run's default metric, chosen here where its summary can be read and let go: the
+   * other runs take it by name or a documented equivalent (hpcdb_compare) */
+  const char *chosen = a->metric_a;
+  if (!chosen && !a->explain && !(chosen = compare_default_metric(runs[0], dbs[0]))) {
+    fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
+    goto done;
+  }
   for (uint32_t r = 0; r < n; r++) {
     if (c->param_name && a->n_values == 0 && hpcdb_run_parameter(&a->params[r], runs[r], c->param_name) < 0) {
       fprintf(stderr, "hpcdb compare: %s (or give --param %s=VALUE per run)\n", hpcdb_last_error(), c->param_name);
       goto done;
     }
     metrics[r] = r < c->n_a || c->param_name || !a->metric_b ? a->metric_a : a->metric_b;
+    if (!a->metric_a) metrics[r] = r == 0 ? chosen : NULL;
   }
   hpcdb_compare_options opt = {metrics, a->align, (const hpcdb_db *const *)dbs, 1};
   if (hpcdb_compare(&cmp, (const hpcdb_experiment *const *)runs, n, &opt) < 0) {

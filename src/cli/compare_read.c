@@ -8,9 +8,9 @@
 #include "compare_cli.h"
 
 /* The runs are read at once, one per core (each read is one thread's work).
- * A v4.0 database directory is read without its values but the summary's;
- * the comparison reads its profiles one at a time (memory: the tree and one
- * profile, whatever the number of profiles). */
+ * A v4.0 database directory is read without its values: the comparison reads
+ * its summary when it comes to the run, and the per-profile figures of the
+ * rows shown from cct.db (memory: the trees and one summary at a time). */
 typedef struct reader {
   const char *const *paths;
   uint32_t n;
@@ -23,18 +23,7 @@ typedef struct reader {
 static int read_one(hpcdb_experiment **exp, hpcdb_db **db, const char *path) {
   hpcdb_format f = HPCDB_FORMAT_UNKNOWN;
   if (hpcdb_detect(&f, path) < 0 || f != HPCDB_FORMAT_HPCTK4_DIR) return hpcdb_read(exp, path);
-  int rc = hpcdb_hpctk4_read_lazy(exp, db, path);
-  for (uint32_t p = 0; rc == 0 && p < (*exp)->n_profiles; p++)
-    if ((*exp)->profiles[p].flags & HPCDB_PROFILE_SUMMARY) {
-      hpcdb_profile_clear_values(&(*exp)->profiles[p]); /* the lazy read's empty arrays */
-      rc = hpcdb_db_profile_values(*db, p, &(*exp)->profiles[p]);
-    }
-  if (rc < 0) {
-    hpcdb_experiment_free(*exp);
-    hpcdb_db_close(*db);
-    *exp = NULL, *db = NULL;
-  }
-  return rc;
+  return hpcdb_hpctk4_read_lazy(exp, db, path);
 }
 
 static void *read_some(void *user) {
@@ -60,6 +49,7 @@ int compare_read_runs(const char *const *paths, uint32_t n, hpcdb_experiment **r
   for (uint32_t t = 0; t < started; t++) pthread_join(threads[t], NULL);
   int rc = 0;
   for (uint32_t r = 0; r < n && rc == 0; r++) {
+    if (!runs[r] && dbs[r]) hpcdb_db_close(dbs[r]), dbs[r] = NULL;
     if (!runs[r]) {
       fprintf(stderr, "hpcdb compare: %s\n", errors[r]);
       rc = -1;
@@ -69,4 +59,19 @@ int compare_read_runs(const char *const *paths, uint32_t n, hpcdb_experiment **r
   }
   free(errors);
   return rc;
+}
+
+const char *compare_default_metric(hpcdb_experiment *exp, const hpcdb_db *db) {
+  uint32_t metric = 0, summary = HPCDB_NONE;
+  const char *why;
+  for (uint32_t p = 0; p < exp->n_profiles && summary == HPCDB_NONE; p++)
+    if (exp->profiles[p].flags & HPCDB_PROFILE_SUMMARY) summary = p;
+  int loaded = db && summary != HPCDB_NONE && exp->profiles[summary].n_values == 0;
+  if (loaded) {
+    hpcdb_profile_clear_values(&exp->profiles[summary]); /* the lazy read's empty arrays */
+    if (hpcdb_db_profile_values(db, summary, &exp->profiles[summary]) < 0) return NULL;
+  }
+  int rc = hpcdb_default_metric(exp, &metric, &why);
+  if (loaded) hpcdb_profile_clear_values(&exp->profiles[summary]); /* read again when compared */
+  return rc < 0 ? NULL : exp->metrics[metric].name;
 }

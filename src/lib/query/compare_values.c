@@ -79,10 +79,20 @@ static void exclusive_costs(const hpcdb_experiment *e, const double *inc, double
     if (!is_frame(&e->contexts[i])) exc[e->contexts[i].parent] += exc[i];
 }
 
-static void whole_run(run_values *v, const hpcdb_experiment *e, uint32_t m) {
+/* The whole run's values. With db, a summary profile the model holds no
+ * values of is read from the database for the time of this (memory: one
+ * run's summary at a time, not every run's). */
+static int whole_run(run_values *v, const hpcdb_experiment *e, uint32_t m, const hpcdb_db *db) {
   const hpcdb_profile *summary = NULL;
+  hpcdb_profile streamed = {0};
   for (uint32_t p = 0; p < e->n_profiles && !summary; p++)
-    if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) summary = &e->profiles[p];
+    if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) {
+      summary = &e->profiles[p];
+      if (db && summary->n_values == 0) {
+        HPCDB_TRY(hpcdb_db_profile_values(db, p, &streamed));
+        summary = &streamed;
+      }
+    }
   ids id = metric_ids(e, m, summary != NULL);
   ids only_inc = {id.inc, -1, -1}, points = {-1, id.point, id.point};
   if (id.inc >= 0) {
@@ -97,6 +107,8 @@ static void whole_run(run_values *v, const hpcdb_experiment *e, uint32_t m) {
   if (v->inc[0] == 0)
     for (uint32_t k = e->contexts[0].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) v->inc[0] += v->inc[k];
   exclusive_costs(e, v->inc, v->exc);
+  hpcdb_profile_clear_values(&streamed);
+  return 0;
 }
 
 /* One profile's inclusive values into one[]: from its execution scope, else
@@ -195,8 +207,11 @@ int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric, 
     run_values_free(v);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the values of %u contexts", e->n_contexts);
   }
-  whole_run(v, e, metric);
-  int rc = 0;
+  int rc = whole_run(v, e, metric, db);
+  if (rc < 0) {
+    run_values_free(v);
+    return rc;
+  }
   if (skip_profiles)
     for (uint32_t p = 0; p < e->n_profiles; p++) v->n_profiles += !(e->profiles[p].flags & HPCDB_PROFILE_SUMMARY);
   else if (db || have_profile_values(e)) rc = per_profile(v, e, metric, db);
