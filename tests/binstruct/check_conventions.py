@@ -156,7 +156,7 @@ def main():
             lib = os.path.join(out, f"libconv-{cc}{flags.replace(' ', '')}.so")
             subprocess.run([cc, *flags.split(), "-fPIC", "-shared", "-o", lib, source], check=True)
             xml = lib + ".hpcstruct"
-            r = subprocess.run([hpcdb, "struct", "--no-cache", lib, "-o", xml], capture_output=True, text=True)
+            r = subprocess.run([hpcdb, "struct", "--force", "--no-cache", lib, "-o", xml], capture_output=True, text=True)
             if r.returncode != 0:
                 fail(f"{tag}: struct exited {r.returncode}: {r.stderr.strip()}")
                 continue

@@ -209,7 +209,7 @@ def main():
             binary = os.path.join(out, f"{cc}{flags.replace(' ', '')}")
             subprocess.run([cc, *flags.split(), "-o", binary, source], check=True)
             xml = binary + ".hpcstruct"
-            r = subprocess.run([hpcdb, "struct", "--no-cache", binary, "-o", xml], capture_output=True, text=True)
+            r = subprocess.run([hpcdb, "struct", "--force", "--no-cache", binary, "-o", xml], capture_output=True, text=True)
             if r.returncode != 0:
                 fail(f"{tag}: struct exited {r.returncode}: {r.stderr.strip()}")
                 continue
