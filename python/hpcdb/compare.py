@@ -1,8 +1,8 @@
 """hpcdb.compare: runs aligned by calling path (docs/compare.md) as one pandas DataFrame."""
 import numpy as np
-import pandas as pd
 
 from . import _core
+from ._lazy import pandas as pd
 
 # enum hpcdb_match (include/hpcdb/compare.h)
 MATCH_NAMES = ["absent", "root", "entry point", "function name", "file and line", "file, line shifted",
