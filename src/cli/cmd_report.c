@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "cmd_report_trace.h"
 #include "hpcdb/hpcdb.h"
 
 static const char help[] =
@@ -12,7 +13,7 @@ static const char help[] =
     "    hpcdb report - the hot spots of an experiment, as tables in the terminal\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb report [--view top-down|bottom-up|flat|profiles] [--metric NAME]...\n"
+    "    hpcdb report [--view top-down|bottom-up|flat|profiles|trace] [--metric NAME]...\n"
     "                 [--top N] [--threshold P%] [--depth N] [--hot-path]\n"
     "                 [--profile 'RANK 3 THREAD 0'] [--csv|--json] [--width N] PATH\n"
     "\n"
@@ -31,6 +32,8 @@ static const char help[] =
     "    profiles   one row per profile (rank, thread, GPU stream) with each metric's\n"
     "               total, then min, mean, max, standard deviation and the imbalance\n"
     "               (max / mean)\n"
+    "    trace      the calling path at a point of a trace, or each context's exact\n"
+    "               share of time in a window ('hpcdb report --view trace --help')\n"
     "\n"
     "    Names read as a person would: the function, else file:line, else\n"
     "    module+0xoffset; loops as 'loop at file:line'; inlined calls are marked.\n"
@@ -56,6 +59,7 @@ static const char help[] =
     "    hpcdb report --view bottom-up --top 10 --csv app.d > hot.csv\n";
 
 int cmd_report(int argc, char **argv) {
+  if (cmd_report_is_trace(argc, argv)) return cmd_report_trace(argc, argv);
   cli_common c = {0};
   hpcdb_report_options o = {0};
   const char *metrics[8];

@@ -1,0 +1,89 @@
+/* The trace set's insides, shared by the trace_*.c files of the query layer. */
+#ifndef HPCDB_QUERY_TRACE_INTERNAL_H
+#define HPCDB_QUERY_TRACE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "common/bytes.h"
+#include "common/mapped_file.h"
+#include "hpcdb/trace_query.h"
+
+/* One trace line: its elements either in place in trace.db (raw, 12 bytes
+ * each, little-endian) or in the model's arrays (ts, ctx). The directory
+ * (the index) splits [lo, hi] into 2^log_buckets buckets: dir[b] is the first
+ * element whose bucket is >= b, dir[2^log_buckets] = n. */
+typedef struct trace_line {
+  uint32_t profile;
+  uint32_t log_buckets;
+  uint64_t n;
+  uint64_t raw_off; /* in place: offset of the first element in trace.db */
+  const uint8_t *raw;
+  const uint64_t *ts;
+  const uint32_t *ctx;
+  uint64_t lo, hi; /* first and last timestamp (0, 0 when empty) */
+  uint64_t dir_off; /* first entry of this line's directory in the set's dir */
+} trace_line;
+
+/* What identifies a file's version: a rewrite in place changes one of these. */
+typedef struct trace_file_key {
+  uint64_t size, mtime_s, mtime_ns, ino, ctime_s, ctime_ns;
+} trace_file_key;
+
+struct hpcdb_trace_set {
+  const hpcdb_experiment *exp;
+  hpcdb_mapped_file map; /* trace.db, when read in place */
+  int fd;                /* trace.db, to notice a change after opening; -1 */
+  char *trace_path, *meta_path;
+  trace_file_key trace_key, meta_key;
+  trace_line *lines; /* sorted by profile: line i is row i */
+  uint32_t n_lines;
+  uint32_t *dir;
+  uint64_t n_dir;
+  uint32_t *idx_of_id; /* context id -> model index (HPCDB_NONE: unknown) */
+  uint32_t n_ids;
+  uint32_t *depth;     /* per model context: 0 for entry points (and the global context) */
+  uint64_t n_events, t_min, t_max;
+  int from_cache;
+  char *cache_path;
+};
+
+static inline uint64_t line_ts(const trace_line *l, uint64_t k) {
+  return l->raw ? rd_le64(l->raw + 12 * k) : l->ts[k];
+}
+static inline uint32_t line_ctx(const trace_line *l, uint64_t k) {
+  return l->raw ? rd_le32(l->raw + 12 * k + 8) : l->ctx[k];
+}
+/* The model index of a context id, or HPCDB_NONE. */
+static inline uint32_t trace_ctx_index(const hpcdb_trace_set *t, uint32_t id) {
+  return id < t->n_ids ? t->idx_of_id[id] : HPCDB_NONE;
+}
+
+/* trace_v4.c: trace.db's lines (in file order), checked against the file. */
+int trace_v4_lines(hpcdb_trace_set *t, const char *path);
+/* trace_key.c: the identity of the file at path; 0 or HPCDB_EIO. */
+int trace_file_key_of(trace_file_key *k, int fd, const char *path);
+/* HPCDB_ECORRUPT when trace.db is no longer the file that was opened. */
+int trace_check_unchanged(const hpcdb_trace_set *t);
+/* trace_index.c: sorts the lines by profile, checks every element (time
+ * order, known context) and builds the directory in one pass. */
+int trace_index_build(hpcdb_trace_set *t);
+void trace_sort_lines(hpcdb_trace_set *t);
+/* trace_cache.c: the index from / to the cache. load: 1 when taken from it. */
+int trace_cache_load(hpcdb_trace_set *t, const hpcdb_trace_options *o);
+void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o);
+/* trace_ctxmap.c: context id -> index and depths. */
+int trace_ctxmap_build(hpcdb_trace_set *t);
+/* A key per model context for one query: the context at depth (or
+ * HPCDB_TRACE_LEAF) after the filter; a new array of n_contexts (free() it). */
+int trace_keys(const hpcdb_trace_set *t, uint32_t depth, const uint8_t *ctx_keep, uint32_t **keys);
+/* trace_locate.c: index of the last element of l at or before ts, or
+ * UINT64_MAX when ts is before the first (or l is empty). */
+uint64_t trace_locate(const hpcdb_trace_set *t, const trace_line *l, uint64_t ts);
+/* The selected rows [first, first+count) of a filter, checked; row i of the
+ * selection is rows[first + i] (or first + i without a row list). */
+int trace_check_rows(const hpcdb_trace_set *t, const hpcdb_trace_filter *f, uint32_t first, uint32_t count);
+static inline uint32_t trace_sel_row(const hpcdb_trace_filter *f, uint32_t i) {
+  return f && f->rows ? f->rows[i] : i;
+}
+
+#endif
