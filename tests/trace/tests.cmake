@@ -1,0 +1,26 @@
+# The trace query: exactness against a brute-force reference (Python), on
+# generated traces of known content and on every real trace; bad inputs.
+set(TRACE_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(TRACE_OUT ${PROJECT_BINARY_DIR}/test-output/trace)
+add_executable(trace_probe ${TRACE_DIR}/trace_probe.c)
+target_link_libraries(trace_probe PRIVATE hpcdb_static)
+
+add_test(NAME trace/generate
+         COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen' && mkdir -p '${TRACE_OUT}' && $<TARGET_FILE:gen_trace_db> --profiles 13 --events 400 --period 1000 -o '${TRACE_OUT}/gen'")
+set_tests_properties(trace/generate PROPERTIES FIXTURES_SETUP trace_gen)
+add_test(NAME trace/exact/generated
+         COMMAND python3 ${TRACE_DIR}/check_exact.py $<TARGET_FILE:trace_probe> ${TRACE_OUT}/gen ${TRACE_OUT}/cache-gen
+                 --viewports 150 --gpu-check)
+set_tests_properties(trace/exact/generated PROPERTIES FIXTURES_REQUIRED trace_gen)
+
+foreach(db hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328 hpctoolkit-v4/lmp-openmp
+           hpctoolkit-v4/loop-fork-cycles hpctoolkit-2022/ping-pong-mpi hpctoolkit-2022/empty-trace
+           hpcrun/small.m hpcrun/loops-cputime-t.m hpcrun/loops-cuda-nvidia-t.m hpcrun/expected/small.d
+           hpcrun/expected/loops-cputime-t.d hpcrun/expected/loops-cuda-nvidia-t.d
+           hpcrun/expected/loops-cputime-t.nostruct.d hpcrun/expected/loops-cuda-nvidia-t.nostruct.d)
+  string(REPLACE "/" "_" tag ${db})
+  add_test(NAME trace/exact/${db}
+           COMMAND python3 ${TRACE_DIR}/check_exact.py $<TARGET_FILE:trace_probe> ${HPCDB_SAMPLE_DATA}/${db}
+                   ${TRACE_OUT}/cache-${tag} --viewports 150 --gpu-check)
+  set_tests_properties(trace/exact/${db} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
