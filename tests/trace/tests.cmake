@@ -24,3 +24,21 @@ foreach(db hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328 hpctool
                    ${TRACE_OUT}/cache-${tag} --viewports 150 --gpu-check)
   set_tests_properties(trace/exact/${db} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+
+add_test(NAME trace/bad
+         COMMAND python3 ${TRACE_DIR}/check_bad.py $<TARGET_FILE:trace_probe> $<TARGET_FILE:hpcdb> ${TRACE_OUT}/gen
+                 ${TRACE_OUT}/bad)
+set_tests_properties(trace/bad PROPERTIES FIXTURES_REQUIRED trace_gen)
+
+# The command line against expected output (real databases and the generated one).
+function(trace_cli name db)
+  add_test(NAME trace/cli/${name}
+           COMMAND python3 ${TRACE_DIR}/check_cli.py $<TARGET_FILE:hpcdb> ${TRACE_DIR}/expected/${name}.txt ${db} ${ARGN})
+  set_tests_properties(trace/cli/${name} PROPERTIES SKIP_RETURN_CODE 77 FIXTURES_REQUIRED trace_gen
+                       ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
+endfunction()
+trace_cli(ping-pong-at ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/ping-pong-mpi --at 1:1679027616700000000)
+trace_cli(issue-328-depth3 ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/hpcviewer-issue-328 --depth 3)
+trace_cli(gen-window-depth3 ${TRACE_OUT}/gen --depth 3 --window 1700000000000100000:1700000000000300000)
+trace_cli(gen-gpu-depth2 ${TRACE_OUT}/gen --depth 2 --profiles GPUSTREAM)
+trace_cli(gen-mpi ${TRACE_OUT}/gen --depth 3 --contexts MPI_*)
