@@ -24,6 +24,11 @@ typedef struct hpcdb_trace_report_options {
   const char *contexts;  /* hpcdb_trace_contexts_matching pattern, or NULL */
 } hpcdb_trace_report_options;
 
+/* contexts[ctx] named as the tree views name it ("main", "loop at a.c:12",
+ * "<main thread>"; "<not running>" for the global context, "<filtered out>"
+ * for HPCDB_TRACE_GREY) into buf; returns the length it needed. */
+HPCDB_API size_t hpcdb_trace_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
+
 /* With o->at: the calling path in effect at that time (the context of the
  * profile's last trace element at or before it), one context per line,
  * outermost first, named as the tree views name them ("<not running>" when

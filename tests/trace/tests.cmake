@@ -42,3 +42,22 @@ trace_cli(issue-328-depth3 ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/hpcviewer-issue-32
 trace_cli(gen-window-depth3 ${TRACE_OUT}/gen --depth 3 --window 1700000000000100000:1700000000000300000)
 trace_cli(gen-gpu-depth2 ${TRACE_OUT}/gen --depth 2 --profiles GPUSTREAM)
 trace_cli(gen-mpi ${TRACE_OUT}/gen --depth 3 --contexts MPI_*)
+
+# The timeline in the browser: the trace routes and page served by a test
+# server (until hpcdb view registers them), driven by playwright-core.
+pkg_check_modules(TRACE_MHD IMPORTED_TARGET libmicrohttpd)
+if(TRACE_MHD_FOUND)
+  add_executable(trace_serve ${TRACE_DIR}/trace_serve.c ${PROJECT_SOURCE_DIR}/src/view/routes_trace.c)
+  target_include_directories(trace_serve PRIVATE ${PROJECT_SOURCE_DIR}/src/view)
+  target_link_libraries(trace_serve PRIVATE hpcdb_static PkgConfig::TRACE_MHD)
+  add_test(NAME trace/routes
+           COMMAND python3 ${TRACE_DIR}/check_routes.py $<TARGET_FILE:trace_serve> ${PROJECT_SOURCE_DIR}/src/view/assets/trace
+                   ${TRACE_OUT}/gen)
+  set_tests_properties(trace/routes PROPERTIES FIXTURES_REQUIRED trace_gen
+                       ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
+  add_test(NAME trace/browser
+           COMMAND ${TRACE_DIR}/browser.sh $<TARGET_FILE:trace_serve> $<TARGET_FILE:hpcdb>
+                   ${PROJECT_SOURCE_DIR}/src/view/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace)
+  set_tests_properties(trace/browser PROPERTIES FIXTURES_REQUIRED trace_gen SKIP_RETURN_CODE 77 TIMEOUT 180
+                       ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
+endif()

@@ -6,10 +6,11 @@
 #include "hpcdb/trace_report.h"
 #include "report/report_data.h"
 
-static void label(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
-  if (ctx == 0) snprintf(buf, size, "<not running>");
-  else if (ctx == HPCDB_TRACE_GREY) snprintf(buf, size, "<filtered out>");
-  else report_name(exp, ctx, buf, size);
+size_t hpcdb_trace_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
+  if (ctx == 0) return (size_t)snprintf(buf, size, "<not running>");
+  if (ctx == HPCDB_TRACE_GREY) return (size_t)snprintf(buf, size, "<filtered out>");
+  if (ctx >= exp->n_contexts) return (size_t)snprintf(buf, size, "?");
+  return report_name(exp, ctx, buf, size);
 }
 
 static int path_at(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t, const hpcdb_trace_report_options *o) {
@@ -18,11 +19,11 @@ static int path_at(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set
   HPCDB_TRY(hpcdb_trace_path_at(t, row, o->timestamp, &ctx, path, 512, &n));
   char name[1024];
   if (n == 0) {
-    label(exp, 0, name, sizeof name);
+    hpcdb_trace_context_name(exp, 0, name, sizeof name);
     fprintf(out, "%s\n", name);
   }
   for (uint32_t i = 0; i < n && i < 512; i++) {
-    label(exp, path[i], name, sizeof name);
+    hpcdb_trace_context_name(exp, path[i], name, sizeof name);
     fprintf(out, "%s\n", name);
   }
   return 0;
@@ -48,7 +49,7 @@ static int shares(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set 
             t0, t1, depth, o->profiles ? f.n_rows : info.n_rows, total);
     fprintf(out, "%8s  %16s  %s\n", "share", "time (ns)", "context");
     for (uint32_t i = 0; i < n; i++) {
-      label(exp, sh[i].ctx, name, sizeof name);
+      hpcdb_trace_context_name(exp, sh[i].ctx, name, sizeof name);
       fprintf(out, "%7.3f%%  %16" PRIu64 "  %s\n", 100.0 * (double)sh[i].ns / (double)total, sh[i].ns, name);
     }
   }
