@@ -135,27 +135,27 @@ export class TraceView {
     if (this.tmin + BigInt(Math.min(0, this.v0)) < 0n) { this.v1 -= this.v0; this.v0 = 0; }
   }
 
-  pushUndo() {
+  // coalesce: a burst of wheel steps is one step of undo
+  pushUndo(coalesce) {
     const now = Date.now();
-    if (this.lastPush && now - this.lastPush < 400) return;
-    this.lastPush = now;
+    if (coalesce && this.lastWheel && now - this.lastWheel < 400) { this.lastWheel = now; return; }
+    this.lastWheel = coalesce ? now : 0;
     this.undo.push({ v0: this.v0, v1: this.v1, depth: this.depthSel.value });
   }
   popUndo() {
     const s = this.undo.pop();
     if (!s) return;
-    this.lastPush = 0;
     this.v0 = s.v0; this.v1 = s.v1; this.depthSel.value = s.depth;
     this.redraw();
   }
   reset() { this.pushUndo(); this.v0 = 0; this.v1 = this.span; this.redraw(); }
-  zoomBy(f, at) {
-    this.pushUndo();
+  zoomBy(f, at, coalesce) {
+    this.pushUndo(coalesce);
     const c = at ?? (this.v0 + this.v1) / 2;
     this.v0 = c - (c - this.v0) * f; this.v1 = c + (this.v1 - c) * f;
     this.redraw();
   }
-  panBy(frac) { this.pushUndo(); const d = (this.v1 - this.v0) * frac; this.v0 += d; this.v1 += d; this.redraw(); }
+  panBy(frac, coalesce) { this.pushUndo(coalesce); const d = (this.v1 - this.v0) * frac; this.v0 += d; this.v1 += d; this.redraw(); }
 
   key(e) {
     const k = { '+': () => this.zoomBy(0.5), '=': () => this.zoomBy(0.5), '-': () => this.zoomBy(2),
@@ -323,8 +323,8 @@ export class TraceView {
       e.preventDefault();
       const rect = ov.getBoundingClientRect();
       const at = this.v0 + (e.clientX - rect.left) / rect.width * (this.v1 - this.v0);
-      if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) this.panBy((e.deltaX || e.deltaY) / rect.width);
-      else this.zoomBy(e.deltaY > 0 ? 1.25 : 0.8, at);
+      if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) this.panBy((e.deltaX || e.deltaY) / rect.width, true);
+      else this.zoomBy(e.deltaY > 0 ? 1.25 : 0.8, at, true);
     };
     this.mini.onclick = (e) => {
       const rect = this.mini.getBoundingClientRect(), len = this.v1 - this.v0;
