@@ -64,6 +64,7 @@ static int check_and_index(hpcdb_trace_set *t, trace_line *l, uint32_t row) {
     if (l->raw && (k & 0xffff) == 0xffff) mapped_file_release(&t->map, l->raw_off + 12 * (k - 0xffff), 12 * 0x10000);
   }
   while (b <= nb) dir[b++] = (uint32_t)l->n;
+  if (l->raw) mapped_file_release(&t->map, l->raw_off + 12 * (l->n & ~(uint64_t)0xffff), 12 * 0x10000);
   return 0;
 }
 

@@ -79,6 +79,10 @@ int trace_keys(const hpcdb_trace_set *t, uint32_t depth, const uint8_t *ctx_keep
 /* trace_locate.c: index of the last element of l at or before ts, or
  * UINT64_MAX when ts is before the first (or l is empty). */
 uint64_t trace_locate(const hpcdb_trace_set *t, const trace_line *l, uint64_t ts);
+/* Lets the pages of elements [k0, k1) of l go from this process's resident
+ * set after a query read them (they stay in the page cache): memory does
+ * not grow with the part of trace.db a query reads. */
+void trace_release(const hpcdb_trace_set *t, const trace_line *l, uint64_t k0, uint64_t k1);
 /* The selected rows [first, first+count) of a filter, checked; row i of the
  * selection is rows[first + i] (or first + i without a row list). */
 int trace_check_rows(const hpcdb_trace_set *t, const hpcdb_trace_filter *f, uint32_t first, uint32_t count);

@@ -21,6 +21,12 @@ uint64_t trace_locate(const hpcdb_trace_set *t, const trace_line *l, uint64_t ts
   return lo - 1; /* lo >= 1: element 0 is at lo <= ts */
 }
 
+void trace_release(const hpcdb_trace_set *t, const trace_line *l, uint64_t k0, uint64_t k1) {
+  if (!l->raw || k1 <= k0 || k0 == UINT64_MAX) return;
+  if (k1 > l->n) k1 = l->n;
+  mapped_file_release(&t->map, l->raw_off + 12 * k0, 12 * (k1 - k0));
+}
+
 int trace_check_rows(const hpcdb_trace_set *t, const hpcdb_trace_filter *f, uint32_t first, uint32_t count) {
   uint32_t n = f && f->rows ? f->n_rows : t->n_lines;
   if (first > n || count > n - first)

@@ -15,7 +15,9 @@ static int window(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, ui
                   uint64_t *ns, uint32_t grey_slot) {
   uint64_t k = trace_locate(t, l, t0);
   if (k == UINT64_MAX) k = 0;
-  for (; k + 1 < l->n; k++) {
+  uint64_t first = k;
+  int rc = 0;
+  for (; k + 1 < l->n && rc == 0; k++) {
     uint64_t s = line_ts(l, k), e = line_ts(l, k + 1);
     if (s >= t1) break;
     if (s < t0) s = t0;
@@ -23,11 +25,12 @@ static int window(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, ui
     if (e <= s) continue;
     uint32_t idx = trace_ctx_index(t, line_ctx(l, k));
     if (idx == HPCDB_NONE)
-      return hpcdb_fail_at(HPCDB_ECORRUPT, t->trace_path ? t->trace_path : "trace", "trace line", 0, "context-id",
-                           "an element names context %u, which the tree does not have", line_ctx(l, k));
-    ns[keys[idx] == HPCDB_TRACE_GREY ? grey_slot : keys[idx]] += e - s;
+      rc = hpcdb_fail_at(HPCDB_ECORRUPT, t->trace_path ? t->trace_path : "trace", "trace line", 0, "context-id",
+                         "an element names context %u, which the tree does not have", line_ctx(l, k));
+    else ns[keys[idx] == HPCDB_TRACE_GREY ? grey_slot : keys[idx]] += e - s;
   }
-  return 0;
+  trace_release(t, l, first, k + 2);
+  return rc;
 }
 
 int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, uint64_t t0, uint64_t t1,

@@ -84,23 +84,28 @@ int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
   uint32_t *keys = NULL;
   acc a = {calloc(n_ctx + 1, sizeof *a.ns), calloc(n_ctx + 1, sizeof *a.touched), 0, n_ctx};
   uint64_t *cur = calloc(req->count ? req->count : 1, sizeof *cur);
-  int rc = a.ns && a.touched && cur ? trace_keys(t, req->depth, filter ? filter->ctx_keep : NULL, &keys)
+  uint64_t *first_el = calloc(req->count ? req->count : 1, sizeof *first_el);
+  int rc = a.ns && a.touched && cur && first_el ? trace_keys(t, req->depth, filter ? filter->ctx_keep : NULL, &keys)
                                     : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   for (uint32_t r = 0; rc == 0 && r < h; r++) {
     uint32_t m0 = (uint32_t)((uint64_t)req->count * r / h), m1 = (uint32_t)((uint64_t)req->count * (r + 1) / h);
     for (uint32_t m = m0; m < m1; m++)
       cur[m] = trace_locate(t, &t->lines[trace_sel_row(filter, req->first + m)], req->t0);
+    for (uint32_t m = m0; m < m1; m++) first_el[m] = cur[m] == UINT64_MAX ? 0 : cur[m];
     for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
       uint64_t a0 = col_start(req, c), a1 = col_start(req, c + 1);
       for (uint32_t m = m0; rc == 0 && m < m1; m++)
         rc = walk(t, &t->lines[trace_sel_row(filter, req->first + m)], &cur[m], a0, a1, &a, keys);
       finish(&a, &cells[(uint64_t)r * req->width + c]);
     }
+    for (uint32_t m = m0; m < m1; m++)
+      trace_release(t, &t->lines[trace_sel_row(filter, req->first + m)], first_el[m], cur[m] == UINT64_MAX ? 0 : cur[m] + 2);
   }
   free(keys);
   free(a.ns);
   free(a.touched);
   free(cur);
+  free(first_el);
   if (rc == 0) *out_height = h;
   return rc;
 }
