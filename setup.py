@@ -40,12 +40,13 @@ library = os.environ.get("HPCDB_LIBRARY")
 installed = None if library else pkg_config("--static", "--cflags", "--libs", "hpcdb")
 if library:
     extra_objects = [library]
-    extra_link = pkg_config("--libs", *DEPS) or FALLBACK_LINK
+    extra_link = ["-Wl,--exclude-libs,ALL"]  # the module exports PyInit__core alone
+    extra_link += pkg_config("--libs", *DEPS) or FALLBACK_LINK
 elif installed:
     include_dirs += [f[2:] for f in installed if f.startswith("-I")]
     extra_link = [f for f in installed if not f.startswith("-I")]
 else:
-    sources += rel(glob.glob(os.path.join(HERE, "src", "lib", "*", "*.c")))
+    sources += rel(glob.glob(os.path.join(HERE, "src", "lib", "**", "*.c"), recursive=True))
     include_dirs.append(os.path.join("src", "lib"))
     # the libraries the C code opens on first use, by the names CMake gives them (CMakeLists.txt)
     for macro, lib in (("HPCDB_ARCHIVE_SONAME", "archive"), ("HPCDB_CAPSTONE_SONAME", "capstone")):

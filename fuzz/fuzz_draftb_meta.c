@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "draftb/draftb.h"
+#include "older/draftb/draftb.h"
 #include "hpcdb/hpcdb.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

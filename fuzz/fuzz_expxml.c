@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "expxml/expxml.h"
-#include "legacy/legacy.h"
+#include "older/expxml/expxml.h"
+#include "older/legacy/legacy.h"
 
 static void ignore(void *user, uint64_t offset, const char *rule, const char *detail) {
   (void)user, (void)offset, (void)rule, (void)detail;

@@ -5,8 +5,8 @@
 #include <stdint.h>
 
 #include "hpcdb/hpcdb.h"
-#include "hpcprof1/hp1_validate.h"
-#include "hpcprof1/hpcprof1.h"
+#include "older/hpcprof1/hp1_validate.h"
+#include "older/hpcprof1/hpcprof1.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hpcdb_experiment *exp;

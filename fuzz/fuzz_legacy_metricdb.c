@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "legacy/legacy.h"
+#include "older/legacy/legacy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   legacy_metricdb_header h;

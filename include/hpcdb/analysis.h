@@ -46,7 +46,7 @@ typedef void (*hpcdb_warning_fn)(void *user, const char *message);
 /* Builds the experiment hpcprof would write for a measurements directory
  * (and writes it, with options->output). The caller frees *out. Warnings
  * (skipped files) go to warn when not NULL. */
-int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
+HPCDB_API int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
                   const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
                   hpcdb_analyze_result *result);
 
@@ -54,7 +54,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
  * the arrays of one measurement file are reused by the next, not mapped and
  * faulted in afresh. For a program whose main work is hpcdb_analyze or
  * hpcdb_analyze_dist; call it once, before. */
-void hpcdb_analyze_tune_allocator(void);
+HPCDB_API void hpcdb_analyze_tune_allocator(void);
 
 /* For the same programs, first thing in main: unless GLIBC_TUNABLES already
  * sets glibc.malloc.hugetlb, adds glibc.malloc.hugetlb=1 to it and executes
@@ -62,7 +62,7 @@ void hpcdb_analyze_tune_allocator(void);
  * huge pages: a page fault per 2 MiB instead of per 4 KiB. Returns when the
  * tunable is set, on failure, and without glibc. Set the tunable yourself to
  * run the program under a tool that does not follow exec. */
-void hpcdb_analyze_restart_with_huge_pages(char **argv);
+HPCDB_API void hpcdb_analyze_restart_with_huge_pages(char **argv);
 
 #ifdef __cplusplus
 }

@@ -45,7 +45,7 @@ typedef struct hpcdb_comm {
 
 /* For comm tables: makes message the error a failed operation reports;
  * returns status (negative). */
-int hpcdb_comm_fail(int status, const char *message);
+HPCDB_API int hpcdb_comm_fail(int status, const char *message);
 
 /* hpcdb_analyze(..., options with output set) run by every rank of comm at
  * once; options->output is required. The files are spread over the ranks by
@@ -55,15 +55,15 @@ int hpcdb_comm_fail(int status, const char *message);
  * Warnings (skipped files) are given, in file order, to warn on rank 0. The
  * result's counts are the whole run's on every rank; bytes_sent (may be
  * NULL) gets the bytes this rank handed to comm's operations. */
-int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const hpcdb_analyze_options *options,
+HPCDB_API int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const hpcdb_analyze_options *options,
                        hpcdb_warning_fn warn, void *user, hpcdb_analyze_result *result, uint64_t *bytes_sent);
 
 /* The temporary directory the database is made in before it is renamed to
  * output (beside it). Returns 0, or HPCDB_EINVAL when it does not fit. */
-int hpcdb_analyze_dist_temp(const char *output, char *buf, size_t size);
+HPCDB_API int hpcdb_analyze_dist_temp(const char *output, char *buf, size_t size);
 /* Removes a temporary database directory and everything in it (no error: what
  * cannot be removed stays). */
-void hpcdb_analyze_dist_discard(const char *temp);
+HPCDB_API void hpcdb_analyze_dist_discard(const char *temp);
 
 #ifdef __cplusplus
 }

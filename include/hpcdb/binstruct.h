@@ -36,19 +36,19 @@ typedef struct hpcdb_binstruct_options {
 /* Writes the structure of the ELF binary or shared library at binary_path to
  * out. opt may be NULL (defaults). Returns 0, or a negative hpcdb_status with
  * the message in hpcdb_last_error(); out may then hold a partial document. */
-int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstruct_options *opt);
+HPCDB_API int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstruct_options *opt);
 
 /* The binary's identity for caching structure files: its GNU build id in hex
  * (or "" when it has none) and a 64-bit hash of its whole content, written as
  * "<build-id>-<hash16>" into buf (size >= 96). */
-int hpcdb_binstruct_identity(const char *binary_path, char *buf, size_t size);
+HPCDB_API int hpcdb_binstruct_identity(const char *binary_path, char *buf, size_t size);
 
 /* Writes the structure file of binary_path to out_path atomically (a
  * temporary renamed into place; nothing is left behind on failure). With a
  * cache_dir (created if missing), a structure file made before for the same
  * binary identity, LM name and options is copied instead of analyzing again,
  * and a new one is stored there. *from_cache (may be NULL) tells which. */
-int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path,
+HPCDB_API int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path,
                                const char *cache_dir, const hpcdb_binstruct_options *opt,
                                int *from_cache);
 

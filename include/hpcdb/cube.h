@@ -17,7 +17,7 @@ extern "C" {
  * metric a metric with exclusive ("point") and inclusive ("execution")
  * values. Files hpcdb wrote carry HPCToolkit's details in hpctoolkit::
  * parameters and attributes, which come back into the model. */
-int hpcdb_cube_read(hpcdb_experiment **out, const char *path);
+HPCDB_API int hpcdb_cube_read(hpcdb_experiment **out, const char *path);
 
 /* Direct access to a Cube file's values without building the model, one
  * metric at a time (memory: the caller's matrix and one row): for tools that
@@ -25,21 +25,21 @@ int hpcdb_cube_read(hpcdb_experiment **out, const char *path);
  * metric's members are found by their offsets, so a metric costs the reading
  * of its own members only; a compressed file is streamed up to them. */
 typedef struct hpcdb_cube hpcdb_cube;
-int hpcdb_cube_open(hpcdb_cube **out, const char *path);
-void hpcdb_cube_close(hpcdb_cube *c); /* NULL-safe */
-uint32_t hpcdb_cube_n_metrics(const hpcdb_cube *c);
-uint32_t hpcdb_cube_n_cnodes(const hpcdb_cube *c);
-uint32_t hpcdb_cube_n_locations(const hpcdb_cube *c);
+HPCDB_API int hpcdb_cube_open(hpcdb_cube **out, const char *path);
+HPCDB_API void hpcdb_cube_close(hpcdb_cube *c); /* NULL-safe */
+HPCDB_API uint32_t hpcdb_cube_n_metrics(const hpcdb_cube *c);
+HPCDB_API uint32_t hpcdb_cube_n_cnodes(const hpcdb_cube *c);
+HPCDB_API uint32_t hpcdb_cube_n_locations(const hpcdb_cube *c);
 /* The metric's unique name (metrics in anchor.xml order), or NULL. */
-const char *hpcdb_cube_metric_name(const hpcdb_cube *c, uint32_t metric);
+HPCDB_API const char *hpcdb_cube_metric_name(const hpcdb_cube *c, uint32_t metric);
 /* The cnode id at document position k (pre-order), or UINT32_MAX. */
-uint32_t hpcdb_cube_cnode_id(const hpcdb_cube *c, uint32_t k);
+HPCDB_API uint32_t hpcdb_cube_cnode_id(const hpcdb_cube *c, uint32_t k);
 /* Metric values, inclusive (1) or exclusive (0), into out[k * n_locations + l]
  * for the cnode at document position k and location l (anchor.xml order);
  * out holds n_cnodes x n_locations doubles. A derived or undecoded metric,
  * a SCALE_FUNC one (no single number) and the flavour that a metric hpcdb
  * wrote as stored-only lacks are 0 everywhere. */
-int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t metric, int inclusive, double *out);
+HPCDB_API int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t metric, int inclusive, double *out);
 
 typedef struct hpcdb_cube_write_options {
   int compress;   /* ZCUBEX.DATA: one zlib stream per row */
@@ -48,18 +48,18 @@ typedef struct hpcdb_cube_write_options {
 
 /* Writes exp as a .cubex file (atomically: the file appears whole or not at
  * all). options may be NULL. */
-int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_cube_write_options *options);
+HPCDB_API int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_cube_write_options *options);
 
 /* Lists, one line per kind, what hpcdb_cube_write cannot carry (summary
  * statistics, scopes other than the stored one, values at contexts the tree
  * does not list, ...). Returns the number of kinds of loss. */
-uint64_t hpcdb_cube_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user);
+HPCDB_API uint64_t hpcdb_cube_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user);
 
 /* Checks a .cubex against the rules of specs/cube-v4.md and what readers
  * rely on: archive members, anchor.xml well-formed with unique ids and
  * references that resolve, an acyclic call tree, and each metric's index and
  * data consistent with each other and with the anchor. */
-int hpcdb_cube_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+HPCDB_API int hpcdb_cube_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 
 #ifdef __cplusplus
 }

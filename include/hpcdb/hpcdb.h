@@ -24,7 +24,7 @@ extern "C" {
 #define HPCDB_VERSION_MINOR 1
 #define HPCDB_VERSION_PATCH 0
 #define HPCDB_VERSION_STRING "0.1.0"
-const char *hpcdb_version(void);
+HPCDB_API const char *hpcdb_version(void);
 
 typedef enum hpcdb_status {
   HPCDB_OK = 0,
@@ -40,9 +40,9 @@ typedef enum hpcdb_status {
 } hpcdb_status;
 
 /* Message of the last failure in this thread ("" when none). */
-const char *hpcdb_last_error(void);
-void hpcdb_clear_error(void);
-const char *hpcdb_status_name(int status);
+HPCDB_API const char *hpcdb_last_error(void);
+HPCDB_API void hpcdb_clear_error(void);
+HPCDB_API const char *hpcdb_status_name(int status);
 
 /* ---- formats ------------------------------------------------------------- */
 
@@ -64,11 +64,11 @@ typedef enum hpcdb_format {
 } hpcdb_format;
 
 /* Detects the format of a file or directory from its bytes, not its name. */
-int hpcdb_detect(hpcdb_format *out, const char *path);
-const char *hpcdb_format_name(hpcdb_format format);
+HPCDB_API int hpcdb_detect(hpcdb_format *out, const char *path);
+HPCDB_API const char *hpcdb_format_name(hpcdb_format format);
 
 /* Reads any supported format into a new experiment. */
-int hpcdb_read(hpcdb_experiment **out, const char *path);
+HPCDB_API int hpcdb_read(hpcdb_experiment **out, const char *path);
 
 /* What a reader must load. Formats that cannot read less read everything;
  * what they read is then the same as hpcdb_read's. */
@@ -97,19 +97,19 @@ typedef struct hpcdb_read_options {
 } hpcdb_read_options;
 
 /* hpcdb_read reading only what options ask for (NULL: everything). */
-int hpcdb_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
+HPCDB_API int hpcdb_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
 
 /* ---- HPCToolkit v4.0 databases ------------------------------------------ */
 
 /* Reads a database directory (meta.db required; profile.db, cct.db, trace.db
  * when present) or a single meta.db. */
-int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path);
+HPCDB_API int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path);
 
 #define HPCDB_WRITE_FORCE 0x1u    /* replace an existing output */
 #define HPCDB_WRITE_NO_TRACE 0x2u /* do not write trace.db even if traces exist */
 /* Writes meta.db, profile.db, cct.db (and trace.db when the experiment has
  * traces) into dir, each through a temporary file renamed on success. */
-int hpcdb_hpctk4_write(const hpcdb_experiment *exp, const char *dir, unsigned flags);
+HPCDB_API int hpcdb_hpctk4_write(const hpcdb_experiment *exp, const char *dir, unsigned flags);
 
 /* Writing a database whose values do not fit in memory at once: open the
  * stream (the directory is checked as hpcdb_hpctk4_write does), hand over each
@@ -120,10 +120,10 @@ int hpcdb_hpctk4_write(const hpcdb_experiment *exp, const char *dir, unsigned fl
  * profile.db, chunk by chunk), trace.db and metrics/ and frees the stream;
  * abort drops everything written so far. */
 typedef struct hpcdb_hpctk4_stream hpcdb_hpctk4_stream;
-int hpcdb_hpctk4_stream_open(hpcdb_hpctk4_stream **out, const char *dir, unsigned flags);
-int hpcdb_hpctk4_stream_profile(hpcdb_hpctk4_stream *s, uint32_t profile_index, const hpcdb_profile *p);
-int hpcdb_hpctk4_stream_finish(hpcdb_hpctk4_stream *s, const hpcdb_experiment *exp);
-void hpcdb_hpctk4_stream_abort(hpcdb_hpctk4_stream *s);
+HPCDB_API int hpcdb_hpctk4_stream_open(hpcdb_hpctk4_stream **out, const char *dir, unsigned flags);
+HPCDB_API int hpcdb_hpctk4_stream_profile(hpcdb_hpctk4_stream *s, uint32_t profile_index, const hpcdb_profile *p);
+HPCDB_API int hpcdb_hpctk4_stream_finish(hpcdb_hpctk4_stream *s, const hpcdb_experiment *exp);
+HPCDB_API void hpcdb_hpctk4_stream_abort(hpcdb_hpctk4_stream *s);
 
 /* ---- zero-copy access to a v4.0 database --------------------------------- */
 
@@ -131,35 +131,35 @@ typedef struct hpcdb_db hpcdb_db;
 
 /* Maps the files of a database directory and checks their headers; values are
  * not loaded. */
-int hpcdb_db_open(hpcdb_db **out, const char *dir);
-void hpcdb_db_close(hpcdb_db *db);
-uint32_t hpcdb_db_profile_count(const hpcdb_db *db);
-uint32_t hpcdb_db_context_count(const hpcdb_db *db); /* cct.db nCtxs, 0 without cct.db */
+HPCDB_API int hpcdb_db_open(hpcdb_db **out, const char *dir);
+HPCDB_API void hpcdb_db_close(hpcdb_db *db);
+HPCDB_API uint32_t hpcdb_db_profile_count(const hpcdb_db *db);
+HPCDB_API uint32_t hpcdb_db_context_count(const hpcdb_db *db); /* cct.db nCtxs, 0 without cct.db */
 
 /* One value by binary search in profile.db: returns 1 and sets *out when
  * present, 0 (and *out = 0) when absent, negative on a corrupt file. */
-int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id,
+HPCDB_API int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id,
                            uint16_t metric_id, double *out);
 /* One value by binary search in cct.db, same contract. */
-int hpcdb_db_context_value(const hpcdb_db *db, uint32_t ctx_id, uint16_t metric_id,
+HPCDB_API int hpcdb_db_context_value(const hpcdb_db *db, uint32_t ctx_id, uint16_t metric_id,
                            uint32_t profile, double *out);
 
 typedef int (*hpcdb_value_fn)(void *user, uint32_t a, uint32_t b, double value);
 /* Calls fn(user, ctx_id, metric_id, value) for every value of a profile, in
  * file order; a non-zero return from fn stops and is returned. */
-int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn fn, void *user);
+HPCDB_API int hpcdb_db_profile_scan(const hpcdb_db *db, uint32_t profile, hpcdb_value_fn fn, void *user);
 /* One profile's values decoded and checked as hpcdb_hpctk4_read decodes them,
  * into out's CSR arrays (n_ctxs, ctx_ids, ctx_starts, n_values, metric_ids,
  * values; its other fields are not touched): a profile as the model holds it,
  * one at a time. Release them with hpcdb_profile_clear_values. */
-int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile *out);
+HPCDB_API int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile *out);
 /* Calls fn(user, metric_id, profile_index, value) for the values of one
  * context in cct.db; with metric_id == HPCDB_ALL_METRICS every metric's slice
  * is visited, otherwise only that metric's. A whole context's block is read
  * with pread, not through the mapping: a pass over every context keeps a
  * resident set of one block, not the file. */
 #define HPCDB_ALL_METRICS 0x10000u
-int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
+HPCDB_API int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
                           hpcdb_value_fn fn, void *user);
 
 /* The tree, metrics and profile identities of a database directory without
@@ -167,7 +167,7 @@ int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_i
  * database opened as by hpcdb_db_open to read them on demand: opening takes
  * the time meta.db and profile.db's Profile Info take, whatever the size of
  * the values. Free both (hpcdb_experiment_free, hpcdb_db_close). */
-int hpcdb_hpctk4_read_lazy(hpcdb_experiment **out, hpcdb_db **db, const char *dir);
+HPCDB_API int hpcdb_hpctk4_read_lazy(hpcdb_experiment **out, hpcdb_db **db, const char *dir);
 
 /* ---- validation ---------------------------------------------------------- */
 
@@ -192,7 +192,7 @@ typedef struct hpcdb_validation {
  * directory or a single file). Problems go to fn; counts to *result. Returns 0
  * when the check ran (look at result->errors), negative when path could not
  * be read at all. */
-int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn,
+HPCDB_API int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn,
                    void *user);
 
 /* ---- presenting and comparing ------------------------------------------- */
@@ -201,15 +201,15 @@ int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_
  * function main in app+0x4a0 def cpi.c:12", "entry 1 \"main thread\"",
  * "<global>") into buf; returns the length it needed ("" and 0 for an index
  * out of range). */
-size_t hpcdb_context_label(const hpcdb_experiment *exp, uint32_t index, char *buf, size_t size);
+HPCDB_API size_t hpcdb_context_label(const hpcdb_experiment *exp, uint32_t index, char *buf, size_t size);
 
 /* Human-readable summary (what `hpcdb info` prints). */
-int hpcdb_write_info(FILE *out, const hpcdb_experiment *exp);
+HPCDB_API int hpcdb_write_info(FILE *out, const hpcdb_experiment *exp);
 /* The whole content, human-readable. */
-int hpcdb_dump_text(FILE *out, const hpcdb_experiment *exp);
+HPCDB_API int hpcdb_dump_text(FILE *out, const hpcdb_experiment *exp);
 /* Canonical JSON: strings and references resolved, contexts as a nested tree,
  * values sorted; two equal experiments give identical text. */
-int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp);
+HPCDB_API int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp);
 /* The same text from a v4.0 database with cct.db: exp read with
  * HPCDB_READ_SUMMARY_ONLY (tree, metrics, profiles, traces, the summary
  * profiles' values), db opened by hpcdb_db_open on the same directory. The
@@ -217,7 +217,7 @@ int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp);
  * the model and one context's values), not from exp or profile.db; where the
  * two files disagree (validate's rule "transpose") the text follows cct.db.
  * HPCDB_EINVAL when db has no cct.db. */
-int hpcdb_dump_json_db(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db);
+HPCDB_API int hpcdb_dump_json_db(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db);
 
 typedef struct hpcdb_diff_options {
   double rel_tolerance;    /* default 1e-9 */
@@ -232,7 +232,7 @@ typedef void (*hpcdb_line_fn)(void *user, const char *line);
 /* Semantic comparison: contexts by calling path, profiles by identity, metrics
  * by name and scope, values within the relative tolerance. Each difference is
  * one line to fn; *n_differences gets the count (0 means the same). */
-int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, const hpcdb_experiment *b,
+HPCDB_API int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, const hpcdb_experiment *b,
                const hpcdb_diff_options *options, hpcdb_line_fn fn, void *user);
 
 #ifdef __cplusplus

@@ -21,22 +21,22 @@ extern "C" {
  * keep the node ids of the file when there is one tree (one file, one epoch);
  * with several, the union is keyed by (file, epoch, node id) and renumbered
  * 1, 2, ... in file order. Metrics are unified by name. */
-int hpcdb_hpcrun_read(hpcdb_experiment **out, const char *path);
+HPCDB_API int hpcdb_hpcrun_read(hpcdb_experiment **out, const char *path);
 
 /* Checks every rule of the measurement formats for a .hpcrun or .hpctrace
  * file or a measurements directory; same contract as hpcdb_validate. */
-int hpcdb_hpcrun_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn,
+HPCDB_API int hpcdb_hpcrun_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn,
                           void *user);
 
 /* Format of a file from its first bytes: HPCDB_FORMAT_HPCRUN, _HPCTRACE, or
  * HPCDB_FORMAT_UNKNOWN. 24 bytes are enough. */
-hpcdb_format hpcdb_hpcrun_sniff(const uint8_t *head, size_t n);
+HPCDB_API hpcdb_format hpcdb_hpcrun_sniff(const uint8_t *head, size_t n);
 
 /* *out = HPCDB_FORMAT_HPCRUN / _HPCTRACE for such a file (by its magic),
  * HPCDB_FORMAT_HPCRUN_DIR for a directory holding .hpcrun files whose first
  * one has the profile magic, HPCDB_FORMAT_UNKNOWN otherwise. Negative only
  * when path cannot be examined. */
-int hpcdb_hpcrun_detect(hpcdb_format *out, const char *path);
+HPCDB_API int hpcdb_hpcrun_detect(hpcdb_format *out, const char *path);
 
 #ifdef __cplusplus
 }

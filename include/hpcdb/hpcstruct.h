@@ -72,24 +72,24 @@ typedef struct hpcdb_struct hpcdb_struct;
 
 /* Reads a whole structure file (streaming; a bad file fails with
  * "PATH: line N: RULE: DETAIL"). An empty file reads as no load modules. */
-int hpcdb_hpcstruct_read(hpcdb_struct **out, const char *path);
+HPCDB_API int hpcdb_hpcstruct_read(hpcdb_struct **out, const char *path);
 /* The same from memory; name is used in messages. */
-int hpcdb_hpcstruct_read_mem(hpcdb_struct **out, const char *name, const void *data, size_t len);
+HPCDB_API int hpcdb_hpcstruct_read_mem(hpcdb_struct **out, const char *name, const void *data, size_t len);
 /* The name of the file's first load module, reading no further than its
  * <LM> tag (*out malloc'ed, NULL when the file has none). */
-int hpcdb_hpcstruct_first_module(char **out, const char *path);
-void hpcdb_hpcstruct_free(hpcdb_struct *s);
+HPCDB_API int hpcdb_hpcstruct_first_module(char **out, const char *path);
+HPCDB_API void hpcdb_hpcstruct_free(hpcdb_struct *s);
 
-uint32_t hpcdb_hpcstruct_n_modules(const hpcdb_struct *s);
-const hpcdb_struct_module *hpcdb_hpcstruct_module(const hpcdb_struct *s, uint32_t i);
+HPCDB_API uint32_t hpcdb_hpcstruct_n_modules(const hpcdb_struct *s);
+HPCDB_API const hpcdb_struct_module *hpcdb_hpcstruct_module(const hpcdb_struct *s, uint32_t i);
 /* The innermost scope (a statement) holding addr, or HPCDB_NONE. */
-uint32_t hpcdb_hpcstruct_lookup(const hpcdb_struct_module *m, uint64_t addr);
+HPCDB_API uint32_t hpcdb_hpcstruct_lookup(const hpcdb_struct_module *m, uint64_t addr);
 
 /* What `hpcdb info` prints for a structure file. */
-void hpcdb_hpcstruct_write_info(FILE *out, const hpcdb_struct *s);
+HPCDB_API void hpcdb_hpcstruct_write_info(FILE *out, const hpcdb_struct *s);
 /* The checks of `hpcdb validate`: a problem that stops the read is one error
  * (offset: its byte in the file); statements sharing bytes are a note. */
-int hpcdb_hpcstruct_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+HPCDB_API int hpcdb_hpcstruct_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 
 #ifdef __cplusplus
 }

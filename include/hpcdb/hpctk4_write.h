@@ -17,12 +17,12 @@ extern "C" {
  * descriptions and units, labels of non-entry contexts, locations of entry
  * points, lines without a file, offsets without a module). fn may be NULL.
  * Returns the number of kinds of loss: 0 means the write is exact. */
-uint64_t hpcdb_hpctk4_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user);
+HPCDB_API uint64_t hpcdb_hpctk4_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user);
 
 /* Lets hpcdb_hpctk4_stream_finish use up to threads threads (chunks of
  * cct.db are made side by side, meta.db and trace.db are written meanwhile);
  * the files are the same whatever the number. */
-void hpcdb_hpctk4_stream_set_threads(hpcdb_hpctk4_stream *s, unsigned threads);
+HPCDB_API void hpcdb_hpctk4_stream_set_threads(hpcdb_hpctk4_stream *s, unsigned threads);
 
 /* One value of a thread profile, as cct.db gathers them. */
 typedef struct hpcdb_value_ref {
@@ -39,7 +39,8 @@ typedef struct hpcdb_value_ref {
  * for 65,536) and returns how many, or a negative hpcdb_status. */
 typedef int64_t (*hpcdb_summary_fn)(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n,
                                     uint16_t *metrics, double *values);
-void hpcdb_hpctk4_stream_set_summary(hpcdb_hpctk4_stream *s, uint32_t profile, hpcdb_summary_fn fn, void *user);
+HPCDB_API void hpcdb_hpctk4_stream_set_summary(hpcdb_hpctk4_stream *s, uint32_t profile, hpcdb_summary_fn fn,
+                                               void *user);
 
 #ifdef __cplusplus
 }

@@ -217,83 +217,83 @@ typedef struct hpcdb_experiment {
 /* ---- building ------------------------------------------------------------ */
 
 /* A new experiment holding only the global context (contexts[0], id 0). */
-int hpcdb_experiment_new(hpcdb_experiment **out);
-void hpcdb_experiment_free(hpcdb_experiment *exp);
+HPCDB_API int hpcdb_experiment_new(hpcdb_experiment **out);
+HPCDB_API void hpcdb_experiment_free(hpcdb_experiment *exp);
 
 /* Interned copy owned by exp (NULL in, NULL out); equal strings share storage. */
-const char *hpcdb_intern(hpcdb_experiment *exp, const char *s);
-const char *hpcdb_intern_n(hpcdb_experiment *exp, const char *s, size_t len);
+HPCDB_API const char *hpcdb_intern(hpcdb_experiment *exp, const char *s);
+HPCDB_API const char *hpcdb_intern_n(hpcdb_experiment *exp, const char *s, size_t len);
 
-int hpcdb_set_title(hpcdb_experiment *exp, const char *title, const char *description);
-int hpcdb_add_attr(hpcdb_experiment *exp, const char *key, const char *value);
+HPCDB_API int hpcdb_set_title(hpcdb_experiment *exp, const char *title, const char *description);
+HPCDB_API int hpcdb_add_attr(hpcdb_experiment *exp, const char *key, const char *value);
 /* Records a reader's warning (a copy is interned). */
-int hpcdb_add_warning(hpcdb_experiment *exp, const char *text);
-int hpcdb_add_kind_name(hpcdb_experiment *exp, const char *name, uint32_t *out_index);
-int hpcdb_add_module(hpcdb_experiment *exp, const char *path, uint32_t flags, uint32_t *out_index);
-int hpcdb_add_file(hpcdb_experiment *exp, const char *path, uint32_t flags, uint32_t *out_index);
-int hpcdb_add_function(hpcdb_experiment *exp, const hpcdb_function *fn, uint32_t *out_index);
-int hpcdb_add_scope(hpcdb_experiment *exp, const hpcdb_scope *scope, uint32_t *out_index);
-int hpcdb_add_metric(hpcdb_experiment *exp, const char *name, uint32_t *out_index);
-int hpcdb_metric_add_instance(hpcdb_experiment *exp, uint32_t metric, uint32_t scope,
+HPCDB_API int hpcdb_add_warning(hpcdb_experiment *exp, const char *text);
+HPCDB_API int hpcdb_add_kind_name(hpcdb_experiment *exp, const char *name, uint32_t *out_index);
+HPCDB_API int hpcdb_add_module(hpcdb_experiment *exp, const char *path, uint32_t flags, uint32_t *out_index);
+HPCDB_API int hpcdb_add_file(hpcdb_experiment *exp, const char *path, uint32_t flags, uint32_t *out_index);
+HPCDB_API int hpcdb_add_function(hpcdb_experiment *exp, const hpcdb_function *fn, uint32_t *out_index);
+HPCDB_API int hpcdb_add_scope(hpcdb_experiment *exp, const hpcdb_scope *scope, uint32_t *out_index);
+HPCDB_API int hpcdb_add_metric(hpcdb_experiment *exp, const char *name, uint32_t *out_index);
+HPCDB_API int hpcdb_metric_add_instance(hpcdb_experiment *exp, uint32_t metric, uint32_t scope,
                               uint16_t prop_metric_id);
-int hpcdb_metric_add_summary(hpcdb_experiment *exp, uint32_t metric, const hpcdb_summary *summary);
+HPCDB_API int hpcdb_metric_add_summary(hpcdb_experiment *exp, uint32_t metric, const hpcdb_summary *summary);
 
 /* Appends a copy of *proto as the last child of contexts[parent]. The id, kind,
  * relation, lexical type, propagation, entry point, name and location fields are
  * taken from proto; tree links are set here; strings are interned. Fails with
  * HPCDB_EINVAL when the id is already used. */
-int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_t parent,
+HPCDB_API int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_t parent,
                       uint32_t *out_index);
 /* Index of the context with native id `id`, or HPCDB_NONE. */
-uint32_t hpcdb_find_context(const hpcdb_experiment *exp, uint32_t id);
+HPCDB_API uint32_t hpcdb_find_context(const hpcdb_experiment *exp, uint32_t id);
 
-int hpcdb_add_profile(hpcdb_experiment *exp, uint32_t flags, int has_id_tuple, const hpcdb_id *ids,
+HPCDB_API int hpcdb_add_profile(hpcdb_experiment *exp, uint32_t flags, int has_id_tuple, const hpcdb_id *ids,
                       uint16_t n_ids, uint32_t *out_index);
 /* Replaces the values of a profile with n (ctx id, metric id, value) triples,
  * in any order; they are sorted. Zero values are kept as given. Duplicate
  * (ctx, metric) pairs fail with HPCDB_EINVAL. */
-int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n,
+HPCDB_API int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n,
                              const uint32_t *ctx_ids, const uint16_t *metric_ids,
                              const double *values);
 /* Takes ownership-free copies of already sorted CSR arrays (the readers' fast
  * path): ctx_starts has n_ctxs + 1 entries. Order is checked; not sorted input
  * fails with HPCDB_EINVAL. */
-int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs,
+HPCDB_API int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs,
                           const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
                           const uint16_t *metric_ids, const double *values);
 
 /* As hpcdb_profile_set_csr, but takes ownership of malloc'ed arrays (freed
  * here on failure too): the readers' path without a copy. ctx_starts has
  * n_ctxs + 1 entries. */
-int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs, uint32_t *ctx_ids,
+HPCDB_API int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs, uint32_t *ctx_ids,
                             uint64_t *ctx_starts, uint64_t n_values, uint16_t *metric_ids, double *values);
 
-int hpcdb_add_trace(hpcdb_experiment *exp, uint32_t profile, uint64_t n, const uint64_t *timestamps,
+HPCDB_API int hpcdb_add_trace(hpcdb_experiment *exp, uint32_t profile, uint64_t n, const uint64_t *timestamps,
                     const uint32_t *ctx_ids, uint32_t *out_index);
 
 /* Frees a profile's values (context ids, starts, metric ids, values) and
  * leaves it with none; its identity stays. */
-void hpcdb_profile_clear_values(hpcdb_profile *p);
+HPCDB_API void hpcdb_profile_clear_values(hpcdb_profile *p);
 
 /* ---- queries ------------------------------------------------------------- */
 
 /* Value of (ctx id, metric id) in a profile by binary search; 0 when absent.
  * Returns 1 when present, 0 when absent. */
-int hpcdb_profile_value(const hpcdb_profile *p, uint32_t ctx_id, uint16_t metric_id, double *out);
+HPCDB_API int hpcdb_profile_value(const hpcdb_profile *p, uint32_t ctx_id, uint16_t metric_id, double *out);
 
 /* Finds which metric a propagated or statistic metric id belongs to.
  * *is_stat tells whether it is a summary statistic id; *which is the index into
  * instances or summaries. Returns 1 when found, 0 otherwise. */
-int hpcdb_metric_of_id(const hpcdb_experiment *exp, uint16_t id, uint32_t *metric, int *is_stat,
+HPCDB_API int hpcdb_metric_of_id(const hpcdb_experiment *exp, uint16_t id, uint32_t *metric, int *is_stat,
                        uint32_t *which);
 
 /* "RANK 3 THREAD 1"-style text of a profile's identity into buf; "SUMMARY" for
  * the canonical summary profile. Returns the length it needed. */
-size_t hpcdb_profile_identity(const hpcdb_experiment *exp, const hpcdb_profile *p, char *buf,
+HPCDB_API size_t hpcdb_profile_identity(const hpcdb_experiment *exp, const hpcdb_profile *p, char *buf,
                               size_t size);
 
 /* Total number of stored values over all profiles. */
-uint64_t hpcdb_value_count(const hpcdb_experiment *exp);
+HPCDB_API uint64_t hpcdb_value_count(const hpcdb_experiment *exp);
 
 #ifdef __cplusplus
 }

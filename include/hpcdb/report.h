@@ -34,39 +34,39 @@ typedef struct hpcdb_report_options {
   uint32_t width;     /* columns of aligned text (default 100) */
 } hpcdb_report_options;
 
-int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *options);
+HPCDB_API int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *options);
 
 /* The metric views and exports use when none is named: the first time
  * metric (a time unit in its name or unit) with a non-zero total, else the
  * first metric with a non-zero total, else the first; *reason says which
  * (static text). */
-int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const char **reason);
+HPCDB_API int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const char **reason);
 
 /* Brendan Gregg's folded stacks: one line per context with exclusive cost,
  * "frame;frame;frame value", for the named metric (NULL: the first). */
-int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metric, const char *profile);
+HPCDB_API int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metric, const char *profile);
 
 /* speedscope's JSON file format: one sampled profile per thread profile,
  * samples = calling paths weighted by their own cost of the metric. */
-int hpcdb_export_speedscope(FILE *out, const hpcdb_experiment *exp, const char *metric);
+HPCDB_API int hpcdb_export_speedscope(FILE *out, const hpcdb_experiment *exp, const char *metric);
 
 /* Trace Event Format JSON (Perfetto, chrome://tracing) from the traces: one
  * track per profile, nested B/E slices from the sampled calling paths. */
-int hpcdb_export_chrome_trace(FILE *out, const hpcdb_experiment *exp);
+HPCDB_API int hpcdb_export_chrome_trace(FILE *out, const hpcdb_experiment *exp);
 
 /* A self-contained interactive SVG flame graph (hover, click to zoom). */
-int hpcdb_export_flamegraph(FILE *out, const hpcdb_experiment *exp, const char *metric);
+HPCDB_API int hpcdb_export_flamegraph(FILE *out, const hpcdb_experiment *exp, const char *metric);
 
 /* One self-contained HTML page: top-down tree, flame graph, per-profile
  * imbalance chart, timeline when traces exist. */
-int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric);
+HPCDB_API int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric);
 
 /* Every value in long form: context,profile,metric,inclusive,exclusive. */
-int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp);
+HPCDB_API int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp);
 /* The same rows from a v4.0 database read by hpcdb_hpctk4_read_lazy (exp,
  * db), one profile's values in memory at a time. */
 struct hpcdb_db;
-int hpcdb_export_csv_db(FILE *out, const hpcdb_experiment *exp, const struct hpcdb_db *db);
+HPCDB_API int hpcdb_export_csv_db(FILE *out, const hpcdb_experiment *exp, const struct hpcdb_db *db);
 
 #ifdef __cplusplus
 }

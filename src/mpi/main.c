@@ -58,14 +58,21 @@ static const char help[] =
     "                            to run the ranks under a tool that does not follow exec)\n"
     "    HPCDB_MPI_FAIL_RANK=R   (for tests) rank R fails at the end of a phase:\n"
     "    HPCDB_MPI_FAIL_AT=P     the phase: unify, tree, propagate or write (default write)\n"
-    "    HPCDB_MPI_FAIL_MODE=M   kill (default: the process kills itself with SIGKILL) or\n"
-    "                            error (it reports an error, which every rank then reports)\n"
+    "    HPCDB_MPI_FAIL_MODE=M   kill (default: the process kills itself with SIGKILL),\n"
+    "                            error (it reports an error, which every rank then reports) or\n"
+    "                            pause (it creates the file HPCDB_MPI_FAIL_SIGNAL names and waits,\n"
+    "                            for a test to cut its host off)\n"
     "\n"
     "EXIT STATUS\n"
     "    0 written, 2 failed (nothing written)\n"
     "\n"
+    "    Across hosts, give Open MPI keep-alives, so that a host lost mid-run ends the job in\n"
+    "    seconds instead of holding it until TCP gives up (see EXAMPLES and docs/mpi.md).\n"
+    "\n"
     "EXAMPLES\n"
     "    mpirun -np 4 hpcdb-mpi analyze hpctoolkit-app-measurements -o app.d\n"
+    "    mpirun --hostfile hosts -np 64 --mca oob_tcp_keepalive_time 10 --mca oob_tcp_keepalive_intvl 5 \\\n"
+    "           --mca oob_tcp_keepalive_probes 3 hpcdb-mpi analyze meas.m -o meas.d\n"
     "    mpirun -np 64 hpcdb-mpi analyze -j 4 --stats meas.m -o meas.d --force\n";
 
 static int rank;
@@ -107,6 +114,13 @@ static int fail_checkpoint(void *ctx, const char *phase) {
   }
   const char *r = getenv("HPCDB_MPI_FAIL_RANK"), *at = getenv("HPCDB_MPI_FAIL_AT"), *mode = getenv("HPCDB_MPI_FAIL_MODE");
   if (!r || atoi(r) != rank || strcmp(phase, at && *at ? at : "write") != 0) return 0;
+  if (mode && !strcmp(mode, "pause")) { /* the test makes a fault (a cut link) while this rank waits here */
+    const char *signal_path = getenv("HPCDB_MPI_FAIL_SIGNAL");
+    FILE *f = signal_path ? fopen(signal_path, "w") : NULL;
+    if (f) fclose(f);
+    for (int i = 0; i < 600; i++) sleep(1);
+    return 0;
+  }
   if (mode && !strcmp(mode, "error")) {
     char message[128];
     snprintf(message, sizeof message, "rank %d: failure injected after phase %s (HPCDB_MPI_FAIL_RANK)", rank, phase);
@@ -164,6 +178,23 @@ static void watchdog_stop(void) {
   watchdog_fd = -1;
 }
 
+/* Open MPI notices a lost host by its daemons' TCP keep-alives, which are
+ * off for the first 5 minutes by default: a host cut off mid-run would hold
+ * the job until TCP gives up (13 minutes, seen here). Collective. */
+static void hint_keepalive(void) {
+  MPI_Comm local;
+  int local_rank = 0, hosts = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) != MPI_SUCCESS) return;
+  MPI_Comm_rank(local, &local_rank);
+  MPI_Comm_free(&local);
+  int first_on_host = local_rank == 0;
+  MPI_Allreduce(&first_on_host, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0 && hosts > 1 && getenv("OMPI_COMM_WORLD_SIZE") && !getenv("OMPI_MCA_oob_tcp_keepalive_time"))
+    fprintf(stderr, "hpcdb-mpi analyze: note: the ranks span %d hosts and Open MPI's keep-alives are at their "
+            "defaults: a host lost mid-run would hold the job for minutes; add --mca oob_tcp_keepalive_time 10 "
+            "--mca oob_tcp_keepalive_intvl 5 --mca oob_tcp_keepalive_probes 3 (docs/mpi.md)\n", hosts);
+}
+
 static void print_warning(void *user, const char *message) {
   (void)user;
   fprintf(stderr, "hpcdb-mpi analyze: warning: %s\n", message);
@@ -210,6 +241,7 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
     if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: need MEASUREMENTS and -o DB (see --help)\n");
     return 2;
   }
+  if (!quiet) hint_keepalive();
   MPI_Comm world = MPI_COMM_WORLD;
   hpcdb_comm comm;
   mpi_comm_table(&comm, &world);

@@ -26,3 +26,29 @@ foreach(spec IN ITEMS "${MPI_RECORDED}" "real|small" "real|loops-cputime-t" "rea
     set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
   endif()
 endforeach()
+
+# hpcdb-mpi across test hosts (network namespaces, TCP only; tests/mpi/netns_case.sh): byte-identical
+# databases on 2 and 3 hosts, a link cut in each phase, a host's processes killed, measurements a host
+# cannot see, the note on keep-alives. Each test has its own subnet (the index), so they can run at once.
+set(NETNS_CASE ${CMAKE_CURRENT_LIST_DIR}/netns_case.sh)
+set(netns_index 1)
+foreach(spec IN ITEMS "same|2|1|real:loops-cputime-t" "same|2|2|real:small" "same|3|1|real:loops-cuda-nvidia-t"
+                      "same|3|2|generated:48x1500" "same|2|2|generated:16x2000"
+                      "cut|unify" "cut|tree" "cut|propagate" "cut|write" "cut|cct" "cut|meta" "killed" "hidden" "note")
+  string(REPLACE "|" ";" args "${spec}")
+  string(REPLACE "|" "/" test_name "mpi/netns/${spec}")
+  string(REPLACE ":" "-" test_name "${test_name}")
+  if(HPCDB_MPI_FOUND)
+    add_test(NAME ${test_name}
+             COMMAND ${NETNS_CASE} $<TARGET_FILE:hpcdb> $<TARGET_FILE:hpcdb-mpi> ${HPCDB_MPIEXEC}
+                     $<TARGET_FILE:gen_measurements> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/${test_name}
+                     ${netns_index} ${args})
+  else()
+    add_test(NAME ${test_name} COMMAND sh -c "echo 'MPI not found by CMake (hpcdb-mpi not built): skipped'; exit 77")
+  endif()
+  set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+  if(HPCDB_SANITIZE)
+    set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+  endif()
+  math(EXPR netns_index "${netns_index} + 1")
+endforeach()

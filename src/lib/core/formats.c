@@ -1,37 +1,31 @@
-/* The formats hpcdb reads and checks: one line each. */
-#include <stddef.h>
-
+/* The formats hpcdb reads and checks: one descriptor each, exported by the
+ * format's own module. Detection asks them in this order: draft b's magic
+ * begins as v4.0's does, and the XML formats look for a word anywhere in the
+ * head, so the fixed magic numbers go first. */
 #include "core/formats.h"
-#include "hpcdb/hpcstruct.h"
+#include "cube/cube.h"
+#include "hpcrun/hpcrun_format.h"
+#include "hpcstruct/hpcstruct_private.h"
+#include "hpctk4/hpctk4_read.h"
+#include "older/drafta/drafta.h"
+#include "older/draftb/draftb.h"
+#include "older/legacy/legacy.h"
 
-int hpctk4_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
-int hpctk4_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
-int hpcdb_draftb_read(hpcdb_experiment **out, const char *path);
-int draftb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
-int hpcdb_drafta_read(hpcdb_experiment **out, const char *path);
-int hpcdb_drafta_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
-int hpcdb_legacy_read(hpcdb_experiment **out, const char *path);
-int hpcdb_legacy_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
-int cube_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
-
-static const format_entry formats[] = {
-    {HPCDB_FORMAT_HPCTK4_DIR, "HPCToolkit database v4.0", hpcdb_hpctk4_read, hpctk4_validate, hpctk4_read_opts},
-    {HPCDB_FORMAT_HPCTK4_META, "HPCToolkit meta.db v4.0", hpcdb_hpctk4_read, hpctk4_validate, hpctk4_read_opts},
-    {HPCDB_FORMAT_HPCTK4_PROFILE, "HPCToolkit profile.db v4.0", NULL, hpctk4_validate, NULL},
-    {HPCDB_FORMAT_HPCTK4_CCT, "HPCToolkit cct.db v4.0", NULL, hpctk4_validate, NULL},
-    {HPCDB_FORMAT_HPCTK4_TRACE, "HPCToolkit trace.db v4.0", NULL, hpctk4_validate, NULL},
-    {HPCDB_FORMAT_HPCRUN, "hpcrun measurement file", hpcdb_hpcrun_read, hpcdb_hpcrun_validate, NULL},
-    {HPCDB_FORMAT_HPCTRACE, "hpcrun trace file", hpcdb_hpcrun_read, hpcdb_hpcrun_validate, NULL},
-    {HPCDB_FORMAT_HPCRUN_DIR, "hpcrun measurements directory", hpcdb_hpcrun_read, hpcdb_hpcrun_validate, NULL},
-    {HPCDB_FORMAT_DRAFT_A, "HPCToolkit experiment.xml 4.0 database (2021-22 draft)", hpcdb_drafta_read, hpcdb_drafta_validate, NULL},
-    {HPCDB_FORMAT_DRAFT_B, "HPCToolkit meta.db draft (HPCTOOLKIT_expmt)", hpcdb_draftb_read, draftb_validate, NULL},
-    {HPCDB_FORMAT_LEGACY_XML, "HPCToolkit experiment.xml 2.x database", hpcdb_legacy_read, hpcdb_legacy_validate, NULL},
-    {HPCDB_FORMAT_CUBE, "Cube 4 (.cubex)", hpcdb_cube_read, hpcdb_cube_validate, cube_read_opts},
-    {HPCDB_FORMAT_HPCSTRUCT, "HPCToolkit structure file (hpcstruct)", NULL, hpcdb_hpcstruct_validate, NULL},
+static const format_desc *const formats[] = {
+    &draftb_format, &hpctk4_format, &hpcrun_format, &cube_format, &hpcstruct_format, &drafta_format, &legacy_format,
 };
 
-const format_entry *format_lookup(hpcdb_format format) {
+const format_desc *const *format_list(size_t *n) {
+  *n = sizeof formats / sizeof *formats;
+  return formats;
+}
+
+const format_desc *format_lookup(hpcdb_format kind, const char **name) {
   for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-    if (formats[i].format == format) return &formats[i];
+    for (size_t k = 0; k < formats[i]->n_kinds; k++)
+      if (formats[i]->kinds[k].id == kind) {
+        if (name) *name = formats[i]->kinds[k].name;
+        return formats[i];
+      }
   return NULL;
 }

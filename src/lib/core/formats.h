@@ -1,21 +1,13 @@
-/* The table of formats: how each is recognised, read and validated. A new
- * format adds one line in formats.c. */
+/* The list of format descriptors (model/format.h): detection asks them in
+ * order, reading and validation go to the one answering for a kind. */
 #ifndef HPCDB_CORE_FORMATS_H
 #define HPCDB_CORE_FORMATS_H
 
-#include "hpcdb/hpcdb.h"
+#include "model/format.h"
 
-typedef struct format_entry {
-  hpcdb_format format;
-  const char *name;
-  int (*read)(hpcdb_experiment **out, const char *path);
-  int (*validate)(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
-  /* Optional: a reader that loads only what the options ask for (NULL: read
-   * reads everything, which is always a right answer). */
-  int (*read_opts)(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
-} format_entry;
-
-/* The entry of a format, or NULL. */
-const format_entry *format_lookup(hpcdb_format format);
+/* The descriptors, in the order detection asks them; *n of them. */
+const format_desc *const *format_list(size_t *n);
+/* The descriptor answering for a kind, or NULL; *name its kind's name. */
+const format_desc *format_lookup(hpcdb_format kind, const char **name);
 
 #endif

@@ -10,6 +10,7 @@
 #include "common/bytes.h"
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/model.h"
+#include "model/format.h"
 
 enum cube_flavour { CUBE_EXCLUSIVE, CUBE_INCLUSIVE, CUBE_SIMPLE };
 enum cube_aggregate { CUBE_SUM, CUBE_MIN, CUBE_MAX };
@@ -347,6 +348,8 @@ int cube_build_model(hpcdb_experiment *exp, const cube_anchor *a, const char *pa
 
 /* hpcdb_cube_read loading only the values options ask for (the formats
  * table's read_opts): the members of other metrics are skipped unread. */
+/* The module's face to the library (format.c). */
+extern const format_desc cube_format;
 int cube_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
 
 #endif

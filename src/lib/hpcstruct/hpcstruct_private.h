@@ -4,6 +4,10 @@
 
 #include "common/hashmap.h"
 #include "hpcdb/hpcstruct.h"
+#include "model/format.h"
+
+/* The module's face to the library (format.c). */
+extern const format_desc hpcstruct_format;
 
 struct hpcdb_struct {
   hpcdb_strpool strings;

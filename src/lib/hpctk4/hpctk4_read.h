@@ -10,6 +10,12 @@
 #include "common/cursor.h"
 #include "common/mapped_file.h"
 #include "hpcdb/model.h"
+#include "model/format.h"
+
+/* The module's face to the library (format.c), and its reader with options:
+ * only the summary-only flag is honoured (the thread profiles stay unread). */
+extern const format_desc hpctk4_format;
+int hpctk4_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options);
 
 #define HPCTK4_MAX_SECTIONS 8
 

@@ -131,4 +131,8 @@ void validate_cct(validator *v, vfile *f);
  * cct.db's value blocks checked on a second thread meanwhile. */
 void validate_profile_and_cct(validator *v, vfile *prof, vfile *cct);
 
+/* Every rule for a v4.0 database directory or a single *.db file
+ * (validate_db.c); the descriptor's validate. */
+int hpctk4_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
+
 #endif

@@ -10,8 +10,6 @@
 #include "common/error.h"
 #include "hpctk4/validate.h"
 
-int hpctk4_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
-
 typedef void (*check_fn)(validator *, vfile *);
 
 static int exists(const char *path) {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "drafta/drafta.h"
+#include "older/drafta/drafta.h"
 #include "testlib.h"
 
 static const char xml[] =
@@ -128,7 +128,7 @@ static int adds_up(const hpcdb_experiment *e) {
 static void sample(void) {
   if (!testlib_have_samples()) return;
   hpcdb_experiment *e;
-  CHECK_RC(hpcdb_drafta_read(&e, testlib_sample("hpctoolkit-2022/ping-pong-mpi")));
+  CHECK_RC(drafta_read(&e, testlib_sample("hpctoolkit-2022/ping-pong-mpi")));
   if (!e) return;
   CHECK(!strcmp(e->title, "ping-pong") && e->version_major == 4 && e->n_profiles == 3 && e->n_traces == 2);
   CHECK(e->n_kind_names == 8 && !strcmp(e->kind_names[2], "RANK") && !strcmp(e->kind_names[7], "CORE"));

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
-#include "draftb/draftb.h"
+#include "older/draftb/draftb.h"
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
 

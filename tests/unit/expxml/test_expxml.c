@@ -4,7 +4,7 @@
  * problems it reports with line and column. */
 #include <string.h>
 
-#include "expxml/expxml.h"
+#include "older/expxml/expxml.h"
 #include "testlib.h"
 
 #define HEAD "<?xml version=\"1.0\"?>\n<HPCToolkitExperiment version=\"2.0\">\n"

@@ -8,7 +8,7 @@
 
 #include "bad_cases.h"
 #include "hpcdb/hpcdb.h"
-#include "hpcprof1/hpcprof1.h"
+#include "older/hpcprof1/hpcprof1.h"
 #include "testlib.h"
 
 static int read_dir(const char *dir) {

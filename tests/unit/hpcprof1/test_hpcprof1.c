@@ -9,7 +9,7 @@
 
 #include "common/bytes.h"
 #include "hpcdb/hpcdb.h"
-#include "hpcprof1/hpcprof1.h"
+#include "older/hpcprof1/hpcprof1.h"
 #include "testlib.h"
 
 static void header(uint8_t *d, const char *magic, uint32_t count, uint16_t n_sec) {

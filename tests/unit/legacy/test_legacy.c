@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
-#include "legacy/legacy.h"
+#include "older/legacy/legacy.h"
 #include "testlib.h"
 
 /* A metric-db file: header then rows x cols doubles. */
@@ -101,7 +101,7 @@ static void database(void) {
   snprintf(path, sizeof path, "%s/1.tiny-000001-000-a8c00270-101-0.metric-db", dir);
   CHECK_RC(testlib_write_file(path, b, metricdb(b, 3, 2, rank0) - 4)); /* short: broken */
   hpcdb_experiment *e;
-  CHECK_RC(hpcdb_legacy_read(&e, dir));
+  CHECK_RC(legacy_read(&e, dir));
   if (!e) return;
   CHECK(!strcmp(e->title, "tiny") && e->version_major == 2 && e->n_metrics == 2);
   CHECK(!strcmp(e->metrics[0].name, "T (us)") && e->metrics[0].n_instances == 2 && e->metrics[0].n_summaries == 3);
@@ -123,7 +123,7 @@ static void database(void) {
   CHECK(hpcdb_profile_value(&e->profiles[0], 2, max_id, &x) == 1 && x == 4);
   hpcdb_experiment_free(e);
   hpcdb_validation r;
-  CHECK_RC(hpcdb_legacy_validate(&r, dir, NULL, NULL));
+  CHECK_RC(legacy_validate(&r, dir, NULL, NULL));
   CHECK(r.errors == 1 && r.notes == 1); /* the short file; the missing rank 2 */
 }
 

@@ -1,0 +1,30 @@
+/* hpcrun measurements as the library's format list sees them: a file by its
+ * magic, or a directory of .hpcrun files (hpcdb_hpcrun_detect). */
+#include "hpcdb/hpcrun.h"
+#include "hpcrun/hpcrun_format.h"
+
+static hpcdb_format detect_kind(const format_probe *p) {
+  if (!p->is_dir) return hpcdb_hpcrun_sniff(p->head, p->n);
+  hpcdb_format f;
+  return hpcdb_hpcrun_detect(&f, p->path) == 0 ? f : HPCDB_FORMAT_UNKNOWN;
+}
+
+static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind, const hpcdb_read_options *options) {
+  return hpcdb_hpcrun_read(out, path);
+}
+
+static const format_kind kinds[] = {
+    {HPCDB_FORMAT_HPCRUN, "hpcrun measurement file"},
+    {HPCDB_FORMAT_HPCTRACE, "hpcrun trace file"},
+    {HPCDB_FORMAT_HPCRUN_DIR, "hpcrun measurements directory"},
+};
+
+const format_desc hpcrun_format = {
+    .name = "hpcrun",
+    .kinds = kinds,
+    .n_kinds = sizeof kinds / sizeof *kinds,
+    .caps = FORMAT_READS | FORMAT_VALIDATES | FORMAT_CARRIES_TRACES,
+    .detect = detect_kind,
+    .read = read_kind,
+    .validate = hpcdb_hpcrun_validate,
+};

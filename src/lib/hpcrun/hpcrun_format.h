@@ -1,0 +1,9 @@
+/* The hpcrun module's descriptor for the library's format list. */
+#ifndef HPCDB_HPCRUN_FORMAT_H
+#define HPCDB_HPCRUN_FORMAT_H
+
+#include "model/format.h"
+
+extern const format_desc hpcrun_format;
+
+#endif

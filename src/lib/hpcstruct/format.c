@@ -1,0 +1,20 @@
+/* hpcstruct's structure file as the library's format list sees it: no
+ * experiment to read, but a file to recognise and validate. */
+#include "common/probe.h"
+#include "hpcstruct/hpcstruct_private.h"
+
+static hpcdb_format detect_kind(const format_probe *p) {
+  if (p->is_dir) return HPCDB_FORMAT_UNKNOWN;
+  return probe_contains(p->head, p->n, "HPCToolkitStructure") ? HPCDB_FORMAT_HPCSTRUCT : HPCDB_FORMAT_UNKNOWN;
+}
+
+static const format_kind kinds[] = {{HPCDB_FORMAT_HPCSTRUCT, "HPCToolkit structure file (hpcstruct)"}};
+
+const format_desc hpcstruct_format = {
+    .name = "hpcstruct",
+    .kinds = kinds,
+    .n_kinds = 1,
+    .caps = FORMAT_VALIDATES,
+    .detect = detect_kind,
+    .validate = hpcdb_hpcstruct_validate,
+};

@@ -1,0 +1,23 @@
+/* Draft a as the library's format list sees it: an experiment.xml of
+ * version 4.0 (expxml_generation), or a directory holding one. */
+#include "older/drafta/drafta.h"
+
+static hpcdb_format detect_kind(const format_probe *p) {
+  return expxml_generation(p) == 4 ? HPCDB_FORMAT_DRAFT_A : HPCDB_FORMAT_UNKNOWN;
+}
+
+static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind, const hpcdb_read_options *options) {
+  return drafta_read(out, path);
+}
+
+static const format_kind kinds[] = {{HPCDB_FORMAT_DRAFT_A, "HPCToolkit experiment.xml 4.0 database (2021-22 draft)"}};
+
+const format_desc drafta_format = {
+    .name = "draft-a",
+    .kinds = kinds,
+    .n_kinds = 1,
+    .caps = FORMAT_READS | FORMAT_VALIDATES | FORMAT_CARRIES_TRACES,
+    .detect = detect_kind,
+    .read = read_kind,
+    .validate = drafta_validate,
+};

@@ -1,0 +1,74 @@
+/* trace.db (HPCPROF-tracedb_) into the model: one trace per calling-context
+ * trace line; the timestamp range from the header, or from the samples when
+ * hpcprof left it zero. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/error.h"
+#include "common/mapped_file.h"
+#include "older/hpcprof1/hp1_read.h"
+#include "older/hpcprof1/hpcprof1.h"
+
+static int read_line(hpcdb_experiment *exp, const hp1_file *f, const hp1_tline *t, uint64_t n, uint32_t profile,
+                     uint64_t *lo, uint64_t *hi) {
+  uint64_t *ts = malloc((n ? n : 1) * sizeof *ts);
+  uint32_t *ctx = malloc((n ? n : 1) * sizeof *ctx);
+  int rc = 0;
+  if (!ts || !ctx) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace of %llu samples", (unsigned long long)n);
+  for (uint64_t k = 0; rc == 0 && k < n; k++) {
+    const uint8_t *e = f->d + t->begin + 12 * k;
+    ts[k] = rd_be64(e);
+    ctx[k] = rd_be32(e + 8);
+    if (ts[k] < *lo) *lo = ts[k];
+    if (ts[k] > *hi) *hi = ts[k];
+  }
+  if (rc == 0) rc = hpcdb_add_trace(exp, profile, n, ts, ctx, NULL);
+  free(ts);
+  free(ctx);
+  return rc;
+}
+
+int hpcprof1_parse_traces(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path,
+                          uint32_t first_profile) {
+  hp1_file f;
+  hp1_problem pb;
+  if (hp1_open(&f, &hp1_trace_kind, data, len, path, &pb)) return hp1_fail(&f, "header", &pb);
+  uint64_t lo = UINT64_MAX, hi = 0, used = 0;
+  uint32_t skipped = 0;
+  for (uint32_t i = 0; i < f.count; i++) {
+    hp1_tline t;
+    uint64_t n;
+    hp1_tline_read(&f, i, &t);
+    if (hp1_tline_check(&f, &t, &n, &pb) || hp1_claim(&f, &used, 12 * n, t.at + 6, &pb))
+      return hp1_fail(&f, "Trace Header", &pb);
+    if (t.type != 0) { /* a metric trace: the model holds calling-context traces only */
+      skipped++;
+      continue;
+    }
+    if (first_profile > exp->n_profiles || t.prof_index >= exp->n_profiles - first_profile)
+      return hpcdb_fail_at(HPCDB_ECORRUPT, path, "Trace Header", t.at, "profile-index",
+                           "prof_info_idx %u names no profile of profile.db", t.prof_index);
+    HPCDB_TRY(read_line(exp, &f, &t, n, first_profile + t.prof_index, &lo, &hi));
+  }
+  if (skipped) {
+    char count[16];
+    snprintf(count, sizeof count, "%u", skipped);
+    HPCDB_TRY(hpcdb_add_attr(exp, "hpcprof1.skipped-metric-traces", count));
+  }
+  exp->has_traces = 1;
+  exp->trace_min = hp1_trace_min(&f);
+  exp->trace_max = hp1_trace_max(&f);
+  if (exp->trace_min == 0 && exp->trace_max == 0 && lo <= hi) {
+    exp->trace_min = lo;
+    exp->trace_max = hi;
+  }
+  return 0;
+}
+
+int hpcprof1_read_traces(hpcdb_experiment *exp, const char *trace_db_path, uint32_t first_profile) {
+  hpcdb_mapped_file mf;
+  HPCDB_TRY(mapped_file_open(&mf, trace_db_path));
+  int rc = hpcprof1_parse_traces(exp, mf.data, mf.len, trace_db_path, first_profile);
+  mapped_file_close(&mf);
+  return rc;
+}
