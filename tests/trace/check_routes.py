@@ -104,6 +104,20 @@ def main():
     finally:
         p.stdin.close()
         p.wait(timeout=10)
+    # a database without traces: the trace routes say so, the server lives on
+    nodb = os.path.join(os.environ.get('HPCDB_SAMPLE_DATA', ''), 'hpctoolkit-v4', 'cpi-mpi')
+    if os.path.isdir(nodb):
+        p = subprocess.Popen([serve, assets, nodb], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        base = p.stdout.readline().strip().rstrip('/')
+        try:
+            for _ in range(2):
+                st, _, body = get(base, '/api/trace/info')
+                expect(st == 404 and 'no timeline' in json.loads(body)['error'], 'no traces: ' + body.decode()[:90])
+        finally:
+            p.stdin.close()
+            p.wait(timeout=10)
+    else:
+        print('skip: the database without traces (%s) is absent' % nodb)
     print('%d failures' % len(failures))
     return 1 if failures else 0
 

@@ -47,14 +47,15 @@ trace_cli(gen-mpi ${TRACE_OUT}/gen --depth 3 --contexts MPI_*)
 # server (until hpcdb view registers them), driven by playwright-core.
 pkg_check_modules(TRACE_MHD IMPORTED_TARGET libmicrohttpd)
 if(TRACE_MHD_FOUND)
-  add_executable(trace_serve ${TRACE_DIR}/trace_serve.c ${PROJECT_SOURCE_DIR}/src/view/routes_trace.c)
+  add_executable(trace_serve ${TRACE_DIR}/trace_serve.c ${PROJECT_SOURCE_DIR}/src/view/routes_trace.c
+                             ${PROJECT_SOURCE_DIR}/src/view/trace_mount.c)
   target_include_directories(trace_serve PRIVATE ${PROJECT_SOURCE_DIR}/src/view)
   target_link_libraries(trace_serve PRIVATE hpcdb_static PkgConfig::TRACE_MHD)
   add_test(NAME trace/routes
            COMMAND python3 ${TRACE_DIR}/check_routes.py $<TARGET_FILE:trace_serve> ${PROJECT_SOURCE_DIR}/src/view/assets/trace
                    ${TRACE_OUT}/gen)
   set_tests_properties(trace/routes PROPERTIES FIXTURES_REQUIRED trace_gen
-                       ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
+                       ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache;HPCDB_SAMPLE_DATA=${HPCDB_SAMPLE_DATA}")
   add_test(NAME trace/browser
            COMMAND ${TRACE_DIR}/browser.sh $<TARGET_FILE:trace_serve> $<TARGET_FILE:hpcdb>
                    ${PROJECT_SOURCE_DIR}/src/view/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace)

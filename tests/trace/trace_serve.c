@@ -1,6 +1,6 @@
 /* A test server for the trace view until it is registered with hpcdb view's
- * own: the routes of src/view/routes_trace.c and the page files of
- * src/view/assets/trace/ over libmicrohttpd, on 127.0.0.1 only.
+ * own: the routes through src/view/trace_mount.c (the registration a server
+ * makes) and the page files of src/view/assets/trace/, on 127.0.0.1 only.
  * Usage: trace_serve ASSETS_DIR DB; prints "http://127.0.0.1:PORT/" and
  * serves until its stdin closes. */
 #include <arpa/inet.h>
@@ -10,14 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "routes_trace.h"
+#include "trace_mount.h"
 
-static trace_view view;
+static trace_mount mount;
 static const char *assets;
-
-static const char *arg(void *conn, const char *name) {
-  return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
-}
 
 /* Only these names are served from the assets directory: no path from the
  * request reaches the file system. */
@@ -45,22 +41,22 @@ static int asset(const char *url, char **body, size_t *len, const char **type) {
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                               const char *version, const char *data, size_t *size, void **state) {
   (void)cls, (void)version, (void)data, (void)size, (void)state;
-  trace_reply r = {404, "application/json", NULL, 0};
+  if (!strncmp(url, "/api/trace/", 11) && strcmp(method, "GET")) url = "/not-get";
+  if (!strncmp(url, "/api/trace/", 11)) return trace_mount_serve(&mount, conn, url);
   char *body = NULL;
-  if (strcmp(method, "GET")) {
-    r.status = 405;
-  } else if (!trace_route(&view, url, arg, conn, &r) && asset(url, &body, &r.len, &r.content_type)) {
-    r.status = 200;
-    r.body = (uint8_t *)body;
+  size_t len = 0;
+  const char *type = "application/json";
+  unsigned status = strcmp(method, "GET") ? 405 : asset(url, &body, &len, &type) ? 200 : 404;
+  if (status != 200) {
+    free(body);
+    body = strdup("{\"error\":\"not found\"}");
+    len = strlen(body);
+    type = "application/json";
   }
-  if (!r.body) {
-    r.body = (uint8_t *)strdup("{\"error\":\"not found\"}");
-    r.len = strlen((char *)r.body);
-  }
-  struct MHD_Response *resp = MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);
-  MHD_add_response_header(resp, "Content-Type", r.content_type);
+  struct MHD_Response *resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+  MHD_add_response_header(resp, "Content-Type", type);
   MHD_add_response_header(resp, "Cache-Control", "no-store");
-  enum MHD_Result ok = MHD_queue_response(conn, r.status, resp);
+  enum MHD_Result ok = MHD_queue_response(conn, status, resp);
   MHD_destroy_response(resp);
   return ok;
 }
@@ -68,10 +64,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 int main(int argc, char **argv) {
   if (argc != 3) return 2;
   assets = argv[1];
-  if (trace_view_open(&view, argv[2]) < 0) {
-    fprintf(stderr, "trace_serve: %s\n", hpcdb_last_error());
-    return 2;
-  }
+  trace_mount_init(&mount, argv[2]);
   struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer, NULL,
                                           MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_END);
@@ -81,6 +74,6 @@ int main(int argc, char **argv) {
   fflush(stdout);
   while (getchar() != EOF) continue;
   MHD_stop_daemon(d);
-  trace_view_close(&view);
+  trace_mount_fini(&mount);
   return 0;
 }
