@@ -22,6 +22,13 @@ for db in p570k big; do
   nice -n 10 "$build/bench_trace" "$db" > /dev/null   # writes the cache
   nice -n 10 /usr/bin/time -f "bench_trace (cached index): %e s wall, %M KB peak RSS" "$build/bench_trace" "$db"
 done
+# first paint in chromium, from the trace server's start (includes chromium's own start)
+if [ -d "$build/../tests/trace/node_modules/playwright-core" ] && [ -x /usr/bin/chromium ]; then
+  for db in p570k big; do
+    rm -rf "$XDG_CACHE_HOME"
+    nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$build/tests/trace_serve" "$build/../src/view/assets/trace" "$work/$db"
+  done
+fi
 if python3 -c 'import pipit' 2>/dev/null; then
   echo "pipit: installed; time it with: python3 -c 'import pipit; pipit.Trace.from_hpctoolkit(\"DB\")'"
 else
