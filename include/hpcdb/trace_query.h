@@ -142,6 +142,12 @@ HPCDB_API int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filt
  * *rows: a new array (free() it). HPCDB_EINVAL for a malformed pattern. */
 HPCDB_API int hpcdb_trace_rows_matching(const hpcdb_trace_set *t, const hpcdb_experiment *exp, const char *pattern,
                                         uint32_t **rows, uint32_t *n_rows);
+/* Sorts rows (row numbers) by their profiles' identities, element by
+ * element (kind, then logical id; a shorter identity first), then by row:
+ * profiles group by node, then rank, then threads apart from GPU contexts
+ * and streams. HPCDB_EINVAL for a row past the end. */
+HPCDB_API int hpcdb_trace_rows_by_identity(const hpcdb_trace_set *t, const hpcdb_experiment *exp, uint32_t *rows,
+                                           uint32_t n_rows);
 /* Flags for hpcdb_trace_filter.ctx_keep: 1 for the contexts whose function
  * (or entry point) name matches the shell pattern (fnmatch), and for the
  * global context. *keep: a new array of exp->n_contexts (free() it). */

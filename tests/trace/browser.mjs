@@ -22,7 +22,11 @@ try {
   const root = page.locator('#trace-view');
   const attr = (name) => root.getAttribute('data-' + name);
   const draws = async () => Number(await attr('draws'));
-  const waitDraw = async (before) => page.waitForFunction((b) => Number(document.querySelector('#trace-view').dataset.draws) > b, before);
+  // a new tile drawn and no request left in flight (mini-map, statistics, summary, depth view)
+  const waitDraw = async (before) => page.waitForFunction((b) => {
+    const d = document.querySelector('#trace-view').dataset;
+    return Number(d.draws) > b && d.busy === '0';
+  }, before);
   const view = async () => ({ t0: BigInt(await attr('t0')), t1: BigInt(await attr('t1')), depth: await attr('depth') });
 
   await page.goto(url);

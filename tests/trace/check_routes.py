@@ -87,6 +87,11 @@ def main():
         expect(st == 200 and len(cols) == 10 and cols[0]['total_ns'] == col0[0], 'summary: 10 columns, exact totals')
         st, _, body = get(base, '/api/trace/info?rows=GPUSTREAM')
         expect(json.loads(body).get('selected') == [3, 7, 11], 'info?rows=GPUSTREAM selects rows 3, 7, 11 (every 4th profile)')
+        st, _, body = get(base, '/api/trace/info?order=identity')
+        expect(json.loads(body).get('selected') == [0, 1, 2, 4, 5, 6, 3, 7, 8, 9, 10, 12, 11],
+               'order=identity: each rank\'s threads, then its GPU streams')
+        st, _, body = get(base, '/api/trace/info?order=name')
+        expect(st == 400, 'order takes identity only')
         st, _, body = get(base, '/')
         expect(st == 200 and b'trace.js' in body, 'the page')
         for path, code in (('/api/trace/tile?t1=5&w=1&h=1', 400), ('/api/trace/tile?t0=1&t1=5&w=0&h=1', 400),

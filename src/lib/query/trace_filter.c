@@ -80,6 +80,40 @@ int hpcdb_trace_rows_matching(const hpcdb_trace_set *t, const hpcdb_experiment *
   return 0;
 }
 
+typedef struct keyed_row {
+  uint32_t row;
+  const hpcdb_profile *p;
+} keyed_row;
+
+static int by_identity(const void *x, const void *y) {
+  const keyed_row *ka = x, *kb = y;
+  const hpcdb_profile *a = ka->p, *b = kb->p;
+  for (uint16_t k = 0; k < a->n_ids && k < b->n_ids; k++) {
+    const hpcdb_id *i = &a->ids[k], *j = &b->ids[k];
+    if (i->kind != j->kind) return i->kind < j->kind ? -1 : 1;
+    if (i->logical_id != j->logical_id) return i->logical_id < j->logical_id ? -1 : 1;
+  }
+  if (a->n_ids != b->n_ids) return a->n_ids < b->n_ids ? -1 : 1;
+  return ka->row < kb->row ? -1 : ka->row > kb->row;
+}
+
+int hpcdb_trace_rows_by_identity(const hpcdb_trace_set *t, const hpcdb_experiment *exp, uint32_t *rows,
+                                 uint32_t n_rows) {
+  keyed_row *k = malloc((n_rows ? n_rows : 1) * sizeof *k);
+  if (!k) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint32_t i = 0; i < n_rows; i++) {
+    if (rows[i] >= t->n_lines || t->lines[rows[i]].profile >= exp->n_profiles) {
+      free(k);
+      return hpcdb_fail(HPCDB_EINVAL, "row %u does not exist (%u rows)", rows[i], t->n_lines);
+    }
+    k[i] = (keyed_row){rows[i], &exp->profiles[t->lines[rows[i]].profile]};
+  }
+  qsort(k, n_rows, sizeof *k, by_identity);
+  for (uint32_t i = 0; i < n_rows; i++) rows[i] = k[i].row;
+  free(k);
+  return 0;
+}
+
 int hpcdb_trace_contexts_matching(const hpcdb_experiment *exp, const char *pattern, uint8_t **keep) {
   uint8_t *k = calloc(exp->n_contexts ? exp->n_contexts : 1, 1);
   if (!k) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");

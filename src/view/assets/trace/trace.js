@@ -55,6 +55,7 @@ export class TraceView {
       el('label', {}, 'depth ', this.depthSel), this.rowsIn, this.ctxIn, btn('Filter', () => this.refilter(), 'filter')));
     this.mini = el('canvas', { class: 'minimap', 'data-test': 'minimap', title: 'the whole run: click to go there' });
     this.canvas = el('canvas', { 'data-test': 'timeline' });
+    this.labels = el('div', { class: 'labels', 'data-test': 'labels' });
     this.overlay = el('canvas', { 'data-test': 'overlay' });
     this.canvas.style.imageRendering = 'pixelated';
     this.axis = el('div', { class: 'axis' });
@@ -64,7 +65,7 @@ export class TraceView {
     this.pathList = el('ol', { class: 'path', 'data-test': 'path' });
     this.statsList = el('ul', { class: 'stats', 'data-test': 'stats' });
     this.statusLine = el('div', { class: 'status', 'data-test': 'status' });
-    r.append(this.mini, el('div', { class: 'main' }, this.canvas, this.overlay), this.axis,
+    r.append(this.mini, el('div', { class: 'main' }, this.canvas, this.labels, this.overlay), this.axis,
       el('div', { class: 'lower' }, this.depthCanvas, this.summaryCanvas),
       el('div', { class: 'side' }, el('h3', {}, 'Call path at the click'), this.pathList,
         el('h3', {}, 'Statistics of the window (exact shares of profile-time)'), this.statsList),
@@ -84,9 +85,15 @@ export class TraceView {
     if (this.pending[kind]) this.pending[kind].abort(); // a newer request supersedes it
     const ac = new AbortController(); this.pending[kind] = ac;
     const q = new URLSearchParams(params).toString();
-    const resp = await fetch(this.base + path + (q ? '?' + q : ''), { signal: ac.signal });
-    if (!resp.ok) throw new Error((await resp.json()).error);
-    return binary ? resp.arrayBuffer() : resp.json();
+    this.inFlight = (this.inFlight || 0) + 1;
+    this.root.dataset.busy = '1';
+    try {
+      const resp = await fetch(this.base + path + (q ? '?' + q : ''), { signal: ac.signal });
+      if (!resp.ok) throw new Error((await resp.json()).error);
+      return await (binary ? resp.arrayBuffer() : resp.json());
+    } finally {
+      if (--this.inFlight === 0) this.root.dataset.busy = '0'; // tests wait for quiet
+    }
   }
 
   async load() {
@@ -110,7 +117,7 @@ export class TraceView {
 
   abs(rel) { return (this.tmin + BigInt(Math.max(0, Math.round(rel)))).toString(); }
   filters() {
-    const f = { depth: this.depthSel.value };
+    const f = { depth: this.depthSel.value, order: 'identity' }; // rows grouped by node, rank, thread / GPU stream
     if (this.rowsIn.value) f.rows = this.rowsIn.value;
     if (this.ctxIn.value) f.ctx = this.ctxIn.value;
     return f;
@@ -120,9 +127,12 @@ export class TraceView {
 
   async refilter(first) {
     if (!first) this.pushUndo();
-    this.selection = null;
-    if (this.rowsIn.value) this.selection = (await this.get('/api/trace/info', { rows: this.rowsIn.value }, 'sel')).selected;
+    const sel = { order: 'identity' };
+    if (this.rowsIn.value) sel.rows = this.rowsIn.value;
+    this.selection = (await this.get('/api/trace/info', sel, 'sel')).selected;
     this.miniTile = null;
+    this.clickedRow = undefined;
+    this.depthCanvas.width = 0;
     await this.redraw();
   }
 
@@ -181,6 +191,7 @@ export class TraceView {
       const buf = await this.get('/api/trace/tile', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, h, ...f }, 'tile', true);
       this.tile = decodeTile(buf);
       this.paint(this.canvas, this.tile);
+      this.drawLabels(n);
       this.draws++;
       this.root.dataset.draws = String(this.draws);
       this.root.dataset.t0 = this.abs(this.v0); this.root.dataset.t1 = this.abs(this.v1);
@@ -189,6 +200,16 @@ export class TraceView {
       this.root.dataset.state = 'ready';
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); return; }
     this.drawMini(); this.drawStats(); this.drawSummary(); this.drawDepth();
+  }
+
+  // the profiles' identities beside their rows, when each row has room for a line of text
+  drawLabels(n) {
+    const room = this.canvas.clientHeight / n >= 12;
+    this.labels.replaceChildren(...(room ? Array.from({ length: n }, (_, i) => {
+      const s = el('span', {}, this.info.rows[this.rowAt(i)].id);
+      s.style.top = `${(100 * (i + 0.5)) / n}%`;
+      return s;
+    }) : []));
   }
 
   paint(canvas, tile) {
