@@ -25,6 +25,7 @@
 
 #define TRACE_MAX_WIDTH 8192
 #define TRACE_MAX_HEIGHT 4096
+#define TRACE_MAX_CELLS (4u << 20) /* width x height: bounds a tile's memory (~100 MB) */
 
 typedef struct trace_view {
   hpcdb_experiment *exp;

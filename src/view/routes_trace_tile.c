@@ -48,6 +48,7 @@ int route_trace_tile(trace_call *c) {
     return -1;
   uint32_t sel = trace_n_selected(c);
   if (trace_arg_u64(c, "first", 0, sel, &first) < 0 || trace_arg_u64(c, "count", sel - first, sel - first, &count) < 0) return -1;
+  if (w * h > TRACE_MAX_CELLS) return trace_fail(c, 400, "a tile has at most %u cells", TRACE_MAX_CELLS);
   if (w == 0 || h == 0 || t1 <= t0 || t1 - t0 < w)
     return trace_fail(c, 400, "a tile needs w, h >= 1 and t1 - t0 >= w (one ns per column at most)");
   hpcdb_tile_request req = {(uint32_t)first, (uint32_t)count, t0, t1, (uint32_t)w, (uint32_t)h, depth};

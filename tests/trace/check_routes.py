@@ -96,7 +96,8 @@ def main():
         expect(st == 200 and b'trace.js' in body, 'the page')
         for path, code in (('/api/trace/tile?t1=5&w=1&h=1', 400), ('/api/trace/tile?t0=1&t1=5&w=0&h=1', 400),
                            ('/api/trace/tile?t0=1&t1=5&w=10&h=1', 400), ('/api/trace/tile?t0=1&t1=99999&w=99999&h=1', 400),
-                           ('/api/trace/tile?t0=5&t1=1&w=1&h=1', 400), ('/api/trace/tile?t0=x&t1=5&w=1&h=1', 400),
+                           ('/api/trace/tile?t0=5&t1=1&w=1&h=1', 400),
+                           ('/api/trace/tile?t0=1&t1=99999&w=8192&h=4096', 400), ('/api/trace/tile?t0=x&t1=5&w=1&h=1', 400),
                            ('/api/trace/tile?t0=1&t1=50&w=1&h=1&depth=-3', 400),
                            ('/api/trace/tile?t0=1&t1=50&w=1&h=1&first=14', 400),
                            ('/api/trace/tile?t0=1&t1=50&w=1&h=1&rows=RANK%3D', 400),

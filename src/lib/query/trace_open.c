@@ -25,7 +25,9 @@ static int open_in_place(hpcdb_trace_set *t, const char *dir, const hpcdb_trace_
   HPCDB_TRY(trace_file_key_of(&t->trace_key, t->fd, t->trace_path));
   if (trace_file_key_of(&t->meta_key, -1, t->meta_path) != 0) memset(&t->meta_key, 0, sizeof t->meta_key);
   HPCDB_TRY(mapped_file_open(&t->map, t->trace_path));
-  if (t->map.len != t->trace_key.size) return trace_check_unchanged(t);
+  if (t->map.len != t->trace_key.size)
+    return hpcdb_fail_at(HPCDB_ECORRUPT, t->trace_path, "file", 0, "changed-after-open",
+                         "the file changed size while it was being opened; open it again");
   HPCDB_TRY(trace_v4_lines(t, t->trace_path));
   int cached = (o && (o->flags & HPCDB_TRACE_NO_CACHE)) ? 0 : trace_cache_load(t, o);
   if (cached > 0) {
