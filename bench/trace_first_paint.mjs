@@ -1,7 +1,7 @@
 // First paint of the whole-run timeline: from starting the trace server
 // (tests/trace/trace_serve, the routes hpcdb view will register) to the page
 // saying its first tile is drawn, in Debian's chromium. Needs
-// tests/trace/node_modules (npm ci there).
+// playwright-core: npm ci in tests/trace (or PLAYWRIGHT_DIR=tests/view).
 // Usage: node bench/trace_first_paint.mjs TRACE_SERVE ASSETS DB
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { chromium } = createRequire(path.join(here, '../tests/trace/package.json'))('playwright-core');
+const pw = process.env.PLAYWRIGHT_DIR || path.join(here, '../tests/trace'); // or tests/view (scripts/deps.sh --browser)
+const { chromium } = createRequire(path.join(pw, 'package.json'))('playwright-core');
 const [serve, assets, db] = process.argv.slice(2);
 const t0 = performance.now();
 const server = spawn(serve, [assets, db], { stdio: ['pipe', 'pipe', 'inherit'] });

@@ -1,10 +1,11 @@
 // The trace view in the browser: draws, zoom/pan/undo, depth, the calling
 // path at a clicked point against `hpcdb report --view trace --at`, filters,
 // the URL restoring the viewport. Screenshots go to OUTDIR.
-import { chromium } from 'playwright-core';
+import { createRequire } from 'node:module';
 import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
+const { chromium } = createRequire(`${process.env.PLAYWRIGHT_DIR}/package.json`)('playwright-core');
 const [serve, hpcdb, assets, db, out] = process.argv.slice(2);
 let failures = 0;
 const check = (ok, what) => { console.log((ok ? 'ok   ' : 'FAIL ') + what); if (!ok) failures++; };
