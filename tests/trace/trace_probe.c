@@ -4,8 +4,8 @@
  *   info | ctxs | rows | events ROW (the model's elements; not in place)
  *   rowlist [R...] | ctxsel [GLOB] | profsel [PATTERN]   (filters; no argument: none)
  *   tile FIRST COUNT T0 T1 W H DEPTH | stats T0 T1 DEPTH | at ROW TS
- * DEPTH "leaf" for HPCDB_TRACE_LEAF. Each answer ends with "end" (or is one
- * "error ..." line) and is flushed. */
+ * DEPTH "leaf" for HPCDB_TRACE_LEAF. Each answer (or "error MESSAGE") ends
+ * with a line "end" and is flushed. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
