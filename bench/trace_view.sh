@@ -29,6 +29,16 @@ if [ -d "$build/../tests/trace/node_modules/playwright-core" ] && [ -x /usr/bin/
     nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$build/tests/trace_serve" "$build/../src/view/assets/trace" "$work/$db"
   done
 fi
+# the same 570 k elements through hpcdb's Python events() (Pipit's event table) and traces()
+if [ -d "$build/python/hpcdb" ]; then
+  for i in 1 2 3; do
+    PYTHONPATH="$build/python" nice -n 10 python3 -c "
+import hpcdb, time
+t = time.perf_counter(); e = hpcdb.open('$work/p570k'); ev = e.events(); t1 = time.perf_counter()
+tr = e.traces(); t2 = time.perf_counter()
+print('python: open + events(): %.3f s (%d rows); traces(): %.3f s (%d rows)' % (t1 - t, len(ev), t2 - t1, len(tr)))"
+  done
+fi
 if python3 -c 'import pipit' 2>/dev/null; then
   echo "pipit: installed; time it with: python3 -c 'import pipit; pipit.Trace.from_hpctoolkit(\"DB\")'"
 else
