@@ -63,8 +63,8 @@ class Reference:
 
     def times(self, row, a, b, depth, keep, into):
         s, e, c = self.spans[row]
-        # elements starting before b; those ending after a overlap
-        for k in range(bisect.bisect_left(s, b)):
+        # elements ending after a and starting before b overlap [a, b)
+        for k in range(bisect.bisect_right(e, a), bisect.bisect_left(s, b)):
             lo, hi = max(s[k], a), min(e[k], b)
             if hi > lo:
                 kk = self.key(c[k], depth, keep)

@@ -12,6 +12,10 @@ add_test(NAME trace/exact/generated
          COMMAND python3 ${TRACE_DIR}/check_exact.py $<TARGET_FILE:trace_probe> ${TRACE_OUT}/gen ${TRACE_OUT}/cache-gen
                  --viewports 150 --gpu-check)
 set_tests_properties(trace/exact/generated PROPERTIES FIXTURES_REQUIRED trace_gen)
+# lines long enough for the index's coarse level (blocks of 64 buckets)
+add_test(NAME trace/exact/generated-long
+         COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen-long' && $<TARGET_FILE:gen_trace_db> --profiles 3 --events 20000 --gpu-every 3 --period 1000 -o '${TRACE_OUT}/gen-long' && python3 '${TRACE_DIR}/check_exact.py' '$<TARGET_FILE:trace_probe>' '${TRACE_OUT}/gen-long' '${TRACE_OUT}/cache-gen-long' --viewports 60")
+set_tests_properties(trace/exact/generated-long PROPERTIES TIMEOUT 300)
 
 foreach(db hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328 hpctoolkit-v4/lmp-openmp
            hpctoolkit-v4/loop-fork-cycles hpctoolkit-2022/ping-pong-mpi hpctoolkit-2022/empty-trace

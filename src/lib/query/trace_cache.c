@@ -6,9 +6,10 @@
  * the index is built again. Written through a temporary renamed into place.
  *
  * Layout (little-endian): "HPCDBTIX", u32 version, u32 nLines, the two keys
- * (6 x u64 each), u64 nDir, u32 pathLen, u32 0, the path padded to 8, nLines
- * x {u32 profile, u32 logBuckets, u64 n, rawOff, lo, hi, dirOff}, nDir x u32,
- * u64 FNV-1a of everything before it. */
+ * (6 x u64 each), u64 nDir, u32 pathLen, u32 0, u64 nBlk, u64 nHist, the
+ * path padded to 8, nLines x {u32 profile, u32 logBuckets, u64 n, rawOff,
+ * lo, hi, dirOff, blkOff}, nDir x u32, nBlk x u64, nHist x u32 (contexts),
+ * nHist x u64 (times), u64 FNV-1a of everything before it. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,9 +21,9 @@
 #include "common/error.h"
 #include "query/trace_internal.h"
 
-#define VERSION 1
-#define HEAD 128
-#define LINE 48
+#define VERSION 2
+#define HEAD 144
+#define LINE 56
 
 static uint64_t fnv1a(const uint8_t *p, uint64_t n) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -66,7 +67,7 @@ static void put_key(uint8_t *p, const trace_file_key *k) {
 /* The cache file's bytes for this set: header, path, lines, directory. */
 static uint8_t *serialise(const hpcdb_trace_set *t, const char *real, uint64_t *len) {
   uint64_t plen = strlen(real), ppad = (plen + 7) / 8 * 8;
-  uint64_t n = HEAD + ppad + (uint64_t)t->n_lines * LINE + t->n_dir * 4 + 8;
+  uint64_t n = HEAD + ppad + (uint64_t)t->n_lines * LINE + t->n_dir * 4 + t->n_blk * 8 + t->n_hist * 12 + 8;
   uint8_t *b = calloc(1, n);
   if (!b) return NULL;
   memcpy(b, "HPCDBTIX", 8);
@@ -76,6 +77,8 @@ static uint8_t *serialise(const hpcdb_trace_set *t, const char *real, uint64_t *
   put_key(b + 64, &t->meta_key);
   wr_le64(b + 112, t->n_dir);
   wr_le32(b + 120, (uint32_t)plen);
+  wr_le64(b + 128, t->n_blk);
+  wr_le64(b + 136, t->n_hist);
   memcpy(b + HEAD, real, plen);
   uint8_t *p = b + HEAD + ppad;
   for (uint32_t i = 0; i < t->n_lines; i++, p += LINE) {
@@ -87,8 +90,12 @@ static uint8_t *serialise(const hpcdb_trace_set *t, const char *real, uint64_t *
     wr_le64(p + 24, l->lo);
     wr_le64(p + 32, l->hi);
     wr_le64(p + 40, l->dir_off);
+    wr_le64(p + 48, l->blk_off);
   }
   for (uint64_t i = 0; i < t->n_dir; i++, p += 4) wr_le32(p, t->dir[i]);
+  for (uint64_t i = 0; i < t->n_blk; i++, p += 8) wr_le64(p, t->blk[i]);
+  for (uint64_t i = 0; i < t->n_hist; i++, p += 4) wr_le32(p, t->h_ctx[i]);
+  for (uint64_t i = 0; i < t->n_hist; i++, p += 8) wr_le64(p, t->h_ns[i]);
   wr_le64(p, fnv1a(b, n - 8));
   *len = n;
   return b;
@@ -123,11 +130,13 @@ static int adopt(hpcdb_trace_set *t, const uint8_t *b, uint64_t n, const char *r
       memcmp(b + 16, want, 96) || rd_le64(b + n - 8) != fnv1a(b, n - 8))
     return 0;
   uint64_t n_dir = rd_le64(b + 112), plen = rd_le32(b + 120), ppad = (plen + 7) / 8 * 8, need;
-  if (plen != strlen(real) || n_dir > n / 4 || !mul_ok(t->n_lines, LINE, &need) ||
-      HEAD + ppad + need + n_dir * 4 + 8 != n || memcmp(b + HEAD, real, plen))
+  uint64_t n_blk = rd_le64(b + 128), n_hist = rd_le64(b + 136);
+  if (plen != strlen(real) || n_dir > n / 4 || n_blk > n / 8 || n_hist > n / 12 || !mul_ok(t->n_lines, LINE, &need) ||
+      HEAD + ppad + need + n_dir * 4 + n_blk * 8 + n_hist * 12 + 8 != n || memcmp(b + HEAD, real, plen))
     return 0;
   trace_sort_lines(t);
-  const uint8_t *p = b + HEAD + ppad, *d = p + (uint64_t)t->n_lines * LINE;
+  const uint8_t *p = b + HEAD + ppad, *d = p + (uint64_t)t->n_lines * LINE, *bk = d + 4 * n_dir, *hc = bk + 8 * n_blk,
+                *hn = hc + 4 * n_hist;
   for (uint32_t i = 0; i < t->n_lines; i++, p += LINE) {
     trace_line *l = &t->lines[i];
     uint32_t lg = rd_le32(p + 4);
@@ -139,16 +148,33 @@ static int adopt(hpcdb_trace_set *t, const uint8_t *b, uint64_t n, const char *r
     l->lo = rd_le64(p + 24);
     l->hi = rd_le64(p + 32);
     l->dir_off = off;
+    l->blk_off = rd_le64(p + 48);
     if (l->n && (line_ts(l, 0) != l->lo || line_ts(l, l->n - 1) != l->hi)) return 0;
     for (uint64_t k = 0; k <= nb; k++) {
       uint32_t v = rd_le32(d + 4 * (off + k));
       if (v > l->n || (k && v < rd_le32(d + 4 * (off + k - 1))) || (k == nb && v != l->n)) return 0;
     }
+    uint64_t nbl = line_blocks(l), prev = 0;
+    if (l->blk_off > n_blk || nbl + 1 > n_blk - l->blk_off) return 0;
+    for (uint64_t j = 0; j <= nbl; j++) { /* block offsets ascend inside the histograms */
+      uint64_t v = rd_le64(bk + 8 * (l->blk_off + j)) & ~TRACE_BLOCK_WALK;
+      if (v > n_hist || v < prev) return 0;
+      prev = v;
+    }
   }
+  for (uint64_t h = 0; h < n_hist; h++)
+    if (rd_le32(hc + 4 * h) >= t->exp->n_contexts) return 0;
   t->dir = malloc((n_dir ? n_dir : 1) * sizeof *t->dir);
-  if (!t->dir) return 0;
+  t->blk = malloc((n_blk ? n_blk : 1) * sizeof *t->blk);
+  t->h_ctx = malloc((n_hist ? n_hist : 1) * sizeof *t->h_ctx);
+  t->h_ns = malloc((n_hist ? n_hist : 1) * sizeof *t->h_ns);
+  if (!t->dir || !t->blk || !t->h_ctx || !t->h_ns) return 0; /* freed by close or the rebuild */
   for (uint64_t k = 0; k < n_dir; k++) t->dir[k] = rd_le32(d + 4 * k);
+  for (uint64_t k = 0; k < n_blk; k++) t->blk[k] = rd_le64(bk + 8 * k);
+  for (uint64_t k = 0; k < n_hist; k++) t->h_ctx[k] = rd_le32(hc + 4 * k), t->h_ns[k] = rd_le64(hn + 8 * k);
   t->n_dir = n_dir;
+  t->n_blk = n_blk;
+  t->n_hist = n_hist;
   return 1;
 }
 

@@ -22,7 +22,22 @@ typedef struct trace_line {
   const uint32_t *ctx;
   uint64_t lo, hi; /* first and last timestamp (0, 0 when empty) */
   uint64_t dir_off; /* first entry of this line's directory in the set's dir */
+  uint64_t blk_off; /* first of this line's n_blocks + 1 entries in the set's blk */
 } trace_line;
+
+/* The coarse level: a block is TRACE_BLOCK_BUCKETS buckets; its histogram
+ * holds, per context (model index, ascending), the time of the block's
+ * elements [dir[j*B], dir[(j+1)*B]) (each from its timestamp to the next
+ * element's, the line's last lasting none). blk[j] is the offset of block
+ * j's first entry in h_ctx / h_ns (blk[n_blocks] the end); TRACE_BLOCK_WALK
+ * set: a block of too many contexts, whose elements are read instead. */
+#define TRACE_LOG_BLOCK 6
+#define TRACE_BLOCK_BUCKETS (1u << TRACE_LOG_BLOCK)
+#define TRACE_BLOCK_MAX_CTX 64
+#define TRACE_BLOCK_WALK (1ull << 63)
+static inline uint64_t line_blocks(const trace_line *l) {
+  return l->log_buckets >= TRACE_LOG_BLOCK ? (uint64_t)1 << (l->log_buckets - TRACE_LOG_BLOCK) : 0;
+}
 
 /* What identifies a file's version: a rewrite in place changes one of these. */
 typedef struct trace_file_key {
@@ -39,6 +54,9 @@ struct hpcdb_trace_set {
   uint32_t n_lines;
   uint32_t *dir;
   uint64_t n_dir;
+  uint64_t *blk, n_blk;
+  uint32_t *h_ctx;
+  uint64_t *h_ns, n_hist;
   uint32_t *idx_of_id; /* context id -> model index (HPCDB_NONE: unknown) */
   uint32_t n_ids;
   uint32_t *depth;     /* per model context: 0 for entry points (and the global context) */
@@ -68,6 +86,24 @@ int trace_check_unchanged(const hpcdb_trace_set *t);
  * order, known context) and builds the directory in one pass. */
 int trace_index_build(hpcdb_trace_set *t);
 void trace_sort_lines(hpcdb_trace_set *t);
+/* trace_blocks.c: the histograms of one line's blocks, fed element by
+ * element during the index pass (element k with its model index and the
+ * bucket it falls in), finished after its last element. */
+typedef struct trace_blocks_acc {
+  uint64_t *ns;      /* per model context */
+  uint32_t *touched;
+  uint32_t n_touched, prev_idx;
+  uint64_t block, prev_ts, n_hist_cap;
+} trace_blocks_acc;
+int trace_blocks_begin(hpcdb_trace_set *t, trace_blocks_acc *a);
+int trace_blocks_element(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l, uint64_t k, uint64_t ts,
+                         uint32_t idx, uint64_t bucket);
+int trace_blocks_end_line(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l);
+void trace_blocks_free(trace_blocks_acc *a);
+/* Adds to ns[] (per key slot) the time line l spends in [t0, t1), through
+ * the blocks wholly inside the window and the elements elsewhere. */
+int trace_window_sum(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1, const uint32_t *keys,
+                     uint64_t *ns, uint32_t grey_slot);
 /* trace_cache.c: the index from / to the cache. load: 1 when taken from it. */
 int trace_cache_load(hpcdb_trace_set *t, const hpcdb_trace_options *o);
 void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o);

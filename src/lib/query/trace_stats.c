@@ -10,29 +10,6 @@ static int by_time(const void *x, const void *y) {
   return a->ctx < b->ctx ? -1 : a->ctx > b->ctx;
 }
 
-/* Adds the time line l spends in each key inside [t0, t1) to ns[]. */
-static int window(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1, const uint32_t *keys,
-                  uint64_t *ns, uint32_t grey_slot) {
-  uint64_t k = trace_locate(t, l, t0);
-  if (k == UINT64_MAX) k = 0;
-  uint64_t first = k;
-  int rc = 0;
-  for (; k + 1 < l->n && rc == 0; k++) {
-    uint64_t s = line_ts(l, k), e = line_ts(l, k + 1);
-    if (s >= t1) break;
-    if (s < t0) s = t0;
-    if (e > t1) e = t1;
-    if (e <= s) continue;
-    uint32_t idx = trace_ctx_index(t, line_ctx(l, k));
-    if (idx == HPCDB_NONE)
-      rc = hpcdb_fail_at(HPCDB_ECORRUPT, t->trace_path ? t->trace_path : "trace", "trace line", 0, "context-id",
-                         "an element names context %u, which the tree does not have", line_ctx(l, k));
-    else ns[keys[idx] == HPCDB_TRACE_GREY ? grey_slot : keys[idx]] += e - s;
-  }
-  trace_release(t, l, first, k + 2);
-  return rc;
-}
-
 int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, uint64_t t0, uint64_t t1,
                       uint32_t depth, hpcdb_trace_share **out, uint32_t *n, uint64_t *total_ns) {
   *out = NULL;
@@ -46,7 +23,7 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
   uint32_t *keys = NULL;
   uint64_t *ns = calloc(n_ctx + 1, sizeof *ns);
   int rc = ns ? trace_keys(t, depth, filter ? filter->ctx_keep : NULL, &keys) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (uint32_t r = 0; rc == 0 && r < rows; r++) rc = window(t, &t->lines[trace_sel_row(filter, r)], t0, t1, keys, ns, n_ctx);
+  for (uint32_t r = 0; rc == 0 && r < rows; r++) rc = trace_window_sum(t, &t->lines[trace_sel_row(filter, r)], t0, t1, keys, ns, n_ctx);
   uint32_t count = 0;
   for (uint32_t s = 0; rc == 0 && s <= n_ctx; s++) count += ns[s] != 0;
   hpcdb_trace_share *sh = rc == 0 ? malloc((count ? count : 1) * sizeof *sh) : NULL;
