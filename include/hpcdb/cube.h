@@ -40,6 +40,14 @@ HPCDB_API uint32_t hpcdb_cube_cnode_id(const hpcdb_cube *c, uint32_t k);
  * a SCALE_FUNC one (no single number) and the flavour that a metric hpcdb
  * wrote as stored-only lacks are 0 everywhere. */
 HPCDB_API int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t metric, int inclusive, double *out);
+/* HPCDB_INTEGER_UNSIGNED or HPCDB_INTEGER_SIGNED when the metric stores one of
+ * Cube's integer types, else 0. */
+HPCDB_API int hpcdb_cube_metric_integer(const hpcdb_cube *c, uint32_t metric);
+/* An integer metric's values as 64-bit integers, never a double on the way:
+ * stored values, the derived flavour computed modulo 2^64 as CubeLib does
+ * (a signed type's values are their two's complement). Laid out as
+ * hpcdb_cube_metric_values; HPCDB_EINVAL for a metric that is not integer. */
+HPCDB_API int hpcdb_cube_metric_integers(hpcdb_cube *c, uint32_t metric, int inclusive, uint64_t *out);
 
 typedef struct hpcdb_cube_write_options {
   int compress;   /* ZCUBEX.DATA: one zlib stream per row */

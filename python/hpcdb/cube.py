@@ -20,7 +20,9 @@ class CubeFile:
         self.n_locations = self._c.n_locations()
 
     def matrix(self, metric, inclusive=True):
-        """The metric's values (name or index) as float64 [cnode (document order), location]."""
+        """The metric's values (name or index) as [cnode (document order), location]: float64, or
+        for an integer metric uint64 / int64 (as pycubexr types them), the flavour Cube does not
+        store computed modulo 2^64 as CubeLib does, never through a float."""
         index = self.metrics.index(metric) if isinstance(metric, str) else int(metric)
         return self._c.values(index, bool(inclusive))
 

@@ -58,20 +58,25 @@ static void prefer_huge_pages(void *p, size_t n) {
 #endif
 }
 
-/* values(metric index, inclusive) -> float64 [cnodes, locations] */
+/* values(metric index, inclusive) -> [cnodes, locations]: float64, or for an
+ * integer metric uint64 / int64 (as pycubexr types them) computed modulo 2^64
+ * without passing through a double */
 static PyObject *cube_values(CubeObject *self, PyObject *args) {
   unsigned metric;
   int inclusive;
   if (!PyArg_ParseTuple(args, "Ip", &metric, &inclusive)) return NULL;
   if (metric >= hpcdb_cube_n_metrics(self->cube)) return PyErr_Format(PyExc_IndexError, "no metric %u", metric);
   npy_intp dims[2] = {hpcdb_cube_n_cnodes(self->cube), hpcdb_cube_n_locations(self->cube)};
-  PyObject *a = PyArray_EMPTY(2, dims, NPY_FLOAT64, 0);
+  int integer = hpcdb_cube_metric_integer(self->cube, metric);
+  int type = integer == HPCDB_INTEGER_SIGNED ? NPY_INT64 : integer ? NPY_UINT64 : NPY_FLOAT64;
+  PyObject *a = PyArray_EMPTY(2, dims, type, 0);
   if (!a) return NULL;
   int rc;
-  double *out = PyArray_DATA((PyArrayObject *)a);
+  void *out = PyArray_DATA((PyArrayObject *)a);
   prefer_huge_pages(out, (size_t)PyArray_NBYTES((PyArrayObject *)a));
   Py_BEGIN_ALLOW_THREADS
-  rc = hpcdb_cube_metric_values(self->cube, metric, inclusive, out);
+  rc = integer ? hpcdb_cube_metric_integers(self->cube, metric, inclusive, out)
+               : hpcdb_cube_metric_values(self->cube, metric, inclusive, out);
   Py_END_ALLOW_THREADS
   if (rc < 0) {
     Py_DECREF(a);

@@ -11,8 +11,16 @@
 #   analyze_case.sh HPCDB SAMPLES OUT batches GEN     - gen_measurements' 48 threads: -j 1, 2 and 3 byte-identical
 #                                                       (many batches: memory for the next one made ready ahead)
 #   analyze_case.sh HPCDB SAMPLES OUT broken          - one truncated file among good ones: warning + database; --strict fails
+#   analyze_case.sh HPCDB SAMPLES OUT period PROGRAM   - hpcdb record with a software perf event, the same files with
+#                                                       the event's period set to P: every value P times, as hpcprof
+#                                                       scales them; the period-1 metric unchanged
 #   analyze_case.sh HPCDB SAMPLES OUT refuse          - an existing database is not overwritten without --force
 set -u
+# meta.db's identifier-name table, which hpcdb diff does not compare: hpcprof's exactly
+same_kinds() {
+  diff <("$hpcdb" dump "$1" | grep '^kind ') <("$hpcdb" dump "$2" | grep '^kind ') ||
+    fail "identifier names differ from hpcprof's (< hpcprof, > ours)"
+}
 hpcdb=$1 samples=$2 out=$3 case=$4 name=${5:-}
 meas=$samples/hpcrun
 [ -d "$meas" ] || { echo "sample data not found at $meas: skipped"; exit 77; }
@@ -25,12 +33,14 @@ reference)
   "$hpcdb" analyze --quiet --ignore-structs "$meas/$name.m" -o "$out/db" || fail "analyze exited $?"
   "$hpcdb" validate "$out/db" || fail "validate exited $?"
   "$hpcdb" diff "$meas/expected/$name.nostruct.d" "$out/db" || fail "differs from hpcprof's database"
+  same_kinds "$meas/expected/$name.nostruct.d" "$out/db"
   ;;
 structure)
   "$hpcdb" analyze "$meas/$name.m" -o "$out/db" 2> "$out/stderr" || { cat "$out/stderr"; fail "analyze exited $?"; }
   ! grep -q warning "$out/stderr" || { cat "$out/stderr"; fail "warnings"; }
   "$hpcdb" validate "$out/db" || fail "validate exited $?"
   "$hpcdb" diff "$meas/expected/$name.d" "$out/db" || fail "differs from hpcprof's database"
+  same_kinds "$meas/expected/$name.d" "$out/db"
   ;;
 badstruct)
   mkdir -p "$out/meas/structs"
@@ -94,6 +104,37 @@ broken)
   "$hpcdb" validate "$out/db" || fail "the database of the good files does not validate"
   if "$hpcdb" analyze --strict "$out/meas" -o "$out/strict" 2> "$out/stderr2"; then fail "--strict accepted a broken file"; fi
   [ ! -e "$out/strict" ] || fail "--strict left a database or an empty directory behind"
+  ;;
+period)
+  [ -x "$name" ] || { echo "test program $name not built: skipped"; exit 77; }
+  here=$(dirname "$0")
+  if ! "$hpcdb" record -o "$out/m1" -e CPUTIME -e page-faults@1 -- "$name" 0.3 > /dev/null 2> "$out/record.err"; then
+    cat "$out/record.err"; echo "software perf events are not allowed here: skipped"; exit 77
+  fi
+  cp -r "$out/m1" "$out/m4096"
+  python3 "$here/set_period.py" page-faults 4096 "$out/m4096"/*.hpcrun || fail "could not set the period"
+  for m in m1 m4096; do
+    "$hpcdb" analyze --quiet --ignore-structs "$out/$m" -o "$out/$m.d" || fail "analyze $m exited $?"
+    "$hpcdb" validate --errors-only "$out/$m.d" || fail "$m.d does not validate"
+    "$hpcdb" export --format csv "$out/$m.d" -o "$out/$m.csv" || fail "export $m exited $?"
+  done
+  python3 - "$out/m1.csv" "$out/m4096.csv" <<'PY' || fail "values not scaled by the period"
+import csv, sys
+def rows(p):
+    with open(p) as f:
+        return {(r["context"], r["profile"], r["metric"]): r for r in csv.DictReader(f)}
+one, scaled = rows(sys.argv[1]), rows(sys.argv[2])
+assert one.keys() == scaled.keys(), "different contexts or metrics"
+faults = 0
+for k, r in one.items():
+    factor = 4096 if k[2] == "page-faults" else 1
+    for col in ("inclusive", "exclusive"):
+        a, b = float(r[col] or 0), float(scaled[k][col] or 0)
+        assert b == a * factor, f"{k} {col}: {b}, expected {a} x {factor}"
+    faults += k[2] == "page-faults" and float(r["exclusive"] or 0) > 0
+assert faults > 0, "no page-fault samples"
+print(f"{len(one)} values compared, {faults} page-fault contexts scaled by 4096")
+PY
   ;;
 refuse)
   "$hpcdb" analyze --quiet "$meas/small.m" -o "$out/db" || fail "first analyze exited $?"

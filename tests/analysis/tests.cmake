@@ -24,3 +24,8 @@ add_test(NAME analyze/batches
          COMMAND ${ANALYZE_CASE} $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/analyze/batches batches $<TARGET_FILE:gen_measurements>)
 set_tests_properties(analyze/batches PROPERTIES SKIP_RETURN_CODE 77)
+# the sampling period of a perf event applied as hpcprof does: hpcdb record's program
+add_test(NAME analyze/period
+         COMMAND ${ANALYZE_CASE} $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                 ${PROJECT_BINARY_DIR}/test-output/analyze/period period ${PROJECT_BINARY_DIR}/tests/record/record_ratio)
+set_tests_properties(analyze/period PROPERTIES SKIP_RETURN_CODE 77)

@@ -47,3 +47,17 @@ set_tests_properties(binstruct/not-elf PROPERTIES WILL_FAIL TRUE)
 add_test(NAME binstruct/relative-name
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/relative_name.sh $<TARGET_FILE:hpcdb> ${BS_BIN}/bs_kernels
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/relative-name)
+# optimized code built in the test (gcc and clang, -O0 .. -O3 -g): every statement against addr2line,
+# loops and inlined calls where the source puts them, in struct's output and in report's tree
+add_test(NAME binstruct/optimized
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_optimized.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/optimized ${BS_SRC}/inline_loops.c record)
+set_tests_properties(binstruct/optimized PROPERTIES SKIP_RETURN_CODE 77)
+# hpcstruct's conventions as HPCToolkit's tests/hpcstruct state them, on a library built in the test
+# (gcc and clang, -O0/-O3, with and without -g): lines of procedures and inlined calls, loops, the PLT
+add_test(NAME binstruct/conventions
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_conventions.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/conventions ${BS_SRC}/conventions.c)
+set_tests_properties(binstruct/conventions PROPERTIES SKIP_RETURN_CODE 77)

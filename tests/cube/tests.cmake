@@ -47,6 +47,15 @@ add_test(NAME cube/tar-checksum
 # integers, kept so through Cube -> Cube.
 add_test(NAME cube/integer-sums
          COMMAND python3 ${CUBE_DIR}/check_integer_sums.py $<TARGET_FILE:hpcdb> ${PROJECT_BINARY_DIR}/test-output/cube/integer-sums)
+# Values at 2^64 - k: hpcdb.open_cube's uint64 matrices exact (modulo 2^64, no double on the way);
+# CSV where the result fits a double.
+if(HPCDB_PYTHON_BUILT)
+  add_test(NAME cube/integer-exact
+           COMMAND ${HPCDB_PYTHON_EXECUTABLE} ${CUBE_DIR}/check_integer_exact.py $<TARGET_FILE:hpcdb>
+                   ${PROJECT_BINARY_DIR}/test-output/cube/integer-exact)
+  set_tests_properties(cube/integer-exact PROPERTIES ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python"
+                                                     SKIP_RETURN_CODE 77)
+endif()
 # Cube -> v4.0: every metric labelled `execution` in meta.db (read without
 # hpcdb) holds subtree sums; min / max subtree values go to custom scopes.
 foreach(file time.p4 all-dtypes scorep-cpi)

@@ -1,4 +1,5 @@
 /* Test support: what a draft-b database keeps of a model (draftb_write.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,17 @@ static int tables(const hpcdb_experiment *x, unsigned flags, hpcdb_experiment *e
   return 0;
 }
 
+/* The draft's lex_flags as written (draftb_write), kept by the reader as
+ * draftb.lex-flags.ID when they go beyond the three presence bits. */
+static int draft_flags_attr(hpcdb_experiment *e, const hpcdb_context *c) {
+  unsigned flags = (c->flags & 0xf8u) | (c->function != HPCDB_NONE ? 1u : 0) | (c->file != HPCDB_NONE ? 2u : 0) |
+                   (c->module != HPCDB_NONE ? 4u : 0);
+  char key[64], value[16];
+  snprintf(key, sizeof key, "draftb.lex-flags.%u", c->id);
+  snprintf(value, sizeof value, "0x%x", flags);
+  return hpcdb_add_attr(e, key, value);
+}
+
 static int tree(const hpcdb_experiment *x, hpcdb_experiment *e) {
   uint16_t lexical_bits = 0;
   for (uint32_t i = 0; i < e->n_scopes; i++)
@@ -62,7 +74,7 @@ static int tree(const hpcdb_experiment *x, hpcdb_experiment *e) {
   for (uint32_t i = 1; i < x->n_contexts && rc == 0; i++) { /* parents come before children */
     hpcdb_context c = x->contexts[i];
     c.kind = c.parent == 0 ? HPCDB_CTX_ENTRY : HPCDB_CTX_NORMAL;
-    c.flags &= 0xf8u;
+    c.flags = 0; /* bits beyond the presence bits: an attribute of the context, below */
     c.propagation = c.relation == HPCDB_REL_LEXICAL && c.kind == HPCDB_CTX_NORMAL ? lexical_bits : 0;
     c.entry_point = 0;
     c.name = c.kind == HPCDB_CTX_ENTRY ? "unknown entry" : NULL;
@@ -71,6 +83,25 @@ static int tree(const hpcdb_experiment *x, hpcdb_experiment *e) {
     rc = hpcdb_add_context(e, &c, index[x->contexts[i].parent], &index[i]);
   }
   free(index);
+  return rc;
+}
+
+static int by_id(const void *a, const void *b) {
+  uint32_t x = (*(const hpcdb_context *const *)a)->id, y = (*(const hpcdb_context *const *)b)->id;
+  return (x > y) - (x < y);
+}
+
+/* The reader keeps them in context id order. */
+static int draft_flags_attrs(const hpcdb_experiment *x, hpcdb_experiment *e) {
+  const hpcdb_context **sorted = malloc((x->n_contexts + 1) * sizeof *sorted);
+  if (!sorted) return HPCDB_ENOMEM;
+  uint32_t n = 0;
+  for (uint32_t i = 1; i < x->n_contexts; i++)
+    if (x->contexts[i].flags & 0xf8u) sorted[n++] = &x->contexts[i];
+  qsort(sorted, n, sizeof *sorted, by_id);
+  int rc = 0;
+  for (uint32_t i = 0; i < n && rc == 0; i++) rc = draft_flags_attr(e, sorted[i]);
+  free(sorted);
   return rc;
 }
 
@@ -110,6 +141,7 @@ int draftb_normalise(const hpcdb_experiment *x, unsigned flags, hpcdb_experiment
   TRY(hpcdb_experiment_new(&e));
   int rc = tables(x, flags, e);
   if (rc == 0) rc = tree(x, e);
+  if (rc == 0) rc = draft_flags_attrs(x, e);
   if (rc == 0) rc = profiles(x, e);
   if (rc < 0) {
     hpcdb_experiment_free(e);

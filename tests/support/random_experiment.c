@@ -102,8 +102,8 @@ static int metrics(hpcdb_experiment *e, rng *r, unsigned options) {
     }
     for (uint32_t k = 0, ns = below(r, 4); k < ns; k++) {
       hpcdb_summary su = {below(r, e->n_scopes), formulas[below(r, 3)], (uint8_t)below(r, 4), stat};
-      if ((options & RANDOM_DRAFT_B) && (!has_instance(&e->metrics[m], su.scope) || has_summary(&e->metrics[m], &su)))
-        continue;
+      if (has_summary(&e->metrics[m], &su)) continue; /* v4.0: one statistic per (scope, formula, combine) */
+      if ((options & RANDOM_DRAFT_B) && !has_instance(&e->metrics[m], su.scope)) continue;
       TRY(hpcdb_metric_add_summary(e, m, &su));
       stat = (uint16_t)(stat + 1 + below(r, 3));
     }

@@ -60,13 +60,14 @@ static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
   return NULL;
 }
 
-/* Kind names: the standard ones, then whatever a file's dictionary adds. */
+/* Kind names up to kind: a file's dictionary's name, else the standard one. */
 static int ensure_kind(run *r, const hpcrun_file *f, uint16_t kind) {
   while (r->exp->n_kind_names <= kind) {
     uint32_t k = r->exp->n_kind_names;
-    const char *name = k < 8 ? standard_kinds[k] : NULL;
+    const char *name = NULL;
     for (uint16_t i = 0; i < f->n_kinds && !name; i++)
       if ((f->kinds[i].kind & HPCRUN_KIND_MASK) == k) name = f->kinds[i].name.s;
+    if (!name && k < 8) name = standard_kinds[k];
     char fallback[16];
     if (!name) {
       snprintf(fallback, sizeof fallback, "KIND%u", k);
@@ -109,6 +110,10 @@ static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
   }
   int rc = 0;
   for (uint16_t i = 0; i < n && rc == 0; i++) rc = ensure_kind(r, f, ids[i].kind);
+  /* hpcprof's table is every kind of every file's dictionary, used or not
+   * (sinks/metadb.cpp: the names of idtupleNames(), indexed by kind), so a
+   * CPU-only run still names GPUSTREAM and CORE as hpcrun declares them. */
+  for (uint16_t i = 0; i < f->n_kinds && rc == 0; i++) rc = ensure_kind(r, f, f->kinds[i].kind & HPCRUN_KIND_MASK);
   if (rc == 0) rc = hpcdb_add_profile(r->exp, 0, 1, ids, n, out);
   free(ids);
   return rc;

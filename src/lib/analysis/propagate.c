@@ -132,7 +132,7 @@ static int add_sparse(const value_sink *out, const measured_tree *tr, const mapp
       if (metric_map[mid] == HPCDB_NONE) continue; /* a formula metric */
       const hpcrun_metric_desc *md = &tr->tab->metrics[mid];
       uint32_t ctx = md->flags[HPCRUN_MFLAG_MOVE2PROC] ? m->node_rel[i] : m->node_ctx[i];
-      put_value(out, ctx, metric_map[mid], hpcrun_metric_value(md, sp->value_bits[v]));
+      put_value(out, ctx, metric_map[mid], hpcrun_metric_sampled_value(md, sp->value_bits[v]));
     }
   }
   return 0;
@@ -146,7 +146,8 @@ static void add_dense(const value_sink *out, const measured_tree *tr, const uint
     uint32_t ctx = mapped_profile_ctx(m, keys[k]);
     for (uint32_t mi = 0; mi < tab->n_metrics; mi++) {
       uint64_t bits = tr->dense[k * tab->n_metrics + mi];
-      if (bits && metric_map[mi] != HPCDB_NONE) put_value(out, ctx, metric_map[mi], hpcrun_metric_value(&tab->metrics[mi], bits));
+      if (bits && metric_map[mi] != HPCDB_NONE)
+        put_value(out, ctx, metric_map[mi], hpcrun_metric_sampled_value(&tab->metrics[mi], bits));
     }
   }
 }

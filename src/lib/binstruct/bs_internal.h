@@ -131,6 +131,7 @@ typedef struct bs_loop {
   int32_t parent;    /* enclosing loop, -1: none */
   uint32_t header;   /* insn index of the header block's first instruction */
   uint32_t line_insn; /* insn whose source line names the loop */
+  uint32_t back_insn; /* insn of the back edge's branch (the last latch's) */
   int irreducible;   /* entered at more than one block */
 } bs_loop;
 

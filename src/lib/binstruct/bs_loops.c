@@ -390,6 +390,7 @@ static int find(cfg *g, const bs_insn *in, bs_loops *out) {
     o->parent = blk_loop[l->header];
     o->irreducible = l->irreducible;
     o->header = g->start[l->header];
+    o->back_insn = g->start[l->latch + 1] - 1;
     for (uint32_t k = 0; k < l->n_body; k++) blk_loop[l->body[k]] = (int32_t)i, mark[l->body[k]] = 1;
     o->line_insn = line_insn(g, in, l, mark);
     for (uint32_t k = 0; k < l->n_body; k++) mark[l->body[k]] = 0;

@@ -212,17 +212,50 @@ static int paint_inlines(ctx *c, const bs_insn *insns, uint64_t n, int32_t *of) 
   return 0;
 }
 
+/* The innermost inlined call both a and b are in (-1: the function itself). */
+static int32_t common_call(const ctx *c, int32_t a, int32_t b) {
+  while (a >= 0 && b >= 0 && a != b) {
+    if (c->depth[a] >= c->depth[b]) a = c->in[a].parent;
+    else b = c->in[b].parent;
+  }
+  return a >= 0 && b >= 0 ? a : -1;
+}
+
+/* The loop's line in its owner's code: the naming instruction's when the
+ * owner's code holds it, else the back edge's, else the line of the owner's
+ * call that the naming instruction was inlined from. */
+static void loop_line(const ctx *c, const bs_insn *insns, const int32_t *inl, const bs_loop *lp, int32_t owner,
+                      bs_node *nd) {
+  uint32_t i = inl[lp->line_insn] == owner || inl[lp->back_insn] != owner ? lp->line_insn : lp->back_insn;
+  int32_t call = inl[i];
+  if (call != owner) { /* the call directly in the owner's code */
+    while (call >= 0 && c->in[call].parent != owner) call = c->in[call].parent;
+    if (call >= 0) {
+      nd->line = c->in[call].call_line;
+      nd->file = c->in[call].call_file;
+      return;
+    }
+  }
+  const bs_row *row = bs_unit_row_at(c->u, insns[i].addr);
+  nd->line = row ? row->line : 0;
+  nd->file = row ? row->file : c->f->file;
+}
+
+/* A loop belongs to the code that holds both its header and its back edge:
+ * the innermost inlined call around the two. An optimizer that rotates a
+ * caller's loop puts its header on the first instruction of a call inlined in
+ * its body (gcc -O2 does), so the header alone would put the caller's loop
+ * inside its callee; the back edge's branch stays the loop's own. */
 static int place_loops(ctx *c, const bs_insn *insns, const int32_t *inl, const bs_loops *L,
                        int32_t *loop_node) {
   for (uint64_t l = 0; l < L->n; l++) {
     const bs_loop *lp = &L->loops[l];
     int32_t at = lp->parent >= 0 ? loop_node[lp->parent] : 0, node;
-    HPCDB_TRY(descend(c, at, inl[lp->header], &at));
+    int32_t owner = common_call(c, inl[lp->header], inl[lp->back_insn]);
+    HPCDB_TRY(descend(c, at, owner, &at));
     HPCDB_TRY(child(c, at, BS_NODE_LOOP, (uint32_t)l, &node));
     bs_node *nd = &c->p->nodes[node];
-    const bs_row *row = bs_unit_row_at(c->u, insns[lp->line_insn].addr);
-    nd->line = row ? row->line : 0;
-    nd->file = row ? row->file : c->f->file;
+    loop_line(c, insns, inl, lp, owner, nd);
     nd->addr = insns[lp->header].addr;
     touch(c->p, node, nd->addr);
     loop_node[l] = node;

@@ -49,10 +49,31 @@ static int read_table(const bs_binary *b, Elf_Scn *scn, const GElf_Shdr *sh, can
   return 0;
 }
 
-/* PLT stubs as hpcstruct names them: the lazy-binding header targADDR@plt,
- * each stub by its relocation's symbol (NAME@plt; ifuncADDR@plt for an
- * IRELATIVE one; targADDR@plt without a symbol). With .plt.sec (IBT), the
- * named stubs are there and .plt holds only the lazy-binding code. */
+/* PLT stubs as hpcstruct names them: each stub by its relocation's symbol
+ * (NAME@plt; ifuncADDR@plt for an IRELATIVE one; targADDR@plt without a
+ * symbol). The lazy-binding header (PLT0) has no entry: hpcstruct writes none
+ * (HPCToolkit's tests/hpcstruct/inlines+loops.c lists the procedures of such a
+ * library). With .plt.sec (IBT), the named stubs are there and .plt holds the
+ * header and the lazy-binding code of each stub (targADDR@plt). The stubs of
+ * .plt.got (functions both called and address-taken, bound at load time)
+ * carry no .rela.plt entry: unresolved, targADDR@plt. */
+static int add_unresolved(uint64_t a, uint64_t size, hpcdb_arena *names, cand **out, uint64_t *n, uint64_t *cap) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "targ%llx@plt", (unsigned long long)a);
+  char *nm = arena_strndup(names, buf, strlen(buf));
+  if (!nm) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  HPCDB_TRY(VEC_RESERVE(out, cap, *n + 1));
+  (*out)[(*n)++] = (cand){{a, size, nm}, 3};
+  return 0;
+}
+
+static int read_plt_got(const GElf_Shdr *sh, hpcdb_arena *names, cand **out, uint64_t *n, uint64_t *cap) {
+  uint64_t entry = sh->sh_entsize == 8 || sh->sh_entsize == 16 ? sh->sh_entsize : 8;
+  for (uint64_t off = 0; off + entry <= sh->sh_size && off < ((uint64_t)1 << 28); off += entry)
+    HPCDB_TRY(add_unresolved(sh->sh_addr + off, entry, names, out, n, cap));
+  return 0;
+}
+
 static int read_plt(const bs_binary *b, hpcdb_arena *names, cand **out, uint64_t *n, uint64_t *cap) {
   Elf_Scn *plt = NULL, *plt_sec = NULL, *rela = NULL;
   GElf_Shdr plt_sh, sec_sh, rela_sh;
@@ -66,6 +87,7 @@ static int read_plt(const bs_binary *b, hpcdb_arena *names, cand **out, uint64_t
     if (!strcmp(name, ".plt")) plt = scn, plt_sh = sh;
     else if (!strcmp(name, ".plt.sec")) plt_sec = scn, sec_sh = sh;
     else if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) rela = scn, rela_sh = sh;
+    else if (!strcmp(name, ".plt.got") && sh.sh_type == SHT_PROGBITS) HPCDB_TRY(read_plt_got(&sh, names, out, n, cap));
   }
   if (!plt) return 0;
   uint64_t header = b->machine == EM_AARCH64 ? 32 : 16, entry = 16;
@@ -80,15 +102,10 @@ static int read_plt(const bs_binary *b, hpcdb_arena *names, cand **out, uint64_t
     if (dynsym && gelf_getshdr(dynsym, &dynsym_sh)) symd = elf_getdata(dynsym, NULL);
   }
   char buf[512];
-  /* the lazy-binding header (and, with .plt.sec, the whole .plt) */
-  uint64_t lazy_end = plt_sec ? plt_sh.sh_addr + plt_sh.sh_size : plt_sh.sh_addr + header;
-  for (uint64_t a = plt_sh.sh_addr; a < lazy_end; a += plt_sec ? entry : header) {
-    snprintf(buf, sizeof buf, "targ%llx@plt", (unsigned long long)a);
-    char *nm = arena_strndup(names, buf, strlen(buf));
-    if (!nm) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    HPCDB_TRY(VEC_RESERVE(out, cap, *n + 1));
-    (*out)[(*n)++] = (cand){{a, plt_sec ? entry : header, nm}, 3};
-  }
+  /* with .plt.sec, the lazy-binding code after the header */
+  uint64_t lazy_end = plt_sec ? plt_sh.sh_addr + plt_sh.sh_size : 0;
+  for (uint64_t a = plt_sh.sh_addr + header; a < lazy_end && a - plt_sh.sh_addr < ((uint64_t)1 << 28); a += entry)
+    HPCDB_TRY(add_unresolved(a, entry, names, out, n, cap));
   for (uint64_t k = 0; k < count && k < (1u << 24); k++) {
     uint64_t a = first + k * entry;
     GElf_Rela r;

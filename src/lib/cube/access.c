@@ -316,8 +316,9 @@ static void derive(const hpcdb_cube *c, const cube_metric *m, int to_inclusive, 
   }
 }
 
-/* derive() for an integer metric, modulo 2^64, then every value converted. */
-static void derive_integer(const hpcdb_cube *c, const cube_dtype *t, int derive_to, double *out) {
+/* derive() for an integer metric, modulo 2^64, then every value converted
+ * (convert 0: left as the bits of the 64-bit integers). */
+static void derive_integer(const hpcdb_cube *c, const cube_dtype *t, int derive_to, int convert, double *out) {
   uint32_t nl = c->a.n_locations, n = c->a.n_cnodes;
   if (derive_to == 1)
     for (uint32_t k = n; k-- > 0;) {
@@ -333,10 +334,29 @@ static void derive_integer(const hpcdb_cube *c, const cube_dtype *t, int derive_
         for (uint32_t l = 0; l < nl; l++)
           st_u64(&out[(size_t)p * nl + l], ld_u64(&out[(size_t)p * nl + l]) - ld_u64(&out[(size_t)k * nl + l]));
     }
-  for (size_t i = 0; i < (size_t)n * nl; i++) out[i] = cube_integer_to_double(t, ld_u64(&out[i]));
+  for (size_t i = 0; convert && i < (size_t)n * nl; i++) out[i] = cube_integer_to_double(t, ld_u64(&out[i]));
 }
 
+static int metric_values(hpcdb_cube *c, uint32_t m, int inclusive, int convert, double *out);
+
 int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t m, int inclusive, double *out) {
+  return metric_values(c, m, inclusive, 1, out);
+}
+
+int hpcdb_cube_metric_integer(const hpcdb_cube *c, uint32_t m) {
+  cube_dtype t;
+  if (m >= c->a.n_metrics || !cube_dtype_parse(&t, c->a.metrics[m].dtype) || t.kind != CUBE_DT_INTEGER) return 0;
+  return t.is_signed ? HPCDB_INTEGER_SIGNED : HPCDB_INTEGER_UNSIGNED;
+}
+
+int hpcdb_cube_metric_integers(hpcdb_cube *c, uint32_t m, int inclusive, uint64_t *out) {
+  if (!hpcdb_cube_metric_integer(c, m))
+    return hpcdb_fail(HPCDB_EINVAL, "%s: metric %u does not store integers", c->path, m);
+  /* the matrix holds the integers' bits all the way (read and written by memcpy only) */
+  return metric_values(c, m, inclusive, 0, (double *)(void *)out);
+}
+
+static int metric_values(hpcdb_cube *c, uint32_t m, int inclusive, int convert, double *out) {
   if (m >= c->a.n_metrics) return hpcdb_fail(HPCDB_EINVAL, "%s: no metric %u", c->path, m);
   const cube_metric *mt = &c->a.metrics[m];
   uint32_t nc = c->a.n_cnodes, nl = c->a.n_locations;
@@ -355,7 +375,7 @@ int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t m, int inclusive, double *o
   HPCDB_TRY(read_stored(c, m, &t, out));
   for (uint32_t k = 0; k < nc; k++) /* the rows the data has none for (each matrix value is written once) */
     if (!c->filled[k]) memset(out + (size_t)k * nl, 0, (size_t)nl * sizeof *out);
-  if (t.kind == CUBE_DT_INTEGER) derive_integer(c, &t, inclusive != stored_inclusive ? inclusive : -1, out);
+  if (t.kind == CUBE_DT_INTEGER) derive_integer(c, &t, inclusive != stored_inclusive ? inclusive : -1, convert, out);
   else if (inclusive != stored_inclusive) derive(c, mt, inclusive, out);
   return 0;
 }

@@ -222,4 +222,10 @@ uint64_t hpcrun_node_lm_field(const hpcrun_file *f, const hpcrun_tables *t);
  * convert their u64, the others are IEEE bits. */
 double hpcrun_metric_value(const hpcrun_metric_desc *m, uint64_t bits);
 
+/* The value a sample stands for, as hpcprof computes it: the stored value
+ * times the metric's sampling period (hpcrun stores one count per sample of a
+ * period-mode event and puts the period in the descriptor; hpcprof's
+ * sources/hpcrun4.cpp multiplies every value by it, in double). */
+double hpcrun_metric_sampled_value(const hpcrun_metric_desc *m, uint64_t bits);
+
 #endif

@@ -165,6 +165,10 @@ double hpcrun_metric_value(const hpcrun_metric_desc *m, uint64_t bits) {
   return bits_to_f64(bits);
 }
 
+double hpcrun_metric_sampled_value(const hpcrun_metric_desc *m, uint64_t bits) {
+  return hpcrun_metric_value(m, bits) * (double)m->period;
+}
+
 uint64_t hpcrun_node_lm_field(const hpcrun_file *f, const hpcrun_tables *t) {
   int lush = f->major != 4 && t->node_len > 4 + 4 + 2 + 8 + 8 * (uint64_t)t->n_metrics;
   return lush ? 12 : 8;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/utf8.h"
 #include "common/hashmap.h"
 #include "hpctk4/validate.h"
 
@@ -65,8 +66,16 @@ int vstring(validator *v, const vfile *f, unsigned s, uint64_t off, const char *
     VERR(v, f, off, "string-bounds", "%s at 0x%llx is not inside section %u", what, (unsigned long long)off, s + 1);
     return 0;
   }
-  if (!memchr(f->d + off, 0, (size_t)(hi - off))) {
+  const uint8_t *nul = memchr(f->d + off, 0, (size_t)(hi - off));
+  if (!nul) {
     VERR(v, f, off, "string-bounds", "%s is not NUL-terminated inside section %u", what, s + 1);
+    return 0;
+  }
+  /* "char* ... a null-terminated UTF-8 string" (Formats legend) */
+  size_t len = (size_t)(nul - (f->d + off)), bad = utf8_invalid_at(f->d + off, len);
+  if (bad < len) {
+    VERR(v, f, off + bad, "utf-8", "%s is not valid UTF-8 (byte 0x%02x at 0x%llx)", what, f->d[off + bad],
+         (unsigned long long)(off + bad));
     return 0;
   }
   return 1;

@@ -45,6 +45,60 @@ static void check_id_names(validator *v, const vfile *f) {
   for (unsigned k = 0; k < n; k++) vstring(v, f, IDN, rd_le64(p8(f, pp + 8 * k)), "ppNames[kind]");
 }
 
+/* A metric's sub-structures sorted by what identifies them, so that a repeat
+ * is found next to its first (n log n: a metric may list 65,535). */
+typedef struct keyed {
+  const vfile *f;
+  uint64_t scope, formula, at; /* formula: the string's offset, 0 for scope instances */
+  uint8_t combine;
+} keyed;
+
+static const char *formula_of(const keyed *k) {
+  if (!k->formula || k->formula >= k->f->len || !memchr(k->f->d + k->formula, 0, (size_t)(k->f->len - k->formula)))
+    return "";
+  return (const char *)k->f->d + k->formula;
+}
+
+static int by_key(const void *a, const void *b) {
+  const keyed *x = a, *y = b;
+  if (x->scope != y->scope) return x->scope < y->scope ? -1 : 1;
+  if (x->combine != y->combine) return x->combine < y->combine ? -1 : 1;
+  int c = strcmp(formula_of(x), formula_of(y));
+  if (c) return c;
+  return (x->at > y->at) - (x->at < y->at);
+}
+
+/* "propMetricId is the metric identifier ... for the given *pName and *pScope":
+ * one instance per scope. */
+static void check_instances_unique(validator *v, const vfile *f, uint64_t p, uint16_t n, uint8_t stride) {
+  keyed *k = malloc((n ? n : 1) * sizeof *k);
+  if (!k) return;
+  for (uint16_t i = 0; i < n; i++) k[i] = (keyed){f, rd_le64(p8(f, p + (uint64_t)i * stride)), 0, p + (uint64_t)i * stride, 0};
+  qsort(k, n, sizeof *k, by_key);
+  for (uint16_t i = 1; i < n; i++)
+    if (k[i].scope == k[i - 1].scope)
+      VERR(v, f, k[i].at, "scope-instance-duplicate", "the metric instantiates propagation scope 0x%llx twice",
+           (unsigned long long)k[i].scope);
+  free(k);
+}
+
+/* "statMetricId is the metric identifier ... for the given *pName, *pScope,
+ * *pFormula and combine": one summary statistic per such triple. */
+static void check_summaries_unique(validator *v, const vfile *f, uint64_t p, uint16_t n, uint8_t stride) {
+  keyed *k = malloc((n ? n : 1) * sizeof *k);
+  if (!k) return;
+  for (uint16_t i = 0; i < n; i++) {
+    uint64_t e = p + (uint64_t)i * stride;
+    k[i] = (keyed){f, rd_le64(p8(f, e)), rd_le64(p8(f, e + 8)), e, f->d[e + 0x10]};
+  }
+  qsort(k, n, sizeof *k, by_key);
+  for (uint16_t i = 1; i < n; i++)
+    if (k[i].scope == k[i - 1].scope && k[i].combine == k[i - 1].combine && !strcmp(formula_of(&k[i]), formula_of(&k[i - 1])))
+      VERR(v, f, k[i].at, "summary-duplicate", "the metric has two summary statistics of scope 0x%llx, formula '%s', combine %u",
+           (unsigned long long)k[i].scope, formula_of(&k[i]), k[i].combine);
+  free(k);
+}
+
 static void check_metrics(validator *v, const vfile *f, meta_arrays *a) {
   uint64_t s = f->sec_off[MET];
   if (!vin_section(v, f, MET, s, 0x1b, "section-bounds", "Performance Metrics header")) return;
@@ -73,7 +127,8 @@ static void check_metrics(validator *v, const vfile *f, meta_arrays *a) {
     vstring(v, f, MET, rd_le64(p8(f, m)), "metric pName");
     uint64_t pi = rd_le64(p8(f, m + 8)), pu = rd_le64(p8(f, m + 16));
     uint16_t ni = rd_le16(p8(f, m + 0x18)), nu = rd_le16(p8(f, m + 0x1a));
-    if (varray(v, f, MET, pi, ni, szi, "pScopeInsts"))
+    if (varray(v, f, MET, pi, ni, szi, "pScopeInsts")) {
+      check_instances_unique(v, f, pi, ni, szi);
       for (uint16_t k = 0; k < ni; k++) {
         uint64_t e = pi + (uint64_t)k * szi;
         vtarget(v, f, a, MET, rd_le64(p8(f, e)), e, "pScope", 0);
@@ -81,7 +136,9 @@ static void check_metrics(validator *v, const vfile *f, meta_arrays *a) {
         if (v->prop_id[id]) VERR(v, f, e + 8, "metric-id-duplicate", "propMetricId %u is used twice", id);
         v->prop_id[id] = 1;
       }
-    if (varray(v, f, MET, pu, nu, szs, "pSummaries"))
+    }
+    if (varray(v, f, MET, pu, nu, szs, "pSummaries")) {
+      check_summaries_unique(v, f, pu, nu, szs);
       for (uint16_t k = 0; k < nu; k++) {
         uint64_t e = pu + (uint64_t)k * szs;
         vtarget(v, f, a, MET, rd_le64(p8(f, e)), e, "pScope", 0);
@@ -91,6 +148,7 @@ static void check_metrics(validator *v, const vfile *f, meta_arrays *a) {
         if (v->stat_id[id]) VERR(v, f, e + 0x12, "metric-id-duplicate", "statMetricId %u is used twice", id);
         v->stat_id[id] = 1;
       }
+    }
   }
 }
 

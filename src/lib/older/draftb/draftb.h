@@ -28,6 +28,9 @@ typedef struct draftb_meta {
   hpcdb_experiment *exp;
   uint64_t tree_bytes; /* node bytes read so far (a cycle would exceed the section) */
   hpcdb_u64map scopes; /* interned scope name -> scope index */
+  /* contexts whose lex_flags go beyond the presence bits (id << 16 | flags),
+   * kept as attributes in id order once the tree is read */
+  uint64_t *lex_flags, n_lex_flags, cap_lex_flags;
   /* the last broken rule */
   const char *rule;
   uint64_t offset;

@@ -59,7 +59,13 @@ static int parse_lexical(draftb_meta *m, uint64_t at, uint8_t size, hpcdb_contex
     return db_fail(m, HPCDB_ECORRUPT, "Context Tree", at + 1, "lexical-size",
                    "lex_flags 0x%x need %llu bytes, the specification has %u", flags, (unsigned long long)need, size);
   c->lexical_type = p[0];
-  c->flags = (uint8_t)(flags & 0xf8u); /* the builder sets the three presence bits itself */
+  /* v4.0 defines only the three presence bits (the builder sets them from the
+   * fields); bits 3-7 are reserved there and HPCToolkit's reader refuses a
+   * context using them. The draft's is_call_srcline (0x8: this line may stand
+   * for a descendant call's missing call site) is what v4.0 expresses by the
+   * tree itself (a call's parent is its call site), so the bit is not stored
+   * in the flags: it stays an attribute, which a conversion reports as lost. */
+  c->flags = 0;
   if (flags & 1) {
     HPCDB_TRY(draftb_entry_index(m, DB_FUNCTIONS, rd_be64(m->d + pos), pos, "func_ptr", &c->function));
     pos += 8;
@@ -73,12 +79,32 @@ static int parse_lexical(draftb_meta *m, uint64_t at, uint8_t size, hpcdb_contex
     HPCDB_TRY(draftb_entry_index(m, DB_BINARIES, rd_be64(m->d + pos), pos, "binary_ptr", &c->module));
     c->offset = rd_be64(m->d + pos + 8);
   }
-  if (flags >> 8) {
-    char value[16];
-    snprintf(value, sizeof value, "0x%x", flags);
-    HPCDB_TRY(keep_attr(m, "lex-flags", c->id, value));
+  if (flags & ~7u) {
+    HPCDB_TRY(VEC_RESERVE(&m->lex_flags, &m->cap_lex_flags, m->n_lex_flags + 1));
+    m->lex_flags[m->n_lex_flags++] = (uint64_t)c->id << 16 | flags;
   }
   return 0;
+}
+
+static int by_value(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* draftb.lex-flags.ID = the draft's flags, in context id order (the order the
+ * tree is read in depends on the layout of its blocks). */
+static int keep_lex_flags(draftb_meta *m) {
+  qsort(m->lex_flags, m->n_lex_flags, sizeof *m->lex_flags, by_value);
+  int rc = 0;
+  for (uint64_t i = 0; i < m->n_lex_flags && rc == 0; i++) {
+    char value[16];
+    snprintf(value, sizeof value, "0x%x", (unsigned)(m->lex_flags[i] & 0xffffu));
+    rc = keep_attr(m, "lex-flags", (uint32_t)(m->lex_flags[i] >> 16), value);
+  }
+  free(m->lex_flags);
+  m->lex_flags = NULL;
+  m->n_lex_flags = m->cap_lex_flags = 0;
+  return rc;
 }
 
 /* The nodes of one sibling block; child blocks go onto the work list. */
@@ -144,5 +170,8 @@ int draftb_parse_tree(draftb_meta *m) {
     rc = parse_block(m, &b, bits, &work, &n, &cap);
   }
   free(work);
+  if (rc == 0) return keep_lex_flags(m);
+  free(m->lex_flags);
+  m->lex_flags = NULL;
   return rc;
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Integer Cube metrics exact to the last unit: values at 2^64 - k.
+
+check_integer_exact.py HPCDB OUTDIR   (PYTHONPATH: the built hpcdb package)
+
+A .cubex with an EXCLUSIVE and an INCLUSIVE UINT64 metric whose values sit
+near 2^64 (2^64 - 74, 2^64 - (2^60 + 3), 2^63 + 11, ...): most of them and
+of their sums are beyond a double's 53 bits. hpcdb.open_cube(...).matrix
+must give uint64 matrices (as pycubexr types UINT64) whose stored flavour is
+the file's and whose other flavour is CubeLib's modulo-2^64 arithmetic
+(inclusive = own + children's, exclusive = own - children's), compared here
+with Python's integers. The command-line paths (export CSV, report), which
+go through the model's doubles, must give the same where the result fits
+53 bits (location 0: the wrapped counter's small sums)."""
+import csv, io, os, subprocess, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bad", "cube"))
+import check_bad  # noqa: E402
+
+cli, out = sys.argv[1:3]
+os.makedirs(out, exist_ok=True)
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg)
+
+
+W = 2**64
+anchor = check_bad.ANCHOR.replace(
+    "<uniq_name>visits</uniq_name><dtype>UINT64</dtype>", "<uniq_name>PAPI_L2_DCM</uniq_name><dtype>UINT64</dtype>"
+).replace("<uniq_name>time</uniq_name><dtype>DOUBLE</dtype>", "<uniq_name>PAPI_TOT_INS</uniq_name><dtype>UINT64</dtype>")
+# cnodes main (0) -> foo (1), bar (2); two locations
+EXC = [(W - 74, W - (2**60 + 3)), (300, 2**62 + 7), (200, 2**63 + 11)]  # EXCLUSIVE stored
+INC = [(W - 5, 2**63 + 2**62 + 9), (W - 2, 2**62 + 1), (1, 2**62 + 3)]  # INCLUSIVE stored
+path = os.path.join(out, "near-2-64.cubex")
+with open(path, "wb") as f:
+    f.write(check_bad.tar([("anchor.xml", anchor.encode()),
+                           ("0.index", check_bad.index([0, 1, 2])), ("0.data", check_bad.plain(EXC, "Q")),
+                           ("1.index", check_bad.index([0, 1, 2])), ("1.data", check_bad.plain(INC, "Q"))]))
+
+KIDS = {0: [1, 2], 1: [], 2: []}
+want = {
+    ("PAPI_L2_DCM", False): EXC,
+    ("PAPI_L2_DCM", True): [tuple((EXC[c][l] + sum(EXC[k][l] for k in KIDS[c])) % W for l in range(2)) for c in range(3)],
+    ("PAPI_TOT_INS", True): INC,
+    ("PAPI_TOT_INS", False): [tuple((INC[c][l] - sum(INC[k][l] for k in KIDS[c])) % W for l in range(2)) for c in range(3)],
+}
+
+# Python: exact uint64 matrices
+try:
+    import hpcdb
+    import numpy as np
+except ImportError as e:
+    print(f"skipped: {e} (the hpcdb package or NumPy)")
+    sys.exit(77)
+cube = hpcdb.open_cube(path)
+for (metric, inclusive), rows in want.items():
+    m = cube.matrix(metric, inclusive=inclusive)
+    if m.dtype != np.uint64:
+        fail(f"python: {metric} {'inclusive' if inclusive else 'exclusive'}: dtype {m.dtype}, want uint64")
+    got = [tuple(int(v) for v in row) for row in m.tolist()]
+    if got != [tuple(r) for r in rows]:
+        fail(f"python: {metric} {'inclusive' if inclusive else 'exclusive'}: {got}, want {rows}")
+
+
+def signed(v):  # the model's doubles hold the two's complement (docs/mapping.md)
+    return v - W if v >= 2**63 else v
+
+
+# CSV: thread profiles 0 and 1 are the two locations; exact where |result| < 2^53
+r = subprocess.run([cli, "export", "--format", "csv", path, "-o", "-"], capture_output=True, text=True)
+if r.returncode != 0:
+    fail(f"export csv: {r.stderr.strip()}")
+else:
+    rows = {(x["context"], x["profile"], x["metric"]): x for x in csv.DictReader(io.StringIO(r.stdout))}
+    for (metric, inclusive), values in want.items():
+        for c in range(3):
+            v = signed(values[c][0])
+            if abs(v) >= 2**53:
+                continue
+            got = rows.get((str(c), "0", metric), {}).get("inclusive" if inclusive else "exclusive")
+            if got is None or float(got) != v or (abs(v) < 2**53 and got != str(v)):
+                fail(f"csv: {metric} cnode {c} location 0 {'inclusive' if inclusive else 'exclusive'}: {got}, want {v}")
+print(f"{0 if failures else 1} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
