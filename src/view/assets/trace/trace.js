@@ -229,7 +229,9 @@ export class TraceView {
 
   async drawMini() {
     const w = Math.max(1, Math.min(this.mini.clientWidth, 2000)), n = this.rowCount();
-    if (!this.miniTile || this.miniTile.depth !== this.depthSel.value) {
+    if (this.v0 <= 0 && this.v1 >= this.span) { // the window is the whole run: its tile is the mini-map's
+      this.miniTile = { ...this.tile, depth: this.depthSel.value };
+    } else if (!this.miniTile || this.miniTile.depth !== this.depthSel.value) {
       const buf = await this.get('/api/trace/tile', { t0: this.abs(0), t1: this.abs(Math.max(this.span, w)), w, h: Math.min(n, 40), ...this.filters() }, 'mini', true);
       this.miniTile = decodeTile(buf); this.miniTile.depth = this.depthSel.value;
     }
