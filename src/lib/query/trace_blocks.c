@@ -55,17 +55,8 @@ static int flush(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l, u
   return 0;
 }
 
-int trace_blocks_element(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l, uint64_t k, uint64_t ts,
-                         uint32_t idx, uint64_t bucket) {
-  if (!line_blocks(l)) return 0;
-  if (k == 0) a->block = 0;
-  if (k > 0 && ts > a->prev_ts) { /* the previous element lasted until this one */
-    if (a->ns[a->prev_idx] == 0) a->touched[a->n_touched++] = a->prev_idx;
-    a->ns[a->prev_idx] += ts - a->prev_ts;
-  }
-  for (uint64_t block = bucket >> TRACE_LOG_BLOCK; a->block < block; a->block++) HPCDB_TRY(flush(t, a, l, a->block));
-  a->prev_ts = ts;
-  a->prev_idx = idx;
+int trace_blocks_flush_to(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l, uint64_t block) {
+  for (; a->block < block; a->block++) HPCDB_TRY(flush(t, a, l, a->block));
   return 0;
 }
 

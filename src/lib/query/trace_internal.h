@@ -96,8 +96,22 @@ typedef struct trace_blocks_acc {
   uint64_t block, prev_ts, n_hist_cap;
 } trace_blocks_acc;
 int trace_blocks_begin(hpcdb_trace_set *t, trace_blocks_acc *a);
-int trace_blocks_element(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l, uint64_t k, uint64_t ts,
-                         uint32_t idx, uint64_t bucket);
+/* Completes l's blocks before `block` (out of line: once per block). */
+int trace_blocks_flush_to(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l, uint64_t block);
+/* Element k (at ts, context idx) falls in bucket `bucket`; the previous
+ * element lasted until ts. Inline: the index pass calls it per element. */
+static inline int trace_blocks_element(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l, uint64_t k,
+                                       uint64_t ts, uint32_t idx, uint64_t bucket) {
+  if (l->log_buckets < TRACE_LOG_BLOCK) return 0;
+  if (k == 0) a->block = 0;
+  else if (ts > a->prev_ts) {
+    if (a->ns[a->prev_idx] == 0) a->touched[a->n_touched++] = a->prev_idx;
+    a->ns[a->prev_idx] += ts - a->prev_ts;
+  }
+  a->prev_ts = ts;
+  a->prev_idx = idx;
+  return (bucket >> TRACE_LOG_BLOCK) > a->block ? trace_blocks_flush_to(t, a, l, bucket >> TRACE_LOG_BLOCK) : 0;
+}
 int trace_blocks_end_line(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l);
 void trace_blocks_free(trace_blocks_acc *a);
 /* Adds to ns[] (per key slot) the time line l spends in [t0, t1), through
