@@ -94,8 +94,14 @@ int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
     for (uint32_t m = m0; m < m1; m++) first_el[m] = cur[m] == UINT64_MAX ? 0 : cur[m];
     for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
       uint64_t a0 = col_start(req, c), a1 = col_start(req, c + 1);
-      for (uint32_t m = m0; rc == 0 && m < m1; m++)
-        rc = walk(t, &t->lines[trace_sel_row(filter, req->first + m)], &cur[m], a0, a1, &a, keys);
+      for (uint32_t m = m0; rc == 0 && m < m1; m++) {
+        const trace_line *l = &t->lines[trace_sel_row(filter, req->first + m)];
+        rc = walk(t, l, &cur[m], a0, a1, &a, keys);
+        if (cur[m] != UINT64_MAX && cur[m] - first_el[m] >= 0x10000) { /* let go behind the cursor */
+          trace_release(t, l, first_el[m], cur[m]);
+          first_el[m] = cur[m];
+        }
+      }
       finish(&a, &cells[(uint64_t)r * req->width + c]);
     }
     for (uint32_t m = m0; m < m1; m++)
