@@ -1,4 +1,4 @@
-"""The hpcdb._core extension for `pip install .` (pyproject.toml holds the metadata).
+"""The hpcdb._core extension for `pip install --no-build-isolation .` (pyproject.toml holds the metadata).
 
 Which C library the module gets:
 - HPCDB_LIBRARY=/path/to/libhpcdb.a (e.g. a CMake build tree's): linked in statically; fastest,

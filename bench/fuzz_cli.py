@@ -97,11 +97,12 @@ def commands(kind, sample, out):
         cmds.append(["report", "--view", view, sample])
     cmds.append(["report", "--json", sample])
     for fmt in ("folded", "csv", "speedscope", "chrome-trace", "flamegraph", "html"):
-        cmds.append(["export", "--format", fmt, sample, "-o", os.path.join(out, "export." + fmt)])
-    cmds.append(["convert", sample, os.path.join(out, "conv.d")])
-    cmds.append(["convert", "--to", "cube", sample, os.path.join(out, "conv.cubex")])
+        cmds.append(["export", "--force", "--format", fmt, sample, "-o", os.path.join(out, "export." + fmt)])
+    # --force: OUT is reused from run to run, and an existing output is refused without it
+    cmds.append(["convert", "--force", sample, os.path.join(out, "conv.d")])
+    cmds.append(["convert", "--force", "--to", "cube", sample, os.path.join(out, "conv.cubex")])
     if kind == "measurements":
-        cmds.append(["analyze", "-j", "2", sample, "-o", os.path.join(out, "analyzed.d")])
+        cmds.append(["analyze", "--force", "-j", "2", sample, "-o", os.path.join(out, "analyzed.d")])
     return cmds
 
 

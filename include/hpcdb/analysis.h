@@ -47,22 +47,8 @@ typedef void (*hpcdb_warning_fn)(void *user, const char *message);
  * (and writes it, with options->output). The caller frees *out. Warnings
  * (skipped files) go to warn when not NULL. */
 HPCDB_API int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
-                  const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
-                  hpcdb_analyze_result *result);
-
-/* Sets the process's allocator (glibc's; nothing elsewhere) for an analysis:
- * the arrays of one measurement file are reused by the next, not mapped and
- * faulted in afresh. For a program whose main work is hpcdb_analyze or
- * hpcdb_analyze_dist; call it once, before. */
-HPCDB_API void hpcdb_analyze_tune_allocator(void);
-
-/* For the same programs, first thing in main: unless GLIBC_TUNABLES already
- * sets glibc.malloc.hugetlb, adds glibc.malloc.hugetlb=1 to it and executes
- * the program again (argv: main's), so that glibc's heap is in transparent
- * huge pages: a page fault per 2 MiB instead of per 4 KiB. Returns when the
- * tunable is set, on failure, and without glibc. Set the tunable yourself to
- * run the program under a tool that does not follow exec. */
-HPCDB_API void hpcdb_analyze_restart_with_huge_pages(char **argv);
+                            const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
+                            hpcdb_analyze_result *result);
 
 #ifdef __cplusplus
 }

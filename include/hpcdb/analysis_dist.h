@@ -56,7 +56,7 @@ HPCDB_API int hpcdb_comm_fail(int status, const char *message);
  * result's counts are the whole run's on every rank; bytes_sent (may be
  * NULL) gets the bytes this rank handed to comm's operations. */
 HPCDB_API int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const hpcdb_analyze_options *options,
-                       hpcdb_warning_fn warn, void *user, hpcdb_analyze_result *result, uint64_t *bytes_sent);
+                                 hpcdb_warning_fn warn, void *user, hpcdb_analyze_result *result, uint64_t *bytes_sent);
 
 /* The temporary directory the database is made in before it is renamed to
  * output (beside it). Returns 0, or HPCDB_EINVAL when it does not fit. */

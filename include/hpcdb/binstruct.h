@@ -49,8 +49,8 @@ HPCDB_API int hpcdb_binstruct_identity(const char *binary_path, char *buf, size_
  * binary identity, LM name and options is copied instead of analyzing again,
  * and a new one is stored there. *from_cache (may be NULL) tells which. */
 HPCDB_API int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path,
-                               const char *cache_dir, const hpcdb_binstruct_options *opt,
-                               int *from_cache);
+                                         const char *cache_dir, const hpcdb_binstruct_options *opt,
+                                         int *from_cache);
 
 #ifdef __cplusplus
 }

@@ -139,10 +139,10 @@ HPCDB_API uint32_t hpcdb_db_context_count(const hpcdb_db *db); /* cct.db nCtxs, 
 /* One value by binary search in profile.db: returns 1 and sets *out when
  * present, 0 (and *out = 0) when absent, negative on a corrupt file. */
 HPCDB_API int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id,
-                           uint16_t metric_id, double *out);
+                                     uint16_t metric_id, double *out);
 /* One value by binary search in cct.db, same contract. */
 HPCDB_API int hpcdb_db_context_value(const hpcdb_db *db, uint32_t ctx_id, uint16_t metric_id,
-                           uint32_t profile, double *out);
+                                     uint32_t profile, double *out);
 
 typedef int (*hpcdb_value_fn)(void *user, uint32_t a, uint32_t b, double value);
 /* Calls fn(user, ctx_id, metric_id, value) for every value of a profile, in
@@ -160,7 +160,7 @@ HPCDB_API int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcd
  * resident set of one block, not the file. */
 #define HPCDB_ALL_METRICS 0x10000u
 HPCDB_API int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
-                          hpcdb_value_fn fn, void *user);
+                                    hpcdb_value_fn fn, void *user);
 
 /* The tree, metrics and profile identities of a database directory without
  * its values (the profiles of *out hold none; traces are not read), and the
@@ -193,7 +193,7 @@ typedef struct hpcdb_validation {
  * when the check ran (look at result->errors), negative when path could not
  * be read at all. */
 HPCDB_API int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn,
-                   void *user);
+                             void *user);
 
 /* ---- presenting and comparing ------------------------------------------- */
 
@@ -233,7 +233,7 @@ typedef void (*hpcdb_line_fn)(void *user, const char *line);
  * by name and scope, values within the relative tolerance. Each difference is
  * one line to fn; *n_differences gets the count (0 means the same). */
 HPCDB_API int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, const hpcdb_experiment *b,
-               const hpcdb_diff_options *options, hpcdb_line_fn fn, void *user);
+                         const hpcdb_diff_options *options, hpcdb_line_fn fn, void *user);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,13 @@
  * The structures below are public and read-only for users: fill and change an
  * experiment only through the builder functions, which keep the invariants
  * (interned strings, child lists, the id index, sorted sparse values).
- * Indices into the experiment's tables are uint32_t; HPCDB_NONE means "absent". */
+ * Indices into the experiment's tables are uint32_t; HPCDB_NONE means "absent".
+ *
+ * The builders are named for what they change (hpcdb_add_<table>,
+ * hpcdb_set_<field>, hpcdb_metric_<verb>, hpcdb_profile_<verb>) rather than
+ * hpcdb_model_<verb>: they are the public API since 0.1, and the library's
+ * own helpers inside src/lib/model (model_build.h) carry the module's
+ * prefix, model_. */
 #ifndef HPCDB_MODEL_H
 #define HPCDB_MODEL_H
 
@@ -225,6 +231,14 @@ HPCDB_API const char *hpcdb_intern(hpcdb_experiment *exp, const char *s);
 HPCDB_API const char *hpcdb_intern_n(hpcdb_experiment *exp, const char *s, size_t len);
 
 HPCDB_API int hpcdb_set_title(hpcdb_experiment *exp, const char *title, const char *description);
+/* The source format's short name (interned) and version. */
+HPCDB_API int hpcdb_set_format(hpcdb_experiment *exp, const char *format, uint8_t major, uint8_t minor);
+/* The path it was read from (interned). */
+HPCDB_API int hpcdb_set_origin(hpcdb_experiment *exp, const char *path);
+/* The trace range as the source recorded it, resp. that the source holds
+ * traces (a trace.db of no lines too); hpcdb_add_trace sets the latter. */
+HPCDB_API void hpcdb_set_trace_range(hpcdb_experiment *exp, uint64_t min, uint64_t max);
+HPCDB_API void hpcdb_set_has_traces(hpcdb_experiment *exp);
 HPCDB_API int hpcdb_add_attr(hpcdb_experiment *exp, const char *key, const char *value);
 /* Records a reader's warning (a copy is interned). */
 HPCDB_API int hpcdb_add_warning(hpcdb_experiment *exp, const char *text);
@@ -235,45 +249,53 @@ HPCDB_API int hpcdb_add_function(hpcdb_experiment *exp, const hpcdb_function *fn
 HPCDB_API int hpcdb_add_scope(hpcdb_experiment *exp, const hpcdb_scope *scope, uint32_t *out_index);
 HPCDB_API int hpcdb_add_metric(hpcdb_experiment *exp, const char *name, uint32_t *out_index);
 HPCDB_API int hpcdb_metric_add_instance(hpcdb_experiment *exp, uint32_t metric, uint32_t scope,
-                              uint16_t prop_metric_id);
+                                        uint16_t prop_metric_id);
 HPCDB_API int hpcdb_metric_add_summary(hpcdb_experiment *exp, uint32_t metric, const hpcdb_summary *summary);
+/* A metric's description and unit (interned; NULL: none). */
+HPCDB_API int hpcdb_metric_describe(hpcdb_experiment *exp, uint32_t metric, const char *description,
+                                    const char *unit);
+/* How a metric's values combine: hpcdb_metric.integer and .execution_combine. */
+HPCDB_API int hpcdb_metric_set_combine(hpcdb_experiment *exp, uint32_t metric, uint8_t integer,
+                                       uint8_t execution_combine);
 
 /* Appends a copy of *proto as the last child of contexts[parent]. The id, kind,
  * relation, lexical type, propagation, entry point, name and location fields are
  * taken from proto; tree links are set here; strings are interned. Fails with
  * HPCDB_EINVAL when the id is already used. */
 HPCDB_API int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_t parent,
-                      uint32_t *out_index);
+                                uint32_t *out_index);
 /* Index of the context with native id `id`, or HPCDB_NONE. */
 HPCDB_API uint32_t hpcdb_find_context(const hpcdb_experiment *exp, uint32_t id);
 
 HPCDB_API int hpcdb_add_profile(hpcdb_experiment *exp, uint32_t flags, int has_id_tuple, const hpcdb_id *ids,
-                      uint16_t n_ids, uint32_t *out_index);
+                                uint16_t n_ids, uint32_t *out_index);
 /* Replaces the values of a profile with n (ctx id, metric id, value) triples,
  * in any order; they are sorted. Zero values are kept as given. Duplicate
  * (ctx, metric) pairs fail with HPCDB_EINVAL. */
 HPCDB_API int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n,
-                             const uint32_t *ctx_ids, const uint16_t *metric_ids,
-                             const double *values);
+                                       const uint32_t *ctx_ids, const uint16_t *metric_ids,
+                                       const double *values);
 /* Takes ownership-free copies of already sorted CSR arrays (the readers' fast
  * path): ctx_starts has n_ctxs + 1 entries. Order is checked; not sorted input
  * fails with HPCDB_EINVAL. */
 HPCDB_API int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs,
-                          const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
-                          const uint16_t *metric_ids, const double *values);
+                                    const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
+                                    const uint16_t *metric_ids, const double *values);
 
 /* As hpcdb_profile_set_csr, but takes ownership of malloc'ed arrays (freed
  * here on failure too): the readers' path without a copy. ctx_starts has
  * n_ctxs + 1 entries. */
 HPCDB_API int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs, uint32_t *ctx_ids,
-                            uint64_t *ctx_starts, uint64_t n_values, uint16_t *metric_ids, double *values);
+                                      uint64_t *ctx_starts, uint64_t n_values, uint16_t *metric_ids, double *values);
 
 HPCDB_API int hpcdb_add_trace(hpcdb_experiment *exp, uint32_t profile, uint64_t n, const uint64_t *timestamps,
-                    const uint32_t *ctx_ids, uint32_t *out_index);
+                              const uint32_t *ctx_ids, uint32_t *out_index);
 
 /* Frees a profile's values (context ids, starts, metric ids, values) and
  * leaves it with none; its identity stays. */
 HPCDB_API void hpcdb_profile_clear_values(hpcdb_profile *p);
+/* HPCDB_READ_COUNTS: the profile's values counted without being kept. */
+HPCDB_API int hpcdb_profile_set_counted(hpcdb_experiment *exp, uint32_t profile, uint64_t n_counted);
 
 /* ---- queries ------------------------------------------------------------- */
 
@@ -285,12 +307,12 @@ HPCDB_API int hpcdb_profile_value(const hpcdb_profile *p, uint32_t ctx_id, uint1
  * *is_stat tells whether it is a summary statistic id; *which is the index into
  * instances or summaries. Returns 1 when found, 0 otherwise. */
 HPCDB_API int hpcdb_metric_of_id(const hpcdb_experiment *exp, uint16_t id, uint32_t *metric, int *is_stat,
-                       uint32_t *which);
+                                 uint32_t *which);
 
 /* "RANK 3 THREAD 1"-style text of a profile's identity into buf; "SUMMARY" for
  * the canonical summary profile. Returns the length it needed. */
 HPCDB_API size_t hpcdb_profile_identity(const hpcdb_experiment *exp, const hpcdb_profile *p, char *buf,
-                              size_t size);
+                                        size_t size);
 
 /* Total number of stored values over all profiles. */
 HPCDB_API uint64_t hpcdb_value_count(const hpcdb_experiment *exp);

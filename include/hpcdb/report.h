@@ -19,6 +19,20 @@ typedef enum hpcdb_view {
   HPCDB_VIEW_PROFILES      /* one row per profile, with the spread across them */
 } hpcdb_view;
 
+/* The profiles view's groups: by kind of profile (CPU threads, GPU streams: the default), or one
+ * group per rank, thread, node or GPU (context) of the profiles' identities. */
+typedef enum hpcdb_group_by {
+  HPCDB_BY_KIND = 0,
+  HPCDB_BY_RANK,
+  HPCDB_BY_THREAD,
+  HPCDB_BY_NODE,
+  HPCDB_BY_GPU
+} hpcdb_group_by;
+
+/* What the top-down and bottom-up views fold away (bits). */
+#define HPCDB_COLLAPSE_LIBS 0x1u   /* a library's calls into itself: one row, the hidden frames counted */
+#define HPCDB_COLLAPSE_CHAINS 0x2u /* frames with one child and no cost of their own: one row */
+
 typedef struct hpcdb_report_options {
   hpcdb_view view;
   const char *const *metrics; /* metric names to show; NULL: hpcdb_default_metric and the next non-zero ones (three) */
@@ -27,12 +41,25 @@ typedef struct hpcdb_report_options {
   double threshold;   /* top-down: fold children below this fraction of the total */
   uint32_t depth;     /* top-down: levels shown; 0: all */
   int hot_path;       /* top-down: follow only the child holding >= 50% of its parent */
-  const char *profile; /* identity ("RANK 3 THREAD 0") of the one profile to show; NULL: all */
+  const char *profile; /* the profiles to show: an identity or a pattern (hpcdb_profile_matches); NULL: all */
   int csv;            /* comma-separated values instead of aligned text */
   int json;           /* a JSON document instead */
   int color;          /* ANSI colour (only for terminals) */
   uint32_t width;     /* columns of aligned text (default 100) */
+  hpcdb_group_by group_by; /* profiles view: the groups */
+  int functions_only; /* top-down, bottom-up: lines, loops and inlined calls folded into their function */
+  unsigned collapse;  /* top-down: HPCDB_COLLAPSE_* */
 } hpcdb_report_options;
+
+/* "libs", "chains", "libs,chains" or "none" to HPCDB_COLLAPSE_* bits; -1 for anything else. */
+HPCDB_API int hpcdb_report_parse_collapse(const char *text, unsigned *bits);
+
+/* A profile selection: a whole identity ("RANK 3 THREAD 0") or a pattern of identity levels
+ * ("rank=3", "rank=0-7,thread=0"; a level's kind name in any case = a number or a range).
+ * _check: 0 when the pattern is well formed, else -1 and why (for a message). */
+HPCDB_API int hpcdb_profile_pattern_check(const char *pattern, char *why, size_t size);
+/* 1 when profile p is selected by selection. */
+HPCDB_API int hpcdb_profile_matches(const hpcdb_experiment *exp, const hpcdb_profile *p, const char *selection);
 
 HPCDB_API int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *options);
 

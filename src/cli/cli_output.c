@@ -1,6 +1,8 @@
 /* A command's -o FILE: written under a temporary name beside FILE and
  * renamed over it only once whole, so that a failed or interrupted export
- * leaves FILE as it was (absent, or the previous one). */
+ * leaves FILE as it was (absent, or the previous one). A FILE that is a
+ * device or a pipe (/dev/null, a FIFO) is written in place: it is not a
+ * file to replace, and renaming over it would replace the device. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
@@ -10,10 +12,46 @@
 
 #include "cli_util.h"
 
+/* A character device or a FIFO: written in place, never replaced. */
+static int is_stream(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
+int cli_output_check(const char *cmd, const char *path, int force) {
+  struct stat st;
+  if (!strcmp(path, "-") || is_stream(path)) return 0;
+  if (!force && lstat(path, &st) == 0) {
+    fprintf(stderr, "hpcdb %s: %s: exists (--force to replace it)\n", cmd, path);
+    return EXIT_FAILED;
+  }
+  char *dir = strdup(path);
+  if (!dir) return cli_fail(cmd, "out of memory");
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0'; /* "out.d/" names out.d */
+  char *slash = strrchr(dir, '/');
+  int ok = 1;
+  if (slash) {
+    slash[slash == dir ? 1 : 0] = '\0';
+    ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (!ok) fprintf(stderr, "hpcdb %s: %s: the folder %s does not exist (folders are not created)\n", cmd, path, dir);
+  }
+  free(dir);
+  return ok ? 0 : EXIT_FAILED;
+}
+
 int cli_output_open(cli_output *o, const char *cmd, const char *path) {
   memset(o, 0, sizeof *o);
   if (!strcmp(path, "-")) {
     o->f = stdout;
+    return 0;
+  }
+  if (is_stream(path)) {
+    if (!(o->f = fopen(path, "w"))) {
+      fprintf(stderr, "hpcdb %s: %s: %s\n", cmd, path, strerror(errno));
+      return EXIT_FAILED;
+    }
+    o->path = path;
     return 0;
   }
   size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
@@ -41,7 +79,11 @@ int cli_output_open(cli_output *o, const char *cmd, const char *path) {
 }
 
 int cli_output_finish(cli_output *o, const char *cmd, int ok) {
-  if (!o->temp) return ok ? 0 : EXIT_FAILED; /* stdout */
+  if (!o->temp) { /* stdout, or a device or pipe written in place */
+    int closed = o->f == stdout || fclose(o->f) == 0;
+    memset(o, 0, sizeof *o);
+    return ok && closed ? 0 : EXIT_FAILED;
+  }
   int closed = fclose(o->f) == 0;
   if (ok && !closed) fprintf(stderr, "hpcdb %s: %s: write failed: %s\n", cmd, o->path, strerror(errno));
   if (ok && closed && rename(o->temp, o->path) != 0) {

@@ -1,6 +1,9 @@
 #include "cli_util.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "hpcdb/hpcdb.h"
 
@@ -11,15 +14,14 @@ int cli_common_option(const char *arg, const char *help, cli_common *c, int *don
     *status = EXIT_OK;
     return 1;
   }
-  if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-    c->quiet = 1;
-    return 1;
-  }
-  if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) {
-    c->verbose = 1;
-    return 1;
-  }
+  if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) return c->quiet = 1;
+  if (!strcmp(arg, "--verbose") || !strcmp(arg, "-v")) return c->verbose = 1;
   return 0;
+}
+
+int cli_usage(const char *cmd, const char *arg) {
+  fprintf(stderr, "hpcdb %s: unexpected argument '%s' (see 'hpcdb %s --help')\n", cmd, arg, cmd);
+  return EXIT_FAILED;
 }
 
 int cli_fail(const char *cmd, const char *message) {
@@ -41,7 +43,20 @@ void cli_warnings(const hpcdb_experiment *exp) {
   for (uint32_t i = 0; i < exp->n_warnings; i++) fprintf(stderr, "hpcdb: warning: %s\n", exp->warnings[i]);
 }
 
-int cli_usage(const char *cmd, const char *arg) {
-  fprintf(stderr, "hpcdb %s: unexpected argument '%s' (see 'hpcdb %s --help')\n", cmd, arg, cmd);
-  return EXIT_FAILED;
+
+int cli_terminal(void) {
+  const char *force = getenv("HPCDB_TERMINAL");
+  if (force && (!strcmp(force, "0") || !strcmp(force, "1"))) return force[0] == '1';
+  return isatty(STDOUT_FILENO);
+}
+
+unsigned cli_terminal_width(void) {
+  const char *env = getenv("COLUMNS");
+  char *end;
+  unsigned long n = env && *env ? strtoul(env, &end, 10) : 0;
+  if (!env || !*env || *end) n = 0;
+  struct winsize ws;
+  if (!n && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0) n = ws.ws_col;
+  if (!n) n = 100;
+  return n < 40 ? 40 : n > 10000 ? 10000 : (unsigned)n;
 }

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_args.h"
 #include "hpcdb/hpcdb.h"
+#include "process.h"
 
 static const char help[] =
     "NAME\n"
@@ -45,18 +47,24 @@ static const char help[] =
     "\n"
     "OPTIONS\n"
     "    -o DB        the database directory to write (required)\n"
-    "    -j N         worker threads (default 1); the database is the same for every N\n"
+    "    -j N         worker threads (default 1, at least 1); the database is the same\n"
+    "                 for every N\n"
     "    --stats      also write count, sum of squares, min and max (hpcprof --stats)\n"
     "    --strict     fail on the first unreadable measurement file\n"
     "    --force      replace an existing database\n"
-    "    --quiet      no summary line\n"
     "    --struct P   a structure file, or a directory of *.hpcstruct files (repeatable;\n"
     "                 -S P is the same)\n"
     "    --replace-path OLD=NEW  a binary recorded under the directory OLD is looked for\n"
     "                 under NEW (repeatable; -R is the same, as hpcprof -R); a structure\n"
     "                 file naming the binary's new path describes it too\n"
     "    --ignore-structs  no program structure: every frame an instruction context\n"
+    "                 (not with --struct)\n"
+    "    --quiet, -q  no summary line\n"
+    "\n"    "OUTPUT\n"
+    "    An existing DB is refused unless --force is given; a missing parent folder\n"
+    "    is never created (both: exit 2, nothing written).\n"
     "\n"
+
     "ENVIRONMENT\n"
     "    GLIBC_TUNABLES  without glibc.malloc.hugetlb in it, hpcdb analyze starts itself again\n"
     "                 with glibc.malloc.hugetlb=1 added: its heap in huge pages (set it to run\n"
@@ -74,69 +82,46 @@ static void print_warning(void *user, const char *message) {
   fprintf(stderr, "hpcdb analyze: warning: %s\n", message);
 }
 
-static int analyze_main(int argc, char **argv, const char **structs, const char **replace) {
+int cmd_analyze(int argc, char **argv) {
   hpcdb_analyze_options opt = {.threads = 1};
-  const char *in = NULL, *out = NULL;
-  int quiet = 0;
-  opt.structs = structs;
-  opt.replace_paths = replace;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(help, stdout);
-      return 0;
-    } else if (!strcmp(a, "-o") && i + 1 < argc) {
-      out = argv[++i];
-    } else if (!strcmp(a, "-j") && i + 1 < argc) {
-      opt.threads = (unsigned)strtoul(argv[++i], NULL, 10);
-    } else if (!strncmp(a, "-j", 2) && a[2]) {
-      opt.threads = (unsigned)strtoul(a + 2, NULL, 10);
-    } else if (!strcmp(a, "--stats")) {
-      opt.all_stats = 1;
-    } else if (!strcmp(a, "--strict")) {
-      opt.strict = 1;
-    } else if (!strcmp(a, "--force")) {
-      opt.write_flags |= HPCDB_WRITE_FORCE;
-    } else if (!strcmp(a, "--quiet")) {
-      quiet = 1;
-    } else if ((!strcmp(a, "--struct") || !strcmp(a, "-S")) && i + 1 < argc) {
-      structs[opt.n_structs++] = argv[++i];
-    } else if ((!strcmp(a, "--replace-path") || !strcmp(a, "-R")) && i + 1 < argc && strchr(argv[i + 1], '=')) {
-      replace[opt.n_replace_paths++] = argv[++i];
-    } else if (!strcmp(a, "--ignore-structs")) {
-      opt.ignore_structs = 1;
-    } else if (a[0] == '-' || in) {
-      fprintf(stderr, "hpcdb analyze: unexpected argument '%s' (see --help)\n", a);
-      return 2;
-    } else {
-      in = a;
-    }
-  }
-  if (!in || !out) {
-    fprintf(stderr, "hpcdb analyze: need MEASUREMENTS and -o DB (see --help)\n");
-    return 2;
-  }
+  cli_common c = {0};
+  cli_list structs = {0}, replace = {0};
+  unsigned long long threads = 1;
+  const char *out = NULL;
+  int force = 0;
+  cli_opt opts[] = {{.names = "-o|--output", .kind = CLI_STRING, .out = &out},
+                    {.names = "-j|--jobs", .kind = CLI_UINT, .out = &threads, .min = 1, .max = 4096},
+                    {.names = "--stats", .kind = CLI_FLAG, .out = &opt.all_stats},
+                    {.names = "--strict", .kind = CLI_FLAG, .out = &opt.strict},
+                    {.names = "--force", .kind = CLI_FLAG, .out = &force},
+                    {.names = "-S|--struct", .kind = CLI_LIST, .out = &structs},
+                    {.names = "-R|--replace-path", .kind = CLI_LIST, .out = &replace},
+                    {.names = "--ignore-structs", .kind = CLI_FLAG, .out = &opt.ignore_structs, .conflicts = "--struct"},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = "analyze", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "MEASUREMENTS"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  if (!out) return cli_refuse(&spec, "need -o DB");
+  for (unsigned i = 0; i < replace.n; i++)
+    if (!strchr(replace.v[i], '=') || replace.v[i][0] == '=')
+      return cli_refuse(&spec, "--replace-path takes OLD=NEW");
+  if (cli_output_check("analyze", out, force) != 0) return EXIT_FAILED;
+  const char *in = spec.pos[0];
+  opt.threads = (unsigned)threads;
+  opt.structs = structs.v;
+  opt.n_structs = structs.n;
+  opt.replace_paths = replace.v;
+  opt.n_replace_paths = replace.n;
+  opt.write_flags = force ? HPCDB_WRITE_FORCE : 0;
+  opt.output = out;
   hpcdb_experiment *exp;
   hpcdb_analyze_result res;
-  opt.output = out;
-  hpcdb_analyze_tune_allocator();
-  if (hpcdb_analyze(&exp, in, &opt, print_warning, NULL, &res) < 0) {
-    fprintf(stderr, "hpcdb analyze: %s\n", hpcdb_last_error());
-    return 2;
-  }
+  process_tune_allocator();
+  if (hpcdb_analyze(&exp, in, &opt, print_warning, NULL, &res) < 0) return cli_fail_last("analyze");
   hpcdb_experiment_free(exp);
-  if (!quiet)
+  if (!c.quiet)
     fprintf(stderr, "hpcdb analyze: %u profiles (%u skipped), %u traces, %u contexts, %llu values -> %s\n",
             res.profiles_read, res.profiles_skipped, res.traces_read, res.contexts,
             (unsigned long long)res.values, out);
-  return 0;
-}
-
-int cmd_analyze(int argc, char **argv) {
-  const char **structs = calloc((size_t)argc + 1, sizeof *structs); /* the --struct paths */
-  const char **replace = calloc((size_t)argc + 1, sizeof *replace); /* the --replace-path rules */
-  int rc = structs && replace ? analyze_main(argc, argv, structs, replace) : 2;
-  free(structs);
-  free(replace);
-  return rc;
+  return EXIT_OK;
 }

@@ -2,13 +2,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/hpctk4_write.h"
 
 static const char help[] =
     "NAME\n"
-    "    hpcdb convert - write a file or database in another format\n"
+    "    hpcdb convert - write a file or database as a v4.0 database or a Cube file\n"
     "\n"
     "SYNOPSIS\n"
     "    hpcdb convert [--to v4|cube] [--compress] [--force] [--strict] SRC DST\n"
@@ -35,7 +35,11 @@ static const char help[] =
     "    --compress   with --to cube: compress the values (ZCUBEX.DATA, zlib per row)\n"
     "    --force      replace an existing database or file at DST\n"
     "    --strict     refuse (exit 1) when the conversion would lose something\n"
+    "\n"    "OUTPUT\n"
+    "    An existing DST is refused unless --force is given; a missing parent folder\n"
+    "    is never created (both: exit 2, nothing written).\n"
     "\n"
+
     "EXIT STATUS\n"
     "    0 written, 1 refused because the conversion would lose data, 2 failed\n"
     "\n"
@@ -51,35 +55,19 @@ static void print_loss(void *user, const char *line) {
 
 int cmd_convert(int argc, char **argv) {
   cli_common c = {0};
-  const char *src = NULL, *dst = NULL, *to = "v4";
-  unsigned flags = 0;
-  int strict = 0, compress = 0;
-  for (int i = 1; i < argc; i++) {
-    int done = 0, status;
-    if (cli_common_option(argv[i], help, &c, &done, &status)) {
-      if (done) return status;
-    } else if (!strcmp(argv[i], "--force")) {
-      flags |= HPCDB_WRITE_FORCE;
-    } else if (!strcmp(argv[i], "--strict")) {
-      strict = 1;
-    } else if (!strcmp(argv[i], "--compress")) {
-      compress = 1;
-    } else if (!strcmp(argv[i], "--to") && i + 1 < argc) {
-      to = argv[++i];
-    } else if (argv[i][0] == '-' || (src && dst)) {
-      return cli_usage("convert", argv[i]);
-    } else if (!src) {
-      src = argv[i];
-    } else {
-      dst = argv[i];
-    }
-  }
-  if (!src || !dst) return cli_fail("convert", "need SRC and DST (see 'hpcdb convert --help')");
-  int cube = !strcmp(to, "cube");
-  if (!cube && strcmp(to, "v4") != 0) {
-    fprintf(stderr, "hpcdb convert: output format '%s' is not supported (v4 or cube)\n", to);
-    return EXIT_FAILED;
-  }
+  int strict = 0, compress = 0, force = 0, cube = 0;
+  cli_opt opts[] = {{.names = "--to", .kind = CLI_CHOICE, .out = &cube, .choices = "v4|cube"},
+                    {.names = "--force", .kind = CLI_FLAG, .out = &force},
+                    {.names = "--strict", .kind = CLI_FLAG, .out = &strict},
+                    {.names = "--compress", .kind = CLI_FLAG, .out = &compress},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = "convert", .help = help, .opts = opts, .min_pos = 2, .max_pos = 2, .pos_names = "SRC and DST"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  if (compress && !cube) return cli_refuse(&spec, "--compress is for --to cube");
+  const char *src = spec.pos[0], *dst = spec.pos[1];
+  unsigned flags = force ? HPCDB_WRITE_FORCE : 0;
+  if (cli_output_check("convert", dst, force) != 0) return EXIT_FAILED;
   hpcdb_format format;
   if (hpcdb_detect(&format, src) < 0) return cli_fail_last("convert");
   if (format == HPCDB_FORMAT_HPCRUN_DIR && !cube) { /* measurements become a database the way analyze does it */

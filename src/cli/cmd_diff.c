@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "hpcdb/hpcdb.h"
 
 static const char help[] =
@@ -39,6 +39,13 @@ static const char help[] =
     "    hpcdb diff hpcprof-output.d hpcdb-output.d\n"
     "    hpcdb diff --tolerance 1e-6 run1.d run2.d\n";
 
+/* 1 when exp has a scope named name. */
+static int has_scope(const hpcdb_experiment *exp, const char *name) {
+  for (uint32_t s = 0; s < exp->n_scopes; s++)
+    if (exp->scopes[s].name && !strcmp(exp->scopes[s].name, name)) return 1;
+  return 0;
+}
+
 static void print_line(void *user, const char *line) {
   if (!*(const int *)user) printf("%s\n", line);
 }
@@ -46,31 +53,28 @@ static void print_line(void *user, const char *line) {
 int cmd_diff(int argc, char **argv) {
   cli_common c = {0};
   hpcdb_diff_options opt = {1e-9, 100, NULL};
-  const char *a = NULL, *b = NULL;
-  for (int i = 1; i < argc; i++) {
-    int done = 0, status;
-    if (cli_common_option(argv[i], help, &c, &done, &status)) {
-      if (done) return status;
-    } else if (!strcmp(argv[i], "--tolerance") && i + 1 < argc) {
-      opt.rel_tolerance = strtod(argv[++i], NULL);
-    } else if (!strcmp(argv[i], "--scope") && i + 1 < argc) {
-      opt.scope = argv[++i];
-    } else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
-      opt.max_reported = strtoull(argv[++i], NULL, 10);
-    } else if (argv[i][0] == '-' || (a && b)) {
-      return cli_usage("diff", argv[i]);
-    } else if (!a) {
-      a = argv[i];
-    } else {
-      b = argv[i];
-    }
-  }
-  if (!a || !b) return cli_fail("diff", "need A and B (see 'hpcdb diff --help')");
+  unsigned long long max = opt.max_reported;
+  cli_opt opts[] = {{.names = "--tolerance", .kind = CLI_DOUBLE, .out = &opt.rel_tolerance, .min = 0, .max = 1e300},
+                    {.names = "--max", .kind = CLI_UINT, .out = &max, .min = 0, .max = 1e19},
+                    {.names = "--scope", .kind = CLI_STRING, .out = &opt.scope},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = "diff", .help = help, .opts = opts, .min_pos = 2, .max_pos = 2, .pos_names = "A and B"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  opt.max_reported = max;
+  const char *a = spec.pos[0], *b = spec.pos[1];
   hpcdb_experiment *ea, *eb;
   if (cli_read(&ea, a) < 0) return cli_fail_last("diff");
   if (cli_read(&eb, b) < 0) {
     hpcdb_experiment_free(ea);
     return cli_fail_last("diff");
+  }
+  if (opt.scope && !has_scope(ea, opt.scope) && !has_scope(eb, opt.scope)) { /* it would compare no value */
+    hpcdb_experiment_free(ea);
+    hpcdb_experiment_free(eb);
+    char why[300];
+    snprintf(why, sizeof why, "--scope: neither A nor B has a scope named '%s' (e.g. execution, point)", opt.scope);
+    return cli_refuse(&spec, why);
   }
   uint64_t n;
   int rc = hpcdb_diff(&n, ea, eb, &opt, print_line, &c.quiet);

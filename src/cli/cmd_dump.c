@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "hpcdb/hpcdb.h"
 
 static const char help[] =
@@ -10,7 +10,7 @@ static const char help[] =
     "    hpcdb dump - print the whole content of a file or database\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb dump [--json] [-o FILE] PATH\n"
+    "    hpcdb dump [--json] [-o FILE [--force]] PATH\n"
     "\n"
     "DESCRIPTION\n"
     "    Prints everything PATH holds: summary, attributes, identifier kinds, load\n"
@@ -34,7 +34,12 @@ static const char help[] =
     "    --json       canonical JSON\n"
     "    -o FILE      write to FILE instead of standard output (under a temporary name\n"
     "                 renamed to FILE once whole: on an error FILE is left as it was)\n"
+    "    --force      replace an existing FILE\n"
+    "\n"    "OUTPUT\n"
+    "    An existing FILE is refused unless --force is given; a missing parent folder\n"
+    "    is never created (both: exit 2, nothing written).\n"
     "\n"
+
     "EXIT STATUS\n"
     "    0 printed, 2 unreadable (or FILE not written)\n"
     "\n"
@@ -44,23 +49,15 @@ static const char help[] =
 
 int cmd_dump(int argc, char **argv) {
   cli_common c = {0};
-  const char *path = NULL, *out = NULL;
-  int json = 0;
-  for (int i = 1; i < argc; i++) {
-    int done = 0, status;
-    if (cli_common_option(argv[i], help, &c, &done, &status)) {
-      if (done) return status;
-    } else if (!strcmp(argv[i], "--json")) {
-      json = 1;
-    } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-      out = argv[++i];
-    } else if (argv[i][0] == '-' || path) {
-      return cli_usage("dump", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
-  if (!path) return cli_fail("dump", "no PATH given (see 'hpcdb dump --help')");
+  const char *out = NULL;
+  int json = 0, force = 0;
+  cli_opt opts[] = {{.names = "--json", .kind = CLI_FLAG, .out = &json}, {.names = "-o|--output", .kind = CLI_STRING, .out = &out}, {.names = "--force", .kind = CLI_FLAG, .out = &force}, {.names = NULL}};
+  cli_spec spec = {.cmd = "dump", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "PATH"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  if (force && !out) return cli_refuse(&spec, "--force is for -o FILE");
+  const char *path = spec.pos[0];
+  if (out && cli_output_check("dump", out, force) != 0) return EXIT_FAILED;
   hpcdb_experiment *exp;
   hpcdb_db *db = NULL;
   /* the canonical JSON of a v4.0 database with cct.db streams its thread

@@ -2,17 +2,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "hpcdb/hpcdb.h"
 
 static const char help[] =
     "NAME\n"
-    "    hpcdb export - write an experiment in a format other tools open\n"
+    "    hpcdb export - write an experiment in one of six formats other tools open\n"
     "\n"
     "SYNOPSIS\n"
     "    hpcdb export --format folded|csv|speedscope|chrome-trace|flamegraph|html\n"
-    "                 [--metric NAME]\n"
-    "                 [--profile ID] PATH -o OUT\n"
+    "                 [--metric NAME] [--profile ID|PATTERN] [--force] PATH -o OUT\n"
     "\n"
     "DESCRIPTION\n"
     "    folded  Brendan Gregg's folded stacks, 'frame;frame;frame value', one line per\n"
@@ -27,7 +26,9 @@ static const char help[] =
     "            name, the inclusive (execution) and exclusive (function, else point)\n"
     "            values of each thread profile; for pandas and spreadsheets.\n"
     "    speedscope  speedscope's JSON file format: one sampled profile per rank/thread,\n"
-    "            each calling path weighted by its own cost of the metric.\n"
+    "            each calling path weighted by its own cost of the metric; the frames\n"
+    "            are functions with their file and line (lines, loops and inlined\n"
+    "            calls fold into their function).\n"
     "    chrome-trace  Trace Event Format JSON from the traces, for Perfetto and\n"
     "            chrome://tracing: one track per profile, nested slices rebuilt from\n"
     "            the sampled calling paths (consecutive samples in one context merge).\n"
@@ -45,9 +46,17 @@ static const char help[] =
     "    --metric NAME  the metric (folded, speedscope, flamegraph, html); default the\n"
     "                   first time metric with a non-zero total, else the first metric\n"
     "                   with a non-zero total; the choice is said on stderr\n"
-    "    --profile ID   folded: one profile's values\n"
-    "    -o OUT         the output file\n"
+    "    --profile ID   folded only: one profile's values, by its identity as 'hpcdb info'\n"
+    "                   prints it, or the sum of the profiles a pattern selects:\n"
+    "                   rank=3, rank=0-7,thread=0 (any identity level, any case)\n"
+    "    -o OUT         the output file ('-': standard output)\n"
+    "    --force        replace an existing OUT\n"
+    "    An option the format does not use is refused (exit 2).\n"
+    "\n"    "OUTPUT\n"
+    "    An existing OUT is refused unless --force is given; a missing parent folder\n"
+    "    is never created (both: exit 2, nothing written).\n"
     "\n"
+
     "EXIT STATUS\n"
     "    0 written, 2 failed (also when there is nothing to export: no non-zero value\n"
     "    of the metric, no trace samples; no file is left then)\n"
@@ -58,31 +67,26 @@ static const char help[] =
 
 int cmd_export(int argc, char **argv) {
   cli_common c = {0};
-  const char *format = NULL, *path = NULL, *out = NULL, *metric = NULL, *profile = NULL;
-  for (int i = 1; i < argc; i++) {
-    int done = 0, status;
-    const char *a = argv[i];
-    if (cli_common_option(a, help, &c, &done, &status)) {
-      if (done) return status;
-    } else if (!strcmp(a, "--format") && i + 1 < argc) {
-      format = argv[++i];
-    } else if (!strcmp(a, "--metric") && i + 1 < argc) {
-      metric = argv[++i];
-    } else if (!strcmp(a, "--profile") && i + 1 < argc) {
-      profile = argv[++i];
-    } else if (!strcmp(a, "-o") && i + 1 < argc) {
-      out = argv[++i];
-    } else if (a[0] == '-' || path) {
-      return cli_usage("export", a);
-    } else {
-      path = a;
-    }
-  }
-  if (!format || !path || !out) return cli_fail("export", "need --format, PATH and -o OUT (see 'hpcdb export --help')");
   static const char *const formats[] = {"folded", "csv", "speedscope", "chrome-trace", "flamegraph", "html"};
-  int known = 0;
-  for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) known |= !strcmp(format, formats[i]);
-  if (!known) return cli_fail("export", "--format takes folded, csv, speedscope, chrome-trace, flamegraph or html");
+  const char *out = NULL, *metric = NULL, *profile = NULL;
+  int f_index = -1, force = 0;
+  cli_opt opts[] = {{.names = "--format", .kind = CLI_CHOICE, .out = &f_index, .choices = "folded|csv|speedscope|chrome-trace|flamegraph|html"},
+                    {.names = "--metric", .kind = CLI_STRING, .out = &metric},
+                    {.names = "--profile", .kind = CLI_STRING, .out = &profile},
+                    {.names = "-o|--output", .kind = CLI_STRING, .out = &out},
+                    {.names = "--force", .kind = CLI_FLAG, .out = &force},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = "export", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "PATH"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  if (f_index < 0 || !out) return cli_refuse(&spec, "need --format F and -o OUT");
+  const char *format = formats[f_index], *path = spec.pos[0];
+  if (profile && f_index != 0) return cli_refuse(&spec, "--profile is for --format folded");
+  if (metric && (f_index == 1 || f_index == 3)) return cli_refuse(&spec, "--metric is not for --format csv or chrome-trace");
+  char bad[300];
+  if (profile && strchr(profile, '=') && hpcdb_profile_pattern_check(profile, bad, sizeof bad) < 0)
+    return cli_refuse(&spec, bad);
+  if (cli_output_check("export", out, force) != 0) return EXIT_FAILED;
   hpcdb_experiment *exp;
   hpcdb_db *db = NULL;
   hpcdb_format detected;
@@ -98,6 +102,15 @@ int cmd_export(int argc, char **argv) {
     cli_warnings(exp);
   else if (cli_read_opts(&exp, path, &ro) < 0)
     return cli_fail_last("export");
+  uint32_t selected = 0;
+  for (uint32_t p = 0; profile && p < exp->n_profiles; p++) selected += hpcdb_profile_matches(exp, &exp->profiles[p], profile);
+  if (profile && !selected) {
+    fprintf(stderr, "hpcdb export: no profile %s \"%s\" ('hpcdb report --view profiles' lists them)\n",
+            strchr(profile, '=') ? "matches" : "has the identity", profile);
+    hpcdb_experiment_free(exp);
+    hpcdb_db_close(db);
+    return EXIT_FAILED;
+  }
   if (!metric && !csv && strcmp(format, "chrome-trace")) { /* say which metric the default is */
     uint32_t m;
     const char *why;

@@ -1,7 +1,7 @@
 /* hpcdb info: what a file or database is and holds. */
 #include <stdio.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/hpcstruct.h"
 
@@ -45,18 +45,10 @@ static int struct_info(const char *path, hpcdb_format format, int quiet) {
 
 int cmd_info(int argc, char **argv) {
   cli_common c = {0};
-  const char *path = NULL;
-  for (int i = 1; i < argc; i++) {
-    int done = 0, status;
-    if (cli_common_option(argv[i], help, &c, &done, &status)) {
-      if (done) return status;
-    } else if (argv[i][0] == '-' || path) {
-      return cli_usage("info", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
-  if (!path) return cli_fail("info", "no PATH given (see 'hpcdb info --help')");
+  cli_spec spec = {.cmd = "info", .help = help, .opts = NULL, .min_pos = 1, .max_pos = 1, .pos_names = "PATH"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  const char *path = spec.pos[0];
   hpcdb_format format;
   hpcdb_experiment *exp;
   if (hpcdb_detect(&format, path) < 0) return cli_fail_last("info");

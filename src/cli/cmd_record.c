@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "record_events.h"
 
 static const char help[] =
@@ -63,6 +63,10 @@ static const char help[] =
     "               hpcdb-PROGRAM-JOB.m, shared by the ranks of the job)\n"
     "    --force      use DIR even if it exists (its .hpcrun/.hpctrace files are removed)\n"
     "\n"
+    "OUTPUT\n"
+    "    An existing DIR is refused unless --force is given (under MPI the ranks of one\n"
+    "    job share it); a missing parent folder is never created (both: exit 2).\n"
+    "\n"
     "ENVIRONMENT\n"
     "    HPCDB_RECORD_LIB  the profiler library to preload (default: next to hpcdb, or\n"
     "               the installed one)\n"
@@ -72,11 +76,13 @@ static const char help[] =
     "EXIT STATUS\n"
     "    PROGRAM's exit status (killed by a signal: the same signal); 2 when the\n"
     "    command line is wrong, the directory cannot be made or PROGRAM is not found\n"
+    "    or not executable\n"
     "\n"
     "EXAMPLES\n"
     "    hpcdb record -o run.m ./app input.txt && hpcdb analyze run.m -o run.d\n"
     "    hpcdb record -e CPUTIME@f1000 -e page-faults@100 -t ./app\n"
-    "    mpirun -np 4 hpcdb record -t -o run.m ./mpi_app\n";
+    "    mpirun -np 4 hpcdb record -t -o run.m ./mpi_app\n"
+    "    (as root mpirun needs --allow-run-as-root; more ranks than cores, --oversubscribe)\n";
 
 #define CMD "record"
 
@@ -86,18 +92,31 @@ static int fail(const char *fmt, const char *a, const char *b) {
   return cli_fail(CMD, msg);
 }
 
-/* PROGRAM as execvp will find it. */
-static int find_program(const char *prog, char *out, size_t n) {
+/* Why a path cannot be run: NULL when it can. */
+static const char *not_runnable(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) return "program not found";
+  if (S_ISDIR(st.st_mode)) return "is a directory, not a program";
+  if (!S_ISREG(st.st_mode)) return "is not a regular file";
+  if (access(path, X_OK) != 0) return "is not executable (no execute permission)";
+  return NULL;
+}
+
+/* PROGRAM as execvp will find it; 0, or -1 with *why. */
+static int find_program(const char *prog, char *out, size_t n, const char **why) {
   if (strchr(prog, '/')) {
     snprintf(out, n, "%s", prog);
-    return access(prog, X_OK);
+    *why = not_runnable(prog);
+    return *why ? -1 : 0;
   }
   const char *path = getenv("PATH");
+  *why = "program not found in PATH";
   for (const char *p = path ? path : "/usr/bin:/bin"; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL) {
     size_t len = strchr(p, ':') ? (size_t)(strchr(p, ':') - p) : strlen(p);
     snprintf(out, n, "%.*s/%s", (int)len, len ? p : ".", prog);
-    struct stat st;
-    if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0) return 0;
+    const char *w = not_runnable(out);
+    if (!w) return 0;
+    if (strcmp(w, "program not found")) *why = "is in PATH but not executable";
   }
   return -1;
 }
@@ -198,7 +217,7 @@ static int make_directory(const char *dir, int force, const char *job) {
       remove_measurements(dir);
       return 0;
     }
-    return fail("%s exists (use --force to record into it anyway)%s", dir, "");
+    return fail("%s: exists (--force to replace it)%s", dir, "");
   }
   return fail("cannot create the measurement directory %s: %s", dir, strerror(errno));
 }
@@ -258,45 +277,36 @@ static int run(char **argv, const char *dir, const char *events, int trace, cons
 
 int cmd_record(int argc, char **argv) {
   char events[1024] = "", err[1024];
-  int n_events = 0, trace = 0, force = 0, i = 1;
+  int n_events = 0, trace = 0, force = 0;
   const char *out = NULL;
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(help, stdout);
-      return EXIT_OK;
-    } else if (!strcmp(a, "-e") || !strcmp(a, "--event")) {
-      if (++i == argc) return cli_fail(CMD, "-e needs an EVENT[@PERIOD]");
-      if (record_event_add(argv[i], events, sizeof events, &n_events, err, sizeof err) < 0)
-        return cli_fail(CMD, err);
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      if (++i == argc) return cli_fail(CMD, "-o needs a directory");
-      out = argv[i];
-    } else if (!strcmp(a, "-t") || !strcmp(a, "--trace")) {
-      trace = 1;
-    } else if (!strcmp(a, "--force")) {
-      force = 1;
-    } else if (!strcmp(a, "--")) {
-      i++;
-      break;
-    } else if (a[0] == '-') {
-      return cli_usage(CMD, a);
-    } else {
-      break;
-    }
-  }
-  if (i == argc) return cli_fail(CMD, "no program to run (see 'hpcdb record --help')");
+  cli_common c = {0};
+  cli_list event_list = {0};
+  cli_opt opts[] = {{.names = "-e|--event", .kind = CLI_LIST, .out = &event_list},
+                    {.names = "-o|--output", .kind = CLI_STRING, .out = &out},
+                    {.names = "-t|--trace", .kind = CLI_FLAG, .out = &trace},
+                    {.names = "--force", .kind = CLI_FLAG, .out = &force},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = CMD, .help = help, .opts = opts, .min_pos = 0, .max_pos = 0, .pos_names = NULL, .stop_at_program = 1};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  for (unsigned k = 0; k < event_list.n; k++)
+    if (record_event_add(event_list.v[k], events, sizeof events, &n_events, err, sizeof err) < 0)
+      return cli_refuse(&spec, err);
+  argv = spec.rest;
+  argc = spec.n_rest;
+  int i = 0;
   if (!n_events && record_event_add("CPUTIME", events, sizeof events, &n_events, err, sizeof err) < 0)
     return cli_fail(CMD, err);
   char program[PATH_MAX], lib[PATH_MAX];
-  if (find_program(argv[i], program, sizeof program) < 0)
-    return fail("%s: program not found%s", argv[i], strchr(argv[i], '/') ? "" : " in PATH");
+  const char *why;
+  if (find_program(argv[i], program, sizeof program, &why) < 0) return fail("%s: %s", argv[i], why);
   if (find_library(lib, sizeof lib) < 0)
     return fail("the profiler library libhpcdb_record.so is not found (looked for %s)%s", lib, "");
   char dir[PATH_MAX], abs_dir[PATH_MAX];
   const char *job = mpi_job_key();
   char prog_copy[PATH_MAX];
   snprintf(prog_copy, sizeof prog_copy, "%s", argv[i]);
+  if (out && cli_output_check(CMD, out, 1) != 0) return EXIT_FAILED; /* the folder it goes in */
   if (out)
     snprintf(dir, sizeof dir, "%s", out);
   else if (job)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "cmd_report_trace.h"
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/trace_report.h"
@@ -83,46 +83,35 @@ static int open_traces(const char *path, int no_cache, hpcdb_experiment **exp, h
 int cmd_report_trace(int argc, char **argv) {
   cli_common c = {0};
   hpcdb_trace_report_options o = {.depth = HPCDB_TRACE_LEAF};
-  const char *path = NULL;
-  int no_cache = 0;
-  for (int i = 1; i < argc; i++) {
-    int done = 0, status;
-    uint64_t a, b;
-    const char *arg = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (cli_common_option(arg, help, &c, &done, &status)) {
-      if (done) return status;
-    } else if (!strcmp(arg, "--view") && v && !strcmp(v, "trace")) {
-      i++;
-    } else if (!strcmp(arg, "--at") && v) {
-      if (pair(argv[++i], &a, &b) || a > UINT32_MAX) return cli_fail("report", "--at takes PROFILE:TIMESTAMP");
-      o.at = 1, o.profile = (uint32_t)a, o.timestamp = b;
-    } else if (!strcmp(arg, "--window") && v) {
-      if (pair(argv[++i], &a, &b) || b < a) return cli_fail("report", "--window takes T0:T1 with T0 <= T1 (ns)");
-      o.window = 1, o.t0 = a, o.t1 = b;
-    } else if (!strcmp(arg, "--depth") && v) {
-      char *end;
-      unsigned long d = strtoul(argv[++i], &end, 10);
-      if (*end || argv[i][0] < '0' || argv[i][0] > '9' || d >= UINT32_MAX)
-        return cli_fail("report", "--depth takes a call depth (0: the entry point)");
-      o.depth = (uint32_t)d;
-    } else if (!strcmp(arg, "--profiles") && v) {
-      o.profiles = argv[++i];
-    } else if (!strcmp(arg, "--contexts") && v) {
-      o.contexts = argv[++i];
-    } else if (!strcmp(arg, "--no-cache")) {
-      no_cache = 1;
-    } else if (arg[0] == '-' || path) {
-      return cli_usage("report", arg);
-    } else {
-      path = arg;
-    }
+  const char *at = NULL, *window = NULL;
+  unsigned long long depth = 0;
+  int view = 0, no_cache = 0;
+  cli_opt opts[] = {{.names = "--view", .kind = CLI_CHOICE, .out = &view, .choices = "trace"},
+                    {.names = "--at", .kind = CLI_STRING, .out = &at, .conflicts = "--window"},
+                    {.names = "--window", .kind = CLI_STRING, .out = &window},
+                    {.names = "--depth", .kind = CLI_UINT, .out = &depth, .min = 0, .max = 1e6},
+                    {.names = "--profiles", .kind = CLI_STRING, .out = &o.profiles},
+                    {.names = "--contexts", .kind = CLI_STRING, .out = &o.contexts},
+                    {.names = "--no-cache", .kind = CLI_FLAG, .out = &no_cache},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = "report", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "PATH"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  uint64_t a, b;
+  if (at) {
+    if (pair(at, &a, &b) || a > UINT32_MAX) return cli_refuse(&spec, "--at takes PROFILE:TIMESTAMP");
+    if (cli_seen(&spec, "--depth") || o.profiles || o.contexts)
+      return cli_refuse(&spec, "--at does not combine with --depth, --profiles or --contexts");
+    o.at = 1, o.profile = (uint32_t)a, o.timestamp = b;
   }
-  if (!path) return cli_fail("report", "no PATH given (see 'hpcdb report --view trace --help')");
-  if (o.at && (o.window || o.profiles || o.contexts || o.depth != HPCDB_TRACE_LEAF))
-    return cli_fail("report", "--at does not combine with --window, --depth, --profiles or --contexts");
+  if (window) {
+    if (pair(window, &a, &b) || b < a) return cli_refuse(&spec, "--window takes T0:T1 with T0 <= T1 (ns)");
+    o.window = 1, o.t0 = a, o.t1 = b;
+  }
+  if (cli_seen(&spec, "--depth")) o.depth = (uint32_t)depth;
   hpcdb_experiment *exp = NULL;
   hpcdb_trace_set *t = NULL;
-  int rc = open_traces(path, no_cache, &exp, &t);
+  int rc = open_traces(spec.pos[0], no_cache, &exp, &t);
   if (rc == 0) rc = hpcdb_report_trace(stdout, exp, t, &o);
   if (rc < 0) rc = cli_fail_last("report");
   hpcdb_trace_close(t);
@@ -131,7 +120,8 @@ int cmd_report_trace(int argc, char **argv) {
 }
 
 int cmd_report_is_trace(int argc, char **argv) {
-  for (int i = 1; i + 1 < argc; i++)
-    if (!strcmp(argv[i], "--view") && !strcmp(argv[i + 1], "trace")) return 1;
+  for (int i = 1; i < argc; i++)
+    if ((!strcmp(argv[i], "--view") && i + 1 < argc && !strcmp(argv[i + 1], "trace")) || !strcmp(argv[i], "--view=trace"))
+      return 1;
   return 0;
 }

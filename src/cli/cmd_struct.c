@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "hpcdb/binstruct.h"
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/hpcrun.h"
@@ -17,8 +17,8 @@ static const char help[] =
     "    hpcdb struct - write the program structure of binaries, as hpcstruct does\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb struct [OPTIONS] BINARY [-o FILE.hpcstruct]\n"
-    "    hpcdb struct [OPTIONS] MEASUREMENTS\n"
+    "    hpcdb struct [OPTIONS] BINARY [-o FILE.hpcstruct] [--force]\n"
+    "    hpcdb struct [OPTIONS] [--strict] MEASUREMENTS\n"
     "\n"
     "DESCRIPTION\n"
     "    Writes HPCToolkit's structure XML (the .hpcstruct files hpcprof and\n"
@@ -47,21 +47,30 @@ static const char help[] =
     "    uses. Binaries that no longer exist, or were modified after the newest .hpcrun\n"
     "    file, are skipped with a warning. Results are cached by build id and content\n"
     "    hash, so the same binaries cost nothing the second time. Every file is\n"
-    "    written to a temporary and renamed.\n"
+    "    written to a temporary and renamed. A measurement file that cannot be read is\n"
+    "    skipped with a warning naming it, as hpcdb analyze skips it (--strict: an\n"
+    "    error); none readable is an error.\n"
     "\n"
     "OPTIONS\n"
     "    -o FILE        output for a BINARY (default: BINARY's name + .hpcstruct in the\n"
     "                   current directory; '-' for standard output)\n"
-    "    -j N           worker threads over functions (default 1)\n"
+    "    -j N           worker threads over functions (default 1, at least 1)\n"
     "    --cache DIR    the cache directory (default for MEASUREMENTS:\n"
     "                   $XDG_CACHE_HOME/hpcdb/structs or ~/.cache/hpcdb/structs; a\n"
     "                   BINARY is cached only when this is given)\n"
-    "    --no-cache     neither read nor write a cache\n"
+    "    --no-cache     neither read nor write a cache (not with --cache)\n"
     "    --name NAME    the load module's name in the file (default: BINARY's absolute path)\n"
     "    --debug-root DIR  where split debug files live (default /usr/lib/debug)\n"
     "    --no-loops     functions, inlined calls and lines only (no disassembly)\n"
     "    --verbose      what was found, per binary, on stderr\n"
     "    --quiet        no summary line\n"
+    "    --strict       MEASUREMENTS: fail on the first unreadable measurement file\n"
+    "    --force        BINARY: replace an existing FILE\n"
+    "\n"
+    "OUTPUT\n"
+    "    For a BINARY, an existing FILE is refused unless --force is given; a missing\n"
+    "    parent folder is never created (both: exit 2). MEASUREMENTS/structs/ is\n"
+    "    hpcdb's own: its files are rewritten.\n"
     "\n"
     "EXIT STATUS\n"
     "    0 written, 2 failed (a failed file is not left behind)\n"
@@ -74,7 +83,7 @@ static const char help[] =
 typedef struct run {
   hpcdb_binstruct_options opt;
   const char *cache;
-  int verbose, quiet;
+  int verbose, quiet, strict;
   unsigned written, cached, skipped;
   char **names; /* structure files written in this run (two binaries may share a name) */
   unsigned n_names;
@@ -176,28 +185,61 @@ static int meas_one(run *r, const char *meas, const char *bin, const char *lm_na
   return 0;
 }
 
-static int struct_measurements(run *r, const char *meas) {
-  hpcdb_experiment *exp;
-  if (hpcdb_hpcrun_read(&exp, meas) < 0) return cli_fail_last("struct");
-  DIR *md = opendir(meas);
-  struct dirent *me;
-  while (md && (me = readdir(md))) {
-    size_t len = strlen(me->d_name);
+static int is_hpcrun(const struct dirent *e) {
+  size_t len = strlen(e->d_name);
+  return len > 7 && !strcmp(e->d_name + len - 7, ".hpcrun");
+}
+
+/* The load modules of every readable .hpcrun file, each path once, in file order. As analyze
+ * does, a file that cannot be read is skipped with a warning (--strict: an error). */
+static int measured_modules(run *r, const char *meas, char ***paths, unsigned *n) {
+  struct dirent **files;
+  int n_files = scandir(meas, &files, is_hpcrun, alphasort);
+  if (n_files < 0) return cli_fail("struct", "cannot list the measurement directory");
+  int rc = 0, n_read = 0;
+  for (int f = 0; f < n_files; f++) {
     char p[4096];
     struct stat st;
-    if (len < 7 || strcmp(me->d_name + len - 7, ".hpcrun")) continue;
-    snprintf(p, sizeof p, "%s/%s", meas, me->d_name);
-    if (stat(p, &st) == 0 && st.st_mtime > r->measured) r->measured = st.st_mtime;
+    hpcdb_experiment *exp;
+    snprintf(p, sizeof p, "%s/%s", meas, files[f]->d_name);
+    if (rc == 0 && stat(p, &st) == 0 && st.st_mtime > r->measured) r->measured = st.st_mtime;
+    if (rc != 0 || hpcdb_hpcrun_read(&exp, p) < 0) {
+      if (rc == 0 && r->strict) rc = cli_fail_last("struct");
+      else if (rc == 0) fprintf(stderr, "hpcdb struct: warning: skipped %s: %s\n", p, hpcdb_last_error());
+      free(files[f]);
+      continue;
+    }
+    n_read++;
+    for (uint32_t i = 0; i < exp->n_modules && rc == 0; i++) {
+      const char *m = exp->modules[i].path;
+      unsigned k = 0;
+      while (k < *n && strcmp((*paths)[k], m ? m : "")) k++;
+      if (k < *n) continue;
+      char **grown = realloc(*paths, (*n + 1) * sizeof *grown);
+      if (grown) *paths = grown;
+      if (!grown || !(grown[*n] = strdup(m ? m : ""))) rc = cli_fail("struct", "out of memory");
+      else (*n)++;
+    }
+    hpcdb_experiment_free(exp);
+    free(files[f]);
   }
-  if (md) closedir(md);
+  free(files);
+  if (rc == 0 && n_read == 0) {
+    fprintf(stderr, "hpcdb struct: %s: none of the %d measurement files could be read\n", meas, n_files);
+    rc = EXIT_FAILED;
+  }
+  return rc;
+}
+
+static int struct_measurements(run *r, const char *meas) {
+  char **modules = NULL;
+  unsigned n_modules = 0;
+  int rc = measured_modules(r, meas, &modules, &n_modules);
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/structs", meas);
-  if (!is_dir(dir) && mkdir(dir, 0777) != 0) {
-    hpcdb_experiment_free(exp);
-    return cli_fail("struct", "cannot create MEASUREMENTS/structs");
-  }
-  for (uint32_t i = 0; i < exp->n_modules; i++) {
-    const char *p = exp->modules[i].path;
+  if (rc == 0 && !is_dir(dir) && mkdir(dir, 0777) != 0) rc = cli_fail("struct", "cannot create MEASUREMENTS/structs");
+  for (uint32_t i = 0; i < n_modules && rc == 0; i++) {
+    const char *p = modules[i];
     if (!p || !p[0] || p[0] == '[' || p[0] == '<') continue; /* [vdso], <kernel> ... */
     char bin[4096];
     if (p[0] == '/') snprintf(bin, sizeof bin, "%s", p);
@@ -211,7 +253,9 @@ static int struct_measurements(run *r, const char *meas) {
     }
     meas_one(r, meas, bin, p, outside);
   }
-  hpcdb_experiment_free(exp);
+  for (unsigned i = 0; i < n_modules; i++) free(modules[i]);
+  free(modules);
+  if (rc != 0) return rc;
   snprintf(dir, sizeof dir, "%s/gpubins", meas);
   DIR *d = opendir(dir);
   if (d) {
@@ -248,54 +292,47 @@ int cmd_struct(int argc, char **argv) {
   run r;
   memset(&r, 0, sizeof r);
   r.opt.stats = &stats;
-  const char *in = NULL, *out = NULL, *name = NULL;
-  int no_cache = 0, cache_given = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(help, stdout);
-      return EXIT_OK;
-    } else if (!strcmp(a, "-o") && i + 1 < argc) {
-      out = argv[++i];
-    } else if (!strcmp(a, "-j") && i + 1 < argc) {
-      r.opt.threads = (unsigned)strtoul(argv[++i], NULL, 10);
-    } else if (!strncmp(a, "-j", 2) && a[2]) {
-      r.opt.threads = (unsigned)strtoul(a + 2, NULL, 10);
-    } else if (!strcmp(a, "--cache") && i + 1 < argc) {
-      r.cache = argv[++i];
-      cache_given = 1;
-    } else if (!strcmp(a, "--no-cache")) {
-      no_cache = 1;
-    } else if (!strcmp(a, "--name") && i + 1 < argc) {
-      name = argv[++i];
-    } else if (!strcmp(a, "--debug-root") && i + 1 < argc) {
-      r.opt.debug_root = argv[++i];
-    } else if (!strcmp(a, "--no-loops")) {
-      r.opt.no_loops = 1;
-    } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
-      r.verbose = 1;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      r.quiet = 1;
-    } else if (a[0] == '-' || in) {
-      return cli_usage("struct", a);
-    } else {
-      in = a;
-    }
+  cli_common c = {0};
+  const char *out = NULL, *name = NULL;
+  unsigned long long threads = 1;
+  int no_cache = 0, force = 0;
+  cli_opt opts[] = {{.names = "-o|--output", .kind = CLI_STRING, .out = &out},
+                    {.names = "-j|--jobs", .kind = CLI_UINT, .out = &threads, .min = 1, .max = 4096},
+                    {.names = "--cache", .kind = CLI_STRING, .out = &r.cache},
+                    {.names = "--no-cache", .kind = CLI_FLAG, .out = &no_cache, .conflicts = "--cache"},
+                    {.names = "--name", .kind = CLI_STRING, .out = &name},
+                    {.names = "--debug-root", .kind = CLI_STRING, .out = &r.opt.debug_root},
+                    {.names = "--no-loops", .kind = CLI_FLAG, .out = &r.opt.no_loops},
+                    {.names = "--strict", .kind = CLI_FLAG, .out = &r.strict},
+                    {.names = "--force", .kind = CLI_FLAG, .out = &force},
+                    {.names = NULL}};
+  cli_spec spec = {.cmd = "struct", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "a BINARY or MEASUREMENTS"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  const char *in = spec.pos[0];
+  r.verbose = c.verbose;
+  r.quiet = c.quiet;
+  r.opt.threads = (unsigned)threads;
+  struct stat st;
+  if (stat(in, &st) != 0) {
+    fprintf(stderr, "hpcdb struct: %s: not found\n", in);
+    return EXIT_FAILED;
   }
-  if (!in) return cli_fail("struct", "no BINARY or MEASUREMENTS given (see 'hpcdb struct --help')");
   char cache_buf[4096];
-  if (is_dir(in)) {
-    if (out || name) return cli_fail("struct", "-o and --name are for a BINARY, not MEASUREMENTS");
-    if (!cache_given) r.cache = default_cache(cache_buf, sizeof cache_buf);
+  if (S_ISDIR(st.st_mode)) {
+    if (out || name || force) return cli_refuse(&spec, "-o, --name and --force are for a BINARY, not MEASUREMENTS");
+    if (!r.cache) r.cache = default_cache(cache_buf, sizeof cache_buf);
     if (no_cache) r.cache = NULL;
     return struct_measurements(&r, in);
   }
+  if (r.strict) return cli_refuse(&spec, "--strict is for MEASUREMENTS, not a BINARY");
   if (no_cache) r.cache = NULL;
   char out_buf[4096];
   if (!out) {
     snprintf(out_buf, sizeof out_buf, "%s.hpcstruct", base_name(in));
     out = out_buf;
   }
+  if (cli_output_check("struct", out, force) != 0) return EXIT_FAILED;
   /* The name analyze matches against a load map's path: absolute, as the
    * loader records it (symbolic links are kept, like the loader keeps them). */
   char abs_buf[8192], cwd[4096];

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_util.h"
+#include "cli_args.h"
 #include "hpcdb/hpcdb.h"
 
 static const char help[] =
@@ -51,20 +51,11 @@ static void print_diagnostic(void *user, const hpcdb_diagnostic *d) {
 int cmd_validate(int argc, char **argv) {
   cli_common c = {0};
   printer p = {0, 0};
-  const char *path = NULL;
-  for (int i = 1; i < argc; i++) {
-    int done = 0, status;
-    if (cli_common_option(argv[i], help, &c, &done, &status)) {
-      if (done) return status;
-    } else if (!strcmp(argv[i], "--errors-only")) {
-      p.errors_only = 1;
-    } else if (argv[i][0] == '-' || path) {
-      return cli_usage("validate", argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
-  if (!path) return cli_fail("validate", "no PATH given (see 'hpcdb validate --help')");
+  cli_opt opts[] = {{.names = "--errors-only", .kind = CLI_FLAG, .out = &p.errors_only}, {.names = NULL}};
+  cli_spec spec = {.cmd = "validate", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "PATH"};
+  int go = cli_parse(&spec, argc, argv, &c);
+  if (go != CLI_GO_ON) return go;
+  const char *path = spec.pos[0];
   p.quiet = c.quiet;
   hpcdb_validation result;
   if (hpcdb_validate(&result, path, print_diagnostic, &p) < 0) return cli_fail_last("validate");

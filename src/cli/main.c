@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "hpcdb/hpcdb.h"
+#include "process.h"
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -14,7 +15,9 @@ static void usage(FILE *out) {
           "\n"
           "commands:\n");
   for (const cli_command *c = cli_commands; c->name; c++) fprintf(out, "  %-10s %s\n", c->name, c->summary);
-  fprintf(out, "\n'hpcdb <command> --help' describes a command. 'hpcdb --version' prints the version.\n");
+  fprintf(out, "\n'hpcdb <command> --help' describes a command. 'hpcdb --version' prints the version.\n"
+               "Every command takes --quiet and --verbose; a malformed or conflicting option is refused\n"
+               "(exit 2); an existing output is replaced only with --force, and no folder is created.\n");
 }
 
 int main(int argc, char **argv) {
@@ -30,7 +33,7 @@ int main(int argc, char **argv) {
     printf("hpcdb %s\n", hpcdb_version());
     return 0;
   }
-  if (strcmp(argv[1], "analyze") == 0) hpcdb_analyze_restart_with_huge_pages(argv); /* its heap in huge pages */
+  if (strcmp(argv[1], "analyze") == 0) process_restart_with_huge_pages(argv); /* its heap in huge pages */
   for (const cli_command *c = cli_commands; c->name; c++)
     if (strcmp(argv[1], c->name) == 0) return c->run(argc - 1, argv + 1);
   fprintf(stderr, "hpcdb: unknown command '%s'\n", argv[1]);

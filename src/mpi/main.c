@@ -10,6 +10,14 @@
 
 #include "hpcdb/hpcdb.h"
 #include "mpi_comm.h"
+#include "process.h"
+
+/* What mpirun needs as root and on a machine with fewer cores than ranks ("not enough slots"):
+ * in the help, and said when hpcdb-mpi finds itself one rank outside mpirun. */
+#define MPIRUN_HINT                                                                                  \
+  "    Open MPI's mpirun refuses to run as root without --allow-run-as-root, and more ranks\n"      \
+  "    than the machine has cores ('not enough slots') without --oversubscribe:\n"                 \
+  "        mpirun --allow-run-as-root --oversubscribe -np 4 hpcdb-mpi analyze MEAS -o DB\n"
 
 static const char help[] =
     "NAME\n"
@@ -66,6 +74,8 @@ static const char help[] =
     "EXIT STATUS\n"
     "    0 written, 2 failed (nothing written)\n"
     "\n"
+    "NOTES\n"
+    MPIRUN_HINT
     "    Across hosts, give Open MPI keep-alives, so that a host lost mid-run ends the job in\n"
     "    seconds instead of holding it until TCP gives up (see EXAMPLES and docs/mpi.md).\n"
     "\n"
@@ -289,13 +299,18 @@ static int analyze(int argc, char **argv, int size) {
 
 int main(int argc, char **argv) {
   int provided, size;
-  hpcdb_analyze_restart_with_huge_pages(argv); /* each rank builds a tree and buffers of tens of MB */
+  process_restart_with_huge_pages(argv); /* each rank builds a tree and buffers of tens of MB */
   watchdog_start();
-  hpcdb_analyze_tune_allocator(); /* as hpcdb analyze: one heap, pages reused */
+  process_tune_allocator(); /* as hpcdb analyze: one heap, pages reused */
+  /* set by a launcher before we start (a singleton's MPI_Init sets some of them itself) */
+  int launched = getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK") || getenv("SLURM_PROCID");
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided); /* only this thread calls MPI */
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank != 0) watchdog_stop(); /* only rank 0 makes the directory */
+  /* one rank and no launcher: often a retry after mpirun refused (root, too few slots) */
+  if (size == 1 && !launched)
+    fputs("hpcdb-mpi: one rank, not started by mpirun; to spread the work:\n" MPIRUN_HINT, stderr);
   int rc = 2;
   if (argc >= 2 && !strcmp(argv[1], "analyze")) {
     rc = analyze(argc - 1, argv + 1, size);

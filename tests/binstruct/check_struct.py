@@ -54,7 +54,7 @@ def fail(msg):
 
 
 def run_struct(hpcdb, binary, out, *extra):
-    r = subprocess.run([hpcdb, "struct", *extra, binary, "-o", out], capture_output=True, text=True)
+    r = subprocess.run([hpcdb, "struct", "--force", *extra, binary, "-o", out], capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"hpcdb struct {binary} exited {r.returncode}: {r.stderr.strip()}")
         return None

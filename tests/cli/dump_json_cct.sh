@@ -20,7 +20,7 @@ for args in "--profiles 40 --contexts 600 --metrics 3 --density 0.3 --seed 3" \
   # shellcheck disable=SC2086
   "$gen" $args -o "$db" > /dev/null || fail "gen_v4db $args"
   mkdir -p "$out/model" && cp "$db"/meta.db "$db"/profile.db "$out/model"/
-  "$hpcdb" dump --json "$db" -o "$out/cct.json" || fail "dump --json from cct.db ($args)"
+  "$hpcdb" dump --json --force "$db" -o "$out/cct.json" || fail "dump --json from cct.db ($args)"
   "$hpcdb" dump --json "$out/model" > "$out/model.json" || fail "dump --json through the model ($args)"
   cmp "$out/cct.json" "$out/model.json" || fail "the two paths differ ($args)"
 done
@@ -42,12 +42,12 @@ status=$?
 [ ! -e "$out/bad.json" ] || fail "damaged cct.db: -o FILE was left behind"
 grep -q "cct.db.*values-bounds" "$out/stderr" || { cat "$out/stderr"; fail "damaged cct.db: the message names no file and rule"; }
 echo previous > "$out/kept.json"
-"$hpcdb" dump --json "$db" -o "$out/kept.json" 2> /dev/null && fail "damaged cct.db: dump -o succeeded"
+"$hpcdb" dump --json --force "$db" -o "$out/kept.json" 2> /dev/null && fail "damaged cct.db: dump -o succeeded"
 [ "$(cat "$out/kept.json")" = previous ] || fail "damaged cct.db: dump -o changed the previous FILE"
 # the streamed CSV reads profile.db, not cct.db: damage profile.db's values instead
 cp "$out/kept.json" "$out/kept.csv"
 head -c 300 "$db/profile.db" > "$out/short" && cp "$out/short" "$db/profile.db"
-"$hpcdb" export --format csv "$db" -o "$out/kept.csv" 2> /dev/null && fail "truncated profile.db: export succeeded"
+"$hpcdb" export --format csv --force "$db" -o "$out/kept.csv" 2> /dev/null && fail "truncated profile.db: export succeeded"
 [ "$(cat "$out/kept.csv")" = previous ] || fail "truncated profile.db: export -o changed the previous OUT"
 ls "$out" | grep -q "tmp-" && fail "a temporary file was left behind: $(ls "$out")"
 echo "ok"

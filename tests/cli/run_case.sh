@@ -5,6 +5,9 @@
 #   expect NAME CMD  run `hpcdb CMD...` on a sample (@ = sample dir) and compare stdout
 #                    with expected/NAME (exact)
 #   status N CMD...  `hpcdb CMD...` must exit with status N
+#   analyzed NAME MEAS CMD...  analyze the measurements MEAS (@/...) into a database first, then
+#                    as expect, with % in CMD standing for that database
+# HPCDB_TERMINAL=1 and COLUMNS in the environment make the report take a person's terminal.
 set -u
 hpcdb=$1 samples=$2 out=$3 case=$4
 shift 4
@@ -28,14 +31,18 @@ roundtrip)
   cmp -s "$out/a.json" "$out/b.json" || fail "canonical JSON differs"
   python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$out/a.json" || fail "dump --json is not JSON"
   ;;
-expect)
+expect | analyzed)
   need_samples
   name=$1
   shift
+  if [ "$case" = analyzed ]; then
+    "$hpcdb" analyze --quiet "${1//@/$samples}" -o "$out/db" || fail "analyze $1"
+    shift
+  fi
   args=()
-  for a in "$@"; do args+=("${a//@/$samples}"); done
+  for a in "$@"; do a=${a//@/$samples}; args+=("${a//%/$out/db}"); done
   "$hpcdb" "${args[@]}" > "$out/stdout" 2> "$out/stderr"
-  sed "s|$samples|@|g" "$out/stdout" > "$out/actual"
+  sed "s|$samples|@|g; s|$out/db|%|g" "$out/stdout" > "$out/actual"
   diff -u "$here/expected/$name" "$out/actual" || fail "output differs from expected/$name"
   ;;
 status)

@@ -40,7 +40,7 @@ cli_test(status/folded-zero-metric status 2 export --format folded --metric "GSY
 # Narrow tables cut names at word boundaries and fold lines to "[N more]".
 cli_test(expect/report-narrow-cpi-mpi expect report-narrow-cpi-mpi.txt report --top 2 --width 60 @/hpctoolkit-v4/cpi-mpi)
 
-foreach(cmd info validate dump convert diff analyze report export)
+foreach(cmd info validate dump convert diff analyze report export struct record)
   cli_test(help/${cmd} status 0 ${cmd} --help)
 endforeach()
 cli_test(status/no-command status 2)
@@ -56,3 +56,31 @@ cli_test(status/convert-unknown-format status 2 convert --to otf2 @/hpctoolkit-v
 add_test(NAME cli/dump-json-cct
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/dump_json_cct.sh $<TARGET_FILE:hpcdb> $<TARGET_FILE:gen_v4db>
                  ${PROJECT_BINARY_DIR}/test-output/cli/dump-json-cct)
+# The command line's refusals and error messages, one test per row of options.table.
+file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/options.table CLI_TABLE_ROWS REGEX "^[a-z0-9-]+ \\|")
+foreach(row IN LISTS CLI_TABLE_ROWS)
+  string(REGEX MATCH "^[a-z0-9-]+" row_name "${row}")
+  add_test(NAME cli/option/${row_name}
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/table_case.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                   ${PROJECT_BINARY_DIR}/test-output/cli/option/${row_name} ${CMAKE_CURRENT_LIST_DIR}/options.table ${row_name})
+  set_tests_properties(cli/option/${row_name} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
+# A person's terminal (forced: the tests run in pipes): functions only, libraries and chains
+# collapsed, no zero rows, indentation that turns into depth numbers; the profiles view grouped
+# and selected by identity levels; a GPU run's streams without values; a Cube min metric.
+function(cli_tty_test name)
+  cli_test(${name} ${ARGN})
+  set_tests_properties(cli/${name} PROPERTIES ENVIRONMENT "HPCDB_TERMINAL=1;COLUMNS=100")
+endfunction()
+cli_tty_test(tty/top-down-cpi-mpi expect tty-top-down-cpi-mpi.txt report @/hpctoolkit-v4/cpi-mpi)
+cli_tty_test(tty/bottom-up-cpi-mpi expect tty-bottom-up-cpi-mpi.txt report --view bottom-up --top 8 @/hpctoolkit-v4/cpi-mpi)
+cli_tty_test(tty/scopes-all-cpi-mpi expect tty-scopes-all-cpi-mpi.txt report --scopes all --collapse none --top 2 --depth 30 @/hpctoolkit-v4/cpi-mpi)
+cli_tty_test(tty/narrow-cpi-mpi expect tty-narrow-cpi-mpi.txt report --width 60 --top 3 @/hpctoolkit-v4/cpi-mpi)
+cli_tty_test(tty/profiles-cpi-mpi expect tty-profiles-cpi-mpi.txt report --view profiles @/hpctoolkit-v4/cpi-mpi)
+cli_tty_test(tty/profiles-by-rank-cpi-mpi expect tty-profiles-by-rank-cpi-mpi.txt report --view profiles --by rank @/hpctoolkit-v4/cpi-mpi)
+cli_tty_test(tty/profiles-pattern-cpi-mpi expect tty-profiles-pattern-cpi-mpi.txt report --view profiles --profile rank=0-1,thread=0 @/hpctoolkit-v4/cpi-mpi)
+cli_tty_test(tty/top-down-rank-cpi-mpi expect tty-top-down-rank-cpi-mpi.txt report --profile rank=3 --top 3 @/hpctoolkit-v4/cpi-mpi)
+cli_tty_test(tty/top-down-cuda analyzed tty-top-down-cuda.txt @/hpcrun/loops-cuda-nvidia-t.m report %)
+cli_tty_test(tty/profiles-cuda analyzed tty-profiles-cuda.txt @/hpcrun/loops-cuda-nvidia-t.m report --view profiles %)
+cli_tty_test(tty/profiles-cube expect tty-profiles-cube.txt report --view profiles @/cube/scorep-cpi.cubex)
+cli_tty_test(tty/min-metric-cube expect tty-min-metric-cube.txt report --metric time --metric min_time --top 3 @/cube/scorep-cpi.cubex)

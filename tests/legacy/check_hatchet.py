@@ -55,6 +55,7 @@ def main():
     if len(sys.argv) > 4:
         copy = os.path.join(sys.argv[4], "v4")
         shutil.rmtree(copy, ignore_errors=True)
+        os.makedirs(sys.argv[4], exist_ok=True)  # hpcdb creates no folders
         subprocess.run([hpcdb, "convert", db, copy], check=True)
         failed |= check(hpcdb, db, copy, expected)
     return 1 if failed else 0

@@ -26,6 +26,13 @@ foreach(spec IN ITEMS "${MPI_RECORDED}" "real|small" "real|loops-cputime-t" "rea
     set_tests_properties(${test_name} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
   endif()
 endforeach()
+# Started without mpirun (a retry after mpirun refused to run as root or found too few slots),
+# hpcdb-mpi says which mpirun flags a root user and a small machine need.
+if(HPCDB_MPI_FOUND)
+  add_test(NAME mpi/hint-without-mpirun COMMAND $<TARGET_FILE:hpcdb-mpi>)
+  set_tests_properties(mpi/hint-without-mpirun PROPERTIES WILL_FAIL FALSE
+    PASS_REGULAR_EXPRESSION "mpirun --allow-run-as-root --oversubscribe -np 4 hpcdb-mpi analyze")
+endif()
 
 # hpcdb-mpi across test hosts (network namespaces, TCP only; tests/mpi/netns_case.sh): byte-identical
 # databases on 2 and 3 hosts, a link cut in each phase, a host's processes killed, measurements a host

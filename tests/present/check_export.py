@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Checks hpcdb's exports (run by ctest):
   check_export.py HPCDB DB OUTDIR
-speedscope: the file format schema's required structure; chrome-trace: valid
+speedscope: the file format schema's required structure, functions as frames
+with file and line (no loop frames, one frame per function); chrome-trace: valid
 JSON whose B/E slices nest per track, time never going back; folded: the
 values are positive and sum to the root's inclusive value (from `hpcdb report --csv`)."""
-import csv, json, math, os, subprocess, sys
+import csv, json, math, os, re, subprocess, sys
 
 hpcdb, db, outdir = sys.argv[1:4]
 if not os.path.isdir(db):
@@ -20,7 +21,7 @@ def fail(msg):
 
 def export(fmt):
     out = os.path.join(outdir, "out." + fmt)
-    r = subprocess.run([hpcdb, "export", "--format", fmt, db, "-o", out], capture_output=True, text=True)
+    r = subprocess.run([hpcdb, "export", "--force", "--format", fmt, db, "-o", out], capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"export {fmt} exited {r.returncode}: {r.stderr.strip()}")
         return None
@@ -33,6 +34,12 @@ def check_speedscope(path):
     if not isinstance(frames, list) or not all(isinstance(f, dict) and isinstance(f.get("name"), str) for f in frames):
         fail("speedscope: shared.frames must be objects with a name")
         return
+    # functions are the frames, with their file and line; lines and loops fold into them
+    if any(f["name"].startswith("loop at ") for f in frames): fail("speedscope: a loop is a frame")
+    dump = subprocess.run([hpcdb, "dump", db], capture_output=True, text=True).stdout
+    with_lines = [l for l in dump.splitlines() if l.startswith("function ") and re.search(r" at .+:[1-9][0-9]*$", l)]
+    if with_lines and not any("file" in f and "line" in f for f in frames): fail("speedscope: no function frame has a file and line")
+    if len({(f["name"], f.get("file")) for f in frames}) != len(frames): fail("speedscope: a function has two frames")
     profiles = d.get("profiles")
     if not isinstance(profiles, list) or not profiles: fail("speedscope: no profiles")
     for p in profiles or []:
@@ -112,7 +119,24 @@ if has_trace and trace_samples() == 0:  # empty traces: an error, never an empty
     if r.returncode != 2 or "nothing to export" not in r.stderr or os.path.exists(out):
         fail(f"chrome-trace of empty traces: exit {r.returncode}, {r.stderr.strip()}")
     has_trace = False
-for fmt, check in (("speedscope", check_speedscope), ("folded", check_folded), ("chrome-trace", check_chrome_trace)):
+def check_html(path):
+    """The page's structure where issue 31 found it wrong: column titles inside the tree (where its
+    columns are), charts with axes and labels, "1 profile" in the singular."""
+    page = open(path).read()
+    if '<div id="tree">\n<div class="head">' not in page: fail("html: the tree's column titles are not at its columns")
+    chart = page[page.find('<svg id="imbalance"'):]
+    chart = chart[:chart.find("</svg>")]
+    if not chart: fail("html: no profile chart")
+    for label in ("in file order</text>", ">0</text>", "mean "):
+        if label not in chart: fail(f"html: the profile chart lacks {label!r} (axes, labels)")
+    if re.search(r"\b1 profiles\b", page): fail("html: '1 profiles'")
+    if has_trace:
+        timeline = page[page.find('<svg id="timeline"'):]
+        if "time from the first sample</text>" not in timeline or ' s</text>' not in timeline:
+            fail("html: the timeline has no time axis")
+
+for fmt, check in (("speedscope", check_speedscope), ("folded", check_folded), ("chrome-trace", check_chrome_trace),
+                   ("html", check_html)):
     if fmt == "chrome-trace" and not has_trace: continue
     path = export(fmt)
     if path: check(path)

@@ -14,8 +14,8 @@ mkdir -p "$out"
 without_pip=
 "$python" -m pip --version >/dev/null 2>&1 && without_pip=--without-pip
 if ! "$python" -m venv --system-site-packages $without_pip "$out/venv" >"$out/venv.log" 2>&1; then
-  echo "skip: '$python -m venv' does not work here (python3-venv / ensurepip missing):"
   cat "$out/venv.log"
+  echo "skip: '$python -m venv' does not work here (python3-venv / ensurepip missing; its output above)"
   exit 77
 fi
 # pip builds in a copy, so the source tree's build/ directories are left alone

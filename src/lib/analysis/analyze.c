@@ -14,6 +14,7 @@
 #include "analysis/structure_map.h"
 #include "common/error.h"
 #include "common/vec.h"
+#include "common/worker.h"
 #include "hpcrun/hpcrun_paths.h"
 #include "model/model_build.h"
 
@@ -127,15 +128,9 @@ static int add_profile(run *r, const hpcrun_file *f, uint32_t *out) {
 static int build_csr(const uint8_t *scopes, const thread_values *tv, hpcdb_profile *out) {
   uint64_t width = (uint64_t)tv->n_metrics * N_SCOPES, cap = tv->n_ctxs * width;
   memset(out, 0, sizeof *out);
+  HPCDB_TRY(model_csr_alloc(out, tv->n_ctxs, cap));
   uint16_t *shown = malloc((width ? width : 1) * sizeof *shown);
-  out->ctx_ids = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_ids);
-  out->ctx_starts = malloc(((size_t)tv->n_ctxs + 1) * sizeof *out->ctx_starts);
-  out->metric_ids = malloc((cap ? cap : 1) * sizeof *out->metric_ids);
-  out->values = malloc((cap ? cap : 1) * sizeof *out->values);
-  if (!shown || !out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values) {
-    free(shown);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
-  }
+  if (!shown) return hpcdb_fail(HPCDB_ENOMEM, "out of memory storing a profile");
   uint64_t n_shown = 0;
   for (uint64_t j = 0; j < width; j++)
     if (scopes[j / N_SCOPES] & 1u << (j % N_SCOPES)) shown[n_shown++] = (uint16_t)j;
@@ -157,8 +152,7 @@ static int build_csr(const uint8_t *scopes, const thread_values *tv, hpcdb_profi
   }
   free(shown);
   out->ctx_starts[k] = n;
-  out->n_ctxs = k;
-  out->n_values = n;
+  model_csr_trim(out, k, n);
   return 0;
 }
 
@@ -235,8 +229,8 @@ static void note_time_range(run *r, const hpcrun_file *f) {
   if (!lo || !hi) return;
   uint64_t a = strtoull(lo, NULL, 10), b = strtoull(hi, NULL, 10);
   if (a == 0 && b == 0) return;
-  if (!r->have_range || a < r->exp->trace_min) r->exp->trace_min = a;
-  if (!r->have_range || b > r->exp->trace_max) r->exp->trace_max = b;
+  hpcdb_set_trace_range(r->exp, !r->have_range || a < r->exp->trace_min ? a : r->exp->trace_min,
+                        !r->have_range || b > r->exp->trace_max ? b : r->exp->trace_max);
   r->have_range = 1;
 }
 
@@ -466,8 +460,7 @@ typedef struct helper {
   run *r;
   batch prop, load;
   const unify_ahead *ahead; /* made ready first, or NULL */
-  pthread_t tid;
-  int started;
+  worker_thread thread;
 } helper;
 
 static void helper_init(helper *h, run *r, file_job *prop, size_t n_prop, file_job *load, size_t n_load) {
@@ -475,7 +468,7 @@ static void helper_init(helper *h, run *r, file_job *prop, size_t n_prop, file_j
   batch_init(&h->prop, r, prop, n_prop, stage_propagate);
   batch_init(&h->load, r, load, n_load, stage_load);
   h->ahead = NULL;
-  h->started = 0;
+  h->thread.started = 0;
 }
 
 /* On workers 0 .. workers - 1. */
@@ -492,19 +485,19 @@ static void *helper_main(void *arg) {
 }
 
 static void helper_start(helper *h) {
-  h->started = h->prop.n + h->load.n > 0 && h->r->workers > 1 && pthread_create(&h->tid, NULL, helper_main, h) == 0;
+  worker_start(&h->thread, h->prop.n + h->load.n > 0 && h->r->workers > 1, helper_main, h);
 }
 
 /* Takes the helper's jobs no worker has started yet, on this thread (the
  * last worker: the helper's are the others), then waits for the helper; or
  * does all its work here when no thread could start. */
 static void helper_finish(helper *h) {
-  if (h->started) {
+  if (h->thread.started) {
     batch_thread own = {&h->prop, h->r->workers - 1};
     batch_worker(&own);
     own.b = &h->load;
     batch_worker(&own);
-    pthread_join(h->tid, NULL);
+    worker_join(&h->thread);
   } else {
     if (h->ahead) unify_ahead_run(h->ahead);
     helper_run(h, h->r->workers);
@@ -736,8 +729,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   if (!r.opt->ignore_structs &&
       (rc = structure_map_open(&r.tree.structure, r.exp, measurements, r.opt, warn, user)) < 0)
     goto done;
-  r.exp->format = "hpctoolkit-v4";
-  r.exp->version_major = 4;
+  if ((rc = hpcdb_set_format(r.exp, "hpctoolkit-v4", 4, 0)) < 0) goto done;
   if (r.opt->output) {
     if ((rc = hpcdb_hpctk4_stream_open(&r.stream, r.opt->output, r.opt->write_flags)) < 0) goto done;
     hpcdb_hpctk4_stream_set_threads(r.stream, r.opt->threads);

@@ -11,6 +11,7 @@
 #include "analysis/analysis.h"
 #include "common/bytes.h"
 #include "common/error.h"
+#include "model/model_build.h"
 
 static uint64_t n_partials(const summary_acc *s) { return s->all_stats ? N_PARTIALS : 1; }
 
@@ -111,15 +112,13 @@ int summary_store(hpcdb_experiment *exp, summary_acc *s, uint32_t rows) {
       }
     n_ctxs += (uint32_t)any;
   }
-  uint32_t *ctx = malloc(((size_t)n_ctxs + 1) * sizeof *ctx);
-  uint64_t *starts = malloc(((size_t)n_ctxs + 1) * sizeof *starts);
-  uint16_t *mid = malloc((n ? n : 1) * sizeof *mid);
-  double *val = malloc((n ? n : 1) * sizeof *val);
-  int rc = 0;
-  if (!ctx || !starts || !mid || !val) {
-    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory storing the summary profile");
-    goto done;
-  }
+  hpcdb_profile csr;
+  int rc = model_csr_alloc(&csr, n_ctxs, n);
+  uint32_t *ctx = csr.ctx_ids;
+  uint64_t *starts = csr.ctx_starts;
+  uint16_t *mid = csr.metric_ids;
+  double *val = csr.values;
+  if (rc < 0) goto done;
   /* Stat ids ascend with (partial, scope) within a metric and with the metric,
    * so emitting metric by metric, partial by partial, keeps them sorted. */
   uint32_t k = 0;

@@ -6,7 +6,7 @@
  * whose function symbol is known is that function's context with the
  * instruction as a hidden lexical child; so is a kernel frame whose function
  * the measurement's kernel_symbols/ names. hpcrun's placeholders (load module
- * 0, the ip holding 8 characters; placeholders.h) become the global context
+ * 0, the ip holding 8 characters; hpcrun_placeholders.h) become the global context
  * ("^Primary" and the idle "NoActvty"), entry points at a root ("| Main  ",
  * "| Thread"; any other, e.g. a partial unwind: "unknown entry"), or, inside
  * a path, a function context named after the placeholder (GPU operations:
@@ -17,7 +17,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/kernel_symbols.h"
-#include "analysis/placeholders.h"
+#include "hpcrun/hpcrun_placeholders.h"
 #include "analysis/structure_map.h"
 #include "analysis/symbols.h"
 #include "common/error.h"
@@ -338,7 +338,7 @@ static int placeholder_function(unified_tree *t, uint64_t ip, uint32_t *out) {
     return 0;
   }
   char buf[33];
-  hpcdb_function fn = {placeholder_name(ip, buf), HPCDB_NONE, 0, HPCDB_NONE, 0, 0};
+  hpcdb_function fn = {hpcrun_placeholder_name(ip, buf), HPCDB_NONE, 0, HPCDB_NONE, 0, 0};
   HPCDB_TRY(hpcdb_add_function(t->exp, &fn, out));
   if (u64map_put(&t->placeholders, ip, *out) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   return 0;
@@ -428,7 +428,7 @@ static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab,
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER && !unwound)
     return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u is marked as not unwound", path, node->id);
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER) {
-    placeholder_role ph = placeholder_classify(node->ip);
+    placeholder_role ph = hpcrun_placeholder_role(node->ip);
     if (ph == PH_ROOT && node->parent != 0)
       return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (^Primary) has a parent; it is only a root",
                         path, node->id);

@@ -3,6 +3,7 @@
 #include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,16 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
     bs_binary_close(b);
     return hpcdb_fail(HPCDB_ECORRUPT, "%s: ELF header: offset 0x0: unreadable: %s", path,
                       elf_errmsg(-1));
+  }
+  /* a truncated file (a copy cut short) ends before its header tables: refused, not read as empty */
+  struct stat st;
+  uint64_t sh_end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+  uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+  if (fstat(b->fd, &st) == 0 && (sh_end > (uint64_t)st.st_size || ph_end > (uint64_t)st.st_size)) {
+    bs_binary_close(b);
+    return hpcdb_fail(HPCDB_ETRUNCATED, "%s: ELF header: offset 0x%llx: truncated: the %s table ends past the file's %lld bytes",
+                      path, (unsigned long long)(sh_end > (uint64_t)st.st_size ? eh.e_shoff : eh.e_phoff),
+                      sh_end > (uint64_t)st.st_size ? "section header" : "program header", (long long)st.st_size);
   }
   b->machine = eh.e_machine;
   read_build_id(b);

@@ -5,15 +5,16 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "model/names.h"
 
 static const char *relation_name(uint8_t r) {
-  static const char *const names[] = {"lexical", "call", "inlined call"};
-  return r < 3 ? names[r] : "relation?";
+  const char *name = model_relation_name(r);
+  return name ? name : "relation?";
 }
 
 static const char *lexical_name(uint8_t t) {
-  static const char *const names[] = {"function", "loop", "line", "instruction"};
-  return t < 4 ? names[t] : "lexical?";
+  const char *name = model_lexical_name(t);
+  return name ? name : "lexical?";
 }
 
 size_t context_label(const hpcdb_experiment *exp, const hpcdb_context *c, char *buf, size_t size) {

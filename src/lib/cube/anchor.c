@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/vec.h"
+#include "common/worker.h"
 #include "cube/cube.h"
 
 #define MAX_DEPTH 512
@@ -343,12 +344,12 @@ static int parse_split(cube_anchor *a, const char *text, size_t len, const char 
   parser p;
   XML_Parser x = new_parser(&p, a, path, NULL);
   h.x = new_parser(&h.p, &h.b, path, encoding[0] ? encoding : NULL);
-  pthread_t thread;
-  int started = x && h.x && pthread_create(&thread, NULL, parse_second_half, &h) == 0;
+  worker_thread helper;
+  int started = worker_start(&helper, x && h.x, parse_second_half, &h);
   static const char close[] = "</program></cube>";
   int ok = started && feed(x, &p, text, cut, 0) == 0 && p.depth == 2 && !strcmp(p.stack[0], "cube") &&
            !strcmp(p.stack[1], "program") && feed(x, &p, close, sizeof close - 1, 1) == 0;
-  if (started) pthread_join(thread, NULL);
+  worker_join(&helper);
   ok = ok && h.ok && merge_halves(a, &h.b);
   if (x) XML_ParserFree(x);
   if (h.x) XML_ParserFree(h.x);

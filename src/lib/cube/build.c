@@ -11,6 +11,8 @@
 #include "common/hashmap.h"
 #include "cube/cube.h"
 #include "hpcdb/hpcdb.h"
+#include "model/model_build.h"
+#include "model/names.h"
 
 #define FAIL(rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", 0, rule, __VA_ARGS__)
 
@@ -76,11 +78,9 @@ static int function_of(builder *b, uint32_t region, uint32_t *out) {
   return 0;
 }
 
-static int name_index(const char *s, const char *const *names, int n) {
-  for (int i = 0; i < n; i++)
-    if (!strcmp(s, names[i])) return i;
-  return (int)strtol(s, NULL, 10); /* unknown values were written as numbers */
-}
+/* A relation or lexical type by name (model/names.h); unknown values were
+ * written as numbers. */
+static uint8_t named_or_number(int named, const char *s) { return (uint8_t)(named >= 0 ? named : strtol(s, NULL, 10)); }
 
 /* A plain Cube root hangs below one synthetic entry point "main thread". */
 static int synthetic_entry(builder *b, uint32_t *out) {
@@ -94,7 +94,8 @@ static int synthetic_entry(builder *b, uint32_t *out) {
     HPCDB_TRY(hpcdb_add_context(b->exp, &e, 0, &b->entry));
     char id[16];
     snprintf(id, sizeof id, "%u", e.id);
-    HPCDB_TRY(hpcdb_add_attr(b->exp, "cube.synthetic_entry", id)); /* not a cnode: exports leave it out */
+    HPCDB_TRY(hpcdb_add_attr(b->exp, "cube.synthetic_entry", id));
+    model_set_synthetic_entry(b->exp, e.id); /* not a cnode: exports leave it out */
   }
   *out = b->entry;
   return 0;
@@ -114,8 +115,6 @@ static const char *label_of(builder *b, uint32_t c, char *buf, size_t size) {
 }
 
 static int add_cnode(builder *b, uint32_t c, uint32_t *ctx_of) {
-  static const char *const relations[] = {"lexical", "call", "inlined call"};
-  static const char *const lexicals[] = {"function", "loop", "line", "instruction"};
   const cube_cnode *n = &b->a->cnodes[c];
   uint64_t found;
   uint32_t region = u64map_get(&b->region_of, n->callee, &found) ? (uint32_t)found : UINT32_MAX;
@@ -137,8 +136,8 @@ static int add_cnode(builder *b, uint32_t c, uint32_t *ctx_of) {
   }
   ctx.kind = HPCDB_CTX_NORMAL;
   cube_cnode_defaults(b->role_defaults ? g->role : CUBE_ROLE_OTHER, &ctx.relation, &ctx.lexical_type, &ctx.propagation);
-  if ((v = param(b, c, "hpctoolkit::relation"))) ctx.relation = (uint8_t)name_index(v, relations, 3);
-  if ((v = param(b, c, "hpctoolkit::lexical"))) ctx.lexical_type = (uint8_t)name_index(v, lexicals, 4);
+  if ((v = param(b, c, "hpctoolkit::relation"))) ctx.relation = named_or_number(model_relation_of(v), v);
+  if ((v = param(b, c, "hpctoolkit::lexical"))) ctx.lexical_type = named_or_number(model_lexical_of(v), v);
   if (!g->synthetic) HPCDB_TRY(function_of(b, region, &ctx.function));
   if (n->mod && *n->mod) {
     HPCDB_TRY(file_index(b->exp, n->mod, &ctx.file));
@@ -257,17 +256,19 @@ static int build_metrics(builder *b) {
     uint32_t idx;
     uint8_t combine = m->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : m->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
     HPCDB_TRY(hpcdb_add_metric(exp, *m->uniq ? m->uniq : m->disp, &idx));
-    exp->metrics[idx].description = *m->descr ? hpcdb_intern(exp, m->descr) : NULL;
-    exp->metrics[idx].unit = *m->uom ? hpcdb_intern(exp, m->uom) : NULL;
+    HPCDB_TRY(hpcdb_metric_describe(exp, idx, *m->descr ? m->descr : NULL, *m->uom ? m->uom : NULL));
     cube_dtype t;
+    uint8_t integer = 0;
     if (cube_dtype_parse(&t, m->dtype) && t.kind == CUBE_DT_INTEGER) /* read.c sums them so */
-      exp->metrics[idx].integer = t.is_signed ? HPCDB_INTEGER_SIGNED : HPCDB_INTEGER_UNSIGNED;
+      integer = t.is_signed ? HPCDB_INTEGER_SIGNED : HPCDB_INTEGER_UNSIGNED;
+    HPCDB_TRY(hpcdb_metric_set_combine(exp, idx, integer, HPCDB_COMBINE_SUM));
     if (m->stored_only) { /* hpcdb wrote it so: one flavour, no summary (read.c) */
       int inclusive = m->flavour == CUBE_INCLUSIVE;
       HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, inclusive ? se : sp, (uint16_t)(2 * i + (uint32_t)inclusive)));
       continue;
     }
-    exp->metrics[idx].execution_combine = combine; /* min / max over the subtree: not v4.0's execution sum */
+    /* min / max over the subtree: not v4.0's execution sum */
+    HPCDB_TRY(hpcdb_metric_set_combine(exp, idx, integer, combine));
     HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, sp, (uint16_t)(2 * i)));
     HPCDB_TRY(hpcdb_metric_add_instance(exp, idx, se, (uint16_t)(2 * i + 1)));
     hpcdb_summary s1 = {sp, "$$", combine, (uint16_t)(2 * i)}, s2 = {se, "$$", combine, (uint16_t)(2 * i + 1)};
@@ -278,11 +279,11 @@ static int build_metrics(builder *b) {
 }
 
 int cube_build_model(hpcdb_experiment *exp, const cube_anchor *a, const char *path, uint32_t *entry_id) {
-  exp->format = "cube";
-  exp->version_major = 4;
+  HPCDB_TRY(hpcdb_set_format(exp, cube_format.name, 4, 0));
   const char *title = attr_value(a, "hpctoolkit::title");
   HPCDB_TRY(hpcdb_set_title(exp, title ? title : "cube", attr_value(a, "hpctoolkit::description")));
   HPCDB_TRY(hpcdb_add_attr(exp, "cube.ctx_id_offset", "1"));
+  model_set_native_offset(exp, 1);
   HPCDB_TRY(hpcdb_add_attr(exp, "cube.version", a->version));
   for (uint32_t i = 0; i < a->n_attrs; i++) {
     if (!strncmp(a->attrs[i].key, "hpctoolkit::", 12)) continue; /* hpcdb's own: used below */

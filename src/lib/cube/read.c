@@ -18,6 +18,7 @@
 #include "cube/cube.h"
 #include "cube/early_sums.h"
 #include "hpcdb/hpcdb.h"
+#include "model/model_build.h"
 
 typedef struct triples {
   uint32_t *ctx;
@@ -546,7 +547,7 @@ static int declare_component(reader *r, const cube_metric *m, const cube_compone
   snprintf(descr, sizeof descr, "component %s of %s (%s)", cp->name, base, m->dtype);
   uint32_t idx, point = scope_of_type(r->exp, HPCDB_SCOPE_POINT), execution = scope_of_type(r->exp, HPCDB_SCOPE_EXECUTION);
   HPCDB_TRY(hpcdb_add_metric(r->exp, name, &idx));
-  r->exp->metrics[idx].description = hpcdb_intern(r->exp, descr);
+  HPCDB_TRY(hpcdb_metric_describe(r->exp, idx, descr, NULL));
   /* its inclusive values combine along the tree as the component does (min / max: not v4.0's execution sum) */
   r->exp->metrics[idx].execution_combine =
       cp->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
@@ -846,16 +847,20 @@ static int set_profile(hpcdb_experiment *exp, uint32_t profile, const triples *t
   uint32_t max = 0;
   for (uint64_t i = 0; i < t->n; i++) max = t->ctx[i] > max ? t->ctx[i] : max;
   uint64_t *at = calloc((size_t)max + 2, sizeof *at);
-  uint32_t n_ctxs = 0, *ids = NULL;
-  uint64_t *starts = NULL;
-  uint16_t *metrics = malloc((size_t)t->n * sizeof *metrics + 2);
-  double *values = malloc((size_t)t->n * sizeof *values + 8);
-  if (!at || !metrics || !values) goto oom;
+  uint32_t n_ctxs = 0;
+  if (!at) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)t->n);
   for (uint64_t i = 0; i < t->n; i++) at[t->ctx[i] + 1]++;
   for (uint32_t c = 0; c <= max; c++) n_ctxs += at[c + 1] != 0;
-  ids = malloc(((size_t)n_ctxs + 1) * sizeof *ids);
-  starts = malloc(((size_t)n_ctxs + 1) * sizeof *starts);
-  if (!ids || !starts) goto oom;
+  hpcdb_profile csr;
+  int rc = model_csr_alloc(&csr, n_ctxs, t->n);
+  if (rc < 0) {
+    free(at);
+    return rc;
+  }
+  uint32_t *ids = csr.ctx_ids;
+  uint64_t *starts = csr.ctx_starts;
+  uint16_t *metrics = csr.metric_ids;
+  double *values = csr.values;
   for (uint32_t c = 0, k = 0; c <= max; c++) {
     if (at[c + 1]) ids[k++] = c;
     at[c + 1] += at[c];
@@ -881,9 +886,6 @@ static int set_profile(hpcdb_experiment *exp, uint32_t profile, const triples *t
   starts[n_ctxs] = t->n;
   free(at);
   return hpcdb_profile_adopt_csr(exp, profile, n_ctxs, ids, starts, t->n, metrics, values);
-oom:
-  free(at), free(ids), free(starts), free(metrics), free(values);
-  return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)t->n);
 }
 
 static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_options *opts) {
@@ -941,11 +943,11 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   if (rc == 0) rc = read_metrics(&r);
   for (uint32_t p = 0; rc == 0 && p <= nl; p++) {
     rc = set_profile(r.exp, p, &r.per_profile[p]);
-    if (rc == 0 && p > 0 && r.counted) r.exp->profiles[p].n_counted = r.counted[p - 1];
+    if (rc == 0 && p > 0 && r.counted) rc = hpcdb_profile_set_counted(r.exp, p, r.counted[p - 1]);
     free(r.per_profile[p].ctx), free(r.per_profile[p].metric), free(r.per_profile[p].value);
     r.per_profile[p] = (triples){0};
   }
-  if (rc == 0) r.exp->origin = hpcdb_intern(r.exp, path);
+  if (rc == 0) rc = hpcdb_set_origin(r.exp, path);
   for (uint32_t p = 0; r.per_profile && p <= nl; p++) {
     free(r.per_profile[p].ctx);
     free(r.per_profile[p].metric);

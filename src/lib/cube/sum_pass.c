@@ -15,6 +15,7 @@
 #include <math.h>
 #include <pthread.h>
 
+#include "common/worker.h"
 #include "cube/cube.h"
 
 /* Fewer values than this are summed on the calling thread alone: below it a
@@ -130,15 +131,13 @@ void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_e
   share second = first;
   second.scratch = scratch + share_rows;
   if (counts) first.tally = first.scratch + share_rows - nl, second.tally = second.scratch + share_rows - nl;
-  pthread_t helper;
-  int helped = 0;
-  if (!t->serial && !t->exc_totals && (uint64_t)nc * nl >= PARALLEL_MIN_VALUES) {
-    first.to = second.from = nc / 2;
-    helped = pthread_create(&helper, NULL, run_share, &second) == 0;
-    if (!helped) first.to = nc;
-  }
+  worker_thread helper;
+  int split = !t->serial && !t->exc_totals && (uint64_t)nc * nl >= PARALLEL_MIN_VALUES;
+  if (split) first.to = second.from = nc / 2;
+  int helped = worker_start(&helper, split, run_share, &second);
+  if (!helped) first.to = nc;
   run_share(&first);
-  if (helped) pthread_join(helper, NULL);
+  worker_join(&helper);
   for (uint32_t l = 0; counts && l < nl; l++)
     counts[l] += (uint64_t)first.tally[l] + (helped ? (uint64_t)second.tally[l] : 0);
 }

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "cube/cube_write.h"
+#include "model/names.h"
 
 static const char *attr_kept_from_cube(const char *key) {
   /* the Cube reader's own records are not the file's attributes */
@@ -133,8 +134,6 @@ static void parameter(cube_buf *b, const char *type, const char *key, const char
 }
 
 static void cnode_open(cube_buf *b, const hpcdb_experiment *exp, const cube_tree *t, uint32_t c) {
-  static const char *const relations[] = {"lexical", "call", "inlined call"};
-  static const char *const lexicals[] = {"function", "loop", "line", "instruction"};
   const hpcdb_context *x = &exp->contexts[t->ctx[c]];
   char num[32];
   cube_buf_printf(b, "<cnode id=\"%u\"", c);
@@ -155,10 +154,11 @@ static void cnode_open(cube_buf *b, const hpcdb_experiment *exp, const cube_tree
   uint16_t propagation;
   cube_cnode_defaults(r < exp->n_functions ? CUBE_ROLE_OTHER : cube_role_of(t->synthetic[r - exp->n_functions].role),
                       &relation, &lexical_type, &propagation);
-  if (x->relation != relation && x->relation < 3) parameter(b, "string", "hpctoolkit::relation", relations[x->relation]);
+  if (x->relation != relation && model_relation_name(x->relation))
+    parameter(b, "string", "hpctoolkit::relation", model_relation_name(x->relation));
   else if (x->relation != relation) snprintf(num, sizeof num, "%u", x->relation), parameter(b, "string", "hpctoolkit::relation", num);
-  if (x->lexical_type != lexical_type && x->lexical_type < 4)
-    parameter(b, "string", "hpctoolkit::lexical", lexicals[x->lexical_type]);
+  if (x->lexical_type != lexical_type && model_lexical_name(x->lexical_type))
+    parameter(b, "string", "hpctoolkit::lexical", model_lexical_name(x->lexical_type));
   else if (x->lexical_type != lexical_type)
     snprintf(num, sizeof num, "%u", x->lexical_type), parameter(b, "string", "hpctoolkit::lexical", num);
   if (x->module != HPCDB_NONE) {

@@ -11,6 +11,7 @@
 #include "common/big_alloc.h"
 #include "common/bytes.h"
 #include "common/error.h"
+#include "common/worker.h"
 #include "cube/cube_write.h"
 
 static void put_le(cube_buf *b, uint64_t v, size_t n) {
@@ -150,12 +151,12 @@ int cube_metric_rows_fill(cube_metric_rows *r, const hpcdb_experiment *exp, cons
   uint32_t half = cells >= FILL_THREADS_MIN_CELLS ? nl / 2 / TILE * TILE : 0;
   fill_part parts[2] = {{r, exp, t, plan, half, nl, r->tiles, r->nonzero},
                         {r, exp, t, plan, 0, half, r->tiles + (size_t)n * TILE, r->nonzero + n}};
-  pthread_t thread;
-  int two = half > 0 && pthread_create(&thread, NULL, fill_rows, &parts[1]) == 0;
+  worker_thread helper;
+  int two = worker_start(&helper, half > 0, fill_rows, &parts[1]);
   if (half > 0 && !two) parts[0].begin = 0;
   fill_rows(&parts[0]);
   if (two) {
-    pthread_join(thread, NULL);
+    worker_join(&helper);
     for (uint32_t c = 0; c < n; c++) r->nonzero[c] |= r->nonzero[n + c];
   }
   r->integer = plan->integer;

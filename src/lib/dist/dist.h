@@ -71,7 +71,7 @@ typedef struct dist_run {
   int fd_prof, fd_cct, fd_trace; /* profile.db is also read back */
 } dist_run;
 
-/* collectives, counting the bytes sent */
+/* dist_collectives.c: collectives, counting the bytes sent */
 int dist_agree(dist_run *d, int rc);
 int dist_bcast(dist_run *d, void *buf, uint64_t n, int root);
 int dist_allreduce(dist_run *d, uint64_t *v, uint64_t n, hpcdb_reduce_op op);

@@ -154,8 +154,8 @@ static int take_files(dist_run *d, hpcdb_cursor *c, int r, void *user) {
   HPCDB_TRY(cursor_le64(c, &lo, "range"));
   HPCDB_TRY(cursor_le64(c, &hi, "range"));
   if (have) {
-    if (!seen->have_range || lo < exp->trace_min) exp->trace_min = lo;
-    if (!seen->have_range || hi > exp->trace_max) exp->trace_max = hi;
+    hpcdb_set_trace_range(exp, !seen->have_range || lo < exp->trace_min ? lo : exp->trace_min,
+                          !seen->have_range || hi > exp->trace_max ? hi : exp->trace_max);
   }
   seen->have_range |= have != 0;
   HPCDB_TRY(msg_read_str(c, &title));
@@ -293,7 +293,7 @@ static int trace_head(dist_run *d, whole *w) {
     d->fd_trace = -1;
     return remove(path) == 0 ? 0 : hpcdb_fail(HPCDB_EIO, "%s: cannot remove: %s", path, strerror(errno));
   }
-  d->global.exp->has_traces = 1;
+  hpcdb_set_has_traces(d->global.exp);
   wbuf b = {0};
   uint64_t lines, end = 0;
   int rc = hpctk4_trace_head(&b, w->traces, w->n_traces, d->global.exp->trace_min, d->global.exp->trace_max, &lines);

@@ -37,8 +37,7 @@ static int local_tree(dist_run *d) {
     hpcdb_experiment_free(tree_exp);
     return rc;
   }
-  tree_exp->format = "hpctoolkit-v4";
-  tree_exp->version_major = 4;
+  HPCDB_TRY(hpcdb_set_format(tree_exp, "hpctoolkit-v4", 4, 0));
   if (!d->opt->ignore_structs)
     HPCDB_TRY(structure_map_open(&d->tree.structure, tree_exp, d->measurements, d->opt, keep_warning_fn(), d));
   HPCDB_TRY(analysis_add_scopes(tree_exp));

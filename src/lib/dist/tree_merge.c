@@ -172,8 +172,7 @@ int merged_tree_init(merged_tree *m, const char *measurements) {
   memset(m, 0, sizeof *m);
   HPCDB_TRY(hpcdb_experiment_new(&m->exp));
   HPCDB_TRY(unified_tree_init(&m->t, m->exp, measurements));
-  m->exp->format = "hpctoolkit-v4";
-  m->exp->version_major = 4;
+  HPCDB_TRY(hpcdb_set_format(m->exp, "hpctoolkit-v4", 4, 0));
   HPCDB_TRY(analysis_add_scopes(m->exp));
   return hpcdb_add_profile(m->exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, NULL);
 }

@@ -11,6 +11,7 @@
 #include "common/hashmap.h"
 #include "hpcrun/hpcrun_file.h"
 #include "hpcrun/hpcrun_model.h"
+#include "hpcrun/hpcrun_placeholders.h"
 
 static const char *const standard_kinds[] = {"SUMMARY",   "NODE",       "RANK",      "THREAD",
                                              "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"};
@@ -93,20 +94,6 @@ static int map_metrics(hpcrun_builder *b, const hpcrun_tables *t, uint16_t *ids)
   return rc;
 }
 
-/* "^Primary", "| Main  ": a placeholder's ip holds 8 characters, big-endian;
- * trailing blanks and NULs are dropped, other bytes outside ASCII become '?'. */
-static void placeholder_name(uint64_t ip, char name[9]) {
-  int n = 0;
-  for (int i = 0; i < 8; i++) {
-    unsigned char ch = (unsigned char)(ip >> (56 - 8 * i));
-    name[n++] = (ch >= 0x20 && ch < 0x7f) || ch == 0 ? (char)ch : '?';
-  }
-  while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\0')) n--;
-  name[n] = '\0';
-  for (int i = 0; i < n; i++)
-    if (name[i] == '\0') name[i] = '?';
-}
-
 static int add_tree(hpcrun_builder *b, const char *path, const hpcrun_file *f,
                     const hpcrun_tables *t, hpcdb_u64map *native) {
   hpcdb_experiment *exp = b->exp;
@@ -148,7 +135,7 @@ static int add_tree(hpcrun_builder *b, const char *path, const hpcrun_file *f,
     c.offset = n->ip;
     char name[9];
     if (n->lm_id == HPCRUN_LM_PLACEHOLDER) {
-      placeholder_name(n->ip, name);
+      hpcrun_placeholder_label(n->ip, name);
       c.name = name[0] ? name : NULL;
       c.lexical_type = HPCDB_LEX_FUNCTION;
     } else {
@@ -337,16 +324,17 @@ static int add_attrs(hpcrun_builder *b, const hpcrun_file *f, const char *prefix
 static void time_range(hpcrun_builder *b, const hpcrun_file *f) {
   uint64_t lo, hi, scale = f->major == 2 ? 1000 : 1;
   hpcdb_experiment *exp = b->exp;
+  uint64_t min = exp->trace_min, max = exp->trace_max;
   if (parse_uint(pair_value(&f->header, "trace-min-time"), 10, &lo) && lo <= UINT64_MAX / scale &&
-      (!b->have_range || lo * scale < exp->trace_min)) {
-    exp->trace_min = lo * scale;
+      (!b->have_range || lo * scale < min)) {
+    min = lo * scale;
     b->have_range = 1;
   }
-  if (parse_uint(pair_value(&f->header, "trace-max-time"), 10, &hi) && hi <= UINT64_MAX / scale &&
-      hi * scale > exp->trace_max) {
-    exp->trace_max = hi * scale;
+  if (parse_uint(pair_value(&f->header, "trace-max-time"), 10, &hi) && hi <= UINT64_MAX / scale && hi * scale > max) {
+    max = hi * scale;
     b->have_range = 1;
   }
+  hpcdb_set_trace_range(exp, min, max);
 }
 
 /* Trace cct ids name nodes of the file; with several epochs a later epoch's

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "hpcdb/hpcrun.h"
 #include "hpcrun/hpcrun_file.h"
+#include "hpcrun/hpcrun_format.h"
 #include "hpcrun/hpcrun_model.h"
 #include "hpcrun/hpcrun_paths.h"
 
@@ -71,10 +72,8 @@ static int add_one(hpcrun_builder *b, const char *path, const hpcrun_file *f, in
   return rc;
 }
 
-static void set_source(hpcdb_experiment *exp, const hpcrun_file *f) {
-  exp->format = "hpcrun";
-  exp->version_major = f->major;
-  exp->version_minor = f->minor;
+static int set_source(hpcdb_experiment *exp, const hpcrun_file *f) {
+  return hpcdb_set_format(exp, hpcrun_format.name, f->major, f->minor);
 }
 
 static int read_dir(hpcdb_experiment *exp, const char *dir) {
@@ -91,7 +90,7 @@ static int read_dir(hpcdb_experiment *exp, const char *dir) {
     hpcrun_file *f = NULL;
     rc = hpcrun_file_load(&f, l.paths[i], NULL);
     if (rc == 0 && i == 0) {
-      set_source(exp, f);
+      rc = set_source(exp, f);
       if (f->major != 4 && f->n_epochs > 1) b.renumber = 1;
     }
     if (rc == 0) rc = add_one(&b, l.paths[i], f, l.n > 1);
@@ -123,8 +122,8 @@ static int read_file(hpcdb_experiment *exp, const char *path) {
   if (rc == 0) {
     hpcrun_builder b;
     hpcrun_builder_init(&b, exp, f->major != 4 && f->n_epochs > 1);
-    set_source(exp, f);
-    rc = add_one(&b, path, f, 0);
+    rc = set_source(exp, f);
+    if (rc == 0) rc = add_one(&b, path, f, 0);
     hpcrun_builder_free(&b);
   }
   hpcrun_file_free(f);
@@ -141,7 +140,11 @@ int hpcdb_hpcrun_read(hpcdb_experiment **out, const char *path) {
     hpcdb_experiment_free(exp);
     return rc;
   }
-  exp->origin = hpcdb_intern(exp, path);
+  rc = hpcdb_set_origin(exp, path);
+  if (rc < 0) {
+    hpcdb_experiment_free(exp);
+    return rc;
+  }
   *out = exp;
   return 0;
 }

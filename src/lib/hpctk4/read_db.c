@@ -87,7 +87,7 @@ static int read_db(hpcdb_experiment **out, const char *path, parse_fn read_profi
     if (rc == 0) rc = read_file(exp, dir, "cct.db", 0, read_cct);
     if (rc == 0) rc = read_file(exp, dir, "trace.db", 0, read_trace);
   }
-  if (rc == 0) exp->origin = hpcdb_intern(exp, path);
+  if (rc == 0) rc = hpcdb_set_origin(exp, path);
   if (rc < 0) {
     hpcdb_experiment_free(exp);
     return rc;

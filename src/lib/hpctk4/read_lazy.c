@@ -86,7 +86,7 @@ int hpcdb_hpctk4_read_lazy(hpcdb_experiment **out, hpcdb_db **db, const char *di
   if (rc == 0 && hpcdb_db_profile_count(*db) != exp->n_profiles)
     rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: profile.db: %u profiles, then %u", dir, exp->n_profiles,
                     hpcdb_db_profile_count(*db));
-  if (rc == 0) exp->origin = hpcdb_intern(exp, dir);
+  if (rc == 0) rc = hpcdb_set_origin(exp, dir);
   if (rc < 0) {
     hpcdb_experiment_free(exp);
     hpcdb_db_close(*db);

@@ -121,7 +121,7 @@ static int scope_of(const meta_reader *r, uint64_t p, uint64_t where, uint32_t *
 static int subtree_scope(meta_reader *r, uint32_t idx, uint32_t *scope) {
   uint8_t c = hpctk4_subtree_combine(&r->exp->scopes[*scope]);
   if (c == HPCDB_COMBINE_SUM) return 0;
-  r->exp->metrics[idx].execution_combine = c;
+  HPCDB_TRY(hpcdb_metric_set_combine(r->exp, idx, r->exp->metrics[idx].integer, c));
   for (uint32_t i = 0; i < r->exp->n_scopes; i++)
     if (r->exp->scopes[i].type == HPCDB_SCOPE_EXECUTION && r->exp->scopes[i].name &&
         !strcmp(r->exp->scopes[i].name, "execution"))
@@ -356,9 +356,7 @@ int hpctk4_parse_meta(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, 
   meta_reader r = {0};
   r.exp = exp;
   HPCDB_TRY(hpctk4_open_bytes(&r.f, data, len, path, "meta", "_meta.db", N_SECTIONS));
-  exp->format = "hpctoolkit-v4";
-  exp->version_major = r.f.major;
-  exp->version_minor = r.f.minor;
+  HPCDB_TRY(hpcdb_set_format(exp, hpctk4_format.name, r.f.major, r.f.minor));
   HPCDB_TRY(read_general(&r));
   HPCDB_TRY(read_id_names(&r));
   HPCDB_TRY(read_metrics(&r));

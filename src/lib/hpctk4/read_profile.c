@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/worker.h"
 #include "hpctk4/hpctk4_read.h"
+#include "model/model_build.h"
 
 enum { SEC_INFOS, SEC_TUPLES, N_SECTIONS };
 
@@ -84,18 +86,14 @@ static int decode_values(const hpctk4_file *f, block_reader *br, uint64_t block,
   if (n_values && !n_ctxs)
     return FAIL_IN(f, HPCDB_ECORRUPT, "values", block, "start-index", "%llu values belong to no context",
                    (unsigned long long)n_values);
-  *d = (decoded){n_ctxs, n_values, malloc(((size_t)n_ctxs + 1) * sizeof *d->ctx),
-                 malloc(((size_t)n_ctxs + 1) * sizeof *d->starts), malloc((n_values ? n_values : 1) * sizeof *d->mid),
-                 malloc((n_values ? n_values : 1) * sizeof *d->val), 0};
+  hpcdb_profile csr;
+  int rc = model_csr_alloc(&csr, n_ctxs, n_values);
+  *d = (decoded){n_ctxs, n_values, csr.ctx_ids, csr.ctx_starts, csr.metric_ids, csr.values, 0};
   uint32_t *ctx = d->ctx;
   uint64_t *starts = d->starts;
   uint16_t *mid = d->mid;
   double *val = d->val;
-  int rc = 0;
-  if (!ctx || !starts || !mid || !val) {
-    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)n_values);
-    goto fail;
-  }
+  if (rc < 0) goto fail;
   for (uint32_t k = 0; k < n_ctxs; k++) {
     const uint8_t *e = hpctk4_chunk(&br->idx, p_idx + 12 * (uint64_t)k, 12);
     ctx[k] = rd_le32(e);
@@ -195,11 +193,10 @@ static decoded *decode_all_ahead(const hpctk4_file *f, int fd, uint64_t p, uint6
   decoded *out = calloc(n, sizeof *out);
   if (!out) return NULL;
   ahead_job odd = {f, fd, p, stride, n, 1, out}, even = {f, fd, p, stride, n, 0, out};
-  pthread_t thread;
-  int started = pthread_create(&thread, NULL, decode_ahead, &odd) == 0;
+  worker_thread helper;
+  worker_start(&helper, 1, decode_ahead, &odd); /* without it, the odd ones are decoded when read */
   decode_ahead(&even);
-  if (started)
-    pthread_join(thread, NULL);
+  worker_join(&helper);
   return out;
 }
 

@@ -22,9 +22,8 @@ int hpctk4_parse_trace(hpcdb_experiment *exp, const uint8_t *data, uint64_t len,
     return hpcdb_fail_at(HPCDB_ECORRUPT, path, "Context Trace Headers", s, "section-bounds",
                          "%u trace headers at 0x%llx are not an aligned array inside the section", n,
                          (unsigned long long)p);
-  exp->trace_min = rd_le64(data + s + 0x10);
-  exp->trace_max = rd_le64(data + s + 0x18);
-  exp->has_traces = 1;
+  hpcdb_set_trace_range(exp, rd_le64(data + s + 0x10), rd_le64(data + s + 0x18));
+  hpcdb_set_has_traces(exp);
   for (uint32_t i = 0; i < n; i++) {
     const uint8_t *h = data + p + i * stride;
     uint32_t prof = rd_le32(h);

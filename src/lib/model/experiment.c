@@ -18,6 +18,7 @@ int hpcdb_experiment_new(hpcdb_experiment **out) {
     free(exp);
     return NOMEM();
   }
+  exp->priv->synthetic_entry = HPCDB_NONE;
   hpcdb_context global = {0};
   global.kind = HPCDB_CTX_GLOBAL;
   global.parent = HPCDB_NONE;

@@ -34,7 +34,7 @@ typedef struct format_kind {
 } format_kind;
 
 typedef struct format_desc {
-  const char *name;          /* short, for messages and tests */
+  const char *name;          /* short; what hpcdb_experiment.format says of what it reads */
   const format_kind *kinds;  /* the enum values it answers for */
   size_t n_kinds;
   unsigned caps;             /* FORMAT_* */

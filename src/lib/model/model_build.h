@@ -21,4 +21,24 @@ int model_reserve_contexts(hpcdb_experiment *exp, uint32_t n, void **tail, size_
  * them (each the last child of its parent, in index order). */
 int model_link_contexts(hpcdb_experiment *exp);
 
+/* The four arrays of a sparse value set (CSR) for at most n_ctxs contexts
+ * and n_values values, in p (its other fields untouched; n_ctxs and n_values
+ * set to those bounds): ctx_ids and ctx_starts have room for n_ctxs + 1, the
+ * values for at least one; counts are checked for overflow. On failure all
+ * four are NULL. A producer fills them, then hands them to
+ * hpcdb_profile_adopt_csr or frees them with hpcdb_profile_clear_values. */
+int model_csr_alloc(hpcdb_profile *p, uint32_t n_ctxs, uint64_t n_values);
+/* The counts of what was filled in (at most the allocated bounds). */
+void model_csr_trim(hpcdb_profile *p, uint32_t n_ctxs, uint64_t n_values);
+
+/* Native context ids, where the model's differ from the source's (a Cube
+ * cnode id is the model's id minus 1, the global context being 0): the
+ * offset, and the id of a context the reader made up (the Cube reader's
+ * synthetic entry point). Exports that print the source's ids ask here. */
+void model_set_native_offset(hpcdb_experiment *exp, uint32_t offset);
+void model_set_synthetic_entry(hpcdb_experiment *exp, uint32_t ctx_id);
+/* The offset (0: ids are the source's), *synthetic the made-up context's id
+ * or HPCDB_NONE. */
+uint32_t model_native_offset(const hpcdb_experiment *exp, uint32_t *synthetic);
+
 #endif

@@ -6,6 +6,7 @@
 #include "common/bytes.h"
 #include "common/error.h"
 #include "common/vec.h"
+#include "model/model_build.h"
 #include "model/model_private.h"
 
 int hpcdb_add_profile(hpcdb_experiment *exp, uint32_t flags, int has_id_tuple, const hpcdb_id *ids,
@@ -51,8 +52,8 @@ static void *alloc_array(uint64_t count, size_t size) {
   return malloc((size_t)bytes);
 }
 
-static int alloc_csr(hpcdb_profile *p, uint32_t n_ctxs, uint64_t n_values) {
-  p->ctx_ids = alloc_array(n_ctxs, sizeof *p->ctx_ids);
+int model_csr_alloc(hpcdb_profile *p, uint32_t n_ctxs, uint64_t n_values) {
+  p->ctx_ids = alloc_array((uint64_t)n_ctxs + 1, sizeof *p->ctx_ids);
   p->ctx_starts = alloc_array((uint64_t)n_ctxs + 1, sizeof *p->ctx_starts);
   p->metric_ids = alloc_array(n_values, sizeof *p->metric_ids);
   p->values = alloc_array(n_values, sizeof *p->values);
@@ -63,6 +64,11 @@ static int alloc_csr(hpcdb_profile *p, uint32_t n_ctxs, uint64_t n_values) {
   p->n_ctxs = n_ctxs;
   p->n_values = n_values;
   return 0;
+}
+
+void model_csr_trim(hpcdb_profile *p, uint32_t n_ctxs, uint64_t n_values) {
+  p->n_ctxs = n_ctxs;
+  p->n_values = n_values;
 }
 
 /* The order rules of a CSR value set. */
@@ -112,7 +118,7 @@ int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ct
   HPCDB_TRY(check_csr(profile, n_ctxs, ctx_ids, ctx_starts, n_values, metric_ids));
   hpcdb_profile *p = &exp->profiles[profile];
   hpcdb_profile_clear_values(p);
-  HPCDB_TRY(alloc_csr(p, n_ctxs, n_values));
+  HPCDB_TRY(model_csr_alloc(p, n_ctxs, n_values));
   memcpy(p->ctx_ids, ctx_ids, (size_t)n_ctxs * sizeof *ctx_ids);
   memcpy(p->ctx_starts, ctx_starts, ((size_t)n_ctxs + 1) * sizeof *ctx_starts);
   memcpy(p->metric_ids, metric_ids, (size_t)n_values * sizeof *metric_ids);
@@ -154,7 +160,7 @@ int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n
   }
   hpcdb_profile *p = &exp->profiles[profile];
   hpcdb_profile_clear_values(p);
-  int rc = alloc_csr(p, n_ctxs, n);
+  int rc = model_csr_alloc(p, n_ctxs, n);
   if (rc < 0) {
     free(t);
     return rc;

@@ -48,9 +48,9 @@ static void aggs_free(aggs *a) {
 
 /* 1 when an ancestor frame of f has the same name (recursion: its inclusive
  * cost is already counted there). */
-static int nested(const hpcdb_experiment *e, uint32_t f, const char *name) {
+static int nested(const hpcdb_experiment *e, uint32_t f, const char *name, int fo) {
   char other[512];
-  for (uint32_t a = report_frame(e, e->contexts[f].parent); a != 0; a = report_frame(e, e->contexts[a].parent)) {
+  for (uint32_t a = report_frame(e, e->contexts[f].parent, fo); a != 0; a = report_frame(e, e->contexts[a].parent, fo)) {
     report_name(e, a, other, sizeof other);
     if (!strcmp(other, name)) return 1;
     if (e->contexts[a].kind != HPCDB_CTX_NORMAL) break;
@@ -73,6 +73,12 @@ static int by_exclusive(const void *x, const void *y) {
   return strcmp(a->name, b->name);
 }
 
+static int all_zero(const agg *r, uint32_t n_cols) {
+  for (uint32_t c = 0; c < n_cols; c++)
+    if (r->inc[c] != 0 || r->exc[c] != 0) return 0;
+  return 1;
+}
+
 /* Prints top rows (group NONE) by exclusive cost and under each its group members. */
 static int print(table *t, aggs *a, uint32_t top, uint32_t per_group) {
   uint32_t *order = malloc((a->n ? a->n : 1) * sizeof *order);
@@ -84,13 +90,13 @@ static int print(table *t, aggs *a, uint32_t top, uint32_t per_group) {
   uint32_t shown = 0;
   for (uint32_t i = 0; i < n && (!top || shown < top); i++) {
     const agg *r = &a->rows[order[i]];
-    if (r->group != HPCDB_NONE) continue;
+    if (r->group != HPCDB_NONE || all_zero(r, t->d->n_cols)) continue; /* no zero rows */
     shown++;
     table_row(t, 0, r->name, -1, r->inc, r->exc);
     uint32_t members = 0;
     for (uint32_t k = 0; k < n && members < per_group; k++) {
       const agg *m = &a->rows[order[k]];
-      if (m->group != order[i]) continue;
+      if (m->group != order[i] || all_zero(m, t->d->n_cols)) continue;
       table_row(t, 1, m->name, -1, m->inc, m->exc);
       members++;
     }
@@ -108,7 +114,8 @@ int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options
   int rc = 0;
   for (uint32_t i = 1; i < e->n_contexts && rc == 0; i++) {
     if (e->contexts[i].kind != HPCDB_CTX_NORMAL) continue;
-    uint32_t f = report_frame(e, i);
+    int fo = o->functions_only && !flat;
+    uint32_t f = report_frame(e, i, fo);
     if (f == 0 || e->contexts[f].kind != HPCDB_CTX_NORMAL) continue;
     report_name(e, f, name, sizeof name);
     uint32_t top = flat ? row_of(&a, HPCDB_NONE, module_of(e, f)) : row_of(&a, HPCDB_NONE, name);
@@ -116,7 +123,7 @@ int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options
     if (flat) {
       member = row_of(&a, top, name);
     } else {
-      uint32_t caller = report_frame(e, e->contexts[f].parent);
+      uint32_t caller = report_frame(e, e->contexts[f].parent, fo);
       report_name(e, caller, other, sizeof other);
       member = row_of(&a, top, other);
     }
@@ -124,7 +131,7 @@ int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options
       rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
       break;
     }
-    int counts_inclusive = i == f && !nested(e, f, name);
+    int counts_inclusive = i == f && !nested(e, f, name, fo);
     for (uint32_t c = 0; c < d->n_cols; c++) {
       double x = rd_self(d, i, c), y = counts_inclusive ? rd_inc(d, f, c) : 0;
       a.rows[top].exc[c] += x;

@@ -17,7 +17,8 @@ static void metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t 
   for (uint32_t k = 0; k < n; k++) {
     uint32_t scope = stat ? mt->summaries[k].scope : mt->instances[k].scope;
     int32_t id = stat ? mt->summaries[k].stat_metric_id : mt->instances[k].prop_metric_id;
-    if (stat && (mt->summaries[k].combine != HPCDB_COMBINE_SUM || !mt->summaries[k].formula ||
+    /* the summary of a sum is the sum; of a minimum or maximum (Cube), the minimum or maximum */
+    if (stat && (mt->summaries[k].combine != mt->execution_combine || !mt->summaries[k].formula ||
                  strcmp(mt->summaries[k].formula, "$$") != 0))
       continue;
     const hpcdb_scope *s = &e->scopes[scope];
@@ -60,7 +61,7 @@ int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const ch
   int rc = nonzero_metrics(exp, nz);
   uint32_t m = 0, time = HPCDB_NONE, any = HPCDB_NONE;
   for (; rc == 0 && m < exp->n_metrics; m++) {
-    if (!nz[m]) continue;
+    if (!nz[m] || exp->metrics[m].execution_combine != HPCDB_COMBINE_SUM) continue; /* a min or max has no total */
     if (any == HPCDB_NONE) any = m;
     if (report_time_unit(exp->metrics[m].name, exp->metrics[m].unit) != 0) {
       time = m;
@@ -78,7 +79,7 @@ int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const ch
 
 /* Without names: the default metric first, then the next metrics with
  * non-zero values (all metrics zero: the first three). */
-static int default_columns(report_data *d) {
+static int default_columns(report_data *d, uint32_t max) {
   const hpcdb_experiment *e = d->exp;
   uint32_t first;
   HPCDB_TRY(hpcdb_default_metric(e, &first, &d->why));
@@ -87,16 +88,16 @@ static int default_columns(report_data *d) {
   int rc = nonzero_metrics(e, nz);
   d->cols[d->n_cols++].metric = first;
   int all_zero = !nz[first];
-  for (uint32_t m = 0; rc == 0 && m < e->n_metrics && d->n_cols < 3; m++)
-    if (m != first && (nz[m] || all_zero)) d->cols[d->n_cols++].metric = m;
+  for (uint32_t m = 0; rc == 0 && m < e->n_metrics && d->n_cols < max; m++) /* a minimum or maximum is no default */
+    if (m != first && (nz[m] || all_zero) && e->metrics[m].execution_combine == HPCDB_COMBINE_SUM) d->cols[d->n_cols++].metric = m;
   free(nz);
   return rc;
 }
 
-static int pick_columns(report_data *d, const char *const *names, uint32_t n) {
+static int pick_columns(report_data *d, const char *const *names, uint32_t n, uint32_t max_default) {
   const hpcdb_experiment *e = d->exp;
   if (!names || n == 0) {
-    if (e->n_metrics) HPCDB_TRY(default_columns(d));
+    if (e->n_metrics) HPCDB_TRY(default_columns(d, max_default ? max_default : 3));
   } else {
     for (uint32_t i = 0; i < n; i++) {
       uint32_t m = 0;
@@ -110,6 +111,7 @@ static int pick_columns(report_data *d, const char *const *names, uint32_t n) {
   for (uint32_t c = 0; c < d->n_cols; c++) {
     d->cols[c].name = e->metrics[d->cols[c].metric].name ? e->metrics[d->cols[c].metric].name : "?";
     d->cols[c].seconds = report_time_unit(d->cols[c].name, e->metrics[d->cols[c].metric].unit);
+    d->cols[c].extreme = e->metrics[d->cols[c].metric].execution_combine;
   }
   return 0;
 }
@@ -138,6 +140,11 @@ static void add_profile(report_data *d, const hpcdb_profile *p, int stat, uint8_
 static void derive(report_data *d, const uint8_t *have_inc, const uint8_t *have_exc) {
   const hpcdb_experiment *e = d->exp;
   for (uint32_t c = 0; c < d->n_cols; c++) {
+    if (d->cols[c].extreme) { /* a minimum or maximum: the stored values only (no sums, no differences) */
+      d->total[c] = d->inc[c];
+      for (uint32_t i = 0; i < e->n_contexts; i++) d->self[(size_t)i * d->n_cols + c] = d->exc[(size_t)i * d->n_cols + c];
+      continue;
+    }
     if (!have_inc[c]) {
       for (uint32_t i = 0; i < e->n_contexts; i++) d->inc[(size_t)i * d->n_cols + c] = d->exc[(size_t)i * d->n_cols + c];
       for (uint32_t i = e->n_contexts; i-- > 1;) /* children come after parents */
@@ -166,10 +173,10 @@ static void derive(report_data *d, const uint8_t *have_inc, const uint8_t *have_
 }
 
 int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *const *metrics, uint32_t n_metrics,
-                      const char *profile) {
+                      const char *profile, uint32_t max_default) {
   memset(d, 0, sizeof *d);
   d->exp = exp;
-  HPCDB_TRY(pick_columns(d, metrics, n_metrics));
+  HPCDB_TRY(pick_columns(d, metrics, n_metrics, max_default));
   size_t cells = ((size_t)exp->n_contexts + 1) * d->n_cols;
   d->inc = calloc(cells, sizeof *d->inc);
   d->exc = calloc(cells, sizeof *d->exc);
@@ -179,18 +186,17 @@ int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *c
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
   }
   uint8_t have_inc[REPORT_MAX_COLUMNS] = {0}, have_exc[REPORT_MAX_COLUMNS] = {0};
-  char id[256];
   uint32_t used = 0;
   for (uint32_t p = 0; p < exp->n_profiles; p++) {
     const hpcdb_profile *pr = &exp->profiles[p];
     int summary = (pr->flags & HPCDB_PROFILE_SUMMARY) != 0;
-    if (profile) {
-      hpcdb_profile_identity(exp, pr, id, sizeof id);
-      if (strcmp(id, profile) != 0) continue;
-      snprintf(d->source_buf, sizeof d->source_buf, "%s", id);
+    if (profile) { /* one identity, or every profile a pattern selects, summed */
+      if (!hpcdb_profile_matches(exp, pr, profile)) continue;
       add_profile(d, pr, summary, have_inc, have_exc);
-      used = 1;
-      break;
+      used++;
+      if (used == 1) hpcdb_profile_identity(exp, pr, d->source_buf, sizeof d->source_buf);
+      else snprintf(d->source_buf, sizeof d->source_buf, "sum of %u profiles matching %s", used, profile);
+      continue;
     }
     if (summary) { /* the canonical summary is the whole program */
       add_profile(d, pr, 1, have_inc, have_exc);
@@ -206,7 +212,8 @@ int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *c
   }
   if (!used) {
     report_data_free(d);
-    return hpcdb_fail(HPCDB_EINVAL, "no profile with the identity \"%s\"", profile);
+    return hpcdb_fail(HPCDB_EINVAL, "no profile %s \"%s\" ('hpcdb report --view profiles' lists them)",
+                      strchr(profile, '=') ? "matches" : "has the identity", profile);
   }
   d->source = d->source_buf;
   derive(d, have_inc, have_exc);

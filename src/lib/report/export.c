@@ -19,7 +19,7 @@ static void folded_name(textout *o, const char *s) {
 int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metric, const char *profile) {
   report_data d;
   const char *names[1] = {metric};
-  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, profile));
+  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, profile, 1));
   uint32_t *chain = malloc(((size_t)exp->n_contexts + 1) * sizeof *chain);
   textout o = {0};
   int rc = chain ? textout_open(&o, out) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "common/textout.h"
 #include "hpcdb/hpcdb.h"
+#include "model/model_build.h"
 
 /* Inclusive/exclusive prop ids of a metric (execution; function, else point). */
 static void value_ids(const hpcdb_experiment *e, uint32_t m, int32_t *inc, int32_t *exc) {
@@ -21,21 +22,6 @@ static void value_ids(const hpcdb_experiment *e, uint32_t m, int32_t *inc, int32
     else if (s->type == HPCDB_SCOPE_TRANSITIVE && s->name && !strcmp(s->name, "function")) function = id;
   }
   *exc = function >= 0 ? function : point;
-}
-
-static const char *attr_of(const hpcdb_experiment *exp, const char *key) {
-  for (uint32_t i = 0; i < exp->n_attrs; i++)
-    if (exp->attrs[i].key && !strcmp(exp->attrs[i].key, key)) return exp->attrs[i].value;
-  return NULL;
-}
-
-/* Native context ids: the source's own (a Cube cnode id is the model's id
- * minus the offset its reader recorded; the global context and the Cube
- * reader's synthetic entry point are no cnodes). */
-static uint32_t id_offset(const hpcdb_experiment *exp, uint32_t *synthetic) {
-  const char *offset = attr_of(exp, "cube.ctx_id_offset"), *entry = attr_of(exp, "cube.synthetic_entry");
-  *synthetic = entry ? (uint32_t)strtoul(entry, NULL, 10) : UINT32_MAX;
-  return offset ? (uint32_t)strtoul(offset, NULL, 10) : 0;
 }
 
 /* A CSV field in a new string (length in *len): quoted, quotes doubled,
@@ -79,7 +65,9 @@ static void csv_writer_free(csv_writer *w) {
 static int csv_writer_open(csv_writer *w, FILE *out, const hpcdb_experiment *exp) {
   memset(w, 0, sizeof *w);
   w->exp = exp;
-  w->offset = id_offset(exp, &w->synthetic);
+  /* native context ids: the source's own (model_native_offset); contexts
+   * below the offset and a made-up entry point are not the source's */
+  w->offset = model_native_offset(exp, &w->synthetic);
   size_t n = exp->n_metrics ? exp->n_metrics : 1;
   w->inc = malloc(n * sizeof *w->inc);
   w->exc = malloc(n * sizeof *w->exc);

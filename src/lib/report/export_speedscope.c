@@ -1,7 +1,9 @@
 /* speedscope's file format (https://www.speedscope.app/file-format-schema.json):
- * shared frames (one per distinct name), then one "sampled" profile per
- * thread profile: each context with own cost is a sample whose stack is its
- * calling path, weighted by that cost. */
+ * shared frames, one per function (name, file and line, as speedscope shows
+ * them: lines, loops and inlined calls fold into their function), then one
+ * "sampled" profile per thread profile: each context with own cost is a
+ * sample whose stack is the functions of its calling path, weighted by that
+ * cost. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +17,13 @@ typedef struct frames {
   uint32_t n;
 } frames;
 
-/* Assigns frame indices by name and writes the shared frames array. */
+/* The frame a context counts in: its function (lines, loops, inlined calls fold into it). */
+static uint32_t frame_of(const hpcdb_experiment *e, uint32_t ctx) {
+  uint32_t f = report_frame(e, ctx, 1);
+  return f ? f : ctx; /* a lexical context right under the root is its own frame */
+}
+
+/* Assigns frame indices (one per function: name, file and line) and writes the shared frames array. */
 static int write_frames(FILE *out, const hpcdb_experiment *e, frames *f) {
   hpcdb_u64map by_name = {0};
   char name[512];
@@ -24,9 +32,13 @@ static int write_frames(FILE *out, const hpcdb_experiment *e, frames *f) {
   f->n = 0;
   fputs("\"shared\":{\"frames\":[", out);
   for (uint32_t i = 1; i < e->n_contexts; i++) {
+    if (frame_of(e, i) != i) continue; /* a line, loop or inlined call: its function's frame */
+    const hpcdb_context *c = &e->contexts[i];
+    const hpcdb_function *fn = c->function != HPCDB_NONE ? &e->functions[c->function] : NULL;
+    uint32_t file = fn && fn->file != HPCDB_NONE ? fn->file : c->file, line = fn && fn->file != HPCDB_NONE ? fn->line : c->line;
     report_name(e, i, name, sizeof name);
-    uint64_t key = hash_bytes(name, strlen(name)), at;
-    if (u64map_get(&by_name, key, &at)) { /* equal names share a frame (a hash match is taken as equal) */
+    uint64_t key = hash_u64(hash_bytes(name, strlen(name)) ^ file), at;
+    if (u64map_get(&by_name, key, &at)) { /* the same function: one frame (a hash match is taken as equal) */
       f->of_ctx[i] = (uint32_t)at;
       continue;
     }
@@ -37,14 +49,14 @@ static int write_frames(FILE *out, const hpcdb_experiment *e, frames *f) {
     f->of_ctx[i] = f->n;
     fputs(f->n++ ? ",{\"name\":" : "{\"name\":", out);
     json_string(out, name);
-    const hpcdb_context *c = &e->contexts[i];
-    if (c->file != HPCDB_NONE) {
+    if (file != HPCDB_NONE && e->files[file].path) {
       fputs(",\"file\":", out);
-      json_string(out, e->files[c->file].path);
-      fprintf(out, ",\"line\":%u", c->line);
+      json_string(out, e->files[file].path);
+      if (line) fprintf(out, ",\"line\":%u", line);
     }
     fputc('}', out);
   }
+  for (uint32_t i = 1; i < e->n_contexts; i++) f->of_ctx[i] = f->of_ctx[frame_of(e, i)];
   fputs("]}", out);
   u64map_free(&by_name);
   return 0;
@@ -69,8 +81,8 @@ static void write_profile(FILE *out, const hpcdb_experiment *e, const report_dat
   int first = 1;
   for (uint32_t i = 1; i < e->n_contexts; i++) {
     if (rd_self(d, i, 0) <= 0) continue;
-    uint32_t n = 0;
-    for (uint32_t k = i; k != 0; k = e->contexts[k].parent) chain[n++] = k;
+    uint32_t n = 0; /* the functions of the calling path, outermost last */
+    for (uint32_t k = frame_of(e, i); k != 0; k = frame_of(e, e->contexts[k].parent)) chain[n++] = k;
     fputs(first ? "[" : ",[", out);
     first = 0;
     while (n-- > 0) fprintf(out, "%u%s", f->of_ctx[chain[n]], n ? "," : "");
@@ -105,7 +117,7 @@ int hpcdb_export_speedscope(FILE *out, const hpcdb_experiment *exp, const char *
     if (exp->profiles[p].flags & HPCDB_PROFILE_SUMMARY) continue;
     hpcdb_profile_identity(exp, &exp->profiles[p], id, sizeof id);
     report_data d;
-    if ((rc = report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, id)) < 0) break;
+    if ((rc = report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, id, 1)) < 0) break;
     if (written++) fputc(',', out);
     write_profile(out, exp, &d, &f, id, chain);
     report_data_free(&d);

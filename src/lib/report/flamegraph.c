@@ -99,7 +99,7 @@ static const char script[] =
 int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *metric, int standalone) {
   report_data d;
   const char *names[1] = {metric};
-  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, NULL));
+  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, NULL, 1));
   double *x = calloc((size_t)exp->n_contexts + 1, sizeof *x);
   if (!x) {
     report_data_free(&d);

@@ -29,7 +29,10 @@ static const char style[] =
     "details{margin-left:1.2em}summary{font-family:monospace;white-space:nowrap;cursor:pointer}"
     "summary.leaf{list-style:none}.v{display:inline-block;width:9em;text-align:right;color:#555}"
     ".p{display:inline-block;width:5em;text-align:right;color:#a33}button{margin-right:.5em}"
-    "#tree{max-height:40em;overflow:auto;border:1px solid #eee;padding:.3em}</style>\n";
+    "#tree{max-height:40em;overflow:auto;border:1px solid #eee;padding:.3em}"
+    /* the column titles: where a summary's columns are (details' margin, then the marker's width) */
+    "#tree .head{font-family:monospace;white-space:nowrap;margin-left:1.2em;padding-left:1.1em;font-weight:bold}"
+    "svg text{font-family:sans-serif;font-size:11px;fill:#444}</style>\n";
 
 static const uint32_t TREE_LIMIT = 20000; /* nodes in the page; the rest is summed up */
 
@@ -88,7 +91,7 @@ static void write_profiles_chart(FILE *out, const hpcdb_experiment *e, const cha
     if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) continue;
     hpcdb_profile_identity(e, &e->profiles[p], id, sizeof id);
     report_data d;
-    if (report_data_build(&d, e, metric ? names : NULL, metric ? 1 : 0, id) == 0) {
+    if (report_data_build(&d, e, metric ? names : NULL, metric ? 1 : 0, id, 1) == 0) {
       v[k] = d.total[0];
       report_data_free(&d);
     }
@@ -96,21 +99,41 @@ static void write_profiles_chart(FILE *out, const hpcdb_experiment *e, const cha
     sum += v[k++];
   }
   double mean = sum / n;
-  unsigned bar = n > 200 ? 2 : n > 50 ? 6 : 18, h = 160;
-  fprintf(out, "<p>%u profiles; max / mean = %.2f</p>\n<svg id=\"imbalance\" width=\"%u\" height=\"%u\">\n", n,
-          mean > 0 ? max / mean : 0, n * (bar + 2) + 10, h + 20);
+  /* bars right of a y axis (left: its labels), above an x axis with its label */
+  unsigned bar = n > 200 ? 2 : n > 50 ? 6 : 18, h = 160, x0 = 80, width = x0 + n * (bar + 2) + 10;
+  if (width < 360) width = 360;
+  char top[64], avg[64];
+  uint32_t m0;
+  const char *why, *mname = metric;
+  if (!mname && hpcdb_default_metric(e, &m0, &why) == 0) mname = e->metrics[m0].name;
+  double seconds = mname ? report_time_unit(mname, NULL) : 0;
+  report_value(top, sizeof top, max, seconds);
+  report_value(avg, sizeof avg, mean, seconds);
+  fprintf(out, "<p>%u profile%s; max / mean = %.2f</p>\n<svg id=\"imbalance\" width=\"%u\" height=\"%u\">\n", n,
+          n == 1 ? "" : "s", mean > 0 ? max / mean : 0, width, h + 45);
+  fprintf(out, "<line x1=\"%u\" x2=\"%u\" y1=\"5\" y2=\"%u\" stroke=\"#888\"/>"
+               "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\" stroke=\"#888\"/>\n",
+          x0 - 2, x0 - 2, h + 5, x0 - 2, width - 5, h + 5, h + 5);
+  fprintf(out, "<text x=\"%u\" y=\"12\" text-anchor=\"end\">%s</text><text x=\"%u\" y=\"%u\" text-anchor=\"end\">0</text>\n",
+          x0 - 6, top, x0 - 6, h + 5);
+  fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">profiles (%u), in file order</text>\n", x0 + (width - x0) / 2, h + 22, n);
+  fprintf(out, "<text transform=\"translate(12,%u) rotate(-90)\" text-anchor=\"middle\">", h / 2 + 5);
+  html_text(out, mname ? mname : "value");
+  fputs("</text>\n", out);
   k = 0;
   for (uint32_t p = 0; p < e->n_profiles; p++) {
     if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) continue;
     hpcdb_profile_identity(e, &e->profiles[p], id, sizeof id);
     double bh = max > 0 ? v[k] / max * h : 0;
-    fprintf(out, "<rect x=\"%u\" y=\"%.1f\" width=\"%u\" height=\"%.1f\" fill=\"#4a7\"><title>", 5 + k * (bar + 2), h - bh + 5, bar, bh);
+    fprintf(out, "<rect x=\"%u\" y=\"%.1f\" width=\"%u\" height=\"%.1f\" fill=\"#4a7\"><title>", x0 + k * (bar + 2), h - bh + 5, bar, bh);
     html_text(out, id);
     fprintf(out, ": %.6g</title></rect>\n", v[k++]);
   }
   if (max > 0)
-    fprintf(out, "<line x1=\"0\" x2=\"%u\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"4\"><title>mean</title></line>\n",
-            n * (bar + 2) + 10, h - mean / max * h + 5, h - mean / max * h + 5);
+    fprintf(out, "<line x1=\"%u\" x2=\"%u\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"4\"><title>mean</title></line>"
+                 "<text x=\"%u\" y=\"%.1f\" text-anchor=\"end\" style=\"fill:#c33\">mean %s</text>\n",
+            x0 - 2, width - 5, h - mean / max * h + 5, h - mean / max * h + 5, width - 5,
+            h - mean / max * h + (mean / max > 0.9 ? 17 : 2), avg); /* below the line when it is near the top */
   fputs("</svg>\n", out);
   free(v);
 }
@@ -125,14 +148,30 @@ static void write_timeline(FILE *out, const hpcdb_experiment *e) {
       if (e->traces[t].timestamps[e->traces[t].n - 1] > t1) t1 = e->traces[t].timestamps[e->traces[t].n - 1];
     }
   if (t1 <= t0) return;
-  double scale = 1100.0 / (double)(t1 - t0);
+  /* rows start right of a gutter of row labels (x0); a time axis below them */
+  const unsigned x0 = 150, w = 1040;
+  double scale = w / (double)(t1 - t0), span = (double)(t1 - t0) * 1e-9;
+  unsigned bottom = e->n_traces * 14 + 8;
   fprintf(out, "<p>%.6f s from the first sample to the last</p>\n<svg id=\"timeline\" width=\"1200\" height=\"%u\">\n",
-          (double)(t1 - t0) * 1e-9, e->n_traces * 14 + 10);
+          span, bottom + 36);
+  fprintf(out, "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\" stroke=\"#888\"/>\n", x0, x0 + w, bottom, bottom);
+  for (int q = 0; q <= 4; q++) {
+    unsigned x = x0 + (unsigned)(w * q / 4);
+    fprintf(out, "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\" stroke=\"#888\"/><text x=\"%u\" y=\"%u\" text-anchor=\"%s\">%.4g s</text>\n",
+            x, x, bottom, bottom + 4, x, bottom + 15, q == 0 ? "start" : q == 4 ? "end" : "middle", span * q / 4);
+  }
+  fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time from the first sample</text>\n", x0 + w / 2, bottom + 30);
   char name[512], id[256];
   for (uint32_t t = 0; t < e->n_traces; t++) {
     const hpcdb_trace *tr = &e->traces[t];
     hpcdb_profile_identity(e, &e->profiles[tr->profile], id, sizeof id);
-    fprintf(out, "<g><title>");
+    /* the row's label: the end of its identity (what tells the rows apart), whole in the title */
+    size_t len = strlen(id);
+    fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">%s", x0 - 4, 15 + t * 14, len > 20 ? "..." : "");
+    html_text(out, len > 20 ? id + len - 20 : id);
+    fputs("<title>", out);
+    html_text(out, id);
+    fputs("</title></text><g><title>", out);
     html_text(out, id);
     fputs("</title>", out);
     for (uint64_t k = 0; k < tr->n;) {
@@ -145,7 +184,7 @@ static void write_timeline(FILE *out, const hpcdb_experiment *e) {
         unsigned hsh = 2166136261u;
         for (const char *s = name; *s; s++) hsh = (hsh ^ (unsigned char)*s) * 16777619u;
         fprintf(out, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"12\" fill=\"hsl(%u,60%%,55%%)\"><title>",
-                90 + (double)(tr->timestamps[k] - t0) * scale, 5 + t * 14, (double)(end - tr->timestamps[k]) * scale + 0.3, hsh % 360);
+                x0 + (double)(tr->timestamps[k] - t0) * scale, 5 + t * 14, (double)(end - tr->timestamps[k]) * scale + 0.3, hsh % 360);
         html_text(out, name);
         fputs("</title></rect>", out);
       }
@@ -172,7 +211,7 @@ static const char page_script[] =
 int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric) {
   report_data d;
   const char *names[1] = {metric};
-  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, NULL));
+  HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, NULL, 1));
   char total[64];
   report_value(total, sizeof total, d.total[0], d.cols[0].seconds);
   fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", out);
@@ -186,8 +225,9 @@ int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric
   fprintf(out, ": total %s (values: ", total);
   html_text(out, d.source);
   fputs(")</p>\n<h2>Top-down</h2>\n<p><button onclick=\"sortTree('i')\">sort by inclusive</button>"
-        "<button onclick=\"sortTree('e')\">sort by exclusive</button><button onclick=\"sortTree('n')\">sort by name</button>"
-        "<span class=\"v\">inclusive</span><span class=\"p\">%</span><span class=\"v\">exclusive</span></p>\n<div id=\"tree\">\n", out);
+        "<button onclick=\"sortTree('e')\">sort by exclusive</button><button onclick=\"sortTree('n')\">sort by name</button></p>\n"
+        "<div id=\"tree\">\n<div class=\"head\"><span class=\"v\">inclusive</span><span class=\"p\">%</span>"
+        "<span class=\"v\">exclusive</span> calling context</div>\n", out);
   write_tree(out, &d);
   fputs("</div>\n<h2>Flame graph</h2>\n", out);
   report_data_free(&d);

@@ -30,9 +30,11 @@ size_t report_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t 
   return (size_t)snprintf(buf, size, "<unknown>%s", inlined);
 }
 
-uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx) {
-  while (ctx != 0 && exp->contexts[ctx].kind == HPCDB_CTX_NORMAL && exp->contexts[ctx].relation == HPCDB_REL_LEXICAL)
-    ctx = exp->contexts[ctx].parent;
+uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_only) {
+  for (; ctx != 0 && exp->contexts[ctx].kind == HPCDB_CTX_NORMAL; ctx = exp->contexts[ctx].parent) {
+    uint8_t r = exp->contexts[ctx].relation;
+    if (r != HPCDB_REL_LEXICAL && !(functions_only && r == HPCDB_REL_INLINED_CALL)) break;
+  }
   return ctx;
 }
 

@@ -1,4 +1,6 @@
 /* hpcdb_report: picks the values and hands over to the view. */
+#include <string.h>
+
 #include "common/error.h"
 #include "report/table.h"
 
@@ -9,7 +11,8 @@ int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options 
 int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *o) {
   report_data d;
   /* the profiles view lists profiles itself; --profile only filters its rows */
-  HPCDB_TRY(report_data_build(&d, exp, o->metrics, o->n_metrics, o->view == HPCDB_VIEW_PROFILES ? NULL : o->profile));
+  HPCDB_TRY(report_data_build(&d, exp, o->metrics, o->n_metrics, o->view == HPCDB_VIEW_PROFILES ? NULL : o->profile,
+                              o->csv || o->json ? 3 : table_default_columns(o)));
   int rc;
   switch (o->view) {
   case HPCDB_VIEW_BOTTOM_UP: rc = report_bottom_up(out, &d, o, 0); break;
@@ -19,4 +22,13 @@ int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_opti
   }
   report_data_free(&d);
   return rc;
+}
+
+int hpcdb_report_parse_collapse(const char *text, unsigned *bits) {
+  if (!strcmp(text, "none")) return *bits = 0, 0;
+  if (!strcmp(text, "libs")) return *bits = HPCDB_COLLAPSE_LIBS, 0;
+  if (!strcmp(text, "chains")) return *bits = HPCDB_COLLAPSE_CHAINS, 0;
+  if (!strcmp(text, "libs,chains") || !strcmp(text, "chains,libs"))
+    return *bits = HPCDB_COLLAPSE_LIBS | HPCDB_COLLAPSE_CHAINS, 0;
+  return -1;
 }

@@ -16,6 +16,7 @@ typedef struct column {
   uint32_t metric;
   const char *name;
   double seconds; /* seconds per unit when the name gives a time unit ("(sec)", "(ms)", "(usec)", "(ns)"), else 0 */
+  int extreme;    /* HPCDB_COMBINE_MIN / _MAX: a minimum or maximum over the subtree (Cube's): no total, no share; 0 a sum */
 } column;
 
 typedef struct report_data {
@@ -30,11 +31,11 @@ typedef struct report_data {
   char source_buf[256];
 } report_data;
 
-/* Columns from names (NULL: hpcdb_default_metric, then the next metrics with
- * non-zero values, up to three), values from the
- * profile with that identity (NULL: the summary, or all profiles). */
+/* Columns from names (NULL: hpcdb_default_metric, then the next summable metrics with
+ * non-zero values, up to max_default), values from the profiles the selection
+ * picks (hpcdb_profile_matches; NULL: the summary, or all profiles). */
 int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *const *metrics, uint32_t n_metrics,
-                      const char *profile);
+                      const char *profile, uint32_t max_default);
 void report_data_free(report_data *d);
 
 static inline double rd_inc(const report_data *d, uint32_t ctx, uint32_t col) { return d->inc[(size_t)ctx * d->n_cols + col]; }
@@ -45,8 +46,9 @@ static inline double rd_self(const report_data *d, uint32_t ctx, uint32_t col) {
  * module+0xoffset; loops "loop at file:line"; inlined calls marked. */
 size_t report_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
 /* The frame a context belongs to: itself or its nearest ancestor reached by
- * a call (or an entry point); the unit bottom-up and flat views count by. */
-uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx);
+ * a call (or an entry point; with functions_only, inlined calls fold into
+ * their function too); the unit bottom-up and flat views count by. */
+uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_only);
 /* A value with its unit and sensible precision, right-aligned in width. */
 /* v for a person: a time when seconds (per unit of v) is not 0, else with an SI prefix. */
 void report_value(char *buf, size_t size, double v, double seconds);

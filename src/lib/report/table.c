@@ -41,6 +41,12 @@ static void fit_label(char *label, size_t width, size_t indent) {
   label[cut + 1] = '\0';
 }
 
+uint32_t table_default_columns(const hpcdb_report_options *o) {
+  unsigned width = o->width ? o->width : 100, name = width * 2 / 5 > 30 ? width * 2 / 5 : 30;
+  unsigned n = width > name + COL_W ? (width - name) / COL_W : 1;
+  return n < 1 ? 1 : n > 3 ? 3 : n;
+}
+
 void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_options *o, const char *what) {
   t->out = out;
   t->d = d;
@@ -49,6 +55,7 @@ void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_o
   unsigned cols = COL_W * d->n_cols;
   t->name_width = width > cols + 20 ? width - cols : 20;
   t->rows = 0;
+  t->longest = 0;
   if (o->json) {
     fputs("{\"view\":", out);
     json_string(out, what);
@@ -84,7 +91,8 @@ void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_o
   for (uint32_t c = 0; c < d->n_cols; c++) {
     char v[64];
     report_value(v, sizeof v, d->total[c], d->cols[c].seconds);
-    fprintf(out, "%s: total %s\n", d->cols[c].name, v);
+    if (d->cols[c].extreme) fprintf(out, "%s: a minimum or maximum over each subtree (no total, no share)\n", d->cols[c].name);
+    else fprintf(out, "%s: total %s\n", d->cols[c].name, v);
   }
   fputc('\n', out);
   fprintf(out, "%-*s", (int)t->name_width, "");
@@ -122,7 +130,7 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
       fputs(c ? ",{\"inclusive\":" : "{\"inclusive\":", out);
       json_number(out, inc[c]);
       fputs(",\"exclusive\":", out);
-      json_number(out, exc[c]);
+      json_number(out, exc ? exc[c] : 0);
       fputc('}', out);
     }
     fputs("]}", out);
@@ -135,20 +143,23 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
     csv_text(out, name);
     for (uint32_t c = 0; c < t->d->n_cols; c++) {
       double pct = t->d->total[c] != 0 ? 100.0 * inc[c] / t->d->total[c] : 0;
-      fprintf(out, ",%.17g,%.2f,%.17g", inc[c], pct, exc[c]);
+      fprintf(out, ",%.17g,%.2f,%.17g", inc[c], pct, exc ? exc[c] : 0);
     }
     fputc('\n', out);
     return;
   }
-  unsigned indent = depth > 20 ? 20 : depth;
-  if (2 * indent + 12 > t->name_width) indent = t->name_width > 12 ? (t->name_width - 12) / 2 : 0; /* room for the name */
-  char label[512]; /* the indent, then the name (cut as snprintf would) */
-  size_t spaces = 2 * indent, n = strlen(name);
-  if (n > sizeof label - 1 - spaces) n = sizeof label - 1 - spaces;
+  /* two spaces a level up to a third of the name column; deeper rows stay there and say their depth */
+  unsigned cap = t->name_width / 3;
+  char label[1024]; /* the indent, then the name (cut as snprintf would) */
+  size_t spaces = 2 * depth <= cap ? 2 * depth : cap & ~1u, n = strlen(name);
   memset(label, ' ', spaces);
+  if (2 * depth > cap) spaces += (size_t)snprintf(label + spaces, 16, "%u> ", depth);
+  if (n > sizeof label - 1 - spaces) n = sizeof label - 1 - spaces;
   memcpy(label + spaces, name, n);
   label[spaces + n] = '\0';
-  fit_label(label, t->name_width - 1, 2 * indent);
+  int folded_row = name[0] == '[' && strstr(name, " more, "); /* "[N more]" is its short form, not a cut */
+  if (!folded_row && spaces + n + 1 > t->longest) t->longest = (unsigned)(spaces + n + 1);
+  fit_label(label, t->name_width - 1, spaces);
   /* the longest a row can be: the label's field, then per metric three values of under 64 characters each */
   size_t room = (t->name_width > sizeof label ? t->name_width : sizeof label) + (size_t)t->d->n_cols * 3 * 64 + 16;
   char stack_line[4096], *line = room <= sizeof stack_line ? stack_line : malloc(room);
@@ -159,12 +170,13 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
   for (uint32_t c = 0; c < t->d->n_cols; c++) {
     char a[64], b[64], p[64];
     report_value(a, sizeof a, inc[c], t->d->cols[c].seconds);
-    report_value(b, sizeof b, exc[c], t->d->cols[c].seconds);
+    if (exc) report_value(b, sizeof b, exc[c], t->d->cols[c].seconds);
+    else b[0] = '\0'; /* no exclusive value (a profile's total) */
     fmt_f1(p, sizeof p, t->d->total[c] != 0 ? 100.0 * inc[c] / t->d->total[c] : 0);
     put_field(line, &at, a, 11, 0);
     line[at++] = ' ';
-    put_field(line, &at, p, 5, 0);
-    line[at++] = '%', line[at++] = ' ';
+    put_field(line, &at, t->d->cols[c].extreme ? "" : p, 5, 0);
+    line[at++] = t->d->cols[c].extreme ? ' ' : '%', line[at++] = ' ';
     put_field(line, &at, b, 10, 0);
   }
   if (t->o->color && depth == 0) memcpy(line + at, "\033[0m", 4), at += 4;
@@ -175,4 +187,7 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
 
 void table_end(table *t) {
   if (t->o->json) fputs("\n]}\n", t->out);
+  if (!t->o->json && !t->o->csv && t->longest > t->name_width)
+    fprintf(t->out, "\nnames cut to fit %u columns: --width %u shows them whole\n", t->o->width ? t->o->width : 100,
+            (t->o->width ? t->o->width : 100) + (t->longest - t->name_width));
 }

@@ -12,10 +12,15 @@ typedef struct table {
   const hpcdb_report_options *o;
   unsigned name_width;
   int rows; /* written so far (JSON needs the commas) */
+  unsigned longest; /* the widest name column a row wanted (text): to say how to widen */
 } table;
 
+/* How many metric columns a text table shows by default at o->width: as many as leave the
+ * name column at least 2/5 of the width (and 30 characters), at least one, at most three. */
+uint32_t table_default_columns(const hpcdb_report_options *o);
+
 void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_options *o, const char *what);
-/* One row; inc/exc have d->n_cols values; id is the native context id (CSV only; -1: none). */
+/* One row; inc/exc have d->n_cols values (exc NULL: none, left blank); id is the native context id (CSV only; -1: none). */
 void table_row(table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc);
 /* Closes what table_begin opened (the JSON document). */
 void table_end(table *t);

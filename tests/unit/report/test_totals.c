@@ -17,7 +17,7 @@ static void check_database(const char *rel) {
   hpcdb_experiment *exp;
   CHECK_RC(hpcdb_read(&exp, testlib_sample(rel)));
   report_data d;
-  CHECK_RC(report_data_build(&d, exp, NULL, 0, NULL));
+  CHECK_RC(report_data_build(&d, exp, NULL, 0, NULL, 3));
   /* the summary's Sum of execution at context 0 */
   const hpcdb_metric *m = &exp->metrics[d.cols[0].metric];
   double root = 0;
@@ -32,12 +32,12 @@ static void check_database(const char *rel) {
   /* one profile on its own */
   char id[256];
   hpcdb_profile_identity(exp, &exp->profiles[1], id, sizeof id);
-  CHECK_RC(report_data_build(&d, exp, NULL, 0, id));
+  CHECK_RC(report_data_build(&d, exp, NULL, 0, id, 3));
   self = 0;
   for (uint32_t i = 0; i < exp->n_contexts; i++) self += rd_self(&d, i, 0);
   CHECK(close_to(self, d.total[0]));
   report_data_free(&d);
-  CHECK(report_data_build(&d, exp, NULL, 0, "RANK 99 THREAD 99") == HPCDB_EINVAL);
+  CHECK(report_data_build(&d, exp, NULL, 0, "RANK 99 THREAD 99", 3) == HPCDB_EINVAL);
   hpcdb_experiment_free(exp);
 }
 

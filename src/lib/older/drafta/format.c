@@ -13,7 +13,7 @@ static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind
 static const format_kind kinds[] = {{HPCDB_FORMAT_DRAFT_A, "HPCToolkit experiment.xml 4.0 database (2021-22 draft)"}};
 
 const format_desc drafta_format = {
-    .name = "draft-a",
+    .name = "hpctoolkit-draft-a",
     .kinds = kinds,
     .n_kinds = 1,
     .caps = FORMAT_READS | FORMAT_VALIDATES | FORMAT_CARRIES_TRACES,

@@ -67,12 +67,10 @@ static int read_all(hpcdb_experiment **out, const drafta_paths *p) {
   expxml_doc doc;
   HPCDB_TRY(expxml_read_file(out, p->xml, &opt, &doc));
   hpcdb_experiment *exp = *out;
-  exp->format = "hpctoolkit-draft-a";
   unsigned major = 0, minor = 0;
   int rc = sscanf(doc.version, "%u.%u", &major, &minor) >= 1 && major == 4
                ? 0 : hpcdb_fail(HPCDB_EVERSION, "%s: HPCToolkitExperiment version \"%s\" is not the 4.0 draft", p->xml, doc.version);
-  exp->version_major = (uint8_t)major;
-  exp->version_minor = (uint8_t)minor;
+  if (rc == 0) rc = hpcdb_set_format(exp, drafta_format.name, (uint8_t)major, (uint8_t)minor);
   if (rc == 0 && !exp->title) rc = hpcdb_set_title(exp, "experiment", NULL);
   if (rc == 0) rc = read_values(exp, p, &doc);
   expxml_doc_free(&doc);
@@ -89,7 +87,11 @@ int drafta_read(hpcdb_experiment **out, const char *path) {
     hpcdb_experiment_free(exp);
     return rc;
   }
-  exp->origin = hpcdb_intern(exp, path);
+  rc = hpcdb_set_origin(exp, path);
+  if (rc < 0) {
+    hpcdb_experiment_free(exp);
+    return rc;
+  }
   *out = exp;
   return 0;
 }

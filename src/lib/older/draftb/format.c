@@ -23,7 +23,7 @@ static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind
 static const format_kind kinds[] = {{HPCDB_FORMAT_DRAFT_B, "HPCToolkit meta.db draft (HPCTOOLKIT_expmt)"}};
 
 const format_desc draftb_format = {
-    .name = "draft-b",
+    .name = "hpctoolkit-draft-b",
     .kinds = kinds,
     .n_kinds = 1,
     .caps = FORMAT_READS | FORMAT_VALIDATES | FORMAT_CARRIES_TRACES,

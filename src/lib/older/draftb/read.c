@@ -37,8 +37,7 @@ static int read_all(hpcdb_experiment *exp, const char *dir, const char *meta) {
   char path[4200];
   HPCDB_TRY(mapped_file_open(&mf, meta));
   int rc = draftb_parse_meta(&m, exp, mf.data, mf.len, meta);
-  exp->version_major = m.major;
-  exp->version_minor = m.minor;
+  if (rc == 0) rc = hpcdb_set_format(exp, draftb_format.name, m.major, m.minor);
   mapped_file_close(&mf);
   HPCDB_TRY(rc);
   uint32_t first = 0;
@@ -57,9 +56,8 @@ int draftb_read(hpcdb_experiment **out, const char *path) {
   HPCDB_TRY(locate(path, dir, sizeof dir, meta, sizeof meta));
   hpcdb_experiment *exp;
   HPCDB_TRY(hpcdb_experiment_new(&exp));
-  exp->format = "hpctoolkit-draft-b";
-  exp->origin = hpcdb_intern(exp, path);
-  int rc = read_all(exp, dir, meta);
+  int rc = hpcdb_set_origin(exp, path);
+  if (rc == 0) rc = read_all(exp, dir, meta);
   if (rc < 0) {
     hpcdb_experiment_free(exp);
     return rc;

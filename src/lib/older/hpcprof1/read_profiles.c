@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/mapped_file.h"
+#include "model/model_build.h"
 #include "older/hpcprof1/hp1_file.h"
 #include "older/hpcprof1/hp1_read.h"
 #include "older/hpcprof1/hpcprof1.h"
@@ -74,15 +75,13 @@ static int read_values(hpcdb_experiment *exp, const hp1_file *f, const hp1_pinfo
     return hp1_fail(f, "Profile Sparse Value Block", &pb);
   uint64_t nv = pi->n_values, idx = hp1_pblock_index(pi);
   uint32_t nc = pi->n_ctxs;
-  uint32_t *ctx = malloc(((size_t)nc + 1) * sizeof *ctx);
-  uint64_t *starts = malloc(((size_t)nc + 1) * sizeof *starts);
-  uint16_t *mid = malloc((nv ? nv : 1) * sizeof *mid);
-  double *val = malloc((nv ? nv : 1) * sizeof *val);
-  int rc = 0;
-  if (!ctx || !starts || !mid || !val) {
-    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)nv);
-    goto done;
-  }
+  hpcdb_profile csr;
+  int rc = model_csr_alloc(&csr, nc, nv);
+  uint32_t *ctx = csr.ctx_ids;
+  uint64_t *starts = csr.ctx_starts;
+  uint16_t *mid = csr.metric_ids;
+  double *val = csr.values;
+  if (rc < 0) goto done;
   uint64_t kept = 0;
   uint32_t kept_ctxs = 0;
   for (uint32_t k = 0; k < nc && rc == 0; k++) {

@@ -55,13 +55,10 @@ int hpcprof1_parse_traces(hpcdb_experiment *exp, const uint8_t *data, uint64_t l
     snprintf(count, sizeof count, "%u", skipped);
     HPCDB_TRY(hpcdb_add_attr(exp, "hpcprof1.skipped-metric-traces", count));
   }
-  exp->has_traces = 1;
-  exp->trace_min = hp1_trace_min(&f);
-  exp->trace_max = hp1_trace_max(&f);
-  if (exp->trace_min == 0 && exp->trace_max == 0 && lo <= hi) {
-    exp->trace_min = lo;
-    exp->trace_max = hi;
-  }
+  hpcdb_set_has_traces(exp);
+  uint64_t min = hp1_trace_min(&f), max = hp1_trace_max(&f);
+  if (min == 0 && max == 0 && lo <= hi) min = lo, max = hi; /* not recorded: the samples' range */
+  hpcdb_set_trace_range(exp, min, max);
   return 0;
 }
 

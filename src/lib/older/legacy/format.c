@@ -14,7 +14,7 @@ static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind
 static const format_kind kinds[] = {{HPCDB_FORMAT_LEGACY_XML, "HPCToolkit experiment.xml 2.x database"}};
 
 const format_desc legacy_format = {
-    .name = "legacy",
+    .name = "hpctoolkit-legacy",
     .kinds = kinds,
     .n_kinds = 1,
     .caps = FORMAT_READS | FORMAT_VALIDATES,

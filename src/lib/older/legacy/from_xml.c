@@ -101,12 +101,10 @@ static int summary_values(hpcdb_experiment *exp, expxml_doc *d, const legacy_met
 }
 
 int legacy_from_xml(hpcdb_experiment *exp, expxml_doc *doc, legacy_metric_map *map, const char *xml) {
-  exp->format = "hpctoolkit-legacy";
   unsigned major = 0, minor = 0;
   if (sscanf(doc->version, "%u.%u", &major, &minor) < 1 || major < 1 || major >= 4)
     return hpcdb_fail(HPCDB_EVERSION, "%s: HPCToolkitExperiment version \"%s\" is not a 2.x database", xml, doc->version);
-  exp->version_major = (uint8_t)major;
-  exp->version_minor = (uint8_t)minor;
+  HPCDB_TRY(hpcdb_set_format(exp, legacy_format.name, (uint8_t)major, (uint8_t)minor));
   if (!exp->title) HPCDB_TRY(hpcdb_set_title(exp, "experiment", NULL));
   static const char *const kinds[] = {"SUMMARY", "NODE", "RANK", "THREAD"};
   for (int k = 0; k < 4; k++) HPCDB_TRY(hpcdb_add_kind_name(exp, kinds[k], NULL));

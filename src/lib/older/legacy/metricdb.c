@@ -8,6 +8,7 @@
 
 #include "common/cursor.h"
 #include "common/error.h"
+#include "model/model_build.h"
 #include "older/legacy/legacy.h"
 
 #define SECTION "metric-db"
@@ -95,11 +96,8 @@ int legacy_metricdb_values(hpcdb_profile *out, const uint8_t *data, uint64_t len
   uint32_t usable = h->n_metrics < n_columns ? h->n_metrics : n_columns; /* not what the file claims */
   kept_column *order = malloc(((size_t)usable + 1) * sizeof *order);
   uint32_t n_kept = 0;
-  out->ctx_ids = malloc(((size_t)n_ctxs + 1) * sizeof *out->ctx_ids);
-  out->ctx_starts = malloc(((size_t)n_ctxs + 1) * sizeof *out->ctx_starts);
-  out->metric_ids = malloc(((size_t)n_values + 1) * sizeof *out->metric_ids);
-  out->values = malloc(((size_t)n_values + 1) * sizeof *out->values);
-  if (!order || !out->ctx_ids || !out->ctx_starts || !out->metric_ids || !out->values) {
+  int rc = model_csr_alloc(out, n_ctxs, n_values);
+  if (!order || rc < 0) {
     free(order);
     legacy_csr_free(out);
     return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %llu values", path, (unsigned long long)n_values);
@@ -125,7 +123,6 @@ int legacy_metricdb_values(hpcdb_profile *out, const uint8_t *data, uint64_t len
   }
   free(order);
   out->ctx_starts[k] = v;
-  out->n_ctxs = k;
-  out->n_values = v;
+  model_csr_trim(out, k, v);
   return 0;
 }

@@ -134,11 +134,11 @@ int legacy_read(hpcdb_experiment **out, const char *path) {
   int rc = read_all(&r, xml);
   expxml_doc_free(&r.doc);
   legacy_metric_map_free(&r.map);
+  if (rc == 0) rc = hpcdb_set_origin(r.exp, path);
   if (rc < 0) {
     hpcdb_experiment_free(r.exp);
     return rc;
   }
-  r.exp->origin = hpcdb_intern(r.exp, path);
   *out = r.exp;
   return 0;
 }

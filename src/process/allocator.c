@@ -1,5 +1,4 @@
-/* glibc's allocator set for an analysis: hpcdb_analyze_tune_allocator and
- * hpcdb_analyze_restart_with_huge_pages. */
+/* glibc's allocator set for an analysis (process.h). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h> /* defines __GLIBC__ with glibc */
@@ -9,7 +8,7 @@
 #include <malloc.h>
 #endif
 
-#include "hpcdb/analysis.h"
+#include "process.h"
 
 /* The analysis allocates and frees a few arrays of megabytes per file (and
  * hpcdb_analyze_dist per round of its value exchange): kept in one heap, a
@@ -17,7 +16,7 @@
  * each such array afresh, trim the heap after it, or give each worker thread
  * a heap of its own that it unmaps when empty; a page faulted in again costs
  * the kernel a fault and a zeroed page every time. */
-void hpcdb_analyze_tune_allocator(void) {
+void process_tune_allocator(void) {
 #ifdef __GLIBC__
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
@@ -32,7 +31,7 @@ void hpcdb_analyze_tune_allocator(void) {
  * 4 KiB, the page faults and the zeroing of the pages behind them took a
  * third of hpcdb-mpi's system time (BENCHMARKS.md, issue 14) and 16k of the
  * 20k faults of hpcdb analyze at 256 x 10k. */
-void hpcdb_analyze_restart_with_huge_pages(char **argv) {
+void process_restart_with_huge_pages(char **argv) {
 #ifdef __GLIBC__
   const char *tunables = getenv("GLIBC_TUNABLES");
   if (tunables && strstr(tunables, "glibc.malloc.hugetlb=")) return; /* started with it, or told otherwise */

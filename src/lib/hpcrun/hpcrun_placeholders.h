@@ -4,8 +4,8 @@
  * their own, which hpcprof shows as a function context named after the
  * placeholder: `<gpu kernel>` between a kernel's launch site and its GPU
  * instructions. */
-#ifndef HPCDB_ANALYSIS_PLACEHOLDERS_H
-#define HPCDB_ANALYSIS_PLACEHOLDERS_H
+#ifndef HPCDB_HPCRUN_PLACEHOLDERS_H
+#define HPCDB_HPCRUN_PLACEHOLDERS_H
 
 #include <stdint.h>
 
@@ -16,15 +16,20 @@ typedef enum placeholder_role {
   PH_UNNORM,  /* "*Unnorm ": an address hpcrun could not normalize: an unknown function */
   PH_MAIN,    /* "| Main  ": the entry point of the main thread (inside a path, a frame) */
   PH_THREAD,  /* "| Thread": the entry point of an application thread (idem) */
-  PH_FRAME    /* every other: a function context named by placeholder_name */
+  PH_FRAME    /* every other: a function context named by hpcrun_placeholder_name */
 } placeholder_role;
 
-placeholder_role placeholder_classify(uint64_t ip);
+placeholder_role hpcrun_placeholder_role(uint64_t ip);
 
 /* The function name hpcprof gives a placeholder frame: its standard name
  * ("<gpu kernel>", also for "GPUTrace"; "<omp idle>", ...), or the 8
  * characters themselves, unprintable bytes as a backslash and two hex
  * digits. buf holds at least 33 bytes. */
-const char *placeholder_name(uint64_t ip, char buf[33]);
+const char *hpcrun_placeholder_name(uint64_t ip, char buf[33]);
+
+/* The label a measurement's own reading gives a placeholder node: the 8
+ * characters, trailing blanks and NULs dropped, other bytes outside
+ * printable ASCII as '?' ("" when nothing is left). */
+void hpcrun_placeholder_label(uint64_t ip, char label[9]);
 
 #endif

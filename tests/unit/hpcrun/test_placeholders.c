@@ -4,7 +4,7 @@
  * a backslash and two space-padded hex digits). */
 #include <string.h>
 
-#include "analysis/placeholders.h"
+#include "hpcrun/hpcrun_placeholders.h"
 #include "testlib.h"
 
 static uint64_t code(const char c[8]) {
@@ -25,18 +25,18 @@ int main(void) {
       {"XYZW1234", "XYZW1234"},
   };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-    const char *got = placeholder_name(code(names[i].code), buf);
+    const char *got = hpcrun_placeholder_name(code(names[i].code), buf);
     CHECK(strcmp(got, names[i].name) == 0);
     if (strcmp(got, names[i].name)) fprintf(stderr, "%s: %s, expected %s\n", names[i].code, got, names[i].name);
   }
-  CHECK(strcmp(placeholder_name(code("AB\x01" "CDE\xff" "G"), buf), "AB\\ 1CDE\\ffG") == 0);
-  CHECK(placeholder_classify(code("^Primary")) == PH_ROOT);
-  CHECK(placeholder_classify(code("NoActvty")) == PH_IDLE);
-  CHECK(placeholder_classify(code("^Partial")) == PH_PARTIAL);
-  CHECK(placeholder_classify(code("*Unnorm ")) == PH_UNNORM);
-  CHECK(placeholder_classify(code("| Main  ")) == PH_MAIN);
-  CHECK(placeholder_classify(code("| Thread")) == PH_THREAD);
-  CHECK(placeholder_classify(code("GPUKernl")) == PH_FRAME);
-  CHECK(placeholder_classify(0) == PH_FRAME);
+  CHECK(strcmp(hpcrun_placeholder_name(code("AB\x01" "CDE\xff" "G"), buf), "AB\\ 1CDE\\ffG") == 0);
+  CHECK(hpcrun_placeholder_role(code("^Primary")) == PH_ROOT);
+  CHECK(hpcrun_placeholder_role(code("NoActvty")) == PH_IDLE);
+  CHECK(hpcrun_placeholder_role(code("^Partial")) == PH_PARTIAL);
+  CHECK(hpcrun_placeholder_role(code("*Unnorm ")) == PH_UNNORM);
+  CHECK(hpcrun_placeholder_role(code("| Main  ")) == PH_MAIN);
+  CHECK(hpcrun_placeholder_role(code("| Thread")) == PH_THREAD);
+  CHECK(hpcrun_placeholder_role(code("GPUKernl")) == PH_FRAME);
+  CHECK(hpcrun_placeholder_role(0) == PH_FRAME);
   return TEST_END();
 }

@@ -1,6 +1,7 @@
 /* Placeholder roles and names, as hpcrun defines the codes (its
- * placeholders.h) and hpcprof names them (its get_placeholder_name). */
-#include "analysis/placeholders.h"
+ * placeholders.h) and hpcprof names them (its get_placeholder_name); the
+ * one decoder of the 8 packed characters (code_of). */
+#include "hpcrun/hpcrun_placeholders.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +11,7 @@ static void code_of(uint64_t ip, char code[9]) {
   code[8] = '\0';
 }
 
-placeholder_role placeholder_classify(uint64_t ip) {
+placeholder_role hpcrun_placeholder_role(uint64_t ip) {
   char code[9];
   code_of(ip, code);
   if (!memcmp(code, "^Primary", 8)) return PH_ROOT;
@@ -39,7 +40,7 @@ static const struct {
     {"GPU Sync", "<gpu sync>"},        {"GPUTrace", "<gpu kernel>"}, /* a kernel seen in a GPU stream's trace */
 };
 
-const char *placeholder_name(uint64_t ip, char buf[33]) {
+const char *hpcrun_placeholder_name(uint64_t ip, char buf[33]) {
   char code[9];
   code_of(ip, code);
   for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)
@@ -54,4 +55,18 @@ const char *placeholder_name(uint64_t ip, char buf[33]) {
   }
   buf[n] = '\0';
   return buf;
+}
+
+void hpcrun_placeholder_label(uint64_t ip, char label[9]) {
+  char code[9];
+  code_of(ip, code);
+  int n = 0;
+  for (int i = 0; i < 8; i++) {
+    unsigned char ch = (unsigned char)code[i];
+    label[n++] = (ch >= 0x20 && ch < 0x7f) || ch == 0 ? (char)ch : '?';
+  }
+  while (n > 0 && (label[n - 1] == ' ' || label[n - 1] == '\0')) n--;
+  label[n] = '\0';
+  for (int i = 0; i < n; i++)
+    if (label[i] == '\0') label[i] = '?';
 }
