@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 SAMPLES ?= $(or $(HPCDB_SAMPLE_DATA),$(CURDIR)/../shared/data)
 export HPCDB_SAMPLE_DATA := $(SAMPLES)
 
-.PHONY: all deps build demo check test asan fuzz fuzz-cli bench clean install
+.PHONY: all deps build demo check test asan fuzz fuzz-cli fuzz-long crash-campaign bench clean install
 
 all: build
 
@@ -45,6 +45,19 @@ fuzz-cli: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHPCDB_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS) --target hpcdb
 	nice -n 19 python3 bench/fuzz_cli.py $(ASAN_BUILD)/hpcdb "$(SAMPLES)" $(FUZZ_OUT) --minutes $(FUZZ_MINUTES)
+
+# The long libFuzzer campaign (fuzz/fuzz_long.sh): every target for a share of
+# HOURS, the corpus minimised into fuzz/corpus/ (ctest replays it).
+HOURS ?= 1
+FUZZ_JOBS ?= 1
+fuzz-long: fuzz
+	fuzz/fuzz_long.sh build-fuzz $(HOURS) $(FUZZ_JOBS) $(FUZZ_OUT)-long
+
+# kill -9 of every writer at random moments and at its crash points
+# (fuzz/crash_campaign.py, docs/fuzzing.md); ctest's reliab/crash-points is a few.
+CRASH_POINTS ?= 600
+crash-campaign: build
+	nice -n 10 python3 fuzz/crash_campaign.py $(BUILD)/hpcdb "$(SAMPLES)" $(BUILD)/crash-campaign --points $(CRASH_POINTS)
 
 bench: build
 	bench/run.sh $(BUILD)

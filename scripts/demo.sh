@@ -56,3 +56,5 @@ if [ -x "$prog" ] && [ -f "$build/libhpcdb_record.so" ]; then
   step "a flame graph" "$hpcdb" export --format flamegraph "$out/ratio.d" -o "$out/ratio.svg"
 fi
 echo; echo "demo outputs are in $out"
+echo "explore the analyzed database in the browser (Ctrl-C stops the server):"
+echo "  $hpcdb view $out/synthetic.d"

@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # Installs the Debian packages hpcdb needs to build and test, when missing.
-# Usage: scripts/deps.sh [--browser]   (--browser adds chromium for HTML tests)
+# Usage: scripts/deps.sh [--browser]   (--browser adds chromium for HTML tests, nodejs and npm,
+#                                      and playwright-core, pinned, in tests/view/node_modules)
 set -euo pipefail
 packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-dev libyaml-dev libelf-dev
           python3 clang
           libunwind-dev                                   # hpcdb record: unwinding in the sampler
+          libmicrohttpd-dev                               # hpcdb view: the HTTP server
           libdw-dev libcapstone-dev                       # hpcdb struct: DWARF and machine code
           elfutils binutils libxml2-utils                 # hpcdb struct: benchmark floor, DTD check in tests
           libopenmpi-dev openmpi-bin                      # hpcdb-mpi (optional part: built when found)
           iproute2                                        # tests/mpi: test hosts in network namespaces
           python3-dev python3-numpy python3-pandas python3-pytest python3-setuptools python3-venv  # import hpcdb
           )
-if [ "${1:-}" = "--browser" ]; then packages+=(chromium); fi
+if [ "${1:-}" = "--browser" ]; then packages+=(chromium nodejs npm); fi
+# hpcdb view's browser tests drive Debian's chromium with playwright-core (no downloaded browser)
+browser_tests() {
+  [ "${1:-}" = "--browser" ] || return 0
+  local here
+  here=$(cd "$(dirname "$0")/.." && pwd)
+  [ -d "$here/tests/view/node_modules/playwright-core" ] || (cd "$here/tests/view" && npm ci --no-audit --no-fund --silent)
+}
+trap 'browser_tests "${1:-}"' EXIT
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -54,9 +54,12 @@ int cli_output_open(cli_output *o, const char *cmd, const char *path) {
     o->path = path;
     return 0;
   }
-  size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
+  /* hidden and named as the library's temporaries: .NAME.hpcdb-tmp-PID.XXXXXX */
+  const char *slash = strrchr(path, '/');
+  int dir_len = slash ? (int)(slash - path + 1) : 0;
+  size_t n = strlen(path) + 48;
   if (!(o->temp = malloc(n))) return cli_fail(cmd, "out of memory");
-  snprintf(o->temp, n, "%s.tmp-XXXXXX", path);
+  snprintf(o->temp, n, "%.*s.%s.hpcdb-tmp-%ld.XXXXXX", dir_len, path, path + dir_len, (long)getpid());
   int fd = mkstemp(o->temp);
   if (fd < 0) {
     fprintf(stderr, "hpcdb %s: %s: cannot create a temporary file beside it: %s\n", cmd, path, strerror(errno));
@@ -68,11 +71,12 @@ int cli_output_open(cli_output *o, const char *cmd, const char *path) {
   umask(mask);
   fchmod(fd, 0666 & ~mask);
   if (!(o->f = fdopen(fd, "w"))) {
+    int e = errno;
     close(fd);
     unlink(o->temp);
     free(o->temp);
     o->temp = NULL;
-    return cli_fail(cmd, "fdopen failed");
+    return cli_fail(cmd, strerror(e)); /* e.g. "Cannot allocate memory" */
   }
   o->path = path;
   return 0;

@@ -54,7 +54,9 @@ static const char help[] =
     "    --metric NAME  a metric to show (repeatable, up to 8); default: the first time\n"
     "                   metric with a non-zero total, then the next metrics with one,\n"
     "                   as many as leave the name column 2/5 of the width (at most 3);\n"
-    "                   a minimum or maximum (Cube's min_time) is never a default\n"
+    "                   a minimum or maximum (Cube's min_time) is never a default;\n"
+    "                   or a formula over metrics: '$0 / $1 * 100', names allowed\n"
+    "                   (docs/query.md)\n"
     "    --top N        at most N rows per level (top-down) or in all (N >= 1)\n"
     "    --threshold P  top-down: fold children below P percent of the total (0 to 100,\n"
     "                   '5' or '5%'; default 1)\n"
@@ -154,8 +156,11 @@ int cmd_report(int argc, char **argv) {
   /* named metrics: only their values are needed (the default choice needs every metric's total);
    * the views of the program read the summary profile only, the profiles view the profiles' totals */
   unsigned flags = o.view == HPCDB_VIEW_PROFILES ? HPCDB_READ_PROFILE_TOTALS : !o.profile ? HPCDB_READ_SUMMARY_ONLY : 0;
-  hpcdb_read_options ro = {o.n_metrics ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics, flags};
+  int formulas = 0; /* a derived metric ('$0 / $1 * 100') reads every metric */
+  for (uint32_t m = 0; m < o.n_metrics; m++) formulas |= strpbrk(o.metrics[m], "$*/+") != NULL;
+  hpcdb_read_options ro = {o.n_metrics && !formulas ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics, flags};
   if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("report");
+  o.all_values = ro.values == HPCDB_READ_ALL && !(ro.flags & HPCDB_READ_SUMMARY_ONLY);
   int rc = hpcdb_report(stdout, exp, &o);
   hpcdb_experiment_free(exp);
   return rc < 0 ? cli_fail_last("report") : EXIT_OK;

@@ -1,4 +1,5 @@
 /* hpcdb: the command-line tool. Dispatches to the subcommands. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ static void usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
+  signal(SIGXFSZ, SIG_IGN); /* past a file-size limit (ulimit -f) a write fails (EFBIG) and is reported */
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hpcdb/hpcdb.h"
@@ -210,6 +211,22 @@ static void print_warning(void *user, const char *message) {
   fprintf(stderr, "hpcdb-mpi analyze: warning: %s\n", message);
 }
 
+/* The output rule of every hpcdb command (docs/cli.md): a missing parent folder of DB is never
+ * created. 1 when out's folder exists. */
+static int folder_exists(const char *out) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", out);
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0'; /* "out.d/" names out.d */
+  char *slash = strrchr(dir, '/');
+  if (!slash) return 1;
+  slash[slash == dir ? 1 : 0] = '\0';
+  struct stat st;
+  if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return 1;
+  if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: %s: the folder %s does not exist (folders are not created)\n", out, dir);
+  return 0;
+}
+
 static int analyze_with(int argc, char **argv, int size, const char **structs) {
   hpcdb_analyze_options opt = {.threads = 1};
   const char *in = NULL, *out = NULL;
@@ -251,6 +268,7 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
     if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: need MEASUREMENTS and -o DB (see --help)\n");
     return 2;
   }
+  if (!folder_exists(out)) return 2;
   if (!quiet) hint_keepalive();
   MPI_Comm world = MPI_COMM_WORLD;
   hpcdb_comm comm;
@@ -299,6 +317,7 @@ static int analyze(int argc, char **argv, int size) {
 
 int main(int argc, char **argv) {
   int provided, size;
+  signal(SIGXFSZ, SIG_IGN); /* past a file-size limit (ulimit -f) a write fails (EFBIG) and is reported */
   process_restart_with_huge_pages(argv); /* each rank builds a tree and buffers of tens of MB */
   watchdog_start();
   process_tune_allocator(); /* as hpcdb analyze: one heap, pages reused */

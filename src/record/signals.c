@@ -4,15 +4,22 @@
  * setitimer, kill), and sigaction/signal report the program's own setting.
  * SIGTERM, SIGINT, SIGHUP left at their default: the profiler writes the
  * files, then the signal kills the process as it would have; a handler the
- * program installs replaces the profiler's. */
+ * program installs replaces the profiler's. The same for the signals of a
+ * crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS): what was
+ * measured is written, then the crash goes on as it would have (on_fatal). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "record.h"
 
-static const int term_signals[] = {SIGTERM, SIGINT, SIGHUP};
+static const int term_signals[] = {SIGTERM, SIGINT, SIGHUP, /* then the crashes: */
+                                   SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
+#define N_QUIT 3 /* the first N_QUIT are asked for; the others are crashes */
+#define FATAL_FLUSH_SECONDS 5
 #define N_TERM (int)(sizeof term_signals / sizeof term_signals[0])
 
 static struct sigaction app_prof; /* the program's SIGPROF disposition */
@@ -41,6 +48,33 @@ static void on_terminate(int sig) {
   sigemptyset(&s);
   sigaddset(&s, sig);
   pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+  raise(sig);
+}
+
+/* A crash: the files written, then the signal's default (restored by
+ * SA_RESETHAND) ends the process as it would have ended without the
+ * profiler. Writing takes locks (malloc, stdio) that the crashed code may
+ * hold: the signal is unblocked first, so that a second fault ends the
+ * process at once, and a timer sends it again after FATAL_FLUSH_SECONDS in
+ * case the writing hangs. Nothing is written when the profiler's own code
+ * crashed (its tree may be half updated). */
+static void on_fatal(int sig) {
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, sig);
+  pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+  rec_thread *t = rec_self;
+  if (!t || (!t->busy && !t->in_handler)) {
+    struct sigevent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_THREAD_ID;
+    ev.sigev_signo = sig;
+    ev._sigev_un._tid = gettid();
+    timer_t timer;
+    struct itimerspec when = {{0, 0}, {FATAL_FLUSH_SECONDS, 0}};
+    if (timer_create(CLOCK_MONOTONIC, &ev, &timer) == 0) timer_settime(timer, 0, &when, NULL);
+    rec_process_finish();
+  }
   raise(sig);
 }
 
@@ -78,10 +112,11 @@ void rec_signals_install(void) {
   for (int i = 0; i < N_TERM; i++) {
     struct sigaction cur;
     if (rec_real_sigaction(term_signals[i], NULL, &cur) < 0) continue;
-    if (cur.sa_handler != SIG_DFL && cur.sa_handler != on_terminate) continue;
+    if (cur.sa_handler != SIG_DFL && cur.sa_handler != on_terminate && cur.sa_handler != on_fatal) continue;
     struct sigaction t;
     memset(&t, 0, sizeof t);
-    t.sa_handler = on_terminate;
+    t.sa_handler = i < N_QUIT ? on_terminate : on_fatal;
+    if (i >= N_QUIT) t.sa_flags = SA_RESETHAND | SA_ONSTACK; /* on the program's alternate stack, if any */
     sigemptyset(&t.sa_mask);
     term_ours[i] = rec_real_sigaction(term_signals[i], &t, NULL) == 0;
   }

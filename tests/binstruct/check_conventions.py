@@ -20,8 +20,11 @@ line, /* INLINE f */ on an always-inline function's definition line,
     source) inside its function, nested as in the source, a loop around an
     inlined call holding the call;
 and, whatever the build, the PLT as hpcstruct writes it: no procedure for
-the lazy-binding header, each stub NAME@plt by its relocation, a stub
-without one (.plt.got) targADDR@plt, never <unknown procedure>."""
+the lazy-binding header (nor, with IBT stubs in .plt.sec, for any of .plt),
+each stub NAME@plt by its relocation, a stub without one (.plt.got)
+targADDR@plt, never <unknown procedure> (as in hpcstruct's own
+testmeas-loops.hpcstruct of HPCToolkit's test data: .plt 0x1020-0x1080
+without entries, targ1080@plt for its .plt.got stub)."""
 import os
 import re
 import shutil
@@ -29,7 +32,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-BUILDS = ["-O0 -g", "-O3 -g", "-O0", "-O3"]
+# HPCToolkit's four builds, and one with IBT stubs (.plt.sec) as distributions build with -fcf-protection
+BUILDS = ["-O0 -g", "-O3 -g", "-O0", "-O3", "-O2 -fcf-protection=full -Wl,-z,ibtplt"]
 failures = []
 
 
@@ -80,6 +84,8 @@ def check_plt(tag, binary, root):
         name = re.sub(r" \[[^]]*\]$", "", p.get("n"))
         if a == plt_start:
             fail(f"{tag}: the PLT header at {a:#x} has an entry ({name})")
+        elif ".plt.sec" in secs and plt_start <= a < plt_start + secs[".plt"][1]:
+            fail(f"{tag}: the lazy-binding code of .plt at {a:#x} has an entry ({name}); the stubs are in .plt.sec")
         elif "unknown procedure" in name:
             fail(f"{tag}: the PLT stub at {a:#x} is named {name}, not targ{a:x}@plt")
         elif not name.endswith("@plt") or (name.startswith("targ") and name != f"targ{a:x}@plt"):
@@ -149,14 +155,15 @@ def main():
     if not compilers or not shutil.which("readelf"):
         print("skipped: no gcc/clang or no readelf (binutils)")
         sys.exit(77)
-    os.makedirs(out, exist_ok=True)
+    shutil.rmtree(out, ignore_errors=True)  # struct refuses to replace an earlier run's files
+    os.makedirs(out)
     for cc in compilers:
         for flags in BUILDS:
             tag = f"{cc} {flags}"
             lib = os.path.join(out, f"libconv-{cc}{flags.replace(' ', '')}.so")
             subprocess.run([cc, *flags.split(), "-fPIC", "-shared", "-o", lib, source], check=True)
             xml = lib + ".hpcstruct"
-            r = subprocess.run([hpcdb, "struct", "--no-cache", lib, "-o", xml], capture_output=True, text=True)
+            r = subprocess.run([hpcdb, "struct", "--force", "--no-cache", lib, "-o", xml], capture_output=True, text=True)
             if r.returncode != 0:
                 fail(f"{tag}: struct exited {r.returncode}: {r.stderr.strip()}")
                 continue

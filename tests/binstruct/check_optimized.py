@@ -7,9 +7,9 @@ Builds SOURCE (programs/inline_loops.c: main's loop, marked /* LOOP main */,
 calls two static functions with loops of their own, /* LOOP heavy */ and
 /* LOOP medium */) with each of gcc and clang found, at -O0, -g, -O2, -O2 -g
 and -O3 -g, and for each binary checks:
-  - every statement's first address against `addr2line -f -i` (binutils): the
-    chain of functions and inlined callees around it, innermost first, and,
-    with -g, its line;
+  - every instruction of every statement (objdump -d) against `addr2line
+    -f -i` (binutils): the chain of functions and inlined callees around it,
+    innermost first, and, with -g, its line;
   - with -g, the calling structure: main's loop in main, inside no inlined
     call; each callee (inlined or not) holding its own loop; no callee
     holding main's loop or the other callee; where a callee is inlined, an
@@ -17,6 +17,7 @@ and -O3 -g, and for each binary checks:
 With `record`, the -O2 -g builds are also recorded and analyzed (the binary
 read directly) and `hpcdb report`'s top-down tree must show the same: the
 callees below main, neither below the other."""
+import bisect
 import os
 import re
 import shutil
@@ -75,13 +76,24 @@ def walk(el, chain, visit):
         walk(kid, inner, visit)
 
 
+def instructions(binary):
+    """Every instruction address objdump decodes, sorted."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary], capture_output=True, text=True,
+                         check=True).stdout
+    return sorted(int(m.group(1), 16) for m in re.finditer(r"^ +([0-9a-f]+):\t", out, re.M))
+
+
 def check_addresses(tag, binary, root, debug):
     stmts = []
+    insns = instructions(binary)
 
     def visit(el, chain):
         if el.tag == "S" and chain:
-            for lo, _ in ranges(el.get("v")):
-                stmts.append((lo, int(el.get("l")), [e.get("n") for e in reversed(chain) if e.tag != "L"]))
+            names = [e.get("n") for e in reversed(chain) if e.tag != "L"]
+            for lo, hi in ranges(el.get("v")):
+                at = bisect.bisect_left(insns, lo)
+                inside = [lo] + [a for a in insns[at:bisect.bisect_left(insns, hi)] if a != lo]
+                stmts.extend((a, int(el.get("l")), names) for a in inside)
 
     for p in root.iter("P"):
         walk(p, [], visit)
@@ -103,7 +115,7 @@ def check_addresses(tag, binary, root, debug):
             bad += 1
             if bad <= 5:
                 fail(f"{tag}: {lo:#x}: struct says {names} line {line}, addr2line says {frames}")
-    print(f"{tag}: {len(stmts)} statements against addr2line, {bad} differ")
+    print(f"{tag}: {len(stmts)} instructions of the statements against addr2line, {bad} differ")
 
 
 def check_calls(tag, root, mark):
@@ -198,10 +210,11 @@ def main():
     hpcdb, out, source = sys.argv[1:4]
     record = sys.argv[4:] == ["record"]
     mark = marks(source)
-    os.makedirs(out, exist_ok=True)
+    shutil.rmtree(out, ignore_errors=True)  # struct refuses to replace an earlier run's files
+    os.makedirs(out)
     compilers = [cc for cc in ("gcc", "clang") if shutil.which(cc)]
-    if not compilers or not shutil.which("addr2line"):
-        print("skipped: no gcc/clang or no addr2line (binutils)")
+    if not compilers or not shutil.which("addr2line") or not shutil.which("objdump"):
+        print("skipped: no gcc/clang or no addr2line/objdump (binutils)")
         sys.exit(77)
     for cc in compilers:
         for flags in FLAGS:
@@ -209,7 +222,7 @@ def main():
             binary = os.path.join(out, f"{cc}{flags.replace(' ', '')}")
             subprocess.run([cc, *flags.split(), "-o", binary, source], check=True)
             xml = binary + ".hpcstruct"
-            r = subprocess.run([hpcdb, "struct", "--no-cache", binary, "-o", xml], capture_output=True, text=True)
+            r = subprocess.run([hpcdb, "struct", "--force", "--no-cache", binary, "-o", xml], capture_output=True, text=True)
             if r.returncode != 0:
                 fail(f"{tag}: struct exited {r.returncode}: {r.stderr.strip()}")
                 continue

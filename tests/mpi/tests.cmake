@@ -59,3 +59,10 @@ foreach(spec IN ITEMS "same|2|1|real:loops-cputime-t" "same|2|2|real:small" "sam
   endif()
   math(EXPR netns_index "${netns_index} + 1")
 endforeach()
+# The output rule of every command: a missing parent folder of DB is not created.
+if(HPCDB_MPI_FOUND)
+  add_test(NAME mpi/no-folder COMMAND $<TARGET_FILE:hpcdb-mpi> analyze ${HPCDB_SAMPLE_DATA}/hpcrun/small.m
+                                      -o ${PROJECT_BINARY_DIR}/test-output/mpi/no-folder/none/x.d)
+  set_tests_properties(mpi/no-folder PROPERTIES
+    PASS_REGULAR_EXPRESSION "x.d: the folder .*/none does not exist [(]folders are not created[)]")
+endif()

@@ -137,6 +137,13 @@ sigterm)
   record "$bin/record_endings" sigterm; expect_rc $? 143
   check_db
   check "$m" --expect "$bin/record_endings:before_end" ;;
+segv | abort)
+  # a crash: what was measured is on disk, and the program dies of its signal as without the recorder
+  want=139; [ $case = abort ] && want=134
+  ( "$bin/record_endings" $case ); expect_rc $? $want
+  record "$bin/record_endings" $case; expect_rc $? $want
+  check_db
+  check "$m" --expect "$bin/record_endings:before_end" ;;
 perf)
   record -e cpu-clock@f200 -e page-faults@1 "$bin/record_ratio" 0.5; expect_rc $? 0
   "$hpcdb" info "$m" | grep -q "cpu-clock (ns)" || fail "no cpu-clock metric"

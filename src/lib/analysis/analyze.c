@@ -173,7 +173,8 @@ void prepared_trace_free(prepared_trace *p) {
  * makes it the model's. */
 static int prepare_trace(const char *profile_path, const mapped_profile *m, prepared_trace *out) {
   char *path = hpcrun_swap_suffix(profile_path, ".hpcrun", ".hpctrace");
-  if (!path || !hpcrun_is_file(path)) {
+  if (!path) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace's name"); /* not "no trace" */
+  if (!hpcrun_is_file(path)) {
     free(path);
     return 0;
   }

@@ -65,12 +65,14 @@ static void warnf(structure_map *sm, const char *fmt, ...) {
 
 static int add_file(structure_map *sm, const char *path) {
   char *name = NULL;
-  if (hpcdb_hpcstruct_first_module(&name, path) < 0) {
+  int rc = hpcdb_hpcstruct_first_module(&name, path);
+  if (rc == HPCDB_ENOMEM) return rc; /* not the file's fault: going on without it would be a wrong answer */
+  if (rc < 0) {
     warnf(sm, "structure file ignored: %s", hpcdb_last_error());
     return 0;
   }
   if (!name) return 0; /* empty (hpcstruct writes those for its own libraries): nothing to use */
-  int rc = VEC_RESERVE(&sm->files, &sm->cap_files, sm->n_files + 1);
+  rc = VEC_RESERVE(&sm->files, &sm->cap_files, sm->n_files + 1);
   char *copy = rc == 0 ? strdup(path) : NULL;
   if (!copy) {
     free(name);

@@ -14,6 +14,8 @@ struct bs_decoder {
   cs_insn *insn;
 };
 
+int bs_decoder_supported(GElf_Half machine) { return machine == EM_X86_64 || machine == EM_AARCH64; }
+
 bs_decoder *bs_decoder_new(GElf_Half machine) {
   cs_arch arch;
   cs_mode mode;
@@ -23,11 +25,15 @@ bs_decoder *bs_decoder_new(GElf_Half machine) {
   const bs_capstone *cs = bs_capstone_get();
   if (!cs) return NULL;
   bs_decoder *d = calloc(1, sizeof *d);
-  if (!d) return NULL;
+  if (!d) {
+    hpcdb_fail(HPCDB_ENOMEM, "out of memory for a machine-code decoder");
+    return NULL;
+  }
   d->cs = cs;
   d->arch = arch;
   if (cs->open(arch, mode, &d->handle) != CS_ERR_OK) {
     free(d);
+    hpcdb_fail(HPCDB_ENOMEM, "Capstone cannot open a decoder (out of memory)");
     return NULL;
   }
   cs->option(d->handle, CS_OPT_DETAIL, CS_OPT_ON);
@@ -35,6 +41,7 @@ bs_decoder *bs_decoder_new(GElf_Half machine) {
   if (!d->insn) {
     cs->close(&d->handle);
     free(d);
+    hpcdb_fail(HPCDB_ENOMEM, "out of memory for a machine-code decoder");
     return NULL;
   }
   return d;

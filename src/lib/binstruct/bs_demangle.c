@@ -6,6 +6,7 @@
  * with it, 3.6 ms without), while only `hpcdb struct` and analyses that read
  * binaries demangle. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,9 @@ typedef char *cxa_demangle_fn(const char *mangled, char *buf, size_t *len, int *
 
 static cxa_demangle_fn *cxa_demangle;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static atomic_uint failures; /* names left mangled for want of memory or of libstdc++ */
+
+unsigned bs_demangle_failures(void) { return atomic_load(&failures); }
 
 static void load(void) {
   static const lazy_sym sym = {"__cxa_demangle", 0}; /* into cxa_demangle itself */
@@ -31,6 +35,7 @@ const char *bs_demangled(bs_unit *u, const char *link) {
   pthread_once(&once, load);
   int status = 0;
   char *d = cxa_demangle ? cxa_demangle(link, NULL, NULL, &status) : NULL;
+  if (!cxa_demangle || status == -1) atomic_fetch_add(&failures, 1); /* -1: out of memory */
   if (!d || status != 0) {
     free(d);
     return NULL;

@@ -22,6 +22,13 @@ typedef struct walk {
 
 /* A source file's name, absolute when the compilation directory is known
  * (libdw leaves names relative to it as they are). */
+int bs_dwarf_out_of_memory(const char *what) {
+  int e = dwarf_errno(); /* libdw's last error, cleared by reading it */
+  if (e && strcmp(dwarf_errmsg(e), "out of memory") == 0) /* its messages are untranslated: no setlocale */
+    return hpcdb_fail(HPCDB_ENOMEM, "libdw: out of memory reading %s", what);
+  return 0;
+}
+
 static const char *file_name(bs_unit *u, const char *comp_dir, const char *name) {
   if (!name) return NULL;
   if (name[0] == '/' || !comp_dir || !comp_dir[0] || !name[0]) return bs_intern(u, name);
@@ -41,6 +48,7 @@ static int64_t add_ranges(bs_unit *u, Dwarf_Die *die) {
     if (rc < 0) return rc;
     n++;
   }
+  if (off < 0) HPCDB_TRY(bs_dwarf_out_of_memory("address ranges"));
   return n;
 }
 
@@ -139,7 +147,8 @@ static int add_function(walk *w, Dwarf_Die *die, int depth) {
 static int walk_scope(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, int depth) {
   if (depth > MAX_DEPTH) return 0;
   Dwarf_Die child;
-  if (dwarf_child(die, &child) != 0) return 0;
+  int more = dwarf_child(die, &child); /* 1: none; -1: an error, which must not read as "none" */
+  if (more != 0) return more < 0 ? bs_dwarf_out_of_memory("a scope") : 0;
   do {
     int tag = dwarf_tag(&child);
     int rc = 0;
@@ -150,14 +159,15 @@ static int walk_scope(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, in
       if (rc == 0) w->pending[w->n_pending++] = child;
     }
     if (rc < 0) return rc;
-  } while (dwarf_siblingof(&child, &child) == 0);
-  return 0;
+  } while ((more = dwarf_siblingof(&child, &child)) == 0);
+  return more < 0 ? bs_dwarf_out_of_memory("a scope") : 0;
 }
 
 static int walk_children(walk *w, Dwarf_Die *die, int depth) {
   if (depth > MAX_DEPTH) return 0;
   Dwarf_Die child;
-  if (dwarf_child(die, &child) != 0) return 0;
+  int more = dwarf_child(die, &child);
+  if (more != 0) return more < 0 ? bs_dwarf_out_of_memory("a unit's entries") : 0;
   do {
     int rc = 0;
     switch (dwarf_tag(&child)) {
@@ -170,14 +180,14 @@ static int walk_children(walk *w, Dwarf_Die *die, int depth) {
     default: break;
     }
     if (rc < 0) return rc;
-  } while (dwarf_siblingof(&child, &child) == 0);
-  return 0;
+  } while ((more = dwarf_siblingof(&child, &child)) == 0);
+  return more < 0 ? bs_dwarf_out_of_memory("a unit's entries") : 0;
 }
 
 static int read_lines(bs_unit *u, Dwarf_Die *cudie, const char *comp_dir) {
   Dwarf_Lines *lines;
   size_t n;
-  if (dwarf_getsrclines(cudie, &lines, &n) != 0) return 0; /* no line table: no lines */
+  if (dwarf_getsrclines(cudie, &lines, &n) != 0) return bs_dwarf_out_of_memory("a line table"); /* else none */
   HPCDB_TRY(VEC_RESERVE(&u->rows, &u->cap_rows, n));
   const char *last_src = NULL, *last_file = NULL;
   for (size_t i = 0; i < n; i++) {
@@ -210,10 +220,15 @@ int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie) {
   bs_unit_reset(u);
   walk w = {u, NULL, 0, NULL, NULL, NULL, 0, 0};
   Dwarf_Attribute a;
-  w.comp_dir = bs_intern(u, dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a)));
-  w.cu_name = file_name(u, w.comp_dir, dwarf_diename(cudie));
+  const char *comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a));
+  if (!comp_dir && dwarf_hasattr(cudie, DW_AT_comp_dir)) HPCDB_TRY(bs_dwarf_out_of_memory("a unit's directory"));
+  const char *name = dwarf_diename(cudie);
+  if (!name && dwarf_hasattr(cudie, DW_AT_name)) HPCDB_TRY(bs_dwarf_out_of_memory("a unit's name"));
+  w.comp_dir = bs_intern(u, comp_dir);
+  w.cu_name = file_name(u, w.comp_dir, name);
   if (!w.cu_name) w.cu_name = bs_intern(u, "");
   if (dwarf_getsrcfiles(cudie, &w.files, &w.n_files) != 0) {
+    HPCDB_TRY(bs_dwarf_out_of_memory("a file table"));
     w.files = NULL;
     w.n_files = 0;
   }

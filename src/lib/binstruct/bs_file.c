@@ -34,7 +34,7 @@ static int copy_atomic(const char *from, const char *to) {
   hpcdb_mapped_file m;
   HPCDB_TRY(mapped_file_open(&m, from));
   hpcdb_atomic_file f;
-  int rc = atomic_file_open(&f, to);
+  int rc = atomic_file_open_output(&f, to, 1);
   if (rc == 0) {
     rc = atomic_file_write(&f, m.data, (size_t)m.len);
     if (rc == 0) rc = atomic_file_commit(&f);
@@ -47,7 +47,7 @@ static int copy_atomic(const char *from, const char *to) {
 static int write_fresh(const char *binary_path, const char *out_path,
                        const hpcdb_binstruct_options *opt) {
   hpcdb_atomic_file f;
-  HPCDB_TRY(atomic_file_open(&f, out_path));
+  HPCDB_TRY(atomic_file_open_output(&f, out_path, 1));
   int rc = hpcdb_binstruct_write(binary_path, f.fp, opt);
   if (rc < 0) {
     atomic_file_abort(&f);

@@ -59,6 +59,9 @@ const char *bs_intern(bs_unit *u, const char *s); /* NULL stays NULL */
 int bs_unit_add_range(bs_unit *u, uint64_t lo, uint64_t hi);
 /* link demangled (interned in u), or NULL when it is not a C++ name. */
 const char *bs_demangled(bs_unit *u, const char *link);
+/* How many names the process could not demangle for want of memory or of
+ * libstdc++ (a count that grows: a writer compares it before and after). */
+unsigned bs_demangle_failures(void);
 /* Sorts the rows by address (stable: the last row at an address wins). */
 void bs_unit_sort_rows(bs_unit *u);
 /* The row in effect at addr, or NULL. */
@@ -93,6 +96,9 @@ const uint8_t *bs_binary_code_at(const bs_binary *b, uint64_t addr, uint64_t *le
 
 /* Functions of one compile unit from DWARF into u (reset first). */
 int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie);
+/* After a libdw call failed: HPCDB_ENOMEM (message set) when it failed for
+ * want of memory, which must not be read as "this part is absent"; else 0. */
+int bs_dwarf_out_of_memory(const char *what);
 
 /* Function symbols (.symtab, else .dynsym) in executable sections, and PLT
  * stubs (names made in names), sorted by address, one per address, sizes
@@ -119,7 +125,10 @@ typedef struct bs_insn {
 int64_t bs_insn_index(const bs_insn *insns, uint64_t n, uint64_t addr);
 
 typedef struct bs_decoder bs_decoder;
-/* NULL when Capstone has no decoder for this machine or cannot be opened. */
+/* Whether Capstone decodes this machine's code (loops can be found). */
+int bs_decoder_supported(GElf_Half machine);
+/* NULL when the machine is not supported, or with the error set when
+ * Capstone cannot be opened or memory runs out. */
 bs_decoder *bs_decoder_new(GElf_Half machine);
 void bs_decoder_free(bs_decoder *d);
 /* Appends the instructions of [addr, addr+len) to *insns. */

@@ -182,9 +182,12 @@ static int next_unit(writer *wr, Dwarf_CU **cu, bs_unit *u, int *have) {
   uint8_t unit_type;
   Dwarf_Die cudie, subdie;
   *have = 0;
-  while (dwarf_get_units(wr->b->dwarf, *cu, cu, &version, &unit_type, &cudie, &subdie) == 0) {
+  int more;
+  while ((more = dwarf_get_units(wr->b->dwarf, *cu, cu, &version, &unit_type, &cudie, &subdie)) == 0) {
     Dwarf_Die *die = unit_type == DW_UT_skeleton ? &subdie : &cudie;
-    if (dwarf_tag(die) != DW_TAG_compile_unit) continue;
+    int tag = dwarf_tag(die);
+    if (tag == DW_TAG_invalid) HPCDB_TRY(bs_dwarf_out_of_memory("a unit"));
+    if (tag != DW_TAG_compile_unit) continue;
     HPCDB_TRY(bs_dwarf_unit(u, die));
     if (u->n_funcs == 0) continue;
     for (uint64_t i = 0; i < u->n_funcs; i++)
@@ -195,7 +198,7 @@ static int next_unit(writer *wr, Dwarf_CU **cu, bs_unit *u, int *have) {
     *have = 1;
     return 0;
   }
-  return 0;
+  return more < 0 ? bs_dwarf_out_of_memory("the units") : 0;
 }
 
 /* Compile units in a pipeline: while the workers build unit k's scope trees,
@@ -384,10 +387,11 @@ int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstr
   wr.x.out = out;
   wr.threads = opt->threads < 1 ? 1 : opt->threads > MAX_THREADS ? MAX_THREADS : opt->threads;
   int rc = 0;
-  for (unsigned t = 0; t < wr.threads && !opt->no_loops; t++) {
-    wr.decoders[t] = bs_decoder_new(b.machine);
-    if (!wr.decoders[t]) break;
-  }
+  for (unsigned t = 0; t < wr.threads && !opt->no_loops && bs_decoder_supported(b.machine); t++)
+    if (!(wr.decoders[t] = bs_decoder_new(b.machine))) { /* loops left out silently would be a wrong answer */
+      rc = HPCDB_EIO; /* the message is set */
+      break;
+    }
   wr.stats.has_dwarf = b.dwarf != NULL;
   wr.stats.has_loops = wr.decoders[0] != NULL;
   snprintf(wr.stats.debug_file, sizeof wr.stats.debug_file, "%s", b.debug_path);
@@ -395,10 +399,13 @@ int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstr
   base = base ? base + 1 : binary_path;
   bs_unit u;
   memset(&u, 0, sizeof u);
-  rc = bs_xml_begin(&wr.x, opt->lm_name ? opt->lm_name : binary_path);
+  unsigned undemangled = bs_demangle_failures();
+  if (rc == 0) rc = bs_xml_begin(&wr.x, opt->lm_name ? opt->lm_name : binary_path);
   if (rc == 0 && b.dwarf) rc = write_dwarf(&wr, &u);
   if (rc == 0) rc = write_symbols(&wr, &u, base);
   if (rc == 0) rc = bs_xml_end(&wr.x);
+  if (rc == 0 && bs_demangle_failures() != undemangled) /* mangled names would be a wrong answer */
+    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory demangling C++ names (or libstdc++ cannot be opened)");
   if (rc < 0) rc = hpcdb_fail_wrap(rc, "%s", binary_path);
   else if (opt->stats) *opt->stats = wr.stats;
   bs_unit_free(&u);

@@ -8,6 +8,7 @@
  * files do. */
 #include "common/archive_lib.h"
 
+#include <stdio.h>
 #include <pthread.h>
 #include <stddef.h>
 
@@ -30,13 +31,16 @@ static const lazy_sym syms[] = {
     SYM(entry_set_perm), SYM(entry_set_mtime),
 };
 
+static char why[512];
+
 static void load(void) {
   if (lazy_lib_open(HPCDB_ARCHIVE_SONAME, syms, sizeof syms / sizeof *syms, &lib)) loaded = &lib;
+  else snprintf(why, sizeof why, "%s", lazy_lib_error());
 }
 
 const archive_lib *archive_lib_open(const char *path) {
   pthread_once(&once, load);
-  if (!loaded) hpcdb_fail(HPCDB_EIO, "%s: libarchive (%s) cannot be opened", path, HPCDB_ARCHIVE_SONAME);
+  if (!loaded) hpcdb_fail(HPCDB_EIO, "%s: libarchive (%s) cannot be opened: %s", path, HPCDB_ARCHIVE_SONAME, why);
   return loaded;
 }
 

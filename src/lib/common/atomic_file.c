@@ -8,8 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/atomic_dir.h"
 #include "common/big_alloc.h"
 #include "common/error.h"
+#include "common/failpoint.h"
 
 /* Large writes go past stdio anyway; this sizes the many small ones (headers, index pairs, padding). */
 #define ATOMIC_FILE_BUFFER (1u << 20)
@@ -29,14 +31,13 @@ int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
   memset(f, 0, sizeof *f);
   size_t n = strlen(target);
   f->target = malloc(n + 1);
-  f->temp = malloc(n + 16);
+  f->temp = atomic_temp_template(target);
   if (!f->target || !f->temp) {
     free(f->target);
     free(f->temp);
     return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory", target);
   }
   memcpy(f->target, target, n + 1);
-  snprintf(f->temp, n + 16, "%s.tmp-XXXXXX", target);
   int fd = mkstemp(f->temp);
   if (fd < 0) {
     int e = errno;
@@ -51,20 +52,33 @@ int atomic_file_open(hpcdb_atomic_file *f, const char *target) {
   fchmod(fd, 0666 & ~mask);
   f->fp = fdopen(fd, "wb");
   if (!f->fp) {
+    int e = errno;
     close(fd);
     unlink(f->temp);
     free(f->target);
     free(f->temp);
     memset(f, 0, sizeof *f);
-    return hpcdb_fail(HPCDB_EIO, "%s: fdopen failed", target);
+    return hpcdb_fail(e == ENOMEM ? HPCDB_ENOMEM : HPCDB_EIO, "%s: cannot open: %s", target, strerror(e));
   }
   f->buf = malloc(ATOMIC_FILE_BUFFER);
   if (f->buf) setvbuf(f->fp, f->buf, _IOFBF, ATOMIC_FILE_BUFFER); /* else stdio's own, smaller one */
   return 0;
 }
 
+int atomic_file_open_output(hpcdb_atomic_file *f, const char *target, int replace) {
+  atomic_clean_leftovers(target);
+  HPCDB_TRY(atomic_file_open(f, target));
+  f->no_replace = !replace;
+  f->output = 1;
+  return 0;
+}
+
 int atomic_file_open_direct(hpcdb_atomic_file *f, const char *target) {
   HPCDB_TRY(atomic_file_open(f, target));
+  return atomic_file_make_direct(f);
+}
+
+int atomic_file_make_direct(hpcdb_atomic_file *f) {
 #ifdef O_DIRECT
   int fd = fileno(f->fp), flags = fcntl(fd, F_GETFL);
   if (flags < 0 || !(f->direct = big_alloc(DIRECT_BLOCK))) return 0; /* buffered, as any other file */
@@ -99,7 +113,7 @@ static int transfer(hpcdb_atomic_file *f, uint8_t *buf, size_t len, uint64_t at,
 #endif
     if (n <= 0) {
       f->failed = 1;
-      return hpcdb_fail(HPCDB_EIO, "%s: %s failed: %s", f->temp, write ? "write" : "read back",
+      return hpcdb_fail(HPCDB_EIO, "%s: %s failed: %s", f->target, write ? "write" : "read back",
                         n < 0 ? strerror(errno) : "no progress");
     }
     done += (size_t)n;
@@ -149,17 +163,18 @@ static int finish_direct(hpcdb_atomic_file *f) {
   HPCDB_TRY(write_block(f, len));
   if (ftruncate(fileno(f->fp), (off_t)f->written) != 0) {
     f->failed = 1;
-    return hpcdb_fail(HPCDB_EIO, "%s: cannot set its size: %s", f->temp, strerror(errno));
+    return hpcdb_fail(HPCDB_EIO, "%s: cannot set its size: %s", f->target, strerror(errno));
   }
   return 0;
 }
 
 int atomic_file_write(hpcdb_atomic_file *f, const void *data, size_t n) {
+  failpoint();
   if (f->failed) return HPCDB_EIO;
   if (f->direct) return write_direct(f, data, n);
   if (n && fwrite(data, 1, n, f->fp) != n) {
     f->failed = 1;
-    return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->temp, strerror(errno));
+    return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->target, strerror(errno));
   }
   f->written += n;
 #ifdef SYNC_FILE_RANGE_WRITE
@@ -193,7 +208,7 @@ int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align) {
  * (the file's first, or the last one patched: the next patch often starts
  * there), since reading one waits for the disk, and behind an fsync. */
 static int patch_disk(hpcdb_atomic_file *f, uint64_t off, const uint8_t *data, uint64_t n) {
-  if (!patch_buffer(f)) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory patching the file", f->temp);
+  if (!patch_buffer(f)) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory patching the file", f->target);
   uint64_t end = off + n, last = (end + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
   for (uint64_t at = off / DIRECT_ALIGN * DIRECT_ALIGN; at < end; at += PATCH_PIECE) {
     uint64_t to = last - at < PATCH_PIECE ? last : at + PATCH_PIECE;
@@ -222,14 +237,15 @@ static int pwrite_direct(hpcdb_atomic_file *f, uint64_t off, const uint8_t *data
 }
 
 int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, size_t n) {
+  failpoint();
   if (f->failed) return HPCDB_EIO;
   if (off > f->written || n > f->written - off)
-    return hpcdb_fail(HPCDB_EINVAL, "%s: patch of %zu bytes at %llu is past the %llu bytes written", f->temp, n,
+    return hpcdb_fail(HPCDB_EINVAL, "%s: patch of %zu bytes at %llu is past the %llu bytes written", f->target, n,
                       (unsigned long long)off, (unsigned long long)f->written);
   if (f->direct) return pwrite_direct(f, off, data, n);
   if (fflush(f->fp) != 0 || pwrite(fileno(f->fp), data, n, (off_t)off) != (ssize_t)n) {
     f->failed = 1;
-    return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->temp, strerror(errno));
+    return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", f->target, strerror(errno));
   }
   return 0;
 }
@@ -258,12 +274,12 @@ int atomic_file_commit(hpcdb_atomic_file *f) {
   int rc = 0;
   if (f->failed) rc = HPCDB_EIO;
   if (rc == 0 && f->direct) rc = finish_direct(f);
-  if (rc == 0 && fflush(f->fp) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: flush failed: %s", f->temp, strerror(errno));
-  if (rc == 0 && fsync(fileno(f->fp)) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: fsync failed: %s", f->temp, strerror(errno));
-  if (fclose(f->fp) != 0 && rc == 0) rc = hpcdb_fail(HPCDB_EIO, "%s: close failed: %s", f->temp, strerror(errno));
+  if (rc == 0 && fflush(f->fp) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: flush failed: %s", f->target, strerror(errno));
+  if (rc == 0 && fsync(fileno(f->fp)) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: fsync failed: %s", f->target, strerror(errno));
+  if (fclose(f->fp) != 0 && rc == 0) rc = hpcdb_fail(HPCDB_EIO, "%s: close failed: %s", f->target, strerror(errno));
   f->fp = NULL;
-  if (rc == 0 && rename(f->temp, f->target) != 0)
-    rc = hpcdb_fail(HPCDB_EIO, "%s: cannot rename into place: %s", f->target, strerror(errno));
+  if (rc == 0) rc = atomic_rename(f->temp, f->target, !f->no_replace);
+  if (rc == 0 && f->output) rc = atomic_sync_parent(f->target); /* the rename itself made durable */
   if (rc != 0) unlink(f->temp);
   release(f);
   return rc;

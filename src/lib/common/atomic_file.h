@@ -1,6 +1,7 @@
 /* Writing a file so that it appears whole or not at all: data goes to a
- * temporary file beside the target, is fsync'ed, and renamed over the target
- * on commit. Abort (or a failed write) removes the temporary file. */
+ * temporary file beside the target (`.NAME.hpcdb-tmp-PID.XXXXXX`, see
+ * atomic_dir.h), is fsync'ed, and renamed over the target on commit. Abort
+ * (or a failed write) removes the temporary file. */
 #ifndef HPCDB_COMMON_ATOMIC_FILE_H
 #define HPCDB_COMMON_ATOMIC_FILE_H
 
@@ -20,15 +21,24 @@ typedef struct hpcdb_atomic_file {
   uint8_t *patch;     /* a direct file: the pages being patched (aligned), made on first use */
   uint64_t kept;      /* patch's first page holds the file's page at offset kept - 1 (0: none) */
   int failed;
+  int no_replace; /* commit fails with HPCDB_EEXIST rather than replace a file */
+  int output;     /* a command's output: its directory is fsync'ed after the rename */
 } hpcdb_atomic_file;
 
 int atomic_file_open(hpcdb_atomic_file *f, const char *target);
+/* A command's output: dead runs' temporaries of target are removed first,
+ * without replace the commit never replaces a target that appeared
+ * meanwhile (see atomic_dir.h), and the rename is made durable (the
+ * directory fsync'ed). */
+int atomic_file_open_output(hpcdb_atomic_file *f, const char *target, int replace);
 /* The same for a large file written front to back (patched rarely, in few
  * places, with atomic_file_pwrite): its bytes go to the disk in blocks around
  * the page cache (O_DIRECT), so that writing it neither copies it into the
  * cache nor takes fresh memory for it, and the commit's fsync has little left
  * to wait for. Where the filesystem refuses direct writes, a buffered file. */
 int atomic_file_open_direct(hpcdb_atomic_file *f, const char *target);
+/* Makes an open file direct, as atomic_file_open_direct. */
+int atomic_file_make_direct(hpcdb_atomic_file *f);
 int atomic_file_write(hpcdb_atomic_file *f, const void *data, size_t n);
 /* Writes zero bytes up to the next multiple of align. */
 int atomic_file_pad(hpcdb_atomic_file *f, uint64_t align);

@@ -17,5 +17,8 @@ typedef struct lazy_sym {
  * (then it is closed again). An opened library stays open for the process's
  * life, like a linked one. Call it once (pthread_once). */
 int lazy_lib_open(const char *soname, const lazy_sym *syms, size_t n, void *table);
+/* Why the last lazy_lib_open failed (dlerror's words): read it in the same
+ * pthread_once. */
+const char *lazy_lib_error(void);
 
 #endif

@@ -1,6 +1,8 @@
 #include "common/textout.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 
@@ -13,9 +15,9 @@ static void *writer(void *arg) {
     const char *p = t->pending;
     size_t n = t->pending_len;
     pthread_mutex_unlock(&t->lock);
-    int bad = fwrite(p, 1, n, t->f) != n;
+    int bad = fwrite(p, 1, n, t->f) != n ? errno : 0;
     pthread_mutex_lock(&t->lock);
-    t->write_failed |= bad;
+    if (!t->write_failed) t->write_failed = bad;
     t->pending = NULL;
     pthread_cond_broadcast(&t->cond);
   }
@@ -58,7 +60,7 @@ static void wait_idle(textout *t) {
 void textout_flush(textout *t) {
   if (!t->len) return;
   if (!t->threaded) {
-    if (fwrite(t->buf, 1, t->len, t->f) != t->len) t->failed = 1;
+    if (fwrite(t->buf, 1, t->len, t->f) != t->len && !t->failed) t->failed = errno;
     t->len = 0;
     return;
   }
@@ -95,11 +97,11 @@ int textout_close(textout *t) {
     pthread_cond_destroy(&t->cond);
     pthread_mutex_destroy(&t->lock);
     t->threaded = 0;
-    t->failed |= t->write_failed;
+    if (!t->failed) t->failed = t->write_failed;
   }
-  if (fflush(t->f) != 0 || ferror(t->f)) t->failed = 1;
+  if ((fflush(t->f) != 0 || ferror(t->f)) && !t->failed) t->failed = errno;
   free(t->blocks[0]);
   free(t->blocks[1]);
   t->buf = t->blocks[0] = t->blocks[1] = NULL;
-  return t->failed ? hpcdb_fail(HPCDB_EIO, "error writing the output") : 0;
+  return t->failed ? hpcdb_fail(HPCDB_EIO, "error writing the output: %s", strerror(t->failed)) : 0;
 }

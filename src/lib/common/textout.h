@@ -18,7 +18,7 @@ typedef struct textout {
   FILE *f;
   char *buf; /* the block being filled: one of blocks */
   size_t len;
-  int failed; /* out of memory or a write error */
+  int failed; /* the errno of the first write that failed (0: none) */
   char *blocks[2];
   /* the writer thread: pending is the block it writes (NULL: idle) */
   pthread_t thread;
@@ -26,7 +26,7 @@ typedef struct textout {
   pthread_cond_t cond;
   const char *pending;
   size_t pending_len;
-  int threaded, stop, write_failed;
+  int threaded, stop, write_failed; /* write_failed: as failed, in the writer thread */
 } textout;
 
 /* 0, or HPCDB_ENOMEM (message set). */

@@ -1,6 +1,9 @@
 /* Recognising a format from its bytes, not its name: the first descriptor
  * that claims the path wins. */
+#include <errno.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/probe.h"
@@ -15,6 +18,8 @@ int hpcdb_detect(hpcdb_format *out, const char *path) {
   if (!p.is_dir) {
     p.n = probe_head(path, head, sizeof head);
     p.head = head;
+    if (p.n == 0 && access(path, R_OK) != 0) /* unreadable is not unknown */
+      return hpcdb_fail(HPCDB_EIO, "%s: cannot read: %s", path, strerror(errno));
   }
   size_t n;
   const format_desc *const *formats = format_list(&n);

@@ -245,7 +245,7 @@ static int parse_whole(cube_anchor *a, const char *text, size_t len, const char 
   if (!x) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   int rc = 0;
   if (feed(x, &p, text, len, 1) < 0 && !p.error)
-    rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "anchor.xml", (uint64_t)XML_GetCurrentByteIndex(x), "xml",
+    rc = hpcdb_fail_at(XML_GetErrorCode(x) == XML_ERROR_NO_MEMORY ? HPCDB_ENOMEM : HPCDB_ECORRUPT, path, "anchor.xml", (uint64_t)XML_GetCurrentByteIndex(x), "xml",
                        "line %lu: %s", (unsigned long)XML_GetCurrentLineNumber(x), XML_ErrorString(XML_GetErrorCode(x)));
   XML_ParserFree(x);
   free(p.text);

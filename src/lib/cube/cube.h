@@ -143,6 +143,9 @@ double cube_decode(const cube_dtype *t, const uint8_t *p, int big_endian);
  * is such a delta, so it is negative: -13, not 1.8e19). */
 uint64_t cube_decode_integer(const cube_dtype *t, const uint8_t *p, int big_endian);
 double cube_integer_to_double(const cube_dtype *t, uint64_t v);
+/* 1 when cube_integer_to_double gives v's value exactly (its two's complement
+ * within 2^53, or with no bits below a double's 53). */
+int cube_integer_exact(uint64_t v);
 
 /* SCALE_FUNC (CubeLib 4.8): u32 terms, u32 measurements, the terms packed
  * (f64 a, i32 b, u32 c, i32 d: a * x^(b/c) * log2(x)^d), then the

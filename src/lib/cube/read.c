@@ -279,15 +279,28 @@ static void derive_other(reader *r, const series *s) {
   }
 }
 
+/* The model holds doubles: an integer result beyond their 53 bits is rounded
+ * there, and said so (hpcdb_cube_metric_integers keeps every bit). */
+static int rounded_warning(reader *r, const series *s, uint64_t n, const char *what) {
+  if (!n) return 0;
+  char why[800];
+  snprintf(why, sizeof why, "metric %.500s: %llu %s beyond a double's 53 bits, rounded (the file's integers are exact "
+           "through hpcdb.open_cube / hpcdb_cube_metric_integers)", *s->m->uniq ? s->m->uniq : s->m->disp,
+           (unsigned long long)n, what);
+  return hpcdb_add_warning(r->exp, why);
+}
+
 /* The summary profile: each cnode's values combined over locations. */
 static int summarize(reader *r, const series *s, int integer) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
+  uint64_t rounded = 0;
   for (uint32_t c = 0; c < nc; c++) {
     double sx = 0, sy = 0;
     if (integer) { /* modulo 2^64, converted once */
       uint64_t ux = 0, uy = 0;
       for (uint32_t l = 0; l < nl; l++) ux += r->iexc[(size_t)c * nl + l], uy += r->iinc[(size_t)c * nl + l];
       sx = cube_integer_to_double(s->t, ux), sy = cube_integer_to_double(s->t, uy);
+      rounded += !cube_integer_exact(ux) + !cube_integer_exact(uy);
     }
     int first = 1;
     for (uint32_t l = 0; l < nl && !integer; l++) {
@@ -305,7 +318,7 @@ static int summarize(reader *r, const series *s, int integer) {
     if (sx != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->point, sx));
     if (sy != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->execution, sy));
   }
-  return 0;
+  return rounded_warning(r, s, rounded, "summary value(s)");
 }
 
 /* An integer metric's values as CubeLib combines them: 64-bit integers
@@ -346,11 +359,13 @@ static int fill_integer(reader *r, const series *s, const cube_values *v) {
   }
   for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
     if (r->is_entry[c]) memset(&r->iexc[(size_t)c * nl], 0, nl * sizeof *r->iexc);
+  uint64_t rounded = 0;
   for (size_t i = 0; i < cells; i++) {
     r->exc[i] = cube_integer_to_double(s->t, r->iexc[i]);
     r->inc[i] = cube_integer_to_double(s->t, r->iinc[i]);
+    rounded += !cube_integer_exact(r->iexc[i]) + !cube_integer_exact(r->iinc[i]);
   }
-  return 0;
+  return rounded_warning(r, s, rounded, "cnode x location value(s)");
 }
 
 /* One series' stored values into r->inc, by cnode (0 where the index has no

@@ -99,6 +99,12 @@ double cube_integer_to_double(const cube_dtype *t, uint64_t v) {
   return (double)(int64_t)v;
 }
 
+int cube_integer_exact(uint64_t v) {
+  uint64_t a = (int64_t)v < 0 ? (uint64_t)0 - v : v, dropped = 0;
+  while (a >> 53) dropped |= a & 1, a >>= 1;
+  return !dropped;
+}
+
 #define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, path, section, off, rule, __VA_ARGS__)
 
 int cube_index_parse(cube_values *v, const uint8_t *ix, size_t len, uint32_t n_cnodes, const char *path) {

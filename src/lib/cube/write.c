@@ -18,6 +18,12 @@ static la_ssize_t to_file(struct archive *ar, void *user, const void *data, size
   return atomic_file_write(user, data, n) < 0 ? -1 : (la_ssize_t)n;
 }
 
+/* libarchive's reason; it has none when it could not even allocate its message */
+static const char *archive_why(const archive_lib *al, struct archive *ar) {
+  const char *why = ar ? al->error_string(ar) : NULL;
+  return why ? why : "out of memory (libarchive gave no reason)";
+}
+
 static int add_header(struct archive *ar, const char *name, uint64_t size, const char *path) {
   const archive_lib *al = archive_lib_loaded();
   struct archive_entry *e = al->entry_new();
@@ -29,7 +35,7 @@ static int add_header(struct archive *ar, const char *name, uint64_t size, const
   al->entry_set_mtime(e, 0, 0);
   int rc = al->write_header(ar, e) == ARCHIVE_OK
                ? 0
-               : hpcdb_fail_at(HPCDB_EIO, path, name, 0, "write", "%s", al->error_string(ar));
+               : hpcdb_fail_at(HPCDB_EIO, path, name, 0, "write", "%s", archive_why(al, ar));
   al->entry_free(e);
   return rc;
 }
@@ -43,7 +49,7 @@ static int to_member(void *user, const void *data, size_t n) {
   const archive_lib *al = archive_lib_loaded();
   member_sink *m = user;
   if (n == 0 || al->write_data(m->ar, data, n) == (la_ssize_t)n) return 0;
-  return hpcdb_fail_at(HPCDB_EIO, m->path, m->name, 0, "write", "%s", al->error_string(m->ar));
+  return hpcdb_fail_at(HPCDB_EIO, m->path, m->name, 0, "write", "%s", archive_why(al, m->ar));
 }
 
 static int add_member(struct archive *ar, const char *name, const cube_buf *b, const char *path) {
@@ -183,7 +189,8 @@ int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_
   if (!al) return HPCDB_EIO;
   hpcdb_atomic_file f;
   /* direct: the rows go to the disk without a copy of the file in the page cache (fresh memory, expensive to touch in a VM) */
-  HPCDB_TRY(atomic_file_open_direct(&f, path));
+  HPCDB_TRY(atomic_file_open_output(&f, path, options->flags & HPCDB_WRITE_FORCE));
+  atomic_file_make_direct(&f);
   struct archive *ar = al->write_new();
   int rc = ar ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   /* large blocks: fewer writes; the last one padded as tar's default 10240 */
@@ -191,10 +198,10 @@ int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_
                   al->write_set_bytes_per_block(ar, 1 << 20) != ARCHIVE_OK ||
                   al->write_set_bytes_in_last_block(ar, 10240) != ARCHIVE_OK ||
                   al->write_open2(ar, &f, NULL, to_file, NULL, NULL) != ARCHIVE_OK))
-    rc = hpcdb_fail(HPCDB_EIO, "%s: cannot start a tar archive: %s", path, al->error_string(ar));
+    rc = hpcdb_fail(HPCDB_EIO, "%s: cannot start a tar archive: %s", path, archive_why(al, ar));
   if (rc == 0) rc = write_members(ar, &f, exp, path, options->compress);
   if (rc == 0 && al->write_close(ar) != ARCHIVE_OK)
-    rc = hpcdb_fail(HPCDB_EIO, "%s: %s", path, al->error_string(ar));
+    rc = hpcdb_fail(HPCDB_EIO, "%s: %s", path, archive_why(al, ar));
   if (ar) al->write_free(ar);
   if (rc == 0) return atomic_file_commit(&f);
   atomic_file_abort(&f);

@@ -55,7 +55,10 @@ static void write_attrs(cube_buf *b, const hpcdb_experiment *exp, const cube_tre
     cube_buf_printf(&t_kinds, "%s", exp->kind_names[k] ? exp->kind_names[k] : "");
   }
   cube_buf_put(&t_kinds, "", 1);
-  if (!t_kinds.failed) attr(b, "hpctoolkit::kinds", (const char *)t_kinds.data);
+  if (t_kinds.failed)
+    b->failed = 1; /* out of memory: the anchor fails, rather than go without the kinds */
+  else
+    attr(b, "hpctoolkit::kinds", (const char *)t_kinds.data);
   cube_buf_free(&t_kinds);
   /* each location's id tuple: kind:flags:logical:physical, space-separated */
   for (uint32_t l = 0; l < t->n_locations; l++) {

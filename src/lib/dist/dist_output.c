@@ -1,19 +1,24 @@
 /* The database is made in a temporary directory beside the output, every
  * rank writing into the same files at offsets (pwrite), and renamed into
- * place when every rank has succeeded; a failure removes it. Over an
- * existing database (with --force) or into a directory that holds other
- * files, the files are renamed in one by one, as hpcdb_analyze replaces them. */
+ * place by rank 0 when every rank's writes are complete and fsync'ed; a
+ * failure removes it. An existing database (with --force) is swapped for the
+ * new one in one step (atomic_dir.h); a directory holding anything else is
+ * refused, as hpcdb_analyze refuses it. */
 #define _GNU_SOURCE /* copy_file_range */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "dist/dist.h"
+#include "common/atomic_dir.h"
 #include "common/error.h"
+#include "common/failpoint.h"
 
 static const char *const value_files[] = {"profile.db", "cct.db", "trace.db"};
 
@@ -60,6 +65,35 @@ static int in_dir(char *buf, const char *dir, const char *name) {
   return 0;
 }
 
+/* The run writing a temporary directory: "HOST PID" in this file, so that
+ * a second run writing the same output does not take over a live one's. */
+#define OWNER ".hpcdb-mpi-owner"
+
+/* 0: nobody's (no owner, or a dead one); 1: this process's; 2: another live run's. */
+static int owner_of(const char *temp) {
+  char path[PATH_MAX], host[256] = "", mine[256] = "";
+  long pid = 0;
+  if (in_dir(path, temp, OWNER) < 0) return 0;
+  FILE *f = fopen(path, "r");
+  if (!f) return 0; /* none: a killed run's leftover */
+  int n = fscanf(f, "%255s %ld", host, &pid);
+  fclose(f);
+  if (n != 2 || pid <= 0 || gethostname(mine, sizeof mine - 1) != 0) return 0;
+  if (strcmp(host, mine) != 0) return 2; /* another machine's run: whether it lives cannot be told */
+  if (pid == (long)getpid()) return 1;
+  return kill((pid_t)pid, 0) == 0 || errno == EPERM ? 2 : 0;
+}
+
+static int claim(const char *temp) {
+  char path[PATH_MAX], host[256] = "";
+  HPCDB_TRY(in_dir(path, temp, OWNER));
+  gethostname(host, sizeof host - 1);
+  FILE *f = fopen(path, "w");
+  if (!f || fprintf(f, "%s %ld\n", host[0] ? host : "?", (long)getpid()) < 0 || fclose(f) != 0)
+    return hpcdb_fail(HPCDB_EIO, "%s: cannot write: %s", path, strerror(errno));
+  return 0;
+}
+
 /* Rank 0: the output may be written, and the temporary directory with empty value files. */
 static int prepare(dist_run *d) {
   const char *out = d->opt->output;
@@ -70,9 +104,15 @@ static int prepare(dist_run *d) {
     HPCDB_TRY(in_dir(path, out, "meta.db"));
     if (!(d->opt->write_flags & HPCDB_WRITE_FORCE) && exists(path))
       return hpcdb_fail(HPCDB_EEXIST, "%s: a database is already there (force to replace it)", out);
+    if (!exists(path) && atomic_dir_holds_anything(out) != 0)
+      return hpcdb_fail(HPCDB_EEXIST, "%s: a directory that is not a database is there: not replaced", out);
   }
+  if (owner_of(d->temp) == 2)
+    return hpcdb_fail(HPCDB_EEXIST, "%s: another hpcdb-mpi run is writing it (in %s; remove that if none is)", out,
+                      d->temp);
   hpcdb_analyze_dist_discard(d->temp); /* a run that was killed left it */
   HPCDB_TRY(make_dirs(d->temp));
+  HPCDB_TRY(claim(d->temp));
   for (int i = 0; i < 3; i++) {
     HPCDB_TRY(in_dir(path, d->temp, value_files[i]));
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -100,6 +140,7 @@ int dist_output_open(dist_run *d) {
 }
 
 int dist_pwrite(int fd, const char *name, uint64_t off, const void *data, uint64_t n) {
+  failpoint();
   const uint8_t *p = data;
   for (uint64_t done = 0; done < n;) {
     ssize_t k = pwrite(fd, p + done, (size_t)(n - done), (off_t)(off + done));
@@ -174,35 +215,17 @@ static int close_file(int *fd, const char *name) {
   return rc;
 }
 
-/* Rank 0: the files one by one into an existing directory. */
-static int move_files(dist_run *d) {
-  static const char *const names[] = {"profile.db", "cct.db", "meta.db", "trace.db", "metrics/default.yaml"};
-  char from[PATH_MAX], to[PATH_MAX];
-  HPCDB_TRY(in_dir(to, d->opt->output, "metrics"));
-  if (mkdir(to, 0777) != 0 && errno != EEXIST) return hpcdb_fail(HPCDB_EIO, "%s: cannot create directory: %s", to, strerror(errno));
-  for (int i = 0; i < 5; i++) {
-    HPCDB_TRY(in_dir(from, d->temp, names[i]));
-    HPCDB_TRY(in_dir(to, d->opt->output, names[i]));
-    if (!exists(from)) { /* no traces: a replaced database must not keep its old ones */
-      if (exists(to) && remove(to) != 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot remove: %s", to, strerror(errno));
-      continue;
-    }
-    if (rename(from, to) != 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot rename to %s: %s", from, to, strerror(errno));
-  }
-  hpcdb_analyze_dist_discard(d->temp);
-  return 0;
-}
-
 int dist_output_commit(dist_run *d) {
   int rc = close_file(&d->fd_prof, "profile.db");
   if (rc == 0) rc = close_file(&d->fd_cct, "cct.db");
   if (rc == 0) rc = close_file(&d->fd_trace, "trace.db");
-  HPCDB_TRY(dist_agree(d, rc));
-  if (d->rank == 0 && rename(d->temp, d->opt->output) != 0) {
-    if (errno == ENOTEMPTY || errno == EEXIST)
-      rc = move_files(d);
-    else
-      rc = hpcdb_fail(HPCDB_EIO, "%s: cannot rename to %s: %s", d->temp, d->opt->output, strerror(errno));
+  HPCDB_TRY(dist_agree(d, rc)); /* every rank's writes are on the disk */
+  char owner[PATH_MAX];
+  if (d->rank == 0 && in_dir(owner, d->temp, OWNER) == 0) unlink(owner); /* not part of the database */
+  if (d->rank == 0) {
+    hpcdb_atomic_dir out = {strdup(d->opt->output), strdup(d->temp), (d->opt->write_flags & HPCDB_WRITE_FORCE) != 0};
+    rc = out.target && out.temp ? atomic_dir_commit(&out) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    atomic_dir_abort(&out);
   }
   return dist_agree(d, rc);
 }
@@ -214,5 +237,6 @@ void dist_output_abort(dist_run *d) {
       close(*fds[i]);
       *fds[i] = -1;
     }
-  if (d->rank == 0 && d->temp[0]) hpcdb_analyze_dist_discard(d->temp);
+  if (d->rank == 0 && d->temp[0] && owner_of(d->temp) != 2) /* never another run's */
+    hpcdb_analyze_dist_discard(d->temp);
 }

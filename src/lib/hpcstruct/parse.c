@@ -382,7 +382,8 @@ static int feed(sparser *p, const char *data, size_t len, int last) {
   if (XML_Parse(p->x, data, (int)len, last) != XML_STATUS_ERROR) return 1;
   if (!p->error && !(p->stop_at_module && p->first_module)) {
     remember(p, "xml", XML_ErrorString(XML_GetErrorCode(p->x)));
-    p->error = hpcdb_fail(HPCDB_ECORRUPT, "%s: line %lu: xml: %s", p->path,
+    p->error = hpcdb_fail(XML_GetErrorCode(p->x) == XML_ERROR_NO_MEMORY ? HPCDB_ENOMEM : HPCDB_ECORRUPT,
+                          "%s: line %lu: xml: %s", p->path,
                           (unsigned long)XML_GetCurrentLineNumber(p->x), XML_ErrorString(XML_GetErrorCode(p->x)));
   }
   return 0;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/atomic_dir.h"
 #include "common/hashmap.h"
 #include "hpcdb/hpctk4_write.h"
 #include "hpcdb/model.h"
@@ -114,10 +115,14 @@ typedef struct hpctk4_value_writers {
   unsigned threads;
 } hpctk4_value_writers;
 
-/* Creates dir if needed; refuses an existing database unless HPCDB_WRITE_FORCE. */
-int hpctk4_prepare_dir(const char *dir, unsigned flags);
-/* hpcdb_hpctk4_write with the value files written by w (NULL: the default). */
-int hpctk4_write_with(const hpcdb_experiment *exp, const char *dir, unsigned flags, const hpctk4_value_writers *w);
+/* Checks that a database may be written to dir (dir's parent is created if
+ * needed; an existing database is replaced only with HPCDB_WRITE_FORCE, a
+ * directory holding anything else never) and opens the temporary directory
+ * beside it that the database is written into (atomic_dir.h). */
+int hpctk4_open_dir(hpcdb_atomic_dir *d, const char *dir, unsigned flags);
+/* exp's files written into temp, a fresh directory (d->temp), the value
+ * files by w (NULL: the default). */
+int hpctk4_write_into(const hpcdb_experiment *exp, const char *temp, unsigned flags, const hpctk4_value_writers *w);
 
 /* ---- pieces for writers that place blocks themselves (the distributed analysis) ---- */
 

@@ -170,7 +170,7 @@ static int to_wbuf(void *data, unsigned char *bytes, size_t size) {
 
 static int emit_all(wbuf *out, const hpcdb_experiment *exp) {
   emitter em = {.ok = 1};
-  if (!yaml_emitter_initialize(&em.e)) return hpcdb_fail(HPCDB_ENOMEM, "cannot start the YAML emitter");
+  if (!yaml_emitter_initialize(&em.e)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory starting the YAML emitter");
   yaml_emitter_set_output(&em.e, to_wbuf, out);
   yaml_emitter_set_unicode(&em.e, 1);
   yaml_emitter_set_width(&em.e, -1);
@@ -189,7 +189,8 @@ static int emit_all(wbuf *out, const hpcdb_experiment *exp) {
   int ok = em.ok;
   const char *problem = em.e.problem;
   yaml_emitter_delete(&em.e);
-  return ok ? 0 : hpcdb_fail(HPCDB_ENOMEM, "writing metrics YAML failed: %s", problem ? problem : "out of memory");
+  /* the emitter writes to memory: its failures are failed allocations */
+  return ok ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory writing metrics YAML (%s)", problem ? problem : "emitter");
 }
 
 int hpctk4_write_metrics_yaml(const hpcdb_experiment *exp, const char *path) {

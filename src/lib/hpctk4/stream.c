@@ -37,9 +37,8 @@ typedef struct block {
 } block;
 
 struct hpcdb_hpctk4_stream {
-  char *dir;
+  hpcdb_atomic_dir out; /* the database is written into out.temp */
   unsigned flags;
-  int made_dir; /* the directory did not exist: a failed run removes it again */
   hpcdb_atomic_file prof;
   int open;
   block *blocks; /* by profile index */
@@ -64,24 +63,22 @@ struct hpcdb_hpctk4_stream {
 
 int hpcdb_hpctk4_stream_open(hpcdb_hpctk4_stream **out, const char *dir, unsigned flags) {
   *out = NULL;
-  struct stat st;
-  int made_dir = stat(dir, &st) != 0;
-  HPCDB_TRY(hpctk4_prepare_dir(dir, flags));
   hpcdb_hpctk4_stream *s = calloc(1, sizeof *s);
-  size_t n = strlen(dir) + 16;
-  char *path = malloc(n);
-  if (!s || !path || !(s->dir = malloc(strlen(dir) + 1))) {
-    free(s ? s->dir : NULL);
+  if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  int rc = hpctk4_open_dir(&s->out, dir, flags);
+  if (rc < 0) {
     free(s);
-    free(path);
-    if (made_dir) rmdir(dir);
+    return rc;
+  }
+  s->flags = flags;
+  size_t n = strlen(s->out.temp) + 16;
+  char *path = malloc(n);
+  if (!path) {
+    hpcdb_hpctk4_stream_abort(s);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
-  memcpy(s->dir, dir, strlen(dir) + 1);
-  s->flags = flags;
-  s->made_dir = made_dir;
-  snprintf(path, n, "%s/profile.db", dir);
-  int rc = atomic_file_open(&s->prof, path);
+  snprintf(path, n, "%s/profile.db", s->out.temp);
+  rc = atomic_file_open(&s->prof, path);
   free(path);
   if (rc == 0) {
     static const uint8_t zeros[HEADER];
@@ -406,9 +403,8 @@ static int finish_cct(void *ctx, const hpcdb_experiment *exp, const char *path) 
 
 int hpcdb_hpctk4_stream_finish(hpcdb_hpctk4_stream *s, const hpcdb_experiment *exp) {
   hpctk4_value_writers w = {finish_profile, finish_cct, s, s->threads};
-  /* the directory was checked when the stream opened */
-  int rc = hpctk4_write_with(exp, s->dir, s->flags | HPCDB_WRITE_FORCE, &w);
-  if (rc == 0) s->made_dir = 0; /* the database stays */
+  int rc = hpctk4_write_into(exp, s->out.temp, s->flags, &w);
+  if (rc == 0) rc = atomic_dir_commit(&s->out);
   hpcdb_hpctk4_stream_abort(s);
   return rc;
 }
@@ -416,13 +412,12 @@ int hpcdb_hpctk4_stream_finish(hpcdb_hpctk4_stream *s, const hpcdb_experiment *e
 void hpcdb_hpctk4_stream_abort(hpcdb_hpctk4_stream *s) {
   if (!s) return;
   if (s->open) atomic_file_abort(&s->prof);
-  if (s->made_dir) rmdir(s->dir); /* fails, as it should, when anything is left in it */
+  atomic_dir_abort(&s->out); /* nothing left to do after a commit */
   free(s->skip);
   free(s->enc);
   free(s->sum_metrics);
   free(s->sum_values);
   free(s->sum_idx);
   free(s->blocks);
-  free(s->dir);
   free(s);
 }

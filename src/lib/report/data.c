@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "hpcdb/query.h"
 #include "report/report_data.h"
 
 /* Ids of the metric's inclusive (execution) and exclusive (function, else
@@ -102,13 +103,17 @@ static int pick_columns(report_data *d, const char *const *names, uint32_t n, ui
     for (uint32_t i = 0; i < n; i++) {
       uint32_t m = 0;
       while (m < e->n_metrics && (!e->metrics[m].name || strcmp(e->metrics[m].name, names[i]) != 0)) m++;
-      if (m == e->n_metrics) return hpcdb_fail(HPCDB_EINVAL, "no metric named \"%s\"", names[i]);
+      if (m == e->n_metrics) m = HPCDB_NONE, d->cols[d->n_cols].formula = names[i]; /* a formula: report_formulas */
       if (d->n_cols == REPORT_MAX_COLUMNS) return hpcdb_fail(HPCDB_EINVAL, "at most %d metrics at once", REPORT_MAX_COLUMNS);
       d->cols[d->n_cols++].metric = m;
     }
   }
   if (d->n_cols == 0) return hpcdb_fail(HPCDB_EINVAL, "the experiment has no metrics");
   for (uint32_t c = 0; c < d->n_cols; c++) {
+    if (d->cols[c].formula) {
+      d->cols[c].name = d->cols[c].formula;
+      continue;
+    }
     d->cols[c].name = e->metrics[d->cols[c].metric].name ? e->metrics[d->cols[c].metric].name : "?";
     d->cols[c].seconds = report_time_unit(d->cols[c].name, e->metrics[d->cols[c].metric].unit);
     d->cols[c].extreme = e->metrics[d->cols[c].metric].execution_combine;
@@ -120,6 +125,7 @@ static int pick_columns(report_data *d, const char *const *names, uint32_t n, ui
 static void add_profile(report_data *d, const hpcdb_profile *p, int stat, uint8_t *have_inc, uint8_t *have_exc) {
   const hpcdb_experiment *e = d->exp;
   for (uint32_t c = 0; c < d->n_cols; c++) {
+    if (d->cols[c].formula) continue;
     int32_t inc, exc;
     metric_ids(e, d->cols[c].metric, stat, &inc, &exc);
     have_inc[c] |= inc >= 0;
@@ -172,6 +178,27 @@ static void derive(report_data *d, const uint8_t *have_inc, const uint8_t *have_
   }
 }
 
+/* Formula columns (--metric '$0 / $1 * 100'): the query layer's one
+ * expression engine computes them, for the whole program only. */
+static int report_formulas(report_data *d, uint8_t *have_inc, uint8_t *have_exc) {
+  hpcdb_query *q = NULL;
+  for (uint32_t c = 0; c < d->n_cols; c++) {
+    if (!d->cols[c].formula) continue;
+    hpcdb_qcolumn col;
+    int rc = q ? 0 : hpcdb_query_from_experiment(&q, d->exp);
+    if (rc == 0) rc = hpcdb_query_column(q, d->cols[c].formula, &col);
+    for (uint32_t i = 0; rc == 0 && i < d->exp->n_contexts; i++)
+      rc = hpcdb_query_value(q, HPCDB_QVIEW_TOP_DOWN, col, i, &d->inc[(size_t)i * d->n_cols + c], &d->exc[(size_t)i * d->n_cols + c]);
+    if (rc < 0) {
+      hpcdb_query_close(q);
+      return rc;
+    }
+    have_inc[c] = have_exc[c] = 1;
+  }
+  hpcdb_query_close(q);
+  return 0;
+}
+
 int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *const *metrics, uint32_t n_metrics,
                       const char *profile, uint32_t max_default) {
   memset(d, 0, sizeof *d);
@@ -216,6 +243,11 @@ int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *c
                       strchr(profile, '=') ? "matches" : "has the identity", profile);
   }
   d->source = d->source_buf;
+  int rc = report_formulas(d, have_inc, have_exc);
+  if (rc < 0) {
+    report_data_free(d);
+    return rc;
+  }
   derive(d, have_inc, have_exc);
   return 0;
 }

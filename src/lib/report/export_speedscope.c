@@ -4,6 +4,7 @@
  * "sampled" profile per thread profile: each context with own cost is a
  * sample whose stack is the functions of its calling path, weighted by that
  * cost. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,5 +127,5 @@ int hpcdb_export_speedscope(FILE *out, const hpcdb_experiment *exp, const char *
   free(chain);
   free(f.of_ctx);
   if (rc == 0 && written == 0) rc = hpcdb_fail(HPCDB_EINVAL, "no thread profiles to export");
-  return rc < 0 ? rc : ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing speedscope JSON") : 0;
+  return rc < 0 ? rc : ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing speedscope JSON: %s", strerror(errno)) : 0;
 }

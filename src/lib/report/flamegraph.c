@@ -3,6 +3,7 @@
  * it; hovering shows name and value (<title>), clicking zooms into a frame
  * (embedded script), clicking the background zooms out. Frames narrower than
  * a tenth of a pixel are left out. Written as it is laid out. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,14 @@ int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *me
   if (!tmp) {
     free(x);
     report_data_free(&d);
-    return hpcdb_fail(HPCDB_EIO, "cannot create a temporary file");
+    return hpcdb_fail(HPCDB_EIO, "the flame graph's frames: cannot create a temporary file: %s", strerror(errno));
+  }
+  if (fflush(tmp) != 0 || ferror(tmp)) { /* e.g. past a file-size limit: the frames would be cut short */
+    int e = errno;
+    fclose(tmp);
+    free(x);
+    report_data_free(&d);
+    return hpcdb_fail(HPCDB_EIO, "the flame graph's frames: cannot write a temporary file: %s", strerror(e));
   }
   unsigned height = FG_TOP + (max_depth + 1) * FG_ROW + 10;
   if (standalone) fputs("<?xml version=\"1.0\" standalone=\"yes\"?>\n", out);
@@ -127,12 +135,14 @@ int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *me
   char buf[65536];
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, tmp)) > 0) fwrite(buf, 1, n, out);
+  int read_failed = ferror(tmp);
   fclose(tmp);
   fputs(script, out);
   fputs("</svg>\n", out);
   free(x);
   report_data_free(&d);
-  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing the flame graph") : 0;
+  if (read_failed) return hpcdb_fail(HPCDB_EIO, "the flame graph's frames: cannot read the temporary file back");
+  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing the flame graph: %s", strerror(errno)) : 0;
 }
 
 int hpcdb_export_flamegraph(FILE *out, const hpcdb_experiment *exp, const char *metric) {

@@ -3,6 +3,7 @@
  * chart and, with traces, a timeline. The page's script records in <body>
  * how many tree nodes and flame frames it shows and whether a script error
  * happened, so a headless browser can check it. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,11 +38,11 @@ static const char style[] =
 static const uint32_t TREE_LIMIT = 20000; /* nodes in the page; the rest is summed up */
 
 /* The tree as nested <details>; iterative, children by inclusive cost. */
-static uint32_t write_tree(FILE *out, const report_data *d) {
+static int write_tree(FILE *out, const report_data *d) {
   const hpcdb_experiment *e = d->exp;
   typedef struct { uint32_t ctx; int close; } step;
   step *stack = malloc(((size_t)e->n_contexts + 1) * 2 * sizeof *stack);
-  if (!stack) return 0;
+  if (!stack) return hpcdb_fail(HPCDB_ENOMEM, "out of memory writing the HTML tree");
   size_t n = 0;
   uint32_t written = 0;
   stack[n++] = (step){0, 0};
@@ -75,15 +76,15 @@ static uint32_t write_tree(FILE *out, const report_data *d) {
     }
   }
   free(stack);
-  return written;
+  return 0;
 }
 
-static void write_profiles_chart(FILE *out, const hpcdb_experiment *e, const char *metric) {
+static int write_profiles_chart(FILE *out, const hpcdb_experiment *e, const char *metric) {
   uint32_t n = 0;
   for (uint32_t p = 0; p < e->n_profiles; p++) n += !(e->profiles[p].flags & HPCDB_PROFILE_SUMMARY);
-  if (n == 0) return;
+  if (n == 0) return 0;
   double *v = calloc(n, sizeof *v), max = 0, sum = 0;
-  if (!v) return;
+  if (!v) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the profiles chart");
   const char *names[1] = {metric};
   uint32_t k = 0;
   char id[256];
@@ -91,10 +92,13 @@ static void write_profiles_chart(FILE *out, const hpcdb_experiment *e, const cha
     if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) continue;
     hpcdb_profile_identity(e, &e->profiles[p], id, sizeof id);
     report_data d;
-    if (report_data_build(&d, e, metric ? names : NULL, metric ? 1 : 0, id, 1) == 0) {
-      v[k] = d.total[0];
-      report_data_free(&d);
+    int rc = report_data_build(&d, e, metric ? names : NULL, metric ? 1 : 0, id, 1);
+    if (rc < 0) { /* a bar of 0 would be a wrong answer */
+      free(v);
+      return rc;
     }
+    v[k] = d.total[0];
+    report_data_free(&d);
     if (v[k] > max) max = v[k];
     sum += v[k++];
   }
@@ -136,6 +140,7 @@ static void write_profiles_chart(FILE *out, const hpcdb_experiment *e, const cha
             h - mean / max * h + (mean / max > 0.9 ? 17 : 2), avg); /* below the line when it is near the top */
   fputs("</svg>\n", out);
   free(v);
+  return 0;
 }
 
 /* One row per trace; an interval per run of samples in one context,
@@ -228,17 +233,18 @@ int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric
         "<button onclick=\"sortTree('e')\">sort by exclusive</button><button onclick=\"sortTree('n')\">sort by name</button></p>\n"
         "<div id=\"tree\">\n<div class=\"head\"><span class=\"v\">inclusive</span><span class=\"p\">%</span>"
         "<span class=\"v\">exclusive</span> calling context</div>\n", out);
-  write_tree(out, &d);
+  int rc = write_tree(out, &d);
   fputs("</div>\n<h2>Flame graph</h2>\n", out);
   report_data_free(&d);
+  HPCDB_TRY(rc);
   HPCDB_TRY(report_flamegraph_svg(out, exp, metric, 0));
   fputs("<h2>Profiles</h2>\n", out);
-  write_profiles_chart(out, exp, metric);
+  HPCDB_TRY(write_profiles_chart(out, exp, metric));
   if (exp->n_traces) {
     fputs("<h2>Timeline</h2>\n", out);
     write_timeline(out, exp);
   }
   fputs(page_script, out);
   fputs("</body></html>\n", out);
-  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing HTML") : 0;
+  return ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing HTML: %s", strerror(errno)) : 0;
 }

@@ -63,7 +63,7 @@ static int section(table *t, const report_data *d, const hpcdb_report_options *o
     else fprintf(t->out, "%s\n", head);
   }
   if (nonzero == 0) { /* say so, and offer the metric that has values there */
-    const char *other = profile_metric_with_values(e, ps, n);
+    const char *other = o->all_values ? profile_metric_with_values(e, ps, n) : NULL;
     if (o->csv || o->json) {
       free(rows);
       return 0;
@@ -72,8 +72,10 @@ static int section(table *t, const report_data *d, const hpcdb_report_options *o
     for (uint32_t k = 0; k < e->n_traces; k++)
       for (uint32_t i = 0; i < n && !traced; i++) traced = e->traces[k].n && &e->profiles[e->traces[k].profile] == ps[i];
     fprintf(t->out, "%*sno value of %s in these %s", (int)(2 * depth), "", d->cols[0].name, what);
-    if (other) fprintf(t->out, "; %s has values (--metric '%s')", other, other);
-    else fprintf(t->out, "; no metric has values in them%s", traced ? " (they hold traces: 'hpcdb export --format chrome-trace')" : "");
+    const char *traces = traced ? " (they hold traces: 'hpcdb export --format chrome-trace')" : "";
+    if (!o->all_values) fprintf(t->out, "; 'hpcdb info' lists the other metrics%s", traces); /* theirs were not read */
+    else if (other) fprintf(t->out, "; %s has values (--metric '%s')", other, other);
+    else fprintf(t->out, "; no metric has values in them%s", traces);
     fputc('\n', t->out);
     free(rows);
     return 0;

@@ -14,6 +14,11 @@ int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_opti
   HPCDB_TRY(report_data_build(&d, exp, o->metrics, o->n_metrics, o->view == HPCDB_VIEW_PROFILES ? NULL : o->profile,
                               o->csv || o->json ? 3 : table_default_columns(o)));
   int rc;
+  for (uint32_t c = 0; c < d.n_cols && o->view == HPCDB_VIEW_PROFILES; c++)
+    if (d.cols[c].formula) { /* per-profile totals are taken by metric id */
+      report_data_free(&d);
+      return hpcdb_fail(HPCDB_EINVAL, "the profiles view takes metric names, not formulas (\"%s\")", d.cols[c].formula);
+    }
   switch (o->view) {
   case HPCDB_VIEW_BOTTOM_UP: rc = report_bottom_up(out, &d, o, 0); break;
   case HPCDB_VIEW_FLAT: rc = report_bottom_up(out, &d, o, 1); break;

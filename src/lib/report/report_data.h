@@ -15,6 +15,7 @@
 typedef struct column {
   uint32_t metric;
   const char *name;
+  const char *formula; /* a derived metric's formula (metric is then HPCDB_NONE), else NULL */
   double seconds; /* seconds per unit when the name gives a time unit ("(sec)", "(ms)", "(usec)", "(ns)"), else 0 */
   int extreme;    /* HPCDB_COMBINE_MIN / _MAX: a minimum or maximum over the subtree (Cube's): no total, no share; 0 a sum */
 } column;

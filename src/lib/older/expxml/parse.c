@@ -172,7 +172,8 @@ typedef struct source {
 
 static int feed(xparser *p, const char *data, size_t n, int last) {
   if (XML_Parse(p->x, data, (int)n, last) == XML_STATUS_ERROR && !p->error)
-    p->error = hpcdb_fail(HPCDB_ECORRUPT, "%s: line %lu, column %lu: not well-formed: %s", p->path,
+    p->error = hpcdb_fail(XML_GetErrorCode(p->x) == XML_ERROR_NO_MEMORY ? HPCDB_ENOMEM : HPCDB_ECORRUPT,
+                          "%s: line %lu, column %lu: not well-formed: %s", p->path,
                           (unsigned long)XML_GetCurrentLineNumber(p->x),
                           (unsigned long)XML_GetCurrentColumnNumber(p->x) + 1,
                           XML_ErrorString(XML_GetErrorCode(p->x)));

@@ -1,0 +1,38 @@
+#include "common/failpoint.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+enum { UNREAD = -2, OFF = -1, COUNTING = 0 };
+static atomic_llong crash_at = UNREAD;
+static atomic_llong passed;
+static const char *count_file;
+
+static void write_count(void) {
+  FILE *f = fopen(count_file, "w");
+  if (!f) return;
+  fprintf(f, "%lld\n", (long long)atomic_load(&passed));
+  fclose(f);
+}
+
+static long long arm(void) {
+  const char *at = getenv("HPCDB_CRASH_AT");
+  count_file = getenv("HPCDB_CRASH_COUNT");
+  long long n = at ? atoll(at) : 0;
+  if (n <= 0) n = count_file ? COUNTING : OFF;
+  long long expected = UNREAD;
+  /* the first thread here registers the count */
+  if (atomic_compare_exchange_strong(&crash_at, &expected, n) && n == COUNTING) atexit(write_count);
+  return atomic_load(&crash_at);
+}
+
+void failpoint(void) {
+  long long at = atomic_load_explicit(&crash_at, memory_order_relaxed);
+  if (at == UNREAD) at = arm();
+  if (at == OFF) return;
+  long long k = atomic_fetch_add(&passed, 1) + 1;
+  if (k == at) kill(getpid(), SIGKILL);
+}

@@ -1,0 +1,216 @@
+/* Columns: registering metrics and formulas, and their per-context values,
+ * computed on demand and held for at most QUERY_RESIDENT columns at once
+ * (the least recently used are dropped and recomputed when asked again). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "query/expr.h"
+#include "query/query_internal.h"
+
+static void values_free(column_values *v) {
+  if (!v) return;
+  free(v->inc);
+  free(v->exc);
+  free(v->self);
+  for (int a = 0; a < 2; a++) free(v->agg[a][0]), free(v->agg[a][1]);
+  free(v);
+}
+
+void query_columns_free(hpcdb_query *q) {
+  for (uint32_t c = 0; c < q->n_cols; c++) {
+    values_free(q->cols[c].values);
+    hpcdb_expr_free(q->cols[c].expr);
+    free(q->cols[c].spec);
+  }
+  free(q->cols);
+}
+
+static void evict_if_full(hpcdb_query *q) {
+  uint32_t resident = 0, oldest = HPCDB_NONE;
+  for (uint32_t c = 0; c < q->n_cols; c++) {
+    if (!q->cols[c].values) continue;
+    resident++;
+    if (oldest == HPCDB_NONE || q->cols[c].values->used < q->cols[oldest].values->used) oldest = c;
+  }
+  if (resident >= QUERY_RESIDENT) {
+    values_free(q->cols[oldest].values);
+    q->cols[oldest].values = NULL;
+  }
+}
+
+/* As hpcdb report: a missing inclusive flavour is the subtree sum of the
+ * exclusive one, a missing exclusive one the inclusive minus the children's;
+ * the root is what the source stores for it, else the sum of its children. */
+static void derive(const hpcdb_experiment *e, column_values *v, unsigned have) {
+  uint32_t n = e->n_contexts;
+  if (!(have & HPCDB_QHAVE_INCLUSIVE)) {
+    memcpy(v->inc, v->exc, (size_t)n * sizeof *v->inc);
+    for (uint32_t i = n; i-- > 1;) v->inc[e->contexts[i].parent] += v->inc[i]; /* children come after parents */
+  } else if (!(have & HPCDB_QHAVE_EXCLUSIVE)) {
+    for (uint32_t i = 0; i < n; i++) {
+      double x = v->inc[i];
+      for (uint32_t k = e->contexts[i].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) x -= v->inc[k];
+      v->exc[i] = x;
+    }
+  }
+  double root = v->inc[0];
+  if (root == 0)
+    for (uint32_t k = e->contexts[0].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) root += v->inc[k];
+  v->inc[0] = root;
+  for (uint32_t i = 0; i < n; i++) {
+    double x = v->inc[i];
+    for (uint32_t k = e->contexts[i].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) x -= v->inc[k];
+    v->self[i] = x;
+    /* differences of inclusive values leave rounding noise: as hpcdb report, below 1e-9 of the total is 0 */
+    if (fabs(v->exc[i]) <= 1e-9 * fabs(root)) v->exc[i] = 0;
+  }
+}
+
+/* A formula's values: each flavour is the formula over the inputs' same flavour. */
+static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t profile, column_values *v) {
+  uint32_t n = q->exp->n_contexts;
+  const uint32_t *metrics;
+  uint32_t k = hpcdb_expr_inputs(expr, &metrics);
+  double *in = malloc(((size_t)k * 3 * n + 1) * sizeof *in); /* copies: computing one input may drop another */
+  if (!in) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n);
+  int rc = 0;
+  for (uint32_t j = 0; j < k && rc == 0; j++) {
+    hpcdb_qcolumn ic;
+    const column_values *iv;
+    rc = hpcdb_query_profile_column(q, q->exp->metrics[metrics[j]].name, profile, &ic); /* may move q->cols */
+    if (rc == 0) rc = query_values(q, ic, &iv);
+    if (rc < 0) break;
+    memcpy(in + (3 * j + 0) * (size_t)n, iv->inc, n * sizeof *in);
+    memcpy(in + (3 * j + 1) * (size_t)n, iv->exc, n * sizeof *in);
+    memcpy(in + (3 * j + 2) * (size_t)n, iv->self, n * sizeof *in);
+  }
+  for (uint32_t i = 0; i < n && rc == 0; i++) {
+    double x[3][EXPR_MAX_INPUTS];
+    for (uint32_t j = 0; j < k; j++)
+      for (int f = 0; f < 3; f++) x[f][j] = in[(3 * j + (uint32_t)f) * (size_t)n + i];
+    v->inc[i] = hpcdb_expr_eval(expr, x[0]);
+    v->exc[i] = hpcdb_expr_eval(expr, x[1]);
+    v->self[i] = hpcdb_expr_eval(expr, x[2]);
+  }
+  free(in);
+  return rc;
+}
+
+int query_values(hpcdb_query *q, hpcdb_qcolumn col, const column_values **out) {
+  if (col >= q->n_cols) return hpcdb_fail(HPCDB_EINVAL, "column %u does not exist", col);
+  column *c = &q->cols[col];
+  if (!c->values) {
+    evict_if_full(q);
+    uint32_t n = q->exp->n_contexts;
+    column_values *v = calloc(1, sizeof *v);
+    if (v) {
+      v->inc = calloc((size_t)n + 1, sizeof *v->inc);
+      v->exc = calloc((size_t)n + 1, sizeof *v->exc);
+      v->self = calloc((size_t)n + 1, sizeof *v->self);
+    }
+    if (!v || !v->inc || !v->exc || !v->self) {
+      values_free(v);
+      return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n);
+    }
+    int rc;
+    if (c->metric != HPCDB_NONE) {
+      unsigned have = 0;
+      if (c->profile == HPCDB_NONE) rc = q->src.ops->column(q->src.impl, c->metric, v->inc, v->exc, &have);
+      else if (q->src.ops->profile_column) rc = q->src.ops->profile_column(q->src.impl, c->profile, c->metric, v->inc, v->exc, &have);
+      else rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "this source gives no profile's own values");
+      if (rc == 0) derive(q->exp, v, have);
+    } else {
+      rc = compute_derived(q, c->expr, c->profile, v);
+    }
+    if (rc < 0) {
+      values_free(v);
+      return rc;
+    }
+    c = &q->cols[col]; /* compute_derived may have registered columns (and moved the array) */
+    c->values = v;
+  }
+  c->values->used = ++q->clock;
+  *out = c->values;
+  return 0;
+}
+
+static uint32_t metric_named(const hpcdb_experiment *e, const char *name) {
+  for (uint32_t m = 0; m < e->n_metrics; m++)
+    if (e->metrics[m].name && !strcmp(e->metrics[m].name, name)) return m;
+  return HPCDB_NONE;
+}
+
+int hpcdb_query_column(hpcdb_query *q, const char *spec, hpcdb_qcolumn *out) {
+  return hpcdb_query_profile_column(q, spec, HPCDB_NONE, out);
+}
+
+int hpcdb_query_profile_column(hpcdb_query *q, const char *spec, uint32_t profile, hpcdb_qcolumn *out) {
+  if (!spec || !*spec) return hpcdb_fail(HPCDB_EINVAL, "no metric or formula given");
+  if (profile != HPCDB_NONE && profile >= q->exp->n_profiles)
+    return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist (the experiment has %u)", profile, q->exp->n_profiles);
+  for (uint32_t c = 0; c < q->n_cols; c++)
+    if (q->cols[c].profile == profile && !strcmp(q->cols[c].spec, spec)) {
+      *out = c;
+      return 0;
+    }
+  if (q->n_cols == QUERY_MAX_COLUMNS) return hpcdb_fail(HPCDB_EINVAL, "more than %d metrics and formulas", QUERY_MAX_COLUMNS);
+  column c = {NULL, profile, metric_named(q->exp, spec), NULL, 0, NULL};
+  if (c.metric == HPCDB_NONE) {
+    HPCDB_TRY(hpcdb_expr_parse(&c.expr, spec, q->exp));
+  } else {
+    c.seconds = query_time_unit(q->exp->metrics[c.metric].name, q->exp->metrics[c.metric].unit);
+  }
+  column *cols = realloc(q->cols, ((size_t)q->n_cols + 1) * sizeof *cols);
+  if (!cols || !(c.spec = strdup(spec))) {
+    if (cols) q->cols = cols;
+    hpcdb_expr_free(c.expr);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
+  q->cols = cols;
+  q->cols[q->n_cols] = c;
+  *out = q->n_cols++;
+  return 0;
+}
+
+/* hpcdb_default_metric's rule over the source's values (a lazily opened
+ * database holds none in the model): the first time metric with a non-zero
+ * total, else the first metric with one, else the first. */
+int hpcdb_query_default_column(hpcdb_query *q, hpcdb_qcolumn *out) {
+  const hpcdb_experiment *e = q->exp;
+  uint32_t any = HPCDB_NONE;
+  for (uint32_t m = 0; m < e->n_metrics; m++) {
+    hpcdb_qcolumn c;
+    double total;
+    if (!e->metrics[m].name || hpcdb_query_column(q, e->metrics[m].name, &c) < 0) continue;
+    HPCDB_TRY(hpcdb_query_total(q, c, &total));
+    if (total == 0) continue;
+    if (q->cols[c].seconds != 0) {
+      *out = c;
+      return 0;
+    }
+    if (any == HPCDB_NONE) any = c;
+  }
+  if (any != HPCDB_NONE) {
+    *out = any;
+    return 0;
+  }
+  if (e->n_metrics == 0 || !e->metrics[0].name) return hpcdb_fail(HPCDB_EINVAL, "the experiment has no metrics");
+  return hpcdb_query_column(q, e->metrics[0].name, out);
+}
+
+const char *hpcdb_query_column_name(const hpcdb_query *q, hpcdb_qcolumn col) {
+  return col < q->n_cols ? q->cols[col].spec : NULL;
+}
+
+double hpcdb_query_column_seconds(const hpcdb_query *q, hpcdb_qcolumn col) {
+  return col < q->n_cols ? q->cols[col].seconds : 0;
+}
+
+int hpcdb_query_total(hpcdb_query *q, hpcdb_qcolumn col, double *out) {
+  const column_values *v;
+  HPCDB_TRY(query_values(q, col, &v));
+  *out = v->inc[0];
+  return 0;
+}

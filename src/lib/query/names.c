@@ -1,0 +1,45 @@
+/* Names of contexts and time units, read exactly as hpcdb report reads them
+ * (the parity tests hold the two to the same text). */
+#include <stdio.h>
+#include <string.h>
+
+#include "query/query_internal.h"
+
+static const char *basename_of(const char *path) {
+  const char *s = path ? strrchr(path, '/') : NULL;
+  return s ? s + 1 : path ? path : "?";
+}
+
+size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
+  const hpcdb_context *c = &exp->contexts[ctx];
+  if (c->kind == HPCDB_CTX_GLOBAL) return (size_t)snprintf(buf, size, "<program root>");
+  if (c->kind == HPCDB_CTX_ENTRY) return (size_t)snprintf(buf, size, "<%s>", c->name ? c->name : "entry");
+  const char *file = c->file != HPCDB_NONE ? basename_of(exp->files[c->file].path) : NULL;
+  const char *inlined = c->relation == HPCDB_REL_INLINED_CALL ? " [inlined]" : "";
+  if (c->lexical_type == HPCDB_LEX_LOOP) return (size_t)snprintf(buf, size, "loop at %s:%u", file ? file : "?", c->line);
+  if (c->function != HPCDB_NONE && exp->functions[c->function].name)
+    return (size_t)snprintf(buf, size, "%s%s", exp->functions[c->function].name, inlined);
+  if (c->name) return (size_t)snprintf(buf, size, "%s%s", c->name, inlined);
+  if (file) return (size_t)snprintf(buf, size, "%s:%u%s", file, c->line, inlined);
+  if (c->module != HPCDB_NONE)
+    return (size_t)snprintf(buf, size, "%s+0x%llx%s", basename_of(exp->modules[c->module].path),
+                            (unsigned long long)c->offset, inlined);
+  return (size_t)snprintf(buf, size, "<unknown>%s", inlined);
+}
+
+uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx) {
+  while (ctx != 0 && exp->contexts[ctx].kind == HPCDB_CTX_NORMAL && exp->contexts[ctx].relation == HPCDB_REL_LEXICAL)
+    ctx = exp->contexts[ctx].parent;
+  return ctx;
+}
+
+double query_time_unit(const char *name, const char *unit) {
+  static const struct { const char *unit; double seconds; } units[] = {
+      {"sec", 1}, {"s", 1}, {"msec", 1e-3}, {"ms", 1e-3}, {"usec", 1e-6}, {"us", 1e-6}, {"nsec", 1e-9}, {"ns", 1e-9}};
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    char in_name[16];
+    snprintf(in_name, sizeof in_name, "(%s)", units[i].unit);
+    if ((name && strstr(name, in_name)) || (unit && !strcmp(unit, units[i].unit))) return units[i].seconds;
+  }
+  return 0;
+}

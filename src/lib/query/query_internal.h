@@ -1,0 +1,87 @@
+/* The query object and its caches (internal to src/lib/query). */
+#ifndef HPCDB_QUERY_INTERNAL_H
+#define HPCDB_QUERY_INTERNAL_H
+
+#include "hpcdb/hpcdb.h"
+#include "hpcdb/query.h"
+
+#define QUERY_MAX_COLUMNS 1024 /* registered columns (a spec string each) */
+#define QUERY_RESIDENT 8       /* columns whose values are held at once */
+#define QUERY_SORTS 16         /* sorted child lists kept */
+
+/* One aggregated view (bottom-up or flat): rows and how contexts map onto them. */
+typedef struct agg_view {
+  int built;
+  uint32_t n_rows;          /* node r + 1 is row r; node 0 the root */
+  char **names;             /* per row */
+  uint32_t *group;          /* per row: its top row, HPCDB_NONE for a top row */
+  uint32_t *first_member;   /* per top row: children as a list (member rows) */
+  uint32_t *next_member;
+  uint32_t *n_members;
+  uint32_t n_top;
+  uint32_t *ctx_top, *ctx_member; /* per context: rows it adds to (HPCDB_NONE: none) */
+  uint8_t *ctx_inclusive;         /* per context: adds its frame's inclusive value */
+} agg_view;
+
+typedef struct column_values {
+  double *inc, *exc, *self;   /* per context */
+  double *agg[2][2];          /* [view bottom-up 0 / flat 1][inclusive 0 / exclusive 1], per node */
+  uint64_t used;              /* the query's clock when last used */
+} column_values;
+
+typedef struct column {
+  char *spec;
+  uint32_t profile; /* index into exp->profiles, HPCDB_NONE: the whole program */
+  uint32_t metric;  /* HPCDB_NONE: derived */
+  hpcdb_expr *expr;
+  double seconds;
+  column_values *values; /* NULL until computed, or after eviction */
+} column;
+
+typedef struct sorted_children {
+  hpcdb_qview view;
+  hpcdb_qnode node;
+  hpcdb_qsort sort;
+  uint32_t n;
+  hpcdb_qnode *kids;
+  uint64_t used;
+} sorted_children;
+
+struct hpcdb_query {
+  hpcdb_qsource src;
+  const hpcdb_experiment *exp;
+  column *cols;
+  uint32_t n_cols;
+  uint64_t clock;
+  agg_view agg[2];
+  sorted_children sorts[QUERY_SORTS];
+};
+
+/* The values of a column, computed (or recomputed after eviction) on demand. */
+int query_values(hpcdb_query *q, hpcdb_qcolumn col, const column_values **out);
+void query_columns_free(hpcdb_query *q);
+/* The aggregated view (0 bottom-up, 1 flat), built on first use. */
+int query_agg(hpcdb_query *q, int flat, const agg_view **out);
+void query_agg_free(agg_view *a);
+int query_agg_values(hpcdb_query *q, hpcdb_qcolumn col, int flat, const double **inc, const double **exc);
+
+/* Names and frames exactly as hpcdb report reads them. */
+size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
+uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx);
+double query_time_unit(const char *name, const char *unit);
+
+/* A metric's ids in a profile: inclusive (execution) and exclusive (function,
+ * else point) scope, as propagated ids (stat 0) or Sum statistics (stat 1); -1: none. */
+void query_metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t *inc, int32_t *exc);
+/* Adds one profile's values of metric m into inc/exc by context index. */
+void query_add_profile(const hpcdb_experiment *e, const hpcdb_profile *p, int stat, uint32_t m, double *inc, double *exc,
+                       unsigned *have);
+/* The non-summary profiles of exp, as hpcdb_qsource.profile_of wants them (malloc'ed). */
+int query_plain_profiles(const hpcdb_experiment *e, uint32_t **out, uint32_t *n);
+
+/* The sources. */
+int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, int owned);
+int query_source_db(hpcdb_qsource *out, const char *dir);
+int query_source_cube(hpcdb_qsource *out, const char *path);
+
+#endif

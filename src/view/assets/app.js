@@ -1,0 +1,163 @@
+// The page: wires the header's controls, the tree, the panes and the URL state.
+import { get } from './api.js';
+import { load, save } from './state.js';
+import { Tree } from './tree.js';
+import { showSpread, showSource } from './panes.js';
+
+const $ = (s) => document.querySelector(s);
+const state = load();
+const status = (t) => { $('#status').textContent = t; };
+let info, highlight = null;
+
+const tree = new Tree($('#tree tbody'), state, select);
+tree.onChange = refresh;
+
+async function refresh() {
+  save(state);
+  document.documentElement.dataset.theme = state.theme || '';
+  for (const b of document.querySelectorAll('#views button')) b.classList.toggle('active', b.dataset.view === state.view);
+  for (const th of document.querySelectorAll('th[data-sort]'))
+    th.classList.toggle('sorted', th.dataset.sort === state.sort);
+  $('#pct').checked = state.pct === '1';
+  $('#profile').hidden = !state.profile;
+  $('#profile-name').textContent = state.pname || `profile ${state.profile}`;
+  status('Loading…');
+  const t0 = performance.now();
+  try {
+    await tree.render(highlight);
+    status(`${info.databases[0].path} · ${info.databases[0].access} · ${state.view} · ${tree.metric.name} · ` +
+           `${state.profile ? `${state.pname} · ` : ''}` +
+           `${tree.visible.length} rows · ${Math.round(performance.now() - t0)} ms`);
+  } catch (e) { status(`Error: ${e.message}`); }
+}
+
+function select(row) {
+  state.sel = String(row.node);
+  save(state);
+  for (const tr of document.querySelectorAll('#tree tr.selected')) tr.classList.remove('selected');
+  const tr = document.querySelector(`#tree tr[data-node="${row.node}"]`);
+  if (tr) tr.classList.add('selected');
+  const sec = tree.metric ? tree.metric.seconds : 0;
+  showSpread($('#spread-body'), state, row.node, sec, (profile, name) => { state.profile = String(profile); state.pname = name; restart(); });
+  if (state.view === 'top-down') showSource($('#source-body'), state, row, sec);
+}
+
+function restart() { tree.reset(); refresh(); }
+
+function command() {
+  const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const profile = state.profile ? ` --profile ${quote(state.pname)}` : '';
+  return `hpcdb report --view ${state.view} --metric ${quote(tree.metric.name)}${profile} ${quote(info.databases[0].path)}`;
+}
+
+function csv() {
+  const lines = ['depth,node,name,inclusive,exclusive'];
+  for (const v of tree.visible) if (v.row) lines.push(`${v.depth},${v.row.node},"${v.row.name.replace(/"/g, '""')}",${v.row.values[0][0]},${v.row.values[0][1]}`);
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/csv' }));
+  a.download = `hpcdb-${state.view}.csv`;
+  a.click();
+}
+
+async function hotPath() {
+  status('Loading the hot path…');
+  const from = state.view === 'top-down' && state.sel ? state.sel : state.zoom;
+  const r = await get('hotpath', { node: from, metric: state.metric });
+  for (const n of r.path) state.open.add(String(n));
+  await refresh();
+  selectNode(r.path[r.path.length - 1]);
+}
+
+function selectNode(node) {
+  const v = tree.visible.find((x) => x.row && x.row.node === Number(node));
+  if (v) {
+    select(v.row);
+    const tr = document.querySelector(`#tree tr[data-node="${node}"]`);
+    if (tr) tr.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+async function search(text) {
+  state.re = text;
+  highlight = null;
+  if (!text) return refresh();
+  status('Loading the matches…');
+  try {
+    highlight = new RegExp(text);
+    const r = await get('search', { re: text, limit: 50 });
+    for (const h of r.hits) {
+      const p = await get('path', { node: h.node });
+      for (const n of p.path.slice(1)) state.open.add(String(n));
+    }
+    await refresh();
+    status(`${r.total} matches for /${text}/`);
+  } catch (e) { status(`Search: ${e.message}`); }
+}
+
+function keys(ev) {
+  if (ev.target.tagName === 'INPUT') return;
+  const rows = [...document.querySelectorAll('#tree tbody tr[data-node]')];
+  const at = rows.findIndex((r) => r.classList.contains('selected'));
+  const node = at >= 0 ? rows[at].dataset.node : null;
+  const pick = (i) => { if (rows[i]) rows[i].querySelector('td').click(); };
+  if (ev.key === '/') { ev.preventDefault(); $('#search').focus(); }
+  else if (ev.key === 'ArrowDown') { ev.preventDefault(); pick(Math.min(at + 1, rows.length - 1)); }
+  else if (ev.key === 'ArrowUp') { ev.preventDefault(); pick(Math.max(at - 1, 0)); }
+  else if ((ev.key === 'ArrowRight' || ev.key === 'Enter') && node) { state.open.add(node); refresh(); }
+  else if (ev.key === 'ArrowLeft' && node) { state.open.delete(node); refresh(); }
+}
+
+async function main() {
+  try { info = await get('info'); } catch (e) { status(`Error: ${e.message}`); return; }
+  const db = info.databases[0];
+  $('#title').textContent = db.title || db.path;
+  const sel = $('#metric');
+  for (const m of db.metrics) if (m) sel.add(new Option(m.name, m.name));
+  if (!state.metric) state.metric = db.default_metric || '';
+  if (![...sel.options].some((o) => o.value === state.metric)) sel.add(new Option(state.metric, state.metric));
+  sel.value = state.metric;
+  sel.addEventListener('change', () => { state.metric = sel.value; restart(); });
+  for (const b of document.querySelectorAll('#views button'))
+    b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.sel = ''; state.open.clear(); restart(); });
+  for (const th of document.querySelectorAll('th[data-sort]'))
+    th.addEventListener('click', () => {
+      state.order = state.sort === th.dataset.sort && state.order === 'desc' ? 'asc' : 'desc';
+      state.sort = th.dataset.sort;
+      restart();
+    });
+  $('#formula').addEventListener('change', async (ev) => {
+    const f = ev.target.value.trim();
+    if (!f) return;
+    status('Loading the formula…');
+    try {
+      const r = await get('formula', { expr: f });
+      if (![...sel.options].some((o) => o.value === r.metric.name)) sel.add(new Option(r.metric.name, r.metric.name));
+      sel.value = state.metric = r.metric.name;
+      restart();
+    } catch (e) { status(`Formula: ${e.message}`); }
+  });
+  $('#search').value = state.re;
+  $('#search').addEventListener('change', (ev) => search(ev.target.value.trim()));
+  for (const f of ['hide', 'lift']) {
+    $(`#${f}`).value = state[f];
+    $(`#${f}`).addEventListener('change', (ev) => { state[f] = ev.target.value.trim(); refresh(); });
+  }
+  $('#hot').addEventListener('click', hotPath);
+  $('#all-profiles').addEventListener('click', () => { state.profile = ''; state.pname = ''; restart(); });
+  $('#zoom').addEventListener('click', () => { if (state.sel) { state.zoom = state.sel; restart(); } });
+  $('#unzoom').addEventListener('click', () => { state.zoom = '0'; restart(); });
+  $('#pct').addEventListener('change', (ev) => { state.pct = ev.target.checked ? '1' : '0'; refresh(); });
+  $('#copy').addEventListener('click', async () => {
+    const c = command();
+    try { await navigator.clipboard.writeText(c); } catch (e) { /* no clipboard without https: shown below */ }
+    status(c);
+  });
+  $('#csv').addEventListener('click', csv);
+  $('#theme').addEventListener('click', () => { state.theme = state.theme === 'dark' ? 'light' : 'dark'; refresh(); });
+  document.addEventListener('keydown', keys);
+  if (state.re) { try { highlight = new RegExp(state.re); } catch (e) { highlight = null; } }
+  await refresh();
+  if (state.sel) selectNode(state.sel); // a shared link shows the selection's panes too
+}
+
+main();

@@ -1,0 +1,60 @@
+// The side panes: the selected node over the profiles, and its source.
+import { get } from './api.js';
+import { value } from './format.js';
+
+export async function showSpread(el, state, node, seconds, onProfile) {
+  if (state.view !== 'top-down') { el.textContent = 'In the top-down view.'; return; }
+  el.dataset.node = node; // answers arriving for an earlier selection are dropped
+  delete el.dataset.ready;
+  try {
+    const s = await get('spread', { node, metric: state.metric, flavour: 'inclusive' });
+    if (el.dataset.node !== String(node)) return;
+    if (!s.profiles) { el.textContent = 'No profiles besides the summary.'; return; }
+    const v = (x) => value(x, seconds);
+    const w = 300, h = 80, max = Math.max(...s.bins, 1), bw = w / s.bins.length;
+    const bars = s.bins.map((n, i) => `<rect x="${i * bw}" y="${h - h * n / max}" width="${bw - 1}" height="${h * n / max}"></rect>`).join('');
+    const span = s.max - s.min || 1;
+    const pad = 4; // the end points stay inside the plot, where they can be clicked
+    const xy = s.points.map((p, i) => [pad + (i / Math.max(s.points.length - 1, 1)) * (w - 2 * pad), h - pad - (h - 2 * pad) * (p[0] - s.min) / span]);
+    const pts = xy.map(([x, y]) => `${x},${y}`).join(' ');
+    const dots = xy.map(([x, y], i) => `<circle cx="${x}" cy="${y}" r="3" data-i="${i}"><title></title></circle>`).join('');
+    el.innerHTML = `<p class="stats"></p>
+      <h3>Sorted values (a point: that profile's own tree)</h3>
+      <svg class="sorted" viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-label="sorted values"><polyline points="${pts}"></polyline>${dots}</svg>
+      <h3>Histogram (${s.bins.length} bins from min to max)</h3>
+      <svg class="histogram" viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-label="histogram">${bars}</svg>`;
+    for (const c of el.querySelectorAll('circle')) { // a point: that profile's own tree
+      const p = s.points[Number(c.dataset.i)];
+      c.querySelector('title').textContent = `${p[2]}: ${v(p[0])} (click: this profile's tree)`;
+      c.addEventListener('click', () => onProfile(p[1], p[2]));
+    }
+    el.dataset.ready = node;
+    el.querySelector('.stats').textContent =
+      `${s.profiles} profiles: min ${v(s.min)}, median ${v(s.median)}, mean ${v(s.mean)}, max ${v(s.max)}, imbalance ${(100 * s.imbalance).toFixed(1)}%`;
+  } catch (e) { el.textContent = e.message; }
+}
+
+export async function showSource(el, state, row, seconds) {
+  if (row.file === undefined) { el.textContent = 'No source location.'; return; }
+  try {
+    const s = await get('source', { file: row.file, metric: state.metric });
+    if (!s.available) { el.textContent = `${s.path}: ${s.why}`; return; }
+    const per = new Map(s.lines.map(([l, inc]) => [l, inc])); // inclusive: the line with the calls it makes
+    const frag = document.createDocumentFragment();
+    s.text.split('\n').forEach((text, i) => {
+      const line = document.createElement('div');
+      if (i + 1 === row.line) line.className = 'current';
+      const m = document.createElement('span');
+      m.className = 'margin';
+      m.textContent = per.has(i + 1) ? value(per.get(i + 1), seconds) : '';
+      const n = document.createElement('span');
+      n.className = 'lineno';
+      n.textContent = String(i + 1);
+      line.append(m, n, document.createTextNode(text));
+      frag.appendChild(line);
+    });
+    el.replaceChildren(frag);
+    const cur = el.querySelector('.current');
+    if (cur) el.scrollTop = cur.offsetTop - el.offsetTop - el.clientHeight / 2; // this pane only: the spread stays in sight
+  } catch (e) { el.textContent = e.message; }
+}

@@ -1,0 +1,20 @@
+// The page's state, mirrored in the URL's hash so a reloaded or shared link
+// shows the same thing (the token stays out of it: it lives in a cookie).
+const defaults = { view: 'top-down', metric: '', sort: 'inclusive', order: 'desc', sel: '', zoom: '0', open: '', pct: '0', re: '', hide: '', lift: '', profile: '', pname: '', theme: '' };
+
+export function load() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  const s = { ...defaults };
+  for (const k of Object.keys(defaults)) if (h.has(k)) s[k] = h.get(k);
+  s.open = new Set(s.open ? s.open.split(',') : []);
+  return s;
+}
+
+export function save(s) {
+  const h = new URLSearchParams();
+  for (const k of Object.keys(defaults)) {
+    const v = k === 'open' ? [...s.open].join(',') : s[k];
+    if (v !== defaults[k] && v !== '') h.set(k, v);
+  }
+  history.replaceState(null, '', `${location.pathname}#${h}`);
+}

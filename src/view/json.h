@@ -1,0 +1,19 @@
+/* A growing buffer for JSON responses (internal to src/view). */
+#ifndef HPCDB_VIEW_JSON_H
+#define HPCDB_VIEW_JSON_H
+
+#include <stddef.h>
+
+typedef struct jbuf {
+  char *p;
+  size_t n, cap;
+  int failed; /* out of memory: the response becomes a 500 */
+} jbuf;
+
+void jb_raw(jbuf *b, const char *s);
+void jb_fmt(jbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void jb_str(jbuf *b, const char *s); /* a JSON string, escaped */
+void jb_num(jbuf *b, double v);      /* shortest round-trip form; non-finite as 0 */
+void jb_free(jbuf *b);
+
+#endif

@@ -1,0 +1,78 @@
+/* The JSON routes of the viewer. To add one: a handler (route_fn) and one
+ * line in view_routes. Every handler checks its arguments first (request.c)
+ * and answers a 4xx JSON error for anything it cannot answer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routes.h"
+
+const route view_routes[] = {
+    {"/api/info", route_info},         /* databases, metrics, profiles */
+    {"/api/children", route_children}, /* a node's children, sorted, paged */
+    {"/api/path", route_path},         /* a node's ancestors (state in the URL) */
+    {"/api/spread", route_spread},     /* one node over the profiles */
+    {"/api/search", route_search},     /* nodes whose name matches a regex */
+    {"/api/hotpath", route_hotpath},   /* the hot path from a node */
+    {"/api/source", route_source},     /* a node's source file with per-line values */
+    {"/api/formula", route_formula},   /* checks a derived metric's formula */
+    {NULL, NULL},
+};
+
+void route_metric_json(jbuf *b, hpcdb_query *q, hpcdb_qcolumn c) {
+  double total = 0;
+  hpcdb_query_total(q, c, &total);
+  jb_raw(b, "{\"name\":");
+  jb_str(b, hpcdb_query_column_name(q, c));
+  jb_fmt(b, ",\"column\":%u,\"seconds\":", c);
+  jb_num(b, hpcdb_query_column_seconds(q, c));
+  jb_raw(b, ",\"total\":");
+  jb_num(b, total);
+  jb_raw(b, "}");
+}
+
+int route_info(request *r) {
+  jbuf *b = &r->out;
+  jb_raw(b, "{\"databases\":[");
+  for (int d = 0; d < r->n_dbs; d++) {
+    hpcdb_query *q = r->dbs[d].q;
+    const hpcdb_experiment *e = hpcdb_query_experiment(q);
+    hpcdb_qcolumn def = 0;
+    int have_def = hpcdb_query_default_column(q, &def) == 0;
+    jb_raw(b, d ? ",{\"path\":" : "{\"path\":");
+    jb_str(b, r->dbs[d].path);
+    jb_raw(b, ",\"title\":");
+    jb_str(b, e->title ? e->title : "");
+    jb_raw(b, ",\"format\":");
+    jb_str(b, e->format ? e->format : "");
+    jb_raw(b, ",\"access\":");
+    jb_str(b, hpcdb_query_source_name(q));
+    jb_fmt(b, ",\"contexts\":%u,\"profiles\":%u,\"default_metric\":", e->n_contexts, hpcdb_query_n_profiles(q));
+    if (have_def) jb_str(b, hpcdb_query_column_name(q, def));
+    else jb_raw(b, "null");
+    jb_raw(b, ",\"metrics\":[");
+    for (uint32_t m = 0; m < e->n_metrics; m++) {
+      hpcdb_qcolumn c;
+      if (m) jb_raw(b, ",");
+      if (e->metrics[m].name && hpcdb_query_column(q, e->metrics[m].name, &c) == 0) route_metric_json(b, q, c);
+      else jb_raw(b, "null");
+    }
+    jb_raw(b, "]}");
+  }
+  jb_raw(b, "]}");
+  return 0;
+}
+
+int route_formula(request *r) {
+  view_db *db;
+  hpcdb_qcolumn col;
+  const char *f = req_arg(r, "expr");
+  if (req_db(r, &db) < 0) return -1;
+  if (!f || !*f) return req_error(r, 400, "expr: a formula is needed");
+  if (hpcdb_query_column(db->q, f, &col) < 0) return req_error(r, 400, "%s", hpcdb_last_error());
+  jb_raw(&r->out, "{\"metric\":");
+  route_metric_json(&r->out, db->q, col);
+  jb_raw(&r->out, "}");
+  return 0;
+}
+

@@ -1,0 +1,64 @@
+/* The JSON routes: one table line per route (routes.c); a handler reads
+ * its arguments through req_* and writes JSON or an error (internal). */
+#ifndef HPCDB_VIEW_ROUTES_H
+#define HPCDB_VIEW_ROUTES_H
+
+#include <stdint.h>
+
+#include "hpcdb/hpcdb.h"
+#include "hpcdb/query.h"
+#include "json.h"
+
+#define VIEW_MAX_LIMIT 10000 /* rows in one answer */
+
+typedef struct view_db {
+  const char *path;
+  hpcdb_query *q;
+  char *src_root; /* realpath of PATH/src, or NULL */
+  char *dir;      /* the database's directory (the file's for a single file) */
+} view_db;
+
+typedef struct request {
+  void *conn;       /* struct MHD_Connection */
+  view_db *dbs;
+  int n_dbs;
+  jbuf out;
+  unsigned status;  /* 200 unless a handler says otherwise */
+  const char *content_type;
+} request;
+
+typedef int (*route_fn)(request *r);
+typedef struct route {
+  const char *path;
+  route_fn run;
+} route;
+extern const route view_routes[];
+
+/* Arguments: each returns 0, or sets a 400 JSON error and returns -1. */
+const char *req_arg(request *r, const char *name);
+int req_u32(request *r, const char *name, uint32_t def, uint32_t max, uint32_t *out);
+int req_db(request *r, view_db **out);
+int req_view(request *r, hpcdb_qview *out);
+/* profile=K (an index into the experiment's profiles): that profile's own values; absent: HPCDB_NONE. */
+int req_profile(request *r, view_db *db, uint32_t *out);
+/* metric=NAME or formula (default: the default metric), of profile=K when given. */
+int req_column(request *r, view_db *db, hpcdb_qcolumn *out);
+/* A JSON error answer: {"error": "..."} with that status; returns -1. */
+int req_error(request *r, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* {"name", "column", "seconds", "total"} of a column (routes.c). */
+void route_metric_json(jbuf *b, hpcdb_query *q, hpcdb_qcolumn c);
+
+int route_info(request *r);
+int route_children(request *r);
+int route_spread(request *r);
+int route_search(request *r);
+int route_hotpath(request *r);
+int route_source(request *r);
+int route_formula(request *r);
+int route_path(request *r);
+
+/* The text of a database's source file k, checked (source_file.c): malloc'ed, or NULL with why. */
+char *view_source_text(const view_db *db, uint32_t file, size_t *len, const char **why);
+
+#endif

@@ -1,0 +1,47 @@
+/* One node over the profiles: the spread, summarised by the query layer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routes.h"
+
+int route_spread(request *r) {
+  view_db *db;
+  hpcdb_qcolumn col;
+  uint32_t node;
+  if (req_db(r, &db) < 0 || req_column(r, db, &col) < 0 || req_u32(r, "node", 0, UINT32_MAX - 1, &node) < 0) return -1;
+  const char *flavour = req_arg(r, "flavour");
+  if (flavour && strcmp(flavour, "inclusive") && strcmp(flavour, "exclusive"))
+    return req_error(r, 400, "flavour: expected inclusive or exclusive");
+  if (node >= hpcdb_query_n_nodes(db->q, HPCDB_QVIEW_TOP_DOWN)) return req_error(r, 404, "node %u does not exist", node);
+  hpcdb_qspread *s = malloc(sizeof *s);
+  if (!s) return req_error(r, 500, "out of memory");
+  if (hpcdb_query_spread(db->q, col, node, flavour && !strcmp(flavour, "exclusive"), s) < 0) {
+    free(s);
+    return req_error(r, 422, "%s", hpcdb_last_error());
+  }
+  jbuf *b = &r->out;
+  const hpcdb_experiment *e = hpcdb_query_experiment(db->q);
+  jb_fmt(b, "{\"profiles\":%u", s->n_profiles);
+  const char *names[] = {"min", "max", "mean", "median", "stddev", "imbalance", "bin_width"};
+  double vals[] = {s->min, s->max, s->mean, s->median, s->stddev, s->imbalance, s->bin_width};
+  for (int k = 0; k < 7; k++) {
+    jb_fmt(b, ",\"%s\":", names[k]);
+    jb_num(b, vals[k]);
+  }
+  jb_raw(b, ",\"bins\":[");
+  for (int k = 0; k < HPCDB_QSPREAD_BINS; k++) jb_fmt(b, k ? ",%u" : "%u", s->bins[k]);
+  jb_raw(b, "],\"points\":[");
+  char id[128];
+  for (uint32_t k = 0; k < s->n_points; k++) {
+    jb_raw(b, k ? ",[" : "[");
+    jb_num(b, s->point_value[k]);
+    hpcdb_profile_identity(e, &e->profiles[s->point_profile[k]], id, sizeof id);
+    jb_fmt(b, ",%u,", s->point_profile[k]);
+    jb_str(b, id);
+    jb_raw(b, "]");
+  }
+  jb_raw(b, "]}");
+  free(s);
+  return 0;
+}

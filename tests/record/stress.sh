@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The recorder never harms the program: each stress program (stress.c,
+# stress_cxx.cc) runs once alone and RUNS times under hpcdb record; its output
+# and exit status must be the same each time, and the measurement must be
+# there and validate. Prints a line per program (runs, harmed, wall time
+# alone and recorded); exit 1 when any run was harmed.
+#   stress.sh HPCDB BIN_DIR WORK_DIR RUNS [PROGRAM...]
+set -u
+hpcdb=$1 bin=$(realpath "$2") work=$3 runs=$4
+shift 4
+programs=${*:-threads threads-at-once fork-tree exec-chain vfork-exec own-sigprof own-sigalrm sigaltstack
+  longjmp-handler deep-recursion dlopen-loop exit-from-thread close-all select-sleeps exceptions}
+rm -rf "$work" && mkdir -p "$work" || exit 1
+harmed_total=0 runs_total=0
+now() { date +%s.%N; }
+for p in $programs; do
+  cmd=("$bin/record_stress" "$p")
+  if [ "$p" = exceptions ]; then
+    [ -x "$bin/record_stress_cxx" ] || { echo "exceptions: not built (no C++ compiler found by CMake)"; continue; }
+    cmd=("$bin/record_stress_cxx")
+  fi
+  t0=$(now)
+  "${cmd[@]}" > "$work/$p.alone" 2> /dev/null
+  want=$?
+  t1=$(now)
+  harmed=0 rec_time=0
+  for r in $(seq "$runs"); do
+    m=$work/$p.m$r
+    t2=$(now)
+    "$hpcdb" record -o "$m" "${cmd[@]}" > "$work/$p.out$r" 2> "$work/$p.err$r"
+    rc=$?
+    t3=$(now)
+    rec_time=$(echo "$rec_time + $t3 - $t2" | bc)
+    why=""
+    [ $rc -eq $want ] || why="exit status $rc, alone $want"
+    cmp -s "$work/$p.alone" "$work/$p.out$r" || why="$why; output differs: $(head -c 200 "$work/$p.out$r")"
+    ls "$m"/*.hpcrun > /dev/null 2>&1 || why="$why; no .hpcrun file"
+    "$hpcdb" validate --errors-only "$m" > "$work/$p.validate$r" 2>&1 || why="$why; the measurement does not validate"
+    if [ -n "$why" ]; then
+      harmed=$((harmed + 1))
+      echo "HARMED: $p run $r: $why"
+      head -5 "$work/$p.err$r"
+    fi
+  done
+  alone=$(echo "$t1 - $t0" | bc)
+  printf "%-18s runs %d  harmed %d  exit %d  alone %.2f s  recorded %.2f s (mean)\n" "$p" "$runs" "$harmed" "$want" \
+    "$alone" "$(echo "$rec_time / $runs" | bc -l)"
+  harmed_total=$((harmed_total + harmed)) runs_total=$((runs_total + runs))
+done
+echo "$(echo $programs | wc -w) programs, $runs_total recorded runs, $harmed_total harmed"
+[ $harmed_total -eq 0 ]

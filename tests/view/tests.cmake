@@ -1,0 +1,22 @@
+# hpcdb view: the JSON routes and security checks without a browser, and the
+# page in Debian's chromium (playwright-core from tests/view/package.json).
+add_executable(make_paths_db ${CMAKE_CURRENT_LIST_DIR}/make_paths_db.c)
+target_link_libraries(make_paths_db PRIVATE hpcdb_static)
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME view/api
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_api.py $<TARGET_FILE:hpcdb>
+                   $<TARGET_FILE:make_paths_db> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/view/api)
+  set_tests_properties(view/api PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()
+add_test(NAME view/browser
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                 ${PROJECT_BINARY_DIR}/test-output/view/browser)
+set_tests_properties(view/browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# the command line: --help and the option parser's refusals (tests/cli/run_case.sh's status form)
+add_test(NAME view/help COMMAND $<TARGET_FILE:hpcdb> view --help)
+foreach(bad "--port;70000;x" "--port;x;y" "--port;1;--port;2;x" "--frob;x" "a;b;c")
+  string(REPLACE ";" "_" bad_name "${bad}")
+  add_test(NAME view/refuse/${bad_name} COMMAND $<TARGET_FILE:hpcdb> view ${bad})
+  set_tests_properties(view/refuse/${bad_name} PROPERTIES WILL_FAIL TRUE)
+endforeach()
