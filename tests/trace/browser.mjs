@@ -10,8 +10,14 @@ const [serve, hpcdb, assets, db, out] = process.argv.slice(2);
 let failures = 0;
 const check = (ok, what) => { console.log((ok ? 'ok   ' : 'FAIL ') + what); if (!ok) failures++; };
 
-const server = spawn(serve, [assets, db], { stdio: ['pipe', 'pipe', 'inherit'] });
-const url = await new Promise((res) => createInterface({ input: server.stdout }).once('line', res));
+// SERVE is hpcdb itself (`hpcdb view`, the page under /assets/trace/, the token in the URL) or the
+// test server tests/trace/trace_serve (the page at /)
+const viaView = /hpcdb$/.test(serve);
+const server = spawn(serve, viaView ? ['view', '--no-browser', '--port', '0', db] : [assets, db],
+  { stdio: ['pipe', 'pipe', 'inherit'] });
+const first = await new Promise((res) => createInterface({ input: server.stdout }).once('line', res));
+const printed = first.match(/(http:\/\/[^/ ]+)\/?(\?token=\w+)?/);
+const url = viaView ? `${printed[1]}/assets/trace/index.html${printed[2]}` : first;
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium', headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -124,6 +130,7 @@ try {
 } finally {
   await browser.close();
   server.stdin.end();
+  server.kill('SIGTERM');
 }
 console.log(`screenshots in ${out}; ${failures} failures`);
 process.exit(failures ? 1 : 0);

@@ -66,4 +66,10 @@ if(TRACE_MHD_FOUND)
                    ${PROJECT_SOURCE_DIR}/src/view/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace)
   set_tests_properties(trace/browser PROPERTIES FIXTURES_REQUIRED trace_gen SKIP_RETURN_CODE 77 TIMEOUT 180
                        ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
+  # the same page served by hpcdb view itself (token, cookie, /assets/trace/)
+  add_test(NAME trace/browser-view
+           COMMAND ${TRACE_DIR}/browser.sh $<TARGET_FILE:hpcdb> $<TARGET_FILE:hpcdb>
+                   ${PROJECT_SOURCE_DIR}/src/view/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace-view)
+  set_tests_properties(trace/browser-view PROPERTIES FIXTURES_REQUIRED trace_gen SKIP_RETURN_CODE 77 TIMEOUT 180
+                       ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
 endif()

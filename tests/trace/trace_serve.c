@@ -18,7 +18,8 @@ static const char *assets;
 /* Only these names are served from the assets directory: no path from the
  * request reaches the file system. */
 static int asset(const char *url, char **body, size_t *len, const char **type) {
-  static const char *const files[][2] = {{"/", "index.html"}, {"/trace.js", "trace.js"}, {"/trace.css", "trace.css"}};
+  static const char *const files[][2] = {{"/", "index.html"}, {"/trace.js", "trace.js"}, {"/trace.css", "trace.css"},
+                                              {"/main.js", "main.js"}};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     if (strcmp(url, files[i][0])) continue;
     char path[4096];

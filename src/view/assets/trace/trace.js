@@ -242,7 +242,11 @@ export class TraceView {
   }
 
   label(c) { return c === -2 ? '<filtered out>' : this.info.contexts[c] ? this.info.contexts[c][1] : '?'; }
-  swatch(c) { const [r, g, b] = colour(c === -2 ? GREY : c); return el('span', { class: 'swatch', style: `background:rgb(${r},${g},${b})` }); }
+  swatch(c) { // style through the CSSOM: the viewer's CSP refuses style attributes
+    const [r, g, b] = colour(c === -2 ? GREY : c), s = el('span', { class: 'swatch' });
+    s.style.background = `rgb(${r},${g},${b})`;
+    return s;
+  }
 
   async drawStats() {
     try {
