@@ -93,7 +93,7 @@ def main():
         st, _, body = get(base, '/api/trace/info?order=name')
         expect(st == 400, 'order takes identity only')
         st, _, body = get(base, '/')
-        expect(st == 200 and b'trace.js' in body, 'the page')
+        expect(st == 200 and b'main.js' in body, 'the page')
         for path, code in (('/api/trace/tile?t1=5&w=1&h=1', 400), ('/api/trace/tile?t0=1&t1=5&w=0&h=1', 400),
                            ('/api/trace/tile?t0=1&t1=5&w=10&h=1', 400), ('/api/trace/tile?t0=1&t1=99999&w=99999&h=1', 400),
                            ('/api/trace/tile?t0=5&t1=1&w=1&h=1', 400),
