@@ -16,6 +16,7 @@ typedef struct view_db {
   hpcdb_query *q;
   char *src_root; /* realpath of PATH/src, or NULL */
   char *dir;      /* the database's directory (the file's for a single file) */
+  char *temp;     /* a measurements directory's analysis (removed at the end), or NULL */
 } view_db;
 
 typedef struct request {
