@@ -163,6 +163,11 @@ async function columnsCheck(page) {
   const root = await page.$eval('#tree tbody tr[data-node]', (tr) => [...tr.cells].map((c) => c.textContent));
   check(root[1] === '-0.326' && root[3] === '325.975 ms', `the root shows both metrics: ${root.join(' | ')}`);
   await page.screenshot({ path: `${out}/columns-light.png` });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  const { readFileSync } = await import('node:fs');
+  const csv = readFileSync(await download.path(), 'utf8').split('\n');
+  check(csv[0] === 'depth,node,name,"0 - ""CPUTIME (sec)"" inclusive","0 - ""CPUTIME (sec)"" exclusive","CPUTIME (sec) inclusive","CPUTIME (sec) exclusive"' &&
+        /^0,0,"<program root>",-0.32597\d*,0,0.32597\d*,0$/.test(csv[1]), `CSV with both metrics: ${csv[0]} / ${csv[1]}`);
   await page.click('#columns summary');
   await page.click('#tree th[data-m="1"][data-sort="exclusive"]');
   await idle(page);
@@ -266,6 +271,19 @@ async function wide(browser) {
     sel = await page.$eval('#tree tr.selected', (tr) => [Number(tr.dataset.i), tr.cells[0].textContent.slice(1)]);
     check(sel[0] === n && sel[1] === 'wide.c:2' && (await dom()) < 100, `ArrowUp selects the row before (${sel})`);
     await page.screenshot({ path: `${out}/wide-end-light.png` });
+    // a shorter list while scrolled to the end (another view): its rows are drawn, not an empty window
+    await page.click('#views button[data-view="flat"]');
+    await idle(page);
+    await settled(page);
+    const flat = await windowRows(page);
+    check(flat.length > 0 && flat[0].i === 0, `the flat view after scrolling to the end shows its ${flat.length} rows`);
+    await page.click('#views button[data-view="top-down"]'); // the open nodes are the view's: main is closed again
+    await idle(page);
+    await page.click(`#tree tr[data-node="${main.node}"] .twisty`);
+    await idle(page);
+    await page.click('#tree tbody tr[data-node] td.name');
+    await page.keyboard.press('End');
+    await page.waitForSelector(`#tree tr.selected[data-i="${n + 1}"]`);
     await page.keyboard.press('Home');
     await settled(page);
     check(await page.$eval('#tree tr.selected', (tr) => tr.dataset.i) === '0', 'Home selects the root');

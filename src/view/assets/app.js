@@ -51,8 +51,10 @@ function command() {
 }
 
 function csv() {
-  const lines = ['depth,node,name,inclusive,exclusive'];
-  for (const v of tree.visible) if (v.row) lines.push(`${v.depth},${v.row.node},"${v.row.name.replace(/"/g, '""')}",${v.row.values[0][0]},${v.row.values[0][1]}`);
+  const q = (s) => `"${s.replace(/"/g, '""')}"`;
+  const heads = tree.metrics.length > 1 ? tree.metrics.flatMap((m) => [q(`${m.name} inclusive`), q(`${m.name} exclusive`)]) : ['inclusive', 'exclusive'];
+  const lines = [['depth', 'node', 'name', ...heads].join(',')];
+  for (const v of tree.visible) if (v.row) lines.push([v.depth, v.row.node, q(v.row.name), ...v.row.values.flat()].join(','));
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/csv' }));
   a.download = `hpcdb-${state.view}.csv`;

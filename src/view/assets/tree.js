@@ -20,7 +20,7 @@ export class Tree {
     this.metrics = [];
     this.visible = []; // the open rows: {row, depth}, or {parent, index, depth} until fetched
     this.gen = 0; // answers for a tree before reset() are dropped
-    this.pending = new Set();
+    this.pending = new Map(); // "parent:offset" -> the page's answer on its way
     pane.addEventListener('scroll', () => {
       if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
     });
@@ -86,9 +86,11 @@ export class Tree {
 
   // The window: the rows the pane shows, plus MARGIN above and below.
   draw() {
-    const n = this.visible.length, top = this.pane.scrollTop;
+    const n = this.visible.length, p = this.pane;
+    // a list shorter than the last one: the browser will clamp scrollTop to it, so draw that window
+    const top = Math.min(p.scrollTop, Math.max(0, this.table.tHead.offsetHeight + n * ROW - p.clientHeight));
     const first = Math.max(0, Math.floor(top / ROW) - MARGIN);
-    const last = Math.min(n, Math.ceil((top + this.pane.clientHeight) / ROW) + MARGIN);
+    const last = Math.min(n, Math.ceil((top + p.clientHeight) / ROW) + MARGIN);
     const trs = [this.spacer(first * ROW)], missing = [];
     for (let i = first; i < last; i++) {
       if (!this.visible[i].row) missing.push(this.visible[i]);
@@ -99,17 +101,18 @@ export class Tree {
     if (missing.length) this.fetch(missing);
   }
 
-  // The pages holding rows the window shows, then the list again.
+  // The pages holding rows the window shows (each asked once, however many wait for it), then the list again.
   async fetch(missing) {
-    const gen = this.gen, asks = [];
+    const gen = this.gen, asks = new Map();
     for (const v of missing) {
       const offset = v.index - v.index % PAGE, key = `${v.parent}:${offset}`;
-      if (this.pending.has(key)) continue;
-      this.pending.add(key);
-      asks.push(this.page(v.parent, offset).finally(() => this.pending.delete(key)));
+      if (!this.pending.has(key)) {
+        const ask = this.page(v.parent, offset).finally(() => { if (this.pending.get(key) === ask) this.pending.delete(key); });
+        this.pending.set(key, ask);
+      }
+      asks.set(key, this.pending.get(key));
     }
-    if (!asks.length) return;
-    await Promise.all(asks);
+    await Promise.all(asks.values());
     if (gen !== this.gen) return;
     this.visible = await this.flatten();
     this.draw();
@@ -177,6 +180,7 @@ export class Tree {
 
   reset() {
     this.kids.clear();
+    this.pending.clear();
     this.gen++;
   }
 }
