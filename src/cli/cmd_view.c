@@ -54,5 +54,6 @@ int cmd_view(int argc, char **argv) {
   o.port = cli_seen(&spec, "--port") ? (int)port : -1;
   for (unsigned k = 0; k < spec.n_pos; k++) o.paths[o.n_paths++] = spec.pos[k];
   int rc = view_run(&o);
+  if (rc < 0 && !*hpcdb_last_error()) return EXIT_FAILED; /* view_run printed why */
   return rc < 0 ? cli_fail_last("view") : EXIT_OK;
 }

@@ -10,8 +10,9 @@ int view_is_measurements(const char *path);
 
 /* Analyzes path into TMPDIR/hpcdb-view-XXXXXX/db; *temp gets the temporary
  * directory (the caller removes it with view_remove_temp, then frees it) and
- * *db the database in it (freed by the caller). 0, or a negative hpcdb_status
- * (nothing is left behind). */
+ * *db the database in it (freed by the caller). Ctrl-C or SIGTERM during the
+ * analysis stops it. 0, or a negative hpcdb_status with the reason printed on
+ * stderr and the thread's error cleared (nothing is left behind). */
 int view_analyze_temp(const char *path, char **temp, char **db);
 
 /* Removes a temporary directory and everything in it (what cannot be removed stays). */

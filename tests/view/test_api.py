@@ -260,8 +260,20 @@ def measurements(hpcdb, samples, out):
     finally:
         rc = s.stop()
     err = s.proc.stderr.read()
-    check("analyzing the measurements" in err and "analyzed 1 profiles (0 skipped)" in err, f"progress on stderr: {err!r}")
+    check("analyzing the measurements" in err and "1 profiles read (0 skipped)" in err and "analyzed in" in err, f"progress on stderr: {err!r}")
     check(rc == 0 and os.listdir(tmp) == [], f"the temporary is removed on exit: {os.listdir(tmp)}")
+    # an analysis that fails: status 2, the reason on stderr, nothing left in TMPDIR
+    bad = os.path.join(out, "truncated.m")
+    shutil.rmtree(bad, ignore_errors=True)
+    os.makedirs(bad)
+    for f in os.listdir(m):
+        if f.endswith(".hpcrun"):  # copied without the sample's read-only mode, then cut short
+            shutil.copyfile(os.path.join(m, f), os.path.join(bad, f))
+            os.truncate(os.path.join(bad, f), 100)
+    r = subprocess.run([hpcdb, "view", "--port", "0", "--no-browser", bad], capture_output=True, text=True,
+                       env={**os.environ, "TMPDIR": tmp}, timeout=60)
+    check(r.returncode == 2 and "could be read" in r.stderr and not r.stderr.endswith("hpcdb view: \n") and os.listdir(tmp) == [],
+          f"a failed analysis: status {r.returncode}, {r.stderr!r}, left {os.listdir(tmp)}")
 
 
 def load(s):
