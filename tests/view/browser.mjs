@@ -397,6 +397,7 @@ async function main() {
     await page.fill('#search', '^PMPI_');
     await page.press('#search', 'Enter');
     await page.waitForFunction(() => /^\d+ matches for/.test(document.querySelector('#status').textContent));
+    check((await windowRows(page)).some((r) => r.hit), 'the first match is scrolled into the window');
     const afterSearch = await rows(page);
     const hits = afterSearch.filter((r) => r.hit);
     if (!hits.length) console.log(afterSearch.map((r) => r.name).join(' / '));

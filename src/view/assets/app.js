@@ -97,6 +97,8 @@ async function search(text) {
       for (const n of p.path.slice(1)) state.open.add(String(n));
     }
     await refresh();
+    const first = tree.visible.findIndex((v) => v.row && highlight.test(v.row.name));
+    if (first >= 0) tree.reveal(first); // the window may be elsewhere in a long list
     status(`${r.total} matches for /${text}/`);
   } catch (e) { status(`Search: ${e.message}`); }
 }
