@@ -8,6 +8,7 @@
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/query.h"
 #include "json.h"
+#include "trace_mount.h"
 
 #define VIEW_MAX_LIMIT 10000 /* rows in one answer */
 
@@ -16,7 +17,9 @@ typedef struct view_db {
   hpcdb_query *q;
   char *src_root; /* realpath of PATH/src, or NULL */
   char *dir;      /* the database's directory (the file's for a single file) */
-  char *temp;     /* a measurements directory's analysis (removed at the end), or NULL */
+  trace_mount trace; /* its traces, opened on the first /api/trace/ request */
+  char *temp;     /* a measurements directory's analysis: the temporary (removed at the end), or NULL */
+  char *temp_db;  /* the database in it, served in the directory's place */
 } view_db;
 
 typedef struct request {

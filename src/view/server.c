@@ -112,6 +112,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
   const char *sc = set_cookie[0] ? set_cookie : NULL;
   if (!strcmp(url, "/")) return serve_asset(c, "index.html", sc);
   if (!strncmp(url, "/assets/", 8)) return serve_asset(c, url + 8, sc);
+  if (!strncmp(url, "/api/trace/", 11)) return trace_mount_serve(&s->dbs[0].trace, c, url); /* the timeline */
   if (!strncmp(url, "/api/", 5)) return serve_route(s, c, url);
   return send_error(c, 404, "no such page");
 }

@@ -40,32 +40,33 @@ static void open_browser(const char *url) {
 
 static int open_db(view_db *db, const char *path) {
   db->path = path;
-  char *analyzed = NULL;
   if (view_is_measurements(path)) { /* served from its analysis; the page still names path */
-    if (view_analyze_temp(path, &db->temp, &analyzed) < 0) return -1;
-    path = analyzed;
+    if (view_analyze_temp(path, &db->temp, &db->temp_db) < 0) return -1;
+    path = db->temp_db;
   }
   if (hpcdb_query_open(&db->q, path) < 0) {
     if (db->temp) view_remove_temp(db->temp);
     free(db->temp);
-    free(analyzed);
+    free(db->temp_db);
     return -1;
   }
+  trace_mount_init(&db->trace, path);
   struct stat st;
   char src[PATH_MAX], real[PATH_MAX];
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && snprintf(src, sizeof src, "%s/src", path) < (int)sizeof src &&
       realpath(src, real))
     db->src_root = strdup(real);
-  free(analyzed);
   return 0;
 }
 
 static void close_dbs(view_server *s) {
   for (int d = 0; d < s->n_dbs; d++) {
     hpcdb_query_close(s->dbs[d].q);
+    trace_mount_fini(&s->dbs[d].trace);
     free(s->dbs[d].src_root);
     if (s->dbs[d].temp) view_remove_temp(s->dbs[d].temp);
     free(s->dbs[d].temp);
+    free(s->dbs[d].temp_db);
   }
 }
 
