@@ -94,7 +94,7 @@ static int by_value(const void *a, const void *b) {
 /* draftb.lex-flags.ID = the draft's flags, in context id order (the order the
  * tree is read in depends on the layout of its blocks). */
 static int keep_lex_flags(draftb_meta *m) {
-  qsort(m->lex_flags, m->n_lex_flags, sizeof *m->lex_flags, by_value);
+  if (m->n_lex_flags) qsort(m->lex_flags, m->n_lex_flags, sizeof *m->lex_flags, by_value); /* NULL when none */
   int rc = 0;
   for (uint64_t i = 0; i < m->n_lex_flags && rc == 0; i++) {
     char value[16];
