@@ -18,6 +18,8 @@ typedef struct view_db {
   char *src_root; /* realpath of PATH/src, or NULL */
   char *dir;      /* the database's directory (the file's for a single file) */
   trace_mount trace; /* its traces, opened on the first /api/trace/ request */
+  char *temp;     /* a measurements directory's analysis: the temporary (removed at the end), or NULL */
+  char *temp_db;  /* the database in it, served in the directory's place */
 } view_db;
 
 typedef struct request {
