@@ -25,7 +25,7 @@ uint64_t bs_section_base(const bs_binary *b, const GElf_Shdr *sh) {
 
 static int read_code_sections(bs_binary *b) {
   size_t nsec = 0;
-  if (elf_getshdrnum(b->elf, &nsec) != 0) return 0;
+  if (elf_getshdrnum(b->elf, &nsec) != 0) return bs_dwarf_out_of_memory("the section headers");
   b->code = calloc(nsec ? nsec : 1, sizeof *b->code);
   if (!b->code) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory", b->path);
   for (Elf_Scn *scn = elf_nextscn(b->elf, NULL); scn; scn = elf_nextscn(b->elf, scn)) {
@@ -39,7 +39,7 @@ static int read_code_sections(bs_binary *b) {
     b->code[b->n_code++] = (bs_code){addr, d->d_size, d->d_buf};
   }
   if (b->n_code > 1) qsort(b->code, b->n_code, sizeof *b->code, code_cmp);
-  return 0;
+  return bs_dwarf_out_of_memory("the code sections"); /* a section skipped for want of memory */
 }
 
 static void read_build_id(bs_binary *b) {
@@ -135,6 +135,10 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
       dwarf_end(b->dwarf);
       b->dwarf = NULL;
     }
+  }
+  if (!b->dwarf && (rc = bs_dwarf_out_of_memory("the debug information")) < 0) { /* not "no DWARF" */
+    bs_binary_close(b);
+    return rc;
   }
   if (!b->dwarf) find_split_debug(b, debug_root ? debug_root : "/usr/lib/debug");
   return 0;

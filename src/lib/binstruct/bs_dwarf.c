@@ -23,8 +23,9 @@ typedef struct walk {
 /* A source file's name, absolute when the compilation directory is known
  * (libdw leaves names relative to it as they are). */
 int bs_dwarf_out_of_memory(const char *what) {
-  int e = dwarf_errno(); /* libdw's last error, cleared by reading it */
-  if (e && strcmp(dwarf_errmsg(e), "out of memory") == 0) /* its messages are untranslated: no setlocale */
+  int e = dwarf_errno(), le = elf_errno(); /* the libraries' last errors, cleared by reading them */
+  /* their messages are untranslated (no setlocale); libelf's counts too: libdw reads through it */
+  if ((e && strcmp(dwarf_errmsg(e), "out of memory") == 0) || (le && strcmp(elf_errmsg(le), "out of memory") == 0))
     return hpcdb_fail(HPCDB_ENOMEM, "libdw: out of memory reading %s", what);
   return 0;
 }
