@@ -99,8 +99,9 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
   if (b->fd < 0) return hpcdb_fail(HPCDB_EIO, "%s: %s", path, strerror(errno));
   b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
   if (!b->elf || elf_kind(b->elf) != ELF_K_ELF) {
+    int rc = bs_dwarf_out_of_memory("the ELF header");
     bs_binary_close(b);
-    return hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not an ELF file", path);
+    return rc < 0 ? rc : hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not an ELF file", path);
   }
   GElf_Ehdr eh;
   if (!gelf_getehdr(b->elf, &eh)) {
@@ -136,7 +137,8 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
       b->dwarf = NULL;
     }
   }
-  if (!b->dwarf && (rc = bs_dwarf_out_of_memory("the debug information")) < 0) { /* not "no DWARF" */
+  /* not "no DWARF", nor a section libdw left out after a failed allocation it did not report */
+  if ((rc = bs_dwarf_out_of_memory("the debug information")) < 0) {
     bs_binary_close(b);
     return rc;
   }
