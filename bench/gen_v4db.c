@@ -3,7 +3,9 @@
  * canonical summary, a random context tree of C contexts (functions, loops,
  * lines; depth up to 16), M metrics each with the execution and function
  * scopes and a Sum summary, and a fraction D of contexts with values per
- * profile. The same arguments give the same database. */
+ * profile. The same arguments give the same database. --perturb F (hpcdb
+ * compare's benchmark): the same database but for a fraction F of the
+ * contexts, chosen by a hash of their id, whose values are 1.5 times as large. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,13 @@ static uint64_t next_random(void) { /* splitmix64 */
 }
 static uint32_t below(uint32_t n) { return (uint32_t)(next_random() % n); }
 
+/* Whether --perturb changes context id's values: a hash of the id, so the
+ * random stream (and everything else generated) stays the same. */
+static int perturbed(uint32_t id, double fraction) {
+  uint64_t z = (id + 0x9e3779b97f4a7c15ULL) * 0xbf58476d1ce4e5b9ULL;
+  return id != 0 && (double)((z ^ (z >> 31)) % 1000000) < fraction * 1e6;
+}
+
 static int die(const char *what) {
   fprintf(stderr, "gen_v4db: %s: %s\n", what, hpcdb_last_error());
   return 2;
@@ -26,13 +35,13 @@ static int die(const char *what) {
 
 typedef struct options {
   uint32_t profiles, contexts, metrics, threads_per_rank;
-  double density;
+  double density, perturb;
   uint64_t seed;
   const char *out;
 } options;
 
 static int parse(options *o, int argc, char **argv) {
-  *o = (options){64, 10000, 4, 4, 0.2, 1, NULL};
+  *o = (options){64, 10000, 4, 4, 0.2, 0, 1, NULL};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -42,10 +51,11 @@ static int parse(options *o, int argc, char **argv) {
     else if (!strcmp(a, "--metrics") && v) o->metrics = (uint32_t)strtoul(argv[++i], NULL, 10);
     else if (!strcmp(a, "--density") && v) o->density = strtod(argv[++i], NULL);
     else if (!strcmp(a, "--seed") && v) o->seed = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(a, "--perturb") && v) o->perturb = strtod(argv[++i], NULL);
     else return -1;
   }
   if (!o->out || o->profiles == 0 || o->contexts < 2 || o->metrics == 0 || o->metrics > 8000 ||
-      o->density <= 0 || o->density > 1)
+      o->density <= 0 || o->density > 1 || o->perturb < 0 || o->perturb > 1)
     return -1;
   return 0;
 }
@@ -158,6 +168,7 @@ static int build_profiles(hpcdb_experiment *exp, const options *o) {
       starts[n_ctxs++] = n;
       for (uint32_t m = 0; m < nprop; m++) {
         double v = (double)(1 + below(1000)) * 1e-3;
+        if (perturbed(id, o->perturb)) v *= 1.5;
         mid[n] = (uint16_t)m;
         val[n++] = v;
         sum[(uint64_t)id * nprop + m] += v;
@@ -197,7 +208,7 @@ int main(int argc, char **argv) {
   options o;
   if (parse(&o, argc, argv) < 0) {
     fprintf(stderr, "usage: gen_v4db [--profiles P] [--contexts C] [--metrics M] [--density D] "
-                    "[--seed S] -o DIR\n");
+                    "[--seed S] [--perturb F] -o DIR\n");
     return 2;
   }
   rng_state = o.seed;

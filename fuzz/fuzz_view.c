@@ -3,9 +3,11 @@
  * cookie); it goes through server_answer (the checks, then a page or a
  * route) over a small real database opened once (fuzz/view_db). Every
  * answer must be a 2xx/4xx status with a JSON body for anything but a
- * page, and while a request is answered no file outside the database's
- * directory is opened but the source paths the database records (open and
- * fopen are wrapped at link time: -Wl,--wrap). */
+ * page (the timeline's tiles: their binary header), and while a request is
+ * answered no file outside the database's directory is opened but the source
+ * paths the database records (open and fopen are wrapped at link time:
+ * -Wl,--wrap). The timeline's routes (/api/trace/) go to trace_route as
+ * trace_mount_serve sends them, over the traces opened once. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
@@ -16,12 +18,14 @@
 
 #include "json_check.h"
 #include "guard.h"
+#include "routes_trace.h"
 #include "server.h"
 
 #define TOKEN "00112233445566778899aabbccddeeff"
 #define MAX_ARGS 64
 
 static view_server server;
+static trace_view timeline; /* what trace_mount_serve would open on the first /api/trace/ request */
 static char db_root[PATH_MAX];
 static int answering; /* the file checks are on */
 
@@ -76,6 +80,11 @@ static void open_server(void) {
   server.port = 8080;
   memcpy(server.token, TOKEN, sizeof TOKEN);
   guard_install();
+  setenv("XDG_CACHE_HOME", "/tmp/hpcdb-fuzz-view-cache", 1); /* the trace index's cache, not the user's */
+  if (trace_view_open(&timeline, db_root) < 0) {
+    fprintf(stderr, "fuzz_view: no timeline in %s: %s\n", db_root, hpcdb_last_error());
+    abort();
+  }
 }
 
 typedef struct args {
@@ -130,16 +139,17 @@ static char *line(char **s) {
   return at;
 }
 
-static void check_answer(const view_request *in, const view_answer *a) {
-  unsigned st = a->status;
+static void check_answer(const view_request *in, unsigned st, const char *type, const char *body, size_t len) {
   if (st != 200 && st != 400 && st != 403 && st != 404 && st != 405 && st != 413 && st != 422) {
     fprintf(stderr, "fuzz_view: %s %s: status %u\n", in->method, in->url, st);
     abort();
   }
-  if (!a->type || !a->body) abort();
+  if (!type || (!body && len)) abort();
   int page = st == 200 && strncmp(in->url, "/api/", 5);
-  if (!page && (strcmp(a->type, "application/json") || !json_valid(a->body, a->len))) {
-    fprintf(stderr, "fuzz_view: %s %s: not JSON: %.*s\n", in->method, in->url, (int)a->len, a->body);
+  int tile = st == 200 && !strcmp(type, "application/octet-stream") && !strncmp(in->url, "/api/trace/tile", 15);
+  if (tile && (len < 16 || memcmp(body, "HTL1", 4))) abort(); /* the tile's header */
+  if (!page && !tile && (strcmp(type, "application/json") || !json_valid(body, len))) {
+    fprintf(stderr, "fuzz_view: %s %s: not JSON: %.*s\n", in->method, in->url, (int)len, body);
     abort();
   }
 }
@@ -158,8 +168,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   view_answer out;
   answering = 1;
   server_answer(&server, &in, &out);
+  trace_reply tr = {404, "application/json", NULL, 0};
+  if (out.trace && !trace_route(&timeline, in.url, lookup, &a, &tr)) { /* a 404, as trace_mount_serve answers it */
+    tr.body = (uint8_t *)strdup("{}");
+    tr.len = 2;
+  }
   answering = 0;
-  check_answer(&in, &out);
+  if (out.trace) check_answer(&in, tr.status, tr.content_type, (const char *)tr.body, tr.len);
+  else check_answer(&in, out.status, out.type, out.body, out.len);
+  free(tr.body);
   server_answer_free(&out);
   free(text);
   return 0;

@@ -4,7 +4,8 @@ measurements, Cube v4) as NumPy arrays and pandas DataFrames, read by hpcdb's C 
     exp = hpcdb.open(path)
     exp.metrics, exp.profiles, exp.contexts, exp.values(...), exp.matrix(...),
     exp.summary, exp.traces(), exp.to_hatchet()
-    hpcdb.validate(path), hpcdb.convert(src, dst, to="v4"|"cube"), hpcdb.diff(a, b)
+    hpcdb.validate(path), hpcdb.convert(src, dst, to="v4"|"cube"), hpcdb.diff(a, b),
+    hpcdb.compare(a, b) (runs aligned by calling path, a DataFrame)
 
 Errors raise hpcdb.Error subclasses carrying the library's message."""
 import collections
@@ -13,13 +14,14 @@ import os
 from . import _core
 from .errors import (BY_STATUS, CorruptError, Error, ExistsError, InvalidArgumentError, IOFailedError,
                      NotFormatError, TruncatedError, UnsupportedError, VersionError)
+from . import compare as _compare
 from .cube import CubeFile
 from .experiment import Experiment
 
 _core.set_errors(Error, dict(BY_STATUS))
 
 __version__ = _core.library_version
-__all__ = ["open", "open_cube", "CubeFile", "validate", "convert", "diff", "detect", "Experiment", "Error", "NotFormatError",
+__all__ = ["open", "open_cube", "CubeFile", "validate", "convert", "diff", "compare", "detect", "Experiment", "Error", "NotFormatError",
            "VersionError", "TruncatedError", "CorruptError", "IOFailedError", "InvalidArgumentError",
            "UnsupportedError", "ExistsError", "Diagnostic", "Validation", "Difference"]
 
@@ -86,3 +88,24 @@ def diff(a, b, rel_tolerance=1e-9, scope=None, max_reported=0):
     ea = a if isinstance(a, Experiment) else open(a)
     eb = b if isinstance(b, Experiment) else open(b)
     return Difference(*_core.diff(ea.core, eb.core, float(rel_tolerance), int(max_reported), scope))
+
+
+def compare(a, b, metric=None, line_tolerance=0, exact_lines=False):
+    """Runs aligned by calling path, as `hpcdb compare` aligns them (docs/compare.md): one row per
+    aligned node (index "node"; "path", "name", "parent", "is_frame", "only_in" "A"/"B"/"", the
+    "match" rule), with a_incl, b_incl, delta_incl, ratio_incl, the same _excl, per-profile
+    a_mean/b_mean, a_max/b_max, a_imbalance/b_imbalance, and for repeats spread_a/spread_b/noise.
+
+    a and b are Experiments or paths, or lists of them (repeated runs: each side their mean).
+    metric: a name for both sides, or a pair (metric of A, metric of B); None: A's default metric
+    and the same (or a documented equivalent) on B."""
+    side_a = list(a) if isinstance(a, (list, tuple)) else [a]
+    side_b = list(b) if isinstance(b, (list, tuple)) else [b]
+    if not side_a or not side_b:
+        raise ValueError("compare: runs are needed on both sides")
+    runs = [e if isinstance(e, Experiment) else open(e) for e in side_a + side_b]
+    if any(e.info["lazy"] for e in runs):
+        raise ValueError("compare: an experiment opened with lazy=True holds no values (pass its path)")
+    ma, mb = metric if isinstance(metric, (list, tuple)) else (metric, metric)
+    metrics = [ma] * len(side_a) + [mb] * len(side_b)
+    return _compare.aligned(runs, metrics, len(side_a), line_tolerance, exact_lines)

@@ -31,6 +31,9 @@ extern PyTypeObject Cube_Type;
 /* open_cube(path) -> CubeFile (cube.c). */
 PyObject *hpcdb_py_open_cube(PyObject *mod, PyObject *args);
 
+/* compare(experiments, metrics, line_tolerance, exact_lines) -> dict of arrays (compare.c). */
+PyObject *hpcdb_py_compare(PyObject *mod, PyObject *args);
+
 /* Raises the hpcdb.Error subclass of status with the library's message. */
 PyObject *hpcdb_py_raise(int status);
 /* Registers the Python classes errors are raised as: base and a dict

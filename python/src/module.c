@@ -227,6 +227,7 @@ static PyMethodDef module_methods[] = {
     {"validate", py_validate, METH_VARARGS, "validate(path) -> (errors, notes, diagnostics)"},
     {"convert", py_convert, METH_VARARGS, "convert(src, dst, to, force, strict, compress) -> losses"},
     {"diff", py_diff, METH_VARARGS, "diff(a, b, rel_tolerance, max_reported, scope) -> (n, lines)"},
+    {"compare", hpcdb_py_compare, METH_VARARGS, "compare([Experiment], [metric|None], line_tolerance, exact_lines) -> dict"},
     {"set_errors", hpcdb_py_set_errors, METH_VARARGS, "set_errors(base, {status: class})"},
     {NULL, NULL, 0, NULL}};
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli_args.h"
+#include "cmd_report_trace.h"
 #include "hpcdb/hpcdb.h"
 
 static const char help[] =
@@ -12,7 +13,7 @@ static const char help[] =
     "    hpcdb report - the hot spots of an experiment, as tables in the terminal\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb report [--view top-down|bottom-up|flat|profiles] [--metric NAME]...\n"
+    "    hpcdb report [--view top-down|bottom-up|flat|profiles|trace] [--metric NAME]...\n"
     "                 [--top N] [--threshold P] [--depth N] [--hot-path]\n"
     "                 [--scopes all|functions] [--collapse libs,chains|libs|chains|none]\n"
     "                 [--by rank|thread|node|gpu] [--profile ID|PATTERN]\n"
@@ -34,6 +35,8 @@ static const char help[] =
     "               largest first, then min, median, mean, max and the imbalance\n"
     "               (max / mean); CPU threads and GPU streams apart; rows without a\n"
     "               value are left out and counted\n"
+    "    trace      the calling path at a point of a trace, or each context's exact\n"
+    "               share of time in a window ('hpcdb report --view trace --help')\n"
     "\n"
     "    Names read as a person would: the function, else file:line, else\n"
     "    module+0xoffset; loops as 'loop at file:line'; inlined calls are marked.\n"
@@ -96,6 +99,7 @@ static int check_profile(const cli_spec *spec, const char *p) {
 }
 
 int cmd_report(int argc, char **argv) {
+  if (cmd_report_is_trace(argc, argv)) return cmd_report_trace(argc, argv);
   cli_common c = {0};
   hpcdb_report_options o = {0};
   cli_list metrics = {0};

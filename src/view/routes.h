@@ -8,6 +8,7 @@
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/query.h"
 #include "json.h"
+#include "trace_mount.h"
 
 #define VIEW_MAX_LIMIT 10000 /* rows in one answer */
 
@@ -16,6 +17,7 @@ typedef struct view_db {
   hpcdb_query *q;
   char *src_root; /* realpath of PATH/src, or NULL */
   char *dir;      /* the database's directory (the file's for a single file) */
+  trace_mount trace; /* its traces, opened on the first /api/trace/ request */
 } view_db;
 
 /* The value of the query string's argument name, or NULL (server.c takes it from libmicrohttpd). */

@@ -121,6 +121,7 @@ void server_answer(view_server *s, const view_request *in, view_answer *a) {
       snprintf(a->set_cookie_buf, sizeof a->set_cookie_buf, "hpcdb_token=%s; Path=/; HttpOnly; SameSite=Strict", s->token);
     if (!strcmp(in->url, "/")) answer_asset(a, "index.html");
     else if (!strncmp(in->url, "/assets/", 8)) answer_asset(a, in->url + 8);
+    else if (!strncmp(in->url, "/api/trace/", 11)) a->trace = 1;
     else if (!strncmp(in->url, "/api/", 5)) answer_route(s, in, a);
     else answer_error(a, 404, "no such page");
   }
@@ -146,6 +147,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                      MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "hpcdb_token"), mhd_arg, c};
   view_answer a;
   server_answer(s, &in, &a);
+  if (a.trace) return trace_mount_serve(&s->dbs[0].trace, c, url); /* the timeline */
   enum MHD_Result ok = send_bytes(c, a.status, a.type, a.body, a.len, !a.persistent, a.set_cookie);
   server_answer_free(&a);
   return ok;

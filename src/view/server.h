@@ -37,6 +37,7 @@ typedef struct view_answer {
   const char *body;
   size_t len;
   int persistent;        /* body is a built-in page: sent without a copy */
+  int trace;             /* a /api/trace/ request that passed the checks: trace_mount_serve answers it */
   const char *set_cookie; /* NULL, or set_cookie_buf */
   char *owned;           /* a route's JSON (server_answer_free) */
   char error[300];
@@ -44,7 +45,8 @@ typedef struct view_answer {
 } view_answer;
 
 /* Checks the request (method, body, Host, token) and answers it: a page, a
- * route's JSON or a JSON error. Routes run under the SIGBUS guard. */
+ * route's JSON or a JSON error (the timeline's routes: a->trace). Routes run
+ * under the SIGBUS guard. */
 void server_answer(view_server *s, const view_request *in, view_answer *a);
 void server_answer_free(view_answer *a);
 

@@ -40,6 +40,7 @@ static void open_browser(const char *url) {
 static int open_db(view_db *db, const char *path) {
   db->path = path;
   if (hpcdb_query_open(&db->q, path) < 0) return -1;
+  trace_mount_init(&db->trace, path);
   struct stat st;
   char src[PATH_MAX], real[PATH_MAX];
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && snprintf(src, sizeof src, "%s/src", path) < (int)sizeof src &&
@@ -51,6 +52,7 @@ static int open_db(view_db *db, const char *path) {
 static void close_dbs(view_server *s) {
   for (int d = 0; d < s->n_dbs; d++) {
     hpcdb_query_close(s->dbs[d].q);
+    trace_mount_fini(&s->dbs[d].trace);
     free(s->dbs[d].src_root);
   }
 }

@@ -15,12 +15,15 @@ if(HPCDB_SANITIZE)
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
   list(APPEND PY_ENV LD_PRELOAD=${PY_ASAN} ASAN_OPTIONS=detect_leaks=0 HPCDB_SANITIZED=1)
 endif()
-foreach(t api dump_json reference_tools bad_files)
+foreach(t api dump_json reference_tools bad_files compare)
   add_test(NAME python/${t}
            COMMAND ${HPCDB_PYTHON_EXECUTABLE} ${PY_TESTS}/run_pytest.py ${PY_TESTS}/test_${t}.py
                    --basetemp=${PROJECT_BINARY_DIR}/test-output/python/${t})
   set_tests_properties(python/${t} PROPERTIES ENVIRONMENT "${PY_ENV}" SKIP_RETURN_CODE 77)
 endforeach()
+# hpcdb.compare on the runs tests/compare generates
+set_tests_properties(python/compare PROPERTIES FIXTURES_REQUIRED compare_runs
+                     ENVIRONMENT "${PY_ENV};HPCDB_COMPARE_RUNS=${PROJECT_BINARY_DIR}/test-output/compare")
 add_test(NAME python/pip_install
          COMMAND ${PY_TESTS}/check_pip_install.sh ${HPCDB_PYTHON_EXECUTABLE} ${PROJECT_SOURCE_DIR}
                  $<TARGET_FILE:hpcdb_static> ${PROJECT_BINARY_DIR}/test-output/python/pip

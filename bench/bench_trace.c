@@ -1,0 +1,78 @@
+/* Times the trace query on one database: opening (index built, or read from
+ * the cache), tiles of the whole run and of zoomed-in windows, the window
+ * statistics. Prints one line per measurement (milliseconds, wall clock).
+ * Usage: bench_trace [--no-cache] DB [WIDTH HEIGHT] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hpcdb/hpcdb.h"
+#include "hpcdb/trace_query.h"
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* The resident set now, in MB (Linux), or -1. */
+static long rss_mb(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kb = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "VmRSS:", 6)) kb = atol(line + 6);
+  if (f) fclose(f);
+  return kb < 0 ? -1 : kb / 1024;
+}
+
+static int die(const char *what) {
+  fprintf(stderr, "bench_trace: %s: %s\n", what, hpcdb_last_error());
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  int a = 1;
+  hpcdb_trace_options o = {0};
+  if (a < argc && !strcmp(argv[a], "--no-cache")) o.flags = HPCDB_TRACE_NO_CACHE, a++;
+  if (a >= argc) return 2;
+  const char *db_path = argv[a];
+  uint32_t w = a + 2 < argc ? (uint32_t)atoi(argv[a + 1]) : 2000, h = a + 2 < argc ? (uint32_t)atoi(argv[a + 2]) : 1000;
+  hpcdb_experiment *exp;
+  hpcdb_db *db;
+  hpcdb_trace_set *t;
+  double t0 = now_ms();
+  if (hpcdb_hpctk4_read_lazy(&exp, &db, db_path) < 0) return die("read");
+  hpcdb_db_close(db);
+  double t1 = now_ms();
+  if (hpcdb_trace_open(&t, exp, db_path, &o) < 0) return die("open");
+  double t2 = now_ms();
+  hpcdb_trace_info i;
+  hpcdb_trace_get_info(t, &i);
+  printf("model (meta.db, profile.db headers): %.1f ms\n", t1 - t0);
+  printf("trace open, index %s: %.1f ms (%u rows, %llu events), RSS %ld MB\n",
+         i.index_from_cache ? "from the cache" : "built", t2 - t1, i.n_rows, (unsigned long long)i.n_events, rss_mb());
+  hpcdb_tile_cell *cells = malloc((size_t)w * h * sizeof *cells);
+  uint32_t hh;
+  uint64_t span = i.t_max - i.t_min + 1;
+  for (uint64_t zoom = 1; zoom <= 1000000 && cells; zoom *= 100) {
+    uint64_t len = span / zoom < w ? w : span / zoom, start = i.t_min + (span - len) / 2;
+    hpcdb_tile_request r = {0, i.n_rows, start, start + len, w, h, 3};
+    double s = now_ms();
+    if (hpcdb_trace_tile(t, NULL, &r, cells, &hh) < 0) return die("tile");
+    printf("tile %ux%u of 1/%llu of the run (%llu ns), depth 3: %.1f ms, RSS %ld MB\n", w, hh,
+           (unsigned long long)zoom, (unsigned long long)len, now_ms() - s, rss_mb());
+  }
+  hpcdb_trace_share *sh;
+  uint32_t n;
+  uint64_t total;
+  double s = now_ms();
+  if (hpcdb_trace_stats(t, NULL, i.t_min, i.t_max, 3, &sh, &n, &total) < 0) return die("stats");
+  printf("statistics of the whole run, depth 3: %.1f ms (%u contexts), RSS %ld MB\n", now_ms() - s, n, rss_mb());
+  free(sh);
+  free(cells);
+  hpcdb_trace_close(t);
+  hpcdb_experiment_free(exp);
+  return 0;
+}

@@ -1,0 +1,179 @@
+/* hpcdb — comparing runs: calling paths aligned by meaning across builds,
+ * machines and formats, the values of each run side by side, and scaling
+ * models fitted over runs that differ in one parameter. The rules are in
+ * docs/compare.md. */
+#ifndef HPCDB_COMPARE_H
+#define HPCDB_COMPARE_H
+
+#include "hpcdb/export.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hpcdb/model.h"
+
+struct hpcdb_db;
+struct hpcdb_compare_private;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- alignment ------------------------------------------------------------ */
+
+/* How a run's context is in an aligned node: the rule that matched it to
+ * the node (or, for the run whose context made the node, the rule its key
+ * belongs to); docs/compare.md gives them in the order they are tried. */
+typedef enum hpcdb_match {
+  HPCDB_MATCH_ABSENT = 0,  /* the run has no context here */
+  HPCDB_MATCH_ROOT,        /* the global context */
+  HPCDB_MATCH_ENTRY,       /* entry point by kind and name */
+  HPCDB_MATCH_NAME,        /* a frame by function name (compiler clone suffixes dropped) */
+  HPCDB_MATCH_LINE,        /* a loop or line by file name and line */
+  HPCDB_MATCH_LINE_SHIFTED,/* a loop or line by file name, line within the tolerance */
+  HPCDB_MATCH_OFFSET,      /* by load module name and offset: the last resort */
+  HPCDB_MATCH_NAME_ACROSS  /* a frame by function name across a frame one side alone has (a program
+                              region, a wrapper another build inlined) */
+} hpcdb_match;
+
+typedef struct hpcdb_align_node {
+  uint32_t parent; /* HPCDB_NONE for nodes[0], the root */
+  uint32_t first_child, next_sibling;
+  uint32_t scope;  /* the enclosing frame node (itself for a frame) */
+  uint8_t is_frame; /* root, entry point, call or inlined call */
+  const char *name; /* as a person reads it: function, "loop at f.c:12", "f.c:40", "app+0x4a0" */
+} hpcdb_align_node;
+
+typedef struct hpcdb_align_options {
+  uint32_t line_tolerance; /* lines a loop or line may have moved (default 0 is taken as 8) */
+  int no_shifted_lines;    /* 1: exact lines only */
+} hpcdb_align_options;
+
+struct hpcdb_align_private;
+typedef struct hpcdb_alignment {
+  uint32_t n_runs;
+  uint32_t n_nodes;
+  hpcdb_align_node *nodes; /* nodes[0] is the root; parents come before children */
+  uint32_t *ctx;   /* [node * n_runs + run]: the run's context index, HPCDB_NONE when absent */
+  uint8_t *how;    /* [node * n_runs + run]: enum hpcdb_match */
+  int32_t *shift;  /* [node * n_runs + run]: lines moved, for HPCDB_MATCH_LINE_SHIFTED */
+  const hpcdb_experiment *const *runs;
+  struct hpcdb_align_private *priv;
+} hpcdb_alignment;
+
+/* Aligns the context trees of n_runs experiments (which must outlive the
+ * alignment) into one tree of nodes: every context of every run is in
+ * exactly one node; a node no run but one has is "only in" that run. */
+HPCDB_API int hpcdb_align(hpcdb_alignment **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
+                          const hpcdb_align_options *options);
+HPCDB_API void hpcdb_alignment_free(hpcdb_alignment *al);
+
+/* The node's path from the root, names joined by " > ". Returns the length it needed. */
+HPCDB_API size_t hpcdb_align_path(const hpcdb_alignment *al, uint32_t node, char *buf, size_t size);
+/* Why each run's context is (or is not) in the node, one line per run. */
+typedef void (*hpcdb_explain_fn)(void *user, const char *line);
+HPCDB_API int hpcdb_align_explain(const hpcdb_alignment *al, uint32_t node, const char *const *run_names,
+                                  hpcdb_explain_fn fn, void *user);
+/* Nodes whose name is `name` (frames also by the name the alignment compares:
+ * "MPI_Send" finds "PMPI_Send [libmpi.so.40]"), or whose path ends with it (a
+ * path written "main > work"), into out (up to max); returns how many there are. */
+HPCDB_API uint32_t hpcdb_align_find(const hpcdb_alignment *al, const char *name, uint32_t *out, uint32_t max);
+HPCDB_API const char *hpcdb_match_name(int how);
+
+/* ---- values ---------------------------------------------------------------- */
+
+typedef struct hpcdb_compare_options {
+  /* The metric to compare, per run: metrics[run] (NULL, or a NULL entry:
+   * the first run's metric when named, else hpcdb_default_metric of the
+   * first run; another run takes the metric of the same name, else one
+   * documented as equivalent, e.g. a Cube file's "time" for "REALTIME (sec)"). */
+  const char *const *metrics;
+  hpcdb_align_options align;
+  /* Per run (NULL, or a NULL entry: the values are in the model): a v4.0
+   * database opened with hpcdb_hpctk4_read_lazy, the run its experiment; a
+   * summary profile without values in the model is read from it while the
+   * run's values are taken (then freed), the other profiles' values one at a
+   * time or, with profiles_on_demand, per context from cct.db. */
+  const struct hpcdb_db *const *dbs;
+  /* With dbs: no pass over the profiles; the per-profile mean and max are
+   * NaN until hpcdb_compare_profiles asks for some nodes' (a table shows a
+   * few hundred of a database's nodes; each is one context of cct.db). */
+  int profiles_on_demand;
+} hpcdb_compare_options;
+
+typedef struct hpcdb_comparison {
+  hpcdb_alignment *al;
+  uint32_t n_runs;
+  uint32_t *metric;          /* per run: index of the metric compared */
+  double *seconds;           /* per run: seconds per unit of its values, 0 when not a time */
+  /* [node * n_runs + run], in the unit of the first run (values of a run in
+   * another time unit are converted): */
+  double *inc, *exc;         /* inclusive and exclusive, of the whole run (summary) */
+  double *pmean, *pmax;      /* over the run's profiles (ranks, threads), inclusive: the mean over
+                                the profiles with a value at the node (as hpcprof's Mean); for a run
+                                read without its profiles' values (HPCDB_READ_SUMMARY_ONLY) from
+                                the summary's Sum and Max statistics, NaN where it has no Max */
+  uint32_t *n_profiles;      /* per run: profiles the mean is over */
+  struct hpcdb_compare_private *priv;
+} hpcdb_comparison;
+
+HPCDB_API int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
+                            const hpcdb_compare_options *options);
+HPCDB_API void hpcdb_comparison_free(hpcdb_comparison *c);
+/* profiles_on_demand: the per-profile mean and max of these nodes, from each
+ * run's cct.db (nodes already done, and runs without a database, are left). */
+HPCDB_API int hpcdb_compare_profiles(hpcdb_comparison *c, const uint32_t *nodes, uint32_t n);
+
+/* Side A is runs [0, n_a), side B the rest: one node's figures. */
+typedef struct hpcdb_delta {
+  double a, b;             /* mean over the side's runs */
+  double spread_a, spread_b; /* max - min over the side's runs (0 for one run) */
+  double delta, ratio;     /* b - a; b / a (infinity when a is 0 and b is not, 1 when both are 0) */
+  int noise;               /* |delta| is within the larger spread of the two sides */
+} hpcdb_delta;
+/* inclusive 1: inclusive values, 0: exclusive; stat 0: the run's value, 1: per-profile mean, 2: max */
+HPCDB_API void hpcdb_compare_delta(const hpcdb_comparison *c, uint32_t node, uint32_t n_a, int inclusive, int stat,
+                                   hpcdb_delta *out);
+/* The same figures of any row of n_runs values (e.g. sums over nodes). */
+HPCDB_API void hpcdb_delta_of(const double *values, uint32_t n_runs, uint32_t n_a, hpcdb_delta *out);
+/* Imbalance of a node in a run: max / mean - 1 over its profiles (0 without profiles). */
+HPCDB_API double hpcdb_compare_imbalance(const hpcdb_comparison *c, uint32_t node, uint32_t run);
+
+/* ---- scaling models ----------------------------------------------------- */
+
+/* One model of Extra-P's performance-model normal form with one term:
+ * f(p) = c0 + c1 * p^(num/den) * log2(p)^log_exp (a constant model when
+ * num == 0 and log_exp == 0). */
+typedef struct hpcdb_scaling_model {
+  double c0, c1;
+  int num, den, log_exp;
+  double smape;  /* leave-one-out cross-validated SMAPE (%) the model was chosen by */
+  double rss;    /* residual sum of squares over every point */
+  double ar2;    /* adjusted R^2 */
+} hpcdb_scaling_model;
+
+/* Fits y(p) over n points (p > 0) by Extra-P's hypothesis search (docs/compare.md). */
+HPCDB_API int hpcdb_scaling_fit(hpcdb_scaling_model *out, const double *p, const double *y, uint32_t n);
+HPCDB_API double hpcdb_scaling_eval(const hpcdb_scaling_model *m, double p);
+/* "5 + 0.1 * p^2", "2 * log2(p)", "3 * p^(1/2) * log2(p)" (%.4g coefficients). Returns the length needed. */
+HPCDB_API size_t hpcdb_scaling_format(const hpcdb_scaling_model *m, char *buf, size_t size);
+/* The growth order of a model, to rank them: the exponent of p plus a small
+ * weight per log factor (0 for a constant). */
+HPCDB_API double hpcdb_scaling_growth(const hpcdb_scaling_model *m);
+
+/* The parameter of a run from its identity: "ranks" (distinct RANK ids),
+ * "threads" (distinct THREAD ids per rank, the largest), "profiles".
+ * HPCDB_EINVAL for another name. */
+HPCDB_API int hpcdb_run_parameter(double *out, const hpcdb_experiment *exp, const char *name);
+
+/* A folder of Cube files as Extra-P reads them: one subfolder per
+ * measurement point named [PREFIX.]NAME VALUE[.rREPETITION] holding
+ * .cubex files. Lists the files (sorted by value, then name) with the value
+ * of the parameter `name`; *paths and *values are the caller's (free each
+ * path, then both arrays). HPCDB_ENOTFORMAT when dir has no such subfolder. */
+HPCDB_API int hpcdb_extrap_folder(char ***paths, double **values, uint32_t *n, const char *dir, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

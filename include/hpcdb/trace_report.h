@@ -1,0 +1,43 @@
+/* hpcdb — the trace view in the terminal (`hpcdb report --view trace`). */
+#ifndef HPCDB_TRACE_REPORT_H
+#define HPCDB_TRACE_REPORT_H
+
+#include "hpcdb/export.h"
+
+#include <stdio.h>
+
+#include "hpcdb/model.h"
+#include "hpcdb/trace_query.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hpcdb_trace_report_options {
+  int at;                /* 1: the calling path at (profile, timestamp) */
+  uint32_t profile;      /* index in profile.db */
+  uint64_t timestamp;    /* ns, as stored in the trace */
+  int window;            /* 1: statistics of [t0, t1) (else of the whole run) */
+  uint64_t t0, t1;
+  uint32_t depth;        /* HPCDB_TRACE_LEAF: each element's own context */
+  const char *profiles;  /* hpcdb_trace_rows_matching pattern, or NULL */
+  const char *contexts;  /* hpcdb_trace_contexts_matching pattern, or NULL */
+} hpcdb_trace_report_options;
+
+/* contexts[ctx] named as the tree views name it ("main", "loop at a.c:12",
+ * "<main thread>"; "<not running>" for the global context, "<filtered out>"
+ * for HPCDB_TRACE_GREY) into buf; returns the length it needed. */
+HPCDB_API size_t hpcdb_trace_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
+
+/* With o->at: the calling path in effect at that time (the context of the
+ * profile's last trace element at or before it), one context per line,
+ * outermost first, named as the tree views name them ("<not running>" when
+ * the thread was not running). Otherwise: each context's exact share of
+ * profile-time in the window at the depth, largest first. */
+HPCDB_API int hpcdb_report_trace(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t,
+                                 const hpcdb_trace_report_options *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

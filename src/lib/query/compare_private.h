@@ -1,0 +1,16 @@
+/* What a comparison keeps for hpcdb_compare_profiles (internal). */
+#ifndef HPCDB_QUERY_COMPARE_PRIVATE_H
+#define HPCDB_QUERY_COMPARE_PRIVATE_H
+
+#include "hpcdb/compare.h"
+#include "hpcdb/hpcdb.h"
+
+struct hpcdb_compare_private {
+  const hpcdb_experiment *const *runs;
+  const hpcdb_db **dbs;  /* per run, NULL: values in the model */
+  int32_t *inc_id;       /* per run: the metric's execution-scope id */
+  double *scale;         /* per run: to the first run's unit */
+  uint8_t *on_demand;    /* per run: per-profile figures wait for hpcdb_compare_profiles */
+};
+
+#endif

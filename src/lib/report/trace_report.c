@@ -1,0 +1,65 @@
+/* `hpcdb report --view trace`: the trace query's answers as text. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "common/error.h"
+#include "hpcdb/trace_report.h"
+#include "report/report_data.h"
+
+size_t hpcdb_trace_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
+  if (ctx == 0) return (size_t)snprintf(buf, size, "<not running>");
+  if (ctx == HPCDB_TRACE_GREY) return (size_t)snprintf(buf, size, "<filtered out>");
+  if (ctx >= exp->n_contexts) return (size_t)snprintf(buf, size, "?");
+  return report_name(exp, ctx, buf, size);
+}
+
+static int path_at(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t, const hpcdb_trace_report_options *o) {
+  uint32_t row = hpcdb_trace_row_of_profile(t, o->profile), ctx, n, path[512];
+  if (row == HPCDB_NONE) return hpcdb_fail(HPCDB_EINVAL, "profile %u has no trace", o->profile);
+  HPCDB_TRY(hpcdb_trace_path_at(t, row, o->timestamp, &ctx, path, 512, &n));
+  char name[1024];
+  if (n == 0) {
+    hpcdb_trace_context_name(exp, 0, name, sizeof name);
+    fprintf(out, "%s\n", name);
+  }
+  for (uint32_t i = 0; i < n && i < 512; i++) {
+    hpcdb_trace_context_name(exp, path[i], name, sizeof name);
+    fprintf(out, "%s\n", name);
+  }
+  return 0;
+}
+
+static int shares(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t, const hpcdb_trace_report_options *o) {
+  hpcdb_trace_info info;
+  hpcdb_trace_get_info(t, &info);
+  uint64_t t0 = o->window ? o->t0 : info.t_min, t1 = o->window ? o->t1 : info.t_max, total;
+  hpcdb_trace_filter f = {0};
+  uint32_t *rows = NULL, n = 0;
+  uint8_t *keep = NULL;
+  hpcdb_trace_share *sh = NULL;
+  int rc = o->profiles ? hpcdb_trace_rows_matching(t, exp, o->profiles, &rows, &f.n_rows) : 0;
+  if (rc == 0 && o->contexts) rc = hpcdb_trace_contexts_matching(exp, o->contexts, &keep);
+  f.rows = rows;
+  f.ctx_keep = keep;
+  if (rc == 0) rc = hpcdb_trace_stats(t, &f, t0, t1, o->depth, &sh, &n, &total);
+  if (rc == 0) {
+    char depth[16] = "leaf", name[1024];
+    if (o->depth != HPCDB_TRACE_LEAF) snprintf(depth, sizeof depth, "%u", o->depth);
+    fprintf(out, "trace: window [%" PRIu64 ", %" PRIu64 ") ns, depth %s, %u profiles, %" PRIu64 " ns of profile-time\n",
+            t0, t1, depth, o->profiles ? f.n_rows : info.n_rows, total);
+    fprintf(out, "%8s  %16s  %s\n", "share", "time (ns)", "context");
+    for (uint32_t i = 0; i < n; i++) {
+      hpcdb_trace_context_name(exp, sh[i].ctx, name, sizeof name);
+      fprintf(out, "%7.3f%%  %16" PRIu64 "  %s\n", 100.0 * (double)sh[i].ns / (double)total, sh[i].ns, name);
+    }
+  }
+  free(rows);
+  free(keep);
+  free(sh);
+  return rc;
+}
+
+int hpcdb_report_trace(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t,
+                       const hpcdb_trace_report_options *o) {
+  return o->at ? path_at(out, exp, t, o) : shares(out, exp, t, o);
+}

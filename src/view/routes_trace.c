@@ -1,0 +1,119 @@
+/* The trace view's routes (see routes_trace.h): the table, opening a
+ * database's traces, and the routes that describe it (info, the calling
+ * path at a point). Tiles and statistics: routes_trace_tile.c. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpcdb/trace_report.h"
+#include "routes_trace_call.h"
+
+int route_trace_info(trace_call *c) {
+  if (trace_arg_filter(c) < 0) return -1;
+  hpcdb_trace_info i;
+  hpcdb_trace_get_info(c->v->set, &i);
+  const hpcdb_experiment *e = c->v->exp;
+  char *body = NULL, name[1024];
+  size_t len = 0;
+  FILE *f = open_memstream(&body, &len);
+  if (!f) return trace_fail(c, 500, "out of memory");
+  fprintf(f, "{\"t_min\":\"%" PRIu64 "\",\"t_max\":\"%" PRIu64 "\",\"events\":%" PRIu64 ",\"rows\":[", i.t_min, i.t_max,
+          i.n_events);
+  for (uint32_t r = 0; r < i.n_rows; r++) {
+    uint32_t p;
+    uint64_t n;
+    hpcdb_trace_row(c->v->set, r, &p, &n);
+    hpcdb_profile_identity(e, &e->profiles[p], name, sizeof name);
+    fprintf(f, "%s{\"profile\":%u,\"n\":%" PRIu64 ",\"id\":", r ? "," : "", p, n);
+    trace_json_str(f, name);
+    fputc('}', f);
+  }
+  fputs("]", f);
+  if (c->filter.rows) {
+    fputs(",\"selected\":[", f);
+    for (uint32_t r = 0; r < c->filter.n_rows; r++) fprintf(f, "%s%u", r ? "," : "", c->filter.rows[r]);
+    fputs("]", f);
+  }
+  fputs(",\"contexts\":[", f);
+  for (uint32_t k = 0; k < e->n_contexts; k++) {
+    hpcdb_trace_context_name(e, k, name, sizeof name);
+    fprintf(f, "%s[%d,", k ? "," : "", k ? (int)e->contexts[k].parent : -1);
+    trace_json_str(f, name);
+    fputc(']', f);
+  }
+  fputs("]}", f);
+  fclose(f);
+  return trace_reply_set(c, 200, "application/json", body, len);
+}
+
+int route_trace_at(trace_call *c) {
+  uint64_t row, t;
+  hpcdb_trace_info i;
+  hpcdb_trace_get_info(c->v->set, &i);
+  if (i.n_rows == 0) return trace_fail(c, 404, "no trace lines");
+  if (trace_arg_u64(c, "row", UINT64_MAX, i.n_rows - 1, &row) < 0 || trace_arg_u64(c, "t", UINT64_MAX, UINT64_MAX - 1, &t) < 0)
+    return -1;
+  uint32_t ctx, path[512], n, profile;
+  uint64_t n_events;
+  if (hpcdb_trace_path_at(c->v->set, (uint32_t)row, t, &ctx, path, 512, &n) < 0)
+    return trace_fail(c, 404, "%s", hpcdb_last_error());
+  hpcdb_trace_row(c->v->set, (uint32_t)row, &profile, &n_events);
+  char *body = NULL, name[1024];
+  size_t len = 0;
+  FILE *f = open_memstream(&body, &len);
+  if (!f) return trace_fail(c, 500, "out of memory");
+  fprintf(f, "{\"profile\":%u,\"ctx\":%u,\"path\":[", profile, ctx);
+  if (n == 0) {
+    hpcdb_trace_context_name(c->v->exp, 0, name, sizeof name);
+    fputs("[0,", f);
+    trace_json_str(f, name);
+    fputc(']', f);
+  }
+  for (uint32_t k = 0; k < n && k < 512; k++) {
+    hpcdb_trace_context_name(c->v->exp, path[k], name, sizeof name);
+    fprintf(f, "%s[%u,", k ? "," : "", path[k]);
+    trace_json_str(f, name);
+    fputc(']', f);
+  }
+  fputs("]}", f);
+  fclose(f);
+  return trace_reply_set(c, 200, "application/json", body, len);
+}
+
+int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, trace_reply *out) {
+  static const struct {
+    const char *path;
+    int (*run)(trace_call *);
+  } routes[] = {{"/api/trace/info", route_trace_info}, {"/api/trace/tile", route_trace_tile},
+                {"/api/trace/stats", route_trace_stats}, {"/api/trace/at", route_trace_at},
+                {"/api/trace/summary", route_trace_summary}};
+  for (size_t i = 0; i < sizeof routes / sizeof *routes; i++) {
+    if (strcmp(url, routes[i].path)) continue;
+    trace_call c = {v, arg, ctx, out, {0}, NULL, NULL};
+    *out = (trace_reply){0};
+    if (!v->set) trace_fail(&c, 404, "this database has no traces");
+    else routes[i].run(&c);
+    free(c.rows);
+    free(c.keep);
+    return 1;
+  }
+  return 0;
+}
+
+int trace_view_open(trace_view *v, const char *path) {
+  hpcdb_format fmt;
+  *v = (trace_view){0};
+  int rc = hpcdb_detect(&fmt, path), in_place = rc == 0 && fmt == HPCDB_FORMAT_HPCTK4_DIR;
+  hpcdb_db *db = NULL;
+  if (rc == 0) rc = in_place ? hpcdb_hpctk4_read_lazy(&v->exp, &db, path) : hpcdb_read(&v->exp, path);
+  hpcdb_db_close(db);
+  if (rc == 0) rc = hpcdb_trace_open(&v->set, v->exp, in_place ? path : NULL, NULL);
+  return rc;
+}
+
+void trace_view_close(trace_view *v) {
+  hpcdb_trace_close(v->set);
+  hpcdb_experiment_free(v->exp);
+  *v = (trace_view){0};
+}

@@ -1,0 +1,55 @@
+/* The trace view's routes, apart from the HTTP server: each takes its
+ * arguments through a getter and answers a body with a status and a content
+ * type, so the server registers them with one call per request
+ * (trace_route) and tests drive them without a socket. Public API only.
+ *
+ *   /api/trace/info                               JSON: rows, time range, contexts
+ *   /api/trace/tile?t0&t1&w&h[&first&count&depth&rows&ctx]   binary, run-length encoded
+ *   /api/trace/stats?t0&t1[&depth&rows&ctx]        JSON: exact shares, largest first
+ *   /api/trace/at?row&t                            JSON: the calling path in effect
+ *   /api/trace/summary?t0&t1&w[&depth&rows&ctx]    JSON: per column, the top shares
+ *
+ * The tile body (little-endian): "HTL1", u32 width, u32 height (cell rows),
+ * u32 number of runs, then per run: u16 cells, u8 share (dominant time /
+ * covered time, 0..255), u8 contexts covering time (255: 255 or more), u32
+ * context (0xffffffff: nothing covered, 0xfffffffe: filtered out). Runs go
+ * row by row and never cross a row's end. */
+#ifndef HPCDB_VIEW_ROUTES_TRACE_H
+#define HPCDB_VIEW_ROUTES_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hpcdb/hpcdb.h"
+#include "hpcdb/trace_query.h"
+
+#define TRACE_MAX_WIDTH 8192
+#define TRACE_MAX_HEIGHT 4096
+#define TRACE_MAX_CELLS (4u << 20) /* width x height: bounds a tile's memory (~100 MB) */
+
+typedef struct trace_view {
+  hpcdb_experiment *exp;
+  hpcdb_trace_set *set;
+} trace_view;
+
+typedef struct trace_reply {
+  unsigned status;          /* 200, or 4xx with a JSON {"error": ...} body */
+  const char *content_type; /* "application/json" or "application/octet-stream" */
+  uint8_t *body;            /* malloc'ed */
+  size_t len;
+} trace_reply;
+
+/* A query argument by name, or NULL when absent. */
+typedef const char *(*trace_arg_fn)(void *ctx, const char *name);
+
+/* Opens the experiment at path and its traces (trace.db in place for a
+ * v4.0 directory). 0, or a negative hpcdb_status (the viewer then shows no
+ * timeline: HPCDB_EINVAL means the database has no traces). */
+int trace_view_open(trace_view *v, const char *path);
+void trace_view_close(trace_view *v);
+
+/* 1 when url is a trace route (then *out holds the answer, the body to be
+ * freed by the caller), 0 when it is not one of these routes. */
+int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, trace_reply *out);
+
+#endif

@@ -1,0 +1,157 @@
+"""Bad inputs of the trace query: each an error or a rebuilt index, never a
+crash or a wrong answer. Usage: check_bad.py PROBE HPCDB GENERATED_DB WORK_DIR"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+from probe import Probe
+from reference import Reference, parse_trace_db
+
+failures = []
+
+
+def expect(cond, what):
+    print(('ok   ' if cond else 'FAIL ') + what)
+    if not cond:
+        failures.append(what)
+
+
+def fresh(src, work, name):
+    dst = os.path.join(work, name)
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst)
+    for root, dirs, files in os.walk(dst):
+        for f in files + dirs:
+            os.chmod(os.path.join(root, f), 0o755 if f in dirs else 0o644)
+    return dst
+
+
+def element_offset(db, line, k):
+    data = open(os.path.join(db, 'trace.db'), 'rb').read()
+    sec = struct.unpack_from('<Q', data, 24)[0]
+    p_traces, _, sz = struct.unpack_from('<QIB', data, sec)
+    start = struct.unpack_from('<Q', data, p_traces + line * sz + 8)[0]
+    return start + 12 * k
+
+
+def patch(db, off, fmt, value):
+    with open(os.path.join(db, 'trace.db'), 'r+b') as f:
+        f.seek(off)
+        f.write(struct.pack(fmt, value))
+
+
+def first_answer(probe_exe, db, *flags):
+    p = subprocess.run([probe_exe, *flags, db], input='info\n', capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout.splitlines()[0] if p.stdout else ''
+
+
+def cli(hpcdb, *args):
+    p = subprocess.run([hpcdb, 'report', '--view', 'trace', *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    probe_exe, hpcdb, gen, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    cache = os.path.join(work, 'cache')
+    shutil.rmtree(cache, ignore_errors=True)
+
+    # events out of order: element 5 of line 2 gets a timestamp before element 4's
+    db = fresh(gen, work, 'order')
+    ts4 = struct.unpack_from('<Q', open(os.path.join(db, 'trace.db'), 'rb').read(), element_offset(db, 2, 4))[0]
+    patch(db, element_offset(db, 2, 5), '<Q', ts4 - 1)
+    rc, out = first_answer(probe_exe, db, '--no-cache')
+    expect(rc != 0 and 'time-order' in out, 'out-of-order elements are refused: ' + out)
+    rc, _, err = cli(hpcdb, '--no-cache', db)
+    expect(rc == 2 and 'time-order' in err, 'report --view trace exits 2 on them: ' + err.strip())
+
+    # a context the tree does not have
+    db = fresh(gen, work, 'context')
+    patch(db, element_offset(db, 1, 7) + 8, '<I', 987654)
+    rc, out = first_answer(probe_exe, db, '--no-cache')
+    expect(rc != 0 and 'context-id' in out and '987654' in out, 'an unknown context is refused: ' + out)
+
+    # trace.db cut short before opening
+    db = fresh(gen, work, 'short')
+    path = os.path.join(db, 'trace.db')
+    os.truncate(path, os.path.getsize(path) // 2)
+    rc, out = first_answer(probe_exe, db, '--no-cache')
+    expect(rc != 0 and out.startswith('error'), 'a truncated trace.db is refused: ' + out)
+
+    # damaged after opening: cut short, then rewritten in place at the same size
+    db = fresh(gen, work, 'after')
+    pr = Probe(probe_exe, db, '--no-cache')
+    info = pr.info()
+    tile = 'tile 0 %d %d %d 20 4 2' % (info['rows'], info['tmin'], info['tmax'] + 1)
+    expect(pr.ask(tile)[0].startswith('tile'), 'a tile before the damage')
+    path = os.path.join(db, 'trace.db')
+    size = os.path.getsize(path)
+    os.truncate(path, size // 3)
+    for q in (tile, 'stats %d %d leaf' % (info['tmin'], info['tmax']), 'at 0 %d' % info['tmax']):
+        a = pr.ask(q)
+        expect(a and a[0].startswith('error') and 'changed' in a[0], 'after truncation, %s: %s' % (q.split()[0], a[:1]))
+    pr.close()
+    db = fresh(gen, work, 'after2')
+    pr = Probe(probe_exe, db, '--no-cache')
+    expect(pr.ask(tile)[0].startswith('tile'), 'a tile before the rewrite')
+    time.sleep(0.05)  # mtime moves in clock ticks
+    path = os.path.join(db, 'trace.db')
+    other = struct.unpack_from('<I', open(path, 'rb').read(), element_offset(db, 0, 4) + 8)[0]
+    patch(db, element_offset(db, 0, 3) + 8, '<I', other)
+    a = pr.ask(tile)
+    expect(a and a[0].startswith('error') and 'rewritten' in a[0], 'after a rewrite in place at the same size: %s' % a[:1])
+    pr.close()
+
+    # the cache: built, reused, rebuilt when stale or damaged, and then right
+    db = fresh(gen, work, 'stale')
+    expect(Probe(probe_exe, db, '--cache', cache).info()['from_cache'] == 0, 'first open builds the index')
+    pr = Probe(probe_exe, db, '--cache', cache)
+    expect(pr.info()['from_cache'] == 1, 'second open reads it from the cache')
+    pr.close()
+    time.sleep(0.05)
+    lines = parse_trace_db(os.path.join(db, 'trace.db'))
+    for k in range(0, 40, 3):  # new contexts for some elements of line 0 (valid ids)
+        patch(db, element_offset(db, 0, k) + 8, '<I', lines[1][1][k][1])
+    pr = Probe(probe_exe, db, '--cache', cache)
+    info = pr.info()
+    expect(info['from_cache'] == 0, 'a database rewritten in place gets a new index')
+    ref = Reference(pr.ctxs(), parse_trace_db(os.path.join(db, 'trace.db')))
+    w = (info['tmin'], info['tmin'] + (info['tmax'] - info['tmin']) // 10)
+    a = pr.ask('stats %d %d leaf' % w)
+    total, shares = ref.stats(list(range(len(ref.rows))), w[0], w[1], None, None)
+    expect(a[0] == 'total %d' % total and [tuple(map(int, l.split()[1:])) for l in a[1:]] == shares,
+           'and its answers are those of the new content')
+    pr.close()
+    for name in os.listdir(cache):
+        p = os.path.join(cache, name)
+        data = bytearray(open(p, 'rb').read())
+        data[len(data) // 2] ^= 0x40
+        open(p, 'wb').write(data)
+    pr = Probe(probe_exe, db, '--cache', cache)
+    expect(pr.info()['from_cache'] == 0, 'a damaged cache file is not used')
+    a = pr.ask('stats %d %d leaf' % w)
+    expect(a[0] == 'total %d' % total, 'and the rebuilt index answers the same')
+    pr.close()
+    time.sleep(0.05)
+    patch(db, element_offset(db, 3, 9), '<Q', 1)
+    rc, out = first_answer(probe_exe, db, '--cache', cache)
+    expect(rc != 0 and 'time-order' in out, 'a cached database rewritten out of order is refused: ' + out)
+
+    # the command line
+    rc, _, err = cli(hpcdb, '--at', 'x:1', gen)
+    expect(rc == 2 and '--at' in err, 'a malformed --at is refused')
+    rc, _, err = cli(hpcdb, '--at', '0:1', gen)
+    expect(rc == 2 and 'no trace' in err, 'a profile without a trace: ' + err.strip())
+    rc, _, err = cli(hpcdb, '--window', '5:1', gen)
+    expect(rc == 2, 'a window ending before it starts is refused')
+    rc, _, err = cli(hpcdb, '--profiles', 'RANK=9-', gen)
+    expect(rc == 2 and 'KIND' in err, 'a malformed profile pattern is refused: ' + err.strip())
+    print('%d failures' % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

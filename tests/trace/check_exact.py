@@ -1,0 +1,149 @@
+"""Random viewports of one database: the trace query's tiles, statistics and
+calling paths (through trace_probe) against reference.py's brute force.
+Usage: check_exact.py PROBE DB CACHE_DIR [--viewports N] [--gpu-check]
+Run twice over the same cache directory, the second run reads the index
+from the cache; both must agree with the reference."""
+import os
+import random
+import sys
+
+from probe import Probe
+from reference import GREY, EMPTY, Reference, parse_trace_db
+
+
+def load(probe_exe, db, cache):
+    pr = Probe(probe_exe, db, '--cache', cache)
+    first = pr.ask('info')
+    if first and first[0].startswith('error'):
+        raise SystemExit('%s: %s' % (db, first[0]))
+    info = pr.info()
+    ctxs = pr.ctxs()
+    rows = pr.rows()
+    if info['in_place']:
+        lines = parse_trace_db(os.path.join(db, 'trace.db'))
+    else:
+        lines = []
+        for r, prof, _ in rows:
+            evs = [tuple(map(int, l.split()[1:])) for l in pr.ask('events %d' % r)]
+            lines.append((prof, evs))
+    ref = Reference(ctxs, lines)
+    got = [(p, n) for _, p, n in rows]
+    want = [(p, len(e)) for p, e in ref.rows]
+    if got != want:
+        raise SystemExit('%s: rows differ: %s vs %s' % (db, got, want))
+    return pr, info, ref
+
+
+def parse_cells(lines):
+    h = int(lines[0].split()[1])
+    return h, [tuple(int(x) for x in l.split()) for l in lines[1:]]
+
+
+def check(pr, info, ref, n_viewports, rnd, db):
+    rows = len(ref.rows)
+    tmin, tmax = info['tmin'], info['tmax']
+    span = max(tmax - tmin, 1)
+    failures = 0
+    depths = [None, 0, 1, 2, 3, 5]
+    globs = [None, None, 'MPI_*', '*compute*', 'main']
+    for v in range(n_viewports):
+        depth = rnd.choice(depths)
+        glob = rnd.choice(globs)
+        sel = list(range(rows))
+        if rows > 1 and rnd.random() < 0.3:
+            sel = sorted(rnd.sample(range(rows), rnd.randint(1, rows)))
+        pr.ask('rowlist ' + ' '.join(map(str, sel)) if sel != list(range(rows)) else 'rowlist')
+        pr.ask('ctxsel ' + glob if glob else 'ctxsel')
+        keep = ref.keep_for(glob)
+        zoom = rnd.choice([1, 1, 10, 1000, 10**6, 10**9])
+        width = rnd.randint(1, 40)
+        length = max(width, span // zoom + rnd.randint(0, 3))
+        t0 = tmin - span // 20 + rnd.randint(0, span + span // 10)
+        if zoom == 1:
+            t0, length = tmin, max(span, width)
+        t0 = max(t0, 0)
+        t1 = t0 + length
+        first = rnd.randint(0, max(len(sel) - 1, 0))
+        count = rnd.randint(0, len(sel) - first)
+        height = rnd.randint(1, rows + 2)
+        d = 'leaf' if depth is None else str(depth)
+        ans = pr.ask('tile %d %d %d %d %d %d %s' % (first, count, t0, t1, width, height, d))
+        h, want = ref.tile(sel, first, count, t0, t1, width, height, depth, keep)
+        if not ans or ans[0].startswith('error') or parse_cells(ans) != (h, want):
+            failures += 1
+            if failures < 4:
+                print('%s: tile %s differs:\n  got  %s\n  want %s' % (db, (first, count, t0, t1, width, height, d, glob, sel),
+                                                                  ans[:6], [h] + want[:5]))
+        w0 = max(0, rnd.randint(tmin - 10, tmax + 10))
+        w1 = w0 + rnd.choice([0, 1, 1000, span // 3, span])
+        ans = pr.ask('stats %d %d %s' % (w0, w1, d))
+        total, shares = ref.stats(sel, w0, w1, depth, keep)
+        got = (int(ans[0].split()[1]), [tuple(int(x) for x in l.split()[1:]) for l in ans[1:]]) if ans and ans[0].startswith('total') else ans
+        if got != (total, shares):
+            failures += 1
+            print('%s: stats %s differ: got %s want %s' % (db, (w0, w1, d, glob), got, (total, shares)))
+        if rows:
+            r = rnd.randrange(rows)
+            ts = max(0, rnd.randint(tmin - 5, tmax + 5)) if rnd.random() < 0.7 else rnd.choice([e[0] for e in ref.rows[r][1]] or [tmin])
+            ans = pr.ask('at %d %d' % (r, ts))
+            want = ref.path_at(r, ts)
+            got = None if ans[0].startswith('error') else (lambda f: (f[0], f[1:]))([int(x) for x in ans[0].split()[1:]])
+            if got != want:
+                failures += 1
+                print('%s: at %d %d: got %s want %s' % (db, r, ts, ans, want))
+    pr.ask('rowlist')
+    pr.ask('ctxsel')
+    return failures
+
+
+def gpu_check(pr, info, ref, db):
+    """Every 1 ns kernel marks the column it is in, at every zoom."""
+    failures = 0
+    rows = len(ref.rows)
+    for r in range(rows):
+        evs = ref.rows[r][1]
+        kernels = [evs[k][0] for k in range(len(evs) - 1) if evs[k][1] != 0 and evs[k + 1][0] - evs[k][0] == 1]
+        if not kernels:
+            continue
+        for width in (1, 7, 2000):
+            t0, t1 = info['tmin'], info['tmax'] + 1
+            cells = parse_cells(pr.ask('tile %d 1 %d %d %d 1 leaf' % (r, t0, t1, width)))[1]
+            for ts in kernels:
+                col = next(c for c in range(width) if t0 + (t1 - t0) * c // width <= ts < t0 + (t1 - t0) * (c + 1) // width)
+                if cells[col][0] in (0, EMPTY):
+                    failures += 1
+                    if failures < 4:
+                        print('%s: row %d: the kernel at %d is not shown at width %d' % (db, r, ts, width))
+        # a narrow window around one kernel, width 50
+        ts = kernels[len(kernels) // 2]
+        cells = parse_cells(pr.ask('tile %d 1 %d %d 50 1 leaf' % (r, ts - 10**6, ts + 10**6)))[1]
+        if not any(c[0] not in (0, EMPTY) for c in cells):
+            failures += 1
+            print('%s: row %d: the kernel at %d is not shown zoomed in' % (db, r, ts))
+    print('%s: gpu check over %d rows' % (db, rows))
+    return failures
+
+
+def main():
+    args = sys.argv[1:]
+    probe_exe, db, cache = args[0], args[1], args[2]
+    n = int(args[args.index('--viewports') + 1]) if '--viewports' in args else 200
+    if not os.path.exists(db):
+        print('skip: %s is absent (set HPCDB_SAMPLE_DATA)' % db)
+        return 77
+    failures = 0
+    for run in (0, 1):
+        pr, info, ref = load(probe_exe, db, cache)
+        if run == 1 and info['in_place'] and not info['from_cache']:
+            print('%s: the second open did not take the index from the cache' % db)
+            failures += 1
+        failures += check(pr, info, ref, n, random.Random(run * 7919 + n), db)
+        if '--gpu-check' in args:
+            failures += gpu_check(pr, info, ref, db)
+        pr.close()
+    print('%s: %d rows, %d viewports x 2 runs, %d failures' % (db, len(ref.rows), n, failures))
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""Test-only reference for the trace query, written from the rules in
+docs/trace.md and not from the C code: trace.db parsed here, every answer
+computed by brute force from the elements (no index, no cursors).
+
+An element k of a line lasts [t_k, t_{k+1}); the last one lasts no time.
+Depth 0 is the entry point; at depth D an element counts as its ancestor at
+depth D, or itself when its path is shorter. Context 0 is idle."""
+import bisect
+import fnmatch
+import struct
+
+GREY = -2
+EMPTY = -1
+GREY_ORDER = 2**32 - 2  # HPCDB_TRACE_GREY: the highest index, for ties
+
+
+def parse_trace_db(path):
+    """[(profile, [(ts, ctx_id), ...])] in file order."""
+    data = open(path, 'rb').read()
+    assert data[:10] == b'HPCTOOLKIT' and data[10:14] == b'trce' and data[-8:] == b'trace.db'
+    sec = struct.unpack_from('<Q', data, 24)[0]
+    p_traces, n_traces, sz = struct.unpack_from('<QIB', data, sec)
+    lines = []
+    for i in range(n_traces):
+        prof, start, end = struct.unpack_from('<I4xQQ', data, p_traces + i * sz)
+        evs = [struct.unpack_from('<QI', data, start + 12 * k) for k in range((end - start) // 12)]
+        lines.append((prof, evs))
+    return lines
+
+
+class Reference:
+    def __init__(self, ctxs, lines):
+        """ctxs: {index: (id, parent index or -1, name)}; lines: [(profile, events)]."""
+        self.ctxs = ctxs
+        self.index_of_id = {c[0]: i for i, c in ctxs.items()}
+        order = sorted(range(len(lines)), key=lambda i: lines[i][0])  # stable: file order among equals
+        self.rows = [lines[i] for i in order]
+        self.depth = {}
+        for i in sorted(ctxs):
+            parent = ctxs[i][1]
+            self.depth[i] = 0 if i == 0 or parent <= 0 else self.depth[parent] + 1
+        # per row: starts, ends, context index of each element that lasts
+        self.spans = []
+        for _, evs in self.rows:
+            s = [evs[k][0] for k in range(len(evs) - 1)]
+            e = [evs[k + 1][0] for k in range(len(evs) - 1)]
+            c = [self.index_of_id[evs[k][1]] for k in range(len(evs) - 1)]
+            self.spans.append((s, e, c))
+
+    def key(self, idx, depth, keep):
+        k = idx
+        if idx != 0 and depth is not None:
+            while self.depth[k] > depth:
+                k = self.ctxs[k][1]
+        if keep is not None and k != 0 and not keep[k]:
+            return GREY
+        return k
+
+    def keep_for(self, glob):
+        if glob is None:
+            return None
+        return {i: (i == 0 or (c[2] != '-' and fnmatch.fnmatchcase(c[2], glob))) for i, c in self.ctxs.items()}
+
+    def times(self, row, a, b, depth, keep, into):
+        s, e, c = self.spans[row]
+        # elements ending after a and starting before b overlap [a, b)
+        for k in range(bisect.bisect_right(e, a), bisect.bisect_left(s, b)):
+            lo, hi = max(s[k], a), min(e[k], b)
+            if hi > lo:
+                kk = self.key(c[k], depth, keep)
+                into[kk] = into.get(kk, 0) + hi - lo
+
+    def tile(self, sel, first, count, t0, t1, width, height, depth, keep):
+        h = min(height, count)
+        cols = [t0 + (t1 - t0) * c // width for c in range(width + 1)]
+        out = []
+        for r in range(h):
+            members = sel[first + count * r // h: first + count * (r + 1) // h]
+            for c in range(width):
+                acc = {}
+                for m in members:
+                    self.times(m, cols[c], cols[c + 1], depth, keep, acc)
+                acc = {k: v for k, v in acc.items() if v > 0}
+                total = sum(acc.values())
+                busy = {k: v for k, v in acc.items() if k != 0}
+                pool = busy or acc
+                if not pool:
+                    out.append((EMPTY, 0, 0, 0))
+                    continue
+                best = min(pool, key=lambda k: (-pool[k], GREY_ORDER if k == GREY else k))
+                out.append((best, len(acc), pool[best], total))
+        return h, out
+
+    def stats(self, sel, t0, t1, depth, keep):
+        acc = {}
+        for m in sel:
+            self.times(m, t0, t1, depth, keep, acc)
+        acc = {k: v for k, v in acc.items() if v > 0}
+        order = sorted(acc, key=lambda k: (-acc[k], GREY_ORDER if k == GREY else k))
+        return sum(acc.values()), [(k, acc[k]) for k in order]
+
+    def path_at(self, row, ts):
+        evs = self.rows[row][1]
+        k = bisect.bisect_right([x[0] for x in evs], ts) - 1
+        if k < 0:
+            return None
+        idx = self.index_of_id[evs[k][1]]
+        path = []
+        i = idx
+        while i > 0:
+            path.append(i)
+            i = self.ctxs[i][1]
+        return idx, path[::-1]
