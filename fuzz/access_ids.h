@@ -1,6 +1,6 @@
 /* The random-access fuzz targets take ids before a directory image
- * (cmd_image.h): ACCESS_IDS_SIZE bytes of little-endian words the target
- * reads with access_u32, then the image. */
+ * (cmd_image.h): ACCESS_IDS_SIZE bytes (fuzz_trace_tiles: 32) of
+ * little-endian words the target reads with access_u32, then the image. */
 #ifndef HPCDB_FUZZ_ACCESS_IDS_H
 #define HPCDB_FUZZ_ACCESS_IDS_H
 
