@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "common/bytes.h"
 #include "common/error.h"
 #include "common/vec.h"
@@ -265,7 +265,7 @@ typedef struct summary_part {
 
 /* The summary's values wait in the spill until their offset is known. */
 static int flush_summary(dist_run *d, summary_part *s) {
-  int rc = msg_status(&s->vals);
+  int rc = dist_msg_status(&s->vals);
   if (rc == 0 && d->rank == 0) /* rank 0's come first: in place */
     rc = dist_pwrite(d->fd_prof, "profile.db", d->thread_end + d->spill_len, s->vals.data, s->vals.len);
   else if (rc == 0)
@@ -278,9 +278,9 @@ static int flush_summary(dist_run *d, summary_part *s) {
 static int summarize(dist_run *d, summary_part *s, uint32_t c, const hpctk4_cct_entry *e, uint64_t n) {
   int64_t k = summary_make(&s->maker, c, e, n, s->metrics, s->values);
   if (k <= 0) return (int)k;
-  msg_u32(&s->idx, c);
-  msg_u64(&s->idx, s->n_values); /* made global when the lower ranks' count is known */
-  uint8_t *q = msg_put(&s->vals, 10 * (uint64_t)k);
+  dist_msg_u32(&s->idx, c);
+  dist_msg_u64(&s->idx, s->n_values); /* made global when the lower ranks' count is known */
+  uint8_t *q = dist_msg_put(&s->vals, 10 * (uint64_t)k);
   for (int64_t i = 0; q && i < k; i++, q += 10) {
     wr_le16(q, s->metrics[i]);
     wr_le_f64(q + 2, s->values[i]);
@@ -288,7 +288,7 @@ static int summarize(dist_run *d, summary_part *s, uint32_t c, const hpctk4_cct_
   s->n_values += (uint64_t)k;
   s->n_ctxs++;
   if (s->vals.len >= SUMMARY_BUF) HPCDB_TRY(flush_summary(d, s));
-  return msg_status(&s->idx);
+  return dist_msg_status(&s->idx);
 }
 
 /* Encodes and writes contexts [c0, c1) (their values gathered in e) chunk by
@@ -501,8 +501,8 @@ static int write_cct(dist_run *d, uint32_t n_ctxs) {
   loop_lex_summary_free(&loops);
   free(s.metrics);
   free(s.values);
-  msg_free(&s.vals);
-  msg_free(&s.idx);
+  dist_msg_free(&s.vals);
+  dist_msg_free(&s.idx);
   free(start);
   free(bounds);
   return dist_agree(d, rc);

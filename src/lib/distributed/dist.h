@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
-#include "dist/dist_msg.h"
-#include "dist/tree_merge.h"
+#include "distributed/dist_msg.h"
+#include "distributed/tree_merge.h"
 #include "hpcdb/analysis_dist.h"
 #include "hpctk4/hpctk4_write.h"
 

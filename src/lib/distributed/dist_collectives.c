@@ -8,7 +8,7 @@
 #endif
 
 #include "common/error.h"
-#include "dist/dist.h"
+#include "distributed/dist.h"
 
 int hpcdb_comm_fail(int status, const char *message) { return hpcdb_fail(status, "%s", message); }
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist_msg.h"
+#include "distributed/dist_msg.h"
 #include "common/error.h"
 
 static uint8_t *room(dist_msg *m, uint64_t n) {
@@ -23,55 +23,55 @@ static uint8_t *room(dist_msg *m, uint64_t n) {
   return p;
 }
 
-uint8_t *msg_put(dist_msg *m, uint64_t n) { return room(m, n); }
+uint8_t *dist_msg_put(dist_msg *m, uint64_t n) { return room(m, n); }
 
-void msg_u8(dist_msg *m, uint8_t v) {
+void dist_msg_u8(dist_msg *m, uint8_t v) {
   uint8_t *p = room(m, 1);
   if (p) *p = v;
 }
-void msg_u16(dist_msg *m, uint16_t v) {
+void dist_msg_u16(dist_msg *m, uint16_t v) {
   uint8_t *p = room(m, 2);
   if (p) wr_le16(p, v);
 }
-void msg_u32(dist_msg *m, uint32_t v) {
+void dist_msg_u32(dist_msg *m, uint32_t v) {
   uint8_t *p = room(m, 4);
   if (p) wr_le32(p, v);
 }
-void msg_u64(dist_msg *m, uint64_t v) {
+void dist_msg_u64(dist_msg *m, uint64_t v) {
   uint8_t *p = room(m, 8);
   if (p) wr_le64(p, v);
 }
-void msg_f64(dist_msg *m, double v) {
+void dist_msg_f64(dist_msg *m, double v) {
   uint8_t *p = room(m, 8);
   if (p) wr_le_f64(p, v);
 }
-void msg_bytes(dist_msg *m, const void *src, uint64_t n) {
+void dist_msg_bytes(dist_msg *m, const void *src, uint64_t n) {
   uint8_t *p = n ? room(m, n) : NULL;
   if (p) memcpy(p, src, (size_t)n);
 }
 
-void msg_str(dist_msg *m, const char *s) {
+void dist_msg_str(dist_msg *m, const char *s) {
   if (!s) {
-    msg_u32(m, UINT32_MAX);
+    dist_msg_u32(m, UINT32_MAX);
     return;
   }
   size_t n = strlen(s);
   if (n >= UINT32_MAX) n = UINT32_MAX - 1;
-  msg_u32(m, (uint32_t)n);
-  msg_bytes(m, s, n);
-  msg_u8(m, 0);
+  dist_msg_u32(m, (uint32_t)n);
+  dist_msg_bytes(m, s, n);
+  dist_msg_u8(m, 0);
 }
 
-int msg_status(const dist_msg *m) {
+int dist_msg_status(const dist_msg *m) {
   return m->failed ? hpcdb_fail(HPCDB_ENOMEM, "out of memory for a message between ranks") : 0;
 }
 
-void msg_free(dist_msg *m) {
+void dist_msg_free(dist_msg *m) {
   free(m->data);
   memset(m, 0, sizeof *m);
 }
 
-int msg_read_str(hpcdb_cursor *c, const char **s) {
+int dist_msg_read_str(hpcdb_cursor *c, const char **s) {
   uint32_t n;
   HPCDB_TRY(cursor_le32(c, &n, "string length"));
   if (n == UINT32_MAX) {

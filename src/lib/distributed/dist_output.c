@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dist/dist.h"
 #include "common/atomic_dir.h"
 #include "common/error.h"
 #include "common/failpoint.h"
+#include "distributed/dist.h"
 
 static const char *const value_files[] = {"profile.db", "cct.db", "trace.db"};
 

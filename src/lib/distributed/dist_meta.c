@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "common/bytes.h"
 #include "common/error.h"
 #include "common/hashmap.h"
@@ -65,47 +65,47 @@ int dist_write_traces(dist_run *d) {
  * names, warnings and profiles' identities. */
 static int describe_files(dist_run *d, dist_msg *m) {
   const hpcdb_experiment *exp = d->exp;
-  msg_u64(m, (uint64_t)d->have_range);
-  msg_u64(m, exp->trace_min);
-  msg_u64(m, exp->trace_max);
-  msg_str(m, exp->title);
-  msg_u32(m, exp->n_kind_names);
-  for (uint32_t i = 0; i < exp->n_kind_names; i++) msg_str(m, exp->kind_names[i]);
-  msg_u64(m, d->warnings.len);
-  msg_bytes(m, d->warnings.data, d->warnings.len);
-  msg_u32(m, exp->n_profiles - 1);
+  dist_msg_u64(m, (uint64_t)d->have_range);
+  dist_msg_u64(m, exp->trace_min);
+  dist_msg_u64(m, exp->trace_max);
+  dist_msg_str(m, exp->title);
+  dist_msg_u32(m, exp->n_kind_names);
+  for (uint32_t i = 0; i < exp->n_kind_names; i++) dist_msg_str(m, exp->kind_names[i]);
+  dist_msg_u64(m, d->warnings.len);
+  dist_msg_bytes(m, d->warnings.data, d->warnings.len);
+  dist_msg_u32(m, exp->n_profiles - 1);
   for (uint32_t i = 1; i < exp->n_profiles; i++) {
     const hpcdb_profile *p = &exp->profiles[i];
-    msg_u16(m, p->n_ids);
+    dist_msg_u16(m, p->n_ids);
     for (uint16_t k = 0; k < p->n_ids; k++) {
-      msg_u16(m, p->ids[k].kind);
-      msg_u16(m, p->ids[k].flags);
-      msg_u32(m, p->ids[k].logical_id);
-      msg_u64(m, p->ids[k].physical_id);
+      dist_msg_u16(m, p->ids[k].kind);
+      dist_msg_u16(m, p->ids[k].flags);
+      dist_msg_u32(m, p->ids[k].logical_id);
+      dist_msg_u64(m, p->ids[k].physical_id);
     }
   }
-  return msg_status(m);
+  return dist_msg_status(m);
 }
 
 /* What rank 0 needs at the end: the profiles' block sizes, the traces' headers. */
 static int describe_values(dist_run *d, dist_msg *m) {
   const hpcdb_experiment *exp = d->exp;
-  msg_u32(m, (uint32_t)d->n_csr);
+  dist_msg_u32(m, (uint32_t)d->n_csr);
   for (uint64_t i = 0; i < d->n_csr; i++) {
-    msg_u64(m, d->csr[i].n_values);
-    msg_u32(m, d->csr[i].n_ctxs);
+    dist_msg_u64(m, d->csr[i].n_values);
+    dist_msg_u32(m, d->csr[i].n_ctxs);
   }
-  msg_u32(m, exp->n_traces);
+  dist_msg_u32(m, exp->n_traces);
   for (uint32_t i = 0; i < exp->n_traces; i++) {
     hpctk4_trace_desc t;
     hpctk4_trace_describe(&exp->traces[i], &t);
-    msg_u32(m, (uint32_t)(t.profile + d->profile_base));
-    msg_u64(m, t.kept);
-    msg_u64(m, t.first);
-    msg_u64(m, t.last);
-    msg_u64(m, t.n);
+    dist_msg_u32(m, (uint32_t)(t.profile + d->profile_base));
+    dist_msg_u64(m, t.kept);
+    dist_msg_u64(m, t.first);
+    dist_msg_u64(m, t.last);
+    dist_msg_u64(m, t.n);
   }
-  return msg_status(m);
+  return dist_msg_status(m);
 }
 
 /* Each rank's message, in rank order, to fn. */
@@ -158,12 +158,12 @@ static int take_files(dist_run *d, hpcdb_cursor *c, int r, void *user) {
                           !seen->have_range || hi > exp->trace_max ? hi : exp->trace_max);
   }
   seen->have_range |= have != 0;
-  HPCDB_TRY(msg_read_str(c, &title));
+  HPCDB_TRY(dist_msg_read_str(c, &title));
   if (!exp->title && title) HPCDB_TRY(hpcdb_set_title(exp, title, NULL));
   HPCDB_TRY(cursor_le32(c, &n_kinds, "kinds"));
   for (uint32_t i = 0; i < n_kinds; i++) {
     const char *name;
-    HPCDB_TRY(msg_read_str(c, &name));
+    HPCDB_TRY(dist_msg_read_str(c, &name));
     if (i >= exp->n_kind_names) HPCDB_TRY(hpcdb_add_kind_name(exp, name, NULL));
   }
   HPCDB_TRY(cursor_le64(c, &n_warn, "warnings"));
@@ -171,7 +171,7 @@ static int take_files(dist_run *d, hpcdb_cursor *c, int r, void *user) {
   if (n_warn > c->len - c->pos) return hpcdb_fail(HPCDB_EIO, "rank %d: warnings cut short", r);
   while (c->pos < end) {
     const char *text;
-    HPCDB_TRY(msg_read_str(c, &text));
+    HPCDB_TRY(dist_msg_read_str(c, &text));
     uint64_t h = text ? hash_bytes(text, strlen(text)) : 0, given; /* a structure file's, once from each rank */
     if (d->warn && text && !u64map_get(&seen->warned, h, &given)) {
       d->warn(d->user, text);
@@ -232,7 +232,7 @@ int dist_describe(dist_run *d) {
   int rc = gather(d, describe_files(d, &m), &m, "rank description", take_files, &seen);
   if (rc == 0 && d->rank == 0) rc = complete_files(d);
   u64map_free(&seen.warned);
-  msg_free(&m);
+  dist_msg_free(&m);
   return dist_agree(d, rc);
 }
 
@@ -333,6 +333,6 @@ int dist_finish(dist_run *d) {
   if (rc == 0 && d->rank == 0) rc = tables(d);
   free(w.places);
   free(w.traces);
-  msg_free(&m);
+  dist_msg_free(&m);
   return dist_agree(d, rc);
 }

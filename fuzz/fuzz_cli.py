@@ -9,7 +9,7 @@ command on the copy. A finding is a sanitizer report, a signal, a hang (past
 the time limit) or an exit status outside the command's contract; each is kept
 under OUT/findings/N/ with the damaged sample, the command and its stderr.
 
-Usage: bench/fuzz_cli.py HPCDB SAMPLES OUT [--minutes M] [--seed S]
+Usage: fuzz/fuzz_cli.py HPCDB SAMPLES OUT [--minutes M] [--seed S]
   HPCDB is the hpcdb binary of a -DHPCDB_SANITIZE=ON build (make fuzz-cli).
 Progress goes to OUT/campaign.log; the last line sums up the run."""
 import argparse

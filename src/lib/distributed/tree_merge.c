@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/tree_merge.h"
+#include "distributed/tree_merge.h"
 #include "analysis/structure_map.h"
 #include "common/bytes.h"
 #include "common/error.h"
@@ -15,7 +15,7 @@
 #define CONTEXT_TAIL 24 /* function, file, line, module u32; offset u64 */
 
 static void put_context(dist_msg *m, const hpcdb_context *c) {
-  uint8_t *p = msg_put(m, CONTEXT_HEAD);
+  uint8_t *p = dist_msg_put(m, CONTEXT_HEAD);
   if (p) {
     p[0] = c->kind;
     p[1] = c->relation;
@@ -24,8 +24,8 @@ static void put_context(dist_msg *m, const hpcdb_context *c) {
     wr_le16(p + 4, c->propagation);
     wr_le16(p + 6, c->entry_point);
   }
-  msg_str(m, c->name);
-  if ((p = msg_put(m, CONTEXT_TAIL))) {
+  dist_msg_str(m, c->name);
+  if ((p = dist_msg_put(m, CONTEXT_TAIL))) {
     wr_le32(p, c->function);
     wr_le32(p + 4, c->file);
     wr_le32(p + 8, c->line);
@@ -35,9 +35,9 @@ static void put_context(dist_msg *m, const hpcdb_context *c) {
 }
 
 static void put_ident(dist_msg *m, const fn_ident *id) {
-  msg_u32(m, id->kind);
-  msg_u32(m, id->module);
-  msg_u64(m, id->id);
+  dist_msg_u32(m, id->kind);
+  dist_msg_u32(m, id->module);
+  dist_msg_u64(m, id->id);
 }
 
 /* Each id's own key (the one that made it): aliases (a frame met before)
@@ -56,51 +56,51 @@ static unify_key *own_keys(const unified_tree *t) {
 
 /* The metrics by name and scopes, as a tree's head and the view's both carry them. */
 static void put_metrics(const hpcdb_experiment *exp, dist_msg *m) {
-  msg_u32(m, exp->n_metrics);
+  dist_msg_u32(m, exp->n_metrics);
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
-    msg_str(m, exp->metrics[i].name);
-    msg_u32(m, analysis_metric_scopes(&exp->metrics[i]));
+    dist_msg_str(m, exp->metrics[i].name);
+    dist_msg_u32(m, analysis_metric_scopes(&exp->metrics[i]));
   }
 }
 
 static void put_head(const unified_tree *t, const fn_ident *idents, dist_msg *m) {
   const hpcdb_experiment *exp = t->exp;
-  msg_u32(m, TREE_MAGIC);
+  dist_msg_u32(m, TREE_MAGIC);
   put_metrics(exp, m);
-  msg_u32(m, exp->n_modules);
+  dist_msg_u32(m, exp->n_modules);
   for (uint32_t i = 0; i < exp->n_modules; i++) {
-    msg_str(m, exp->modules[i].path);
-    msg_u32(m, exp->modules[i].flags);
+    dist_msg_str(m, exp->modules[i].path);
+    dist_msg_u32(m, exp->modules[i].flags);
   }
-  msg_u32(m, exp->n_files);
+  dist_msg_u32(m, exp->n_files);
   for (uint32_t i = 0; i < exp->n_files; i++) {
-    msg_str(m, exp->files[i].path);
-    msg_u32(m, exp->files[i].flags);
+    dist_msg_str(m, exp->files[i].path);
+    dist_msg_u32(m, exp->files[i].flags);
   }
-  msg_u32(m, exp->n_functions);
+  dist_msg_u32(m, exp->n_functions);
   for (uint32_t i = 0; i < exp->n_functions; i++) {
     const hpcdb_function *f = &exp->functions[i];
     put_ident(m, &idents[i]);
-    msg_str(m, f->name);
-    msg_u32(m, f->module);
-    msg_u64(m, f->offset);
-    msg_u32(m, f->file);
-    msg_u32(m, f->line);
-    msg_u32(m, f->flags);
+    dist_msg_str(m, f->name);
+    dist_msg_u32(m, f->module);
+    dist_msg_u64(m, f->offset);
+    dist_msg_u32(m, f->file);
+    dist_msg_u32(m, f->line);
+    dist_msg_u32(m, f->flags);
   }
-  msg_u32(m, t->n_ids);
+  dist_msg_u32(m, t->n_ids);
 }
 
 /* Contexts from *next on, until the part is full; the count first. */
 static void put_contexts(const unified_tree *t, const unify_key *keys, uint32_t *next, dist_msg *m) {
   uint64_t at = m->len;
-  msg_u32(m, 0);
+  dist_msg_u32(m, 0);
   uint32_t n = 0;
   for (; *next < t->n_ids && m->len - at < TREE_PART && !m->failed; ++*next, n++) {
     uint32_t id = *next;
     const ctx_info *info = &t->info[id];
     int hidden = info->model_index == HPCDB_NONE;
-    uint8_t *p = msg_put(m, CONTEXT_KEY);
+    uint8_t *p = dist_msg_put(m, CONTEXT_KEY);
     if (!p) break;
     wr_le32(p, keys[id].parent);
     wr_le32(p + 4, keys[id].module);
@@ -122,13 +122,13 @@ int tree_send(const merged_tree *mt, int (*put)(void *user, const dist_msg *part
   int ended = 0;          /* the last part sent, or a send failed: nothing more goes */
   for (int head = 1; rc == 0 && !ended; head = 0) {
     m.len = 0;
-    msg_u8(&m, 1); /* more parts follow (made 0 below for the last) */
+    dist_msg_u8(&m, 1); /* more parts follow (made 0 below for the last) */
     if (head)
       put_head(t, mt->idents, &m);
     else
       put_contexts(t, keys, &next, &m);
     int last = !head && next >= t->n_ids;
-    if ((rc = msg_status(&m)) < 0) break;
+    if ((rc = dist_msg_status(&m)) < 0) break;
     m.data[0] = (uint8_t)!last;
     if ((rc = put(user, &m)) < 0) {
       ended = 1;
@@ -140,7 +140,7 @@ int tree_send(const merged_tree *mt, int (*put)(void *user, const dist_msg *part
     dist_msg empty = {0};
     put(user, &empty);
   }
-  msg_free(&m);
+  dist_msg_free(&m);
   free(keys);
   return rc;
 }
@@ -279,7 +279,7 @@ static int merge_paths(hpcdb_cursor *c, hpcdb_experiment *exp, int files, uint32
   for (uint32_t i = 0; i < *n; i++) {
     const char *path;
     uint32_t flags;
-    HPCDB_TRY(msg_read_str(c, &path));
+    HPCDB_TRY(dist_msg_read_str(c, &path));
     HPCDB_TRY(cursor_le32(c, &flags, "flags"));
     if (!path || !(path = hpcdb_intern(exp, path))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     uint32_t found = HPCDB_NONE, count = files ? exp->n_files : exp->n_modules;
@@ -303,7 +303,7 @@ static int merge_functions(hpcdb_cursor *c, merged_tree *mt, merge_maps *mm) {
     HPCDB_TRY(cursor_le32(c, &id.kind, "function kind"));
     HPCDB_TRY(cursor_le32(c, &id.module, "function identity module"));
     HPCDB_TRY(cursor_le64(c, &id.id, "function identity"));
-    HPCDB_TRY(msg_read_str(c, &f.name));
+    HPCDB_TRY(dist_msg_read_str(c, &f.name));
     HPCDB_TRY(cursor_le32(c, &f.module, "function module"));
     HPCDB_TRY(cursor_le64(c, &f.offset, "function offset"));
     HPCDB_TRY(cursor_le32(c, &f.file, "function file"));
@@ -335,7 +335,7 @@ static int read_context(hpcdb_cursor *c, const merge_maps *mm, hpcdb_context *p)
   p->flags = q[3];
   p->propagation = rd_le16(q + 4);
   p->entry_point = rd_le16(q + 6);
-  HPCDB_TRY(msg_read_str(c, &p->name));
+  HPCDB_TRY(dist_msg_read_str(c, &p->name));
   if (!(q = cursor_take(c, CONTEXT_TAIL, "context"))) return HPCDB_ETRUNCATED;
   p->function = rd_le32(q);
   p->file = rd_le32(q + 4);
@@ -412,7 +412,7 @@ static int merge_head(hpcdb_cursor *c, merged_tree *mt, int all_stats, merge_map
   for (uint32_t i = 0; i < mm->n_metrics; i++) {
     const char *name;
     uint32_t scopes;
-    HPCDB_TRY(msg_read_str(c, &name));
+    HPCDB_TRY(dist_msg_read_str(c, &name));
     HPCDB_TRY(cursor_le32(c, &scopes, "metric scopes"));
     if (!name) return bad(c, "metric name");
     HPCDB_TRY(analysis_metric_by_name(mt->exp, name, all_stats, scopes, &mm->metrics[i]));
@@ -473,19 +473,19 @@ enum { VIEW_LEXICAL = 1, VIEW_LOOP = 2, VIEW_HIDDEN = 4 };
 
 int tree_serialize_view(const merged_tree *m, uint32_t cct_contexts, dist_msg *out) {
   const hpcdb_experiment *exp = m->exp;
-  msg_u32(out, VIEW_MAGIC);
+  dist_msg_u32(out, VIEW_MAGIC);
   put_metrics(exp, out);
-  msg_u32(out, exp->n_contexts);
-  msg_u32(out, cct_contexts);
-  msg_u32(out, m->t.n_ids);
-  uint8_t *p = msg_put(out, 5 * (uint64_t)(m->t.n_ids - 1));
+  dist_msg_u32(out, exp->n_contexts);
+  dist_msg_u32(out, cct_contexts);
+  dist_msg_u32(out, m->t.n_ids);
+  uint8_t *p = dist_msg_put(out, 5 * (uint64_t)(m->t.n_ids - 1));
   for (uint32_t id = 1; p && id < m->t.n_ids; id++, p += 5) {
     const ctx_info *info = &m->t.info[id];
     wr_le32(p, info->parent);
     p[4] = (uint8_t)((info->lexical ? VIEW_LEXICAL : 0) | (info->loop ? VIEW_LOOP : 0) |
                      (info->model_index == HPCDB_NONE ? VIEW_HIDDEN : 0));
   }
-  return msg_status(out);
+  return dist_msg_status(out);
 }
 
 int tree_view_read(merged_tree *m, const char *measurements, const uint8_t *data, uint64_t len, int all_stats,
@@ -502,7 +502,7 @@ int tree_view_read(merged_tree *m, const char *measurements, const uint8_t *data
   for (uint32_t i = 0; i < n_metrics; i++) {
     const char *name;
     uint32_t scopes, index;
-    HPCDB_TRY(msg_read_str(&c, &name));
+    HPCDB_TRY(dist_msg_read_str(&c, &name));
     HPCDB_TRY(cursor_le32(&c, &scopes, "metric scopes"));
     if (!name) return bad(&c, "metric name");
     HPCDB_TRY(analysis_metric_by_name(m->exp, name, all_stats, scopes, &index));

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "common/error.h"
 
 static void release(dist_run *d) {
@@ -30,7 +30,7 @@ static void release(dist_run *d) {
   free(d->enc);
   free(d->count);
   free(d->mask);
-  msg_free(&d->warnings);
+  dist_msg_free(&d->warnings);
   hpcrun_path_list_free(&d->files);
   free(d->loops);
   free(d->loop_profile);

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "analysis/structure_map.h"
 #include "common/error.h"
 #include "common/vec.h"
@@ -55,7 +55,7 @@ static int keep_raw(void *user, raw_profile *raw) {
   return 0;
 }
 
-static void keep_warning(void *user, const char *message) { msg_str(&((dist_run *)user)->warnings, message); }
+static void keep_warning(void *user, const char *message) { dist_msg_str(&((dist_run *)user)->warnings, message); }
 
 hpcdb_warning_fn keep_warning_fn(void) { return keep_warning; }
 
@@ -63,7 +63,7 @@ static int unify_files(dist_run *d) {
   analysis_pass p = {d->exp, &d->tree, d->opt, keep_raw, d, keep_warning, d, &d->res, 0};
   int rc = analysis_run_pass(&p, &d->files);
   d->have_range = p.have_range;
-  return rc < 0 ? rc : msg_status(&d->warnings);
+  return rc < 0 ? rc : dist_msg_status(&d->warnings);
 }
 
 static int send_msg(dist_run *d, const dist_msg *m, int dest) {
@@ -119,19 +119,19 @@ static int reduce_trees(dist_run *d) {
 }
 
 static int put_map(const tree_map *map, const tree_map *down, dist_msg *m) {
-  msg_u32(m, map->n_ids);
-  msg_u32(m, map->n_metrics);
+  dist_msg_u32(m, map->n_ids);
+  dist_msg_u32(m, map->n_metrics);
   for (uint32_t i = 0; i < map->n_ids; i++) { /* composed: the sender's ids in this rank's, then in the run's */
     uint32_t id = map->ids[i];
     if (down && id >= down->n_ids) return hpcdb_fail(HPCDB_EIO, "context %u not in the map from above", id);
-    msg_u32(m, down ? down->ids[id] : id);
+    dist_msg_u32(m, down ? down->ids[id] : id);
   }
   for (uint32_t i = 0; i < map->n_metrics; i++) {
     uint32_t k = map->metrics[i];
     if (down && k >= down->n_metrics) return hpcdb_fail(HPCDB_EIO, "metric %u not in the map from above", k);
-    msg_u32(m, down ? down->metrics[k] : k);
+    dist_msg_u32(m, down ? down->metrics[k] : k);
   }
-  return msg_status(m);
+  return dist_msg_status(m);
 }
 
 static int read_map(const uint8_t *data, uint64_t len, tree_map *map) {
@@ -173,7 +173,7 @@ static int spread_maps(dist_run *d, tree_map *own) {
     }
     int crc = send_msg(d, &m, d->children[k]);
     if (rc == 0 && crc < 0) rc = crc;
-    msg_free(&m);
+    dist_msg_free(&m);
     tree_map_free(&d->child_maps[k]);
   }
   d->n_children = 0;
@@ -199,7 +199,7 @@ static int broadcast_view(dist_run *d) {
   if (rc == 0) rc = dist_bcast(d, m.data, n, 0);
   if (rc == 0 && d->rank != 0)
     rc = tree_view_read(&d->global, d->measurements, m.data, n, d->opt->all_stats, &d->n_contexts, &d->cct_ctxs);
-  msg_free(&m);
+  dist_msg_free(&m);
   return rc;
 }
 

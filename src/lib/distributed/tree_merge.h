@@ -18,7 +18,7 @@
 #define HPCDB_ANALYSIS_TREE_MERGE_H
 
 #include "analysis/analysis.h"
-#include "dist/dist_msg.h"
+#include "distributed/dist_msg.h"
 
 /* What unification made a function for. */
 enum { FN_OTHER, FN_SYMBOL, FN_PLACEHOLDER, FN_SCOPE };

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dist/dist.h"
+#include "distributed/dist.h"
 #include "common/error.h"
 
 static uint64_t file_size(const char *path) {
@@ -36,13 +36,13 @@ static int pack_paths(dist_run *d, const hpcrun_path_list *all, dist_msg *m, uin
     uint64_t goal = (uint64_t)((unsigned __int128)total * (unsigned)(r + 1) / (unsigned)d->size);
     uint64_t start = m->len;
     while (i < all->n && (r == d->size - 1 || done < goal)) {
-      msg_bytes(m, all->paths[i], strlen(all->paths[i]) + 1);
+      dist_msg_bytes(m, all->paths[i], strlen(all->paths[i]) + 1);
       done += size[i++];
     }
     counts[r] = m->len - start;
   }
   free(size);
-  return msg_status(m);
+  return dist_msg_status(m);
 }
 
 static int unpack_paths(dist_run *d, const char *p, uint64_t n) {
@@ -97,6 +97,6 @@ int dist_spread_files(dist_run *d) {
   if (rc == 0) rc = check_visible(d);
   free(mine);
   free(counts);
-  msg_free(&m);
+  dist_msg_free(&m);
   return dist_agree(d, rc);
 }
