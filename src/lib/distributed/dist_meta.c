@@ -275,12 +275,12 @@ static int take_values(dist_run *d, hpcdb_cursor *c, int r, void *user) {
 static int profile_tail(dist_run *d, whole *w) {
   w->places[0] = d->summary;
   uint64_t base = align8(d->summary.p_idx + 12 * (uint64_t)d->summary.n_ctxs);
-  wbuf b = {0};
+  hpctk4_wbuf b = {0};
   uint8_t head[48];
   int rc = hpctk4_profile_tail(d->global.exp, w->places, base, &b, head);
   if (rc == 0) rc = dist_pwrite(d->fd_prof, "profile.db", base, b.data, b.len);
   if (rc == 0) rc = dist_pwrite(d->fd_prof, "profile.db", 0, head, sizeof head);
-  wbuf_free(&b);
+  hpctk4_wbuf_free(&b);
   return rc;
 }
 
@@ -294,7 +294,7 @@ static int trace_head(dist_run *d, whole *w) {
     return remove(path) == 0 ? 0 : hpcdb_fail(HPCDB_EIO, "%s: cannot remove: %s", path, strerror(errno));
   }
   hpcdb_set_has_traces(d->global.exp);
-  wbuf b = {0};
+  hpctk4_wbuf b = {0};
   uint64_t lines, end = 0;
   int rc = hpctk4_trace_head(&b, w->traces, w->n_traces, d->global.exp->trace_min, d->global.exp->trace_max, &lines);
   if (rc == 0 && lines != trace_lines_at(w->n_traces)) rc = hpcdb_fail(HPCDB_EIO, "trace.db: lines placed apart");
@@ -304,7 +304,7 @@ static int trace_head(dist_run *d, whole *w) {
   }
   if (rc == 0) rc = dist_pwrite(d->fd_trace, "trace.db", 0, b.data, b.len);
   if (rc == 0) rc = dist_pwrite(d->fd_trace, "trace.db", align8(end), "trace.db", 8);
-  wbuf_free(&b);
+  hpctk4_wbuf_free(&b);
   return rc;
 }
 

@@ -304,7 +304,7 @@ static int write_window(dist_run *d, const hpctk4_cct_entry *e, uint32_t c0, uin
     uint32_t z = a + 1;
     uint64_t values = count[a];
     while (z < c1 && values + count[z] <= CCT_CHUNK) values += count[z++];
-    wbuf out = {0};
+    hpctk4_wbuf out = {0};
     rc = hpctk4_cct_encode(e + at, count + a, z - a, &out, infos);
     if (rc == 0 && align4(start[a] + out.len) != start[z]) rc = hpcdb_fail(HPCDB_EIO, "cct.db: blocks %u-%u misplaced", a, z);
     for (uint32_t k = a; k < z && rc == 0; k++) {
@@ -316,7 +316,7 @@ static int write_window(dist_run *d, const hpctk4_cct_entry *e, uint32_t c0, uin
     if (rc == 0)
       rc = dist_pwrite(d->fd_cct, "cct.db", HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)a, infos,
                        HPCTK4_CCT_CI * (uint64_t)(z - a));
-    wbuf_free(&out);
+    hpctk4_wbuf_free(&out);
     for (uint32_t k = a; k < z && rc == 0; at += count[k++])
       if (count[k]) rc = summarize(d, s, k, e + at, count[k]);
     a = z;

@@ -89,13 +89,13 @@ void hpcrun_trace_free(hpcrun_trace_file *t) {
 int hpcrun_trace_serialize(const hpcrun_trace_file *t, uint8_t **out, uint64_t *len) {
   hpcrun_outbuf b = {0};
   int centric = (t->flags & HPCTRACE_FLAG_DATA_CENTRIC) != 0;
-  ob_bytes(&b, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN);
-  ob_bytes(&b, "01.01b", 6);
-  ob_u64(&b, t->flags);
+  hpcrun_out_bytes(&b, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN);
+  hpcrun_out_bytes(&b, "01.01b", 6);
+  hpcrun_out_u64(&b, t->flags);
   for (uint64_t i = 0; i < t->n; i++) {
-    ob_u64(&b, t->times[i]);
-    ob_u32(&b, t->cct_ids[i]);
-    if (centric) ob_u32(&b, t->metric_ids ? t->metric_ids[i] : 0);
+    hpcrun_out_u64(&b, t->times[i]);
+    hpcrun_out_u32(&b, t->cct_ids[i]);
+    if (centric) hpcrun_out_u32(&b, t->metric_ids ? t->metric_ids[i] : 0);
   }
   if (b.failed) {
     free(b.data);
