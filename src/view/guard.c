@@ -2,7 +2,9 @@
  * memory-mapped, so reading past the new end raises SIGBUS in the server's
  * thread. The route runs under a guard that turns that signal into an error
  * answer; the databases are then marked damaged (their caches may be half
- * built) and every later route answers 503, while the server stays up. */
+ * built) and every later route answers 503, while the server stays up. What
+ * the interrupted route had allocated is left behind: once per damage, as no
+ * route runs on a damaged database again. */
 #include "guard.h"
 
 #include <setjmp.h>

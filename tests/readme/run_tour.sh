@@ -20,6 +20,8 @@ why_not() {
     [ -x "$build/hpcdb-mpi" ] || echo "hpcdb-mpi is not built (CMake found no MPI)" ;;
   *record*record_ratio*) [ -x "$build/tests/record/record_ratio" ] || echo "the record test program is not built" ;;
   *libm.so.6*) [ -e /usr/lib/x86_64-linux-gnu/libm.so.6 ] || echo "no /usr/lib/x86_64-linux-gnu/libm.so.6 on this machine" ;;
+  *python3*) [ -z "${HPCDB_SANITIZED:-}" ] ||
+    echo "a sanitizer build's Python extension needs libasan preloaded; tests/python runs the binding under it" ;;
   esac
 }
 

@@ -181,7 +181,8 @@ def damaged(hpcdb, samples, out):
     src = os.path.join(samples, "hpctoolkit-v4", "cpi-mpi")
     db = os.path.join(out, "shrinking.d")
     shutil.copytree(src, db)
-    s = Server(hpcdb, db)
+    # the route a SIGBUS interrupts leaves what it had allocated (src/view/guard.c): no leak check
+    s = Server(hpcdb, db, env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
     try:
         answer(s, "/api/children?" + q(node=0))
         for name in ("cct.db", "profile.db", "meta.db"):
@@ -299,7 +300,10 @@ def load(s):
     after = s.rss_kb()
     print(f"load: {16 * (1000 // 16 + 1)} requests, RSS {before} kB -> {after} kB")
     check(not errors, f"errors under load: {errors[:5]}")
-    check(after - before < 2048, f"RSS grew from {before} to {after} kB")
+    if os.environ.get("HPCDB_SANITIZED"):  # ASan holds freed memory in its quarantine
+        print("RSS not checked under the sanitizers: their quarantine keeps freed memory")
+    else:
+        check(after - before < 2048, f"RSS grew from {before} to {after} kB")
 
 
 def main():

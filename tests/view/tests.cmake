@@ -10,6 +10,9 @@ if(Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_api.py $<TARGET_FILE:hpcdb>
                    $<TARGET_FILE:make_paths_db> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/view/api)
   set_tests_properties(view/api PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+  if(HPCDB_SANITIZE)
+    set_tests_properties(view/api PROPERTIES ENVIRONMENT "HPCDB_SANITIZED=1")
+  endif()
 endif()
 add_test(NAME view/browser
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
