@@ -37,14 +37,14 @@ fuzz: deps
 	CC=clang cmake -S . -B build-fuzz -DHPCDB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build build-fuzz -j $(JOBS)
 
-# The mutation campaign over the commands (bench/fuzz_cli.py): every sample,
+# The mutation campaign over the commands (fuzz/fuzz_cli.py): every sample,
 # damaged at random, through every command of the ASan + UBSan build.
 FUZZ_MINUTES ?= 60
 FUZZ_OUT ?= campaign
 fuzz-cli: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHPCDB_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS) --target hpcdb
-	nice -n 19 python3 bench/fuzz_cli.py $(ASAN_BUILD)/hpcdb "$(SAMPLES)" $(FUZZ_OUT) --minutes $(FUZZ_MINUTES)
+	nice -n 19 python3 fuzz/fuzz_cli.py $(ASAN_BUILD)/hpcdb "$(SAMPLES)" $(FUZZ_OUT) --minutes $(FUZZ_MINUTES)
 
 # The long libFuzzer campaign (fuzz/fuzz_long.sh): every target for a share of
 # HOURS, the corpus minimised into fuzz/corpus/ (ctest replays it).

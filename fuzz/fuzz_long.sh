@@ -1,6 +1,6 @@
 #!/bin/sh
 # The long libFuzzer campaign (issue 29): every target of build-fuzz (make fuzz)
-# for a share of HOURS, the v4.0 and Cube readers (fuzz_hpctk4_*, fuzz_cube_*)
+# for a share of HOURS, the v4.0 and Cube readers (fuzz_hpctk4_*, fuzz_cube_*, fuzz_db_*)
 # a four-times share, JOBS targets at a time, then each corpus minimised back
 # into fuzz/corpus/<target> (libFuzzer's -merge=1). A summary line per target
 # (executions, new corpus size, crashes) goes to OUT/summary.txt; crash inputs
@@ -13,11 +13,11 @@ mkdir -p "$out"
 targets=$(cd "$build/fuzz" && ls fuzz_* 2>/dev/null | grep -v '\.' || true)
 [ -n "$targets" ] || { echo "no fuzz targets in $build/fuzz (make fuzz builds them with clang)" >&2; exit 2; }
 shares=0
-for t in $targets; do case $t in fuzz_hpctk4_*|fuzz_cube_*) shares=$((shares + 4));; *) shares=$((shares + 1));; esac; done
+for t in $targets; do case $t in fuzz_hpctk4_*|fuzz_cube_*|fuzz_db_*) shares=$((shares + 4));; *) shares=$((shares + 1));; esac; done
 unit=$(awk -v h="$hours" -v s="$shares" -v j="$jobs" 'BEGIN { printf "%d", h * 3600 * j / s }')
 run_one() {
   t=$1 name=${1#fuzz_}
-  case $t in fuzz_hpctk4_*|fuzz_cube_*) secs=$((unit * 4));; *) secs=$unit;; esac
+  case $t in fuzz_hpctk4_*|fuzz_cube_*|fuzz_db_*) secs=$((unit * 4));; *) secs=$unit;; esac
   mkdir -p "$out/$name/new"
   (cd "$out/$name" && nice -n 19 "$build/fuzz/$t" -max_total_time="$secs" -print_final_stats=1 \
      new "$src/corpus/$name" > log 2>&1 || true)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist/tree_merge.h"
+#include "distributed/tree_merge.h"
 
 typedef struct input {
   const uint8_t *data;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Packs real samples into directory images (fuzz/cmd_image.h) as seeds of
-the command-level fuzz targets: one image per sample, its top-level data
+the command-level fuzz targets: one image per sample (for the random-access
+targets, after the ids each seed reads), its top-level data
 files only (no sources, notes or structure files).
 
 make_cmd_seeds.py SAMPLES CORPUS_DIR"""
@@ -12,6 +13,14 @@ PIPELINE = ["hpctoolkit-v4/ping-pong-mpi", "hpctoolkit-2022/empty-trace", "hpcto
             "cube/threaded-example1.cubex", "cube/zcubex-mm.x100.cubex", "cube/cube-4.0-legacy-system.cubex",
             "hpcrun/small.m"]
 ANALYZE = ["hpcrun/small.m", "hpcrun/loops-cputime-t.m"]
+# The random-access targets: ids (fuzz/access_ids.h, four little-endian words) before the image.
+DB_ACCESS = {"hpctoolkit-v4/loop-fork-cycles": [(0, 0, 0, 0), (1, 5, 1, 0), (7, 4000000000, 65535, 3),
+                                                (0, 2, 0x10000, 4)]}
+CUBE_ACCESS = {"cube/threaded-example1.cubex": [(0, 0, 0, 0), (3, 1, 4, 0)], "cube/zcubex-mm.x100.cubex": [(1, 0, 4, 0)],
+               "cube/all-dtypes.cubex": [(2, 0, 0, 0), (5, 0, 4, 0), (99, 0, 1, 0)]}
+# fuzz_trace_tiles: first row, row count, window start and end (fractions of 2^32), width, height, depth, flags
+TRACE_TILES = {"hpctoolkit-v4/loop-fork-cycles": [(0, 2, 0, 0xffffffff, 64, 2, 0, 0), (0, 1, 1 << 30, 1 << 31, 7, 1, 1, 1),
+                                                  (1, 1, 0, 0xffffffff, 512, 64, 0, 32 | 4 | 8), (3, 9, 5, 4, 0, 0, 2, 64 | 16)]}
 SKIP = (".md", ".c", ".yaml", ".ex", ".csv")
 
 
@@ -35,6 +44,13 @@ def main():
         for n in names:
             seed = os.path.join(d, n.replace("/", "-"))
             open(seed, "wb").write(image(os.path.join(samples, n)))
+    for target, seeds in (("db_access", DB_ACCESS), ("cube_access", CUBE_ACCESS), ("trace_tiles", TRACE_TILES)):
+        d = os.path.join(corpus, target)
+        os.makedirs(d, exist_ok=True)
+        for n, ids in seeds.items():
+            for i in ids:
+                seed = os.path.join(d, n.replace("/", "-") + "-" + "-".join(map(str, i)))
+                open(seed, "wb").write(struct.pack(f"<{len(i)}I", *i) + image(os.path.join(samples, n)))
     return 0
 
 

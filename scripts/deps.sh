@@ -13,7 +13,11 @@ packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-d
           iproute2                                        # tests/mpi: test hosts in network namespaces
           python3-dev python3-numpy python3-pandas python3-pytest python3-setuptools python3-venv  # import hpcdb
           )
-if [ "${1:-}" = "--browser" ]; then packages+=(chromium nodejs npm); fi
+if [ "${1:-}" = "--browser" ]; then
+  packages+=(chromium)
+  # a machine whose Node.js came from elsewhere (NodeSource bundles npm) cannot take Debian's npm
+  command -v npm > /dev/null || packages+=(nodejs npm)
+fi
 # hpcdb view's browser tests drive Debian's chromium with playwright-core (no downloaded browser)
 browser_tests() {
   [ "${1:-}" = "--browser" ] || return 0

@@ -16,7 +16,10 @@ static const char help[] =
     "    Serves a page that shows PATH's calling-context tree top-down, bottom-up and\n"
     "    flat, with inclusive and exclusive values of any metric or formula, each\n"
     "    node's spread over the profiles, and its source lines. A v4.0 database is\n"
-    "    queried in place (memory-mapped, never loaded whole); other formats are read.\n"
+    "    queried in place (memory-mapped, never loaded whole). A measurements directory\n"
+    "    is analyzed first (as hpcdb analyze does) into a database in a temporary\n"
+    "    directory under TMPDIR (default /tmp), served from there and removed when the\n"
+    "    server stops. Other formats are read.\n"
     "\n"
     "    It prints the URL to open, with a random token:\n"
     "        hpcdb view: http://127.0.0.1:8080/?token=...\n"
@@ -51,5 +54,6 @@ int cmd_view(int argc, char **argv) {
   o.port = cli_seen(&spec, "--port") ? (int)port : -1;
   for (unsigned k = 0; k < spec.n_pos; k++) o.paths[o.n_paths++] = spec.pos[k];
   int rc = view_run(&o);
+  if (rc < 0 && !*hpcdb_last_error()) return EXIT_FAILED; /* view_run printed why */
   return rc < 0 ? cli_fail_last("view") : EXIT_OK;
 }

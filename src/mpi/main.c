@@ -227,6 +227,18 @@ static int folder_exists(const char *out) {
   return 0;
 }
 
+/* -j's value as `hpcdb analyze` takes it: digits only, 1 to 4096. */
+static int parse_threads(const char *v, unsigned *out) {
+  char *end;
+  unsigned long n = strtoul(v, &end, 10);
+  if (*v < '0' || *v > '9' || *end || n < 1 || n > 4096) {
+    if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: -j: '%s' is not a whole number from 1 to 4096 (see --help)\n", v);
+    return -1;
+  }
+  *out = (unsigned)n;
+  return 0;
+}
+
 static int analyze_with(int argc, char **argv, int size, const char **structs) {
   hpcdb_analyze_options opt = {.threads = 1};
   const char *in = NULL, *out = NULL;
@@ -238,11 +250,15 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
       if (rank == 0) fputs(help, stdout);
       return 0;
     } else if (!strcmp(a, "-o") && i + 1 < argc) {
+      if (out) {
+        if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: -o given twice (see --help)\n");
+        return 2;
+      }
       out = argv[++i];
     } else if (!strcmp(a, "-j") && i + 1 < argc) {
-      opt.threads = (unsigned)strtoul(argv[++i], NULL, 10);
+      if (parse_threads(argv[++i], &opt.threads) < 0) return 2;
     } else if (!strncmp(a, "-j", 2) && a[2]) {
-      opt.threads = (unsigned)strtoul(a + 2, NULL, 10);
+      if (parse_threads(a + 2, &opt.threads) < 0) return 2;
     } else if (!strcmp(a, "--stats")) {
       opt.all_stats = 1;
     } else if (!strcmp(a, "--strict")) {

@@ -1,6 +1,5 @@
 /* Reading and checking a request's arguments: numbers in decimal digits
  * only and within bounds, names from a fixed set; anything else is a 400. */
-#include <microhttpd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +22,7 @@ int req_error(request *r, unsigned status, const char *fmt, ...) {
 }
 
 const char *req_arg(request *r, const char *name) {
-  return MHD_lookup_connection_value((struct MHD_Connection *)r->conn, MHD_GET_ARGUMENT_KIND, name);
+  return r->arg(r->arg_ctx, name);
 }
 
 int req_u32(request *r, const char *name, uint32_t def, uint32_t max, uint32_t *out) {

@@ -18,10 +18,16 @@ typedef struct view_db {
   char *src_root; /* realpath of PATH/src, or NULL */
   char *dir;      /* the database's directory (the file's for a single file) */
   trace_mount trace; /* its traces, opened on the first /api/trace/ request */
+  char *temp;     /* a measurements directory's analysis: the temporary (removed at the end), or NULL */
+  char *temp_db;  /* the database in it, served in the directory's place */
 } view_db;
 
+/* The value of the query string's argument name, or NULL (server.c takes it from libmicrohttpd). */
+typedef const char *(*req_arg_fn)(void *ctx, const char *name);
+
 typedef struct request {
-  void *conn;       /* struct MHD_Connection */
+  req_arg_fn arg;   /* the request's arguments */
+  void *arg_ctx;
   view_db *dbs;
   int n_dbs;
   jbuf out;

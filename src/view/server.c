@@ -47,10 +47,12 @@ static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned status, con
   return ok;
 }
 
-static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *msg) {
-  char body[300];
-  snprintf(body, sizeof body, "{\"error\":\"%s\"}", msg); /* msg: fixed text of this file */
-  return send_bytes(c, status, "application/json", body, strlen(body), 1, NULL);
+static void answer_error(view_answer *a, unsigned status, const char *msg) {
+  snprintf(a->error, sizeof a->error, "{\"error\":\"%s\"}", msg); /* msg: fixed text of this file */
+  a->status = status;
+  a->type = "application/json";
+  a->body = a->error;
+  a->len = strlen(a->error);
 }
 
 static const char *type_of(const char *name) {
@@ -63,32 +65,75 @@ static const char *type_of(const char *name) {
   return "application/octet-stream";
 }
 
-static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *name, const char *cookie) {
-  for (const view_asset *a = view_assets; a->name; a++) /* only the names built in: no file system */
-    if (!strcmp(a->name, name)) return send_bytes(c, 200, type_of(name), a->data, a->len, 0, cookie);
-  return send_error(c, 404, "no such page");
+static void answer_asset(view_answer *a, const char *name) {
+  for (const view_asset *v = view_assets; v->name; v++) /* only the names built in: no file system */
+    if (!strcmp(v->name, name)) {
+      a->status = 200;
+      a->type = type_of(name);
+      a->body = (const char *)v->data;
+      a->len = v->len;
+      a->persistent = 1;
+      a->set_cookie = a->set_cookie_buf[0] ? a->set_cookie_buf : NULL;
+      return;
+    }
+  answer_error(a, 404, "no such page");
 }
 
-static enum MHD_Result serve_route(view_server *s, struct MHD_Connection *c, const char *url) {
-  for (const route *rt = view_routes; rt->path; rt++) {
-    if (strcmp(rt->path, url)) continue;
-    if (s->damaged) return send_error(c, 503, "a database file changed or shrank while it was served: restart hpcdb view");
-    request r = {c, s->dbs, s->n_dbs, {0}, 200, "application/json"};
-    int rc = guard_run(rt->run, &r);
-    s->requests++;
-    if (rc == -2) { /* what the route had allocated is left: the databases are not used again */
-      s->damaged = 1;
-      return send_error(c, 500, "a database file shrank while it was read (SIGBUS): restart hpcdb view");
-    }
-    if (r.out.failed) {
-      jb_free(&r.out);
-      return send_error(c, 500, "out of memory for the answer");
-    }
-    enum MHD_Result ok = send_bytes(c, r.status, r.content_type, r.out.p ? r.out.p : "{}", r.out.n, 1, NULL);
-    jb_free(&r.out);
-    return ok;
+static void answer_route(view_server *s, const view_request *in, view_answer *a) {
+  const route *rt = view_routes;
+  while (rt->path && strcmp(rt->path, in->url)) rt++;
+  if (!rt->path) {
+    answer_error(a, 404, "no such route");
+    return;
   }
-  return send_error(c, 404, "no such route");
+  if (s->damaged) {
+    answer_error(a, 503, "a database file changed or shrank while it was served: restart hpcdb view");
+    return;
+  }
+  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json"};
+  int rc = guard_run(rt->run, &r);
+  s->requests++;
+  if (rc == -2) { /* what the route had allocated is left: the databases are not used again */
+    s->damaged = 1;
+    answer_error(a, 500, "a database file shrank while it was read (SIGBUS): restart hpcdb view");
+  } else if (r.out.failed) {
+    jb_free(&r.out);
+    answer_error(a, 500, "out of memory for the answer");
+  } else {
+    a->status = r.status;
+    a->type = r.content_type;
+    a->owned = r.out.p;
+    a->body = r.out.p ? r.out.p : "{}";
+    a->len = r.out.n;
+  }
+}
+
+void server_answer(view_server *s, const view_request *in, view_answer *a) {
+  memset(a, 0, sizeof *a);
+  const char *in_url = in->arg(in->arg_ctx, "token");
+  if (strcmp(in->method, "GET") && strcmp(in->method, "HEAD")) answer_error(a, 405, "only GET");
+  else if (in->upload_size) answer_error(a, 413, "no request bodies");
+  else if (!host_allowed(s, in->host)) answer_error(a, 403, "the Host header is not this server's address");
+  else if (!same_token(in_url, s->token) && !same_token(in->cookie, s->token))
+    answer_error(a, 403, "missing or wrong token: open the URL hpcdb view printed");
+  else {
+    if (same_token(in_url, s->token) && !same_token(in->cookie, s->token))
+      snprintf(a->set_cookie_buf, sizeof a->set_cookie_buf, "hpcdb_token=%s; Path=/; HttpOnly; SameSite=Strict", s->token);
+    if (!strcmp(in->url, "/")) answer_asset(a, "index.html");
+    else if (!strncmp(in->url, "/assets/", 8)) answer_asset(a, in->url + 8);
+    else if (!strncmp(in->url, "/api/trace/", 11)) a->trace = 1;
+    else if (!strncmp(in->url, "/api/", 5)) answer_route(s, in, a);
+    else answer_error(a, 404, "no such page");
+  }
+}
+
+void server_answer_free(view_answer *a) {
+  free(a->owned);
+  a->owned = NULL;
+}
+
+static const char *mhd_arg(void *conn, const char *name) {
+  return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method, const char *version,
@@ -98,23 +143,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     *state = s;
     return MHD_YES;
   }
-  if (strcmp(method, "GET") && strcmp(method, "HEAD")) return send_error(c, 405, "only GET");
-  if (*upload_size) return send_error(c, 413, "no request bodies");
-  if (!host_allowed(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host")))
-    return send_error(c, 403, "the Host header is not this server's address");
-  const char *in_url = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
-  const char *cookie = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "hpcdb_token");
-  if (!same_token(in_url, s->token) && !same_token(cookie, s->token))
-    return send_error(c, 403, "missing or wrong token: open the URL hpcdb view printed");
-  char set_cookie[128] = "";
-  if (same_token(in_url, s->token) && !same_token(cookie, s->token))
-    snprintf(set_cookie, sizeof set_cookie, "hpcdb_token=%s; Path=/; HttpOnly; SameSite=Strict", s->token);
-  const char *sc = set_cookie[0] ? set_cookie : NULL;
-  if (!strcmp(url, "/")) return serve_asset(c, "index.html", sc);
-  if (!strncmp(url, "/assets/", 8)) return serve_asset(c, url + 8, sc);
-  if (!strncmp(url, "/api/trace/", 11)) return trace_mount_serve(&s->dbs[0].trace, c, url); /* the timeline */
-  if (!strncmp(url, "/api/", 5)) return serve_route(s, c, url);
-  return send_error(c, 404, "no such page");
+  view_request in = {method, url, *upload_size, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"),
+                     MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "hpcdb_token"), mhd_arg, c};
+  view_answer a;
+  server_answer(s, &in, &a);
+  if (a.trace) return trace_mount_serve(&s->dbs[0].trace, c, url); /* the timeline */
+  enum MHD_Result ok = send_bytes(c, a.status, a.type, a.body, a.len, !a.persistent, a.set_cookie);
+  server_answer_free(&a);
+  return ok;
 }
 
 int server_start(view_server *s) {

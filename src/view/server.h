@@ -3,6 +3,7 @@
 #define HPCDB_VIEW_SERVER_H
 
 #include <arpa/inet.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "routes.h"
@@ -17,6 +18,37 @@ typedef struct view_server {
   unsigned long requests;
   int damaged;   /* a route met SIGBUS: the databases are not read again */
 } view_server;
+
+/* A request as the checks and the routes see it: from libmicrohttpd
+ * (server.c), or built by a test without a socket. */
+typedef struct view_request {
+  const char *method, *url;
+  size_t upload_size;
+  const char *host;   /* the Host header, or NULL */
+  const char *cookie; /* the hpcdb_token cookie, or NULL */
+  req_arg_fn arg;     /* the query string's arguments (token, and the route's) */
+  void *arg_ctx;
+} view_request;
+
+/* The answer to send: body is a built-in page, error, or owned. */
+typedef struct view_answer {
+  unsigned status;
+  const char *type;
+  const char *body;
+  size_t len;
+  int persistent;        /* body is a built-in page: sent without a copy */
+  int trace;             /* a /api/trace/ request that passed the checks: trace_mount_serve answers it */
+  const char *set_cookie; /* NULL, or set_cookie_buf */
+  char *owned;           /* a route's JSON (server_answer_free) */
+  char error[300];
+  char set_cookie_buf[128];
+} view_answer;
+
+/* Checks the request (method, body, Host, token) and answers it: a page, a
+ * route's JSON or a JSON error (the timeline's routes: a->trace). Routes run
+ * under the SIGBUS guard. */
+void server_answer(view_server *s, const view_request *in, view_answer *a);
+void server_answer_free(view_answer *a);
 
 /* 0, or -1 when the address cannot be bound. */
 int server_start(view_server *s);

@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 
+#include "measurements.h"
 #include "server.h"
 
 static int make_token(char out[33]) {
@@ -39,7 +40,16 @@ static void open_browser(const char *url) {
 
 static int open_db(view_db *db, const char *path) {
   db->path = path;
-  if (hpcdb_query_open(&db->q, path) < 0) return -1;
+  if (view_is_measurements(path)) { /* served from its analysis; the page still names path */
+    if (view_analyze_temp(path, &db->temp, &db->temp_db) < 0) return -1;
+    path = db->temp_db;
+  }
+  if (hpcdb_query_open(&db->q, path) < 0) {
+    if (db->temp) view_remove_temp(db->temp);
+    free(db->temp);
+    free(db->temp_db);
+    return -1;
+  }
   trace_mount_init(&db->trace, path);
   struct stat st;
   char src[PATH_MAX], real[PATH_MAX];
@@ -54,6 +64,9 @@ static void close_dbs(view_server *s) {
     hpcdb_query_close(s->dbs[d].q);
     trace_mount_fini(&s->dbs[d].trace);
     free(s->dbs[d].src_root);
+    if (s->dbs[d].temp) view_remove_temp(s->dbs[d].temp);
+    free(s->dbs[d].temp);
+    free(s->dbs[d].temp_db);
   }
 }
 

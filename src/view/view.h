@@ -17,7 +17,8 @@ typedef struct view_options {
 } view_options;
 
 /* Opens the databases, serves until interrupted; prints the URL (with the
- * token) and the ssh -L hint on stdout. 0, or a negative hpcdb_status. */
+ * token) and the ssh -L hint on stdout. 0, or a negative hpcdb_status with
+ * the reason in hpcdb_last_error(), or printed on stderr when that is empty. */
 int view_run(const view_options *o);
 
 #endif

@@ -53,7 +53,8 @@ if(HPCDB_PYTHON_BUILT)
   add_test(NAME cube/integer-exact
            COMMAND ${HPCDB_PYTHON_EXECUTABLE} ${CUBE_DIR}/check_integer_exact.py $<TARGET_FILE:hpcdb>
                    ${PROJECT_BINARY_DIR}/test-output/cube/integer-exact)
-  set_tests_properties(cube/integer-exact PROPERTIES ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python"
+  set(integer_exact_env PYTHONPATH=${PROJECT_BINARY_DIR}/python ${HPCDB_PY_SANITIZE_ENV})
+  set_tests_properties(cube/integer-exact PROPERTIES ENVIRONMENT "${integer_exact_env}"
                                                      SKIP_RETURN_CODE 77)
 endif()
 # Cube -> v4.0: every metric labelled `execution` in meta.db (read without

@@ -66,3 +66,18 @@ if(HPCDB_MPI_FOUND)
   set_tests_properties(mpi/no-folder PROPERTIES
     PASS_REGULAR_EXPRESSION "x.d: the folder .*/none does not exist [(]folders are not created[)]")
 endif()
+# Options parsed strictly, as hpcdb's own commands parse them: one line, exit 2 (PMI_SIZE: as if a
+# launcher had started the one rank, so no hint about mpirun is printed).
+if(HPCDB_MPI_FOUND)
+  foreach(value IN ITEMS abc 0 4x 5000)
+    add_test(NAME mpi/option/j-${value}
+             COMMAND sh -c "PMI_SIZE=1 $0 analyze -j ${value} x.m -o x.d 2>err; rc=$?; cat err; [ $rc -eq 2 ] && [ $(wc -l < err) -eq 1 ] && echo 'exit 2, one line'"
+                     $<TARGET_FILE:hpcdb-mpi>)
+    set_tests_properties(mpi/option/j-${value} PROPERTIES
+      PASS_REGULAR_EXPRESSION "^hpcdb-mpi analyze: -j: '${value}' is not a whole number from 1 to 4096 [(]see --help[)]\nexit 2, one line"
+      WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
+    if(HPCDB_SANITIZE)
+      set_tests_properties(mpi/option/j-${value} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+    endif()
+  endforeach()
+endif()

@@ -8,13 +8,7 @@ if(NOT HPCDB_PYTHON_BUILT)
 endif()
 set(PY_ENV PYTHONPATH=${PROJECT_BINARY_DIR}/python HPCDB_SAMPLE_DATA=${HPCDB_SAMPLE_DATA}
            HPCDB_CLI=$<TARGET_FILE:hpcdb> PYTHONDONTWRITEBYTECODE=1)
-if(HPCDB_SANITIZE)
-  # The interpreter is not built with ASan: its runtime must be loaded first. Python's own
-  # allocations are not ours to check for leaks.
-  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so OUTPUT_VARIABLE PY_ASAN
-                  OUTPUT_STRIP_TRAILING_WHITESPACE)
-  list(APPEND PY_ENV LD_PRELOAD=${PY_ASAN} ASAN_OPTIONS=detect_leaks=0 HPCDB_SANITIZED=1)
-endif()
+list(APPEND PY_ENV ${HPCDB_PY_SANITIZE_ENV}) # tests/CMakeLists.txt
 foreach(t api dump_json reference_tools bad_files compare)
   add_test(NAME python/${t}
            COMMAND ${HPCDB_PYTHON_EXECUTABLE} ${PY_TESTS}/run_pytest.py ${PY_TESTS}/test_${t}.py

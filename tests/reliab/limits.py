@@ -120,7 +120,8 @@ def memory(cs, work):
         ref = reference(cmd, out)
         for mb in (8, 10, 12, 16, 24, 32, 48):
             rc, err = run([a.format(out=out) for a in cmd], {resource.RLIMIT_AS: mb << 20})
-            if rc == 127 and "error while loading shared libraries" in err:
+            # the loader gave up before main: mapping a library, or the first thread's TLS
+            if rc == 127 and ("error while loading shared libraries" in err or "cannot allocate TLS" in err):
                 counts["memory: too small to load"] = counts.get("memory: too small to load", 0) + 1
                 continue
             end = expect_clean_end(name, f"ulimit -v {mb} MiB", out, rc, err, ref, "out of memory|cannot be opened")

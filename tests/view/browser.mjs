@@ -6,7 +6,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
 
-const [hpcdb, samples, out] = process.argv.slice(2);
+const [hpcdb, samples, out, makeWide] = process.argv.slice(2);
 let failed = 0;
 const check = (cond, what) => { if (!cond) { failed++; console.log(`FAILED: ${what}`); } };
 
@@ -30,11 +30,37 @@ function report(path, view, metric) {
   });
 }
 
-async function rows(page) {
+// The rows in the DOM now (the window of the virtualised table), with their index in the open rows.
+async function windowRows(page) {
   return page.$$eval('#tree tbody tr[data-node]', (trs) => trs.map((tr) => ({
-    node: tr.dataset.node, depth: parseFloat(tr.cells[0].style.paddingLeft) / 1.2,
+    i: Number(tr.dataset.i), node: tr.dataset.node, depth: parseFloat(tr.cells[0].style.paddingLeft) / 1.2,
     name: tr.cells[0].textContent.slice(1), inc: tr.cells[1].textContent, exc: tr.cells[2].textContent,
     hit: tr.classList.contains('hit'), selected: tr.classList.contains('selected') })));
+}
+
+const settled = (page) => page.evaluate(async () => { // the window drawn and its rows fetched
+  for (let t = 0; t < 500; t++) {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    if (!document.querySelector('#tree tr.pending')) return;
+  }
+});
+
+// Every open row, as a person sees them scrolling the table from top to bottom.
+async function rows(page) {
+  const pane = await page.$('#tree-pane');
+  const keep = await pane.evaluate((p) => p.scrollTop);
+  const seen = new Map();
+  for (let y = 0; ; ) {
+    await pane.evaluate((p, y) => { p.scrollTop = y; }, y);
+    await settled(page);
+    for (const r of await windowRows(page)) seen.set(r.i, r);
+    const [top, height, full] = await pane.evaluate((p) => [p.scrollTop, p.clientHeight, p.scrollHeight]);
+    if (top + height >= full - 1) break;
+    y = top + height / 2;
+  }
+  await pane.evaluate((p, y) => { p.scrollTop = y; }, keep);
+  await settled(page);
+  return [...seen.keys()].sort((a, b) => a - b).map((i) => seen.get(i));
 }
 
 const idle = (page) => page.waitForFunction(() => !document.querySelector('#status').textContent.startsWith('Loading'));
@@ -116,6 +142,153 @@ async function otherSamples(browser) {
     } finally { proc.kill('SIGTERM'); }
   }
   console.log(`report parity in the browser on ${paths.length} more samples`);
+}
+
+// The top rows (depth 1) the server gives for a metric and sort, names in order.
+const serverOrder = (page, args) => page.evaluate(async (args) =>
+  (await (await fetch(`/api/children?${new URLSearchParams({ node: 0, limit: 10000, ...args })}`)).json()).rows.map((r) => r.name), args);
+const topNames = async (page) => (await rows(page)).filter((r) => r.depth === 1).map((r) => r.name);
+
+// Several metric columns: a second one shown, sorted by, in %, hidden again.
+async function columnsCheck(page) {
+  await page.fill('#formula', '0 - "CPUTIME (sec)"');
+  await page.press('#formula', 'Enter');
+  await page.waitForFunction(() => document.querySelector('#metric').value === '0 - "CPUTIME (sec)"');
+  await idle(page);
+  await page.click('#columns summary');
+  await page.check('#columns-list input[value="CPUTIME (sec)"]');
+  await idle(page);
+  const heads = await page.$$eval('#tree thead th', (ths) => ths.map((th) => th.textContent));
+  check(heads.length === 5 && heads[3].startsWith('CPUTIME (sec)'), `two metrics, inclusive and exclusive each: ${heads.join(' | ')}`);
+  const root = await page.$eval('#tree tbody tr[data-node]', (tr) => [...tr.cells].map((c) => c.textContent));
+  check(root[1] === '-0.326' && root[3] === '325.975 ms', `the root shows both metrics: ${root.join(' | ')}`);
+  await page.screenshot({ path: `${out}/columns-light.png` });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  const { readFileSync } = await import('node:fs');
+  const csv = readFileSync(await download.path(), 'utf8').split('\n');
+  check(csv[0] === 'depth,node,name,"0 - ""CPUTIME (sec)"" inclusive","0 - ""CPUTIME (sec)"" exclusive","CPUTIME (sec) inclusive","CPUTIME (sec) exclusive"' &&
+        /^0,0,"<program root>",-0.32597\d*,0,0.32597\d*,0$/.test(csv[1]), `CSV with both metrics: ${csv[0]} / ${csv[1]}`);
+  await page.click('#columns summary');
+  await page.click('#tree th[data-m="1"][data-sort="exclusive"]');
+  await idle(page);
+  check(page.url().includes('sortm=CPUTIME') && page.url().includes('sort=exclusive'), 'sorting by the second metric is in the URL');
+  check(await page.$eval('#tree th.sorted', (th) => th.dataset.m === '1' && th.dataset.sort === 'exclusive'), 'its header is marked sorted');
+  const want = await serverOrder(page, { metric: 'CPUTIME (sec)', sort: 'exclusive' });
+  const got = await topNames(page);
+  check(JSON.stringify(got) === JSON.stringify(want), `the rows follow the second metric's exclusive values: ${got.slice(0, 4)}`);
+  await page.check('#pct');
+  await idle(page);
+  const pct = await page.$eval('#tree tbody tr[data-node]', (tr) => [...tr.cells].map((c) => c.textContent));
+  check(pct[1] === '100.0%' && pct[3] === '100.0%', `% of each metric's total: ${pct.join(' | ')}`);
+  await page.uncheck('#pct');
+  await page.click('#columns summary');
+  await page.uncheck('#columns-list input[value="CPUTIME (sec)"]');
+  await page.click('#columns summary');
+  await idle(page);
+  check((await page.$$('#tree thead th')).length === 3 && !page.url().includes('cols='), 'hiding the metric again');
+  await page.selectOption('#metric', 'CPUTIME (sec)');
+  await idle(page);
+  await page.click('#tree th[data-sort="inclusive"]');
+  await idle(page);
+  check(!page.url().includes('sort'), 'back to the first metric, inclusive');
+}
+
+// Flatten in the flat view: the load modules replaced by their functions, sorted together; and back.
+async function flattenCheck(page) {
+  await page.click('#views button[data-view="flat"]');
+  await idle(page);
+  const modules = await topNames(page);
+  check(await page.isVisible('#flatten') && await page.isDisabled('#unflatten'), 'Flatten is offered in the flat view');
+  await page.click('#flatten');
+  await idle(page);
+  check(page.url().includes('flat=1'), 'the flattening is in the URL');
+  const functions = await page.evaluate(async () => {
+    const ask = async (node) => (await (await fetch(`/api/children?view=flat&node=${node}&limit=10000`)).json()).rows;
+    const out = [];
+    for (const m of await ask(0)) for (const f of m.children ? await ask(m.node) : [m]) out.push([f.name, f.values[0][0]]);
+    return out.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((f) => f[0]);
+  });
+  const got = await topNames(page);
+  check(functions.length > modules.length && JSON.stringify(got) === JSON.stringify(functions),
+        `flatten shows the ${functions.length} functions of the ${modules.length} modules, largest first (${got.slice(0, 3)})`);
+  await page.screenshot({ path: `${out}/flat-flattened-light.png` });
+  await page.click('#flatten'); // the functions have no children: nothing more to flatten
+  await idle(page);
+  check(page.url().includes('flat=1'), 'flatten stops where no row has children');
+  await page.click('#unflatten');
+  await idle(page);
+  check(!page.url().includes('flat=') && JSON.stringify(await topNames(page)) === JSON.stringify(modules), 'unflatten shows the modules again');
+  await page.click('#views button[data-view="top-down"]');
+  await idle(page);
+}
+
+// A node with 100k children: it opens with one page, the DOM holds a window of
+// rows, scrolling shows the right ones (fetched as they come into sight), and
+// the keyboard reaches the last row.
+async function wide(browser) {
+  const n = 100000, db = `${out}/wide.d`, ROW = 22;
+  execFileSync(makeWide, [db, String(n)]);
+  const { proc, url } = await serve(db);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await page.goto(url);
+    await idle(page);
+    const main = (await windowRows(page))[1];
+    const t0 = Date.now();
+    await page.click(`#tree tr[data-node="${main.node}"] .twisty`);
+    await idle(page);
+    await settled(page);
+    console.log(`opening a node with ${n} children: ${Date.now() - t0} ms in the browser`);
+    const expect = (i) => `wide.c:${n - i + 2}`; // rows 0 and 1: the root and the main thread; then the largest first
+    const dom = async () => page.$$eval('#tree tbody tr', (trs) => trs.length);
+    const full = await page.$eval('#tree-pane', (p) => p.scrollHeight);
+    check(full >= (n + 2) * ROW && full < (n + 4) * ROW + 200, `the scroll height holds ${n + 2} rows (${full} px)`);
+    check(await dom() < 100, `after opening, the DOM holds ${await dom()} rows`);
+    // what a person sees at the top of the pane, after scrolling to the middle and near the end
+    const topRow = () => page.evaluate((half) => {
+      const p = document.querySelector('#tree-pane'), r = p.getBoundingClientRect();
+      const tr = document.elementFromPoint(r.left + 100, r.top + document.querySelector('#tree thead').offsetHeight + half).closest('tr');
+      return [Number(tr.dataset.i), tr.cells[0].textContent.slice(1)];
+    }, ROW / 2);
+    for (const at of [50000, 99900, 777]) {
+      await page.$eval('#tree-pane', (p, y) => { p.scrollTop = y; }, at * ROW);
+      await settled(page);
+      const [i, name] = await topRow();
+      check(i === at && name === expect(at), `scrolled to row ${at}: the top row shows ${i} ${name} (expected ${expect(at)})`);
+      const shown = await windowRows(page);
+      check(shown.length < 100 && shown.every((r) => r.name === expect(r.i)), `around row ${at}: ${shown.length} rows in the DOM, each the right one`);
+    }
+    await page.screenshot({ path: `${out}/wide-light.png` });
+    // keyboard: End selects the last row, which comes into sight; Up the one before; Home the root
+    await page.click('#tree tbody tr[data-node] td.name');
+    await page.keyboard.press('End');
+    await page.waitForSelector('#tree tr.selected');
+    await settled(page);
+    let sel = await page.$eval('#tree tr.selected', (tr) => [Number(tr.dataset.i), tr.cells[0].textContent.slice(1)]);
+    check(sel[0] === n + 1 && sel[1] === 'wide.c:1', `End selects the last row (${sel})`);
+    await page.keyboard.press('ArrowUp');
+    await settled(page);
+    sel = await page.$eval('#tree tr.selected', (tr) => [Number(tr.dataset.i), tr.cells[0].textContent.slice(1)]);
+    check(sel[0] === n && sel[1] === 'wide.c:2' && (await dom()) < 100, `ArrowUp selects the row before (${sel})`);
+    await page.screenshot({ path: `${out}/wide-end-light.png` });
+    // a shorter list while scrolled to the end (another view): its rows are drawn, not an empty window
+    await page.click('#views button[data-view="flat"]');
+    await idle(page);
+    await settled(page);
+    const flat = await windowRows(page);
+    check(flat.length > 0 && flat[0].i === 0, `the flat view after scrolling to the end shows its ${flat.length} rows`);
+    await page.click('#views button[data-view="top-down"]'); // the open nodes are the view's: main is closed again
+    await idle(page);
+    await page.click(`#tree tr[data-node="${main.node}"] .twisty`);
+    await idle(page);
+    await page.click('#tree tbody tr[data-node] td.name');
+    await page.keyboard.press('End');
+    await page.waitForSelector(`#tree tr.selected[data-i="${n + 1}"]`);
+    await page.keyboard.press('Home');
+    await settled(page);
+    check(await page.$eval('#tree tr.selected', (tr) => tr.dataset.i) === '0', 'Home selects the root');
+    await page.close();
+  } finally { proc.kill('SIGTERM'); }
 }
 
 async function main() {
@@ -224,6 +397,7 @@ async function main() {
     await page.fill('#search', '^PMPI_');
     await page.press('#search', 'Enter');
     await page.waitForFunction(() => /^\d+ matches for/.test(document.querySelector('#status').textContent));
+    check((await windowRows(page)).some((r) => r.hit), 'the first match is scrolled into the window');
     const afterSearch = await rows(page);
     const hits = afterSearch.filter((r) => r.hit);
     if (!hits.length) console.log(afterSearch.map((r) => r.name).join(' / '));
@@ -279,6 +453,9 @@ async function main() {
     check(saved[0] === 'depth,node,name,inclusive,exclusive' && saved[1].includes('<program root>') &&
           saved.length - 2 === (await rows(page)).length, `download CSV: ${saved.length - 2} rows`);
 
+    await columnsCheck(page);
+    await flattenCheck(page);
+
     // reloading the URL restores the state
     const before = await rows(page);
     const state = page.url();
@@ -305,6 +482,7 @@ async function main() {
     await page.waitForSelector('#spread-body svg.histogram');
     await page.screenshot({ path: `${out}/selected-dark.png` });
     check(errors.length === 0, `no script errors: ${errors.join('; ')}`);
+    await wide(browser);
     await otherSamples(browser);
   } finally {
     await browser.close();

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The viewer in Debian's chromium, driven by playwright-core (npm ci by
 # scripts/deps.sh --browser). Skips, saying why, when a piece is missing.
-# Usage: browser.sh HPCDB SAMPLES OUTDIR
+# Usage: browser.sh HPCDB SAMPLES OUTDIR MAKE_WIDE_DB
 here=$(cd "$(dirname "$0")" && pwd)
 command -v node >/dev/null || { echo "skipped: node is not installed"; exit 77; }
 [ -x /usr/bin/chromium ] || { echo "skipped: /usr/bin/chromium is not installed (scripts/deps.sh --browser)"; exit 77; }

@@ -8,9 +8,9 @@ import time
 
 
 class Server:
-    def __init__(self, hpcdb, *paths):
+    def __init__(self, hpcdb, *paths, env=None):
         self.proc = subprocess.Popen([hpcdb, "view", "--port", "0", "--no-browser", *paths],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         line = self.proc.stdout.readline()
         m = re.match(r"hpcdb view: http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32})$", line.strip())
         if not m:

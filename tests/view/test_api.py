@@ -220,7 +220,8 @@ def command_line(hpcdb, db):
 
 def other_formats(hpcdb, samples):
     for path, access in [("cube/time.p4.cubex", "cube"), ("cube/scorep-cpi.cubex", "cube"),
-                         ("hpctoolkit-legacy/cpi-mpi", "model"), ("hpcrun/small.m", "model")]:
+                         ("hpctoolkit-legacy/cpi-mpi", "model"),
+                         ("hpcrun/small.m", "v4.0 mapped")]:  # measurements: analyzed first
         full = os.path.join(samples, path)
         if not os.path.exists(full):
             print(f"note: {path} absent, not checked")
@@ -233,6 +234,46 @@ def other_formats(hpcdb, samples):
             spread_sums(s, path)
         finally:
             s.stop()
+
+
+def measurements(hpcdb, samples, out):
+    """A measurements directory: analyzed into a temporary database (progress on stderr), served like
+    a v4.0 database with report's values, the temporary removed when the server stops."""
+    m = os.path.join(samples, "hpcrun", "small.m")
+    if not os.path.isdir(m):
+        print(f"skipped the measurements case: no {m}")
+        return
+    import subprocess
+    tmp = os.path.join(out, "tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    s = Server(hpcdb, m, env={**os.environ, "TMPDIR": tmp})
+    try:
+        temps = os.listdir(tmp)
+        check(len(temps) == 1 and temps[0].startswith("hpcdb-view-") and
+              os.path.isfile(os.path.join(tmp, temps[0], "db", "meta.db")), f"the analysis is in TMPDIR: {temps}")
+        db = answer(s, "/api/info")["databases"][0]
+        check(db["path"] == m and db["access"] == "v4.0 mapped", f"served as {db['path']} {db['access']}")
+        root = answer(s, "/api/children?" + q(node=0))["parent"]["values"][0][0]
+        csv = subprocess.run([hpcdb, "report", "--csv", "--metric", db["default_metric"], m], capture_output=True, text=True).stdout
+        check(float(csv.splitlines()[1].split(",")[3]) == root, f"the root's value {root} is report's")
+    finally:
+        rc = s.stop()
+    err = s.proc.stderr.read()
+    check("analyzing the measurements" in err and "1 profiles read (0 skipped)" in err and "analyzed in" in err, f"progress on stderr: {err!r}")
+    check(rc == 0 and os.listdir(tmp) == [], f"the temporary is removed on exit: {os.listdir(tmp)}")
+    # an analysis that fails: status 2, the reason on stderr, nothing left in TMPDIR
+    bad = os.path.join(out, "truncated.m")
+    shutil.rmtree(bad, ignore_errors=True)
+    os.makedirs(bad)
+    for f in os.listdir(m):
+        if f.endswith(".hpcrun"):  # copied without the sample's read-only mode, then cut short
+            shutil.copyfile(os.path.join(m, f), os.path.join(bad, f))
+            os.truncate(os.path.join(bad, f), 100)
+    r = subprocess.run([hpcdb, "view", "--port", "0", "--no-browser", bad], capture_output=True, text=True,
+                       env={**os.environ, "TMPDIR": tmp}, timeout=60)
+    check(r.returncode == 2 and "could be read" in r.stderr and not r.stderr.endswith("hpcdb view: \n") and os.listdir(tmp) == [],
+          f"a failed analysis: status {r.returncode}, {r.stderr!r}, left {os.listdir(tmp)}")
 
 
 def load(s):
@@ -282,6 +323,7 @@ def main():
     sources(hpcdb, make_paths_db, out)
     other_formats(hpcdb, samples)
     damaged(hpcdb, samples, out)
+    measurements(hpcdb, samples, out)
     print("failed" if failed else "passed", failed)
     return 1 if failed else 0
 

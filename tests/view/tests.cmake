@@ -2,6 +2,8 @@
 # page in Debian's chromium (playwright-core from tests/view/package.json).
 add_executable(make_paths_db ${CMAKE_CURRENT_LIST_DIR}/make_paths_db.c)
 target_link_libraries(make_paths_db PRIVATE hpcdb_static)
+add_executable(make_wide_db ${CMAKE_CURRENT_LIST_DIR}/make_wide_db.c)
+target_link_libraries(make_wide_db PRIVATE hpcdb_static)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   add_test(NAME view/api
@@ -11,7 +13,7 @@ if(Python3_Interpreter_FOUND)
 endif()
 add_test(NAME view/browser
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
-                 ${PROJECT_BINARY_DIR}/test-output/view/browser)
+                 ${PROJECT_BINARY_DIR}/test-output/view/browser $<TARGET_FILE:make_wide_db>)
 set_tests_properties(view/browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # the command line: --help and the option parser's refusals (tests/cli/run_case.sh's status form)
 add_test(NAME view/help COMMAND $<TARGET_FILE:hpcdb> view --help)

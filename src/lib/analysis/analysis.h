@@ -268,7 +268,7 @@ int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_
                      double *values);
 void summary_maker_free(summary_maker *m);
 
-/* ---- entry points of the distributed analysis (src/lib/dist/) ---- */
+/* ---- entry points of the distributed analysis (src/lib/distributed/) ---- */
 
 /* The experiment's metric of that name, added if new with the scopes in the
  * mask (bit SCOPE_*) and their summaries. */

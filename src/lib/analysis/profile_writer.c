@@ -9,6 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "common/error.h"
+#include "common/worker.h"
 
 /* A profile's values on their way to profile.db. */
 typedef struct write_item {
@@ -18,8 +19,8 @@ typedef struct write_item {
 
 struct profile_writer {
   hpcdb_hpctk4_stream *stream;
-  pthread_t tid;
-  int started, closing;
+  worker_thread writer; /* .started: profiles go through the writer thread */
+  int closing;
   pthread_mutex_t lock;
   pthread_cond_t changed;
   write_item *ring;
@@ -80,7 +81,7 @@ int profile_writer_open(profile_writer **out, hpcdb_hpctk4_stream *stream, unsig
     }
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->changed, NULL);
-    if (pthread_create(&w->tid, NULL, writer_main, w) == 0) w->started = 1; /* else: stored at once */
+    worker_start(&w->writer, 1, writer_main, w); /* else: stored at once */
   }
   *out = w;
   return 0;
@@ -89,7 +90,7 @@ int profile_writer_open(profile_writer **out, hpcdb_hpctk4_stream *stream, unsig
 int profile_writer_put(profile_writer *w, uint32_t profile, hpcdb_profile *csr) {
   write_item it = {profile, *csr};
   memset(csr, 0, sizeof *csr);
-  if (!w->started) return store(w, &it);
+  if (!w->writer.started) return store(w, &it);
   pthread_mutex_lock(&w->lock);
   while (w->count == w->cap && w->rc == 0) pthread_cond_wait(&w->changed, &w->lock);
   int rc = w->rc;
@@ -109,12 +110,12 @@ int profile_writer_put(profile_writer *w, uint32_t profile, hpcdb_profile *csr) 
 int profile_writer_close(profile_writer *w) {
   if (!w) return 0;
   int rc = 0;
-  if (w->started) {
+  if (w->writer.started) {
     pthread_mutex_lock(&w->lock);
     w->closing = 1;
     pthread_cond_broadcast(&w->changed);
     pthread_mutex_unlock(&w->lock);
-    pthread_join(w->tid, NULL);
+    worker_join(&w->writer);
     if ((rc = w->rc) < 0) rc = hpcdb_fail(rc, "%s", w->error);
   }
   if (w->ring) {

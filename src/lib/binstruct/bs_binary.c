@@ -25,7 +25,7 @@ uint64_t bs_section_base(const bs_binary *b, const GElf_Shdr *sh) {
 
 static int read_code_sections(bs_binary *b) {
   size_t nsec = 0;
-  if (elf_getshdrnum(b->elf, &nsec) != 0) return 0;
+  if (elf_getshdrnum(b->elf, &nsec) != 0) return bs_dwarf_out_of_memory("the section headers");
   b->code = calloc(nsec ? nsec : 1, sizeof *b->code);
   if (!b->code) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory", b->path);
   for (Elf_Scn *scn = elf_nextscn(b->elf, NULL); scn; scn = elf_nextscn(b->elf, scn)) {
@@ -39,7 +39,7 @@ static int read_code_sections(bs_binary *b) {
     b->code[b->n_code++] = (bs_code){addr, d->d_size, d->d_buf};
   }
   if (b->n_code > 1) qsort(b->code, b->n_code, sizeof *b->code, code_cmp);
-  return 0;
+  return bs_dwarf_out_of_memory("the code sections"); /* a section skipped for want of memory */
 }
 
 static void read_build_id(bs_binary *b) {
@@ -99,8 +99,9 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
   if (b->fd < 0) return hpcdb_fail(HPCDB_EIO, "%s: %s", path, strerror(errno));
   b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
   if (!b->elf || elf_kind(b->elf) != ELF_K_ELF) {
+    int rc = bs_dwarf_out_of_memory("the ELF header");
     bs_binary_close(b);
-    return hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not an ELF file", path);
+    return rc < 0 ? rc : hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not an ELF file", path);
   }
   GElf_Ehdr eh;
   if (!gelf_getehdr(b->elf, &eh)) {
@@ -135,6 +136,11 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
       dwarf_end(b->dwarf);
       b->dwarf = NULL;
     }
+  }
+  /* not "no DWARF", nor a section libdw left out after a failed allocation it did not report */
+  if ((rc = bs_dwarf_out_of_memory("the debug information")) < 0) {
+    bs_binary_close(b);
+    return rc;
   }
   if (!b->dwarf) find_split_debug(b, debug_root ? debug_root : "/usr/lib/debug");
   return 0;

@@ -41,6 +41,7 @@ const char *bs_demangled(bs_unit *u, const char *link) {
     return NULL;
   }
   const char *s = bs_intern(u, d);
+  if (!s) atomic_fetch_add(&failures, 1); /* out of memory too: not the mangled name instead */
   free(d);
   return s;
 }

@@ -23,8 +23,9 @@ typedef struct walk {
 /* A source file's name, absolute when the compilation directory is known
  * (libdw leaves names relative to it as they are). */
 int bs_dwarf_out_of_memory(const char *what) {
-  int e = dwarf_errno(); /* libdw's last error, cleared by reading it */
-  if (e && strcmp(dwarf_errmsg(e), "out of memory") == 0) /* its messages are untranslated: no setlocale */
+  int e = dwarf_errno(), le = elf_errno(); /* the libraries' last errors, cleared by reading them */
+  /* their messages are untranslated (no setlocale); libelf's counts too: libdw reads through it */
+  if ((e && strcmp(dwarf_errmsg(e), "out of memory") == 0) || (le && strcmp(elf_errmsg(le), "out of memory") == 0))
     return hpcdb_fail(HPCDB_ENOMEM, "libdw: out of memory reading %s", what);
   return 0;
 }
@@ -83,7 +84,8 @@ static int add_inline(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, in
   const char *name = dwarf_diename(die);
   const char *pretty = bs_demangled(u, link_name(die));
   in->name = pretty ? pretty : bs_intern(u, name ? name : "");
-  in->decl_file = file_name(u, w->comp_dir, dwarf_decl_file(die));
+  const char *decl = dwarf_decl_file(die), *call = NULL;
+  in->decl_file = file_name(u, w->comp_dir, decl);
   in->decl_line = decl_line(die);
   Dwarf_Attribute a;
   Dwarf_Word v;
@@ -91,7 +93,8 @@ static int add_inline(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, in
     in->call_line = (uint32_t)v;
   if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &v) == 0 && w->files &&
       v < w->n_files)
-    in->call_file = file_name(u, w->comp_dir, dwarf_filesrc(w->files, v, NULL, NULL));
+    in->call_file = file_name(u, w->comp_dir, call = dwarf_filesrc(w->files, v, NULL, NULL));
+  if ((decl && !in->decl_file) || (call && !in->call_file)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if (!in->decl_file) in->decl_file = in->call_file;
   if (!in->call_file) in->call_file = parent >= 0 ? u->inlines[f->first_inline + parent].decl_file
                                                   : f->file ? f->file : w->cu_name;
@@ -122,11 +125,13 @@ static int add_function(walk *w, Dwarf_Die *die, int depth) {
   const char *ln = link_name(die);
   const char *pretty = bs_demangled(u, ln); /* hpcstruct names C++ procedures so */
   f->name = pretty ? pretty : bs_intern(u, name ? name : ln ? ln : "");
+  if (!f->name) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   f->link_name = ln && strcmp(ln, f->name) ? bs_intern(u, ln) : NULL;
   /* compiler-made functions (OpenMP outlined bodies) have no declaration:
    * bs_dwarf_unit gives them the file and line at their entry */
   const char *file = dwarf_decl_file(die);
   f->file = file ? file_name(u, w->comp_dir, file) : NULL;
+  if ((ln && strcmp(ln, f->name) && !f->link_name) || (file && !f->file)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   f->line = decl_line(die);
   Dwarf_Addr entry;
   if (dwarf_entrypc(die, &entry) == 0) f->entry = entry;
@@ -225,8 +230,8 @@ int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie) {
   const char *name = dwarf_diename(cudie);
   if (!name && dwarf_hasattr(cudie, DW_AT_name)) HPCDB_TRY(bs_dwarf_out_of_memory("a unit's name"));
   w.comp_dir = bs_intern(u, comp_dir);
-  w.cu_name = file_name(u, w.comp_dir, name);
-  if (!w.cu_name) w.cu_name = bs_intern(u, "");
+  w.cu_name = file_name(u, w.comp_dir, name ? name : "");
+  if ((comp_dir && !w.comp_dir) || !w.cu_name) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if (dwarf_getsrcfiles(cudie, &w.files, &w.n_files) != 0) {
     HPCDB_TRY(bs_dwarf_out_of_memory("a file table"));
     w.files = NULL;
@@ -236,6 +241,9 @@ int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie) {
   free(w.pending);
   if (rc < 0) return rc;
   HPCDB_TRY(read_lines(u, cudie, w.comp_dir));
+  /* libdw goes on after some failed allocations without saying so (a line table's file names
+   * left relative when the compilation directory could not be read): its error is still set */
+  HPCDB_TRY(bs_dwarf_out_of_memory("a unit"));
   for (uint64_t i = 0; i < u->n_funcs; i++) {
     bs_func *f = &u->funcs[i];
     if (f->file) continue;

@@ -96,8 +96,9 @@ const uint8_t *bs_binary_code_at(const bs_binary *b, uint64_t addr, uint64_t *le
 
 /* Functions of one compile unit from DWARF into u (reset first). */
 int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie);
-/* After a libdw call failed: HPCDB_ENOMEM (message set) when it failed for
- * want of memory, which must not be read as "this part is absent"; else 0. */
+/* After a libdw or libelf call failed: HPCDB_ENOMEM (message set) when it
+ * (or an earlier call) failed for want of memory, which must not be read as
+ * "this part is absent"; else 0. */
 int bs_dwarf_out_of_memory(const char *what);
 
 /* Function symbols (.symtab, else .dynsym) in executable sections, and PLT

@@ -151,6 +151,7 @@ int bs_symbols_read(const bs_binary *b, hpcdb_arena *names, bs_symbol **out, siz
   if (symtab) rc = read_table(b, symtab, &symtab_sh, &c, &n, &cap);
   if (rc == 0 && n == 0 && dynsym) rc = read_table(b, dynsym, &dynsym_sh, &c, &n, &cap);
   if (rc == 0) rc = read_plt(b, names, &c, &n, &cap);
+  if (rc == 0) rc = bs_dwarf_out_of_memory("the symbol tables"); /* a table skipped for want of memory */
   if (rc < 0) {
     free(c);
     return rc;

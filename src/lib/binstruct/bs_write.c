@@ -185,6 +185,8 @@ static int next_unit(writer *wr, Dwarf_CU **cu, bs_unit *u, int *have) {
   int more;
   while ((more = dwarf_get_units(wr->b->dwarf, *cu, cu, &version, &unit_type, &cudie, &subdie)) == 0) {
     Dwarf_Die *die = unit_type == DW_UT_skeleton ? &subdie : &cudie;
+    /* a unit read with a failed allocation libdw did not report: dwarf_tag would follow its NULL */
+    HPCDB_TRY(bs_dwarf_out_of_memory("a unit"));
     int tag = dwarf_tag(die);
     if (tag == DW_TAG_invalid) HPCDB_TRY(bs_dwarf_out_of_memory("a unit"));
     if (tag != DW_TAG_compile_unit) continue;

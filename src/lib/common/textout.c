@@ -28,7 +28,7 @@ static void *writer(void *arg) {
 int textout_open(textout *t, FILE *f) {
   t->f = f;
   t->len = 0;
-  t->failed = t->write_failed = t->stop = t->threaded = 0;
+  t->failed = t->write_failed = t->stop = t->writer.started = 0;
   t->pending = NULL;
   t->blocks[0] = malloc(TEXTOUT_BLOCK);
   t->blocks[1] = malloc(TEXTOUT_BLOCK);
@@ -44,8 +44,7 @@ int textout_open(textout *t, FILE *f) {
     pthread_mutex_destroy(&t->lock);
     return 0;
   }
-  t->threaded = pthread_create(&t->thread, NULL, writer, t) == 0;
-  if (!t->threaded) {
+  if (!worker_start(&t->writer, 1, writer, t)) {
     pthread_cond_destroy(&t->cond);
     pthread_mutex_destroy(&t->lock);
   }
@@ -59,7 +58,7 @@ static void wait_idle(textout *t) {
 
 void textout_flush(textout *t) {
   if (!t->len) return;
-  if (!t->threaded) {
+  if (!t->writer.started) {
     if (fwrite(t->buf, 1, t->len, t->f) != t->len && !t->failed) t->failed = errno;
     t->len = 0;
     return;
@@ -87,16 +86,15 @@ void textout_put_slow(textout *t, const char *s, size_t n) {
 
 int textout_close(textout *t) {
   textout_flush(t);
-  if (t->threaded) {
+  if (t->writer.started) {
     pthread_mutex_lock(&t->lock);
     wait_idle(t);
     t->stop = 1;
     pthread_cond_broadcast(&t->cond);
     pthread_mutex_unlock(&t->lock);
-    pthread_join(t->thread, NULL);
+    worker_join(&t->writer);
     pthread_cond_destroy(&t->cond);
     pthread_mutex_destroy(&t->lock);
-    t->threaded = 0;
     if (!t->failed) t->failed = t->write_failed;
   }
   if ((fflush(t->f) != 0 || ferror(t->f)) && !t->failed) t->failed = errno;

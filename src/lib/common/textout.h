@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/dtoa.h"
+#include "common/worker.h"
 
 #define TEXTOUT_BLOCK (1u << 20)
 
@@ -21,12 +22,12 @@ typedef struct textout {
   int failed; /* the errno of the first write that failed (0: none) */
   char *blocks[2];
   /* the writer thread: pending is the block it writes (NULL: idle) */
-  pthread_t thread;
+  worker_thread writer; /* .started: blocks go through the writer thread */
   pthread_mutex_t lock;
   pthread_cond_t cond;
   const char *pending;
   size_t pending_len;
-  int threaded, stop, write_failed; /* write_failed: as failed, in the writer thread */
+  int stop, write_failed; /* write_failed: as failed, in the writer thread */
 } textout;
 
 /* 0, or HPCDB_ENOMEM (message set). */

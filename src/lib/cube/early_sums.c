@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/worker.h"
 
 enum { PENDING, TAKEN, SKIPPED }; /* cube_early_metric.state */
 
@@ -197,7 +198,7 @@ void cube_early_start(cube_early *e, const cube_member_index *x, const char *pat
     return;
   }
   e->synced = 1;
-  e->started = pthread_create(&e->thread, NULL, helper, e) == 0;
+  worker_start(&e->helper, 1, helper, e);
 }
 
 void cube_early_skip(cube_early_metric *m) {
@@ -206,7 +207,7 @@ void cube_early_skip(cube_early_metric *m) {
 }
 
 void cube_early_finish(cube_early *e, const uint32_t *parent, uint32_t n_cnodes) {
-  if (!e->started) return;
+  if (!e->helper.started) return;
   pthread_mutex_lock(&e->lock); /* the scan is short: wait for the tree */
   while (e->tree == SCANNING) pthread_cond_wait(&e->scanned, &e->lock);
   pthread_mutex_unlock(&e->lock);
@@ -220,8 +221,7 @@ void cube_early_finish(cube_early *e, const uint32_t *parent, uint32_t n_cnodes)
   } else {
     atomic_store(&e->stop, 1);
   }
-  pthread_join(e->thread, NULL);
-  e->started = 0;
+  worker_join(&e->helper);
 }
 
 const cube_early_metric *cube_early_find(const cube_early *e, const cube_indexed_member *ix,
@@ -232,9 +232,9 @@ const cube_early_metric *cube_early_find(const cube_early *e, const cube_indexed
 }
 
 void cube_early_free(cube_early *e) {
-  if (e->started) { /* the reader failed before it finished them */
+  if (e->helper.started) { /* the reader failed before it finished them */
     atomic_store(&e->stop, 1);
-    pthread_join(e->thread, NULL);
+    worker_join(&e->helper);
   }
   for (uint32_t i = 0; i < e->n_metrics; i++) {
     cube_early_metric *m = &e->metrics[i];

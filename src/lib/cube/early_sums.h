@@ -4,6 +4,8 @@
 #define HPCDB_CUBE_EARLY_SUMS_H
 
 #include <pthread.h>
+
+#include "common/worker.h"
 #include <stdatomic.h>
 
 #include "cube/cube.h"
@@ -41,9 +43,8 @@ typedef struct cube_early {
   atomic_int stop;
   pthread_mutex_t lock;
   pthread_cond_t scanned;
-  pthread_t thread;
+  worker_thread helper; /* .started: the helper runs */
   int synced;   /* lock and scanned are initialised */
-  int started;  /* the helper runs */
   int verified; /* after cube_early_finish: the scanned tree is the anchor's */
 } cube_early;
 

@@ -3,7 +3,6 @@
  * cnodes x locations, one filled while the other is written), then the members of the Cube file it was read from
  * that hpcdb does not interpret (write_carry.c). Members carry mtime 0 so that equal models give
  * byte-identical files. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -11,6 +10,7 @@
 #include "common/archive_lib.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/worker.h"
 #include "cube/cube_write.h"
 
 static la_ssize_t to_file(struct archive *ar, void *user, const void *data, size_t n) {
@@ -101,10 +101,9 @@ static void *write_job(void *arg) {
 }
 
 /* Waits for the metric being written; its failure becomes this thread's. */
-static int finish_job(pthread_t thread, int *running, metric_job *j) {
-  if (!*running) return 0;
-  pthread_join(thread, NULL);
-  *running = 0;
+static int finish_job(worker_thread *writer, metric_job *j) {
+  if (!writer->started) return 0;
+  worker_join(writer);
   return j->rc < 0 ? hpcdb_fail(j->rc, "%s", j->error) : 0;
 }
 
@@ -117,23 +116,21 @@ static int add_metrics(struct archive *ar, hpcdb_atomic_file *f, const hpcdb_exp
                        const cube_metric_plan *plans, uint32_t n_plans, const char *path, int compress) {
   cube_metric_rows rows[2] = {{0}};
   metric_job job;
-  pthread_t thread;
-  int running = 0, rc = 0;
+  worker_thread writer = {.started = 0};
+  int rc = 0;
   for (uint32_t k = 0; k < n_plans && rc == 0; k++) {
     cube_metric_rows *r = &rows[k & 1];
     rc = cube_metric_rows_fill(r, exp, t, &plans[k]);
-    int done = finish_job(thread, &running, &job);
+    int done = finish_job(&writer, &job);
     if (rc == 0) rc = done;
     if (rc < 0 || r->n_listed == 0) continue;
     job = (metric_job){ar, f, path, compress, k, r, 0, ""};
-    if (pthread_create(&thread, NULL, write_job, &job) == 0) {
-      running = 1;
-    } else {
+    if (!worker_start(&writer, 1, write_job, &job)) { /* no thread: written here */
       write_job(&job);
       rc = job.rc;
     }
   }
-  int done = finish_job(thread, &running, &job);
+  int done = finish_job(&writer, &job);
   if (rc == 0) rc = done;
   cube_metric_rows_free(&rows[0]);
   cube_metric_rows_free(&rows[1]);

@@ -4,14 +4,7 @@
 #include <stdlib.h>
 
 #include "cube/cube_write.h"
-
-static uint64_t report(hpcdb_line_fn fn, void *user, uint64_t n, const char *what) {
-  char line[256];
-  if (n == 0) return 0;
-  snprintf(line, sizeof line, "%llu %s", (unsigned long long)n, what);
-  if (fn) fn(user, line);
-  return 1;
-}
+#include "model/format.h"
 
 /* Values in location profiles at ids the context tree does not list. */
 static uint64_t untreed_values(const hpcdb_experiment *exp) {
@@ -28,7 +21,7 @@ static uint64_t untreed_values(const hpcdb_experiment *exp) {
 uint64_t hpcdb_cube_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user) {
   cube_metric_plan *plans = NULL;
   uint32_t n_plans = 0;
-  if (cube_plan_metrics(exp, &plans, &n_plans) < 0) return report(fn, user, 1, "metric plan failed: out of memory");
+  if (cube_plan_metrics(exp, &plans, &n_plans) < 0) return format_loss(fn, user, 1, "metric plan failed: out of memory");
   uint64_t stats = 0, scopes = 0, flags = 0, trace_points = 0;
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
     const hpcdb_metric *m = &exp->metrics[i];
@@ -49,14 +42,14 @@ uint64_t hpcdb_cube_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, 
   for (uint32_t i = 0; i < exp->n_functions; i++) flags += exp->functions[i].flags != 0;
   for (uint32_t i = 0; i < exp->n_traces; i++) trace_points += exp->traces[i].n;
   uint64_t kinds = 0;
-  kinds += report(fn, user, exp->n_metrics - n_plans, "metric(s) without a point or execution scope are not stored");
-  kinds += report(fn, user, scopes, "metric scope(s) other than point and execution (e.g. function, lex_aware) are not stored");
-  kinds += report(fn, user, stats, "summary statistic(s) other than plain sums, minima and maxima are not stored "
+  kinds += format_loss(fn, user, exp->n_metrics - n_plans, "metric(s) without a point or execution scope are not stored");
+  kinds += format_loss(fn, user, scopes, "metric scope(s) other than point and execution (e.g. function, lex_aware) are not stored");
+  kinds += format_loss(fn, user, stats, "summary statistic(s) other than plain sums, minima and maxima are not stored "
                                    "(Cube recomputes the combination over locations)");
-  kinds += report(fn, user, untreed_values(exp), "value(s) at contexts the tree does not list are not stored "
+  kinds += format_loss(fn, user, untreed_values(exp), "value(s) at contexts the tree does not list are not stored "
                                                  "(inclusive metrics keep them in their parents' exclusive values)");
-  kinds += report(fn, user, flags, "load module, source file or function flag(s) are not stored");
-  kinds += report(fn, user, trace_points, "trace record(s) are not stored (Cube files hold profiles only)");
+  kinds += format_loss(fn, user, flags, "load module, source file or function flag(s) are not stored");
+  kinds += format_loss(fn, user, trace_points, "trace record(s) are not stored (Cube files hold profiles only)");
   free(plans);
   return kinds;
 }

@@ -21,25 +21,25 @@ int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, cons
   hpcrun_file *f = calloc(1, sizeof *f);
   if (!f) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   hpcrun_parser p;
-  hp_init(&p, data, len, path, &f->arena);
+  hpcrun_parse_init(&p, data, len, path, &f->arena);
   p.c.section = "header";
   int rc;
   if (len < HPCRUN_HEADER_LEN || memcmp(data, HPCRUN_MAGIC, HPCRUN_MAGIC_LEN) != 0) {
-    rc = hp_fail(&p, HPCDB_ENOTFORMAT, 0, "magic", "not an hpcrun profile (no \"%s\")",
+    rc = hpcrun_parse_fail(&p, HPCDB_ENOTFORMAT, 0, "magic", "not an hpcrun profile (no \"%s\")",
                  HPCRUN_MAGIC);
   } else if (!version_digits(data + HPCRUN_MAGIC_LEN, &f->major, &f->minor) ||
              !((f->major == 2 || f->major == 3 || f->major == 4) && f->minor == 0)) {
-    rc = hp_fail(&p, HPCDB_EVERSION, HPCRUN_MAGIC_LEN, "version",
+    rc = hpcrun_parse_fail(&p, HPCDB_EVERSION, HPCRUN_MAGIC_LEN, "version",
                  "version \"%.5s\" is not 02.00, 03.00 or 04.00", data + HPCRUN_MAGIC_LEN);
   } else if (data[HPCRUN_HEADER_LEN - 1] != 'b') {
-    rc = hp_fail(&p, HPCDB_ECORRUPT, HPCRUN_HEADER_LEN - 1, "endian",
+    rc = hpcrun_parse_fail(&p, HPCDB_ECORRUPT, HPCRUN_HEADER_LEN - 1, "endian",
                  "byte-order mark is 0x%02x, expected 'b'", data[HPCRUN_HEADER_LEN - 1]);
   } else {
     memcpy(f->version, data + HPCRUN_MAGIC_LEN, 5);
     rc = f->major == 4 ? hpcrun_parse_v4(&p, f) : hpcrun_parse_v2(&p, f);
   }
   if (rc < 0) {
-    hp_copy_error(&p, err);
+    hpcrun_parse_copy_error(&p, err);
     hpcrun_file_free(f);
     return rc;
   }
@@ -50,15 +50,8 @@ int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, cons
 int hpcrun_file_load(hpcrun_file **out, const char *path, hpcrun_parse_error *err) {
   *out = NULL;
   hpcdb_mapped_file m;
-  int rc = mapped_file_open(&m, path);
-  if (rc < 0) {
-    if (err) {
-      err->offset = 0;
-      err->rule = "io";
-    }
-    return rc;
-  }
-  rc = hpcrun_file_parse(out, m.data, m.len, path, err);
+  HPCDB_TRY(hpcrun_parse_map(&m, path, err));
+  int rc = hpcrun_file_parse(out, m.data, m.len, path, err);
   mapped_file_close(&m);
   return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "common/cursor.h"
 #include "common/error.h"
+#include "common/mapped_file.h"
 #include "hpcrun/hpcrun_file.h"
 
 typedef struct hpcrun_parser {
@@ -16,39 +17,42 @@ typedef struct hpcrun_parser {
   const char *err_rule;
 } hpcrun_parser;
 
-void hp_init(hpcrun_parser *p, const uint8_t *data, uint64_t len, const char *path,
+void hpcrun_parse_init(hpcrun_parser *p, const uint8_t *data, uint64_t len, const char *path,
              hpcdb_arena *arena);
 /* Reports a rule violation at off (in the cursor's current section). */
-int hp_fail(hpcrun_parser *p, int status, uint64_t off, const char *rule, const char *fmt, ...)
+int hpcrun_parse_fail(hpcrun_parser *p, int status, uint64_t off, const char *rule, const char *fmt, ...)
     HPCDB_PRINTF(5, 6);
 /* Records the cursor position as the failure point of a lower-level error. */
-int hp_note(hpcrun_parser *p, int status);
-void hp_clear(hpcrun_parser *p);
-void hp_copy_error(const hpcrun_parser *p, hpcrun_parse_error *err);
+int hpcrun_parse_note(hpcrun_parser *p, int status);
+void hpcrun_parse_clear(hpcrun_parser *p);
+void hpcrun_parse_copy_error(const hpcrun_parser *p, hpcrun_parse_error *err);
+/* Maps a measurement file for parsing; on failure err (when not NULL) says
+ * "io" at offset 0. The .hpcrun and .hpctrace loaders share it. */
+int hpcrun_parse_map(hpcdb_mapped_file *m, const char *path, hpcrun_parse_error *err);
 
-#define HP_TRY(p, expr)                                                                            \
+#define HPCRUN_PARSE_TRY(p, expr)                                                                  \
   do {                                                                                             \
-    int hp_rc_ = (expr);                                                                           \
-    if (hp_rc_ < 0) return hp_note((p), hp_rc_);                                                   \
+    int hpcrun_parse_rc_ = (expr);                                                                 \
+    if (hpcrun_parse_rc_ < 0) return hpcrun_parse_note((p), hpcrun_parse_rc_);                     \
   } while (0)
 
 /* Fails unless count elements of at least min_size bytes fit in what is left
  * of the section: counts read from the file are capped before allocating. */
-int hp_check_count(hpcrun_parser *p, uint64_t count, uint64_t min_size, const char *what);
+int hpcrun_parse_check_count(hpcrun_parser *p, uint64_t count, uint64_t min_size, const char *what);
 /* count elements of size bytes from the arena (count already checked). */
-void *hp_alloc(hpcrun_parser *p, uint64_t count, size_t size);
-/* As hp_alloc, not zeroed: for an array the caller fills whole. */
-void *hp_alloc_filled(hpcrun_parser *p, uint64_t count, size_t size);
-const uint8_t *hp_copy_bytes(hpcrun_parser *p, const uint8_t *src, uint64_t n);
+void *hpcrun_parse_alloc(hpcrun_parser *p, uint64_t count, size_t size);
+/* As hpcrun_parse_alloc, not zeroed: for an array the caller fills whole. */
+void *hpcrun_parse_alloc_filled(hpcrun_parser *p, uint64_t count, size_t size);
+const uint8_t *hpcrun_parse_copy_bytes(hpcrun_parser *p, const uint8_t *src, uint64_t n);
 
-int hp_u8(hpcrun_parser *p, uint8_t *v, const char *what);
-int hp_u16(hpcrun_parser *p, uint16_t *v, const char *what);
-int hp_u32(hpcrun_parser *p, uint32_t *v, const char *what);
-int hp_u64(hpcrun_parser *p, uint64_t *v, const char *what);
-int hp_str(hpcrun_parser *p, hpcrun_str *s, const char *what);
-int hp_nvlist(hpcrun_parser *p, hpcrun_nvlist *l, const char *what);
-int hp_loadmap(hpcrun_parser *p, hpcrun_tables *t);
-int hp_metric_table(hpcrun_parser *p, hpcrun_tables *t, int with_tail);
+int hpcrun_parse_u8(hpcrun_parser *p, uint8_t *v, const char *what);
+int hpcrun_parse_u16(hpcrun_parser *p, uint16_t *v, const char *what);
+int hpcrun_parse_u32(hpcrun_parser *p, uint32_t *v, const char *what);
+int hpcrun_parse_u64(hpcrun_parser *p, uint64_t *v, const char *what);
+int hpcrun_parse_str(hpcrun_parser *p, hpcrun_str *s, const char *what);
+int hpcrun_parse_nvlist(hpcrun_parser *p, hpcrun_nvlist *l, const char *what);
+int hpcrun_parse_loadmap(hpcrun_parser *p, hpcrun_tables *t);
+int hpcrun_parse_metric_table(hpcrun_parser *p, hpcrun_tables *t, int with_tail);
 
 int hpcrun_parse_v4(hpcrun_parser *p, hpcrun_file *f);
 int hpcrun_parse_v2(hpcrun_parser *p, hpcrun_file *f);

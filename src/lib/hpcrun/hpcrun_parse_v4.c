@@ -11,21 +11,21 @@ static const char *const section_names[HPCRUN_N_SECTIONS] = {
 static int read_footer(hpcrun_parser *p, hpcrun_file *f) {
   hpcdb_cursor *c = &p->c;
   if (c->len < HPCRUN_HEADER_LEN + HPCRUN_FOOTER_LEN)
-    return hp_fail(p, HPCDB_ETRUNCATED, c->len, "footer",
+    return hpcrun_parse_fail(p, HPCDB_ETRUNCATED, c->len, "footer",
                    "file of %llu bytes cannot hold the header and the %d-byte footer",
                    (unsigned long long)c->len, HPCRUN_FOOTER_LEN);
   uint64_t foot = c->len - HPCRUN_FOOTER_LEN;
-  HP_TRY(p, cursor_section(c, "footer", foot, HPCRUN_FOOTER_LEN));
+  HPCRUN_PARSE_TRY(p, cursor_section(c, "footer", foot, HPCRUN_FOOTER_LEN));
   uint64_t v[13], magic;
-  for (int i = 0; i < 13; i++) HP_TRY(p, hp_u64(p, &v[i], "footer offset"));
-  HP_TRY(p, hp_u64(p, &magic, "footer magic"));
+  for (int i = 0; i < 13; i++) HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &v[i], "footer offset"));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &magic, "footer magic"));
   if (magic != HPCRUN_FOOTER_MAGIC)
-    return hp_fail(p, HPCDB_ECORRUPT, foot + 104, "footer-magic",
+    return hpcrun_parse_fail(p, HPCDB_ECORRUPT, foot + 104, "footer-magic",
                    "footer magic is 0x%016llx, expected 0x%016llx (\"HPCRUNsm\")",
                    (unsigned long long)magic, (unsigned long long)HPCRUN_FOOTER_MAGIC);
   f->footer_start = v[12];
   if (f->footer_start != foot)
-    return hp_fail(p, HPCDB_ECORRUPT, foot + 96, "footer-offset",
+    return hpcrun_parse_fail(p, HPCDB_ECORRUPT, foot + 96, "footer-offset",
                    "footer says it starts at 0x%llx but it is the last %d bytes (0x%llx)",
                    (unsigned long long)f->footer_start, HPCRUN_FOOTER_LEN,
                    (unsigned long long)foot);
@@ -36,10 +36,10 @@ static int read_footer(hpcrun_parser *p, hpcrun_file *f) {
     sec->end = v[2 * s + 1];
     uint64_t at = foot + 16 * (uint64_t)s;
     if (s == HPCRUN_SEC_HEADER && sec->start != 0)
-      return hp_fail(p, HPCDB_ECORRUPT, at, "section-order",
+      return hpcrun_parse_fail(p, HPCDB_ECORRUPT, at, "section-order",
                      "the header section starts at 0x%llx, not 0", (unsigned long long)sec->start);
     if (sec->start < prev_end || sec->end < sec->start || sec->end > foot)
-      return hp_fail(p, HPCDB_ECORRUPT, at, "section-order",
+      return hpcrun_parse_fail(p, HPCDB_ECORRUPT, at, "section-order",
                      "%s section [0x%llx, 0x%llx) overlaps the previous one (ends 0x%llx) or "
                      "runs past the footer (0x%llx)",
                      section_names[s], (unsigned long long)sec->start, (unsigned long long)sec->end,
@@ -51,7 +51,7 @@ static int read_footer(hpcrun_parser *p, hpcrun_file *f) {
 
 static int enter(hpcrun_parser *p, const hpcrun_file *f, int s) {
   const hpcrun_section_layout *sec = &f->sections[s];
-  HP_TRY(p, cursor_section(&p->c, section_names[s], sec->start, sec->end - sec->start));
+  HPCRUN_PARSE_TRY(p, cursor_section(&p->c, section_names[s], sec->start, sec->end - sec->start));
   return 0;
 }
 
@@ -63,32 +63,32 @@ static int finish(hpcrun_parser *p, hpcrun_file *f, int s) {
   const uint8_t *base = p->c.base;
   uint64_t slack = sec->end - p->c.pos;
   if (slack > UINT32_MAX)
-    return hp_fail(p, HPCDB_EUNSUPPORTED, p->c.pos, "section-slack",
+    return hpcrun_parse_fail(p, HPCDB_EUNSUPPORTED, p->c.pos, "section-slack",
                    "%llu unparsed bytes at the end of the section", (unsigned long long)slack);
   sec->slack_len = (uint32_t)slack;
-  if (slack && !(sec->slack = hp_copy_bytes(p, base + p->c.pos, slack)))
-    return hp_note(p, HPCDB_ENOMEM);
+  if (slack && !(sec->slack = hpcrun_parse_copy_bytes(p, base + p->c.pos, slack)))
+    return hpcrun_parse_note(p, HPCDB_ENOMEM);
   sec->gap_len = next - sec->end;
   sec->gap = NULL;
   for (uint64_t i = sec->end; i < next; i++)
     if (base[i]) {
-      if (!(sec->gap = hp_copy_bytes(p, base + sec->end, sec->gap_len)))
-        return hp_note(p, HPCDB_ENOMEM);
+      if (!(sec->gap = hpcrun_parse_copy_bytes(p, base + sec->end, sec->gap_len)))
+        return hpcrun_parse_note(p, HPCDB_ENOMEM);
       break;
     }
   return 0;
 }
 
 static int read_cct(hpcrun_parser *p, hpcrun_tables *t) {
-  HP_TRY(p, hp_u64(p, &t->n_nodes, "node count"));
-  HP_TRY(p, hp_check_count(p, t->n_nodes, HPCRUN_V4_NODE_LEN, "cct"));
-  t->nodes = hp_alloc_filled(p, t->n_nodes, sizeof *t->nodes); /* each node is written whole below */
-  if (!t->nodes) return hp_note(p, HPCDB_ENOMEM);
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &t->n_nodes, "node count"));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_check_count(p, t->n_nodes, HPCRUN_V4_NODE_LEN, "cct"));
+  t->nodes = hpcrun_parse_alloc_filled(p, t->n_nodes, sizeof *t->nodes); /* each node is written whole below */
+  if (!t->nodes) return hpcrun_parse_note(p, HPCDB_ENOMEM);
   t->nodes_off = p->c.pos;
   t->node_len = HPCRUN_V4_NODE_LEN;
   for (uint64_t i = 0; i < t->n_nodes; i++) {
     const uint8_t *b = cursor_take(&p->c, HPCRUN_V4_NODE_LEN, "cct node");
-    if (!b) return hp_note(p, HPCDB_ETRUNCATED);
+    if (!b) return hpcrun_parse_note(p, HPCDB_ETRUNCATED);
     t->nodes[i] = (hpcrun_cct_node){.id = rd_be32(b), .parent = rd_be32(b + 4), .lm_id = rd_be16(b + 8),
                                     .ip = rd_be64(b + 10), .flags = b[18]};
   }
@@ -101,60 +101,60 @@ static int read_metrics(hpcrun_parser *p, hpcrun_file *f) {
   uint64_t start = p->c.pos;
   for (int tail = 1; tail >= 0; tail--) {
     hpcrun_tables t = f->t;
-    if (hp_metric_table(p, &t, tail) == 0 && p->c.pos == p->c.limit) {
+    if (hpcrun_parse_metric_table(p, &t, tail) == 0 && p->c.pos == p->c.limit) {
       f->t = t;
       return 0;
     }
     p->c.pos = start;
-    hp_clear(p);
+    hpcrun_parse_clear(p);
   }
-  return hp_metric_table(p, &f->t, 1);
+  return hpcrun_parse_metric_table(p, &f->t, 1);
 }
 
 static int read_kinds(hpcrun_parser *p, hpcrun_file *f) {
-  HP_TRY(p, hp_u16(p, &f->n_kinds, "kind count"));
-  HP_TRY(p, hp_check_count(p, f->n_kinds, 6, "id-tuple dictionary"));
-  f->kinds = hp_alloc(p, f->n_kinds, sizeof *f->kinds);
-  if (!f->kinds) return hp_note(p, HPCDB_ENOMEM);
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_u16(p, &f->n_kinds, "kind count"));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_check_count(p, f->n_kinds, 6, "id-tuple dictionary"));
+  f->kinds = hpcrun_parse_alloc(p, f->n_kinds, sizeof *f->kinds);
+  if (!f->kinds) return hpcrun_parse_note(p, HPCDB_ENOMEM);
   for (uint16_t i = 0; i < f->n_kinds; i++) {
-    HP_TRY(p, hp_u16(p, &f->kinds[i].kind, "kind"));
-    HP_TRY(p, hp_str(p, &f->kinds[i].name, "kind name"));
+    HPCRUN_PARSE_TRY(p, hpcrun_parse_u16(p, &f->kinds[i].kind, "kind"));
+    HPCRUN_PARSE_TRY(p, hpcrun_parse_str(p, &f->kinds[i].name, "kind name"));
   }
   return 0;
 }
 
 static int read_values(hpcrun_parser *p, hpcrun_sparse *s) {
-  HP_TRY(p, hp_u16(p, &s->n_ids, "id tuple length"));
-  HP_TRY(p, hp_check_count(p, s->n_ids, 18, "id tuple"));
-  s->ids = hp_alloc(p, s->n_ids, sizeof *s->ids);
-  if (!s->ids) return hp_note(p, HPCDB_ENOMEM);
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_u16(p, &s->n_ids, "id tuple length"));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_check_count(p, s->n_ids, 18, "id tuple"));
+  s->ids = hpcrun_parse_alloc(p, s->n_ids, sizeof *s->ids);
+  if (!s->ids) return hpcrun_parse_note(p, HPCDB_ENOMEM);
   for (uint16_t i = 0; i < s->n_ids; i++) {
-    HP_TRY(p, hp_u16(p, &s->ids[i].kind, "id kind"));
-    HP_TRY(p, hp_u64(p, &s->ids[i].physical, "physical id"));
-    HP_TRY(p, hp_u64(p, &s->ids[i].logical, "logical id"));
+    HPCRUN_PARSE_TRY(p, hpcrun_parse_u16(p, &s->ids[i].kind, "id kind"));
+    HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &s->ids[i].physical, "physical id"));
+    HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &s->ids[i].logical, "logical id"));
   }
-  HP_TRY(p, hp_u64(p, &s->n_values, "value count"));
-  HP_TRY(p, hp_u32(p, &s->n_nz_ctxs, "context count"));
-  HP_TRY(p, hp_check_count(p, s->n_values, 10, "values"));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &s->n_values, "value count"));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_u32(p, &s->n_nz_ctxs, "context count"));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_check_count(p, s->n_values, 10, "values"));
   s->values_off = p->c.pos;
-  s->value_bits = hp_alloc(p, s->n_values, sizeof *s->value_bits);
-  s->metric_ids = hp_alloc(p, s->n_values, sizeof *s->metric_ids);
-  if (!s->value_bits || !s->metric_ids) return hp_note(p, HPCDB_ENOMEM);
+  s->value_bits = hpcrun_parse_alloc(p, s->n_values, sizeof *s->value_bits);
+  s->metric_ids = hpcrun_parse_alloc(p, s->n_values, sizeof *s->metric_ids);
+  if (!s->value_bits || !s->metric_ids) return hpcrun_parse_note(p, HPCDB_ENOMEM);
   for (uint64_t i = 0; i < s->n_values; i++) {
     const uint8_t *b = cursor_take(&p->c, 10, "value");
-    if (!b) return hp_note(p, HPCDB_ETRUNCATED);
+    if (!b) return hpcrun_parse_note(p, HPCDB_ETRUNCATED);
     s->value_bits[i] = rd_be64(b);
     s->metric_ids[i] = rd_be16(b + 8);
   }
   uint64_t n_pairs = (uint64_t)s->n_nz_ctxs + 1; /* + the sentinel pair */
-  HP_TRY(p, hp_check_count(p, n_pairs, 12, "context index"));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_check_count(p, n_pairs, 12, "context index"));
   s->ctxs_off = p->c.pos;
-  s->ctx_ids = hp_alloc(p, n_pairs, sizeof *s->ctx_ids);
-  s->ctx_starts = hp_alloc(p, n_pairs, sizeof *s->ctx_starts);
-  if (!s->ctx_ids || !s->ctx_starts) return hp_note(p, HPCDB_ENOMEM);
+  s->ctx_ids = hpcrun_parse_alloc(p, n_pairs, sizeof *s->ctx_ids);
+  s->ctx_starts = hpcrun_parse_alloc(p, n_pairs, sizeof *s->ctx_starts);
+  if (!s->ctx_ids || !s->ctx_starts) return hpcrun_parse_note(p, HPCDB_ENOMEM);
   for (uint64_t i = 0; i < n_pairs; i++) {
     const uint8_t *b = cursor_take(&p->c, 12, "context index entry");
-    if (!b) return hp_note(p, HPCDB_ETRUNCATED);
+    if (!b) return hpcrun_parse_note(p, HPCDB_ETRUNCATED);
     s->ctx_ids[i] = rd_be32(b);
     s->ctx_starts[i] = rd_be64(b + 4);
   }
@@ -162,26 +162,26 @@ static int read_values(hpcrun_parser *p, hpcrun_sparse *s) {
 }
 
 int hpcrun_parse_v4(hpcrun_parser *p, hpcrun_file *f) {
-  HP_TRY(p, read_footer(p, f));
+  HPCRUN_PARSE_TRY(p, read_footer(p, f));
   f->has_layout = 1;
-  HP_TRY(p, enter(p, f, HPCRUN_SEC_HEADER));
-  HP_TRY(p, cursor_skip(&p->c, HPCRUN_HEADER_LEN));
-  HP_TRY(p, hp_nvlist(p, &f->header, "header pairs"));
-  HP_TRY(p, finish(p, f, HPCRUN_SEC_HEADER));
-  HP_TRY(p, enter(p, f, HPCRUN_SEC_LOADMAP));
-  HP_TRY(p, hp_loadmap(p, &f->t));
-  HP_TRY(p, finish(p, f, HPCRUN_SEC_LOADMAP));
-  HP_TRY(p, enter(p, f, HPCRUN_SEC_CCT));
-  HP_TRY(p, read_cct(p, &f->t));
-  HP_TRY(p, finish(p, f, HPCRUN_SEC_CCT));
-  HP_TRY(p, enter(p, f, HPCRUN_SEC_METRICS));
-  HP_TRY(p, read_metrics(p, f));
-  HP_TRY(p, finish(p, f, HPCRUN_SEC_METRICS));
-  HP_TRY(p, enter(p, f, HPCRUN_SEC_IDTUPLES));
-  HP_TRY(p, read_kinds(p, f));
-  HP_TRY(p, finish(p, f, HPCRUN_SEC_IDTUPLES));
-  HP_TRY(p, enter(p, f, HPCRUN_SEC_VALUES));
-  HP_TRY(p, read_values(p, &f->sparse));
-  HP_TRY(p, finish(p, f, HPCRUN_SEC_VALUES));
+  HPCRUN_PARSE_TRY(p, enter(p, f, HPCRUN_SEC_HEADER));
+  HPCRUN_PARSE_TRY(p, cursor_skip(&p->c, HPCRUN_HEADER_LEN));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_nvlist(p, &f->header, "header pairs"));
+  HPCRUN_PARSE_TRY(p, finish(p, f, HPCRUN_SEC_HEADER));
+  HPCRUN_PARSE_TRY(p, enter(p, f, HPCRUN_SEC_LOADMAP));
+  HPCRUN_PARSE_TRY(p, hpcrun_parse_loadmap(p, &f->t));
+  HPCRUN_PARSE_TRY(p, finish(p, f, HPCRUN_SEC_LOADMAP));
+  HPCRUN_PARSE_TRY(p, enter(p, f, HPCRUN_SEC_CCT));
+  HPCRUN_PARSE_TRY(p, read_cct(p, &f->t));
+  HPCRUN_PARSE_TRY(p, finish(p, f, HPCRUN_SEC_CCT));
+  HPCRUN_PARSE_TRY(p, enter(p, f, HPCRUN_SEC_METRICS));
+  HPCRUN_PARSE_TRY(p, read_metrics(p, f));
+  HPCRUN_PARSE_TRY(p, finish(p, f, HPCRUN_SEC_METRICS));
+  HPCRUN_PARSE_TRY(p, enter(p, f, HPCRUN_SEC_IDTUPLES));
+  HPCRUN_PARSE_TRY(p, read_kinds(p, f));
+  HPCRUN_PARSE_TRY(p, finish(p, f, HPCRUN_SEC_IDTUPLES));
+  HPCRUN_PARSE_TRY(p, enter(p, f, HPCRUN_SEC_VALUES));
+  HPCRUN_PARSE_TRY(p, read_values(p, &f->sparse));
+  HPCRUN_PARSE_TRY(p, finish(p, f, HPCRUN_SEC_VALUES));
   return 0;
 }

@@ -10,77 +10,77 @@
 #include "hpcrun/hpcrun_outbuf.h"
 
 static void put_nvlist(hpcrun_outbuf *b, const hpcrun_nvlist *l) {
-  ob_u32(b, l->n);
+  hpcrun_out_u32(b, l->n);
   for (uint32_t i = 0; i < l->n; i++) {
-    ob_str(b, &l->items[i].name);
-    ob_str(b, &l->items[i].value);
+    hpcrun_out_str(b, &l->items[i].name);
+    hpcrun_out_str(b, &l->items[i].value);
   }
 }
 
 static void put_loadmap(hpcrun_outbuf *b, const hpcrun_tables *t) {
-  ob_u32(b, t->n_lm);
+  hpcrun_out_u32(b, t->n_lm);
   for (uint32_t i = 0; i < t->n_lm; i++) {
-    ob_u16(b, t->lm[i].id);
-    ob_str(b, &t->lm[i].name);
-    ob_u64(b, t->lm[i].flags);
+    hpcrun_out_u16(b, t->lm[i].id);
+    hpcrun_out_str(b, &t->lm[i].name);
+    hpcrun_out_u64(b, t->lm[i].flags);
   }
 }
 
 static void put_metrics(hpcrun_outbuf *b, const hpcrun_tables *t) {
-  ob_u32(b, t->n_metrics);
+  hpcrun_out_u32(b, t->n_metrics);
   for (uint32_t i = 0; i < t->n_metrics; i++) {
     const hpcrun_metric_desc *m = &t->metrics[i];
-    ob_str(b, &m->name);
-    ob_str(b, &m->description);
-    ob_bytes(b, m->flags, sizeof m->flags);
-    ob_u64(b, m->period);
-    ob_str(b, &m->formula);
-    ob_str(b, &m->format);
+    hpcrun_out_str(b, &m->name);
+    hpcrun_out_str(b, &m->description);
+    hpcrun_out_bytes(b, m->flags, sizeof m->flags);
+    hpcrun_out_u64(b, m->period);
+    hpcrun_out_str(b, &m->formula);
+    hpcrun_out_str(b, &m->format);
     if (t->metric_tail) {
-      ob_u16(b, m->is_frequency);
-      ob_u16(b, m->is_multiplexed);
-      ob_u64(b, m->threshold_bits);
-      ob_u64(b, m->num_samples);
+      hpcrun_out_u16(b, m->is_frequency);
+      hpcrun_out_u16(b, m->is_multiplexed);
+      hpcrun_out_u64(b, m->threshold_bits);
+      hpcrun_out_u64(b, m->num_samples);
     }
   }
 }
 
 static void put_v4_cct(hpcrun_outbuf *b, const hpcrun_tables *t) {
-  ob_u64(b, t->n_nodes);
+  hpcrun_out_u64(b, t->n_nodes);
   for (uint64_t i = 0; i < t->n_nodes; i++) {
     const hpcrun_cct_node *n = &t->nodes[i];
-    ob_u32(b, n->id);
-    ob_u32(b, n->parent);
-    ob_u16(b, n->lm_id);
-    ob_u64(b, n->ip);
-    ob_u8(b, n->flags);
+    hpcrun_out_u32(b, n->id);
+    hpcrun_out_u32(b, n->parent);
+    hpcrun_out_u16(b, n->lm_id);
+    hpcrun_out_u64(b, n->ip);
+    hpcrun_out_u8(b, n->flags);
   }
 }
 
 static void put_kinds(hpcrun_outbuf *b, const hpcrun_file *f) {
-  ob_u16(b, f->n_kinds);
+  hpcrun_out_u16(b, f->n_kinds);
   for (uint16_t i = 0; i < f->n_kinds; i++) {
-    ob_u16(b, f->kinds[i].kind);
-    ob_str(b, &f->kinds[i].name);
+    hpcrun_out_u16(b, f->kinds[i].kind);
+    hpcrun_out_str(b, &f->kinds[i].name);
   }
 }
 
 static void put_sparse(hpcrun_outbuf *b, const hpcrun_sparse *s) {
-  ob_u16(b, s->n_ids);
+  hpcrun_out_u16(b, s->n_ids);
   for (uint16_t i = 0; i < s->n_ids; i++) {
-    ob_u16(b, s->ids[i].kind);
-    ob_u64(b, s->ids[i].physical);
-    ob_u64(b, s->ids[i].logical);
+    hpcrun_out_u16(b, s->ids[i].kind);
+    hpcrun_out_u64(b, s->ids[i].physical);
+    hpcrun_out_u64(b, s->ids[i].logical);
   }
-  ob_u64(b, s->n_values);
-  ob_u32(b, s->n_nz_ctxs);
+  hpcrun_out_u64(b, s->n_values);
+  hpcrun_out_u32(b, s->n_nz_ctxs);
   for (uint64_t i = 0; i < s->n_values; i++) {
-    ob_u64(b, s->value_bits[i]);
-    ob_u16(b, s->metric_ids[i]);
+    hpcrun_out_u64(b, s->value_bits[i]);
+    hpcrun_out_u16(b, s->metric_ids[i]);
   }
   for (uint64_t i = 0; i <= s->n_nz_ctxs; i++) {
-    ob_u32(b, s->ctx_ids[i]);
-    ob_u64(b, s->ctx_starts[i]);
+    hpcrun_out_u32(b, s->ctx_ids[i]);
+    hpcrun_out_u64(b, s->ctx_starts[i]);
   }
 }
 
@@ -89,8 +89,8 @@ static void put_section(hpcrun_outbuf *b, const hpcrun_file *f, int s, uint64_t 
   *start = b->len;
   switch (s) {
   case HPCRUN_SEC_HEADER:
-    ob_bytes(b, HPCRUN_MAGIC, HPCRUN_MAGIC_LEN);
-    ob_bytes(b, "04.00b", 6);
+    hpcrun_out_bytes(b, HPCRUN_MAGIC, HPCRUN_MAGIC_LEN);
+    hpcrun_out_bytes(b, "04.00b", 6);
     put_nvlist(b, &f->header);
     break;
   case HPCRUN_SEC_LOADMAP: put_loadmap(b, &f->t); break;
@@ -100,54 +100,54 @@ static void put_section(hpcrun_outbuf *b, const hpcrun_file *f, int s, uint64_t 
   default: put_sparse(b, &f->sparse); break;
   }
   const hpcrun_section_layout *sec = &f->sections[s];
-  if (f->has_layout) ob_bytes(b, sec->slack, sec->slack_len);
+  if (f->has_layout) hpcrun_out_bytes(b, sec->slack, sec->slack_len);
   *end = b->len;
   if (!f->has_layout)
-    ob_zeros(b, (HPCRUN_SECTION_ALIGN - b->len % HPCRUN_SECTION_ALIGN) % HPCRUN_SECTION_ALIGN);
+    hpcrun_out_zeros(b, (HPCRUN_SECTION_ALIGN - b->len % HPCRUN_SECTION_ALIGN) % HPCRUN_SECTION_ALIGN);
   else if (sec->gap)
-    ob_bytes(b, sec->gap, sec->gap_len);
+    hpcrun_out_bytes(b, sec->gap, sec->gap_len);
   else
-    ob_zeros(b, sec->gap_len);
+    hpcrun_out_zeros(b, sec->gap_len);
 }
 
 static void put_v4(hpcrun_outbuf *b, const hpcrun_file *f) {
   uint64_t off[2 * HPCRUN_N_SECTIONS];
   for (int s = 0; s < HPCRUN_N_SECTIONS; s++) put_section(b, f, s, &off[2 * s], &off[2 * s + 1]);
   uint64_t footer = b->len;
-  for (int i = 0; i < 2 * HPCRUN_N_SECTIONS; i++) ob_u64(b, off[i]);
-  ob_u64(b, footer);
-  ob_u64(b, HPCRUN_FOOTER_MAGIC);
+  for (int i = 0; i < 2 * HPCRUN_N_SECTIONS; i++) hpcrun_out_u64(b, off[i]);
+  hpcrun_out_u64(b, footer);
+  hpcrun_out_u64(b, HPCRUN_FOOTER_MAGIC);
 }
 
 static void put_v2(hpcrun_outbuf *b, const hpcrun_file *f) {
-  ob_bytes(b, HPCRUN_MAGIC, HPCRUN_MAGIC_LEN);
+  hpcrun_out_bytes(b, HPCRUN_MAGIC, HPCRUN_MAGIC_LEN);
   char version[8];
   snprintf(version, sizeof version, "%02u.00b", (unsigned)f->major);
-  ob_bytes(b, version, 6);
+  hpcrun_out_bytes(b, version, 6);
   put_nvlist(b, &f->header);
   for (uint32_t i = 0; i < f->n_epochs; i++) {
     const hpcrun_epoch *e = &f->epochs[i];
     int lush = (e->flags & HPCRUN_EPOCH_LOGICAL_UNWIND) != 0;
-    ob_bytes(b, HPCRUN_EPOCH_TAG, 8);
-    ob_u64(b, e->flags);
-    ob_u64(b, e->granularity);
-    ob_u32(b, e->ra_to_callsite);
+    hpcrun_out_bytes(b, HPCRUN_EPOCH_TAG, 8);
+    hpcrun_out_u64(b, e->flags);
+    hpcrun_out_u64(b, e->granularity);
+    hpcrun_out_u32(b, e->ra_to_callsite);
     put_nvlist(b, &e->nvps);
     put_metrics(b, &e->t);
     put_loadmap(b, &e->t);
-    ob_u64(b, e->t.n_nodes);
+    hpcrun_out_u64(b, e->t.n_nodes);
     for (uint64_t k = 0; k < e->t.n_nodes; k++) {
       const hpcrun_cct_node *n = &e->t.nodes[k];
-      ob_u32(b, n->id);
-      ob_u32(b, n->parent);
-      if (lush) ob_u32(b, n->lush_assoc);
-      ob_u16(b, n->lm_id);
-      ob_u64(b, n->ip);
+      hpcrun_out_u32(b, n->id);
+      hpcrun_out_u32(b, n->parent);
+      if (lush) hpcrun_out_u32(b, n->lush_assoc);
+      hpcrun_out_u16(b, n->lm_id);
+      hpcrun_out_u64(b, n->ip);
       if (lush) {
-        ob_u64(b, n->lip[0]);
-        ob_u64(b, n->lip[1]);
+        hpcrun_out_u64(b, n->lip[0]);
+        hpcrun_out_u64(b, n->lip[1]);
       }
-      for (uint32_t m = 0; m < e->t.n_metrics; m++) ob_u64(b, e->values[k * e->t.n_metrics + m]);
+      for (uint32_t m = 0; m < e->t.n_metrics; m++) hpcrun_out_u64(b, e->values[k * e->t.n_metrics + m]);
     }
   }
 }

@@ -10,16 +10,16 @@
 
 static int check_header(hpcrun_parser *p, const uint8_t *data, uint64_t len) {
   if (len < HPCRUN_MAGIC_LEN || memcmp(data, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN) != 0)
-    return hp_fail(p, HPCDB_ENOTFORMAT, 0, "magic", "not an hpctrace file (no \"%s\")",
+    return hpcrun_parse_fail(p, HPCDB_ENOTFORMAT, 0, "magic", "not an hpctrace file (no \"%s\")",
                    HPCTRACE_MAGIC);
   if (len < HPCTRACE_HEADER_LEN)
-    return hp_fail(p, HPCDB_ETRUNCATED, len, "bounds", "the %d-byte header is cut short",
+    return hpcrun_parse_fail(p, HPCDB_ETRUNCATED, len, "bounds", "the %d-byte header is cut short",
                    HPCTRACE_HEADER_LEN);
   if (memcmp(data + HPCRUN_MAGIC_LEN, "01.01", 5) != 0)
-    return hp_fail(p, HPCDB_EVERSION, HPCRUN_MAGIC_LEN, "version", "version \"%.5s\" is not 01.01",
+    return hpcrun_parse_fail(p, HPCDB_EVERSION, HPCRUN_MAGIC_LEN, "version", "version \"%.5s\" is not 01.01",
                    data + HPCRUN_MAGIC_LEN);
   if (data[23] != 'b')
-    return hp_fail(p, HPCDB_ECORRUPT, 23, "endian", "byte-order mark is 0x%02x, expected 'b'",
+    return hpcrun_parse_fail(p, HPCDB_ECORRUPT, 23, "endian", "byte-order mark is 0x%02x, expected 'b'",
                    data[23]);
   return 0;
 }
@@ -31,14 +31,14 @@ static int read_records(hpcrun_parser *p, hpcrun_trace_file *t, const uint8_t *d
   uint64_t body = len - HPCTRACE_HEADER_LEN;
   t->n = body / rec;
   if (body % rec)
-    return hp_fail(p, HPCDB_ETRUNCATED, HPCTRACE_HEADER_LEN + t->n * rec, "record-bounds",
+    return hpcrun_parse_fail(p, HPCDB_ETRUNCATED, HPCTRACE_HEADER_LEN + t->n * rec, "record-bounds",
                    "%llu trailing bytes are not a whole %llu-byte record",
                    (unsigned long long)(body % rec), (unsigned long long)rec);
-  t->times = hp_alloc(p, t->n, sizeof *t->times);
-  t->cct_ids = hp_alloc(p, t->n, sizeof *t->cct_ids);
-  if (centric) t->metric_ids = hp_alloc(p, t->n, sizeof *t->metric_ids);
+  t->times = hpcrun_parse_alloc(p, t->n, sizeof *t->times);
+  t->cct_ids = hpcrun_parse_alloc(p, t->n, sizeof *t->cct_ids);
+  if (centric) t->metric_ids = hpcrun_parse_alloc(p, t->n, sizeof *t->metric_ids);
   if (!t->times || !t->cct_ids || (centric && !t->metric_ids))
-    return hp_fail(p, HPCDB_ENOMEM, HPCTRACE_HEADER_LEN, "memory", "out of memory");
+    return hpcrun_parse_fail(p, HPCDB_ENOMEM, HPCTRACE_HEADER_LEN, "memory", "out of memory");
   const uint8_t *r = data + HPCTRACE_HEADER_LEN;
   for (uint64_t i = 0; i < t->n; i++, r += rec) {
     t->times[i] = rd_be64(r);
@@ -54,7 +54,7 @@ int hpcrun_trace_parse(hpcrun_trace_file **out, const uint8_t *data, uint64_t le
   hpcrun_trace_file *t = calloc(1, sizeof *t);
   if (!t) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   hpcrun_parser p;
-  hp_init(&p, data, len, path, &t->arena);
+  hpcrun_parse_init(&p, data, len, path, &t->arena);
   p.c.section = "trace header";
   int rc = check_header(&p, data, len);
   if (rc == 0) {
@@ -63,7 +63,7 @@ int hpcrun_trace_parse(hpcrun_trace_file **out, const uint8_t *data, uint64_t le
     rc = read_records(&p, t, data, len);
   }
   if (rc < 0) {
-    hp_copy_error(&p, err);
+    hpcrun_parse_copy_error(&p, err);
     hpcrun_trace_free(t);
     return rc;
   }
@@ -74,15 +74,8 @@ int hpcrun_trace_parse(hpcrun_trace_file **out, const uint8_t *data, uint64_t le
 int hpcrun_trace_load(hpcrun_trace_file **out, const char *path, hpcrun_parse_error *err) {
   *out = NULL;
   hpcdb_mapped_file m;
-  int rc = mapped_file_open(&m, path);
-  if (rc < 0) {
-    if (err) {
-      err->offset = 0;
-      err->rule = "io";
-    }
-    return rc;
-  }
-  rc = hpcrun_trace_parse(out, m.data, m.len, path, err);
+  HPCDB_TRY(hpcrun_parse_map(&m, path, err));
+  int rc = hpcrun_trace_parse(out, m.data, m.len, path, err);
   mapped_file_close(&m);
   return rc;
 }
@@ -96,13 +89,13 @@ void hpcrun_trace_free(hpcrun_trace_file *t) {
 int hpcrun_trace_serialize(const hpcrun_trace_file *t, uint8_t **out, uint64_t *len) {
   hpcrun_outbuf b = {0};
   int centric = (t->flags & HPCTRACE_FLAG_DATA_CENTRIC) != 0;
-  ob_bytes(&b, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN);
-  ob_bytes(&b, "01.01b", 6);
-  ob_u64(&b, t->flags);
+  hpcrun_out_bytes(&b, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN);
+  hpcrun_out_bytes(&b, "01.01b", 6);
+  hpcrun_out_u64(&b, t->flags);
   for (uint64_t i = 0; i < t->n; i++) {
-    ob_u64(&b, t->times[i]);
-    ob_u32(&b, t->cct_ids[i]);
-    if (centric) ob_u32(&b, t->metric_ids ? t->metric_ids[i] : 0);
+    hpcrun_out_u64(&b, t->times[i]);
+    hpcrun_out_u32(&b, t->cct_ids[i]);
+    if (centric) hpcrun_out_u32(&b, t->metric_ids ? t->metric_ids[i] : 0);
   }
   if (b.failed) {
     free(b.data);

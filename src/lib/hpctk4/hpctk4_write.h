@@ -14,27 +14,27 @@
 
 /* A growable byte buffer whose offsets are file offsets (the buffer starts at
  * file offset 0). Space is handed out zeroed; fields are then filled with
- * wr_le* at data + offset (never keep pointers across allocations). */
-typedef struct wbuf {
+ * the byte writers of common/bytes.h at data + offset (never keep pointers across allocations). */
+typedef struct hpctk4_wbuf {
   uint8_t *data;
   uint64_t len, cap;
-} wbuf;
+} hpctk4_wbuf;
 
 /* Zero bytes up to a multiple of align, then n zeroed bytes; *off gets their offset. */
-int wbuf_alloc(wbuf *b, uint64_t n, uint64_t align, uint64_t *off);
-int wbuf_align(wbuf *b, uint64_t align);
-void wbuf_free(wbuf *b);
+int hpctk4_wbuf_alloc(hpctk4_wbuf *b, uint64_t n, uint64_t align, uint64_t *off);
+int hpctk4_wbuf_align(hpctk4_wbuf *b, uint64_t align);
+void hpctk4_wbuf_free(hpctk4_wbuf *b);
 
 /* A string table inside one section: equal strings share one copy. */
-typedef struct wstrtab {
-  wbuf *buf;
+typedef struct hpctk4_strtab {
+  hpctk4_wbuf *buf;
   hpcdb_u64map seen; /* hash of the bytes -> offset of a copy */
-} wstrtab;
+} hpctk4_strtab;
 
 /* Appends s (NUL-terminated; NULL is written as "") unless an equal string
  * was already put in this table; *off gets the file offset of its copy. */
-int wstrtab_put(wstrtab *t, const char *s, uint64_t *off);
-void wstrtab_free(wstrtab *t);
+int hpctk4_strtab_put(hpctk4_strtab *t, const char *s, uint64_t *off);
+void hpctk4_strtab_free(hpctk4_strtab *t);
 
 /* Common file header: magic, format, version 4.0, n_sections zeroed pairs. */
 #define HPCTK4_HEADER_SIZE(n_sections) (16u + 16u * (n_sections))
@@ -61,7 +61,7 @@ typedef struct hpctk4_meta_refs {
   const uint64_t *entry_names;
 } hpctk4_meta_refs;
 /* Appends the Context Tree section; *off and *size get its place. */
-int hpctk4_meta_context_tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs,
+int hpctk4_meta_context_tree(hpctk4_wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs,
                              uint64_t *off, uint64_t *size);
 /* The pretty name written for an entry point: its name, else the canonical one. */
 const char *hpctk4_entry_name(const hpcdb_context *c);
@@ -141,7 +141,7 @@ typedef struct hpctk4_block_place {
 /* profile.db's end from file offset base (8-aligned, after every value block):
  * the Profile Info and Identifier Tuple sections and the footer into *out
  * (offset 0 = base), and the file header (48 bytes) into head. */
-int hpctk4_profile_tail(const hpcdb_experiment *exp, const hpctk4_block_place *places, uint64_t base, wbuf *out,
+int hpctk4_profile_tail(const hpcdb_experiment *exp, const hpctk4_block_place *places, uint64_t base, hpctk4_wbuf *out,
                         uint8_t head[48]);
 
 /* cct.db's header and Context Info section header (48 bytes: {CI} entries
@@ -153,7 +153,7 @@ void hpctk4_cct_header(uint8_t head[HPCTK4_CCT_HEAD], uint32_t n_ctxs);
  * in e in context order (a context's values in profile order), into out from
  * offset 0 (each block at a 4-byte boundary: place it at one), and their {CI}
  * entries (offsets relative to out) into infos (HPCTK4_CCT_CI × n bytes). */
-int hpctk4_cct_encode(const hpctk4_cct_entry *e, const uint64_t *count, uint32_t n, wbuf *out, uint8_t *infos);
+int hpctk4_cct_encode(const hpctk4_cct_entry *e, const uint64_t *count, uint32_t n, hpctk4_wbuf *out, uint8_t *infos);
 
 /* What trace.db's header needs of one trace line. */
 typedef struct hpctk4_trace_desc {
@@ -166,7 +166,7 @@ void hpctk4_trace_describe(const hpcdb_trace *t, hpctk4_trace_desc *d);
 /* trace.db's header and Context Trace Headers section for traces described by
  * d (lines placed one after another, each at an 8-byte boundary); *lines
  * gets the offset of the first line. */
-int hpctk4_trace_head(wbuf *b, const hpctk4_trace_desc *d, uint32_t n, uint64_t trace_min, uint64_t trace_max,
+int hpctk4_trace_head(hpctk4_wbuf *b, const hpctk4_trace_desc *d, uint32_t n, uint64_t trace_min, uint64_t trace_max,
                       uint64_t *lines);
 /* A trace line's elements (12 bytes each) into out (room for kept × 12). */
 void hpctk4_trace_encode(const hpcdb_trace *t, uint8_t *out);

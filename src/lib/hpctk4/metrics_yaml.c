@@ -161,14 +161,14 @@ static void root(emitter *em, const hpcdb_experiment *exp, const hpcdb_metric *m
 }
 
 static int to_wbuf(void *data, unsigned char *bytes, size_t size) {
-  wbuf *b = data;
+  hpctk4_wbuf *b = data;
   uint64_t off;
-  if (wbuf_alloc(b, size, 1, &off) < 0) return 0;
+  if (hpctk4_wbuf_alloc(b, size, 1, &off) < 0) return 0;
   memcpy(b->data + off, bytes, size);
   return 1;
 }
 
-static int emit_all(wbuf *out, const hpcdb_experiment *exp) {
+static int emit_all(hpctk4_wbuf *out, const hpcdb_experiment *exp) {
   emitter em = {.ok = 1};
   if (!yaml_emitter_initialize(&em.e)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory starting the YAML emitter");
   yaml_emitter_set_output(&em.e, to_wbuf, out);
@@ -194,7 +194,7 @@ static int emit_all(wbuf *out, const hpcdb_experiment *exp) {
 }
 
 int hpctk4_write_metrics_yaml(const hpcdb_experiment *exp, const char *path) {
-  wbuf b = {0};
+  hpctk4_wbuf b = {0};
   int rc = emit_all(&b, exp);
   hpcdb_atomic_file f;
   if (rc == 0) rc = atomic_file_open(&f, path);
@@ -205,6 +205,6 @@ int hpctk4_write_metrics_yaml(const hpcdb_experiment *exp, const char *path) {
     else
       atomic_file_abort(&f);
   }
-  wbuf_free(&b);
+  hpctk4_wbuf_free(&b);
   return rc;
 }

@@ -174,13 +174,13 @@ static int finish_profile(void *ctx, const hpcdb_experiment *exp, const char *pa
   if (!places) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t i = 0; i < exp->n_profiles; i++)
     places[i] = (hpctk4_block_place){s->blocks[i].n_values, s->blocks[i].p_values, s->blocks[i].p_idx, s->blocks[i].n_ctxs};
-  wbuf b = {0};
+  hpctk4_wbuf b = {0};
   uint8_t head[HEADER];
   int rc = hpctk4_profile_tail(exp, places, s->prof.written, &b, head);
   free(places);
   if (rc == 0 && (rc = atomic_file_write(&s->prof, b.data, (size_t)b.len)) == 0)
     rc = atomic_file_pwrite(&s->prof, 0, head, sizeof head);
-  wbuf_free(&b);
+  hpctk4_wbuf_free(&b);
   if (rc == 0) {
     s->open = 0;
     rc = atomic_file_commit(&s->prof);
@@ -188,20 +188,20 @@ static int finish_profile(void *ctx, const hpcdb_experiment *exp, const char *pa
   return rc;
 }
 
-int hpctk4_profile_tail(const hpcdb_experiment *exp, const hpctk4_block_place *places, uint64_t base, wbuf *out,
+int hpctk4_profile_tail(const hpcdb_experiment *exp, const hpctk4_block_place *places, uint64_t base, hpctk4_wbuf *out,
                         uint8_t head[48]) {
-  wbuf b = {0};
+  hpctk4_wbuf b = {0};
   uint64_t info, infos, tuples;
-  int rc = wbuf_alloc(&b, 0x0d, 8, &info);
-  if (rc == 0) rc = wbuf_alloc(&b, SZ_PROFILE * (uint64_t)exp->n_profiles, 8, &infos);
+  int rc = hpctk4_wbuf_alloc(&b, 0x0d, 8, &info);
+  if (rc == 0) rc = hpctk4_wbuf_alloc(&b, SZ_PROFILE * (uint64_t)exp->n_profiles, 8, &infos);
   uint64_t info_size = b.len - info;
-  if (rc == 0) rc = wbuf_align(&b, 8);
+  if (rc == 0) rc = hpctk4_wbuf_align(&b, 8);
   tuples = b.len;
   for (uint32_t i = 0; i < exp->n_profiles && rc == 0; i++) {
     const hpcdb_profile *p = &exp->profiles[i];
     const hpctk4_block_place *bl = &places[i];
     uint64_t t = 0;
-    if (p->has_id_tuple && (rc = wbuf_alloc(&b, 8 + 16 * (uint64_t)p->n_ids, 8, &t)) == 0) {
+    if (p->has_id_tuple && (rc = hpctk4_wbuf_alloc(&b, 8 + 16 * (uint64_t)p->n_ids, 8, &t)) == 0) {
       wr_le16(b.data + t, p->n_ids);
       for (uint16_t k = 0; k < p->n_ids; k++) {
         uint8_t *q = b.data + t + 8 + 16 * (uint64_t)k;
@@ -229,10 +229,10 @@ int hpctk4_profile_tail(const hpcdb_experiment *exp, const hpctk4_block_place *p
     hpctk4_set_section(head, 0, info_size, base + info);
     hpctk4_set_section(head, 1, b.len - tuples, base + tuples);
     uint64_t end;
-    if ((rc = wbuf_alloc(&b, 8, 8, &end)) == 0) memcpy(b.data + end, "_prof.db", 8);
+    if ((rc = hpctk4_wbuf_alloc(&b, 8, 8, &end)) == 0) memcpy(b.data + end, "_prof.db", 8);
   }
   if (rc < 0) {
-    wbuf_free(&b);
+    hpctk4_wbuf_free(&b);
     return rc;
   }
   *out = b;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hpctk4/validate.h"
+#include "common/worker.h"
 
 enum { QUEUE_SLOTS = 64 };
 
@@ -87,7 +88,7 @@ static void drain(validator *v, cct_job *j) {
 void validate_profile_and_cct(validator *v, vfile *prof, vfile *cct) {
   int values = validate_profile_infos(v, prof);
   cct_job *j = malloc(sizeof *j);
-  pthread_t thread;
+  worker_thread thread;
   int started = 0;
   if (j) {
     j->tv = *v;
@@ -100,7 +101,7 @@ void validate_profile_and_cct(validator *v, vfile *prof, vfile *cct) {
     j->done = j->header_ok = 0;
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->changed, NULL);
-    started = pthread_create(&thread, NULL, check_cct, j) == 0;
+    started = worker_start(&thread, 1, check_cct, j);
   }
   if (values) validate_profile_values(v, prof);
   v->prof = *prof;
@@ -114,7 +115,7 @@ void validate_profile_and_cct(validator *v, vfile *prof, vfile *cct) {
     return;
   }
   drain(v, j);
-  pthread_join(thread, NULL);
+  worker_join(&thread);
   if (j->header_ok) validate_cct_transpose(v, cct, &j->pass);
   pthread_mutex_destroy(&j->lock);
   pthread_cond_destroy(&j->changed);

@@ -7,7 +7,7 @@
 #include "common/huge_pages.h"
 #include "hpctk4/hpctk4_write.h"
 
-static int wbuf_grow(wbuf *b, uint64_t need) {
+static int hpctk4_wbuf_grow(hpctk4_wbuf *b, uint64_t need) {
   if (need <= b->cap) return 0;
   uint64_t cap = b->cap ? b->cap : 4096;
   while (cap < need) {
@@ -23,25 +23,25 @@ static int wbuf_grow(wbuf *b, uint64_t need) {
   return 0;
 }
 
-int wbuf_alloc(wbuf *b, uint64_t n, uint64_t align, uint64_t *off) {
+int hpctk4_wbuf_alloc(hpctk4_wbuf *b, uint64_t n, uint64_t align, uint64_t *off) {
   uint64_t start = (b->len + align - 1) / align * align, end;
   if (start < b->len || !add_ok(start, n, &end))
     return hpcdb_fail(HPCDB_ENOMEM, "output of more than 2^64 bytes");
-  HPCDB_TRY(wbuf_grow(b, end));
+  HPCDB_TRY(hpctk4_wbuf_grow(b, end));
   memset(b->data + b->len, 0, (size_t)(end - b->len));
   b->len = end;
   if (off) *off = start;
   return 0;
 }
 
-int wbuf_align(wbuf *b, uint64_t align) { return wbuf_alloc(b, 0, align, NULL); }
+int hpctk4_wbuf_align(hpctk4_wbuf *b, uint64_t align) { return hpctk4_wbuf_alloc(b, 0, align, NULL); }
 
-void wbuf_free(wbuf *b) {
+void hpctk4_wbuf_free(hpctk4_wbuf *b) {
   free(b->data);
   memset(b, 0, sizeof *b);
 }
 
-int wstrtab_put(wstrtab *t, const char *s, uint64_t *off) {
+int hpctk4_strtab_put(hpctk4_strtab *t, const char *s, uint64_t *off) {
   if (!s) s = "";
   size_t n = strlen(s) + 1;
   uint64_t h = hash_bytes(s, n), prev;
@@ -49,14 +49,14 @@ int wstrtab_put(wstrtab *t, const char *s, uint64_t *off) {
     *off = prev;
     return 0;
   }
-  HPCDB_TRY(wbuf_alloc(t->buf, n, 1, off));
+  HPCDB_TRY(hpctk4_wbuf_alloc(t->buf, n, 1, off));
   memcpy(t->buf->data + *off, s, n);
   /* On a hash collision the newer copy takes the slot; both stay valid. */
   if (u64map_put(&t->seen, h, *off) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a string table");
   return 0;
 }
 
-void wstrtab_free(wstrtab *t) { u64map_free(&t->seen); }
+void hpctk4_strtab_free(hpctk4_strtab *t) { u64map_free(&t->seen); }
 
 void hpctk4_write_header(uint8_t *p, const char format[4]) {
   memcpy(p, "HPCTOOLKIT", 10);

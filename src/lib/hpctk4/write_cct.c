@@ -348,14 +348,14 @@ void hpctk4_cct_header(uint8_t head[HPCTK4_CCT_HEAD], uint32_t n_ctxs) {
   head[section + 12] = SZ_CI;
 }
 
-int hpctk4_cct_encode(const hpctk4_cct_entry *e, const uint64_t *count, uint32_t n, wbuf *out, uint8_t *infos) {
+int hpctk4_cct_encode(const hpctk4_cct_entry *e, const uint64_t *count, uint32_t n, hpctk4_wbuf *out, uint8_t *infos) {
   chunk_buf b;
   int rc = buf_init(&b, 1);
   memset(infos, 0, (size_t)n * SZ_CI);
   uint64_t at = 0;
   for (uint32_t k = 0; k < n && rc == 0; at += count[k++]) rc = encode_block(&b, e + at, count[k], infos + SZ_CI * (uint64_t)k);
   if (rc == 0) {
-    *out = (wbuf){b.out, b.out_len, b.out_cap};
+    *out = (hpctk4_wbuf){b.out, b.out_len, b.out_cap};
     b.out = NULL;
   }
   buf_free(&b);

@@ -3,7 +3,6 @@
  * renamed to its name at the end (atomic_dir.h). */
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "common/error.h"
 #include "hpcdb/hpcdb.h"
 #include "hpctk4/hpctk4_write.h"
+#include "common/worker.h"
 
 /* dir's parent, and the directories above it that do not exist yet. */
 static int mkdir_parent(const char *dir) {
@@ -148,11 +148,11 @@ static void *tables_main(void *arg) {
 
 static int write_all(const hpcdb_experiment *exp, const char *dir, unsigned flags, const hpctk4_value_writers *w) {
   tables_job tj = {exp, dir, flags, 0, ""};
-  pthread_t tid;
-  int parallel = w->threads > 1 && pthread_create(&tid, NULL, tables_main, &tj) == 0;
+  worker_thread tables;
+  int parallel = worker_start(&tables, w->threads > 1, tables_main, &tj);
   int rc = write_value_files(exp, dir, w);
   if (parallel) {
-    pthread_join(tid, NULL);
+    worker_join(&tables);
     if (tj.rc < 0 && rc == 0) rc = hpcdb_fail(tj.rc, "%s", tj.error);
   } else if (rc == 0) {
     rc = write_tables(exp, dir, flags);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hpcdb/hpctk4_write.h"
+#include "model/format.h"
 
 typedef struct counts {
   uint64_t described, labelled, entry_located, line_without_file, offset_without_module;
@@ -24,14 +25,6 @@ static void count_contexts(const hpcdb_experiment *exp, counts *c) {
   }
 }
 
-static uint64_t report(hpcdb_line_fn fn, void *user, uint64_t n, const char *what) {
-  char line[256];
-  if (n == 0) return 0;
-  snprintf(line, sizeof line, "%llu %s", (unsigned long long)n, what);
-  if (fn) fn(user, line);
-  return 1;
-}
-
 uint64_t hpcdb_hpctk4_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user) {
   counts c = {0};
   uint64_t attrs = 0;
@@ -41,13 +34,13 @@ uint64_t hpcdb_hpctk4_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn
     c.described += exp->metrics[i].description != NULL || exp->metrics[i].unit != NULL;
   count_contexts(exp, &c);
   uint64_t kinds = 0;
-  kinds += report(fn, user, attrs, "attribute(s) (key = value) have no place in v4.0");
-  kinds += report(fn, user, c.described, "metric description(s) or unit(s) have no place in v4.0");
-  kinds += report(fn, user, c.labelled, "label(s) of non-entry contexts have no place in v4.0");
-  kinds += report(fn, user, c.entry_located,
+  kinds += format_loss(fn, user, attrs, "attribute(s) (key = value) have no place in v4.0");
+  kinds += format_loss(fn, user, c.described, "metric description(s) or unit(s) have no place in v4.0");
+  kinds += format_loss(fn, user, c.labelled, "label(s) of non-entry contexts have no place in v4.0");
+  kinds += format_loss(fn, user, c.entry_located,
                   "entry point(s) carry a location, relation, lexical type, flags or propagation bits; "
                   "v4.0 keeps only their id, type and name");
-  kinds += report(fn, user, c.line_without_file, "context line number(s) without a source file are not stored");
-  kinds += report(fn, user, c.offset_without_module, "context offset(s) without a load module are not stored");
+  kinds += format_loss(fn, user, c.line_without_file, "context line number(s) without a source file are not stored");
+  kinds += format_loss(fn, user, c.offset_without_module, "context offset(s) without a load module are not stored");
   return kinds;
 }

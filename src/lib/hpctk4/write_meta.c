@@ -24,19 +24,19 @@ enum { SEC_GENERAL, SEC_IDNAMES, SEC_METRICS, SEC_CONTEXT, SEC_STRINGS, SEC_MODU
 #define SZ_FUNCTION 40
 
 /* Starts a section at an 8-byte boundary with a zeroed header of hdr bytes. */
-static int begin_section(wbuf *b, uint64_t hdr, uint64_t *start) { return wbuf_alloc(b, hdr, 8, start); }
+static int begin_section(hpctk4_wbuf *b, uint64_t hdr, uint64_t *start) { return hpctk4_wbuf_alloc(b, hdr, 8, start); }
 
-static void end_section(wbuf *b, unsigned sec, uint64_t start) {
+static void end_section(hpctk4_wbuf *b, unsigned sec, uint64_t start) {
   hpctk4_set_section(b->data, sec, b->len - start, start);
 }
 
-static int general_section(wbuf *b, const hpcdb_experiment *exp) {
+static int general_section(hpctk4_wbuf *b, const hpcdb_experiment *exp) {
   uint64_t s, title, desc;
-  wstrtab t = {b, {0}};
+  hpctk4_strtab t = {b, {0}};
   int rc = begin_section(b, 16, &s);
-  if (rc == 0) rc = wstrtab_put(&t, exp->title, &title);
-  if (rc == 0) rc = wstrtab_put(&t, exp->description, &desc);
-  wstrtab_free(&t);
+  if (rc == 0) rc = hpctk4_strtab_put(&t, exp->title, &title);
+  if (rc == 0) rc = hpctk4_strtab_put(&t, exp->description, &desc);
+  hpctk4_strtab_free(&t);
   HPCDB_TRY(rc);
   wr_le64(b->data + s, title);
   wr_le64(b->data + s + 8, desc);
@@ -44,19 +44,19 @@ static int general_section(wbuf *b, const hpcdb_experiment *exp) {
   return 0;
 }
 
-static int idnames_section(wbuf *b, const hpcdb_experiment *exp) {
+static int idnames_section(hpctk4_wbuf *b, const hpcdb_experiment *exp) {
   uint64_t s, names, off;
-  wstrtab t = {b, {0}};
+  hpctk4_strtab t = {b, {0}};
   HPCDB_TRY(begin_section(b, 16, &s));
-  HPCDB_TRY(wbuf_alloc(b, 8 * (uint64_t)exp->n_kind_names, 8, &names));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, 8 * (uint64_t)exp->n_kind_names, 8, &names));
   wr_le64(b->data + s, names);
   b->data[s + 8] = (uint8_t)exp->n_kind_names;
   int rc = 0;
   for (uint32_t i = 0; i < exp->n_kind_names && rc == 0; i++) {
-    rc = wstrtab_put(&t, exp->kind_names[i], &off);
+    rc = hpctk4_strtab_put(&t, exp->kind_names[i], &off);
     if (rc == 0) wr_le64(b->data + names + 8 * i, off);
   }
-  wstrtab_free(&t);
+  hpctk4_strtab_free(&t);
   HPCDB_TRY(rc);
   end_section(b, SEC_IDNAMES, s);
   return 0;
@@ -91,14 +91,14 @@ static uint32_t written_scope(const hpcdb_experiment *exp, const scope_map *map,
 
 /* Arrays first (scopes, metric descriptions, then each metric's scope
  * instances and summaries), strings last. */
-static int metrics_arrays(wbuf *b, const hpcdb_experiment *exp, const scope_map *map, uint64_t s, uint64_t *scopes,
+static int metrics_arrays(hpctk4_wbuf *b, const hpcdb_experiment *exp, const scope_map *map, uint64_t s, uint64_t *scopes,
                           uint64_t *metrics, uint64_t *insts, uint64_t *sums) {
-  HPCDB_TRY(wbuf_alloc(b, SZ_SCOPE * (uint64_t)map->n, 8, scopes));
-  HPCDB_TRY(wbuf_alloc(b, SZ_METRIC * (uint64_t)exp->n_metrics, 8, metrics));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_SCOPE * (uint64_t)map->n, 8, scopes));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_METRIC * (uint64_t)exp->n_metrics, 8, metrics));
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
     const hpcdb_metric *m = &exp->metrics[i];
-    HPCDB_TRY(wbuf_alloc(b, SZ_SCOPE_INST * (uint64_t)m->n_instances, 8, &insts[i]));
-    HPCDB_TRY(wbuf_alloc(b, SZ_SUMMARY * (uint64_t)m->n_summaries, 8, &sums[i]));
+    HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_SCOPE_INST * (uint64_t)m->n_instances, 8, &insts[i]));
+    HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_SUMMARY * (uint64_t)m->n_summaries, 8, &sums[i]));
   }
   uint8_t *h = b->data + s;
   wr_le64(h + 0x00, *metrics);
@@ -112,7 +112,7 @@ static int metrics_arrays(wbuf *b, const hpcdb_experiment *exp, const scope_map 
   return 0;
 }
 
-static int metrics_strings(wbuf *b, wstrtab *t, const hpcdb_experiment *exp, const scope_map *map, uint64_t scopes,
+static int metrics_strings(hpctk4_wbuf *b, hpctk4_strtab *t, const hpcdb_experiment *exp, const scope_map *map, uint64_t scopes,
                            uint64_t metrics, const uint64_t *insts, const uint64_t *sums) {
   uint64_t off;
   for (uint32_t i = 0; i < map->n; i++) {
@@ -120,7 +120,7 @@ static int metrics_strings(wbuf *b, wstrtab *t, const hpcdb_experiment *exp, con
     for (uint8_t c = HPCDB_COMBINE_MIN; c <= HPCDB_COMBINE_MAX; c++)
       if (i >= exp->n_scopes && map->subtree[c] == i) added.name = hpctk4_subtree_scope_name(c);
     const hpcdb_scope *sc = i < exp->n_scopes ? &exp->scopes[i] : &added;
-    HPCDB_TRY(wstrtab_put(t, sc->name, &off));
+    HPCDB_TRY(hpctk4_strtab_put(t, sc->name, &off));
     uint8_t *p = b->data + scopes + SZ_SCOPE * (uint64_t)i;
     wr_le64(p, off);
     p[8] = sc->type;
@@ -128,7 +128,7 @@ static int metrics_strings(wbuf *b, wstrtab *t, const hpcdb_experiment *exp, con
   }
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
     const hpcdb_metric *m = &exp->metrics[i];
-    HPCDB_TRY(wstrtab_put(t, m->name, &off));
+    HPCDB_TRY(hpctk4_strtab_put(t, m->name, &off));
     uint8_t *p = b->data + metrics + SZ_METRIC * (uint64_t)i;
     wr_le64(p + 0x00, off);
     wr_le64(p + 0x08, insts[i]);
@@ -142,7 +142,7 @@ static int metrics_strings(wbuf *b, wstrtab *t, const hpcdb_experiment *exp, con
     }
     for (uint32_t k = 0; k < m->n_summaries; k++) {
       const hpcdb_summary *su = &m->summaries[k];
-      HPCDB_TRY(wstrtab_put(t, su->formula, &off));
+      HPCDB_TRY(hpctk4_strtab_put(t, su->formula, &off));
       p = b->data + sums[i] + SZ_SUMMARY * (uint64_t)k;
       wr_le64(p, scopes + SZ_SCOPE * (uint64_t)written_scope(exp, map, m, su->scope));
       wr_le64(p + 0x08, off);
@@ -153,19 +153,19 @@ static int metrics_strings(wbuf *b, wstrtab *t, const hpcdb_experiment *exp, con
   return 0;
 }
 
-static int metrics_section(wbuf *b, const hpcdb_experiment *exp) {
+static int metrics_section(hpctk4_wbuf *b, const hpcdb_experiment *exp) {
   uint64_t s, scopes, metrics;
   uint64_t *insts = calloc(exp->n_metrics ? exp->n_metrics : 1, 2 * sizeof *insts);
   if (!insts) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   uint64_t *sums = insts + exp->n_metrics;
-  wstrtab t = {b, {0}};
+  hpctk4_strtab t = {b, {0}};
   scope_map map;
   map_scopes(exp, &map);
   int rc = map.n > UINT16_MAX ? hpcdb_fail(HPCDB_EUNSUPPORTED, "%u scopes do not fit v4.0's u16", map.n) : 0;
   if (rc == 0) rc = begin_section(b, 0x1b, &s);
   if (rc == 0) rc = metrics_arrays(b, exp, &map, s, &scopes, &metrics, insts, sums);
   if (rc == 0) rc = metrics_strings(b, &t, exp, &map, scopes, metrics, insts, sums);
-  wstrtab_free(&t);
+  hpctk4_strtab_free(&t);
   free(insts);
   HPCDB_TRY(rc);
   end_section(b, SEC_METRICS, s);
@@ -174,33 +174,33 @@ static int metrics_section(wbuf *b, const hpcdb_experiment *exp) {
 
 /* The Common String Table: module paths, file paths, function names, entry
  * point names, in that order, each once. */
-static int strings_section(wbuf *b, const hpcdb_experiment *exp, uint64_t *str) {
-  HPCDB_TRY(wbuf_align(b, 8));
+static int strings_section(hpctk4_wbuf *b, const hpcdb_experiment *exp, uint64_t *str) {
+  HPCDB_TRY(hpctk4_wbuf_align(b, 8));
   uint64_t s = b->len;
   uint64_t *mod = str, *file = mod + exp->n_modules, *fn = file + exp->n_files, *entry = fn + exp->n_functions;
-  wstrtab t = {b, {0}};
+  hpctk4_strtab t = {b, {0}};
   int rc = 0;
-  for (uint32_t i = 0; i < exp->n_modules && rc == 0; i++) rc = wstrtab_put(&t, exp->modules[i].path, &mod[i]);
-  for (uint32_t i = 0; i < exp->n_files && rc == 0; i++) rc = wstrtab_put(&t, exp->files[i].path, &file[i]);
+  for (uint32_t i = 0; i < exp->n_modules && rc == 0; i++) rc = hpctk4_strtab_put(&t, exp->modules[i].path, &mod[i]);
+  for (uint32_t i = 0; i < exp->n_files && rc == 0; i++) rc = hpctk4_strtab_put(&t, exp->files[i].path, &file[i]);
   for (uint32_t i = 0; i < exp->n_functions && rc == 0; i++)
-    if (exp->functions[i].name) rc = wstrtab_put(&t, exp->functions[i].name, &fn[i]);
+    if (exp->functions[i].name) rc = hpctk4_strtab_put(&t, exp->functions[i].name, &fn[i]);
   uint32_t k = 0;
   for (uint32_t c = exp->contexts[0].first_child; c != HPCDB_NONE && rc == 0;
        c = exp->contexts[c].next_sibling, k++)
-    rc = wstrtab_put(&t, hpctk4_entry_name(&exp->contexts[c]), &entry[k]);
-  wstrtab_free(&t);
+    rc = hpctk4_strtab_put(&t, hpctk4_entry_name(&exp->contexts[c]), &entry[k]);
+  hpctk4_strtab_free(&t);
   HPCDB_TRY(rc);
   end_section(b, SEC_STRINGS, s);
   return 0;
 }
 
 /* Load Modules and Source Files share one shape: {flags u32, pPath}. */
-static int path_section(wbuf *b, const hpcdb_experiment *exp, int files, const uint64_t *paths,
+static int path_section(hpctk4_wbuf *b, const hpcdb_experiment *exp, int files, const uint64_t *paths,
                         uint64_t *array) {
   uint32_t n = files ? exp->n_files : exp->n_modules;
   uint64_t s;
   HPCDB_TRY(begin_section(b, 16, &s));
-  HPCDB_TRY(wbuf_alloc(b, 16 * (uint64_t)n, 8, array));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, 16 * (uint64_t)n, 8, array));
   wr_le64(b->data + s, *array);
   wr_le32(b->data + s + 8, n);
   wr_le16(b->data + s + 12, 16);
@@ -213,11 +213,11 @@ static int path_section(wbuf *b, const hpcdb_experiment *exp, int files, const u
   return 0;
 }
 
-static int functions_section(wbuf *b, const hpcdb_experiment *exp, const uint64_t *names,
+static int functions_section(hpctk4_wbuf *b, const hpcdb_experiment *exp, const uint64_t *names,
                              hpctk4_meta_refs *refs) {
   uint64_t s;
   HPCDB_TRY(begin_section(b, 16, &s));
-  HPCDB_TRY(wbuf_alloc(b, SZ_FUNCTION * (uint64_t)exp->n_functions, 8, &refs->functions));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_FUNCTION * (uint64_t)exp->n_functions, 8, &refs->functions));
   wr_le64(b->data + s, refs->functions);
   wr_le32(b->data + s + 8, exp->n_functions);
   wr_le16(b->data + s + 12, SZ_FUNCTION);
@@ -235,9 +235,9 @@ static int functions_section(wbuf *b, const hpcdb_experiment *exp, const uint64_
   return 0;
 }
 
-static int build(wbuf *b, const hpcdb_experiment *exp, uint64_t *str) {
+static int build(hpctk4_wbuf *b, const hpcdb_experiment *exp, uint64_t *str) {
   hpctk4_meta_refs refs = {0, 0, 0, str + exp->n_modules + exp->n_files + exp->n_functions};
-  HPCDB_TRY(wbuf_alloc(b, HPCTK4_HEADER_SIZE(N_SEC), 8, NULL));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, HPCTK4_HEADER_SIZE(N_SEC), 8, NULL));
   hpctk4_write_header(b->data, "meta");
   HPCDB_TRY(general_section(b, exp));
   HPCDB_TRY(idnames_section(b, exp));
@@ -250,7 +250,7 @@ static int build(wbuf *b, const hpcdb_experiment *exp, uint64_t *str) {
   HPCDB_TRY(hpctk4_meta_context_tree(b, exp, &refs, &s, &sz));
   hpctk4_set_section(b->data, SEC_CONTEXT, sz, s);
   uint64_t foot;
-  HPCDB_TRY(wbuf_alloc(b, 8, 8, &foot));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, 8, 8, &foot));
   memcpy(b->data + foot, "_meta.db", 8);
   return 0;
 }
@@ -259,7 +259,7 @@ int hpctk4_write_meta(const hpcdb_experiment *exp, const char *path) {
   uint64_t n_str = (uint64_t)exp->n_modules + exp->n_files + exp->n_functions + UINT16_MAX + 1;
   uint64_t *str = calloc(n_str, sizeof *str);
   if (!str) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  wbuf b = {0};
+  hpctk4_wbuf b = {0};
   int rc = build(&b, exp, str);
   free(str);
   if (rc == 0) {
@@ -273,6 +273,6 @@ int hpctk4_write_meta(const hpcdb_experiment *exp, const char *path) {
         atomic_file_abort(&f);
     }
   }
-  wbuf_free(&b);
+  hpctk4_wbuf_free(&b);
   return rc;
 }

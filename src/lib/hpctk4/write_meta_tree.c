@@ -138,12 +138,12 @@ static uint64_t layout(const hpcdb_experiment *exp, tree_out *t) {
   return all;
 }
 
-static int tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs, uint64_t s, tree_out *t,
+static int tree(hpctk4_wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs, uint64_t s, tree_out *t,
                 frame *stack) {
   const hpcdb_context *ctx = exp->contexts;
   uint64_t all = layout(exp, t), start;
   /* Entries are multiples of 8 bytes: the children arrays lie end to end. */
-  HPCDB_TRY(wbuf_alloc(b, all, 8, &start));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, all, 8, &start));
   t->ctx = ctx;
   t->refs = refs;
   t->out = b->data;
@@ -154,7 +154,7 @@ static int tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *re
   if (t->at != start + all)
     return hpcdb_fail(HPCDB_EINVAL, "context tree: some contexts are not below an entry point");
   uint64_t entries = 0;
-  if (n_entries) HPCDB_TRY(wbuf_alloc(b, SZ_ENTRY * (uint64_t)n_entries, 8, &entries));
+  if (n_entries) HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_ENTRY * (uint64_t)n_entries, 8, &entries));
   uint32_t k = 0;
   for (uint32_t e = ctx[0].first_child; e != HPCDB_NONE; e = ctx[e].next_sibling, k++) {
     uint8_t *p = b->data + entries + SZ_ENTRY * (uint64_t)k;
@@ -170,10 +170,10 @@ static int tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *re
   return 0;
 }
 
-int hpctk4_meta_context_tree(wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs,
+int hpctk4_meta_context_tree(hpctk4_wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs,
                              uint64_t *off, uint64_t *size) {
   uint64_t s;
-  HPCDB_TRY(wbuf_alloc(b, 0x0b, 8, &s));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, 0x0b, 8, &s));
   size_t n = exp->n_contexts;
   tree_out t = {NULL, NULL, NULL, malloc((n + 2) * sizeof *t.first), malloc((n ? n : 1) * sizeof *t.kids),
                 malloc(n ? n : 1), calloc(n ? n : 1, sizeof *t.ptr), calloc(n ? n : 1, sizeof *t.bytes), 0};

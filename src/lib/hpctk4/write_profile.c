@@ -19,24 +19,24 @@
 static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
 /* Header and both sections, with the value block pointers filled in. */
-static int build_sections(wbuf *b, const hpcdb_experiment *exp, uint64_t *values_end) {
+static int build_sections(hpctk4_wbuf *b, const hpcdb_experiment *exp, uint64_t *values_end) {
   uint64_t info, profiles, tuples;
-  HPCDB_TRY(wbuf_alloc(b, HPCTK4_HEADER_SIZE(2), 8, NULL));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, HPCTK4_HEADER_SIZE(2), 8, NULL));
   hpctk4_write_header(b->data, "prof");
-  HPCDB_TRY(wbuf_alloc(b, 0x0d, 8, &info));
-  HPCDB_TRY(wbuf_alloc(b, SZ_PROFILE * (uint64_t)exp->n_profiles, 8, &profiles));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, 0x0d, 8, &info));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_PROFILE * (uint64_t)exp->n_profiles, 8, &profiles));
   wr_le64(b->data + info, profiles);
   wr_le32(b->data + info + 8, exp->n_profiles);
   b->data[info + 12] = SZ_PROFILE;
   hpctk4_set_section(b->data, 0, b->len - info, info);
 
-  HPCDB_TRY(wbuf_align(b, 8));
+  HPCDB_TRY(hpctk4_wbuf_align(b, 8));
   tuples = b->len;
   for (uint32_t i = 0; i < exp->n_profiles; i++) {
     const hpcdb_profile *p = &exp->profiles[i];
     uint64_t t = 0;
     if (p->has_id_tuple) {
-      HPCDB_TRY(wbuf_alloc(b, 8 + 16 * (uint64_t)p->n_ids, 8, &t));
+      HPCDB_TRY(hpctk4_wbuf_alloc(b, 8 + 16 * (uint64_t)p->n_ids, 8, &t));
       wr_le16(b->data + t, p->n_ids);
       for (uint16_t k = 0; k < p->n_ids; k++) {
         uint8_t *q = b->data + t + 8 + 16 * (uint64_t)k;
@@ -99,7 +99,7 @@ static int write_block(encoder *e, const hpcdb_profile *p) {
   return enc_flush(e);
 }
 
-static int write_all(hpcdb_atomic_file *f, const hpcdb_experiment *exp, const wbuf *b, uint64_t values_end) {
+static int write_all(hpcdb_atomic_file *f, const hpcdb_experiment *exp, const hpctk4_wbuf *b, uint64_t values_end) {
   HPCDB_TRY(atomic_file_write(f, b->data, (size_t)b->len));
   encoder *e = malloc(sizeof *e);
   if (!e) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -117,7 +117,7 @@ static int write_all(hpcdb_atomic_file *f, const hpcdb_experiment *exp, const wb
 }
 
 int hpctk4_write_profile(const hpcdb_experiment *exp, const char *path) {
-  wbuf b = {0};
+  hpctk4_wbuf b = {0};
   uint64_t values_end = 0;
   int rc = build_sections(&b, exp, &values_end);
   if (rc == 0) {
@@ -131,6 +131,6 @@ int hpctk4_write_profile(const hpcdb_experiment *exp, const char *path) {
         atomic_file_abort(&f);
     }
   }
-  wbuf_free(&b);
+  hpctk4_wbuf_free(&b);
   return rc;
 }

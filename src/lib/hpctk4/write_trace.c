@@ -28,13 +28,13 @@ void hpctk4_trace_describe(const hpcdb_trace *t, hpctk4_trace_desc *d) {
                            t->n};
 }
 
-int hpctk4_trace_head(wbuf *b, const hpctk4_trace_desc *d, uint32_t n, uint64_t trace_min, uint64_t trace_max,
+int hpctk4_trace_head(hpctk4_wbuf *b, const hpctk4_trace_desc *d, uint32_t n, uint64_t trace_min, uint64_t trace_max,
                       uint64_t *lines) {
   uint64_t s, arr;
-  HPCDB_TRY(wbuf_alloc(b, HPCTK4_HEADER_SIZE(1), 8, NULL));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, HPCTK4_HEADER_SIZE(1), 8, NULL));
   hpctk4_write_header(b->data, "trce");
-  HPCDB_TRY(wbuf_alloc(b, 0x20, 8, &s));
-  HPCDB_TRY(wbuf_alloc(b, SZ_TRACE * (uint64_t)n, 8, &arr));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, 0x20, 8, &s));
+  HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_TRACE * (uint64_t)n, 8, &arr));
   hpctk4_set_section(b->data, 0, b->len - s, s);
   uint64_t lo = UINT64_MAX, hi = 0, pos = b->len;
   *lines = align8(pos);
@@ -69,7 +69,7 @@ void hpctk4_trace_encode(const hpcdb_trace *t, uint8_t *out) {
   }
 }
 
-static int build_sections(wbuf *b, const hpcdb_experiment *exp) {
+static int build_sections(hpctk4_wbuf *b, const hpcdb_experiment *exp) {
   hpctk4_trace_desc *d = malloc((exp->n_traces ? exp->n_traces : 1) * sizeof *d);
   if (!d) return hpcdb_fail(HPCDB_ENOMEM, "out of memory writing trace.db");
   for (uint32_t i = 0; i < exp->n_traces; i++) hpctk4_trace_describe(&exp->traces[i], &d[i]);
@@ -97,7 +97,7 @@ static int write_line(hpcdb_atomic_file *f, const hpcdb_trace *t) {
 }
 
 int hpctk4_write_trace(const hpcdb_experiment *exp, const char *path) {
-  wbuf b = {0};
+  hpctk4_wbuf b = {0};
   int rc = build_sections(&b, exp);
   hpcdb_atomic_file f;
   if (rc == 0) rc = atomic_file_open(&f, path);
@@ -111,6 +111,6 @@ int hpctk4_write_trace(const hpcdb_experiment *exp, const char *path) {
     else
       atomic_file_abort(&f);
   }
-  wbuf_free(&b);
+  hpctk4_wbuf_free(&b);
   return rc;
 }

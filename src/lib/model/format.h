@@ -48,4 +48,9 @@ typedef struct format_desc {
   int (*validate)(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 } format_desc;
 
+/* A writer's report of what its format cannot carry of a model: "N what"
+ * to fn (when not NULL) when n is not 0. Returns 1 when it reported, so that
+ * the kinds of loss add up. */
+uint64_t format_loss(hpcdb_line_fn fn, void *user, uint64_t n, const char *what);
+
 #endif

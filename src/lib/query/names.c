@@ -1,9 +1,9 @@
-/* Names of contexts and time units, read exactly as hpcdb report reads them
- * (the parity tests hold the two to the same text). */
+/* Names of contexts and time units, as every view prints them (hpcdb report
+ * takes them from here too). */
 #include <stdio.h>
 #include <string.h>
 
-#include "query/query_internal.h"
+#include "query/names.h"
 
 static const char *basename_of(const char *path) {
   const char *s = path ? strrchr(path, '/') : NULL;

@@ -4,6 +4,7 @@
 
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/query.h"
+#include "query/names.h"
 
 #define QUERY_MAX_COLUMNS 1024 /* registered columns (a spec string each) */
 #define QUERY_RESIDENT 8       /* columns whose values are held at once */
@@ -65,10 +66,6 @@ int query_agg(hpcdb_query *q, int flat, const agg_view **out);
 void query_agg_free(agg_view *a);
 int query_agg_values(hpcdb_query *q, hpcdb_qcolumn col, int flat, const double **inc, const double **exc);
 
-/* Names and frames exactly as hpcdb report reads them. */
-size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
-uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx);
-double query_time_unit(const char *name, const char *unit);
 
 /* A metric's ids in a profile: inclusive (execution) and exclusive (function,
  * else point) scope, as propagated ids (stat 0) or Sum statistics (stat 1); -1: none. */

@@ -14,18 +14,6 @@
 #define FG_ROW 17
 #define FG_TOP 40
 
-static void xml_text(FILE *out, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '<': fputs("&lt;", out); break;
-    case '>': fputs("&gt;", out); break;
-    case '&': fputs("&amp;", out); break;
-    case '"': fputs("&quot;", out); break;
-    default: fputc(*s, out);
-    }
-  }
-}
-
 /* A colour from the name, in the flame palette, so equal functions match. */
 static void colour(const char *name, char *buf, size_t size) {
   unsigned h = 2166136261u;
@@ -62,11 +50,11 @@ static uint32_t write_frames(FILE *out, const report_data *d, double *x, uint32_
     report_value(value, sizeof value, rd_inc(d, i, 0), d->cols[0].seconds);
     colour(name, fill, sizeof fill);
     fprintf(out, "<g class=\"f\" data-x=\"%.3f\" data-w=\"%.3f\" data-d=\"%u\"><title>", x[i], w, depth);
-    xml_text(out, name);
+    report_markup_text(out, name);
     fprintf(out, " (%s, %.2f%%)</title><rect x=\"%.3f\" y=\"%u\" width=\"%.3f\" height=\"%u\" fill=\"%s\" rx=\"2\"/>",
             value, 100.0 * rd_inc(d, i, 0) / d->total[0], x[i], 0u, w, FG_ROW - 1, fill);
     fputs("<text x=\"0\" y=\"0\" data-n=\"", out);
-    xml_text(out, name);
+    report_markup_text(out, name);
     fputs("\"></text></g>\n", out);
     count++;
   }
@@ -127,9 +115,9 @@ int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *me
                "viewBox=\"0 0 %.0f %u\" data-frames=\"%u\" data-depth=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
           FG_WIDTH, height, FG_WIDTH, height, count, max_depth);
   fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fdfdf6\"/>\n<text x=\"600\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">", out);
-  xml_text(out, exp->title ? exp->title : "flame graph");
+  report_markup_text(out, exp->title ? exp->title : "flame graph");
   fputs(" — ", out);
-  xml_text(out, d.cols[0].name);
+  report_markup_text(out, d.cols[0].name);
   fputs(" (click a frame to zoom, the background to reset)</text>\n", out);
   rewind(tmp);
   char buf[65536];

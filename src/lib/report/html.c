@@ -10,20 +10,6 @@
 #include "common/error.h"
 #include "report/report_data.h"
 
-int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *metric, int standalone);
-
-static void html_text(FILE *out, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '<': fputs("&lt;", out); break;
-    case '>': fputs("&gt;", out); break;
-    case '&': fputs("&amp;", out); break;
-    case '"': fputs("&quot;", out); break;
-    default: fputc(*s, out);
-    }
-  }
-}
-
 static const char style[] =
     "<style>body{font-family:sans-serif;margin:1em 2em;background:#fff;color:#222}"
     "h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.5em;border-bottom:1px solid #ccc}"
@@ -60,10 +46,10 @@ static int write_tree(FILE *out, const report_data *d) {
     report_value(exc, sizeof exc, rd_exc(d, c, 0), d->cols[0].seconds);
     int leaf = e->contexts[c].first_child == HPCDB_NONE;
     fprintf(out, "<details%s data-i=\"%.17g\" data-e=\"%.17g\" data-n=\"", c == 0 ? " open" : "", v, rd_exc(d, c, 0));
-    html_text(out, name);
+    report_markup_text(out, name);
     fprintf(out, "\"><summary%s><span class=\"v\">%s</span><span class=\"p\">%.1f%%</span><span class=\"v\">%s</span> ",
             leaf ? " class=\"leaf\"" : "", inc, d->total[0] ? 100.0 * v / d->total[0] : 0, exc);
-    html_text(out, name);
+    report_markup_text(out, name);
     fputs("</summary>\n", out);
     written++;
     stack[n++] = (step){c, 1};
@@ -122,7 +108,7 @@ static int write_profiles_chart(FILE *out, const hpcdb_experiment *e, const char
           x0 - 6, top, x0 - 6, h + 5);
   fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">profiles (%u), in file order</text>\n", x0 + (width - x0) / 2, h + 22, n);
   fprintf(out, "<text transform=\"translate(12,%u) rotate(-90)\" text-anchor=\"middle\">", h / 2 + 5);
-  html_text(out, mname ? mname : "value");
+  report_markup_text(out, mname ? mname : "value");
   fputs("</text>\n", out);
   k = 0;
   for (uint32_t p = 0; p < e->n_profiles; p++) {
@@ -130,7 +116,7 @@ static int write_profiles_chart(FILE *out, const hpcdb_experiment *e, const char
     hpcdb_profile_identity(e, &e->profiles[p], id, sizeof id);
     double bh = max > 0 ? v[k] / max * h : 0;
     fprintf(out, "<rect x=\"%u\" y=\"%.1f\" width=\"%u\" height=\"%.1f\" fill=\"#4a7\"><title>", x0 + k * (bar + 2), h - bh + 5, bar, bh);
-    html_text(out, id);
+    report_markup_text(out, id);
     fprintf(out, ": %.6g</title></rect>\n", v[k++]);
   }
   if (max > 0)
@@ -173,11 +159,11 @@ static void write_timeline(FILE *out, const hpcdb_experiment *e) {
     /* the row's label: the end of its identity (what tells the rows apart), whole in the title */
     size_t len = strlen(id);
     fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">%s", x0 - 4, 15 + t * 14, len > 20 ? "..." : "");
-    html_text(out, len > 20 ? id + len - 20 : id);
+    report_markup_text(out, len > 20 ? id + len - 20 : id);
     fputs("<title>", out);
-    html_text(out, id);
+    report_markup_text(out, id);
     fputs("</title></text><g><title>", out);
-    html_text(out, id);
+    report_markup_text(out, id);
     fputs("</title>", out);
     for (uint64_t k = 0; k < tr->n;) {
       uint64_t j = k + 1;
@@ -190,7 +176,7 @@ static void write_timeline(FILE *out, const hpcdb_experiment *e) {
         for (const char *s = name; *s; s++) hsh = (hsh ^ (unsigned char)*s) * 16777619u;
         fprintf(out, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"12\" fill=\"hsl(%u,60%%,55%%)\"><title>",
                 x0 + (double)(tr->timestamps[k] - t0) * scale, 5 + t * 14, (double)(end - tr->timestamps[k]) * scale + 0.3, hsh % 360);
-        html_text(out, name);
+        report_markup_text(out, name);
         fputs("</title></rect>", out);
       }
       k = j;
@@ -220,15 +206,15 @@ int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric
   char total[64];
   report_value(total, sizeof total, d.total[0], d.cols[0].seconds);
   fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", out);
-  html_text(out, exp->title ? exp->title : "hpcdb report");
+  report_markup_text(out, exp->title ? exp->title : "hpcdb report");
   fputs("</title>\n", out);
   fputs(style, out);
   fputs("</head>\n<body>\n<h1>", out);
-  html_text(out, exp->title ? exp->title : "hpcdb report");
+  report_markup_text(out, exp->title ? exp->title : "hpcdb report");
   fputs("</h1>\n<p>", out);
-  html_text(out, d.cols[0].name);
+  report_markup_text(out, d.cols[0].name);
   fprintf(out, ": total %s (values: ", total);
-  html_text(out, d.source);
+  report_markup_text(out, d.source);
   fputs(")</p>\n<h2>Top-down</h2>\n<p><button onclick=\"sortTree('i')\">sort by inclusive</button>"
         "<button onclick=\"sortTree('e')\">sort by exclusive</button><button onclick=\"sortTree('n')\">sort by name</button></p>\n"
         "<div id=\"tree\">\n<div class=\"head\"><span class=\"v\">inclusive</span><span class=\"p\">%</span>"

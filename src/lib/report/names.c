@@ -5,29 +5,13 @@
 
 #include "common/dtoa.h"
 #include "common/fixed_decimal.h"
+#include "query/names.h"
 #include "report/report_data.h"
 
-static const char *basename_of(const char *path) {
-  const char *s = path ? strrchr(path, '/') : NULL;
-  return s ? s + 1 : path ? path : "?";
-}
-
+/* Context names and time units are the query layer's, so that report and the
+ * viewer name everything alike. */
 size_t report_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
-  const hpcdb_context *c = &exp->contexts[ctx];
-  if (c->kind == HPCDB_CTX_GLOBAL) return (size_t)snprintf(buf, size, "<program root>");
-  if (c->kind == HPCDB_CTX_ENTRY) return (size_t)snprintf(buf, size, "<%s>", c->name ? c->name : "entry");
-  const char *file = c->file != HPCDB_NONE ? basename_of(exp->files[c->file].path) : NULL;
-  const char *inlined = c->relation == HPCDB_REL_INLINED_CALL ? " [inlined]" : "";
-  if (c->lexical_type == HPCDB_LEX_LOOP)
-    return (size_t)snprintf(buf, size, "loop at %s:%u", file ? file : "?", c->line);
-  if (c->function != HPCDB_NONE && exp->functions[c->function].name)
-    return (size_t)snprintf(buf, size, "%s%s", exp->functions[c->function].name, inlined);
-  if (c->name) return (size_t)snprintf(buf, size, "%s%s", c->name, inlined);
-  if (file) return (size_t)snprintf(buf, size, "%s:%u%s", file, c->line, inlined);
-  if (c->module != HPCDB_NONE)
-    return (size_t)snprintf(buf, size, "%s+0x%llx%s", basename_of(exp->modules[c->module].path),
-                            (unsigned long long)c->offset, inlined);
-  return (size_t)snprintf(buf, size, "<unknown>%s", inlined);
+  return query_context_name(exp, ctx, buf, size);
 }
 
 uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_only) {
@@ -38,16 +22,7 @@ uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_o
   return ctx;
 }
 
-double report_time_unit(const char *name, const char *unit) {
-  static const struct { const char *unit; double seconds; } units[] = {
-      {"sec", 1}, {"s", 1}, {"msec", 1e-3}, {"ms", 1e-3}, {"usec", 1e-6}, {"us", 1e-6}, {"nsec", 1e-9}, {"ns", 1e-9}};
-  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-    char in_name[16];
-    snprintf(in_name, sizeof in_name, "(%s)", units[i].unit);
-    if (strstr(name, in_name) || (unit && !strcmp(unit, units[i].unit))) return units[i].seconds;
-  }
-  return 0;
-}
+double report_time_unit(const char *name, const char *unit) { return query_time_unit(name, unit); }
 
 void report_value(char *buf, size_t size, double v, double seconds) {
   if (seconds) v *= seconds;

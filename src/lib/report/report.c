@@ -4,10 +4,6 @@
 #include "common/error.h"
 #include "report/table.h"
 
-int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options *o);
-int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options *o, int flat);
-int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options *o);
-
 int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *o) {
   report_data d;
   /* the profiles view lists profiles itself; --profile only filters its rows */

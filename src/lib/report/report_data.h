@@ -56,5 +56,14 @@ void report_value(char *buf, size_t size, double v, double seconds);
 /* The seconds per unit of a metric: from its name ("CPUTIME (usec)") or its unit ("sec", as Cube's uom);
  * 0 when neither is a time unit. */
 double report_time_unit(const char *name, const char *unit);
+/* The views (topdown.c, bottomup.c: flat when flat, profiles.c). */
+int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options *o);
+int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options *o, int flat);
+int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options *o);
+/* s with <, >, & and " as entities: the text of SVG and HTML alike. */
+void report_markup_text(FILE *out, const char *s);
+/* The flame graph as SVG (flamegraph.c): a file of its own when standalone,
+ * else an element for the HTML report. */
+int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *metric, int standalone);
 
 #endif

@@ -1,23 +1,24 @@
 // The page: wires the header's controls, the tree, the panes and the URL state.
 import { get } from './api.js';
 import { load, save } from './state.js';
-import { Tree } from './tree.js';
+import { Tree, ROW } from './tree.js';
 import { showSpread, showSource } from './panes.js';
+import { chooser } from './columns.js';
 
 const $ = (s) => document.querySelector(s);
 const state = load();
 const status = (t) => { $('#status').textContent = t; };
 let info, highlight = null;
 
-const tree = new Tree($('#tree tbody'), state, select);
+const tree = new Tree($('#tree-pane'), state, select);
 tree.onChange = refresh;
 
 async function refresh() {
   save(state);
   document.documentElement.dataset.theme = state.theme || '';
   for (const b of document.querySelectorAll('#views button')) b.classList.toggle('active', b.dataset.view === state.view);
-  for (const th of document.querySelectorAll('th[data-sort]'))
-    th.classList.toggle('sorted', th.dataset.sort === state.sort);
+  $('#flatten').hidden = $('#unflatten').hidden = state.view !== 'flat';
+  $('#unflatten').disabled = state.flat === '0';
   $('#pct').checked = state.pct === '1';
   $('#profile').hidden = !state.profile;
   $('#profile-name').textContent = state.pname || `profile ${state.profile}`;
@@ -35,8 +36,7 @@ function select(row) {
   state.sel = String(row.node);
   save(state);
   for (const tr of document.querySelectorAll('#tree tr.selected')) tr.classList.remove('selected');
-  const tr = document.querySelector(`#tree tr[data-node="${row.node}"]`);
-  if (tr) tr.classList.add('selected');
+  for (const tr of document.querySelectorAll(`#tree tr[data-node="${row.node}"]`)) tr.classList.add('selected');
   const sec = tree.metric ? tree.metric.seconds : 0;
   showSpread($('#spread-body'), state, row.node, sec, (profile, name) => { state.profile = String(profile); state.pname = name; restart(); });
   if (state.view === 'top-down') showSource($('#source-body'), state, row, sec);
@@ -51,8 +51,10 @@ function command() {
 }
 
 function csv() {
-  const lines = ['depth,node,name,inclusive,exclusive'];
-  for (const v of tree.visible) if (v.row) lines.push(`${v.depth},${v.row.node},"${v.row.name.replace(/"/g, '""')}",${v.row.values[0][0]},${v.row.values[0][1]}`);
+  const q = (s) => `"${s.replace(/"/g, '""')}"`;
+  const heads = tree.metrics.length > 1 ? tree.metrics.flatMap((m) => [q(`${m.name} inclusive`), q(`${m.name} exclusive`)]) : ['inclusive', 'exclusive'];
+  const lines = [['depth', 'node', 'name', ...heads].join(',')];
+  for (const v of tree.visible) if (v.row) lines.push([v.depth, v.row.node, q(v.row.name), ...v.row.values.flat()].join(','));
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/csv' }));
   a.download = `hpcdb-${state.view}.csv`;
@@ -68,12 +70,17 @@ async function hotPath() {
   selectNode(r.path[r.path.length - 1]);
 }
 
-function selectNode(node) {
-  const v = tree.visible.find((x) => x.row && x.row.node === Number(node));
-  if (v) {
-    select(v.row);
-    const tr = document.querySelector(`#tree tr[data-node="${node}"]`);
-    if (tr) tr.scrollIntoView({ block: 'nearest' });
+function selectNode(node) { pick(tree.indexOf(node)); }
+
+// Row i of the open rows: scrolled into the window and selected (its page fetched first when it is not yet).
+async function pick(i) {
+  if (i < 0 || i >= tree.visible.length) return;
+  tree.reveal(i);
+  const v = tree.visible[i];
+  if (v.row) select(v.row);
+  else {
+    await tree.fetch([v]);
+    if (tree.visible[i] && tree.visible[i].row) select(tree.visible[i].row);
   }
 }
 
@@ -90,19 +97,20 @@ async function search(text) {
       for (const n of p.path.slice(1)) state.open.add(String(n));
     }
     await refresh();
+    const first = tree.visible.findIndex((v) => v.row && highlight.test(v.row.name));
+    if (first >= 0) tree.reveal(first); // the window may be elsewhere in a long list
     status(`${r.total} matches for /${text}/`);
   } catch (e) { status(`Search: ${e.message}`); }
 }
 
 function keys(ev) {
   if (ev.target.tagName === 'INPUT') return;
-  const rows = [...document.querySelectorAll('#tree tbody tr[data-node]')];
-  const at = rows.findIndex((r) => r.classList.contains('selected'));
-  const node = at >= 0 ? rows[at].dataset.node : null;
-  const pick = (i) => { if (rows[i]) rows[i].querySelector('td').click(); };
+  const at = state.sel ? tree.indexOf(state.sel) : -1;
+  const node = at >= 0 ? state.sel : null;
+  const page = Math.max(1, Math.floor(tree.pane.clientHeight / ROW) - 2);
+  const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -Infinity, End: Infinity };
   if (ev.key === '/') { ev.preventDefault(); $('#search').focus(); }
-  else if (ev.key === 'ArrowDown') { ev.preventDefault(); pick(Math.min(at + 1, rows.length - 1)); }
-  else if (ev.key === 'ArrowUp') { ev.preventDefault(); pick(Math.max(at - 1, 0)); }
+  else if (moves[ev.key]) { ev.preventDefault(); pick(Math.max(0, Math.min(at + moves[ev.key], tree.visible.length - 1))); }
   else if ((ev.key === 'ArrowRight' || ev.key === 'Enter') && node) { state.open.add(node); refresh(); }
   else if (ev.key === 'ArrowLeft' && node) { state.open.delete(node); refresh(); }
 }
@@ -116,15 +124,24 @@ async function main() {
   if (!state.metric) state.metric = db.default_metric || '';
   if (![...sel.options].some((o) => o.value === state.metric)) sel.add(new Option(state.metric, state.metric));
   sel.value = state.metric;
-  sel.addEventListener('change', () => { state.metric = sel.value; restart(); });
+  const columns = () => chooser($('#columns-list'), [...sel.options].map((o) => o.value), state, restart);
+  columns();
+  sel.addEventListener('change', () => { state.metric = sel.value; columns(); restart(); });
   for (const b of document.querySelectorAll('#views button'))
-    b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.sel = ''; state.open.clear(); restart(); });
-  for (const th of document.querySelectorAll('th[data-sort]'))
-    th.addEventListener('click', () => {
-      state.order = state.sort === th.dataset.sort && state.order === 'desc' ? 'asc' : 'desc';
-      state.sort = th.dataset.sort;
-      restart();
-    });
+    b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.flat = '0'; state.sel = ''; state.open.clear(); restart(); });
+  $('#tree thead').addEventListener('click', (ev) => { // sort by a column; again: the other order
+    const th = ev.target.closest('th[data-sort]');
+    if (!th) return;
+    const name = tree.metrics[Number(th.dataset.m)].name, same = (state.sortm || state.metric) === name && state.sort === th.dataset.sort;
+    state.order = same && state.order === 'desc' ? 'asc' : 'desc';
+    state.sort = th.dataset.sort;
+    state.sortm = name === state.metric ? '' : name;
+    restart();
+  });
+  $('#flatten').addEventListener('click', () => { // only while some top row has children
+    if (tree.visible.some((v) => v.depth === 1 && v.row && v.row.children)) { state.flat = String(Number(state.flat) + 1); restart(); }
+  });
+  $('#unflatten').addEventListener('click', () => { state.flat = String(Math.max(0, Number(state.flat) - 1)); restart(); });
   $('#formula').addEventListener('change', async (ev) => {
     const f = ev.target.value.trim();
     if (!f) return;
@@ -133,6 +150,7 @@ async function main() {
       const r = await get('formula', { expr: f });
       if (![...sel.options].some((o) => o.value === r.metric.name)) sel.add(new Option(r.metric.name, r.metric.name));
       sel.value = state.metric = r.metric.name;
+      columns();
       restart();
     } catch (e) { status(`Formula: ${e.message}`); }
   });

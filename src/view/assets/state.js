@@ -1,19 +1,21 @@
 // The page's state, mirrored in the URL's hash so a reloaded or shared link
 // shows the same thing (the token stays out of it: it lives in a cookie).
-const defaults = { view: 'top-down', metric: '', sort: 'inclusive', order: 'desc', sel: '', zoom: '0', open: '', pct: '0', re: '', hide: '', lift: '', profile: '', pname: '', theme: '' };
+const defaults = { view: 'top-down', metric: '', cols: '', sort: 'inclusive', sortm: '', order: 'desc', flat: '0', sel: '', zoom: '0', open: '', pct: '0', re: '', hide: '', lift: '', profile: '', pname: '', theme: '' };
+const lists = { open: ',', cols: '\n' }; // held as a Set (open nodes) and an array (metrics shown)
 
 export function load() {
   const h = new URLSearchParams(location.hash.slice(1));
   const s = { ...defaults };
   for (const k of Object.keys(defaults)) if (h.has(k)) s[k] = h.get(k);
-  s.open = new Set(s.open ? s.open.split(',') : []);
+  s.open = new Set(s.open ? s.open.split(lists.open) : []);
+  s.cols = s.cols ? s.cols.split(lists.cols) : [];
   return s;
 }
 
 export function save(s) {
   const h = new URLSearchParams();
   for (const k of Object.keys(defaults)) {
-    const v = k === 'open' ? [...s.open].join(',') : s[k];
+    const v = lists[k] ? [...s[k]].join(lists[k]) : s[k];
     if (v !== defaults[k] && v !== '') h.set(k, v);
   }
   history.replaceState(null, '', `${location.pathname}#${h}`);

@@ -1,98 +1,169 @@
-// The tree-table: rows fetched a page at a time (children are paged on the
-// server), expanded on demand: the DOM holds the open rows (at most 200 per
-// node until "… N more" is clicked), not the whole tree.
+// The tree-table, virtualised: the open rows are one flat list (children are
+// paged on the server; a page is fetched when the window first shows one of
+// its rows), and the DOM holds only the rows in the scrolled window plus a
+// margin, between two spacer rows that keep the whole list's scroll height.
+// A node with 100k children opens with one page of 200.
 import { get } from './api.js';
-import { value, percent } from './format.js';
+import { shown, header, cells } from './columns.js';
+import { flattened } from './flatten.js';
 
-const PAGE = 200;
+export const ROW = 22; // the rows' fixed height in style.css
+const PAGE = 200, MARGIN = 20;
 
 export class Tree {
-  constructor(tbody, state, onSelect) {
-    this.tbody = tbody;
+  constructor(pane, state, onSelect) {
+    this.pane = pane;
+    this.table = pane.querySelector('table');
     this.state = state;
     this.onSelect = onSelect;
-    this.kids = new Map(); // node -> {rows, total}
-    this.metric = null;
+    this.kids = new Map(); // node -> {rows (sparse until fetched), total, parent}
+    this.metrics = [];
+    this.visible = []; // the open rows: {row, depth}, or {parent, index, depth} until fetched
+    this.gen = 0; // answers for a tree before reset() are dropped
+    this.pending = new Map(); // "parent:offset" -> the page's answer on its way
+    pane.addEventListener('scroll', () => {
+      if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+    });
+    const body = this.table.tBodies[0];
+    body.addEventListener('click', (ev) => {
+      const v = this.itemOf(ev.target);
+      if (!v || !v.row) return;
+      if (ev.target.classList.contains('twisty') && v.depth > 0) this.toggle(v.row.node);
+      else this.onSelect(v.row);
+    });
+    body.addEventListener('dblclick', (ev) => { const v = this.itemOf(ev.target); if (v && v.row) this.toggle(v.row.node); });
   }
 
-  async children(node, offset = 0) {
-    const s = this.state;
-    const r = await get('children', { view: s.view, node, metric: s.metric, sort: s.sort, order: s.order, offset, limit: PAGE, profile: s.profile });
-    this.metric = r.metrics[0];
-    const have = this.kids.get(node);
-    const rows = offset && have ? have.rows.concat(r.rows) : r.rows;
-    this.kids.set(node, { rows, total: r.total, parent: r.parent });
-    return r;
+  get metric() { return this.metrics[0]; }
+
+  async page(node, offset, limit = PAGE) {
+    const s = this.state, cols = shown(s), gen = this.gen;
+    const r = await get('children', { view: s.view, node, metrics: cols.join('\n'), sort: s.sort, order: s.order,
+      sort_col: Math.max(0, cols.indexOf(s.sortm)), offset, limit, profile: s.profile });
+    if (gen !== this.gen) return null;
+    this.metrics = r.metrics;
+    let k = this.kids.get(node);
+    if (!k) this.kids.set(node, k = { rows: new Array(r.total), total: r.total, parent: r.parent });
+    r.rows.forEach((row, i) => { k.rows[offset + i] = row; });
+    return k;
   }
 
-  // Visible rows in order: depth first through the open nodes.
+  async kidsOf(node) { return this.kids.get(node) || this.page(node, 0); }
+
+  // The open rows in order: depth first through the open nodes.
   async flatten() {
     const root = Number(this.state.zoom) || 0;
-    const out = [];
-    if (!this.kids.has(root)) await this.children(root);
-    const parent = this.kids.get(root).parent;
-    out.push({ row: parent, depth: 0 });
+    let top = await this.kidsOf(root);
+    if (!top) return this.visible;
+    if (this.state.view === 'flat' && Number(this.state.flat) > 0) top = await flattened(this, root, Number(this.state.flat));
+    if (!top) return this.visible;
+    const out = [{ row: top.parent, depth: 0 }];
     const { hide, lift } = this.filters();
-    const walk = async (node, depth) => {
-      if (!this.kids.has(node)) await this.children(node);
-      const k = this.kids.get(node);
-      for (const row of k.rows) {
+    const walk = async (k, node, depth) => {
+      if (!k) return; // the tree was reset meanwhile
+      for (let i = 0; i < k.total; i++) {
+        const row = k.rows[i];
+        if (!row) { out.push({ parent: node, index: i, depth }); continue; }
         if (hide && hide.test(row.name)) continue; // hidden with its subtree
         if (lift && lift.test(row.name)) { // hidden, its children shown in its place
-          if (row.children) await walk(row.node, depth);
+          if (row.children) await walk(await this.kidsOf(row.node), row.node, depth);
           continue;
         }
         out.push({ row, depth });
-        if (row.children && this.state.open.has(String(row.node))) await walk(row.node, depth + 1);
+        if (row.children && this.state.open.has(String(row.node))) await walk(await this.kidsOf(row.node), row.node, depth + 1);
       }
-      if (k.rows.length < k.total) out.push({ more: node, depth, left: k.total - k.rows.length });
     };
-    await walk(root, 1);
+    await walk(top, root, 1);
     return out;
   }
 
   async render(highlight) {
-    const rows = await this.flatten();
-    this.visible = rows;
-    const total = this.metric ? this.metric.total : 0, sec = this.metric ? this.metric.seconds : 0;
-    const pct = this.state.pct === '1';
-    const frag = document.createDocumentFragment();
-    for (const item of rows) {
-      const tr = document.createElement('tr');
-      if (item.more !== undefined) {
-        tr.className = 'more';
-        tr.innerHTML = `<td colspan="3"></td>`;
-        tr.firstChild.textContent = `${' '.repeat(item.depth * 2)}… ${item.left} more`;
-        tr.firstChild.style.paddingLeft = `${item.depth * 1.2}em`;
-        tr.addEventListener('click', async () => { await this.children(item.more, this.kids.get(item.more).rows.length); this.render(highlight); });
-        frag.appendChild(tr);
-        continue;
-      }
-      const r = item.row, [inc, exc] = r.values[0];
-      tr.dataset.node = r.node;
-      if (String(r.node) === this.state.sel) tr.classList.add('selected');
-      if (highlight && highlight.test(r.name)) tr.classList.add('hit');
-      const name = document.createElement('td');
-      name.className = 'name';
-      name.style.paddingLeft = `${item.depth * 1.2}em`;
-      const open = this.state.open.has(String(r.node));
-      const twisty = document.createElement('span');
-      twisty.className = 'twisty';
-      twisty.textContent = r.children ? (open || item.depth === 0 ? '▾' : '▸') : ' ';
-      name.append(twisty, document.createTextNode(r.name));
-      const a = document.createElement('td'), b = document.createElement('td');
-      a.className = b.className = 'num';
-      a.textContent = pct ? percent(inc, total) : value(inc, sec);
-      b.textContent = pct ? percent(exc, total) : value(exc, sec);
-      tr.append(name, a, b);
-      tr.addEventListener('click', (ev) => {
-        if (ev.target === twisty && item.depth > 0) this.toggle(r.node);
-        else this.onSelect(r);
-      });
-      tr.addEventListener('dblclick', () => this.toggle(r.node));
-      frag.appendChild(tr);
+    this.highlight = highlight;
+    this.visible = await this.flatten();
+    header(this.table.tHead.rows[0], this.metrics, this.state);
+    this.draw();
+  }
+
+  // The window: the rows the pane shows, plus MARGIN above and below.
+  draw() {
+    const n = this.visible.length, p = this.pane;
+    // a list shorter than the last one: the browser will clamp scrollTop to it, so draw that window
+    const top = Math.min(p.scrollTop, Math.max(0, this.table.tHead.offsetHeight + n * ROW - p.clientHeight));
+    const first = Math.max(0, Math.floor(top / ROW) - MARGIN);
+    const last = Math.min(n, Math.ceil((top + p.clientHeight) / ROW) + MARGIN);
+    const trs = [this.spacer(first * ROW)], missing = [];
+    for (let i = first; i < last; i++) {
+      if (!this.visible[i].row) missing.push(this.visible[i]);
+      trs.push(this.tr(this.visible[i], i));
     }
-    this.tbody.replaceChildren(frag);
+    trs.push(this.spacer((n - last) * ROW));
+    this.table.tBodies[0].replaceChildren(...trs);
+    if (missing.length) this.fetch(missing);
+  }
+
+  // The pages holding rows the window shows (each asked once, however many wait for it), then the list again.
+  async fetch(missing) {
+    const gen = this.gen, asks = new Map();
+    for (const v of missing) {
+      const offset = v.index - v.index % PAGE, key = `${v.parent}:${offset}`;
+      if (!this.pending.has(key)) {
+        const ask = this.page(v.parent, offset).finally(() => { if (this.pending.get(key) === ask) this.pending.delete(key); });
+        this.pending.set(key, ask);
+      }
+      asks.set(key, this.pending.get(key));
+    }
+    await Promise.all(asks.values());
+    if (gen !== this.gen) return;
+    this.visible = await this.flatten();
+    this.draw();
+  }
+
+  spacer(height) {
+    const tr = document.createElement('tr'), td = document.createElement('td');
+    tr.className = 'spacer';
+    td.colSpan = 1 + 2 * this.metrics.length;
+    td.style.height = `${height}px`;
+    tr.append(td);
+    return tr;
+  }
+
+  tr(v, i) {
+    const tr = document.createElement('tr'), name = document.createElement('td');
+    tr.dataset.i = i;
+    name.className = 'name';
+    name.style.paddingLeft = `${v.depth * 1.2}em`;
+    tr.append(name);
+    if (!v.row) {
+      tr.className = 'pending';
+      name.colSpan = 1 + 2 * this.metrics.length;
+      name.textContent = '…';
+      return tr;
+    }
+    const r = v.row;
+    tr.dataset.node = r.node;
+    if (String(r.node) === this.state.sel) tr.classList.add('selected');
+    if (this.highlight && this.highlight.test(r.name)) tr.classList.add('hit');
+    const twisty = document.createElement('span');
+    twisty.className = 'twisty';
+    twisty.textContent = r.children ? (this.state.open.has(String(r.node)) || v.depth === 0 ? '▾' : '▸') : ' ';
+    name.append(twisty, r.name);
+    tr.append(...cells(r.values, this.metrics, this.state.pct === '1'));
+    return tr;
+  }
+
+  itemOf(el) {
+    const tr = el.closest('tr[data-i]');
+    return tr ? this.visible[Number(tr.dataset.i)] : null;
+  }
+
+  indexOf(node) { return this.visible.findIndex((v) => v.row && String(v.row.node) === String(node)); }
+
+  // Scrolls row i into the window (below the sticky header).
+  reveal(i) {
+    const p = this.pane, y = i * ROW, head = this.table.tHead.offsetHeight;
+    if (y < p.scrollTop) p.scrollTop = y;
+    else if (head + y + ROW > p.scrollTop + p.clientHeight) p.scrollTop = head + y + ROW - p.clientHeight;
+    this.draw();
   }
 
   // Name filters (hpcviewer's elision modes): regular expressions from the state; a bad one filters nothing.
@@ -107,5 +178,9 @@ export class Tree {
     this.onChange();
   }
 
-  reset() { this.kids.clear(); }
+  reset() {
+    this.kids.clear();
+    this.pending.clear();
+    this.gen++;
+  }
 }

@@ -1,5 +1,5 @@
 /* The draft-b meta.db ("HPCTOOLKIT_expmt") reader and validator (internal).
- * One parser serves both: every broken rule goes through db_fail, which
+ * One parser serves both: every broken rule goes through draftb_fail, which
  * sets the library error and remembers the rule and offset, so that the
  * validator can report it as a diagnostic. Layout and the choices made where
  * the document is ambiguous: docs/formats-notes.md, "Draft b meta.db". */
@@ -36,7 +36,7 @@ typedef struct draftb_meta {
   uint64_t offset;
 } draftb_meta;
 
-int db_fail(draftb_meta *m, int status, const char *section, uint64_t off, const char *rule, const char *fmt, ...)
+int draftb_fail(draftb_meta *m, int status, const char *section, uint64_t off, const char *rule, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif

@@ -52,21 +52,21 @@ typedef struct xparser {
 } xparser;
 
 /* Fails the parse: "path: line L, column C: rule: detail". */
-void xp_fail(xparser *p, int status, const char *rule, const char *fmt, ...) HPCDB_PRINTF(4, 5);
+void expxml_fail(xparser *p, int status, const char *rule, const char *fmt, ...) HPCDB_PRINTF(4, 5);
 /* A referential problem: reported and parsing goes on when validating,
  * else the parse fails. Returns 1 when parsing may go on. */
-int xp_problem(xparser *p, const char *rule, const char *fmt, ...) HPCDB_PRINTF(3, 4);
-const char *xp_attr(const char **atts, const char *name);
+int expxml_problem(xparser *p, const char *rule, const char *fmt, ...) HPCDB_PRINTF(3, 4);
+const char *expxml_attr(const char **atts, const char *name);
 /* Integer attribute (decimal, or 0x hex); 1 on success. */
-int xp_int(const char *s, int64_t *out);
+int expxml_int(const char *s, int64_t *out);
 /* Leading unsigned integer of "beg-end" line ranges and plain numbers; 0 when absent. */
-uint32_t xp_line(const char *s);
+uint32_t expxml_line(const char *s);
 
 /* Header sections: tables, metrics, identifiers, trace db (tables.c). */
-void xp_start_header_element(xparser *p, enum xtag tag, const char **atts);
-void xp_end_header_element(xparser *p, enum xtag tag);
+void expxml_start_header_element(xparser *p, enum xtag tag, const char **atts);
+void expxml_end_header_element(xparser *p, enum xtag tag);
 /* Calling-context elements and inline values (tree.c). */
-void xp_start_tree_element(xparser *p, enum xtag tag, const char **atts);
-void xp_start_data(xparser *p);
+void expxml_start_tree_element(xparser *p, enum xtag tag, const char **atts);
+void expxml_start_data(xparser *p);
 
 #endif

@@ -53,7 +53,7 @@ static void vmessage(xparser *p, char *buf, size_t size, const char *rule, const
   if (n > 0 && (size_t)n < size) vsnprintf(buf + n, size - (size_t)n, fmt, ap);
 }
 
-void xp_fail(xparser *p, int status, const char *rule, const char *fmt, ...) {
+void expxml_fail(xparser *p, int status, const char *rule, const char *fmt, ...) {
   if (p->error) return;
   char detail[768];
   va_list ap;
@@ -64,7 +64,7 @@ void xp_fail(xparser *p, int status, const char *rule, const char *fmt, ...) {
   XML_StopParser(p->x, XML_FALSE);
 }
 
-int xp_problem(xparser *p, const char *rule, const char *fmt, ...) {
+int expxml_problem(xparser *p, const char *rule, const char *fmt, ...) {
   char detail[768];
   va_list ap;
   va_start(ap, fmt);
@@ -81,13 +81,13 @@ int xp_problem(xparser *p, const char *rule, const char *fmt, ...) {
   return 1;
 }
 
-const char *xp_attr(const char **atts, const char *name) {
+const char *expxml_attr(const char **atts, const char *name) {
   for (int i = 0; atts[i]; i += 2)
     if (!strcmp(atts[i], name)) return atts[i + 1];
   return NULL;
 }
 
-int xp_int(const char *s, int64_t *out) {
+int expxml_int(const char *s, int64_t *out) {
   if (!s || !*s) return 0;
   char *end;
   errno = 0;
@@ -97,7 +97,7 @@ int xp_int(const char *s, int64_t *out) {
   return 1;
 }
 
-uint32_t xp_line(const char *s) {
+uint32_t expxml_line(const char *s) {
   if (!s) return 0;
   char *end;
   unsigned long v = strtoul(s, &end, 10);
@@ -109,14 +109,14 @@ uint32_t xp_line(const char *s) {
 static void keep_unknown(xparser *p, const char *el, const char **atts) {
   uint64_t key = hash_bytes(el, strlen(el)), seen;
   if (u64map_get(&p->unknown_names, key, &seen)) return;
-  if (u64map_put(&p->unknown_names, key, 1) < 0) return xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+  if (u64map_put(&p->unknown_names, key, 1) < 0) return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   char k[128], v[1024];
   size_t n = 0;
   v[0] = '\0';
   for (int i = 0; atts[i] && n < sizeof v; i += 2)
     n += (size_t)snprintf(v + n, sizeof v - n, "%s%s=%s", n ? " " : "", atts[i], atts[i + 1]);
   snprintf(k, sizeof k, "xml.%s", el);
-  if (hpcdb_add_attr(p->exp, k, v) < 0) xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+  if (hpcdb_add_attr(p->exp, k, v) < 0) expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
 }
 
 static void XMLCALL on_start(void *user, const char *el, const char **atts) {
@@ -127,24 +127,24 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     return;
   }
   enum xtag tag = tag_of(el);
-  if (p->depth == MAX_DEPTH) return xp_fail(p, HPCDB_ECORRUPT, "depth", "elements nested deeper than %u", MAX_DEPTH);
-  if (VEC_RESERVE(&p->stack, &p->cap_stack, p->depth + 1) < 0) return xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+  if (p->depth == MAX_DEPTH) return expxml_fail(p, HPCDB_ECORRUPT, "depth", "elements nested deeper than %u", MAX_DEPTH);
+  if (VEC_RESERVE(&p->stack, &p->cap_stack, p->depth + 1) < 0) return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   xframe f = p->depth ? p->stack[p->depth - 1] : (xframe){X_OTHER, HPCDB_NONE, HPCDB_NONE};
   f.tag = (uint8_t)tag;
   p->stack[p->depth++] = f;
   if (tag == X_ROOT) {
-    const char *v = xp_attr(atts, "version");
+    const char *v = expxml_attr(atts, "version");
     snprintf(p->doc->version, sizeof p->doc->version, "%s", v ? v : "");
   } else if (tag == X_OTHER || tag == X_SEC_FLAT) {
     keep_unknown(p, el, atts); /* flat profiles repeat the tree's values by static structure */
     p->depth--;
     p->skip = 1;
   } else if (tag == X_SEC_DATA) {
-    xp_start_data(p);
+    expxml_start_data(p);
   } else if (tag >= X_PF) {
-    xp_start_tree_element(p, tag, atts);
+    expxml_start_tree_element(p, tag, atts);
   } else {
-    xp_start_header_element(p, tag, atts);
+    expxml_start_header_element(p, tag, atts);
   }
 }
 
@@ -158,7 +158,7 @@ static void XMLCALL on_end(void *user, const char *el) {
   }
   if (!p->depth) return;
   enum xtag tag = p->stack[p->depth - 1].tag;
-  if (tag < X_PF) xp_end_header_element(p, tag);
+  if (tag < X_PF) expxml_end_header_element(p, tag);
   p->depth--;
 }
 

@@ -15,42 +15,42 @@ static uint64_t key_of(int64_t id) { return (uint64_t)id; }
 
 /* The table entry's id: every table entry must have a unique integer i. */
 static int entry_id(xparser *p, const char **atts, hpcdb_u64map *seen, const char *what, int64_t *id) {
-  const char *i = xp_attr(atts, "i");
+  const char *i = expxml_attr(atts, "i");
   uint64_t old;
-  if (!xp_int(i, id)) {
-    xp_problem(p, "table-id", "%s without an integer i (\"%s\")", what, i ? i : "");
+  if (!expxml_int(i, id)) {
+    expxml_problem(p, "table-id", "%s without an integer i (\"%s\")", what, i ? i : "");
     return 0;
   }
   if (u64map_get(seen, key_of(*id), &old)) {
-    xp_problem(p, "duplicate-id", "%s i=\"%lld\" is declared twice", what, (long long)*id);
+    expxml_problem(p, "duplicate-id", "%s i=\"%lld\" is declared twice", what, (long long)*id);
     return 0;
   }
   return 1;
 }
 
 static void name_value(xparser *p, const char **atts) {
-  const char *n = xp_attr(atts, "n"), *v = xp_attr(atts, "v");
+  const char *n = expxml_attr(atts, "n"), *v = expxml_attr(atts, "v");
   if (!n) return;
   if (p->metric_open != UINT32_MAX) {
     if (!strcmp(n, "units") && v) p->doc->metrics[p->metric_open].unit = hpcdb_intern(p->exp, v);
   } else if (p->in_header) {
     char key[256];
     snprintf(key, sizeof key, "info.%s", n);
-    if (hpcdb_add_attr(p->exp, key, v ? v : "") < 0) xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+    if (hpcdb_add_attr(p->exp, key, v ? v : "") < 0) expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   }
 }
 
 static void identifier(xparser *p, const char **atts) {
   int64_t kind;
-  const char *n = xp_attr(atts, "n");
-  if (!xp_int(xp_attr(atts, "i"), &kind) || kind < 0 || kind > MAX_KIND || !n) {
-    xp_problem(p, "identifier", "Identifier needs i (0..%d) and n", MAX_KIND);
+  const char *n = expxml_attr(atts, "n");
+  if (!expxml_int(expxml_attr(atts, "i"), &kind) || kind < 0 || kind > MAX_KIND || !n) {
+    expxml_problem(p, "identifier", "Identifier needs i (0..%d) and n", MAX_KIND);
     return;
   }
-  if (VEC_RESERVE(&p->kinds, &p->cap_kinds, (uint64_t)kind + 1) < 0) return xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+  if (VEC_RESERVE(&p->kinds, &p->cap_kinds, (uint64_t)kind + 1) < 0) return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   for (; p->n_kinds <= (uint64_t)kind; p->n_kinds++) p->kinds[p->n_kinds] = NULL;
   if (p->kinds[kind]) {
-    xp_problem(p, "duplicate-id", "Identifier i=\"%lld\" is declared twice", (long long)kind);
+    expxml_problem(p, "duplicate-id", "Identifier i=\"%lld\" is declared twice", (long long)kind);
     return;
   }
   p->kinds[kind] = hpcdb_intern(p->exp, n);
@@ -62,17 +62,17 @@ static void flush_identifiers(xparser *p) {
     char name[32];
     snprintf(name, sizeof name, "KIND%llu", (unsigned long long)k);
     if (hpcdb_add_kind_name(p->exp, p->kinds[k] ? p->kinds[k] : name, NULL) < 0)
-      return xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+      return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   }
   p->n_kinds = 0;
 }
 
 static int64_t opt_int(xparser *p, const char **atts, const char *name) {
-  const char *s = xp_attr(atts, name);
+  const char *s = expxml_attr(atts, name);
   int64_t v;
   if (!s) return EXPXML_NO_ID;
-  if (!xp_int(s, &v)) {
-    xp_problem(p, "attribute", "%s=\"%s\" is not an integer", name, s);
+  if (!expxml_int(s, &v)) {
+    expxml_problem(p, "attribute", "%s=\"%s\" is not an integer", name, s);
     return EXPXML_NO_ID;
   }
   return v;
@@ -85,32 +85,32 @@ static void metric(xparser *p, const char **atts, int is_db) {
   if (!entry_id(p, atts, ids, is_db ? "MetricDB" : "Metric", &id)) return;
   expxml_metric **items = is_db ? &d->metric_dbs : &d->metrics;
   uint32_t *n = is_db ? &d->n_metric_dbs : &d->n_metrics;
-  if (*n == UINT16_MAX) return xp_fail(p, HPCDB_EUNSUPPORTED, "metric-count", "more than %u metrics", UINT16_MAX);
+  if (*n == UINT16_MAX) return expxml_fail(p, HPCDB_EUNSUPPORTED, "metric-count", "more than %u metrics", UINT16_MAX);
   if (VEC_RESERVE(items, is_db ? &d->cap_metric_dbs : &d->cap_metrics, (uint64_t)*n + 1) < 0 ||
       u64map_put(ids, key_of(id), *n) < 0)
-    return xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+    return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   expxml_metric *m = &(*items)[*n];
   memset(m, 0, sizeof *m);
-  const char *name = xp_attr(atts, "n"), *t = xp_attr(atts, "t"), *v = xp_attr(atts, "v");
+  const char *name = expxml_attr(atts, "n"), *t = expxml_attr(atts, "t"), *v = expxml_attr(atts, "v");
   m->id = id;
   m->name = hpcdb_intern(p->exp, name ? name : "");
-  m->description = hpcdb_intern(p->exp, xp_attr(atts, "md"));
+  m->description = hpcdb_intern(p->exp, expxml_attr(atts, "md"));
   m->kind = hpcdb_intern(p->exp, v);
   m->type = !t ? EXPXML_NIL : !strcmp(t, "inclusive") ? EXPXML_INCLUSIVE : !strcmp(t, "exclusive") ? EXPXML_EXCLUSIVE : EXPXML_NIL;
   m->partner = opt_int(p, atts, "partner");
   m->db_id = opt_int(p, atts, "db-id");
   m->db_num_metrics = opt_int(p, atts, "db-num-metrics");
   m->db_header_sz = opt_int(p, atts, "db-header-sz");
-  m->db_glob = hpcdb_intern(p->exp, xp_attr(atts, "db-glob"));
+  m->db_glob = hpcdb_intern(p->exp, expxml_attr(atts, "db-glob"));
   m->line = (uint64_t)XML_GetCurrentLineNumber(p->x);
-  if (!name) xp_problem(p, "metric-name", "%s i=\"%lld\" has no name", is_db ? "MetricDB" : "Metric", (long long)id);
+  if (!name) expxml_problem(p, "metric-name", "%s i=\"%lld\" has no name", is_db ? "MetricDB" : "Metric", (long long)id);
   if (!is_db) p->metric_open = *n;
   (*n)++;
 }
 
 static void formula(xparser *p, const char **atts) {
   if (p->metric_open == UINT32_MAX) return;
-  const char *t = xp_attr(atts, "t");
+  const char *t = expxml_attr(atts, "t");
   if (t && !strcmp(t, "view")) p->doc->metrics[p->metric_open].is_view = 1;
 }
 
@@ -125,33 +125,33 @@ static void load_module_or_file(xparser *p, const char **atts, int is_file) {
   int64_t id;
   hpcdb_u64map *map = is_file ? &p->files : &p->modules;
   if (!entry_id(p, atts, map, is_file ? "File" : "LoadModule", &id)) return;
-  const char *n = xp_attr(atts, "n");
+  const char *n = expxml_attr(atts, "n");
   uint32_t index;
   int rc = is_file ? hpcdb_add_file(p->exp, n ? n : "", 0, &index) : hpcdb_add_module(p->exp, n ? n : "", 0, &index);
-  if (rc < 0 || u64map_put(map, key_of(id), index) < 0) xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+  if (rc < 0 || u64map_put(map, key_of(id), index) < 0) expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
 }
 
 static void procedure(xparser *p, const char **atts) {
   int64_t id, offset = 0;
   if (!entry_id(p, atts, &p->procs, "Procedure", &id)) return;
-  const char *n = xp_attr(atts, "n"), *v = xp_attr(atts, "v");
-  if (v && (!xp_int(v, &offset) || offset < 0)) offset = 0; /* legacy v= is a range set, not an address */
+  const char *n = expxml_attr(atts, "n"), *v = expxml_attr(atts, "v");
+  if (v && (!expxml_int(v, &offset) || offset < 0)) offset = 0; /* legacy v= is a range set, not an address */
   if (VEC_RESERVE(&p->proc, &p->cap_proc, p->n_proc + 1) < 0 || u64map_put(&p->procs, key_of(id), p->n_proc) < 0)
-    return xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+    return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   p->proc[p->n_proc++] = (xproc){hpcdb_intern(p->exp, n ? n : ""), (uint64_t)offset};
 }
 
-void xp_start_header_element(xparser *p, enum xtag tag, const char **atts) {
+void expxml_start_header_element(xparser *p, enum xtag tag, const char **atts) {
   switch (tag) {
   case X_HEADER: {
-    const char *n = xp_attr(atts, "n");
+    const char *n = expxml_attr(atts, "n");
     p->in_header = 1;
-    if (n && hpcdb_set_title(p->exp, n, p->exp->description) < 0) xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+    if (n && hpcdb_set_title(p->exp, n, p->exp->description) < 0) expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
     break;
   }
   case X_SEC_CPP: {
-    const char *n = xp_attr(atts, "n");
-    if (n && !p->exp->title && hpcdb_set_title(p->exp, n, NULL) < 0) xp_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+    const char *n = expxml_attr(atts, "n");
+    if (n && !p->exp->title && hpcdb_set_title(p->exp, n, NULL) < 0) expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
     break;
   }
   case X_NV: name_value(p, atts); break;
@@ -167,7 +167,7 @@ void xp_start_header_element(xparser *p, enum xtag tag, const char **atts) {
   }
 }
 
-void xp_end_header_element(xparser *p, enum xtag tag) {
+void expxml_end_header_element(xparser *p, enum xtag tag) {
   if (tag == X_HEADER) p->in_header = 0;
   else if (tag == X_METRIC) p->metric_open = UINT32_MAX;
   else if (tag == X_TABLE && p->n_kinds) flush_identifiers(p);

@@ -6,6 +6,6 @@
 
 /* The reader's error for a broken rule: magic -> HPCDB_ENOTFORMAT, version ->
  * HPCDB_EVERSION, a short header -> HPCDB_ETRUNCATED, others HPCDB_ECORRUPT. */
-int hp1_fail(const hp1_file *f, const char *section, const hp1_problem *pb);
+int hpcprof1_fail(const hpcprof1_file *f, const char *section, const hpcprof1_problem *pb);
 
 #endif

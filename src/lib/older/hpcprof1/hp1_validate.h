@@ -11,7 +11,7 @@
 #include "hpcdb/hpcdb.h"
 #include "older/hpcprof1/hp1_file.h"
 
-typedef struct hp1_validator {
+typedef struct hpcprof1_validator {
   diag_sink sink;
   const uint32_t *known; /* sorted context ids of the tree, or NULL */
   size_t n_known;
@@ -21,20 +21,20 @@ typedef struct hp1_validator {
   uint32_t max_ctx_id;    /* largest context id with a value in profile.db */
   uint64_t thread_values; /* values of the non-summary profiles */
   uint64_t thread_hash;   /* order-free hash of those (ctx, metric, profile, value bits) */
-} hp1_validator;
+} hpcprof1_validator;
 
-#define HP1_ERR(v, path, off, rule, ...) diag_emit(&(v)->sink, HPCDB_SEV_ERROR, path, off, rule, __VA_ARGS__)
-#define HP1_NOTE(v, path, off, rule, ...) diag_emit(&(v)->sink, HPCDB_SEV_NOTE, path, off, rule, __VA_ARGS__)
-void hp1_report(hp1_validator *v, const char *path, const hp1_problem *pb);
+#define HPCPROF1_ERR(v, path, off, rule, ...) diag_emit(&(v)->sink, HPCDB_SEV_ERROR, path, off, rule, __VA_ARGS__)
+#define HPCPROF1_NOTE(v, path, off, rule, ...) diag_emit(&(v)->sink, HPCDB_SEV_NOTE, path, off, rule, __VA_ARGS__)
+void hpcprof1_report(hpcprof1_validator *v, const char *path, const hpcprof1_problem *pb);
 
 /* 1 when no tree was given or id is in it. */
-int hp1_known_ctx(const hp1_validator *v, uint32_t id);
-uint64_t hp1_value_hash(uint32_t ctx, uint16_t metric, uint32_t profile, uint64_t bits);
+int hpcprof1_known_ctx(const hpcprof1_validator *v, uint32_t id);
+uint64_t hpcprof1_value_hash(uint32_t ctx, uint16_t metric, uint32_t profile, uint64_t bits);
 /* [off, off + n) overlaps the header or a section of f. */
-int hp1_overlaps_tables(const hp1_file *f, uint64_t off, uint64_t n);
+int hpcprof1_overlaps_tables(const hpcprof1_file *f, uint64_t off, uint64_t n);
 
-void hp1_validate_profile(hp1_validator *v, const char *path, const uint8_t *d, uint64_t len);
-void hp1_validate_cct(hp1_validator *v, const char *path, const uint8_t *d, uint64_t len);
-void hp1_validate_trace(hp1_validator *v, const char *path, const uint8_t *d, uint64_t len);
+void hpcprof1_validate_profile(hpcprof1_validator *v, const char *path, const uint8_t *d, uint64_t len);
+void hpcprof1_validate_cct(hpcprof1_validator *v, const char *path, const uint8_t *d, uint64_t len);
+void hpcprof1_validate_trace(hpcprof1_validator *v, const char *path, const uint8_t *d, uint64_t len);
 
 #endif

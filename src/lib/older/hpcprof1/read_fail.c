@@ -4,7 +4,7 @@
 #include "common/error.h"
 #include "older/hpcprof1/hp1_read.h"
 
-int hp1_fail(const hp1_file *f, const char *section, const hp1_problem *pb) {
+int hpcprof1_fail(const hpcprof1_file *f, const char *section, const hpcprof1_problem *pb) {
   int status = HPCDB_ECORRUPT;
   if (!strcmp(pb->rule, "magic")) status = HPCDB_ENOTFORMAT;
   else if (!strcmp(pb->rule, "version")) status = HPCDB_EVERSION;

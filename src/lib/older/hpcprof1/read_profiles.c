@@ -21,17 +21,17 @@ static int ensure_kind(hpcdb_experiment *exp, uint16_t kind) {
   return 0;
 }
 
-static int add_thread_profile(hpcdb_experiment *exp, const hp1_file *f, const hp1_pinfo *pi, uint32_t *out) {
-  hp1_problem pb;
+static int add_thread_profile(hpcdb_experiment *exp, const hpcprof1_file *f, const hpcprof1_pinfo *pi, uint32_t *out) {
+  hpcprof1_problem pb;
   uint16_t n;
   uint64_t elems;
-  if (hp1_tuple_check(f, pi->tuple, pi->at, &n, &elems, &pb)) return hp1_fail(f, "Profile Info", &pb);
+  if (hpcprof1_tuple_check(f, pi->tuple, pi->at, &n, &elems, &pb)) return hpcprof1_fail(f, "Profile Info", &pb);
   hpcdb_id *ids = calloc(n ? n : 1, sizeof *ids);
   if (!ids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for an identifier tuple");
   int rc = 0;
   for (uint16_t i = 0; i < n && rc == 0; i++) {
     uint16_t kind;
-    if (hp1_tuple_element(f->d + elems + 18 * (uint64_t)i, &kind, &ids[i]) < 0)
+    if (hpcprof1_tuple_element(f->d + elems + 18 * (uint64_t)i, &kind, &ids[i]) < 0)
       rc = hpcdb_fail_at(HPCDB_EUNSUPPORTED, f->path, "Identifier Tuple", elems + 18 * (uint64_t)i + 10,
                          "logical-id-range", "logical id does not fit 32 bits");
     if (rc == 0) rc = ensure_kind(exp, kind);
@@ -68,12 +68,12 @@ static int sort_slice(uint16_t *mid, double *val, uint64_t n) {
 static uint16_t map_id(const uint16_t *map, uint32_t n, uint16_t id) { return map && id < n ? map[id] : id; }
 
 /* Decodes the block of pi into profile index p through the metric map. */
-static int read_values(hpcdb_experiment *exp, const hp1_file *f, const hp1_pinfo *pi, uint32_t p,
+static int read_values(hpcdb_experiment *exp, const hpcprof1_file *f, const hpcprof1_pinfo *pi, uint32_t p,
                        const uint16_t *map, uint32_t n_map, uint64_t *used) {
-  hp1_problem pb;
-  if (hp1_pblock_check(f, pi, &pb) || hp1_claim(f, used, hp1_pblock_size(pi), pi->at + 44, &pb))
-    return hp1_fail(f, "Profile Sparse Value Block", &pb);
-  uint64_t nv = pi->n_values, idx = hp1_pblock_index(pi);
+  hpcprof1_problem pb;
+  if (hpcprof1_pblock_check(f, pi, &pb) || hpcprof1_claim(f, used, hpcprof1_pblock_size(pi), pi->at + 44, &pb))
+    return hpcprof1_fail(f, "Profile Sparse Value Block", &pb);
+  uint64_t nv = pi->n_values, idx = hpcprof1_pblock_index(pi);
   uint32_t nc = pi->n_ctxs;
   hpcdb_profile csr;
   int rc = model_csr_alloc(&csr, nc, nv);
@@ -123,17 +123,17 @@ done:
 
 int hpcprof1_parse_profiles(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path,
                             const hpcprof1_metric_map *map, uint32_t *first_profile) {
-  hp1_file f;
-  hp1_problem pb;
-  if (hp1_open(&f, &hp1_profile_kind, data, len, path, &pb)) return hp1_fail(&f, "header", &pb);
+  hpcprof1_file f;
+  hpcprof1_problem pb;
+  if (hpcprof1_open(&f, &hpcprof1_profile_kind, data, len, path, &pb)) return hpcprof1_fail(&f, "header", &pb);
   if (f.count == 0)
     return hpcdb_fail_at(HPCDB_ECORRUPT, path, "header", 18, "summary-profile", "no profile info: info 0 must be the summary");
   *first_profile = exp->n_profiles;
   uint64_t used = 0;
   for (uint32_t i = 0; i < f.count; i++) {
-    hp1_pinfo pi;
+    hpcprof1_pinfo pi;
     uint32_t p;
-    hp1_pinfo_read(&f, i, &pi);
+    hpcprof1_pinfo_read(&f, i, &pi);
     if (i == 0) HPCDB_TRY(hpcdb_add_profile(exp, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, &p));
     else HPCDB_TRY(add_thread_profile(exp, &f, &pi, &p));
     const uint16_t *m = map ? (i == 0 ? map->summary : map->thread) : NULL;

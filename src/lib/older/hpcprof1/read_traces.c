@@ -9,7 +9,7 @@
 #include "older/hpcprof1/hp1_read.h"
 #include "older/hpcprof1/hpcprof1.h"
 
-static int read_line(hpcdb_experiment *exp, const hp1_file *f, const hp1_tline *t, uint64_t n, uint32_t profile,
+static int read_line(hpcdb_experiment *exp, const hpcprof1_file *f, const hpcprof1_tline *t, uint64_t n, uint32_t profile,
                      uint64_t *lo, uint64_t *hi) {
   uint64_t *ts = malloc((n ? n : 1) * sizeof *ts);
   uint32_t *ctx = malloc((n ? n : 1) * sizeof *ctx);
@@ -30,17 +30,17 @@ static int read_line(hpcdb_experiment *exp, const hp1_file *f, const hp1_tline *
 
 int hpcprof1_parse_traces(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path,
                           uint32_t first_profile) {
-  hp1_file f;
-  hp1_problem pb;
-  if (hp1_open(&f, &hp1_trace_kind, data, len, path, &pb)) return hp1_fail(&f, "header", &pb);
+  hpcprof1_file f;
+  hpcprof1_problem pb;
+  if (hpcprof1_open(&f, &hpcprof1_trace_kind, data, len, path, &pb)) return hpcprof1_fail(&f, "header", &pb);
   uint64_t lo = UINT64_MAX, hi = 0, used = 0;
   uint32_t skipped = 0;
   for (uint32_t i = 0; i < f.count; i++) {
-    hp1_tline t;
+    hpcprof1_tline t;
     uint64_t n;
-    hp1_tline_read(&f, i, &t);
-    if (hp1_tline_check(&f, &t, &n, &pb) || hp1_claim(&f, &used, 12 * n, t.at + 6, &pb))
-      return hp1_fail(&f, "Trace Header", &pb);
+    hpcprof1_tline_read(&f, i, &t);
+    if (hpcprof1_tline_check(&f, &t, &n, &pb) || hpcprof1_claim(&f, &used, 12 * n, t.at + 6, &pb))
+      return hpcprof1_fail(&f, "Trace Header", &pb);
     if (t.type != 0) { /* a metric trace: the model holds calling-context traces only */
       skipped++;
       continue;
@@ -56,7 +56,7 @@ int hpcprof1_parse_traces(hpcdb_experiment *exp, const uint8_t *data, uint64_t l
     HPCDB_TRY(hpcdb_add_attr(exp, "hpcprof1.skipped-metric-traces", count));
   }
   hpcdb_set_has_traces(exp);
-  uint64_t min = hp1_trace_min(&f), max = hp1_trace_max(&f);
+  uint64_t min = hpcprof1_trace_min(&f), max = hpcprof1_trace_max(&f);
   if (min == 0 && max == 0 && lo <= hi) min = lo, max = hi; /* not recorded: the samples' range */
   hpcdb_set_trace_range(exp, min, max);
   return 0;

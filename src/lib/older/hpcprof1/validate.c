@@ -9,11 +9,11 @@
 #include "older/hpcprof1/hp1_validate.h"
 #include "older/hpcprof1/hpcprof1.h"
 
-void hp1_report(hp1_validator *v, const char *path, const hp1_problem *pb) {
-  HP1_ERR(v, path, pb->offset, pb->rule, "%s", pb->detail);
+void hpcprof1_report(hpcprof1_validator *v, const char *path, const hpcprof1_problem *pb) {
+  HPCPROF1_ERR(v, path, pb->offset, pb->rule, "%s", pb->detail);
 }
 
-int hp1_known_ctx(const hp1_validator *v, uint32_t id) {
+int hpcprof1_known_ctx(const hpcprof1_validator *v, uint32_t id) {
   if (!v->known) return 1;
   size_t lo = 0, hi = v->n_known;
   while (lo < hi) {
@@ -24,12 +24,12 @@ int hp1_known_ctx(const hp1_validator *v, uint32_t id) {
   return lo < v->n_known && v->known[lo] == id;
 }
 
-uint64_t hp1_value_hash(uint32_t ctx, uint16_t metric, uint32_t profile, uint64_t bits) {
+uint64_t hpcprof1_value_hash(uint32_t ctx, uint16_t metric, uint32_t profile, uint64_t bits) {
   return hash_u64(bits ^ ((uint64_t)ctx << 32 | profile) * 0x9e3779b97f4a7c15ULL ^
                   (uint64_t)(metric + 1) * 0xc2b2ae3d27d4eb4fULL);
 }
 
-int hp1_overlaps_tables(const hp1_file *f, uint64_t off, uint64_t n) {
+int hpcprof1_overlaps_tables(const hpcprof1_file *f, uint64_t off, uint64_t n) {
   if (n == 0) return 0;
   if (off < 24 + 16 * (uint64_t)f->n_sections) return 1;
   for (unsigned s = 0; s < 2; s++)
@@ -37,10 +37,10 @@ int hp1_overlaps_tables(const hp1_file *f, uint64_t off, uint64_t n) {
   return 0;
 }
 
-typedef void (*check_fn)(hp1_validator *v, const char *path, const uint8_t *d, uint64_t len);
+typedef void (*check_fn)(hpcprof1_validator *v, const char *path, const uint8_t *d, uint64_t len);
 
 /* Validates dir/name with check when the file exists; -1 when it cannot be read. */
-static int one_file(hp1_validator *v, const char *dir, const char *name, check_fn check, int *present) {
+static int one_file(hpcprof1_validator *v, const char *dir, const char *name, check_fn check, int *present) {
   char path[4096];
   struct stat st;
   *present = 0;
@@ -63,10 +63,10 @@ int hpcprof1_validate(hpcdb_validation *result, const char *dir, const uint32_t 
 int hpcprof1_validate_declared(hpcdb_validation *result, const char *dir, const uint32_t *known_ctx_ids,
                                size_t n_known, const uint8_t *thread_metrics, const uint8_t *summary_metrics,
                                hpcdb_diagnostic_fn fn, void *user) {
-  hp1_validator v = {{result, fn, user}, known_ctx_ids, n_known, {thread_metrics, summary_metrics}, 0, 0, 0, 0, 0};
+  hpcprof1_validator v = {{result, fn, user}, known_ctx_ids, n_known, {thread_metrics, summary_metrics}, 0, 0, 0, 0, 0};
   int present;
-  HPCDB_TRY(one_file(&v, dir, "profile.db", hp1_validate_profile, &present));
-  HPCDB_TRY(one_file(&v, dir, "cct.db", hp1_validate_cct, &present));
-  HPCDB_TRY(one_file(&v, dir, "trace.db", hp1_validate_trace, &present));
+  HPCDB_TRY(one_file(&v, dir, "profile.db", hpcprof1_validate_profile, &present));
+  HPCDB_TRY(one_file(&v, dir, "cct.db", hpcprof1_validate_cct, &present));
+  HPCDB_TRY(one_file(&v, dir, "trace.db", hpcprof1_validate_trace, &present));
   return 0;
 }

@@ -1,0 +1,34 @@
+/* Messages between the ranks of a distributed analysis: bytes built with
+ * msg_* (little-endian fields, strings as length + bytes + NUL) and read back
+ * with the bounds-checked cursor (a message is checked like a file). */
+#ifndef HPCDB_ANALYSIS_DIST_MSG_H
+#define HPCDB_ANALYSIS_DIST_MSG_H
+
+#include <stdint.h>
+
+#include "common/cursor.h"
+
+typedef struct dist_msg {
+  uint8_t *data;
+  uint64_t len, cap;
+  int failed; /* out of memory: every later put is dropped, dist_msg_status fails */
+} dist_msg;
+
+void dist_msg_u8(dist_msg *m, uint8_t v);
+void dist_msg_u16(dist_msg *m, uint16_t v);
+void dist_msg_u32(dist_msg *m, uint32_t v);
+void dist_msg_u64(dist_msg *m, uint64_t v);
+void dist_msg_f64(dist_msg *m, double v);
+void dist_msg_bytes(dist_msg *m, const void *p, uint64_t n);
+/* Room for n bytes at the end, to fill in place (NULL when out of memory). */
+uint8_t *dist_msg_put(dist_msg *m, uint64_t n);
+/* NULL is sent as length UINT32_MAX. */
+void dist_msg_str(dist_msg *m, const char *s);
+/* 0, or HPCDB_ENOMEM with a message. */
+int dist_msg_status(const dist_msg *m);
+void dist_msg_free(dist_msg *m);
+
+/* A string sent with dist_msg_str; *s points into the message (NULL for NULL). */
+int dist_msg_read_str(hpcdb_cursor *c, const char **s);
+
+#endif
