@@ -35,11 +35,7 @@ static int copy_atomic(const char *from, const char *to) {
   HPCDB_TRY(mapped_file_open(&m, from));
   hpcdb_atomic_file f;
   int rc = atomic_file_open_output(&f, to, 1);
-  if (rc == 0) {
-    rc = atomic_file_write(&f, m.data, (size_t)m.len);
-    if (rc == 0) rc = atomic_file_commit(&f);
-    else atomic_file_abort(&f);
-  }
+  if (rc == 0) rc = atomic_file_finish(&f, atomic_file_write(&f, m.data, (size_t)m.len));
   mapped_file_close(&m);
   return rc;
 }
@@ -48,12 +44,7 @@ static int write_fresh(const char *binary_path, const char *out_path,
                        const hpcdb_binstruct_options *opt) {
   hpcdb_atomic_file f;
   HPCDB_TRY(atomic_file_open_output(&f, out_path, 1));
-  int rc = hpcdb_binstruct_write(binary_path, f.fp, opt);
-  if (rc < 0) {
-    atomic_file_abort(&f);
-    return rc;
-  }
-  return atomic_file_commit(&f);
+  return atomic_file_finish(&f, hpcdb_binstruct_write(binary_path, f.fp, opt));
 }
 
 int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path,

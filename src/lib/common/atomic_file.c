@@ -291,3 +291,15 @@ void atomic_file_abort(hpcdb_atomic_file *f) {
   unlink(f->temp);
   release(f);
 }
+
+int atomic_file_finish(hpcdb_atomic_file *f, int rc) {
+  if (rc == 0) return atomic_file_commit(f);
+  atomic_file_abort(f);
+  return rc;
+}
+
+int atomic_file_write_whole(const char *target, const void *data, size_t n, int direct) {
+  hpcdb_atomic_file f;
+  HPCDB_TRY(direct ? atomic_file_open_direct(&f, target) : atomic_file_open(&f, target));
+  return atomic_file_finish(&f, atomic_file_write(&f, data, n));
+}

@@ -53,5 +53,11 @@ int atomic_file_pwrite(hpcdb_atomic_file *f, uint64_t off, const void *data, siz
 void atomic_file_start_writeback(hpcdb_atomic_file *f);
 int atomic_file_commit(hpcdb_atomic_file *f);
 void atomic_file_abort(hpcdb_atomic_file *f);
+/* Ends a file whose writing returned rc: commits it when rc is 0, else
+ * removes its temporary; returns rc, or the commit's failure. */
+int atomic_file_finish(hpcdb_atomic_file *f, int rc);
+/* A whole file made in memory: written to a temporary and renamed into place
+ * (direct: as atomic_file_open_direct). */
+int atomic_file_write_whole(const char *target, const void *data, size_t n, int direct);
 
 #endif

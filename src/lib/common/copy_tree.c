@@ -59,11 +59,7 @@ static int copy_file(const char *src, const char *dst, copy_log *log) {
   while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0) rc = atomic_file_write(&f, buf, n);
   if (rc == 0 && ferror(in)) rc = hpcdb_fail(HPCDB_EIO, "%s: read failed", src);
   fclose(in);
-  if (rc < 0) {
-    atomic_file_abort(&f);
-    return rc;
-  }
-  HPCDB_TRY(atomic_file_commit(&f));
+  HPCDB_TRY(atomic_file_finish(&f, rc));
   return existed ? 0 : copy_log_add(log, dst);
 }
 

@@ -173,14 +173,7 @@ int hpcrun_file_serialize(const hpcrun_file *f, uint8_t **out, uint64_t *len) {
 }
 
 int hpcrun_write_bytes(const char *path, const uint8_t *data, uint64_t len) {
-  hpcdb_atomic_file af;
-  HPCDB_TRY(atomic_file_open(&af, path));
-  int rc = atomic_file_write(&af, data, (size_t)len);
-  if (rc < 0) {
-    atomic_file_abort(&af);
-    return rc;
-  }
-  return atomic_file_commit(&af);
+  return atomic_file_write_whole(path, data, (size_t)len, 0);
 }
 
 int hpcrun_file_write(const hpcrun_file *f, const char *path) {

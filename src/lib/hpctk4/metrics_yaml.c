@@ -196,15 +196,7 @@ static int emit_all(hpctk4_wbuf *out, const hpcdb_experiment *exp) {
 int hpctk4_write_metrics_yaml(const hpcdb_experiment *exp, const char *path) {
   hpctk4_wbuf b = {0};
   int rc = emit_all(&b, exp);
-  hpcdb_atomic_file f;
-  if (rc == 0) rc = atomic_file_open(&f, path);
-  if (rc == 0) {
-    rc = atomic_file_write(&f, b.data, (size_t)b.len);
-    if (rc == 0)
-      rc = atomic_file_commit(&f);
-    else
-      atomic_file_abort(&f);
-  }
+  if (rc == 0) rc = atomic_file_write_whole(path, b.data, (size_t)b.len, 0);
   hpctk4_wbuf_free(&b);
   return rc;
 }

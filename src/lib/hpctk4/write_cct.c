@@ -405,11 +405,7 @@ int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const c
   rc = atomic_file_open_direct(&f, path);
   if (rc == 0) {
     w.f = &f;
-    rc = write_all(&w, threads, n_ctxs < MAX_CHUNK_CTXS ? n_ctxs : MAX_CHUNK_CTXS);
-    if (rc == 0)
-      rc = atomic_file_commit(&f);
-    else
-      atomic_file_abort(&f);
+    rc = atomic_file_finish(&f, write_all(&w, threads, n_ctxs < MAX_CHUNK_CTXS ? n_ctxs : MAX_CHUNK_CTXS));
   }
   pthread_mutex_destroy(&w.lock);
   pthread_cond_destroy(&w.turn_done);

@@ -262,17 +262,8 @@ int hpctk4_write_meta(const hpcdb_experiment *exp, const char *path) {
   hpctk4_wbuf b = {0};
   int rc = build(&b, exp, str);
   free(str);
-  if (rc == 0) {
-    hpcdb_atomic_file f;
-    rc = atomic_file_open_direct(&f, path); /* made whole in memory: no second copy in the page cache */
-    if (rc == 0) {
-      rc = atomic_file_write(&f, b.data, (size_t)b.len);
-      if (rc == 0)
-        rc = atomic_file_commit(&f);
-      else
-        atomic_file_abort(&f);
-    }
-  }
+  /* made whole in memory: direct, no second copy in the page cache */
+  if (rc == 0) rc = atomic_file_write_whole(path, b.data, (size_t)b.len, 1);
   hpctk4_wbuf_free(&b);
   return rc;
 }

@@ -123,13 +123,7 @@ int hpctk4_write_profile(const hpcdb_experiment *exp, const char *path) {
   if (rc == 0) {
     hpcdb_atomic_file f;
     rc = atomic_file_open(&f, path);
-    if (rc == 0) {
-      rc = write_all(&f, exp, &b, values_end);
-      if (rc == 0)
-        rc = atomic_file_commit(&f);
-      else
-        atomic_file_abort(&f);
-    }
+    if (rc == 0) rc = atomic_file_finish(&f, write_all(&f, exp, &b, values_end));
   }
   hpctk4_wbuf_free(&b);
   return rc;

@@ -106,10 +106,7 @@ int hpctk4_write_trace(const hpcdb_experiment *exp, const char *path) {
     for (uint32_t i = 0; i < exp->n_traces && rc == 0; i++) rc = write_line(&f, &exp->traces[i]);
     if (rc == 0) rc = atomic_file_pad(&f, 8);
     if (rc == 0) rc = atomic_file_write(&f, "trace.db", 8);
-    if (rc == 0)
-      rc = atomic_file_commit(&f);
-    else
-      atomic_file_abort(&f);
+    rc = atomic_file_finish(&f, rc);
   }
   hpctk4_wbuf_free(&b);
   return rc;

@@ -105,14 +105,9 @@ void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   char *real = NULL, *path = cache_file(t, o, &real);
   uint64_t len = 0;
   uint8_t *bytes = path ? serialise(t, real, &len) : NULL;
-  hpcdb_atomic_file f;
-  if (bytes && atomic_file_open(&f, path) == 0) {
-    if (atomic_file_write(&f, bytes, len) == 0 && atomic_file_commit(&f) == 0) {
-      t->cache_path = path;
-      path = NULL;
-    } else {
-      atomic_file_abort(&f);
-    }
+  if (bytes && atomic_file_write_whole(path, bytes, len, 0) == 0) {
+    t->cache_path = path;
+    path = NULL;
   }
   hpcdb_clear_error(); /* a cache that cannot be written is no error: the index is in memory */
   free(bytes);
