@@ -1,6 +1,9 @@
 """Random viewports of one database: the trace query's tiles, statistics and
 calling paths (through trace_probe) against reference.py's brute force.
-Usage: check_exact.py PROBE DB CACHE_DIR [--viewports N] [--gpu-check]
+Usage: check_exact.py PROBE DB CACHE_DIR [--viewports N] [--gpu-check] [--wide N]
+--wide: N more tiles of 1 to 6 columns over most of the run, so that cells
+span many of the index's blocks (their histograms) and their edges fall
+inside buckets, at several depths.
 Run twice over the same cache directory, the second run reads the index
 from the cache; both must agree with the reference."""
 import os
@@ -96,6 +99,46 @@ def check(pr, info, ref, n_viewports, rnd, db):
     return failures
 
 
+def wide_check(pr, info, ref, n_viewports, rnd, db):
+    """Cells spanning many blocks: the tile adds the blocks' histograms and
+    reads elements only at the cells' edges; it must equal the brute force."""
+    rows = len(ref.rows)
+    if not any(len(evs) >= 32 * 2 ** 7 for _, evs in ref.rows):
+        print('%s: no line has blocks (4,096 elements or more): the wide check would test nothing' % db)
+        return 1
+    tmin, tmax = info['tmin'], info['tmax']
+    span = max(tmax - tmin, 1)
+    failures = 0
+    for v in range(n_viewports):
+        depth = rnd.choice([None, 0, 1, 3, 4])
+        glob = rnd.choice([None, None, '*compute*'])
+        sel = list(range(rows))
+        if rows > 1 and rnd.random() < 0.3:
+            sel = sorted(rnd.sample(range(rows), rnd.randint(1, rows)))
+        pr.ask('rowlist ' + ' '.join(map(str, sel)) if sel != list(range(rows)) else 'rowlist')
+        pr.ask('ctxsel ' + glob if glob else 'ctxsel')
+        keep = ref.keep_for(glob)
+        width = rnd.randint(1, 6)
+        if v % 4 == 0:
+            t0, t1 = tmin, tmax + 1
+        else:
+            t0 = max(0, tmin - span // 10 + rnd.randint(0, span // 3))
+            t1 = max(t0 + width, tmax - span // 4 + rnd.randint(0, span // 3))
+        height = rnd.randint(1, rows + 1)
+        d = 'leaf' if depth is None else str(depth)
+        ans = pr.ask('tile 0 %d %d %d %d %d %s' % (len(sel), t0, t1, width, height, d))
+        h, want = ref.tile(sel, 0, len(sel), t0, t1, width, height, depth, keep)
+        if not ans or ans[0].startswith('error') or parse_cells(ans) != (h, want):
+            failures += 1
+            if failures < 4:
+                print('%s: wide tile %s differs:\n  got  %s\n  want %s' % (db, (t0, t1, width, height, d, glob, sel),
+                                                                       ans[:6], [h] + want[:5]))
+    pr.ask('rowlist')
+    pr.ask('ctxsel')
+    print('%s: %d wide tiles' % (db, n_viewports))
+    return failures
+
+
 def gpu_check(pr, info, ref, db):
     """Every 1 ns kernel marks the column it is in, at every zoom."""
     failures = 0
@@ -138,6 +181,8 @@ def main():
             print('%s: the second open did not take the index from the cache' % db)
             failures += 1
         failures += check(pr, info, ref, n, random.Random(run * 7919 + n), db)
+        if '--wide' in args:
+            failures += wide_check(pr, info, ref, int(args[args.index('--wide') + 1]), random.Random(run * 31 + 5), db)
         if '--gpu-check' in args:
             failures += gpu_check(pr, info, ref, db)
         pr.close()

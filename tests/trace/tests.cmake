@@ -16,6 +16,10 @@ set_tests_properties(trace/exact/generated PROPERTIES FIXTURES_REQUIRED trace_ge
 add_test(NAME trace/exact/generated-long
          COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen-long' && $<TARGET_FILE:gen_trace_db> --profiles 3 --events 20000 --gpu-every 3 --period 1000 -o '${TRACE_OUT}/gen-long' && python3 '${TRACE_DIR}/check_exact.py' '$<TARGET_FILE:trace_probe>' '${TRACE_OUT}/gen-long' '${TRACE_OUT}/cache-gen-long' --viewports 60")
 set_tests_properties(trace/exact/generated-long PROPERTIES TIMEOUT 300)
+# tiles whose cells span many blocks (16 per line) with edges inside buckets, GPU streams of 1 ns kernels
+add_test(NAME trace/exact/generated-wide
+         COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen-wide' && $<TARGET_FILE:gen_trace_db> --profiles 3 --events 32768 --gpu-every 2 --period 1000 -o '${TRACE_OUT}/gen-wide' && python3 '${TRACE_DIR}/check_exact.py' '$<TARGET_FILE:trace_probe>' '${TRACE_OUT}/gen-wide' '${TRACE_OUT}/cache-gen-wide' --viewports 5 --wide 16 --gpu-check")
+set_tests_properties(trace/exact/generated-wide PROPERTIES TIMEOUT 300)
 
 foreach(db hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328 hpctoolkit-v4/lmp-openmp
            hpctoolkit-v4/loop-fork-cycles hpctoolkit-2022/ping-pong-mpi hpctoolkit-2022/empty-trace

@@ -10,20 +10,19 @@
 
 typedef struct acc {
   uint64_t *ns;      /* per key slot: model context index, or n_contexts for the grey ones */
-  uint32_t *touched; /* slots with time in the current cell */
+  uint32_t *touched; /* slots with time in the current cell (one spare entry: see add) */
   uint32_t n_touched;
   uint32_t grey_slot;
+  const uint32_t *slot_of_id; /* per context id: its slot for this query (HPCDB_NONE: not in the tree) */
+  const uint32_t *keys;       /* per model context: its key at the depth after the filter */
 } acc;
 
-static int add(acc *a, const uint32_t *keys, const hpcdb_trace_set *t, uint32_t id, uint64_t ns) {
-  uint32_t idx = trace_ctx_index(t, id);
-  if (idx == HPCDB_NONE)
-    return hpcdb_fail_at(HPCDB_ECORRUPT, t->trace_path ? t->trace_path : "trace", "trace line", 0, "context-id",
-                         "an element names context %u, which the tree does not have", id);
-  uint32_t k = keys[idx], slot = k == HPCDB_TRACE_GREY ? a->grey_slot : k;
-  if (a->ns[slot] == 0) a->touched[a->n_touched++] = slot;
+/* Adds ns > 0 to a slot. Branch-free: the slot is always written after the
+ * touched ones and counted only when it had no time yet. */
+static inline void add_slot(acc *a, uint32_t slot, uint64_t ns) {
+  a->touched[a->n_touched] = slot;
+  a->n_touched += a->ns[slot] == 0;
   a->ns[slot] += ns;
-  return 0;
 }
 
 /* The cell from the accumulated times; the accumulator is cleared. */
@@ -45,30 +44,93 @@ static void finish(acc *a, hpcdb_tile_cell *cell) {
   a->n_touched = 0;
 }
 
+static int unknown_id(const hpcdb_trace_set *t, uint32_t id) {
+  return hpcdb_fail_at(HPCDB_ECORRUPT, t->trace_path ? t->trace_path : "trace", "trace line", 0, "context-id",
+                       "an element names context %u, which the tree does not have", id);
+}
+
+/* Adds elements k, k+1, ... of l clipped to [a, b), up to element `stop`
+ * (not included) or the element in effect at b; *done = 1 in the latter case
+ * (or when the line ends). Returns the element it stopped at. The hot loop
+ * of a tile: the accumulator lives in locals, written back once. */
+static uint64_t walk_elements(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t stop, uint64_t a,
+                              uint64_t b, acc *ac, int *done, int *rc) {
+  if (k + 1 >= l->n) {
+    *done = 1;
+    return k;
+  }
+  uint64_t *ns = ac->ns, s = line_ts(l, k);
+  uint32_t *touched = ac->touched, n_touched = ac->n_touched;
+  const uint32_t *slot_of_id = ac->slot_of_id, n_ids = t->n_ids;
+  for (; k < stop; k++) {
+    uint64_t e = line_ts(l, k + 1), from = s < a ? a : s, end = e < b ? e : b;
+    if (end > from) {
+      uint32_t id = line_ctx(l, k), slot = id < n_ids ? slot_of_id[id] : HPCDB_NONE;
+      if (slot == HPCDB_NONE) {
+        *rc = unknown_id(t, id);
+        *done = 1;
+        break;
+      }
+      touched[n_touched] = slot; /* branch-free, as add_slot */
+      n_touched += ns[slot] == 0;
+      ns[slot] += end - from;
+    }
+    if (e >= b || k + 2 >= l->n) {
+      *done = 1;
+      if (e < b) k++;
+      break;
+    }
+    s = e;
+  }
+  ac->n_touched = n_touched;
+  return k;
+}
+
+/* Adds block j's histogram (its elements' own times). */
+static void add_block(const hpcdb_trace_set *t, const trace_line *l, uint64_t j, acc *ac) {
+  const uint64_t *blk = t->blk + l->blk_off;
+  for (uint64_t h = blk[j]; h < (blk[j + 1] & ~TRACE_BLOCK_WALK); h++) {
+    uint32_t key = ac->keys[t->h_ctx[h]];
+    if (t->h_ns[h]) add_slot(ac, key == HPCDB_TRACE_GREY ? ac->grey_slot : key, t->h_ns[h]);
+  }
+}
+
 /* Adds the time of line l inside [a, b) from its cursor *cur (UINT64_MAX:
  * before its first element), leaving the cursor on the element in effect at
- * b. The last element lasts no time. */
-static int walk(const hpcdb_trace_set *t, const trace_line *l, uint64_t *cur, uint64_t a, uint64_t b,
-                acc *ac, const uint32_t *keys) {
+ * b. The last element lasts no time. A column at least a block wide takes
+ * the blocks wholly inside it from their histograms and reads elements only
+ * at its two ends (as the window statistics do): exact for any boundary. */
+static int walk(const hpcdb_trace_set *t, const trace_line *l, uint64_t *cur, uint64_t a, uint64_t b, acc *ac) {
   uint64_t k = *cur;
+  int done = 0, rc = 0;
   if (k == UINT64_MAX) {
     if (l->n == 0 || l->lo >= b) return 0;
     k = 0;
   }
-  while (k + 1 < l->n) {
-    uint64_t s = line_ts(l, k), e = line_ts(l, k + 1);
-    if (s < a) s = a;
-    uint64_t end = e < b ? e : b;
-    if (end > s) HPCDB_TRY(add(ac, keys, t, line_ctx(l, k), end - s));
-    if (e >= b) break;
-    k++;
+  const uint64_t nbl = line_blocks(l), B = TRACE_BLOCK_BUCKETS;
+  if (nbl && (unsigned __int128)(b - a) << l->log_buckets >= ((unsigned __int128)(l->hi - l->lo) + 1) * B) {
+    const uint32_t *dir = t->dir + l->dir_off;
+    const uint64_t *blk = t->blk + l->blk_off;
+    uint64_t lo = 0, hi = nbl; /* the first block starting at or after k */
+    while (lo < hi) {
+      uint64_t mid = lo + (hi - lo) / 2;
+      if (dir[mid * B] >= k) hi = mid;
+      else lo = mid + 1;
+    }
+    for (uint64_t j = lo; j < nbl && !done; j++) {
+      uint64_t s = dir[j * B], e = dir[(j + 1) * B];
+      k = walk_elements(t, l, k, s, a, b, ac, &done, &rc);
+      if (done) break;
+      uint64_t last = e < l->n ? e : l->n - 1;
+      if (line_ts(l, last) > b) break; /* this block and every later one reach past b */
+      if ((blk[j] & TRACE_BLOCK_WALK) || (s < e && line_ts(l, s) < a)) continue; /* read by elements */
+      add_block(t, l, j, ac);
+      k = last;
+    }
   }
+  if (!done) k = walk_elements(t, l, k, UINT64_MAX, a, b, ac, &done, &rc);
   *cur = k;
-  return 0;
-}
-
-static uint64_t col_start(const hpcdb_tile_request *r, uint64_t c) {
-  return r->t0 + (uint64_t)(((unsigned __int128)(r->t1 - r->t0) * c) / r->width);
+  return rc;
 }
 
 int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
@@ -81,22 +143,30 @@ int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
                                     "(asked: %u x %u over [%llu, %llu))",
                       req->width, req->height, (unsigned long long)req->t0, (unsigned long long)req->t1);
   uint32_t h = req->count < req->height ? req->count : req->height, n_ctx = t->exp->n_contexts;
-  uint32_t *keys = NULL;
-  acc a = {calloc(n_ctx + 1, sizeof *a.ns), calloc(n_ctx + 1, sizeof *a.touched), 0, n_ctx};
+  uint32_t *keys = NULL, *slot_of_id = malloc((t->n_ids ? t->n_ids : 1) * sizeof *slot_of_id);
+  acc a = {calloc(n_ctx + 1, sizeof *a.ns), calloc(n_ctx + 2, sizeof *a.touched), 0, n_ctx, slot_of_id, NULL};
   uint64_t *cur = calloc(req->count ? req->count : 1, sizeof *cur);
   uint64_t *first_el = calloc(req->count ? req->count : 1, sizeof *first_el);
-  int rc = a.ns && a.touched && cur && first_el ? trace_keys(t, req->depth, filter ? filter->ctx_keep : NULL, &keys)
-                                    : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
+  uint64_t *col = malloc(((uint64_t)req->width + 1) * sizeof *col); /* column c covers [col[c], col[c + 1]) */
+  int rc = a.ns && a.touched && cur && first_el && col && slot_of_id
+               ? trace_keys(t, req->depth, filter ? filter->ctx_keep : NULL, &keys)
+               : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
+  a.keys = keys;
+  for (uint32_t id = 0; rc == 0 && id < t->n_ids; id++) {
+    uint32_t idx = t->idx_of_id[id];
+    slot_of_id[id] = idx == HPCDB_NONE ? HPCDB_NONE : keys[idx] == HPCDB_TRACE_GREY ? n_ctx : keys[idx];
+  }
+  for (uint64_t c = 0; rc == 0 && c <= req->width; c++)
+    col[c] = req->t0 + (uint64_t)(((unsigned __int128)(req->t1 - req->t0) * c) / req->width);
   for (uint32_t r = 0; rc == 0 && r < h; r++) {
     uint32_t m0 = (uint32_t)((uint64_t)req->count * r / h), m1 = (uint32_t)((uint64_t)req->count * (r + 1) / h);
     for (uint32_t m = m0; m < m1; m++)
       cur[m] = trace_locate(t, &t->lines[trace_sel_row(filter, req->first + m)], req->t0);
     for (uint32_t m = m0; m < m1; m++) first_el[m] = cur[m] == UINT64_MAX ? 0 : cur[m];
     for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
-      uint64_t a0 = col_start(req, c), a1 = col_start(req, c + 1);
       for (uint32_t m = m0; rc == 0 && m < m1; m++) {
         const trace_line *l = &t->lines[trace_sel_row(filter, req->first + m)];
-        rc = walk(t, l, &cur[m], a0, a1, &a, keys);
+        rc = walk(t, l, &cur[m], col[c], col[c + 1], &a);
         if (cur[m] != UINT64_MAX && cur[m] - first_el[m] >= 0x10000) { /* let go behind the cursor */
           trace_release(t, l, first_el[m], cur[m]);
           first_el[m] = cur[m];
@@ -108,6 +178,8 @@ int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
       trace_release(t, &t->lines[trace_sel_row(filter, req->first + m)], first_el[m], cur[m] == UINT64_MAX ? 0 : cur[m] + 2);
   }
   free(keys);
+  free(slot_of_id);
+  free(col);
   free(a.ns);
   free(a.touched);
   free(cur);
