@@ -71,7 +71,7 @@ endif()
 if(HPCDB_MPI_FOUND)
   foreach(value IN ITEMS abc 0 4x 5000)
     add_test(NAME mpi/option/j-${value}
-             COMMAND sh -c "PMI_SIZE=1 $0 analyze -j ${value} x.m -o x.d 2>err; rc=$?; cat err; [ $rc -eq 2 ] && [ $(wc -l < err) -eq 1 ] && echo 'exit 2, one line'"
+             COMMAND sh -c "PMI_SIZE=1 $0 analyze -j ${value} x.m -o x.d 2>mpi-option-${value}.err; rc=$?; cat mpi-option-${value}.err; [ $rc -eq 2 ] && [ $(wc -l < mpi-option-${value}.err) -eq 1 ] && echo 'exit 2, one line'"
                      $<TARGET_FILE:hpcdb-mpi>)
     set_tests_properties(mpi/option/j-${value} PROPERTIES
       PASS_REGULAR_EXPRESSION "^hpcdb-mpi analyze: -j: '${value}' is not a whole number from 1 to 4096 [(]see --help[)]\nexit 2, one line"
