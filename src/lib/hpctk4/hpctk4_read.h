@@ -76,5 +76,15 @@ int hpctk4_parse_profile_opts(hpcdb_experiment *exp, const uint8_t *data, uint64
 int hpctk4_decode_profile(const hpctk4_file *f, int fd, uint64_t info, hpcdb_profile *out);
 int hpctk4_parse_cct_header(const uint8_t *data, uint64_t len, const char *path, uint32_t *n_ctxs);
 int hpctk4_parse_trace(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, const char *path);
+/* trace.db's lines, checked, for a reader that keeps them where they are: its
+ * Context Trace Headers an aligned array inside their section, each line's
+ * profile index below n_profiles and its elements [start, end) a whole number
+ * of 12-byte elements inside the file. fn gets every line in order (n_lines
+ * first, with index 0); a negative return stops the walk with it. The run's
+ * recorded time range goes to *min and *max (each may be NULL). */
+typedef int (*hpctk4_trace_line_fn)(void *user, uint32_t index, uint32_t n_lines, uint32_t profile, uint64_t start,
+                                    uint64_t end);
+int hpctk4_trace_lines(const uint8_t *data, uint64_t len, const char *path, uint32_t n_profiles, uint64_t *min,
+                       uint64_t *max, hpctk4_trace_line_fn fn, void *user);
 
 #endif
