@@ -37,26 +37,6 @@ static uint32_t row_of(builder *b, uint32_t group, const char *name) {
   return a->n_rows++;
 }
 
-/* 1 when an ancestor frame of f has the same name (recursion: its inclusive
- * cost is already counted there). */
-static int nested(const hpcdb_experiment *e, uint32_t f, const char *name) {
-  char other[512];
-  for (uint32_t a = query_frame(e, e->contexts[f].parent); a != 0; a = query_frame(e, e->contexts[a].parent)) {
-    query_context_name(e, a, other, sizeof other);
-    if (!strcmp(other, name)) return 1;
-    if (e->contexts[a].kind != HPCDB_CTX_NORMAL) break;
-  }
-  return 0;
-}
-
-static const char *module_of(const hpcdb_experiment *e, uint32_t f) {
-  const hpcdb_context *c = &e->contexts[f];
-  uint32_t m = c->function != HPCDB_NONE ? e->functions[c->function].module : c->module;
-  if (m == HPCDB_NONE) return "<unknown module>";
-  const char *s = strrchr(e->modules[m].path, '/');
-  return s ? s + 1 : e->modules[m].path;
-}
-
 static int build(const hpcdb_experiment *e, agg_view *a, int flat) {
   builder b = {a, 0, {0}};
   uint32_t n = e->n_contexts;
@@ -69,20 +49,20 @@ static int build(const hpcdb_experiment *e, agg_view *a, int flat) {
   for (uint32_t i = 0; i < n && rc == 0; i++) {
     a->ctx_top[i] = a->ctx_member[i] = HPCDB_NONE;
     if (i == 0 || e->contexts[i].kind != HPCDB_CTX_NORMAL) continue;
-    uint32_t f = query_frame(e, i);
+    uint32_t f = query_frame(e, i, 0);
     if (f == 0 || e->contexts[f].kind != HPCDB_CTX_NORMAL) continue;
     query_context_name(e, f, name, sizeof name);
-    uint32_t top = row_of(&b, HPCDB_NONE, flat ? module_of(e, f) : name), member = HPCDB_NONE;
+    uint32_t top = row_of(&b, HPCDB_NONE, flat ? query_module_name(e, f) : name), member = HPCDB_NONE;
     if (top != HPCDB_NONE && flat) {
       member = row_of(&b, top, name);
     } else if (top != HPCDB_NONE) {
-      query_context_name(e, query_frame(e, e->contexts[f].parent), other, sizeof other);
+      query_context_name(e, query_frame(e, e->contexts[f].parent, 0), other, sizeof other);
       member = row_of(&b, top, other);
     }
     if (top == HPCDB_NONE || member == HPCDB_NONE) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the %s view", flat ? "flat" : "bottom-up");
     a->ctx_top[i] = top;
     a->ctx_member[i] = member;
-    a->ctx_inclusive[i] = i == f && !nested(e, f, name);
+    a->ctx_inclusive[i] = i == f && !query_frame_nested(e, f, name, 0);
   }
   u64map_free(&b.index);
   HPCDB_TRY(rc);
@@ -151,7 +131,7 @@ int query_agg_values(hpcdb_query *q, hpcdb_qcolumn col, int flat, const double *
     for (uint32_t i = 0; i < e->n_contexts; i++) {
       uint32_t top = a->ctx_top[i], member = a->ctx_member[i];
       if (top == HPCDB_NONE) continue;
-      double x = v->self[i], y = a->ctx_inclusive[i] ? v->inc[query_frame(e, i)] : 0;
+      double x = v->self[i], y = a->ctx_inclusive[i] ? v->inc[query_frame(e, i, 0)] : 0;
       ae[top + 1] += x;
       ae[member + 1] += x;
       ai[member + 1] += y;

@@ -27,10 +27,29 @@ size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, 
   return (size_t)snprintf(buf, size, "<unknown>%s", inlined);
 }
 
-uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx) {
-  while (ctx != 0 && exp->contexts[ctx].kind == HPCDB_CTX_NORMAL && exp->contexts[ctx].relation == HPCDB_REL_LEXICAL)
-    ctx = exp->contexts[ctx].parent;
+uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_only) {
+  for (; ctx != 0 && exp->contexts[ctx].kind == HPCDB_CTX_NORMAL; ctx = exp->contexts[ctx].parent) {
+    uint8_t r = exp->contexts[ctx].relation;
+    if (r != HPCDB_REL_LEXICAL && !(functions_only && r == HPCDB_REL_INLINED_CALL)) break;
+  }
   return ctx;
+}
+
+int query_frame_nested(const hpcdb_experiment *exp, uint32_t f, const char *name, int functions_only) {
+  char other[512];
+  for (uint32_t a = query_frame(exp, exp->contexts[f].parent, functions_only); a != 0;
+       a = query_frame(exp, exp->contexts[a].parent, functions_only)) {
+    query_context_name(exp, a, other, sizeof other);
+    if (!strcmp(other, name)) return 1;
+    if (exp->contexts[a].kind != HPCDB_CTX_NORMAL) break;
+  }
+  return 0;
+}
+
+const char *query_module_name(const hpcdb_experiment *exp, uint32_t f) {
+  const hpcdb_context *c = &exp->contexts[f];
+  uint32_t m = c->function != HPCDB_NONE ? exp->functions[c->function].module : c->module;
+  return m == HPCDB_NONE ? "<unknown module>" : basename_of(exp->modules[m].path);
 }
 
 double query_time_unit(const char *name, const char *unit) {

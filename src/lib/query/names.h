@@ -9,7 +9,14 @@
 #include "hpcdb/model.h"
 
 size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
-uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx);
+/* The frame a context belongs to: itself, or its nearest ancestor reached by
+ * a call (functions_only: inlined calls fold into their caller's frame too). */
+uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_only);
+/* 1 when an ancestor frame of frame f is named name (recursion: the
+ * inclusive cost of f is counted there already). */
+int query_frame_nested(const hpcdb_experiment *exp, uint32_t f, const char *name, int functions_only);
+/* The file name of the load module of frame f, or "<unknown module>". */
+const char *query_module_name(const hpcdb_experiment *exp, uint32_t f);
 double query_time_unit(const char *name, const char *unit);
 
 #endif

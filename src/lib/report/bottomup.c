@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "report/table.h"
+#include "query/names.h"
 
 typedef struct agg {
   char *name;
@@ -44,26 +45,6 @@ static void aggs_free(aggs *a) {
   for (uint64_t i = 0; i < a->n; i++) free(a->rows[i].name);
   free(a->rows);
   u64map_free(&a->index);
-}
-
-/* 1 when an ancestor frame of f has the same name (recursion: its inclusive
- * cost is already counted there). */
-static int nested(const hpcdb_experiment *e, uint32_t f, const char *name, int fo) {
-  char other[512];
-  for (uint32_t a = report_frame(e, e->contexts[f].parent, fo); a != 0; a = report_frame(e, e->contexts[a].parent, fo)) {
-    report_name(e, a, other, sizeof other);
-    if (!strcmp(other, name)) return 1;
-    if (e->contexts[a].kind != HPCDB_CTX_NORMAL) break;
-  }
-  return 0;
-}
-
-static const char *module_of(const hpcdb_experiment *e, uint32_t f) {
-  const hpcdb_context *c = &e->contexts[f];
-  uint32_t m = c->function != HPCDB_NONE ? e->functions[c->function].module : c->module;
-  if (m == HPCDB_NONE) return "<unknown module>";
-  const char *s = strrchr(e->modules[m].path, '/');
-  return s ? s + 1 : e->modules[m].path;
 }
 
 static const aggs *sort_aggs;
@@ -118,7 +99,7 @@ int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options
     uint32_t f = report_frame(e, i, fo);
     if (f == 0 || e->contexts[f].kind != HPCDB_CTX_NORMAL) continue;
     report_name(e, f, name, sizeof name);
-    uint32_t top = flat ? row_of(&a, HPCDB_NONE, module_of(e, f)) : row_of(&a, HPCDB_NONE, name);
+    uint32_t top = flat ? row_of(&a, HPCDB_NONE, query_module_name(e, f)) : row_of(&a, HPCDB_NONE, name);
     uint32_t member;
     if (flat) {
       member = row_of(&a, top, name);
@@ -131,7 +112,7 @@ int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options
       rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
       break;
     }
-    int counts_inclusive = i == f && !nested(e, f, name, fo);
+    int counts_inclusive = i == f && !query_frame_nested(e, f, name, fo);
     for (uint32_t c = 0; c < d->n_cols; c++) {
       double x = rd_self(d, i, c), y = counts_inclusive ? rd_inc(d, f, c) : 0;
       a.rows[top].exc[c] += x;

@@ -8,18 +8,14 @@
 #include "query/names.h"
 #include "report/report_data.h"
 
-/* Context names and time units are the query layer's, so that report and the
+/* Context names, frames and time units are the query layer's, so that report and the
  * viewer name everything alike. */
 size_t report_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
   return query_context_name(exp, ctx, buf, size);
 }
 
 uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_only) {
-  for (; ctx != 0 && exp->contexts[ctx].kind == HPCDB_CTX_NORMAL; ctx = exp->contexts[ctx].parent) {
-    uint8_t r = exp->contexts[ctx].relation;
-    if (r != HPCDB_REL_LEXICAL && !(functions_only && r == HPCDB_REL_INLINED_CALL)) break;
-  }
-  return ctx;
+  return query_frame(exp, ctx, functions_only);
 }
 
 double report_time_unit(const char *name, const char *unit) { return query_time_unit(name, unit); }
