@@ -11,29 +11,18 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "query/metric_ids.h"
 
 typedef struct ids {
   int32_t inc, exc, point;
 } ids;
 
-/* The metric's inclusive (execution) and point ids as propagated (stat 0)
- * or Sum statistic (stat 1) values; -1: none. add_values reads exc, set to
- * the point id where points are wanted. */
+/* The metric's inclusive (execution, where it sums along the tree) and point
+ * ids as propagated (stat 0) or Sum statistic (stat 1) values; -1: none.
+ * add_values reads exc, set to the point id where points are wanted. */
 static ids metric_ids(const hpcdb_experiment *e, uint32_t m, int stat) {
-  const hpcdb_metric *mt = &e->metrics[m];
-  ids out = {-1, -1, -1};
-  uint32_t n = stat ? mt->n_summaries : mt->n_instances;
-  for (uint32_t k = 0; k < n; k++) {
-    uint32_t scope = stat ? mt->summaries[k].scope : mt->instances[k].scope;
-    int32_t id = stat ? mt->summaries[k].stat_metric_id : mt->instances[k].prop_metric_id;
-    if (stat && (mt->summaries[k].combine != HPCDB_COMBINE_SUM || !mt->summaries[k].formula ||
-                 strcmp(mt->summaries[k].formula, "$$") != 0))
-      continue;
-    const hpcdb_scope *s = &e->scopes[scope];
-    if (s->type == HPCDB_SCOPE_EXECUTION && mt->execution_combine == HPCDB_COMBINE_SUM) out.inc = id;
-    else if (s->type == HPCDB_SCOPE_POINT) out.point = id;
-  }
-  out.exc = out.point;
+  query_scope_ids s = query_scope_ids_of(e, m, stat, HPCDB_COMBINE_SUM);
+  ids out = {e->metrics[m].execution_combine == HPCDB_COMBINE_SUM ? s.execution : -1, s.point, s.point};
   return out;
 }
 

@@ -4,27 +4,32 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "query/metric_ids.h"
 #include "query/query_internal.h"
 
-void query_metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t *inc, int32_t *exc) {
+query_scope_ids query_scope_ids_of(const hpcdb_experiment *e, uint32_t m, int stat, uint8_t combine) {
   const hpcdb_metric *mt = &e->metrics[m];
-  int32_t point = -1, function = -1;
-  *inc = -1;
+  query_scope_ids out = {-1, -1, -1};
   uint32_t n = stat ? mt->n_summaries : mt->n_instances;
   for (uint32_t k = 0; k < n; k++) {
     uint32_t scope = stat ? mt->summaries[k].scope : mt->instances[k].scope;
     int32_t id = stat ? mt->summaries[k].stat_metric_id : mt->instances[k].prop_metric_id;
-    /* of the statistics, only the sum ("$$" combined by +) is the whole program's value */
-    if (stat && (mt->summaries[k].combine != HPCDB_COMBINE_SUM || !mt->summaries[k].formula ||
+    if (stat && (mt->summaries[k].combine != combine || !mt->summaries[k].formula ||
                  strcmp(mt->summaries[k].formula, "$$") != 0))
       continue;
     if (scope >= e->n_scopes) continue;
     const hpcdb_scope *s = &e->scopes[scope];
-    if (s->type == HPCDB_SCOPE_EXECUTION) *inc = id;
-    else if (s->type == HPCDB_SCOPE_POINT) point = id;
-    else if (s->type == HPCDB_SCOPE_TRANSITIVE && s->name && !strcmp(s->name, "function")) function = id;
+    if (s->type == HPCDB_SCOPE_EXECUTION) out.execution = id;
+    else if (s->type == HPCDB_SCOPE_POINT) out.point = id;
+    else if (s->type == HPCDB_SCOPE_TRANSITIVE && s->name && !strcmp(s->name, "function")) out.function = id;
   }
-  *exc = function >= 0 ? function : point;
+  return out;
+}
+
+void query_metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t *inc, int32_t *exc) {
+  query_scope_ids ids = query_scope_ids_of(e, m, stat, HPCDB_COMBINE_SUM);
+  *inc = ids.execution;
+  *exc = ids.function >= 0 ? ids.function : ids.point;
 }
 
 void query_add_profile(const hpcdb_experiment *e, const hpcdb_profile *p, int stat, uint32_t m, double *inc, double *exc,

@@ -5,29 +5,16 @@
 
 #include "common/error.h"
 #include "hpcdb/query.h"
+#include "query/metric_ids.h"
 #include "report/report_data.h"
 
 /* Ids of the metric's inclusive (execution) and exclusive (function, else
- * point) values, as propagated ids (stat = 0) or Sum statistics (stat = 1);
- * -1 when the metric has none. */
+ * point) values; -1 when the metric has none. The summary of a sum is the
+ * sum; of a minimum or maximum (Cube), the minimum or maximum. */
 static void metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t *inc, int32_t *exc) {
-  const hpcdb_metric *mt = &e->metrics[m];
-  int32_t point = -1, function = -1;
-  *inc = -1;
-  uint32_t n = stat ? mt->n_summaries : mt->n_instances;
-  for (uint32_t k = 0; k < n; k++) {
-    uint32_t scope = stat ? mt->summaries[k].scope : mt->instances[k].scope;
-    int32_t id = stat ? mt->summaries[k].stat_metric_id : mt->instances[k].prop_metric_id;
-    /* the summary of a sum is the sum; of a minimum or maximum (Cube), the minimum or maximum */
-    if (stat && (mt->summaries[k].combine != mt->execution_combine || !mt->summaries[k].formula ||
-                 strcmp(mt->summaries[k].formula, "$$") != 0))
-      continue;
-    const hpcdb_scope *s = &e->scopes[scope];
-    if (s->type == HPCDB_SCOPE_EXECUTION) *inc = id;
-    else if (s->type == HPCDB_SCOPE_POINT) point = id;
-    else if (s->type == HPCDB_SCOPE_TRANSITIVE && s->name && !strcmp(s->name, "function")) function = id;
-  }
-  *exc = function >= 0 ? function : point;
+  query_scope_ids ids = query_scope_ids_of(e, m, stat, e->metrics[m].execution_combine);
+  *inc = ids.execution;
+  *exc = ids.function >= 0 ? ids.function : ids.point;
 }
 
 /* nz[m] = 1 when metric m has a non-zero value in the summary profile (the
