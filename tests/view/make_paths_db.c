@@ -3,29 +3,17 @@
  * "src/link.c" (the test makes it a symlink out of src/). Usage: make_paths_db DIR */
 #include <stdio.h>
 
-#include "hpcdb/hpcdb.h"
+#include "one_metric_db.h"
 
 int main(int argc, char **argv) {
   if (argc != 2) return 2;
   hpcdb_experiment *e;
-  uint32_t point, exec, m, k, ctx, files[3];
+  uint32_t k, ctx, files[3], entry;
   const char *paths[3] = {"src/ok.c", "src/../../secret.c", "src/link.c"};
-  if (hpcdb_experiment_new(&e) < 0) return 2;
-  hpcdb_scope sp = {"point", HPCDB_SCOPE_POINT, 0}, se = {"execution", HPCDB_SCOPE_EXECUTION, 0};
-  hpcdb_add_scope(e, &sp, &point);
-  hpcdb_add_scope(e, &se, &exec);
-  hpcdb_add_metric(e, "time (sec)", &m);
-  hpcdb_metric_add_instance(e, m, point, 0);
-  hpcdb_metric_add_instance(e, m, exec, 1);
-  hpcdb_summary s1 = {point, "$$", HPCDB_COMBINE_SUM, 0}, s2 = {exec, "$$", HPCDB_COMBINE_SUM, 1};
-  hpcdb_metric_add_summary(e, m, &s1);
-  hpcdb_metric_add_summary(e, m, &s2);
+  if (one_metric_db(&e, &entry) < 0) return 2;
   for (int i = 0; i < 3; i++) hpcdb_add_file(e, paths[i], HPCDB_FILE_COPIED, &files[i]);
   hpcdb_context c = {0};
-  c.id = 1, c.kind = HPCDB_CTX_ENTRY, c.entry_point = HPCDB_ENTRY_MAIN;
-  c.function = c.file = c.module = HPCDB_NONE;
-  uint32_t entry;
-  hpcdb_add_context(e, &c, 0, &entry);
+  c.module = c.function = HPCDB_NONE, c.entry_point = HPCDB_ENTRY_MAIN; /* as the entry they go under */
   c.kind = HPCDB_CTX_NORMAL, c.relation = HPCDB_REL_CALL, c.lexical_type = HPCDB_LEX_LINE;
   uint32_t ids[3];
   for (uint32_t i = 0; i < 3; i++) {

@@ -5,29 +5,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hpcdb/hpcdb.h"
+#include "one_metric_db.h"
 
 int main(int argc, char **argv) {
   if (argc != 3) return 2;
   uint32_t n = (uint32_t)strtoul(argv[2], NULL, 10);
   if (n == 0 || n > 10000000) return 2;
   hpcdb_experiment *e;
-  uint32_t point, exec, m, k, ctx, file, entry;
-  if (hpcdb_experiment_new(&e) < 0) return 2;
-  hpcdb_scope sp = {"point", HPCDB_SCOPE_POINT, 0}, se = {"execution", HPCDB_SCOPE_EXECUTION, 0};
-  hpcdb_add_scope(e, &sp, &point);
-  hpcdb_add_scope(e, &se, &exec);
-  hpcdb_add_metric(e, "time (sec)", &m);
-  hpcdb_metric_add_instance(e, m, point, 0);
-  hpcdb_metric_add_instance(e, m, exec, 1);
-  hpcdb_summary s1 = {point, "$$", HPCDB_COMBINE_SUM, 0}, s2 = {exec, "$$", HPCDB_COMBINE_SUM, 1};
-  hpcdb_metric_add_summary(e, m, &s1);
-  hpcdb_metric_add_summary(e, m, &s2);
+  uint32_t k, ctx, file, entry;
+  if (one_metric_db(&e, &entry) < 0) return 2;
   hpcdb_add_file(e, "wide.c", 0, &file);
   hpcdb_context c = {0};
-  c.id = 1, c.kind = HPCDB_CTX_ENTRY, c.entry_point = HPCDB_ENTRY_MAIN;
-  c.function = c.file = c.module = HPCDB_NONE;
-  hpcdb_add_context(e, &c, 0, &entry);
+  c.module = c.function = HPCDB_NONE, c.entry_point = HPCDB_ENTRY_MAIN; /* as the entry they go under */
   c.kind = HPCDB_CTX_NORMAL, c.relation = HPCDB_REL_LEXICAL, c.lexical_type = HPCDB_LEX_LINE, c.file = file;
   /* values: per line its point (exclusive) and execution (inclusive) value; the root's and the main
    * thread's inclusive values (context ids 0 and 1) last */
