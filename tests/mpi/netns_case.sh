@@ -10,7 +10,8 @@
 #     killed                    - host 2's ranks killed mid-run
 #     hidden                    - host 2 does not see the measurements: an error before any work
 #     note                      - across hosts without keep-alive options: a note that says which to add
-# INDEX (1-250) keeps concurrent tests apart: subnet 10.77.INDEX.0/24.
+# INDEX (1-250) keeps the tests of one ctest run apart: subnet 10.77.INDEX.0/24. Two runs on one machine
+# at once (two build folders) use the same names and subnets and break each other's hosts: run one at a time.
 set -u
 hpcdb=$1 hpcdb_mpi=$2 mpiexec=$3 gen=$4 samples=$5 out=$6 index=$7 case=$8
 shift 8
