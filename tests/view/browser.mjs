@@ -441,6 +441,7 @@ async function main() {
 
     // copy as command: the report line that prints the same table; download CSV: the rows shown
     await page.click('#copy');
+    await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('hpcdb '));
     const cmd = await page.$eval('#status', (e) => e.textContent);
     check(cmd.startsWith('hpcdb report --view top-down --metric') && cmd.includes(db), `copy as command: ${cmd}`);
     const args = [...cmd.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]).slice(1);

@@ -167,8 +167,8 @@ async function main() {
   $('#pct').addEventListener('change', (ev) => { state.pct = ev.target.checked ? '1' : '0'; refresh(); });
   $('#copy').addEventListener('click', async () => {
     const c = command();
-    try { await navigator.clipboard.writeText(c); } catch (e) { /* no clipboard without https: shown below */ }
-    status(c);
+    status(c); // shown at once: the clipboard may take a while, or refuse without https
+    try { await navigator.clipboard.writeText(c); } catch (e) { /* the status line still holds it */ }
   });
   $('#csv').addEventListener('click', csv);
   $('#theme').addEventListener('click', () => { state.theme = state.theme === 'dark' ? 'light' : 'dark'; refresh(); });
