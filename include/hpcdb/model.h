@@ -88,9 +88,11 @@ typedef struct hpcdb_metric {
   /* HPCDB_INTEGER_UNSIGNED / _SIGNED: the source stores integers (a Cube
    * integer type); the reader combined them in 64-bit integer arithmetic
    * (modulo 2^64, as CubeLib) and converted each result to a double once,
-   * as the type reads it (unsigned, or two's complement for a signed one).
-   * Where the double rounds (beyond 53 bits) the profile keeps the exact
-   * integer beside it (hpcdb_profile_adopt_integers, hpcdb_profile_integer).
+   * as a two's complement number (a wrapped UINT64 delta is negative, so the
+   * doubles add up along the tree). Where the double rounds (beyond 53 bits)
+   * the profile keeps the exact integer beside it (hpcdb_profile_adopt_integers,
+   * hpcdb_profile_integer); outputs that carry integers print an unsigned
+   * metric's unsigned (2^64 - 1, not -1).
    * 0: floating point or not known. */
   uint8_t integer;
   /* How the execution-scope values combine along the tree: HPCDB_COMBINE_SUM

@@ -121,8 +121,8 @@ r = subprocess.run([hpcdb, "convert", "--force", "--to", "v4", src, os.path.join
                    text=True)
 if r.returncode != 0:
     fail(f"convert --to v4: exit {r.returncode}: {r.stderr.strip()}")
-elif "8 integer metric value(s) beyond a double's 53 bits are rounded" not in r.stderr:
-    # 4 values (main and the enclosing contexts, both flavours) at each location
+elif "4 integer metric value(s) beyond a double's 53 bits are rounded" not in r.stderr:
+    # 2^53 + 1: main and the enclosing contexts, both flavours, at location 0 (2^64 - 1 is -1, exact)
     fail(f"convert --to v4: the rounding is not said: {r.stderr.strip()!r}")
 r = subprocess.run([hpcdb, "convert", "--strict", "--force", "--to", "v4", src, os.path.join(out, "v4s.d")],
                    capture_output=True, text=True)

@@ -138,9 +138,10 @@ int cube_dtype_parse(cube_dtype *t, const char *dtype);
 double cube_decode(const cube_dtype *t, const uint8_t *p, int big_endian);
 /* An integer kind's value as CubeLib adds it: 64 bits, signed types sign-
  * extended, so that sums along the tree and over locations wrap modulo 2^64
- * (a UINT64 near 2^64 plus a small count is a small count); converted to a
- * double once, at the end, as the type reads it (unsigned types unsigned, as
- * CubeLib and pycubexr show them: 2^64 - 13 is 18446744073709551603). */
+ * (a UINT64 near 2^64 is a small negative delta); converted to a double
+ * once, at the end, as a two's complement number (so that the doubles add
+ * up along the tree: -13, not 1.8e19). The model keeps the exact integer
+ * where the double rounds it, and outputs print a UINT64 unsigned. */
 uint64_t cube_decode_integer(const cube_dtype *t, const uint8_t *p, int big_endian);
 double cube_integer_to_double(const cube_dtype *t, uint64_t v);
 /* 1 when cube_integer_to_double gives v's value exactly (no bits below a

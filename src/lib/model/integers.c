@@ -16,9 +16,12 @@
 #define TWO_63 9223372036854775808.0
 #define TWO_64 18446744073709551616.0
 
-/* The double an integer of kind `kind` is (a signed one as two's complement). */
+/* The double an integer is: its two's complement, for unsigned metrics too
+ * (a wrapped counter's delta is a small negative number, so that the doubles
+ * add up along the tree as the integers do modulo 2^64). */
 static double integer_double(uint64_t u, uint8_t kind) {
-  return kind == HPCDB_INTEGER_SIGNED ? (double)(int64_t)u : (double)u;
+  (void)kind;
+  return (double)(int64_t)u;
 }
 
 int model_integer_value(const uint64_t *ints, double d, uint64_t v, uint8_t kind, uint64_t *out) {
@@ -37,8 +40,8 @@ int model_integer_value(const uint64_t *ints, double d, uint64_t v, uint8_t kind
 size_t model_value_text(char *buf, const uint64_t *ints, double d, uint64_t v, uint8_t kind) {
   uint64_t u;
   if (!model_integer_value(ints, d, v, kind, &u)) return fmt_double(buf, d);
-  if (kind == HPCDB_INTEGER_SIGNED || (!ints && d < 0)) return fmt_i64(buf, (int64_t)u);
-  return fmt_u64(buf, u);
+  /* as the type reads it, as CubeLib and pycubexr show it: a UINT64 unsigned */
+  return kind == HPCDB_INTEGER_SIGNED ? fmt_i64(buf, (int64_t)u) : fmt_u64(buf, u);
 }
 
 uint8_t *model_integer_kinds(const hpcdb_experiment *exp, int summary) {
