@@ -9,7 +9,9 @@ double. Every output that can carry integers must print them to the last
 digit: `export --format csv`, `dump` (text), `dump --json` (JSON integer
 literals, read here with Python's exact integers), and `convert --to cube`,
 whose file keeps them as UINT64 (the bytes are checked) and reads back to
-the same digits. The summary sums them modulo 2^64 as CubeLib does
+the same digits, and `report --csv` / `--json` in every view (top-down,
+bottom-up, flat, profiles), whose sums and differences (main's exclusive is
+its inclusive minus its children's) are integer arithmetic. The summary sums them modulo 2^64 as CubeLib does
 (2^53 + 1 + 2^64 - 1 = 2^53). `convert` to v4.0, whose values are doubles
 by format, says how many values it rounds (a warning per kind of loss)."""
 import csv, io, json, os, re, struct, subprocess, sys
@@ -101,7 +103,49 @@ def check_json(path):
         fail(f"dump --json {path}: PAPI_TOT_CYC values {sorted(seen)}, want {sorted({A, B, (A + B) % W})}")
 
 
-for check in (check_csv, check_dump, check_json):
+def report_rows(path, view, profile, fmt):
+    """(name, inclusive, exclusive) of each PAPI_TOT_CYC row of `report --view VIEW --FMT`, the
+    cells as Python reads them (JSON integer literals exact), and the JSON's total (CSV: None)."""
+    args = ["report", "--view", view, "--metric", "PAPI_TOT_CYC", "--" + fmt, path]
+    if profile is not None:
+        args[1:1] = ["--profile", profile]
+    out = run(*args).stdout
+    if fmt == "csv":
+        return [(r[2], r[3], r[5]) for r in list(csv.reader(io.StringIO(out)))[1:]], None
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        fail(f"report --view {view} --json {path}: not JSON: {e}")
+        return [], None
+    rows = [(r["name"], r["values"][0]["inclusive"], r["values"][0]["exclusive"]) for r in doc["rows"]]
+    return rows, doc["metrics"][0]["total"]
+
+
+def check_report(path):
+    """Each location alone and the summary: main's inclusive and exclusive (in the flat view its
+    module's too) to the last digit in CSV and JSON; the profiles view's rows, min and max too."""
+    for profile, want in (("thread=0", A), ("thread=1", B), (None, (A + B) % W)):
+        for fmt in ("csv", "json"):
+            lit = want if fmt == "json" else str(want)
+            for view, name in (("top-down", "main"), ("bottom-up", "main"), ("flat", "main"),
+                               ("flat", "<unknown module>")):
+                rows, total = report_rows(path, view, profile, fmt)
+                mine = [r for r in rows if r[0] == name]
+                if not mine or mine[0][1:] != (lit, lit):
+                    fail(f"report --view {view} --{fmt} --profile {profile} {path}: {name}: {mine}, "
+                         f"want ({lit!r}, {lit!r})")
+                if fmt == "json" and total != want:
+                    fail(f"report --view {view} --json --profile {profile} {path}: total {total!r}, want {want}")
+    for fmt in ("csv", "json"):
+        rows, _ = report_rows(path, "profiles", None, fmt)
+        got = {r[0]: r[1] for r in rows}
+        lit = (lambda v: v) if fmt == "json" else str
+        want = {"NODE 1 RANK 0 THREAD 0": lit(A), "NODE 1 RANK 0 THREAD 1": lit(B), "min": lit(A), "max": lit(B)}
+        if any(got.get(k) != v for k, v in want.items()):
+            fail(f"report --view profiles --{fmt} {path}: {got}, want {want} among them")
+
+
+for check in (check_csv, check_dump, check_json, check_report):
     check(src)
 
 # Cube -> Cube: UINT64 kept, the bits written, the same digits read back
@@ -113,7 +157,7 @@ if run("convert", "--quiet", "--force", "--to", "cube", src, cube2).returncode =
     for v in (A, B):
         if struct.pack("<Q", v) not in raw:
             fail(f"{cube2}: the bytes of {v} are not in the file")
-    for check in (check_csv, check_dump, check_json):
+    for check in (check_csv, check_dump, check_json, check_report):
         check(cube2)
 
 # Cube -> v4.0: doubles by format, the rounding said

@@ -11,6 +11,7 @@
 typedef struct agg {
   char *name;
   double inc[REPORT_MAX_COLUMNS], exc[REPORT_MAX_COLUMNS];
+  uint64_t iinc[REPORT_MAX_COLUMNS], iexc[REPORT_MAX_COLUMNS]; /* the integer columns' exact sums (d->iinc) */
   uint32_t group; /* bottom-up: the callee's row; flat: the module's row; HPCDB_NONE: a top row */
 } agg;
 
@@ -73,12 +74,12 @@ static int print(table *t, aggs *a, uint32_t top, uint32_t per_group) {
     const agg *r = &a->rows[order[i]];
     if (r->group != HPCDB_NONE || all_zero(r, t->d->n_cols)) continue; /* no zero rows */
     shown++;
-    table_row(t, 0, r->name, -1, r->inc, r->exc);
+    table_row_exact(t, 0, r->name, -1, r->inc, r->exc, t->d->iinc ? r->iinc : NULL, t->d->iinc ? r->iexc : NULL);
     uint32_t members = 0;
     for (uint32_t k = 0; k < n && members < per_group; k++) {
       const agg *m = &a->rows[order[k]];
       if (m->group != order[i] || all_zero(m, t->d->n_cols)) continue;
-      table_row(t, 1, m->name, -1, m->inc, m->exc);
+      table_row_exact(t, 1, m->name, -1, m->inc, m->exc, t->d->iinc ? m->iinc : NULL, t->d->iinc ? m->iexc : NULL);
       members++;
     }
   }
@@ -119,6 +120,12 @@ int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options
       a.rows[member].exc[c] += x;
       a.rows[member].inc[c] += y;
       a.rows[top].inc[c] += flat ? x : y; /* a module's own cost: inclusive is not defined for it */
+      if (!d->iinc) continue;
+      uint64_t ix = d->iself[(size_t)i * d->n_cols + c], iy = counts_inclusive ? d->iinc[(size_t)f * d->n_cols + c] : 0;
+      a.rows[top].iexc[c] += ix;
+      a.rows[member].iexc[c] += ix;
+      a.rows[member].iinc[c] += iy;
+      a.rows[top].iinc[c] += flat ? ix : iy;
     }
   }
   if (rc == 0) rc = print(&t, &a, o->top ? o->top : 25, flat ? 10 : 5);

@@ -104,13 +104,15 @@ static int pick_columns(report_data *d, const char *const *names, uint32_t n, ui
     d->cols[c].name = e->metrics[d->cols[c].metric].name ? e->metrics[d->cols[c].metric].name : "?";
     d->cols[c].seconds = report_time_unit(d->cols[c].name, e->metrics[d->cols[c].metric].unit);
     d->cols[c].extreme = e->metrics[d->cols[c].metric].execution_combine;
+    d->cols[c].integer = e->metrics[d->cols[c].metric].integer;
   }
   return 0;
 }
 
 /* Adds one profile's values of each column into the arrays (raw ids). */
-static void add_profile(report_data *d, const hpcdb_profile *p, int stat, uint8_t *have_inc, uint8_t *have_exc) {
+static void add_profile(report_data *d, uint32_t profile, int stat, uint8_t *have_inc, uint8_t *have_exc) {
   const hpcdb_experiment *e = d->exp;
+  const hpcdb_profile *p = &e->profiles[profile];
   for (uint32_t c = 0; c < d->n_cols; c++) {
     if (d->cols[c].formula) continue;
     int32_t inc, exc;
@@ -121,8 +123,9 @@ static void add_profile(report_data *d, const hpcdb_profile *p, int stat, uint8_
       uint32_t i = hpcdb_find_context(e, p->ctx_ids[k]);
       if (i == HPCDB_NONE) continue; /* hidden contexts are not shown */
       for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
-        if (p->metric_ids[v] == inc) d->inc[(size_t)i * d->n_cols + c] += p->values[v];
-        if (p->metric_ids[v] == exc) d->exc[(size_t)i * d->n_cols + c] += p->values[v];
+        size_t cell = (size_t)i * d->n_cols + c;
+        if (p->metric_ids[v] == inc) d->inc[cell] += p->values[v], report_integers_add(d, profile, v, cell, 0);
+        if (p->metric_ids[v] == exc) d->exc[cell] += p->values[v], report_integers_add(d, profile, v, cell, 1);
       }
     }
   }
@@ -195,7 +198,7 @@ int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *c
   d->inc = calloc(cells, sizeof *d->inc);
   d->exc = calloc(cells, sizeof *d->exc);
   d->self = calloc(cells, sizeof *d->self);
-  if (!d->inc || !d->exc || !d->self) {
+  if (!d->inc || !d->exc || !d->self || report_integers_alloc(d) < 0) {
     report_data_free(d);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
   }
@@ -206,21 +209,21 @@ int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *c
     int summary = (pr->flags & HPCDB_PROFILE_SUMMARY) != 0;
     if (profile) { /* one identity, or every profile a pattern selects, summed */
       if (!hpcdb_profile_matches(exp, pr, profile)) continue;
-      add_profile(d, pr, summary, have_inc, have_exc);
+      add_profile(d, p, summary, have_inc, have_exc);
       used++;
       if (used == 1) hpcdb_profile_identity(exp, pr, d->source_buf, sizeof d->source_buf);
       else snprintf(d->source_buf, sizeof d->source_buf, "sum of %u profiles matching %s", used, profile);
       continue;
     }
     if (summary) { /* the canonical summary is the whole program */
-      add_profile(d, pr, 1, have_inc, have_exc);
+      add_profile(d, p, 1, have_inc, have_exc);
       snprintf(d->source_buf, sizeof d->source_buf, "summary profile (sum over threads)");
       used = 1;
       break;
     }
   }
   if (!used && !profile) {
-    for (uint32_t p = 0; p < exp->n_profiles; p++) add_profile(d, &exp->profiles[p], 0, have_inc, have_exc);
+    for (uint32_t p = 0; p < exp->n_profiles; p++) add_profile(d, p, 0, have_inc, have_exc);
     snprintf(d->source_buf, sizeof d->source_buf, "sum of %u profiles", exp->n_profiles);
     used = 1;
   }
@@ -236,6 +239,7 @@ int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *c
     return rc;
   }
   derive(d, have_inc, have_exc);
+  report_integers_derive(d, have_inc, have_exc);
   return 0;
 }
 
@@ -243,5 +247,9 @@ void report_data_free(report_data *d) {
   free(d->inc);
   free(d->exc);
   free(d->self);
+  free(d->iinc);
+  free(d->iexc);
+  free(d->iself);
   d->inc = d->exc = d->self = NULL;
+  d->iinc = d->iexc = d->iself = NULL;
 }

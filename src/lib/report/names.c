@@ -31,9 +31,9 @@ void report_value(char *buf, size_t size, double v, double seconds) {
     else if (a >= 1e-3) snprintf(buf, size, "%.3f ms", v * 1e3);
     else snprintf(buf, size, "%.3f us", v * 1e6);
   } else {
-    static const char *const suffix[] = {"", "k", "M", "G", "T", "P"};
+    static const char *const suffix[] = {"", "k", "M", "G", "T", "P", "E"}; /* E: a 64-bit counter reaches 18.4E */
     int k = 0;
-    while (a >= 1000 && k < 5) {
+    while (a >= 1000 && k < 6) {
       a /= 1000;
       v /= 1000;
       k++;

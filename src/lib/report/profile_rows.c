@@ -7,9 +7,8 @@
 
 #include "report/profile_rows.h"
 
-/* The profile's whole-program value of a metric: its execution value at the
- * global context, else the sum of its point values. */
-double profile_total(const hpcdb_experiment *e, const hpcdb_profile *p, uint32_t metric) {
+/* The value ids of the metric's execution and point values in p (-1: none). */
+static void total_ids(const hpcdb_experiment *e, const hpcdb_profile *p, uint32_t metric, int32_t *exec, int32_t *pt) {
   const hpcdb_metric *m = &e->metrics[metric];
   int stat = (p->flags & HPCDB_PROFILE_SUMMARY) != 0;
   int32_t inc = -1, point = -1;
@@ -22,11 +21,35 @@ double profile_total(const hpcdb_experiment *e, const hpcdb_profile *p, uint32_t
     if (e->scopes[scope].type == HPCDB_SCOPE_EXECUTION) inc = id;
     if (e->scopes[scope].type == HPCDB_SCOPE_POINT) point = id;
   }
+  *exec = inc, *pt = point;
+}
+
+/* The profile's whole-program value of a metric: its execution value at the
+ * global context, else the sum of its point values. */
+double profile_total(const hpcdb_experiment *e, const hpcdb_profile *p, uint32_t metric) {
+  int32_t inc, point;
+  total_ids(e, p, metric, &inc, &point);
   double v = 0;
   if (inc >= 0 && hpcdb_profile_value(p, 0, (uint16_t)inc, &v)) return v;
   v = 0;
   for (uint64_t i = 0; i < p->n_values; i++) if (p->metric_ids[i] == point) v += p->values[i];
   return v;
+}
+
+uint64_t profile_total_integer(const hpcdb_experiment *e, const hpcdb_profile *p, uint32_t metric) {
+  int32_t inc, point;
+  total_ids(e, p, metric, &inc, &point);
+  uint32_t pi = (uint32_t)(p - e->profiles);
+  uint64_t sum = 0, u;
+  for (uint32_t k = 0; k < p->n_ctxs; k++)
+    for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
+      int exec = p->ctx_ids[k] == 0 && p->metric_ids[v] == inc;
+      if (!exec && p->metric_ids[v] != point) continue;
+      if (!hpcdb_profile_integer(e, pi, v, &u)) u = (uint64_t)(int64_t)p->values[v]; /* not one: as its double */
+      if (exec) return u;
+      sum += u; /* modulo 2^64, as CubeLib adds a UINT64 */
+    }
+  return sum;
 }
 
 static const char *kind_name(const hpcdb_experiment *e, uint16_t k) { return k < e->n_kind_names ? e->kind_names[k] : NULL; }
@@ -105,8 +128,14 @@ uint32_t profile_rows(const report_data *d, const hpcdb_report_options *o, hpcdb
       }
     }
     r->members++;
-    for (uint32_t c = 0; c < d->n_cols; c++) r->v[c] += profile_total(e, p, d->cols[c].metric);
+    for (uint32_t c = 0; c < d->n_cols; c++) {
+      if (d->cols[c].integer) r->iv[c] += profile_total_integer(e, p, d->cols[c].metric);
+      else r->v[c] += profile_total(e, p, d->cols[c].metric);
+    }
   }
+  for (uint32_t k = 0; k < nr; k++) /* integer columns: sorted and spread as their type reads them */
+    for (uint32_t c = 0; c < d->n_cols; c++)
+      if (d->cols[c].integer) rows[k].v[c] = report_integer_double(rows[k].iv[c], d->cols[c].integer);
   for (uint32_t k = 0; by != HPCDB_BY_KIND && k < nr; k++) {
     size_t len = strlen(rows[k].name);
     snprintf(rows[k].name + len, sizeof rows[k].name - len, " (%u profile%s)", rows[k].members, rows[k].members == 1 ? "" : "s");

@@ -8,6 +8,7 @@
 typedef struct prow {
   char name[160];
   double v[REPORT_MAX_COLUMNS];
+  uint64_t iv[REPORT_MAX_COLUMNS]; /* integer columns (column.integer): the exact sum, modulo 2^64 */
   uint64_t key;   /* the group's id (grouped rows) */
   int has_key;
   uint32_t members;
@@ -16,6 +17,8 @@ typedef struct prow {
 /* The profile's whole-program value of a metric: its execution value at the global context, else
  * the sum of its point values. */
 double profile_total(const hpcdb_experiment *e, const hpcdb_profile *p, uint32_t metric);
+/* The same for an integer metric, exact (hpcdb_profile_integer), its values added modulo 2^64. */
+uint64_t profile_total_integer(const hpcdb_experiment *e, const hpcdb_profile *p, uint32_t metric);
 /* 1 when the identity has a GPU level (a GPU context or stream's profile). */
 int profile_is_gpu(const hpcdb_experiment *e, const hpcdb_profile *p);
 /* The index of the identity element --by names (the outermost GPU level for gpu); -1: none. */

@@ -19,6 +19,7 @@ static int by_double(const void *a, const void *b) {
 static void spread(table *t, const report_data *d, const prow *rows, uint32_t nr, unsigned depth) {
   double lo[REPORT_MAX_COLUMNS], med[REPORT_MAX_COLUMNS], mean[REPORT_MAX_COLUMNS], hi[REPORT_MAX_COLUMNS];
   double imb[REPORT_MAX_COLUMNS];
+  uint64_t ilo[REPORT_MAX_COLUMNS], ihi[REPORT_MAX_COLUMNS]; /* an integer column's: the rows' exact ones */
   double *vals = malloc((nr ? nr : 1) * sizeof *vals);
   if (!vals) return;
   for (uint32_t c = 0; c < d->n_cols; c++) {
@@ -29,12 +30,16 @@ static void spread(table *t, const report_data *d, const prow *rows, uint32_t nr
     med[c] = nr % 2 ? vals[nr / 2] : (vals[nr / 2 - 1] + vals[nr / 2]) / 2;
     mean[c] = sum / nr;
     imb[c] = mean[c] != 0 ? hi[c] / mean[c] : 0;
+    for (uint32_t i = 0; i < nr; i++) {
+      if (rows[i].v[c] == lo[c]) ilo[c] = rows[i].iv[c];
+      if (rows[i].v[c] == hi[c]) ihi[c] = rows[i].iv[c];
+    }
   }
   free(vals);
-  table_row(t, depth, "min", -1, lo, NULL);
+  table_row_exact(t, depth, "min", -1, lo, NULL, ilo, NULL);
   table_row(t, depth, "median", -1, med, NULL);
   table_row(t, depth, "mean", -1, mean, NULL);
-  table_row(t, depth, "max", -1, hi, NULL);
+  table_row_exact(t, depth, "max", -1, hi, NULL, ihi, NULL);
   if (t->o->csv || t->o->json) {
     table_row(t, depth, "imbalance (max / mean)", -1, imb, NULL);
     return;
@@ -81,7 +86,7 @@ static int section(table *t, const report_data *d, const hpcdb_report_options *o
     return 0;
   }
   for (uint32_t i = 0; i < nonzero && (!o->top || i < o->top); i++) {
-    table_row(t, depth + 1, rows[i].name, -1, rows[i].v, NULL);
+    table_row_exact(t, depth + 1, rows[i].name, -1, rows[i].v, NULL, rows[i].iv, NULL);
   }
   if (!o->csv && !o->json && (nonzero < nr || (o->top && nonzero > o->top))) {
     fprintf(t->out, "%*s", (int)(2 * depth + 2), "");

@@ -18,6 +18,7 @@ typedef struct column {
   const char *formula; /* a derived metric's formula (metric is then HPCDB_NONE), else NULL */
   double seconds; /* seconds per unit when the name gives a time unit ("(sec)", "(ms)", "(usec)", "(ns)"), else 0 */
   int extreme;    /* HPCDB_COMBINE_MIN / _MAX: a minimum or maximum over the subtree (Cube's): no total, no share; 0 a sum */
+  uint8_t integer; /* HPCDB_INTEGER_*: an integer metric, exact in report_data's iinc / iexc / iself; 0: doubles only */
 } column;
 
 typedef struct report_data {
@@ -27,6 +28,10 @@ typedef struct report_data {
   double *inc, *exc; /* [context index × n_cols + column] */
   double *self;      /* the context's own cost: inclusive minus its children's inclusive */
   double total[REPORT_MAX_COLUMNS]; /* the whole program: the root's inclusive value */
+  /* The integer columns' exact values beside the doubles, laid out as inc / exc / self (NULL when no
+   * column is an integer one), added and subtracted modulo 2^64 as CubeLib does (data_integers.c) */
+  uint64_t *iinc, *iexc, *iself;
+  uint64_t itotal[REPORT_MAX_COLUMNS];
   const char *source; /* "summary profile", "RANK 0 THREAD 1", "sum of N profiles" */
   const char *why;    /* without metric names: why the first column's metric was chosen */
   char source_buf[256];
@@ -42,6 +47,21 @@ void report_data_free(report_data *d);
 static inline double rd_inc(const report_data *d, uint32_t ctx, uint32_t col) { return d->inc[(size_t)ctx * d->n_cols + col]; }
 static inline double rd_exc(const report_data *d, uint32_t ctx, uint32_t col) { return d->exc[(size_t)ctx * d->n_cols + col]; }
 static inline double rd_self(const report_data *d, uint32_t ctx, uint32_t col) { return d->self[(size_t)ctx * d->n_cols + col]; }
+/* The exact integers of a context's row (every column; only integer columns' hold values), NULL
+ * without integer columns. */
+static inline const uint64_t *rd_iinc(const report_data *d, uint32_t ctx) { return d->iinc ? d->iinc + (size_t)ctx * d->n_cols : NULL; }
+
+/* data_integers.c: the integer columns (allocated, filled beside the doubles, derived as they are). */
+int report_integers_alloc(report_data *d);
+/* Adds value v of profile p, which add_profile adds as a double into cell (context i, column c) of
+ * inc (or exc); a value that is not an integer of the column's metric makes the column doubles only. */
+void report_integers_add(report_data *d, uint32_t p, uint64_t v, size_t cell, int exclusive);
+/* derive()'s sums and differences for the integer columns, in integer arithmetic. */
+void report_integers_derive(report_data *d, const uint8_t *have_inc, const uint8_t *have_exc);
+/* The integer u of a column as a person reads it: a UINT64 unsigned, a signed type signed. */
+static inline double report_integer_double(uint64_t u, uint8_t kind) {
+  return kind == HPCDB_INTEGER_SIGNED ? (double)(int64_t)u : (double)u;
+}
 
 /* A context as a person reads it: function name, else file:line, else
  * module+0xoffset; loops "loop at file:line"; inlined calls marked. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dtoa.h"
 #include "common/fixed_decimal.h"
 #include "core/json_out.h"
 
@@ -41,6 +42,15 @@ static void fit_label(char *label, size_t width, size_t indent) {
   label[cut + 1] = '\0';
 }
 
+/* A value in CSV or JSON: an integer column's exact integer (ints non-NULL) with all its digits. */
+static void put_number(FILE *out, const table *t, uint32_t c, double v, const uint64_t *ints) {
+  char buf[32];
+  uint8_t kind = t->d->cols[c].integer;
+  if (ints && kind) fwrite(buf, 1, kind == HPCDB_INTEGER_SIGNED ? fmt_i64(buf, (int64_t)ints[c]) : fmt_u64(buf, ints[c]), out);
+  else if (t->o->json) json_number(out, v);
+  else fprintf(out, "%.17g", v);
+}
+
 uint32_t table_default_columns(const hpcdb_report_options *o) {
   unsigned width = o->width ? o->width : 100, name = width * 2 / 5 > 30 ? width * 2 / 5 : 30;
   unsigned n = width > name + COL_W ? (width - name) / COL_W : 1;
@@ -66,7 +76,7 @@ void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_o
       fputs(c ? ",{\"name\":" : "{\"name\":", out);
       json_string(out, d->cols[c].name);
       fputs(",\"total\":", out);
-      json_number(out, d->total[c]);
+      put_number(out, t, c, d->total[c], d->iinc ? d->itotal : NULL);
       fputc('}', out);
     }
     fputs("],\n\"rows\":[", out);
@@ -118,7 +128,21 @@ static void put_field(char *line, size_t *at, const char *s, size_t width, int l
 }
 
 void table_row(table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc) {
+  table_row_exact(t, depth, name, id, inc, exc, NULL, NULL);
+}
+
+void table_row_exact(table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc,
+                     const uint64_t *iinc, const uint64_t *iexc) {
   FILE *out = t->out;
+  const double *total = t->d->total;
+  double shown_inc[REPORT_MAX_COLUMNS], shown_exc[REPORT_MAX_COLUMNS];
+  for (uint32_t c = 0; c < t->d->n_cols; c++) { /* as a person reads them: an integer column's integers */
+    uint8_t kind = t->d->cols[c].integer;
+    shown_inc[c] = iinc && kind ? report_integer_double(iinc[c], kind) : inc[c];
+    shown_exc[c] = !exc ? 0 : iexc && kind ? report_integer_double(iexc[c], kind) : exc[c];
+  }
+  if (!exc) iexc = NULL; /* no exclusive value: 0 in CSV and JSON */
+  inc = shown_inc;
   if (t->o->json) {
     fprintf(out, "%s{\"depth\":%u,\"context\":", t->rows++ ? ",\n" : "\n", depth);
     if (id >= 0) fprintf(out, "%lld", id);
@@ -128,9 +152,9 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
     fputs(",\"values\":[", out);
     for (uint32_t c = 0; c < t->d->n_cols; c++) {
       fputs(c ? ",{\"inclusive\":" : "{\"inclusive\":", out);
-      json_number(out, inc[c]);
+      put_number(out, t, c, inc[c], iinc);
       fputs(",\"exclusive\":", out);
-      json_number(out, exc ? exc[c] : 0);
+      put_number(out, t, c, shown_exc[c], iexc);
       fputc('}', out);
     }
     fputs("]}", out);
@@ -142,8 +166,10 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
     fputc(',', out);
     csv_text(out, name);
     for (uint32_t c = 0; c < t->d->n_cols; c++) {
-      double pct = t->d->total[c] != 0 ? 100.0 * inc[c] / t->d->total[c] : 0;
-      fprintf(out, ",%.17g,%.2f,%.17g", inc[c], pct, exc ? exc[c] : 0);
+      fputc(',', out);
+      put_number(out, t, c, inc[c], iinc);
+      fprintf(out, ",%.2f,", total[c] != 0 ? 100.0 * inc[c] / total[c] : 0);
+      put_number(out, t, c, shown_exc[c], iexc);
     }
     fputc('\n', out);
     return;
@@ -170,9 +196,9 @@ void table_row(table *t, unsigned depth, const char *name, long long id, const d
   for (uint32_t c = 0; c < t->d->n_cols; c++) {
     char a[64], b[64], p[64];
     report_value(a, sizeof a, inc[c], t->d->cols[c].seconds);
-    if (exc) report_value(b, sizeof b, exc[c], t->d->cols[c].seconds);
+    if (exc) report_value(b, sizeof b, shown_exc[c], t->d->cols[c].seconds);
     else b[0] = '\0'; /* no exclusive value (a profile's total) */
-    fmt_f1(p, sizeof p, t->d->total[c] != 0 ? 100.0 * inc[c] / t->d->total[c] : 0);
+    fmt_f1(p, sizeof p, total[c] != 0 ? 100.0 * inc[c] / total[c] : 0);
     put_field(line, &at, a, 11, 0);
     line[at++] = ' ';
     put_field(line, &at, t->d->cols[c].extreme ? "" : p, 5, 0);

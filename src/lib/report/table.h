@@ -22,6 +22,10 @@ uint32_t table_default_columns(const hpcdb_report_options *o);
 void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_options *o, const char *what);
 /* One row; inc/exc have d->n_cols values (exc NULL: none, left blank); id is the native context id (CSV only; -1: none). */
 void table_row(table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc);
+/* A row with the exact integers of the integer columns (report_data.iinc's layout; NULL: none, the
+ * doubles are printed): CSV and JSON print all their digits, the text table reads them as their type. */
+void table_row_exact(table *t, unsigned depth, const char *name, long long id, const double *inc, const double *exc,
+                     const uint64_t *iinc, const uint64_t *iexc);
 /* Closes what table_begin opened (the JSON document). */
 void table_end(table *t);
 

@@ -38,6 +38,7 @@ typedef struct td {
   const hpcdb_experiment *e;
   uint32_t *kids, *walk; /* scratch: a row's children; the walk below it */
   double exc[REPORT_MAX_COLUMNS]; /* the row's exclusive values, with what folds into it */
+  uint64_t iexc[REPORT_MAX_COLUMNS]; /* the same exact, for integer columns (d->iinc) */
   uint32_t hidden;       /* library frames folded into the row */
 } td;
 
@@ -67,7 +68,11 @@ static uint32_t td_kids(td *t, uint32_t ctx) {
   uint32_t lib = t->o->collapse & HPCDB_COLLAPSE_LIBS && ctx != 0 ? library_of(e, ctx) : HPCDB_NONE;
   uint32_t n = 0, w = 0;
   t->hidden = 0;
-  for (uint32_t c = 0; c < d->n_cols; c++) t->exc[c] = functions || lib != HPCDB_NONE ? rd_self(d, ctx, c) : rd_exc(d, ctx, c);
+  const uint64_t *own = functions || lib != HPCDB_NONE ? d->iself : d->iexc;
+  for (uint32_t c = 0; c < d->n_cols; c++) {
+    t->exc[c] = functions || lib != HPCDB_NONE ? rd_self(d, ctx, c) : rd_exc(d, ctx, c);
+    t->iexc[c] = own ? own[(size_t)ctx * d->n_cols + c] : 0;
+  }
   for (uint32_t k = e->contexts[ctx].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) t->walk[w++] = k;
   while (w > 0) {
     uint32_t k = t->walk[--w];
@@ -79,7 +84,7 @@ static uint32_t td_kids(td *t, uint32_t ctx) {
       continue;
     }
     if (in_lib && is_frame(&e->contexts[k])) t->hidden++;
-    for (uint32_t c = 0; c < d->n_cols; c++) t->exc[c] += rd_self(d, k, c);
+    for (uint32_t c = 0; c < d->n_cols; c++) t->exc[c] += rd_self(d, k, c), t->iexc[c] += d->iself ? d->iself[(size_t)k * d->n_cols + c] : 0;
     for (uint32_t g = e->contexts[k].first_child; g != HPCDB_NONE; g = e->contexts[g].next_sibling) t->walk[w++] = g;
   }
   for (uint32_t c = 0; c < d->n_cols; c++) /* sums of inclusive-minus-children leave rounding noise */
@@ -99,7 +104,7 @@ int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options 
   const hpcdb_experiment *e = d->exp;
   table t;
   table_begin(&t, out, d, o, "top-down view (calling contexts)");
-  td v = {d, o, e, NULL, NULL, {0}, 0};
+  td v = {d, o, e, NULL, NULL, {0}, {0}, 0};
   size_t n_ctx = (size_t)e->n_contexts + 2;
   item *stack = malloc(n_ctx * 2 * sizeof *stack);
   v.kids = malloc(n_ctx * sizeof *v.kids);
@@ -107,9 +112,11 @@ int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options 
   /* summed values of folded rows: at most one per context */
   double *fold_inc = calloc(n_ctx * d->n_cols, sizeof *fold_inc);
   double *fold_exc = calloc(n_ctx * d->n_cols, sizeof *fold_exc);
+  uint64_t *fold_iinc = d->iinc ? calloc(n_ctx * d->n_cols, sizeof *fold_iinc) : NULL; /* and exact, integer columns */
+  uint64_t *fold_iexc = d->iinc ? calloc(n_ctx * d->n_cols, sizeof *fold_iexc) : NULL;
   uint32_t n_folds = 0;
   int rc = 0;
-  if (!stack || !v.kids || !v.walk || !fold_inc || !fold_exc) {
+  if (!stack || !v.kids || !v.walk || !fold_inc || !fold_exc || (d->iinc && (!fold_iinc || !fold_iexc))) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
     goto done;
   }
@@ -121,7 +128,9 @@ int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options 
     item it = stack[--n];
     if (it.ctx == HPCDB_NONE) { /* children folded below the threshold */
       snprintf(name, sizeof name, "[%u more, each below %.3g%% or past --top]", it.folded, threshold * 100);
-      table_row(&t, it.depth, name, -1, &fold_inc[(size_t)it.sums * d->n_cols], &fold_exc[(size_t)it.sums * d->n_cols]);
+      size_t at = (size_t)it.sums * d->n_cols;
+      table_row_exact(&t, it.depth, name, -1, &fold_inc[at], &fold_exc[at], fold_iinc ? &fold_iinc[at] : NULL,
+                      fold_iexc ? &fold_iexc[at] : NULL);
       continue;
     }
     uint32_t nk = td_kids(&v, it.ctx);
@@ -144,17 +153,29 @@ int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options 
       continue;
     }
     row_name(&v, &it, name, sizeof name);
-    table_row(&t, it.depth, name, e->contexts[it.ctx].id, &d->inc[(size_t)it.ctx * d->n_cols], v.exc);
+    table_row_exact(&t, it.depth, name, e->contexts[it.ctx].id, &d->inc[(size_t)it.ctx * d->n_cols], v.exc, rd_iinc(d, it.ctx),
+                    d->iinc ? v.iexc : NULL);
     if (o->depth && it.depth + 1 >= o->depth) continue;
     if (folds) {
-      double *fi = &fold_inc[(size_t)n_folds * d->n_cols], *fe = &fold_exc[(size_t)n_folds * d->n_cols];
+      size_t at = (size_t)n_folds * d->n_cols;
+      double *fi = &fold_inc[at], *fe = &fold_exc[at];
       for (uint32_t i = shown; i < nk; i++)
         for (uint32_t c = 0; c < d->n_cols; c++) {
+          size_t cell = (size_t)v.kids[i] * d->n_cols + c;
+          uint64_t ia = d->iinc ? d->iinc[cell] : 0, ib = d->iinc ? d->iexc[cell] : 0;
           double a = rd_inc(d, v.kids[i], c), b = rd_exc(d, v.kids[i], c);
           int first = i == shown, lower = d->cols[c].extreme == HPCDB_COMBINE_MIN;
-          if (!d->cols[c].extreme) fi[c] += a, fe[c] += b;
-          else if (first || (lower ? a < fi[c] : a > fi[c])) fi[c] = a; /* the folded rows' minimum or maximum */
-          if (d->cols[c].extreme && (first || (lower ? b < fe[c] : b > fe[c]))) fe[c] = b;
+          if (!d->cols[c].extreme) {
+            fi[c] += a, fe[c] += b;
+            if (fold_iinc) fold_iinc[at + c] += ia, fold_iexc[at + c] += ib;
+          } else if (first || (lower ? a < fi[c] : a > fi[c])) { /* the folded rows' minimum or maximum */
+            fi[c] = a;
+            if (fold_iinc) fold_iinc[at + c] = ia;
+          }
+          if (d->cols[c].extreme && (first || (lower ? b < fe[c] : b > fe[c]))) {
+            fe[c] = b;
+            if (fold_iexc) fold_iexc[at + c] = ib;
+          }
         }
       stack[n++] = (item){HPCDB_NONE, it.depth + 1, nk - shown, n_folds++, 0, 0};
     }
@@ -168,6 +189,8 @@ done:
   free(v.walk);
   free(fold_inc);
   free(fold_exc);
+  free(fold_iinc);
+  free(fold_iexc);
   table_end(&t);
   return rc;
 }
