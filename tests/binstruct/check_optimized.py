@@ -9,7 +9,8 @@ calls two static functions with loops of their own, /* LOOP heavy */ and
 and -O3 -g, and for each binary checks:
   - every instruction of every statement (objdump -d) against `addr2line
     -f -i` (binutils): the chain of functions and inlined callees around it,
-    innermost first, and, with -g, its line;
+    innermost first, and, with -g, its line and its file (the innermost
+    guard alien's, loop's or inlined callee's f, else its procedure's file);
   - with -g, the calling structure: main's loop in main, inside no inlined
     call; each callee (inlined or not) holding its own loop; no callee
     holding main's loop or the other callee; where a callee is inlined, an
@@ -44,9 +45,10 @@ def marks(source):
     return lines
 
 
-def oracle(binary, addrs):
-    """{addr: [(function, line or None), ...]} innermost first, from addr2line."""
-    r = subprocess.run(["addr2line", "-a", "-f", "-i", "-e", binary], input="".join(f"{a:#x}\n" for a in addrs),
+def oracle(binary, addrs, tool="addr2line"):
+    """{addr: [(function, line or 0, file), ...]} innermost first, from addr2line (or a tool that
+    prints as it does)."""
+    r = subprocess.run([tool, "-a", "-f", "-i", "-e", binary], input="".join(f"{a:#x}\n" for a in addrs),
                        capture_output=True, text=True, check=True)
     out, cur = {}, None
     lines = r.stdout.splitlines()
@@ -58,8 +60,8 @@ def oracle(binary, addrs):
             i += 1
             continue
         name, where = lines[i], lines[i + 1] if i + 1 < len(lines) else "??:?"
-        m = re.match(r".*:(\d+)", where)
-        out[cur].append((name, int(m.group(1)) if m else 0))  # "?": no line, as struct's 0
+        m = re.match(r"(.*):(\d+)", where)
+        out[cur].append((name, int(m.group(2)) if m else 0, m.group(1) if m else None))  # "?": no line, as struct's 0
         i += 2
     return out
 
@@ -68,12 +70,24 @@ def ranges(v):
     return [(int(a, 16), int(b, 16)) for a, b in re.findall(r"\[(0x[0-9a-f]+)-(0x[0-9a-f]+)\)", v or "")]
 
 
-def walk(el, chain, visit):
-    """visit(element, chain): chain = enclosing P/A(named)/L elements, outermost first."""
-    visit(el, chain)
-    inner = chain + [el] if el.tag in ("P", "L") or (el.tag == "A" and el.get("n")) else chain
+def is_guard(el):
+    """hpcstruct's guard alien: a file's lines inside a scope of another file, no scope itself."""
+    return el.tag == "A" and el.get("n") == "<inline>"
+
+
+def walk(el, chain, visit, file=None):
+    """visit(element, chain, file): chain = enclosing P/A(named)/L elements, outermost first (guard
+    aliens are none); file = the file of el's lines (the innermost f= around them)."""
+    file = el.get("f") or file
+    visit(el, chain, file)
+    inner = chain + [el] if el.tag in ("P", "L") or (el.tag == "A" and el.get("n") and not is_guard(el)) else chain
     for kid in el:
-        walk(kid, inner, visit)
+        walk(kid, inner, visit, file)
+
+
+def procedures(root):
+    """(P, its file's name) of each procedure."""
+    return [(p, f.get("n")) for f in root.iter("F") for p in f.iter("P")]
 
 
 def instructions(binary):
@@ -83,39 +97,40 @@ def instructions(binary):
     return sorted(int(m.group(1), 16) for m in re.finditer(r"^ +([0-9a-f]+):\t", out, re.M))
 
 
-def check_addresses(tag, binary, root, debug):
+def check_addresses(tag, binary, root, debug, tool="addr2line"):
     stmts = []
     insns = instructions(binary)
 
-    def visit(el, chain):
+    def visit(el, chain, file):
         if el.tag == "S" and chain:
             names = [e.get("n") for e in reversed(chain) if e.tag != "L"]
             for lo, hi in ranges(el.get("v")):
                 at = bisect.bisect_left(insns, lo)
                 inside = [lo] + [a for a in insns[at:bisect.bisect_left(insns, hi)] if a != lo]
-                stmts.extend((a, int(el.get("l")), names) for a in inside)
+                stmts.extend((a, int(el.get("l")), names, file) for a in inside)
 
-    for p in root.iter("P"):
-        walk(p, [], visit)
+    for p, file in procedures(root):
+        walk(p, [], visit, file)
     if not stmts:
         fail(f"{tag}: no statements")
         return
-    want = oracle(binary, [s[0] for s in stmts])
+    want = oracle(binary, [s[0] for s in stmts], tool)
     bad = 0
-    for lo, line, names in stmts:
+    for lo, line, names, file in stmts:
         frames = want.get(lo, [])
-        if frames and frames[-1][0] == "??":  # no symbol (PLT stubs): named by struct's own convention
-            continue
+        if frames and frames[-1][0] == "??" or names[-1].endswith("@plt"):
+            continue  # PLT stubs: no symbol (llvm-addr2line: the one before), named by struct's own convention
         names = [re.sub(r" \[[^]]*\]$", "", n) for n in names]  # symbols-only procedures: "name [binary]"
-        if debug:
+        if debug:  # files by name: addr2line may join the compilation directory differently
             ok = [f[0] for f in frames] == names and frames and frames[0][1] == line
+            ok = ok and (line == 0 or os.path.basename(frames[0][2] or "") == os.path.basename(file or ""))
         else:  # symbols only: the function
             ok = frames and frames[-1][0] == names[-1]
         if not ok:
             bad += 1
             if bad <= 5:
-                fail(f"{tag}: {lo:#x}: struct says {names} line {line}, addr2line says {frames}")
-    print(f"{tag}: {len(stmts)} instructions of the statements against addr2line, {bad} differ")
+                fail(f"{tag}: {lo:#x}: struct says {names} line {line} of {file}, addr2line says {frames}")
+    print(f"{tag}: {len(stmts)} instructions of the statements against {tool}, {bad} differ")
 
 
 def check_calls(tag, root, mark):
@@ -126,7 +141,7 @@ def check_calls(tag, root, mark):
     found = {"main": [], "heavy": [], "medium": []}
     callee = {"compute_heavy": "heavy", "compute_medium": "medium"}
 
-    def visit(el, chain):
+    def visit(el, chain, file):
         if el.tag == "L":
             named = [e.get("n") for e in chain if e.tag != "L"]
             found_loop = [k for k, v in mark.items() if int(el.get("l")) == v]
@@ -237,4 +252,5 @@ def main():
     sys.exit(1 if failures else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()

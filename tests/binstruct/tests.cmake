@@ -61,3 +61,11 @@ add_test(NAME binstruct/conventions
                  sh ${CMAKE_CURRENT_LIST_DIR}/check_conventions.py $<TARGET_FILE:hpcdb>
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/conventions ${BS_SRC}/conventions.c)
 set_tests_properties(binstruct/conventions PROPERTIES SKIP_RETURN_CODE 77)
+# hpcstruct's guard aliens (<A n="<inline>">) around lines of another file than their scope's (#include
+# in a function body, #line), built in the test (gcc and clang, -O0 -g / -O2 -g): every statement's
+# function chain, line and file against addr2line, and analyze's tree the same with the structure file
+add_test(NAME binstruct/guard
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_guard.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/guard ${BS_SRC}/guard_lines.c)
+set_tests_properties(binstruct/guard PROPERTIES SKIP_RETURN_CODE 77)

@@ -167,7 +167,7 @@ typedef struct bs_node {
   uint64_t addr;     /* P: entry, L: header */
   uint64_t min_addr; /* lowest address inside (orders siblings) */
   int32_t ctx;       /* inline index this node stands in, -1: the function */
-  int has_first;     /* alien: first_lo is its lowest statement's address */
+  int has_first;     /* alien: first_lo is its lowest statement's address (1: of its own file, 2: of another) */
   uint64_t first_lo;
 } bs_node;
 
@@ -175,6 +175,7 @@ typedef struct bs_stmt {
   int32_t node;
   uint32_t line;
   uint64_t lo, hi;
+  const char *file; /* the line table's file; bs_xml_proc: NULL where it is the node's */
 } bs_stmt;
 
 typedef struct bs_proc {

@@ -98,16 +98,16 @@ static void touch(bs_proc *p, int32_t node, uint64_t addr) {
     p->nodes[node].min_addr = addr;
 }
 
-static int add_stmt(bs_proc *p, int32_t node, uint32_t line, uint64_t lo, uint64_t hi) {
+static int add_stmt(bs_proc *p, int32_t node, const char *file, uint32_t line, uint64_t lo, uint64_t hi) {
   if (p->n_stmts) {
     bs_stmt *last = &p->stmts[p->n_stmts - 1];
-    if (last->node == node && last->line == line && last->hi == lo) {
+    if (last->node == node && last->line == line && last->file == file && last->hi == lo) {
       last->hi = hi;
       return 0;
     }
   }
   HPCDB_TRY(VEC_RESERVE(&p->stmts, &p->cap_stmts, p->n_stmts + 1));
-  p->stmts[p->n_stmts++] = (bs_stmt){node, line, lo, hi};
+  p->stmts[p->n_stmts++] = (bs_stmt){node, line, lo, hi, file};
   touch(p, node, lo);
   return 0;
 }
@@ -272,18 +272,23 @@ static int in_ranges(const bs_range *r, uint32_t n, uint64_t a) {
 }
 
 /* hpcstruct gives an inlined callee's scope the line of its first (lowest
- * addressed) statement rather than the declaration's line. */
+ * addressed) statement rather than the declaration's line: of a statement
+ * in the callee's file (a line #included into its body is another file's),
+ * else of any. */
 static void name_aliens_by_first_line(bs_proc *p) {
-  for (uint64_t i = 0; i < p->n_stmts; i++) {
-    const bs_stmt *s = &p->stmts[i];
-    bs_node *n = &p->nodes[s->node];
-    if (n->kind != BS_NODE_ALIEN || s->line == 0) continue;
-    if (!n->has_first || s->lo < n->first_lo) {
-      n->has_first = 1;
-      n->first_lo = s->lo;
-      n->line = s->line;
+  for (int pass = 1; pass <= 2; pass++) /* has_first: the pass that named it */
+    for (uint64_t i = 0; i < p->n_stmts; i++) {
+      const bs_stmt *s = &p->stmts[i];
+      bs_node *n = &p->nodes[s->node];
+      if (n->kind != BS_NODE_ALIEN || s->line == 0) continue;
+      if (pass == 1 && n->file && s->file && strcmp(n->file, s->file) != 0) continue; /* another file's line */
+      if (pass == 2 && n->has_first == 1) continue;
+      if (n->has_first != pass || s->lo < n->first_lo) {
+        n->has_first = pass;
+        n->first_lo = s->lo;
+        n->line = s->line;
+      }
     }
-  }
 }
 
 int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
@@ -329,7 +334,7 @@ int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_dec
       out->calls[out->n_calls++] = insns[i].target;
     }
     const bs_row *row = bs_unit_row_at(u, insns[i].addr);
-    rc = add_stmt(out, node, row ? row->line : 0, insns[i].addr, insns[i].addr + insns[i].len);
+    rc = add_stmt(out, node, row ? row->file : NULL, row ? row->line : 0, insns[i].addr, insns[i].addr + insns[i].len);
   }
   if (rc == 0) name_aliens_by_first_line(out);
 done:

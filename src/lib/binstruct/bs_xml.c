@@ -64,9 +64,15 @@ typedef struct kid {
   int32_t node;
 } kid;
 
+/* By node, then the node's own file first and the others by name, by line. */
 static int stmt_cmp(const void *a, const void *b) {
   const bs_stmt *x = a, *y = b;
   if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  if (x->file != y->file) {
+    if (!x->file || !y->file) return x->file ? 1 : -1;
+    int c = strcmp(x->file, y->file);
+    if (c) return c;
+  }
   if (x->line != y->line) return x->line < y->line ? -1 : 1;
   return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
@@ -141,8 +147,8 @@ static const char *close_tag(const bs_node *n) {
   return n->kind == BS_NODE_PROC ? "</P>\n" : n->kind == BS_NODE_LOOP ? "</L>\n" : "</A>\n";
 }
 
-/* The statements of one node: one S per line, its ranges in address order. */
-static void put_stmts(bs_xml *x, const bs_stmt *s, uint64_t n) {
+/* Statements of one file: one S per line, its ranges in address order. */
+static void put_lines(bs_xml *x, const bs_stmt *s, uint64_t n) {
   for (uint64_t i = 0; i < n;) {
     uint64_t j = i;
     fprintf(x->out, "<S i=\"%" PRIu64 "\" l=\"%u\" v=\"{", x->next_id++, s[i].line);
@@ -162,9 +168,52 @@ static void put_stmts(bs_xml *x, const bs_stmt *s, uint64_t n) {
   }
 }
 
+/* A guard alien, as hpcstruct writes one (Struct-Output.cpp, doTreeNode):
+ * an <S> has no file of its own, so a line of another file than its scope's
+ * (code #included into a function body, a #line naming a file) sits in an
+ * <A n="<inline>"> naming that file and its first line; it is no scope. */
+static void open_guard(bs_xml *x, const char *file, uint32_t line) {
+  fprintf(x->out, "<A i=\"%" PRIu64 "\" l=\"%u\" f=\"", x->next_id++, line);
+  put_escaped(x->out, file);
+  fputs("\" n=\"&lt;inline&gt;\" v=\"{}\">\n", x->out);
+}
+
+/* A loop of another file than its scope's: in a guard too, as hpcstruct puts it. */
+static int guarded_loop(const bs_proc *p, int32_t w) {
+  const bs_node *n = &p->nodes[w], *up = &p->nodes[n->parent];
+  return n->kind == BS_NODE_LOOP && n->file && up->file && strcmp(n->file, up->file) != 0;
+}
+
+/* The statements of one node (sorted by stmt_cmp): its own file's, then
+ * those of each other file inside a guard. */
+static void put_stmts(bs_xml *x, const bs_stmt *s, uint64_t n) {
+  uint64_t own = 0;
+  while (own < n && !s[own].file) own++;
+  put_lines(x, s, own);
+  for (uint64_t i = own; i < n;) {
+    uint64_t j = i + 1;
+    while (j < n && !strcmp(s[j].file, s[i].file)) j++;
+    open_guard(x, s[i].file, s[i].line);
+    put_lines(x, s + i, j - i);
+    fputs("</A>\n", x->out);
+    i = j;
+  }
+}
+
+/* A statement's file NULL where a reader takes the node's (the same file,
+ * or no line to place). */
+static void own_files(bs_proc *p) {
+  for (uint64_t i = 0; i < p->n_stmts; i++) {
+    bs_stmt *st = &p->stmts[i];
+    const char *nf = p->nodes[st->node].file;
+    if (st->file && (st->line == 0 || !nf || st->file == nf || !strcmp(st->file, nf))) st->file = NULL;
+  }
+}
+
 int bs_xml_proc(bs_xml *x, bs_proc *p, const char *name_suffix) {
   uint64_t nn = p->n_nodes;
   if (nn == 0) return 0;
+  own_files(p);
   if (p->n_stmts > 1) qsort(p->stmts, p->n_stmts, sizeof *p->stmts, stmt_cmp);
   uint64_t *stmt_first = calloc(nn + 1, sizeof *stmt_first);
   kid *kids = malloc(nn * sizeof *kids);
@@ -192,11 +241,13 @@ int bs_xml_proc(bs_xml *x, bs_proc *p, const char *name_suffix) {
     int32_t v = stack[sp - 1];
     if (kid_first[v] + next[v] < kid_first[v + 1]) {
       int32_t w = kids[kid_first[v] + next[v]++].node;
+      if (guarded_loop(p, w)) open_guard(x, p->nodes[w].file, p->nodes[w].line);
       open_node(x, &p->nodes[w], NULL);
       put_stmts(x, p->stmts + stmt_first[w], stmt_first[w + 1] - stmt_first[w]);
       stack[sp++] = w;
     } else {
       fputs(close_tag(&p->nodes[v]), x->out);
+      if (v && guarded_loop(p, v)) fputs("</A>\n", x->out);
       sp--;
     }
   }

@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+"""hpcstruct's guard aliens in hpcdb struct's output, against an independent oracle.
+
+usage: check_guard.py HPCDB OUTDIR SOURCE
+
+Builds SOURCE (programs/guard_lines.c: sum_squares' loop #included into its
+body from guard_body.inc; tail_generated's body under `#line 700
+"generated.y"`) with each of gcc and clang found, at -O0 -g and -O2 -g, and
+checks:
+  - every instruction of every statement against `addr2line -f -i`: the
+    chain of functions and inlined callees (guard aliens are no scope), the
+    line, and the file (check_optimized.check_addresses). clang's builds are
+    checked with llvm-addr2line where it is installed: binutils 2.40's
+    addr2line does not follow the DWARF 5 range lists (DW_FORM_rnglistx) of
+    clang -O2's inlined calls, and names the caller where the DIE says the
+    callee;
+  - the guards: <A n="<inline>" v="{}"> with a file and a line, holding only
+    statements and loops, never of the file of the scope around them; lines
+    of guard_body.inc in a guard inside sum_squares (or its inlined copy),
+    its loop in the guard; lines of generated.y in a guard inside
+    tail_generated (clang -O2 places that loop's header in main's code, so
+    the loop is main's there);
+  - hpcdb's own reader: the -O2 -g builds are recorded and analyzed once from
+    the binary and once with the structure file (--struct): report's trees
+    are the same, and show the lines of both files, by their files' names,
+    below their functions.
+A guard is what hpcstruct writes for these lines (Struct-Output.cpp,
+doTreeNode); without it a reader places them in the scope's file."""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_optimized as opt  # noqa: E402
+
+FLAGS = ["-O0 -g", "-O2 -g"]
+WANT = {"sum_squares": "guard_body.inc", "tail_generated": "generated.y"}  # the other file in each function
+LOOP = ("sum_squares", "guard_body.inc", 2)  # the #included loop, in the guard
+
+
+def check_guards(tag, root):
+    found, before = set(), len(opt.failures)
+
+    def visit(el, chain, file):
+        if not opt.is_guard(el):
+            return
+        scope_file = next((e.get("f") for e in reversed(chain) if e.get("f")), None) or proc_file[0]
+        if el.get("v") != "{}" or not el.get("f") or not el.get("l", "").isdigit():
+            opt.fail(f"{tag}: a guard without its file and line: {el.attrib}")
+        if el.get("f") == scope_file:
+            opt.fail(f"{tag}: a guard of the file of its scope ({scope_file}): {el.attrib}")
+        if any(k.tag not in ("S", "L") for k in el):
+            opt.fail(f"{tag}: a guard holds {[k.tag for k in el]}, not only statements and loops")
+        named = [e.get("n") for e in chain if e.tag != "L"]
+        base = os.path.basename(el.get("f"))
+        for fn, where in WANT.items():
+            if base == where:
+                if named[-1] != fn:
+                    opt.fail(f"{tag}: a guard of {where} in {named}, not in {fn}")
+                found.add(fn)
+        if base == LOOP[1] and any(int(loop.get("l")) == LOOP[2] for loop in el.findall("L")):
+            found.add("loop")
+
+    proc_file = [None]
+    for p, file in opt.procedures(root):
+        proc_file[0] = file
+        opt.walk(p, [], visit, file)
+    for fn, where in WANT.items():
+        if fn not in found:
+            opt.fail(f"{tag}: no guard of {where} in {fn}")
+    if "loop" not in found:
+        opt.fail(f"{tag}: no guard of {LOOP[1]} holding the loop at its line {LOOP[2]}")
+    if len(opt.failures) == before:
+        print(f"{tag}: guards of {sorted(WANT.values())} in place")
+
+
+def report_tree(tag, hpcdb, meas, db, extra):
+    shutil.rmtree(db, ignore_errors=True)
+    r = subprocess.run([hpcdb, "analyze", "--quiet", *extra, meas, "-o", db], capture_output=True, text=True)
+    if r.returncode != 0:
+        return opt.fail(f"{tag}: analyze {' '.join(extra)}: {r.stderr.strip()}")
+    r = subprocess.run([hpcdb, "report", "--csv", db], capture_output=True, text=True)
+    if r.returncode != 0:
+        return opt.fail(f"{tag}: report: {r.stderr.strip()}")
+    return [(int(row[0]), row[2]) for row in csv.reader(r.stdout.splitlines()[1:])]
+
+
+def check_reader(tag, hpcdb, binary, xml, work):
+    meas = os.path.join(work, "m")
+    shutil.rmtree(meas, ignore_errors=True)
+    os.makedirs(work, exist_ok=True)
+    r = subprocess.run([hpcdb, "record", "-o", meas, "--", binary, "200000", "1200"], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"{tag}: record did not run here ({r.stderr.strip()}): the reader not checked")
+        return
+    direct = report_tree(tag, hpcdb, meas, os.path.join(work, "db-binary"), [])
+    read = report_tree(tag, hpcdb, meas, os.path.join(work, "db-struct"), ["--struct", xml])
+    if direct is None or read is None:
+        return
+    if direct != read:
+        opt.fail(f"{tag}: report with the structure file differs from report with the binary:\n{read}\n{direct}")
+    before = len(opt.failures)
+    stack = []
+    seen = set()
+    for depth, name in read:
+        del stack[depth:]
+        stack.append(name)
+        for fn, where in WANT.items():
+            if re.fullmatch(rf"(loop at )?{re.escape(where)}:\d+", name):
+                if not any(s.split()[0] == fn for s in stack[:-1]):
+                    opt.fail(f"{tag}: report: {name} is not below {fn}: {stack}")
+                seen.add(fn)
+    if f"loop at {LOOP[1]}:{LOOP[2]}" not in {n for _, n in read}:
+        opt.fail(f"{tag}: report shows no loop at {LOOP[1]}:{LOOP[2]}: {read}")
+    for fn, where in WANT.items():
+        if fn not in seen:
+            opt.fail(f"{tag}: report shows no line of {where}: {read}")
+    if len(opt.failures) == before:
+        print(f"{tag}: report's trees the same from the binary and from the structure file")
+
+
+def main():
+    hpcdb, out, source = sys.argv[1:4]
+    shutil.rmtree(out, ignore_errors=True)  # struct refuses to replace an earlier run's files
+    os.makedirs(out)
+    compilers = [cc for cc in ("gcc", "clang") if shutil.which(cc)]
+    if not compilers or not shutil.which("addr2line") or not shutil.which("objdump"):
+        print("skipped: no gcc/clang or no addr2line/objdump (binutils)")
+        sys.exit(77)
+    for cc in compilers:
+        for flags in FLAGS:
+            tag = f"{cc} {flags}"
+            binary = os.path.join(out, f"{cc}{flags.replace(' ', '')}")
+            subprocess.run([cc, *flags.split(), "-o", binary, source], check=True)
+            xml = binary + ".hpcstruct"
+            r = subprocess.run([hpcdb, "struct", "--force", "--no-cache", binary, "-o", xml], capture_output=True,
+                               text=True)
+            if r.returncode != 0:
+                opt.fail(f"{tag}: struct exited {r.returncode}: {r.stderr.strip()}")
+                continue
+            root = ET.parse(xml).getroot()
+            tool = "llvm-addr2line" if cc == "clang" and shutil.which("llvm-addr2line") else "addr2line"
+            opt.check_addresses(tag, binary, root, True, tool)
+            check_guards(tag, root)
+            if flags == "-O2 -g":
+                check_reader(tag, hpcdb, binary, xml, os.path.join(out, f"run-{cc}"))
+    print(f"{0 if opt.failures else 1} passed, {len(opt.failures)} failed")
+    sys.exit(1 if opt.failures else 0)
+
+
+main()
