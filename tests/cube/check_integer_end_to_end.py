@@ -11,7 +11,8 @@ literals, read here with Python's exact integers), and `convert --to cube`,
 whose file keeps them as UINT64 (the bytes are checked) and reads back to
 the same digits, and `report --csv` / `--json` in every view (top-down,
 bottom-up, flat, profiles), whose sums and differences (main's exclusive is
-its inclusive minus its children's) are integer arithmetic. The summary sums them modulo 2^64 as CubeLib does
+its inclusive minus its children's) are integer arithmetic, also for a
+wrapped counter (2^64 - 5) below main. The summary sums them modulo 2^64 as CubeLib does
 (2^53 + 1 + 2^64 - 1 = 2^53). `convert` to v4.0, whose values are doubles
 by format, says how many values it rounds (a warning per kind of loss)."""
 import csv, io, json, os, re, struct, subprocess, sys
@@ -147,6 +148,22 @@ def check_report(path):
 
 for check in (check_csv, check_dump, check_json, check_report):
     check(src)
+
+# a wrapped counter under main (foo: 2^64 - 5, a small negative delta), the summary's sums beyond 2^53:
+# main's inclusive is its own plus foo's modulo 2^64, smaller than foo's, as CubeLib adds them
+WRAP = [(A, 2), (W - 5, 0), (0, 0)]
+wrapped = os.path.join(out, "wrapped.cubex")
+with open(wrapped, "wb") as f:
+    f.write(check_bad.tar([("anchor.xml", anchor.encode()),
+                           ("0.index", check_bad.index([0, 1, 2])), ("0.data", check_bad.plain(WRAP, "Q")),
+                           ("1.index", check_bad.index([0, 1, 2])), ("1.data", check_bad.plain(TIME, "d"))]))
+want = {"main": ((A + 2 + W - 5) % W, A + 2), "foo": (W - 5, W - 5)}
+for fmt in ("csv", "json"):
+    rows, _ = report_rows(wrapped, "top-down", None, fmt)
+    got = {r[0]: r[1:] for r in rows if r[0] in want}
+    lit = {k: v if fmt == "json" else tuple(map(str, v)) for k, v in want.items()}
+    if got != lit:
+        fail(f"report --{fmt} {wrapped}: {got}, want {lit}")
 
 # Cube -> Cube: UINT64 kept, the bits written, the same digits read back
 cube2 = os.path.join(out, "rewritten.cubex")
