@@ -45,7 +45,8 @@ uint64_t profile_total_integer(const hpcdb_experiment *e, const hpcdb_profile *p
     for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
       int exec = p->ctx_ids[k] == 0 && p->metric_ids[v] == inc;
       if (!exec && p->metric_ids[v] != point) continue;
-      if (!hpcdb_profile_integer(e, pi, v, &u)) u = (uint64_t)(int64_t)p->values[v]; /* not one: as its double */
+      if (!hpcdb_profile_integer(e, pi, v, &u)) /* not one of its integers (the model's are): as its double */
+        u = fabs(p->values[v]) < 9223372036854775808.0 ? (uint64_t)(int64_t)p->values[v] : 0;
       if (exec) return u;
       sum += u; /* modulo 2^64, as CubeLib adds a UINT64 */
     }
