@@ -20,7 +20,9 @@ checks:
     its loop in the guard; lines of generated.y in a guard inside
     tail_generated (clang -O2 places that loop's header in main's code, so
     the loop is main's there);
-  - hpcdb's own reader: the -O2 -g builds are recorded and analyzed once from
+  - hpcdb's own reader: `hpcdb info` of the structure file counts as many
+    inlined scopes and loops as the file has named <A> and <L> (a guard is
+    no scope); the -O2 -g builds are recorded and analyzed once from
     the binary and once with the structure file (--struct): report's trees
     are the same, and show the lines of both files, by their files' names,
     below their functions.
@@ -76,6 +78,15 @@ def check_guards(tag, root):
         opt.fail(f"{tag}: no guard of {LOOP[1]} holding the loop at its line {LOOP[2]}")
     if len(opt.failures) == before:
         print(f"{tag}: guards of {sorted(WANT.values())} in place")
+
+
+def check_info(tag, hpcdb, xml, root):
+    r = subprocess.run([hpcdb, "info", xml], capture_output=True, text=True)
+    got = dict(re.findall(r"^ *(inlined|loops): +(\d+)", r.stdout, re.M))
+    want = {"inlined": str(sum(1 for a in root.iter("A") if a.get("n") not in ("", "<inline>"))),
+            "loops": str(sum(1 for _ in root.iter("L")))}
+    if r.returncode != 0 or got != want:
+        opt.fail(f"{tag}: hpcdb info {xml}: {got or r.stderr.strip()}, want {want} (guards are no scopes)")
 
 
 def report_tree(tag, hpcdb, meas, db, extra):
@@ -146,6 +157,7 @@ def main():
             tool = "llvm-addr2line" if cc == "clang" and shutil.which("llvm-addr2line") else "addr2line"
             opt.check_addresses(tag, binary, root, True, tool)
             check_guards(tag, root)
+            check_info(tag, hpcdb, xml, root)
             if flags == "-O2 -g":
                 check_reader(tag, hpcdb, binary, xml, os.path.join(out, f"run-{cc}"))
     print(f"{0 if opt.failures else 1} passed, {len(opt.failures)} failed")
