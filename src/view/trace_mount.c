@@ -12,7 +12,7 @@ static const char *arg(void *conn, const char *name) {
 
 /* How long a request waits for an opening under way before it is told how
  * far the index is (the page then asks again). */
-#define WAIT_MS 250
+#define WAIT_MS 100
 
 void trace_mount_init(trace_mount *m, const char *path) {
   memset(m, 0, sizeof *m);
