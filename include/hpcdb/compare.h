@@ -139,6 +139,28 @@ HPCDB_API void hpcdb_delta_of(const double *values, uint32_t n_runs, uint32_t n_
 /* Imbalance of a node in a run: max / mean - 1 over its profiles (0 without profiles). */
 HPCDB_API double hpcdb_compare_imbalance(const hpcdb_comparison *c, uint32_t node, uint32_t run);
 
+/* The key rows are ranked by, largest first: |delta|, or with by_ratio
+ * |log(B / A)| (a tenfold change of a small node before 10 % of a large one;
+ * a node only one side has a value at ranks first, none at all last). */
+HPCDB_API double hpcdb_delta_rank(const hpcdb_delta *d, int by_ratio);
+/* The summary's frames (entry points, calls): the largest changes of their
+ * exclusive cost, regressions (worse 1: B grew) or improvements (worse 0),
+ * of nodes with at least min_share of a side's total inclusive value and
+ * not noise, by |delta| largest first; up to max into out. Returns how many
+ * there are. */
+HPCDB_API uint32_t hpcdb_compare_changes(const hpcdb_comparison *c, uint32_t n_a, double min_share, int worse,
+                                         uint32_t *out, uint32_t max);
+/* Per function name (the bottom-up view): exclusive values summed over the
+ * name's frames, inclusive over its outermost frames (a recursive call is not
+ * counted twice). Functions in the order of their first frame. */
+typedef struct hpcdb_compare_functions {
+  uint32_t n;
+  uint32_t *node;    /* per function: its first frame (the name: al->nodes[node[f]].name) */
+  double *inc, *exc; /* [f * n_runs + run] */
+} hpcdb_compare_functions;
+HPCDB_API int hpcdb_compare_by_function(const hpcdb_comparison *c, hpcdb_compare_functions *out);
+HPCDB_API void hpcdb_compare_functions_free(hpcdb_compare_functions *f);
+
 /* ---- scaling models ----------------------------------------------------- */
 
 /* One model of Extra-P's performance-model normal form with one term:
