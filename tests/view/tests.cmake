@@ -8,7 +8,8 @@ find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   add_test(NAME view/api
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_api.py $<TARGET_FILE:hpcdb>
-                   $<TARGET_FILE:make_paths_db> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/view/api)
+                   $<TARGET_FILE:make_paths_db> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/view/api
+                   $<TARGET_FILE:compare_gen_runs>)
   set_tests_properties(view/api PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
   if(HPCDB_SANITIZE)
     set_tests_properties(view/api PROPERTIES ENVIRONMENT "HPCDB_SANITIZED=1")
