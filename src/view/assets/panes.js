@@ -20,7 +20,7 @@ export async function showSpread(el, state, node, seconds, onProfile, db = 0) {
     const pts = xy.map(([x, y]) => `${x},${y}`).join(' ');
     const dots = xy.map(([x, y], i) => `<circle cx="${x}" cy="${y}" r="3" data-i="${i}"><title></title></circle>`).join('');
     el.innerHTML = `<p class="stats"></p>
-      <h3>Sorted values (a point: that profile's own tree)</h3>
+      <h3>Sorted values${onProfile ? " (a point: that profile's own tree)" : ''}</h3>
       <svg class="sorted" viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-label="sorted values"><polyline points="${pts}"></polyline>${dots}</svg>
       <h3>Histogram (${s.bins.length} bins from min to max)</h3>
       <svg class="histogram" viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-label="histogram">${bars}</svg>`;

@@ -17,6 +17,7 @@ const table = new CompareTable($('#ctree'), state, select, (sort, flavour) => {
   state.flavour = flavour;
   restart();
 });
+table.onChange = refresh;
 
 // The seconds per unit of side d's compared metric (its own unit: the spread is in it).
 function secondsOf(d) {

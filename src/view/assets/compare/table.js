@@ -55,13 +55,13 @@ export class CompareTable {
 
   async more(m) {
     await this.page(m.parent, m.offset);
-    await this.render();
+    this.onChange();
   }
 
   toggle(node) {
     const k = String(node), open = this.state.open;
     if (open.has(k)) open.delete(k); else open.add(k);
-    this.render();
+    this.onChange();
   }
 
   // The open rows in order, depth first through the open nodes (the root first).
@@ -85,7 +85,7 @@ export class CompareTable {
     const gen = this.gen, rows = await this.rows();
     if (!rows || gen !== this.gen) return;
     this.visible = rows;
-    this.profiled = rows[0].row.mean !== undefined;
+    this.profiled = this.state.view !== 'bottom-up' && rows[0].row.mean !== undefined; // functions: no per-profile figures
     this.header();
     this.table.tBodies[0].replaceChildren(...rows.map((v, i) => this.tr(v, i)));
   }
