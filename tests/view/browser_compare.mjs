@@ -3,7 +3,8 @@
 // row shows (A, B, delta and ratio, inclusive and exclusive, per-profile mean
 // and max) equal to `hpcdb compare --csv` on the same runs formatted as the
 // page formats numbers; ranking by delta and by ratio; the only-in rows; the
-// summary; both runs' distributions; the flat and bottom-up views.
+// summary; both runs' distributions; the flat and bottom-up views; the
+// state in the URL.
 // Screenshots into OUTDIR. Every wait is on what the page shows.
 // Usage: node browser_compare.mjs HPCDB OUTDIR GEN_RUNS
 import { spawn, execFileSync } from 'node:child_process';
@@ -193,6 +194,15 @@ async function main() {
     await page.waitForFunction(() => { const s = document.querySelector('#ctree tr.selected'); return s && s.cells[0].textContent.endsWith('solve'); });
     await idle(page);
     check((await page.$eval('#status', (e) => e.textContent)).includes('top-down'), 'the summary opens the top-down tree');
+
+    // the state is in the URL: reloading it shows the same rows, sort and selection
+    const shown = await shownRows(page), link = page.url();
+    check(/sel=\d+/.test(link) && /sort=ratio/.test(link), `the state in the URL: ${link}`);
+    await page.reload();
+    await idle(page);
+    await page.waitForSelector('#spread-b svg.histogram');
+    const again = await shownRows(page);
+    check(JSON.stringify(again) === JSON.stringify(shown), `reloading ${link} shows the same ${shown.length} rows and selection`);
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: `${out}/compare-dark.png` });
     check(errors.length === 0, `no script errors: ${errors.join('; ')}`);

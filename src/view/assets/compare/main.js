@@ -5,10 +5,13 @@
 import { get } from '../api.js';
 import { value } from '../format.js';
 import { showSpread } from '../panes.js';
+import { load as loadState, save } from '../state.js';
 import { CompareTable, ratioText, signed } from './table.js';
 
 const $ = (s) => document.querySelector(s);
-const state = { view: 'top-down', sort: 'delta', flavour: 'inclusive', metric: '', open: new Set(), sel: '' };
+// in the URL's hash as the single view's state is: a reloaded or shared link shows the same
+const defaults = { view: 'top-down', sort: 'delta', flavour: 'inclusive', metric: '', open: '', sel: '' };
+const state = loadState(defaults);
 const status = (t) => { $('#status').textContent = t; };
 let info, cmp;
 
@@ -27,6 +30,7 @@ function secondsOf(d) {
 
 function select(row) {
   state.sel = String(row.node);
+  save(state, defaults);
   for (const tr of document.querySelectorAll('#ctree tr.selected')) tr.classList.remove('selected');
   for (const tr of document.querySelectorAll(`#ctree tr[data-node="${row.node}"]`)) tr.classList.add('selected');
   ['a', 'b'].forEach((side, d) => {
@@ -80,6 +84,7 @@ async function reveal(r) {
 }
 
 async function refresh() {
+  save(state, defaults);
   for (const b of document.querySelectorAll('#views button')) b.classList.toggle('active', b.dataset.view === state.view);
   $('#sort').value = state.sort;
   $('#flavour').value = state.flavour;
@@ -113,7 +118,8 @@ async function main() {
   $('#title').textContent = 'hpcdb view: compare';
   const sel = $('#metric');
   for (const m of info.databases[0].metrics) if (m) sel.add(new Option(m.name, m.name));
-  sel.value = state.metric = cmp.runs[0].metric;
+  if (!state.metric) state.metric = cmp.runs[0].metric;
+  sel.value = state.metric;
   sel.addEventListener('change', async () => {
     state.metric = sel.value;
     try { await load(); } catch (e) { status(`Metric: ${e.message}`); return; }
@@ -130,6 +136,8 @@ async function main() {
   $('#sort').addEventListener('change', (ev) => { state.sort = ev.target.value; restart(); });
   $('#flavour').addEventListener('change', (ev) => { state.flavour = ev.target.value; restart(); });
   await refresh();
+  const i = state.sel ? table.indexOf(state.sel) : -1; // a shared link shows the selection's distributions too
+  if (i >= 0) select(table.visible[i].row);
 }
 
 main();
