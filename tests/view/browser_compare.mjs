@@ -43,7 +43,7 @@ function compareCsv(...args) {
 const shownRows = (page) => page.$$eval('#ctree tbody tr[data-node]', (trs) => trs.map((tr) => {
   const name = tr.cells[0], tag = name.querySelector('.tag');
   return { node: tr.dataset.node, depth: Math.round(parseFloat(name.style.paddingLeft) / 1.2),
-    name: name.childNodes[1].textContent, tag: tag ? tag.textContent : '', cells: [...tr.cells].slice(1).map((c) => c.textContent),
+    name: name.lastChild.textContent, tag: tag ? tag.textContent : '', cells: [...tr.cells].slice(1).map((c) => c.textContent),
     classes: [...tr.cells].slice(1).map((c) => c.className), selected: tr.classList.contains('selected') };
 }));
 
@@ -180,6 +180,10 @@ async function main() {
     const flat = await shownRows(page);
     check(flat.length === want.size && flat.slice(1).every((r) => cells[r.name] && JSON.stringify(cells[r.name]) === JSON.stringify(r.cells)),
           `the flat view: ${flat.length} rows as compare's`);
+    const flatSolve = flat.find((r) => r.name.endsWith('> solve'));
+    await page.click(`#ctree tr[data-node="${flatSolve.node}"] td.name`);
+    await page.waitForSelector('#spread-a svg.histogram');
+    await page.waitForSelector('#spread-b svg.histogram');
     await page.screenshot({ path: `${out}/compare-flat.png` });
     const funcs = compareCsv('--view', 'bottom-up', a, b);
     await page.click('#views button[data-view="bottom-up"]');

@@ -38,7 +38,7 @@ function select(row) {
     head.className = 'run';
     head.textContent = `${side.toUpperCase()}: ${row.name}`;
     el.replaceChildren(head, body);
-    if (state.view !== 'top-down') body.textContent = 'In the top-down view.';
+    if (state.view === 'bottom-up') body.textContent = 'A function is summed over its frames: select a node top-down or flat.';
     else if (row.ctx[d] === null) body.textContent = `Not in ${side.toUpperCase()}.`;
     else showSpread(body, { view: 'top-down', metric: cmp.runs[d].metric }, row.ctx[d], secondsOf(d), null, d);
   });
@@ -131,6 +131,8 @@ async function main() {
       state.flavour = state.view === 'top-down' ? 'inclusive' : 'exclusive'; // as hpcdb compare ranks them
       state.open.clear();
       state.sel = '';
+      $('#spread-a').textContent = 'Select a node.';
+      $('#spread-b').textContent = '';
       restart();
     });
   $('#sort').addEventListener('change', (ev) => { state.sort = ev.target.value; restart(); });

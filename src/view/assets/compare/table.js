@@ -139,14 +139,16 @@ export class CompareTable {
     const twisty = document.createElement('span');
     twisty.className = 'twisty';
     twisty.textContent = r.children ? (this.state.open.has(String(r.node)) || v.depth === 0 ? '▾' : '▸') : ' ';
-    name.append(twisty, r.name);
-    if (r.only) {
+    name.title = r.name; // a long path is cut short in the cell
+    name.append(twisty);
+    if (r.only) { // before the name: a long path does not hide it
       tr.classList.add(`only-${r.only.toLowerCase()}`);
       const tag = document.createElement('span');
       tag.className = 'tag';
       tag.textContent = `only in ${r.only}`;
       name.append(tag);
     }
+    name.append(r.name);
     const td = (text, cls) => { const c = document.createElement('td'); c.className = `num ${cls || ''}`; c.textContent = text; return c; };
     for (const d of [r.inc, r.exc])
       tr.append(td(value(d[0], sec)), td(value(d[1], sec)), td(signed(d[2], sec), change(d[2])), td(ratioText(d), change(d[2])));
