@@ -367,6 +367,26 @@ def comparison(hpcdb, gen_runs, out):
         one.stop()
 
 
+def comparison_across_formats(hpcdb, samples, out):
+    """hpcdb view DB CUBE, a v4.0 database against its own Cube conversion: aligned whole, equal, and each
+    side's distribution of a node (through the row's ctx, the node of that side's own query) sums to its value."""
+    import subprocess
+    db, cube = os.path.join(samples, "hpctoolkit-v4", "cpi-mpi"), os.path.join(out, "cpi-mpi.cubex")
+    r = subprocess.run([hpcdb, "convert", "--to", "cube", "--force", db, cube], capture_output=True, text=True)
+    check(r.returncode == 0, f"convert to Cube: {r.stderr}")
+    s = Server(hpcdb, db, cube)
+    try:
+        sm = answer(s, "/api/compare")
+        check(sm["only_a"] == 0 and sm["only_b"] == 0 and sm["total"]["inc"][2] == 0, f"a database and its Cube file: {sm['total']}")
+        for row in answer(s, "/api/compare/children?" + q(view="flat", limit=4))["rows"]:
+            for d in (0, 1):
+                sp = answer(s, "/api/spread?" + q(db=d, node=row["ctx"][d], metric=sm["runs"][d]["metric"]))
+                got = sum(p[0] for p in sp["points"])
+                check(abs(got - row["inc"][d]) <= 1e-9 * max(1, abs(row["inc"][d])), f"{row['name']}: side {d}'s spread sums to {got}, not {row['inc'][d]}")
+    finally:
+        s.stop()
+
+
 def load(s):
     """1,000 requests from 16 clients; the resident set after must be what it was after a warm-up."""
     paths = ["/api/children?" + q(node=0), "/api/children?" + q(view="bottom-up"), "/api/spread?" + q(node=2),
@@ -419,6 +439,7 @@ def main():
     damaged(hpcdb, samples, out)
     measurements(hpcdb, samples, out)
     comparison(hpcdb, gen_runs, out)
+    comparison_across_formats(hpcdb, samples, out)
     print("failed" if failed else "passed", failed)
     return 1 if failed else 0
 
