@@ -106,6 +106,8 @@ async function main() {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(url);
     await page.waitForSelector('#compare:not([hidden])');
+    await page.waitForFunction(() => /rows · \d+ ms$/.test(document.querySelector('#status').textContent));
+    await page.screenshot({ path: `${out}/single-view-with-compare-link.png` });
     await page.click('#compare');
     await page.waitForURL(/\/assets\/compare\/index\.html/);
     await idle(page);
