@@ -114,7 +114,8 @@ static int reduce_trees(dist_run *d) {
     link l = {d, d->rank + step};
     tree_map *map = &d->child_maps[d->n_children];
     d->children[d->n_children++] = d->rank + step;
-    int mrc = tree_merge_parts(rc == 0 ? &d->global : NULL, get_part, &l, d->opt->all_stats, "merged tree", map);
+    int last = d->rank == 0 && 2 * step >= d->size; /* rank 0's last merge makes the run's tree */
+    int mrc = tree_merge_parts(rc == 0 ? &d->global : NULL, get_part, &l, d->opt->all_stats, last, "merged tree", map);
     if (rc == 0) rc = mrc; /* 1: failed below, passed on (the failing rank tells why) */
   }
   return rc;

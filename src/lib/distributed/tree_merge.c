@@ -237,6 +237,8 @@ static int same_ident(const fn_ident *a, const fn_ident *b) {
 typedef struct merge_maps {
   uint32_t *modules, *files, *functions, *ids, *metrics;
   uint32_t n_modules, n_files, n_functions, n_ids, n_metrics;
+  int last;           /* no key is looked up in the tree after this merge: new contexts' keys are not entered */
+  uint32_t first_new; /* the receiver's first context this merge makes */
 } merge_maps;
 
 static void maps_free(merge_maps *mm) {
@@ -395,7 +397,12 @@ static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm, uint
     } else {
       HPCDB_TRY(read_context(c, mm, &proto));
     }
-    HPCDB_TRY(unify_find_or_add(t, key, &proto, hidden, &mm->ids[id]));
+    if (!mm->last) {
+      HPCDB_TRY(unify_find_or_add(t, key, &proto, hidden, &mm->ids[id]));
+    } else if (key.parent >= mm->first_new || !unify_find(t, key, &mm->ids[id])) {
+      /* under a context this merge made, a context is new too: no key of the receiver's has that parent */
+      HPCDB_TRY(unify_add_unlooked(t, key, &proto, hidden, &mm->ids[id]));
+    }
   }
   *next += n;
   return 0;
@@ -424,13 +431,15 @@ static int merge_head(hpcdb_cursor *c, merged_tree *mt, int all_stats, merge_map
   if (mm->n_ids == 0) return bad(c, "context count");
   HPCDB_TRY(alloc_map(&mm->ids, mm->n_ids));
   mm->ids[0] = 0;
+  mm->first_new = mt->t.n_ids;
   /* room for every context at once: the table does not double (two tables alive) as the tree grows */
-  return unify_table_reserve(&mt->t, mt->t.count + mm->n_ids);
+  return mm->last ? 0 : unify_table_reserve(&mt->t, mt->t.count + mm->n_ids);
 }
 
 int tree_merge_parts(merged_tree *mt, int (*get)(void *user, void **data, uint64_t *len), void *user, int all_stats,
-                     const char *what, tree_map *map) {
+                     int last, const char *what, tree_map *map) {
   merge_maps mm = {0};
+  mm.last = last;
   uint32_t next = 1;
   int rc = 0, failed_above = 0;
   for (int head = 1;; head = 0) { /* every part is taken, also after a failure, so that the sender ends */

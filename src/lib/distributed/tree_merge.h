@@ -62,9 +62,12 @@ void tree_map_free(tree_map *map);
 /* Merges a tree tree_send sends into m, part by part as get receives them
  * (what names the sender in errors); map (may be NULL) gets the sender's ids
  * and metrics. Every part is taken, also after a failure (m NULL: only
- * taken), so the sender always ends. 1: the sender failed (an empty part). */
+ * taken), so the sender always ends. 1: the sender failed (an empty part).
+ * last: m is neither merged into nor sent after this (the run's tree): the
+ * new contexts' keys are not entered in its lookup table, and a context
+ * under a new one is not looked for. */
 int tree_merge_parts(merged_tree *m, int (*get)(void *user, void **data, uint64_t *len), void *user, int all_stats,
-                     const char *what, tree_map *map);
+                     int last, const char *what, tree_map *map);
 
 /* The run's tree as propagation and traces read it (tree_view_read): its
  * metrics, and per context the parent, the propagation and loop bits and
