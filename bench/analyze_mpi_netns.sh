@@ -7,7 +7,7 @@
 # Usage: bench/analyze_mpi_netns.sh BUILD_DIR [WORK_DIR] [SIZES...]   (a size is THREADSxCONTEXTS)
 # MEAS_ROOT=DIR: take DIR/meas-SIZE when it exists (e.g. from bench/analyze_mpi.sh) instead of generating.
 # Uses the subnet 10.78.1.0/24 and the names hpcdbb*: one run at a time on a machine.
-set -euo pipefail
+set -uo pipefail # not -e: the host functions (netns_hosts.sh) check what matters themselves
 build=$(cd "${1:?usage: bench/analyze_mpi_netns.sh BUILD_DIR [WORK_DIR] [SIZES...]}" && pwd)
 work=${2:-$build/bench-work}
 shift $(( $# >= 2 ? 2 : 1 ))
@@ -38,7 +38,7 @@ for size in "${sizes[@]}"; do
   [ -d "$meas" ] || "$build/gen_measurements" --threads "$T" --contexts "$C" --metrics 4 --depth 16 \
     --samples 1000 --shared 0.8 --density 0.25 -o "$meas" >/dev/null
   s=$(date +%s%N)
-  /usr/bin/time -o "$work/time" -f "%U %S" "$build/hpcdb" analyze --quiet --force -j 2 "$meas" -o "$work/ref" > /dev/null
+  /usr/bin/time -o "$work/time" -f "%U %S" "$build/hpcdb" analyze --quiet --force -j 2 "$meas" -o "$work/ref" > /dev/null || fail "hpcdb analyze exited $?"
   e=$(date +%s%N)
   ref_cpu=$(awk '{printf "%.2f", $1 + $2}' "$work/time")
   contexts=$("$build/hpcdb" info "$work/ref" | awk '/^contexts/ {print $2; exit}')
