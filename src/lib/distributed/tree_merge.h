@@ -72,10 +72,9 @@ int tree_merge_parts(merged_tree *m, int (*get)(void *user, void **data, uint64_
 /* The run's tree as propagation and traces read it (tree_view_read): its
  * metrics, and per context the distance to its parent (a varint) and a byte
  * of bits (propagation, loop, hidden): 3.8 bytes a context in the generated
- * measurements of bench/;
- * n_contexts and cct_contexts (the experiment's context count and cct.db's)
- * travel with it. m gets an
- * experiment of the metrics only and the contexts' ctx_info. */
+ * measurements of bench/; n_contexts and cct_contexts (the experiment's
+ * context count and cct.db's) travel with it. m gets an experiment of the
+ * metrics only and the contexts' ctx_info. */
 int tree_serialize_view(const merged_tree *m, uint32_t cct_contexts, dist_msg *out);
 int tree_view_read(merged_tree *m, const char *measurements, const uint8_t *data, uint64_t len, int all_stats,
                    uint32_t *n_contexts, uint32_t *cct_contexts);
