@@ -42,7 +42,7 @@ for size in "${sizes[@]}"; do
   e=$(date +%s%N)
   ref_cpu=$(awk '{printf "%.2f", $1 + $2}' "$work/time")
   contexts=$("$build/hpcdb" info "$work/ref" | awk '/^contexts/ {print $2; exit}')
-  profiles=$(find "$meas" -name '*.hpcrun' | wc -l)
+  profiles=$(find "$meas/" -name '*.hpcrun' | wc -l) # the folder itself may be a link
   printf '| %s | hpcdb analyze -j 2 | %.2f | %s | 1 | | | | |\n' "$T × $C" "$(awk -v n=$((e - s)) 'BEGIN{print n/1e9}')" "$ref_cpu"
   for ranks in 1 2; do
     hosts_up 2 "$ranks"
