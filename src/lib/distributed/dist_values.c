@@ -89,8 +89,13 @@ int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex
       break;
     }
     d->count[c] += p.ctx_starts[k + 1] - p.ctx_starts[k];
-    for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++)
-      d->mask[(uint64_t)c * d->mask_words + p.metric_ids[v] / 64] |= 1ull << (p.metric_ids[v] % 64);
+    uint64_t *mask = d->mask + (uint64_t)c * d->mask_words, bits = 0;
+    if (d->mask_words == 1) { /* the common case: one word, written once */
+      for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++) bits |= 1ull << (p.metric_ids[v] % 64);
+      *mask |= bits;
+    } else {
+      for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++) mask[p.metric_ids[v] / 64] |= 1ull << (p.metric_ids[v] % 64);
+    }
   }
   if (rc == 0) {
     hpctk4_value_block_encode(&p, d->enc);
