@@ -162,13 +162,16 @@ static void convert_integers(const cube_dtype *t, double *v, size_t n) {
   for (size_t i = 0; t->kind == CUBE_DT_INTEGER && i < n; i++) v[i] = cube_integer_to_double(t, ld_u64(&v[i]));
 }
 
-/* Metric m as the matrix would give it: 1 to read rows (t filled), 0 when
- * every value is 0 (metric_values' cases), 2 for the matrix itself. */
-static int how_to_read(hpcdb_cube *c, uint32_t m, int inclusive, cube_dtype *t) {
+/* Metric m as the matrix would give it: 1 to read rows (t filled), 2 for the
+ * matrix itself, 0 when every value is 0 (metric_values' cases: the n
+ * values of out are then zeroed). */
+static int how_to_read(hpcdb_cube *c, uint32_t m, int inclusive, cube_dtype *t, double *out, size_t n) {
   const cube_metric *mt = &c->a.metrics[m];
   if (mt->derived || !cube_dtype_parse(t, mt->dtype) || t->kind == CUBE_DT_SCALE_FUNC ||
-      (mt->stored_only && inclusive != (mt->flavour == CUBE_INCLUSIVE)))
+      (mt->stored_only && inclusive != (mt->flavour == CUBE_INCLUSIVE))) {
+    memset(out, 0, n * sizeof *out);
     return 0;
+  }
   int rc = map_rows(c, m, t);
   return rc < 0 ? rc : rc ? 1 : 2;
 }
@@ -193,11 +196,8 @@ int hpcdb_cube_cnode_values(hpcdb_cube *c, uint32_t m, uint32_t k, int inclusive
     return hpcdb_fail(HPCDB_EINVAL, "%s: no metric %u or cnode %u", c->path, m, k);
   uint32_t nl = c->a.n_locations;
   cube_dtype t;
-  int how = how_to_read(c, m, inclusive, &t);
-  if (how <= 0) {
-    if (how == 0) memset(out, 0, (size_t)nl * sizeof *out);
-    return how;
-  }
+  int how = how_to_read(c, m, inclusive, &t, out, nl);
+  if (how <= 0) return how;
   if (how == 2) return from_matrix(c, m, inclusive, k, 0, out);
   const cube_metric *mt = &c->a.metrics[m];
   int stored_inclusive = mt->flavour == CUBE_INCLUSIVE, rc = 0;
@@ -246,11 +246,8 @@ int hpcdb_cube_location_values(hpcdb_cube *c, uint32_t m, uint32_t l, int inclus
     return hpcdb_fail(HPCDB_EINVAL, "%s: no metric %u or location %u", c->path, m, l);
   uint32_t nc = c->a.n_cnodes;
   cube_dtype t;
-  int how = how_to_read(c, m, inclusive, &t);
-  if (how <= 0) {
-    if (how == 0) memset(out, 0, (size_t)nc * sizeof *out);
-    return how;
-  }
+  int how = how_to_read(c, m, inclusive, &t, out, nc);
+  if (how <= 0) return how;
   if (how == 2) return from_matrix(c, m, inclusive, UINT32_MAX, l, out);
   const cube_metric *mt = &c->a.metrics[m];
   int stored_inclusive = mt->flavour == CUBE_INCLUSIVE;
