@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
@@ -87,18 +86,6 @@ static void read_opened(const char *path) {
   hpcdb_cube_close(c);
 }
 
-static const char *gzip_copy(const char *path, const char *name) {
-  static char out[4096];
-  uint8_t *data;
-  size_t len;
-  snprintf(out, sizeof out, "%s/%s.cubex.gz", testlib_tmpdir("cube_cnode_values"), name);
-  CHECK(testlib_read_file(path, &data, &len) == 0);
-  gzFile z = gzopen(out, "wb");
-  CHECK(z != NULL && gzwrite(z, data, (unsigned)len) == (int)len && gzclose(z) == Z_OK);
-  free(data);
-  return out;
-}
-
 /* A copy cut in half after hpcdb_cube_open placed the members: reading the
  * rows and columns past the cut is an error, not a crash. */
 static void cut_after_open(const char *path) {
@@ -135,7 +122,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
     snprintf(rel, sizeof rel, "cube/%s.cubex", samples[i]);
     against_matrix(testlib_sample(rel), strncmp(samples[i], "zcubex", 6) != 0); /* ZCUBEX.DATA: the matrix too */
-    against_matrix(gzip_copy(testlib_sample(rel), samples[i]), 0);
+    against_matrix(testlib_gzip_copy(testlib_sample(rel), testlib_tmpdir("cube_cnode_values"), samples[i]), 0);
     read_opened(testlib_sample(rel));
   }
   cut_after_open(testlib_sample("cube/time.p4.cubex"));
