@@ -81,7 +81,7 @@ static void open_server(void) {
   memcpy(server.token, TOKEN, sizeof TOKEN);
   guard_install();
   setenv("XDG_CACHE_HOME", "/tmp/hpcdb-fuzz-view-cache", 1); /* the trace index's cache, not the user's */
-  if (trace_view_open(&timeline, db_root) < 0) {
+  if (trace_view_open(&timeline, db_root, NULL) < 0) {
     fprintf(stderr, "fuzz_view: no timeline in %s: %s\n", db_root, hpcdb_last_error());
     abort();
   }
