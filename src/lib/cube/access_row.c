@@ -223,7 +223,7 @@ int hpcdb_cube_cnode_values(hpcdb_cube *c, uint32_t m, uint32_t k, int inclusive
  * the rows read COLUMN_READ bytes at a time. */
 static int read_column(hpcdb_cube *c, uint32_t l, double *out) {
   const cube_row_map *r = &c->rows;
-  uint32_t nc = c->a.n_cnodes, per = r->row_bytes < COLUMN_READ ? (uint32_t)(COLUMN_READ / r->row_bytes) : 1;
+  uint32_t nc = c->a.n_cnodes, per = r->row_bytes && r->row_bytes < COLUMN_READ ? (uint32_t)(COLUMN_READ / r->row_bytes) : 1;
   memset(out, 0, (size_t)nc * sizeof *out);
   uint8_t *buf = malloc((size_t)per * r->row_bytes + 1);
   if (!buf) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
