@@ -61,6 +61,7 @@ static int open_db(view_db *db, const char *path) {
 }
 
 static void close_dbs(view_server *s) {
+  view_compare_free(&s->compare);
   for (int d = 0; d < s->n_dbs; d++) {
     hpcdb_query_close(s->dbs[d].q);
     trace_mount_fini(&s->dbs[d].trace);
