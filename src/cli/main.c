@@ -22,7 +22,6 @@ static void usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
-  signal(SIGXFSZ, SIG_IGN); /* past a file-size limit (ulimit -f) a write fails (EFBIG) and is reported */
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -35,6 +34,9 @@ int main(int argc, char **argv) {
     printf("hpcdb %s\n", hpcdb_version());
     return 0;
   }
+  /* Past a file-size limit (ulimit -f) a write fails (EFBIG) and is reported. Not for record: an
+   * ignored signal stays ignored across exec, and the recorded program must get its own SIGXFSZ. */
+  if (strcmp(argv[1], "record") != 0) signal(SIGXFSZ, SIG_IGN);
   if (strcmp(argv[1], "analyze") == 0) process_restart_with_huge_pages(argv); /* its heap in huge pages */
   for (const cli_command *c = cli_commands; c->name; c++)
     if (strcmp(argv[1], c->name) == 0) return c->run(argc - 1, argv + 1);
