@@ -1,8 +1,9 @@
 /* A command's -o FILE: written under a temporary name beside FILE and
  * renamed over it only once whole, so that a failed or interrupted export
- * leaves FILE as it was (absent, or the previous one). A FILE that is a
- * device or a pipe (/dev/null, a FIFO) is written in place: it is not a
- * file to replace, and renaming over it would replace the device. */
+ * leaves FILE as it was (absent, or the previous one); the next run removes
+ * a killed run's temporary. A FILE that is a device or a pipe (/dev/null, a
+ * FIFO) is written in place: it is not a file to replace, and renaming over
+ * it would replace the device. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "hpcdb/hpcdb.h"
 
 /* A character device or a FIFO: written in place, never replaced. */
 static int is_stream(const char *path) {
@@ -54,7 +56,8 @@ int cli_output_open(cli_output *o, const char *cmd, const char *path) {
     o->path = path;
     return 0;
   }
-  /* hidden and named as the library's temporaries: .NAME.hpcdb-tmp-PID.XXXXXX */
+  /* hidden and named as the library's temporaries: .NAME.hpcdb-tmp-PID.XXXXXX; those of killed runs removed */
+  hpcdb_remove_leftovers(path);
   const char *slash = strrchr(path, '/');
   int dir_len = slash ? (int)(slash - path + 1) : 0;
   size_t n = strlen(path) + 48;
