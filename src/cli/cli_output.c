@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bus_guard.h"
 #include "cli_util.h"
 #include "hpcdb/hpcdb.h"
 
@@ -70,12 +71,14 @@ int cli_output_open(cli_output *o, const char *cmd, const char *path) {
     o->temp = NULL;
     return EXIT_FAILED;
   }
+  bus_guard_temporary(o->temp);
   mode_t mask = umask(0); /* mkstemp makes 0600: give the mode fopen would */
   umask(mask);
   fchmod(fd, 0666 & ~mask);
   if (!(o->f = fdopen(fd, "w"))) {
     int e = errno;
     close(fd);
+    bus_guard_temporary(NULL);
     unlink(o->temp);
     free(o->temp);
     o->temp = NULL;
@@ -99,6 +102,7 @@ int cli_output_finish(cli_output *o, const char *cmd, int ok) {
     closed = 0;
   }
   if (!ok || !closed) unlink(o->temp);
+  bus_guard_temporary(NULL);
   free(o->temp);
   memset(o, 0, sizeof *o);
   return ok && closed ? 0 : EXIT_FAILED;
