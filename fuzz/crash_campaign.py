@@ -89,7 +89,7 @@ class Writer:
         """at_temporary: SIGKILL this many seconds after the output's temporary appears."""
         args = self.prefix + self.args[:1] + (["--force"] if force else []) + self.args[1:]
         e = dict(os.environ, **(env or {}))
-        p = subprocess.Popen(args, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        p = subprocess.Popen(args, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         if at_temporary is not None:
             while p.poll() is None and not self.leftovers():
                 pass
@@ -103,6 +103,13 @@ class Writer:
             except subprocess.TimeoutExpired:
                 p.send_signal(signal.SIGKILL)
         _, err = p.communicate(timeout=600)
+        # what the killed writer started (struct's child) dies with it, a moment later: wait for that
+        for _ in range(500):
+            try:
+                os.killpg(p.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.01)
         return p.returncode, err.decode(errors="replace")
 
     def reference(self):
