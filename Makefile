@@ -34,7 +34,7 @@ asan: deps
 check: test asan
 
 fuzz: deps
-	CC=clang cmake -S . -B build-fuzz -DHPCDB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	CC=clang CXX=clang++ cmake -S . -B build-fuzz -DHPCDB_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	cmake --build build-fuzz -j $(JOBS)
 
 # The mutation campaign over the commands (fuzz/fuzz_cli.py): every sample,

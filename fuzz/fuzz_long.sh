@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The long libFuzzer campaign (issue 29): every target of build-fuzz (make fuzz)
 # for a share of HOURS, the v4.0 and Cube readers (fuzz_hpctk4_*, fuzz_cube_*, fuzz_db_*)
 # a four-times share, JOBS targets at a time, then each corpus minimised back
@@ -29,9 +29,12 @@ run_one() {
   echo "$name $secs s: ${execs:-?} executions, $(ls "$src/corpus/$name" | wc -l) corpus files, $crashes findings" \
     >> "$out/summary.txt"
 }
+running=0
 for t in $targets; do
-  while [ "$(jobs -p | wc -l)" -ge "$jobs" ]; do sleep 5; done
+  # at most JOBS at once: `jobs` in a $(...) subshell sees none, so count here and wait for one
+  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
   run_one "$t" &
+  running=$((running + 1))
 done
 wait
 cat "$out/summary.txt"

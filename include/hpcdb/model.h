@@ -88,8 +88,12 @@ typedef struct hpcdb_metric {
   /* HPCDB_INTEGER_UNSIGNED / _SIGNED: the source stores integers (a Cube
    * integer type); the reader combined them in 64-bit integer arithmetic
    * (modulo 2^64, as CubeLib) and converted each result to a double once,
-   * as a two's complement number (a wrapped UINT64 delta is negative). 0:
-   * floating point or not known. */
+   * as a two's complement number (a wrapped UINT64 delta is negative, so the
+   * doubles add up along the tree). Where the double rounds (beyond 53 bits)
+   * the profile keeps the exact integer beside it (hpcdb_profile_adopt_integers,
+   * hpcdb_profile_integer); outputs that carry integers print an unsigned
+   * metric's unsigned (2^64 - 1, not -1).
+   * 0: floating point or not known. */
   uint8_t integer;
   /* How the execution-scope values combine along the tree: HPCDB_COMBINE_SUM
    * (0, v4.0's meaning of `execution`), or MIN / MAX (Cube's MINDOUBLE /
@@ -297,7 +301,21 @@ HPCDB_API void hpcdb_profile_clear_values(hpcdb_profile *p);
 /* HPCDB_READ_COUNTS: the profile's values counted without being kept. */
 HPCDB_API int hpcdb_profile_set_counted(hpcdb_experiment *exp, uint32_t profile, uint64_t n_counted);
 
+/* An integer metric's values exact (hpcdb_metric.integer): integers has the
+ * profile's n_values entries beside its values. For a value of an integer
+ * metric beyond a double's 53 bits, the reader's exact 64-bit integer (two's
+ * complement for a signed metric), which must round to the value; every
+ * other entry is filled in here from its value (0 for other metrics). Takes
+ * ownership (freed here on failure too). Setting the profile's values again
+ * drops them. */
+HPCDB_API int hpcdb_profile_adopt_integers(hpcdb_experiment *exp, uint32_t profile, uint64_t *integers);
+
 /* ---- queries ------------------------------------------------------------- */
+
+/* Value v (an index into its values) of profiles[profile] as an exact
+ * integer: 1 and *out (two's complement for a signed metric) when its metric
+ * is an integer metric and the value one of its integers, else 0. */
+HPCDB_API int hpcdb_profile_integer(const hpcdb_experiment *exp, uint32_t profile, uint64_t v, uint64_t *out);
 
 /* Value of (ctx id, metric id) in a profile by binary search; 0 when absent.
  * Returns 1 when present, 0 when absent. */

@@ -6,7 +6,8 @@ check_integer_sums.py HPCDB OUTDIR
 A .cubex with an EXCLUSIVE UINT64 hardware counter whose value at main is a
 small negative delta (2^64 - 74, as PAPI counters wrap) and whose callees
 hold 300 and 200: main's inclusive value is 426 at each location and 852 in
-the summary (converting each value to a double first gives 1.8e19). The same
+the summary (converting each value to a double first gives 1.8e19); main's
+own value is the unsigned 2^64 - 74, to the last digit (`dump`). The same
 for an INCLUSIVE INT64 metric, whose derived exclusive value is negative.
 `info` says the metrics are integers; rewritten as Cube the metrics stay
 64-bit integers and read back to the same values (hpcdb diff)."""
@@ -55,12 +56,13 @@ def values(path):
         if m and profile is not None:
             for kv in m.group(2).split():
                 k, v = kv.split("=")
-                got[(profile, int(m.group(1)), int(k))] = float(v)
+                got[(profile, int(m.group(1)), int(k))] = int(v) if re.fullmatch(r"-?\d+", v) else float(v)
     return got
 
 
-# prop ids: 2m point (exclusive), 2m + 1 execution (inclusive); ctx id = cnode id + 1; profile 0 the summary
-WANT = {(1, 1, 1): 426, (2, 1, 1): 426, (0, 1, 1): 852, (1, 1, 0): -74, (0, 1, 0): -148, (1, 2, 1): 300,
+# prop ids: 2m point (exclusive), 2m + 1 execution (inclusive); ctx id = cnode id + 1; profile 0 the summary.
+# The UINT64 delta reads as the unsigned integer it is (as CubeLib and pycubexr show it), exactly.
+WANT = {(1, 1, 1): 426, (2, 1, 1): 426, (0, 1, 1): 852, (1, 1, 0): WRAP - 74, (0, 1, 0): WRAP - 148, (1, 2, 1): 300,
         (1, 1, 3): -5, (0, 1, 3): -10, (1, 1, 2): -8, (0, 1, 2): -16, (1, 2, 2): 2}
 
 for path in (src, os.path.join(out, "rewritten.cubex")):

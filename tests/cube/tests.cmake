@@ -47,8 +47,13 @@ add_test(NAME cube/tar-checksum
 # integers, kept so through Cube -> Cube.
 add_test(NAME cube/integer-sums
          COMMAND python3 ${CUBE_DIR}/check_integer_sums.py $<TARGET_FILE:hpcdb> ${PROJECT_BINARY_DIR}/test-output/cube/integer-sums)
+# 2^53 + 1 and 2^64 - 1 in a UINT64 metric: exact through the model into CSV,
+# dump, dump --json and Cube -> Cube; Cube -> v4.0 (doubles) says it rounds.
+add_test(NAME cube/integer-end-to-end
+         COMMAND python3 ${CUBE_DIR}/check_integer_end_to_end.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/cube/integer-end-to-end)
 # Values at 2^64 - k: hpcdb.open_cube's uint64 matrices exact (modulo 2^64, no double on the way);
-# CSV where the result fits a double.
+# CSV exact too.
 if(HPCDB_PYTHON_BUILT)
   add_test(NAME cube/integer-exact
            COMMAND ${HPCDB_PYTHON_EXECUTABLE} ${CUBE_DIR}/check_integer_exact.py $<TARGET_FILE:hpcdb>

@@ -174,6 +174,7 @@ def main():
     if not os.path.exists(db):
         print('skip: %s is absent (set HPCDB_SAMPLE_DATA)' % db)
         return 77
+    os.makedirs(cache, exist_ok=True)  # ctest may run this before any other trace test made test-output/trace
     failures = 0
     for run in (0, 1):
         pr, info, ref = load(probe_exe, db, cache)

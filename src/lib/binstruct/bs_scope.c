@@ -289,7 +289,8 @@ static void name_aliens_by_first_line(bs_proc *p) {
 int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
                   bs_proc *out) {
   memset(out, 0, sizeof *out);
-  ctx c = {u, f, &u->inlines[f->first_inline], NULL, out, {0}};
+  /* a unit with no inlined calls has no array: no pointer arithmetic on NULL */
+  ctx c = {u, f, u->inlines ? &u->inlines[f->first_inline] : NULL, NULL, out, {0}};
   bs_insn *insns = NULL;
   uint64_t n = 0, cap = 0;
   bs_range *ranges = malloc((f->n_ranges ? f->n_ranges : 1) * sizeof *ranges);

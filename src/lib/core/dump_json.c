@@ -15,6 +15,7 @@
 #include "core/cct_values.h"
 #include "core/json_out.h"
 #include "core/paths.h"
+#include "model/model_build.h"
 
 typedef struct vref { /* one context's values in one profile */
   uint32_t profile;
@@ -39,6 +40,7 @@ typedef struct jdump {
   vref *refs;          /* grouped by context index (with db: the summary profiles' only) */
   uint64_t *ref_start; /* per context index + 1 */
   char **labels;       /* per context index */
+  uint8_t *kinds[2];   /* integer metrics' value ids (thread, summary profiles): exact integer literals */
 } jdump;
 
 static const jdump *sort_ctx;
@@ -203,8 +205,20 @@ static void write_keyed(const jdump *j, uint32_t key, double value) {
   json_text_number(j->o, value);
 }
 
+/* The same for value v of profile p, an integer metric's as its exact
+ * integer (a JSON number literal of all its digits). */
+static void write_keyed_value(const jdump *j, uint32_t key, uint32_t p, uint64_t v) {
+  const hpcdb_profile *pr = &j->exp->profiles[p];
+  uint8_t kind = j->kinds[key >= 65536][key & 0xffff];
+  if (!kind) return write_keyed(j, key, pr->values[v]);
+  if (j->key_json[key]) textout_put(j->o, j->key_json[key], j->key_len[key]);
+  else textout_put(j->o, "\"?\":", 4);
+  j->o->len += model_value_text(textout_room(j->o, DTOA_BUF), model_integers(j->exp, p), pr->values[v], v, kind);
+}
+
 /* The values of one slice as {"metric key": value}, keys sorted. */
-static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uint64_t hi) {
+static void write_slice(const jdump *j, uint32_t profile, uint64_t lo, uint64_t hi) {
+  const hpcdb_profile *p = &j->exp->profiles[profile];
   typedef struct item { uint32_t rank; uint64_t v; } item;
   uint64_t n = hi - lo;
   item small[64], *it = n <= 64 ? small : malloc(n * sizeof *it);
@@ -220,7 +234,7 @@ static void write_slice(const jdump *j, const hpcdb_profile *p, uint64_t lo, uin
   textout_char(j->o, '{');
   for (uint64_t i = 0; i < n; i++) {
     if (i) textout_char(j->o, ',');
-    write_keyed(j, base + p->metric_ids[it[i].v], p->values[it[i].v]);
+    write_keyed_value(j, base + p->metric_ids[it[i].v], profile, it[i].v);
   }
   textout_char(j->o, '}');
   if (it != small) free(it);
@@ -291,7 +305,7 @@ static int write_streamed_values(const jdump *j, uint32_t c) {
       i = end;
     } else {
       textout_put(j->o, j->identity_json[j->refs[r].profile], j->identity_len[j->refs[r].profile]);
-      write_slice(j, &e->profiles[j->refs[r].profile], j->refs[r].lo, j->refs[r].hi);
+      write_slice(j, j->refs[r].profile, j->refs[r].lo, j->refs[r].hi);
       r++;
     }
   }
@@ -317,7 +331,7 @@ static int write_context(const jdump *j, uint32_t c, unsigned depth) {
     }
     if (r > j->ref_start[c]) textout_char(j->o, ',');
     textout_put(j->o, j->identity_json[j->refs[r].profile], j->identity_len[j->refs[r].profile]);
-    write_slice(j, &e->profiles[j->refs[r].profile], j->refs[r].lo, j->refs[r].hi);
+    write_slice(j, j->refs[r].profile, j->refs[r].lo, j->refs[r].hi);
   }
   textout_str(j->o, "},");
   HPCDB_TRY(write_children(j, c, depth));
@@ -439,6 +453,8 @@ static void jdump_free(jdump *j) {
   free(j->metric_key);
   free(j->stat_key);
   free(j->key_rank);
+  free(j->kinds[0]);
+  free(j->kinds[1]);
   for (uint32_t i = 0; j->key_json && i < 2 * 65536; i++) free(j->key_json[i]);
   free(j->key_json);
   free(j->key_len);
@@ -474,6 +490,7 @@ static int dump(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db) {
   snprintf(cct_path, sizeof cct_path, "%s/cct.db", exp->origin ? exp->origin : ".");
   int rc = build_keys(&j);
   if (rc == 0) rc = build_ranks(&j);
+  if (rc == 0 && (!(j.kinds[0] = model_integer_kinds(exp, 0)) || !(j.kinds[1] = model_integer_kinds(exp, 1)))) rc = HPCDB_ENOMEM;
   if (rc == 0) rc = build_profiles(&j);
   if (rc == 0 && !(j.labels = calloc(exp->n_contexts, sizeof *j.labels))) rc = HPCDB_ENOMEM;
   char label[2048];

@@ -2,7 +2,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "common/dtoa.h"
+#include "common/error.h"
 #include "core/paths.h"
+#include "model/model_build.h"
 #include "hpcdb/hpcdb.h"
 
 /* Depth-first with an explicit stack; children pushed reversed so they
@@ -57,18 +60,33 @@ int hpcdb_dump_text(FILE *out, const hpcdb_experiment *exp) {
   }
   fprintf(out, "\ncontext tree:\n");
   dump_tree(out, exp);
+  uint8_t *kinds[2] = {model_integer_kinds(exp, 0), model_integer_kinds(exp, 1)};
+  if (!kinds[0] || !kinds[1]) {
+    free(kinds[0]), free(kinds[1]);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
   for (uint32_t p = 0; p < exp->n_profiles; p++) {
     const hpcdb_profile *pr = &exp->profiles[p];
+    const uint8_t *kind = kinds[(pr->flags & HPCDB_PROFILE_SUMMARY) != 0];
+    const uint64_t *ints = model_integers(exp, p);
     char id[256];
     hpcdb_profile_identity(exp, pr, id, sizeof id);
     fprintf(out, "\nprofile %u: %s (flags 0x%x), %" PRIu64 " values\n", p, id, pr->flags, pr->n_values);
     for (uint32_t k = 0; k < pr->n_ctxs; k++) {
       fprintf(out, "  ctx %u:", pr->ctx_ids[k]);
-      for (uint64_t v = pr->ctx_starts[k]; v < pr->ctx_starts[k + 1]; v++)
-        fprintf(out, " %u=%.17g", pr->metric_ids[v], pr->values[v]);
+      for (uint64_t v = pr->ctx_starts[k]; v < pr->ctx_starts[k + 1]; v++) {
+        char text[DTOA_BUF + 1];
+        if (!kind[pr->metric_ids[v]]) { /* as ever */
+          fprintf(out, " %u=%.17g", pr->metric_ids[v], pr->values[v]);
+          continue;
+        }
+        text[model_value_text(text, ints, pr->values[v], v, kind[pr->metric_ids[v]])] = '\0';
+        fprintf(out, " %u=%s", pr->metric_ids[v], text); /* an integer metric's exact integer */
+      }
       fprintf(out, "\n");
     }
   }
+  free(kinds[0]), free(kinds[1]);
   for (uint32_t t = 0; t < exp->n_traces; t++) {
     const hpcdb_trace *tr = &exp->traces[t];
     fprintf(out, "\ntrace of profile %u: %" PRIu64 " samples\n", tr->profile, tr->n);

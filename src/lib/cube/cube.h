@@ -138,14 +138,17 @@ int cube_dtype_parse(cube_dtype *t, const char *dtype);
 double cube_decode(const cube_dtype *t, const uint8_t *p, int big_endian);
 /* An integer kind's value as CubeLib adds it: 64 bits, signed types sign-
  * extended, so that sums along the tree and over locations wrap modulo 2^64
- * (a UINT64 near 2^64 is a small negative delta); converted to a double once,
- * at the end, as a two's complement number (a UINT64 result of 2^63 or more
- * is such a delta, so it is negative: -13, not 1.8e19). */
+ * (a UINT64 near 2^64 is a small negative delta); converted to a double
+ * once, at the end, as a two's complement number (so that the doubles add
+ * up along the tree: -13, not 1.8e19). The model keeps the exact integer
+ * where the double rounds it, and outputs print a UINT64 unsigned. */
 uint64_t cube_decode_integer(const cube_dtype *t, const uint8_t *p, int big_endian);
 double cube_integer_to_double(const cube_dtype *t, uint64_t v);
-/* 1 when cube_integer_to_double gives v's value exactly (its two's complement
- * within 2^53, or with no bits below a double's 53). */
-int cube_integer_exact(uint64_t v);
+/* 1 when cube_integer_to_double gives v's value exactly (no bits below a
+ * double's 53); else the model keeps the integer beside it. */
+int cube_integer_exact(const cube_dtype *t, uint64_t v);
+/* 2^53: doubles of this magnitude or more may round an integer. */
+#define CUBE_EXACT_LIMIT 9007199254740992.0
 
 /* SCALE_FUNC (CubeLib 4.8): u32 terms, u32 measurements, the terms packed
  * (f64 a, i32 b, u32 c, i32 d: a * x^(b/c) * log2(x)^d), then the

@@ -15,16 +15,26 @@
 
 #include "common/archive_lib.h"
 #include "common/error.h"
+#include "common/vec.h"
 #include "cube/cube.h"
 #include "cube/early_sums.h"
 #include "hpcdb/hpcdb.h"
 #include "model/model_build.h"
+
+/* An integer metric's value that its double rounds: the exact integer. */
+typedef struct exact_value {
+  uint32_t ctx;
+  uint16_t metric;
+  uint64_t bits;
+} exact_value;
 
 typedef struct triples {
   uint32_t *ctx;
   uint16_t *metric;
   double *value;
   uint64_t n, cap;
+  exact_value *exact; /* the few values beyond a double's 53 bits */
+  uint64_t n_exact, cap_exact;
 } triples;
 
 /* Room for `need` triples (grown by half at least, to amortise). */
@@ -50,6 +60,25 @@ static int push(triples *t, uint32_t ctx, uint16_t metric, double v) {
   return 0;
 }
 
+/* Integer u of type ty: its exact value beside the pushed double, when the
+ * double rounds it. */
+static int keep_exact(triples *t, const cube_dtype *ty, uint32_t ctx, uint16_t metric, uint64_t u) {
+  if (cube_integer_exact(ty, u)) return 0;
+  HPCDB_TRY(VEC_RESERVE(&t->exact, &t->cap_exact, t->n_exact + 1));
+  t->exact[t->n_exact++] = (exact_value){ctx, metric, u};
+  return 0;
+}
+
+static int push_integer(triples *t, const cube_dtype *ty, uint32_t ctx, uint16_t metric, uint64_t u) {
+  HPCDB_TRY(push(t, ctx, metric, cube_integer_to_double(ty, u)));
+  return keep_exact(t, ty, ctx, metric, u);
+}
+
+static void triples_free(triples *t) {
+  free(t->ctx), free(t->metric), free(t->value), free(t->exact);
+  *t = (triples){0};
+}
+
 typedef struct reader {
   const char *path;
   cube_anchor a;
@@ -58,6 +87,7 @@ typedef struct reader {
   uint32_t *order;
   double *exc, *inc;        /* one metric: n_cnodes × n_locations */
   uint64_t *iexc, *iinc;    /* the same for an integer metric before conversion (allocated on first use) */
+  const cube_dtype *integer; /* the current series' type when it is an integer metric's, else NULL */
   double *cols;             /* scratch: `tile` locations of both, column by column */
   uint32_t tile;
   triples *per_profile;     /* n_locations + 1 (the summary first) */
@@ -119,11 +149,23 @@ static int push_enclosing(reader *r, int aggregate, uint32_t ctx_id, uint16_t ex
   return all != 0 ? push(&r->per_profile[0], ctx_id, execution, all) : 0;
 }
 
+/* push_enclosing for an integer metric: its values at each location and
+ * their sum over locations (all) as integers. */
+static int push_enclosing_integer_at(reader *r, const cube_dtype *t, uint32_t ctx_id, uint16_t execution,
+                                     const uint64_t *values, uint64_t all) {
+  for (uint32_t l = 0; l < r->a.n_locations; l++) {
+    uint64_t y = values[l];
+    if (y != 0 && (r->locations || r->untotalled)) HPCDB_TRY(push_integer(&r->per_profile[l + 1], t, ctx_id, execution, y));
+    if (ctx_id == 0 && r->untotalled) r->untotalled[l] = y == 0;
+  }
+  return all != 0 ? push_integer(&r->per_profile[0], t, ctx_id, execution, all) : 0;
+}
+
 /* The enclosing contexts of an integer metric: sums modulo 2^64 over its
- * inclusive integers, converted once. */
+ * inclusive integers. */
 static int push_enclosing_integer(reader *r, const cube_dtype *t, uint16_t execution) {
   uint32_t nl = r->a.n_locations;
-  double *entry = malloc(((size_t)nl + 1) * sizeof *entry), *global = malloc(((size_t)nl + 1) * sizeof *global);
+  uint64_t *entry = malloc(((size_t)nl + 1) * sizeof *entry), *global = malloc(((size_t)nl + 1) * sizeof *global);
   int rc = entry && global ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   uint64_t entry_all = 0, global_all = 0;
   for (uint32_t l = 0; l < nl && rc == 0; l++) {
@@ -132,11 +174,10 @@ static int push_enclosing_integer(reader *r, const cube_dtype *t, uint16_t execu
     g = r->entry_id ? e : 0;
     for (uint32_t k = 0; k < r->n_entries; k++) g += r->iinc[(size_t)r->entries[k] * nl + l];
     entry_all += e, global_all += g;
-    entry[l] = cube_integer_to_double(t, e), global[l] = cube_integer_to_double(t, g);
+    entry[l] = e, global[l] = g;
   }
-  double ea = cube_integer_to_double(t, entry_all), ga = cube_integer_to_double(t, global_all);
-  if (rc == 0 && r->entry_id) rc = push_enclosing(r, CUBE_SUM, r->entry_id, execution, entry, &ea, NULL);
-  if (rc == 0) rc = push_enclosing(r, CUBE_SUM, 0, execution, global, &ga, NULL);
+  if (rc == 0 && r->entry_id) rc = push_enclosing_integer_at(r, t, r->entry_id, execution, entry, entry_all);
+  if (rc == 0) rc = push_enclosing_integer_at(r, t, 0, execution, global, global_all);
   free(entry);
   free(global);
   return rc;
@@ -195,6 +236,10 @@ static int append_locations(reader *r, uint16_t point, uint16_t execution) {
         uint32_t id = r->a.cnodes[c].id + 1;
         if (xs[c] != 0) dst->ctx[dst->n] = id, dst->metric[dst->n] = point, dst->value[dst->n++] = xs[c];
         if (ys[c] != 0) dst->ctx[dst->n] = id, dst->metric[dst->n] = execution, dst->value[dst->n++] = ys[c];
+        if (r->integer && fabs(xs[c]) >= CUBE_EXACT_LIMIT) /* rare: the integer beside its rounded double */
+          HPCDB_TRY(keep_exact(dst, r->integer, id, point, r->iexc[(size_t)c * nl + l0 + j]));
+        if (r->integer && fabs(ys[c]) >= CUBE_EXACT_LIMIT)
+          HPCDB_TRY(keep_exact(dst, r->integer, id, execution, r->iinc[(size_t)c * nl + l0 + j]));
       }
     }
   }
@@ -279,28 +324,18 @@ static void derive_other(reader *r, const series *s) {
   }
 }
 
-/* The model holds doubles: an integer result beyond their 53 bits is rounded
- * there, and said so (hpcdb_cube_metric_integers keeps every bit). */
-static int rounded_warning(reader *r, const series *s, uint64_t n, const char *what) {
-  if (!n) return 0;
-  char why[800];
-  snprintf(why, sizeof why, "metric %.500s: %llu %s beyond a double's 53 bits, rounded (the file's integers are exact "
-           "through hpcdb.open_cube / hpcdb_cube_metric_integers)", *s->m->uniq ? s->m->uniq : s->m->disp,
-           (unsigned long long)n, what);
-  return hpcdb_add_warning(r->exp, why);
-}
-
 /* The summary profile: each cnode's values combined over locations. */
 static int summarize(reader *r, const series *s, int integer) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
-  uint64_t rounded = 0;
   for (uint32_t c = 0; c < nc; c++) {
     double sx = 0, sy = 0;
-    if (integer) { /* modulo 2^64, converted once */
+    if (integer) { /* modulo 2^64 */
       uint64_t ux = 0, uy = 0;
+      uint32_t id = r->a.cnodes[c].id + 1;
       for (uint32_t l = 0; l < nl; l++) ux += r->iexc[(size_t)c * nl + l], uy += r->iinc[(size_t)c * nl + l];
-      sx = cube_integer_to_double(s->t, ux), sy = cube_integer_to_double(s->t, uy);
-      rounded += !cube_integer_exact(ux) + !cube_integer_exact(uy);
+      if (ux != 0) HPCDB_TRY(push_integer(&r->per_profile[0], s->t, id, s->point, ux));
+      if (uy != 0) HPCDB_TRY(push_integer(&r->per_profile[0], s->t, id, s->execution, uy));
+      continue;
     }
     int first = 1;
     for (uint32_t l = 0; l < nl && !integer; l++) {
@@ -318,12 +353,13 @@ static int summarize(reader *r, const series *s, int integer) {
     if (sx != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->point, sx));
     if (sy != 0) HPCDB_TRY(push(&r->per_profile[0], r->a.cnodes[c].id + 1, s->execution, sy));
   }
-  return rounded_warning(r, s, rounded, "summary value(s)");
+  return 0;
 }
 
 /* An integer metric's values as CubeLib combines them: 64-bit integers
  * (sign-extended), the other flavour derived modulo 2^64, then each value
- * converted to a double once (into exc / inc). */
+ * converted to a double once (into exc / inc; the integers stay in iexc /
+ * iinc for the values the doubles round). */
 static int fill_integer(reader *r, const series *s, const cube_values *v) {
   uint32_t nc = r->a.n_cnodes, nl = r->a.n_locations;
   size_t cells = (size_t)nc * nl, size = s->t->size;
@@ -359,13 +395,11 @@ static int fill_integer(reader *r, const series *s, const cube_values *v) {
   }
   for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
     if (r->is_entry[c]) memset(&r->iexc[(size_t)c * nl], 0, nl * sizeof *r->iexc);
-  uint64_t rounded = 0;
   for (size_t i = 0; i < cells; i++) {
     r->exc[i] = cube_integer_to_double(s->t, r->iexc[i]);
     r->inc[i] = cube_integer_to_double(s->t, r->iinc[i]);
-    rounded += !cube_integer_exact(r->iexc[i]) + !cube_integer_exact(r->iinc[i]);
   }
-  return rounded_warning(r, s, rounded, "cnode x location value(s)");
+  return 0;
 }
 
 /* One series' stored values into r->inc, by cnode (0 where the index has no
@@ -511,6 +545,7 @@ static int add_series(reader *r, const series *s, const cube_values *v) {
     if (s->m->flavour == CUBE_INCLUSIVE) return sum_inclusive(r, s, v);
     if (!r->locations) return summary_of_exclusive_sum(r, s, v);
   }
+  r->integer = integer ? s->t : NULL;
   if (integer) {
     HPCDB_TRY(fill_integer(r, s, v));
   } else {
@@ -855,6 +890,26 @@ static int read_metrics(reader *r) {
   return rc == 0 ? mended_warning(r, mended) : rc;
 }
 
+/* The integers beside a profile's values that their doubles round (the
+ * model fills in the rest). */
+static int set_exact(hpcdb_experiment *exp, uint32_t profile, const triples *t) {
+  const hpcdb_profile *p = &exp->profiles[profile];
+  uint64_t *ints = calloc(p->n_values + 1, sizeof *ints);
+  if (!ints) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (uint64_t i = 0; i < t->n_exact; i++) {
+    const exact_value *e = &t->exact[i];
+    uint32_t lo = 0, hi = p->n_ctxs;
+    while (lo < hi) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (p->ctx_ids[mid] < e->ctx) lo = mid + 1;
+      else hi = mid;
+    }
+    for (uint64_t v = lo < p->n_ctxs ? p->ctx_starts[lo] : 0; lo < p->n_ctxs && v < p->ctx_starts[lo + 1]; v++)
+      if (p->metric_ids[v] == e->metric) ints[v] = e->bits;
+  }
+  return hpcdb_profile_adopt_integers(exp, profile, ints);
+}
+
 /* A profile's values from its triples in CSR form: a counting sort by
  * context id (ids are cnode ids + 1, at most the largest + 2), then each
  * context's few values by metric id; this replaces a general sort. */
@@ -900,7 +955,8 @@ static int set_profile(hpcdb_experiment *exp, uint32_t profile, const triples *t
   }
   starts[n_ctxs] = t->n;
   free(at);
-  return hpcdb_profile_adopt_csr(exp, profile, n_ctxs, ids, starts, t->n, metrics, values);
+  HPCDB_TRY(hpcdb_profile_adopt_csr(exp, profile, n_ctxs, ids, starts, t->n, metrics, values));
+  return t->n_exact ? set_exact(exp, profile, t) : 0;
 }
 
 static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_options *opts) {
@@ -959,15 +1015,10 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   for (uint32_t p = 0; rc == 0 && p <= nl; p++) {
     rc = set_profile(r.exp, p, &r.per_profile[p]);
     if (rc == 0 && p > 0 && r.counted) rc = hpcdb_profile_set_counted(r.exp, p, r.counted[p - 1]);
-    free(r.per_profile[p].ctx), free(r.per_profile[p].metric), free(r.per_profile[p].value);
-    r.per_profile[p] = (triples){0};
+    triples_free(&r.per_profile[p]);
   }
   if (rc == 0) rc = hpcdb_set_origin(r.exp, path);
-  for (uint32_t p = 0; r.per_profile && p <= nl; p++) {
-    free(r.per_profile[p].ctx);
-    free(r.per_profile[p].metric);
-    free(r.per_profile[p].value);
-  }
+  for (uint32_t p = 0; r.per_profile && p <= nl; p++) triples_free(&r.per_profile[p]);
   free(r.per_profile);
   free(r.parent);
   free(r.entry_roots);

@@ -92,14 +92,13 @@ uint64_t cube_decode_integer(const cube_dtype *t, const uint8_t *p, int be) {
   return v;
 }
 
-/* Two's complement for the unsigned types too: a result of 2^63 or more is a
- * wrapped negative delta (a hardware counter read twice), not a count. */
 double cube_integer_to_double(const cube_dtype *t, uint64_t v) {
   (void)t;
   return (double)(int64_t)v;
 }
 
-int cube_integer_exact(uint64_t v) {
+int cube_integer_exact(const cube_dtype *t, uint64_t v) {
+  (void)t;
   uint64_t a = (int64_t)v < 0 ? (uint64_t)0 - v : v, dropped = 0;
   while (a >> 53) dropped |= a & 1, a >>= 1;
   return !dropped;

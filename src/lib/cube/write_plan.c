@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "cube/cube_write.h"
+#include "model/model_build.h"
 
 static int find_instance(const hpcdb_experiment *exp, const hpcdb_metric *m, uint8_t type, const char *name) {
   for (uint32_t i = 0; i < m->n_instances; i++) {
@@ -38,7 +39,7 @@ static int integral(const hpcdb_experiment *exp, uint16_t id, uint8_t integer) {
   double lo = -9223372036854775808.0, hi = integer == HPCDB_INTEGER_SIGNED ? 9223372036854775808.0 : 18446744073709551616.0;
   for (uint32_t p = 0; p < exp->n_profiles; p++) {
     const hpcdb_profile *pr = &exp->profiles[p];
-    if (pr->flags & HPCDB_PROFILE_SUMMARY) continue;
+    if (pr->flags & HPCDB_PROFILE_SUMMARY || model_integers(exp, p)) continue; /* its integers are exact */
     for (uint64_t v = 0; v < pr->n_values; v++)
       if (pr->metric_ids[v] == id && !(pr->values[v] >= lo && pr->values[v] < hi && pr->values[v] == floor(pr->values[v])))
         return 0;

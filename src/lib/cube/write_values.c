@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/worker.h"
 #include "cube/cube_write.h"
+#include "model/model_build.h"
 
 static void put_le(cube_buf *b, uint64_t v, size_t n) {
   uint8_t x[8];
@@ -93,6 +94,7 @@ static void *fill_rows(void *arg) {
   const cube_tree *t = f->t;
   uint32_t n = t->n, nl = t->n_locations;
   uint16_t ids[2] = {f->plan->stored_id, (uint16_t)f->plan->entry_id};
+  uint8_t integer = f->plan->integer;
   memset(f->nonzero, 0, n);
   for (uint32_t l0 = f->begin; l0 < f->end; l0 += TILE) {
     uint32_t w = f->end - l0 < TILE ? f->end - l0 : TILE;
@@ -100,6 +102,7 @@ static void *fill_rows(void *arg) {
     memset(tile, 0, (size_t)n * w * sizeof *tile);
     for (uint32_t j = 0; j < w; j++) {
       const hpcdb_profile *p = &exp->profiles[t->locations[l0 + j]];
+      const uint64_t *ints = integer ? model_integers(exp, t->locations[l0 + j]) : NULL;
       for (uint32_t k = 0; k < p->n_ctxs; k++) {
         if (k + PREFETCH_CONTEXTS < p->n_ctxs) __builtin_prefetch(p->values + p->ctx_starts[k + PREFETCH_CONTEXTS]);
         uint32_t s = slot_of(r, exp, t, f->plan, p->ctx_ids[k]);
@@ -109,6 +112,11 @@ static void *fill_rows(void *arg) {
         double x = p->values[v];
         uint32_t c = s & ~SLOT_ENTRY;
         tile[(size_t)c * w + j] = x;
+        if (integer) { /* the row holds the integer's bits (row_bytes), exact beyond a double's 53 */
+          uint64_t u = 0;
+          model_integer_value(ints, x, (uint64_t)v, integer, &u);
+          memcpy(&tile[(size_t)c * w + j], &u, sizeof u);
+        }
         f->nonzero[c] |= x != 0;
       }
     }
@@ -190,19 +198,17 @@ uint64_t cube_data_size(const cube_metric_rows *r) {
   return sizeof "CUBEX.DATA" - 1 + (uint64_t)r->n_listed * r->n_locations * 8;
 }
 
-/* A value the plan found integral, as the 64-bit integer's bits (a negative
- * value of an unsigned metric wraps, as CubeLib's arithmetic does). */
-static uint64_t integer_bits(double v) {
-  return v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v;
-}
-
 /* Row k of the listed positions as little-endian doubles (or 64-bit
  * integers): on a little-endian host a row of doubles is the row itself,
  * otherwise converted into buf. */
 static const void *row_bytes(const cube_metric_rows *r, uint32_t k, uint8_t *buf) {
   const double *row = r->rows + (size_t)r->listed[k] * r->n_locations;
   if (r->integer) {
-    for (uint32_t l = 0; l < r->n_locations; l++) wr_le64(buf + 8 * (size_t)l, integer_bits(row[l]));
+    for (uint32_t l = 0; l < r->n_locations; l++) { /* the integers' bits, as fill_rows put them */
+      uint64_t u;
+      memcpy(&u, &row[l], sizeof u);
+      wr_le64(buf + 8 * (size_t)l, u);
+    }
     return buf;
   }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -5,6 +5,7 @@
 
 #include "hpcdb/hpctk4_write.h"
 #include "model/format.h"
+#include "model/model_build.h"
 
 typedef struct counts {
   uint64_t described, labelled, entry_located, line_without_file, offset_without_module;
@@ -42,5 +43,8 @@ uint64_t hpcdb_hpctk4_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn
                   "v4.0 keeps only their id, type and name");
   kinds += format_loss(fn, user, c.line_without_file, "context line number(s) without a source file are not stored");
   kinds += format_loss(fn, user, c.offset_without_module, "context offset(s) without a load module are not stored");
+  kinds += format_loss(fn, user, model_rounded_integers(exp),
+                       "integer metric value(s) beyond a double's 53 bits are rounded (v4.0 stores every value as a "
+                       "double; Cube, CSV and dumps keep them exact)");
   return kinds;
 }

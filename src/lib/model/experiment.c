@@ -70,6 +70,9 @@ void hpcdb_experiment_free(hpcdb_experiment *exp) {
     ctx_index_free(&exp->priv->ctx_by_id);
     free(exp->priv->cap_instances);
     free(exp->priv->cap_summaries);
+    for (uint32_t i = 0; i < exp->priv->n_integer_profiles; i++) free(exp->priv->integers[i]);
+    free(exp->priv->integers);
+    free(exp->priv->n_integers);
     free(exp->priv);
   }
   free(exp);

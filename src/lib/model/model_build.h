@@ -41,4 +41,25 @@ void model_set_synthetic_entry(hpcdb_experiment *exp, uint32_t ctx_id);
  * or HPCDB_NONE. */
 uint32_t model_native_offset(const hpcdb_experiment *exp, uint32_t *synthetic);
 
+/* Integer metrics exact (integers.c). The value ids of integer metrics,
+ * one byte per id (65536, free()d by the caller; NULL: out of memory): the
+ * metric's HPCDB_INTEGER_* for its propagated ids (summary 0) or for its
+ * statistics that are its values, formula `$$` (summary 1), else 0. */
+uint8_t *model_integer_kinds(const hpcdb_experiment *exp, int summary);
+/* A profile's exact integers beside its values, or NULL (none: every value
+ * is its double exactly). */
+const uint64_t *model_integers(const hpcdb_experiment *exp, uint32_t profile);
+/* Drops them (its values change). */
+void model_drop_integers(hpcdb_experiment *exp, uint32_t profile);
+/* Value v (double d) of a profile whose integers are ints (or NULL) and
+ * whose id has kind `kind`: 1 and *out, the exact integer, or 0 when kind is
+ * 0 or d is not an integer of the kind. */
+int model_integer_value(const uint64_t *ints, double d, uint64_t v, uint8_t kind, uint64_t *out);
+/* The value as text into buf (DTOA_BUF bytes): an integer's exact digits
+ * (unsigned or signed as its kind), else the shortest double; the length. */
+size_t model_value_text(char *buf, const uint64_t *ints, double d, uint64_t v, uint8_t kind);
+/* How many integer metrics' values their doubles round (what a format of
+ * doubles only, v4.0, cannot keep). */
+uint64_t model_rounded_integers(const hpcdb_experiment *exp);
+
 #endif

@@ -16,6 +16,12 @@ struct hpcdb_model_private {
       cap_contexts, cap_profiles, cap_traces;
   uint64_t *cap_instances; /* per metric */
   uint64_t *cap_summaries; /* per metric */
+  /* Integer metrics' exact values (integers.c): per profile NULL or an
+   * array beside its values, n_integers[p] long (a stale one, whose length
+   * is no longer the profile's n_values, is not used) */
+  uint64_t **integers;
+  uint64_t *n_integers;
+  uint32_t n_integer_profiles;
 };
 
 #endif

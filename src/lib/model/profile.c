@@ -102,6 +102,7 @@ int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_
   }
   hpcdb_profile *p = &exp->profiles[profile];
   hpcdb_profile_clear_values(p);
+  model_drop_integers(exp, profile);
   p->ctx_ids = ctx_ids;
   p->ctx_starts = ctx_starts;
   p->metric_ids = metric_ids;
@@ -118,6 +119,7 @@ int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ct
   HPCDB_TRY(check_csr(profile, n_ctxs, ctx_ids, ctx_starts, n_values, metric_ids));
   hpcdb_profile *p = &exp->profiles[profile];
   hpcdb_profile_clear_values(p);
+  model_drop_integers(exp, profile);
   HPCDB_TRY(model_csr_alloc(p, n_ctxs, n_values));
   memcpy(p->ctx_ids, ctx_ids, (size_t)n_ctxs * sizeof *ctx_ids);
   memcpy(p->ctx_starts, ctx_starts, ((size_t)n_ctxs + 1) * sizeof *ctx_starts);
@@ -160,6 +162,7 @@ int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n
   }
   hpcdb_profile *p = &exp->profiles[profile];
   hpcdb_profile_clear_values(p);
+  model_drop_integers(exp, profile);
   int rc = model_csr_alloc(p, n_ctxs, n);
   if (rc < 0) {
     free(t);

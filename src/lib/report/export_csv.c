@@ -52,6 +52,7 @@ typedef struct csv_writer {
   int32_t *inc, *exc;
   char **field;
   size_t *field_len;
+  uint8_t *kinds; /* integer metrics' value ids (model_integer_kinds): printed as exact integers */
 } csv_writer;
 
 static void csv_writer_free(csv_writer *w) {
@@ -60,6 +61,7 @@ static void csv_writer_free(csv_writer *w) {
   free(w->field_len);
   free(w->inc);
   free(w->exc);
+  free(w->kinds);
 }
 
 static int csv_writer_open(csv_writer *w, FILE *out, const hpcdb_experiment *exp) {
@@ -73,7 +75,8 @@ static int csv_writer_open(csv_writer *w, FILE *out, const hpcdb_experiment *exp
   w->exc = malloc(n * sizeof *w->exc);
   w->field = calloc(n, sizeof *w->field);
   w->field_len = calloc(n, sizeof *w->field_len);
-  int rc = w->inc && w->exc && w->field && w->field_len ? 0 : HPCDB_ENOMEM;
+  w->kinds = model_integer_kinds(exp, 0);
+  int rc = w->inc && w->exc && w->field && w->field_len && w->kinds ? 0 : HPCDB_ENOMEM;
   for (uint32_t m = 0; rc == 0 && m < exp->n_metrics; m++) {
     value_ids(exp, m, &w->inc[m], &w->exc[m]);
     if (!(w->field[m] = csv_field(exp->metrics[m].name ? exp->metrics[m].name : "", &w->field_len[m])))
@@ -89,8 +92,9 @@ static int csv_writer_open(csv_writer *w, FILE *out, const hpcdb_experiment *exp
   return 0;
 }
 
-/* The rows of profile p, whose values are pr's (flags from the model). */
-static void csv_profile(csv_writer *w, uint32_t p, uint32_t flags, const hpcdb_profile *pr) {
+/* The rows of profile p, whose values are pr's (flags from the model; ints
+ * the exact integers beside them, or NULL). */
+static void csv_profile(csv_writer *w, uint32_t p, uint32_t flags, const hpcdb_profile *pr, const uint64_t *ints) {
   if (flags & HPCDB_PROFILE_SUMMARY) { /* statistics, not a location's values */
     w->skipped++;
     return;
@@ -103,11 +107,13 @@ static void csv_profile(csv_writer *w, uint32_t p, uint32_t flags, const hpcdb_p
   profile[profile_len++] = ',';
   for (uint32_t m = 0; m < w->exp->n_metrics; m++) {
     int32_t inc = w->inc[m], exc = w->exc[m];
+    uint8_t inc_kind = inc >= 0 ? w->kinds[inc] : 0, exc_kind = exc >= 0 ? w->kinds[exc] : 0;
     for (uint32_t k = 0; k < pr->n_ctxs; k++) {
       double x = 0, y = 0;
+      uint64_t vx = 0, vy = 0;
       for (uint64_t v = pr->ctx_starts[k]; v < pr->ctx_starts[k + 1]; v++) {
-        if (pr->metric_ids[v] == inc) x = pr->values[v];
-        if (pr->metric_ids[v] == exc) y = pr->values[v];
+        if (pr->metric_ids[v] == inc) x = pr->values[v], vx = v;
+        if (pr->metric_ids[v] == exc) y = pr->values[v], vy = v;
       }
       uint32_t ctx = pr->ctx_ids[k];
       if ((x == 0 && y == 0) || (w->offset && (ctx < w->offset || ctx == w->synthetic))) continue;
@@ -119,9 +125,9 @@ static void csv_profile(csv_writer *w, uint32_t p, uint32_t flags, const hpcdb_p
       r = textout_room(&w->o, 2 * DTOA_BUF + 2);
       n = 0;
       r[n++] = ',';
-      n += fmt_double(r + n, x);
+      n += x != 0 ? model_value_text(r + n, ints, x, vx, inc_kind) : fmt_double(r + n, x);
       r[n++] = ',';
-      n += fmt_double(r + n, y);
+      n += y != 0 ? model_value_text(r + n, ints, y, vy, exc_kind) : fmt_double(r + n, y);
       r[n++] = '\n';
       w->o.len += n;
       w->rows++;
@@ -141,7 +147,8 @@ static int csv_close(csv_writer *w, int rc) {
 int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
   csv_writer w;
   HPCDB_TRY(csv_writer_open(&w, out, exp));
-  for (uint32_t p = 0; p < exp->n_profiles; p++) csv_profile(&w, p, exp->profiles[p].flags, &exp->profiles[p]);
+  for (uint32_t p = 0; p < exp->n_profiles; p++)
+    csv_profile(&w, p, exp->profiles[p].flags, &exp->profiles[p], model_integers(exp, p));
   return csv_close(&w, 0);
 }
 
@@ -155,7 +162,7 @@ int hpcdb_export_csv_db(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *
   for (uint32_t p = 0; rc == 0 && p < exp->n_profiles; p++) {
     hpcdb_profile values;
     rc = hpcdb_db_profile_values(db, p, &values);
-    if (rc == 0) csv_profile(&w, p, exp->profiles[p].flags, &values);
+    if (rc == 0) csv_profile(&w, p, exp->profiles[p].flags, &values, NULL);
     hpcdb_profile_clear_values(&values);
   }
   return csv_close(&w, rc);

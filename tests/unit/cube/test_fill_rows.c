@@ -12,12 +12,24 @@
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
 
-/* Profile p's value of prop id `id` at native context id `ctx_id`, 0 when it has none. */
-static double value_at(const hpcdb_profile *p, uint32_t ctx_id, uint16_t id) {
+/* Profile p's value of prop id `id` at native context id `ctx_id`, 0 when it has none; *cell what its row
+ * holds: the value, or for a metric written as integers the exact integer's bits (hpcdb_profile_integer). */
+static double value_at(const hpcdb_experiment *exp, uint32_t profile, uint32_t ctx_id, uint16_t id, int integer,
+                       double *cell) {
+  const hpcdb_profile *p = &exp->profiles[profile];
+  *cell = 0;
   for (uint32_t k = 0; k < p->n_ctxs; k++) {
     if (p->ctx_ids[k] != ctx_id) continue;
-    for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++)
-      if (p->metric_ids[v] == id) return p->values[v];
+    for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
+      if (p->metric_ids[v] != id) continue;
+      uint64_t u = 0;
+      *cell = p->values[v];
+      if (integer) {
+        CHECK(hpcdb_profile_integer(exp, profile, v, &u));
+        memcpy(cell, &u, sizeof u);
+      }
+      return p->values[v];
+    }
   }
   return 0;
 }
@@ -37,8 +49,7 @@ static void expected_rows(const hpcdb_experiment *exp, const cube_tree *t, const
     uint16_t id = entry ? (uint16_t)plan->entry_id : plan->stored_id;
     int nonzero = 0;
     for (uint32_t l = 0; l < nl; l++) {
-      double x = value_at(&exp->profiles[t->locations[l]], ctx->id, id);
-      rows[(size_t)k * nl + l] = x;
+      double x = value_at(exp, t->locations[l], ctx->id, id, plan->integer != 0, &rows[(size_t)k * nl + l]);
       nonzero |= x != 0;
     }
     if (nonzero) listed[(*n_listed)++] = k;

@@ -110,7 +110,62 @@ static void check_samples(void) {
   hpcdb_hpcstruct_free(s);
 }
 
+/* hpcstruct's guard alien (Struct-Output.cpp, doTreeNode): statements and
+ * loops whose file is not the enclosing scope's, or whose line is before the
+ * scope's, are wrapped in <A n="<inline>"> naming their file and line. It is
+ * no scope: what it holds belongs to the enclosing procedure, in its file. */
+static const char guarded[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<HPCToolkitStructure i=\"0\" version=\"4.9\" n=\"\">\n"
+    "<LM i=\"2\" n=\"/bin/app\" has-calls=\"0\" v=\"{}\">\n"
+    "<F i=\"3\" n=\"app.c\">\n"
+    "<P i=\"4\" n=\"f\" l=\"20\" v=\"{[0x100-0x101)}\">\n"
+    "<A i=\"5\" l=\"19\" f=\"app.c\" n=\"&lt;inline&gt;\" v=\"{}\">\n"
+    "<S i=\"6\" l=\"19\" v=\"{[0x100-0x104)}\"/>\n"
+    "</A>\n"
+    "<S i=\"7\" l=\"21\" v=\"{[0x104-0x110)}\"/>\n"
+    "<A i=\"8\" l=\"7\" f=\"body.inc\" n=\"&lt;inline&gt;\" v=\"{}\">\n"
+    "<S i=\"9\" l=\"7\" v=\"{[0x110-0x118)}\"/>\n"
+    "<L i=\"10\" l=\"8\" f=\"body.inc\" v=\"{[0x118-0x119)}\">\n"
+    "<S i=\"11\" l=\"8\" v=\"{[0x118-0x120)}\"/>\n"
+    "</L>\n"
+    "</A>\n"
+    "</P>\n"
+    "</F>\n"
+    "</LM>\n"
+    "</HPCToolkitStructure>\n";
+
+/* The statement at addr: its line, file and the kind of its parent scope. */
+static void check_stmt(const hpcdb_struct_module *m, uint64_t addr, uint32_t line, const char *file, int parent_kind) {
+  uint32_t i = hpcdb_hpcstruct_lookup(m, addr);
+  CHECK(i != HPCDB_NONE);
+  if (i == HPCDB_NONE) return;
+  const hpcdb_struct_scope *st = &m->scopes[i];
+  CHECK(st->kind == HPCDB_SCOPE_STATEMENT && st->line == line && !strcmp(st->file, file));
+  CHECK(st->parent != HPCDB_NONE && m->scopes[st->parent].kind == parent_kind);
+}
+
+static void check_guard_alien(void) {
+  hpcdb_struct *s;
+  CHECK_RC(hpcdb_hpcstruct_read_mem(&s, "guarded.hpcstruct", guarded, strlen(guarded)));
+  if (!s) return;
+  const hpcdb_struct_module *m = hpcdb_hpcstruct_module(s, 0);
+  CHECK(m->n_scopes == 6); /* P S S S L S: the guards are no scopes */
+  for (uint32_t i = 0; i < m->n_scopes; i++) CHECK(m->scopes[i].kind != HPCDB_SCOPE_INLINED);
+  check_stmt(m, 0x102, 19, "app.c", HPCDB_SCOPE_PROCEDURE);   /* before the procedure's line */
+  check_stmt(m, 0x108, 21, "app.c", HPCDB_SCOPE_PROCEDURE);
+  check_stmt(m, 0x112, 7, "body.inc", HPCDB_SCOPE_PROCEDURE); /* another file, not inlined */
+  check_stmt(m, 0x11c, 8, "body.inc", HPCDB_SCOPE_LOOP);
+  uint32_t st = hpcdb_hpcstruct_lookup(m, 0x11c);
+  if (st != HPCDB_NONE) {
+    const hpcdb_struct_scope *loop = &m->scopes[m->scopes[st].parent];
+    CHECK(!strcmp(loop->file, "body.inc") && loop->line == 8 && loop->parent == 0);
+  }
+  hpcdb_hpcstruct_free(s);
+}
+
 int main(void) {
+  check_guard_alien();
   check_doc();
   check_empty_and_first_module();
   check_samples();
