@@ -17,8 +17,11 @@ programs=${*:-threads:2000 threads-at-once fork-tree exec-chain vfork-exec own-s
 rm -rf "$work" && mkdir -p "$work" || exit 1
 harmed_total=0 runs_total=0
 now() { date +%s.%N; }
-# peak resident KiB of a command and its children (GNU time's %M, the largest of them)
-timed() { local out=$1; shift; /usr/bin/time -q -o "$out" -f %M "$@"; }
+# peak resident KiB of a command and its children (GNU time's %M, the largest of them; 0 without GNU time)
+timed() {
+  local out=$1; shift
+  if [ -x /usr/bin/time ]; then /usr/bin/time -q -o "$out" -f %M "$@"; else echo 0 > "$out"; "$@"; fi
+}
 peak() { tail -1 "$1"; }
 for spec in $programs; do
   p=${spec%%:*} arg=${spec#*:}
