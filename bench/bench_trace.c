@@ -53,14 +53,15 @@ int main(int argc, char **argv) {
   double t0 = now_ms();
   if (hpcdb_hpctk4_read_lazy(&exp, &db, db_path) < 0) return die("read");
   hpcdb_db_close(db);
-  double t1 = now_ms();
+  double t1 = now_ms(), c1 = cpu_ms();
   if (hpcdb_trace_open(&t, exp, db_path, &o) < 0) return die("open");
-  double t2 = now_ms();
+  double t2 = now_ms(), c2 = cpu_ms();
   hpcdb_trace_info i;
   hpcdb_trace_get_info(t, &i);
   printf("model (meta.db, profile.db headers): %.1f ms\n", t1 - t0);
-  printf("trace open, index %s: %.1f ms (%u rows, %llu events), RSS %ld MB\n",
-         i.index_from_cache ? "from the cache" : "built", t2 - t1, i.n_rows, (unsigned long long)i.n_events, rss_mb());
+  printf("trace open, index %s: %.1f ms (%.1f ms CPU) (%u rows, %llu events), RSS %ld MB\n",
+         i.index_from_cache ? "from the cache" : "built", t2 - t1, c2 - c1, i.n_rows, (unsigned long long)i.n_events,
+         rss_mb());
   hpcdb_tile_cell *cells = malloc((size_t)w * h * sizeof *cells);
   uint32_t hh;
   uint64_t span = i.t_max - i.t_min + 1;

@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hpcdb_experiment *exp = model();
   if (f && fwrite(data, 1, size, f) == size && fclose(f) == 0 && exp) {
     f = NULL;
-    hpcdb_trace_options o = {0, cache};
+    hpcdb_trace_options o = {.cache_dir = cache};
     for (int pass = 0; pass < 2; pass++) { /* built, then from the cache */
       hpcdb_trace_set *t;
       if (hpcdb_trace_open(&t, exp, dir, &o) != 0) break;

@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hpcdb_experiment *exp = NULL;
   hpcdb_db *db = NULL;
   if (hpcdb_hpctk4_read_lazy(&exp, &db, dir) == 0) {
-    hpcdb_trace_options o = {HPCDB_TRACE_NO_CACHE, NULL};
+    hpcdb_trace_options o = {.flags = HPCDB_TRACE_NO_CACHE};
     hpcdb_trace_set *t = NULL;
     if (hpcdb_trace_open(&t, exp, dir, &o) == 0) {
       query(t, exp, data);

@@ -1,7 +1,8 @@
 /* Fuzz target: hpcdb view's request handling without a socket. The input is
  * a request in five lines (method, path, query string, Host header, token
  * cookie); it goes through server_answer (the checks, then a page or a
- * route) over a small real database opened once (fuzz/view_db). Every
+ * route) over a small real database opened once (fuzz/view_db), twice: as
+ * hpcdb view A B has it, for the comparison's routes. Every
  * answer must be a 2xx/4xx status with a JSON body for anything but a
  * page (the timeline's tiles: their binary header), and while a request is
  * answered no file outside the database's directory is opened but the source
@@ -75,13 +76,19 @@ static void open_server(void) {
   snprintf(src, sizeof src, "%s/src", db_root);
   server.dbs[0].path = db_root;
   server.dbs[0].src_root = realpath(src, real) ? strdup(real) : NULL;
-  server.n_dbs = 1;
+  /* the same database as the second one: hpcdb view A B's routes (db=1, /api/compare/) answer too */
+  if (hpcdb_query_open(&server.dbs[1].q, db_root) < 0) {
+    fprintf(stderr, "fuzz_view: cannot open %s twice: %s\n", HPCDB_FUZZ_VIEW_DB, hpcdb_last_error());
+    abort();
+  }
+  server.dbs[1].path = db_root;
+  server.n_dbs = 2;
   server.bind = "127.0.0.1";
   server.port = 8080;
   memcpy(server.token, TOKEN, sizeof TOKEN);
   guard_install();
   setenv("XDG_CACHE_HOME", "/tmp/hpcdb-fuzz-view-cache", 1); /* the trace index's cache, not the user's */
-  if (trace_view_open(&timeline, db_root) < 0) {
+  if (trace_view_open(&timeline, db_root, NULL) < 0) {
     fprintf(stderr, "fuzz_view: no timeline in %s: %s\n", db_root, hpcdb_last_error());
     abort();
   }

@@ -139,26 +139,58 @@ HPCDB_API void hpcdb_delta_of(const double *values, uint32_t n_runs, uint32_t n_
 /* Imbalance of a node in a run: max / mean - 1 over its profiles (0 without profiles). */
 HPCDB_API double hpcdb_compare_imbalance(const hpcdb_comparison *c, uint32_t node, uint32_t run);
 
+/* The key rows are ranked by, largest first: |delta|, or with by_ratio
+ * |log(B / A)| (a tenfold change of a small node before 10 % of a large one;
+ * a node only one side has a value at ranks first, none at all last). */
+HPCDB_API double hpcdb_delta_rank(const hpcdb_delta *d, int by_ratio);
+/* The summary's frames (entry points, calls): the largest changes of their
+ * exclusive cost, regressions (worse 1: B grew) or improvements (worse 0),
+ * of nodes with at least min_share of a side's total inclusive value and
+ * not noise, by |delta| largest first; up to max into out. Returns how many
+ * there are. */
+HPCDB_API uint32_t hpcdb_compare_changes(const hpcdb_comparison *c, uint32_t n_a, double min_share, int worse,
+                                         uint32_t *out, uint32_t max);
+/* Per function name (the bottom-up view): exclusive values summed over the
+ * name's frames, inclusive over its outermost frames (a recursive call is not
+ * counted twice). Functions in the order of their first frame. */
+typedef struct hpcdb_compare_functions {
+  uint32_t n;
+  uint32_t *node;    /* per function: its first frame (the name: al->nodes[node[f]].name) */
+  double *inc, *exc; /* [f * n_runs + run] */
+} hpcdb_compare_functions;
+HPCDB_API int hpcdb_compare_by_function(const hpcdb_comparison *c, hpcdb_compare_functions *out);
+HPCDB_API void hpcdb_compare_functions_free(hpcdb_compare_functions *f);
+
 /* ---- scaling models ----------------------------------------------------- */
 
-/* One model of Extra-P's performance-model normal form with one term:
- * f(p) = c0 + c1 * p^(num/den) * log2(p)^log_exp (a constant model when
- * num == 0 and log_exp == 0). */
-typedef struct hpcdb_scaling_model {
-  double c0, c1;
+/* A model in Extra-P's performance-model normal form:
+ * f(p) = c0 + sum over its terms of c * p^(num/den) * log2(p)^log_exp,
+ * with up to HPCDB_SCALING_MAX_TERMS terms (none: a constant model), terms in
+ * the order of Extra-P's building blocks (slower growth first). */
+#define HPCDB_SCALING_MAX_TERMS 3
+typedef struct hpcdb_scaling_term {
+  double c;
   int num, den, log_exp;
+} hpcdb_scaling_term;
+
+typedef struct hpcdb_scaling_model {
+  double c0;
+  uint32_t n_terms;
+  hpcdb_scaling_term terms[HPCDB_SCALING_MAX_TERMS];
   double smape;  /* leave-one-out cross-validated SMAPE (%) the model was chosen by */
   double rss;    /* residual sum of squares over every point */
-  double ar2;    /* adjusted R^2 */
+  double ar2;    /* adjusted R^2 (1 - (1 - R^2) (n - 1) / (n - terms - 1)) */
 } hpcdb_scaling_model;
 
-/* Fits y(p) over n points (p > 0) by Extra-P's hypothesis search (docs/compare.md). */
+/* Fits y(p) over n points (p > 0) by Extra-P's hypothesis search, one to
+ * three terms (fewer with fewer points), docs/compare.md "The model". */
 HPCDB_API int hpcdb_scaling_fit(hpcdb_scaling_model *out, const double *p, const double *y, uint32_t n);
 HPCDB_API double hpcdb_scaling_eval(const hpcdb_scaling_model *m, double p);
-/* "5 + 0.1 * p^2", "2 * log2(p)", "3 * p^(1/2) * log2(p)" (%.4g coefficients). Returns the length needed. */
+/* "5 + 0.1 * p^2", "2 * log2(p)", "1 + 3 * p + 0.5 * p * log2(p)" (%.4g coefficients). Returns the length needed. */
 HPCDB_API size_t hpcdb_scaling_format(const hpcdb_scaling_model *m, char *buf, size_t size);
-/* The growth order of a model, to rank them: the exponent of p plus a small
- * weight per log factor (0 for a constant). */
+/* The growth order of a model, to rank them: of its fastest-growing term
+ * with a positive coefficient, the exponent of p plus a small weight per log
+ * factor (0 for a constant or a model of decreasing terms only). */
 HPCDB_API double hpcdb_scaling_growth(const hpcdb_scaling_model *m);
 
 /* The parameter of a run from its identity: "ranks" (distinct RANK ids),

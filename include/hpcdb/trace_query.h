@@ -18,8 +18,9 @@
  * element counts as the context at depth D of its path, or its own context
  * when its path is shorter. HPCDB_TRACE_LEAF: the element's own context.
  *
- * Nothing here starts threads or opens sockets; a set may be queried from
- * one thread at a time. */
+ * Building the index and computing a tile use the caller's thread and one
+ * helper thread, each on half of the work; nothing here opens sockets. A
+ * set may be queried from one thread at a time. */
 #ifndef HPCDB_TRACE_QUERY_H
 #define HPCDB_TRACE_QUERY_H
 
@@ -47,6 +48,11 @@ typedef struct hpcdb_trace_set hpcdb_trace_set;
 typedef struct hpcdb_trace_options {
   unsigned flags;        /* HPCDB_TRACE_NO_CACHE */
   const char *cache_dir; /* NULL: $XDG_CACHE_HOME/hpcdb, else ~/.cache/hpcdb */
+  /* While the index is built (NULL: not told): done of total elements are
+   * checked. Called every 65,536 elements of a line and at its end, from
+   * either of the two threads building it (at once, possibly). */
+  void (*progress)(void *user, uint64_t done, uint64_t total);
+  void *progress_user;
 } hpcdb_trace_options;
 
 /* Opens the traces of exp. With db_dir a v4.0 database directory holding

@@ -67,7 +67,7 @@ static int pair(const char *s, uint64_t *a, uint64_t *b) {
 
 static int open_traces(const char *path, int no_cache, hpcdb_experiment **exp, hpcdb_trace_set **t) {
   hpcdb_format fmt;
-  hpcdb_trace_options to = {no_cache ? HPCDB_TRACE_NO_CACHE : 0, NULL};
+  hpcdb_trace_options to = {.flags = no_cache ? HPCDB_TRACE_NO_CACHE : 0u};
   if (hpcdb_detect(&fmt, path) < 0) return -1;
   if (fmt == HPCDB_FORMAT_HPCTK4_DIR) {
     hpcdb_db *db = NULL;

@@ -71,14 +71,19 @@ static void print_text(FILE *out, const compare_cli *c, const study *s, path_mod
   for (uint32_t i = 0; i < s->n_p; i++) fprintf(out, "%s%g", i ? ", " : "", s->p[i]);
   fprintf(out, "), metric \"%s\"\n", c->runs[0]->metrics[c->cmp->metric[0]].name);
   fprintf(out, "value: inclusive, the mean per profile where a run has several; models: Extra-P's normal form, "
-               "one term, chosen by leave-one-out SMAPE\n");
+               "up to %d terms, chosen by leave-one-out SMAPE\n", HPCDB_SCALING_MAX_TERMS);
   if (s->n_p < 5) fprintf(out, "note: %u parameter values; Extra-P asks for at least 5 for a model to be trusted\n", s->n_p);
   fputc('\n', out);
   for (uint32_t i = 0; i < s->n_p; i++) {
     snprintf(buf, sizeof buf, "p=%g", s->p[i]);
     fprintf(out, "%10s ", buf);
   }
-  fprintf(out, "%8s %6s  %-32s %7s  %s\n", "speedup", "effic.", "model", "SMAPE", "path");
+  int width = 5; /* the model column: as wide as the longest model */
+  for (uint32_t k = 0; k < n; k++) {
+    int len = (int)hpcdb_scaling_format(&pm[k].m, model, sizeof model);
+    if (len > width) width = len;
+  }
+  fprintf(out, "%8s %6s  %-*s %7s  %s\n", "speedup", "effic.", width, "model", "SMAPE", "path");
   for (uint32_t k = 0; k < n; k++) {
     for (uint32_t i = 0; i < s->n_p; i++) {
       compare_value(buf, sizeof buf, pm[k].v[i], seconds);
@@ -88,7 +93,7 @@ static void print_text(FILE *out, const compare_cli *c, const study *s, path_mod
     double speedup = last > 0 ? first / last : 0, eff = speedup * s->p[0] / s->p[s->n_p - 1];
     hpcdb_scaling_format(&pm[k].m, model, sizeof model);
     hpcdb_align_path(c->cmp->al, pm[k].node, path, sizeof path);
-    fprintf(out, "%8.2f %5.0f%%  %-32s %6.2f%%  %s\n", speedup, eff * 100, model, pm[k].m.smape, path);
+    fprintf(out, "%8.2f %5.0f%%  %-*s %6.2f%%  %s\n", speedup, eff * 100, width, model, pm[k].m.smape, path);
   }
 }
 
@@ -103,7 +108,9 @@ static void csv_text(FILE *out, const char *s) {
 
 static void print_csv(FILE *out, const compare_cli *c, const study *s, path_model *pm, uint32_t n) {
   char model[160], path[4096];
-  fprintf(out, "path,model,c0,c1,exponent,log2_exponent,smape,adjusted_r2,speedup,efficiency");
+  fprintf(out, "path,model,c0");
+  for (int t = 1; t <= HPCDB_SCALING_MAX_TERMS; t++) fprintf(out, ",c%d,exponent%d,log2_exponent%d", t, t, t);
+  fprintf(out, ",smape,adjusted_r2,speedup,efficiency");
   for (uint32_t i = 0; i < s->n_p; i++) fprintf(out, ",%s=%g", c->param_name, s->p[i]);
   fputc('\n', out);
   for (uint32_t k = 0; k < n; k++) {
@@ -114,8 +121,11 @@ static void print_csv(FILE *out, const compare_cli *c, const study *s, path_mode
     csv_text(out, path);
     fputc(',', out);
     csv_text(out, model);
-    fprintf(out, ",%.12g,%.12g,%.12g,%d,%.6g,%.6g,%.6g,%.6g", m->c0, m->c1, m->num ? (double)m->num / m->den : 0,
-            m->log_exp, m->smape, m->ar2, speedup, speedup * s->p[0] / s->p[s->n_p - 1]);
+    fprintf(out, ",%.12g", m->c0);
+    for (uint32_t t = 0; t < HPCDB_SCALING_MAX_TERMS; t++) /* a term the model has not: empty */
+      if (t < m->n_terms) fprintf(out, ",%.12g,%.12g,%d", m->terms[t].c, (double)m->terms[t].num / m->terms[t].den, m->terms[t].log_exp);
+      else fprintf(out, ",,,");
+    fprintf(out, ",%.6g,%.6g,%.6g,%.6g", m->smape, m->ar2, speedup, speedup * s->p[0] / s->p[s->n_p - 1]);
     for (uint32_t i = 0; i < s->n_p; i++) fprintf(out, ",%.12g", pm[k].v[i]);
     fputc('\n', out);
   }

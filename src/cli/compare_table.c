@@ -8,11 +8,7 @@
 
 /* ---- ordering ----------------------------------------------------------------- */
 
-static double sort_key(const compare_cli *c, const hpcdb_delta *d) {
-  if (!c->sort_ratio) return fabs(d->delta);
-  if (d->a == 0 || d->b == 0) return d->a == d->b ? 0 : INFINITY;
-  return fabs(log(d->ratio));
-}
+static double sort_key(const compare_cli *c, const hpcdb_delta *d) { return hpcdb_delta_rank(d, c->sort_ratio); }
 
 typedef struct ranked {
   uint32_t node;
@@ -68,45 +64,20 @@ static void flat(FILE *out, const compare_cli *c, ranked *scratch) {
   }
 }
 
-/* Per function name: exclusive values summed over its frames, inclusive over
- * the outermost ones (a recursive call is not counted twice). Names are
- * interned by the alignment: the same text is the same pointer, so frames
- * are grouped by sorting on it. */
-static const hpcdb_alignment *sorting;
-static int cmp_by_name(const void *x, const void *y) {
-  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-  const char *na = sorting->nodes[a].name, *nb = sorting->nodes[b].name;
-  if (na != nb) return na < nb ? -1 : 1;
-  return a < b ? -1 : a > b;
-}
-
+/* Per function name (hpcdb_compare_by_function). */
 static void bottom_up(FILE *out, const compare_cli *c, ranked *scratch) {
   const hpcdb_alignment *al = c->cmp->al;
-  uint32_t R = c->n_runs, n_frames = 0, n_names = 0;
-  uint32_t *frames = malloc(al->n_nodes * sizeof *frames), *first = malloc(al->n_nodes * sizeof *first);
-  double *inc = calloc((size_t)al->n_nodes * R, sizeof *inc), *exc = calloc((size_t)al->n_nodes * R, sizeof *exc);
-  if (!frames || !first || !inc || !exc) goto done;
-  for (uint32_t k = 1; k < al->n_nodes; k++)
-    if (al->nodes[k].is_frame) frames[n_frames++] = k;
-  sorting = al;
-  qsort(frames, n_frames, sizeof *frames, cmp_by_name);
-  for (uint32_t i = 0; i < n_frames; i++) {
-    uint32_t k = frames[i];
-    if (i == 0 || al->nodes[frames[i - 1]].name != al->nodes[k].name) first[n_names++] = k;
-    uint32_t s = n_names - 1;
-    int outer = 1;
-    for (uint32_t a = al->nodes[k].parent; a != HPCDB_NONE && outer; a = al->nodes[a].parent) outer = al->nodes[a].name != al->nodes[k].name;
-    for (uint32_t r = 0; r < R; r++) {
-      exc[(size_t)s * R + r] += c->cmp->exc[(size_t)k * R + r];
-      if (outer) inc[(size_t)s * R + r] += c->cmp->inc[(size_t)k * R + r];
-    }
+  uint32_t R = c->n_runs, n = 0;
+  hpcdb_compare_functions fn;
+  if (hpcdb_compare_by_function(c->cmp, &fn) < 0) {
+    fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
+    return;
   }
-  uint32_t n = 0;
   double ta = compare_total(c, 0), tb = compare_total(c, 1);
-  for (uint32_t s = 0; s < n_names; s++) {
+  for (uint32_t s = 0; s < fn.n; s++) {
     hpcdb_delta d, di;
-    hpcdb_delta_of(exc + (size_t)s * R, R, c->n_a, &d);
-    hpcdb_delta_of(inc + (size_t)s * R, R, c->n_a, &di);
+    hpcdb_delta_of(fn.exc + (size_t)s * R, R, c->n_a, &d);
+    hpcdb_delta_of(fn.inc + (size_t)s * R, R, c->n_a, &di);
     if (fabs(di.a) < c->min_share * fabs(ta) && fabs(di.b) < c->min_share * fabs(tb)) continue;
     scratch[n++] = (ranked){s, sort_key(c, &d)};
   }
@@ -115,13 +86,12 @@ static void bottom_up(FILE *out, const compare_cli *c, ranked *scratch) {
   for (uint32_t i = 0; i < n; i++) {
     uint32_t s = scratch[i].node;
     figures f = {0};
-    hpcdb_delta_of(inc + (size_t)s * R, R, c->n_a, &f.inc);
-    hpcdb_delta_of(exc + (size_t)s * R, R, c->n_a, &f.exc);
+    hpcdb_delta_of(fn.inc + (size_t)s * R, R, c->n_a, &f.inc);
+    hpcdb_delta_of(fn.exc + (size_t)s * R, R, c->n_a, &f.exc);
     f.only = f.inc.a == 0 && f.exc.a == 0 ? 2 : f.inc.b == 0 && f.exc.b == 0 ? 1 : 0;
-    compare_print_row(out, c, &f, al->nodes[first[s]].name, 0);
+    compare_print_row(out, c, &f, al->nodes[fn.node[s]].name, 0);
   }
-done:
-  free(frames), free(first), free(inc), free(exc);
+  hpcdb_compare_functions_free(&fn);
 }
 
 /* ---- the whole output ------------------------------------------------------------ */
@@ -164,34 +134,30 @@ static void header(FILE *out, const compare_cli *c) {
 }
 
 /* Frames ranked by the change of their exclusive cost (where the time moved). */
-static void summary(FILE *out, const compare_cli *c, ranked *scratch) {
+static void summary(FILE *out, const compare_cli *c) {
   const hpcdb_alignment *al = c->cmp->al;
   uint32_t top = c->top ? c->top : 10;
+  if (top > al->n_nodes) top = al->n_nodes;
+  uint32_t *nodes = malloc(((size_t)top + 1) * sizeof *nodes);
+  if (!nodes) return;
   for (int worse = 1; worse >= 0; worse--) {
-    uint32_t n = 0;
-    for (uint32_t k = 1; k < al->n_nodes; k++) {
-      hpcdb_delta d;
-      if (!al->nodes[k].is_frame || !compare_listed(c, k)) continue;
-      hpcdb_compare_delta(c->cmp, k, c->n_a, 0, 0, &d);
-      if ((worse ? d.delta <= 0 : d.delta >= 0) || (compare_repeats(c) && d.noise)) continue;
-      scratch[n++] = (ranked){k, fabs(d.delta)};
-    }
-    qsort(scratch, n, sizeof *scratch, cmp_ranked);
+    uint32_t n = hpcdb_compare_changes(c->cmp, c->n_a, c->min_share, worse, nodes, top);
     fprintf(out, "\n%s (exclusive cost of a frame; its inclusive change):\n", worse ? "Largest regressions" : "Largest improvements");
     if (n == 0) fprintf(out, "  none\n");
     char path[4096], dx[48], rx[48], di[48], ri[48];
     for (uint32_t i = 0; i < n && i < top; i++) {
       figures f;
-      compare_figures(c, scratch[i].node, &f);
+      compare_figures(c, nodes[i], &f);
       compare_signed_value(dx, sizeof dx, f.exc.delta, compare_seconds(c));
       compare_ratio_text(rx, sizeof rx, &f.exc);
       compare_signed_value(di, sizeof di, f.inc.delta, compare_seconds(c));
       compare_ratio_text(ri, sizeof ri, &f.inc);
-      compare_short_path(al, scratch[i].node, path, sizeof path);
+      compare_short_path(al, nodes[i], path, sizeof path);
       fprintf(out, "  %11s %6s  %s  (inclusive %s %s)%s\n", dx, rx, path, di, ri,
               f.only == 1 ? "  [only in A]" : f.only == 2 ? "  [only in B]" : "");
     }
   }
+  free(nodes);
 }
 
 void compare_print(FILE *out, const compare_cli *c) {
@@ -199,7 +165,7 @@ void compare_print(FILE *out, const compare_cli *c) {
   if (!scratch) return;
   if (!c->csv) {
     header(out, c);
-    summary(out, c, scratch);
+    summary(out, c);
     fprintf(out, "\n%s (nodes of at least %g%% of a side's total):\n",
             c->view == CMP_TOP_DOWN ? "Top-down" : c->view == CMP_FLAT ? "Flat" : "Bottom-up", c->min_share * 100);
   }

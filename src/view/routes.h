@@ -33,6 +33,7 @@ typedef struct request {
   jbuf out;
   unsigned status;  /* 200 unless a handler says otherwise */
   const char *content_type;
+  struct view_compare *cmp; /* hpcdb view A B: the comparison (compare_state.h), made on first use */
 } request;
 
 typedef int (*route_fn)(request *r);
@@ -64,6 +65,8 @@ int route_search(request *r);
 int route_hotpath(request *r);
 int route_source(request *r);
 int route_formula(request *r);
+int route_compare(request *r);          /* routes_compare.c */
+int route_compare_children(request *r);
 int route_path(request *r);
 
 /* The text of a database's source file k, checked (source_file.c): malloc'ed, or NULL with why. */

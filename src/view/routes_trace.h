@@ -43,9 +43,10 @@ typedef struct trace_reply {
 typedef const char *(*trace_arg_fn)(void *ctx, const char *name);
 
 /* Opens the experiment at path and its traces (trace.db in place for a
- * v4.0 directory). 0, or a negative hpcdb_status (the viewer then shows no
- * timeline: HPCDB_EINVAL means the database has no traces). */
-int trace_view_open(trace_view *v, const char *path);
+ * v4.0 directory), with options (NULL: the defaults) for building the
+ * index. 0, or a negative hpcdb_status (the viewer then shows no timeline:
+ * HPCDB_EINVAL means the database has no traces). */
+int trace_view_open(trace_view *v, const char *path, const hpcdb_trace_options *options);
 void trace_view_close(trace_view *v);
 
 /* 1 when url is a trace route (then *out holds the answer, the body to be

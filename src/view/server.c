@@ -90,7 +90,7 @@ static void answer_route(view_server *s, const view_request *in, view_answer *a)
     answer_error(a, 503, "a database file changed or shrank while it was served: restart hpcdb view");
     return;
   }
-  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json"};
+  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare};
   int rc = guard_run(rt->run, &r);
   s->requests++;
   if (rc == -2) { /* what the route had allocated is left: the databases are not used again */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compare_state.h"
 #include "routes.h"
 
 typedef struct view_server {
@@ -17,6 +18,7 @@ typedef struct view_server {
   void *daemon;  /* struct MHD_Daemon */
   unsigned long requests;
   int damaged;   /* a route met SIGBUS: the databases are not read again */
+  view_compare compare; /* with two databases: their comparison */
 } view_server;
 
 /* A request as the checks and the routes see it: from libmicrohttpd

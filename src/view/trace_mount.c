@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "trace_mount.h"
 
@@ -9,16 +10,66 @@ static const char *arg(void *conn, const char *name) {
   return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/* How long a request waits for an opening under way before it is told how
+ * far the index is (the page then asks again). */
+#define WAIT_MS 100
+
 void trace_mount_init(trace_mount *m, const char *path) {
   memset(m, 0, sizeof *m);
   m->path = path;
   pthread_mutex_init(&m->lock, NULL);
+  pthread_cond_init(&m->changed, NULL);
+}
+
+static void progress(void *user, uint64_t done, uint64_t total) {
+  trace_mount *m = user;
+  atomic_store(&m->total, total);
+  atomic_store(&m->done, done);
+}
+
+/* The opening, on the opener thread: m->view is this thread's alone until
+ * opened says 1. */
+static void *open_traces(void *arg) {
+  trace_mount *m = arg;
+  hpcdb_trace_options o = {0};
+  o.progress = progress;
+  o.progress_user = m;
+  trace_view v;
+  int ok = trace_view_open(&v, m->path, &o) == 0;
+  pthread_mutex_lock(&m->lock);
+  if (ok) m->view = v;
+  else snprintf(m->error, sizeof m->error, "no timeline: %s", hpcdb_last_error());
+  m->opened = ok ? 1 : -1;
+  pthread_cond_broadcast(&m->changed);
+  pthread_mutex_unlock(&m->lock);
+  return NULL;
+}
+
+/* Called with the lock held. Without a thread, the opening happens here. */
+static void start_locked(trace_mount *m) {
+  if (m->opened != 0) return;
+  m->opened = 2;
+  m->has_opener = pthread_create(&m->opener, NULL, open_traces, m) == 0;
+  if (!m->has_opener) {
+    pthread_mutex_unlock(&m->lock);
+    open_traces(m);
+    pthread_mutex_lock(&m->lock);
+  }
+}
+
+void trace_mount_start(trace_mount *m) {
+  pthread_mutex_lock(&m->lock);
+  start_locked(m);
+  pthread_mutex_unlock(&m->lock);
 }
 
 void trace_mount_fini(trace_mount *m) {
+  if (m->has_opener) pthread_join(m->opener, NULL);
   if (m->opened == 1) trace_view_close(&m->view);
+  pthread_cond_destroy(&m->changed);
   pthread_mutex_destroy(&m->lock);
   m->opened = 0;
+  m->has_opener = 0;
 }
 
 static char *json_error(const char *msg, size_t *len) {
@@ -38,11 +89,24 @@ static char *json_error(const char *msg, size_t *len) {
 enum MHD_Result trace_mount_serve(trace_mount *m, struct MHD_Connection *conn, const char *url) {
   trace_reply r = {404, "application/json", NULL, 0};
   pthread_mutex_lock(&m->lock);
-  if (m->opened == 0) {
-    m->opened = trace_view_open(&m->view, m->path) == 0 ? 1 : -1;
-    if (m->opened < 0) snprintf(m->error, sizeof m->error, "no timeline: %s", hpcdb_last_error());
+  start_locked(m);
+  if (m->opened == 2) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += WAIT_MS * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    while (m->opened == 2 && pthread_cond_timedwait(&m->changed, &m->lock, &until) == 0) continue;
   }
-  if (m->opened < 0) r.body = (uint8_t *)json_error(m->error, &r.len);
+  if (m->opened == 2) {
+    uint64_t done = atomic_load(&m->done), total = atomic_load(&m->total);
+    double f = total ? (double)done / (double)total : 0;
+    r.status = 503;
+    r.body = malloc(128);
+    if (r.body)
+      r.len = (size_t)snprintf((char *)r.body, 128, "{\"error\":\"building the trace index (%.0f%%)\",\"building\":%.3f}",
+                               100 * f, f);
+  } else if (m->opened < 0) r.body = (uint8_t *)json_error(m->error, &r.len);
   else if (!trace_route(&m->view, url, arg, conn, &r)) r.body = (uint8_t *)json_error("no such trace route", &r.len);
   pthread_mutex_unlock(&m->lock);
   if (!r.body) return MHD_NO;

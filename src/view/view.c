@@ -11,6 +11,7 @@
 #include <spawn.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "measurements.h"
 #include "server.h"
@@ -60,6 +61,7 @@ static int open_db(view_db *db, const char *path) {
 }
 
 static void close_dbs(view_server *s) {
+  view_compare_free(&s->compare);
   for (int d = 0; d < s->n_dbs; d++) {
     hpcdb_query_close(s->dbs[d].q);
     trace_mount_fini(&s->dbs[d].trace);
@@ -88,6 +90,13 @@ int view_run(const view_options *o) {
   sigaddset(&stop, SIGINT);
   sigaddset(&stop, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop, NULL);
+  /* the timeline's index is built while the browser starts (its thread
+   * inherits the signal mask); a database without trace.db waits for a
+   * trace request instead */
+  char trace_db[PATH_MAX];
+  if (s.n_dbs && snprintf(trace_db, sizeof trace_db, "%s/trace.db", s.dbs[0].trace.path) < (int)sizeof trace_db &&
+      access(trace_db, R_OK) == 0)
+    trace_mount_start(&s.dbs[0].trace);
   int rc = -1;
   if (o->port >= 0) {
     s.port = (uint16_t)o->port;

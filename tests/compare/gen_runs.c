@@ -3,7 +3,7 @@
  *   gen_runs pair DIR      DIR/a.d and DIR/b.d (v4.0): in B solve's loop costs
  *                          twice as much and its lines moved down 2, setup is
  *                          gone, checkpoint is new, rank 1 got slower
- *   gen_runs scaling DIR   DIR/cubes/scal.p{P}.r1/profile.cubex for P = 2..64, as
+ *   gen_runs scaling DIR   DIR/cubes/scal.p{P}.r1/profile.cubex for P = 2..256, as
  *                          Extra-P reads a Cube file set, and DIR/v4/p{P}.d: P
  *                          ranks each costing solve 3*p, exchange 2*log2(p),
  *                          setup 5 + 0.1*p^2 (seconds, metric "time")
@@ -157,7 +157,7 @@ static void scaling(const char *dir) {
   mkdir(path, 0777);
   snprintf(path, sizeof path, "%s/v4", dir);
   mkdir(path, 0777);
-  for (uint32_t p = 2; p <= 64; p *= 2) {
+  for (uint32_t p = 2; p <= 256; p *= 2) { /* 8 values: enough points for a model of three terms */
     double x = p;
     run r = {p, 0, {"solve", {3 * x, 3 * x}}, {"exchange", {2 * log2(x), 2 * log2(x)}}, {"setup", {5 + 0.1 * x * x, 5 + 0.1 * x * x}}};
     hpcdb_experiment *e = build(&r);

@@ -27,7 +27,8 @@ compare_test(expect/pair-repeats expect pair-repeats.txt --top 3 @/pair/a.d @/pa
 compare_test(expect/pair-folded expect pair-folded.txt --quiet --folded - @/pair/a.d @/pair/b.d)
 compare_test(expect/scaling-cubes expect scaling-cubes.txt --param p @/scaling/cubes)
 compare_test(expect/scaling-ranks expect scaling-ranks.txt --param ranks --csv
-             @/scaling/v4/p2.d @/scaling/v4/p4.d @/scaling/v4/p8.d @/scaling/v4/p16.d @/scaling/v4/p32.d @/scaling/v4/p64.d)
+             @/scaling/v4/p2.d @/scaling/v4/p4.d @/scaling/v4/p8.d @/scaling/v4/p16.d @/scaling/v4/p32.d @/scaling/v4/p64.d
+             @/scaling/v4/p128.d @/scaling/v4/p256.d)
 compare_test(status/slower status 1 --quiet --fail-if-slower 10% @/pair/a.d @/pair/b.d)
 compare_test(status/not-slower status 0 --quiet --fail-if-slower 10% @/pair/a.d @/pair/a.d)
 # setup, new in A (the second side here), is below 10% of the total: a faster run passes

@@ -1,5 +1,6 @@
 """Bad inputs of the trace query: each an error or a rebuilt index, never a
-crash or a wrong answer. Usage: check_bad.py PROBE HPCDB GENERATED_DB WORK_DIR"""
+crash or a wrong answer. Usage: check_bad.py PROBE HPCDB GENERATED_DB WORK_DIR [GEN_TRACE_DB]
+(with gen_trace_db: also faults in each half of an index built on two threads)"""
 import os
 import shutil
 import struct
@@ -51,6 +52,29 @@ def first_answer(probe_exe, db, *flags):
 def cli(hpcdb, *args):
     p = subprocess.run([hpcdb, 'report', '--view', 'trace', *args], capture_output=True, text=True, timeout=60)
     return p.returncode, p.stdout, p.stderr
+
+
+def two_threads(probe_exe, gen_exe, work):
+    """2 lines x 40,000 elements: the index pass runs each line on its own
+    thread; a fault in either half is named, the first line's first."""
+    big = os.path.join(work, 'two-halves')
+    shutil.rmtree(big, ignore_errors=True)
+    subprocess.run([gen_exe, '--profiles', '2', '--events', '40000', '--period', '1000', '-o', big], check=True)
+    rc, out = first_answer(probe_exe, big, '--no-cache')
+    expect(rc == 0, 'two halves, no fault: opened (%s)' % out)
+    data = open(os.path.join(big, 'trace.db'), 'rb').read()
+    ts = struct.unpack_from('<Q', data, element_offset(big, 1, 29999))[0]
+    db = fresh(big, work, 'second-half')
+    patch(db, element_offset(db, 1, 30000), '<Q', ts - 1)
+    rc, out = first_answer(probe_exe, db, '--no-cache')
+    expect(rc != 0 and 'time-order' in out and 'element 30000 ' in out, 'second half: out of order, named: ' + out)
+    db = fresh(big, work, 'first-half')
+    patch(db, element_offset(db, 0, 39999) + 8, '<I', 987654)
+    rc, out = first_answer(probe_exe, db, '--no-cache')
+    expect(rc != 0 and 'context-id' in out and 'element 39999 ' in out, 'first half: unknown context, named: ' + out)
+    patch(db, element_offset(db, 1, 30000), '<Q', ts - 1)
+    rc, out = first_answer(probe_exe, db, '--no-cache')
+    expect(rc != 0 and 'context-id' in out and 'element 39999 ' in out, 'both halves: the first line\'s fault: ' + out)
 
 
 def main():
@@ -149,6 +173,8 @@ def main():
     expect(rc == 2, 'a window ending before it starts is refused')
     rc, _, err = cli(hpcdb, '--profiles', 'RANK=9-', gen)
     expect(rc == 2 and 'KIND' in err, 'a malformed profile pattern is refused: ' + err.strip())
+    if len(sys.argv) > 5:
+        two_threads(probe_exe, sys.argv[5], work)
     print('%d failures' % len(failures))
     return 1 if failures else 0
 

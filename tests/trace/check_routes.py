@@ -6,6 +6,7 @@ import os
 import struct
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -21,11 +22,18 @@ def expect(cond, what):
 
 
 def get(base, path):
-    try:
-        with urllib.request.urlopen(base + path, timeout=30) as r:
-            return r.status, r.headers.get('Content-Type'), r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.headers.get('Content-Type'), e.read()
+    """One request; asked again while the server says the index is being built (503)."""
+    for _ in range(3000):
+        try:
+            with urllib.request.urlopen(base + path, timeout=30) as r:
+                return r.status, r.headers.get('Content-Type'), r.read()
+        except urllib.error.HTTPError as e:
+            body = e.read()
+            if e.code == 503 and 'building' in json.loads(body):
+                time.sleep(0.1)
+                continue
+            return e.code, e.headers.get('Content-Type'), body
+    raise RuntimeError('the index was still being built after 300 s')
 
 
 def decode(body):

@@ -35,7 +35,7 @@ endforeach()
 
 add_test(NAME trace/bad
          COMMAND python3 ${TRACE_DIR}/check_bad.py $<TARGET_FILE:trace_probe> $<TARGET_FILE:hpcdb> ${TRACE_OUT}/gen
-                 ${TRACE_OUT}/bad)
+                 ${TRACE_OUT}/bad $<TARGET_FILE:gen_trace_db>)
 set_tests_properties(trace/bad PROPERTIES FIXTURES_REQUIRED trace_gen)
 
 # The command line against expected output (real databases and the generated one).

@@ -66,6 +66,7 @@ int main(int argc, char **argv) {
   if (argc != 3) return 2;
   assets = argv[1];
   trace_mount_init(&mount, argv[2]);
+  trace_mount_start(&mount); /* as hpcdb view does: the index is built while the page loads */
   struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer, NULL,
                                           MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_END);

@@ -1,6 +1,7 @@
 """hpcdb view's JSON routes without a browser: every route with good and
 bad input, the security checks, and 1,000 requests from 16 clients with the
-server's resident memory flat. Usage: test_api.py HPCDB MAKE_PATHS_DB SAMPLES OUTDIR"""
+server's resident memory flat; hpcdb view A B's comparison routes against
+hpcdb compare --csv. Usage: test_api.py HPCDB MAKE_PATHS_DB SAMPLES OUTDIR GEN_RUNS"""
 import json
 import os
 import shutil
@@ -277,6 +278,115 @@ def measurements(hpcdb, samples, out):
           f"a failed analysis: status {r.returncode}, {r.stderr!r}, left {os.listdir(tmp)}")
 
 
+def compare_csv(hpcdb, *args):
+    """hpcdb compare --csv's rows (every node) by name: [only_in, a, b, delta, ratio (inclusive), the same exclusive, means, maxes]."""
+    import csv
+    import subprocess
+    out = subprocess.run([hpcdb, "compare", "--csv", "--top", "0", "--min-share", "0", *args], capture_output=True, text=True).stdout
+    rows = {}
+    for r in list(csv.reader(out.splitlines()))[1:]:
+        num = [float(x) for x in r[2:]]
+        rows[r[0]] = {"only": r[1], "inc": num[0:4], "exc": num[7:11], "mean": num[11:13], "max": num[13:15]}
+    return rows
+
+
+def same(got, want):
+    """A route's [a, b, delta, ratio] against the CSV's (an infinite ratio is JSON's null)."""
+    return all((g is None and w == float("inf")) or (g is not None and abs(g - w) <= 1e-12 * max(1, abs(w))) for g, w in zip(got, want))
+
+
+def comparison(hpcdb, gen_runs, out):
+    """hpcdb view A B: every row of the three views equals hpcdb compare --csv's, ranked as asked; bad input 4xx."""
+    import subprocess
+    pair = os.path.join(out, "pair")
+    shutil.rmtree(pair, ignore_errors=True)
+    if subprocess.call([gen_runs, "pair", pair]) != 0:
+        check(False, "gen_runs pair")
+        return
+    a, b = os.path.join(pair, "a.d"), os.path.join(pair, "b.d")
+    want = compare_csv(hpcdb, a, b)
+    s = Server(hpcdb, a, b)
+    try:
+        sm = answer(s, "/api/compare")
+        check((sm["nodes"], sm["both"], sm["only_a"], sm["only_b"]) == (15, 11, 2, 2), f"the alignment's counts: {sm}")
+        check([r["path"] for r in sm["regressions"]] == ["<main thread> > main > app.c:10 > solve", "<main thread> > main > app.c:11 > exchange",
+                                                         "<main thread> > main > app.c:12 > checkpoint"], "the regressions, as compare lists them")
+        check([(r["path"], r["only"]) for r in sm["improvements"]] == [("<main thread> > main > app.c:12 > setup", "A")], "the improvements")
+        check(sm["regressions"][0]["up"][0] == 0 and sm["profiled"] == 1, "a summary row's ancestors; per-profile figures")
+        seen = 0
+        pending = [(0, "")]
+        while pending:  # the whole top-down tree, every node against the CSV's row of its path
+            node, path = pending.pop()
+            page = answer(s, "/api/compare/children?" + q(node=node, limit=10000))
+            keys = [abs(r["inc"][2]) for r in page["rows"]]
+            check(keys == sorted(keys, reverse=True), f"node {node}: ranked by |delta| of inclusive")
+            for r in page["rows"]:
+                p = f"{path} > {r['name']}" if path else r["name"]
+                w = want.get(p)
+                check(w is not None and r["only"] == w["only"] and same(r["inc"], w["inc"]) and same(r["exc"], w["exc"]) and
+                      same(r["mean"], w["mean"]) and same(r["max"], w["max"]), f"{p}: {r} against compare's {w}")
+                seen += 1
+                if r["children"]:
+                    pending.append((r["node"], p))
+        check(seen == len(want) - 1, f"{seen} rows, compare has {len(want) - 1} below the root")
+        import math
+        ratio = answer(s, "/api/compare/children?" + q(view="flat", sort="ratio", flavour="inclusive"))
+        keys = [math.inf if r["inc"][3] in (None, 0) else abs(math.log(r["inc"][3])) for r in ratio["rows"]]
+        check(keys == sorted(keys, reverse=True) and keys[:4] == [math.inf] * 4 and keys[4] < math.inf and
+              {r["only"] for r in ratio["rows"][:4]} == {"A", "B"}, f"flat, ranked by |log ratio|: {keys}")
+        flat = answer(s, "/api/compare/children?" + q(view="flat", limit=3))
+        check(flat["total"] == len(want) - 1 and len(flat["rows"]) == 3 and flat["rows"][0]["name"] in want, "the flat view: every path")
+        check(all(same(r["exc"], want[r["name"]]["exc"]) for r in flat["rows"]), "flat rows are compare's")
+        keys = [abs(r["exc"][2]) for r in flat["rows"]]
+        check(keys == sorted(keys, reverse=True), "flat: by |delta| of exclusive")
+        funcs = compare_csv(hpcdb, "--view", "bottom-up", a, b)
+        bu = answer(s, "/api/compare/children?" + q(view="bottom-up"))
+        check(bu["total"] == len(funcs) and all(same(r["inc"], funcs[r["name"]]["inc"]) and same(r["exc"], funcs[r["name"]]["exc"])
+                                                and r["only"] == funcs[r["name"]]["only"] for r in bu["rows"]), "bottom-up rows are compare's")
+        solve = next(r for r in flat["rows"] if r["name"].endswith("> solve"))
+        for d in (0, 1):
+            sp = answer(s, "/api/spread?" + q(db=d, node=solve["ctx"][d]))
+            check(abs(sum(p[0] for p in sp["points"]) - solve["inc"][d]) < 1e-9, f"side {d}'s spread of solve sums to its value")
+        for path, status in [
+            ("/api/compare/children?" + q(view="sideways"), 400), ("/api/compare/children?" + q(sort="up"), 400),
+            ("/api/compare/children?" + q(flavour="x"), 400), ("/api/compare/children?" + q(node=99999), 404),
+            ("/api/compare/children?" + q(view="flat", node=1), 404), ("/api/compare/children?" + q(view="bottom-up", node=99), 404),
+            ("/api/compare/children?" + q(limit=100000), 400), ("/api/compare/children?" + q(node="1x"), 400),
+            ("/api/compare?" + q(metric="no such metric"), 400), ("/api/compare?" + q(top=5000), 400), ("/api/compare?" + q(top="-1"), 400),
+            ("/api/compare?" + q(metric="m" * 2000), 400),
+        ]:
+            answer(s, path, status)
+        check(answer(s, "/api/compare")["total"]["inc"][1] == sm["total"]["inc"][1], "the comparison after an unknown metric")
+    finally:
+        check(s.stop() == 0, "hpcdb view A B stops")
+    one = Server(hpcdb, a)
+    try:
+        answer(one, "/api/compare", 404)
+        answer(one, "/api/compare/children", 404)
+    finally:
+        one.stop()
+
+
+def comparison_across_formats(hpcdb, samples, out):
+    """hpcdb view DB CUBE, a v4.0 database against its own Cube conversion: aligned whole, equal, and each
+    side's distribution of a node (through the row's ctx, the node of that side's own query) sums to its value."""
+    import subprocess
+    db, cube = os.path.join(samples, "hpctoolkit-v4", "cpi-mpi"), os.path.join(out, "cpi-mpi.cubex")
+    r = subprocess.run([hpcdb, "convert", "--to", "cube", "--force", db, cube], capture_output=True, text=True)
+    check(r.returncode == 0, f"convert to Cube: {r.stderr}")
+    s = Server(hpcdb, db, cube)
+    try:
+        sm = answer(s, "/api/compare")
+        check(sm["only_a"] == 0 and sm["only_b"] == 0 and sm["total"]["inc"][2] == 0, f"a database and its Cube file: {sm['total']}")
+        for row in answer(s, "/api/compare/children?" + q(view="flat", limit=4))["rows"]:
+            for d in (0, 1):
+                sp = answer(s, "/api/spread?" + q(db=d, node=row["ctx"][d], metric=sm["runs"][d]["metric"]))
+                got = sum(p[0] for p in sp["points"])
+                check(abs(got - row["inc"][d]) <= 1e-9 * max(1, abs(row["inc"][d])), f"{row['name']}: side {d}'s spread sums to {got}, not {row['inc'][d]}")
+    finally:
+        s.stop()
+
+
 def load(s):
     """1,000 requests from 16 clients; the resident set after must be what it was after a warm-up."""
     paths = ["/api/children?" + q(node=0), "/api/children?" + q(view="bottom-up"), "/api/spread?" + q(node=2),
@@ -307,7 +417,7 @@ def load(s):
 
 
 def main():
-    hpcdb, make_paths_db, samples, out = sys.argv[1:5]
+    hpcdb, make_paths_db, samples, out, gen_runs = sys.argv[1:6]
     global HPCDB, DB
     db = os.path.join(samples, "hpctoolkit-v4", "cpi-mpi")
     HPCDB, DB = hpcdb, db
@@ -328,6 +438,8 @@ def main():
     other_formats(hpcdb, samples)
     damaged(hpcdb, samples, out)
     measurements(hpcdb, samples, out)
+    comparison(hpcdb, gen_runs, out)
+    comparison_across_formats(hpcdb, samples, out)
     print("failed" if failed else "passed", failed)
     return 1 if failed else 0
 

@@ -8,7 +8,8 @@ find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   add_test(NAME view/api
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_api.py $<TARGET_FILE:hpcdb>
-                   $<TARGET_FILE:make_paths_db> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/view/api)
+                   $<TARGET_FILE:make_paths_db> ${HPCDB_SAMPLE_DATA} ${PROJECT_BINARY_DIR}/test-output/view/api
+                   $<TARGET_FILE:compare_gen_runs>)
   set_tests_properties(view/api PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
   if(HPCDB_SANITIZE)
     set_tests_properties(view/api PROPERTIES ENVIRONMENT "HPCDB_SANITIZED=1")
@@ -25,3 +26,8 @@ foreach(bad "--port;70000;x" "--port;x;y" "--port;1;--port;2;x" "--frob;x" "a;b;
   add_test(NAME view/refuse/${bad_name} COMMAND $<TARGET_FILE:hpcdb> view ${bad})
   set_tests_properties(view/refuse/${bad_name} PROPERTIES WILL_FAIL TRUE)
 endforeach()
+# hpcdb view A B: the comparison page against hpcdb compare --csv on gen_runs' pair
+add_test(NAME view/browser-compare
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser_compare.sh $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/view/browser-compare $<TARGET_FILE:compare_gen_runs>)
+set_tests_properties(view/browser-compare PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

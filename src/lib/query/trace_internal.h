@@ -84,35 +84,27 @@ int trace_file_key_of(trace_file_key *k, int fd, const char *path);
 int trace_check_unchanged(const hpcdb_trace_set *t);
 /* trace_index.c: sorts the lines by profile, checks every element (time
  * order, known context) and builds the directory in one pass. */
-int trace_index_build(hpcdb_trace_set *t);
+int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o);
 void trace_sort_lines(hpcdb_trace_set *t);
-/* trace_blocks.c: the histograms of one line's blocks, fed element by
- * element during the index pass (element k with its model index and the
- * bucket it falls in), finished after its last element. */
+/* trace_blocks.c: the histograms of the blocks of the lines one index pass
+ * reads (a pass runs on each half of the lines at once, each with its own
+ * accumulator). ns[slot] is the time of each context (model index; slot
+ * n_contexts: an unknown id, until the pass stops) in the current block,
+ * touched[] the slots with time (one spare entry: the pass writes it
+ * branch-free); finished blocks go to out_ctx / out_ns. */
 typedef struct trace_blocks_acc {
-  uint64_t *ns;      /* per model context */
+  uint64_t *ns;
   uint32_t *touched;
-  uint32_t n_touched, prev_idx;
-  uint64_t block, prev_ts, n_hist_cap;
+  uint32_t n_touched;
+  uint64_t block;
+  uint32_t *out_ctx;
+  uint64_t *out_ns, n_out, cap;
 } trace_blocks_acc;
-int trace_blocks_begin(hpcdb_trace_set *t, trace_blocks_acc *a);
-/* Completes l's blocks before `block` (out of line: once per block). */
-int trace_blocks_flush_to(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l, uint64_t block);
-/* Element k (at ts, context idx) falls in bucket `bucket`; the previous
- * element lasted until ts. Inline: the index pass calls it per element. */
-static inline int trace_blocks_element(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l, uint64_t k,
-                                       uint64_t ts, uint32_t idx, uint64_t bucket) {
-  if (l->log_buckets < TRACE_LOG_BLOCK) return 0;
-  if (k == 0) a->block = 0;
-  else if (ts > a->prev_ts) {
-    if (a->ns[a->prev_idx] == 0) a->touched[a->n_touched++] = a->prev_idx;
-    a->ns[a->prev_idx] += ts - a->prev_ts;
-  }
-  a->prev_ts = ts;
-  a->prev_idx = idx;
-  return (bucket >> TRACE_LOG_BLOCK) > a->block ? trace_blocks_flush_to(t, a, l, bucket >> TRACE_LOG_BLOCK) : 0;
-}
-int trace_blocks_end_line(hpcdb_trace_set *t, trace_blocks_acc *a, const trace_line *l);
+int trace_blocks_begin(const hpcdb_trace_set *t, trace_blocks_acc *a);
+/* Completes the line's blocks before `block` (blk: the line's entries). */
+int trace_blocks_flush_to(trace_blocks_acc *a, uint64_t *blk, uint64_t block);
+/* After the line's last element: its remaining blocks and the end offset. */
+int trace_blocks_end_line(trace_blocks_acc *a, uint64_t *blk, uint64_t n_blocks);
 void trace_blocks_free(trace_blocks_acc *a);
 /* Adds to ns[] (per key slot) the time line l spends in [t0, t1), through
  * the blocks wholly inside the window and the elements elsewhere. */

@@ -34,12 +34,12 @@ static int open_in_place(hpcdb_trace_set *t, const char *dir, const hpcdb_trace_
     t->from_cache = 1;
     return 0;
   }
-  HPCDB_TRY(trace_index_build(t));
+  HPCDB_TRY(trace_index_build(t, o));
   if (!(o && (o->flags & HPCDB_TRACE_NO_CACHE))) trace_cache_store(t, o);
   return 0;
 }
 
-static int open_model(hpcdb_trace_set *t) {
+static int open_model(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   const hpcdb_experiment *e = t->exp;
   t->lines = calloc(e->n_traces ? e->n_traces : 1, sizeof *t->lines);
   if (!t->lines) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -49,7 +49,7 @@ static int open_model(hpcdb_trace_set *t) {
     t->lines[i] = (trace_line){.profile = tr->profile, .n = tr->n, .raw_off = i, .ts = tr->timestamps,
                                .ctx = tr->ctx_ids};
   }
-  return trace_index_build(t);
+  return trace_index_build(t, o);
 }
 
 int hpcdb_trace_open(hpcdb_trace_set **out, const hpcdb_experiment *exp, const char *db_dir,
@@ -64,7 +64,7 @@ int hpcdb_trace_open(hpcdb_trace_set **out, const hpcdb_experiment *exp, const c
   int in_place = probe && access(probe, F_OK) == 0;
   free(probe);
   if (rc == 0 && in_place) rc = open_in_place(t, db_dir, options);
-  else if (rc == 0 && exp->n_traces) rc = open_model(t);
+  else if (rc == 0 && exp->n_traces) rc = open_model(t, options);
   else if (rc == 0) rc = hpcdb_fail(HPCDB_EINVAL, "%s has no traces", db_dir ? db_dir : "the experiment");
   for (uint32_t i = 0; rc == 0 && i < t->n_lines; i++) {
     const trace_line *l = &t->lines[i];

@@ -2,10 +2,13 @@
  * cell, summed over the cell's rows, from the elements themselves. Each row
  * keeps a cursor on the element in effect at the current column's start, so
  * a tile reads each element of its window once (plus once per column an
- * element spans) and locates each row's start through the index. */
+ * element spans) and locates each row's start through the index. The cell
+ * rows are split in two halves, one on a helper thread. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "common/worker.h"
 #include "query/trace_internal.h"
 
 typedef struct acc {
@@ -133,6 +136,71 @@ static int walk(const hpcdb_trace_set *t, const trace_line *l, uint64_t *cur, ui
   return rc;
 }
 
+/* One thread's share of a tile: cell rows [r0, r1), with its own
+ * accumulator and cursors; the rest is shared and read only. */
+typedef struct tile_job {
+  const hpcdb_trace_set *t;
+  const hpcdb_trace_filter *filter;
+  const hpcdb_tile_request *req;
+  const uint64_t *col; /* column c covers [col[c], col[c + 1]) */
+  const uint32_t *slot_of_id, *keys;
+  hpcdb_tile_cell *cells;
+  uint32_t h, r0, r1;
+  int rc;
+  char error[1024];
+} tile_job;
+
+static int tile_rows(tile_job *j) {
+  const hpcdb_trace_set *t = j->t;
+  const hpcdb_tile_request *req = j->req;
+  uint32_t n_ctx = t->exp->n_contexts, most = 0; /* the most rows in one cell row */
+  for (uint32_t r = j->r0; r < j->r1; r++) {
+    uint32_t m = (uint32_t)((uint64_t)req->count * (r + 1) / j->h - (uint64_t)req->count * r / j->h);
+    if (m > most) most = m;
+  }
+  acc a = {calloc(n_ctx + 1, sizeof *a.ns), calloc(n_ctx + 2, sizeof *a.touched), 0, n_ctx, j->slot_of_id, j->keys};
+  uint64_t *cur = calloc(most ? most : 1, sizeof *cur), *first_el = calloc(most ? most : 1, sizeof *first_el);
+  const trace_line **lines = calloc(most ? most : 1, sizeof *lines);
+  int rc = a.ns && a.touched && cur && first_el && lines ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
+  for (uint32_t r = j->r0; rc == 0 && r < j->r1; r++) {
+    uint32_t m0 = (uint32_t)((uint64_t)req->count * r / j->h), m1 = (uint32_t)((uint64_t)req->count * (r + 1) / j->h);
+    for (uint32_t m = m0; m < m1; m++) {
+      lines[m - m0] = &t->lines[trace_sel_row(j->filter, req->first + m)];
+      cur[m - m0] = trace_locate(t, lines[m - m0], req->t0);
+      first_el[m - m0] = cur[m - m0] == UINT64_MAX ? 0 : cur[m - m0];
+    }
+    for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
+      for (uint32_t i = 0; rc == 0 && i < m1 - m0; i++) {
+        rc = walk(t, lines[i], &cur[i], j->col[c], j->col[c + 1], &a);
+        if (cur[i] != UINT64_MAX && cur[i] - first_el[i] >= 0x10000) { /* let go behind the cursor */
+          trace_release(t, lines[i], first_el[i], cur[i]);
+          first_el[i] = cur[i];
+        }
+      }
+      finish(&a, &j->cells[(uint64_t)r * req->width + c]);
+    }
+    for (uint32_t i = 0; i < m1 - m0; i++)
+      trace_release(t, lines[i], first_el[i], cur[i] == UINT64_MAX ? 0 : cur[i] + 2);
+  }
+  free(a.ns);
+  free(a.touched);
+  free(cur);
+  free(first_el);
+  free(lines);
+  return rc;
+}
+
+static void *run_tile_rows(void *arg) {
+  tile_job *j = arg;
+  if ((j->rc = tile_rows(j)) < 0) snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
+  return NULL;
+}
+
+/* At or above this many selected rows, a tile's cell rows are split
+ * between the caller and one helper thread (the halves write disjoint
+ * cells). */
+#define TILE_PARALLEL_ROWS 2
+
 int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
                      hpcdb_tile_cell *cells, uint32_t *out_height) {
   *out_height = 0;
@@ -144,46 +212,32 @@ int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
                       req->width, req->height, (unsigned long long)req->t0, (unsigned long long)req->t1);
   uint32_t h = req->count < req->height ? req->count : req->height, n_ctx = t->exp->n_contexts;
   uint32_t *keys = NULL, *slot_of_id = malloc((t->n_ids ? t->n_ids : 1) * sizeof *slot_of_id);
-  acc a = {calloc(n_ctx + 1, sizeof *a.ns), calloc(n_ctx + 2, sizeof *a.touched), 0, n_ctx, slot_of_id, NULL};
-  uint64_t *cur = calloc(req->count ? req->count : 1, sizeof *cur);
-  uint64_t *first_el = calloc(req->count ? req->count : 1, sizeof *first_el);
-  uint64_t *col = malloc(((uint64_t)req->width + 1) * sizeof *col); /* column c covers [col[c], col[c + 1]) */
-  int rc = a.ns && a.touched && cur && first_el && col && slot_of_id
-               ? trace_keys(t, req->depth, filter ? filter->ctx_keep : NULL, &keys)
-               : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
-  a.keys = keys;
+  uint64_t *col = malloc(((uint64_t)req->width + 1) * sizeof *col);
+  int rc = col && slot_of_id ? trace_keys(t, req->depth, filter ? filter->ctx_keep : NULL, &keys)
+                             : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   for (uint32_t id = 0; rc == 0 && id < t->n_ids; id++) {
     uint32_t idx = t->idx_of_id[id];
     slot_of_id[id] = idx == HPCDB_NONE ? HPCDB_NONE : keys[idx] == HPCDB_TRACE_GREY ? n_ctx : keys[idx];
   }
   for (uint64_t c = 0; rc == 0 && c <= req->width; c++)
     col[c] = req->t0 + (uint64_t)(((unsigned __int128)(req->t1 - req->t0) * c) / req->width);
-  for (uint32_t r = 0; rc == 0 && r < h; r++) {
-    uint32_t m0 = (uint32_t)((uint64_t)req->count * r / h), m1 = (uint32_t)((uint64_t)req->count * (r + 1) / h);
-    for (uint32_t m = m0; m < m1; m++)
-      cur[m] = trace_locate(t, &t->lines[trace_sel_row(filter, req->first + m)], req->t0);
-    for (uint32_t m = m0; m < m1; m++) first_el[m] = cur[m] == UINT64_MAX ? 0 : cur[m];
-    for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
-      for (uint32_t m = m0; rc == 0 && m < m1; m++) {
-        const trace_line *l = &t->lines[trace_sel_row(filter, req->first + m)];
-        rc = walk(t, l, &cur[m], col[c], col[c + 1], &a);
-        if (cur[m] != UINT64_MAX && cur[m] - first_el[m] >= 0x10000) { /* let go behind the cursor */
-          trace_release(t, l, first_el[m], cur[m]);
-          first_el[m] = cur[m];
-        }
-      }
-      finish(&a, &cells[(uint64_t)r * req->width + c]);
-    }
-    for (uint32_t m = m0; m < m1; m++)
-      trace_release(t, &t->lines[trace_sel_row(filter, req->first + m)], first_el[m], cur[m] == UINT64_MAX ? 0 : cur[m] + 2);
+  if (rc == 0) {
+    tile_job job[2];
+    for (int i = 0; i < 2; i++) job[i] = (tile_job){t, filter, req, col, slot_of_id, keys, cells, h, 0, 0, 0, ""};
+    uint32_t half = h >= TILE_PARALLEL_ROWS ? h / 2 : h;
+    job[0].r1 = job[1].r0 = half;
+    job[1].r1 = h;
+    worker_thread helper;
+    int helped = half < h && worker_start(&helper, 1, run_tile_rows, &job[1]);
+    run_tile_rows(&job[0]);
+    if (helped) worker_join(&helper);
+    else if (half < h && job[0].rc == 0) run_tile_rows(&job[1]);
+    rc = job[0].rc < 0 ? hpcdb_fail(job[0].rc, "%s", job[0].error)
+         : job[1].rc < 0 ? hpcdb_fail(job[1].rc, "%s", job[1].error) : 0;
   }
   free(keys);
   free(slot_of_id);
   free(col);
-  free(a.ns);
-  free(a.touched);
-  free(cur);
-  free(first_el);
   if (rc == 0) *out_height = h;
   return rc;
 }

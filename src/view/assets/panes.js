@@ -2,12 +2,13 @@
 import { get } from './api.js';
 import { value } from './format.js';
 
-export async function showSpread(el, state, node, seconds, onProfile) {
+// db: the first or second database (hpcdb view A B); onProfile: a point's click, or null for none.
+export async function showSpread(el, state, node, seconds, onProfile, db = 0) {
   if (state.view !== 'top-down') { el.textContent = 'In the top-down view.'; return; }
   el.dataset.node = node; // answers arriving for an earlier selection are dropped
   delete el.dataset.ready;
   try {
-    const s = await get('spread', { node, metric: state.metric, flavour: 'inclusive' });
+    const s = await get('spread', { db, node, metric: state.metric, flavour: 'inclusive' });
     if (el.dataset.node !== String(node)) return;
     if (!s.profiles) { el.textContent = 'No profiles besides the summary.'; return; }
     const v = (x) => value(x, seconds);
@@ -19,14 +20,14 @@ export async function showSpread(el, state, node, seconds, onProfile) {
     const pts = xy.map(([x, y]) => `${x},${y}`).join(' ');
     const dots = xy.map(([x, y], i) => `<circle cx="${x}" cy="${y}" r="3" data-i="${i}"><title></title></circle>`).join('');
     el.innerHTML = `<p class="stats"></p>
-      <h3>Sorted values (a point: that profile's own tree)</h3>
+      <h3>Sorted values${onProfile ? " (a point: that profile's own tree)" : ''}</h3>
       <svg class="sorted" viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-label="sorted values"><polyline points="${pts}"></polyline>${dots}</svg>
       <h3>Histogram (${s.bins.length} bins from min to max)</h3>
       <svg class="histogram" viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-label="histogram">${bars}</svg>`;
     for (const c of el.querySelectorAll('circle')) { // a point: that profile's own tree
       const p = s.points[Number(c.dataset.i)];
-      c.querySelector('title').textContent = `${p[2]}: ${v(p[0])} (click: this profile's tree)`;
-      c.addEventListener('click', () => onProfile(p[1], p[2]));
+      c.querySelector('title').textContent = `${p[2]}: ${v(p[0])}${onProfile ? " (click: this profile's tree)" : ''}`;
+      if (onProfile) c.addEventListener('click', () => onProfile(p[1], p[2]));
     }
     el.dataset.ready = node;
     el.querySelector('.stats').textContent =

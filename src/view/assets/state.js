@@ -3,20 +3,21 @@
 const defaults = { view: 'top-down', metric: '', cols: '', sort: 'inclusive', sortm: '', order: 'desc', flat: '0', sel: '', zoom: '0', open: '', pct: '0', re: '', hide: '', lift: '', profile: '', pname: '', theme: '' };
 const lists = { open: ',', cols: '\n' }; // held as a Set (open nodes) and an array (metrics shown)
 
-export function load() {
+// defs: the page's keys and their defaults (the comparison page has its own).
+export function load(defs = defaults) {
   const h = new URLSearchParams(location.hash.slice(1));
-  const s = { ...defaults };
-  for (const k of Object.keys(defaults)) if (h.has(k)) s[k] = h.get(k);
-  s.open = new Set(s.open ? s.open.split(lists.open) : []);
-  s.cols = s.cols ? s.cols.split(lists.cols) : [];
+  const s = { ...defs };
+  for (const k of Object.keys(defs)) if (h.has(k)) s[k] = h.get(k);
+  if ('open' in defs) s.open = new Set(s.open ? s.open.split(lists.open) : []);
+  if ('cols' in defs) s.cols = s.cols ? s.cols.split(lists.cols) : [];
   return s;
 }
 
-export function save(s) {
+export function save(s, defs = defaults) {
   const h = new URLSearchParams();
-  for (const k of Object.keys(defaults)) {
+  for (const k of Object.keys(defs)) {
     const v = lists[k] ? [...s[k]].join(lists[k]) : s[k];
-    if (v !== defaults[k] && v !== '') h.set(k, v);
+    if (v !== defs[k] && v !== '') h.set(k, v);
   }
   history.replaceState(null, '', `${location.pathname}#${h}`);
 }

@@ -1,7 +1,10 @@
 /* hpcdb_align's rules on two hand-made runs (function names with clone
  * suffixes, lines moved, module offsets for unnamed frames, twins, subtrees
  * on one side only), every context in exactly one node, a random experiment
- * aligned with itself node for node, and hpcdb_compare's values. */
+ * aligned with itself node for node, and hpcdb_compare's values; the
+ * ranking key, the summary's lists and the per-function sums on a run
+ * compared with itself (no change, every function's sides equal, the
+ * exclusive sums kept). */
 #include <math.h>
 #include <string.h>
 
@@ -187,8 +190,46 @@ static void self_alignment(void) {
   }
 }
 
+static void ranking(void) {
+  hpcdb_delta grew = {1, 2, 0, 0, 1, 2, 0}, fell = {4, 1, 0, 0, -3, 0.25, 0}, fresh = {0, 1, 0, 0, 1, INFINITY, 0},
+              none = {0, 0, 0, 0, 0, 1, 0};
+  CHECK(hpcdb_delta_rank(&grew, 0) == 1 && hpcdb_delta_rank(&fell, 0) == 3);
+  CHECK(fabs(hpcdb_delta_rank(&grew, 1) - log(2)) < 1e-12 && fabs(hpcdb_delta_rank(&fell, 1) - log(4)) < 1e-12);
+  CHECK(isinf(hpcdb_delta_rank(&fresh, 1)) && hpcdb_delta_rank(&none, 1) == 0);
+  int compared = 0;
+  for (uint64_t seed = 1; seed <= 20; seed++) {
+    hpcdb_experiment *e;
+    if (random_experiment(&e, seed) < 0) continue;
+    const hpcdb_experiment *runs[2] = {e, e};
+    hpcdb_comparison *c;
+    if (hpcdb_compare(&c, runs, 2, NULL) < 0) { /* a random experiment without a time metric */
+      hpcdb_experiment_free(e);
+      continue;
+    }
+    uint32_t out[8];
+    CHECK(hpcdb_compare_changes(c, 1, 0, 1, out, 8) == 0 && hpcdb_compare_changes(c, 1, 0, 0, out, 8) == 0);
+    hpcdb_compare_functions fn;
+    CHECK_RC(hpcdb_compare_by_function(c, &fn));
+    double frames = 0, functions = 0;
+    int equal = 1, first = 1;
+    for (uint32_t k = 1; k < c->al->n_nodes; k++) frames += c->al->nodes[k].is_frame ? c->exc[2 * k] : 0;
+    for (uint32_t f = 0; f < fn.n; f++) {
+      functions += fn.exc[2 * f];
+      equal &= fn.inc[2 * f] == fn.inc[2 * f + 1] && fn.exc[2 * f] == fn.exc[2 * f + 1];
+      first &= c->al->nodes[fn.node[f]].is_frame && (f == 0 || fn.node[f] > fn.node[f - 1]);
+    }
+    CHECK(equal && first && fabs(frames - functions) <= 1e-9 * fmax(1, fabs(frames)));
+    compared += fn.n > 0;
+    hpcdb_compare_functions_free(&fn);
+    hpcdb_comparison_free(c);
+    hpcdb_experiment_free(e);
+  }
+  CHECK(compared >= 10);
+}
+
 int main(void) {
   rules();
+  ranking();
   across_one_sided_frames();
   self_alignment();
   hpcdb_alignment *none;

@@ -89,6 +89,16 @@ export class TraceView {
     this.root.dataset.busy = '1';
     try {
       const resp = await fetch(this.base + path + (q ? '?' + q : ''), { signal: ac.signal });
+      if (resp.status === 503) { // the index is being built: say how far, ask again
+        const j = await resp.json();
+        if (j.building !== undefined) {
+          this.status(j.error + '…');
+          await new Promise((res) => setTimeout(res, 150));
+          if (ac.signal.aborted) throw new DOMException('superseded', 'AbortError');
+          return await this.get(path, params, kind, binary);
+        }
+        throw new Error(j.error);
+      }
       if (!resp.ok) throw new Error((await resp.json()).error);
       return await (binary ? resp.arrayBuffer() : resp.json());
     } finally {

@@ -1,0 +1,29 @@
+/* hpcdb view A B: the comparison of the two databases, made through the
+ * public compare API on the first comparison request and kept while the
+ * metric stays the same (internal to src/view). */
+#ifndef HPCDB_VIEW_COMPARE_STATE_H
+#define HPCDB_VIEW_COMPARE_STATE_H
+
+#include "hpcdb/compare.h"
+#include "hpcdb/hpcdb.h"
+
+struct view_db;
+
+typedef struct view_compare {
+  hpcdb_experiment *runs[2]; /* read as hpcdb compare reads them: a v4.0 database without its values */
+  hpcdb_db *dbs[2];          /* the v4.0 databases the values come from, or NULL */
+  hpcdb_comparison *cmp;
+  char *metric;              /* the metric of side A compared */
+  hpcdb_compare_functions fn; /* the bottom-up view's rows, made on first use */
+  int have_fn;
+} view_compare;
+
+/* The comparison of dbs[0] (A) and dbs[1] (B) for metric (NULL or "": A's
+ * default metric). 0, or a negative hpcdb_status with the library's error
+ * (HPCDB_EINVAL: no such metric on a side). */
+int view_compare_get(view_compare *vc, const struct view_db *dbs, const char *metric);
+/* The per-function rows of the comparison (bottom-up). */
+int view_compare_functions(view_compare *vc, const hpcdb_compare_functions **out);
+void view_compare_free(view_compare *vc);
+
+#endif

@@ -1,0 +1,223 @@
+// hpcdb view A B in Debian's chromium, as a person uses it: from the page of
+// A to the comparison, every node of the aligned tree opened, and what each
+// row shows (A, B, delta and ratio, inclusive and exclusive, per-profile mean
+// and max) equal to `hpcdb compare --csv` on the same runs formatted as the
+// page formats numbers; ranking by delta and by ratio; the only-in rows; the
+// summary; both runs' distributions; the flat and bottom-up views; the
+// state in the URL.
+// Screenshots into OUTDIR. Every wait is on what the page shows.
+// Usage: node browser_compare.mjs HPCDB OUTDIR GEN_RUNS
+import { spawn, execFileSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { rmSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+const [hpcdb, out, genRuns] = process.argv.slice(2);
+let failed = 0;
+const check = (cond, what) => { if (!cond) { failed++; console.log(`FAILED: ${what}`); } };
+
+function serve(...paths) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(hpcdb, ['view', '--port', '0', '--no-browser', ...paths], { stdio: ['ignore', 'pipe', 'inherit'] });
+    createInterface({ input: p.stdout }).once('line', (line) => {
+      const m = line.match(/^hpcdb view: (http:\/\/\S+)$/);
+      if (!m) { p.kill(); reject(new Error(`hpcdb view printed ${line}`)); } else resolve({ proc: p, url: m[1] });
+    });
+  });
+}
+
+// hpcdb compare --csv's rows by name (top-down: the path): numbers as written
+function compareCsv(...args) {
+  const csv = execFileSync(hpcdb, ['compare', '--csv', '--top', '0', '--min-share', '0', ...args], { encoding: 'utf8' });
+  const rows = new Map();
+  for (const line of csv.trim().split('\n').slice(1)) {
+    const m = line.match(/^"((?:[^"]|"")*)",(.*)$/);
+    const f = m[2].split(',');
+    const n = f.slice(1).map((x) => (x === 'inf' ? Infinity : Number(x)));
+    rows.set(m[1].replace(/""/g, '"'), { only: f[0], inc: [n[0], n[1], n[2], n[3]], exc: [n[7], n[8], n[9], n[10]], mean: [n[11], n[12]], max: [n[13], n[14]] });
+  }
+  return rows;
+}
+
+// The rows a person sees: depth, name (without its tag), tag, the cells' text.
+const shownRows = (page) => page.$$eval('#ctree tbody tr[data-node]', (trs) => trs.map((tr) => {
+  const name = tr.cells[0], tag = name.querySelector('.tag');
+  return { node: tr.dataset.node, depth: Math.round(parseFloat(name.style.paddingLeft) / 1.2),
+    name: name.lastChild.textContent, tag: tag ? tag.textContent : '', cells: [...tr.cells].slice(1).map((c) => c.textContent),
+    classes: [...tr.cells].slice(1).map((c) => c.className), selected: tr.classList.contains('selected') };
+}));
+
+// The page is idle: the status line says what it shows (not "Loading…").
+const idle = (page) => page.waitForFunction(() => /^A .* rows · \d+ ms$/.test(document.querySelector('#status').textContent));
+
+// Opens every closed node, one click at a time, waiting for its children to be drawn.
+async function openAll(page) {
+  for (let k = 0; k < 100; k++) {
+    const before = await page.$$eval('#ctree tbody tr[data-node]', (t) => t.length);
+    const twisty = await page.$('#ctree tbody tr[data-node] .twisty:text-is("▸")');
+    if (!twisty) return;
+    await twisty.click();
+    await page.waitForFunction((n) => document.querySelectorAll('#ctree tbody tr[data-node]').length > n, before);
+    await idle(page);
+  }
+}
+
+// With the row's path: depth-first rows, each path its ancestors' names joined as hpcdb compare writes them.
+function withPaths(rows) {
+  const stack = [];
+  return rows.map((r) => {
+    stack.length = r.depth;
+    stack.push(r.name);
+    return { ...r, path: r.depth === 0 ? r.name : stack.slice(1).join(' > ') };
+  });
+}
+
+const json = (x) => (x === Infinity ? null : x); // a ratio as the server sends it: infinity is null
+
+async function expected(page, want, seconds, profiled) { // what the page must show for each CSV row, in its own format
+  return page.evaluate(async ({ want, seconds, profiled }) => {
+    const { value } = await import('/assets/format.js');
+    const { ratioText, signed } = await import('/assets/compare/table.js');
+    const imb = (max, mean) => `${Math.round(mean > 0 ? 100 * (max / mean - 1) : 0)}%`;
+    const out = {};
+    for (const [path, w] of want) {
+      const cells = [];
+      for (const d of [w.inc, w.exc]) cells.push(value(d[0], seconds), value(d[1], seconds), signed(d[2], seconds), ratioText(d));
+      if (profiled) cells.push(value(w.mean[0], seconds), value(w.mean[1], seconds), value(w.max[0], seconds), value(w.max[1], seconds),
+        imb(w.max[0], w.mean[0]), imb(w.max[1], w.mean[1]));
+      out[path] = cells;
+    }
+    return out;
+  }, { want: [...want].map(([k, v]) => [k, { ...v, inc: v.inc.map(json), exc: v.exc.map(json) }]), seconds, profiled });
+}
+
+async function main() {
+  const pair = `${out}/pair`;
+  rmSync(pair, { recursive: true, force: true });
+  execFileSync(genRuns, ['pair', pair]);
+  const a = `${pair}/a.d`, b = `${pair}/b.d`;
+  const want = compareCsv(a, b);
+  const { proc, url } = await serve(a, b);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url);
+    await page.waitForSelector('#compare:not([hidden])');
+    await page.waitForFunction(() => /rows · \d+ ms$/.test(document.querySelector('#status').textContent));
+    await page.screenshot({ path: `${out}/single-view-with-compare-link.png` });
+    await page.click('#compare');
+    await page.waitForURL(/\/assets\/compare\/index\.html/);
+    await idle(page);
+
+    // the summary at the top
+    const summary = await page.$eval('#summary', (e) => e.textContent);
+    check(/15 aligned nodes: 11 in both, 2 only in A, 2 only in B/.test(summary), `the summary's counts: ${summary}`);
+    const regress = await page.$$eval('#summary div:nth-child(2) li', (l) => l.map((x) => x.textContent));
+    const improve = await page.$$eval('#summary div:nth-child(3) li', (l) => l.map((x) => x.textContent));
+    check(regress.length === 3 && regress[0].endsWith('app.c:10 > solve') && regress[0].startsWith('+4 x2.00'), `regressions: ${regress}`);
+    check(improve.length === 1 && improve[0].includes('setup  [only in A]') && improve[0].startsWith('-0.5 gone'), `improvements: ${improve}`);
+
+    // every node opened: each row equals compare --csv's row of its path
+    await openAll(page);
+    const seconds = 0; // gen_runs' metric "time" has no unit: plain numbers
+    const rows = withPaths(await shownRows(page));
+    const cells = await expected(page, want, seconds, true);
+    check(rows.length === want.size, `${rows.length} rows shown, compare --csv has ${want.size}`);
+    for (const r of rows) {
+      const w = cells[r.path];
+      check(w && JSON.stringify(w) === JSON.stringify(r.cells), `${r.path}: shows ${r.cells}, compare --csv gives ${w}`);
+      const only = want.get(r.path) ? want.get(r.path).only : '?';
+      check(r.tag === (only ? `only in ${only}` : ''), `${r.path}: tag "${r.tag}", compare says only_in "${only}"`);
+      if (r.path.endsWith('> solve')) check(r.classes[2].includes('worse') && r.classes[6].includes('worse'), 'a slower node is marked worse');
+    }
+    check(rows.filter((r) => r.tag === 'only in A').length === 2 && rows.filter((r) => r.tag === 'only in B').length === 2, 'two rows only in each run');
+    await page.screenshot({ path: `${out}/compare-top-down.png` });
+
+    // ranked by delta of exclusive: under each parent, siblings by |delta| from compare's numbers
+    await page.click('#ctree thead th[data-sort="delta"][data-flavour="exclusive"]');
+    await page.waitForFunction(() => document.querySelector('#ctree thead th.sorted[data-sort="delta"][data-flavour="exclusive"]') &&
+      /sorted by delta of exclusive/.test(document.querySelector('#status').textContent));
+    await idle(page);
+    await openAll(page);
+    const byExc = withPaths(await shownRows(page));
+    const siblingsSorted = (rs, key) => {
+      const last = new Map(); // parent path -> the previous sibling's key
+      for (const r of rs.slice(1)) {
+        const parent = r.path.split(' > ').slice(0, -1).join(' > '), k = key(want.get(r.path));
+        if (last.has(parent) && last.get(parent) < k) return `${r.path} (${k}) after a sibling of ${last.get(parent)}`;
+        last.set(parent, k);
+      }
+      return '';
+    };
+    const bad = siblingsSorted(byExc, (w) => Math.abs(w.exc[2]));
+    check(byExc.length === want.size && !bad, `sorted by |delta| of exclusive: ${bad}`);
+    await page.selectOption('#sort', 'ratio');
+    await page.waitForFunction(() => /sorted by ratio of exclusive/.test(document.querySelector('#status').textContent));
+    await openAll(page);
+    const logRatio = (w) => (w.exc[0] === 0 || w.exc[1] === 0 ? (w.exc[0] === w.exc[1] ? 0 : Infinity) : Math.abs(Math.log(w.exc[3])));
+    const byRatio = withPaths(await shownRows(page));
+    const badRatio = siblingsSorted(byRatio, logRatio);
+    check(byRatio.length === want.size && !badRatio, `sorted by ratio: ${badRatio}`);
+
+    // a node selected: the distributions of both runs side by side
+    const solve = byRatio.find((r) => r.path.endsWith('> solve'));
+    await page.click(`#ctree tr[data-node="${solve.node}"] td.name`);
+    await page.waitForSelector('#spread-a svg.histogram');
+    await page.waitForSelector('#spread-b svg.histogram');
+    const stats = await page.$$eval('#spread .stats', (p) => p.map((x) => x.textContent));
+    check(stats.length === 2 && stats[0].startsWith('2 profiles') && stats[0].includes('mean 2,') && stats[1].includes('mean 4,'),
+          `solve over the profiles of A and B: ${stats}`);
+    const setup = byRatio.find((r) => r.path.endsWith('> setup'));
+    await page.click(`#ctree tr[data-node="${setup.node}"] td.name`);
+    await page.waitForFunction(() => document.querySelector('#spread-b').textContent.includes('Not in B.'));
+    await page.waitForSelector('#spread-a svg.histogram');
+    await page.screenshot({ path: `${out}/compare-selected.png` });
+
+    // the flat and bottom-up views: as many rows as compare lists, by exclusive change
+    await page.click('#views button[data-view="flat"]');
+    await page.waitForFunction(() => /· flat ·/.test(document.querySelector('#status').textContent));
+    const flat = await shownRows(page);
+    check(flat.length === want.size && flat.slice(1).every((r) => cells[r.name] && JSON.stringify(cells[r.name]) === JSON.stringify(r.cells)),
+          `the flat view: ${flat.length} rows as compare's`);
+    const flatSolve = flat.find((r) => r.name.endsWith('> solve'));
+    await page.click(`#ctree tr[data-node="${flatSolve.node}"] td.name`);
+    await page.waitForSelector('#spread-a svg.histogram');
+    await page.waitForSelector('#spread-b svg.histogram');
+    await page.screenshot({ path: `${out}/compare-flat.png` });
+    const funcs = compareCsv('--view', 'bottom-up', a, b);
+    await page.click('#views button[data-view="bottom-up"]');
+    await page.waitForFunction(() => /· bottom-up ·/.test(document.querySelector('#status').textContent));
+    const bu = await shownRows(page);
+    const buCells = await expected(page, funcs, seconds, false);
+    check(bu.length === funcs.size + 1 && bu.slice(1).every((r) => JSON.stringify(buCells[r.name]) === JSON.stringify(r.cells)),
+          `the bottom-up view: ${bu.map((r) => r.name)} as compare's ${[...funcs.keys()]}`);
+
+    // a summary line: shown and selected in the top-down tree
+    await page.click('#summary div:nth-child(2) li:first-child');
+    await page.waitForFunction(() => { const s = document.querySelector('#ctree tr.selected'); return s && s.cells[0].textContent.endsWith('solve'); });
+    await idle(page);
+    check((await page.$eval('#status', (e) => e.textContent)).includes('top-down'), 'the summary opens the top-down tree');
+
+    // the state is in the URL: reloading it shows the same rows, sort and selection
+    const shown = await shownRows(page), link = page.url();
+    check(/sel=\d+/.test(link) && /sort=ratio/.test(link), `the state in the URL: ${link}`);
+    await page.reload();
+    await idle(page);
+    await page.waitForSelector('#spread-b svg.histogram');
+    const again = await shownRows(page);
+    check(JSON.stringify(again) === JSON.stringify(shown), `reloading ${link} shows the same ${shown.length} rows and selection`);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${out}/compare-dark.png` });
+    check(errors.length === 0, `no script errors: ${errors.join('; ')}`);
+  } finally {
+    await browser.close();
+    proc.kill('SIGTERM');
+  }
+  console.log(failed ? `${failed} failed` : 'passed');
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => { console.log(e.stack); process.exit(1); });
