@@ -9,7 +9,9 @@ Configurations: hpcdb analyze -j 1 and -j 2 of both builds; BEFORE's hpcdb-mpi o
 and 4 with Open MPI's mpi_yield_when_idle; AFTER's hpcdb-mpi on 1, 2, 4 ranks (one thread per rank).
 
 Usage: bench/analyze_mpi_compare.py BEFORE_BUILD AFTER_BUILD MEAS_ROOT [SIZES...]
-  (MEAS_ROOT/meas-SIZE from bench/analyze.sh or bench/analyze_mpi.sh; ROUNDS=N, default 3)"""
+  (MEAS_ROOT/meas-SIZE from bench/analyze.sh or bench/analyze_mpi.sh; ROUNDS=N, default 3;
+  ONLY='hpcdb analyze -j 2 (after),before -np 2,after -np 2': only the configurations of these names; the
+  reference database then comes from the first run of each size)"""
 import filecmp
 import os
 import re
@@ -36,7 +38,8 @@ def configs(before, after):
                   n))
     for n in (1, 2, 4):
         c.append((f'after -np {n}', mpi + ['-np', str(n), f'{after}/hpcdb-mpi', 'analyze', '--report'], n))
-    return c
+    only = [o for o in os.environ.get('ONLY', '').split(',') if o]
+    return [x for x in c if not only or x[0] in only]
 
 
 def same(a, b):
@@ -58,7 +61,8 @@ def main():
           flush=True)
     for size in sizes:
         meas, ref, out = f'{root}/meas-{size}', f'{work}/ref', f'{work}/out'
-        best, loads = {}, []
+        shutil.rmtree(ref, ignore_errors=True)
+        best, loads, cpus = {}, [], {}
         for r in range(rounds):
             for name, cmd, ranks in configs(before, after):
                 shutil.rmtree(out, ignore_errors=True)
@@ -73,7 +77,7 @@ def main():
                 lines = sorted(l for l in p.stderr.splitlines() if 'rank ' in l and ' s CPU' in l)
                 if ranks is None:
                     cpu, rss, sent = float(user) + float(system), [int(kib) // 1024], None
-                    if name == 'hpcdb analyze -j 1 (after)':
+                    if not os.path.exists(ref) or name == 'hpcdb analyze -j 1 (after)':
                         shutil.rmtree(ref, ignore_errors=True)
                         shutil.copytree(out, ref)
                 else:
@@ -83,15 +87,16 @@ def main():
                     sent = sum(int(x) for x in re.findall(r'([0-9]+) bytes sent', text)) / 2**20
                     if os.path.exists(ref) and not same(ref, out):
                         sys.exit(f'{name}: not the bytes hpcdb analyze writes')
+                cpus.setdefault(name, []).append(cpu)
                 if name not in best or wall < best[name][0]:
                     best[name] = (wall, cpu, rss, sent, lines)
                 print(f'  round {r + 1} {size} {name}: {wall:.2f} s, {cpu:.2f} CPU s', flush=True)
         print(f'\n{size}: load average (1 min) during the runs {min(loads):.1f}–{max(loads):.1f}')
-        print(f'| run | wall s (best of {rounds}) | CPU s (sum of ranks) | peak RSS MiB per rank | MiB sent |')
-        print('|---|---|---|---|---|')
+        print(f'| run | wall s (best of {rounds}) | CPU s (sum of ranks) | CPU s, each round | peak RSS MiB per rank | MiB sent |')
+        print('|---|---|---|---|---|---|')
         for name, _, _ in configs(before, after):
             wall, cpu, rss, sent, _ = best[name]
-            print(f"| {name} | {wall:.2f} | {cpu:.2f} | {' / '.join(map(str, rss))} | "
+            print(f"| {name} | {wall:.2f} | {cpu:.2f} | {' / '.join(f'{x:.2f}' for x in cpus[name])} | {' / '.join(map(str, rss))} | "
                   f"{'' if sent is None else f'{sent:.1f}'} |")
         for name, _, _ in configs(before, after):
             for line in best[name][4]:

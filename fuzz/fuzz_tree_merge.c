@@ -35,10 +35,10 @@ static int get(void *user, void **data, uint64_t *len) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   merged_tree m;
   input in = {data, size, 0};
-  if (merged_tree_init(&m, "/nonexistent") == 0 && tree_merge_parts(&m, get, &in, 0, "fuzz", NULL) == 0) {
+  if (merged_tree_init(&m, "/nonexistent") == 0 && tree_merge_parts(&m, get, &in, 0, 0, "fuzz", NULL) == 0) {
     tree_map map = {0};
     in.at = 0;
-    tree_merge_parts(&m, get, &in, 0, "fuzz", &map);
+    tree_merge_parts(&m, get, &in, 0, 1, "fuzz", &map); /* the last merge: no keys entered */
     tree_map_free(&map);
   }
   merged_tree_free(&m);

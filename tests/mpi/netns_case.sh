@@ -26,37 +26,7 @@ export HPCDB_NETNS_PREFIX=hpcdbt$index HPCDB_NETNS_TMP=$out/hosts.tmp
 bridge=hpcdbt$index-br
 rm -rf "$out" && mkdir -p "$out" "$HPCDB_NETNS_TMP"
 
-host_namespaces() { ip netns list | awk -v p="$HPCDB_NETNS_PREFIX-" 'index($1, p) == 1 {print $1}'; }
-hosts_down() {
-  for ns in $(host_namespaces); do
-    ip netns pids "$ns" | xargs -r kill -9 2>/dev/null
-  done
-  for ns in $(host_namespaces); do
-    for _ in $(seq 50); do [ -z "$(ip netns pids "$ns")" ] && break; sleep 0.1; done
-    ip netns del "$ns"
-  done
-  # a namespace outlives its name while a process is in it: remove the links by name too
-  ip -o link show | awk -F': ' -v p="${HPCDB_NETNS_PREFIX}v" 'index($2, p) == 1 {sub(/@.*/, "", $2); print $2}' |
-    xargs -r -n1 ip link del 2>/dev/null
-  ip link del "$bridge" 2>/dev/null
-  return 0
-}
-# hosts_up N: hosts $subnet.1 .. .N, the launching machine at $subnet.254
-hosts_up() {
-  hosts_down
-  ip link add "$bridge" type bridge 2>/dev/null || skip "network namespaces and bridges cannot be made here"
-  ip addr add "$subnet.254/24" dev "$bridge" && ip link set "$bridge" up || fail "bridge $bridge"
-  : > "$out/hostfile"
-  for i in $(seq 1 "$1"); do
-    local ns=$HPCDB_NETNS_PREFIX-$subnet.$i
-    ip netns add "$ns" || fail "ip netns add $ns"
-    ip link add "${HPCDB_NETNS_PREFIX}v$i" type veth peer name eth0 netns "$ns" || fail "veth for $ns"
-    ip link set "${HPCDB_NETNS_PREFIX}v$i" master "$bridge" up
-    ip -n "$ns" addr add "$subnet.$i/24" dev eth0
-    ip -n "$ns" link set eth0 up && ip -n "$ns" link set lo up
-    echo "$subnet.$i slots=$2" >> "$out/hostfile"
-  done
-}
+. "$here/netns_hosts.sh"
 trap hosts_down EXIT
 
 # The keep-alive options are what bound the time a lost host takes to end the
@@ -64,10 +34,8 @@ trap hosts_down EXIT
 keepalive=(--mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 2 --mca oob_tcp_keepalive_probes 3)
 run_mpi() {
   local np=$1; shift
-  timeout -s KILL 120 "$mpiexec" --allow-run-as-root --oversubscribe --hostfile "$out/hostfile" -np "$np" \
-    --mca plm_rsh_agent "$here/netns_agent.sh" --mca btl tcp,self \
-    --mca btl_tcp_if_include "$subnet.0/24" --mca oob_tcp_if_include "$subnet.0/24" "${keepalive[@]}" \
-    "$hpcdb_mpi" analyze "$@"
+  # shellcheck disable=SC2046 # the arguments have no blanks
+  timeout -s KILL 120 "$mpiexec" $(netns_mpi_args) -np "$np" "${keepalive[@]}" "$hpcdb_mpi" analyze "$@"
 }
 
 same_db() {

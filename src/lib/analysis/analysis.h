@@ -105,6 +105,12 @@ void unified_tree_drop_sources(unified_tree *t);
  * kept out of the experiment's tree, its callees hang on its nearest shown
  * ancestor there). */
 int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id);
+/* The id under key, if any (1; no insertion). */
+int unify_find(const unified_tree *t, unify_key key, uint32_t *out_id);
+/* Creates the child of key.parent under key, known to be new, and does not
+ * enter key: for a tree no key will be looked up in again (the last merge
+ * into the run's tree, under a context that merge made). */
+int unify_add_unlooked(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id);
 /* Makes key lead to id too, unless it leads somewhere already. */
 int unify_table_put(unified_tree *t, unify_key key, uint32_t id);
 /* Room for n keys without growing. */

@@ -174,16 +174,8 @@ static void prefetch_key(const unified_tree *t, unify_key key) {
   if (t->cap) __builtin_prefetch(&t->slots[key_hash(key) & (t->cap - 1)]);
 }
 
-int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id) {
-  if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t)); /* at most 3/4 full */
-  uint64_t i = key_hash(key) & (t->cap - 1);
-  while (t->slots[i].id_plus1) {
-    if (key_eq(t->slots[i].key, key)) {
-      *out_id = t->slots[i].id_plus1 - 1;
-      return 0;
-    }
-    i = (i + 1) & (t->cap - 1);
-  }
+/* A new context under key.parent, made from proto; its key is not looked for (nor entered). */
+static inline int add_context(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id) {
   if (t->n_ids == UINT32_MAX - 1) return hpcdb_fail(HPCDB_EUNSUPPORTED, "more than 2^32 contexts");
   if (t->n_ids == t->cap_ids) HPCDB_TRY(info_grow(t));
   uint32_t id = t->n_ids;
@@ -201,14 +193,32 @@ int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto
   }
   t->info[id] = info;
   t->n_ids++;
-  t->slots[i] = (unify_slot){key, id + 1};
-  t->count++;
   *out_id = id;
   return 0;
 }
 
+int unify_find_or_add(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id) {
+  if ((t->count + 1) * 4 > t->cap * 3) HPCDB_TRY(table_grow(t)); /* at most 3/4 full */
+  uint64_t i = key_hash(key) & (t->cap - 1);
+  while (t->slots[i].id_plus1) {
+    if (key_eq(t->slots[i].key, key)) {
+      *out_id = t->slots[i].id_plus1 - 1;
+      return 0;
+    }
+    i = (i + 1) & (t->cap - 1);
+  }
+  HPCDB_TRY(add_context(t, key, proto, hidden, out_id));
+  t->slots[i] = (unify_slot){key, *out_id + 1};
+  t->count++;
+  return 0;
+}
+
+int unify_add_unlooked(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id) {
+  return add_context(t, key, proto, hidden, out_id);
+}
+
 /* The id under key, if any (no insertion). */
-static int table_find(const unified_tree *t, unify_key key, uint32_t *out_id) {
+static inline int table_find(const unified_tree *t, unify_key key, uint32_t *out_id) {
   if (!t->cap) return 0;
   for (uint64_t i = key_hash(key) & (t->cap - 1); t->slots[i].id_plus1; i = (i + 1) & (t->cap - 1))
     if (key_eq(t->slots[i].key, key)) {
@@ -217,6 +227,8 @@ static int table_find(const unified_tree *t, unify_key key, uint32_t *out_id) {
     }
   return 0;
 }
+
+int unify_find(const unified_tree *t, unify_key key, uint32_t *out_id) { return table_find(t, key, out_id); }
 
 /* Makes key lead to id too, unless it leads somewhere already. */
 int unify_table_put(unified_tree *t, unify_key key, uint32_t id) {

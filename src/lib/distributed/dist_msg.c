@@ -50,6 +50,29 @@ void dist_msg_bytes(dist_msg *m, const void *src, uint64_t n) {
   if (p) memcpy(p, src, (size_t)n);
 }
 
+void dist_msg_varint(dist_msg *m, uint64_t v) {
+  uint8_t *p = room(m, 10);
+  if (!p) return;
+  uint64_t n = 0;
+  for (; v >= 0x80; v >>= 7) p[n++] = (uint8_t)(v | 0x80);
+  p[n++] = (uint8_t)v;
+  m->len -= 10 - n; /* room made for the longest */
+}
+
+int dist_msg_read_varint(hpcdb_cursor *c, uint64_t *v, const char *what) {
+  uint64_t x = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    if (c->pos >= c->limit) return hpcdb_fail_at(HPCDB_ETRUNCATED, c->path, c->section, c->pos, what, "truncated number");
+    uint8_t b = c->base[c->pos++];
+    if (shift == 63 && b > 1)
+      return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, c->pos - 1, what, "number past 64 bits");
+    x |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) break;
+  }
+  *v = x;
+  return 0;
+}
+
 void dist_msg_str(dist_msg *m, const char *s) {
   if (!s) {
     dist_msg_u32(m, UINT32_MAX);

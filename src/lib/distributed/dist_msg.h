@@ -20,6 +20,9 @@ void dist_msg_u32(dist_msg *m, uint32_t v);
 void dist_msg_u64(dist_msg *m, uint64_t v);
 void dist_msg_f64(dist_msg *m, double v);
 void dist_msg_bytes(dist_msg *m, const void *p, uint64_t n);
+/* An unsigned number in 7-bit groups, lowest first, the high bit of each byte
+ * telling that another follows (LEB128): 1 byte below 128, at most 10. */
+void dist_msg_varint(dist_msg *m, uint64_t v);
 /* Room for n bytes at the end, to fill in place (NULL when out of memory). */
 uint8_t *dist_msg_put(dist_msg *m, uint64_t n);
 /* NULL is sent as length UINT32_MAX. */
@@ -27,6 +30,9 @@ void dist_msg_str(dist_msg *m, const char *s);
 /* 0, or HPCDB_ENOMEM with a message. */
 int dist_msg_status(const dist_msg *m);
 void dist_msg_free(dist_msg *m);
+
+/* A number sent with dist_msg_varint; more than 10 bytes, or past 64 bits, is an error. */
+int dist_msg_read_varint(hpcdb_cursor *c, uint64_t *v, const char *what);
 
 /* A string sent with dist_msg_str; *s points into the message (NULL for NULL). */
 int dist_msg_read_str(hpcdb_cursor *c, const char **s);

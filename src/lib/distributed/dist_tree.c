@@ -25,6 +25,7 @@
 #include "analysis/structure_map.h"
 #include "common/error.h"
 #include "common/vec.h"
+#include "model/model_build.h"
 
 /* This rank's profiles' experiment and its tree's, as hpcdb_analyze starts them. */
 static int local_tree(dist_run *d) {
@@ -37,6 +38,7 @@ static int local_tree(dist_run *d) {
     hpcdb_experiment_free(tree_exp);
     return rc;
   }
+  d->tree.defer_links = 1; /* as hpcdb_analyze: linked once, on rank 0, when the run's tree is merged */
   HPCDB_TRY(hpcdb_set_format(tree_exp, "hpctoolkit-v4", 4, 0));
   if (!d->opt->ignore_structs)
     HPCDB_TRY(structure_map_open(&d->tree.structure, tree_exp, d->measurements, d->opt, keep_warning_fn(), d));
@@ -112,7 +114,8 @@ static int reduce_trees(dist_run *d) {
     link l = {d, d->rank + step};
     tree_map *map = &d->child_maps[d->n_children];
     d->children[d->n_children++] = d->rank + step;
-    int mrc = tree_merge_parts(rc == 0 ? &d->global : NULL, get_part, &l, d->opt->all_stats, "merged tree", map);
+    int last = d->rank == 0 && 2 * step >= d->size; /* rank 0's last merge makes the run's tree */
+    int mrc = tree_merge_parts(rc == 0 ? &d->global : NULL, get_part, &l, d->opt->all_stats, last, "merged tree", map);
     if (rc == 0) rc = mrc; /* 1: failed below, passed on (the failing rank tells why) */
   }
   return rc;
@@ -186,8 +189,9 @@ static int broadcast_view(dist_run *d) {
   int rc = 0;
   if (d->rank == 0) {
     merged_tree_unindex(&d->global); /* from here on it is only read, never searched */
+    rc = model_link_contexts(d->global.exp);
     d->n_contexts = d->global.exp->n_contexts;
-    rc = hpctk4_cct_context_count(d->global.exp, &d->cct_ctxs);
+    if (rc == 0) rc = hpctk4_cct_context_count(d->global.exp, &d->cct_ctxs);
     if (rc == 0 && d->size > 1) rc = tree_serialize_view(&d->global, d->cct_ctxs, &m);
   }
   if (d->size == 1) return rc;

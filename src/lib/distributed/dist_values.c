@@ -16,9 +16,11 @@
  * block's place on every rank. Contexts are cut into one range per rank, of
  * about equal bytes of cct.db, and each range into rounds of at most ROUND_BYTES
  * received: in a round every rank reads back its profiles' values of each
- * range's round (profile.db, one read per profile and range) and sends them
- * to the range's rank (18-byte records, its profiles in order), which takes
- * them sender by sender. So a context's values arrive in profile order, the
+ * range's round (profile.db, one read per profile and range, straight into
+ * the message) and sends them to the range's rank (a segment per profile: its
+ * contexts' index, 8 bytes a context, and the values as profile.db holds
+ * them, 10 bytes each; its profiles in order), which takes them sender by
+ * sender. So a context's values arrive in profile order, the
  * order in which one process gathers them, and the blocks and the summary
  * (summary_make, adding in that order) are the same to the bit. The summary's
  * values follow the thread blocks in profile.db, its context index after
@@ -32,8 +34,8 @@
 #include "common/error.h"
 #include "common/vec.h"
 
-#define RECORD 18                          /* ctx u32, profile u32, metric u16, value f64 */
-#define ROUND_BYTES ((uint64_t)4 << 20)    /* records a rank receives in one round, at most (about) */
+#define VALUE_SENT 18                      /* bytes a value takes in a round at most: 10, 8 of its context's entry */
+#define ROUND_BYTES ((uint64_t)4 << 20)    /* values a rank receives in one round, at most (about) */
 #define CCT_CHUNK ((uint64_t)1 << 18)      /* values encoded at once */
 #define SUMMARY_BUF ((uint64_t)1 << 20)    /* summary values held before they go to the spill */
 
@@ -87,8 +89,13 @@ int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex
       break;
     }
     d->count[c] += p.ctx_starts[k + 1] - p.ctx_starts[k];
-    for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++)
-      d->mask[(uint64_t)c * d->mask_words + p.metric_ids[v] / 64] |= 1ull << (p.metric_ids[v] % 64);
+    uint64_t *mask = d->mask + (uint64_t)c * d->mask_words, bits = 0;
+    if (d->mask_words == 1) { /* the common case: one word, written once */
+      for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++) bits |= 1ull << (p.metric_ids[v] % 64);
+      *mask |= bits;
+    } else {
+      for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++) mask[p.metric_ids[v] / 64] |= 1ull << (p.metric_ids[v] % 64);
+    }
   }
   if (rc == 0) {
     hpctk4_value_block_encode(&p, d->enc);
@@ -171,7 +178,15 @@ static uint32_t first_at(const hpcdb_profile *p, uint32_t c) {
   return lo;
 }
 
-/* This rank's values of each window ([win[2r], win[2r + 1]) of rank r), read back from profile.db, as records
+/* A round's values travel as profile.db holds them: per profile and window,
+ * a segment of a head (profile, contexts, values: u32 each), the contexts'
+ * index (context, values: u32 each) and the values (metric le16, value le
+ * f64), read from profile.db straight into the message. */
+#define SEGMENT_HEAD 12
+#define SEGMENT_CTX 8
+#define VALUE 10
+
+/* This rank's values of each window ([win[2r], win[2r + 1]) of rank r), read back from profile.db, as segments
  * to the window's rank: its profiles in order, contexts ascending. Its own
  * window's go to *mine (*n_mine bytes), not through MPI. */
 static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *counts, uint8_t **mine, uint64_t *n_mine) {
@@ -180,7 +195,7 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
     for (uint64_t i = 0; i < d->n_csr; i++) {
       const hpcdb_profile *p = &d->csr[i];
       uint32_t a = first_at(p, win[2 * r]), z = first_at(p, win[2 * r + 1]);
-      counts[r] += RECORD * (p->ctx_starts[z] - p->ctx_starts[a]);
+      if (z > a) counts[r] += SEGMENT_HEAD + SEGMENT_CTX * (uint64_t)(z - a) + VALUE * (p->ctx_starts[z] - p->ctx_starts[a]);
     }
   *n_mine = counts[d->rank];
   counts[d->rank] = 0;
@@ -190,41 +205,30 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
       !(*mine = malloc(*n_mine ? (size_t)*n_mine : 1)))
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu bytes of values to send", (unsigned long long)(total + *n_mine));
   uint8_t *q_out = *out, *q_mine = *mine;
-  hpctk4_read_buf buf = {0};
   int rc = 0;
   for (int r = 0; r < d->size && rc == 0; r++) {
     uint8_t *q = r == d->rank ? q_mine : q_out;
     for (uint64_t i = 0; i < d->n_csr && rc == 0; i++) {
       const hpcdb_profile *p = &d->csr[i];
       uint32_t a = first_at(p, win[2 * r]), z = first_at(p, win[2 * r + 1]);
+      if (z == a) continue;
       uint64_t v0 = p->ctx_starts[a], v1 = p->ctx_starts[z];
-      if (v1 == v0) continue;
-      if (10 * (v1 - v0) > buf.cap) {
-        free(buf.data);
-        buf.cap = 10 * (v1 - v0);
-        if (!(buf.data = malloc((size_t)buf.cap))) {
-          rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory reading values back");
-          break;
-        }
+      wr_le32(q, (uint32_t)(d->profile_base + i + 1));
+      wr_le32(q + 4, z - a);
+      wr_le32(q + 8, (uint32_t)(v1 - v0)); /* a round is far below 2^32 values */
+      q += SEGMENT_HEAD;
+      for (uint32_t k = a; k < z; k++, q += SEGMENT_CTX) {
+        wr_le32(q, p->ctx_ids[k]);
+        wr_le32(q + 4, (uint32_t)(p->ctx_starts[k + 1] - p->ctx_starts[k]));
       }
-      if ((rc = dist_pread(d->fd_prof, "profile.db", d->blocks_at + d->spill_at[i] + 10 * v0, buf.data,
-                           10 * (v1 - v0))) < 0)
-        break;
-      uint32_t profile = (uint32_t)(d->profile_base + i + 1);
-      for (uint32_t k = a; k < z; k++)
-        for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++, q += RECORD) {
-          const uint8_t *val = buf.data + 10 * (v - v0);
-          wr_le32(q, p->ctx_ids[k]);
-          wr_le32(q + 4, profile);
-          memcpy(q + 8, val, 10); /* metric le16, value le f64 */
-        }
+      rc = dist_pread(d->fd_prof, "profile.db", d->blocks_at + d->spill_at[i] + VALUE * v0, q, VALUE * (v1 - v0));
+      q += VALUE * (v1 - v0);
     }
     if (r == d->rank)
       q_mine = q;
     else
       q_out = q;
   }
-  free(buf.data);
   return rc;
 }
 
@@ -239,16 +243,35 @@ static uint64_t places(uint32_t c0, uint32_t c1, const uint64_t *count, uint64_t
   return total;
 }
 
-/* One sender's records by context: the senders in rank order give each
- * context's values in profile order. */
-static int unpack(const uint8_t *in, uint64_t n, uint32_t c0, uint32_t c1, hpctk4_cct_entry *out, uint64_t *fill) {
+static int bad_segment(uint64_t at, const char *rule) {
+  return hpcdb_fail(HPCDB_EIO, "values received, segment at byte %llu: %s", (unsigned long long)at, rule);
+}
+
+/* One sender's segments by context: the senders in rank order give each
+ * context's values in profile order. *placed counts the values placed. */
+static int unpack(const uint8_t *in, uint64_t n, uint32_t c0, uint32_t c1, hpctk4_cct_entry *out, uint64_t *fill,
+                  uint64_t *placed) {
   const uint64_t *end = fill + (c1 - c0);
-  for (uint64_t i = 0; i < n / RECORD; i++) {
-    const uint8_t *q = in + RECORD * i;
-    uint32_t c = rd_le32(q);
-    if (c < c0 || c >= c1 || fill[c - c0] >= end[c - c0])
-      return hpcdb_fail(HPCDB_EIO, "received a value of context %u, not expected here", c);
-    out[fill[c - c0]++] = (hpctk4_cct_entry){rd_le32(q + 4), rd_le16(q + 8), rd_le_f64(q + 10)};
+  for (uint64_t at = 0; at < n;) {
+    if (n - at < SEGMENT_HEAD) return bad_segment(at, "truncated head");
+    const uint8_t *h = in + at;
+    uint32_t profile = rd_le32(h), n_ctxs = rd_le32(h + 4), n_values = rd_le32(h + 8);
+    uint64_t size = SEGMENT_HEAD + SEGMENT_CTX * (uint64_t)n_ctxs + VALUE * (uint64_t)n_values;
+    if (size > n - at) return bad_segment(at, "longer than the message");
+    const uint8_t *idx = h + SEGMENT_HEAD, *val = idx + SEGMENT_CTX * (uint64_t)n_ctxs;
+    uint64_t used = 0;
+    for (uint32_t k = 0; k < n_ctxs; k++, idx += SEGMENT_CTX) {
+      uint32_t c = rd_le32(idx), m = rd_le32(idx + 4);
+      if (c < c0 || c >= c1 || m > n_values - used || m > end[c - c0] - fill[c - c0])
+        return hpcdb_fail(HPCDB_EIO, "received %u values of context %u, not expected here", m, c);
+      hpctk4_cct_entry *o = out + fill[c - c0];
+      for (uint32_t j = 0; j < m; j++, val += VALUE) o[j] = (hpctk4_cct_entry){profile, rd_le16(val), rd_le_f64(val + 2)};
+      fill[c - c0] += m;
+      used += m;
+    }
+    if (used != n_values) return bad_segment(at, "its contexts' values do not add up to its count");
+    *placed += used;
+    at += size;
   }
   return 0;
 }
@@ -416,7 +439,7 @@ static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, 
     for (uint32_t c = bounds[r]; c < bounds[r + 1]; c++) v += d->count[c];
     most = v > most ? v : most;
   }
-  uint32_t rounds = (uint32_t)((RECORD * most + ROUND_BYTES - 1) / ROUND_BYTES);
+  uint32_t rounds = (uint32_t)((VALUE_SENT * most + ROUND_BYTES - 1) / ROUND_BYTES);
   if (rounds == 0) rounds = 1;
   uint32_t *cuts = malloc((size_t)d->size * (rounds + 1) * sizeof *cuts);
   uint32_t *win = malloc(2 * (size_t)d->size * sizeof *win);
@@ -450,13 +473,14 @@ static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, 
       n += counts[d->size + r];
       if (r < d->rank) before += counts[d->size + r];
     }
-    if (rc == 0 && n != RECORD * values)
-      wrc = hpcdb_fail(HPCDB_EIO, "received %llu bytes of values, expected %llu", (unsigned long long)n,
-                       (unsigned long long)(RECORD * values));
+    uint64_t placed = 0;
     if (rc == 0 && wrc == 0 && !(e = malloc((values ? values : 1) * sizeof *e))) wrc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    if (rc == 0 && wrc == 0) wrc = unpack(in, before, c0, c1, e, fill); /* the lower ranks', this one's, the higher */
-    if (rc == 0 && wrc == 0) wrc = unpack(mine, n_mine, c0, c1, e, fill);
-    if (rc == 0 && wrc == 0) wrc = unpack((const uint8_t *)in + before, n - n_mine - before, c0, c1, e, fill);
+    if (rc == 0 && wrc == 0) wrc = unpack(in, before, c0, c1, e, fill, &placed); /* the lower ranks', this one's, the higher */
+    if (rc == 0 && wrc == 0) wrc = unpack(mine, n_mine, c0, c1, e, fill, &placed);
+    if (rc == 0 && wrc == 0) wrc = unpack((const uint8_t *)in + before, n - n_mine - before, c0, c1, e, fill, &placed);
+    if (rc == 0 && wrc == 0 && placed != values) /* no context got more than its count: now each has all of it */
+      wrc = hpcdb_fail(HPCDB_EIO, "received %llu values, expected %llu", (unsigned long long)placed,
+                       (unsigned long long)values);
     free(in);
     free(mine);
     if (rc == 0 && wrc == 0) wrc = write_window(d, e, c0, c1, start, s);

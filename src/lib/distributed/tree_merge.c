@@ -10,28 +10,34 @@
 
 #define TREE_MAGIC 0x52544448u /* "HDTR" */
 
-#define CONTEXT_KEY 19  /* parent u32, key module u32, key offset u64, hidden u8, lexical u8, loop u8 */
-#define CONTEXT_HEAD 8  /* kind, relation, lexical type, flags u8; propagation, entry point u16 */
-#define CONTEXT_TAIL 24 /* function, file, line, module u32; offset u64 */
+/* A context goes as varints (dist_msg_varint), most of one byte: its key (the id's distance to its
+ * parent, the key's module or kind, its offset), a byte of bits, and unless hidden its prototype
+ * (4 bytes: kind, relation, lexical type, flags; propagation and entry point; its name; function,
+ * file, line, module, offset, an index sent + 1 and HPCDB_NONE as 0). */
+#define CONTEXT_MIN 4 /* bytes a context takes at least: three varints and the bits */
+enum { SENT_HIDDEN = 1, SENT_LEXICAL = 2, SENT_LOOP = 4 };
+/* The key kinds (KEY_UNKNOWN .. KEY_ENTRY) go as 0-5, modules after them. */
+#define KEY_KINDS 6
+_Static_assert(KEY_UNKNOWN == UINT32_MAX - (KEY_KINDS - 1) && KEY_ENTRY == UINT32_MAX, "key kinds as tree_merge.c sends them");
+
+static uint64_t index_sent(uint32_t v) { return v == HPCDB_NONE ? 0 : (uint64_t)v + 1; }
 
 static void put_context(dist_msg *m, const hpcdb_context *c) {
-  uint8_t *p = dist_msg_put(m, CONTEXT_HEAD);
+  uint8_t *p = dist_msg_put(m, 4);
   if (p) {
     p[0] = c->kind;
     p[1] = c->relation;
     p[2] = c->lexical_type;
     p[3] = c->flags;
-    wr_le16(p + 4, c->propagation);
-    wr_le16(p + 6, c->entry_point);
   }
+  dist_msg_varint(m, c->propagation);
+  dist_msg_varint(m, c->entry_point);
   dist_msg_str(m, c->name);
-  if ((p = dist_msg_put(m, CONTEXT_TAIL))) {
-    wr_le32(p, c->function);
-    wr_le32(p + 4, c->file);
-    wr_le32(p + 8, c->line);
-    wr_le32(p + 12, c->module);
-    wr_le64(p + 16, c->offset);
-  }
+  dist_msg_varint(m, index_sent(c->function));
+  dist_msg_varint(m, index_sent(c->file));
+  dist_msg_varint(m, c->line);
+  dist_msg_varint(m, index_sent(c->module));
+  dist_msg_varint(m, c->offset);
 }
 
 static void put_ident(dist_msg *m, const fn_ident *id) {
@@ -100,14 +106,10 @@ static void put_contexts(const unified_tree *t, const unify_key *keys, uint32_t 
     uint32_t id = *next;
     const ctx_info *info = &t->info[id];
     int hidden = info->model_index == HPCDB_NONE;
-    uint8_t *p = dist_msg_put(m, CONTEXT_KEY);
-    if (!p) break;
-    wr_le32(p, keys[id].parent);
-    wr_le32(p + 4, keys[id].module);
-    wr_le64(p + 8, keys[id].offset);
-    p[16] = (uint8_t)hidden;
-    p[17] = info->lexical;
-    p[18] = info->loop;
+    dist_msg_varint(m, id - keys[id].parent); /* a parent's id is below its child's */
+    dist_msg_varint(m, (uint32_t)(keys[id].module + KEY_KINDS));
+    dist_msg_varint(m, keys[id].offset);
+    dist_msg_u8(m, (uint8_t)((hidden ? SENT_HIDDEN : 0) | (info->lexical ? SENT_LEXICAL : 0) | (info->loop ? SENT_LOOP : 0)));
     if (!hidden) put_context(m, &t->exp->contexts[info->model_index]);
   }
   if (!m->failed) wr_le32(m->data + at, n);
@@ -237,6 +239,8 @@ static int same_ident(const fn_ident *a, const fn_ident *b) {
 typedef struct merge_maps {
   uint32_t *modules, *files, *functions, *ids, *metrics;
   uint32_t n_modules, n_files, n_functions, n_ids, n_metrics;
+  int last;           /* no key is looked up in the tree after this merge: new contexts' keys are not entered */
+  uint32_t first_new; /* the receiver's first context this merge makes */
 } merge_maps;
 
 static void maps_free(merge_maps *mm) {
@@ -326,22 +330,41 @@ static int merge_functions(hpcdb_cursor *c, merged_tree *mt, merge_maps *mm) {
   return 0;
 }
 
+/* A varint of at most max. */
+static int read_number(hpcdb_cursor *c, uint64_t max, uint64_t *v, const char *what) {
+  uint64_t at = c->pos;
+  HPCDB_TRY(dist_msg_read_varint(c, v, what));
+  if (*v > max) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, what, "%llu is too large", (unsigned long long)*v);
+  return 0;
+}
+
+/* An index sent with index_sent. */
+static int read_index(hpcdb_cursor *c, uint32_t *v, const char *what) {
+  uint64_t x;
+  HPCDB_TRY(read_number(c, (uint64_t)HPCDB_NONE, &x, what)); /* HPCDB_NONE - 1 + 1: the largest index */
+  *v = x == 0 ? HPCDB_NONE : (uint32_t)(x - 1);
+  return 0;
+}
+
 static int read_context(hpcdb_cursor *c, const merge_maps *mm, hpcdb_context *p) {
-  const uint8_t *q = cursor_take(c, CONTEXT_HEAD, "context");
+  const uint8_t *q = cursor_take(c, 4, "context");
   if (!q) return HPCDB_ETRUNCATED;
   p->kind = q[0];
   p->relation = q[1];
   p->lexical_type = q[2];
   p->flags = q[3];
-  p->propagation = rd_le16(q + 4);
-  p->entry_point = rd_le16(q + 6);
+  uint64_t v;
+  HPCDB_TRY(read_number(c, UINT16_MAX, &v, "context propagation"));
+  p->propagation = (uint16_t)v;
+  HPCDB_TRY(read_number(c, UINT16_MAX, &v, "context entry point"));
+  p->entry_point = (uint16_t)v;
   HPCDB_TRY(dist_msg_read_str(c, &p->name));
-  if (!(q = cursor_take(c, CONTEXT_TAIL, "context"))) return HPCDB_ETRUNCATED;
-  p->function = rd_le32(q);
-  p->file = rd_le32(q + 4);
-  p->line = rd_le32(q + 8);
-  p->module = rd_le32(q + 12);
-  p->offset = rd_le64(q + 16);
+  HPCDB_TRY(read_index(c, &p->function, "context function"));
+  HPCDB_TRY(read_index(c, &p->file, "context file"));
+  HPCDB_TRY(read_number(c, UINT32_MAX, &v, "context line"));
+  p->line = (uint32_t)v;
+  HPCDB_TRY(read_index(c, &p->module, "context module"));
+  HPCDB_TRY(dist_msg_read_varint(c, &p->offset, "context offset"));
   HPCDB_TRY(map_index(c, mm->functions, mm->n_functions, &p->function, "context function"));
   HPCDB_TRY(map_index(c, mm->files, mm->n_files, &p->file, "context file"));
   return map_index(c, mm->modules, mm->n_modules, &p->module, "context module");
@@ -379,14 +402,20 @@ static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm, uint
   uint32_t n;
   HPCDB_TRY(cursor_le32(c, &n, "context count"));
   if (n > mm->n_ids - *next) return bad(c, "context count");
-  HPCDB_TRY(check_count(c, n, CONTEXT_KEY, "context count"));
+  HPCDB_TRY(check_count(c, n, CONTEXT_MIN, "context count"));
   for (uint32_t id = *next; id < *next + n; id++) {
-    const uint8_t *q = cursor_take(c, CONTEXT_KEY, "context");
-    if (!q) return HPCDB_ETRUNCATED;
-    unify_key key = {rd_le32(q), rd_le32(q + 4), rd_le64(q + 8)};
-    uint8_t hidden = q[16], lexical = q[17], loop = q[18];
-    if (key.parent >= id) return bad(c, "parent");
-    key.parent = mm->ids[key.parent];
+    uint64_t up, module, at = c->pos;
+    unify_key key;
+    uint8_t bits;
+    HPCDB_TRY(read_number(c, id, &up, "context parent"));
+    HPCDB_TRY(read_number(c, UINT32_MAX, &module, "context key module"));
+    HPCDB_TRY(dist_msg_read_varint(c, &key.offset, "context key offset"));
+    HPCDB_TRY(cursor_u8(c, &bits, "context bits"));
+    if (up == 0 || bits > (SENT_HIDDEN | SENT_LEXICAL | SENT_LOOP))
+      return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, "context", "not a context");
+    key.parent = mm->ids[id - up];
+    key.module = (uint32_t)module - KEY_KINDS;
+    int hidden = bits & SENT_HIDDEN, lexical = (bits & SENT_LEXICAL) != 0, loop = (bits & SENT_LOOP) != 0;
     HPCDB_TRY(map_key(c, mm, &key));
     hpcdb_context proto = {0};
     if (hidden) {
@@ -395,7 +424,12 @@ static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm, uint
     } else {
       HPCDB_TRY(read_context(c, mm, &proto));
     }
-    HPCDB_TRY(unify_find_or_add(t, key, &proto, hidden, &mm->ids[id]));
+    if (!mm->last) {
+      HPCDB_TRY(unify_find_or_add(t, key, &proto, hidden, &mm->ids[id]));
+    } else if (key.parent >= mm->first_new || !unify_find(t, key, &mm->ids[id])) {
+      /* under a context this merge made, a context is new too: no key of the receiver's has that parent */
+      HPCDB_TRY(unify_add_unlooked(t, key, &proto, hidden, &mm->ids[id]));
+    }
   }
   *next += n;
   return 0;
@@ -424,13 +458,15 @@ static int merge_head(hpcdb_cursor *c, merged_tree *mt, int all_stats, merge_map
   if (mm->n_ids == 0) return bad(c, "context count");
   HPCDB_TRY(alloc_map(&mm->ids, mm->n_ids));
   mm->ids[0] = 0;
+  mm->first_new = mt->t.n_ids;
   /* room for every context at once: the table does not double (two tables alive) as the tree grows */
-  return unify_table_reserve(&mt->t, mt->t.count + mm->n_ids);
+  return mm->last ? 0 : unify_table_reserve(&mt->t, mt->t.count + mm->n_ids);
 }
 
 int tree_merge_parts(merged_tree *mt, int (*get)(void *user, void **data, uint64_t *len), void *user, int all_stats,
-                     const char *what, tree_map *map) {
+                     int last, const char *what, tree_map *map) {
   merge_maps mm = {0};
+  mm.last = last;
   uint32_t next = 1;
   int rc = 0, failed_above = 0;
   for (int head = 1;; head = 0) { /* every part is taken, also after a failure, so that the sender ends */
@@ -478,12 +514,11 @@ int tree_serialize_view(const merged_tree *m, uint32_t cct_contexts, dist_msg *o
   dist_msg_u32(out, exp->n_contexts);
   dist_msg_u32(out, cct_contexts);
   dist_msg_u32(out, m->t.n_ids);
-  uint8_t *p = dist_msg_put(out, 5 * (uint64_t)(m->t.n_ids - 1));
-  for (uint32_t id = 1; p && id < m->t.n_ids; id++, p += 5) {
+  for (uint32_t id = 1; id < m->t.n_ids && !out->failed; id++) { /* the distance to the parent, the bits */
     const ctx_info *info = &m->t.info[id];
-    wr_le32(p, info->parent);
-    p[4] = (uint8_t)((info->lexical ? VIEW_LEXICAL : 0) | (info->loop ? VIEW_LOOP : 0) |
-                     (info->model_index == HPCDB_NONE ? VIEW_HIDDEN : 0));
+    dist_msg_varint(out, id - info->parent);
+    dist_msg_u8(out, (uint8_t)((info->lexical ? VIEW_LEXICAL : 0) | (info->loop ? VIEW_LOOP : 0) |
+                               (info->model_index == HPCDB_NONE ? VIEW_HIDDEN : 0)));
   }
   return dist_msg_status(out);
 }
@@ -512,14 +547,15 @@ int tree_view_read(merged_tree *m, const char *measurements, const uint8_t *data
   HPCDB_TRY(cursor_le32(&c, cct_contexts, "cct.db contexts"));
   HPCDB_TRY(cursor_le32(&c, &n_ids, "context count"));
   if (n_ids == 0) return bad(&c, "context count");
-  HPCDB_TRY(check_count(&c, n_ids - 1, 5, "context count"));
+  HPCDB_TRY(check_count(&c, n_ids - 1, 2, "context count"));
   HPCDB_TRY(VEC_RESERVE(&m->t.info, &m->t.cap_ids, n_ids));
-  const uint8_t *p = cursor_take(&c, 5 * (uint64_t)(n_ids - 1), "contexts");
-  if (!p) return HPCDB_ETRUNCATED;
-  for (uint32_t id = 1; id < n_ids; id++, p += 5) {
-    uint32_t parent = rd_le32(p);
-    uint8_t flags = p[4];
-    if (parent >= id) return bad(&c, "parent");
+  for (uint32_t id = 1; id < n_ids; id++) {
+    uint64_t up;
+    uint8_t flags;
+    HPCDB_TRY(read_number(&c, id, &up, "context parent"));
+    HPCDB_TRY(cursor_u8(&c, &flags, "context bits"));
+    if (up == 0) return bad(&c, "parent");
+    uint32_t parent = id - (uint32_t)up;
     m->t.info[id] = (ctx_info){parent, HPCDB_NONE, flags & VIEW_HIDDEN ? m->t.info[parent].visible : id,
                                (uint8_t)(flags & VIEW_LEXICAL ? 1 : 0), (uint8_t)(flags & VIEW_LOOP ? 1 : 0)};
   }

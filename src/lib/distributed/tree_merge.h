@@ -62,15 +62,19 @@ void tree_map_free(tree_map *map);
 /* Merges a tree tree_send sends into m, part by part as get receives them
  * (what names the sender in errors); map (may be NULL) gets the sender's ids
  * and metrics. Every part is taken, also after a failure (m NULL: only
- * taken), so the sender always ends. 1: the sender failed (an empty part). */
+ * taken), so the sender always ends. 1: the sender failed (an empty part).
+ * last: m is neither merged into nor sent after this (the run's tree): the
+ * new contexts' keys are not entered in its lookup table, and a context
+ * under a new one is not looked for. */
 int tree_merge_parts(merged_tree *m, int (*get)(void *user, void **data, uint64_t *len), void *user, int all_stats,
-                     const char *what, tree_map *map);
+                     int last, const char *what, tree_map *map);
 
 /* The run's tree as propagation and traces read it (tree_view_read): its
- * metrics, and per context the parent, the propagation and loop bits and
- * whether it is hidden (5 bytes a context); n_contexts and cct_contexts (the
- * experiment's context count and cct.db's) travel with it. m gets an
- * experiment of the metrics only and the contexts' ctx_info. */
+ * metrics, and per context the distance to its parent (a varint) and a byte
+ * of bits (propagation, loop, hidden): 3.8 bytes a context in the generated
+ * measurements of bench/; n_contexts and cct_contexts (the experiment's
+ * context count and cct.db's) travel with it. m gets an experiment of the
+ * metrics only and the contexts' ctx_info. */
 int tree_serialize_view(const merged_tree *m, uint32_t cct_contexts, dist_msg *out);
 int tree_view_read(merged_tree *m, const char *measurements, const uint8_t *data, uint64_t len, int all_stats,
                    uint32_t *n_contexts, uint32_t *cct_contexts);
