@@ -5,12 +5,14 @@ kill the output's name must hold nothing or a complete output equal to the
 uninterrupted run's (and that validates), the inputs must be byte-identical,
 nothing but the writer's hidden temporaries (.NAME.hpcdb-tmp-PID.*) may be
 left beside it, and the next run of the same command must succeed, remove
-them, and write the same output.
+them, and write the same output. Writers without crash points of their own
+(the CLI's -o FILE of export and dump) are also killed the moment their
+temporary appears (a directory polled), and at random moments after it.
 
   crash_campaign.py HPCDB DATA WORK [--points N] [--seed S] [--quick] [--json FILE]
 
 --quick: three points per writer (the first and the last crash point and one
-moment), for ctest. Exit status 0 when no kill broke a rule, 1 otherwise."""
+moment; for export and dump, the temporary's appearance), for ctest. Exit status 0 when no kill broke a rule, 1 otherwise."""
 import argparse
 import hashlib
 import json
@@ -41,6 +43,9 @@ def writers(hpcdb, data, record_lib):
     for fmt in ["folded", "csv", "speedscope", "chrome-trace", "flamegraph", "html"]:
         ws.append((f"export-{fmt}", ["export", "--format", fmt, f"{v4}/ping-pong-mpi", "-o", "{out}"], "out",
                    [f"{v4}/ping-pong-mpi"]))
+    for fmt in ["text", "json"]:
+        ws.append((f"dump-{fmt}", ["dump"] + (["--json"] if fmt == "json" else []) + [f"{v4}/lmp-openmp", "-o", "{out}"],
+                   "out", [f"{v4}/lmp-openmp"]))
     ws = [(name, [hpcdb], args, out, inputs) for name, args, out, inputs in ws]
     mpirun, hpcdb_mpi = shutil.which("mpirun"), os.path.join(os.path.dirname(hpcdb), "hpcdb-mpi")
     if mpirun and os.path.exists(hpcdb_mpi):  # killed at crash points only: a killed mpirun leaves its ranks running
@@ -73,23 +78,38 @@ class Writer:
         self.out_name = out_name
         self.args = [a.format(out=self.out, work=self.work) for a in args]
         self.cache = os.path.join(self.work, "cache") if "--cache" in args else None
-        self.stats = dict(kills=0, by_point=0, by_time=0, finished_first=0, absent=0, complete=0,
+        self.stats = dict(kills=0, by_point=0, by_time=0, by_temporary=0, finished_first=0, absent=0, complete=0,
                           leftovers_after_kill=0, broken=0, problems=[])
 
     def fresh(self):
         shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(self.work)
 
-    def run(self, env=None, kill_after=None, force=False):
+    def run(self, env=None, kill_after=None, force=False, at_temporary=None):
+        """at_temporary: SIGKILL this many seconds after the output's temporary appears."""
         args = self.prefix + self.args[:1] + (["--force"] if force else []) + self.args[1:]
         e = dict(os.environ, **(env or {}))
-        p = subprocess.Popen(args, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        p = subprocess.Popen(args, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        if at_temporary is not None:
+            while p.poll() is None and not self.leftovers():
+                pass
+            if at_temporary:
+                time.sleep(at_temporary)
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
         if kill_after is not None:
             try:
                 p.wait(timeout=kill_after)
             except subprocess.TimeoutExpired:
                 p.send_signal(signal.SIGKILL)
         _, err = p.communicate(timeout=600)
+        # what the killed writer started (struct's child) dies with it, a moment later: wait for that
+        for _ in range(500):
+            try:
+                os.killpg(p.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.01)
         return p.returncode, err.decode(errors="replace")
 
     def reference(self):
@@ -139,10 +159,10 @@ class Writer:
                 problems.append(f"{when}: input {i} changed")
         return got, problems
 
-    def kill_once(self, point=None, after=None):
+    def kill_once(self, point=None, after=None, at_temporary=None):
         self.fresh()
         env = {"HPCDB_CRASH_AT": str(point)} if point else None
-        rc, err = self.run(env, kill_after=after)
+        rc, err = self.run(env, kill_after=after, at_temporary=at_temporary)
         if rc == 0 or (rc != -signal.SIGKILL and not self.mpi):  # mpirun ends with its own status
             self.stats["finished_first"] += 1
             return
@@ -152,8 +172,9 @@ class Writer:
                     break
                 time.sleep(0.1)
         self.stats["kills"] += 1
-        self.stats["by_point" if point else "by_time"] += 1
-        where = f"kill at point {point}" if point else f"kill after {after:.3f}s"
+        self.stats["by_point" if point else "by_time" if after is not None else "by_temporary"] += 1
+        where = (f"kill at point {point}" if point else f"kill after {after:.3f}s" if after is not None
+                 else f"kill {at_temporary:.4f}s after the temporary appeared")
         got, problems = self.check_output(where)
         self.stats["absent" if got is None else "complete"] += 1
         if self.leftovers():
@@ -166,7 +187,7 @@ class Writer:
         problems += more
         if got is None:
             problems.append(f"{where}, next run: no output")
-        if self.leftovers() and not self.name.startswith("export"):
+        if self.leftovers():
             problems.append(f"{where}, next run: temporaries left: {self.leftovers()}")
         if problems:
             self.stats["broken"] += 1
@@ -200,21 +221,27 @@ def main():
     started = time.monotonic()
     for w in ws:
         w.reference()
+        own_writer = w.out_name == "out"  # the CLI's -o FILE: no crash points, killed by its temporary
         if a.quick:
             points = [1, w.points] if w.points else []
-            moments = [w.seconds * rng.uniform(0.2, 0.8)] if not w.mpi else []
+            moments = [w.seconds * rng.uniform(0.2, 0.8)] if not w.mpi and not own_writer else []
+            at_temp = [0.0] if own_writer else []
         else:
             per = max(1, a.points // len(ws))
             n_points = min(w.points, per // 2) if w.points else 0
             points = sorted(rng.sample(range(1, w.points + 1), n_points)) if n_points else []
-            moments = [w.seconds * rng.uniform(0.0, 1.0) for _ in range(per - len(points))] if not w.mpi else []
+            n_temp = (per - len(points)) // 2 if own_writer else 0
+            at_temp = [0.0] + [w.seconds * rng.uniform(0.0, 0.5) for _ in range(n_temp - 1)] if n_temp else []
+            moments = [w.seconds * rng.uniform(0.0, 1.0) for _ in range(per - len(points) - n_temp)] if not w.mpi else []
         for p in dict.fromkeys(points):
             w.kill_once(point=p)
         for m in moments:
             w.kill_once(after=m)
+        for t in at_temp:
+            w.kill_once(at_temporary=t)
         s = w.stats
         print(f"{w.name:22} crash points {w.points:6}  kills {s['kills']:4} (at points {s['by_point']}, "
-              f"by time {s['by_time']}; {s['finished_first']} finished first)  absent {s['absent']}  "
+              f"by time {s['by_time']}, at the temporary {s['by_temporary']}; {s['finished_first']} finished first)  absent {s['absent']}  "
               f"complete {s['complete']}  with temporaries {s['leftovers_after_kill']}  broken {s['broken']}")
         for p in s["problems"][:10]:
             print("   ", p)

@@ -30,6 +30,10 @@ HPCDB_API void hpcdb_cube_close(hpcdb_cube *c); /* NULL-safe */
 HPCDB_API uint32_t hpcdb_cube_n_metrics(const hpcdb_cube *c);
 HPCDB_API uint32_t hpcdb_cube_n_cnodes(const hpcdb_cube *c);
 HPCDB_API uint32_t hpcdb_cube_n_locations(const hpcdb_cube *c);
+/* The model of an opened file, as hpcdb_read_opts reads it (options may be
+ * NULL: everything), without parsing anchor.xml or placing the members
+ * again. c must outlive the call only. */
+HPCDB_API int hpcdb_cube_read_opened(hpcdb_experiment **out, const hpcdb_cube *c, const hpcdb_read_options *options);
 /* The metric's unique name (metrics in anchor.xml order), or NULL. */
 HPCDB_API const char *hpcdb_cube_metric_name(const hpcdb_cube *c, uint32_t metric);
 /* The cnode id at document position k (pre-order), or UINT32_MAX. */
@@ -48,6 +52,19 @@ HPCDB_API int hpcdb_cube_metric_integer(const hpcdb_cube *c, uint32_t metric);
  * (a signed type's values are their two's complement). Laid out as
  * hpcdb_cube_metric_values; HPCDB_EINVAL for a metric that is not integer. */
 HPCDB_API int hpcdb_cube_metric_integers(hpcdb_cube *c, uint32_t metric, int inclusive, uint64_t *out);
+/* One cnode's values over every location: out[l] (n_locations doubles) is
+ * what hpcdb_cube_metric_values gives at [k * n_locations + l], bit for bit,
+ * without the matrix. In a plain file with plain data only the rows needed
+ * are read: the cnode's, its children's for a derived exclusive flavour, its
+ * subtree's for a derived inclusive one; other files are read as for the
+ * matrix, which is held for the call only. HPCDB_EINVAL for a metric or
+ * cnode out of range. */
+HPCDB_API int hpcdb_cube_cnode_values(hpcdb_cube *c, uint32_t metric, uint32_t k, int inclusive, double *out);
+/* One location's values at every cnode: out[k] (n_cnodes doubles) is
+ * hpcdb_cube_metric_values's [k * n_locations + location], bit for bit; a
+ * plain file's data is read through a small buffer. */
+HPCDB_API int hpcdb_cube_location_values(hpcdb_cube *c, uint32_t metric, uint32_t location, int inclusive,
+                                         double *out);
 
 typedef struct hpcdb_cube_write_options {
   int compress;   /* ZCUBEX.DATA: one zlib stream per row */

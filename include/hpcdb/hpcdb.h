@@ -44,6 +44,12 @@ HPCDB_API const char *hpcdb_last_error(void);
 HPCDB_API void hpcdb_clear_error(void);
 HPCDB_API const char *hpcdb_status_name(int status);
 
+/* Removes what runs writing output left behind when they were killed: the
+ * hidden temporaries beside it, `.NAME.hpcdb-tmp-PID.*`, whose PID is not a
+ * live process (a live run's are never touched). Every writer of the library
+ * does this itself before writing; for a program's own writers. */
+HPCDB_API void hpcdb_remove_leftovers(const char *output);
+
 /* ---- formats ------------------------------------------------------------- */
 
 typedef enum hpcdb_format {

@@ -1,8 +1,9 @@
 /* A command's -o FILE: written under a temporary name beside FILE and
  * renamed over it only once whole, so that a failed or interrupted export
- * leaves FILE as it was (absent, or the previous one). A FILE that is a
- * device or a pipe (/dev/null, a FIFO) is written in place: it is not a
- * file to replace, and renaming over it would replace the device. */
+ * leaves FILE as it was (absent, or the previous one); the next run removes
+ * a killed run's temporary. A FILE that is a device or a pipe (/dev/null, a
+ * FIFO) is written in place: it is not a file to replace, and renaming over
+ * it would replace the device. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
@@ -10,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bus_guard.h"
 #include "cli_util.h"
+#include "hpcdb/hpcdb.h"
 
 /* A character device or a FIFO: written in place, never replaced. */
 static int is_stream(const char *path) {
@@ -54,7 +57,8 @@ int cli_output_open(cli_output *o, const char *cmd, const char *path) {
     o->path = path;
     return 0;
   }
-  /* hidden and named as the library's temporaries: .NAME.hpcdb-tmp-PID.XXXXXX */
+  /* hidden and named as the library's temporaries: .NAME.hpcdb-tmp-PID.XXXXXX; those of killed runs removed */
+  hpcdb_remove_leftovers(path);
   const char *slash = strrchr(path, '/');
   int dir_len = slash ? (int)(slash - path + 1) : 0;
   size_t n = strlen(path) + 48;
@@ -67,12 +71,14 @@ int cli_output_open(cli_output *o, const char *cmd, const char *path) {
     o->temp = NULL;
     return EXIT_FAILED;
   }
+  bus_guard_temporary(o->temp);
   mode_t mask = umask(0); /* mkstemp makes 0600: give the mode fopen would */
   umask(mask);
   fchmod(fd, 0666 & ~mask);
   if (!(o->f = fdopen(fd, "w"))) {
     int e = errno;
     close(fd);
+    bus_guard_temporary(NULL);
     unlink(o->temp);
     free(o->temp);
     o->temp = NULL;
@@ -96,6 +102,7 @@ int cli_output_finish(cli_output *o, const char *cmd, int ok) {
     closed = 0;
   }
   if (!ok || !closed) unlink(o->temp);
+  bus_guard_temporary(NULL);
   free(o->temp);
   memset(o, 0, sizeof *o);
   return ok && closed ? 0 : EXIT_FAILED;

@@ -11,6 +11,7 @@
 #include "hpcdb/binstruct.h"
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/hpcrun.h"
+#include "struct_child.h"
 
 static const char help[] =
     "NAME\n"
@@ -107,15 +108,10 @@ static void report(const run *r, const char *bin, const char *out, int from_cach
     fprintf(stderr, "hpcdb struct: %s: no machine-code decoder (Capstone missing or without this machine): no loops\n", bin);
 }
 
-static int one(run *r, const char *bin, const char *out) {
+/* One binary's structure, made in a child process (struct_child.h); the message of a failure in why. */
+static int one(run *r, const char *bin, const char *out, char *why, size_t why_len) {
   int from_cache = 0;
-  int rc;
-  if (!strcmp(out, "-")) {
-    rc = hpcdb_binstruct_write(bin, stdout, &r->opt);
-    if (rc == 0 && fflush(stdout) != 0) return cli_fail("struct", "writing standard output failed");
-  } else {
-    rc = hpcdb_binstruct_write_file(bin, out, r->cache, &r->opt, &from_cache);
-  }
+  int rc = struct_in_child(bin, out, r->cache, &r->opt, &from_cache, why, why_len);
   if (rc < 0) return rc;
   report(r, bin, out, from_cache);
   if (from_cache) r->cached++;
@@ -178,8 +174,9 @@ static int meas_one(run *r, const char *meas, const char *bin, const char *lm_na
   }
   if (out_name(r, meas, lm_name, out, sizeof out) < 0) return cli_fail("struct", "out of memory");
   r->opt.lm_name = lm_name;
-  if (one(r, bin, out) < 0) {
-    fprintf(stderr, "hpcdb struct: warning: %s: %s\n", bin, hpcdb_last_error());
+  char why[2048];
+  if (one(r, bin, out, why, sizeof why) < 0) {
+    fprintf(stderr, "hpcdb struct: warning: %s: %s\n", bin, why);
     r->skipped++;
   }
   return 0;
@@ -343,6 +340,7 @@ int cmd_struct(int argc, char **argv) {
     name = abs_buf;
   }
   r.opt.lm_name = name;
-  if (one(&r, in, out) < 0) return cli_fail_last("struct");
+  char why[2048];
+  if (one(&r, in, out, why, sizeof why) < 0) return cli_fail("struct", why);
   return EXIT_OK;
 }

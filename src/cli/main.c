@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bus_guard.h"
 #include "commands.h"
 #include "hpcdb/hpcdb.h"
 #include "process.h"
@@ -22,7 +23,6 @@ static void usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
-  signal(SIGXFSZ, SIG_IGN); /* past a file-size limit (ulimit -f) a write fails (EFBIG) and is reported */
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -35,9 +35,15 @@ int main(int argc, char **argv) {
     printf("hpcdb %s\n", hpcdb_version());
     return 0;
   }
+  /* Past a file-size limit (ulimit -f) a write fails (EFBIG) and is reported. Not for record: an
+   * ignored signal stays ignored across exec, and the recorded program must get its own SIGXFSZ. */
+  if (strcmp(argv[1], "record") != 0) signal(SIGXFSZ, SIG_IGN);
   if (strcmp(argv[1], "analyze") == 0) process_restart_with_huge_pages(argv); /* its heap in huge pages */
   for (const cli_command *c = cli_commands; c->name; c++)
-    if (strcmp(argv[1], c->name) == 0) return c->run(argc - 1, argv + 1);
+    if (strcmp(argv[1], c->name) == 0) {
+      bus_guard_install(c->name); /* an input cut short while read: an error, not a crash */
+      return c->run(argc - 1, argv + 1);
+    }
   fprintf(stderr, "hpcdb: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return 2;

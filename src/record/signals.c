@@ -5,19 +5,21 @@
  * SIGTERM, SIGINT, SIGHUP left at their default: the profiler writes the
  * files, then the signal kills the process as it would have; a handler the
  * program installs replaces the profiler's. The same for the signals of a
- * crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS): what was
- * measured is written, then the crash goes on as it would have (on_fatal). */
+ * crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS) and of a
+ * limit passed (SIGXFSZ, SIGXCPU): what was measured is written, then the
+ * crash goes on as it would have (on_fatal). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "record.h"
 
 static const int term_signals[] = {SIGTERM, SIGINT, SIGHUP, /* then the crashes: */
-                                   SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
+                                   SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGXFSZ, SIGXCPU};
 #define N_QUIT 3 /* the first N_QUIT are asked for; the others are crashes */
 #define FATAL_FLUSH_SECONDS 5
 #define N_TERM (int)(sizeof term_signals / sizeof term_signals[0])
@@ -57,7 +59,9 @@ static void on_terminate(int sig) {
  * hold: the signal is unblocked first, so that a second fault ends the
  * process at once, and a timer sends it again after FATAL_FLUSH_SECONDS in
  * case the writing hangs. Nothing is written when the profiler's own code
- * crashed (its tree may be half updated). */
+ * crashed (its tree may be half updated). A program that passed its own
+ * file-size limit (SIGXFSZ) is let write up to the hard limit: it is dying,
+ * and otherwise its measurement could not be written. */
 static void on_fatal(int sig) {
   sigset_t s;
   sigemptyset(&s);
@@ -73,6 +77,11 @@ static void on_fatal(int sig) {
     timer_t timer;
     struct itimerspec when = {{0, 0}, {FATAL_FLUSH_SECONDS, 0}};
     if (timer_create(CLOCK_MONOTONIC, &ev, &timer) == 0) timer_settime(timer, 0, &when, NULL);
+    struct rlimit fsize;
+    if (sig == SIGXFSZ && getrlimit(RLIMIT_FSIZE, &fsize) == 0) {
+      fsize.rlim_cur = fsize.rlim_max;
+      setrlimit(RLIMIT_FSIZE, &fsize);
+    }
     rec_process_finish();
   }
   raise(sig);

@@ -1,7 +1,7 @@
 /* Programs that are hard on a profiler living inside them (tests/record/stress.sh
  * runs each with and without hpcdb record: the same output, the same exit
- * status). argv[1] names the program; each prints what it computed, which
- * must not depend on being measured. */
+ * status). argv[1] names the program (more of them in stress_extra.c); each
+ * prints what it computed, which must not depend on being measured. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -16,9 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "stress.h"
 #include "work.h"
 
-static void burn(double seconds) {
+void stress_burn(double seconds) {
   double start = cpu_seconds();
   while (cpu_seconds() - start < seconds) spin(20000);
 }
@@ -28,9 +29,9 @@ static void *short_thread(void *arg) {
   return arg;
 }
 
-static int threads(void) { /* 2,000 short-lived threads, 50 at a time */
-  long done = 0;
-  for (int round = 0; round < 40; round++) {
+static int threads(const char *count_arg) { /* 10,000 short-lived threads (or as many as asked), 50 at a time */
+  long done = 0, rounds = (count_arg ? atol(count_arg) : 10000) / 50;
+  for (long round = 0; round < rounds; round++) {
     pthread_t t[50];
     for (int i = 0; i < 50; i++)
       if (pthread_create(&t[i], NULL, short_thread, (void *)1) != 0) return 1;
@@ -46,7 +47,7 @@ static int threads(void) { /* 2,000 short-lived threads, 50 at a time */
 
 static int fork_level(int depth) { /* two children per level: the leaves count */
   if (depth == 0) {
-    burn(0.02);
+    stress_burn(0.02);
     return 1;
   }
   int sum = 0;
@@ -62,7 +63,7 @@ static int fork_level(int depth) { /* two children per level: the leaves count *
 
 static int exec_chain(char **argv) { /* execs itself 5 times */
   int left = argv[2] ? atoi(argv[2]) : 5;
-  burn(0.02);
+  stress_burn(0.02);
   if (left == 0) {
     printf("exec chain done\n");
     return 0;
@@ -84,7 +85,7 @@ static int vfork_exec(void) {
     }
     int st;
     if (p > 0 && waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0) ok++;
-    burn(0.005);
+    stress_burn(0.005);
   }
   printf("vfork+exec %d of 20\n", (int)ok);
   return 0;
@@ -184,7 +185,7 @@ static int dlopen_loop(void) {
 
 static void *exit_soon(void *arg) {
   (void)arg;
-  burn(0.05);
+  stress_burn(0.05);
   fflush(stdout);
   _exit(5);
 }
@@ -200,7 +201,7 @@ static int exit_from_thread(void) {
 static int close_all(void) { /* every descriptor but stdout closed, the recorder's too */
   for (int fd = 0; fd < 4096; fd++)
     if (fd != 1) close(fd);
-  burn(0.1);
+  stress_burn(0.1);
   printf("closed every descriptor but 1\n");
   return 0;
 }
@@ -217,7 +218,7 @@ static int select_sleeps(void) { /* short sleeps that must not be cut short (EIN
 }
 
 static void *worker(void *arg) {
-  burn(0.005);
+  stress_burn(0.005);
   return arg;
 }
 
@@ -233,7 +234,7 @@ static int many_at_once(void) { /* 200 threads sampled at the same time */
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   const char *m = argc > 1 ? argv[1] : "";
-  if (!strcmp(m, "threads")) return threads();
+  if (!strcmp(m, "threads")) return threads(argv[2]);
   if (!strcmp(m, "threads-at-once")) return many_at_once();
   if (!strcmp(m, "fork-tree")) return printf("fork tree: %d leaves\n", fork_level(3)) < 0;
   if (!strcmp(m, "exec-chain")) return exec_chain(argv);
@@ -247,6 +248,15 @@ int main(int argc, char **argv) {
   if (!strcmp(m, "exit-from-thread")) return exit_from_thread();
   if (!strcmp(m, "close-all")) return close_all();
   if (!strcmp(m, "select-sleeps")) return select_sleeps();
+  if (!strcmp(m, "segfault")) return stress_segfault();
+  if (!strcmp(m, "abort")) return stress_abort();
+  if (!strcmp(m, "fork-threads")) return stress_fork_threads();
+  if (!strcmp(m, "signal-storm")) return stress_signal_storm();
+  if (!strcmp(m, "blocked-signals")) return stress_blocked_signals();
+  if (!strcmp(m, "posix-spawn")) return stress_posix_spawn();
+  if (!strcmp(m, "malloc-threads")) return stress_malloc_threads();
+  if (!strcmp(m, "file-size-limit")) return stress_file_size_limit();
+  if (!strcmp(m, "long-run")) return stress_long_run(argv[2]);
   fprintf(stderr, "stress: unknown program '%s'\n", m);
   return 2;
 }

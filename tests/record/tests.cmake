@@ -14,6 +14,7 @@ endfunction()
 foreach(p ratio recursive threads dlopen forkexec sigprof sigalrm endings stress)
   record_test_program(${p})
 endforeach()
+target_sources(record_stress PRIVATE ${REC_DIR}/stress_extra.c)
 target_link_libraries(record_stress PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
 # C++ exceptions through sampled frames, where a C++ compiler is installed
 include(CheckLanguage)
@@ -51,6 +52,7 @@ foreach(case ratio recursive fp-unwind threads trace dlopen forkexec sigprof sig
   set_tests_properties(record/${case} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 # Stress programs (tests/record/stress.sh): the same output and exit status with the recorder.
+# Its quick list (2,000 threads, no long run); bench/record_stress.sh runs the whole suite.
 add_test(NAME record/stress COMMAND bash ${REC_DIR}/stress.sh $<TARGET_FILE:hpcdb> ${REC_BIN} ${REC_BIN}/stress 1)
 # Sampling ratios hold only while the sampled thread has a core to itself:
 # beside another test on a 2-core machine it measured 0.96-6.4 for 3.

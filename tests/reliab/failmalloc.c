@@ -1,9 +1,10 @@
 /* LD_PRELOAD allocation-failure injection for tests/reliab/allocfail.py:
  * HPCDB_FAILMALLOC=N makes the Nth allocation of the process (malloc,
  * calloc, realloc, posix_memalign, aligned_alloc, counted together) return
- * NULL with errno ENOMEM, once; HPCDB_FAILMALLOC_COUNT=FILE writes at exit
- * how many allocations the process made. Built without sanitizers (their
- * runtime owns malloc). */
+ * NULL with errno ENOMEM, once; HPCDB_FAILMALLOC_COUNT=FILE adds a line at
+ * exit: how many allocations the process made (a forked child counts on from
+ * its parent's count, and writes its own line). Built without sanitizers
+ * (their runtime owns malloc). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdatomic.h>
@@ -48,7 +49,7 @@ static __attribute__((destructor)) void write_count(void) {
   const char *path = getenv("HPCDB_FAILMALLOC_COUNT");
   if (!path) return;
   fail_at = 0; /* fopen's own allocations must not fail */
-  FILE *f = fopen(path, "w");
+  FILE *f = fopen(path, "a");
   if (!f) return;
   fprintf(f, "%ld\n", (long)atomic_load(&calls));
   fclose(f);

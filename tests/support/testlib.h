@@ -46,6 +46,9 @@ int testlib_same_file(const char *a, const char *b);
 /* The same for dir_a/name and dir_b/name. */
 int testlib_same_in_dirs(const char *dir_a, const char *dir_b, const char *name);
 int testlib_write_file(const char *path, const void *data, size_t len);
+/* A gzip-compressed copy of path, written as dir/NAME.cubex.gz (a static
+ * buffer holds its path until the next call). */
+const char *testlib_gzip_copy(const char *path, const char *dir, const char *name);
 /* A tar archive (pax, plain ustar headers where they suffice) of n members,
  * as Cube files are: 0, or -1 when libarchive fails. */
 typedef struct testlib_member {

@@ -168,9 +168,16 @@ async function columnsCheck(page) {
   const csv = readFileSync(await download.path(), 'utf8').split('\n');
   check(csv[0] === 'depth,node,name,"0 - ""CPUTIME (sec)"" inclusive","0 - ""CPUTIME (sec)"" exclusive","CPUTIME (sec) inclusive","CPUTIME (sec) exclusive"' &&
         /^0,0,"<program root>",-0.32597\d*,0,0.32597\d*,0$/.test(csv[1]), `CSV with both metrics: ${csv[0]} / ${csv[1]}`);
-  await page.click('#columns summary');
-  await page.click('#tree th[data-m="1"][data-sort="exclusive"]');
+  // the chooser still open: the second metric's headers are in sight (the point at their middle is theirs) and take the click
+  const inSight = await page.$$eval('#tree th[data-m="1"]', (ths) => ths.length === 2 && document.querySelector('#columns').open &&
+    ths.every((th) => { const r = th.getBoundingClientRect(); return th.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }));
+  check(inSight, 'with the Columns chooser open, the second metric\'s headers are not covered');
+  await page.screenshot({ path: `${out}/columns-open-light.png` });
+  await page.click('#tree th[data-m="1"][data-sort="exclusive"]', { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('#tree th.sorted[data-m="1"][data-sort="exclusive"]'));
   await idle(page);
+  await page.click('#columns summary');
+  await page.waitForFunction(() => !document.querySelector('#columns').open);
   check(page.url().includes('sortm=CPUTIME') && page.url().includes('sort=exclusive'), 'sorting by the second metric is in the URL');
   check(await page.$eval('#tree th.sorted', (th) => th.dataset.m === '1' && th.dataset.sort === 'exclusive'), 'its header is marked sorted');
   const want = await serverOrder(page, { metric: 'CPUTIME (sec)', sort: 'exclusive' });

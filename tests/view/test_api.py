@@ -234,8 +234,23 @@ def other_formats(hpcdb, samples):
             check(info["databases"][0]["access"] == access, f"{path}: access {info['databases'][0]['access']}")
             check(answer(s, "/api/children?" + q(node=0))["total"] > 0, f"{path}: the root has children")
             spread_sums(s, path)
+            if access == "cube":
+                profile_tree_matches_spread(s, path)
         finally:
             s.stop()
+
+
+def profile_tree_matches_spread(s, what):
+    """A profile's own tree (a location's column) holds the values the spread (a cnode's row) gives it."""
+    top = answer(s, "/api/children?" + q(node=0, limit=3))
+    for row in top["rows"][:2]:
+        for flavour, col in (("inclusive", 0), ("exclusive", 1)):
+            sp = answer(s, "/api/spread?" + q(node=row["node"], flavour=flavour))
+            for value, prof, _ in sp["points"][:: max(1, len(sp["points"]) // 4)]:
+                own = answer(s, "/api/children?" + q(node=0, limit=50, profile=prof))
+                got = [r["values"][0][col] for r in own["rows"] if r["node"] == row["node"]]
+                check(got == [value] or (not got and value == 0),
+                      f"{what}: node {row['node']} {flavour} in profile {prof}: tree {got}, spread {value}")
 
 
 def measurements(hpcdb, samples, out):

@@ -345,7 +345,7 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
   }
   if (rc == 0 && j->n_trees > 0) {
     rc = prepare_trace(j->path, &j->maps[j->n_trees - 1], trace);
-    if (rc < 0 && rc != HPCDB_ENOMEM) { /* as hpcprof: the profile stays, without its trace */
+    if (rc < 0 && rc != HPCDB_ENOMEM && !r->opt->strict) { /* as hpcprof: the profile stays, without its trace */
       snprintf(j->note, sizeof j->note, "trace of %s skipped: %s", j->path, hpcdb_last_error());
       prepared_trace_free(trace);
       rc = 0;

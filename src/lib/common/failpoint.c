@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 enum { UNREAD = -2, OFF = -1, COUNTING = 0 };
@@ -35,4 +36,13 @@ void failpoint(void) {
   if (at == OFF) return;
   long long k = atomic_fetch_add(&passed, 1) + 1;
   if (k == at) kill(getpid(), SIGKILL);
+}
+
+void failpoint_mapped(const char *path) {
+  static atomic_int stopped;
+  const char *name = getenv("HPCDB_STOP_MAPPED");
+  if (!name || atomic_load(&stopped)) return;
+  size_t n = strlen(name), m = strlen(path);
+  if (m < n || strcmp(path + m - n, name) != 0 || atomic_exchange(&stopped, 1)) return;
+  raise(SIGSTOP);
 }

@@ -8,4 +8,13 @@
 
 void failpoint(void);
 
+/* A stop point for the truncation test (tests/reliab/truncate.py): once a
+ * file is mapped and before a byte of it is read. Inert unless
+ *   HPCDB_STOP_MAPPED=NAME  the first time a file whose path ends in NAME is
+ *                           mapped, the process stops itself (SIGSTOP), so
+ *                           that the test can cut the file short, then lets
+ *                           it go on (SIGCONT).
+ * A member of a .cubex file mapped alone is named "cube-member". */
+void failpoint_mapped(const char *path);
+
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/failpoint.h"
 
 int read_at(int fd, uint8_t *buf, uint64_t len, uint64_t off, const char *path) {
   uint64_t done = 0;
@@ -24,6 +25,7 @@ int read_at(int fd, uint8_t *buf, uint64_t len, uint64_t off, const char *path) 
 
 int mapped_file_open(hpcdb_mapped_file *out, const char *path) {
   memset(out, 0, sizeof *out);
+  out->fd = -1;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot open: %s", path, strerror(errno));
   struct stat st;
@@ -45,7 +47,8 @@ int mapped_file_open(hpcdb_mapped_file *out, const char *path) {
   if (p != MAP_FAILED) {
     out->data = p;
     out->is_mapped = 1;
-    close(fd);
+    out->fd = fd;
+    failpoint_mapped(path);
     return 0;
   }
   uint8_t *buf = malloc((size_t)out->len);
@@ -65,12 +68,30 @@ int mapped_file_open(hpcdb_mapped_file *out, const char *path) {
 
 void mapped_file_close(hpcdb_mapped_file *f) {
   if (!f || !f->data) return;
-  if (f->is_mapped)
+  if (f->is_mapped) {
     munmap((void *)f->data, (size_t)f->len);
-  else
+    if (f->fd >= 0) close(f->fd);
+  } else {
     free((void *)f->data);
+  }
   f->data = NULL;
   f->len = 0;
+  f->fd = -1;
+}
+
+int mapped_file_check_whole(const hpcdb_mapped_file *f, const char *path) {
+  struct stat st;
+  if (!f->data || !f->is_mapped || f->fd < 0) return 0; /* a copy in memory: nothing can change it */
+  if (fstat(f->fd, &st) != 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot stat: %s", path, strerror(errno));
+  if ((uint64_t)st.st_size >= f->len) return 0;
+  return hpcdb_fail(HPCDB_ETRUNCATED, "%s: cut short while it was read (%llu bytes left of %llu)", path,
+                    (unsigned long long)st.st_size, (unsigned long long)f->len);
+}
+
+int mapped_file_finish(hpcdb_mapped_file *f, const char *path, int rc) {
+  if (rc == 0) rc = mapped_file_check_whole(f, path);
+  mapped_file_close(f);
+  return rc;
 }
 
 void mapped_file_advise_sequential(const hpcdb_mapped_file *f) {

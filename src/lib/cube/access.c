@@ -15,26 +15,8 @@
 #include "common/archive_lib.h"
 #include "common/bytes.h"
 #include "common/error.h"
+#include "cube/access.h"
 #include "cube/cube.h"
-
-struct hpcdb_cube {
-  char *path;
-  cube_anchor a;
-  cube_member_index members; /* where each member lies, for a plain tar (else empty) */
-  uint32_t *parent, *kids_at, *kids, *order; /* the tree by document position */
-  uint8_t *filled; /* the cnodes whose row the current request has written */
-};
-
-
-
-/* An integer metric's values travel through the caller's matrix as the bits
- * of 64-bit integers until they are combined, then become doubles once. */
-static uint64_t ld_u64(const double *p) {
-  uint64_t u;
-  memcpy(&u, p, sizeof u);
-  return u;
-}
-static void st_u64(double *p, uint64_t u) { memcpy(p, &u, sizeof u); }
 
 #define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, c->path, section, off, rule, __VA_ARGS__)
 
@@ -83,6 +65,7 @@ void hpcdb_cube_close(hpcdb_cube *c) {
   if (!c) return;
   cube_anchor_free(&c->a);
   cube_member_index_free(&c->members);
+  cube_row_map_free(&c->rows);
   free(c->parent);
   free(c->kids_at);
   free(c->kids);
@@ -125,11 +108,7 @@ static int read_exact(source *s, uint8_t *buf, size_t n) {
   return 1;
 }
 
-/* One decoded row into the matrix at the row's cnode. */
-static void put_row(hpcdb_cube *c, const cube_dtype *t, const uint8_t *row, uint32_t cnode, int be, double *out) {
-  uint32_t nl = c->a.n_locations;
-  double *dst = out + (size_t)cnode * nl;
-  c->filled[cnode] = 1;
+void cube_decode_row(const cube_dtype *t, const uint8_t *row, uint32_t nl, int be, double *dst) {
   if (t->kind == CUBE_DT_DOUBLE && be == cube_native_big_endian()) /* the bytes are the doubles */
     memcpy(dst, row, (size_t)nl * sizeof *dst);
   else if (t->kind == CUBE_DT_DOUBLE)
@@ -138,6 +117,12 @@ static void put_row(hpcdb_cube *c, const cube_dtype *t, const uint8_t *row, uint
     for (uint32_t l = 0; l < nl; l++) st_u64(dst + l, cube_decode_integer(t, row + (size_t)l * t->size, be));
   else
     for (uint32_t l = 0; l < nl; l++) dst[l] = cube_decode(t, row + (size_t)l * t->size, be);
+}
+
+/* One decoded row into the matrix at the row's cnode. */
+static void put_row(hpcdb_cube *c, const cube_dtype *t, const uint8_t *row, uint32_t cnode, int be, double *out) {
+  c->filled[cnode] = 1;
+  cube_decode_row(t, row, c->a.n_locations, be, out + (size_t)cnode * c->a.n_locations);
 }
 
 /* Doubles in the host's byte order in a plain tar: each row read by the
@@ -338,6 +323,10 @@ static void derive_integer(const hpcdb_cube *c, const cube_dtype *t, int derive_
 }
 
 static int metric_values(hpcdb_cube *c, uint32_t m, int inclusive, int convert, double *out);
+
+int cube_metric_matrix(hpcdb_cube *c, uint32_t m, int inclusive, int convert, double *out) {
+  return metric_values(c, m, inclusive, convert, out);
+}
 
 int hpcdb_cube_metric_values(hpcdb_cube *c, uint32_t m, int inclusive, double *out) {
   return metric_values(c, m, inclusive, 1, out);

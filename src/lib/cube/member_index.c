@@ -17,6 +17,7 @@
 
 #include "common/big_alloc.h"
 #include "common/error.h"
+#include "common/failpoint.h"
 #include "cube/cube.h"
 
 #define BLOCK 512u
@@ -162,6 +163,7 @@ int cube_member_view_open(const cube_member_index *x, uint64_t offset, uint64_t 
     v->mapped = 1;
     v->data = (const uint8_t *)v->base + (offset - start);
     v->len = (size_t)size;
+    failpoint_mapped("cube-member");
     return 1;
   }
   v->base = malloc((size_t)size); /* a file that cannot be mapped: a copy */

@@ -16,6 +16,7 @@
 #include "common/archive_lib.h"
 #include "common/error.h"
 #include "common/vec.h"
+#include "cube/access.h"
 #include "cube/cube.h"
 #include "cube/early_sums.h"
 #include "hpcdb/hpcdb.h"
@@ -959,7 +960,10 @@ static int set_profile(hpcdb_experiment *exp, uint32_t profile, const triples *t
   return t->n_exact ? set_exact(exp, profile, t) : 0;
 }
 
-static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_options *opts) {
+/* opened: a file hpcdb_cube_open has read the anchor and placed the members
+ * of (borrowed, not parsed again), else NULL. */
+static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_options *opts,
+                     const hpcdb_cube *opened) {
   *out = NULL;
   reader r;
   memset(&r, 0, sizeof r);
@@ -969,13 +973,16 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   int totals = opts && (opts->flags & HPCDB_READ_PROFILE_TOTALS) && !(opts->flags & HPCDB_READ_SUMMARY_ONLY) &&
                !counting;
   r.locations = !opts || (!(opts->flags & HPCDB_READ_SUMMARY_ONLY) && !totals);
-  HPCDB_TRY(cube_member_index_build(&r.members, path));
+  if (opened) r.members = opened->members;
+  else HPCDB_TRY(cube_member_index_build(&r.members, path));
   int values = !opts || opts->values == HPCDB_READ_ALL || opts->values == HPCDB_READ_COUNTS ||
                opts->values == HPCDB_READ_METRICS;
   if (values && (!r.locations || (opts && opts->values == HPCDB_READ_COUNTS))) /* where sum_inclusive reads */
     cube_early_start(&r.early, &r.members, path, opts && opts->values == HPCDB_READ_METRICS ? opts->metrics : NULL,
                      opts && opts->values == HPCDB_READ_METRICS ? opts->n_metrics : 0, totals);
-  int rc = cube_read_anchor(&r.a, path, &r.members);
+  int rc = 0;
+  if (opened) r.a = opened->a;
+  else rc = cube_read_anchor(&r.a, path, &r.members);
   if (rc < 0) {
     cube_early_free(&r.early);
     cube_member_index_free(&r.members);
@@ -1041,8 +1048,8 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   free(r.scratch);
   free(r.sums);
   cube_early_free(&r.early);
-  cube_anchor_free(&r.a);
-  cube_member_index_free(&r.members);
+  if (!opened) cube_anchor_free(&r.a);
+  if (!opened) cube_member_index_free(&r.members);
   if (rc < 0) {
     hpcdb_experiment_free(r.exp);
     return rc;
@@ -1051,8 +1058,12 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   return 0;
 }
 
-int hpcdb_cube_read(hpcdb_experiment **out, const char *path) { return read_cube(out, path, NULL); }
+int hpcdb_cube_read(hpcdb_experiment **out, const char *path) { return read_cube(out, path, NULL, NULL); }
 
 int cube_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options) {
-  return read_cube(out, path, options);
+  return read_cube(out, path, options, NULL);
+}
+
+int hpcdb_cube_read_opened(hpcdb_experiment **out, const hpcdb_cube *c, const hpcdb_read_options *options) {
+  return read_cube(out, c->path, options, c);
 }

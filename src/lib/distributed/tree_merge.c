@@ -14,6 +14,7 @@
  * parent, the key's module or kind, its offset), a byte of bits, and unless hidden its prototype
  * (4 bytes: kind, relation, lexical type, flags; propagation and entry point; its name; function,
  * file, line, module, offset, an index sent + 1 and HPCDB_NONE as 0). */
+#define HEAD_RESERVE ((uint32_t)1 << 22) /* contexts reserved on the head's word alone */
 #define CONTEXT_MIN 4 /* bytes a context takes at least: three varints and the bits */
 enum { SENT_HIDDEN = 1, SENT_LEXICAL = 2, SENT_LOOP = 4 };
 /* The key kinds (KEY_UNKNOWN .. KEY_ENTRY) go as 0-5, modules after them. */
@@ -239,6 +240,7 @@ static int same_ident(const fn_ident *a, const fn_ident *b) {
 typedef struct merge_maps {
   uint32_t *modules, *files, *functions, *ids, *metrics;
   uint32_t n_modules, n_files, n_functions, n_ids, n_metrics;
+  uint32_t cap_ids;   /* ids allocated: grown as parts arrive, not taken from the head's promise */
   int last;           /* no key is looked up in the tree after this merge: new contexts' keys are not entered */
   uint32_t first_new; /* the receiver's first context this merge makes */
 } merge_maps;
@@ -397,12 +399,30 @@ static int map_key(hpcdb_cursor *c, const merge_maps *mm, unify_key *key) {
   }
 }
 
+/* Room for the ids up to `need` and for n more contexts in the table. The
+ * head's count is only a promise (a damaged or hostile message may promise
+ * billions), so memory follows the contexts that arrive, each part's count
+ * bounded by its bytes. */
+static int room_for_contexts(unified_tree *t, merge_maps *mm, uint32_t need, uint32_t n) {
+  if (need > mm->cap_ids) {
+    uint64_t cap = (uint64_t)mm->cap_ids * 2;
+    if (cap < need) cap = need;
+    if (cap > mm->n_ids) cap = mm->n_ids;
+    uint32_t *ids = realloc(mm->ids, cap * sizeof *ids);
+    if (!ids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory merging calling-context trees");
+    mm->ids = ids;
+    mm->cap_ids = (uint32_t)cap;
+  }
+  return mm->last ? 0 : unify_table_reserve(t, t->count + n);
+}
+
 /* A part's contexts, in the sender's id order (a parent before its children), from *next on. */
 static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm, uint32_t *next) {
   uint32_t n;
   HPCDB_TRY(cursor_le32(c, &n, "context count"));
   if (n > mm->n_ids - *next) return bad(c, "context count");
   HPCDB_TRY(check_count(c, n, CONTEXT_MIN, "context count"));
+  HPCDB_TRY(room_for_contexts(t, mm, *next + n, n));
   for (uint32_t id = *next; id < *next + n; id++) {
     uint64_t up, module, at = c->pos;
     unify_key key;
@@ -456,11 +476,14 @@ static int merge_head(hpcdb_cursor *c, merged_tree *mt, int all_stats, merge_map
   HPCDB_TRY(merge_functions(c, mt, mm));
   HPCDB_TRY(cursor_le32(c, &mm->n_ids, "context count"));
   if (mm->n_ids == 0) return bad(c, "context count");
-  HPCDB_TRY(alloc_map(&mm->ids, mm->n_ids));
+  /* room for the promised contexts at once where that is plausible, so that the table does not double
+   * (two tables alive) as the tree grows; past that, memory follows what arrives (room_for_contexts) */
+  uint32_t first = mm->n_ids < HEAD_RESERVE ? mm->n_ids : HEAD_RESERVE;
+  HPCDB_TRY(alloc_map(&mm->ids, first));
+  mm->cap_ids = first;
   mm->ids[0] = 0;
   mm->first_new = mt->t.n_ids;
-  /* room for every context at once: the table does not double (two tables alive) as the tree grows */
-  return mm->last ? 0 : unify_table_reserve(&mt->t, mt->t.count + mm->n_ids);
+  return mm->last ? 0 : unify_table_reserve(&mt->t, mt->t.count + first);
 }
 
 int tree_merge_parts(merged_tree *mt, int (*get)(void *user, void **data, uint64_t *len), void *user, int all_stats,

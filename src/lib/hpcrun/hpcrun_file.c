@@ -51,8 +51,11 @@ int hpcrun_file_load(hpcrun_file **out, const char *path, hpcrun_parse_error *er
   *out = NULL;
   hpcdb_mapped_file m;
   HPCDB_TRY(hpcrun_parse_map(&m, path, err));
-  int rc = hpcrun_file_parse(out, m.data, m.len, path, err);
-  mapped_file_close(&m);
+  int rc = mapped_file_finish(&m, path, hpcrun_file_parse(out, m.data, m.len, path, err));
+  if (rc < 0 && *out) {
+    hpcrun_file_free(*out);
+    *out = NULL;
+  }
   return rc;
 }
 

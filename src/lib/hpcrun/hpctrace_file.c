@@ -75,8 +75,11 @@ int hpcrun_trace_load(hpcrun_trace_file **out, const char *path, hpcrun_parse_er
   *out = NULL;
   hpcdb_mapped_file m;
   HPCDB_TRY(hpcrun_parse_map(&m, path, err));
-  int rc = hpcrun_trace_parse(out, m.data, m.len, path, err);
-  mapped_file_close(&m);
+  int rc = mapped_file_finish(&m, path, hpcrun_trace_parse(out, m.data, m.len, path, err));
+  if (rc < 0 && *out) {
+    hpcrun_trace_free(*out);
+    *out = NULL;
+  }
   return rc;
 }
 

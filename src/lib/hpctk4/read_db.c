@@ -26,8 +26,7 @@ static int read_file(hpcdb_experiment *exp, const char *dir, const char *name, i
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   int rc = parse(exp, m.data, m.len, fd, path);
   if (fd >= 0) close(fd);
-  mapped_file_close(&m);
-  return rc;
+  return mapped_file_finish(&m, path, rc);
 }
 
 static int read_meta(hpcdb_experiment *exp, const uint8_t *data, uint64_t len, int fd, const char *path) {

@@ -71,8 +71,7 @@ static int parse_file(hpcdb_experiment *exp, const char *dir, const char *name, 
     rc = hpctk4_open_bytes(&f, m.data, m.len, path, "prof", "_prof.db", N_SECTIONS);
     if (rc == 0) rc = add_profiles(exp, &f);
   }
-  mapped_file_close(&m);
-  return rc;
+  return mapped_file_finish(&m, path, rc);
 }
 
 int hpcdb_hpctk4_read_lazy(hpcdb_experiment **out, hpcdb_db **db, const char *dir) {

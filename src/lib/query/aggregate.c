@@ -1,7 +1,7 @@
-/* The bottom-up and flat views: contexts gathered by frame (a function, or
- * an instruction reached by a call when there is no function) and by name,
- * as hpcdb report gathers them. Bottom-up: each function, with the callers
- * it was reached from; flat: each load module, with its functions. */
+/* The bottom-up and flat views (aggregate.h): contexts gathered by frame (a
+ * function, or an instruction reached by a call when there is no function)
+ * and by name. Bottom-up: each function, with the callers it was reached
+ * from; flat: each load module, with its functions. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +37,7 @@ static uint32_t row_of(builder *b, uint32_t group, const char *name) {
   return a->n_rows++;
 }
 
-static int build(const hpcdb_experiment *e, agg_view *a, int flat) {
+int query_agg_build(const hpcdb_experiment *e, int flat, int functions_only, agg_view *a) {
   builder b = {a, 0, {0}};
   uint32_t n = e->n_contexts;
   a->ctx_top = malloc(((size_t)n + 1) * sizeof *a->ctx_top);
@@ -49,20 +49,20 @@ static int build(const hpcdb_experiment *e, agg_view *a, int flat) {
   for (uint32_t i = 0; i < n && rc == 0; i++) {
     a->ctx_top[i] = a->ctx_member[i] = HPCDB_NONE;
     if (i == 0 || e->contexts[i].kind != HPCDB_CTX_NORMAL) continue;
-    uint32_t f = query_frame(e, i, 0);
+    uint32_t f = query_frame(e, i, functions_only);
     if (f == 0 || e->contexts[f].kind != HPCDB_CTX_NORMAL) continue;
     query_context_name(e, f, name, sizeof name);
     uint32_t top = row_of(&b, HPCDB_NONE, flat ? query_module_name(e, f) : name), member = HPCDB_NONE;
     if (top != HPCDB_NONE && flat) {
       member = row_of(&b, top, name);
     } else if (top != HPCDB_NONE) {
-      query_context_name(e, query_frame(e, e->contexts[f].parent, 0), other, sizeof other);
+      query_context_name(e, query_frame(e, e->contexts[f].parent, functions_only), other, sizeof other);
       member = row_of(&b, top, other);
     }
     if (top == HPCDB_NONE || member == HPCDB_NONE) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the %s view", flat ? "flat" : "bottom-up");
     a->ctx_top[i] = top;
     a->ctx_member[i] = member;
-    a->ctx_inclusive[i] = i == f && !query_frame_nested(e, f, name, 0);
+    a->ctx_inclusive[i] = i == f && !query_frame_nested(e, f, name, functions_only);
   }
   u64map_free(&b.index);
   HPCDB_TRY(rc);
@@ -85,6 +85,32 @@ static int build(const hpcdb_experiment *e, agg_view *a, int flat) {
   return 0;
 }
 
+void query_agg_sum(const hpcdb_experiment *e, const agg_view *a, int flat, const double *self, const double *inc,
+                   size_t stride, double *ai, double *ae, size_t out_stride) {
+  for (uint32_t i = 0; i < e->n_contexts; i++) {
+    uint32_t top = a->ctx_top[i], member = a->ctx_member[i];
+    if (top == HPCDB_NONE) continue;
+    double x = self[(size_t)i * stride], y = a->ctx_inclusive[i] ? inc[(size_t)i * stride] : 0; /* i is its frame */
+    ae[(size_t)top * out_stride] += x;
+    ae[(size_t)member * out_stride] += x;
+    ai[(size_t)member * out_stride] += y;
+    ai[(size_t)top * out_stride] += flat ? x : y; /* a module's own cost: inclusive is not defined for it */
+  }
+}
+
+void query_agg_sum_integers(const hpcdb_experiment *e, const agg_view *a, int flat, const uint64_t *self,
+                            const uint64_t *inc, size_t stride, uint64_t *ai, uint64_t *ae, size_t out_stride) {
+  for (uint32_t i = 0; i < e->n_contexts; i++) { /* query_agg_sum's sums, modulo 2^64 */
+    uint32_t top = a->ctx_top[i], member = a->ctx_member[i];
+    if (top == HPCDB_NONE) continue;
+    uint64_t x = self[(size_t)i * stride], y = a->ctx_inclusive[i] ? inc[(size_t)i * stride] : 0;
+    ae[(size_t)top * out_stride] += x;
+    ae[(size_t)member * out_stride] += x;
+    ai[(size_t)member * out_stride] += y;
+    ai[(size_t)top * out_stride] += flat ? x : y;
+  }
+}
+
 void query_agg_free(agg_view *a) {
   for (uint32_t k = 0; k < a->n_rows; k++) free(a->names[k]);
   free(a->names);
@@ -101,7 +127,7 @@ void query_agg_free(agg_view *a) {
 int query_agg(hpcdb_query *q, int flat, const agg_view **out) {
   agg_view *a = &q->agg[flat];
   if (!a->built) {
-    int rc = build(q->exp, a, flat);
+    int rc = query_agg_build(q->exp, flat, 0, a);
     if (rc < 0) {
       query_agg_free(a);
       return rc;
@@ -127,16 +153,7 @@ int query_agg_values(hpcdb_query *q, hpcdb_qcolumn col, int flat, const double *
       free(ae);
       return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     }
-    const hpcdb_experiment *e = q->exp;
-    for (uint32_t i = 0; i < e->n_contexts; i++) {
-      uint32_t top = a->ctx_top[i], member = a->ctx_member[i];
-      if (top == HPCDB_NONE) continue;
-      double x = v->self[i], y = a->ctx_inclusive[i] ? v->inc[query_frame(e, i, 0)] : 0;
-      ae[top + 1] += x;
-      ae[member + 1] += x;
-      ai[member + 1] += y;
-      ai[top + 1] += flat ? x : y; /* a module's own cost: inclusive is not defined for it */
-    }
+    query_agg_sum(q->exp, a, flat, v->self, v->inc, 1, ai + 1, ae + 1, 1);
     ai[0] = v->inc[0];
     w->agg[flat][0] = ai;
     w->agg[flat][1] = ae;

@@ -4,25 +4,12 @@
 
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/query.h"
+#include "query/aggregate.h"
 #include "query/names.h"
 
 #define QUERY_MAX_COLUMNS 1024 /* registered columns (a spec string each) */
 #define QUERY_RESIDENT 8       /* columns whose values are held at once */
 #define QUERY_SORTS 16         /* sorted child lists kept */
-
-/* One aggregated view (bottom-up or flat): rows and how contexts map onto them. */
-typedef struct agg_view {
-  int built;
-  uint32_t n_rows;          /* node r + 1 is row r; node 0 the root */
-  char **names;             /* per row */
-  uint32_t *group;          /* per row: its top row, HPCDB_NONE for a top row */
-  uint32_t *first_member;   /* per top row: children as a list (member rows) */
-  uint32_t *next_member;
-  uint32_t *n_members;
-  uint32_t n_top;
-  uint32_t *ctx_top, *ctx_member; /* per context: rows it adds to (HPCDB_NONE: none) */
-  uint8_t *ctx_inclusive;         /* per context: adds its frame's inclusive value */
-} agg_view;
 
 typedef struct column_values {
   double *inc, *exc, *self;   /* per context */
@@ -63,7 +50,6 @@ int query_values(hpcdb_query *q, hpcdb_qcolumn col, const column_values **out);
 void query_columns_free(hpcdb_query *q);
 /* The aggregated view (0 bottom-up, 1 flat), built on first use. */
 int query_agg(hpcdb_query *q, int flat, const agg_view **out);
-void query_agg_free(agg_view *a);
 int query_agg_values(hpcdb_query *q, hpcdb_qcolumn col, int flat, const double **inc, const double **exc);
 
 

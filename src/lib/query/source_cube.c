@@ -1,25 +1,23 @@
-/* The value interface over a Cube file: the tree and the summary profile
- * from the reader (HPCDB_READ_SUMMARY_ONLY: the locations' values are not
- * kept), one metric's values over every location through hpcdb_cube_open
- * when a spread asks for them (one matrix held, within a budget). */
+/* The value interface over a Cube file, opened once (hpcdb_cube_open: the
+ * anchor parsed and the members placed): the tree and the summary profile
+ * from the reader over it (HPCDB_READ_SUMMARY_ONLY: the locations' values
+ * are not kept); one context's values over the locations, or one location's
+ * over the contexts, read from the file when a spread or a profile's tree
+ * asks for them (hpcdb_cube_cnode_values: one row and the rows it derives
+ * from, never the metric's whole matrix). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "query/query_internal.h"
 
-#define CUBE_MATRIX_BUDGET (256u << 20) /* bytes of one metric's cnode x location values */
-
 typedef struct cube_source {
   hpcdb_experiment *exp;
   char *path;
   uint32_t *plain, n_plain;
-  hpcdb_cube *cube;    /* opened on the first spread */
-  uint32_t *ctx_of;    /* per cnode document position: context index (HPCDB_NONE: hidden) */
-  double *matrix;      /* values of (metric, inclusive), [cnode position x location] */
-  uint32_t m_metric;
-  int m_inclusive;
+  hpcdb_cube *cube;
   uint32_t *row_of;    /* per context index: cnode position, HPCDB_NONE */
+  double *row;         /* one cnode's values: n_plain */
 } cube_source;
 
 static int cube_column(void *impl, uint32_t metric, double *inc, double *exc, unsigned *have) {
@@ -33,13 +31,14 @@ static int cube_column(void *impl, uint32_t metric, double *inc, double *exc, un
   return hpcdb_fail(HPCDB_ECORRUPT, "%s: the Cube reader gave no summary profile", s->path);
 }
 
-static int open_cube(cube_source *s) {
-  HPCDB_TRY(hpcdb_cube_open(&s->cube, s->path));
+/* Each context's cnode, once the reader made the contexts. */
+static int map_cnodes(cube_source *s) {
   uint32_t nc = hpcdb_cube_n_cnodes(s->cube);
   if (hpcdb_cube_n_locations(s->cube) != s->n_plain)
     return hpcdb_fail(HPCDB_ECORRUPT, "%s: %u locations, but the reader made %u profiles", s->path,
                       hpcdb_cube_n_locations(s->cube), s->n_plain);
-  if (!(s->row_of = malloc(((size_t)s->exp->n_contexts + 1) * sizeof *s->row_of)))
+  s->row = malloc(((size_t)s->n_plain + 1) * sizeof *s->row);
+  if (!(s->row_of = malloc(((size_t)s->exp->n_contexts + 1) * sizeof *s->row_of)) || !s->row)
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   memset(s->row_of, 0xff, ((size_t)s->exp->n_contexts + 1) * sizeof *s->row_of);
   for (uint32_t k = 0; k < nc; k++) {
@@ -65,62 +64,57 @@ static int cube_metric_of(const cube_source *s, uint32_t metric, uint32_t *out) 
 /* Adds the values of a context's cnode; a context the file does not list
  * (the global context, the synthetic entry above several roots) holds the
  * inclusive sum of its children and no exclusive value. */
-static void add_row(const cube_source *s, uint32_t ctx, int inclusive, double *out, unsigned depth) {
+static int add_row(cube_source *s, uint32_t cm, uint32_t ctx, int inclusive, double *out, unsigned depth) {
   uint32_t row = s->row_of[ctx], n = s->n_plain; /* out has n_plain values (the caller checked) */
   if (row != HPCDB_NONE) {
-    for (uint32_t k = 0; k < n; k++) out[k] += s->matrix[(size_t)row * n + k];
-    return;
+    HPCDB_TRY(hpcdb_cube_cnode_values(s->cube, cm, row, inclusive, s->row));
+    for (uint32_t k = 0; k < n; k++) out[k] += s->row[k];
+    return 0;
   }
-  if (!inclusive || depth > 2) return; /* only the root and the entry lie above the cnodes */
+  if (!inclusive || depth > 2) return 0; /* only the root and the entry lie above the cnodes */
   const hpcdb_experiment *e = s->exp;
-  for (uint32_t c = e->contexts[ctx].first_child; c != HPCDB_NONE; c = e->contexts[c].next_sibling) add_row(s, c, inclusive, out, depth + 1);
+  for (uint32_t c = e->contexts[ctx].first_child; c != HPCDB_NONE; c = e->contexts[c].next_sibling)
+    HPCDB_TRY(add_row(s, cm, c, inclusive, out, depth + 1));
+  return 0;
 }
 
 static int cube_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusive, double *out, uint32_t n) {
   cube_source *s = impl;
-  if (!s->cube) HPCDB_TRY(open_cube(s));
-  uint32_t nc = hpcdb_cube_n_cnodes(s->cube), nl = s->n_plain;
-  if (!s->matrix || s->m_metric != metric || s->m_inclusive != inclusive) {
-    uint32_t cm = 0;
-    HPCDB_TRY(cube_metric_of(s, metric, &cm));
-    if (nl && (uint64_t)nc * nl > CUBE_MATRIX_BUDGET / sizeof(double))
-      return hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: %u cnodes x %u locations: over the %u MB budget of a spread", s->path, nc,
-                        nl, CUBE_MATRIX_BUDGET >> 20);
-    free(s->matrix);
-    if (!(s->matrix = malloc(((size_t)nc * nl + 1) * sizeof *s->matrix))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    int rc = hpcdb_cube_metric_values(s->cube, cm, inclusive, s->matrix);
-    if (rc < 0) {
-      free(s->matrix);
-      s->matrix = NULL;
-      return rc;
-    }
-    s->m_metric = metric;
-    s->m_inclusive = inclusive;
-  }
-  if (n < nl) return hpcdb_fail(HPCDB_EINVAL, "room for %u profiles, the file has %u locations", n, nl);
-  add_row(s, ctx, inclusive, out, 0);
-  return 0;
+  uint32_t cm = 0;
+  HPCDB_TRY(cube_metric_of(s, metric, &cm));
+  if (n < s->n_plain) return hpcdb_fail(HPCDB_EINVAL, "room for %u profiles, the file has %u locations", n, s->n_plain);
+  return add_row(s, cm, ctx, inclusive, out, 0);
 }
 
-/* One location's column: its values in the metric's inclusive, then
- * exclusive matrix, context by context (the summary profile: the model's). */
+/* One location's column: its values at each cnode, then the contexts above
+ * the cnodes as add_row makes them (children after parents: the last first);
+ * the summary profile: the model's. */
 static int cube_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
   cube_source *s = impl;
   if (s->exp->profiles[profile].flags & HPCDB_PROFILE_SUMMARY) return cube_column(impl, metric, inc, exc, have);
-  uint32_t slot = 0;
+  uint32_t slot = 0, cm = 0;
   while (slot < s->n_plain && s->plain[slot] != profile) slot++;
-  double *one = calloc((size_t)s->n_plain + 1, sizeof *one);
-  if (!one) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  HPCDB_TRY(cube_metric_of(s, metric, &cm));
+  if (slot == s->n_plain) return hpcdb_fail(HPCDB_EINVAL, "profile %u is not one of the file's locations", profile);
+  const hpcdb_experiment *e = s->exp;
+  uint32_t nc = hpcdb_cube_n_cnodes(s->cube);
+  double *col = malloc(((size_t)nc + 1) * sizeof *col);
+  if (!col) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   int rc = 0;
   for (int flavour = 1; flavour >= 0 && rc == 0; flavour--) {
     double *to = flavour ? inc : exc;
-    for (uint32_t i = 0; i < s->exp->n_contexts && rc == 0; i++) {
-      memset(one, 0, (size_t)s->n_plain * sizeof *one);
-      rc = cube_profiles(impl, i, metric, flavour, one, s->n_plain);
-      to[i] = one[slot];
+    rc = hpcdb_cube_location_values(s->cube, cm, slot, flavour, col);
+    for (uint32_t i = e->n_contexts; rc == 0 && i-- > 0;) {
+      if (s->row_of[i] != HPCDB_NONE) {
+        to[i] = col[s->row_of[i]];
+        continue;
+      }
+      double x = 0;
+      for (uint32_t c = e->contexts[i].first_child; flavour && c != HPCDB_NONE; c = e->contexts[c].next_sibling) x += to[c];
+      to[i] = x;
     }
   }
-  free(one);
+  free(col);
   *have = HPCDB_QHAVE_INCLUSIVE | HPCDB_QHAVE_EXCLUSIVE;
   return rc;
 }
@@ -132,7 +126,7 @@ static void cube_close(void *impl) {
   hpcdb_experiment_free(s->exp);
   free(s->path);
   free(s->plain);
-  free(s->matrix);
+  free(s->row);
   free(s->row_of);
   free(s);
 }
@@ -144,8 +138,10 @@ int query_source_cube(hpcdb_qsource *out, const char *path) {
   if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
   int rc = (s->path = strdup(path)) ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  if (rc == 0) rc = hpcdb_read_opts(&s->exp, path, &ro);
+  if (rc == 0) rc = hpcdb_cube_open(&s->cube, path);
+  if (rc == 0) rc = hpcdb_cube_read_opened(&s->exp, s->cube, &ro);
   if (rc == 0) rc = query_plain_profiles(s->exp, &s->plain, &s->n_plain);
+  if (rc == 0) rc = map_cnodes(s);
   if (rc < 0) {
     cube_close(s);
     return rc;

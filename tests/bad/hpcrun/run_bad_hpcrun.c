@@ -151,7 +151,9 @@ static void run_case(const char *dir, char *line, int *cases) {
   exp = NULL;
   hpcdb_analyze_options opt = {.strict = 1};
   rc = hpcdb_analyze(&exp, cdir, &opt, NULL, NULL, NULL);
-  if (strcmp(expect, "fails") == 0 && strcmp(t->suffix, ".hpcrun") == 0) {
+  /* a damaged trace too (strict does not skip it), but for samples at nodes the profile lacks, which the
+   * analysis drops as hpcprof does */
+  if (strcmp(expect, "fails") == 0 && strcmp(rule, "trace-cct-exists") != 0) {
     CHECK(rc < 0 && strstr(hpcdb_last_error(), cdir) != NULL);
     if (rc < 0)
       printf("  analyze: %s\n", hpcdb_last_error());

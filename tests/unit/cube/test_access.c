@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
@@ -47,19 +46,6 @@ static void against_model(const char *path) {
   hpcdb_experiment_free(exp);
 }
 
-/* A gzip-compressed copy of path in the test's temporary directory. */
-static const char *gzip_copy(const char *path, const char *name) {
-  static char out[4096];
-  uint8_t *data;
-  size_t len;
-  snprintf(out, sizeof out, "%s/%s.cubex.gz", testlib_tmpdir("cube_access"), name);
-  CHECK(testlib_read_file(path, &data, &len) == 0);
-  gzFile z = gzopen(out, "wb");
-  CHECK(z != NULL && gzwrite(z, data, (unsigned)len) == (int)len && gzclose(z) == Z_OK);
-  free(data);
-  return out;
-}
-
 int main(void) {
   if (!testlib_have_samples()) {
     printf("sample data not found: skipped\n");
@@ -69,7 +55,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
     snprintf(rel, sizeof rel, "cube/%s.cubex", samples[i]);
     against_model(testlib_sample(rel));
-    against_model(gzip_copy(testlib_sample(rel), samples[i]));
+    against_model(testlib_gzip_copy(testlib_sample(rel), testlib_tmpdir("cube_access"), samples[i]));
   }
   return TEST_END();
 }

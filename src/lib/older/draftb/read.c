@@ -38,7 +38,7 @@ static int read_all(hpcdb_experiment *exp, const char *dir, const char *meta) {
   HPCDB_TRY(mapped_file_open(&mf, meta));
   int rc = draftb_parse_meta(&m, exp, mf.data, mf.len, meta);
   if (rc == 0) rc = hpcdb_set_format(exp, draftb_format.name, m.major, m.minor);
-  mapped_file_close(&mf);
+  rc = mapped_file_finish(&mf, meta, rc);
   HPCDB_TRY(rc);
   uint32_t first = 0;
   int have_profiles = exists(dir, "profile.db", path, sizeof path);

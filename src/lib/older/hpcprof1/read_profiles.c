@@ -148,6 +148,5 @@ int hpcprof1_read_profiles(hpcdb_experiment *exp, const char *profile_db_path, c
   hpcdb_mapped_file mf;
   HPCDB_TRY(mapped_file_open(&mf, profile_db_path));
   int rc = hpcprof1_parse_profiles(exp, mf.data, mf.len, profile_db_path, map, first_profile);
-  mapped_file_close(&mf);
-  return rc;
+  return mapped_file_finish(&mf, profile_db_path, rc);
 }

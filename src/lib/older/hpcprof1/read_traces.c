@@ -66,6 +66,5 @@ int hpcprof1_read_traces(hpcdb_experiment *exp, const char *trace_db_path, uint3
   hpcdb_mapped_file mf;
   HPCDB_TRY(mapped_file_open(&mf, trace_db_path));
   int rc = hpcprof1_parse_traces(exp, mf.data, mf.len, trace_db_path, first_profile);
-  mapped_file_close(&mf);
-  return rc;
+  return mapped_file_finish(&mf, trace_db_path, rc);
 }

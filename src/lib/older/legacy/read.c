@@ -57,6 +57,13 @@ static int load_file(reader *r, uint32_t profile, const char *path) {
                        "%u contexts, experiment.xml has context ids up to %u", h.n_nodes, r->doc.max_xml_id);
   hpcdb_profile c;
   if (rc == 0) rc = legacy_metricdb_values(&c, mf.data, mf.len, path, &h, r->map.column_prop, r->map.n_columns);
+  if (rc == 0 && mapped_file_check_whole(&mf, path) < 0) { /* cut short while read: its values are not its own */
+    free(c.ctx_ids);
+    free(c.ctx_starts);
+    free(c.metric_ids);
+    free(c.values);
+    rc = HPCDB_ETRUNCATED;
+  }
   mapped_file_close(&mf);
   if (rc == 0) rc = hpcdb_profile_adopt_csr(r->exp, profile, c.n_ctxs, c.ctx_ids, c.ctx_starts, c.n_values, c.metric_ids, c.values);
   if (rc == 0 && trailing) rc = warn(r->exp, "%s: %llu bytes after the last row are ignored", path, (unsigned long long)trailing);
