@@ -187,6 +187,7 @@ static int guarded_loop(const bs_proc *p, int32_t w) {
 /* The statements of one node (sorted by stmt_cmp): its own file's, then
  * those of each other file inside a guard. */
 static void put_stmts(bs_xml *x, const bs_stmt *s, uint64_t n) {
+  if (n == 0) return; /* s may be past a NULL array: nothing to read */
   uint64_t own = 0;
   while (own < n && !s[own].file) own++;
   put_lines(x, s, own);
@@ -198,6 +199,12 @@ static void put_stmts(bs_xml *x, const bs_stmt *s, uint64_t n) {
     fputs("</A>\n", x->out);
     i = j;
   }
+}
+
+/* A node's first statement; a procedure without statements has no array
+ * (no pointer arithmetic on NULL). */
+static const bs_stmt *node_stmts(const bs_proc *p, uint64_t first) {
+  return p->stmts ? p->stmts + first : NULL;
 }
 
 /* A statement's file NULL where a reader takes the node's (the same file,
@@ -236,14 +243,14 @@ int bs_xml_proc(bs_xml *x, bs_proc *p, const char *name_suffix) {
   uint64_t sp = 0;
   stack[sp++] = 0;
   open_node(x, &p->nodes[0], name_suffix);
-  put_stmts(x, p->stmts + stmt_first[0], stmt_first[1] - stmt_first[0]);
+  put_stmts(x, node_stmts(p, stmt_first[0]), stmt_first[1] - stmt_first[0]);
   while (sp) {
     int32_t v = stack[sp - 1];
     if (kid_first[v] + next[v] < kid_first[v + 1]) {
       int32_t w = kids[kid_first[v] + next[v]++].node;
       if (guarded_loop(p, w)) open_guard(x, p->nodes[w].file, p->nodes[w].line);
       open_node(x, &p->nodes[w], NULL);
-      put_stmts(x, p->stmts + stmt_first[w], stmt_first[w + 1] - stmt_first[w]);
+      put_stmts(x, node_stmts(p, stmt_first[w]), stmt_first[w + 1] - stmt_first[w]);
       stack[sp++] = w;
     } else {
       fputs(close_tag(&p->nodes[v]), x->out);
