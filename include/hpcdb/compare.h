@@ -143,6 +143,14 @@ HPCDB_API double hpcdb_compare_imbalance(const hpcdb_comparison *c, uint32_t nod
  * |log(B / A)| (a tenfold change of a small node before 10 % of a large one;
  * a node only one side has a value at ranks first, none at all last). */
 HPCDB_API double hpcdb_delta_rank(const hpcdb_delta *d, int by_ratio);
+/* A node (or a function's index) with the key it is ranked by. */
+typedef struct hpcdb_ranked {
+  uint32_t node;
+  double key;
+} hpcdb_ranked;
+/* Sorts by key, largest first, ties by node: the order in which every view
+ * of a comparison (the command's tables, the viewer's rows) lists. */
+HPCDB_API void hpcdb_rank_sort(hpcdb_ranked *r, size_t n);
 /* The summary's frames (entry points, calls): the largest changes of their
  * exclusive cost, regressions (worse 1: B grew) or improvements (worse 0),
  * of nodes with at least min_share of a side's total inclusive value and

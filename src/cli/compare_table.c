@@ -10,18 +10,8 @@
 
 static double sort_key(const compare_cli *c, const hpcdb_delta *d) { return hpcdb_delta_rank(d, c->sort_ratio); }
 
-typedef struct ranked {
-  uint32_t node;
-  double key;
-} ranked;
 
-static int cmp_ranked(const void *x, const void *y) {
-  const ranked *a = x, *b = y;
-  if (a->key != b->key) return a->key > b->key ? -1 : 1;
-  return a->node < b->node ? -1 : a->node > b->node;
-}
-
-static void top_down(FILE *out, const compare_cli *c, uint32_t node, int depth, ranked *scratch) {
+static void top_down(FILE *out, const compare_cli *c, uint32_t node, int depth, hpcdb_ranked *scratch) {
   const hpcdb_alignment *al = c->cmp->al;
   figures f;
   char path[4096];
@@ -33,27 +23,27 @@ static void top_down(FILE *out, const compare_cli *c, uint32_t node, int depth, 
     if (!compare_listed(c, k)) continue;
     hpcdb_delta d;
     hpcdb_compare_delta(c->cmp, k, c->n_a, 1, 0, &d);
-    scratch[n++] = (ranked){k, sort_key(c, &d)};
+    scratch[n++] = (hpcdb_ranked){k, sort_key(c, &d)};
   }
-  qsort(scratch, n, sizeof *scratch, cmp_ranked);
+  hpcdb_rank_sort(scratch, n);
   if (c->top && n > c->top) n = c->top;
-  ranked *mine = malloc((n + 1) * sizeof *mine);
+  hpcdb_ranked *mine = malloc((n + 1) * sizeof *mine);
   if (!mine) return;
   memcpy(mine, scratch, n * sizeof *mine);
   for (uint32_t i = 0; i < n; i++) top_down(out, c, mine[i].node, depth + 1, scratch);
   free(mine);
 }
 
-static void flat(FILE *out, const compare_cli *c, ranked *scratch) {
+static void flat(FILE *out, const compare_cli *c, hpcdb_ranked *scratch) {
   const hpcdb_alignment *al = c->cmp->al;
   uint32_t n = 0;
   for (uint32_t k = 1; k < al->n_nodes; k++) {
     if (!compare_listed(c, k)) continue;
     hpcdb_delta d;
     hpcdb_compare_delta(c->cmp, k, c->n_a, 0, 0, &d);
-    scratch[n++] = (ranked){k, sort_key(c, &d)};
+    scratch[n++] = (hpcdb_ranked){k, sort_key(c, &d)};
   }
-  qsort(scratch, n, sizeof *scratch, cmp_ranked);
+  hpcdb_rank_sort(scratch, n);
   if (c->top && n > c->top) n = c->top;
   char path[4096];
   for (uint32_t i = 0; i < n; i++) {
@@ -65,7 +55,7 @@ static void flat(FILE *out, const compare_cli *c, ranked *scratch) {
 }
 
 /* Per function name (hpcdb_compare_by_function). */
-static void bottom_up(FILE *out, const compare_cli *c, ranked *scratch) {
+static void bottom_up(FILE *out, const compare_cli *c, hpcdb_ranked *scratch) {
   const hpcdb_alignment *al = c->cmp->al;
   uint32_t R = c->n_runs, n = 0;
   hpcdb_compare_functions fn;
@@ -79,9 +69,9 @@ static void bottom_up(FILE *out, const compare_cli *c, ranked *scratch) {
     hpcdb_delta_of(fn.exc + (size_t)s * R, R, c->n_a, &d);
     hpcdb_delta_of(fn.inc + (size_t)s * R, R, c->n_a, &di);
     if (fabs(di.a) < c->min_share * fabs(ta) && fabs(di.b) < c->min_share * fabs(tb)) continue;
-    scratch[n++] = (ranked){s, sort_key(c, &d)};
+    scratch[n++] = (hpcdb_ranked){s, sort_key(c, &d)};
   }
-  qsort(scratch, n, sizeof *scratch, cmp_ranked);
+  hpcdb_rank_sort(scratch, n);
   if (c->top && n > c->top) n = c->top;
   for (uint32_t i = 0; i < n; i++) {
     uint32_t s = scratch[i].node;
@@ -161,7 +151,7 @@ static void summary(FILE *out, const compare_cli *c) {
 }
 
 void compare_print(FILE *out, const compare_cli *c) {
-  ranked *scratch = malloc(((size_t)c->cmp->al->n_nodes + 1) * sizeof *scratch);
+  hpcdb_ranked *scratch = malloc(((size_t)c->cmp->al->n_nodes + 1) * sizeof *scratch);
   if (!scratch) return;
   if (!c->csv) {
     header(out, c);

@@ -76,17 +76,6 @@ int route_compare(request *r) {
   return 0;
 }
 
-typedef struct ranked {
-  uint32_t node;
-  double key;
-} ranked;
-
-static int by_key(const void *x, const void *y) {
-  const ranked *a = x, *b = y;
-  if (a->key != b->key) return a->key > b->key ? -1 : 1;
-  return a->node < b->node ? -1 : a->node > b->node;
-}
-
 int route_compare_children(request *r) {
   hpcdb_comparison *c;
   uint32_t node, offset, limit;
@@ -110,25 +99,25 @@ int route_compare_children(request *r) {
   uint32_t n_nodes = view == CMP_BOTTOM_UP ? fn->n + 1 : al->n_nodes;
   if (node >= n_nodes) return req_error(r, 404, "node %u does not exist in this view", node);
   if (view != CMP_TOP_DOWN && node) return req_error(r, 404, "node %u has no children in the %s view", node, v);
-  ranked *kids = malloc((size_t)n_nodes * sizeof *kids);
+  hpcdb_ranked *kids = malloc((size_t)n_nodes * sizeof *kids);
   if (!kids) return req_error(r, 500, "out of memory");
   uint32_t n = 0;
   hpcdb_delta d;
   if (view == CMP_TOP_DOWN) {
     for (uint32_t k = al->nodes[node].first_child; k != HPCDB_NONE; k = al->nodes[k].next_sibling)
-      if (compare_node_has_value(c, k)) hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (ranked){k, hpcdb_delta_rank(&d, by_ratio)};
+      if (compare_node_has_value(c, k)) hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (hpcdb_ranked){k, hpcdb_delta_rank(&d, by_ratio)};
   } else if (view == CMP_FLAT) {
     for (uint32_t k = 1; k < al->n_nodes; k++)
-      if (compare_node_has_value(c, k)) hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (ranked){k, hpcdb_delta_rank(&d, by_ratio)};
+      if (compare_node_has_value(c, k)) hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (hpcdb_ranked){k, hpcdb_delta_rank(&d, by_ratio)};
   } else {
     for (uint32_t f = 0; f < fn->n; f++) {
       const double *inc = &fn->inc[(size_t)f * 2], *exc = &fn->exc[(size_t)f * 2];
       if (!compare_any_value(inc, exc)) continue;
       hpcdb_delta_of(inclusive ? inc : exc, 2, 1, &d);
-      kids[n++] = (ranked){f, hpcdb_delta_rank(&d, by_ratio)};
+      kids[n++] = (hpcdb_ranked){f, hpcdb_delta_rank(&d, by_ratio)};
     }
   }
-  qsort(kids, n, sizeof *kids, by_key);
+  hpcdb_rank_sort(kids, n);
   uint32_t first = offset < n ? offset : n, count = n - first < limit ? n - first : limit;
   if (view != CMP_BOTTOM_UP && compare_profiled(c)) { /* the page's rows' per-profile figures, from the databases */
     uint32_t *ask = malloc(((size_t)count + 1) * sizeof *ask);

@@ -13,15 +13,14 @@ double hpcdb_delta_rank(const hpcdb_delta *d, int by_ratio) {
   return fabs(log(d->ratio));
 }
 
-typedef struct ranked {
-  uint32_t node;
-  double key;
-} ranked;
-
 static int by_key(const void *x, const void *y) {
-  const ranked *a = x, *b = y;
+  const hpcdb_ranked *a = x, *b = y;
   if (a->key != b->key) return a->key > b->key ? -1 : 1;
   return a->node < b->node ? -1 : a->node > b->node;
+}
+
+void hpcdb_rank_sort(hpcdb_ranked *r, size_t n) {
+  if (n > 1) qsort(r, n, sizeof *r, by_key);
 }
 
 uint32_t hpcdb_compare_changes(const hpcdb_comparison *c, uint32_t n_a, double min_share, int worse, uint32_t *out,
@@ -29,7 +28,7 @@ uint32_t hpcdb_compare_changes(const hpcdb_comparison *c, uint32_t n_a, double m
   const hpcdb_alignment *al = c->al;
   hpcdb_delta total, d, inc;
   hpcdb_compare_delta(c, 0, n_a, 1, 0, &total);
-  ranked *r = malloc(((size_t)al->n_nodes + 1) * sizeof *r);
+  hpcdb_ranked *r = malloc(((size_t)al->n_nodes + 1) * sizeof *r);
   if (!r) return 0;
   uint32_t n = 0;
   for (uint32_t k = 1; k < al->n_nodes; k++) {
@@ -38,9 +37,9 @@ uint32_t hpcdb_compare_changes(const hpcdb_comparison *c, uint32_t n_a, double m
     if (fabs(inc.a) < min_share * fabs(total.a) && fabs(inc.b) < min_share * fabs(total.b)) continue;
     hpcdb_compare_delta(c, k, n_a, 0, 0, &d);
     if ((worse ? d.delta <= 0 : d.delta >= 0) || d.noise) continue;
-    r[n++] = (ranked){k, fabs(d.delta)};
+    r[n++] = (hpcdb_ranked){k, fabs(d.delta)};
   }
-  qsort(r, n, sizeof *r, by_key);
+  hpcdb_rank_sort(r, n);
   for (uint32_t i = 0; i < n && i < max; i++) out[i] = r[i].node;
   free(r);
   return n;
