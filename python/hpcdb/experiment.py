@@ -7,6 +7,8 @@ from ._lazy import pandas as pd
 
 from . import _core
 
+_UNSIGNED = 1  # HPCDB_INTEGER_UNSIGNED (include/hpcdb/model.h): a Cube UINT64 metric
+
 
 def _names(x):
     if x is None:
@@ -135,10 +137,16 @@ class Experiment:
         return m
 
     def _frame(self, profiles, selected):
-        ctx, prof, vals, by_context = self.core.values(np.asarray(profiles, dtype=np.uint32),
-                                                       selected["id"].to_numpy(dtype=np.int64))
+        ctx, prof, vals, by_context, ints, kinds = self.core.values(np.asarray(profiles, dtype=np.uint32),
+                                                                   selected["id"].to_numpy(dtype=np.int64))
         index = pd.MultiIndex.from_arrays([ctx, prof], names=["context", "profile"])
         df = pd.DataFrame(vals, index=index, columns=pd.Index(selected["key"].to_numpy(), name="metric"), copy=False)
+        # a Cube integer metric's column holds its exact integers (uint64 / int64, as pycubexr types them),
+        # not the doubles, which round beyond 2^53
+        for c, kind in enumerate(kinds):
+            if kind:
+                exact = ints[:, c] if kind == _UNSIGNED else ints[:, c].view(np.int64)
+                df.isetitem(c, exact)
         # C orders rows by context when context ids are dense enough for a counting sort
         return df if by_context else df.sort_index()
 
@@ -146,7 +154,8 @@ class Experiment:
         """The thread profiles' values as a DataFrame indexed (context, profile) with one column per
         metric key ("name|scope"); metric and scope (names, or lists of them) choose the columns.
         A row is a (context, profile) with any chosen value; absent values are 0. profiles: indices
-        to restrict to (default: every non-summary profile)."""
+        to restrict to (default: every non-summary profile). A Cube integer metric's columns are
+        its exact integers (uint64, or int64 for a signed type, as pycubexr types them)."""
         selected = self._select("value", metric, scope)
         if profiles is None:
             profiles = np.flatnonzero(~self.profiles["summary"].to_numpy())
@@ -182,7 +191,10 @@ class Experiment:
         columns = self.thread_profiles
         col_of = np.full(len(self.profiles), -1, dtype=np.int64)
         col_of[columns] = np.arange(len(columns))
-        ctx, prof, vals, _ = self.core.values(columns.astype(np.uint32), selected["id"].to_numpy(dtype=np.int64))
+        ctx, prof, vals, _, ints, kinds = self.core.values(columns.astype(np.uint32),
+                                                           selected["id"].to_numpy(dtype=np.int64))
+        if kinds[0]:  # a Cube integer metric: its exact integers, as in values()
+            vals = ints if kinds[0] == _UNSIGNED else ints.view(np.int64)
         rows = self.core.context_index(ctx)
         keep = rows >= 0
         rows, cols, vals = rows[keep], col_of[prof[keep]], vals[keep, 0]
@@ -194,7 +206,7 @@ class Experiment:
             except ImportError:
                 if dense is False:
                     raise
-        out = np.zeros(shape)
+        out = np.zeros(shape, dtype=vals.dtype)
         out[rows, cols] = vals
         return out
 

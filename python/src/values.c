@@ -19,6 +19,7 @@ typedef struct selection {
   npy_intp n_profiles;
   int32_t *column; /* metric id -> column, or -1 */
   npy_intp n_columns;
+  const uint8_t *integer; /* per column: HPCDB_INTEGER_* when its values are a Cube integer metric's, else 0 */
 } selection;
 
 /* A profile's values of the chosen metrics as CSR arrays, decoded by scanning
@@ -99,7 +100,8 @@ static npy_intp count_rows(const selection *s, uint32_t *max_id) {
 /* Fills the rows; with slot (one counter per context id, already turned into
  * start positions) they come out ordered by context, then profile; without,
  * by profile, then context. */
-static void fill_rows(const selection *s, uint64_t *slot, uint32_t *ctx, uint32_t *prof, double *vals) {
+static void fill_rows(const selection *s, uint64_t *slot, uint32_t *ctx, uint32_t *prof, double *vals,
+                      uint64_t *ints) {
   npy_intp next = 0, k_cols = s->n_columns;
   for (npy_intp i = 0; i < s->n_profiles; i++) {
     const hpcdb_profile *p = s->prof[i];
@@ -114,21 +116,28 @@ static void fill_rows(const selection *s, uint64_t *slot, uint32_t *ctx, uint32_
           prof[row] = s->profiles[i];
         }
         vals[row * k_cols + c] = p->values[v];
+        /* the exact integer beside the double (which rounds beyond 53 bits); the model's profiles only */
+        if (ints && s->integer[c]) hpcdb_profile_integer(s->exp, s->profiles[i], v, &ints[row * k_cols + c]);
       }
     }
   }
 }
 
-/* values(profiles, metric_ids) -> (context ids, profile indices, values[rows, columns], by_context):
- * one row per (context, profile) holding any of the metric ids, one column
- * per metric id (absent values are 0); by_context tells whether the rows are
- * ordered by context, then profile (else by profile, then context). */
+/* values(profiles, metric_ids) -> (context ids, profile indices, values[rows, columns], by_context,
+ * integers, kinds): one row per (context, profile) holding any of the metric
+ * ids, one column per metric id (absent values are 0); by_context tells
+ * whether the rows are ordered by context, then profile (else by profile,
+ * then context). A column of a Cube integer metric (kinds[c]: HPCDB_INTEGER_*,
+ * else 0) also has its exact 64-bit integers in integers[rows, columns]
+ * (uint64, two's complement for a signed metric; None when no column has). */
 PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   PyObject *po, *mo, *result = NULL;
   if (!PyArg_ParseTuple(args, "OO", &po, &mo)) return NULL;
   PyArrayObject *pa = as_array(po, NPY_UINT32), *ma = pa ? as_array(mo, NPY_INT64) : NULL;
-  selection s = {self->exp, NULL, NULL, 0, NULL, 0};
-  PyObject *a_ctx = NULL, *a_prof = NULL, *a_vals = NULL;
+  selection s = {self->exp, NULL, NULL, 0, NULL, 0, NULL};
+  PyObject *a_ctx = NULL, *a_prof = NULL, *a_vals = NULL, *a_ints = NULL, *kinds = NULL;
+  uint8_t *integer = NULL;
+  int has_integers = 0;
   uint64_t *slot = NULL;
   scanned *decoded = NULL;
   if (!pa || !ma) goto done;
@@ -149,6 +158,12 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   for (npy_intp i = 0; i < s.n_profiles; i++)
     s.prof[i] = decoded ? &decoded[i].p : &s.exp->profiles[s.profiles[i]];
   memset(s.column, 0xff, 65536 * sizeof *s.column);
+  integer = calloc(s.n_columns ? (size_t)s.n_columns : 1, 1);
+  if (!integer) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  s.integer = integer;
   const int64_t *ids = PyArray_DATA(ma);
   for (npy_intp c = 0; c < s.n_columns; c++) {
     if (ids[c] < 0 || ids[c] > 65535) {
@@ -156,6 +171,14 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
       goto done;
     }
     s.column[ids[c]] = (int32_t)c;
+    uint32_t metric, which;
+    int is_stat;
+    /* the metric's own values and its sums ($$) are its integers; other statistics are not */
+    if (!decoded && hpcdb_metric_of_id(s.exp, (uint16_t)ids[c], &metric, &is_stat, &which) &&
+        s.exp->metrics[metric].integer &&
+        (!is_stat || (s.exp->metrics[metric].summaries[which].formula &&
+                      !strcmp(s.exp->metrics[metric].summaries[which].formula, "$$"))))
+      integer[c] = s.exp->metrics[metric].integer, has_integers = 1;
   }
   uint32_t max_id;
   npy_intp rows = 0;
@@ -172,7 +195,14 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   a_ctx = PyArray_EMPTY(1, dims, NPY_UINT32, 0);
   a_prof = PyArray_EMPTY(1, dims, NPY_UINT32, 0);
   a_vals = PyArray_ZEROS(2, dims, NPY_FLOAT64, 0);
-  if (!a_ctx || !a_prof || !a_vals) goto done;
+  if (has_integers) a_ints = PyArray_ZEROS(2, dims, NPY_UINT64, 0);
+  kinds = PyTuple_New(s.n_columns);
+  if (!a_ctx || !a_prof || !a_vals || (has_integers && !a_ints) || !kinds) goto done;
+  for (npy_intp c = 0; c < s.n_columns; c++) {
+    PyObject *k = PyLong_FromLong(integer[c]);
+    if (!k) goto done;
+    PyTuple_SET_ITEM(kinds, c, k);
+  }
   /* ordered by context when a counter per context id costs no more than the rows do */
   int by_context = rows > 0 && (uint64_t)max_id < 4 * (uint64_t)rows + (1u << 20);
   if (by_context && !(slot = calloc((size_t)max_id + 1, sizeof *slot))) {
@@ -198,15 +228,19 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
     }
   }
   fill_rows(&s, slot, PyArray_DATA((PyArrayObject *)a_ctx), PyArray_DATA((PyArrayObject *)a_prof),
-            PyArray_DATA((PyArrayObject *)a_vals));
+            PyArray_DATA((PyArrayObject *)a_vals), a_ints ? PyArray_DATA((PyArrayObject *)a_ints) : NULL);
   Py_END_ALLOW_THREADS
-  result = Py_BuildValue("(OOOO)", a_ctx, a_prof, a_vals, by_context || rows == 0 ? Py_True : Py_False);
+  result = Py_BuildValue("(OOOOOO)", a_ctx, a_prof, a_vals, by_context || rows == 0 ? Py_True : Py_False,
+                         a_ints ? a_ints : Py_None, kinds);
 done:
   for (npy_intp i = 0; decoded && i < s.n_profiles; i++) scanned_free(&decoded[i]);
   free(decoded);
   free(s.prof);
   free(slot);
   free(s.column);
+  free(integer);
+  Py_XDECREF(a_ints);
+  Py_XDECREF(kinds);
   Py_XDECREF(pa);
   Py_XDECREF(ma);
   Py_XDECREF(a_ctx);

@@ -65,6 +65,30 @@ for (metric, inclusive), rows in want.items():
         fail(f"python: {metric} {'inclusive' if inclusive else 'exclusive'}: {got}, want {rows}")
 
 
+# Python through the model: Experiment.values() gives the same integers, typed uint64 (the model's
+# context of cnode c is c + 1, below the entry; its thread profile of location l is l + 1, after the summary)
+exp = hpcdb.open(path)
+vals = exp.values(metric=["PAPI_L2_DCM", "PAPI_TOT_INS"])
+for (metric, inclusive), rows in want.items():
+    cols = [k for k in vals.columns if k.split("|")[0] == metric and
+            k.split("|")[1] == ("execution" if inclusive else "point")]
+    if len(cols) != 1:
+        fail(f"python values(): {metric}: columns {list(vals.columns)}")
+        continue
+    col = vals[cols[0]]
+    if col.dtype != np.uint64:
+        fail(f"python values(): {cols[0]}: dtype {col.dtype}, want uint64")
+    for c in range(3):
+        for loc in range(2):
+            got = int(col.get((c + 1, loc + 1), 0))
+            if got != rows[c][loc]:
+                fail(f"python values(): {cols[0]} cnode {c} location {loc}: {got}, want {rows[c][loc]}")
+for metric in ("PAPI_L2_DCM", "PAPI_TOT_INS"):
+    m = exp.matrix(metric, dense=True)  # inclusive; rows in exp.contexts' order
+    row_of = {cid: i for i, cid in enumerate(exp.contexts.index)}
+    got = [tuple(int(m[row_of[c + 1], loc]) for loc in range(2)) for c in range(3)]
+    if m.dtype != np.uint64 or got != [tuple(r) for r in want[(metric, True)]]:
+        fail(f"python matrix(): {metric}: {m.dtype} {got}, want uint64 {want[(metric, True)]}")
 # CSV: thread profiles 0 and 1 are the two locations; every value exact, unsigned as UINT64 reads
 r = subprocess.run([cli, "export", "--format", "csv", path, "-o", "-"], capture_output=True, text=True)
 if r.returncode != 0:
