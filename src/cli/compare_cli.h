@@ -56,6 +56,8 @@ void compare_value(char *buf, size_t size, double v, double seconds);
 void compare_signed_value(char *buf, size_t size, double v, double seconds);
 /* "x1.86", "new" (only B has a value), "gone" (only A) */
 void compare_ratio_text(char *buf, size_t size, const hpcdb_delta *d);
+/* A CSV field: quoted, inner quotes doubled. */
+void compare_csv_text(FILE *out, const char *s);
 /* Where the node is: on side A (1), side B (2), or both (3). */
 int compare_sides(const compare_cli *c, uint32_t node);
 /* Several runs on a side. */

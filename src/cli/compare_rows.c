@@ -97,7 +97,7 @@ static int with_profiles(const compare_cli *c) {
 }
 
 
-static void csv_text(FILE *out, const char *s) {
+void compare_csv_text(FILE *out, const char *s) {
   fputc('"', out);
   for (; *s; s++) {
     if (*s == '"') fputc('"', out);
@@ -121,7 +121,7 @@ void compare_print_header_row(FILE *out, const compare_cli *c) {
 
 void compare_print_row(FILE *out, const compare_cli *c, const figures *f, const char *name, int indent) {
   if (c->csv) {
-    csv_text(out, name);
+    compare_csv_text(out, name);
     fprintf(out, ",%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.6g,%.6g\n",
             f->only == 1 ? "A" : f->only == 2 ? "B" : "", f->inc.a, f->inc.b, f->inc.delta, f->inc.ratio,
             f->inc.spread_a, f->inc.spread_b, compare_repeats(c) && f->inc.noise, f->exc.a, f->exc.b, f->exc.delta,

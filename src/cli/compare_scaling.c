@@ -97,15 +97,6 @@ static void print_text(FILE *out, const compare_cli *c, const study *s, path_mod
   }
 }
 
-static void csv_text(FILE *out, const char *s) {
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', out);
-    fputc(*s, out);
-  }
-  fputc('"', out);
-}
-
 static void print_csv(FILE *out, const compare_cli *c, const study *s, path_model *pm, uint32_t n) {
   char model[160], path[4096];
   fprintf(out, "path,model,c0");
@@ -118,9 +109,9 @@ static void print_csv(FILE *out, const compare_cli *c, const study *s, path_mode
     double first = pm[k].v[0], last = pm[k].v[s->n_p - 1], speedup = last > 0 ? first / last : 0;
     hpcdb_align_path(c->cmp->al, pm[k].node, path, sizeof path);
     hpcdb_scaling_format(m, model, sizeof model);
-    csv_text(out, path);
+    compare_csv_text(out, path);
     fputc(',', out);
-    csv_text(out, model);
+    compare_csv_text(out, model);
     fprintf(out, ",%.12g", m->c0);
     for (uint32_t t = 0; t < HPCDB_SCALING_MAX_TERMS; t++) /* a term the model has not: empty */
       if (t < m->n_terms) fprintf(out, ",%.12g,%.12g,%d", m->terms[t].c, (double)m->terms[t].num / m->terms[t].den, m->terms[t].log_exp);

@@ -7,7 +7,6 @@
 #define _GNU_SOURCE /* copy_file_range */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,15 +29,7 @@ int hpcdb_analyze_dist_temp(const char *output, char *buf, size_t size) {
   return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st;
-  (void)flag;
-  (void)ftw;
-  remove(path);
-  return 0;
-}
-
-void hpcdb_analyze_dist_discard(const char *temp) { nftw(temp, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+void hpcdb_analyze_dist_discard(const char *temp) { atomic_remove_tree(temp); }
 
 static int exists(const char *path) {
   struct stat st;
