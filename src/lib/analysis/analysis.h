@@ -111,6 +111,9 @@ int unify_find(const unified_tree *t, unify_key key, uint32_t *out_id);
  * enter key: for a tree no key will be looked up in again (the last merge
  * into the run's tree, under a context that merge made). */
 int unify_add_unlooked(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id);
+/* A hint that key is about to be looked up (the table is much larger than
+ * the caches: the next lookups' probes overlap this one's). */
+void unify_prefetch(const unified_tree *t, unify_key key);
 /* Makes key lead to id too, unless it leads somewhere already. */
 int unify_table_put(unified_tree *t, unify_key key, uint32_t id);
 /* Room for n keys without growing. */

@@ -168,9 +168,7 @@ void unify_ahead_done(unified_tree *t, const unify_ahead *a) {
   if (a->zero_bytes && a->zero == (uint8_t *)t->spare + t->spare_zeroed) t->spare_zeroed += a->zero_bytes;
 }
 
-/* A hint that key is about to be looked up (the table is much larger than
- * the caches; the next nodes' probes overlap this one's). */
-static void prefetch_key(const unified_tree *t, unify_key key) {
+void unify_prefetch(const unified_tree *t, unify_key key) {
   if (t->cap) __builtin_prefetch(&t->slots[key_hash(key) & (t->cap - 1)]);
 }
 
@@ -521,7 +519,7 @@ static void prefetch_node(const unified_tree *t, const mapped_profile *out, cons
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER || !fm->lm_map[node->lm_id]) return;
   uint32_t module = fm->module[fm->lm_map[node->lm_id] - 1];
   uint32_t parent = node->parent ? mapped_profile_ctx(out, node->parent) : HPCDB_NONE;
-  if (module != HPCDB_NONE && parent != HPCDB_NONE) prefetch_key(t, (unify_key){parent, module, node->ip});
+  if (module != HPCDB_NONE && parent != HPCDB_NONE) unify_prefetch(t, (unify_key){parent, module, node->ip});
 }
 
 /* Nodes are mapped parents first. The file's order is not trusted: nodes

@@ -97,12 +97,23 @@ static int send_tree(dist_run *d, const merged_tree *m, int ok, int dest) {
   return send_msg(d, &empty, dest);
 }
 
+/* Whether rank receives a tree at a step after step (at a step it sends at, it stops). */
+static int receives_later(int rank, int size, int step) {
+  for (int s = 2 * step; s < size; s *= 2) {
+    if (rank % (2 * s) == s) return 0;
+    if (rank + s < size) return 1;
+  }
+  return 0;
+}
+
 /* The reduction into d->global; on return rank 0's is the run's tree. A
  * failed rank still sends (nothing) up, so no rank waits for ever; the
- * agreement that follows names the failure. */
+ * agreement that follows names the failure. A rank's last merge enters no
+ * keys in its table (none is looked up after it: the tree is only sent on,
+ * with the contexts' own keys, or it is the run's). */
 static int reduce_trees(dist_run *d) {
   int receives = d->rank % 2 == 0 && d->rank + 1 < d->size; /* ranks receive from step 1 on, if ever */
-  int rc = merged_tree_adopt(&d->global, &d->tree, receives);
+  int rc = merged_tree_adopt(&d->global, &d->tree, receives, d->rank != 0);
   for (int step = 1; step < d->size; step *= 2) {
     if (d->rank % (2 * step) == step) {
       d->parent = d->rank - step;
@@ -114,7 +125,7 @@ static int reduce_trees(dist_run *d) {
     link l = {d, d->rank + step};
     tree_map *map = &d->child_maps[d->n_children];
     d->children[d->n_children++] = d->rank + step;
-    int last = d->rank == 0 && 2 * step >= d->size; /* rank 0's last merge makes the run's tree */
+    int last = !receives_later(d->rank, d->size, step);
     int mrc = tree_merge_parts(rc == 0 ? &d->global : NULL, get_part, &l, d->opt->all_stats, last, "merged tree", map);
     if (rc == 0) rc = mrc; /* 1: failed below, passed on (the failing rank tells why) */
   }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "distributed/tree_merge.h"
+#include "distributed/tree_wire.h"
 #include "analysis/structure_map.h"
 #include "common/bytes.h"
 #include "common/error.h"
@@ -10,36 +11,7 @@
 
 #define TREE_MAGIC 0x52544448u /* "HDTR" */
 
-/* A context goes as varints (dist_msg_varint), most of one byte: its key (the id's distance to its
- * parent, the key's module or kind, its offset), a byte of bits, and unless hidden its prototype
- * (4 bytes: kind, relation, lexical type, flags; propagation and entry point; its name; function,
- * file, line, module, offset, an index sent + 1 and HPCDB_NONE as 0). */
 #define HEAD_RESERVE ((uint32_t)1 << 22) /* contexts reserved on the head's word alone */
-#define CONTEXT_MIN 4 /* bytes a context takes at least: three varints and the bits */
-enum { SENT_HIDDEN = 1, SENT_LEXICAL = 2, SENT_LOOP = 4 };
-/* The key kinds (KEY_UNKNOWN .. KEY_ENTRY) go as 0-5, modules after them. */
-#define KEY_KINDS 6
-_Static_assert(KEY_UNKNOWN == UINT32_MAX - (KEY_KINDS - 1) && KEY_ENTRY == UINT32_MAX, "key kinds as tree_merge.c sends them");
-
-static uint64_t index_sent(uint32_t v) { return v == HPCDB_NONE ? 0 : (uint64_t)v + 1; }
-
-static void put_context(dist_msg *m, const hpcdb_context *c) {
-  uint8_t *p = dist_msg_put(m, 4);
-  if (p) {
-    p[0] = c->kind;
-    p[1] = c->relation;
-    p[2] = c->lexical_type;
-    p[3] = c->flags;
-  }
-  dist_msg_varint(m, c->propagation);
-  dist_msg_varint(m, c->entry_point);
-  dist_msg_str(m, c->name);
-  dist_msg_varint(m, index_sent(c->function));
-  dist_msg_varint(m, index_sent(c->file));
-  dist_msg_varint(m, c->line);
-  dist_msg_varint(m, index_sent(c->module));
-  dist_msg_varint(m, c->offset);
-}
 
 static void put_ident(dist_msg *m, const fn_ident *id) {
   dist_msg_u32(m, id->kind);
@@ -107,20 +79,16 @@ static void put_contexts(const unified_tree *t, const unify_key *keys, uint32_t 
     uint32_t id = *next;
     const ctx_info *info = &t->info[id];
     int hidden = info->model_index == HPCDB_NONE;
-    dist_msg_varint(m, id - keys[id].parent); /* a parent's id is below its child's */
-    dist_msg_varint(m, (uint32_t)(keys[id].module + KEY_KINDS));
-    dist_msg_varint(m, keys[id].offset);
-    dist_msg_u8(m, (uint8_t)((hidden ? SENT_HIDDEN : 0) | (info->lexical ? SENT_LEXICAL : 0) | (info->loop ? SENT_LOOP : 0)));
-    if (!hidden) put_context(m, &t->exp->contexts[info->model_index]);
+    uint8_t bits = (uint8_t)((hidden ? SENT_HIDDEN : 0) | (info->lexical ? SENT_LEXICAL : 0) | (info->loop ? SENT_LOOP : 0));
+    wire_put_context(m, id, keys[id].parent, keys[id], bits, hidden ? NULL : &t->exp->contexts[info->model_index]);
   }
   if (!m->failed) wr_le32(m->data + at, n);
 }
 
 int tree_send(const merged_tree *mt, int (*put)(void *user, const dist_msg *part), void *user) {
   const unified_tree *t = &mt->t;
-  unify_key *keys = own_keys(t);
   dist_msg m = {0};
-  int rc = keys ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory serializing the calling-context tree");
+  int rc = mt->keys ? 0 : hpcdb_fail(HPCDB_EINVAL, "a tree not adopted to be sent");
   uint32_t next = 1; /* the global context is every tree's */
   int ended = 0;          /* the last part sent, or a send failed: nothing more goes */
   for (int head = 1; rc == 0 && !ended; head = 0) {
@@ -129,7 +97,7 @@ int tree_send(const merged_tree *mt, int (*put)(void *user, const dist_msg *part
     if (head)
       put_head(t, mt->idents, &m);
     else
-      put_contexts(t, keys, &next, &m);
+      put_contexts(t, mt->keys, &next, &m);
     int last = !head && next >= t->n_ids;
     if ((rc = dist_msg_status(&m)) < 0) break;
     m.data[0] = (uint8_t)!last;
@@ -144,7 +112,6 @@ int tree_send(const merged_tree *mt, int (*put)(void *user, const dist_msg *part
     put(user, &empty);
   }
   dist_msg_free(&m);
-  free(keys);
   return rc;
 }
 
@@ -184,6 +151,7 @@ void merged_tree_free(merged_tree *m) {
   unified_tree_free(&m->t);
   hpcdb_experiment_free(m->exp);
   free(m->idents);
+  free(m->keys);
   u64map_free(&m->by_ident);
   memset(m, 0, sizeof *m);
 }
@@ -204,10 +172,12 @@ static uint64_t ident_hash(const fn_ident *id) {
  * each context's own key: a merged context is looked up by its own key, and
  * no rank's own key can be another's alias (a frame is resolved, by symbols
  * or structure files, the same way on every rank). */
-int merged_tree_adopt(merged_tree *m, unified_tree *t, int index) {
+int merged_tree_adopt(merged_tree *m, unified_tree *t, int index, int sent) {
   memset(m, 0, sizeof *m);
   uint32_t n = t->exp->n_functions;
   if (!(m->idents = function_idents(t))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  if (sent && !(m->keys = own_keys(t))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  m->cap_keys = sent ? (t->n_ids ? t->n_ids : 1) : 0;
   m->cap_idents = n ? n : 1;
   for (uint32_t i = 0; i < n && index; i++) {
     uint64_t h = ident_hash(&m->idents[i]), idx;
@@ -332,41 +302,8 @@ static int merge_functions(hpcdb_cursor *c, merged_tree *mt, merge_maps *mm) {
   return 0;
 }
 
-/* A varint of at most max. */
-static int read_number(hpcdb_cursor *c, uint64_t max, uint64_t *v, const char *what) {
-  uint64_t at = c->pos;
-  HPCDB_TRY(dist_msg_read_varint(c, v, what));
-  if (*v > max) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, what, "%llu is too large", (unsigned long long)*v);
-  return 0;
-}
-
-/* An index sent with index_sent. */
-static int read_index(hpcdb_cursor *c, uint32_t *v, const char *what) {
-  uint64_t x;
-  HPCDB_TRY(read_number(c, (uint64_t)HPCDB_NONE, &x, what)); /* HPCDB_NONE - 1 + 1: the largest index */
-  *v = x == 0 ? HPCDB_NONE : (uint32_t)(x - 1);
-  return 0;
-}
-
-static int read_context(hpcdb_cursor *c, const merge_maps *mm, hpcdb_context *p) {
-  const uint8_t *q = cursor_take(c, 4, "context");
-  if (!q) return HPCDB_ETRUNCATED;
-  p->kind = q[0];
-  p->relation = q[1];
-  p->lexical_type = q[2];
-  p->flags = q[3];
-  uint64_t v;
-  HPCDB_TRY(read_number(c, UINT16_MAX, &v, "context propagation"));
-  p->propagation = (uint16_t)v;
-  HPCDB_TRY(read_number(c, UINT16_MAX, &v, "context entry point"));
-  p->entry_point = (uint16_t)v;
-  HPCDB_TRY(dist_msg_read_str(c, &p->name));
-  HPCDB_TRY(read_index(c, &p->function, "context function"));
-  HPCDB_TRY(read_index(c, &p->file, "context file"));
-  HPCDB_TRY(read_number(c, UINT32_MAX, &v, "context line"));
-  p->line = (uint32_t)v;
-  HPCDB_TRY(read_index(c, &p->module, "context module"));
-  HPCDB_TRY(dist_msg_read_varint(c, &p->offset, "context offset"));
+/* A prototype's indices into the sender's tables, mapped. */
+static int map_proto(hpcdb_cursor *c, const merge_maps *mm, hpcdb_context *p) {
   HPCDB_TRY(map_index(c, mm->functions, mm->n_functions, &p->function, "context function"));
   HPCDB_TRY(map_index(c, mm->files, mm->n_files, &p->file, "context file"));
   return map_index(c, mm->modules, mm->n_modules, &p->module, "context module");
@@ -416,42 +353,56 @@ static int room_for_contexts(unified_tree *t, merge_maps *mm, uint32_t need, uin
   return mm->last ? 0 : unify_table_reserve(t, t->count + n);
 }
 
+/* A context new in m: its own key, when m is sent on. */
+static int keep_key(merged_tree *m, unify_key key, uint32_t id) {
+  if (!m->keys) return 0;
+  HPCDB_TRY(VEC_RESERVE(&m->keys, &m->cap_keys, (uint64_t)id + 1));
+  m->keys[id] = key;
+  return 0;
+}
+
+/* A context as sent, its key's and prototype's indices mapped. */
+static int read_sent(hpcdb_cursor *c, const merge_maps *mm, uint32_t id, wire_context *s) {
+  HPCDB_TRY(wire_read_context(c, id, s));
+  HPCDB_TRY(map_key(c, mm, &s->key));
+  return s->bits & SENT_HIDDEN ? 0 : map_proto(c, mm, &s->proto);
+}
+
+/* Contexts are read this many ahead of the one merged: the table slot of
+ * one whose parent is merged already is fetched meanwhile (most lookups
+ * miss, in a table much larger than the caches). */
+#define READ_AHEAD 8
+
 /* A part's contexts, in the sender's id order (a parent before its children), from *next on. */
-static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm, uint32_t *next) {
+static int merge_contexts(hpcdb_cursor *c, merged_tree *m, merge_maps *mm, uint32_t *next) {
+  unified_tree *t = &m->t;
   uint32_t n;
   HPCDB_TRY(cursor_le32(c, &n, "context count"));
   if (n > mm->n_ids - *next) return bad(c, "context count");
   HPCDB_TRY(check_count(c, n, CONTEXT_MIN, "context count"));
   HPCDB_TRY(room_for_contexts(t, mm, *next + n, n));
-  for (uint32_t id = *next; id < *next + n; id++) {
-    uint64_t up, module, at = c->pos;
-    unify_key key;
-    uint8_t bits;
-    HPCDB_TRY(read_number(c, id, &up, "context parent"));
-    HPCDB_TRY(read_number(c, UINT32_MAX, &module, "context key module"));
-    HPCDB_TRY(dist_msg_read_varint(c, &key.offset, "context key offset"));
-    HPCDB_TRY(cursor_u8(c, &bits, "context bits"));
-    if (up == 0 || bits > (SENT_HIDDEN | SENT_LEXICAL | SENT_LOOP))
-      return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, "context", "not a context");
-    key.parent = mm->ids[id - up];
-    key.module = (uint32_t)module - KEY_KINDS;
-    int hidden = bits & SENT_HIDDEN, lexical = (bits & SENT_LEXICAL) != 0, loop = (bits & SENT_LOOP) != 0;
-    HPCDB_TRY(map_key(c, mm, &key));
-    hpcdb_context proto = {0};
-    if (hidden) {
-      proto.propagation = lexical;
-      proto.lexical_type = loop ? HPCDB_LEX_LOOP : HPCDB_LEX_INSTRUCTION;
-    } else {
-      HPCDB_TRY(read_context(c, mm, &proto));
+  uint32_t end = *next + n;
+  wire_context ahead[READ_AHEAD];
+  for (uint32_t id = *next; id < end && id - *next < READ_AHEAD; id++) HPCDB_TRY(read_sent(c, mm, id, &ahead[id % READ_AHEAD]));
+  for (uint32_t id = *next; id < end; id++) {
+    wire_context s = ahead[id % READ_AHEAD];
+    if (id + READ_AHEAD < end) {
+      wire_context *a = &ahead[(id + READ_AHEAD) % READ_AHEAD];
+      HPCDB_TRY(read_sent(c, mm, id + READ_AHEAD, a));
+      if (a->parent < id && (!mm->last || mm->ids[a->parent] < mm->first_new))
+        unify_prefetch(t, (unify_key){mm->ids[a->parent], a->key.module, a->key.offset});
     }
+    s.key.parent = mm->ids[s.parent];
+    uint32_t before = t->n_ids;
     if (!mm->last) {
-      HPCDB_TRY(unify_find_or_add(t, key, &proto, hidden, &mm->ids[id]));
-    } else if (key.parent >= mm->first_new || !unify_find(t, key, &mm->ids[id])) {
+      HPCDB_TRY(unify_find_or_add(t, s.key, &s.proto, s.bits & SENT_HIDDEN, &mm->ids[id]));
+    } else if (s.key.parent >= mm->first_new || !unify_find(t, s.key, &mm->ids[id])) {
       /* under a context this merge made, a context is new too: no key of the receiver's has that parent */
-      HPCDB_TRY(unify_add_unlooked(t, key, &proto, hidden, &mm->ids[id]));
+      HPCDB_TRY(unify_add_unlooked(t, s.key, &s.proto, s.bits & SENT_HIDDEN, &mm->ids[id]));
     }
+    if (t->n_ids != before) HPCDB_TRY(keep_key(m, s.key, mm->ids[id]));
   }
-  *next += n;
+  *next = end;
   return 0;
 }
 
@@ -510,7 +461,7 @@ int tree_merge_parts(merged_tree *mt, int (*get)(void *user, void **data, uint64
       hpcdb_cursor c;
       cursor_init(&c, (const uint8_t *)data + 1, len - 1, what);
       c.section = "calling-context tree";
-      rc = head ? merge_head(&c, mt, all_stats, &mm) : merge_contexts(&c, &mt->t, &mm, &next);
+      rc = head ? merge_head(&c, mt, all_stats, &mm) : merge_contexts(&c, mt, &mm, &next);
       if (rc == 0 && c.pos != c.len) rc = hpcdb_fail_at(HPCDB_ECORRUPT, c.path, c.section, c.pos, "end", "bytes left over");
       if (rc == 0 && !more && (head || next != mm.n_ids)) rc = hpcdb_fail(HPCDB_EIO, "%s: contexts missing", what);
     }
@@ -575,7 +526,7 @@ int tree_view_read(merged_tree *m, const char *measurements, const uint8_t *data
   for (uint32_t id = 1; id < n_ids; id++) {
     uint64_t up;
     uint8_t flags;
-    HPCDB_TRY(read_number(&c, id, &up, "context parent"));
+    HPCDB_TRY(wire_read_number(&c, id, &up, "context parent"));
     HPCDB_TRY(cursor_u8(&c, &flags, "context bits"));
     if (up == 0) return bad(&c, "parent");
     uint32_t parent = id - (uint32_t)up;

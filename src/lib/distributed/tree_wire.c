@@ -1,0 +1,138 @@
+/* A context between ranks (tree_wire.h). */
+#include <string.h>
+
+#include "distributed/tree_wire.h"
+#include "common/bytes.h"
+#include "common/error.h"
+
+#define KEY_KINDS 6
+_Static_assert(KEY_UNKNOWN == UINT32_MAX - (KEY_KINDS - 1) && KEY_ENTRY == UINT32_MAX,
+               "key kinds as tree_wire.c sends them");
+#define VARINT_MAX 10
+#define NAME_HEAD 5 /* a name's length (u32) and its NUL */
+/* Room a context takes at most, but its name's bytes: 10 varints, the bits, 4 bytes of the prototype. */
+#define CONTEXT_MAX (10 * VARINT_MAX + 1 + 4 + NAME_HEAD)
+
+static uint8_t *put_varint(uint8_t *p, uint64_t v) {
+  for (; v >= 0x80; v >>= 7) *p++ = (uint8_t)(v | 0x80);
+  *p++ = (uint8_t)v;
+  return p;
+}
+
+static uint64_t index_sent(uint32_t v) { return v == HPCDB_NONE ? 0 : (uint64_t)v + 1; }
+
+/* As dist_msg_str: NULL as length UINT32_MAX. */
+static uint8_t *put_name(uint8_t *p, const char *name, size_t n) {
+  if (!name) {
+    wr_le32(p, UINT32_MAX);
+    return p + 4;
+  }
+  wr_le32(p, (uint32_t)n);
+  memcpy(p + 4, name, n);
+  p[4 + n] = 0;
+  return p + NAME_HEAD + n;
+}
+
+void wire_put_context(dist_msg *m, uint32_t id, uint32_t parent, unify_key key, uint8_t bits,
+                      const hpcdb_context *proto) {
+  int hidden = (bits & SENT_HIDDEN) != 0;
+  size_t name = !hidden && proto->name ? strlen(proto->name) : 0;
+  if (name >= UINT32_MAX) { /* cannot be sent; the message fails */
+    m->failed = 1;
+    return;
+  }
+  uint8_t *start = dist_msg_put(m, CONTEXT_MAX + name), *p = start;
+  if (!start) return;
+  p = put_varint(p, id - parent);
+  p = put_varint(p, (uint32_t)(key.module + KEY_KINDS));
+  p = put_varint(p, key.offset);
+  *p++ = bits;
+  if (!hidden) {
+    p[0] = proto->kind;
+    p[1] = proto->relation;
+    p[2] = proto->lexical_type;
+    p[3] = proto->flags;
+    p = put_varint(p + 4, proto->propagation);
+    p = put_varint(p, proto->entry_point);
+    p = put_name(p, proto->name, name);
+    p = put_varint(p, index_sent(proto->function));
+    p = put_varint(p, index_sent(proto->file));
+    p = put_varint(p, proto->line);
+    p = put_varint(p, index_sent(proto->module));
+    p = put_varint(p, proto->offset);
+  }
+  m->len -= CONTEXT_MAX + name - (uint64_t)(p - start); /* room was made for the longest */
+}
+
+/* A varint; the one-byte ones without a call. */
+static inline int varint(hpcdb_cursor *c, uint64_t *v, const char *what) {
+  if (c->pos < c->limit && c->base[c->pos] < 0x80) {
+    *v = c->base[c->pos++];
+    return 0;
+  }
+  return dist_msg_read_varint(c, v, what);
+}
+
+int wire_read_number(hpcdb_cursor *c, uint64_t max, uint64_t *v, const char *what) {
+  uint64_t at = c->pos;
+  HPCDB_TRY(varint(c, v, what));
+  if (*v > max) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, what, "%llu is too large", (unsigned long long)*v);
+  return 0;
+}
+
+/* An index sent with index_sent. */
+static int read_index(hpcdb_cursor *c, uint32_t *v, const char *what) {
+  uint64_t x;
+  HPCDB_TRY(wire_read_number(c, (uint64_t)HPCDB_NONE, &x, what)); /* HPCDB_NONE - 1 + 1: the largest index */
+  *v = x == 0 ? HPCDB_NONE : (uint32_t)(x - 1);
+  return 0;
+}
+
+/* The name: most are none (4 bytes, read inline). */
+static int read_name(hpcdb_cursor *c, const char **name) {
+  if (c->limit - c->pos >= 4 && rd_le32(c->base + c->pos) == UINT32_MAX) {
+    c->pos += 4;
+    *name = NULL;
+    return 0;
+  }
+  return dist_msg_read_str(c, name);
+}
+
+static int read_proto(hpcdb_cursor *c, hpcdb_context *p) {
+  const uint8_t *q = cursor_take(c, 4, "context");
+  if (!q) return HPCDB_ETRUNCATED;
+  p->kind = q[0];
+  p->relation = q[1];
+  p->lexical_type = q[2];
+  p->flags = q[3];
+  uint64_t v;
+  HPCDB_TRY(wire_read_number(c, UINT16_MAX, &v, "context propagation"));
+  p->propagation = (uint16_t)v;
+  HPCDB_TRY(wire_read_number(c, UINT16_MAX, &v, "context entry point"));
+  p->entry_point = (uint16_t)v;
+  HPCDB_TRY(read_name(c, &p->name));
+  HPCDB_TRY(read_index(c, &p->function, "context function"));
+  HPCDB_TRY(read_index(c, &p->file, "context file"));
+  HPCDB_TRY(wire_read_number(c, UINT32_MAX, &v, "context line"));
+  p->line = (uint32_t)v;
+  HPCDB_TRY(read_index(c, &p->module, "context module"));
+  return varint(c, &p->offset, "context offset");
+}
+
+int wire_read_context(hpcdb_cursor *c, uint32_t id, wire_context *out) {
+  uint64_t up, module, at = c->pos;
+  HPCDB_TRY(wire_read_number(c, id, &up, "context parent"));
+  HPCDB_TRY(wire_read_number(c, UINT32_MAX, &module, "context key module"));
+  HPCDB_TRY(varint(c, &out->key.offset, "context key offset"));
+  if (c->pos >= c->limit) return cursor_u8(c, &out->bits, "context bits"); /* fails: truncated */
+  out->bits = c->base[c->pos++];
+  if (up == 0 || out->bits > (SENT_HIDDEN | SENT_LEXICAL | SENT_LOOP))
+    return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, "context", "not a context");
+  out->parent = id - (uint32_t)up;
+  out->key.module = (uint32_t)module - KEY_KINDS;
+  memset(&out->proto, 0, sizeof out->proto);
+  if (!(out->bits & SENT_HIDDEN)) return read_proto(c, &out->proto);
+  out->proto.propagation = (out->bits & SENT_LEXICAL) != 0;
+  out->proto.lexical_type = out->bits & SENT_LOOP ? HPCDB_LEX_LOOP : HPCDB_LEX_INSTRUCTION;
+  return 0;
+}
