@@ -79,6 +79,7 @@ int dist_exscan(dist_run *d, uint64_t *v, uint64_t n);
 int dist_gatherv(dist_run *d, const void *buf, uint64_t n, void **out, uint64_t *counts);
 int dist_alltoallv(dist_run *d, const void *send, const uint64_t *send_counts, void **recv, uint64_t *recv_counts);
 int dist_checkpoint(dist_run *d, const char *phase);
+void dist_trim(void);
 
 /* dist_files.c: rank 0 lists the measurement files and hands each rank its share. */
 int dist_spread_files(dist_run *d);

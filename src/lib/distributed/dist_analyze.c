@@ -64,6 +64,7 @@ int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const h
   if (rc == 0) rc = dist_spread_files(d);
   if (rc == 0) rc = dist_unify(d);
   if (rc == 0) rc = dist_write_values(d);
+  if (rc == 0) dist_trim();
   if (rc == 0) rc = dist_agree(d, dist_checkpoint(d, "cct"));
   if (rc == 0) rc = dist_write_traces(d);
   if (rc == 0) rc = dist_agree(d, dist_checkpoint(d, "traces"));
