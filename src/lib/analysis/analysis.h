@@ -298,13 +298,12 @@ typedef struct prepared_trace {
 void trace_finish(const unified_tree *t, prepared_trace *p);
 void prepared_trace_free(prepared_trace *p);
 
-/* A file unified but not propagated: each (context, metric) cell's value as
- * propagation starts from it (the file's values of the cell added in file
- * order, as propagate_file adds them; cells that add up to zero left out),
- * cells in no particular order, and its trace. Contexts and metrics are the
- * tree's the file was unified into until the distributed analysis renumbers
- * them. The distributed analysis keeps these between unification and
- * propagation, so each file is decoded and unified once. */
+/* A file unified but not propagated: its values as propagation starts from
+ * them (the file's values in file order, as propagate_file adds them, a
+ * cell's values possibly several; zeros left out), and its trace. Contexts
+ * and metrics are the tree's the file was unified into until the distributed
+ * analysis renumbers them. The distributed analysis keeps these between
+ * unification and propagation, so each file is decoded and unified once. */
 typedef struct raw_profile {
   uint32_t profile; /* index in the experiment the pass registered it in */
   uint64_t n;
@@ -316,7 +315,7 @@ typedef struct raw_profile {
 void raw_profile_free(raw_profile *r);
 /* The raw cells of a file's trees (propagate.c), against t as unified. */
 int collect_raw(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
-                uint32_t *const *metric_maps, uint32_t n_trees, propagate_scratch *scratch, raw_profile *out);
+                uint32_t *const *metric_maps, uint32_t n_trees, raw_profile *out);
 /* A file's raw cells propagated over t, as propagate_file would have. */
 int propagate_raw(const unified_tree *t, const raw_profile *raw, propagate_scratch *scratch, thread_values *out);
 

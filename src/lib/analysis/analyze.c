@@ -338,7 +338,7 @@ static void stage_propagate(run *r, file_job *j, unsigned worker) {
   thread_values tv;
   int rc;
   if (r->pass) {
-    rc = collect_raw(t, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &j->raw);
+    rc = collect_raw(t, j->trees, j->maps, j->metric_maps, j->n_trees, &j->raw);
   } else {
     rc = propagate_file(t, r->view.n_metrics, j->trees, j->maps, j->metric_maps, j->n_trees, scratch, &tv);
     if (rc == 0) rc = store_values(t, r->view.scopes, &tv, scratch, j);

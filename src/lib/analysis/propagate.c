@@ -6,8 +6,8 @@
  * function, except that a loop does not take in the loops nested directly in
  * it (loop_lex_take in lexical.c makes of that what hpcprof writes).
  *
- * The distributed analysis splits this: collect_raw adds a file's values up
- * into its raw cells (against the rank's own tree, right after unification),
+ * The distributed analysis splits this: collect_raw keeps a file's values as
+ * raw cells (against the rank's own tree, right after unification),
  * propagate_raw starts from them later (against the run's tree): the same
  * additions in the same order, so the same values to the bit. */
 #include <stdlib.h>
@@ -101,16 +101,24 @@ static void add_raw(thread_values *tv, const uint32_t *slot, uint32_t ctx, uint3
 typedef struct value_sink {
   thread_values *tv; /* propagate_file's rows, or NULL */
   const uint32_t *slot;
-  struct raw_acc *raw; /* collect_raw's cells */
+  raw_profile *raw; /* collect_raw's cells, room made for every value */
 } value_sink;
 
-static void raw_acc_add(struct raw_acc *a, uint32_t ctx, uint32_t metric, double value);
+/* A value kept as it comes: propagate_raw adds a cell's values in the same
+ * order as propagate_file, so the sums are the same to the bit (a zero adds
+ * nothing to any of them). */
+static inline void raw_put(raw_profile *r, uint32_t ctx, uint32_t metric, double value) {
+  if (value == 0) return;
+  r->ctx[r->n] = ctx;
+  r->metric[r->n] = (uint16_t)metric;
+  r->value[r->n++] = value;
+}
 
 static inline void put_value(const value_sink *out, uint32_t ctx, uint32_t metric, double value) {
   if (out->tv)
     add_raw(out->tv, out->slot, ctx, metric, value);
   else
-    raw_acc_add(out->raw, ctx, metric, value);
+    raw_put(out->raw, ctx, metric, value);
 }
 
 /* 04.00 metric flag byte 3: the value belongs to the frame's procedure (its
@@ -231,24 +239,7 @@ void propagate_scratch_free(propagate_scratch *scratch) {
   memset(scratch, 0, sizeof *scratch);
 }
 
-/* ---- raw cells: a file's values added up per context and metric, not propagated ---- */
-
-typedef struct raw_acc {
-  uint32_t *slot;     /* the scratch's map: context -> row */
-  uint32_t *ctxs;     /* each row's context, in order of first value */
-  uint32_t n;
-  uint32_t n_metrics; /* cells per row */
-  double *v;          /* the scratch's rows, zero between files */
-} raw_acc;
-
-static void raw_acc_add(raw_acc *a, uint32_t ctx, uint32_t metric, double value) {
-  uint32_t row = a->slot[ctx];
-  if (row == HPCDB_NONE) {
-    row = a->slot[ctx] = a->n;
-    a->ctxs[a->n++] = ctx;
-  }
-  a->v[(uint64_t)row * a->n_metrics + metric] += value;
-}
+/* ---- raw cells: a file's values, not propagated ---- */
 
 void raw_profile_free(raw_profile *r) {
   free(r->ctx);
@@ -258,52 +249,48 @@ void raw_profile_free(raw_profile *r) {
   memset(r, 0, sizeof *r);
 }
 
-int collect_raw(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
-                uint32_t *const *metric_maps, uint32_t n_trees, propagate_scratch *scratch, raw_profile *out) {
-  memset(out, 0, sizeof *out);
-  HPCDB_TRY(slot_room(t, scratch));
-  uint32_t nm = t->exp->n_metrics;
-  if (nm > UINT16_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "%u metrics", nm);
-  uint64_t rows = 1; /* a value goes to a node's context or its relation's: two rows a node at most */
-  for (uint32_t k = 0; k < n_trees; k++) rows += 2 * (uint64_t)maps[k].n_nodes;
-  if (rows > t->n_ids) rows = t->n_ids;
-  uint64_t cells;
-  if (!mul_ok(rows, nm ? nm : 1, &cells) || cells > SIZE_MAX / sizeof(double))
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu contexts' values", (unsigned long long)rows);
-  if (cells > scratch->n_v) { /* zero between files, new room too */
-    free(scratch->v);
-    scratch->n_v = 0;
-    if (!(scratch->v = calloc(cells, sizeof *scratch->v)))
-      return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu contexts' values", (unsigned long long)rows);
-    scratch->n_v = cells;
-  }
-  raw_acc acc = {scratch->slot, malloc((size_t)rows * sizeof *acc.ctxs), 0, nm, scratch->v};
-  if (!acc.ctxs) return hpcdb_fail(HPCDB_ENOMEM, "out of memory collecting values");
-  value_sink sink = {NULL, NULL, &acc};
-  int rc = add_trees(&sink, trees, maps, metric_maps, n_trees);
+/* The values a file's trees hold at most: every sparse value, every dense cell not zero. */
+static uint64_t values_at_most(const measured_tree *trees, uint32_t n_trees) {
   uint64_t n = 0;
-  for (uint64_t c = 0; c < (uint64_t)acc.n * nm; c++) n += acc.v[c] != 0;
-  if (rc == 0) {
-    out->ctx = malloc((n ? n : 1) * sizeof *out->ctx);
-    out->metric = malloc((n ? n : 1) * sizeof *out->metric);
-    out->value = malloc((n ? n : 1) * sizeof *out->value);
-    if (!out->ctx || !out->metric || !out->value) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory collecting values");
-  }
-  for (uint32_t row = 0; row < acc.n; row++) {
-    double *v = acc.v + (uint64_t)row * nm;
-    for (uint32_t m = 0; m < nm; m++) {
-      if (v[m] != 0 && rc == 0) {
-        out->ctx[out->n] = acc.ctxs[row];
-        out->metric[out->n] = (uint16_t)m;
-        out->value[out->n++] = v[m];
-      }
-      v[m] = 0;
+  for (uint32_t k = 0; k < n_trees; k++) {
+    if (trees[k].sparse) {
+      n += trees[k].sparse->n_values;
+      continue;
     }
-    acc.slot[acc.ctxs[row]] = HPCDB_NONE;
+    uint64_t cells = trees[k].tab->n_nodes * (uint64_t)trees[k].tab->n_metrics;
+    for (uint64_t c = 0; c < cells; c++) n += trees[k].dense[c] != 0;
   }
-  free(acc.ctxs);
-  if (rc < 0) raw_profile_free(out);
-  return rc;
+  return n;
+}
+
+int collect_raw(const unified_tree *t, const measured_tree *trees, const mapped_profile *maps,
+                uint32_t *const *metric_maps, uint32_t n_trees, raw_profile *out) {
+  memset(out, 0, sizeof *out);
+  if (t->exp->n_metrics > UINT16_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "%u metrics", t->exp->n_metrics);
+  uint64_t most = values_at_most(trees, n_trees);
+  if (most > SIZE_MAX / sizeof(double) - 1) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)most);
+  out->ctx = malloc((size_t)(most + 1) * sizeof *out->ctx);
+  out->metric = malloc((size_t)(most + 1) * sizeof *out->metric);
+  out->value = malloc((size_t)(most + 1) * sizeof *out->value);
+  if (!out->ctx || !out->metric || !out->value) {
+    raw_profile_free(out);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory collecting %llu values", (unsigned long long)most);
+  }
+  value_sink sink = {NULL, NULL, out};
+  int rc = add_trees(&sink, trees, maps, metric_maps, n_trees);
+  if (rc < 0) {
+    raw_profile_free(out);
+    return rc;
+  }
+  if (out->n < most) { /* what the zeros and formula metrics left unused */
+    uint32_t *ctx = realloc(out->ctx, (size_t)(out->n + 1) * sizeof *ctx);
+    uint16_t *metric = realloc(out->metric, (size_t)(out->n + 1) * sizeof *metric);
+    double *value = realloc(out->value, (size_t)(out->n + 1) * sizeof *value);
+    if (ctx) out->ctx = ctx;
+    if (metric) out->metric = metric;
+    if (value) out->value = value;
+  }
+  return 0;
 }
 
 int propagate_raw(const unified_tree *t, const raw_profile *raw, propagate_scratch *scratch, thread_values *tv) {
