@@ -279,7 +279,7 @@ def measurements(hpcdb, samples, out):
     finally:
         rc = s.stop()
     err = s.proc.stderr.read()
-    check("analyzing the measurements" in err and "1 profiles read (0 skipped)" in err and "analyzed in" in err, f"progress on stderr: {err!r}")
+    check("analyzing the measurements" in err and "analyzing: 1 of 1 measurement files" in err and "1 profiles read (0 skipped)" in err and "analyzed in" in err, f"progress on stderr: {err!r}")
     check(rc == 0 and os.listdir(tmp) == [], f"the temporary is removed on exit: {os.listdir(tmp)}")
     # an analysis that fails: status 2, the reason on stderr, nothing left in TMPDIR
     bad = os.path.join(out, "truncated.m")
