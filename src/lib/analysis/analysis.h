@@ -69,6 +69,9 @@ typedef struct unified_tree {
   unify_slot *spare; /* the table for the next growth (spare_cap slots), or NULL: unify_ahead */
   uint64_t spare_cap;
   size_t spare_zeroed; /* its bytes zeroed so far (by another thread, a piece per batch) */
+  unify_key *keys; /* each id's own key (the one that made it) when set before the ids are made (a tree
+                    * the distributed analysis sends on), else NULL */
+  uint64_t cap_keys;
 } unified_tree;
 
 /* Memory a batch of files about to be unified will touch, made ready by

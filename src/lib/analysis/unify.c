@@ -66,6 +66,7 @@ void unified_tree_free(unified_tree *t) {
   free(t->slots);
   free(t->spare);
   free(t->info);
+  free(t->keys);
   unified_tree_release_retired(t);
   free(t->retired);
   memset(t, 0, sizeof *t);
@@ -188,6 +189,10 @@ static inline int add_context(unified_tree *t, unify_key key, const hpcdb_contex
     uint32_t model_parent = t->info[parent->visible].model_index;
     HPCDB_TRY(t->defer_links ? model_add_context_unlinked(t->exp, &c, model_parent, &info.model_index)
                              : hpcdb_add_context(t->exp, &c, model_parent, &info.model_index));
+  }
+  if (t->keys) {
+    if (id >= t->cap_keys) HPCDB_TRY(VEC_RESERVE(&t->keys, &t->cap_keys, (uint64_t)id + 1));
+    t->keys[id] = key;
   }
   t->info[id] = info;
   t->n_ids++;

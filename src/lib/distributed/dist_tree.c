@@ -39,6 +39,8 @@ static int local_tree(dist_run *d) {
     return rc;
   }
   d->tree.defer_links = 1; /* as hpcdb_analyze: linked once, on rank 0, when the run's tree is merged */
+  if (d->rank != 0 && VEC_RESERVE(&d->tree.keys, &d->tree.cap_keys, 1024) < 0) /* sent: its contexts' own keys kept */
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   HPCDB_TRY(hpcdb_set_format(tree_exp, "hpctoolkit-v4", 4, 0));
   if (!d->opt->ignore_structs)
     HPCDB_TRY(structure_map_open(&d->tree.structure, tree_exp, d->measurements, d->opt, keep_warning_fn(), d));
@@ -113,7 +115,7 @@ static int receives_later(int rank, int size, int step) {
  * with the contexts' own keys, or it is the run's). */
 static int reduce_trees(dist_run *d) {
   int receives = d->rank % 2 == 0 && d->rank + 1 < d->size; /* ranks receive from step 1 on, if ever */
-  int rc = merged_tree_adopt(&d->global, &d->tree, receives, d->rank != 0);
+  int rc = merged_tree_adopt(&d->global, &d->tree, receives);
   for (int step = 1; step < d->size; step *= 2) {
     if (d->rank % (2 * step) == step) {
       d->parent = d->rank - step;

@@ -19,18 +19,6 @@ static void put_ident(dist_msg *m, const fn_ident *id) {
   dist_msg_u64(m, id->id);
 }
 
-/* Each id's own key (the one that made it): aliases (a frame met before)
- * have another parent. */
-static unify_key *own_keys(const unified_tree *t) {
-  unify_key *keys = calloc(t->n_ids ? t->n_ids : 1, sizeof *keys);
-  if (!keys) return NULL;
-  for (uint64_t i = 0; i < t->cap; i++) {
-    const unify_slot *sl = &t->slots[i];
-    if (sl->id_plus1 && sl->key.parent == t->info[sl->id_plus1 - 1].parent) keys[sl->id_plus1 - 1] = sl->key;
-  }
-  return keys;
-}
-
 #define TREE_PART ((uint64_t)4 << 20) /* bytes of contexts in a part (about) */
 
 /* The metrics by name and scopes, as a tree's head and the view's both carry them. */
@@ -88,7 +76,7 @@ static void put_contexts(const unified_tree *t, const unify_key *keys, uint32_t 
 int tree_send(const merged_tree *mt, int (*put)(void *user, const dist_msg *part), void *user) {
   const unified_tree *t = &mt->t;
   dist_msg m = {0};
-  int rc = mt->keys ? 0 : hpcdb_fail(HPCDB_EINVAL, "a tree not adopted to be sent");
+  int rc = t->keys ? 0 : hpcdb_fail(HPCDB_EINVAL, "a tree that does not keep its contexts' own keys");
   uint32_t next = 1; /* the global context is every tree's */
   int ended = 0;          /* the last part sent, or a send failed: nothing more goes */
   for (int head = 1; rc == 0 && !ended; head = 0) {
@@ -97,7 +85,7 @@ int tree_send(const merged_tree *mt, int (*put)(void *user, const dist_msg *part
     if (head)
       put_head(t, mt->idents, &m);
     else
-      put_contexts(t, mt->keys, &next, &m);
+      put_contexts(t, t->keys, &next, &m);
     int last = !head && next >= t->n_ids;
     if ((rc = dist_msg_status(&m)) < 0) break;
     m.data[0] = (uint8_t)!last;
@@ -151,7 +139,6 @@ void merged_tree_free(merged_tree *m) {
   unified_tree_free(&m->t);
   hpcdb_experiment_free(m->exp);
   free(m->idents);
-  free(m->keys);
   u64map_free(&m->by_ident);
   memset(m, 0, sizeof *m);
 }
@@ -172,12 +159,10 @@ static uint64_t ident_hash(const fn_ident *id) {
  * each context's own key: a merged context is looked up by its own key, and
  * no rank's own key can be another's alias (a frame is resolved, by symbols
  * or structure files, the same way on every rank). */
-int merged_tree_adopt(merged_tree *m, unified_tree *t, int index, int sent) {
+int merged_tree_adopt(merged_tree *m, unified_tree *t, int index) {
   memset(m, 0, sizeof *m);
   uint32_t n = t->exp->n_functions;
   if (!(m->idents = function_idents(t))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  if (sent && !(m->keys = own_keys(t))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  m->cap_keys = sent ? (t->n_ids ? t->n_ids : 1) : 0;
   m->cap_idents = n ? n : 1;
   for (uint32_t i = 0; i < n && index; i++) {
     uint64_t h = ident_hash(&m->idents[i]), idx;
@@ -353,14 +338,6 @@ static int room_for_contexts(unified_tree *t, merge_maps *mm, uint32_t need, uin
   return mm->last ? 0 : unify_table_reserve(t, t->count + n);
 }
 
-/* A context new in m: its own key, when m is sent on. */
-static int keep_key(merged_tree *m, unify_key key, uint32_t id) {
-  if (!m->keys) return 0;
-  HPCDB_TRY(VEC_RESERVE(&m->keys, &m->cap_keys, (uint64_t)id + 1));
-  m->keys[id] = key;
-  return 0;
-}
-
 /* A context as sent, its key's and prototype's indices mapped. */
 static int read_sent(hpcdb_cursor *c, const merge_maps *mm, uint32_t id, wire_context *s) {
   HPCDB_TRY(wire_read_context(c, id, s));
@@ -374,8 +351,7 @@ static int read_sent(hpcdb_cursor *c, const merge_maps *mm, uint32_t id, wire_co
 #define READ_AHEAD 8
 
 /* A part's contexts, in the sender's id order (a parent before its children), from *next on. */
-static int merge_contexts(hpcdb_cursor *c, merged_tree *m, merge_maps *mm, uint32_t *next) {
-  unified_tree *t = &m->t;
+static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm, uint32_t *next) {
   uint32_t n;
   HPCDB_TRY(cursor_le32(c, &n, "context count"));
   if (n > mm->n_ids - *next) return bad(c, "context count");
@@ -393,14 +369,12 @@ static int merge_contexts(hpcdb_cursor *c, merged_tree *m, merge_maps *mm, uint3
         unify_prefetch(t, (unify_key){mm->ids[a->parent], a->key.module, a->key.offset});
     }
     s.key.parent = mm->ids[s.parent];
-    uint32_t before = t->n_ids;
     if (!mm->last) {
       HPCDB_TRY(unify_find_or_add(t, s.key, &s.proto, s.bits & SENT_HIDDEN, &mm->ids[id]));
     } else if (s.key.parent >= mm->first_new || !unify_find(t, s.key, &mm->ids[id])) {
       /* under a context this merge made, a context is new too: no key of the receiver's has that parent */
       HPCDB_TRY(unify_add_unlooked(t, s.key, &s.proto, s.bits & SENT_HIDDEN, &mm->ids[id]));
     }
-    if (t->n_ids != before) HPCDB_TRY(keep_key(m, s.key, mm->ids[id]));
   }
   *next = end;
   return 0;
@@ -461,7 +435,7 @@ int tree_merge_parts(merged_tree *mt, int (*get)(void *user, void **data, uint64
       hpcdb_cursor c;
       cursor_init(&c, (const uint8_t *)data + 1, len - 1, what);
       c.section = "calling-context tree";
-      rc = head ? merge_head(&c, mt, all_stats, &mm) : merge_contexts(&c, mt, &mm, &next);
+      rc = head ? merge_head(&c, mt, all_stats, &mm) : merge_contexts(&c, &mt->t, &mm, &next);
       if (rc == 0 && c.pos != c.len) rc = hpcdb_fail_at(HPCDB_ECORRUPT, c.path, c.section, c.pos, "end", "bytes left over");
       if (rc == 0 && !more && (head || next != mm.n_ids)) rc = hpcdb_fail(HPCDB_EIO, "%s: contexts missing", what);
     }

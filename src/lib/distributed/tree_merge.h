@@ -33,8 +33,6 @@ typedef struct merged_tree {
   fn_ident *idents; /* per function */
   uint64_t cap_idents;
   hpcdb_u64map by_ident; /* hash of an identity -> function index */
-  unify_key *keys; /* per context, the key that made it: on a tree that is sent on (else NULL) */
-  uint64_t cap_keys;
 } merged_tree;
 
 /* An experiment as hpcdb_analyze starts one (scopes, summary profile), empty. */
@@ -43,13 +41,13 @@ void merged_tree_free(merged_tree *m);
 /* A unified tree (emptied: m takes it over, experiment and all) as the
  * merged tree merging it into an empty one makes, with the same ids; what
  * only unification needs is freed. index: trees are to be merged into it
- * (else it can only be serialized and read); sent: it is sent (its contexts'
- * own keys are kept, as merging adds to them). */
-int merged_tree_adopt(merged_tree *m, unified_tree *t, int index, int sent);
+ * (else it can only be serialized and read). A tree to be sent keeps its
+ * contexts' own keys (t->keys set before it was unified; merging adds to them). */
+int merged_tree_adopt(merged_tree *m, unified_tree *t, int index);
 /* Frees what merging and serializing need: m is only read from here on. */
 void merged_tree_unindex(merged_tree *m);
 
-/* A merged tree (adopted to be sent) sent in parts, each handed to put (which sends it): the head
+/* A merged tree (that keeps its own keys) sent in parts, each handed to put (which sends it): the head
  * (metrics, modules, files, functions, the context count), then the
  * contexts in id order, about 4 MiB a part; a part's first byte tells
  * whether more follow. A failure sends an empty part. */
@@ -68,7 +66,7 @@ void tree_map_free(tree_map *map);
  * taken), so the sender always ends. 1: the sender failed (an empty part).
  * last: m is not merged into after this (the run's tree, or one only sent on
  * from here): the new contexts' keys are not entered in its lookup table
- * (only in its own keys, when it is sent), and a context under a new one is
+ * (only in its own keys, when it keeps them), and a context under a new one is
  * not looked for. */
 int tree_merge_parts(merged_tree *m, int (*get)(void *user, void **data, uint64_t *len), void *user, int all_stats,
                      int last, const char *what, tree_map *map);
