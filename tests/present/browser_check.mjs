@@ -141,6 +141,12 @@ async function main() {
           'the flame graph below the tree lays out all its frames');
     await page.screenshot({ path: `${out}/top-down-light.png` });
     await page.screenshot({ path: `${out}/page-full-light.png`, fullPage: true });
+    if (await page.$('#static-trace')) { // the header's Timeline link: this page's timeline, the state in the URL kept
+      const url = page.url();
+      await page.click('#timeline');
+      await page.waitForFunction(() => document.querySelector('#static-trace').getBoundingClientRect().top < innerHeight);
+      check(page.url() === url, `the Timeline link scrolls to the timeline (${page.url()})`);
+    } else check(await page.$eval('#timeline', (a) => a.hidden), 'no traces: no Timeline link');
 
     for (const view of ['top-down', 'bottom-up', 'flat']) {
       await parity(page, view);

@@ -1,23 +1,26 @@
 /* Which nodes of a view an exported page holds: best first from the root.
  * Each expanded node's children come sorted from the query layer (largest
- * inclusive value first, in pages); a heap holds each expanded node's next
- * child, so the heaviest node not yet kept is always on top and a node is
- * only reached through its parent. */
+ * inclusive value first, in pages that double: the query layer keeps a few
+ * sorts only, and a wide node is sorted again for each page); a heap holds
+ * each expanded node's next child, so the heaviest node not yet kept is
+ * always on top and a node is only reached through its parent. */
 #include <stdlib.h>
 
 #include "common/error.h"
 #include "page/snapshot.h"
 
-#define PAGE 256 /* children asked of the query layer at a time */
+#define FIRST_PAGE 16 /* children asked of the query layer first; then twice as many each time */
 
 typedef struct cursor {
   hpcdb_qnode parent;
   uint32_t offset, n, at, total; /* the page [offset, offset + n) of total; at: the next in it */
-  hpcdb_qnode kids[PAGE];
+  hpcdb_qnode *kids;             /* room for cap */
+  uint32_t cap;
   double next; /* the inclusive value of kids[at] */
 } cursor;
 
 typedef struct frontier {
+  uint32_t limit; /* nodes to keep: no page larger */
   hpcdb_query *q;
   hpcdb_qview view;
   hpcdb_qsort sort;
@@ -57,7 +60,11 @@ static int advance(frontier *f, cursor *c, int *has) {
     if (c->offset + c->n >= c->total && c->n) return 0;
     c->offset += c->n;
     c->at = 0;
-    HPCDB_TRY(hpcdb_query_children(f->q, f->view, c->parent, &f->sort, c->offset, PAGE, c->kids, &c->n, &c->total));
+    uint32_t cap = c->cap ? (c->cap < f->limit / 2 ? 2 * c->cap : f->limit) : FIRST_PAGE;
+    hpcdb_qnode *kids = realloc(c->kids, (size_t)cap * sizeof *kids);
+    if (!kids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
+    c->kids = kids, c->cap = cap;
+    HPCDB_TRY(hpcdb_query_children(f->q, f->view, c->parent, &f->sort, c->offset, cap, c->kids, &c->n, &c->total));
     if (c->n == 0) return 0;
   }
   double exc;
@@ -78,7 +85,7 @@ static int expand(frontier *f, hpcdb_qnode node, uint32_t k) {
 int snapshot_select(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, uint32_t limit, snapshot_view *out) {
   *out = (snapshot_view){.view = view, .n_nodes = hpcdb_query_n_nodes(q, view)};
   if (limit > out->n_nodes) limit = out->n_nodes;
-  frontier f = {q, view, {col, 0, 0}, malloc(((size_t)limit + 1) * sizeof *f.c), malloc(((size_t)limit + 1) * sizeof *f.heap), 0};
+  frontier f = {limit + FIRST_PAGE, q, view, {col, 0, 0}, calloc((size_t)limit + 1, sizeof *f.c), malloc(((size_t)limit + 1) * sizeof *f.heap), 0};
   out->node = malloc(((size_t)limit + 1) * sizeof *out->node);
   out->parent = malloc(((size_t)limit + 1) * sizeof *out->parent);
   int rc = f.c && f.heap && out->node && out->parent ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
@@ -101,6 +108,7 @@ int snapshot_select(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, uint32_
     out->kept++;
   }
   out->whole = f.n == 0;
+  for (uint32_t k = 0; f.c && k <= limit; k++) free(f.c[k].kids);
   free(f.c);
   free(f.heap);
   if (rc < 0) snapshot_view_free(out);
