@@ -109,25 +109,27 @@ async function parity(page, view) {
 }
 
 const topNames = async (page) => (await rows(page)).filter((r) => r.depth === 1).map((r) => r.name);
-// The root's children as the query layer sorts them: by the value, ties by node.
-function sortedTop(exclusive, ascending) {
+// A node's children as the query layer sorts them: by the value, ties by node; no zero rows.
+function sortedKids(node, exclusive = false, ascending = false) {
   const key = exclusive ? exc : inc, s = ascending ? -1 : 1;
-  return tree('top-down').get(0).kids.map((k) => k.row).filter((r) => inc(r) !== 0 || exc(r) !== 0)
-    .sort((a, b) => (key(a) !== key(b) ? (key(a) > key(b) ? -s : s) : a[0] - b[0])).map((r) => r[2]);
+  return tree('top-down').get(node).kids.map((k) => k.row).filter((r) => inc(r) !== 0 || exc(r) !== 0)
+    .sort((a, b) => (key(a) !== key(b) ? (key(a) > key(b) ? -s : s) : a[0] - b[0]));
 }
+const sortedTop = (exclusive, ascending) => sortedKids(0, exclusive, ascending).map((r) => r[2]);
 
 async function main() {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  // the page may read itself and its Blob and data URLs, nothing else (a file next to it neither)
+  const own = (url) => /^(blob|data|about):/.test(url) || [pathToFileURL(pagePath).href, pathToFileURL(flamePath).href].includes(url.split('#')[0]);
   const asked = [];
-  await context.route('**/*', (route) => { // the page may read itself and its Blob URLs, nothing else
-    const url = route.request().url();
-    if (/^(file|blob|data):/.test(url)) return route.continue();
-    asked.push(url);
+  await context.route('**/*', (route) => {
+    if (own(route.request().url())) return route.continue();
+    asked.push(route.request().url());
     return route.abort();
   });
-  context.on('request', (r) => { if (!/^(file|blob|data|about):/.test(r.url())) asked.push(r.url()); });
+  context.on('request', (r) => { if (!own(r.url())) asked.push(r.url()); });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -169,12 +171,13 @@ async function main() {
 
     // expanding: a twisty opens its node's children below it
     const before = await rows(page);
-    const parent = before.find((r) => r.depth === 1 && tree('top-down').get(r.node).kids.length);
+    const parent = before.find((r) => r.depth === 1 && sortedKids(r.node).length), first = sortedKids(parent.node)[0][0];
     await page.click(`#tree tr[data-node="${parent.node}"] .twisty`);
-    await page.waitForFunction((n) => document.querySelectorAll('#tree tr[data-node]').length > n, before.length);
+    await page.waitForSelector(`#tree tr[data-node="${first}"]`);
     await idle(page);
     const after = await rows(page), at = after.findIndex((r) => r.node === parent.node);
-    check(after.length > before.length && after[at + 1].depth === parent.depth + 1, `expanding ${parent.name} shows its children`);
+    check(after.length > before.length && after[at + 1].node === first && after[at + 1].depth === parent.depth + 1,
+          `expanding ${parent.name} shows its children below it`);
 
     // hot path: opens the path and selects its end (report --hot-path's rule, on the snapshot)
     const td = tree('top-down');
