@@ -139,11 +139,13 @@ async function main() {
     const status = await page.$eval('#status', (e) => e.textContent);
     check(status.includes('exported page:') && status.includes(metric), `the status line says what the page holds: ${status}`);
     check((await page.$eval('#metric', (s) => s.value)) === metric, `the page's metric is ${metric}`);
+    // the flame graph below the tree: drawn after the first table, all its frames laid out
+    await page.waitForSelector('#hpcdb-flame[data-rendered]', { state: 'attached' });
     check(await page.$eval('#hpcdb-flame', (s) => s.getAttribute('data-rendered') === s.getAttribute('data-frames')),
           'the flame graph below the tree lays out all its frames');
     await page.screenshot({ path: `${out}/top-down-light.png` });
     await page.screenshot({ path: `${out}/page-full-light.png`, fullPage: true });
-    if (await page.$('#static-trace')) { // the header's Timeline link: this page's timeline, the state in the URL kept
+    if (html.includes('id="static-trace"')) { // the header's Timeline link: this page's timeline, the state in the URL kept
       const url = page.url();
       await page.click('#timeline');
       await page.waitForFunction(() => document.querySelector('#static-trace').getBoundingClientRect().top < innerHeight);

@@ -43,25 +43,23 @@ static int split(shell *s) {
   return 0;
 }
 
-int page_html_begin(FILE *out) {
-  shell s;
-  HPCDB_TRY(split(&s));
+static int write_body(FILE *out, const shell *s) {
   const page_asset *css[] = {need("style.css"), need("export.css")};
   if (!css[0] || !css[1]) return HPCDB_EUNSUPPORTED;
   /* the head without the lines that load /assets/ from the server */
-  for (const char *line = s.text, *next; line < s.head_end; line = next) {
-    next = memchr(line, '\n', (size_t)(s.head_end - line));
-    next = next ? next + 1 : s.head_end;
+  for (const char *line = s->text, *next; line < s->head_end; line = next) {
+    next = memchr(line, '\n', (size_t)(s->head_end - line));
+    next = next ? next + 1 : s->head_end;
     const char *hit = strstr(line, "\"/assets/"); /* the asset ends with a 0 byte */
     if (!hit || hit >= next) fwrite(line, 1, (size_t)(next - line), out);
   }
   fputs("<style>\n", out);
   for (int k = 0; k < 2; k++) raw_text(out, (const char *)css[k]->data, css[k]->len, "style");
   fputs("</style>\n", out);
-  fwrite(s.head_end, 1, (size_t)(s.body - s.head_end), out);
+  fwrite(s->head_end, 1, (size_t)(s->body - s->head_end), out);
   fputs("<body class=\"export\">", out);
-  const char *content = s.body + strlen("<body>");
-  fwrite(content, 1, (size_t)(s.body_end - content), out);
+  const char *content = s->body + strlen("<body>");
+  fwrite(content, 1, (size_t)(s->body_end - content), out);
   return 0;
 }
 
@@ -71,9 +69,8 @@ static int is_module(const char *name) {
   return !strchr(name, '/') && n > 3 && !strcmp(name + n - 3, ".js") && strcmp(name, "api.js") && strcmp(name, "export_loader.js");
 }
 
-int page_html_end(FILE *out, hpcdb_query *q, const char *path, const char *metric) {
-  shell s;
-  HPCDB_TRY(split(&s));
+/* Each module's source, the snapshot and the loader. */
+static int write_scripts(FILE *out, hpcdb_query *q, const char *path, const char *metric) {
   const page_asset *loader = need("export_loader.js");
   if (!loader) return HPCDB_EUNSUPPORTED;
   for (const page_asset *a = page_assets; a->name; a++) {
@@ -87,6 +84,22 @@ int page_html_end(FILE *out, hpcdb_query *q, const char *path, const char *metri
   fputs("</script>\n<script>\n", out);
   raw_text(out, (const char *)loader->data, loader->len, "script");
   fputs("</script>\n", out);
+  return 0;
+}
+
+int page_html_begin(FILE *out, hpcdb_query *q, const char *path, const char *metric) {
+  shell s;
+  HPCDB_TRY(split(&s));
+  HPCDB_TRY(write_body(out, &s));
+  HPCDB_TRY(write_scripts(out, q, path, metric));
+  fputs("<template id=\"static-sections\">\n", out);
+  return 0;
+}
+
+int page_html_end(FILE *out) {
+  shell s;
+  HPCDB_TRY(split(&s));
+  fputs("</template>\n", out);
   fputs(s.body_end, out);
   return 0;
 }

@@ -23,9 +23,9 @@ static int sections(FILE *out, const hpcdb_experiment *exp, const char *metric) 
 int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric) {
   hpcdb_query *q;
   HPCDB_TRY(hpcdb_query_from_experiment(&q, exp));
-  int rc = page_html_begin(out);
+  int rc = page_html_begin(out, q, exp->origin, metric);
   if (rc == 0) rc = sections(out, exp, metric);
-  if (rc == 0) rc = page_html_end(out, q, exp->origin, metric);
+  if (rc == 0) rc = page_html_end(out);
   hpcdb_query_close(q);
   if (rc == 0 && ferror(out)) rc = hpcdb_fail(HPCDB_EIO, "error writing HTML: %s", strerror(errno));
   return rc;

@@ -18,12 +18,23 @@
     }
     return urls.get(real);
   };
-  // the header's links lead to the server's other pages: here, to this page's sections or nowhere
-  // (the hash holds the page's state: a click scrolls instead of following the link)
-  const timeline = document.querySelector('#timeline'), trace = document.querySelector('#static-trace');
-  timeline.removeAttribute('target');
-  timeline.hidden = !trace;
-  timeline.addEventListener('click', (ev) => { ev.preventDefault(); if (trace) trace.scrollIntoView(); });
+  // The flame graph and the timeline wait in a <template> (below, parsed after this script): drawn
+  // once the status line says the page's first table is (a large graph would hold it up), after that
+  // frame's paint. The header's links lead to the server's other pages: here, to this page's timeline
+  // or nowhere (the hash holds the page's state: a click scrolls instead of following the link).
+  document.addEventListener('DOMContentLoaded', () => {
+    const sections = document.querySelector('#static-sections'), timeline = document.querySelector('#timeline');
+    timeline.removeAttribute('target');
+    timeline.hidden = !sections.content.querySelector('#static-trace');
+    timeline.addEventListener('click', (ev) => { ev.preventDefault(); document.querySelector('#static-trace').scrollIntoView(); });
+    const status = document.querySelector('#status');
+    const draw = () => { // once; their scripts run
+      watch.disconnect();
+      if (sections.isConnected) requestAnimationFrame(() => setTimeout(() => sections.replaceWith(document.importNode(sections.content, true))));
+    };
+    const watch = new MutationObserver(() => { if (!status.textContent.startsWith('Loading')) draw(); });
+    watch.observe(status, { childList: true, characterData: true, subtree: true });
+  });
   const app = document.createElement('script');
   app.type = 'module';
   app.src = url('app.js');
