@@ -44,7 +44,7 @@ ask() { # WHAT PATH: time of one request
 }
 m=$(python3 -c 'import urllib.parse,sys; print(urllib.parse.quote(sys.argv[1]))' "$metric")
 echo "routes (curl on loopback, the whole request):"
-ask "info (first: every metric's total)" "/api/info"
+ask "info (metric names; totals come with values)" "/api/info"
 ask "top-down root children (first)" "/api/children?node=0&metric=$m"
 ask "top-down root children (again)" "/api/children?node=0&metric=$m"
 big=$(curl -s --cookie "hpcdb_token=$tok" "$base/api/hotpath?node=0&metric=$m" | python3 -c 'import json,sys; p=json.load(sys.stdin)["path"]; print(p[min(2,len(p)-1)])')

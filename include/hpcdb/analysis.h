@@ -15,6 +15,10 @@
 extern "C" {
 #endif
 
+/* How far the analysis is: done of total measurement files read (or
+ * skipped), called on the calling thread after each file. */
+typedef void (*hpcdb_progress_fn)(void *user, uint64_t done, uint64_t total);
+
 typedef struct hpcdb_analyze_options {
   unsigned threads;  /* worker threads (0 or 1: one) */
   int all_stats;     /* add count, sum of squares, min and max to the summary (hpcprof --stats) */
@@ -30,6 +34,8 @@ typedef struct hpcdb_analyze_options {
   const char *const *replace_paths; /* "OLD=NEW": a binary recorded under OLD is found under NEW
                                        (hpcprof -R) */
   uint32_t n_replace_paths;
+  hpcdb_progress_fn progress; /* optional */
+  void *progress_user;
 } hpcdb_analyze_options;
 
 typedef struct hpcdb_analyze_result {

@@ -38,6 +38,15 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* "analyzing: N of M files" on stderr, at most once a second and at the end. */
+static void progress(void *user, uint64_t done, uint64_t total) {
+  double *last = user, t = now();
+  if (done < total && t - *last < 1.0) return;
+  *last = t;
+  fprintf(stderr, "hpcdb view: analyzing: %llu of %llu measurement files\n", (unsigned long long)done,
+          (unsigned long long)total);
+}
+
 /* The analysis, in a child process: Ctrl-C (or SIGTERM) meanwhile stops it and
  * lets the caller remove the temporary; its memory is the child's, not the server's. */
 static int analyze_in_child(const char *path, const char *db) {
@@ -51,7 +60,9 @@ static int analyze_in_child(const char *path, const char *db) {
   if (pid == 0) {
     sigprocmask(SIG_SETMASK, &old, NULL);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    hpcdb_analyze_options opt = {.threads = cores > 1 ? (unsigned)(cores < 8 ? cores : 8) : 1, .output = db};
+    double last = now();
+    hpcdb_analyze_options opt = {.threads = cores > 1 ? (unsigned)(cores < 8 ? cores : 8) : 1, .output = db,
+                                 .progress = progress, .progress_user = &last};
     hpcdb_analyze_result res = {0};
     hpcdb_experiment *exp = NULL;
     int rc = hpcdb_analyze(&exp, path, &opt, warn, NULL, &res);

@@ -21,13 +21,18 @@ const route view_routes[] = {
     {NULL, NULL},
 };
 
-void route_metric_json(jbuf *b, hpcdb_query *q, hpcdb_qcolumn c) {
-  double total = 0;
-  hpcdb_query_total(q, c, &total);
+/* A metric's name, column and time unit, left open for more fields. */
+static void metric_head(jbuf *b, hpcdb_query *q, hpcdb_qcolumn c) {
   jb_raw(b, "{\"name\":");
   jb_str(b, hpcdb_query_column_name(q, c));
   jb_fmt(b, ",\"column\":%u,\"seconds\":", c);
   jb_num(b, hpcdb_query_column_seconds(q, c));
+}
+
+void route_metric_json(jbuf *b, hpcdb_query *q, hpcdb_qcolumn c) {
+  double total = 0;
+  hpcdb_query_total(q, c, &total);
+  metric_head(b, q, c);
   jb_raw(b, ",\"total\":");
   jb_num(b, total);
   jb_raw(b, "}");
@@ -56,8 +61,12 @@ int route_info(request *r) {
     for (uint32_t m = 0; m < e->n_metrics; m++) {
       hpcdb_qcolumn c;
       if (m) jb_raw(b, ",");
-      if (e->metrics[m].name && hpcdb_query_column(q, e->metrics[m].name, &c) == 0) route_metric_json(b, q, c);
-      else jb_raw(b, "null");
+      if (e->metrics[m].name && hpcdb_query_column(q, e->metrics[m].name, &c) == 0) {
+        metric_head(b, q, c); /* no total: a Cube file stores none, so each would read a whole metric; */
+        jb_raw(b, "}");       /* the page gets a metric's total with its values (/api/children) */
+      } else {
+        jb_raw(b, "null");
+      }
     }
     jb_raw(b, "]}");
   }

@@ -53,6 +53,7 @@ typedef struct run {
   unsigned workers;
   analysis_pass *pass; /* the distributed analysis' first half (analysis_run_pass), else NULL */
   const analysis_values *values; /* its second half (analysis_run_values), else NULL */
+  uint64_t n_files; /* for options->progress */
 } run;
 
 static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
@@ -528,6 +529,7 @@ static int register_batch(run *r, file_job *jobs, size_t n) {
     } else {
       rc = settle_failure(r, &jobs[i]);
     }
+    if (r->opt->progress) r->opt->progress(r->opt->progress_user, r->res->profiles_read + r->res->profiles_skipped, r->n_files);
   }
   return rc;
 }
@@ -609,6 +611,7 @@ static int batches_pipelined(run *r, const hpcrun_path_list *files, file_job *al
  * files and the writer's queue of values. */
 static int analyze_files(run *r, const hpcrun_path_list *files) {
   r->workers = r->opt->threads > 1 ? r->opt->threads : 1;
+  r->n_files = files->n;
   if (r->workers > MAX_WORKERS) r->workers = MAX_WORKERS;
   size_t per_batch = 2 * (size_t)r->workers;
   file_job *all = calloc(3 * per_batch, sizeof *all);

@@ -1,7 +1,7 @@
 /* The value interface over a Cube file, opened once (hpcdb_cube_open: the
- * anchor parsed and the members placed): the tree and the summary profile
- * from the reader over it (HPCDB_READ_SUMMARY_ONLY: the locations' values
- * are not kept); one context's values over the locations, or one location's
+ * anchor parsed and the members placed): the tree from the reader over it,
+ * without values; a metric's summary values when it is first asked for
+ * (cube_column); one context's values over the locations, or one location's
  * over the contexts, read from the file when a spread or a profile's tree
  * asks for them (hpcdb_cube_cnode_values: one row and the rows it derives
  * from, never the metric's whole matrix). */
@@ -20,15 +20,32 @@ typedef struct cube_source {
   double *row;         /* one cnode's values: n_plain */
 } cube_source;
 
+/* One metric's summary values, read when the metric is first asked for:
+ * the tree was read without values (a Cube file stores no summary, so
+ * reading every metric's at open would read the whole file once). The
+ * reader makes the same contexts in the same order on every read of one
+ * opened file; that is checked, not assumed. */
 static int cube_column(void *impl, uint32_t metric, double *inc, double *exc, unsigned *have) {
   const cube_source *s = impl;
   const hpcdb_experiment *e = s->exp;
-  for (uint32_t p = 0; p < e->n_profiles; p++)
-    if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) {
-      query_add_profile(e, &e->profiles[p], 1, metric, inc, exc, have);
-      return 0;
+  const char *name = e->metrics[metric].name;
+  hpcdb_read_options ro = {HPCDB_READ_METRICS, &name, 1, HPCDB_READ_SUMMARY_ONLY};
+  hpcdb_experiment *one;
+  HPCDB_TRY(hpcdb_cube_read_opened(&one, s->cube, &ro));
+  int rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the Cube reader gave no summary profile", s->path, name ? name : "?");
+  uint32_t m = 0;
+  while (m < one->n_metrics && !(name && one->metrics[m].name && !strcmp(one->metrics[m].name, name))) m++;
+  int same = one->n_contexts == e->n_contexts && m < one->n_metrics;
+  for (uint32_t i = 0; same && i < e->n_contexts; i++) same = one->contexts[i].id == e->contexts[i].id;
+  if (!same) rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the file read differently the second time", s->path, name ? name : "?");
+  for (uint32_t p = 0; same && p < one->n_profiles; p++)
+    if (one->profiles[p].flags & HPCDB_PROFILE_SUMMARY) {
+      query_add_profile(one, &one->profiles[p], 1, m, inc, exc, have);
+      rc = 0;
+      break;
     }
-  return hpcdb_fail(HPCDB_ECORRUPT, "%s: the Cube reader gave no summary profile", s->path);
+  hpcdb_experiment_free(one);
+  return rc;
 }
 
 /* Each context's cnode, once the reader made the contexts. */
@@ -136,7 +153,7 @@ static const hpcdb_qsource_ops cube_ops = {"cube", cube_column, cube_profiles, c
 int query_source_cube(hpcdb_qsource *out, const char *path) {
   cube_source *s = calloc(1, sizeof *s);
   if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
+  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0}; /* values: cube_column, per metric */
   int rc = (s->path = strdup(path)) ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if (rc == 0) rc = hpcdb_cube_open(&s->cube, path);
   if (rc == 0) rc = hpcdb_cube_read_opened(&s->exp, s->cube, &ro);
