@@ -46,13 +46,18 @@ static int write_view(FILE *out, hpcdb_query *q, const snapshot_view *v, const h
   return 0;
 }
 
-/* The metrics kept: all while kept nodes x metrics fits the budget, else the chosen one and the default. */
+/* The metrics kept: all while the nodes that may be kept x metrics fit the budget, else the chosen one
+ * and the default (the chosen one among them, in the experiment's order). */
 static int choose_metrics(hpcdb_query *q, hpcdb_qcolumn chosen, uint64_t nodes, hpcdb_qcolumn *cols, uint32_t *n) {
   const hpcdb_experiment *e = hpcdb_query_experiment(q);
   *n = 0;
   if (nodes * e->n_metrics <= SNAPSHOT_VALUES) {
-    for (uint32_t m = 0; m < e->n_metrics; m++)
-      if (e->metrics[m].name && hpcdb_query_column(q, e->metrics[m].name, &cols[*n]) == 0) (*n)++;
+    for (uint32_t m = 0; m < e->n_metrics; m++) {
+      uint32_t c = 0;
+      if (!e->metrics[m].name || hpcdb_query_column(q, e->metrics[m].name, &cols[*n]) < 0) continue;
+      while (c < *n && cols[c] != cols[*n]) c++;
+      *n += c == *n; /* two metrics of one name: the column once */
+    }
     for (uint32_t c = 0; c < *n; c++)
       if (cols[c] == chosen) return 0;
     *n = 0; /* the chosen one is not a plain metric (a formula): the two below */
@@ -86,7 +91,7 @@ static void describe(char *buf, size_t size, const snapshot_view *v, uint32_t n_
                            view_names[k], v[k].kept, v[k].n_nodes);
   }
   if (at < size) at += (size_t)snprintf(buf + at, size - at, " · %u of %u metrics · spreads of %u nodes", n_cols, n_metrics, spreads);
-  if (cut && at < size) snprintf(buf + at, size - at, " · the heaviest by %s", by);
+  if (cut && at < size) snprintf(buf + at, size - at, n_cols > 1 ? " · the heaviest by each metric in turn, %s first" : " · the heaviest by %s", by);
 }
 
 int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char *metric) {
@@ -96,13 +101,21 @@ int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char 
   snapshot_view v[3] = {{0}};
   hpcdb_qcolumn *cols = malloc(((size_t)e->n_metrics + 2) * sizeof *cols);
   int rc = cols ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for the page's metrics");
-  uint64_t nodes = 0;
-  for (int k = 0; k < 3 && rc == 0; k++) {
-    rc = snapshot_select(q, (hpcdb_qview)k, chosen, SNAPSHOT_NODES, &v[k]);
-    nodes += v[k].kept;
+  uint64_t nodes = 0; /* at most */
+  for (int k = 0; k < 3; k++) {
+    uint32_t n = hpcdb_query_n_nodes(q, (hpcdb_qview)k);
+    nodes += n < SNAPSHOT_NODES ? n : SNAPSHOT_NODES;
   }
   uint32_t n_cols = 0, spreads = 0;
   if (rc == 0) rc = choose_metrics(q, chosen, nodes, cols, &n_cols);
+  hpcdb_qcolumn *order = rc == 0 ? malloc(((size_t)n_cols + 1) * sizeof *order) : NULL; /* the page's metric first */
+  if (rc == 0 && !order) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the page's metrics");
+  for (uint32_t c = 0, k = 1; rc == 0 && c < n_cols; c++) {
+    if (cols[c] == chosen) order[0] = chosen;
+    else order[k++] = cols[c];
+  }
+  for (int k = 0; k < 3 && rc == 0; k++) rc = snapshot_select(q, (hpcdb_qview)k, order, n_cols, SNAPSHOT_NODES, &v[k]);
+  free(order);
   fputs("{\"views\":{", out);
   for (int k = 0; k < 3 && rc == 0; k++) {
     if (k) fputc(',', out);

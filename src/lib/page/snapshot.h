@@ -14,18 +14,19 @@
 #define SNAPSHOT_VALUES 1000000u     /* kept nodes x metrics for all metrics; above: the chosen and the default */
 #define SNAPSHOT_SPREAD_POINTS 65536u /* points of the spreads (HPCDB_QSPREAD_POINTS per node at most) */
 
-/* The nodes of one view kept: the root first, then the heaviest by the
- * column's inclusive value, each after its parent (so every ancestor of a
- * kept node is kept). */
+/* The nodes of one view kept: the root first, then the heaviest by each
+ * column's inclusive value in turn, each after its parent (so every ancestor
+ * of a kept node is kept). */
 typedef struct snapshot_view {
   hpcdb_qview view;
   uint32_t n_nodes; /* in the whole view */
   uint32_t kept;
-  int whole; /* every node the viewer lists is kept (the rest have only zero values) */
+  int whole; /* every node the viewer lists for any of the columns is kept (the rest are zero in all) */
   hpcdb_qnode *node, *parent; /* kept of them; the root's parent is HPCDB_NONE */
 } snapshot_view;
 
-int snapshot_select(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, uint32_t limit, snapshot_view *out);
+int snapshot_select(hpcdb_query *q, hpcdb_qview view, const hpcdb_qcolumn *cols, uint32_t n_cols, uint32_t limit,
+                    snapshot_view *out);
 void snapshot_view_free(snapshot_view *v);
 
 /* "spread": {node: summary} for the first top-down nodes of v (the heaviest)

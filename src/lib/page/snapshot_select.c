@@ -1,15 +1,18 @@
-/* Which nodes of a view an exported page holds: best first from the root.
- * Each expanded node's children come sorted from the query layer (largest
- * inclusive value first, in pages that double: the query layer keeps a few
- * sorts only, and a wide node is sorted again for each page); a heap holds
- * each expanded node's next child, so the heaviest node not yet kept is
- * always on top and a node is only reached through its parent. */
+/* Which nodes of a view an exported page holds: best first from the root,
+ * by each kept metric in turn, so that whichever metric the page shows, its
+ * heaviest rows are there. A frontier per metric: each expanded node's
+ * children come sorted from the query layer (largest inclusive value first,
+ * in pages that double: the query layer keeps a few sorts only, and a wide
+ * node is sorted again for each page); a heap holds each expanded node's
+ * next child, so the heaviest node that metric has not reached is on top,
+ * and a node is only reached through its parent. A node another metric kept
+ * already is expanded, not kept twice. */
 #include <stdlib.h>
 
 #include "common/error.h"
 #include "page/snapshot.h"
 
-#define FIRST_PAGE 16 /* children asked of the query layer first; then twice as many each time */
+#define FIRST_PAGE 1024 /* children asked of the query layer first; then twice as many each time */
 
 typedef struct cursor {
   hpcdb_qnode parent;
@@ -20,13 +23,18 @@ typedef struct cursor {
 } cursor;
 
 typedef struct frontier {
-  uint32_t limit; /* nodes to keep: no page larger */
+  hpcdb_qsort sort;
+  cursor *c;         /* one per node this metric expanded */
+  uint32_t n_c, cap_c;
+  uint32_t *heap, n; /* cursors with a child left, largest next first (room for cap_c) */
+} frontier;
+
+typedef struct selector {
   hpcdb_query *q;
   hpcdb_qview view;
-  hpcdb_qsort sort;
-  cursor *c;          /* one per expanded node */
-  uint32_t *heap, n;  /* cursors with a child left, largest next first */
-} frontier;
+  uint32_t limit;     /* nodes to keep: no page larger */
+  unsigned char *in;  /* per node of the view: kept */
+} selector;
 
 static int above(const frontier *f, uint32_t a, uint32_t b) { return f->c[f->heap[a]].next > f->c[f->heap[b]].next; }
 
@@ -53,64 +61,109 @@ static void sift_down(frontier *f) {
   }
 }
 
-/* The cursor's next child: from its page, or the next page; 0 when it has none left. */
-static int advance(frontier *f, cursor *c, int *has) {
+/* The cursor's next child: from its page, or the next page; *has 0 when it has none left. */
+static int advance(const selector *s, const frontier *f, cursor *c, int *has) {
   *has = 0;
   if (c->at >= c->n) {
     if (c->offset + c->n >= c->total && c->n) return 0;
     c->offset += c->n;
     c->at = 0;
-    uint32_t cap = c->cap ? (c->cap < f->limit / 2 ? 2 * c->cap : f->limit) : FIRST_PAGE;
+    uint32_t cap = c->cap ? (c->cap < s->limit / 2 ? 2 * c->cap : s->limit) : FIRST_PAGE, left = c->total - c->offset;
+    if (!c->cap) HPCDB_TRY(hpcdb_query_n_children(s->q, s->view, c->parent, &left)); /* zero ones too: at most */
+    if (cap > left) cap = left;
+    if (cap == 0) return 0;
     hpcdb_qnode *kids = realloc(c->kids, (size_t)cap * sizeof *kids);
     if (!kids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
     c->kids = kids, c->cap = cap;
-    HPCDB_TRY(hpcdb_query_children(f->q, f->view, c->parent, &f->sort, c->offset, cap, c->kids, &c->n, &c->total));
+    HPCDB_TRY(hpcdb_query_children(s->q, s->view, c->parent, &f->sort, c->offset, cap, c->kids, &c->n, &c->total));
     if (c->n == 0) return 0;
   }
   double exc;
-  HPCDB_TRY(hpcdb_query_value(f->q, f->view, f->sort.column, c->kids[c->at], &c->next, &exc));
+  HPCDB_TRY(hpcdb_query_value(s->q, s->view, f->sort.column, c->kids[c->at], &c->next, &exc));
   *has = 1;
   return 0;
 }
 
-static int expand(frontier *f, hpcdb_qnode node, uint32_t k) {
-  cursor *c = &f->c[k];
+static int expand(const selector *s, frontier *f, hpcdb_qnode node) {
+  if (f->n_c == f->cap_c) {
+    uint32_t cap = f->cap_c ? 2 * f->cap_c : 64;
+    cursor *c = realloc(f->c, (size_t)cap * sizeof *c);
+    uint32_t *heap = c ? realloc(f->heap, (size_t)cap * sizeof *heap) : NULL;
+    if (c) f->c = c;
+    if (heap) f->heap = heap;
+    if (!c || !heap) return hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
+    f->cap_c = cap;
+  }
+  cursor *c = &f->c[f->n_c++];
   *c = (cursor){.parent = node};
   int has;
-  HPCDB_TRY(advance(f, c, &has));
-  if (has) push(f, k);
+  HPCDB_TRY(advance(s, f, c, &has));
+  if (has) push(f, f->n_c - 1);
   return 0;
 }
 
-int snapshot_select(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, uint32_t limit, snapshot_view *out) {
+/* The metric's heaviest node not reached yet into *node (its parent into *parent), expanded. */
+static int pop(const selector *s, frontier *f, hpcdb_qnode *node, hpcdb_qnode *parent) {
+  cursor *c = &f->c[f->heap[0]];
+  *node = c->kids[c->at++];
+  *parent = c->parent;
+  int has;
+  HPCDB_TRY(advance(s, f, c, &has));
+  if (!has) f->heap[0] = f->heap[--f->n]; /* the parent's children are all taken */
+  sift_down(f);
+  return expand(s, f, *node); /* (may move f->c) */
+}
+
+static void frontiers_free(frontier *f, uint32_t n) {
+  for (uint32_t k = 0; f && k < n; k++) {
+    for (uint32_t i = 0; i < f[k].n_c; i++) free(f[k].c[i].kids);
+    free(f[k].c);
+    free(f[k].heap);
+  }
+  free(f);
+}
+
+int snapshot_select(hpcdb_query *q, hpcdb_qview view, const hpcdb_qcolumn *cols, uint32_t n_cols, uint32_t limit,
+                    snapshot_view *out) {
   *out = (snapshot_view){.view = view, .n_nodes = hpcdb_query_n_nodes(q, view)};
   if (limit > out->n_nodes) limit = out->n_nodes;
-  frontier f = {limit + FIRST_PAGE, q, view, {col, 0, 0}, calloc((size_t)limit + 1, sizeof *f.c), malloc(((size_t)limit + 1) * sizeof *f.heap), 0};
+  selector s = {q, view, limit + FIRST_PAGE, calloc((size_t)out->n_nodes + 1, 1)};
+  frontier *f = calloc((size_t)n_cols + 1, sizeof *f);
   out->node = malloc(((size_t)limit + 1) * sizeof *out->node);
   out->parent = malloc(((size_t)limit + 1) * sizeof *out->parent);
-  int rc = f.c && f.heap && out->node && out->parent ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
+  int rc = s.in && f && out->node && out->parent ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
   if (rc == 0 && limit > 0) {
-    out->node[0] = 0, out->parent[0] = HPCDB_NONE, out->kept = 1;
-    rc = expand(&f, 0, 0);
-  }
-  while (rc == 0 && f.n > 0 && out->kept < limit) {
-    cursor *c = &f.c[f.heap[0]];
-    hpcdb_qnode node = c->kids[c->at++];
-    out->node[out->kept] = node, out->parent[out->kept] = c->parent;
-    int has;
-    rc = advance(&f, c, &has);
-    if (rc == 0 && has) sift_down(&f);
-    else if (rc == 0) { /* the parent's children are all taken */
-      f.heap[0] = f.heap[--f.n];
-      sift_down(&f);
+    out->node[0] = 0, out->parent[0] = HPCDB_NONE, out->kept = 1, s.in[0] = 1;
+    for (uint32_t k = 0; k < n_cols && rc == 0; k++) {
+      f[k].sort = (hpcdb_qsort){cols[k], 0, 0};
+      rc = expand(&s, &f[k], 0);
     }
-    if (rc == 0) rc = expand(&f, node, out->kept);
-    out->kept++;
   }
-  out->whole = f.n == 0;
-  for (uint32_t k = 0; f.c && k <= limit; k++) free(f.c[k].kids);
-  free(f.c);
-  free(f.heap);
+  for (int left = 1; rc == 0 && left && out->kept < limit;) { /* a node per metric in turn */
+    left = 0;
+    for (uint32_t k = 0; k < n_cols && rc == 0 && out->kept < limit; k++) {
+      if (f[k].n == 0) continue;
+      left = 1;
+      hpcdb_qnode node, parent;
+      rc = pop(&s, &f[k], &node, &parent);
+      if (rc == 0 && !s.in[node]) {
+        s.in[node] = 1;
+        out->node[out->kept] = node, out->parent[out->kept] = parent;
+        out->kept++;
+      }
+    }
+  }
+  /* whole: no metric's frontier holds a node not kept (those it holds that are kept, it expands first) */
+  out->whole = rc == 0;
+  for (uint32_t k = 0; rc == 0 && k < n_cols; k++) {
+    while (rc == 0 && f[k].n > 0 && s.in[f[k].c[f[k].heap[0]].kids[f[k].c[f[k].heap[0]].at]]) {
+      hpcdb_qnode node, parent;
+      rc = pop(&s, &f[k], &node, &parent);
+    }
+    out->whole &= f[k].n == 0;
+  }
+  frontiers_free(f, n_cols);
+  free(s.in);
   if (rc < 0) snapshot_view_free(out);
   return rc;
 }

@@ -1,7 +1,7 @@
 /* The exported page's pieces: the page's files by name, the nodes a
  * snapshot keeps (best first: the root, then nothing heavier left out;
- * every ancestor kept; all of them when the limit allows), and JSON text
- * that cannot end a <script> element. */
+ * every ancestor kept; all of them when the limit allows, for every metric
+ * kept), and JSON text that cannot end a <script> element. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +56,36 @@ static int kept_before(const snapshot_view *v, hpcdb_qnode n, uint32_t before) {
   return 0;
 }
 
+/* With every metric: what the viewer lists sorted by each one (children of listed nodes) is kept. */
+static void check_all_metrics(hpcdb_query *q, hpcdb_qview v) {
+  const hpcdb_experiment *e = hpcdb_query_experiment(q);
+  hpcdb_qcolumn *cols = malloc(((size_t)e->n_metrics + 1) * sizeof *cols);
+  uint32_t n_cols = 0;
+  for (uint32_t m = 0; m < e->n_metrics; m++)
+    if (e->metrics[m].name && hpcdb_query_column(q, e->metrics[m].name, &cols[n_cols]) == 0) n_cols++;
+  snapshot_view all;
+  CHECK_RC(snapshot_select(q, v, cols, n_cols, SNAPSHOT_NODES, &all));
+  uint32_t missing = 0, *todo = malloc(((size_t)all.kept + 1) * sizeof *todo);
+  for (uint32_t c = 0; c < n_cols; c++) {
+    uint32_t n_todo = 0;
+    todo[n_todo++] = 0;
+    while (n_todo > 0) {
+      hpcdb_qnode *kids, node = todo[--n_todo];
+      uint32_t n;
+      listed(q, v, cols[c], node, &kids, &n);
+      for (uint32_t i = 0; i < n; i++) {
+        if (kept_before(&all, kids[i], all.kept)) todo[n_todo++] = kids[i];
+        else missing++;
+      }
+      free(kids);
+    }
+  }
+  CHECK(all.whole == (missing == 0) && (all.whole || all.kept == SNAPSHOT_NODES));
+  free(todo);
+  snapshot_view_free(&all);
+  free(cols);
+}
+
 static void check_select(const char *rel) {
   hpcdb_query *q;
   CHECK_RC(hpcdb_query_open(&q, testlib_sample(rel)));
@@ -64,7 +94,7 @@ static void check_select(const char *rel) {
   for (int view = 0; view < 3; view++) {
     hpcdb_qview v = (hpcdb_qview)view;
     snapshot_view all, few;
-    CHECK_RC(snapshot_select(q, v, c, SNAPSHOT_NODES, &all));
+    CHECK_RC(snapshot_select(q, v, &c, 1, SNAPSHOT_NODES, &all));
     CHECK(all.whole && all.kept > 1 && all.node[0] == 0 && all.parent[0] == HPCDB_NONE);
     /* whole: exactly the nodes reached through listed children */
     uint32_t reached = 0;
@@ -76,8 +106,9 @@ static void check_select(const char *rel) {
       free(kids);
     }
     CHECK(reached + 1 == all.kept);
-    CHECK_RC(snapshot_select(q, v, c, 10, &few));
-    CHECK(few.kept == 10 && !few.whole);
+    check_all_metrics(q, v);
+    CHECK_RC(snapshot_select(q, v, &c, 1, 10, &few));
+    CHECK(all.kept > 10 ? few.kept == 10 && !few.whole : few.kept == all.kept && few.whole);
     double lightest = INFINITY;
     for (uint32_t k = 1; k < few.kept; k++) {
       CHECK(kept_before(&few, few.parent[k], k)); /* its parent first */
@@ -107,6 +138,7 @@ int main(void) {
   }
   check_select("hpctoolkit-v4/cpi-mpi");
   check_select("hpctoolkit-v4/lmp-openmp");
+  check_select("hpctoolkit-v4/hpcviewer-issue-328"); /* 44 metrics, the default not the first */
   check_select("cube/scorep-cpi.cubex");
   return TEST_END();
 }
