@@ -218,6 +218,17 @@ async function main() {
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Formula:'));
     check((await page.$eval('#status', (e) => e.textContent)).includes('not computed in an exported page'), 'a formula: not in a page');
 
+    // a state the page does not hold (a shared link): the status line says why
+    const errorFor = async (state) => {
+      await page.goto('about:blank');
+      await page.goto(`${pathToFileURL(pagePath)}#${new URLSearchParams(state)}`);
+      await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Error: '));
+      return page.$eval('#status', (e) => e.textContent);
+    };
+    const noNode = await errorFor({ zoom: '4000000000' }), noMetric = await errorFor({ metric: 'no such metric' });
+    check(noNode.includes('node 4000000000 does not exist'), `a node past the end: ${noNode}`);
+    check(noMetric.includes('"no such metric" is not in this exported page'), `a metric not in the page: ${noMetric}`);
+
     // dark
     await show(page, { theme: 'dark' });
     await page.click('#hot');
