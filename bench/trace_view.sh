@@ -27,7 +27,7 @@ done
 if [ -d "$build/../tests/trace/node_modules/playwright-core" ] && [ -x /usr/bin/chromium ]; then
   for db in p570k big; do
     rm -rf "$XDG_CACHE_HOME"
-    nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$build/tests/trace_serve" "$build/../src/view/assets/trace" "$work/$db"
+    nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$build/tests/trace_serve" "$build/../src/lib/page/assets/trace" "$work/$db"
   done
 fi
 # the same 570 k elements through hpcdb's Python events() (Pipit's event table) and traces()

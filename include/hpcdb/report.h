@@ -86,8 +86,11 @@ HPCDB_API int hpcdb_export_chrome_trace(FILE *out, const hpcdb_experiment *exp);
 /* A self-contained interactive SVG flame graph (hover, click to zoom). */
 HPCDB_API int hpcdb_export_flamegraph(FILE *out, const hpcdb_experiment *exp, const char *metric);
 
-/* One self-contained HTML page: top-down tree, flame graph, per-profile
- * imbalance chart, timeline when traces exist. */
+/* One self-contained HTML page (no network, opens from disk): hpcdb view's
+ * page over a snapshot of the data (the metrics that fit a budget, the
+ * heaviest 20,000 nodes of each view by each of them, the spreads over the
+ * profiles of the heaviest nodes), the flame graph and, with traces, a
+ * timeline. metric: the one the page opens with (NULL: the default). */
 HPCDB_API int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric);
 
 /* Every value in long form: context,profile,metric,inclusive,exclusive. */

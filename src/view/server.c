@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assets.h"
 #include "guard.h"
+#include "hpcdb/page.h"
 #include "server.h"
 
 static int same_token(const char *a, const char *b) { /* in constant time */
@@ -66,17 +66,18 @@ static const char *type_of(const char *name) {
 }
 
 static void answer_asset(view_answer *a, const char *name) {
-  for (const view_asset *v = view_assets; v->name; v++) /* only the names built in: no file system */
-    if (!strcmp(v->name, name)) {
-      a->status = 200;
-      a->type = type_of(name);
-      a->body = (const char *)v->data;
-      a->len = v->len;
-      a->persistent = 1;
-      a->set_cookie = a->set_cookie_buf[0] ? a->set_cookie_buf : NULL;
-      return;
-    }
-  answer_error(a, 404, "no such page");
+  const unsigned char *data;
+  size_t len;
+  if (hpcdb_page_asset(name, &data, &len) < 0) { /* only the names built in: no file system */
+    answer_error(a, 404, "no such page");
+    return;
+  }
+  a->status = 200;
+  a->type = type_of(name);
+  a->body = (const char *)data;
+  a->len = len;
+  a->persistent = 1;
+  a->set_cookie = a->set_cookie_buf[0] ? a->set_cookie_buf : NULL;
 }
 
 static void answer_route(view_server *s, const view_request *in, view_answer *a) {

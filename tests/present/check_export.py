@@ -8,6 +8,7 @@ values are positive and sum to the root's inclusive value (from `hpcdb report --
 import csv, json, math, os, re, subprocess, sys
 
 hpcdb, db, outdir = sys.argv[1:4]
+ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "lib", "page", "assets")
 if not os.path.isdir(db):
     print(f"sample data not found at {db}: skipped")
     sys.exit(77)
@@ -120,18 +121,38 @@ if has_trace and trace_samples() == 0:  # empty traces: an error, never an empty
         fail(f"chrome-trace of empty traces: exit {r.returncode}, {r.stderr.strip()}")
     has_trace = False
 def check_html(path):
-    """The page's structure where issue 31 found it wrong: column titles inside the tree (where its
-    columns are), charts with axes and labels, "1 profile" in the singular."""
+    """The viewer's page in one file: its modules, CSS and snapshot inline, nothing loaded from
+    elsewhere, the snapshot's numbers report's, the flame graph and (with traces) a timeline."""
     page = open(path).read()
-    if '<div id="tree">\n<div class="head">' not in page: fail("html: the tree's column titles are not at its columns")
-    chart = page[page.find('<svg id="imbalance"'):]
-    chart = chart[:chart.find("</svg>")]
-    if not chart: fail("html: no profile chart")
-    for label in ("in file order</text>", ">0</text>", "mean "):
-        if label not in chart: fail(f"html: the profile chart lacks {label!r} (axes, labels)")
-    if re.search(r"\b1 profiles\b", page): fail("html: '1 profiles'")
+    if re.search(r"<link\b|\bsrc=", page): fail("html: the page loads a file (a <link> or src=)")
+    # each module whole: its element ends where its source does (a "</script" in it would end it early)
+    modules = dict(re.findall(r'<script type="text/plain" data-module="([^"]+)">(.*?)</script>', page, re.S))
+    for m in ("app.js", "tree.js", "api_static.js"):
+        if m not in modules: fail(f"html: no module {m} (has {list(modules)})")
+    for m, text in modules.items():
+        source = open(os.path.join(ASSETS, m)).read().replace("</script", "<\\/script")
+        if text != source: fail(f"html: module {m} is not its source whole")
+    if "api.js" in modules: fail("html: the server's api.js is in the page")
+    m = re.search(r'<script type="application/json" id="hpcdb-snapshot">(.*?)</script>', page, re.S)
+    if not m: fail("html: no snapshot"); return
+    snap = json.loads(m.group(1))
+    info = snap["info"]["databases"][0]
+    metric = info["default_metric"]
+    c = [m["name"] for m in info["metrics"]].index(metric)  # the page's metric: its values are [2c], [2c + 1]
+    r = subprocess.run([hpcdb, "report", "--csv", "--depth", "1", "--metric", metric, db], capture_output=True, text=True)
+    root = float(r.stdout.splitlines()[1].split(",")[3])
+    for view in ("top-down", "bottom-up", "flat"):
+        rows = snap["views"][view]
+        kept = {row[0] for row in rows}
+        if rows[0][1] is not None or any(row[1] not in kept for row in rows[1:]): fail(f"html: {view}: a node without its parent")
+        if len(rows) != snap["export"]["views"][view]["kept"]: fail(f"html: {view}: the count kept is not the rows'")
+        if rows[0][3][2 * c] != root: fail(f"html: {view}: the root holds {rows[0][3][2 * c]}, report {root}")
+    if info["metrics"][c]["total"] != root: fail(f"html: the metric's total {info['metrics'][c]['total']}, report {root}")
+    if snap["export"]["summary"] != info["access"] or not info["access"].startswith("exported page:"):
+        fail(f"html: what the page holds is not said: {info['access']}")
+    if '<svg id="hpcdb-flame"' not in page: fail("html: no flame graph")
     if has_trace:
-        timeline = page[page.find('<svg id="timeline"'):]
+        timeline = page[page.find('<svg id="trace-svg"'):]
         if "time from the first sample</text>" not in timeline or ' s</text>' not in timeline:
             fail("html: the timeline has no time axis")
 

@@ -9,8 +9,10 @@ foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcvi
   set_tests_properties(present/export/${db} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 
-# The html and flamegraph exports in headless Chromium (skipped without it).
-foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi)
+# The html and flamegraph exports in Debian's chromium with playwright-core (skipped without them).
+# (a v4.0 database, one with several metrics, an older one, a Cube file)
+foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328 hpctoolkit-2022/ping-pong-mpi
+           cube/scorep-cpi.cubex)
   add_test(NAME present/browser/${db}
            COMMAND ${PRESENT_DIR}/browser_check.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}/${db}
                    ${PROJECT_BINARY_DIR}/screenshots/${db})

@@ -61,19 +61,19 @@ if(TRACE_MHD_FOUND)
   target_include_directories(trace_serve PRIVATE ${PROJECT_SOURCE_DIR}/src/view)
   target_link_libraries(trace_serve PRIVATE hpcdb_static PkgConfig::TRACE_MHD)
   add_test(NAME trace/routes
-           COMMAND python3 ${TRACE_DIR}/check_routes.py $<TARGET_FILE:trace_serve> ${PROJECT_SOURCE_DIR}/src/view/assets/trace
+           COMMAND python3 ${TRACE_DIR}/check_routes.py $<TARGET_FILE:trace_serve> ${PROJECT_SOURCE_DIR}/src/lib/page/assets/trace
                    ${TRACE_OUT}/gen)
   set_tests_properties(trace/routes PROPERTIES FIXTURES_REQUIRED trace_gen
                        ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache;HPCDB_SAMPLE_DATA=${HPCDB_SAMPLE_DATA}")
   add_test(NAME trace/browser
            COMMAND ${TRACE_DIR}/browser.sh $<TARGET_FILE:trace_serve> $<TARGET_FILE:hpcdb>
-                   ${PROJECT_SOURCE_DIR}/src/view/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace)
+                   ${PROJECT_SOURCE_DIR}/src/lib/page/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace)
   set_tests_properties(trace/browser PROPERTIES FIXTURES_REQUIRED trace_gen SKIP_RETURN_CODE 77 TIMEOUT 180
                        ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
   # the same page served by hpcdb view itself (token, cookie, /assets/trace/)
   add_test(NAME trace/browser-view
            COMMAND ${TRACE_DIR}/browser.sh $<TARGET_FILE:hpcdb> $<TARGET_FILE:hpcdb>
-                   ${PROJECT_SOURCE_DIR}/src/view/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace-view)
+                   ${PROJECT_SOURCE_DIR}/src/lib/page/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace-view)
   set_tests_properties(trace/browser-view PROPERTIES FIXTURES_REQUIRED trace_gen SKIP_RETURN_CODE 77 TIMEOUT 180
                        ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
 endif()

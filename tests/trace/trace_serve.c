@@ -1,6 +1,6 @@
 /* A test server for the trace view until it is registered with hpcdb view's
  * own: the routes through src/view/trace_mount.c (the registration a server
- * makes) and the page files of src/view/assets/trace/, on 127.0.0.1 only.
+ * makes) and the page files of src/lib/page/assets/trace/, on 127.0.0.1 only.
  * Usage: trace_serve ASSETS_DIR DB; prints "http://127.0.0.1:PORT/" and
  * serves until its stdin closes. */
 #include <arpa/inet.h>

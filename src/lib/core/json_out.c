@@ -30,6 +30,16 @@ void json_string(FILE *out, const char *s) {
   fputc('"', out);
 }
 
+void json_script_string(FILE *out, const char *s) {
+  char tmp[8];
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    if (plain(*p) && *p != '<' && *p != '>' && *p != '&') fputc(*p, out);
+    else fputs(escape(*p, tmp), out);
+  }
+  fputc('"', out);
+}
+
 void json_number(FILE *out, double v) {
   char buf[DTOA_BUF];
   if (!isfinite(v)) fputs("null", out);

@@ -9,6 +9,9 @@
 #include "common/textout.h"
 
 void json_string(FILE *out, const char *s);
+/* As json_string, with <, > and & as \u00XX too: the text may sit inside an
+ * HTML <script> element (no "</script>" can end it early). */
+void json_script_string(FILE *out, const char *s);
 void json_number(FILE *out, double v);
 void json_text_string(textout *t, const char *s);
 void json_text_number(textout *t, double v);

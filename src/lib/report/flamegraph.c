@@ -2,7 +2,9 @@
  * context, as wide as its inclusive cost of the metric, its children above
  * it; hovering shows name and value (<title>), clicking zooms into a frame
  * (embedded script), clicking the background zooms out. Frames narrower than
- * a tenth of a pixel are left out. Written as it is laid out. */
+ * a tenth of a pixel are left out; in the exported page, all but the widest
+ * FG_PAGE_FRAMES (a graph of 100k frames took 15 s to open there). Written
+ * as it is laid out. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,8 @@
 #define FG_WIDTH 1200.0
 #define FG_ROW 17
 #define FG_TOP 40
+#define FG_MIN_WIDTH 0.1     /* pixels */
+#define FG_PAGE_FRAMES 20000 /* at most, in the HTML page */
 
 /* A colour from the name, in the flame palette, so equal functions match. */
 static void colour(const char *name, char *buf, size_t size) {
@@ -27,9 +31,29 @@ static uint32_t depth_of(const hpcdb_experiment *e, uint32_t i) {
   return d;
 }
 
+static int wider(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x < y) - (x > y);
+}
+
+/* The narrowest frame drawn: FG_MIN_WIDTH; in the page, also that of the FG_PAGE_FRAMES-th widest. */
+static int narrowest(const report_data *d, int standalone, double *out) {
+  const hpcdb_experiment *e = d->exp;
+  double scale = d->total[0] > 0 ? FG_WIDTH / d->total[0] : 0;
+  *out = FG_MIN_WIDTH;
+  if (standalone || e->n_contexts <= FG_PAGE_FRAMES) return 0;
+  double *w = malloc((size_t)e->n_contexts * sizeof *w);
+  if (!w) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the flame graph's frames");
+  for (uint32_t i = 0; i < e->n_contexts; i++) w[i] = rd_inc(d, i, 0) * scale;
+  qsort(w, e->n_contexts, sizeof *w, wider);
+  if (w[FG_PAGE_FRAMES - 1] > *out) *out = w[FG_PAGE_FRAMES - 1];
+  free(w);
+  return 0;
+}
+
 /* Writes the frames and returns how many; x positions come from a pass in
  * tree order: a child starts where its previous sibling ended. */
-static uint32_t write_frames(FILE *out, const report_data *d, double *x, uint32_t *max_depth) {
+static uint32_t write_frames(FILE *out, const report_data *d, double *x, uint32_t *max_depth, double min_width) {
   const hpcdb_experiment *e = d->exp;
   double scale = d->total[0] > 0 ? FG_WIDTH / d->total[0] : 0;
   uint32_t count = 0;
@@ -43,7 +67,7 @@ static uint32_t write_frames(FILE *out, const report_data *d, double *x, uint32_
       at += rd_inc(d, k, 0) * scale;
     }
     double w = rd_inc(d, i, 0) * scale;
-    if (w < 0.1) continue;
+    if (w < min_width) continue;
     uint32_t depth = depth_of(e, i);
     if (depth > *max_depth) *max_depth = depth;
     report_name(e, i, name, sizeof name);
@@ -89,14 +113,15 @@ int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *me
   report_data d;
   const char *names[1] = {metric};
   HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, NULL, 1));
-  double *x = calloc((size_t)exp->n_contexts + 1, sizeof *x);
-  if (!x) {
+  double *x = calloc((size_t)exp->n_contexts + 1, sizeof *x), min_width = FG_MIN_WIDTH;
+  if (!x || narrowest(&d, standalone, &min_width) < 0) {
+    free(x);
     report_data_free(&d);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
   /* the frames go to a temporary file first: the height depends on the depth */
   FILE *tmp = tmpfile();
-  uint32_t max_depth = 0, count = tmp ? write_frames(tmp, &d, x, &max_depth) : 0;
+  uint32_t max_depth = 0, count = tmp ? write_frames(tmp, &d, x, &max_depth, min_width) : 0;
   if (!tmp) {
     free(x);
     report_data_free(&d);

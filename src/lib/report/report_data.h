@@ -85,5 +85,7 @@ void report_markup_text(FILE *out, const char *s);
 /* The flame graph as SVG (flamegraph.c): a file of its own when standalone,
  * else an element for the HTML report. */
 int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *metric, int standalone);
+/* The traces as an SVG element: a row per trace, an interval per run of samples in one context (timeline_svg.c). */
+void report_timeline_svg(FILE *out, const hpcdb_experiment *exp);
 
 #endif

@@ -1,8 +1,9 @@
-# Writes OUT, a C file holding every file of DIR as a byte array (view_assets).
+# Writes OUT, a C file holding every file of DIR as a byte array (page_assets),
+# each followed by a 0 byte that is not counted in its length.
 file(GLOB_RECURSE files RELATIVE ${DIR} ${DIR}/*)
 list(SORT files)
-set(text "/* Generated from src/view/assets by embed_assets.cmake: do not edit. */\n#include \"assets.h\"\n")
-set(table "const view_asset view_assets[] = {\n")
+set(text "/* Generated from src/lib/page/assets by embed_assets.cmake: do not edit. */\n#include \"page/page_assets.h\"\n")
+set(table "const page_asset page_assets[] = {\n")
 set(i 0)
 foreach(f ${files})
   file(READ ${DIR}/${f} hex HEX)

@@ -1,0 +1,122 @@
+// api.js's stand-in in an exported page (export_loader.js puts it in
+// api.js's place): the server's routes (src/view/routes*.c) answered from
+// the snapshot `hpcdb export --format html` embeds (src/lib/page/snapshot.c),
+// in the same JSON shapes, over the nodes and metrics the export kept.
+const snap = JSON.parse(document.getElementById('hpcdb-snapshot').textContent);
+const db = snap.info.databases[0];
+const VIEWS = ['top-down', 'bottom-up', 'flat'];
+const MAX_LIMIT = 10000; // the server's VIEW_MAX_LIMIT
+const ELSEWHERE = 'hpcdb view on the database has it';
+
+const nodes = new Map(); // view -> Map(node -> {node, parent, name, vals, file, line, kids})
+function viewOf(name) {
+  if (!VIEWS.includes(name)) throw new Error('view: expected top-down, bottom-up or flat');
+  if (!nodes.has(name)) {
+    const m = new Map();
+    for (const [node, parent, nm, vals, file, line] of snap.views[name]) m.set(node, { node, parent, name: nm, vals, file, line, kids: [] });
+    for (const n of m.values()) if (n.parent !== null) m.get(n.parent).kids.push(n);
+    nodes.set(name, m);
+  }
+  return nodes.get(name);
+}
+
+function u32(args, key, def, max) {
+  const v = args[key];
+  if (v === undefined || v === null || v === '') return def;
+  if (!/^\d+$/.test(String(v)) || Number(v) > max) throw new Error(`${key}: expected a whole number from 0 to ${max}`);
+  return Number(v);
+}
+
+function column(name) {
+  const c = db.metrics.findIndex((m) => m.name === name);
+  if (c < 0) throw new Error(`metric "${name}" is not in this exported page (it holds ${db.metrics.map((m) => `"${m.name}"`).join(', ')}): ${ELSEWHERE}`);
+  return c;
+}
+
+function node(view, args) {
+  const id = u32(args, 'node', 0, 2 ** 32 - 2), n = viewOf(view).get(id);
+  if (!n) {
+    const v = snap.export.views[view];
+    throw new Error(id < v.nodes ? `node ${id} is not in this exported page (it holds the heaviest ${v.kept} of ${v.nodes} ${view} nodes): ${ELSEWHERE}`
+                                 : `node ${id} does not exist in this view`);
+  }
+  return n;
+}
+
+function nodeJson(n, cols) {
+  const out = { node: n.node, children: n.kids.length, name: n.name };
+  if (n.file !== undefined) Object.assign(out, { file: n.file, line: n.line });
+  out.values = cols.map((c) => [n.vals[2 * c], n.vals[2 * c + 1]]);
+  return out;
+}
+
+// The children's order of the query layer: by the value, ties by node (top-down) or by name.
+function order(view, c, exclusive, ascending) {
+  const f = 2 * c + (exclusive ? 1 : 0), sign = ascending ? -1 : 1;
+  const tie = view === 'top-down' ? (a, b) => a.node - b.node : (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return (a, b) => (a.vals[f] !== b.vals[f] ? (a.vals[f] > b.vals[f] ? -sign : sign) : tie(a, b));
+}
+
+const routes = {
+  info: () => snap.info,
+
+  children(args) {
+    const view = args.view || 'top-down';
+    viewOf(view);
+    if (args.profile) throw new Error(`a profile's own tree is not in an exported page: ${ELSEWHERE}`);
+    const names = args.metrics ? String(args.metrics).split('\n').slice(0, 8) : [args.metric || db.default_metric];
+    const cols = names.map(column);
+    const n = node(view, args), offset = u32(args, 'offset', 0, 2 ** 32 - 2), limit = u32(args, 'limit', 100, MAX_LIMIT);
+    const c = cols[u32(args, 'sort_col', 0, cols.length - 1)];
+    if (args.sort && !['inclusive', 'exclusive'].includes(args.sort)) throw new Error('sort: expected inclusive or exclusive');
+    if (args.order && !['desc', 'asc'].includes(args.order)) throw new Error('order: expected desc or asc');
+    const kids = n.kids.filter((k) => k.vals[2 * c] !== 0 || k.vals[2 * c + 1] !== 0) // no zero rows, as report
+      .sort(order(view, c, args.sort === 'exclusive', args.order === 'asc'));
+    return { metrics: cols.map((k) => db.metrics[k]), total: kids.length, offset, parent: nodeJson(n, cols),
+      rows: kids.slice(offset, offset + limit).map((k) => nodeJson(k, cols)) };
+  },
+
+  path(args) {
+    const view = args.view || 'top-down', m = viewOf(view), path = [];
+    for (let n = node(view, args); n; n = n.parent === null ? null : m.get(n.parent)) path.push(n.node);
+    return { path };
+  },
+
+  search(args) {
+    const offset = u32(args, 'offset', 0, 2 ** 32 - 2), limit = u32(args, 'limit', 100, MAX_LIMIT);
+    if (!args.re) throw new Error('re: a regular expression is needed');
+    let re;
+    try { re = new RegExp(args.re); } catch (e) { throw new Error(`search "${args.re}": ${e.message}`); }
+    const hits = [...viewOf('top-down').values()].filter((n) => re.test(n.name)).sort((a, b) => a.node - b.node); // tree order
+    return { total: hits.length, hits: hits.slice(offset, offset + limit).map((n) => ({ node: n.node, name: n.name })) };
+  },
+
+  // each step the child holding at least half of its parent's inclusive value (report --hot-path's rule)
+  hotpath(args) {
+    const c = column(args.metric || db.default_metric), path = [];
+    for (let n = node('top-down', args); n && path.length < 1024;) {
+      path.push(n.node);
+      let best = null;
+      for (const k of n.kids) if (!best || k.vals[2 * c] > best.vals[2 * c] || (k.vals[2 * c] === best.vals[2 * c] && k.node < best.node)) best = k;
+      n = best && best.vals[2 * c] !== 0 && best.vals[2 * c] >= 0.5 * n.vals[2 * c] ? best : null;
+    }
+    return { path };
+  },
+
+  spread(args) {
+    if (snap.spread_error) throw new Error(snap.spread_error);
+    const n = node('top-down', args), s = snap.spread[n.node];
+    if ((args.metric || db.default_metric) !== snap.export.by || args.flavour === 'exclusive' || !s)
+      throw new Error(`this node's values over the profiles are not in this exported page (it holds the inclusive ${snap.export.by} ` +
+                      `of the heaviest ${snap.export.spread_nodes} nodes): ${ELSEWHERE}`);
+    return { ...s, points: s.points.map(([v, p]) => [v, p, snap.profile_names[p]]) };
+  },
+
+  source: () => { throw new Error('Source files are not in an exported page (hpcdb view shows them).'); },
+  formula: () => { throw new Error(`formulas are not computed in an exported page: ${ELSEWHERE}`); },
+};
+
+export async function get(route, args) {
+  if (!Object.hasOwn(routes, route)) throw new Error(`${route}: not in an exported page`);
+  return routes[route](args || {});
+}
