@@ -3,6 +3,9 @@
 # list of files) with `hpcdb analyze` of the same measurements.
 #   mpi_case.sh HPCDB HPCDB_MPI MPIEXEC GEN SAMPLES OUT real NAME       - NAME.m on -np 1, 2, 3, 4
 #   mpi_case.sh ... generated THREADSxCONTEXTS [ANALYZE ARGS...]         - gen_measurements output, -np 1-4
+#   mpi_case.sh ... wide                                                 - gen_measurements output on -np 6 and 9 (groups of
+#                                                                          4 ranks and a binomial tree above them), a rank
+#                                                                          of the second group failing
 #   mpi_case.sh ... skipped                                              - broken files: same warnings, database;
 #                                                                          --strict: same error, nothing written
 #   mpi_case.sh ... killed                                               - a rank killed mid-run (and one failing):
@@ -31,11 +34,12 @@ same_db() {
   while read -r f; do cmp "$1/$f" "$2/$f" || fail "$2/$f differs from hpcdb analyze's"; done < "$out/files.a"
 }
 
-# against_ranks MEAS [ARGS...]: hpcdb analyze, then hpcdb-mpi on 1-4 ranks, all the same
+# against_ranks MEAS [ARGS...]: hpcdb analyze, then hpcdb-mpi on $ranks ranks, all the same
+ranks="1 2 3 4"
 against_ranks() {
   local m=$1; shift
   "$hpcdb" analyze --quiet "$@" "$m" -o "$out/ref" || fail "hpcdb analyze exited $?"
-  for np in 1 2 3 4; do
+  for np in $ranks; do
     run_mpi $np analyze --quiet "$@" "$m" -o "$out/np$np" || fail "hpcdb-mpi -np $np exited $?"
     same_db "$out/ref" "$out/np$np"
     rm -rf "$out/np$np"
@@ -51,6 +55,14 @@ generated)
   IFS=x read -r threads contexts <<<"$name"
   "$gen" --threads "$threads" --contexts "$contexts" --samples 50 --shared 0.6 -o "$out/meas" || fail "gen exited $?"
   against_ranks "$out/meas" "$@"
+  ;;
+wide)
+  "$gen" --threads 36 --contexts 400 --samples 20 --shared 0.6 -o "$out/meas" || fail "gen exited $?"
+  ranks="6 9" against_ranks "$out/meas"
+  if HPCDB_MPI_FAIL_RANK=5 HPCDB_MPI_FAIL_AT=tree HPCDB_MPI_FAIL_MODE=error run_mpi 9 analyze "$out/meas" -o "$out/db" \
+       2> "$out/error.err"; then fail "a failing rank ended well"; fi
+  grep -q "^hpcdb-mpi analyze: rank 5: failure injected after phase tree" "$out/error.err" || { cat "$out/error.err"; fail "no message"; }
+  [ ! -e "$out/db" ] && [ ! -e "$out/db.mpi-tmp" ] || fail "a failing rank left a directory"
   ;;
 skipped)
   "$gen" --threads 12 --contexts 300 --samples 20 -o "$out/meas" || fail "gen exited $?"

@@ -1,4 +1,4 @@
-# hpcdb-mpi against hpcdb analyze: byte-identical databases on 1-4 ranks, failures (tests/mpi/mpi_case.sh).
+# hpcdb-mpi against hpcdb analyze: byte-identical databases on 1-4 ranks (6 and 9: wide), failures (tests/mpi/mpi_case.sh).
 set(MPI_CASE ${CMAKE_CURRENT_LIST_DIR}/mpi_case.sh)
 set(MPI_RECORDED "recorded|none")
 if(HPCDB_MPI_FOUND)
@@ -7,7 +7,7 @@ if(HPCDB_MPI_FOUND)
   set(MPI_RECORDED "recorded|$<TARGET_FILE:test_mpi_spin>")
 endif()
 foreach(spec IN ITEMS "${MPI_RECORDED}" "real|small" "real|loops-cputime-t" "real|loops-cuda-nvidia-t" "generated|16x2000"
-                      "generated|256x300" "generated|64x1000|--stats|-j|2" "skipped" "killed" "force")
+                      "generated|256x300" "generated|64x1000|--stats|-j|2" "wide" "skipped" "killed" "force")
   string(REPLACE "|" ";" args "${spec}")
   list(GET args 0 kind)
   string(REPLACE "|" "/" test_name "mpi/${spec}")

@@ -4,9 +4,10 @@
  *    run of consecutive files (dist_files.c).
  * 2. Each rank decodes and unifies its files once into a tree of its own,
  *    keeping each file's raw values and trace; the trees are merged up a
- *    binary tree of ranks, where each context went comes back down, and the
- *    run's tree is broadcast as propagation reads it (dist_tree.c): the ids
- *    are those one process gives, as merging keeps first-appearance order.
+ *    tree of ranks (groups of 4, binomial above), where each context went
+ *    comes back down, and the run's tree is broadcast as propagation reads
+ *    it (dist_tree.c): the ids are those one process gives, as merging keeps
+ *    first-appearance order.
  * 3. Each rank renumbers its raw values and propagates them over the run's
  *    tree with hpcdb_analyze's own code: the values and traces are exactly the
  *    single process's.

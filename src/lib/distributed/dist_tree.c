@@ -7,13 +7,13 @@
  * left in one process's), registered; of each file it keeps the raw cells
  * (every context and metric's value before propagation, in its own tree's
  * ids) and the trace. Its tree becomes its part of the reduction as it is
- * (merged_tree_adopt: the ids stay). The trees go up a binary tree of ranks:
- * at step s, rank r + s sends its merged tree to rank r (r a multiple of 2s),
- * which merges it after its own (lower ranks' files come first:
- * tree_merge.h) and keeps where the sender's ids went; a rank frees its tree
- * once sent. Rank 0 ends with the run's tree. The maps come back down the same
- * way: rank 0 sends each rank that sent it a tree where that tree's ids are
- * in the run's; a rank composes what it gets with its own maps for the ranks
+ * (merged_tree_adopt: the ids stay). The trees go up a tree of ranks
+ * (reduction_plan): a rank merges each tree it receives after its own, in
+ * rank order (lower ranks' files come first: tree_merge.h), keeps where the
+ * sender's ids went, then sends the result to its parent and frees it.
+ * Rank 0 ends with the run's tree. The maps come back down the same way:
+ * rank 0 sends each rank that sent it a tree where that tree's ids are in
+ * the run's; a rank composes what it gets with its own maps for the ranks
  * below it. Rank 0 then broadcasts the run's tree as propagation reads it
  * (parents and bits: tree_serialize_view), each rank renumbers its raw cells
  * and traces, and the second half of the pipeline propagates them over the
@@ -99,13 +99,30 @@ static int send_tree(dist_run *d, const merged_tree *m, int ok, int dest) {
   return send_msg(d, &empty, dest);
 }
 
-/* Whether rank receives a tree at a step after step (at a step it sends at, it stops). */
-static int receives_later(int rank, int size, int step) {
-  for (int s = 2 * step; s < size; s *= 2) {
-    if (rank % (2 * s) == s) return 0;
-    if (rank + s < size) return 1;
+/* The reduction's shape: the ranks of each run of FAN_IN consecutive ranks
+ * send their trees straight to its first, which merges them in rank order;
+ * those first ranks then form a binomial tree (at stride s = FAN_IN, 2 FAN_IN,
+ * ..., rank r + s sends to rank r, r a multiple of 2s). Every context a tree
+ * holds is parsed and merged once per level it crosses, so the first level's
+ * fan-in spares the merges of pairs of leaves (a rank's tree and its
+ * neighbour's) re-sent as one tree, while the chain of merges rank 0 waits
+ * for grows by one (FAN_IN - 1 merges where a binomial tree makes 2), not by
+ * a factor as with a fan-in of 4 at every level (docs/mpi.md, "The reduction
+ * tree"). Gives this rank's children in the order it merges them (at most
+ * 3 + 29 for 2^31 ranks) and its parent (-1: rank 0). */
+#define FAN_IN 4
+static int reduction_plan(int rank, int size, int children[32], int *parent) {
+  int n = 0;
+  *parent = -1;
+  for (long long s = 1, f = FAN_IN; s < size; s *= f, f = 2) {
+    long long at = rank % (s * f);
+    if (at != 0) {
+      *parent = rank - (int)at;
+      return n;
+    }
+    for (long long j = 1; j < f && rank + j * s < size; j++) children[n++] = rank + (int)(j * s);
   }
-  return 0;
+  return n;
 }
 
 /* The reduction into d->global; on return rank 0's is the run's tree. A
@@ -114,24 +131,19 @@ static int receives_later(int rank, int size, int step) {
  * keys in its table (none is looked up after it: the tree is only sent on,
  * with the contexts' own keys, or it is the run's). */
 static int reduce_trees(dist_run *d) {
-  int receives = d->rank % 2 == 0 && d->rank + 1 < d->size; /* ranks receive from step 1 on, if ever */
-  int rc = merged_tree_adopt(&d->global, &d->tree, receives);
-  for (int step = 1; step < d->size; step *= 2) {
-    if (d->rank % (2 * step) == step) {
-      d->parent = d->rank - step;
-      int src = send_tree(d, &d->global, rc == 0, d->parent);
-      merged_tree_free(&d->global); /* the run's comes down later */
-      return rc != 0 ? rc : src;
-    }
-    if (d->rank % (2 * step) != 0 || d->rank + step >= d->size) continue;
-    link l = {d, d->rank + step};
-    tree_map *map = &d->child_maps[d->n_children];
-    d->children[d->n_children++] = d->rank + step;
-    int last = !receives_later(d->rank, d->size, step);
-    int mrc = tree_merge_parts(rc == 0 ? &d->global : NULL, get_part, &l, d->opt->all_stats, last, "merged tree", map);
+  int n = reduction_plan(d->rank, d->size, d->children, &d->parent);
+  int rc = merged_tree_adopt(&d->global, &d->tree, n > 0);
+  for (int k = 0; k < n; k++) {
+    link l = {d, d->children[k]};
+    d->n_children = k + 1; /* its map is freed from here on */
+    int mrc = tree_merge_parts(rc == 0 ? &d->global : NULL, get_part, &l, d->opt->all_stats, k == n - 1,
+                               "merged tree", &d->child_maps[k]);
     if (rc == 0) rc = mrc; /* 1: failed below, passed on (the failing rank tells why) */
   }
-  return rc;
+  if (d->parent < 0) return rc;
+  int src = send_tree(d, &d->global, rc == 0, d->parent);
+  merged_tree_free(&d->global); /* the run's comes down later */
+  return rc != 0 ? rc : src;
 }
 
 static int put_map(const tree_map *map, const tree_map *down, dist_msg *m) {
