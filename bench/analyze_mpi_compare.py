@@ -2,7 +2,8 @@
 """Compares two builds of hpcdb-mpi analyze (and their hpcdb analyze) on a shared, loaded machine: every
 configuration runs once per round, round after round, so that the load falls on all of them alike; the
 best wall time of each is kept, with that run's CPU seconds (the ranks' own from --report for hpcdb-mpi,
-user + system for hpcdb analyze), peak RSS per rank and bytes sent between ranks. Every database is
+user + system for hpcdb analyze), peak RSS per rank and bytes sent between ranks; for hpcdb-mpi also the
+median over the rounds of each phase's CPU seconds summed over the ranks. Every database is
 compared byte for byte with the AFTER build's hpcdb analyze -j 1.
 
 Configurations: hpcdb analyze -j 1 and -j 2 of both builds; BEFORE's hpcdb-mpi on 1, 2, 4 ranks, and on 2
@@ -46,6 +47,11 @@ def same(a, b):
     return all(filecmp.cmp(f'{a}/{f}', f'{b}/{f}', shallow=False) for f in FILES)
 
 
+def median(xs):
+    xs = sorted(xs)
+    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
+
+
 def load():
     return float(open('/proc/loadavg').read().split()[0])
 
@@ -62,7 +68,7 @@ def main():
     for size in sizes:
         meas, ref, out = f'{root}/meas-{size}', f'{work}/ref', f'{work}/out'
         shutil.rmtree(ref, ignore_errors=True)
-        best, loads, cpus = {}, [], {}
+        best, loads, cpus, phases = {}, [], {}, {}
         for r in range(rounds):
             for name, cmd, ranks in configs(before, after):
                 shutil.rmtree(out, ignore_errors=True)
@@ -85,6 +91,9 @@ def main():
                     cpu = sum(float(x) for x in re.findall(r'([0-9.]+) s CPU', text))
                     rss = [int(x) // 1024 for x in re.findall(r'peak RSS ([0-9]+) KiB', text)]
                     sent = sum(int(x) for x in re.findall(r'([0-9]+) bytes sent', text)) / 2**20
+                    for phase, phase_cpu in re.findall(r'([a-z]+) [0-9.]+/([0-9.]+)/[0-9]+/[0-9]+/[0-9]+', text):
+                        phases.setdefault(name, {}).setdefault(phase, {}).setdefault(r, 0.0)
+                        phases[name][phase][r] += float(phase_cpu)
                     if os.path.exists(ref) and not same(ref, out):
                         sys.exit(f'{name}: not the bytes hpcdb analyze writes')
                 cpus.setdefault(name, []).append(cpu)
@@ -98,6 +107,12 @@ def main():
             wall, cpu, rss, sent, _ = best[name]
             print(f"| {name} | {wall:.2f} | {cpu:.2f} | {' / '.join(f'{x:.2f}' for x in cpus[name])} | {' / '.join(map(str, rss))} | "
                   f"{'' if sent is None else f'{sent:.1f}'} |")
+        names = list(phases)
+        if names:
+            print(f"\n| phase: CPU s summed over the ranks, median of {rounds} | {' | '.join(names)} |")
+            print('|---|' + '---|' * len(names))
+            for phase in phases[names[0]]:
+                print(f'| {phase} | ' + ' | '.join(f'{median(phases[n][phase].values()):.2f}' for n in names) + ' |')
         for name, _, _ in configs(before, after):
             for line in best[name][4]:
                 print('   ', name, ':', line)
