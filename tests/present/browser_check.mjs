@@ -139,6 +139,8 @@ async function main() {
     const status = await page.$eval('#status', (e) => e.textContent);
     check(status.includes('exported page:') && status.includes(metric), `the status line says what the page holds: ${status}`);
     check((await page.$eval('#metric', (s) => s.value)) === metric, `the page's metric is ${metric}`);
+    const heading = await page.$eval('#title', (e) => e.textContent);
+    check(heading !== 'hpcdb view' && (await page.title()) === `${heading} · hpcdb`, `the tab is named after the database: ${await page.title()}`);
     // the flame graph below the tree: drawn after the first table, all its frames laid out
     await page.waitForSelector('#hpcdb-flame[data-rendered]', { state: 'attached' });
     check(await page.$eval('#hpcdb-flame', (s) => s.getAttribute('data-rendered') === s.getAttribute('data-frames')),

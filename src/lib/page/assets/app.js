@@ -119,6 +119,7 @@ async function main() {
   try { info = await get('info'); } catch (e) { status(`Error: ${e.message}`); return; }
   const db = info.databases[0];
   $('#title').textContent = db.title || db.path;
+  document.title = `${db.title || db.path} · hpcdb`; // the tab's name, in the viewer as in an exported page
   $('#compare').hidden = info.databases.length < 2; // hpcdb view A B
   const sel = $('#metric');
   for (const m of db.metrics) if (m) sel.add(new Option(m.name, m.name));
