@@ -1,0 +1,27 @@
+#!/bin/sh
+# export --format html on generated v4.0 databases: the export's time, the
+# page's size and the exporter's peak RSS, against `cat` of the database's
+# files and `hpcdb report --csv` of the same metric.
+# Usage: bench/export_html.sh BUILD_DIR [PxCxM ...]   (default 64x10000x8 64x100000x4)
+set -eu
+build=$(cd "$1" && pwd)
+shift
+[ $# -gt 0 ] || set -- 64x10000x8 64x100000x4
+data=$build/bench-data
+mkdir -p "$data"
+now() { date +%s.%N; }
+for shape in "$@"; do
+  P=${shape%%x*} rest=${shape#*x}
+  C=${rest%%x*} M=${rest#*x}
+  db=$data/v4-${P}x${C}x${M}
+  [ -e "$db" ] || "$build/gen_v4db" --profiles "$P" --contexts "$C" --metrics "$M" -o "$db" > /dev/null
+  t0=$(now); cat "$db"/*.db > /dev/null; t1=$(now)
+  echo "== $shape: floor, cat of the .db files: $(echo "$t1 - $t0" | bc) s"
+  metric=$("$build/hpcdb" info "$db" | awk '/^metrics:/{getline; sub(/^ +/, ""); print; exit}')
+  t0=$(now); "$build/hpcdb" report --csv --metric "$metric" "$db" > /dev/null; t1=$(now)
+  echo "hpcdb report --csv: $(echo "$t1 - $t0" | bc) s"
+  out=$data/export-$shape.html
+  /usr/bin/time -f "hpcdb export --format html: %e s wall, %U+%S s CPU, %M KB peak RSS" \
+    "$build/hpcdb" export --format html --force "$db" -o "$out" 2>&1 >/dev/null | grep -v '^hpcdb export: metric'
+  echo "page: $(stat -c %s "$out") bytes"
+done
