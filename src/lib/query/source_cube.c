@@ -32,18 +32,18 @@ static int cube_column(void *impl, uint32_t metric, double *inc, double *exc, un
   hpcdb_read_options ro = {HPCDB_READ_METRICS, &name, 1, HPCDB_READ_SUMMARY_ONLY};
   hpcdb_experiment *one;
   HPCDB_TRY(hpcdb_cube_read_opened(&one, s->cube, &ro));
-  int rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the Cube reader gave no summary profile", s->path, name ? name : "?");
-  uint32_t m = 0;
+  uint32_t m = 0, p = 0;
   while (m < one->n_metrics && !(name && one->metrics[m].name && !strcmp(one->metrics[m].name, name))) m++;
   int same = one->n_contexts == e->n_contexts && m < one->n_metrics;
   for (uint32_t i = 0; same && i < e->n_contexts; i++) same = one->contexts[i].id == e->contexts[i].id;
-  if (!same) rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the file read differently the second time", s->path, name ? name : "?");
-  for (uint32_t p = 0; same && p < one->n_profiles; p++)
-    if (one->profiles[p].flags & HPCDB_PROFILE_SUMMARY) {
-      query_add_profile(one, &one->profiles[p], 1, m, inc, exc, have);
-      rc = 0;
-      break;
-    }
+  while (p < one->n_profiles && !(one->profiles[p].flags & HPCDB_PROFILE_SUMMARY)) p++;
+  int rc = 0;
+  if (!same)
+    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the file read differently the second time", s->path, name ? name : "?");
+  else if (p == one->n_profiles)
+    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the Cube reader gave no summary profile", s->path, name ? name : "?");
+  else
+    query_add_profile(one, &one->profiles[p], 1, m, inc, exc, have);
   hpcdb_experiment_free(one);
   return rc;
 }
