@@ -8,6 +8,16 @@ import { shown, header, cells } from './columns.js';
 import { flattened } from './flatten.js';
 
 export const ROW = 22; // the rows' fixed height in style.css
+
+// A row of the visible list's i-th entry v with its name cell, indented by depth (this table and the comparison's).
+export function rowStart(v, i) {
+  const tr = document.createElement('tr'), name = document.createElement('td');
+  tr.dataset.i = i;
+  name.className = 'name';
+  name.style.paddingLeft = `${v.depth * 1.2}em`;
+  tr.append(name);
+  return [tr, name];
+}
 const PAGE = 200, MARGIN = 20;
 
 export class Tree {
@@ -128,11 +138,7 @@ export class Tree {
   }
 
   tr(v, i) {
-    const tr = document.createElement('tr'), name = document.createElement('td');
-    tr.dataset.i = i;
-    name.className = 'name';
-    name.style.paddingLeft = `${v.depth * 1.2}em`;
-    tr.append(name);
+    const [tr, name] = rowStart(v, i);
     if (!v.row) {
       tr.className = 'pending';
       name.colSpan = 1 + 2 * this.metrics.length;

@@ -5,6 +5,7 @@
 // next); flat and bottom-up: one ranked list under the root.
 import { get } from '../api.js';
 import { value } from '../format.js';
+import { rowStart } from '../tree.js';
 
 const PAGE = 200;
 
@@ -122,11 +123,7 @@ export class CompareTable {
   }
 
   tr(v, i) {
-    const tr = document.createElement('tr'), name = document.createElement('td');
-    tr.dataset.i = i;
-    name.className = 'name';
-    name.style.paddingLeft = `${v.depth * 1.2}em`;
-    tr.append(name);
+    const [tr, name] = rowStart(v, i);
     if (v.more) {
       tr.className = 'more';
       name.colSpan = 9 + (this.profiled ? 6 : 0);
