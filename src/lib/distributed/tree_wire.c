@@ -64,26 +64,43 @@ void wire_put_context(dist_msg *m, uint32_t id, uint32_t parent, unify_key key, 
   m->len -= CONTEXT_MAX + name - (uint64_t)(p - start); /* room was made for the longest */
 }
 
-/* A varint; the one-byte ones without a call. */
+/* A varint. With VARINT_MAX bytes left (all but a part's last few), decoded
+ * without a bound check per byte; near the end, and for a number that is
+ * not one (past 64 bits), dist_msg_read_varint reads it and names the fault. */
 static inline int varint(hpcdb_cursor *c, uint64_t *v, const char *what) {
-  if (c->pos < c->limit && c->base[c->pos] < 0x80) {
-    *v = c->base[c->pos++];
+  const uint8_t *p = c->base + c->pos;
+  if (c->pos < c->limit && p[0] < 0x80) {
+    *v = p[0];
+    c->pos++;
     return 0;
+  }
+  if (c->limit - c->pos >= VARINT_MAX) {
+    uint64_t x = p[0] & 0x7f;
+    for (unsigned n = 1; n < VARINT_MAX - 1; n++) { /* the 10th byte may carry bit 63 only: the slow path checks */
+      x |= (uint64_t)(p[n] & 0x7f) << (7 * n);
+      if (p[n] < 0x80) {
+        *v = x;
+        c->pos += n + 1;
+        return 0;
+      }
+    }
   }
   return dist_msg_read_varint(c, v, what);
 }
 
-int wire_read_number(hpcdb_cursor *c, uint64_t max, uint64_t *v, const char *what) {
+static inline int read_number(hpcdb_cursor *c, uint64_t max, uint64_t *v, const char *what) {
   uint64_t at = c->pos;
   HPCDB_TRY(varint(c, v, what));
   if (*v > max) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, what, "%llu is too large", (unsigned long long)*v);
   return 0;
 }
 
+int wire_read_number(hpcdb_cursor *c, uint64_t max, uint64_t *v, const char *what) { return read_number(c, max, v, what); }
+
 /* An index sent with index_sent. */
 static int read_index(hpcdb_cursor *c, uint32_t *v, const char *what) {
   uint64_t x;
-  HPCDB_TRY(wire_read_number(c, (uint64_t)HPCDB_NONE, &x, what)); /* HPCDB_NONE - 1 + 1: the largest index */
+  HPCDB_TRY(read_number(c, (uint64_t)HPCDB_NONE, &x, what)); /* HPCDB_NONE - 1 + 1: the largest index */
   *v = x == 0 ? HPCDB_NONE : (uint32_t)(x - 1);
   return 0;
 }
@@ -106,14 +123,14 @@ static int read_proto(hpcdb_cursor *c, hpcdb_context *p) {
   p->lexical_type = q[2];
   p->flags = q[3];
   uint64_t v;
-  HPCDB_TRY(wire_read_number(c, UINT16_MAX, &v, "context propagation"));
+  HPCDB_TRY(read_number(c, UINT16_MAX, &v, "context propagation"));
   p->propagation = (uint16_t)v;
-  HPCDB_TRY(wire_read_number(c, UINT16_MAX, &v, "context entry point"));
+  HPCDB_TRY(read_number(c, UINT16_MAX, &v, "context entry point"));
   p->entry_point = (uint16_t)v;
   HPCDB_TRY(read_name(c, &p->name));
   HPCDB_TRY(read_index(c, &p->function, "context function"));
   HPCDB_TRY(read_index(c, &p->file, "context file"));
-  HPCDB_TRY(wire_read_number(c, UINT32_MAX, &v, "context line"));
+  HPCDB_TRY(read_number(c, UINT32_MAX, &v, "context line"));
   p->line = (uint32_t)v;
   HPCDB_TRY(read_index(c, &p->module, "context module"));
   return varint(c, &p->offset, "context offset");
@@ -121,8 +138,8 @@ static int read_proto(hpcdb_cursor *c, hpcdb_context *p) {
 
 int wire_read_context(hpcdb_cursor *c, uint32_t id, wire_context *out) {
   uint64_t up, module, at = c->pos;
-  HPCDB_TRY(wire_read_number(c, id, &up, "context parent"));
-  HPCDB_TRY(wire_read_number(c, UINT32_MAX, &module, "context key module"));
+  HPCDB_TRY(read_number(c, id, &up, "context parent"));
+  HPCDB_TRY(read_number(c, UINT32_MAX, &module, "context key module"));
   HPCDB_TRY(varint(c, &out->key.offset, "context key offset"));
   if (c->pos >= c->limit) return cursor_u8(c, &out->bits, "context bits"); /* fails: truncated */
   out->bits = c->base[c->pos++];
