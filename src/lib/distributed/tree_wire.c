@@ -43,6 +43,9 @@ void wire_put_context(dist_msg *m, uint32_t id, uint32_t parent, unify_key key, 
   }
   uint8_t *start = dist_msg_put(m, CONTEXT_MAX + name), *p = start;
   if (!start) return;
+  if (!hidden && key.module < KEY_UNKNOWN && proto->module == key.module && proto->offset == key.offset)
+    bits |= SENT_AT_KEY;
+  if (!hidden && key.module == KEY_FUNCTION && proto->function == key.offset) bits |= SENT_FUNCTION_KEY;
   p = put_varint(p, id - parent);
   p = put_varint(p, (uint32_t)(key.module + KEY_KINDS));
   p = put_varint(p, key.offset);
@@ -55,11 +58,13 @@ void wire_put_context(dist_msg *m, uint32_t id, uint32_t parent, unify_key key, 
     p = put_varint(p + 4, proto->propagation);
     p = put_varint(p, proto->entry_point);
     p = put_name(p, proto->name, name);
-    p = put_varint(p, index_sent(proto->function));
+    if (!(bits & SENT_FUNCTION_KEY)) p = put_varint(p, index_sent(proto->function));
     p = put_varint(p, index_sent(proto->file));
     p = put_varint(p, proto->line);
-    p = put_varint(p, index_sent(proto->module));
-    p = put_varint(p, proto->offset);
+    if (!(bits & SENT_AT_KEY)) {
+      p = put_varint(p, index_sent(proto->module));
+      p = put_varint(p, proto->offset);
+    }
   }
   m->len -= CONTEXT_MAX + name - (uint64_t)(p - start); /* room was made for the longest */
 }
@@ -115,7 +120,7 @@ static int read_name(hpcdb_cursor *c, const char **name) {
   return dist_msg_read_str(c, name);
 }
 
-static int read_proto(hpcdb_cursor *c, hpcdb_context *p) {
+static int read_proto(hpcdb_cursor *c, unify_key key, uint8_t bits, hpcdb_context *p) {
   const uint8_t *q = cursor_take(c, 4, "context");
   if (!q) return HPCDB_ETRUNCATED;
   p->kind = q[0];
@@ -128,10 +133,18 @@ static int read_proto(hpcdb_cursor *c, hpcdb_context *p) {
   HPCDB_TRY(read_number(c, UINT16_MAX, &v, "context entry point"));
   p->entry_point = (uint16_t)v;
   HPCDB_TRY(read_name(c, &p->name));
-  HPCDB_TRY(read_index(c, &p->function, "context function"));
+  if (bits & SENT_FUNCTION_KEY)
+    p->function = (uint32_t)key.offset; /* checked against the sender's functions with the key */
+  else
+    HPCDB_TRY(read_index(c, &p->function, "context function"));
   HPCDB_TRY(read_index(c, &p->file, "context file"));
   HPCDB_TRY(read_number(c, UINT32_MAX, &v, "context line"));
   p->line = (uint32_t)v;
+  if (bits & SENT_AT_KEY) {
+    p->module = key.module;
+    p->offset = key.offset;
+    return 0;
+  }
   HPCDB_TRY(read_index(c, &p->module, "context module"));
   return varint(c, &p->offset, "context offset");
 }
@@ -143,12 +156,15 @@ int wire_read_context(hpcdb_cursor *c, uint32_t id, wire_context *out) {
   HPCDB_TRY(varint(c, &out->key.offset, "context key offset"));
   if (c->pos >= c->limit) return cursor_u8(c, &out->bits, "context bits"); /* fails: truncated */
   out->bits = c->base[c->pos++];
-  if (up == 0 || out->bits > (SENT_HIDDEN | SENT_LEXICAL | SENT_LOOP))
+  out->key.module = (uint32_t)module - KEY_KINDS;
+  uint8_t bits = out->bits;
+  int at_key_wrong = (bits & SENT_AT_KEY) && (bits & SENT_HIDDEN || out->key.module >= KEY_UNKNOWN);
+  int function_key_wrong = (bits & SENT_FUNCTION_KEY) && (bits & SENT_HIDDEN || out->key.module != KEY_FUNCTION);
+  if (up == 0 || bits > SENT_BITS || at_key_wrong || function_key_wrong)
     return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, "context", "not a context");
   out->parent = id - (uint32_t)up;
-  out->key.module = (uint32_t)module - KEY_KINDS;
   memset(&out->proto, 0, sizeof out->proto);
-  if (!(out->bits & SENT_HIDDEN)) return read_proto(c, &out->proto);
+  if (!(bits & SENT_HIDDEN)) return read_proto(c, out->key, bits, &out->proto);
   out->proto.propagation = (out->bits & SENT_LEXICAL) != 0;
   out->proto.lexical_type = out->bits & SENT_LOOP ? HPCDB_LEX_LOOP : HPCDB_LEX_INSTRUCTION;
   return 0;

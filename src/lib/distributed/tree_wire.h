@@ -5,7 +5,8 @@
  * 0-5, modules after them), its key's offset; a byte of bits; unless hidden,
  * its prototype (4 bytes: kind, relation, lexical type, flags; propagation
  * and entry point; its name as dist_msg_str; function, file, line, module,
- * offset, an index sent + 1 and HPCDB_NONE as 0). A context is written with
+ * offset, an index sent + 1 and HPCDB_NONE as 0; the function, module and
+ * offset only where the key does not hold them already). A context is written with
  * one reservation of room, and read with its one-byte varints inline. */
 #ifndef HPCDB_DISTRIBUTED_TREE_WIRE_H
 #define HPCDB_DISTRIBUTED_TREE_WIRE_H
@@ -13,7 +14,10 @@
 #include "analysis/analysis.h"
 #include "distributed/dist_msg.h"
 
-enum { SENT_HIDDEN = 1, SENT_LEXICAL = 2, SENT_LOOP = 4 };
+/* SENT_AT_KEY: the prototype's module and offset are the key's (a frame kept as its address);
+ * SENT_FUNCTION_KEY: its function is the key's (a function's context). Neither is sent again. */
+enum { SENT_HIDDEN = 1, SENT_LEXICAL = 2, SENT_LOOP = 4, SENT_AT_KEY = 8, SENT_FUNCTION_KEY = 16 };
+#define SENT_BITS 31
 #define CONTEXT_MIN 4 /* bytes a context takes at least: three varints and the bits */
 
 /* A context as sent: its parent the sender's id, its key's and prototype's
