@@ -106,6 +106,23 @@ int dist_spill_close(dist_run *d); /* and removes it */
 int dist_pread(int fd, const char *name, uint64_t off, void *data, uint64_t n);
 /* n bytes of from at off_from to to at off_to (in the kernel when it can). */
 int dist_copy(int from, uint64_t off_from, int to, uint64_t off_to, uint64_t n);
+/* dist_direct.c: a rank's run [begin, end) of a shared file that it writes front to back and no rank
+ * reads back (cct.db): its whole pages around the page cache (O_DIRECT, from one aligned block), the
+ * partial pages at its ends through fd. Gaps between writes are zeros. */
+typedef struct dist_direct {
+  int fd, fd_direct; /* the file buffered; direct (-1: all buffered) */
+  const char *name;
+  uint64_t next;     /* writes come at or after this */
+  uint64_t lo, hi;   /* the run's whole pages */
+  uint8_t *block;    /* staged: the file's [block_at, block_at + len) */
+  uint64_t block_at, len;
+} dist_direct;
+void dist_direct_open(dist_direct *w, int fd, const char *path, const char *name, uint64_t begin, uint64_t end);
+int dist_direct_write(dist_direct *w, uint64_t off, const void *data, uint64_t n);
+/* The rest of the run's whole pages (zeros past the last write) to the disk; closes. */
+int dist_direct_finish(dist_direct *w);
+void dist_direct_close(dist_direct *w); /* without writing what is staged (on failure) */
+int dist_value_path(const dist_run *d, const char *name, char *path);
 int dist_output_commit(dist_run *d);
 void dist_output_abort(dist_run *d);
 int dist_pwrite(int fd, const char *name, uint64_t off, const void *data, uint64_t n);

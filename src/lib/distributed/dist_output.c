@@ -113,6 +113,8 @@ static int prepare(dist_run *d) {
   return 0;
 }
 
+int dist_value_path(const dist_run *d, const char *name, char *path) { return in_dir(path, d->temp, name); }
+
 static int open_value_file(dist_run *d, int i, int *fd) {
   char path[PATH_MAX];
   HPCDB_TRY(in_dir(path, d->temp, value_files[i]));

@@ -314,10 +314,15 @@ static int summarize(dist_run *d, summary_part *s, uint32_t c, const hpctk4_cct_
   return dist_msg_status(&s->idx);
 }
 
+/* This rank's runs of cct.db: its contexts' blocks, and their {CI}s. */
+typedef struct cct_runs {
+  dist_direct blocks, infos;
+} cct_runs;
+
 /* Encodes and writes contexts [c0, c1) (their values gathered in e) chunk by
  * chunk at their places, their {CI}s in place, and makes their summary. */
 static int write_window(dist_run *d, const hpctk4_cct_entry *e, uint32_t c0, uint32_t c1, const uint64_t *start,
-                        summary_part *s) {
+                        cct_runs *runs, summary_part *s) {
   const uint64_t *count = d->count;
   uint8_t *infos = malloc(((size_t)(c1 - c0) + 1) * HPCTK4_CCT_CI);
   if (!infos) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -335,10 +340,10 @@ static int write_window(dist_run *d, const hpctk4_cct_entry *e, uint32_t c0, uin
       wr_le64(ci + 0x08, rd_le64(ci + 0x08) + start[a]);
       wr_le64(ci + 0x18, rd_le64(ci + 0x18) + start[a]);
     }
-    if (rc == 0) rc = dist_pwrite(d->fd_cct, "cct.db", start[a], out.data, out.len);
+    if (rc == 0) rc = dist_direct_write(&runs->blocks, start[a], out.data, out.len);
     if (rc == 0)
-      rc = dist_pwrite(d->fd_cct, "cct.db", HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)a, infos,
-                       HPCTK4_CCT_CI * (uint64_t)(z - a));
+      rc = dist_direct_write(&runs->infos, HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)a, infos,
+                             HPCTK4_CCT_CI * (uint64_t)(z - a));
     hpctk4_wbuf_free(&out);
     for (uint32_t k = a; k < z && rc == 0; at += count[k++])
       if (count[k]) rc = summarize(d, s, k, e + at, count[k]);
@@ -432,7 +437,7 @@ static int exchange_loops(dist_run *d, const uint32_t *bounds, loop_lex_summary 
 }
 
 /* The rounds: each sends every window's values to its rank, which writes them. */
-static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, summary_part *s) {
+static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, cct_runs *runs, summary_part *s) {
   uint64_t most = 0;
   for (int r = 0; r < d->size; r++) {
     uint64_t v = 0;
@@ -483,7 +488,7 @@ static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, 
                        (unsigned long long)values);
     free(in);
     free(mine);
-    if (rc == 0 && wrc == 0) wrc = write_window(d, e, c0, c1, start, s);
+    if (rc == 0 && wrc == 0) wrc = write_window(d, e, c0, c1, start, runs, s);
     free(e);
     e = NULL;
   }
@@ -493,6 +498,18 @@ static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, 
   free(counts);
   free(fill);
   return rc;
+}
+
+static int open_runs(dist_run *d, const uint32_t *bounds, const uint64_t *start, cct_runs *runs) {
+  char path[PATH_MAX];
+  memset(runs, 0, sizeof *runs);
+  runs->blocks.fd_direct = runs->infos.fd_direct = -1;
+  HPCDB_TRY(dist_value_path(d, "cct.db", path));
+  uint32_t c0 = bounds[d->rank], c1 = bounds[d->rank + 1];
+  dist_direct_open(&runs->blocks, d->fd_cct, path, "cct.db", start[c0], start[c1]);
+  dist_direct_open(&runs->infos, d->fd_cct, path, "cct.db", HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)c0,
+                   HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)c1);
+  return 0;
 }
 
 static int write_cct(dist_run *d, uint32_t n_ctxs) {
@@ -512,7 +529,14 @@ static int write_cct(dist_run *d, uint32_t n_ctxs) {
   }
   if (rc == 0) {
     s.maker.loops = &loops;
-    rc = exchange(d, bounds, start, &s);
+    cct_runs runs;
+    rc = dist_agree(d, open_runs(d, bounds, start, &runs));
+    if (rc == 0) rc = exchange(d, bounds, start, &runs, &s);
+    if (rc == 0) rc = dist_direct_finish(&runs.blocks);
+    if (rc == 0) rc = dist_direct_finish(&runs.infos);
+    dist_direct_close(&runs.blocks); /* after a failure: what was staged is not written */
+    dist_direct_close(&runs.infos);
+    rc = dist_agree(d, rc);
   }
   if (rc == 0) rc = dist_agree(d, write_summary(d, &s));
   if (rc == 0 && d->rank == 0) { /* the header; the {CI}s and blocks are in place */
