@@ -47,6 +47,7 @@ typedef struct dist_run {
   uint64_t n_csr, cap_csr, cap_spill_at;
   int fd_spill;
   uint64_t spill_len;
+  uint64_t summary_from; /* the spill's first byte of summary values: its thread blocks are before it */
   uint8_t *enc;
   uint64_t enc_cap;
   loop_lex_value *loops; /* this rank's loops' lex_aware values, in profile order */
@@ -107,7 +108,7 @@ int dist_pread(int fd, const char *name, uint64_t off, void *data, uint64_t n);
 /* n bytes of from at off_from to to at off_to (in the kernel when it can). */
 int dist_copy(int from, uint64_t off_from, int to, uint64_t off_to, uint64_t n);
 /* dist_direct.c: a rank's run [begin, end) of a shared file that it writes front to back and no rank
- * reads back (cct.db): its whole pages around the page cache (O_DIRECT, from one aligned block), the
+ * reads back (cct.db, a rank's thread blocks of profile.db): its whole pages around the page cache (O_DIRECT, from one aligned block), the
  * partial pages at its ends through fd. Gaps between writes are zeros. */
 typedef struct dist_direct {
   int fd, fd_direct; /* the file buffered; direct (-1: all buffered) */
@@ -119,6 +120,8 @@ typedef struct dist_direct {
 } dist_direct;
 void dist_direct_open(dist_direct *w, int fd, const char *path, const char *name, uint64_t begin, uint64_t end);
 int dist_direct_write(dist_direct *w, uint64_t off, const void *data, uint64_t n);
+/* n bytes of from (named from_name) at from_off to [off, off + n) of the run, read straight into the block. */
+int dist_direct_copy(dist_direct *w, int from, const char *from_name, uint64_t from_off, uint64_t off, uint64_t n);
 /* The rest of the run's whole pages (zeros past the last write) to the disk; closes. */
 int dist_direct_finish(dist_direct *w);
 void dist_direct_close(dist_direct *w); /* without writing what is staged (on failure) */

@@ -1,8 +1,9 @@
 /* A rank's run of a shared output file written around the page cache
- * (dist.h, dist_direct_*). cct.db is written once and never read back by the
- * ranks: copied into the page cache, as a buffered pwrite does, its bytes
- * cost the kernel a copy and fresh memory each (at 64 x 100k on one rank,
- * 2.3x the system time of hpcdb_analyze, which writes it direct). The pages
+ * (dist.h, dist_direct_*): cct.db, and a rank's thread blocks of profile.db
+ * copied from its spill. Neither is read back from the file by the ranks:
+ * copied into the page cache, as a buffered pwrite does, their bytes cost
+ * the kernel a copy and fresh memory each (at 64 x 100k on one rank, 2.3x
+ * the system time of hpcdb_analyze, which writes cct.db direct). The pages
  * wholly inside the run are this rank's alone, so they go out with O_DIRECT
  * from one aligned block; the partial pages at the run's two ends are shared
  * with the neighbouring runs and go through the page cache, where the
@@ -113,6 +114,51 @@ int dist_direct_write(dist_direct *w, uint64_t off, const void *data, uint64_t n
   if (off < end) { /* the tail page, shared with the run after */
     HPCDB_TRY(stage(w, NULL, w->hi));
     HPCDB_TRY(dist_pwrite(w->fd, w->name, off, p, end - off));
+  }
+  return 0;
+}
+
+/* n bytes of from at from_off into the file's [off, off + n) through the
+ * page cache (the run's partial pages), a page at a time. */
+static int copy_buffered(dist_direct *w, int from, const char *from_name, uint64_t from_off, uint64_t off, uint64_t n) {
+  uint8_t page[DIRECT_ALIGN];
+  for (uint64_t done = 0; done < n;) {
+    uint64_t k = n - done < sizeof page ? n - done : sizeof page;
+    HPCDB_TRY(dist_pread(from, from_name, from_off + done, page, k));
+    HPCDB_TRY(dist_pwrite(w->fd, w->name, off + done, page, k));
+    done += k;
+  }
+  return 0;
+}
+
+int dist_direct_copy(dist_direct *w, int from, const char *from_name, uint64_t from_off, uint64_t off, uint64_t n) {
+  uint64_t end = off + n;
+  if (off < w->next)
+    return hpcdb_fail(HPCDB_EINVAL, "%s: copy to %llu behind the run's %llu", w->name, (unsigned long long)off,
+                      (unsigned long long)w->next);
+  w->next = end;
+  if (!w->block) return dist_copy(from, from_off, w->fd, off, n);
+  if (off < w->lo) {
+    uint64_t k = (end < w->lo ? end : w->lo) - off;
+    HPCDB_TRY(copy_buffered(w, from, from_name, from_off, off, k));
+    off += k;
+    from_off += k;
+  }
+  if (off < w->hi && off < end) { /* read straight into the block */
+    uint64_t to = end < w->hi ? end : w->hi;
+    HPCDB_TRY(stage(w, NULL, off));
+    while (off < to) {
+      uint64_t k = DIRECT_BLOCK - w->len < to - off ? DIRECT_BLOCK - w->len : to - off;
+      HPCDB_TRY(dist_pread(from, from_name, from_off, w->block + w->len, k));
+      w->len += k;
+      off += k;
+      from_off += k;
+      if (w->len == DIRECT_BLOCK) HPCDB_TRY(flush(w));
+    }
+  }
+  if (off < end) {
+    HPCDB_TRY(stage(w, NULL, w->hi));
+    HPCDB_TRY(copy_buffered(w, from, from_name, from_off, off, end - off));
   }
   return 0;
 }

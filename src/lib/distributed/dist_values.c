@@ -6,9 +6,10 @@
  * rank's blocks start at 48 + the bytes of the lower ranks' blocks. As the
  * pass makes them, a rank's blocks go to a spill file of its own, laid out as
  * they will be in profile.db; once the prefix sum is known they are copied
- * there (in the kernel) and the spill removed. Rank 0's start at 48 whatever
- * the others hold: they go to profile.db at once. Only each profile's context
- * index stays in memory, to find its values by context later.
+ * there around the page cache (dist_direct_copy), and read back from the
+ * spill, removed at the end. Rank 0's start at 48 whatever the others hold:
+ * they go to profile.db at once, and are read back from there. Only each
+ * profile's context index stays in memory, to find its values by context later.
  *
  * cct.db: a context's block is 12 bytes a value and 10 a distinct metric, at
  * a 4-byte boundary after the {CI} entries: the values per context and the
@@ -16,8 +17,7 @@
  * block's place on every rank. Contexts are cut into one range per rank, of
  * about equal bytes of cct.db, and each range into rounds of at most ROUND_BYTES
  * received: in a round every rank reads back its profiles' values of each
- * range's round (profile.db, one read per profile and range, straight into
- * the message) and sends them to the range's rank (a segment per profile: its
+ * range's round (one read per profile and range, straight into the message) and sends them to the range's rank (a segment per profile: its
  * contexts' index, 8 bytes a context, and the values as profile.db holds
  * them, 10 bytes each; its profiles in order), which takes them sender by
  * sender. So a context's values arrive in profile order, the
@@ -118,6 +118,19 @@ int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex
   return 0;
 }
 
+/* A rank's thread blocks into profile.db from its spill, around the page
+ * cache: they are read back from the spill (values_at). */
+static int copy_blocks(dist_run *d) {
+  char path[PATH_MAX];
+  HPCDB_TRY(dist_value_path(d, "profile.db", path));
+  dist_direct run;
+  dist_direct_open(&run, d->fd_prof, path, "profile.db", d->blocks_at, d->blocks_at + d->spill_len);
+  int rc = dist_direct_copy(&run, d->fd_spill, "spill", 0, d->blocks_at, d->spill_len);
+  if (rc == 0) rc = dist_direct_finish(&run);
+  dist_direct_close(&run);
+  return rc;
+}
+
 /* The thread blocks into profile.db, from the spill. */
 static int write_blocks(dist_run *d) {
   uint64_t local[2] = {d->n_csr, d->spill_len}, total[2];
@@ -129,8 +142,8 @@ static int write_blocks(dist_run *d) {
   d->thread_end = 48 + total[1];
   d->blocks_at = 48 + local[1];
   int rc = 0;
-  if (d->rank != 0) rc = dist_copy(d->fd_spill, 0, d->fd_prof, d->blocks_at, d->spill_len);
-  d->spill_len = 0; /* the spill takes the summary's values next */
+  if (d->rank != 0) rc = copy_blocks(d);
+  d->summary_from = d->spill_len; /* the spill takes the summary's values next */
   if (rc == 0) rc = dist_checkpoint(d, "write");
   return dist_agree(d, rc);
 }
@@ -221,7 +234,8 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
         wr_le32(q, p->ctx_ids[k]);
         wr_le32(q + 4, (uint32_t)(p->ctx_starts[k + 1] - p->ctx_starts[k]));
       }
-      rc = dist_pread(d->fd_prof, "profile.db", d->blocks_at + d->spill_at[i] + VALUE * v0, q, VALUE * (v1 - v0));
+      rc = d->rank == 0 ? dist_pread(d->fd_prof, "profile.db", d->blocks_at + d->spill_at[i] + VALUE * v0, q, VALUE * (v1 - v0))
+                        : dist_pread(d->fd_spill, "spill", d->spill_at[i] + VALUE * v0, q, VALUE * (v1 - v0));
       q += VALUE * (v1 - v0);
     }
     if (r == d->rank)
@@ -290,7 +304,7 @@ typedef struct summary_part {
 static int flush_summary(dist_run *d, summary_part *s) {
   int rc = dist_msg_status(&s->vals);
   if (rc == 0 && d->rank == 0) /* rank 0's come first: in place */
-    rc = dist_pwrite(d->fd_prof, "profile.db", d->thread_end + d->spill_len, s->vals.data, s->vals.len);
+    rc = dist_pwrite(d->fd_prof, "profile.db", d->thread_end + d->spill_len - d->summary_from, s->vals.data, s->vals.len);
   else if (rc == 0)
     rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, s->vals.data, s->vals.len);
   d->spill_len += s->vals.len;
@@ -364,7 +378,9 @@ static int write_summary(dist_run *d, summary_part *s) {
     wr_le64(q + 4, rd_le64(q + 4) + local[0]);
   }
   int rc = flush_summary(d, s);
-  if (rc == 0 && d->rank != 0) rc = dist_copy(d->fd_spill, 0, d->fd_prof, d->summary.p_values + 10 * local[0], d->spill_len);
+  if (rc == 0 && d->rank != 0)
+    rc = dist_copy(d->fd_spill, d->summary_from, d->fd_prof, d->summary.p_values + 10 * local[0],
+                   d->spill_len - d->summary_from);
   if (rc == 0) rc = dist_spill_close(d);
   if (rc == 0) rc = dist_pwrite(d->fd_prof, "profile.db", d->summary.p_idx + 12 * local[1], s->idx.data, s->idx.len);
   return rc;

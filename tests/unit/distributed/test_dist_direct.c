@@ -2,7 +2,9 @@
  * to back, with gaps of padding, each run's ends sharing a page with the
  * next run's), give the bytes plain pwrites give: whole pages direct, the
  * shared ones buffered, gaps zero. Also a run smaller than a page, a run
- * written not at all, and a write behind the run's last refused. */
+ * written not at all, and a write behind the run's last refused; and runs
+ * copied from another file (dist_direct_copy), as profile.db's blocks are
+ * from the ranks' spills. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -56,6 +58,23 @@ int main(void) {
   static uint8_t got[SIZE];
   CHECK(pread(fd, got, SIZE, 0) == (ssize_t)SIZE);
   CHECK(memcmp(got, expected, SIZE) == 0);
+
+  /* the same bytes copied from that file into a second one, in runs cut elsewhere */
+  char copy_path[] = "test_dist_direct_copy_XXXXXX";
+  int copy_fd = mkstemp(copy_path);
+  CHECK(copy_fd >= 0);
+  uint64_t copy_cut[] = {0, 4096u * 777u, 4096u * 1500u + 5u, SIZE};
+  for (int r = 0; r < 3; r++) {
+    dist_direct run;
+    dist_direct_open(&run, copy_fd, copy_path, "copy", copy_cut[r], copy_cut[r + 1]);
+    CHECK_RC(dist_direct_copy(&run, fd, "test file", copy_cut[r], copy_cut[r], copy_cut[r + 1] - copy_cut[r]));
+    CHECK_RC(dist_direct_finish(&run));
+  }
+  memset(got, 0xee, SIZE);
+  CHECK(pread(copy_fd, got, SIZE, 0) == (ssize_t)SIZE);
+  CHECK(memcmp(got, expected, SIZE) == 0);
+  close(copy_fd);
+  unlink(copy_path);
 
   dist_direct w;
   dist_direct_open(&w, fd, path, "test file", 0, 3 * 4096);
