@@ -108,8 +108,9 @@ int dist_pread(int fd, const char *name, uint64_t off, void *data, uint64_t n);
 /* n bytes of from at off_from to to at off_to (in the kernel when it can). */
 int dist_copy(int from, uint64_t off_from, int to, uint64_t off_to, uint64_t n);
 /* dist_direct.c: a rank's run [begin, end) of a shared file that it writes front to back and no rank
- * reads back (cct.db, a rank's thread blocks of profile.db): its whole pages around the page cache (O_DIRECT, from one aligned block), the
- * partial pages at its ends through fd. Gaps between writes are zeros. */
+ * reads back (cct.db, a rank's thread blocks of profile.db): its whole pages around the page cache
+ * (O_DIRECT, from one aligned block), the partial pages at its ends through fd. Gaps between writes
+ * are zeros. */
 typedef struct dist_direct {
   int fd, fd_direct; /* the file buffered; direct (-1: all buffered) */
   const char *name;

@@ -2,13 +2,13 @@
  * (dist.h, dist_direct_*): cct.db, and a rank's thread blocks of profile.db
  * copied from its spill. Neither is read back from the file by the ranks:
  * copied into the page cache, as a buffered pwrite does, their bytes cost
- * the kernel a copy and fresh memory each (at 64 x 100k on one rank, 2.3x
- * the system time of hpcdb_analyze, which writes cct.db direct). The pages
- * wholly inside the run are this rank's alone, so they go out with O_DIRECT
- * from one aligned block; the partial pages at the run's two ends are shared
- * with the neighbouring runs and go through the page cache, where the
- * kernel merges the two ranks' bytes. A direct write and a buffered one
- * never meet in a page. */
+ * the kernel a copy and fresh memory each (at 64 x 100k on one rank, its
+ * writes took 2.3x the kernel time of hpcdb_analyze's for the same bytes;
+ * hpcdb_analyze writes cct.db direct). The pages wholly inside the run are
+ * this rank's alone, so they go out with O_DIRECT from one aligned block;
+ * the partial pages at the run's two ends are shared with the neighbouring
+ * runs and go through the page cache, where the kernel merges the two ranks'
+ * bytes. A direct write and a buffered one never meet in a page. */
 #define _GNU_SOURCE /* O_DIRECT */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,99 +73,96 @@ static int flush(dist_direct *w) {
   return 0;
 }
 
-/* Stages the bytes from where staging stands (w->block_at + w->len) up to to
- * (data NULL: zeros, the padding between blocks). */
-static int stage(dist_direct *w, const uint8_t *data, uint64_t to) {
+/* Where a run's bytes come from: memory (data), a file (fd at off), or
+ * neither: zeros, the padding between blocks. */
+typedef struct source {
+  const uint8_t *data;
+  int fd;
+  const char *name;
+  uint64_t off;
+} source;
+
+static const source zeros = {NULL, -1, NULL, 0};
+
+/* The source's next k bytes into dst. */
+static int take(source *s, uint8_t *dst, uint64_t k) {
+  if (s->data) {
+    memcpy(dst, s->data, (size_t)k);
+    s->data += k;
+  } else if (s->fd >= 0) {
+    HPCDB_TRY(dist_pread(s->fd, s->name, s->off, dst, k));
+    s->off += k;
+  } else {
+    memset(dst, 0, (size_t)k);
+  }
+  return 0;
+}
+
+/* The source's next k bytes to the file's [off, off + k) through the page cache. */
+static int to_cache(dist_direct *w, source *s, uint64_t off, uint64_t k) {
+  if (s->data) {
+    HPCDB_TRY(dist_pwrite(w->fd, w->name, off, s->data, k));
+    s->data += k;
+  } else {
+    HPCDB_TRY(dist_copy(s->fd, s->off, w->fd, off, k));
+    s->off += k;
+  }
+  return 0;
+}
+
+/* Stages the source's bytes from where staging stands (w->block_at + w->len) up to to. */
+static int stage(dist_direct *w, source *s, uint64_t to) {
   while (w->block_at + w->len < to) {
     uint64_t n = to - (w->block_at + w->len), k = DIRECT_BLOCK - w->len < n ? DIRECT_BLOCK - w->len : n;
-    if (data) {
-      memcpy(w->block + w->len, data, (size_t)k);
-      data += k;
-    } else {
-      memset(w->block + w->len, 0, (size_t)k);
-    }
+    HPCDB_TRY(take(s, w->block + w->len, k));
     w->len += k;
     if (w->len == DIRECT_BLOCK) HPCDB_TRY(flush(w));
   }
   return 0;
 }
 
-int dist_direct_write(dist_direct *w, uint64_t off, const void *data, uint64_t n) {
-  const uint8_t *p = data;
+/* The source's n bytes to the run's [off, off + n): the partial page at
+ * each end through the page cache, the whole pages staged. */
+static int put(dist_direct *w, source *s, uint64_t off, uint64_t n) {
   uint64_t end = off + n;
   if (off < w->next)
     return hpcdb_fail(HPCDB_EINVAL, "%s: write at %llu behind the run's %llu", w->name, (unsigned long long)off,
                       (unsigned long long)w->next);
   w->next = end;
-  if (!w->block) return dist_pwrite(w->fd, w->name, off, data, n); /* all buffered */
+  if (!w->block) return to_cache(w, s, off, n); /* all buffered */
+  source z = zeros;
   if (off < w->lo) { /* the head page, shared with the run before */
     uint64_t k = (end < w->lo ? end : w->lo) - off;
-    HPCDB_TRY(dist_pwrite(w->fd, w->name, off, p, k));
+    HPCDB_TRY(to_cache(w, s, off, k));
     off += k;
-    p += k;
   }
   if (off < w->hi && off < end) { /* whole pages */
     uint64_t to = end < w->hi ? end : w->hi;
-    HPCDB_TRY(stage(w, NULL, off));
-    HPCDB_TRY(stage(w, p, to));
-    p += to - off;
+    HPCDB_TRY(stage(w, &z, off));
+    HPCDB_TRY(stage(w, s, to));
     off = to;
   }
   if (off < end) { /* the tail page, shared with the run after */
-    HPCDB_TRY(stage(w, NULL, w->hi));
-    HPCDB_TRY(dist_pwrite(w->fd, w->name, off, p, end - off));
+    HPCDB_TRY(stage(w, &z, w->hi));
+    HPCDB_TRY(to_cache(w, s, off, end - off));
   }
   return 0;
 }
 
-/* n bytes of from at from_off into the file's [off, off + n) through the
- * page cache (the run's partial pages), a page at a time. */
-static int copy_buffered(dist_direct *w, int from, const char *from_name, uint64_t from_off, uint64_t off, uint64_t n) {
-  uint8_t page[DIRECT_ALIGN];
-  for (uint64_t done = 0; done < n;) {
-    uint64_t k = n - done < sizeof page ? n - done : sizeof page;
-    HPCDB_TRY(dist_pread(from, from_name, from_off + done, page, k));
-    HPCDB_TRY(dist_pwrite(w->fd, w->name, off + done, page, k));
-    done += k;
-  }
-  return 0;
+int dist_direct_write(dist_direct *w, uint64_t off, const void *data, uint64_t n) {
+  source s = {data, -1, NULL, 0};
+  return put(w, &s, off, n);
 }
 
 int dist_direct_copy(dist_direct *w, int from, const char *from_name, uint64_t from_off, uint64_t off, uint64_t n) {
-  uint64_t end = off + n;
-  if (off < w->next)
-    return hpcdb_fail(HPCDB_EINVAL, "%s: copy to %llu behind the run's %llu", w->name, (unsigned long long)off,
-                      (unsigned long long)w->next);
-  w->next = end;
-  if (!w->block) return dist_copy(from, from_off, w->fd, off, n);
-  if (off < w->lo) {
-    uint64_t k = (end < w->lo ? end : w->lo) - off;
-    HPCDB_TRY(copy_buffered(w, from, from_name, from_off, off, k));
-    off += k;
-    from_off += k;
-  }
-  if (off < w->hi && off < end) { /* read straight into the block */
-    uint64_t to = end < w->hi ? end : w->hi;
-    HPCDB_TRY(stage(w, NULL, off));
-    while (off < to) {
-      uint64_t k = DIRECT_BLOCK - w->len < to - off ? DIRECT_BLOCK - w->len : to - off;
-      HPCDB_TRY(dist_pread(from, from_name, from_off, w->block + w->len, k));
-      w->len += k;
-      off += k;
-      from_off += k;
-      if (w->len == DIRECT_BLOCK) HPCDB_TRY(flush(w));
-    }
-  }
-  if (off < end) {
-    HPCDB_TRY(stage(w, NULL, w->hi));
-    HPCDB_TRY(copy_buffered(w, from, from_name, from_off, off, end - off));
-  }
-  return 0;
+  source s = {NULL, from, from_name, from_off};
+  return put(w, &s, off, n);
 }
 
 int dist_direct_finish(dist_direct *w) {
   int rc = 0;
-  if (w->block) rc = stage(w, NULL, w->hi); /* the run's last padding, on to its tail page */
+  source z = zeros;
+  if (w->block) rc = stage(w, &z, w->hi); /* the run's last padding, on to its tail page */
   if (rc == 0 && w->block) rc = flush(w);
   dist_direct_close(w);
   return rc;

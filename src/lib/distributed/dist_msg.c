@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "distributed/dist_msg.h"
+#include "common/bytes.h"
 #include "common/error.h"
 
 static uint8_t *room(dist_msg *m, uint64_t n) {
@@ -52,11 +53,7 @@ void dist_msg_bytes(dist_msg *m, const void *src, uint64_t n) {
 
 void dist_msg_varint(dist_msg *m, uint64_t v) {
   uint8_t *p = room(m, 10);
-  if (!p) return;
-  uint64_t n = 0;
-  for (; v >= 0x80; v >>= 7) p[n++] = (uint8_t)(v | 0x80);
-  p[n++] = (uint8_t)v;
-  m->len -= 10 - n; /* room made for the longest */
+  if (p) m->len -= 10 - (uint64_t)(dist_put_varint(p, v) - p); /* room made for the longest */
 }
 
 int dist_msg_read_varint(hpcdb_cursor *c, uint64_t *v, const char *what) {
@@ -73,16 +70,22 @@ int dist_msg_read_varint(hpcdb_cursor *c, uint64_t *v, const char *what) {
   return 0;
 }
 
-void dist_msg_str(dist_msg *m, const char *s) {
+uint8_t *dist_put_str(uint8_t *p, const char *s, uint32_t n) {
   if (!s) {
-    dist_msg_u32(m, UINT32_MAX);
-    return;
+    wr_le32(p, UINT32_MAX);
+    return p + 4;
   }
-  size_t n = strlen(s);
+  wr_le32(p, n);
+  memcpy(p + 4, s, n);
+  p[4 + (size_t)n] = 0;
+  return p + 5 + (size_t)n;
+}
+
+void dist_msg_str(dist_msg *m, const char *s) {
+  size_t n = s ? strlen(s) : 0;
   if (n >= UINT32_MAX) n = UINT32_MAX - 1;
-  dist_msg_u32(m, (uint32_t)n);
-  dist_msg_bytes(m, s, n);
-  dist_msg_u8(m, 0);
+  uint8_t *p = room(m, 5 + (uint64_t)n);
+  if (p) m->len -= 5 + (uint64_t)n - (uint64_t)(dist_put_str(p, s, (uint32_t)n) - p); /* 4 bytes for NULL */
 }
 
 int dist_msg_status(const dist_msg *m) {

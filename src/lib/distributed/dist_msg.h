@@ -25,6 +25,15 @@ void dist_msg_bytes(dist_msg *m, const void *p, uint64_t n);
 void dist_msg_varint(dist_msg *m, uint64_t v);
 /* Room for n bytes at the end, to fill in place (NULL when out of memory). */
 uint8_t *dist_msg_put(dist_msg *m, uint64_t n);
+/* Filling such room: v as dist_msg_varint writes it (10 bytes at most), the
+ * string s of n bytes as dist_msg_str writes it (n + 5 bytes, 4 for NULL);
+ * each returns the end of what it wrote. */
+static inline uint8_t *dist_put_varint(uint8_t *p, uint64_t v) { /* inline: a tree sends millions */
+  for (; v >= 0x80; v >>= 7) *p++ = (uint8_t)(v | 0x80);
+  *p++ = (uint8_t)v;
+  return p;
+}
+uint8_t *dist_put_str(uint8_t *p, const char *s, uint32_t n);
 /* NULL is sent as length UINT32_MAX. */
 void dist_msg_str(dist_msg *m, const char *s);
 /* 0, or HPCDB_ENOMEM with a message. */

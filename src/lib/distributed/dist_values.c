@@ -17,10 +17,10 @@
  * block's place on every rank. Contexts are cut into one range per rank, of
  * about equal bytes of cct.db, and each range into rounds of at most ROUND_BYTES
  * received: in a round every rank reads back its profiles' values of each
- * range's round (one read per profile and range, straight into the message) and sends them to the range's rank (a segment per profile: its
- * contexts' index, 8 bytes a context, and the values as profile.db holds
- * them, 10 bytes each; its profiles in order), which takes them sender by
- * sender. So a context's values arrive in profile order, the
+ * range's round (one read per profile and range, straight into the message)
+ * and sends them to the range's rank (a segment per profile: its contexts'
+ * index, 8 bytes a context, and the values as profile.db holds them, 10
+ * bytes each; its profiles in order), which takes them sender by sender. So a context's values arrive in profile order, the
  * order in which one process gathers them, and the blocks and the summary
  * (summary_make, adding in that order) are the same to the bit. The summary's
  * values follow the thread blocks in profile.db, its context index after
@@ -119,7 +119,7 @@ int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex
 }
 
 /* A rank's thread blocks into profile.db from its spill, around the page
- * cache: they are read back from the spill (values_at). */
+ * cache: pack reads them back from the spill. */
 static int copy_blocks(dist_run *d) {
   char path[PATH_MAX];
   HPCDB_TRY(dist_value_path(d, "profile.db", path));
@@ -194,14 +194,14 @@ static uint32_t first_at(const hpcdb_profile *p, uint32_t c) {
 /* A round's values travel as profile.db holds them: per profile and window,
  * a segment of a head (profile, contexts, values: u32 each), the contexts'
  * index (context, values: u32 each) and the values (metric le16, value le
- * f64), read from profile.db straight into the message. */
+ * f64), read from the rank's blocks straight into the message. */
 #define SEGMENT_HEAD 12
 #define SEGMENT_CTX 8
 #define VALUE 10
 
-/* This rank's values of each window ([win[2r], win[2r + 1]) of rank r), read back from profile.db, as segments
- * to the window's rank: its profiles in order, contexts ascending. Its own
- * window's go to *mine (*n_mine bytes), not through MPI. */
+/* This rank's values of each window ([win[2r], win[2r + 1]) of rank r), read back from its blocks, as
+ * segments to the window's rank: its profiles in order, contexts ascending. Its own window's go to *mine
+ * (*n_mine bytes), not through MPI. */
 static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *counts, uint8_t **mine, uint64_t *n_mine) {
   memset(counts, 0, (size_t)d->size * sizeof *counts);
   for (int r = 0; r < d->size; r++)
@@ -219,6 +219,10 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu bytes of values to send", (unsigned long long)(total + *n_mine));
   uint8_t *q_out = *out, *q_mine = *mine;
   int rc = 0;
+  /* rank 0's blocks are in profile.db, the others' in their spills still (copy_blocks) */
+  int fd = d->rank == 0 ? d->fd_prof : d->fd_spill;
+  const char *name = d->rank == 0 ? "profile.db" : "spill";
+  uint64_t base = d->rank == 0 ? d->blocks_at : 0;
   for (int r = 0; r < d->size && rc == 0; r++) {
     uint8_t *q = r == d->rank ? q_mine : q_out;
     for (uint64_t i = 0; i < d->n_csr && rc == 0; i++) {
@@ -234,8 +238,7 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
         wr_le32(q, p->ctx_ids[k]);
         wr_le32(q + 4, (uint32_t)(p->ctx_starts[k + 1] - p->ctx_starts[k]));
       }
-      rc = d->rank == 0 ? dist_pread(d->fd_prof, "profile.db", d->blocks_at + d->spill_at[i] + VALUE * v0, q, VALUE * (v1 - v0))
-                        : dist_pread(d->fd_spill, "spill", d->spill_at[i] + VALUE * v0, q, VALUE * (v1 - v0));
+      rc = dist_pread(fd, name, base + d->spill_at[i] + VALUE * v0, q, VALUE * (v1 - v0));
       q += VALUE * (v1 - v0);
     }
     if (r == d->rank)

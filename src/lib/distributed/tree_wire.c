@@ -13,25 +13,7 @@ _Static_assert(KEY_UNKNOWN == UINT32_MAX - (KEY_KINDS - 1) && KEY_ENTRY == UINT3
 /* Room a context takes at most, but its name's bytes: 10 varints, the bits, 4 bytes of the prototype. */
 #define CONTEXT_MAX (10 * VARINT_MAX + 1 + 4 + NAME_HEAD)
 
-static uint8_t *put_varint(uint8_t *p, uint64_t v) {
-  for (; v >= 0x80; v >>= 7) *p++ = (uint8_t)(v | 0x80);
-  *p++ = (uint8_t)v;
-  return p;
-}
-
 static uint64_t index_sent(uint32_t v) { return v == HPCDB_NONE ? 0 : (uint64_t)v + 1; }
-
-/* As dist_msg_str: NULL as length UINT32_MAX. */
-static uint8_t *put_name(uint8_t *p, const char *name, size_t n) {
-  if (!name) {
-    wr_le32(p, UINT32_MAX);
-    return p + 4;
-  }
-  wr_le32(p, (uint32_t)n);
-  memcpy(p + 4, name, n);
-  p[4 + n] = 0;
-  return p + NAME_HEAD + n;
-}
 
 void wire_put_context(dist_msg *m, uint32_t id, uint32_t parent, unify_key key, uint8_t bits,
                       const hpcdb_context *proto) {
@@ -46,24 +28,24 @@ void wire_put_context(dist_msg *m, uint32_t id, uint32_t parent, unify_key key, 
   if (!hidden && key.module < KEY_UNKNOWN && proto->module == key.module && proto->offset == key.offset)
     bits |= SENT_AT_KEY;
   if (!hidden && key.module == KEY_FUNCTION && proto->function == key.offset) bits |= SENT_FUNCTION_KEY;
-  p = put_varint(p, id - parent);
-  p = put_varint(p, (uint32_t)(key.module + KEY_KINDS));
-  p = put_varint(p, key.offset);
+  p = dist_put_varint(p, id - parent);
+  p = dist_put_varint(p, (uint32_t)(key.module + KEY_KINDS));
+  p = dist_put_varint(p, key.offset);
   *p++ = bits;
   if (!hidden) {
     p[0] = proto->kind;
     p[1] = proto->relation;
     p[2] = proto->lexical_type;
     p[3] = proto->flags;
-    p = put_varint(p + 4, proto->propagation);
-    p = put_varint(p, proto->entry_point);
-    p = put_name(p, proto->name, name);
-    if (!(bits & SENT_FUNCTION_KEY)) p = put_varint(p, index_sent(proto->function));
-    p = put_varint(p, index_sent(proto->file));
-    p = put_varint(p, proto->line);
+    p = dist_put_varint(p + 4, proto->propagation);
+    p = dist_put_varint(p, proto->entry_point);
+    p = dist_put_str(p, proto->name, (uint32_t)name);
+    if (!(bits & SENT_FUNCTION_KEY)) p = dist_put_varint(p, index_sent(proto->function));
+    p = dist_put_varint(p, index_sent(proto->file));
+    p = dist_put_varint(p, proto->line);
     if (!(bits & SENT_AT_KEY)) {
-      p = put_varint(p, index_sent(proto->module));
-      p = put_varint(p, proto->offset);
+      p = dist_put_varint(p, index_sent(proto->module));
+      p = dist_put_varint(p, proto->offset);
     }
   }
   m->len -= CONTEXT_MAX + name - (uint64_t)(p - start); /* room was made for the longest */

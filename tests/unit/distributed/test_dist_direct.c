@@ -63,8 +63,8 @@ int main(void) {
   char copy_path[] = "test_dist_direct_copy_XXXXXX";
   int copy_fd = mkstemp(copy_path);
   CHECK(copy_fd >= 0);
-  uint64_t copy_cut[] = {0, 4096u * 777u, 4096u * 1500u + 5u, SIZE};
-  for (int r = 0; r < 3; r++) {
+  uint64_t copy_cut[] = {0, 50, 4096u * 777u, 4096u * 1500u + 5u, SIZE}; /* the first smaller than a page */
+  for (int r = 0; r < 4; r++) {
     dist_direct run;
     dist_direct_open(&run, copy_fd, copy_path, "copy", copy_cut[r], copy_cut[r + 1]);
     CHECK_RC(dist_direct_copy(&run, fd, "test file", copy_cut[r], copy_cut[r], copy_cut[r + 1] - copy_cut[r]));

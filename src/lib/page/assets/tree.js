@@ -18,6 +18,7 @@ export function rowStart(v, i) {
   tr.append(name);
   return [tr, name];
 }
+
 const PAGE = 200, MARGIN = 20;
 
 export class Tree {
