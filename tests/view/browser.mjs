@@ -364,9 +364,14 @@ async function main() {
     const cpi = hot.find((r) => r.name.startsWith('cpi.c:'));
     if (cpi) {
       await page.click(`#tree tr[data-node="${cpi.node}"] td.name`);
-      await page.waitForSelector('#source-body .current');
+      await page.waitForSelector(`#source-body[data-ready="${cpi.node}"] .current`); // this selection's, not the hot path's
       const current = await page.$eval('#source-body .current', (e) => e.textContent);
       check(current.includes(cpi.name.slice(6)), `source pane highlights line ${cpi.name}`);
+      const shown = await page.$eval('#source-body', (el) => {
+        const a = el.getBoundingClientRect(), b = el.querySelector('.current').getBoundingClientRect();
+        return b.top >= a.top && b.bottom <= a.bottom;
+      });
+      check(shown, 'the highlighted line is scrolled into the source pane');
       check(await page.$eval('#source-body', (e) => [...e.querySelectorAll('.margin')].some((m) => m.textContent)), 'per-line values in the margin');
     } else check(false, 'a cpi.c line on the hot path');
     await page.screenshot({ path: `${out}/selected-light.png` });

@@ -36,9 +36,12 @@ export async function showSpread(el, state, node, seconds, onProfile, db = 0) {
 }
 
 export async function showSource(el, state, row, seconds) {
-  if (row.file === undefined) { el.textContent = 'No source location.'; return; }
+  el.dataset.node = row.node; // as the spread: answers arriving for an earlier selection are dropped
+  delete el.dataset.ready;
   try {
+    if (row.file === undefined) { el.textContent = 'No source location.'; return; }
     const s = await get('source', { file: row.file, metric: state.metric });
+    if (el.dataset.node !== String(row.node)) return;
     if (!s.available) { el.textContent = `${s.path}: ${s.why}`; return; }
     const per = new Map(s.lines.map(([l, inc]) => [l, inc])); // inclusive: the line with the calls it makes
     const frag = document.createDocumentFragment();
@@ -56,6 +59,9 @@ export async function showSource(el, state, row, seconds) {
     });
     el.replaceChildren(frag);
     const cur = el.querySelector('.current');
-    if (cur) el.scrollTop = cur.offsetTop - el.offsetTop - el.clientHeight / 2; // this pane only: the spread stays in sight
-  } catch (e) { el.textContent = e.message; }
+    // this pane only, the line centred: the spread stays in sight (the pre is positioned: cur.offsetTop is from its top)
+    if (cur) el.scrollTop = cur.offsetTop - el.clientHeight / 2;
+  } catch (e) { el.textContent = e.message; } finally {
+    if (el.dataset.node === String(row.node)) el.dataset.ready = row.node;
+  }
 }
