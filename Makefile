@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The two commands: `make demo` and `make check` (both install missing Debian
 # packages first). Everything else is CMake underneath.
 BUILD ?= build

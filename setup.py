@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The hpcdb._core extension for `pip install --no-build-isolation .` (pyproject.toml holds the metadata).
 
 Which C library the module gets:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Benchmarks `hpcdb analyze` on synthetic measurement directories (bench/
 # gen_measurements: 4 metrics, depth 16, 1,000 trace samples per thread, 80%
 # of each thread's calling paths shared, a value for a quarter of the (frame,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Benchmarks `hpcdb-mpi analyze` against `hpcdb analyze` on synthetic measurements (the same
 # bench/gen_measurements workload as bench/analyze.sh): for each size, hpcdb analyze -j 1 and -j 2,
 # then mpirun -np 1, 2, 4 (one thread per rank): wall time of the whole job (mpirun included), each

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Compares two builds of hpcdb-mpi analyze (and their hpcdb analyze) on a shared, loaded machine: every
 configuration runs once per round, round after round, so that the load falls on all of them alike; the
 best wall time of each is kept, with that run's CPU seconds (the ranks' own from --report for hpcdb-mpi,

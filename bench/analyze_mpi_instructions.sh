@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Counts the instructions `hpcdb-mpi analyze` executes, summed over its ranks, against `hpcdb analyze
 # -j 2` on the same measurements, under valgrind's callgrind. The count is in user space only (the
 # program, libc, Open MPI) and does not depend on the load or on how many cores the ranks share: on a

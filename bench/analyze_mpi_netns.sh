@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Benchmarks `hpcdb-mpi analyze` across test hosts that talk over TCP: network namespaces joined by a
 # bridge (tests/mpi/netns_hosts.sh, as the tests make them), 2 hosts x 1 and 2 ranks, Open MPI's TCP
 # transport only. For each size: hpcdb analyze -j 2 on this machine, then the ranks across the hosts: the

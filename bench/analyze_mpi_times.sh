@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # User and system CPU seconds of `hpcdb analyze -j 2` and of `mpirun -np 2` and `-np 4` of `hpcdb-mpi
 # analyze` (mpirun, MPI's start and the ranks: GNU time of mpirun counts its children), ROUNDS rounds
 # interleaved so that the machine's changing speed falls on all three alike; one line per run, then

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Benchmarks `hpcdb analyze` with program structure against the same analyze
 # without it (--ignore-structs), on the synthetic measurements of
 # bench/analyze.sh (gen_measurements) with a structure file that describes

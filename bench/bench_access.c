@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Times the two ways of reading a v4.0 database: `full` loads everything into
  * the model; `scan` visits every value of every profile through the zero-copy
  * accessor. Prints the value count and a checksum so the work cannot be

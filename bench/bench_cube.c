@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reads every metric of a Cube file through the direct-access API, one
  * metric at a time into one cnode x location matrix, and prints the time and
  * a checksum: bench_cube FILE.cubex [inclusive|exclusive]. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Times hpcdb_cube_write alone: reads a database (not timed), then writes it
  * as a .cubex `runs` times (replacing the file) and prints each wall and CPU time:
  * bench_cube_write SOURCE OUT.cubex [runs]. The write includes the atomic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Times the trace query on one database: opening (index built, or read from
  * the cache), tiles of the whole run and of zoomed-in windows, the window
  * statistics. Prints one line per measurement (milliseconds, wall clock).

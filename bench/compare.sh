@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb compare against hpcdb report (issue 28's anchor): two generated v4.0
 # databases of the same shape, B with 10 % of its contexts' values perturbed
 # (gen_v4db --perturb 0.1); the wall time (best of 3), CPU time and peak

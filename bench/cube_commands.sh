@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Commands on a large Cube file (issue 11 point 12): for each command, the
 # best of N runs by CPU time (user + system: on a shared machine the wall time
 # is mostly waiting for a core), with that run's wall time and peak RSS; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The Cube write (issue 11 point 11) with and without its fsyncs, beside the
 # floor: `dd` of as many bytes, buffered, with conv=fsync and with O_DIRECT.
 # Rounds alternate the cases, so that each round sees the same disk; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # export --format html on generated v4.0 databases: the export's time, the
 # page's size and the exporter's peak RSS, against `cat` of the database's
 # files and `hpcdb report --csv` of the same metric.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A synthetic legacy HPCToolkit database of a chosen size, for the streaming
  * benchmark: experiment.xml (version 2.0, written as hpcprof 2017 wrote it:
  * one element a line, no indentation) with a deep calling-context tree of

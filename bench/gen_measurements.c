@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Generates a synthetic hpcrun measurements directory (04.00 .hpcrun files
  * and 01.01 .hpctrace files, written by hpcdb's own hpcrun writer): T threads
  * (ranks of 4 threads), each with a calling-context tree of about C nodes of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Generates a structure file (hpcstruct's XML) for the synthetic program of
  * gen_measurements: its code is the shared range [0x1000, 0x101000) and each
  * thread's own range at 0x1000000 × (thread + 1) + [0x1000, 0x101000).

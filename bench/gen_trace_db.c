@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Generates a v4.0 database whose traces have known content, at any size:
  * P profiles of N elements each. CPU threads (RANK r THREAD t) run leaf
  * context c_((p + k / run_p) mod K) over precomputed intervals of about

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Generates a synthetic HPCToolkit v4.0 database of a chosen size through the
  * public model and writer: P thread profiles (RANK r THREAD t) plus the
  * canonical summary, a random context tree of C contexts (functions, loops,

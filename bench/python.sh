@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Benchmarks the Python binding on generated databases of the shapes the
 # other tools' figures come from (issue 15): Hatchet's per-rank reader (723k
 # (node, rank) rows), Hatchet's summary reader (the samples), Pipit (570k

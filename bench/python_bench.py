@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """One measurement of the Python binding, in a fresh interpreter: the time from the call that opens
 a database to the DataFrame an analyst asks for first, and the process's peak RSS (interpreter,
 NumPy and pandas included, as in the other tools' figures; for `cube`, NumPy only: pycubexr gives

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb record's cost on a compute-bound program (bench/record_work.c: fixed
 # work per thread through 12 call levels), with and without frame pointers,
 # 1 and 2 threads: without recording, with CPUTIME at 200 Hz and 1 kHz, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The recorder's stress campaign (issue 29): every stress program of
 # tests/record/stress.sh, 10,000 short-lived threads among them, RUNS times
 # (default 5), then a program that runs for LONG_SECONDS (default 600) once

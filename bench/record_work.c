@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The compute-bound program bench/record.sh measures hpcdb record's overhead
  * on: argv[1] threads (1 or more) each doing a fixed amount of work
  * (argv[2] million multiply-adds) through 12 levels of calls, so that every

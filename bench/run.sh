@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Benchmarks hpcdb on synthetic v4.0 databases of growing size, all in one run:
 # for each size, the `cat` floor, `hpcdb info`, a full read into the model, a
 # zero-copy scan of all values, `hpcdb validate` and `hpcdb convert`, each

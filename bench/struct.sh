@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Benchmarks `hpcdb struct` against the floor of what it decodes, side by side
 # in one run: reading the binary's DWARF once (eu-readelf of its compile units
 # and decoded line tables) plus disassembling it once (objdump -d). For each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Text exports against the write floor: for each export of a generated
 # database, the wall time (best of 3) and that run's CPU time (user + system),
 # the output's size, the `dd` floor (writing as many bytes from /dev/zero to

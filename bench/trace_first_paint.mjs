@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // First paint of the whole-run timeline: from starting the trace server
 // (tests/trace/trace_serve, the routes hpcdb view will register) to the page
 // saying its first tile is drawn, in Debian's chromium. Needs

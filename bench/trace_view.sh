@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The trace view's benchmark: generated v4.0 databases (bench/gen_trace_db)
 # of 1,024 profiles x 250,000 elements (3.07 GB trace.db) and of 570,000
 # elements (16 x 35,625); for each: `cat` of trace.db, the index built in one

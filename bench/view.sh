@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb view on a generated v4.0 database: cold start, each route's time on
 # loopback (first and second asking), the server's resident set, first paint
 # in chromium (when playwright-core is installed), against hpcdb report and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb view A B's comparison routes on two generated v4.0 databases (B with
 # 10 % of its contexts perturbed, as bench/compare.sh makes them): each route's
 # time on loopback (the first /api/compare reads both runs and compares them),

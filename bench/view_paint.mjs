@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // First paint of hpcdb view's top-down tree in Debian's chromium: from
 // navigation to the first rows on screen. Usage: node view_paint.mjs URL
 import { createRequire } from 'node:module';

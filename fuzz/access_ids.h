@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The random-access fuzz targets take ids before a directory image
  * (cmd_image.h): ACCESS_IDS_SIZE bytes (fuzz_trace_tiles: 32) of
  * little-endian words the target reads with access_u32, then the image. */

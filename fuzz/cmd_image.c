@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The directory images of the command-level fuzz targets (cmd_image.h). */
 #define _XOPEN_SOURCE 700
 #include "cmd_image.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Command-level fuzz targets take a directory image: records of
  *   u8 name length, name, u32 little-endian size, bytes
  * (names of plain files only). fuzz/make_cmd_seeds.py packs real samples. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Crash campaign: every writer is killed (SIGKILL) at random moments and at
 its crash points (HPCDB_CRASH_AT, src/lib/common/failpoint.h), and after each
 kill the output's name must hold nothing or a complete output equal to the

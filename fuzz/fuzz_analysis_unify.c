@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: the analysis of one .hpcrun profile (unification into the
  * calling-context tree, with hpcrun's placeholders, GPU kernels and
  * instruction samples, then propagation of its values). Whatever parses must

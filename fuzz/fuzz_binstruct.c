@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: hpcdb struct on damaged ELF files — the ELF headers and
  * sections (libelf), the DWARF (libdw), the symbol tables and the machine
  * code (Capstone, CFG, loops). Whatever the bytes, writing the structure

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Mutation campaign over the commands: every real sample in the sample data,
 damaged at random, through every hpcdb command under ASan + UBSan.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: analyze on a measurement directory (a directory image of
  * .hpcrun and .hpctrace files, cmd_image.h, typically one of them damaged),
  * skipping bad files and strict, in memory and streamed to a database; then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: the commands, not only the parsers. The input is a directory
  * image (cmd_image.h) of any format hpcdb reads (v4.0, draft a/b, legacy,
  * Cube, hpcrun measurements); it is validated, read, reported in every view,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: the Cube member access (hpcdb_cube_open, _metric_values,
  * _metric_integers, _cnode_values, _location_values). The input is ids
  * (access_ids.h: metric, cnode, flags) and a directory image of one .cubex

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: anchor.xml (plain or gzip) through the Cube parser, then the
  * model built from what it found; and the same text parsed in two halves at
  * once (any size here), which must succeed or fail as the whole parse does. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: one metric's .index and .data, and every value decoded as a
  * data type, with its components. Input: u32 LE length of the index, the
  * index, then the data; the data type, location and cnode counts come from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: the zero-copy access to a v4.0 database (hpcdb_db_*). The
  * input is ids (access_ids.h: profile, context, metric, flags) and a
  * directory image of meta.db, profile.db and cct.db; the database is opened

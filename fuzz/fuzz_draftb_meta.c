@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: the draft-b meta.db (HPCTOOLKIT_expmt) from arbitrary bytes,
  * through the parser the reader and the validator share. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: derived-metric formulas (hpcdb_expr_parse, _eval). The input
  * is the formula text over an experiment of four metrics (names with spaces,
  * parentheses and a prefix of another); a formula that parses is evaluated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: experiment.xml through the streaming parser, as the legacy
  * reader uses it (first problem fails) and as the validators use it
  * (problems reported, fresh ids for negative ones), then the legacy model

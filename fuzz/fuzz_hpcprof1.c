@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: the HPCPROF-* files of the 2021-22 drafts from arbitrary
  * bytes: the profile.db reader (with and without a metric map), the trace.db
  * reader, and the validator of each of the three files. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: .hpcrun profiles (02.00, 03.00 and 04.00 share the entry; the
  * version string decides). Whatever parses must serialise back to the same
  * bytes, pass through the validator's checks, and map into the model or fail

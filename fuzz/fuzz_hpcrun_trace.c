@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: .hpctrace 01.01 files. A trace that parses serialises back to
  * the same bytes. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: a structure file through the reader, then an address lookup
  * at every range's edges and the info summary (to /dev/null). */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: meta.db v4.0 from arbitrary bytes into a fresh experiment. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: profile.db v4.0 from arbitrary bytes, read from the mapped
  * bytes alone or, for every other input, with its value arrays read by pread
  * from a file holding the same bytes (the path a database directory takes). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: trace.db v4.0 from arbitrary bytes, for an experiment with a
  * few profiles (trace lines must name one). Also the cct.db header. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: the v4.0 validator on arbitrary bytes as a single file (its
  * magic and format id choose the rules). */
 #include <stddef.h>

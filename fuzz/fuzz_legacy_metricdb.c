@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: a legacy *.metric-db file's header and dense values. */
 #include <stddef.h>
 #include <stdint.h>

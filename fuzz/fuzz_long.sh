@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The long libFuzzer campaign (issue 29): every target of build-fuzz (make fuzz)
 # for a share of HOURS, the v4.0 and Cube readers (fuzz_hpctk4_*, fuzz_cube_*, fuzz_db_*)
 # a four-times share, JOBS targets at a time, then each corpus minimised back

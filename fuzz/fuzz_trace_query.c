@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: the trace query over trace.db bytes read in place. The bytes
  * become a database directory's trace.db (the model: contexts with ids
  * 1..255, id k under id k/2, and 32 profiles, so generated traces'

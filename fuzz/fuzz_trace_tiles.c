@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: the trace query's requests (hpcdb_trace_tile, _stats,
  * _path_at) with fuzzer-chosen rows, window, size, depth and filters, over a
  * real database's trace.db read in place (fuzz_trace_query fuzzes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: a unified tree as one rank sends it to another
  * (tree_merge.c), in parts, merged into an empty tree and into one that
  * already holds the same tree. The input is the parts one after another, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: hpcdb view's request handling without a socket. The input is
  * a request in five lines (method, path, query string, Host header, token
  * cookie); it goes through server_answer (the checks, then a page or a

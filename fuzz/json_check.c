@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A recursive-descent JSON recogniser; depth bounded, nothing allocated. */
 #include "json_check.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A strict JSON syntax check for the fuzz targets' answers (RFC 8259:
  * objects, arrays, strings with their escapes, numbers, true/false/null). */
 #ifndef HPCDB_FUZZ_JSON_CHECK_H

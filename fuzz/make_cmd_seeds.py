@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Packs real samples into directory images (fuzz/cmd_image.h) as seeds of
 the command-level fuzz targets: one image per sample (for the random-access
 targets, after the ids each seed reads), its top-level data

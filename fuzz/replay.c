@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Runs LLVMFuzzerTestOneInput on every file of the given directories (the
  * committed corpus), so a compiler without libFuzzer still replays it. */
 #include <dirent.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The 5-minute tour, run by `make demo`: hpcdb on a real HPCToolkit database
 # (when the sample data is there) and on measurements generated here.
 # usage: scripts/demo.sh BUILD_DIR SAMPLES

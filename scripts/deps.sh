@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian packages hpcdb needs to build and test, when missing.
 # Usage: scripts/deps.sh [--browser]   (--browser adds chromium for HTML tests, nodejs and npm,
 #                                      and playwright-core, pinned, in tests/view/node_modules)

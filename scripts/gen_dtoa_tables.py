@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes src/lib/common/dtoa_tables.h: the 128-bit powers of five of the
 shortest round-trip double formatter (src/lib/common/dtoa.c, after Ulf Adams'
 Ryu, PLDI 2018), computed exactly with Python's integers:

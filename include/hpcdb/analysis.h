@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — turning hpcrun measurements into a v4.0 database, as hpcprof does:
  * calling-context trees unified across threads, metrics propagated per
  * thread (point, function, lex_aware, execution), summary statistics over

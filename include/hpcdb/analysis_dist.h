@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — hpcdb_analyze over many processes (e.g. MPI ranks): the same
  * database, byte for byte, written by all of them into one directory. The
  * library knows nothing of MPI: the caller hands it a table of the few

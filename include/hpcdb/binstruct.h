@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — program structure of a binary, written as HPCToolkit's structure
  * XML (the .hpcstruct files hpcstruct writes and hpcprof reads): load module
  * -> source files -> procedures -> inlined calls (alien scopes) -> loops ->

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — comparing runs: calling paths aligned by meaning across builds,
  * machines and formats, the values of each run side by side, and scaling
  * models fitted over runs that differ in one parameter. The rules are in

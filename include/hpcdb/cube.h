@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — Cube v4 (.cubex) files from Score-P and Scalasca: read, write,
  * validate. The mapping to and from the model is in docs/mapping.md. */
 #ifndef HPCDB_CUBE_H

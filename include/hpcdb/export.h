@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* HPCDB_API marks a declaration that libhpcdb.so exports. The library is
  * built with hidden visibility, so anything without it stays private to the
  * library: a new public function must carry it. */

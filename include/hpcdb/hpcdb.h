@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — read, write, check and convert HPC performance data.
  *
  * Conventions: every function that can fail returns 0 or a negative

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — hpcrun measurements: .hpcrun profiles (versions 02.00, 03.00,
  * 04.00) and the .hpctrace files beside them (01.01). */
 #ifndef HPCDB_HPCRUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — HPCToolkit structure files (hpcstruct's XML): which procedure,
  * inlined procedure, loop and source line every instruction address of a
  * load module belongs to.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — what the HPCToolkit v4.0 writer cannot carry. */
 #ifndef HPCDB_HPCTK4_WRITE_PUBLIC_H
 #define HPCDB_HPCTK4_WRITE_PUBLIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — the experiment model every reader produces and every writer consumes.
  *
  * The structures below are public and read-only for users: fill and change an

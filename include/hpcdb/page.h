@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — the viewer's page: the HTML, JavaScript and CSS that `hpcdb view`
  * serves and `hpcdb export --format html` writes into one file, built into
  * the library (src/lib/page/assets/). */

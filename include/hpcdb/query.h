@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — the query layer: questions a viewer asks of an experiment,
  * answered as plain structs, over one value interface (a loaded model, a
  * memory-mapped v4.0 database, a Cube file). No sockets, no threads of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — reports a person reads in a terminal, and exports other tools open. */
 #ifndef HPCDB_REPORT_H
 #define HPCDB_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — the trace query: exact answers about a run's timelines, at any
  * zoom, without loading the trace.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb — the trace view in the terminal (`hpcdb report --view trace`). */
 #ifndef HPCDB_TRACE_REPORT_H
 #define HPCDB_TRACE_REPORT_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb: HPC performance databases (HPCToolkit v4.0 and older generations, hpcrun
 measurements, Cube v4) as NumPy arrays and pandas DataFrames, read by hpcdb's C library.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """pandas, imported when first used: `import hpcdb` and the NumPy-only calls (CubeFile.matrix)
 do without its 30 MB."""
 import importlib

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb.compare: runs aligned by calling path (docs/compare.md) as one pandas DataFrame."""
 import numpy as np
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb.open_cube: a Cube file's values one metric at a time, without the model.
 
 For the large-file use pycubexr serves: anchor.xml is parsed, then each

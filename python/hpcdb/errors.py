@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb.Error and its subclasses: one per status of the C library.
 
 The message is the library's own: ``path: section: offset 0x…: rule: detail``

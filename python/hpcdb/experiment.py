@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb.Experiment: one database (any format hpcdb reads) as pandas tables.
 
 The C model stays in memory; tables are built on first use and cached.

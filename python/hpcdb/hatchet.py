@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Experiment -> Hatchet GraphFrame (only imported when to_hatchet() is called).
 
 Hatchet's own HPCToolkit reader makes one node per context with a frame of

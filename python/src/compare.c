@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* compare(experiments, metrics, line_tolerance, exact_lines) -> dict: the
  * runs aligned by calling path (hpcdb_compare) as NumPy arrays; the package
  * (hpcdb/compare.py) builds the DataFrame of two sides from them. */

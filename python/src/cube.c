@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb._core.CubeFile: a Cube file's values without building the model
  * (hpcdb_cube_open parses anchor.xml only); one metric at a time straight
  * into a new NumPy matrix, cnodes (document order) x locations. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb statuses as Python exceptions: the classes are defined by the Python
  * package (hpcdb.Error and its subclasses) and registered here once. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Enter/Leave events from the traces, as Pipit makes them from HPCToolkit
  * traces: each sample's calling path reduced to its frames (functions, or
  * call sites where the database has no program structure); from

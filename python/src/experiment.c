@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Experiment type: a hpcdb_experiment and its tables as Python objects.
  * Arrays that the model stores contiguously (a profile's CSR arrays, a
  * trace's timestamps and contexts) are handed out as read-only views whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The _core extension module of the hpcdb Python package: a thin layer over
  * the public C API. Tables come out as NumPy arrays (the model's own arrays
  * without a copy where their layout allows, kept alive by the Experiment

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb._core: reading, validating, converting and comparing, with the GIL
  * released while the library works. What the library reports through
  * callbacks is collected in C first and turned into Python objects after. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The computing methods of Experiment: values of chosen metric ids as rows
  * (context, profile) × columns, context indices of native ids, and the traces
  * as one long table. The model is only read, so the GIL is released while

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The SIGBUS guard (bus_guard.h). The handler uses only async-signal-safe
  * calls: it finds the mapping holding the faulting address in
  * /proc/self/maps (read with read(2) into a static buffer), writes one line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* An input cut short while a command reads it: the command's inputs are
  * memory-mapped, and reading a mapped page past a file's new end raises
  * SIGBUS. The guard turns that into an error naming the file and the offset,

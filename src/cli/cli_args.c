@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one option parser (see cli_args.h): strict values, one-line refusals, exit 2. */
 #include "cli_args.h"
 

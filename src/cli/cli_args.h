@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one option parser of every `hpcdb` command.
  *
  * A command describes its options in a table and calls cli_parse once:

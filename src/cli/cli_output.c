@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A command's -o FILE: written under a temporary name beside FILE and
  * renamed over it only once whole, so that a failed or interrupted export
  * leaves FILE as it was (absent, or the previous one); the next run removes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers the subcommands share: help and usage errors, common options. */
 #ifndef HPCDB_CLI_UTIL_H
 #define HPCDB_CLI_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb analyze: hpcrun measurements to a v4.0 database. */
 #include <stdio.h>
 #include <stdlib.h>

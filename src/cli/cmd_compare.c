@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb compare: runs aligned by calling path, side by side; a CI gate; a
  * scaling study (docs/compare.md). */
 #include <math.h>

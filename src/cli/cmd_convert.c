@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb convert: any readable format to a v4.0 database or a .cubex file. */
 #include <stdio.h>
 #include <string.h>

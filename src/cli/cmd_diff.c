@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb diff: semantic comparison of two experiments. */
 #include <stdio.h>
 #include <stdlib.h>

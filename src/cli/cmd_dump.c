@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb dump: the whole content. */
 #include <stdio.h>
 #include <string.h>

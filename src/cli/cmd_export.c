@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb export: files other tools open. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb info: what a file or database is and holds. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb record: runs a program under libhpcdb_record.so (LD_PRELOAD) and
  * leaves hpcrun measurement files in a directory. Everything that can be
  * wrong with the command line (events, output directory, program) is found

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb report: tables a person reads. */
 #include <stdio.h>
 #include <stdlib.h>

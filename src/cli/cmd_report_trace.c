@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb report --view trace: the calling path at a point of a trace, or
  * the exact shares of time in a window. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report --view trace, parsed and run apart from the other views. */
 #ifndef HPCDB_CLI_CMD_REPORT_TRACE_H
 #define HPCDB_CLI_CMD_REPORT_TRACE_H

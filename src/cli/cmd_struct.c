@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb struct: structure files (HPCToolkit's .hpcstruct XML) for binaries. */
 #include <unistd.h>
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb validate: every rule of the format's specification. */
 #include <stdio.h>
 #include <string.h>

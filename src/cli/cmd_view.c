@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb view: the browser viewer (the server is src/view). */
 #include <stdlib.h>
 #include <string.h>

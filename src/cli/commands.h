@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The subcommands of `hpcdb`; each lives in its own cmd_<name>.c. */
 #ifndef HPCDB_CLI_COMMANDS_H
 #define HPCDB_CLI_COMMANDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb compare: what the command's parts share (cmd_compare.c reads the
  * options; compare_read.c reads the runs; compare_table.c and compare_rows.c print two sides; compare_flame.c
  * writes the differential folded stacks and flame graph; compare_scaling.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb compare's differential exports: folded stacks with the two sides'
  * own costs ("frame;frame A B", as Brendan Gregg's difffolded.pl writes them for
  * flamegraph.pl), and a self-contained SVG flame graph of the differences:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb compare, two sides: the figures of a row and how a row is written
  * (aligned text or CSV), numbers with their units. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb compare --param: a scaling study. Per calling path (frames), the
  * value at each parameter value (the mean over the runs that share it; per
  * run the mean over its profiles when it has several, else its value), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb compare, two sides: the header, the largest regressions and
  * improvements, the rows of the chosen view in their order, and the CI gate. */
 #include <math.h>

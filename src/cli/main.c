@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb: the command-line tool. Dispatches to the subcommands. */
 #include <signal.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* EVENT[@PERIOD] as hpcrun spells it: CPUTIME and REALTIME take a period in
  * microseconds, perf events a count of events; @fN asks for N samples per
  * second instead. A perf event is opened once here, on this process, so an

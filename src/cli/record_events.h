@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb record's events: EVENT[@PERIOD] parsed, checked against what this
  * machine can count, and encoded for libhpcdb_record.so. */
 #ifndef HPCDB_CLI_RECORD_EVENTS_H

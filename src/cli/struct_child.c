@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* struct_in_child (struct_child.h). The child sends its result through a
  * pipe and exits with exit() (the crash campaign's count of crash points is
  * written at exit); it dies with this process (PR_SET_PDEATHSIG), so that a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A binary's structure made in a child process. The DWARF reader (libdw,
  * elfutils) does not always fail a call when an allocation fails: it may
  * dereference the NULL (SIGSEGV), assert (SIGABRT) or end the process itself

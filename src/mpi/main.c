@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb-mpi: `hpcdb analyze` over MPI ranks, the same database. */
 #define _XOPEN_SOURCE 700
 #include <signal.h>

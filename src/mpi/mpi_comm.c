@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_comm over MPI. Byte counts are 64-bit in the table; MPI counts are
  * int, so large buffers go in pieces (bcast, point to point) or are refused
  * with a message (the v-collectives' displacements are int too).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The hpcdb_comm table over an MPI communicator (the one place hpcdb meets MPI). */
 #ifndef HPCDB_MPI_COMM_H
 #define HPCDB_MPI_COMM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* glibc's allocator set for an analysis (process.h). */
 #define _GNU_SOURCE
 #include <stdio.h>

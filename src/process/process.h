@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a program that analyzes sets for its own process (hpcdb analyze,
  * hpcdb-mpi): policy of the process, not of the library, which never
  * changes the allocator or executes anything. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Growable arenas of fixed-size records in mmap'ed chunks: chunk k holds
  * first << k records, so an index finds its chunk with one bit scan, records
  * never move, and memory grows with the records used (never with samples).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The per-thread calling-context tree, built in the signal handler: nodes
  * live in an arena (never move, id = index + 1), children in a sibling list
  * with the most recently found child moved to the front (hot paths stay

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The configuration hpcdb record passes in the environment (already
  * checked there): HPCDB_RECORD_DIR, HPCDB_RECORD_TRACE=1 and
  * HPCDB_RECORD_EVENTS, one "kind:type:config:period:freq:name" per event,

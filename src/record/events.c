@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Sampling sources, armed per thread: POSIX timers on the thread's CPU-time
  * clock (CPUTIME) or on the real-time clock (REALTIME), delivered to the
  * thread itself (SIGEV_THREAD_ID); perf_event_open counters of the thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One thread's measurement as an hpcrun 04.00 file, built as the in-memory
  * struct of src/lib/hpcrun and written by its writer (temporary + rename).
  * Layout as hpcrun writes it: header pairs, the load map (ids from 1, names

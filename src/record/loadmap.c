@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The load map: every module the process has had mapped (ids 1, 2, ... in
  * order of discovery, kept after dlclose so old samples still name them),
  * read with dl_iterate_phdr at start and after each dlopen/dlclose. The

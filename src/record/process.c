@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The process side of the profiler: start-up (constructor), the main and
  * thread wrappers whose frames are the roots of every calling path, and the
  * end of the measurement in every way a process can end or change: return

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libhpcdb_record.so: the LD_PRELOAD sampling profiler behind `hpcdb record`.
  * Shared types of its parts. What runs in the signal handler (sample.c,
  * cct.c, unwind.c, the lookups of loadmap.c, trace appends) takes no locks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The signal handler: one sample = identify the source, unwind, insert the
  * path into the thread's tree, add the source's amount to the leaf, append
  * to the trace. Samples that cannot be taken are counted, never lost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Signals the profiler owns, with the program's view of them kept intact.
  * SIGPROF: the profiler's handler stays installed; what the program installs
  * is remembered and called for every SIGPROF that is not a sample (its own

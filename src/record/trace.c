@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-thread .hpctrace: (time, context id) records gathered in a buffer and
  * written in blocks with write(2) (async-signal-safe) to a temporary file,
  * renamed to its final name when the thread's measurement is complete.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unwinding from the signal context. libunwind (loaded with RTLD_LOCAL, so
  * its _Unwind_* symbols never replace the program's C++ exception runtime)
  * walks the stack with DWARF CFI; where it fails, the frame-pointer chain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb view A B: the rows of the comparison's answers, as JSON: an aligned
  * node (its sides, values, deltas and ratios, per-profile figures, and each
  * side's context for /api/spread) or a function of the bottom-up view. */

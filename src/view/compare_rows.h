@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The comparison's rows as JSON (compare_rows.c; internal to src/view). */
 #ifndef HPCDB_VIEW_COMPARE_ROWS_H
 #define HPCDB_VIEW_COMPARE_ROWS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The comparison behind hpcdb view A B: both runs read once (a v4.0
  * database without its values: the comparison reads its summary, and the
  * per-profile figures of the rows a page shows, from its files), compared

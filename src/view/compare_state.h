@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb view A B: the comparison of the two databases, made through the
  * public compare API on the first comparison request and kept while the
  * metric stays the same (internal to src/view). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A database truncated or rewritten while it is served: its pages are
  * memory-mapped, so reading past the new end raises SIGBUS in the server's
  * thread. The route runs under a guard that turns that signal into an error

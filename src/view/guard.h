@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Routes run under a SIGBUS guard (guard.c): a database file shortened
  * under the server gives an error answer, not a dead server. */
 #ifndef HPCDB_VIEW_GUARD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* JSON text into a growing buffer. */
 #include "json.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A growing buffer for JSON responses (internal to src/view). */
 #ifndef HPCDB_VIEW_JSON_H
 #define HPCDB_VIEW_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Measurements directories for hpcdb view: see measurements.h. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "measurements.h"

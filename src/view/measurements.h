@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb view on a measurements directory: analyzed first, as `hpcdb analyze`
  * does, into a v4.0 database in a temporary directory (progress on stderr),
  * then served from it like any v4.0 database; the temporary is removed when

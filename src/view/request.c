@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading and checking a request's arguments: numbers in decimal digits
  * only and within bounds, names from a fixed set; anything else is a 400. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The JSON routes of the viewer. To add one: a handler (route_fn) and one
  * line in view_routes. Every handler checks its arguments first (request.c)
  * and answers a 4xx JSON error for anything it cannot answer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The JSON routes: one table line per route (routes.c); a handler reads
  * its arguments through req_* and writes JSON or an error (internal). */
 #ifndef HPCDB_VIEW_ROUTES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb view A B: the comparison's routes. Everything comes from the public
  * compare API (the alignment, the values, the ranking, the per-function
  * sums); these routes only page and write it.

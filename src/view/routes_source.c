@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A source file with per-line values (the file checked by source_file.c). */
 #include <stdio.h>
 #include <stdlib.h>

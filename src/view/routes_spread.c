@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One node over the profiles: the spread, summarised by the query layer. */
 #include <stdio.h>
 #include <stdlib.h>

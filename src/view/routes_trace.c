@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace view's routes (see routes_trace.h): the table, opening a
  * database's traces, and the routes that describe it (info, the calling
  * path at a point). Tiles and statistics: routes_trace_tile.c. */

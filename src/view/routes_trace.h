@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace view's routes, apart from the HTTP server: each takes its
  * arguments through a getter and answers a body with a status and a content
  * type, so the server registers them with one call per request

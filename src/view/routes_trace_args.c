@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace routes' arguments and answers (see routes_trace_call.h). */
 #include <inttypes.h>
 #include <stdarg.h>

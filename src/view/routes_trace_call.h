@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the trace routes share (internal to src/view): one call's state and
  * the argument and answer helpers. Each helper that fails has set a 4xx/5xx
  * JSON answer and returns -1. */

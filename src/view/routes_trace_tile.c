@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Tiles (run-length encoded, see routes_trace.h), the statistics of a
  * window and the summary (per time column, the largest shares). */
 #include <inttypes.h>

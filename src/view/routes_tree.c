@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The tree routes: a node's children (sorted, paged, any metrics), its
  * path to the root, the hot path, and search by name. */
 #include <stdio.h>

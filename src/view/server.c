@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The HTTP side: libmicrohttpd with one internal thread (so the query
  * layer is used by one thread at a time), the checks every request passes
  * (Host against DNS rebinding, the token from the URL then a cookie), then

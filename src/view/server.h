@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The HTTP server's state (internal to src/view). */
 #ifndef HPCDB_VIEW_SERVER_H
 #define HPCDB_VIEW_SERVER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A database's source file, found where it is allowed to be: the copy in
  * the database's src/ (whatever symlinks say, the resolved file must lie
  * inside src/), else the path the measurement recorded. The request names

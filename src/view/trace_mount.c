@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace routes on a libmicrohttpd connection (see trace_mount.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Registering the trace view with an HTTP server built on libmicrohttpd:
  * one trace_mount per database, and one call in the server's request
  * handler:

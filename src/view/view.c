@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb view: opening the databases, the token, the address, and serving
  * until SIGINT or SIGTERM. */
 #include "view.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb view: the browser viewer's server (a program-side module: public
  * API only). cmd_view.c parses the command line and calls view_run. */
 #ifndef HPCDB_VIEW_VIEW_H

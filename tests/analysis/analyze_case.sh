@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Analysis acceptance cases, run by ctest:
 #   analyze_case.sh HPCDB SAMPLES OUT reference NAME  - analyze --ignore-structs NAME.m, validate, diff against expected/NAME.nostruct.d
 #   analyze_case.sh HPCDB SAMPLES OUT structure NAME  - analyze NAME.m with its structs/, validate, diff against expected/NAME.d

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Rewrite one metric's sampling period in hpcrun 04.00 files, in place.
 
 usage: set_period.py METRIC PERIOD FILE...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb analyze against hpcprof's own databases, determinism, bad input.
 set(ANALYZE_CASE ${CMAKE_CURRENT_LIST_DIR}/analyze_case.sh)
 foreach(spec "reference;small" "reference;loops-cputime-t" "reference;loops-cuda-nvidia-t"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Each public header compiles alone: as C11 with -pedantic -Werror, and as C++
 (the headers promise extern "C" and nothing a C++ compiler rejects).
 

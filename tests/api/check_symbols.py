@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """libhpcdb.so exports its API and nothing else: every symbol it exports is a
 function declared in include/hpcdb/, and every function declared there carries
 HPCDB_API and is exported (a public function without the mark would be hidden

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The function declarations of the public headers (include/hpcdb/*.h), read
 the way a compiler's first pass sees them: comments, preprocessor lines and
 the bodies of braces left out, top-level statements split at ';'."""

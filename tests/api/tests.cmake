@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The library's public face: libhpcdb.so exports include/hpcdb/'s functions
 # and nothing else, and each public header compiles alone as C11 and as C++.
 set(API_TESTS ${CMAKE_CURRENT_LIST_DIR})

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Damaged GPU measurements: each case copies the CUDA sample's directory,
  * damages one file as cases.txt says, analyzes the directory and checks the
  * verdict: the same database as the undamaged sample (GPU binaries are not

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Damaged GPU measurements (tests/bad-gpu/cases.txt), made at test time from
 # the CUDA sample and analyzed as a whole: skipped, warned about or harmless.
 add_executable(bad_gpu ${CMAKE_CURRENT_LIST_DIR}/run_bad_gpu.c)

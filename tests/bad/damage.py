@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared by the check_bad.py scripts of database directories: damages made
 to a copy of a sample, and the runner that checks `hpcdb validate` and
 `hpcdb info` on each damaged copy.

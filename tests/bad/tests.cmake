@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Broken-file corpora that need nothing but their cases: the rest of tests/bad/
 # is run by the groups of its formats (tests/legacy, tests/cube, tests/bad-gpu).
 

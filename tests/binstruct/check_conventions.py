@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb struct against the conventions HPCToolkit's hpcstruct tests state.
 
 usage: check_conventions.py HPCDB OUTDIR SOURCE

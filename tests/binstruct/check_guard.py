@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcstruct's guard aliens in hpcdb struct's output, against an independent oracle.
 
 usage: check_guard.py HPCDB OUTDIR SOURCE

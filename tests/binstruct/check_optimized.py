@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb struct of optimized code, against an independent oracle.
 
 usage: check_optimized.py HPCDB OUTDIR SOURCE [record]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks hpcdb struct's output: well-formed, shaped as HPCToolkit's structure
 DTD says (validated by xmllint when present), every address in one statement,
 and, for the bundled programs, every function, inlined call and loop their

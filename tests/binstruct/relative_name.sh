@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb struct BINARY given as a relative path names the load module by its
 # absolute path (what hpcrun's load maps record), so analyze can match it;
 # --name still overrides it.

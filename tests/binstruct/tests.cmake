@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb struct: bundled programs built with -O2 -g (inlining, nested loops, a
 # loop in an inlined function, recursion, a shared library) whose source marks
 # the functions, inlined calls and loops the structure file must hold; binaries

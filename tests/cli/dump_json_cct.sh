@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # dump --json of generated v4.0 databases: from cct.db (the thread values read
 # per context) the same bytes as through the model (the same database without
 # cct.db); a damaged cct.db is an error (exit 2) that leaves -o FILE as it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # CLI cases, run by ctest: run_case.sh HPCDB SAMPLES OUT CASE [ARG]
 #   roundtrip DB     validate; convert; diff against the source; validate the copy;
 #                    convert the copy again: byte-identical files; same canonical JSON

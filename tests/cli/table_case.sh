@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One row of a CLI table (options.table): table_case.sh HPCDB SAMPLES OUT TABLE NAME
 # Runs the row's arguments and compares the exit status and the whole stderr, exactly.
 # The row's folder % is made fresh, holding: old (a plain file: an existing output, a program

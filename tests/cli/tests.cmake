@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Command-line tests: acceptance round trips on every real v4.0 database,
 # exact expected output, exit statuses.
 set(CLI_CASE ${CMAKE_CURRENT_LIST_DIR}/run_case.sh)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Runs with known costs for the compare tests, through the public model and
  * writers.
  *   gen_runs pair DIR      DIR/a.d and DIR/b.d (v4.0): in B solve's loop costs

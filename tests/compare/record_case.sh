@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Recorded runs compared: record_case.sh CASE HPCDB SLOWED_O2 SLOWED_O0 WORK
 #   regression  work_b made 2x slower: compare names it first among the regressions,
 #               sizes it x1.6-x2.5 (work_a within x0.8-x1.25), and --fail-if-slower 30% exits 1

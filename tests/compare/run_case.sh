@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb compare cases: run_case.sh HPCDB WORK SAMPLES CASE [ARG...]
 #   generate GEN        the runs of gen_runs.c into WORK/pair and WORK/scaling
 #   expect NAME ARG...  `hpcdb compare ARG...` (@ = WORK) prints expected/NAME exactly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The program the compare tests record: work_a and work_b each spin a fixed
  * amount per round; argv[1] multiplies work_b's (2: the slowed build), argv[2]
  * the rounds. Work is counted, not timed, so a slower function takes more CPU

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Integer Cube metrics exact end to end, through the model.
 
 check_integer_end_to_end.py HPCDB OUTDIR

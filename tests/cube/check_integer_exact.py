@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Integer Cube metrics exact to the last unit: values at 2^64 - k.
 
 check_integer_exact.py HPCDB OUTDIR   (PYTHONPATH: the built hpcdb package)

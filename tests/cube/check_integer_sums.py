@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Integer Cube metrics add up as integers (modulo 2^64, as CubeLib).
 
 check_integer_sums.py HPCDB OUTDIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Compares hpcdb's values of a .cubex with CubeLib's own dumps (run by ctest):
   check_reference.py HPCDB CUBEX INCL_CSV EXCL_CSV
 every (cnode, location, metric) inclusive and exclusive value of the

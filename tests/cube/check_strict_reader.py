@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """A .cubex that hpcdb writes, read as the strict Cube readers read it.
 
 check_strict_reader.py HPCDB SOURCE OUTDIR

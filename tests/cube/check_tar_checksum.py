@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """CubeW 4.8's tar header checksum bug: read with a warning, as CubeLib and
 pycubexr read such files; other checksum damage still refused.
 

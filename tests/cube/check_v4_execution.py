@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Every metric a v4.0 database made from a Cube file labels `execution` holds
 sums over the subtree, as v4.0 says (Cube's min / max metrics must not).
 

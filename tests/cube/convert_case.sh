@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Conversions of a Cube file or a v4.0 database, each checked with hpcdb diff.
 #   convert_case.sh HPCDB cube X.cubex OUT
 #     X reads and validates; rewritten as Cube (plain and compressed) it reads

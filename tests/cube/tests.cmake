@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Cube files: CubeLib's own values; every sample rewritten as Cube and converted to
 # v4.0 and back; every v4.0 sample converted to Cube.
 set(CUBE_DIR ${CMAKE_CURRENT_LIST_DIR})

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The legacy cpi database against Hatchet's values for it.
 
 usage: check_hatchet.py HPCDB DATABASE EXPECTED_CSV [OUTDIR]

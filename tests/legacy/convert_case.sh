@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # One older database: info, validate (exit 0), convert to v4.0, validate the copy,
 # diff source and copy (no difference), and a second conversion byte-identical.
 # usage: convert_case.sh HPCDB SOURCE_DB OUTPUT_DIR

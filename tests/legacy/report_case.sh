@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # `hpcdb report ARGS... SOURCE_DB` must print exactly the expected file.
 # usage: report_case.sh HPCDB SOURCE_DB EXPECTED OUTPUT_DIR ARGS...
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Older HPCToolkit databases (legacy experiment.xml 2.x + metric-db, and the
 # 2021-22 draft a): info, validate, convert to v4.0, validate and diff the
 # copy, convert again byte-identically; the legacy cpi values against Hatchet's.

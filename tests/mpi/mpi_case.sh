@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb-mpi acceptance cases, run by ctest. Every database is compared file by file (cmp, and the
 # list of files) with `hpcdb analyze` of the same measurements.
 #   mpi_case.sh HPCDB HPCDB_MPI MPIEXEC GEN SAMPLES OUT real NAME       - NAME.m on -np 1, 2, 3, 4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A small MPI program for tests/mpi's "recorded" case: every rank computes a
  * while in two functions, with a second thread, then the ranks sum a value,
  * so that hpcdb record has several ranks' and threads' samples to write. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Open MPI's remote-shell agent for the test hosts (plm_rsh_agent): called as
 # `AGENT [OPTIONS] HOST COMMAND...` like ssh, it runs the command line in the
 # host's network namespace, with its own host name and its own Open MPI

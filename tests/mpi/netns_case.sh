@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb-mpi across hosts: test hosts made of network namespaces joined by a
 # bridge, each with its own address and host name; Open MPI launches its
 # daemons into them through netns_agent.sh (in place of ssh) and the ranks talk

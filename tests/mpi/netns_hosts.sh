@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Test hosts made of network namespaces joined by a bridge, each with its own
 # address (and, through netns_agent.sh, host name and Open MPI session
 # directory); sourced by netns_case.sh (the tests) and bench/analyze_mpi_netns.sh.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb-mpi against hpcdb analyze: byte-identical databases on 1-4 ranks (6 and 9: wide), failures (tests/mpi/mpi_case.sh).
 set(MPI_CASE ${CMAKE_CURRENT_LIST_DIR}/mpi_case.sh)
 set(MPI_RECORDED "recorded|none")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // hpcdb export --format html in Debian's chromium, driven by playwright-core
 // (tests/view's install): the page opened from disk with every request but
 // file:, blob: and data: refused (and none asked), the three tables' first 50

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb's html and flamegraph exports opened from disk in Debian's chromium,
 # driven by playwright-core (tests/view's install, npm ci by scripts/deps.sh
 # --browser): browser_check.mjs says what is checked. Skips, saying why, when

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks hpcdb's exports (run by ctest):
   check_export.py HPCDB DB OUTDIR
 speedscope: the file format schema's required structure, functions as frames

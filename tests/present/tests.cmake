@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Exports other tools open: structure checks on every real database.
 set(PRESENT_DIR ${CMAKE_CURRENT_LIST_DIR})
 foreach(db hpctoolkit-v4/cpi-mpi hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328 hpctoolkit-v4/lmp-openmp

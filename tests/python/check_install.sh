@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # `cmake --install` into a scratch prefix puts the package where the
 # configured directory says (Debian's python3 looks in PREFIX/lib/python3.X/
 # dist-packages for /usr/local); the installed module imports without the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # `pip install --no-build-isolation .` from the source tree into a fresh
 # `venv --system-site-packages` (numpy, pandas and setuptools from Debian), linking
 # the build tree's libhpcdb.a (HPCDB_LIBRARY, see setup.py), then the installed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared fixtures of the Python binding's tests (run by ctest: tests/python/tests.cmake).
 
 Environment: PYTHONPATH finds the built package; HPCDB_SAMPLE_DATA the sample files; HPCDB_CLI the

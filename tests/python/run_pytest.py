@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Runs one pytest file of the binding's tests for ctest; exit 77 (skip) without pytest."""
 import os
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The binding's contract: tables, zero-copy arrays, errors, validate/convert/diff, memory."""
 import gc
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The broken-file corpora of tests/bad through the binding: a file the reader refuses raises an
 hpcdb.Error carrying the library's message, validate() reports the rule, and nothing crashes the
 interpreter (run under AddressSanitizer in the sanitizer build)."""

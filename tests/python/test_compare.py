@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb.compare: the aligned DataFrame, against what `hpcdb compare --csv` prints for the same runs."""
 import csv
 import os

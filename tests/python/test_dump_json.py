@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Every readable sample: the DataFrames hold exactly what `hpcdb dump --json` prints."""
 import json
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The figures other Python tools give for the same databases: Hatchet's 136 (node, rank) rows for
 the legacy cpi database, Pipit's Enter/Leave events for the 2022 ping-pong traces."""
 import csv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The Python binding (python/, docs/python.md): pytest files run with Debian's python3 against
 # build/python; under HPCDB_SANITIZE the ASan-built extension runs with libasan preloaded.
 set(PY_TESTS ${CMAKE_CURRENT_LIST_DIR})

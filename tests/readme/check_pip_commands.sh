@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Every `pip install` the documentation shows as a command works offline: it carries
 # --no-build-isolation (without it pip fetches setuptools from the network; the install itself is
 # tests/python/check_pip_install.sh). usage: check_pip_commands.sh SOURCE_DIR

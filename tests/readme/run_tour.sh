@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The README's tour, run as written: every ```sh block of README.md, in order, in one shell (they
 # share $DB and $T), from a folder where `build/` is the build tree and `../shared/data` the samples.
 # A command that cannot run here is replaced by a line saying why; any other command that fails

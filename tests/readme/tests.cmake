@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The README's tour runs as written (every ```sh block), so that it cannot rot.
 add_test(NAME readme/tour
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/run_tour.sh ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_BINARY_DIR}

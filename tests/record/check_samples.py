@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks a measurement written by `hpcdb record` (a directory or one .hpcrun
 file) against the symbols of the binaries it sampled: the samples of each
 expected function must exist, found by load module and offset within the

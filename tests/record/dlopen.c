@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Calls plugin_work() in a library opened with dlopen (the one beside this
  * program), then closes it: the samples name the library and its offsets. */
 #include <dlfcn.h>

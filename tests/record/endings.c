@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ends in the way argv[1] says after some work: "_exit" calls _exit(3),
  * "sigterm" is killed by SIGTERM, "segv" writes through a null pointer,
  * "abort" calls abort(). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fork + exec: the parent runs parent_work(); the child runs child_work(),
  * then execs this program again, which runs exec_work(). Three measurements:
  * the parent, the child before the exec, the child after it (generation 1). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* An MPI program: every rank runs rank_work(), then they meet in a barrier. */
 #include <mpi.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The library record_dlopen loads with dlopen. */
 #include "work.h"
 

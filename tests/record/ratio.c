@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Two functions in a known ratio of CPU time: heavy() runs 150 ms of CPU
  * time, light() 50 ms, alternating, for argv[1] seconds (default 2). Long
  * stretches keep the expected share exact whatever the machine's load: only

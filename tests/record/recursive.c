@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A recursive function: descend() calls itself 40 deep and works at every
  * level, for argv[1] seconds of CPU time. */
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One hpcdb record test. usage: run_case.sh CASE HPCDB BIN_DIR WORK_DIR
 # Records a bundled program from BIN_DIR, checks the exit status and output
 # are the program's own, validates the files, analyzes them into a database

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Work inside a signal handler: SIGALRM every 5 ms runs in_handler() (which
  * takes less than that), the rest of the time outer() runs, until the handler
  * has run 200 times (about 0.4 s of CPU time in it whatever the machine's

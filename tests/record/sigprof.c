@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A program with its own SIGPROF handler and ITIMER_PROF timer: the handler
  * must still run, and sigaction must still report it. Prints what it saw;
  * exits 0 when all is as without the profiler. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Programs that are hard on a profiler living inside them (tests/record/stress.sh
  * runs each with and without hpcdb record: the same output, the same exit
  * status). argv[1] names the program (more of them in stress_extra.c); each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The stress programs of stress.c and stress_extra.c (one binary, the
  * program named by argv[1]; tests/record/stress.sh runs them). */
 #ifndef RECORD_TEST_STRESS_H

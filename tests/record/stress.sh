@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The recorder never harms the program: each stress program (stress.c,
 # stress_extra.c, stress_cxx.cc) runs once alone and RUNS times under hpcdb
 # record; its output and exit status must be the same each time, and the

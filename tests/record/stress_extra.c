@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* More programs that are hard on a profiler inside them (see stress.c): a
  * crash, forks beside sampled threads, signal storms, signals blocked,
  * posix_spawn, allocation from many threads, a file-size limit, and a

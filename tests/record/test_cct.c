@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit test of the profiler's calling-context tree and its arena (the parts
  * the signal handler builds): placeholders as hpcrun writes them, the same
  * path found again, parents before children, nodes that never move across

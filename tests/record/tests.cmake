@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb record: bundled programs measured end to end (record, validate,
 # analyze, validate the database, samples inside the right functions by nm).
 # The programs are built without sanitizers: libhpcdb_record.so is preloaded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Four threads running worker() while main waits: five measurement files. */
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CPU work the record tests sample: spin() burns about n multiply-adds;
  * cpu_seconds() is the process's CPU time. */
 #ifndef RECORD_TEST_WORK_H

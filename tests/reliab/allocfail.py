@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Allocation-failure injection: each command runs once to count its
 allocations, then once per N (every N, or --step) with the Nth allocation
 failing (failmalloc.so, LD_PRELOAD). Each run must end with exit 0 and the

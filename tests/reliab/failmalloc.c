@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* LD_PRELOAD allocation-failure injection for tests/reliab/allocfail.py:
  * HPCDB_FAILMALLOC=N makes the Nth allocation of the process (malloc,
  * calloc, realloc, posix_memalign, aligned_alloc, counted together) return

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writers against limits: a file-size limit (RLIMIT_FSIZE), a full file
 system (a small tmpfs, when this runs as root), an address-space limit
 (RLIMIT_AS), a read-only output folder, an unreadable input, an output on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Crash consistency and limits of every writer (issue 29): a few kill points
 # per writer (fuzz/crash_campaign.py --quick; `make crash-campaign` runs the
 # long campaign), and each writer under a file-size limit, a full tmpfs (as

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Inputs cut short while a command reads them. Each command runs on a copy of
 a real sample with HPCDB_STOP_MAPPED=NAME (src/lib/common/failpoint.h): it
 stops itself once the file NAME is mapped, before reading a byte of it; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test support: broken-file manifests (bad_cases.h). */
 #include "bad_cases.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test support: broken-file manifests. A manifest line is
  * `name | file | mutation | rule | read` (see tests/bad/hpctk4/cases.txt);
  * each case copies a valid database directory, applies the mutation to one

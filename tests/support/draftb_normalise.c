@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test support: what a draft-b database keeps of a model (draftb_write.h). */
 #include <stdio.h>
 #include <stdlib.h>

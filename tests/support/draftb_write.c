@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test support: the draft-b writer (see draftb_write.h). Big-endian
  * throughout; sections on 16-byte boundaries; every *_ptr an absolute file
  * offset of the entry itself; footers spelled as the little-endian integers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test support: writes a model as a draft-b database (meta.db with magic
  * HPCTOOLKIT_expmt, and the HPCPROF-* profile.db, cct.db, trace.db) to the
  * letter of specs/hpctoolkit-db-draft-b-metadb.md as corrected by

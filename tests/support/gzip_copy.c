@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* testlib_gzip_copy: a file gzip-compressed, as Cube readers meet a
  * compressed archive. */
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Run by ctest after the tests (CTEST_CUSTOM_POST_TEST, see tests/CMakeLists.txt): ctest shows a
 # skipped test as "***Skipped" without its output, so this prints each skipped test's reason (the
 # last line it printed, which says "skipped" and why) from the run's log.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Random valid experiments for round-trip tests, and a field-by-field
  * comparison of two experiments. */
 #ifndef HPCDB_TEST_RANDOM_EXPERIMENT_H

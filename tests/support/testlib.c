@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include <archive.h>
 #include <archive_entry.h>
 #include "testlib.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Minimal test harness: CHECK records a failure and goes on; tests end with
  * TEST_END() which prints "N passed, M failed" and returns the exit code. */
 #ifndef HPCDB_TESTLIB_H

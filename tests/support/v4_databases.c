@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #define _XOPEN_SOURCE 700
 #include "v4_databases.h"
 

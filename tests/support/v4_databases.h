@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Runs a comparison over v4.0 databases: every one of the sample data, and
  * random ones written from random_experiment (tests of a second path that
  * must give the first one's bytes). */

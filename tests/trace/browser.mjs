@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The trace view in the browser: draws, zoom/pan/undo, depth, the calling
 // path at a clicked point against `hpcdb report --view trace --at`, filters,
 // the URL restoring the viewport. Screenshots go to OUTDIR.

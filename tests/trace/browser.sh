@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The trace view in Debian's chromium, driven by playwright-core (npm ci in
 # tests/trace, or tests/view by scripts/deps.sh --browser). Skips, saying why, when a piece is missing.
 # Usage: browser.sh TRACE_SERVE HPCDB ASSETS DB OUTDIR

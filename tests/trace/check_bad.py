@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Bad inputs of the trace query: each an error or a rebuilt index, never a
 crash or a wrong answer. Usage: check_bad.py PROBE HPCDB GENERATED_DB WORK_DIR [GEN_TRACE_DB]
 (with gen_trace_db: also faults in each half of an index built on two threads)"""

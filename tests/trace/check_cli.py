@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb report --view trace against an expected output file.
 Usage: check_cli.py HPCDB EXPECTED DB ARGS..."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Random viewports of one database: the trace query's tiles, statistics and
 calling paths (through trace_probe) against reference.py's brute force.
 Usage: check_exact.py PROBE DB CACHE_DIR [--viewports N] [--gpu-check] [--wide N]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The trace routes over HTTP (trace_serve): tiles decoded and compared with
 the brute-force reference, the other routes' answers, and bad requests
 (each a 4xx with a JSON error). Usage: check_routes.py SERVE ASSETS DB"""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Talks to trace_probe over a pipe: one command, one answer."""
 import subprocess
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Test-only reference for the trace query, written from the rules in
 docs/trace.md and not from the C code: trace.db parsed here, every answer
 computed by brute force from the elements (no index, no cursors).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The trace query: exactness against a brute-force reference (Python), on
 # generated traces of known content and on every real trace; bad inputs.
 set(TRACE_DIR ${CMAKE_CURRENT_LIST_DIR})

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace query driven line by line from stdin, for the exactness tests
  * (check_exact.py compares its answers with an independent computation).
  * Usage: trace_probe [--no-cache] [--cache DIR] PATH. Commands:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A test server for the trace view until it is registered with hpcdb view's
  * own: the routes through src/view/trace_mount.c (the registration a server
  * makes) and the page files of src/lib/page/assets/trace/, on 127.0.0.1 only.

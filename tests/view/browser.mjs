@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Clicks through hpcdb view in Debian's chromium and checks what a person
 // sees: the tables against `hpcdb report` (first 50 rows), sorting,
 // expanding, search, hot path, zoom, formula, source pane, distribution,

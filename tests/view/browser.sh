@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The viewer in Debian's chromium, driven by playwright-core (npm ci by
 # scripts/deps.sh --browser). Skips, saying why, when a piece is missing.
 # Usage: browser.sh HPCDB SAMPLES OUTDIR MAKE_WIDE_DB

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // hpcdb view A B in Debian's chromium, as a person uses it: from the page of
 // A to the comparison, every node of the aligned tree opened, and what each
 // row shows (A, B, delta and ratio, inclusive and exclusive, per-profile mean

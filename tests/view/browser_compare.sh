@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb view A B in Debian's chromium (browser_compare.mjs), with playwright-core
 # from scripts/deps.sh --browser. Skips, saying why, when a piece is missing.
 # Usage: browser_compare.sh HPCDB OUTDIR GEN_RUNS

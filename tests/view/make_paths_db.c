@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writes a small v4.0 database whose source files test where hpcdb view may
  * read: "src/ok.c" (copied, allowed), "src/../../secret.c" (a '..' escape),
  * "src/link.c" (the test makes it a symlink out of src/). Usage: make_paths_db DIR */

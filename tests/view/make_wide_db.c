@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writes a v4.0 database whose main thread has N children (the source lines
  * wide.c:1 .. wide.c:N, line k costing k): the browser test opens it to check
  * that the page holds a window of the rows, not all of them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the view tests' small databases share: an experiment with one time
  * metric (point and execution values, their sums as summaries) and a main
  * entry point (context id 1) under the root. */

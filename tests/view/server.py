@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Starting and stopping `hpcdb view` for the tests (no browser)."""
 import http.client
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """hpcdb view's JSON routes without a browser: every route with good and
 bad input, the security checks, and 1,000 requests from 16 clients with the
 server's resident memory flat; hpcdb view A B's comparison routes against

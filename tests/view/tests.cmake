@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # hpcdb view: the JSON routes and security checks without a browser, and the
 # page in Debian's chromium (playwright-core from tests/view/package.json).
 add_executable(make_paths_db ${CMAKE_CURRENT_LIST_DIR}/make_paths_db.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The analysis pipeline's shared state (internal). */
 #ifndef HPCDB_ANALYSIS_INTERNAL_H
 #define HPCDB_ANALYSIS_INTERNAL_H

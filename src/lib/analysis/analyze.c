@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_analyze: a measurements directory to the experiment hpcprof writes.
  * Files are taken in name order; each is unified into the tree, propagated,
  * registered as a profile, then written to profile.db by the writer (a

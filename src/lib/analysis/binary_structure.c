@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The structure of a binary made on the spot: `hpcdb struct` (libdw,
  * Capstone) written into a memory buffer, read back by the structure-file
  * reader, as if hpcstruct had been run on it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Program structure straight from a binary, when no structure file describes it. */
 #ifndef HPCDB_ANALYSIS_BINARY_STRUCTURE_H
 #define HPCDB_ANALYSIS_BINARY_STRUCTURE_H

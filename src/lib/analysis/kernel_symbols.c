@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Kernel frames: hpcrun names the kernel's load module "<vmlinux...>" and
  * copies /proc/kallsyms (plain or xz-compressed) to
  * MEASUREMENTS/kernel_symbols/vmlinux...; hpcprof (its kernel-symbols

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Function symbols of the kernel from a measurement's kernel_symbols/ folder. */
 #ifndef HPCDB_ANALYSIS_KERNEL_SYMBOLS_H
 #define HPCDB_ANALYSIS_KERNEL_SYMBOLS_H

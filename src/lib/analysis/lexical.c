@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcprof's lex_aware scope, as its databases show it (checked against
  * expected/loops-cputime-t.d): a thread's lex_aware value is its function
  * value everywhere, but the summary's lex_aware value of a loop leaves out

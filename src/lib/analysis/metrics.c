@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The metric table of the database: one metric per distinct name across the
  * measurement files, each with hpcprof's four scope instances (point,
  * function, lex_aware, execution; prop metric id = 4 × metric + scope) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile.db gets each profile in file order: from a thread of its own when
  * the analysis has several workers (a bounded queue; the pipeline waits when
  * it is full), else at once. Only the writer touches the stream until it is

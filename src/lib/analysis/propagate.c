@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-thread propagation over the unified tree. Every context starts with its
  * raw (point) value; then, children before parents (a child's index is
  * always larger than its parent's), each context adds into its parent:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Structure files in the analysis, as hpcprof reads them (its struct
  * finalizer): an instruction of a load module that a structure file
  * describes becomes the chain of scopes around its statement, outermost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Program structure for the analysis: which structure file describes a load
  * module, and the lexical contexts (function, loops, inlined calls with
  * their call-site lines, line) an instruction address stands for, as

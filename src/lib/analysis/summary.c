@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Summary statistics over threads. A statistic combines the threads that
  * have a value at that context: count, sum, sum of squares, min, max — as
  * hpcprof's partials — always in file order, so sums are the same whatever

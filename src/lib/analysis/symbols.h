@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Function symbols of a binary (through libelf): which function an address
  * falls in. Used for binaries the measurement directory carries itself (the
  * vdso), as hpcprof does without structure files. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unifying per-thread calling-context trees: the same calling path is the
  * same context. A frame in a load module a structure file describes is
  * mapped by structure_map.c. Otherwise, as hpcprof --ignore-structs does:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Opening a binary: its ELF, its DWARF (in the file or a split debug file
  * found by build id or debug link), and its executable sections. */
 #include <elfutils/libdwelf.h>

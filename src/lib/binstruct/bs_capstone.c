@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Capstone, opened on first use. Linking it would make every process that
  * loads hpcdb pay for it: its tables carry ~77k relative relocations, which
  * cost ~7 ms at start-up (an empty program linked against it) and ~3 MB of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Capstone functions the decoder calls, from the library opened on
  * first use (bs_capstone.c says why it is not linked). */
 #ifndef HPCDB_BINSTRUCT_BS_CAPSTONE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Machine code to instructions with their control flow, through Capstone
  * (x86-64 and aarch64). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Display names of C++ procedures, as hpcstruct writes them: the demangled
  * linkage name ("kernmain()" for _Z8kernmainv), through the C++ ABI's own
  * demangler in libstdc++ (every Debian C/C++ toolchain has it). libstdc++ is

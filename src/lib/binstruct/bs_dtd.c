@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The structure DTD hpcstruct writes at the top of every file (version 4.9). */
 #include "binstruct/bs_dtd.h"
 

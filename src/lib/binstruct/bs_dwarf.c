@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Functions, inlined calls and the line table of one compile unit, from
  * DWARF through libdw. Everything libdw returns is checked: a damaged
  * entry is skipped, never trusted. */

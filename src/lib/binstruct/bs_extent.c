@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The extent of a procedure found only as a call target (no symbol, no
  * DWARF): the instructions reachable from its entry, as hpcstruct's parser
  * finds them, without running into the next known procedure. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Structure files on disk: written atomically, and cached by the binary's
  * identity (build id + content hash), as hpcstruct's -C cache. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A binary's identity for caching its structure file: build id and a hash
  * of its content (a rebuilt binary without a build id still differs). */
 #include <elfutils/libdwelf.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Program structure of one binary (internal): what DWARF or the symbol tables
  * say about one batch of functions (a compile unit, or a slice of the symbol
  * table), and the scope tree each function becomes. */

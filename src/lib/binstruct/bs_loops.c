@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Loops of one function: basic blocks and control-flow edges from the
  * decoded instructions, dominators (Cooper, Harvey and Kennedy's iterative
  * algorithm over reverse post-order), natural loops from back edges, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The scope tree of one function: every instruction goes to a statement
  * (its source line) inside the innermost loop holding it and the chain of
  * inlined calls DWARF puts it in. A loop sits where its header is: under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Function symbols from .symtab (or .dynsym when stripped), for binaries or
  * parts of binaries without DWARF. */
 #include <stdlib.h>

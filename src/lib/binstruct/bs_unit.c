@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One batch of functions: strings, ranges, inlined calls and line rows. */
 #include <stdlib.h>
 #include <string.h>

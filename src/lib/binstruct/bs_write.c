@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_binstruct_write: one binary to structure XML, compile unit by
  * compile unit (memory holds one unit's functions at a time), the functions
  * of a unit spread over worker threads, written in order by the caller's

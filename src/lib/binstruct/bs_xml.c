@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing HPCToolkit's structure XML: ids in document order (the document 0,
  * the load module 2, as hpcstruct numbers them), statements of a scope
  * first (by line), then its inner scopes (by lowest address). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libarchive, opened on first use. Linking it would make every process that
  * loads hpcdb pay for it and for what it links (libxml2, ICU, nettle, acl,
  * lz4): about 7 ms of dynamic loading at every start on the PVM machine of

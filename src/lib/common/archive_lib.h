@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libarchive, opened on first use (archive_lib.c says why it is not
  * linked): the functions hpcdb calls, under libarchive's names with an
  * archive_lib_ prefix, each typed as libarchive's own declaration. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A bump allocator: many small allocations freed together. */
 #ifndef HPCDB_COMMON_ARENA_H
 #define HPCDB_COMMON_ARENA_H

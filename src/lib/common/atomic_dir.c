@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* renameat2 */
 #include "common/atomic_dir.h"
 

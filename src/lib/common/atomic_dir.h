@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* An output that appears whole or not at all, whether a directory (a v4.0
  * database) or a file (a .cubex, a structure file): it is made under a
  * hidden temporary name beside its own, `.NAME.hpcdb-tmp-PID.XXXXXX`, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing a file so that it appears whole or not at all: data goes to a
  * temporary file beside the target (`.NAME.hpcdb-tmp-PID.XXXXXX`, see
  * atomic_dir.h), is fsync'ed, and renamed over the target on commit. Abort

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Large scratch buffers (tens of MB and more) in transparent huge pages where
  * the kernel offers them (madvise mode): touching a fresh buffer then costs a
  * fault per 2 MiB instead of one per 4 KiB page, and walking it by rows a

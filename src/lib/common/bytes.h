@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Byte-order helpers: the byte order is in the name; bytes are widened to
  * unsigned before shifting; nothing casts a pointer into file bytes. */
 #ifndef HPCDB_COMMON_BYTES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Copying a directory tree byte for byte (regular files through atomic_file,
  * directories, symbolic links as links; other kinds are skipped), keeping a
  * log of what it created so that a caller can undo it. */

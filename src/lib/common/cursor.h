@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A bounds-checked reading cursor over bytes of one file. Every read checks
  * `off > len || n > len - off`; a failed read records a message naming the
  * file, the section, the offset and what was being read, and returns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Counting and handing over validation problems. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reporting validation problems (internal): each validator counts a problem
  * in the caller's hpcdb_validation and hands it to the caller's function. */
 #ifndef HPCDB_COMMON_DIAG_H

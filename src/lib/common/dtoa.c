@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shortest round-trip doubles (see dtoa.h). The core follows Ryu's d2d:
  * the interval of decimals that read back as the double is computed with
  * 128-bit multiplications by powers of five (dtoa_tables.h, generated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Numbers as text without printf: integers directly, doubles in their
  * shortest round-trip form (the fewest significant digits that read back as
  * the same double; Ryu's algorithm, Ulf Adams, PLDI 2018). */

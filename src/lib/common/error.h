@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Status codes and the per-thread error message (internal). */
 #ifndef HPCDB_COMMON_ERROR_H
 #define HPCDB_COMMON_ERROR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Crash points for the crash campaign (fuzz/crash_campaign.py): every writer
  * passes failpoint() where a kill would leave a different state on disk
  * (a write, a commit, a rename). Inert unless the environment asks:

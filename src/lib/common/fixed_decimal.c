@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* "%.3g" and "%.1f" by scaling to an integer: v times an exact power of ten
  * is one rounding away from the true product (relative error below 2^-53),
  * so the integer it rounds to is the correctly rounded one unless the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* printf's "%.3g" and "%.1f" of a double without printf where that is exact
  * (report tables print tens of thousands of them; glibc's formatting of
  * doubles was most of a report's own time), and through snprintf otherwise:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Open-addressing hash map from 64-bit keys to 64-bit values, and string
  * interning on top of it. */
 #ifndef HPCDB_COMMON_HASHMAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Asks the kernel for transparent huge pages under a large allocation (where
  * the system leaves them to madvise): one page fault per 2 MiB instead of 512,
  * and far fewer TLB misses in tables that are probed at random. Advice only:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lazy_lib_open: a library opened on first use, its functions resolved. */
 #include "common/lazy_lib.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Libraries opened on first use (dlopen) rather than linked, so that a
  * process pays for loading them only when it needs them. */
 #ifndef HPCDB_COMMON_LAZY_LIB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Growable arrays in an anonymous mapping of their own, grown with mremap:
  * the pages move to the larger mapping instead of being copied into fresh
  * ones, so growth by doubling neither copies nor faults a page in twice

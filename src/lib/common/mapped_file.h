@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Read-only memory-mapped files (or a heap copy where mmap is not possible). */
 #ifndef HPCDB_COMMON_MAPPED_FILE_H
 #define HPCDB_COMMON_MAPPED_FILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Small looks at a path for format detection. */
 #include <errno.h>
 #include <fcntl.h>

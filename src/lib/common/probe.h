@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Small looks at a path that format detection takes: the first bytes of a
  * file, a string among them, a file inside a directory. */
 #ifndef HPCDB_COMMON_PROBE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text output in large blocks: writers append into a 1 MiB buffer (numbers
  * formatted in place by dtoa.h, no printf per value); a full buffer goes to
  * a writer thread, which hands it to the FILE with one fwrite while the next

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* UTF-8 well-formedness: the table of well-formed byte sequences of the
  * Unicode standard (chapter 3, "Well-Formed UTF-8 Byte Sequences"). */
 #include "common/utf8.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* UTF-8 well-formedness (RFC 3629: no overlong forms, no surrogates, nothing
  * above U+10FFFF), for formats whose strings must be UTF-8. */
 #ifndef HPCDB_COMMON_UTF8_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Growable arrays: `VEC_PUSH(&items, &n, &cap, value)` style helpers over a
  * (pointer, count, capacity) triple. Growth is checked for overflow. */
 #ifndef HPCDB_COMMON_VEC_H

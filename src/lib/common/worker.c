@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One helper thread beside the caller (worker.h). */
 #include "common/worker.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One helper thread beside the caller: the library's parallel steps split
  * their work in two (or hand a stage to a thread) and go on alone when no
  * thread can be started. worker_start says which happened; worker_join waits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cct.db stores a context's values per metric, each metric's by profile
  * index; writers want them per profile in their own order. A stable LSD radix
  * sort on the place (11 bits a pass: one pass up to 2048 profiles) keeps the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One context's thread values from cct.db (hpcdb_db_context_scan), grouped
  * by profile in an output order: what a context-ordered writer needs from a
  * database stored ordered by profile, one context block in memory at a time. */

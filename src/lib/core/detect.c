@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Recognising a format from its bytes, not its name: the first descriptor
  * that claims the path wins. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_diff: semantic comparison of two experiments. Contexts are matched by
  * calling path (core/paths.h), profiles by identity, metrics by name and
  * scope (statistics also by formula and combination), values within a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_dump_json: canonical JSON. No raw ids: strings and references are
  * resolved, children are sorted by what they are (their label), profiles by
  * identity, metrics by name; each context carries its values per profile.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_dump_text: the whole content, human-readable, with raw ids. */
 #include <inttypes.h>
 #include <stdlib.h>

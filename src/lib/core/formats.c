@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The formats hpcdb reads and checks: one descriptor each, exported by the
  * format's own module. Detection asks them in this order: draft b's magic
  * begins as v4.0's does, and the XML formats look for a word anywhere in the

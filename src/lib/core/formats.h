@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The list of format descriptors (model/format.h): detection asks them in
  * order, reading and validation go to the one answering for a kind. */
 #ifndef HPCDB_CORE_FORMATS_H

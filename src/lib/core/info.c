@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_write_info: what `hpcdb info` prints. */
 #include <inttypes.h>
 #include <stdlib.h>

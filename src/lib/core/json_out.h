@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing JSON text: strings escaped (control characters as \u00XX, UTF-8
  * passed through), doubles in shortest round-trip form, non-finite as null.
  * The textout forms write into a block buffer (common/textout.h). */

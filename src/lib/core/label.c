@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_context_label: the words the canonical dump and diff use for a
  * context, for bindings that match contexts the same way. */
 #include "core/paths.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Calling paths that do not depend on raw ids: each context gets a 64-bit
  * key from its parent's key and a label of what it is (relation, lexical
  * type, function, source line, module + offset, entry point). Equal paths in

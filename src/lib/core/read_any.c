@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_read and hpcdb_validate: detect, then hand over to the format's
  * descriptor. */
 #include "common/error.h"

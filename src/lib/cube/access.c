@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Direct access to a Cube file's values, one metric at a time, without
  * building the model: the anchor is parsed once, and a plain tar's member
  * offsets are found once (member_index.c); each request reads the metric's

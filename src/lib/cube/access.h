@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The opened Cube file behind hpcdb_cube (internal): shared by the whole
  * metric's matrix (access.c) and one cnode's row or one location's column
  * read where they lie (access_row.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One cnode's row or one location's column of a metric (hpcdb_cube_cnode_values,
  * hpcdb_cube_location_values), read where they lie in a plain tar whose data
  * member is plain (CUBEX.DATA): the metric's index maps cnodes to rows once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* anchor.xml through expat (streamed in chunks; a large one in two halves at once). */
 #define _GNU_SOURCE /* memmem */
 #include <expat.h>

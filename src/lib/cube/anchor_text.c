@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* anchor.xml's text before expat sees it: gzip-compressed anchors inflated,
  * and CubeW's unquoted attribute values quoted (used by anchor.c). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The members of a .cubex tar (or tar.gz) archive, through libarchive. */
 #include <stdlib.h>
 #include <string.h>

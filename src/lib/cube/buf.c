@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A growable byte buffer for the Cube writer; a failed allocation is
  * remembered and reported once, when the buffer is used. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The model's static part from anchor.xml: attributes, kind names,
  * functions, the context tree, metrics and (empty) profiles. Files hpcdb
  * wrote carry HPCToolkit's details in hpctoolkit:: attributes and cnode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What an hpcdb-written cnode's HPCToolkit parameters are when it has none:
  * taken from the role of the region it calls. A loop or a line of code is
  * usually reached lexically and propagates its values (all 7,470 of them in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The components of Cube's composite data types (docs/mapping.md, "Data
  * types"): where each sits in a value, and how it combines. Layouts as
  * CubeLib 4.8 streams them (checked on all-dtypes.cubex):

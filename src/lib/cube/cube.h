@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Cube v4 (.cubex) in memory before it becomes a model (internal): what
  * anchor.xml says, and the decoding of one metric's .index and .data. */
 #ifndef HPCDB_CUBE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing a model as a .cubex archive (internal): the call tree in Cube's
  * terms, anchor.xml, and each metric's .index and .data. */
 #ifndef HPCDB_CUBE_WRITE_INTERNAL_H

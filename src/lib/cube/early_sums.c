@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The sums of a plain tar's metrics started before anchor.xml is parsed.
  * Parsing the anchor (expat) takes about as long as summing the data
  * members, and only the cnode tree of the anchor is needed to sum them: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The sums of a plain tar's DOUBLE metrics started on a helper thread while
  * anchor.xml is parsed (early_sums.c; internal). */
 #ifndef HPCDB_CUBE_EARLY_SUMS_H

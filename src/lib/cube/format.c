@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Cube v4 as the library's format list sees it: a .cubex is a tar archive
  * ("ustar" at 257) or a gzipped one. */
 #include <string.h>

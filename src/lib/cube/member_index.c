@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where each member of a plain (uncompressed) .cubex lies, found by walking
  * the tar headers once with pread, so that one metric can be read without
  * passing through the members before it. Only the simple layout Cube

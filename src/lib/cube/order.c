@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The cnode order of inclusive metrics' .index and .data (specs/README.md):
  * a node, then all its children, then the same for each child in turn. */
 #include <stdlib.h>

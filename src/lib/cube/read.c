@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_cube_read: a .cubex archive into the model, one metric at a time.
  * Mapping (docs/mapping.md): regions are functions (their `mod` a source
  * file, `begin` the line), cnodes contexts (id = cnode id + 1: the model's

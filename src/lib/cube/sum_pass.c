@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The summary of a summed floating-point metric stored inclusive, and how
  * many of its values are non-zero at each location, in one pass over its
  * rows where they lie: each cnode's exclusive row is derived from its own

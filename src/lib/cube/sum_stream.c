@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The summary of a summed floating-point metric stored inclusive, as
  * cube_sum_pass makes it (no cnode an entry point, no per-location totals),
  * read from the file in storage order through one small buffer instead of

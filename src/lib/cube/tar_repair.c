@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The tar stream of a .cubex on its way into libarchive's tar reader, with
  * CubeW 4.8's header checksum bug mended: that writer stores, for some
  * members, a checksum exactly 32 below the right one (specs/README.md).

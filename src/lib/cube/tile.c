@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* How many locations to handle at once when a cnode × location matrix is
  * walked location by location: their columns are copied out together, so
  * that the walk reads and writes memory in order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* memmem */
 /* The cnode tree of anchor.xml found without an XML parser: the tags
  * <cnode ...>, <cnode .../> and </cnode> in order, outside comments, CDATA

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_cube_validate: the archive, anchor.xml (well-formed; unique metric,
  * region, cnode and location ids; calleeIds that name a region; no cnode
  * that repeats an ancestor's id), and for every metric its .index and .data:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One metric's .index and .data: positions in the metric's cnode order, and
  * one row of values per position (plain CUBEX.DATA or one zlib stream per
  * row in ZCUBEX.DATA). The byte order is the index's endian word's. */

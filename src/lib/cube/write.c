@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_cube_write: a model as a tar archive of anchor.xml and, per metric,
  * <id>.index and <id>.data, made one metric at a time (memory: two metrics'
  * cnodes x locations, one filled while the other is written), then the members of the Cube file it was read from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* anchor.xml of a written .cubex: attributes, metrics, regions, the cnode
  * tree and the system tree. What Cube has no element for (HPCToolkit's
  * relations, lexical types, load modules, id tuples) travels in cnode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Members of the Cube file a model was read from that hpcdb does not
  * interpret (remapping.spec, which CubeLib uses for derived metrics, or any
  * other file a tool put there) carried into the file being written, after the

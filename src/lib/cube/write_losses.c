@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a .cubex cannot hold of a model, so that a conversion says so
  * instead of dropping it silently. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which values of a model metric a Cube metric stores. Cube keeps one
  * flavour and derives the other along the call tree: inclusive values
  * (the execution scope) are stored for summed metrics, since they stay exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The model's context tree as Cube cnodes and regions. Cube has only calls
  * of regions, so contexts without a function (entry points, loops, lines,
  * instructions) call synthetic regions named after what they are; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One metric's .index and .data in Score-P's layout: a sparse index (format
  * 1) of the positions, in the metric's cnode order, of the cnodes with a
  * non-zero value at some location, and one row of little-endian doubles per

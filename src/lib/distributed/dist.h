@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The distributed analysis (hpcdb_analyze_dist), internal: one rank's state
  * and the steps the files dist_*.c share. Every step is collective: each
  * rank calls it in the same order, and dist_agree after a step that can fail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_analyze_dist: the steps in order, and the collectives they use.
  *
  * 1. Rank 0 lists the files and spreads them by size: rank r gets the r-th

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The collectives the distributed analysis uses, over the table of
  * functions the program gives (hpcdb_comm: MPI in hpcdb-mpi, one rank in the
  * tests), each counting the bytes this rank sends; and the agreement after a

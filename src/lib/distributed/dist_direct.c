@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A rank's run of a shared output file written around the page cache
  * (dist.h, dist_direct_*): cct.db, and a rank's thread blocks of profile.db
  * copied from its spill. Neither is read back from the file by the ranks:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The measurement files spread over the ranks: rank 0 lists them (in name
  * order, as hpcdb_analyze takes them) and cuts the list into one run of
  * consecutive files per rank, of about equal bytes (the .hpcrun file and its

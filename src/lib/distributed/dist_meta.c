@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The traces, and what rank 0 needs of every rank to write the rest.
  *
  * Once the run's tree is built (the files are registered by then), each rank

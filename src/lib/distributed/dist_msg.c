@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Building and reading the messages ranks exchange (dist_msg.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Messages between the ranks of a distributed analysis: bytes built with
  * msg_* (little-endian fields, strings as length + bytes + NUL) and read back
  * with the bounds-checked cursor (a message is checked like a file). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The database is made in a temporary directory beside the output, every
  * rank writing into the same files at offsets (pwrite), and renamed into
  * place by rank 0 when every rank's writes are complete and fsync'ed; a

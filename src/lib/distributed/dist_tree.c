@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The run's unified tree, and each rank's profiles through the
  * single-process pipeline, every file decoded and unified once.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The values: profile.db's thread blocks, cct.db and the summary profile,
  * each rank writing its part at offsets every rank can work out.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Serializing a unified tree and merging one into another (tree_merge.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unified trees sent between ranks and merged: a tree's metrics, modules,
  * files, functions and contexts (each context's unification key and
  * prototype), in id order. Merging B into A appends B's new entries in B's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A context between ranks (tree_wire.h). */
 #include <string.h>
 

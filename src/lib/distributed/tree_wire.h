@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One context of a unified tree as it travels between ranks (tree_merge.c
  * sends and merges whole trees of them, millions in a large run): varints
  * (dist_msg_varint), most of one byte: the distance from its id down to its

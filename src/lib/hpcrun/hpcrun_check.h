@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The validator's rules between the parts of a parsed file (tree, sparse
  * values, layout) and of a trace against its profile (profile may be NULL:
  * then only the time order is checked). Diagnostics go to fn; counts add up

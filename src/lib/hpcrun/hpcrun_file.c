@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Entry points of the .hpcrun reader: magic and version decide between the
  * epoch layout (02.00, 03.00) and the sectioned 04.00 layout. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One hpcrun measurement file (.hpcrun, versions 02.00, 03.00 and 04.00) and
  * one trace file (.hpctrace 01.01), held faithfully in memory: every field as
  * stored (big-endian values decoded, raw bit patterns kept), plus the bytes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcrun measurements as the library's format list sees them: a file by its
  * magic, or a directory of .hpcrun files (hpcdb_hpcrun_detect). */
 #include "hpcdb/hpcrun.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Measurement files in the experiment model: contexts are CCT nodes (module +
  * ip; placeholders named by their packed characters), metrics the metric
  * table (one "point" scope instance each), one profile per file with its id

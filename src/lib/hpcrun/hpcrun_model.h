@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Adding measurement files to an experiment (the model mapping). The analysis
  * pipeline may build on the same pieces. */
 #ifndef HPCDB_HPCRUN_MODEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A growable byte buffer the hpcrun writers serialise into (big-endian). */
 #ifndef HPCDB_HPCRUN_OUTBUF_H
 #define HPCDB_HPCRUN_OUTBUF_H

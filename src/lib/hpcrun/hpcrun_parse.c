@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The pieces the 02.00 and 04.00 readers share: bounded integers, strings,
  * name/value lists, the load map and the metric table. */
 #include "hpcrun/hpcrun_parse.h"

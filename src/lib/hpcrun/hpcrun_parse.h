@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal to the hpcrun readers: a bounds-checked parser over one file's
  * bytes that copies what it reads into the file's arena and remembers where
  * (offset, rule) it failed. All integers are big-endian. */

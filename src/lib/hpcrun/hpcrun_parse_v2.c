@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading a 02.00 / 03.00 measurement file: header pairs, then epochs until
  * the end of the file, each with its metric table, load map and a CCT whose
  * nodes carry one 8-byte value per metric (dense). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading a 04.00 measurement file: the footer first (it locates the
  * sections), then each section within its [start, end) range. Bytes between
  * sections and after a section's parsed content are kept raw. */

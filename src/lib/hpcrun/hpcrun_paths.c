@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "hpcrun/hpcrun_paths.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Finding measurement files: the .hpcrun files of a directory, and the
  * .hpctrace / .hpcrun that share a basename. */
 #ifndef HPCDB_HPCRUN_PATHS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Placeholder roles and names, as hpcrun defines the codes (its
  * placeholders.h) and hpcprof names them (its get_placeholder_name); the
  * one decoder of the 8 packed characters (code_of). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcrun's placeholders: load module 0, the "ip" holding 8 characters
  * (big-endian). Some stand for where a thread is (the global context, entry
  * points); the others (GPU operations, OpenMP states, ...) are frames of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_hpcrun_read: one .hpcrun (with its .hpctrace), one .hpctrace (with its
  * .hpcrun), or a measurements directory, into a new experiment. Files are
  * read one at a time and released once added. */

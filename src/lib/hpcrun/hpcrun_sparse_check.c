@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The structure of a 04.00 file's sparse values that every consumer indexes
  * with: the slices lie within the values, each metric id is in the table,
  * each context has one slice and each metric one value per slice. The parser

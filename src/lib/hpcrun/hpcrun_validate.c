@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_hpcrun_validate: every structural rule is checked while parsing (the
  * first violation stops the file and is reported with its offset and rule);
  * a file that parses is then checked for the rules between its parts: node

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing measurement files from the in-memory struct. A file that was read
  * keeps its layout (section slack and padding bytes as read), so real files
  * come back byte-identical; a struct built in memory (has_layout == 0) gets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* .hpctrace 01.01: a 32-byte header (magic, version, 'b', u64 flags), then
  * 12-byte big-endian records (u64 time in ns, u32 cct id), each followed by a
  * u32 metric id when the data-centric flag is set. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcstruct's structure file as the library's format list sees it: no
  * experiment to read, but a file to recognise and validate. */
 #include "common/probe.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The structure-file reader's internals (shared by its files). */
 #ifndef HPCDB_HPCSTRUCT_PRIVATE_H
 #define HPCDB_HPCSTRUCT_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What `hpcdb info` and `hpcdb validate` say about a structure file. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading structure files with expat, element by element: a stack of open
  * elements carries the file, the enclosing scope and procedure, and the
  * call-site line an outer <A> gives, as hpcprof reads them. */

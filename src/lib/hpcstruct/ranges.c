@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Address ranges of structure files: the v= syntax, and the sorted,
  * disjoint statement intervals the lookup searches. */
 #include <stdlib.h>

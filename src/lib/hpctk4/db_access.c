@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Zero-copy access to a v4.0 database: profile.db and cct.db stay mapped;
  * one value is found by binary search over the context (resp. metric)
  * indices, then over the metric (resp. profile) ids of that slice. Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The v4.0 database as the library's format list sees it: a directory with
  * a meta.db, or one of its four files by the "HPCTOOLKIT" header's kind. */
 #include <stdio.h>

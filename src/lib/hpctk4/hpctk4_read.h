@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The v4.0 readers, internal: a mapped file with its checked common header,
  * and one parser per file kind that fills the model. Every function returns
  * 0 or a negative hpcdb_status with a message naming path, section, offset

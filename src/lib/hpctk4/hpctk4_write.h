@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The v4.0 database writer, internal: one file per output file, sharing an
  * in-memory byte buffer addressed by file offsets and a de-duplicating string
  * table. Every function returns 0 or a negative hpcdb_status. */

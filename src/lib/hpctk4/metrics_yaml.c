@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metrics/default.yaml: the metric taxonomy viewers read, in hpcprof's shape.
  * inputs: one anchored entry per summary statistic (metric, scope, formula,
  * combine); roots: one per metric with a "Sum" variant whose inclusive value

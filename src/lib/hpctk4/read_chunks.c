@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpctk4_chunks: a file's arrays read in order through a reused buffer. */
 #include <errno.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_hpctk4_read: a database directory (or a lone meta.db) into the model. */
 #include <fcntl.h>
 #include <stdio.h>

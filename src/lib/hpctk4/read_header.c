@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The common header of every v4.0 file (specification: "Common file
  * structure"): checked once, before anything else is read. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_hpctk4_read_lazy: a v4.0 database's tree, metrics and profile
  * identities without its values, which stay in profile.db for
  * hpcdb_db_profile_scan (memory-mapped, read on demand): a database of any

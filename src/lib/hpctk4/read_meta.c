@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* meta.db v4.0 into the model: general properties, identifier names,
  * metrics and their propagation scopes and summaries, load modules, source
  * files, functions and the context tree. Strides and structure sizes come

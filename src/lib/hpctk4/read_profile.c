@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile.db v4.0 into the model: the profile infos, their identifier
  * tuples, and each profile's sparse values, decoded straight from the
  * mapped file into the model's CSR arrays (ahead, on two threads, for a

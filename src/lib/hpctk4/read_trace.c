@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace.db v4.0 and the cct.db header into the model. The values of cct.db
  * are the transpose of profile.db's and are not loaded twice. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing a v4.0 database while its profiles are still being computed: each
  * thread profile's value block goes to profile.db as soon as it is known and
  * can then be dropped from memory. At the end cct.db is transposed from those

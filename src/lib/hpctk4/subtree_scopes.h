@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Execution-scope values that are not sums over the subtree
  * (hpcdb_metric.execution_combine MIN / MAX, from Cube's MINDOUBLE /
  * MAXDOUBLE): v4.0's `execution` scope means the sum, so the writer puts them

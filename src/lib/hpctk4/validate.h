@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The v4.0 validator, internal. It works on the file bytes (mapped; the
  * large value and index arrays read in order with pread), not through the
  * model, and streams: what it keeps across files is compact (the set of

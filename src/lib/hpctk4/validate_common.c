@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The validator's reporting and the checks every v4.0 file shares. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpctk4_validate: every rule for a v4.0 database directory (the files and
  * the references between them) or for a single *.db file. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rules of meta.db v4.0. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile.db and cct.db checked side by side: the calling thread checks
  * profile.db while a second thread checks cct.db's header and value blocks
  * (which need only meta.db's facts and profile.db's infos). The second

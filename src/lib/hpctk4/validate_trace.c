@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rules of trace.db v4.0. */
 #include <stdlib.h>
 

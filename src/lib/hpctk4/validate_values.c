@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rules of profile.db and cct.db v4.0, including that cct.db holds exactly
  * the transpose of the non-summary values of profile.db (checked value by
  * value with binary searches into the mapped profile.db: no copy). */

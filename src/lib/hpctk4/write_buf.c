@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Byte buffer addressed by file offsets, string tables, the common header. */
 #include <stdlib.h>
 #include <string.h>

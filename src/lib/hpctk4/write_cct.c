@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cct.db: the transpose of the non-summary profiles. Header, Context Info
  * section (one {CI} per context id 0..max), then one block per context in id
  * order: (profIndex, value) pairs sorted by metric then profile at a 4-byte

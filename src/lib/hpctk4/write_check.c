@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a model must satisfy before the writer turns it into v4.0 files: the
  * rules of the format that the model itself does not enforce. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_hpctk4_write: a v4.0 database directory, which appears whole or not
  * at all: its files are written into a temporary directory beside it that is
  * renamed to its name at the end (atomic_dir.h). */

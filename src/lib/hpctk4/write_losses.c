@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a v4.0 database cannot hold of a model, so that a conversion can say
  * so instead of dropping it silently. */
 #include <stdio.h>

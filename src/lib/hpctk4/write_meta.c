@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* meta.db: sections placed in the order hpcprof uses (General, IdNames,
  * Metrics, Strings, Modules, Files, Functions, Context), each 8-byte aligned
  * (hpcprof leaves the string table unaligned; aligning it costs at most 7

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* meta.db Context Tree section: as hpcprof lays it out, every child array
  * comes before its parent's (a post-order walk: a node's children array is
  * written once all its descendants' arrays are), and the entry point array

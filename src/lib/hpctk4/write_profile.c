@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile.db: header, Profile Info section, Identifier Tuple section, then
  * each profile's value block in profile order (values at a 2-byte boundary,
  * context indices at the next 4-byte boundary right after them), footer.

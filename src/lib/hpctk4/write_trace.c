@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace.db: header, Context Trace Headers section (header + one {CTH} per
  * trace), then each trace line at an 8-byte boundary (so every even element's
  * timestamp is aligned), footer. Consecutive "not running" samples (ctxId 0)

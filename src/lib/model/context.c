@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The context tree: adding contexts and finding them by native id. */
 #include <stdlib.h>
 #include <string.h>

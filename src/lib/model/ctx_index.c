@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Context ids to indices: a direct table while ids are dense, a hash map after. */
 #include "model/ctx_index.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Context ids to indices in exp->contexts. Readers and the analysis number
  * contexts densely, so a direct table answers with one load; ids far beyond
  * the number of contexts move the index to a hash map for good. */

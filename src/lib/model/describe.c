@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What an experiment says about itself: the format it came from, where it
  * was read, its recorded trace range, a metric's description and how its
  * values combine, a profile's counted values, how its context ids map to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Creating and freeing experiments; adding the static tables. */
 #include <stdlib.h>
 #include <string.h>

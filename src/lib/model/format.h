@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a format module offers the library: one descriptor, exported by the
  * module's own header and listed by core (core/formats.c), which detects,
  * reads and validates through it. A new format is a new descriptor and one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Integer metrics exact end to end. A metric whose source stores integers
  * (hpcdb_metric.integer: a Cube UINT64 / INT64 ...) keeps its values as
  * doubles like every other, and beside them, per profile, the exact 64-bit

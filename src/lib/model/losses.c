@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a writer's format cannot carry of a model, said line by line
  * (model/format.h). */
 #include <stdio.h>

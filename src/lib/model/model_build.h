@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Building a large context tree inside the library: contexts appended first,
  * the tree links set afterwards in one pass. Linking each context as it is
  * added reads and writes its parent's and its previous sibling's entries,

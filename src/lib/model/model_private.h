@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bookkeeping the public experiment struct does not show. */
 #ifndef HPCDB_MODEL_PRIVATE_H
 #define HPCDB_MODEL_PRIVATE_H

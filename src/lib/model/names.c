@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The names of relations and lexical types (names.h). */
 #include "model/names.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one table of the names of the model's context relations and lexical
  * types, as dumps, paths and Cube files (hpctoolkit::relation,
  * hpctoolkit::lexical) spell them. */

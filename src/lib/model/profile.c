@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Profiles, their sparse values, and traces. */
 #include <stdio.h>
 #include <stdlib.h>

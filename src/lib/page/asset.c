@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Looking up the page's files by name (only the names built in: no file system). */
 #include <string.h>
 

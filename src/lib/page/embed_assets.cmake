@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Writes OUT, a C file holding every file of DIR as a byte array (page_assets),
 # each followed by a 0 byte that is not counted in its length.
 file(GLOB_RECURSE files RELATIVE ${DIR} ${DIR}/*)

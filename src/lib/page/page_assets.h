@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The page's files (src/lib/page/assets/), built into the library:
  * page_assets.c is generated from them by embed_assets.cmake at build time. */
 #ifndef HPCDB_PAGE_ASSETS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writes the viewer's page (the library's assets) as one self-contained file:
  * no network, no server; it opens from disk. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The viewer's page as one file (hpcdb export --format html): index.html's
  * body with style.css inline, each module's source, the snapshot and
  * export_loader.js (which runs the modules from Blob URLs with api_static.js

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The snapshot an exported page answers its routes from, as one JSON object:
  *   "views": {"top-down": [[node, parent, name, [inc, exc per metric], file, line], ...], ...}
  *            (kept nodes, parents first; file and line in the top-down view when known)

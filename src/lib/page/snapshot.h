@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The data an exported page answers its routes from (api_static.js reads it
  * back): computed through the query layer, as hpcdb view's routes are, so
  * the numbers are hpcdb report's. Bounded: the heaviest nodes of each view,

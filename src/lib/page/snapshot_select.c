@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which nodes of a view an exported page holds: best first from the root,
  * by each kept metric in turn, so that whichever metric the page shows, its
  * heaviest rows are there. A frontier per metric: each expanded node's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The per-profile spreads an exported page holds: those of the heaviest
  * top-down nodes (the first kept), as /api/spread gives them, while their
  * points fit SNAPSHOT_SPREAD_POINTS; the profiles' names once, after them.

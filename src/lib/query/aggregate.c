@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The bottom-up and flat views (aggregate.h): contexts gathered by frame (a
  * function, or an instruction reached by a call when there is no function)
  * and by name. Bottom-up: each function, with the callers it was reached

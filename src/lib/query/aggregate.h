@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The bottom-up and flat views' rows, one implementation for the query
  * layer and hpcdb report (src/lib/report/bottomup.c): contexts gathered by
  * frame and by name into top rows (bottom-up: functions; flat: load

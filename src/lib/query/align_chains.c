@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "query/align_chains.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Lists of aligned nodes sharing a key, in the order they were made, for
  * the alignment's lookups (internal). A run asks for the first node of a
  * list it has not taken yet; nodes it took are skipped by pointers that are

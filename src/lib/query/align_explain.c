@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading an alignment: node paths, finding nodes by name, and why each
  * run's context is (or is not) in a node (`hpcdb compare --explain`). */
 #include <stdio.h>

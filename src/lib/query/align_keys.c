@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The keys contexts are aligned by. Names and files are compared without
  * directories (builds on two machines put the same sources in different
  * places), functions without the suffixes compilers give their clones. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a context is for the alignment: its class (entry point, frame, loop,
  * line, instruction) and the keys it can be matched by (internal). */
 #ifndef HPCDB_QUERY_ALIGN_KEYS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Finding a context's aligned node: the rules of docs/compare.md in order
  * (exact key under the same parent, then in the frame scope; a frame's name
  * across frames one side alone has; the nearest moved line; module offsets). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The alignment's state while runs are matched (internal: align_tree.c
  * builds the nodes, align_match.c finds a context's node). */
 #ifndef HPCDB_QUERY_ALIGN_PRIVATE_H

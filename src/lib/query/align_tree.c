@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_align: the context trees of several runs merged into one tree of
  * nodes by what the contexts mean (docs/compare.md, "Alignment").
  *

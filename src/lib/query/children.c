@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Tree slices: a node's value, name, parent and children, the children
  * sorted by any column (kept for the next page), and the hot path. */
 #include <stdlib.h>

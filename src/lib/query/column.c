@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Columns: registering metrics and formulas, and their per-context values,
  * computed on demand and held for at most QUERY_RESIDENT columns at once
  * (the least recently used are dropped and recomputed when asked again). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which metric of each run is compared (docs/compare.md, "Metrics"): the one
  * named for the run; else the first run's (named, or its default metric)
  * by the same name; else a metric documented as meaning the same thing; else

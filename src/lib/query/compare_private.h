@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a comparison keeps for hpcdb_compare_profiles (internal). */
 #ifndef HPCDB_QUERY_COMPARE_PRIVATE_H
 #define HPCDB_QUERY_COMPARE_PRIVATE_H

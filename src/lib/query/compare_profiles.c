@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-profile figures on demand: a node's mean and max over a run's profiles
  * from the run's cct.db, one context at a time (hpcdb_db_context_scan), for
  * the nodes a presentation shows instead of a pass over every profile. */

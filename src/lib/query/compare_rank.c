@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the views of a comparison share: the key rows are ranked by, the
  * summary's largest changes, and the per-function (bottom-up) sums. */
 #include <math.h>

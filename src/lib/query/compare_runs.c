@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_compare: the runs aligned, and each aligned node's values per run
  * (in the first run's unit), with the figures of one side against the other. */
 #include <math.h>

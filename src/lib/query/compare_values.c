@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One run's values of the compared metric per context: inclusive (the
  * execution scope, else subtree sums of the point values) of the whole run,
  * from the summary profile's Sum statistics or else the sum of the profiles,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One run's values of one metric per context, for the comparison (internal). */
 #ifndef HPCDB_QUERY_COMPARE_VALUES_H
 #define HPCDB_QUERY_COMPARE_VALUES_H

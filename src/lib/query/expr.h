@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The compiled form of a derived-metric formula (internal): a postfix
  * program over the inputs (the metrics it reads) and constants. */
 #ifndef HPCDB_QUERY_EXPR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Running a compiled formula (expr.h) on one set of input values. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Derived metrics: a strict recursive-descent parser from a formula to a
  * small stack program (expr.h). Every refusal names the offset and what was
  * expected there; nothing after a complete formula is ignored. */

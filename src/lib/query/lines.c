@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Source locations of nodes and per-line values of a file. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which of a metric's value ids hold what: its execution (inclusive), point
  * and function-scope values, as propagated values (stat 0) or as summary
  * statistics (stat 1: only "$$" combined by `combine`, the one statistic that

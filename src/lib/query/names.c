@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Names of contexts and time units, as every view prints them (hpcdb report
  * takes them from here too). */
 #include <stdio.h>

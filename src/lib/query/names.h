@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Context names, frames and time units as every view prints them: the query
  * layer's, also taken by hpcdb report (src/lib/report/names.c). */
 #ifndef HPCDB_QUERY_NAMES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Opening a query over a path, an experiment or a caller's source. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A metric's values in one profile of the model, as hpcdb report takes them:
  * shared by the sources that hold profiles in the model's form. */
 #include <stdlib.h>

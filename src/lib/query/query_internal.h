@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The query object and its caches (internal to src/lib/query). */
 #ifndef HPCDB_QUERY_INTERNAL_H
 #define HPCDB_QUERY_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scaling models in Extra-P's performance-model normal form, found by its
  * hypothesis search for one parameter (Calotoiu et al., SC'13; Extra-P's
  * single-parameter modelers; docs/compare.md "The model"):

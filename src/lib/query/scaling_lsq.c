@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Least squares for the scaling models' hypotheses: a few columns (the
  * constant and up to HPCDB_SCALING_MAX_TERMS terms) over up to
  * SCALING_MAX_POINTS points, of the relative errors (each point weighted by

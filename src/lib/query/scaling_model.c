@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A scaling model once fitted: its value at p, its text, its growth order. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where a scaling study's parameter comes from: a run's identity (how many
  * ranks, threads, profiles it has), or the folder names of a Cube file set
  * laid out as Extra-P reads one (docs/compare.md, "Scaling studies"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scaling models (internal): a term's value, and least squares over some of the points. */
 #ifndef HPCDB_QUERY_SCALING_PRIVATE_H
 #define HPCDB_QUERY_SCALING_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Finding top-down nodes by name (POSIX extended regular expressions). */
 #include <regex.h>
 

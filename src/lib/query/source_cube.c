@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The value interface over a Cube file, opened once (hpcdb_cube_open: the
  * anchor parsed and the members placed): the tree from the reader over it,
  * without values; a metric's summary values when it is first asked for

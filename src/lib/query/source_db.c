@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The value interface over a v4.0 database queried in place: the tree and
  * identities from meta.db and profile.db's Profile Info, the summary
  * profile's values decoded once (the whole program's columns), one context's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The value interface over an experiment loaded whole. */
 #include <stdlib.h>
 

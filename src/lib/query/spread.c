@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One node over the profiles: the values of every non-summary profile,
  * summarised (sorted curve sampled, histogram, min/median/max/mean). */
 #include <math.h>

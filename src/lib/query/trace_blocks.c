@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The coarse level of the index (see trace_internal.h): per block of
  * TRACE_BLOCK_BUCKETS buckets, the time each context covers, accumulated by
  * the index pass (trace_index.c) and written out here once per block. A

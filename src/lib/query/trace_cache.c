@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace index in the user's cache directory ($XDG_CACHE_HOME/hpcdb, else
  * ~/.cache/hpcdb), never in the database. One file per trace.db, named by a
  * hash of its real path, holding the identities (size, mtime, ctime, inode)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Contexts as the trace queries see them: a dense table from native id to
  * model index (ids are checked against it once per element when the index
  * is built), each context's depth in its calling path, and per query the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace view's filters: rows by their profile's identity, contexts by
  * name. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The index, built in one pass over every element: each line is checked
  * (timestamps never decrease, every context id is in the tree) and split
  * into 2^k time buckets of about BUCKET_EVENTS elements, recording where

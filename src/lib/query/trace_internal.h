@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace set's insides, shared by the trace_*.c files of the query layer. */
 #ifndef HPCDB_QUERY_TRACE_INTERNAL_H
 #define HPCDB_QUERY_TRACE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A file's identity as the cache and the change check see it: size, mtime,
  * ctime and inode. A database rewritten in place (even to the same size)
  * changes its mtime and ctime; one replaced by a rename changes its inode. */

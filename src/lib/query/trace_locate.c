@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Finding the element in effect at a time: the directory names the bucket's
  * first element, a binary search inside the bucket does the rest. */
 #include "common/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Opening a trace set: trace.db in place (mapped, its index from the cache
  * or built and cached), or the model's traces (index built in memory). */
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Exact statistics of a window and the calling path at a point in time. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Tiles: per cell, the time each context (at the asked depth) covers in the
  * cell, summed over the cell's rows, from the elements themselves. Each row
  * keeps a cursor on the element in effect at the current column's start, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace.db read in place: the v4.0 reader checks the Context Trace Headers
  * (hpctk4_trace_lines) and each line's elements stay in the mapping. The
  * elements themselves are checked by the index pass (trace_index.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The time each context covers in a window on one line: elements read one
  * by one at the window's ends, whole blocks inside it taken from their
  * histograms. */

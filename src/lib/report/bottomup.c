@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The bottom-up and flat views: the query layer's rows (query/aggregate.h:
  * costs gathered by frame and by name, one implementation with the
  * viewer's), summed over report's columns and printed by exclusive cost. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Building the report's columns and per-context values. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The report's integer columns exact: a metric whose values are integers
  * (hpcdb_metric.integer, a Cube UINT64 hardware counter) is carried beside
  * its doubles as 64-bit integers, from the profile's exact values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Export: folded stacks, written as they go. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Export: every value in long form (CSV), profile by profile. From the model,
  * or from a v4.0 database one profile at a time (hpcdb_db_profile_values): the
  * same rows either way, and then memory holds the metadata and one profile. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* speedscope's file format (https://www.speedscope.app/file-format-schema.json):
  * shared frames, one per function (name, file and line, as speedscope shows
  * them: lines, loops and inlined calls fold into their function), then one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Chrome's Trace Event Format (Perfetto, chrome://tracing) from trace data:
  * one thread track per profile; between two samples the thread is in the
  * calling path of the first, so a change of path closes the frames that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A self-contained interactive SVG flame graph: one rectangle per calling
  * context, as wide as its inclusive cost of the metric, its children above
  * it; hovering shows name and value (<title>), clicking zooms into a frame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The exported page: the viewer's own page (src/lib/page) over a snapshot
  * of the data, with the flame graph and, with traces, a timeline below the
  * tree as static SVG. One file; it opens from disk with no network. */

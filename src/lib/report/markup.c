@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text inside SVG and HTML (report_data.h). */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Names as a person reads them, and numbers with units. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which profiles a --profile selection names: a whole identity as 'hpcdb info' prints it
  * ("RANK 3 THREAD 0"), or a pattern of identity levels, "rank=3", "rank=0-7,thread=0",
  * "node=0x660a0523" (a level's kind name, any case; its logical id, or its physical id

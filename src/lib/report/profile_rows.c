@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The rows of the profiles view: each profile's whole-program value per metric, and the profiles
  * grouped by an identity level (--by), largest first. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The rows of the profiles view (internal): per-profile totals, groups by identity level. */
 #ifndef HPCDB_REPORT_PROFILE_ROWS_H
 #define HPCDB_REPORT_PROFILE_ROWS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The profiles view: each profile's (or each group's) total per metric,
  * largest first, and how they spread: min, median, mean, max, imbalance.
  * CPU threads and GPU streams are separate sections when a run has both:

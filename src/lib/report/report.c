@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_report: picks the values and hands over to the view. */
 #include <string.h>
 

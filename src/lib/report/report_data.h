@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What every view works from: the chosen metrics as columns, and each
  * context's inclusive and exclusive value per column, taken from the
  * summary profile, one profile, or the sum of all profiles (internal). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rows of a report table: a name column, then per metric inclusive, % of
  * the total and exclusive; aligned text or CSV (internal). */
 #ifndef HPCDB_REPORT_TABLE_H

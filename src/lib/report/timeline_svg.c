@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The traces as a static SVG timeline (in the exported page). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The top-down view: the calling-context tree, children by inclusive cost
  * of the first metric, small ones folded, depth limited, or only the hot
  * path. What a row's children are depends on the options (td_kids):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `hpcdb report --view trace`: the trace query's answers as text. */
 #include <inttypes.h>
 #include <stdlib.h>

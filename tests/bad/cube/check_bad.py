@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Broken Cube files, each rejected with its rule.
 
 check_bad.py HPCDB OUTDIR [--seeds DIR]

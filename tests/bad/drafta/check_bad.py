@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Broken draft a databases (experiment.xml 4.0 + HPCPROF-* files), each
 made from the ping-pong sample and checked.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Broken measurement files, made at test time by mutating copies of the real
  * samples as cases.txt says, each of which must be rejected: the validator
  * reports an error with the expected rule, naming the file and an offset, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Broken structure files (cases.txt: NAME RULE LINE): `hpcdb validate` exits 1
 # with one error of RULE at LINE naming the file; `hpcdb info` exits 2 with
 # "FILE: line LINE: RULE: ..."; analyze with the broken file among a

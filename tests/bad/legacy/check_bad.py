@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Broken legacy databases, each made from the cpi sample and checked.
 
 check_bad.py HPCDB SAMPLE_DB OUTDIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb struct against the conventions HPCToolkit's own hpcstruct tests
  * state (check_conventions.py; the markers name the lines it checks): a
  * plain function, an inlined call, an inlined function with a loop, loops

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb struct's guard-alien test (check_guard.py): lines of another file
  * inside a function with no inlined call to explain them. sum_squares'
  * loop is #included into its body (guard_body.inc); tail_generated's body

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb struct's optimized-code test (check_optimized.py): main's loop calls
  * two static functions that optimizing compilers inline, each with a loop of
  * its own. The structure must keep main's loop in main with both inlined

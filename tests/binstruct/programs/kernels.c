@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A test program for hpcdb struct, built with -O2 -g. The marks say what the
  * structure file must hold, by source line:
  *   FUNC name    a procedure `name` declared on this line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A shared library for hpcdb struct's tests (marks as in kernels.c). */
 #include "shared.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Structure from the binary itself: a measurement of this test program (its
  * own functions' addresses as frames) analyzed with no structure file reads
  * the binary (hpcdb struct in memory) and names the functions and source

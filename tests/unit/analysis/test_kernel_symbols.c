@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Kernel frames: a measurement whose load map holds hpcrun's "<vmlinux.HASH>"
  * and whose kernel_symbols/ keeps that kernel's symbols gets, as hpcprof, a
  * function context "NAME [MODULE] <vmlinux>" for each kernel frame (the text

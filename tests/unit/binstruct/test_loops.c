@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Loops from hand-made instruction streams: nesting, a loop entered through
  * padding, two back edges to one header, an irreducible region, a switch
  * (indirect jump) inside a loop, and the line-naming instruction. */

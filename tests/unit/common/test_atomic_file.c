@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* atomic_file: a file opened direct (O_DIRECT blocks, the last one cut back
  * to size) holds the same bytes as the buffered one, for sizes around the
  * block and alignment edges and writes of odd lengths, and after patches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Byte cursors: byte order, bounds, overflow, strings. */
 #include <string.h>
 

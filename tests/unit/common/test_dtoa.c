@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fmt_double: every double reads back as itself (strtod), and no shorter
  * decimal would (the correctly rounded one with a digit less does not read
  * back: if any shorter decimal did, the nearest would). Checked on random bit

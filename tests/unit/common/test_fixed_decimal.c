@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fmt_g3 and fmt_f1 write what snprintf's "%.3g" and "%.1f" write: on
  * every value near the ends of their plain ranges, on halves and their
  * neighbours (printf's exact rounding decides those), on signed zeros,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Arrays grown by mremap: contents kept, new elements zero, capacity in whole
  * pages, overflow refused. */
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* utf8_invalid_at: well-formed sequences of every length pass; the ill-formed
  * ones of the Unicode standard's table are found at their first byte. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb dump --json from cct.db (hpcdb_dump_json_db: the thread values read
  * per context from cct.db) gives the bytes of the model's dump: on every v4.0
  * database of the sample data and on random generated ones (summary profiles,

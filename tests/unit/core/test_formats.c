@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The list of format descriptors: every value of the public hpcdb_format
  * enum but UNKNOWN is answered for by exactly one descriptor, under the name
  * hpcdb_format_name gives; a descriptor's capabilities say which of its

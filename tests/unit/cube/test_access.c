@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_cube_metric_values (direct access, one metric at a time) gives, for
  * every sample Cube file, metric, flavour, cnode and location, the value the
  * model from hpcdb_cube_read holds: on the plain tar (members found through

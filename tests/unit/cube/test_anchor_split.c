@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* anchor.xml parsed in two halves at once (anchor.c) gives what the whole
  * parse gives, field by field: on every sample Cube file and hpcdb's copy of
  * it (split at any size here), and on made-up anchors where the split's

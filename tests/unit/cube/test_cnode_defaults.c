@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Cnodes without HPCToolkit parameters (cnode_defaults.c): in a file that
  * declares hpctoolkit::cnode-defaults = "role", a cnode calling an hpcdb
  * region of role "code" is a line reached lexically that propagates, "loop"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_cube_cnode_values and hpcdb_cube_location_values give, bit for bit,
  * the row and the column of hpcdb_cube_metric_values's matrix, for every
  * sample Cube file, metric, flavour, cnode and location: on the plain tar

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Cube's composite data types decoded to their components: hand-laid values
  * of every composite type in both byte orders; a small hand-made .cubex in
  * both byte orders read into the model (components as metrics, which flavour

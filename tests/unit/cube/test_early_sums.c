@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The early sums (early_sums.c) and the tree they start from (tree_scan.c).
  * The scan finds nested, self-closing and sibling cnodes, a '>' in a quoted
  * value, and no cnode in comments, CDATA, processing instructions or

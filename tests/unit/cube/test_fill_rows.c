@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Cube writer's rows (cube_metric_rows_fill) against a plain lookup of
  * each (cnode, location) value, written out here: every metric of a few
  * samples, one after the other in the same buffers, with the same rows to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A member's bytes through the member index: cube_member_view_load (a copy,
  * on 2 MiB pages when the member is that large) gives the same bytes as
  * cube_member_view_open (a mapping) and as were written, for a member of

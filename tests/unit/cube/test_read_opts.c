@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_read_opts on Cube files gives what commands print from a full read:
  * reading what `hpcdb report` reads (one metric's values, the summary
  * profile's only, or for the profiles view the profiles' totals), its report

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_sum_pass against the derivation it stands for, written out plainly
  * (one cnode at a time: its row, its children's rows subtracted in order,
  * the residue made 0, both rows summed in location order): the same sums to

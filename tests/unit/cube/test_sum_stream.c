@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cube_sum_stream against cube_sum_pass on the same rows (no entry points):
  * the same sums to the bit, the same counts and the same root rows, in both
  * byte orders, on random forests whose rows are stored in the inclusive

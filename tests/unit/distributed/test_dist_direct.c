@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dist_direct: three ranks' runs of one file, written as cct.db's are (front
  * to back, with gaps of padding, each run's ends sharing a page with the
  * next run's), give the bytes plain pwrites give: whole pages direct, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The numbers the ranks' trees travel in (dist_msg_varint): each value back as
  * it was sent, in the bytes LEB128 gives it, and a message that stops inside a
  * number or runs past 64 bits is refused at its offset. */

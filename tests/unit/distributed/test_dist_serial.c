@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_analyze_dist with a table of one rank and no MPI (every collective is
  * a copy): the whole distributed path in one process, so the sanitizers see
  * all of it (the MPI runs in tests/mpi see MPI's own allocations too), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A context as it travels between ranks (tree_wire.c): each kind back as it
  * was sent, the prototype's fields the key already holds left out (a frame
  * kept as its address, a function's context) and restored from the key, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Draft a: the metric tables mapped to model ids (MetricDB ids for thread
  * profiles, partial 0 for the summary, views and other partials left out),
  * contexts written twice (PF i="X" holding C/S i="-X", and the entry point)

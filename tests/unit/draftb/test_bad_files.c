@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every case of tests/bad/draftb/cases.txt: a small draft-b database
  * (written at test time by the test writer from the model below) with its
  * meta.db damaged must be rejected by hpcdb_validate with the named rule,

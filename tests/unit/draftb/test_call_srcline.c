@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The draft's is_call_srcline (lex_flags 0x8) in a conversion to v4.0: v4.0
  * defines only the three presence bits of a context's flags, and HPCToolkit's
  * reader refuses a context with any other ("unknown flag bits 0xa"). The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The hpcdb commands on a draft-b database (written by the test writer
  * from a random model): info, validate, dump (text and JSON), report,
  * export, convert (to v4.0 and to Cube), and diff against the conversion,

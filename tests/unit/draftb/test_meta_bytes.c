@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The draft-b meta.db parser against bytes laid out by hand from the
  * document: the 7-section header, a binary entry larger than the document's
  * 12 bytes, a function whose def_line is ignored (no file), a root node with

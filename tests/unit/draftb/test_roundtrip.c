@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Draft b round trip over 1,000 random models: write a draft-b database
  * (meta.db in the code's 8-section form, every fourth seed in the document's
  * 7-section form, plus the HPCPROF-* files), read it back through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The experiment.xml parser on hand-written snippets: each element kind,
  * entities, table references by id and by name, negative and repeated ids
  * (draft a), unknown elements kept as attributes, inline values, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every case of tests/bad/hpcprof1/cases.txt: a copy of the real 2022
  * sample with one HPCPROF-* file damaged must be rejected by
  * hpcprof1_validate with the named rule, and by the readers unless the case

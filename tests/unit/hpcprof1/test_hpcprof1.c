@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The HPCPROF-* readers and validator against bytes laid out by hand from
  * the draft documents (as corrected in specs/README.md: big-endian, version
  * 1.0, little-endian-spelled footers, 12-byte cct.db pairs), and against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Like libarchive's test_fuzz: the real samples with 1% of their bytes, or
  * just one or two, changed (seeded), 300 times each. Every damaged copy is either refused with
  * a message naming the file and an offset, or read; what is read serialises

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Measurement files in the model: contexts, metrics, identity, values and
  * traces of the real samples, checked against what hpcprof made of them
  * (hpcrun/expected/small.nostruct.yaml: CPUTIME total 1.210259 s; the loops

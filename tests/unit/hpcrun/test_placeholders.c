@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcrun's placeholder codes: the roles analyze gives them and the names
  * hpcprof gives placeholder frames (GPU operations, OpenMP states, fences),
  * with its fallback for unknown codes (the 8 characters, unprintable ones as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every real measurement file is read, checked against what xxd shows, and
  * written back byte-identically (profiles and traces). */
 #include <dirent.h>

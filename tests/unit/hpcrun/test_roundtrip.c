@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writer-made files with random content (seeded): serialise, parse, and
  * compare every field; serialising the parsed struct gives the same bytes. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The real measurements are valid: no error and no note, as directories, as
  * single profiles and as single traces; writer-made 02.00 files validate too. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The structure-file reader: scopes as hpcprof reads them (an <A> pair is
  * one inlined procedure with the outer <A>'s call site), address lookup to
  * the innermost statement, the first statement in the file keeping shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every case of tests/bad/hpctk4/cases.txt: a copy of a real database with
  * one file mutated must be rejected by hpcdb validate with the named rule
  * (as an error), and by the reader with an error unless the case says the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The paths a large profile.db takes, on bytes laid out here from the
  * specification: the reader decodes profiles ahead on two threads (files of
  * 1 MB and more) and reads value arrays with pread in chunks when it has an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_hpctk4_read_lazy: the same tree, metrics and profile identities as
  * the full read, no values held, and every value found again through the
  * returned accessor; hpcdb_context_label names contexts as the dump does. */

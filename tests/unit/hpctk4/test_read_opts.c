@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_read_opts on v4.0 databases with HPCDB_READ_SUMMARY_ONLY (what
  * `hpcdb report` and the folded and flame-graph exports read): the thread
  * profiles are there without values, the summary profile's values are the

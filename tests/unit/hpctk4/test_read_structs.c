@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The profile.db reader against bytes laid out by hand from
  * specs/hpctoolkit-db-v4.0.md (not by our writer): header, Profile Info
  * section with a {PI} stride larger than today's (a future minor version

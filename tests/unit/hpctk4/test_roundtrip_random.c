@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* v4.0 round trip on random models: generate -> write (valid by the
  * validator) -> read -> the same model -> write again -> the same bytes. */
 #include <stdlib.h>

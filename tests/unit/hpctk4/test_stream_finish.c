@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The streaming writer on random models: some thread profiles streamed, the
  * rest (and the summary) left to finish; the summary made while cct.db is
  * written (hpcdb_hpctk4_stream_set_summary) on half the seeds; 1 to 3

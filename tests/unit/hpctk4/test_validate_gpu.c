@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcprof writes an empty trace line (pStart == pEnd) for a GPU stream
  * without samples, at the offset where the next line starts; several share
  * one offset. Empty lines hold no bytes, so they overlap nothing: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cct.db made by several threads, chunk by chunk, is the file one thread
  * makes in one chunk: on random models, for 2 and 3 threads and chunks of 1
  * to 7 values (many chunks, taken and written out of step). */

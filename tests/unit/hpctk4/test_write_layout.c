@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The v4.0 writer against offsets and bytes computed by hand for a small
  * model (the layout is written out in the comments before each check). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_hpctk4_write_losses: exact models report nothing; each kind of
  * information v4.0 cannot hold is reported once. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The writer on random models: deterministic output (same model, same
  * bytes), the chunked cct.db transpose independent of the chunk size, and
  * the generator and comparison the round-trip test relies on. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Real HPCToolkit databases through the writer: read -> write -> read gives
  * the same model, a second write the same bytes, and the database's own
  * metrics/ taxonomy is carried over unchanged. */

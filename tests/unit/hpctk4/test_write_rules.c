@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every structural rule of the v4.0 specification, checked on the files the
  * writer makes from random models: alignment of every structure, arrays and
  * strings inside their sections, value blocks outside them with values before

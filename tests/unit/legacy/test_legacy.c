@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Legacy databases from hand-laid bytes: metric-db headers and values
  * (order of columns, dropped columns, zero rows, damages), and a small
  * database directory read whole: metrics and scopes, the summary from inline

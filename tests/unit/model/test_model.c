@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The model's builders keep their invariants. */
 #include <string.h>
 

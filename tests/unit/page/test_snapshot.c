@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The exported page's pieces: the page's files by name, the nodes a
  * snapshot keeps (best first: the root, then nothing heavier left out;
  * every ancestor kept; all of them when the limit allows, for every metric

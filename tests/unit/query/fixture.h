@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A small experiment for the query tests: <program root> > <main thread> >
  * main > {work > kernel, io}, two metrics ("time (sec)", "cycles") with point
  * and execution scopes, a summary profile and three thread profiles. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcdb_align's rules on two hand-made runs (function names with clone
  * suffixes, lines moved, module offsets for unnamed frames, twins, subtrees
  * on one side only), every context in exactly one node, a random experiment

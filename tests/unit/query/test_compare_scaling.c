@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scaling models: Extra-P's hypothesis search recovers known functions of p
  * of one term (3 p, 2 log2 p, 5 + 0.1 p^2, p^(1/2) log2 p, a constant), of
  * two and three terms, from exact data and under noise, and does not take a

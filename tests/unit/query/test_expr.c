@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The derived-metric formula engine: what it accepts, what it computes,
  * and that every malformed formula is refused with the offset. */
 #include <math.h>

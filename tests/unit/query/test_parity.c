@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parity with hpcdb report: on every v4.0, older and Cube sample, the first
  * 50 rows of the top-down, bottom-up and flat views built from the query
  * layer (hpcdb_query_open: v4.0 mapped, Cube reader, older formats loaded)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The query layer on a small known tree: values, sorted and paged children,
  * the aggregated views, formulas, the spread over profiles, search, hot
  * path, source lines, and the refusals of bad arguments. */

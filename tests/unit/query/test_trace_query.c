@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace query on a small experiment built in memory, every answer
  * worked out by hand: tiles (one and several rows per cell, depths, the
  * idle rule, the last element lasting no time, the context filter),

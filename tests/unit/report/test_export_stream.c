@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Exports streamed from a v4.0 database, one profile at a time, give the
  * bytes the model's exports give: on every v4.0 database of the sample data
  * and on random generated ones (summary profiles, values at ids outside the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --profile selections (hpcdb_profile_matches): whole identities and patterns of identity levels,
  * on a hand-built experiment with NODE/RANK/THREAD and GPU identities. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Report invariants on real databases: the top-down root total is the
  * summary profile's execution value at the global context; the own costs
  * every context adds (which bottom-up, flat and folded stacks partition by

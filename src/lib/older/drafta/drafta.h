@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The 2021-22 draft database (internal): experiment.xml version "4.0" for the
  * tree and metric tables, and the big-endian HPCPROF-profdb__, -cctdb___ and
  * -tracedb_ files (version 1.0) for values and traces, read through hpcprof1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Draft a as the library's format list sees it: an experiment.xml of
  * version 4.0 (expxml_generation), or a directory holding one. */
 #include "older/drafta/drafta.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Draft a's metric tables. MetricDB entries ("NAME (I)", "NAME (E)"; no t=)
  * name the metric ids of the thread profiles. Metric entries with a stored
  * partial ("NAME:PARTIAL:k (I)") name the ids of the summary profile; partial

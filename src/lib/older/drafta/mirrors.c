@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Values of the contexts draft a writes twice. hpcprof stores the values of a
  * context once, under the id of its outer element, and the model keeps the
  * inner element as a child of its own: a PF i="X" holding C/S i="-X" (X at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading a draft a database: experiment.xml through expxml (tree, tables,
  * metric tables), then profile.db and trace.db through hpcprof1. Context ids
  * are the XML ids; the binary files use them too (0 is the root, the global

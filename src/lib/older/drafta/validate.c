@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Checking a draft a database: experiment.xml (well-formed, references, the
  * metric tables) through expxml, then profile.db, cct.db and trace.db through
  * hpcprof1 with the tree's context ids. One diagnostic per problem. */

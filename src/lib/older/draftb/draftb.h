@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The draft-b meta.db ("HPCTOOLKIT_expmt") reader and validator (internal).
  * One parser serves both: every broken rule goes through draftb_fail, which
  * sets the library error and remembers the rule and offset, so that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Draft b as the library's format list sees it: a meta.db (or a directory
  * holding one) that starts with "HPCTOOLKIT_expmt". Asked before v4.0,
  * whose magic begins the same. */

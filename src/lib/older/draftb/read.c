@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A draft-b database: meta.db (the tree and tables), then the values of
  * profile.db and the traces of trace.db through the HPCPROF-* readers. The
  * metric ids of the files are the model's: meta.db lists them (raw_mid,

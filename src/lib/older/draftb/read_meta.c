@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* meta.db draft b: the header (7 or 8 sections), the footer, and the
  * General Properties, identifier, metric, binary, file and function sections. */
 #include <stdarg.h>

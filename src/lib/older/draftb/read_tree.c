@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* meta.db draft b: the context tree. Sibling blocks are read from a work
  * list (no recursion); a node's bytes are counted, so that blocks pointing
  * back at each other end in an error instead of a loop. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The draft-b validator: the parser's rules for meta.db (reported as
  * diagnostics), the rules only a validator checks (16-byte section
  * alignment, no overlapping sections, unique metric ids; values outside the

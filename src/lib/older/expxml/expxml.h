@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* experiment.xml, both generations (legacy 2.x and the 2021-22 draft "4.0"),
  * read with expat in a single streaming pass (internal).
  *

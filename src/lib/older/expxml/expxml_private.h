@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The streaming parser's state, shared by its files (internal to expxml). */
 #ifndef HPCDB_EXPXML_PRIVATE_H
 #define HPCDB_EXPXML_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which experiment.xml generation a file (or a database directory's
  * experiment.xml) is, from its first bytes. */
 #include "common/probe.h"

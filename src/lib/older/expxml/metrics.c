@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Model metrics, scopes and summaries for the metric tables of both
  * experiment.xml generations: one model metric per name without the " (I)" /
  * " (E)" suffix; inclusive values are v4.0's "execution" scope, exclusive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The expat driver: chunks in, element dispatch, error messages with line
  * and column. */
 #include <errno.h>

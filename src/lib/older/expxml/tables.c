@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The section header: Header/Info, identifier names, the metric and
  * metric-db tables, the trace db, and the load module, file and procedure
  * tables. */

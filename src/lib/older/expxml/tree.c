@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The calling-context tree (PF, Pr, A, P, C, L, S) and inline <M> values.
  *
  * Relations and lexical types follow what hpcprof's v4.0 output has for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The entries of the HPCPROF-* files and the structure of their value
  * blocks and trace lines (bounds, index order, end markers). */
 #include "older/hpcprof1/hp1_file.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Header, section table and footer of the HPCPROF-* files. */
 #include <stdarg.h>
 #include <stdio.h>

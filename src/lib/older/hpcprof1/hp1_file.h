@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The structure checks the HPCPROF-* readers and the validator share: each
  * returns 0, or -1 with the broken rule in an hpcprof1_problem (offset, rule name,
  * detail), which the reader turns into its error and the validator into a

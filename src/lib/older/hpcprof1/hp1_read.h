@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the HPCPROF-* readers share (internal). */
 #ifndef HPCDB_HPCPROF1_READ_H
 #define HPCDB_HPCPROF1_READ_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The HPCPROF-* validator (internal): one pass per file over the mapped
  * bytes; what it keeps across files is an order-free hash and a count of
  * profile.db's non-summary values (cct.db must be their transpose). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The binary files of the 2021-22 database drafts (internal): profile.db
  * ("HPCPROF-profdb__"), cct.db ("HPCPROF-cctdb___") and trace.db
  * ("HPCPROF-tracedb_"), version 1.0, big-endian. Draft a (experiment.xml)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The readers' error for a broken HPCPROF-* rule. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* profile.db (HPCPROF-profdb__) into the model: one profile per profile
  * info, its identifier tuple, and its values decoded straight into CSR
  * arrays sized by the (checked) counts of that one profile. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace.db (HPCPROF-tracedb_) into the model: one trace per calling-context
  * trace line; the timestamp range from the header, or from the samples when
  * hpcprof left it zero. */

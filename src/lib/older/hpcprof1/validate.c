@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hpcprof1_validate: profile.db, cct.db and trace.db of a directory, each
  * alone and cct.db against profile.db; the reporting helpers they share. */
 #include <stdio.h>

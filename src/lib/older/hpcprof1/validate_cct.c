@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rules of cct.db: one context info per context id in id order, each value
  * block's index order and end marker, profile indices ascending within a
  * metric, and the whole file the transpose of profile.db's non-summary

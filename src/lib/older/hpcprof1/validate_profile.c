@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rules of profile.db: the header, each profile info, its identifier tuple
  * and its value block (index order, end marker, sorted metric ids; notes
  * for listed contexts without values, zero values, ids the tree lacks). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rules of trace.db: trace headers, lines of whole samples, profile
  * indices of profile.db, timestamps in order and inside the header's range
  * (a zero range means "not recorded"), context ids the tree knows. */

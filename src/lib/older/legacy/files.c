@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where a legacy database's files are: experiment.xml, and the metric-db
  * files named PROGRAM-RANK-THREAD-HOSTID-PID-GENERATION.metric-db (hpcrun's
  * naming, kept by hpcprof; the leading "1." is hpcprof's own prefix). */

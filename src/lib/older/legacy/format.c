@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Legacy databases as the library's format list sees them: an
  * experiment.xml of any version but 4.0 (expxml_generation), or a directory
  * holding one. */

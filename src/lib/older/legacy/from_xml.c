@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The part of a legacy model that experiment.xml alone gives: format and
  * version, identifier kinds, metrics, and the summary profile from the
  * inline values. */

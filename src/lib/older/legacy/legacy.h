@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Legacy HPCToolkit databases (before 2020): experiment.xml (DTD 2.x) with
  * inline <M> summary values and per-thread *.metric-db files (internal). */
 #ifndef HPCDB_LEGACY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* *.metric-db: a 24-byte identification ("HPCPROF-metricdb__", version
  * "00.10", 'b' for big-endian), u32 number of context rows, u32 number of
  * metric columns, then rows x columns big-endian doubles (row r is context

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Model metrics from the legacy Metric and MetricDB tables.
  *
  * A MetricDB entry is one column of the metric-db files ("NAME (I)" or

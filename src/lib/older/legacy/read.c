@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading a legacy database into the model: the tree and inline values from
  * experiment.xml, one thread profile per metric-db file. A metric-db file
  * that is missing or broken leaves its profile empty and adds a warning

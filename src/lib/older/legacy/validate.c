@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Checking a legacy database: experiment.xml well-formed (line, column),
  * references between its tables and the tree, the metric tables; each
  * metric-db file's header, counts and size against experiment.xml. One

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The server's JSON routes (src/view/routes.c), one function per route.
 export async function get(route, args) {
   const q = new URLSearchParams();

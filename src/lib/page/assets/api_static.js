@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // api.js's stand-in in an exported page (export_loader.js puts it in
 // api.js's place): the server's routes (src/view/routes*.c) answered from
 // the snapshot `hpcdb export --format html` embeds (src/lib/page/snapshot.c),

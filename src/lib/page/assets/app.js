@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The page: wires the header's controls, the tree, the panes and the URL state.
 import { get } from './api.js';
 import { load, save } from './state.js';

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The metric columns: a header pair (inclusive, exclusive) per metric shown,
 // a row's cells (absolute, or % of the metric's total), and the chooser of
 // the metrics shown besides the selected one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The exported page's loader (a classic script: browsers refuse ES module
 // imports from file://). Each module's source sits in a script element of
 // type text/plain with a data-module attribute; each becomes a Blob

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Flatten in the flat view (hpcviewer's): the top rows replaced by their
 // children, `level` times (a row without children stays where it is), all
 // sorted as the server sorts one node's children. Every child is fetched.

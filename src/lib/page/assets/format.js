@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Numbers as hpcdb report prints them: times with their unit, others with an SI prefix.
 export function value(v, seconds) {
   if (v === 0) return '0';

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The side panes: the selected node over the profiles, and its source.
 import { get } from './api.js';
 import { value } from './format.js';

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The tree-table, virtualised: the open rows are one flat list (children are
 // paged on the server; a page is fetched when the window first shows one of
 // its rows), and the DOM holds only the rows in the scrolled window plus a

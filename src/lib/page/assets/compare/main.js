@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // hpcdb view A B, the comparison page: the two runs aligned by calling path
 // (the server's /api/compare routes, over the library's compare API), the
 // largest regressions and improvements at the top, the aligned tree below,

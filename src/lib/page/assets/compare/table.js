@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The aligned tree of two runs as a table: A, B, delta and ratio, inclusive
 // and exclusive (and the per-profile mean, max and imbalance when a run has
 // several profiles). Top-down: a node's children are fetched when it is

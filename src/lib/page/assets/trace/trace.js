@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The trace view: a timeline of every profile drawn from the server's exact
 // tiles (one canvas pixel per tile cell), with a mini-map, a depth view of
 // one profile, a summary (shares per time column), statistics of the
