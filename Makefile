@@ -7,12 +7,16 @@ JOBS ?= $(shell nproc)
 SAMPLES ?= $(or $(HPCDB_SAMPLE_DATA),$(CURDIR)/../shared/data)
 export HPCDB_SAMPLE_DATA := $(SAMPLES)
 
-.PHONY: all deps build demo check test asan fuzz fuzz-cli fuzz-long crash-campaign bench clean install
+.PHONY: all deps deps-browser build demo check test asan fuzz fuzz-cli fuzz-long crash-campaign bench clean install
 
 all: build
 
 deps:
 	@scripts/deps.sh
+
+# the tests drive Debian's chromium with playwright-core: `make check` installs them itself
+deps-browser:
+	@scripts/deps.sh --browser
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -23,13 +27,13 @@ build: deps $(BUILD)/CMakeCache.txt
 demo: build
 	@scripts/demo.sh $(BUILD) "$(SAMPLES)"
 
-test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+test: build deps-browser
+	cd $(BUILD) && HPCDB_REQUIRE_BROWSER=1 ctest --output-on-failure -j $(JOBS)
 
-asan: deps
+asan: deps deps-browser
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHPCDB_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	cd $(ASAN_BUILD) && HPCDB_REQUIRE_BROWSER=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
 
 check: test asan

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # `pip install --no-build-isolation .` from the source tree into a fresh
-# `venv --system-site-packages` (numpy, pandas and setuptools from Debian), linking
-# the build tree's libhpcdb.a (HPCDB_LIBRARY, see setup.py), then the installed
-# module reads a sample database. Skips (77) without venv/ensurepip.
-# usage: check_pip_install.sh PYTHON SOURCE_DIR LIBHPCDB.a OUTDIR SAMPLE_DB
+# `venv --system-site-packages` (numpy, pandas and setuptools from Debian), the README's
+# command: setup.py drives the project's CMake from a copy of the source tree, then the
+# installed module reads a sample database. Skips (77) without venv/ensurepip.
+# usage: check_pip_install.sh PYTHON SOURCE_DIR OUTDIR SAMPLE_DB
 set -eu
-python=$1 src=$2 lib=$3 out=$4 db=$5
+python=$1 src=$2 out=$3 db=$4
 [ -e "$db" ] || { echo "skip: $db is absent"; exit 77; }
 rm -rf "$out"
 mkdir -p "$out"
@@ -19,15 +19,13 @@ if ! "$python" -m venv --system-site-packages $without_pip "$out/venv" >"$out/ve
   echo "skip: '$python -m venv' does not work here (python3-venv / ensurepip missing; its output above)"
   exit 77
 fi
-# pip builds in a copy, so the source tree's build/ directories are left alone
-cp -r "$src/pyproject.toml" "$src/setup.py" "$src/include" "$src/python" "$out/"
-mkdir -p "$out/docs" "$out/src"
-cp "$src/docs/python.md" "$out/docs/"
-cp -r "$src/src/lib" "$out/src/"
-case "${LD_PRELOAD:-}" in # the sanitizer build's library needs its runtimes at link time
-  *libasan*) export LDFLAGS="${LDFLAGS:-} -fsanitize=address,undefined" ;;
-esac
-HPCDB_LIBRARY=$lib "$out/venv/bin/python" -m pip install --no-build-isolation --no-index --no-deps -q "$out" \
+# pip builds in a copy of what git tracks, so the source tree's build directories are left alone
+mkdir -p "$out/src-copy"
+(cd "$src" && git ls-files -z 2>/dev/null || find . -path ./build -prune -o -type f -print0) |
+  (cd "$src" && xargs -0 cp --parents -t "$out/src-copy")
+# the sanitizer run preloads its runtimes; the package's own CMake build is a plain one
+unset LD_PRELOAD
+"$out/venv/bin/python" -m pip install --no-build-isolation --no-index --no-deps -q "$out/src-copy" \
   >"$out/pip.log" 2>&1 || { cat "$out/pip.log"; exit 1; }
 cd "$out"
 unset PYTHONPATH

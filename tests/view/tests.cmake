@@ -32,3 +32,6 @@ add_test(NAME view/browser-compare
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser_compare.sh $<TARGET_FILE:hpcdb>
                  ${PROJECT_BINARY_DIR}/test-output/view/browser-compare $<TARGET_FILE:compare_gen_runs>)
 set_tests_properties(view/browser-compare PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# `make check` must run the browser tests, not skip them (it installs what they need)
+add_test(NAME view/browser-available COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser_available.sh)
+set_tests_properties(view/browser-available PROPERTIES SKIP_RETURN_CODE 77)
