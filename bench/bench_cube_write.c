@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_cube_write: %s\n", hpcdb_last_error());
     return 2;
   }
-  hpcdb_cube_write_options o = {0, HPCDB_WRITE_FORCE};
+  hpcdb_cube_write_options o = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, 0, HPCDB_WRITE_FORCE};
   for (int r = 0; r < runs; r++) {
     double t0 = now(), u0, s0, u1, s1;
     cpu(&u0, &s0);

@@ -62,9 +62,9 @@ void cmd_image_remove(const char *dir) { nftw(dir, remove_one, 16, FTW_DEPTH | F
 /* The partial reads `info` and `report` make (counts, the summary only, each
  * profile's totals), each printed as those commands print it. */
 static void run_partial_reads(const char *input, FILE *null) {
-  static const hpcdb_read_options reads[] = {{HPCDB_READ_COUNTS, NULL, 0, 0},
-                                             {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY},
-                                             {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_PROFILE_TOTALS}};
+  static const hpcdb_read_options reads[] = {{HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_COUNTS, NULL, 0, 0},
+                                             {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY},
+                                             {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_PROFILE_TOTALS}};
   for (size_t i = 0; i < sizeof reads / sizeof *reads; i++) {
     hpcdb_experiment *exp = NULL;
     if (hpcdb_read_opts(&exp, input, &reads[i]) < 0) continue;

@@ -6,6 +6,10 @@
 #ifndef HPCDB_ANALYSIS_H
 #define HPCDB_ANALYSIS_H
 
+/* ABI (docs/api-stability.md): the layouts of this header's structs, other
+ * than options structs and ops tables (which carry a version), may change in
+ * any 0.x minor release; code that reads their fields is recompiled for it. */
+
 #include "hpcdb/export.h"
 
 #include <stdint.h>
@@ -20,7 +24,10 @@ extern "C" {
  * skipped), called on the calling thread after each file. */
 typedef void (*hpcdb_progress_fn)(void *user, uint64_t done, uint64_t total);
 
+#define HPCDB_ANALYZE_OPTIONS_VERSION 1
+#define HPCDB_ANALYZE_OPTIONS_INIT {.version = HPCDB_ANALYZE_OPTIONS_VERSION}
 typedef struct hpcdb_analyze_options {
+  unsigned version; /* HPCDB_ANALYZE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   unsigned threads;  /* worker threads (0 or 1: one) */
   int all_stats;     /* add count, sum of squares, min and max to the summary (hpcprof --stats) */
   int strict;        /* a bad measurement file fails the run instead of being skipped */

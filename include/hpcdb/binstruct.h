@@ -8,6 +8,10 @@
 #ifndef HPCDB_BINSTRUCT_H
 #define HPCDB_BINSTRUCT_H
 
+/* ABI (docs/api-stability.md): the layouts of this header's structs, other
+ * than options structs and ops tables (which carry a version), may change in
+ * any 0.x minor release; code that reads their fields is recompiled for it. */
+
 #include "hpcdb/export.h"
 
 #include <stdio.h>
@@ -26,7 +30,10 @@ typedef struct hpcdb_binstruct_stats {
   char debug_file[4096]; /* the split debug file used, or "" */
 } hpcdb_binstruct_stats;
 
+#define HPCDB_BINSTRUCT_OPTIONS_VERSION 1
+#define HPCDB_BINSTRUCT_OPTIONS_INIT {.version = HPCDB_BINSTRUCT_OPTIONS_VERSION}
 typedef struct hpcdb_binstruct_options {
+  unsigned version; /* HPCDB_BINSTRUCT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   unsigned threads;       /* worker threads over functions; 0 or 1: none */
   const char *lm_name;    /* the LM's n attribute; NULL: binary_path */
   const char *debug_root; /* where build-id split debug files live; NULL: /usr/lib/debug */

@@ -6,6 +6,10 @@
 #ifndef HPCDB_COMPARE_H
 #define HPCDB_COMPARE_H
 
+/* ABI (docs/api-stability.md): the layouts of this header's structs, other
+ * than options structs and ops tables (which carry a version), may change in
+ * any 0.x minor release; code that reads their fields is recompiled for it. */
+
 #include "hpcdb/export.h"
 
 #include <stddef.h>
@@ -45,7 +49,10 @@ typedef struct hpcdb_align_node {
   const char *name; /* as a person reads it: function, "loop at f.c:12", "f.c:40", "app+0x4a0" */
 } hpcdb_align_node;
 
+#define HPCDB_ALIGN_OPTIONS_VERSION 1
+#define HPCDB_ALIGN_OPTIONS_INIT {.version = HPCDB_ALIGN_OPTIONS_VERSION}
 typedef struct hpcdb_align_options {
+  unsigned version; /* HPCDB_ALIGN_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   uint32_t line_tolerance; /* lines a loop or line may have moved (default 0 is taken as 8) */
   int no_shifted_lines;    /* 1: exact lines only */
 } hpcdb_align_options;
@@ -83,7 +90,10 @@ HPCDB_API const char *hpcdb_match_name(int how);
 
 /* ---- values ---------------------------------------------------------------- */
 
+#define HPCDB_COMPARE_OPTIONS_VERSION 1
+#define HPCDB_COMPARE_OPTIONS_INIT {.version = HPCDB_COMPARE_OPTIONS_VERSION}
 typedef struct hpcdb_compare_options {
+  unsigned version; /* HPCDB_COMPARE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   /* The metric to compare, per run: metrics[run] (NULL, or a NULL entry:
    * the first run's metric when named, else hpcdb_default_metric of the
    * first run; another run takes the metric of the same name, else one

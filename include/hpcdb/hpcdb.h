@@ -9,6 +9,10 @@
 #ifndef HPCDB_HPCDB_H
 #define HPCDB_HPCDB_H
 
+/* ABI (docs/api-stability.md): the layouts of this header's structs, other
+ * than options structs and ops tables (which carry a version), may change in
+ * any 0.x minor release; code that reads their fields is recompiled for it. */
+
 #include "hpcdb/export.h"
 
 #include <stddef.h>
@@ -25,7 +29,11 @@ extern "C" {
 #define HPCDB_VERSION_MINOR 1
 #define HPCDB_VERSION_PATCH 0
 #define HPCDB_VERSION_STRING "0.1.0"
+/* One number that compares: 0.1.0 is 100, 1.2.3 is 10203 (as SQLite and zstd do). */
+#define HPCDB_VERSION_NUMBER (HPCDB_VERSION_MAJOR * 10000 + HPCDB_VERSION_MINOR * 100 + HPCDB_VERSION_PATCH)
+/* The version of the library linked at run time (the macros: the headers compiled against). */
 HPCDB_API const char *hpcdb_version(void);
+HPCDB_API unsigned hpcdb_version_number(void);
 
 typedef enum hpcdb_status {
   HPCDB_OK = 0,
@@ -96,7 +104,10 @@ typedef enum hpcdb_read_values {
  * global context. Ignored with HPCDB_READ_SUMMARY_ONLY or HPCDB_READ_COUNTS. */
 #define HPCDB_READ_PROFILE_TOTALS 0x2u
 
+#define HPCDB_READ_OPTIONS_VERSION 1
+#define HPCDB_READ_OPTIONS_INIT {.version = HPCDB_READ_OPTIONS_VERSION}
 typedef struct hpcdb_read_options {
+  unsigned version; /* HPCDB_READ_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   hpcdb_read_values values;
   const char *const *metrics; /* HPCDB_READ_METRICS: model metric names (as hpcdb info prints them) */
   uint32_t n_metrics;
@@ -226,7 +237,10 @@ HPCDB_API int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp);
  * HPCDB_EINVAL when db has no cct.db. */
 HPCDB_API int hpcdb_dump_json_db(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db);
 
+#define HPCDB_DIFF_OPTIONS_VERSION 1
+#define HPCDB_DIFF_OPTIONS_INIT {.version = HPCDB_DIFF_OPTIONS_VERSION}
 typedef struct hpcdb_diff_options {
+  unsigned version; /* HPCDB_DIFF_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   double rel_tolerance;    /* default 1e-9 */
   uint64_t max_reported;   /* stop listing after this many (0: no limit) */
   const char *scope;       /* compare only this scope's values (NULL: everything); for comparisons

@@ -18,6 +18,10 @@
 #ifndef HPCDB_HPCSTRUCT_H
 #define HPCDB_HPCSTRUCT_H
 
+/* ABI (docs/api-stability.md): the layouts of this header's structs, other
+ * than options structs and ops tables (which carry a version), may change in
+ * any 0.x minor release; code that reads their fields is recompiled for it. */
+
 #include "hpcdb/export.h"
 
 #include <stdint.h>

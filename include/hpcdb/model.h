@@ -14,6 +14,10 @@
 #ifndef HPCDB_MODEL_H
 #define HPCDB_MODEL_H
 
+/* ABI (docs/api-stability.md): the layouts of this header's structs, other
+ * than options structs and ops tables (which carry a version), may change in
+ * any 0.x minor release; code that reads their fields is recompiled for it. */
+
 #include "hpcdb/export.h"
 
 #include <stddef.h>

@@ -16,6 +16,10 @@
 #ifndef HPCDB_QUERY_H
 #define HPCDB_QUERY_H
 
+/* ABI (docs/api-stability.md): the layouts of this header's structs, other
+ * than options structs and ops tables (which carry a version), may change in
+ * any 0.x minor release; code that reads their fields is recompiled for it. */
+
 #include "hpcdb/export.h"
 
 #include <stddef.h>
@@ -40,7 +44,9 @@ typedef enum hpcdb_qview { HPCDB_QVIEW_TOP_DOWN = 0, HPCDB_QVIEW_BOTTOM_UP = 1, 
 /* What a source of values implements. The tree, metrics and profile
  * identities are the experiment the source hands over (exp); values come
  * only through these functions. */
+#define HPCDB_QSOURCE_OPS_VERSION 1
 typedef struct hpcdb_qsource_ops {
+  unsigned version; /* HPCDB_QSOURCE_OPS_VERSION: the functions below this library may call */
   const char *name; /* "model", "v4.0 mapped", "cube" */
   /* Whole-program values of one metric at every context (index into
    * exp->contexts): inc[i] and exc[i], zeroed by the caller; *have gets

@@ -34,7 +34,10 @@ typedef enum hpcdb_group_by {
 #define HPCDB_COLLAPSE_LIBS 0x1u   /* a library's calls into itself: one row, the hidden frames counted */
 #define HPCDB_COLLAPSE_CHAINS 0x2u /* frames with one child and no cost of their own: one row */
 
+#define HPCDB_REPORT_OPTIONS_VERSION 1
+#define HPCDB_REPORT_OPTIONS_INIT {.version = HPCDB_REPORT_OPTIONS_VERSION}
 typedef struct hpcdb_report_options {
+  unsigned version; /* HPCDB_REPORT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   hpcdb_view view;
   const char *const *metrics; /* metric names to show; NULL: hpcdb_default_metric and the next non-zero ones (three) */
   uint32_t n_metrics;

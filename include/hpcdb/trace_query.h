@@ -25,6 +25,10 @@
 #ifndef HPCDB_TRACE_QUERY_H
 #define HPCDB_TRACE_QUERY_H
 
+/* ABI (docs/api-stability.md): the layouts of this header's structs, other
+ * than options structs and ops tables (which carry a version), may change in
+ * any 0.x minor release; code that reads their fields is recompiled for it. */
+
 #include "hpcdb/export.h"
 
 #include <stdint.h>
@@ -46,7 +50,10 @@ typedef struct hpcdb_trace_set hpcdb_trace_set;
 
 #define HPCDB_TRACE_NO_CACHE 0x1u /* build the index in memory; neither read nor write the cache */
 
+#define HPCDB_TRACE_OPTIONS_VERSION 1
+#define HPCDB_TRACE_OPTIONS_INIT {.version = HPCDB_TRACE_OPTIONS_VERSION}
 typedef struct hpcdb_trace_options {
+  unsigned version; /* HPCDB_TRACE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   unsigned flags;        /* HPCDB_TRACE_NO_CACHE */
   const char *cache_dir; /* NULL: $XDG_CACHE_HOME/hpcdb, else ~/.cache/hpcdb */
   /* While the index is built (NULL: not told): done of total elements are

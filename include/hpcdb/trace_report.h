@@ -14,7 +14,10 @@
 extern "C" {
 #endif
 
+#define HPCDB_TRACE_REPORT_OPTIONS_VERSION 1
+#define HPCDB_TRACE_REPORT_OPTIONS_INIT {.version = HPCDB_TRACE_REPORT_OPTIONS_VERSION}
 typedef struct hpcdb_trace_report_options {
+  unsigned version; /* HPCDB_TRACE_REPORT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   int at;                /* 1: the calling path at (profile, timestamp) */
   uint32_t profile;      /* index in profile.db */
   uint64_t timestamp;    /* ns, as stored in the trace */

@@ -177,7 +177,7 @@ static PyObject *py_convert(PyObject *mod, PyObject *args) {
     n_losses = cube ? hpcdb_cube_write_losses(exp, lines_line_fn, &losses)
                     : hpcdb_hpctk4_write_losses(exp, lines_line_fn, &losses);
     if (!(n_losses && strict)) {
-      hpcdb_cube_write_options options = {compress, flags};
+      hpcdb_cube_write_options options = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, compress, flags};
       rc = cube ? hpcdb_cube_write(exp, PyBytes_AS_STRING(dst), &options)
                 : hpcdb_hpctk4_write(exp, PyBytes_AS_STRING(dst), flags);
     }
@@ -204,7 +204,7 @@ static PyObject *py_diff(PyObject *mod, PyObject *args) {
   const char *scope;
   if (!PyArg_ParseTuple(args, "O!O!dKz", &Experiment_Type, &a, &Experiment_Type, &b, &tol, &max, &scope))
     return NULL;
-  hpcdb_diff_options opt = {tol, max, scope};
+  hpcdb_diff_options opt = {HPCDB_DIFF_OPTIONS_VERSION, tol, max, scope};
   lines l = {0};
   uint64_t n = 0;
   int rc;

@@ -276,7 +276,7 @@ static int run(args *a) {
     metrics[r] = r < c->n_a || c->param_name || !a->metric_b ? a->metric_a : a->metric_b;
     if (!a->metric_a) metrics[r] = r == 0 ? chosen : NULL;
   }
-  hpcdb_compare_options opt = {metrics, a->align, (const hpcdb_db *const *)dbs, 1};
+  hpcdb_compare_options opt = {HPCDB_COMPARE_OPTIONS_VERSION, metrics, a->align, (const hpcdb_db *const *)dbs, 1};
   if (hpcdb_compare(&cmp, (const hpcdb_experiment *const *)runs, n, &opt) < 0) {
     fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
     goto done;

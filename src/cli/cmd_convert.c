@@ -87,7 +87,7 @@ int cmd_convert(int argc, char **argv) {
     fprintf(stderr, "hpcdb convert: refused: %llu kinds of data would be lost (--strict)\n", (unsigned long long)losses);
     return EXIT_INVALID;
   }
-  hpcdb_cube_write_options cube_options = {compress, flags};
+  hpcdb_cube_write_options cube_options = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, compress, flags};
   int rc = cube ? hpcdb_cube_write(exp, dst, &cube_options) : hpcdb_hpctk4_write(exp, dst, flags);
   hpcdb_experiment_free(exp);
   if (rc < 0) return cli_fail_last("convert");

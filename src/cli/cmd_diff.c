@@ -53,7 +53,7 @@ static void print_line(void *user, const char *line) {
 
 int cmd_diff(int argc, char **argv) {
   cli_common c = {0};
-  hpcdb_diff_options opt = {1e-9, 100, NULL};
+  hpcdb_diff_options opt = {HPCDB_DIFF_OPTIONS_VERSION, 1e-9, 100, NULL};
   unsigned long long max = opt.max_reported;
   cli_opt opts[] = {{.names = "--tolerance", .kind = CLI_DOUBLE, .out = &opt.rel_tolerance, .min = 0, .max = 1e300},
                     {.names = "--max", .kind = CLI_UINT, .out = &max, .min = 0, .max = 1e19},

@@ -71,7 +71,7 @@ int cmd_dump(int argc, char **argv) {
     hpcdb_db_close(db);
     db = NULL;
   }
-  hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
   if (cli_read_opts(&exp, path, db ? &ro : NULL) < 0) {
     hpcdb_db_close(db);
     return cli_fail_last("dump");

@@ -103,7 +103,7 @@ int cmd_export(int argc, char **argv) {
   int csv = !strcmp(format, "csv");
   /* folded stacks (of the summary) and the flame graph need the summary profile's values only */
   int summary = (!strcmp(format, "folded") && !profile) || !strcmp(format, "flamegraph");
-  hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
   /* CSV of a v4.0 database streams from profile.db, one profile at a time;
    * what the lazy reader does not open goes through the model, whose reader
    * then says why */

@@ -55,7 +55,7 @@ int cmd_info(int argc, char **argv) {
   if (hpcdb_detect(&format, path) < 0) return cli_fail_last("info");
   if (format == HPCDB_FORMAT_HPCSTRUCT) return struct_info(path, format, c.quiet);
   /* the summary counts values (a format may count them without keeping them); the format line needs none */
-  hpcdb_read_options ro = {c.quiet ? HPCDB_READ_STRUCTURE : HPCDB_READ_COUNTS, NULL, 0, 0};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, c.quiet ? HPCDB_READ_STRUCTURE : HPCDB_READ_COUNTS, NULL, 0, 0};
   if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("info");
   printf("path:        %s\n", path);
   printf("detected:    %s\n", hpcdb_format_name(format));

@@ -102,7 +102,7 @@ static int check_profile(const cli_spec *spec, const char *p) {
 int cmd_report(int argc, char **argv) {
   if (cmd_report_is_trace(argc, argv)) return cmd_report_trace(argc, argv);
   cli_common c = {0};
-  hpcdb_report_options o = {0};
+  hpcdb_report_options o = HPCDB_REPORT_OPTIONS_INIT;
   cli_list metrics = {0};
   unsigned long long top = 0, depth = 0, width = 0;
   double threshold = 1;
@@ -159,7 +159,7 @@ int cmd_report(int argc, char **argv) {
   unsigned flags = o.view == HPCDB_VIEW_PROFILES ? HPCDB_READ_PROFILE_TOTALS : !o.profile ? HPCDB_READ_SUMMARY_ONLY : 0;
   int formulas = 0; /* a derived metric ('$0 / $1 * 100') reads every metric */
   for (uint32_t m = 0; m < o.n_metrics; m++) formulas |= strpbrk(o.metrics[m], "$*/+") != NULL;
-  hpcdb_read_options ro = {o.n_metrics && !formulas ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics, flags};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, o.n_metrics && !formulas ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics, flags};
   if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("report");
   o.all_values = ro.values == HPCDB_READ_ALL && !(ro.flags & HPCDB_READ_SUMMARY_ONLY);
   int rc = hpcdb_report(stdout, exp, &o);

@@ -76,7 +76,7 @@ static int open_traces(const char *path, int no_cache, hpcdb_experiment **exp, h
     hpcdb_db_close(db);
     return hpcdb_trace_open(t, *exp, path, &to);
   }
-  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0, 0};
   if (cli_read_opts(exp, path, &ro) < 0) return -1;
   return hpcdb_trace_open(t, *exp, NULL, &to);
 }

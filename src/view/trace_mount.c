@@ -32,7 +32,7 @@ static void progress(void *user, uint64_t done, uint64_t total) {
  * opened says 1. */
 static void *open_traces(void *arg) {
   trace_mount *m = arg;
-  hpcdb_trace_options o = {0};
+  hpcdb_trace_options o = HPCDB_TRACE_OPTIONS_INIT;
   o.progress = progress;
   o.progress_user = m;
   trace_view v;

@@ -165,7 +165,7 @@ static void scaling(const char *dir) {
     snprintf(path, sizeof path, "%s/cubes/scal.p%u.r1", dir, p);
     mkdir(path, 0777);
     snprintf(path, sizeof path, "%s/cubes/scal.p%u.r1/profile.cubex", dir, p);
-    hpcdb_cube_write_options o = {0, HPCDB_WRITE_FORCE};
+    hpcdb_cube_write_options o = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, 0, HPCDB_WRITE_FORCE};
     if (hpcdb_cube_write(e, path, &o) < 0) die(path);
     snprintf(path, sizeof path, "%s/v4/p%u.d", dir, p);
     if (hpcdb_hpctk4_write(e, path, HPCDB_WRITE_FORCE) < 0) die(path);

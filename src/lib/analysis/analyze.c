@@ -710,8 +710,9 @@ int analysis_run_values(analysis_values *v) {
 int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
                   const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
                   hpcdb_analyze_result *result) {
+  HPCDB_CHECK_OPTIONS(options, HPCDB_ANALYZE_OPTIONS_VERSION, "hpcdb_analyze_options");
   *out = NULL;
-  hpcdb_analyze_options defaults = {0};
+  hpcdb_analyze_options defaults = HPCDB_ANALYZE_OPTIONS_INIT;
   hpcdb_analyze_result ignored;
   run r = {0};
   r.opt = options ? options : &defaults;

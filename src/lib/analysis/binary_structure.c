@@ -16,7 +16,7 @@ int binary_structure_make(hpcdb_struct **out, const char *binary, const char *lm
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
   if (!mem) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the structure of %s", binary);
-  hpcdb_binstruct_options opt = {0};
+  hpcdb_binstruct_options opt = HPCDB_BINSTRUCT_OPTIONS_INIT;
   opt.threads = threads;
   opt.lm_name = lm_name;
   int rc = hpcdb_binstruct_write(binary, mem, &opt);

@@ -51,7 +51,8 @@ static int write_fresh(const char *binary_path, const char *out_path,
 int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path,
                                const char *cache_dir, const hpcdb_binstruct_options *opt,
                                int *from_cache) {
-  hpcdb_binstruct_options defaults = {0};
+  HPCDB_CHECK_OPTIONS(opt, HPCDB_BINSTRUCT_OPTIONS_VERSION, "hpcdb_binstruct_options");
+  hpcdb_binstruct_options defaults = HPCDB_BINSTRUCT_OPTIONS_INIT;
   if (!opt) opt = &defaults;
   if (from_cache) *from_cache = 0;
   if (!binary_path || !out_path) return hpcdb_fail(HPCDB_EINVAL, "no binary or output path");

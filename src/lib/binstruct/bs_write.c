@@ -379,7 +379,8 @@ static int write_symbols(writer *wr, bs_unit *u, const char *base) {
 }
 
 int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstruct_options *opt) {
-  hpcdb_binstruct_options defaults = {0};
+  HPCDB_CHECK_OPTIONS(opt, HPCDB_BINSTRUCT_OPTIONS_VERSION, "hpcdb_binstruct_options");
+  hpcdb_binstruct_options defaults = HPCDB_BINSTRUCT_OPTIONS_INIT;
   if (!opt) opt = &defaults;
   if (!binary_path || !out) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_binstruct_write: no binary or output");
   bs_binary b;

@@ -61,3 +61,9 @@ int hpcdb_fail_wrap(int status, const char *fmt, ...) {
   snprintf(last_message, sizeof last_message, "%s: %s", prefix, saved);
   return status;
 }
+
+int hpcdb_options_check(unsigned version, unsigned supported, const char *name) {
+  if (version <= supported) return 0;
+  return hpcdb_fail(HPCDB_EINVAL, "%s: version %u is newer than this library's %u (hpcdb %s)", name, version,
+                    supported, HPCDB_VERSION_STRING);
+}

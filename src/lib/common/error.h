@@ -25,6 +25,14 @@ int hpcdb_fail_at(int status, const char *path, const char *section, uint64_t of
  * where they were, without losing what the lower layer said). */
 int hpcdb_fail_wrap(int status, const char *fmt, ...) HPCDB_PRINTF(2, 3);
 
+/* Refuses an options struct from a newer caller than this library
+ * (docs/api-stability.md): version 0 is taken as 1, the first. */
+int hpcdb_options_check(unsigned version, unsigned supported, const char *name);
+#define HPCDB_CHECK_OPTIONS(opts, SUPPORTED, name)                                                 \
+  do {                                                                                             \
+    if ((opts) && hpcdb_options_check((opts)->version, (SUPPORTED), (name)) < 0) return HPCDB_EINVAL; \
+  } while (0)
+
 #define HPCDB_TRY(expr)                                                                            \
   do {                                                                                             \
     int hpcdb_try_rc_ = (expr);                                                                    \

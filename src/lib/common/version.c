@@ -2,3 +2,5 @@
 #include "hpcdb/hpcdb.h"
 
 const char *hpcdb_version(void) { return HPCDB_VERSION_STRING; }
+
+unsigned hpcdb_version_number(void) { return HPCDB_VERSION_NUMBER; }

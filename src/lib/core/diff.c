@@ -278,6 +278,7 @@ static void compare_profiles(differ *d) {
 
 int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, const hpcdb_experiment *b,
                const hpcdb_diff_options *options, hpcdb_line_fn fn, void *user) {
+  HPCDB_CHECK_OPTIONS(options, HPCDB_DIFF_OPTIONS_VERSION, "hpcdb_diff_options");
   *n_differences = 0;
   differ *d = calloc(1, sizeof *d);
   if (!d) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");

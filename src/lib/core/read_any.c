@@ -7,6 +7,7 @@
 int hpcdb_read(hpcdb_experiment **out, const char *path) { return hpcdb_read_opts(out, path, NULL); }
 
 int hpcdb_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_options *options) {
+  HPCDB_CHECK_OPTIONS(options, HPCDB_READ_OPTIONS_VERSION, "hpcdb_read_options");
   *out = NULL;
   hpcdb_format f;
   HPCDB_TRY(hpcdb_detect(&f, path));

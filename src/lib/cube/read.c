@@ -1066,5 +1066,6 @@ int cube_read_opts(hpcdb_experiment **out, const char *path, const hpcdb_read_op
 }
 
 int hpcdb_cube_read_opened(hpcdb_experiment **out, const hpcdb_cube *c, const hpcdb_read_options *options) {
+  HPCDB_CHECK_OPTIONS(options, HPCDB_READ_OPTIONS_VERSION, "hpcdb_read_options");
   return read_cube(out, c->path, options, c);
 }

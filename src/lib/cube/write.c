@@ -178,7 +178,8 @@ static int write_members(struct archive *ar, hpcdb_atomic_file *f, const hpcdb_e
 }
 
 int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_cube_write_options *options) {
-  hpcdb_cube_write_options none = {0, 0};
+  HPCDB_CHECK_OPTIONS(options, HPCDB_CUBE_WRITE_OPTIONS_VERSION, "hpcdb_cube_write_options");
+  hpcdb_cube_write_options none = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, 0, 0};
   if (!options) options = &none;
   struct stat st;
   if (!(options->flags & HPCDB_WRITE_FORCE) && stat(path, &st) == 0)

@@ -48,6 +48,7 @@ static void release(dist_run *d) {
 
 int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const hpcdb_analyze_options *options,
                        hpcdb_warning_fn warn, void *user, hpcdb_analyze_result *result, uint64_t *bytes_sent) {
+  HPCDB_CHECK_OPTIONS(options, HPCDB_ANALYZE_OPTIONS_VERSION, "hpcdb_analyze_options");
   hpcdb_analyze_result ignored;
   if (!result) result = &ignored;
   memset(result, 0, sizeof *result);

@@ -121,6 +121,7 @@ static void free_lookups(struct hpcdb_align_private *pv) {
 int hpcdb_align(hpcdb_alignment **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
                 const hpcdb_align_options *options) {
   *out = NULL;
+  HPCDB_CHECK_OPTIONS(options, HPCDB_ALIGN_OPTIONS_VERSION, "hpcdb_align_options");
   if (!runs || n_runs == 0) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_align: no runs");
   for (uint32_t r = 0; r < n_runs; r++)
     if (!runs[r] || runs[r]->n_contexts == 0) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_align: run %u has no context tree", r);

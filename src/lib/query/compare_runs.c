@@ -32,6 +32,7 @@ static int fill_run(hpcdb_comparison *c, const hpcdb_experiment *e, uint32_t r) 
 
 int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
                   const hpcdb_compare_options *options) {
+  HPCDB_CHECK_OPTIONS(options, HPCDB_COMPARE_OPTIONS_VERSION, "hpcdb_compare_options");
   *out = NULL;
   hpcdb_comparison *c = calloc(1, sizeof *c);
   if (!c) return hpcdb_fail(HPCDB_ENOMEM, "out of memory comparing runs");

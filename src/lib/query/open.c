@@ -8,8 +8,11 @@
 
 int hpcdb_query_from_source(hpcdb_query **out, const hpcdb_qsource *src) {
   *out = NULL;
-  if (!src || !src->ops || !src->exp || src->exp->n_contexts == 0)
-    return hpcdb_fail(HPCDB_EINVAL, "a query needs a source with a tree");
+  if (!src || !src->ops) return hpcdb_fail(HPCDB_EINVAL, "a query needs a source");
+  if (src->ops->version == 0 || src->ops->version > HPCDB_QSOURCE_OPS_VERSION)
+    return hpcdb_fail(HPCDB_EINVAL, "hpcdb_qsource_ops: version %u, this library knows 1 to %u", src->ops->version,
+                      HPCDB_QSOURCE_OPS_VERSION);
+  if (!src->exp || src->exp->n_contexts == 0) return hpcdb_fail(HPCDB_EINVAL, "a query needs a source with a tree");
   hpcdb_query *q = calloc(1, sizeof *q);
   if (!q) {
     if (src->ops->close) src->ops->close(src->impl);

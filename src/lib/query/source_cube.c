@@ -30,7 +30,7 @@ static int cube_column(void *impl, uint32_t metric, double *inc, double *exc, un
   const cube_source *s = impl;
   const hpcdb_experiment *e = s->exp;
   const char *name = e->metrics[metric].name;
-  hpcdb_read_options ro = {HPCDB_READ_METRICS, &name, 1, HPCDB_READ_SUMMARY_ONLY};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_METRICS, &name, 1, HPCDB_READ_SUMMARY_ONLY};
   hpcdb_experiment *one;
   HPCDB_TRY(hpcdb_cube_read_opened(&one, s->cube, &ro));
   uint32_t m = 0, p = 0;
@@ -149,12 +149,12 @@ static void cube_close(void *impl) {
   free(s);
 }
 
-static const hpcdb_qsource_ops cube_ops = {"cube", cube_column, cube_profiles, cube_close, cube_profile_column};
+static const hpcdb_qsource_ops cube_ops = {HPCDB_QSOURCE_OPS_VERSION, "cube", cube_column, cube_profiles, cube_close, cube_profile_column};
 
 int query_source_cube(hpcdb_qsource *out, const char *path) {
   cube_source *s = calloc(1, sizeof *s);
   if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0}; /* values: cube_column, per metric */
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0, 0}; /* values: cube_column, per metric */
   int rc = (s->path = strdup(path)) ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if (rc == 0) rc = hpcdb_cube_open(&s->cube, path);
   if (rc == 0) rc = hpcdb_cube_read_opened(&s->exp, s->cube, &ro);

@@ -91,7 +91,7 @@ static void db_close(void *impl) {
   free(s);
 }
 
-static const hpcdb_qsource_ops db_ops = {"v4.0 mapped", db_column, db_profiles, db_close, db_profile_column};
+static const hpcdb_qsource_ops db_ops = {HPCDB_QSOURCE_OPS_VERSION, "v4.0 mapped", db_column, db_profiles, db_close, db_profile_column};
 
 int query_source_db(hpcdb_qsource *out, const char *dir) {
   db_source *s = calloc(1, sizeof *s);

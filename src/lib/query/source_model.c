@@ -77,7 +77,7 @@ static void model_close(void *impl) {
   free(s);
 }
 
-static const hpcdb_qsource_ops model_ops = {"model", model_column, model_profiles, model_close, model_profile_column};
+static const hpcdb_qsource_ops model_ops = {HPCDB_QSOURCE_OPS_VERSION, "model", model_column, model_profiles, model_close, model_profile_column};
 
 int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, int owned) {
   model_source *s = calloc(1, sizeof *s);

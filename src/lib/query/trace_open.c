@@ -55,6 +55,7 @@ static int open_model(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
 
 int hpcdb_trace_open(hpcdb_trace_set **out, const hpcdb_experiment *exp, const char *db_dir,
                      const hpcdb_trace_options *options) {
+  HPCDB_CHECK_OPTIONS(options, HPCDB_TRACE_OPTIONS_VERSION, "hpcdb_trace_options");
   *out = NULL;
   hpcdb_trace_set *t = calloc(1, sizeof *t);
   if (!t) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");

@@ -6,6 +6,7 @@
 #include "report/table.h"
 
 int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *o) {
+  HPCDB_CHECK_OPTIONS(o, HPCDB_REPORT_OPTIONS_VERSION, "hpcdb_report_options");
   report_data d;
   /* the profiles view lists profiles itself; --profile only filters its rows */
   HPCDB_TRY(report_data_build(&d, exp, o->metrics, o->n_metrics, o->view == HPCDB_VIEW_PROFILES ? NULL : o->profile,

@@ -62,5 +62,6 @@ static int shares(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set 
 
 int hpcdb_report_trace(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t,
                        const hpcdb_trace_report_options *o) {
+  HPCDB_CHECK_OPTIONS(o, HPCDB_TRACE_REPORT_OPTIONS_VERSION, "hpcdb_trace_report_options");
   return o->at ? path_at(out, exp, t, o) : shares(out, exp, t, o);
 }

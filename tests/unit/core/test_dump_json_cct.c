@@ -27,7 +27,7 @@ static int json_from_cct(FILE *out, const hpcdb_experiment *exp, const void *db)
 static char *dumped_from_cct(const char *dir, int *rc) {
   hpcdb_experiment *meta = NULL;
   hpcdb_db *db = NULL;
-  hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
   char *text = NULL;
   *rc = hpcdb_read_opts(&meta, dir, &ro);
   if (*rc == 0) *rc = hpcdb_db_open(&db, dir);

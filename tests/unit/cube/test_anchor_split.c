@@ -133,7 +133,7 @@ static void samples(void) {
     snprintf(rel, sizeof rel, "cube/%s.cubex", names[i]);
     snprintf(copy, sizeof copy, "%s/%s.cubex", tmp, names[i]);
     hpcdb_experiment *exp;
-    hpcdb_cube_write_options wo = {0, HPCDB_WRITE_FORCE};
+    hpcdb_cube_write_options wo = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, 0, HPCDB_WRITE_FORCE};
     CHECK_RC(hpcdb_read(&exp, testlib_sample(rel)));
     CHECK_RC(hpcdb_cube_write(exp, copy, &wo));
     hpcdb_experiment_free(exp);

@@ -90,7 +90,7 @@ static void samples(void) {
     snprintf(rel, sizeof rel, "hpctoolkit-v4/%s", dbs[i]);
     snprintf(out, sizeof out, "%s/%s.cubex", tmp, dbs[i]);
     hpcdb_experiment *src, *back;
-    hpcdb_cube_write_options wo = {0, HPCDB_WRITE_FORCE};
+    hpcdb_cube_write_options wo = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, 0, HPCDB_WRITE_FORCE};
     CHECK_RC(hpcdb_read(&src, testlib_sample(rel)));
     CHECK_RC(hpcdb_cube_write(src, out, &wo));
     CHECK_RC(hpcdb_read(&back, out));

@@ -187,7 +187,7 @@ static uint32_t n_summaries(const hpcdb_experiment *e, const char *name) {
 static void rewritten(const hpcdb_experiment *e, const char *dir, int be) {
   char path[1024];
   snprintf(path, sizeof path, "%s/rewritten-%s.cubex", dir, be ? "be" : "le");
-  hpcdb_cube_write_options o = {0, HPCDB_WRITE_FORCE};
+  hpcdb_cube_write_options o = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, 0, HPCDB_WRITE_FORCE};
   CHECK_RC(hpcdb_cube_write(e, path, &o));
   hpcdb_experiment *back = NULL;
   CHECK_RC(hpcdb_cube_read(&back, path));

@@ -156,7 +156,7 @@ static int print_report(FILE *out, const hpcdb_experiment *exp, const void *arg)
  * full read's; with `fails`, every read fails with the same message. */
 static void same_output(const char *path, int fails) {
   hpcdb_experiment *full = NULL, *counted = NULL, *summary = NULL;
-  hpcdb_read_options counts = {HPCDB_READ_COUNTS, NULL, 0, 0}, sums = {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
+  hpcdb_read_options counts = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_COUNTS, NULL, 0, 0}, sums = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
   char message[1024];
   int rc = hpcdb_read(&full, path);
   snprintf(message, sizeof message, "%s", hpcdb_last_error());
@@ -256,7 +256,7 @@ int main(void) {
     same_tree(testlib_sample(rel), 0, 0);
     snprintf(copy, sizeof copy, "%s/%s.cubex", tmp, samples[i]);
     hpcdb_experiment *exp;
-    hpcdb_cube_write_options wo = {0, HPCDB_WRITE_FORCE};
+    hpcdb_cube_write_options wo = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, 0, HPCDB_WRITE_FORCE};
     CHECK_RC(hpcdb_read(&exp, testlib_sample(rel)));
     CHECK_RC(hpcdb_cube_write(exp, copy, &wo));
     hpcdb_experiment_free(exp);

@@ -45,7 +45,7 @@ static int print_info(FILE *out, const hpcdb_experiment *exp, const void *arg) {
  * given flags. */
 static void same_report_read(const char *path, const hpcdb_experiment *full, const char *name, hpcdb_view v,
                              unsigned flags) {
-  hpcdb_read_options ro = {name ? HPCDB_READ_METRICS : HPCDB_READ_ALL, name ? &name : NULL, name ? 1 : 0, flags};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, name ? HPCDB_READ_METRICS : HPCDB_READ_ALL, name ? &name : NULL, name ? 1 : 0, flags};
   hpcdb_experiment *part;
   CHECK(hpcdb_read_opts(&part, path, &ro) == 0);
   CHECK(part->n_metrics == full->n_metrics);
@@ -100,7 +100,7 @@ static char *info_head(const hpcdb_experiment *exp) {
 /* info's whole text from a read that counts values without keeping them. */
 static void same_info(const char *path, const hpcdb_experiment *full) {
   hpcdb_experiment *counted;
-  hpcdb_read_options ro = {HPCDB_READ_COUNTS, NULL, 0, 0};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_COUNTS, NULL, 0, 0};
   CHECK(hpcdb_read_opts(&counted, path, &ro) == 0);
   int rc_full, rc_counted;
   char *a = testlib_printed(print_info, full, NULL, &rc_full), *b = testlib_printed(print_info, counted, NULL, &rc_counted);
@@ -116,7 +116,7 @@ static void check_file(const char *path) {
   hpcdb_experiment *full, *bare;
   CHECK(hpcdb_read(&full, path) == 0);
   same_info(path, full);
-  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0, 0};
   CHECK(hpcdb_read_opts(&bare, path, &ro) == 0);
   CHECK(bare->n_profiles == full->n_profiles);
   char *a = info_head(full), *b = info_head(bare);
@@ -219,7 +219,7 @@ int main(int argc, char **argv) {
     snprintf(copy, sizeof copy, "%s/%s.hpcdb.cubex", tmp, samples[i]);
     snprintf(name, sizeof name, "%s.hpcdb", samples[i]);
     hpcdb_experiment *exp;
-    hpcdb_cube_write_options wo = {0, HPCDB_WRITE_FORCE};
+    hpcdb_cube_write_options wo = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, 0, HPCDB_WRITE_FORCE};
     CHECK(hpcdb_read(&exp, testlib_sample(rel)) == 0);
     CHECK(hpcdb_cube_write(exp, copy, &wo) == 0);
     hpcdb_experiment_free(exp);

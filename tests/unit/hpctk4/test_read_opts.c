@@ -38,7 +38,7 @@ static void same_output(const char *path, const char *what, testlib_print_fn fn,
 
 static void check_db(const char *path) {
   hpcdb_experiment *full, *part;
-  hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
   CHECK_RC(hpcdb_read(&full, path));
   CHECK_RC(hpcdb_read_opts(&part, path, &ro));
   CHECK(part->n_profiles == full->n_profiles && part->n_contexts == full->n_contexts);

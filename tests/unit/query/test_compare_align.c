@@ -112,7 +112,7 @@ static void rules(void) {
   }
   /* exact lines only: the moved loop is on each side alone */
   hpcdb_alignment *exact;
-  hpcdb_align_options o = {0, 1};
+  hpcdb_align_options o = {HPCDB_ALIGN_OPTIONS_VERSION, 0, 1};
   CHECK_RC(hpcdb_align(&exact, runs, 2, &o));
   if (exact) {
     uint32_t l = only(exact, "loop at a.c:30");
@@ -120,7 +120,7 @@ static void rules(void) {
     hpcdb_alignment_free(exact);
   }
   /* a tolerance of 2 lines does not reach a move of 3 */
-  hpcdb_align_options near = {2, 0};
+  hpcdb_align_options near = {HPCDB_ALIGN_OPTIONS_VERSION, 2, 0};
   CHECK_RC(hpcdb_align(&exact, runs, 2, &near));
   if (exact) {
     CHECK(!present(exact, only(exact, "loop at a.c:30"), 1));

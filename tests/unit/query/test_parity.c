@@ -92,7 +92,7 @@ static int aggregated(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qview view, doubl
 /* The first ROWS data lines of report's CSV. */
 static char *report_rows(const char *path, hpcdb_view view, const char *metric) {
   const char *metrics[1] = {metric};
-  hpcdb_read_options ro = {HPCDB_READ_METRICS, metrics, 1, HPCDB_READ_SUMMARY_ONLY};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_METRICS, metrics, 1, HPCDB_READ_SUMMARY_ONLY};
   hpcdb_experiment *exp;
   if (hpcdb_read_opts(&exp, path, &ro) < 0) return NULL;
   hpcdb_report_options o = {0};
