@@ -12,3 +12,4 @@ add_test(NAME api/symbols
 add_test(NAME api/headers
          COMMAND python3 ${API_TESTS}/check_headers.py ${CMAKE_C_COMPILER} "${HPCDB_CXX}"
                  ${PROJECT_SOURCE_DIR}/include)
+add_test(NAME api/one-source COMMAND python3 ${API_TESTS}/check_one_source.py ${PROJECT_SOURCE_DIR})
