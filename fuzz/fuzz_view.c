@@ -69,7 +69,9 @@ FILE *__wrap_fopen(const char *path, const char *mode) {
 
 static void open_server(void) {
   if (server.n_dbs) return;
-  if (!realpath(HPCDB_FUZZ_VIEW_DB, db_root) || hpcdb_query_open(&server.dbs[0].q, db_root) < 0) {
+  hpcdb_source *db = NULL;
+  if (!realpath(HPCDB_FUZZ_VIEW_DB, db_root) || hpcdb_source_open(&db, db_root, NULL) < 0 ||
+      hpcdb_query_on(&server.dbs[0].q, db) < 0) {
     fprintf(stderr, "fuzz_view: cannot open %s: %s\n", HPCDB_FUZZ_VIEW_DB, hpcdb_last_error());
     abort();
   }
@@ -78,8 +80,8 @@ static void open_server(void) {
   server.dbs[0].path = db_root;
   server.dbs[0].src_root = realpath(src, real) ? strdup(real) : NULL;
   /* the same database as the second one: hpcdb view A B's routes (db=1, /api/compare/) answer too */
-  if (hpcdb_query_open(&server.dbs[1].q, db_root) < 0) {
-    fprintf(stderr, "fuzz_view: cannot open %s twice: %s\n", HPCDB_FUZZ_VIEW_DB, hpcdb_last_error());
+  if (hpcdb_query_on(&server.dbs[1].q, db) < 0) {
+    fprintf(stderr, "fuzz_view: cannot query %s twice: %s\n", HPCDB_FUZZ_VIEW_DB, hpcdb_last_error());
     abort();
   }
   server.dbs[1].path = db_root;
@@ -89,7 +91,9 @@ static void open_server(void) {
   memcpy(server.token, TOKEN, sizeof TOKEN);
   guard_install();
   setenv("XDG_CACHE_HOME", "/tmp/hpcdb-fuzz-view-cache", 1); /* the trace index's cache, not the user's */
-  if (trace_view_open(&timeline, db_root, NULL) < 0) {
+  int traced = trace_view_open(&timeline, db, NULL);
+  hpcdb_source_close(db); /* the queries and the timeline hold it */
+  if (traced < 0) {
     fprintf(stderr, "fuzz_view: no timeline in %s: %s\n", db_root, hpcdb_last_error());
     abort();
   }

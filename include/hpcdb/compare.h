@@ -16,8 +16,8 @@
 #include <stdint.h>
 
 #include "hpcdb/model.h"
+#include "hpcdb/source.h"
 
-struct hpcdb_db;
 struct hpcdb_compare_private;
 
 #ifdef __cplusplus
@@ -96,19 +96,14 @@ typedef struct hpcdb_compare_options {
   unsigned version; /* HPCDB_COMPARE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   /* The metric to compare, per run: metrics[run] (NULL, or a NULL entry:
    * the first run's metric when named, else hpcdb_default_metric of the
-   * first run; another run takes the metric of the same name, else one
+   * first run (of a lazy source: hpcdb_query_default_column's); another run takes the metric of the same name, else one
    * documented as equivalent, e.g. a Cube file's "time" for "REALTIME (sec)"). */
   const char *const *metrics;
   hpcdb_align_options align;
-  /* Per run (NULL, or a NULL entry: the values are in the model): a v4.0
-   * database opened with hpcdb_hpctk4_read_lazy, the run its experiment; a
-   * summary profile without values in the model is read from it while the
-   * run's values are taken (then freed), the other profiles' values one at a
-   * time or, with profiles_on_demand, per context from cct.db. */
-  const struct hpcdb_db *const *dbs;
-  /* With dbs: no pass over the profiles; the per-profile mean and max are
+  /* With lazy sources (hpcdb_compare_sources: a v4.0 database with cct.db, a
+   * Cube file): no pass over the profiles; the per-profile mean and max are
    * NaN until hpcdb_compare_profiles asks for some nodes' (a table shows a
-   * few hundred of a database's nodes; each is one context of cct.db). */
+   * few hundred of a database's nodes; each is one context's values). */
   int profiles_on_demand;
 } hpcdb_compare_options;
 
@@ -130,9 +125,17 @@ typedef struct hpcdb_comparison {
 
 HPCDB_API int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
                             const hpcdb_compare_options *options);
+/* The same over sources (hpcdb/source.h), which the comparison holds a
+ * reference to: a lazy source's values are read through it (a v4.0
+ * database's summary, decoded once for every reader of the source; a Cube
+ * file's compared metric alone), its profiles one at a time or, with
+ * profiles_on_demand, per node. hpcdb_compare is this over sources made from
+ * the experiments. */
+HPCDB_API int hpcdb_compare_sources(hpcdb_comparison **out, hpcdb_source *const *srcs, uint32_t n_runs,
+                                    const hpcdb_compare_options *options);
 HPCDB_API void hpcdb_comparison_free(hpcdb_comparison *c);
 /* profiles_on_demand: the per-profile mean and max of these nodes, from each
- * run's cct.db (nodes already done, and runs without a database, are left). */
+ * lazy run's source (nodes already done, and other runs, are left). */
 HPCDB_API int hpcdb_compare_profiles(hpcdb_comparison *c, const uint32_t *nodes, uint32_t n);
 
 /* Side A is runs [0, n_a), side B the rest: one node's figures. */

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "hpcdb/model.h"
+#include "hpcdb/source.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,9 +76,14 @@ typedef struct hpcdb_qsource {
 
 typedef struct hpcdb_query hpcdb_query;
 
-/* Opens any path hpcdb reads: a v4.0 database directory through the mapped
- * accessor (the tree and the summary profile in memory, other values read on
- * demand), a Cube file through its reader, anything else loaded whole. */
+/* A query over a source (hpcdb/source.h), which it holds a reference to:
+ * the trace set and the comparison of the same path share it. */
+HPCDB_API int hpcdb_query_on(hpcdb_query **out, hpcdb_source *src);
+/* The query's source (for a trace set or a comparison of the same data). */
+HPCDB_API hpcdb_source *hpcdb_query_source(const hpcdb_query *q);
+/* hpcdb_source_open(path, NULL) and a query on it alone: a v4.0 database
+ * directory through the mapped accessor, a Cube file through its reader,
+ * anything else loaded whole. */
 HPCDB_API int hpcdb_query_open(hpcdb_query **out, const char *path);
 /* A query over an experiment the caller keeps (and frees after the query). */
 HPCDB_API int hpcdb_query_from_experiment(hpcdb_query **out, const hpcdb_experiment *exp);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "hpcdb/model.h"
+#include "hpcdb/source.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,10 +100,9 @@ HPCDB_API int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const ch
 
 /* Every value in long form: context,profile,metric,inclusive,exclusive. */
 HPCDB_API int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp);
-/* The same rows from a v4.0 database read by hpcdb_hpctk4_read_lazy (exp,
- * db), one profile's values in memory at a time. */
-struct hpcdb_db;
-HPCDB_API int hpcdb_export_csv_db(FILE *out, const hpcdb_experiment *exp, const struct hpcdb_db *db);
+/* The same rows from any source (hpcdb/source.h), one profile's values in
+ * memory at a time (a v4.0 database's read from profile.db). */
+HPCDB_API int hpcdb_export_csv_source(FILE *out, hpcdb_source *src);
 
 #ifdef __cplusplus
 }

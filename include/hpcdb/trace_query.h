@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "hpcdb/model.h"
+#include "hpcdb/source.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,7 +76,13 @@ typedef struct hpcdb_trace_options {
  * without traces gives HPCDB_EINVAL. */
 HPCDB_API int hpcdb_trace_open(hpcdb_trace_set **out, const hpcdb_experiment *exp, const char *db_dir,
                                const hpcdb_trace_options *options);
+/* The traces of a source (hpcdb/source.h): a v4.0 directory's trace.db in
+ * place, else the loaded experiment's traces, as hpcdb_trace_open; the set
+ * holds a reference to the source. */
+HPCDB_API int hpcdb_trace_open_source(hpcdb_trace_set **out, hpcdb_source *src, const hpcdb_trace_options *options);
 HPCDB_API void hpcdb_trace_close(hpcdb_trace_set *t);
+/* The experiment whose traces these are. */
+HPCDB_API const hpcdb_experiment *hpcdb_trace_experiment(const hpcdb_trace_set *t);
 
 typedef struct hpcdb_trace_info {
   uint32_t n_rows;

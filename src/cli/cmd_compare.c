@@ -254,34 +254,32 @@ static int load_profiles(const compare_cli *c) {
 
 static int run(args *a) {
   compare_cli *c = &a->c;
-  hpcdb_experiment *runs[MAX_RUNS] = {0};
-  hpcdb_db *dbs[MAX_RUNS] = {0};
+  hpcdb_source *srcs[MAX_RUNS] = {0};
+  const hpcdb_experiment *runs[MAX_RUNS] = {0};
   const char *metrics[MAX_RUNS];
   hpcdb_comparison *cmp = NULL;
   int rc = EXIT_FAILED;
   uint32_t n = a->n_paths;
-  if (compare_read_runs(a->paths, a->n_paths, runs, dbs) < 0) goto done;
-  /* the first run's default metric, chosen here where its summary can be read and let go: the
-   * other runs take it by name or a documented equivalent (hpcdb_compare) */
-  const char *chosen = a->metric_a;
-  if (!chosen && !a->explain && !(chosen = compare_default_metric(runs[0], dbs[0]))) {
-    fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
-    goto done;
-  }
+  if (compare_read_runs(a->paths, a->n_paths, srcs) < 0) goto done;
+  for (uint32_t r = 0; r < n; r++) runs[r] = hpcdb_source_experiment(srcs[r]);
   for (uint32_t r = 0; r < n; r++) {
     if (c->param_name && a->n_values == 0 && hpcdb_run_parameter(&a->params[r], runs[r], c->param_name) < 0) {
       fprintf(stderr, "hpcdb compare: %s (or give --param %s=VALUE per run)\n", hpcdb_last_error(), c->param_name);
       goto done;
     }
     metrics[r] = r < c->n_a || c->param_name || !a->metric_b ? a->metric_a : a->metric_b;
-    if (!a->metric_a) metrics[r] = r == 0 ? chosen : NULL;
   }
+<<<<<<< HEAD
   hpcdb_compare_options opt = {HPCDB_COMPARE_OPTIONS_VERSION, metrics, a->align, (const hpcdb_db *const *)dbs, 1};
   if (hpcdb_compare(&cmp, (const hpcdb_experiment *const *)runs, n, &opt) < 0) {
+=======
+  hpcdb_compare_options opt = {.metrics = metrics, .align = a->align, .profiles_on_demand = 1};
+  if (hpcdb_compare_sources(&cmp, srcs, n, &opt) < 0) {
+>>>>>>> source
     fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
     goto done;
   }
-  c->runs = (const hpcdb_experiment *const *)runs;
+  c->runs = runs;
   c->paths = a->paths;
   c->n_runs = n;
   c->cmp = cmp;
@@ -313,10 +311,7 @@ static int run(args *a) {
 done:
   if (fflush(stdout) != 0 && rc == EXIT_OK) rc = EXIT_FAILED;
   hpcdb_comparison_free(cmp);
-  for (uint32_t r = 0; r < n; r++) {
-    hpcdb_experiment_free(runs[r]);
-    hpcdb_db_close(dbs[r]);
-  }
+  for (uint32_t r = 0; r < n; r++) hpcdb_source_close(srcs[r]);
   return rc;
 }
 

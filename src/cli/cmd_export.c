@@ -97,12 +97,12 @@ int cmd_export(int argc, char **argv) {
   if (profile && strchr(profile, '=') && hpcdb_profile_pattern_check(profile, bad, sizeof bad) < 0)
     return cli_refuse(&spec, bad);
   if (cli_output_check("export", out, force) != 0) return EXIT_FAILED;
-  hpcdb_experiment *exp;
-  hpcdb_db *db = NULL;
-  hpcdb_format detected;
+  hpcdb_experiment *exp = NULL;
+  hpcdb_source *src = NULL;
   int csv = !strcmp(format, "csv");
   /* folded stacks (of the summary) and the flame graph need the summary profile's values only */
   int summary = (!strcmp(format, "folded") && !profile) || !strcmp(format, "flamegraph");
+<<<<<<< HEAD
   hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
   /* CSV of a v4.0 database streams from profile.db, one profile at a time;
    * what the lazy reader does not open goes through the model, whose reader
@@ -112,13 +112,19 @@ int cmd_export(int argc, char **argv) {
     cli_warnings(exp);
   else if (cli_read_opts(&exp, path, &ro) < 0)
     return cli_fail_last("export");
+=======
+  hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
+  /* CSV goes profile by profile through the source (a v4.0 database's from profile.db) */
+  if (csv ? hpcdb_source_open(&src, path, NULL) < 0 : cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("export");
+  if (src) cli_warnings(hpcdb_source_experiment(src));
+>>>>>>> source
   uint32_t selected = 0;
-  for (uint32_t p = 0; profile && p < exp->n_profiles; p++) selected += hpcdb_profile_matches(exp, &exp->profiles[p], profile);
+  for (uint32_t p = 0; profile && exp && p < exp->n_profiles; p++) selected += hpcdb_profile_matches(exp, &exp->profiles[p], profile);
   if (profile && !selected) {
     fprintf(stderr, "hpcdb export: no profile %s \"%s\" ('hpcdb report --view profiles' lists them)\n",
             strchr(profile, '=') ? "matches" : "has the identity", profile);
     hpcdb_experiment_free(exp);
-    hpcdb_db_close(db);
+    hpcdb_source_close(src);
     return EXIT_FAILED;
   }
   if (!metric && !csv && strcmp(format, "chrome-trace")) { /* say which metric the default is */
@@ -132,18 +138,18 @@ int cmd_export(int argc, char **argv) {
   cli_output o;
   if (cli_output_open(&o, "export", out) != 0) {
     hpcdb_experiment_free(exp);
-    hpcdb_db_close(db);
+    hpcdb_source_close(src);
     return EXIT_FAILED;
   }
   FILE *f = o.f;
-  int rc = csv                            ? (db ? hpcdb_export_csv_db(f, exp, db) : hpcdb_export_csv(f, exp))
+  int rc = csv                            ? hpcdb_export_csv_source(f, src)
            : !strcmp(format, "speedscope")   ? hpcdb_export_speedscope(f, exp, metric)
            : !strcmp(format, "chrome-trace") ? hpcdb_export_chrome_trace(f, exp)
            : !strcmp(format, "flamegraph")   ? hpcdb_export_flamegraph(f, exp, metric)
            : !strcmp(format, "html")         ? hpcdb_export_html(f, exp, metric)
                                              : hpcdb_export_folded(f, exp, metric, profile);
   hpcdb_experiment_free(exp);
-  hpcdb_db_close(db);
+  hpcdb_source_close(src);
   if (rc < 0) {
     cli_fail_last("export");
     return cli_output_finish(&o, "export", 0);

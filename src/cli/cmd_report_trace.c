@@ -66,9 +66,11 @@ static int pair(const char *s, uint64_t *a, uint64_t *b) {
   return *end || errno ? -1 : 0;
 }
 
-static int open_traces(const char *path, int no_cache, hpcdb_experiment **exp, hpcdb_trace_set **t) {
-  hpcdb_format fmt;
+/* The traces through the path's source: a v4.0 database's trace.db in place,
+ * else the traces of the experiment read without its values. */
+static int open_traces(const char *path, int no_cache, hpcdb_trace_set **t) {
   hpcdb_trace_options to = {.flags = no_cache ? HPCDB_TRACE_NO_CACHE : 0u};
+<<<<<<< HEAD
   if (hpcdb_detect(&fmt, path) < 0) return -1;
   if (fmt == HPCDB_FORMAT_HPCTK4_DIR) {
     hpcdb_db *db = NULL;
@@ -79,6 +81,15 @@ static int open_traces(const char *path, int no_cache, hpcdb_experiment **exp, h
   hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0, 0};
   if (cli_read_opts(exp, path, &ro) < 0) return -1;
   return hpcdb_trace_open(t, *exp, NULL, &to);
+=======
+  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0};
+  hpcdb_source *src;
+  if (hpcdb_source_open(&src, path, &ro) < 0) return -1;
+  cli_warnings(hpcdb_source_experiment(src));
+  int rc = hpcdb_trace_open_source(t, src, &to);
+  hpcdb_source_close(src); /* the set's reference keeps it */
+  return rc;
+>>>>>>> source
 }
 
 int cmd_report_trace(int argc, char **argv) {
@@ -110,13 +121,11 @@ int cmd_report_trace(int argc, char **argv) {
     o.window = 1, o.t0 = a, o.t1 = b;
   }
   if (cli_seen(&spec, "--depth")) o.depth = (uint32_t)depth;
-  hpcdb_experiment *exp = NULL;
   hpcdb_trace_set *t = NULL;
-  int rc = open_traces(spec.pos[0], no_cache, &exp, &t);
-  if (rc == 0) rc = hpcdb_report_trace(stdout, exp, t, &o);
+  int rc = open_traces(spec.pos[0], no_cache, &t);
+  if (rc == 0) rc = hpcdb_report_trace(stdout, hpcdb_trace_experiment(t), t, &o);
   if (rc < 0) rc = cli_fail_last("report");
   hpcdb_trace_close(t);
-  hpcdb_experiment_free(exp);
   return rc ? rc : EXIT_OK;
 }
 

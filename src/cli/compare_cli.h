@@ -27,12 +27,9 @@ typedef struct compare_cli {
   const char *param_name;
 } compare_cli;
 
-/* Reads the runs (compare_read.c); dbs[r] is set for a v4.0 database read lazily (close it);
- * -1 with a message on stderr when one cannot be read. */
-int compare_read_runs(const char *const *paths, uint32_t n, hpcdb_experiment **runs, hpcdb_db **dbs);
-/* hpcdb_default_metric of a run read by compare_read_runs (its summary read from db for the time of
- * the choice); NULL with the library's error set. */
-const char *compare_default_metric(hpcdb_experiment *exp, const hpcdb_db *db);
+/* Opens the runs as sources (compare_read.c; close them); -1 with a message on stderr when one
+ * cannot be read. */
+int compare_read_runs(const char *const *paths, uint32_t n, hpcdb_source **srcs);
 /* Two sides: header, summary of regressions and improvements, the table (or CSV). */
 void compare_print(FILE *out, const compare_cli *c);
 /* The CI gate: lines naming the nodes slower than the limit; returns how many. */

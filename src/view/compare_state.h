@@ -11,9 +11,8 @@
 struct view_db;
 
 typedef struct view_compare {
-  hpcdb_experiment *runs[2]; /* read as hpcdb compare reads them: a v4.0 database without its values */
-  hpcdb_db *dbs[2];          /* the v4.0 databases the values come from, or NULL */
-  hpcdb_comparison *cmp;
+  const hpcdb_experiment *runs[2]; /* the databases' experiments, as their queries hold them */
+  hpcdb_comparison *cmp;           /* over the databases' sources (the queries'), holding references */
   char *metric;              /* the metric of side A compared */
   hpcdb_compare_functions fn; /* the bottom-up view's rows, made on first use */
   int have_fn;

@@ -102,19 +102,12 @@ int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, tra
   return 0;
 }
 
-int trace_view_open(trace_view *v, const char *path, const hpcdb_trace_options *options) {
-  hpcdb_format fmt;
-  *v = (trace_view){0};
-  int rc = hpcdb_detect(&fmt, path), in_place = rc == 0 && fmt == HPCDB_FORMAT_HPCTK4_DIR;
-  hpcdb_db *db = NULL;
-  if (rc == 0) rc = in_place ? hpcdb_hpctk4_read_lazy(&v->exp, &db, path) : hpcdb_read(&v->exp, path);
-  hpcdb_db_close(db);
-  if (rc == 0) rc = hpcdb_trace_open(&v->set, v->exp, in_place ? path : NULL, options);
-  return rc;
+int trace_view_open(trace_view *v, hpcdb_source *src, const hpcdb_trace_options *options) {
+  *v = (trace_view){hpcdb_source_experiment(src), NULL};
+  return hpcdb_trace_open_source(&v->set, src, options);
 }
 
 void trace_view_close(trace_view *v) {
   hpcdb_trace_close(v->set);
-  hpcdb_experiment_free(v->exp);
   *v = (trace_view){0};
 }

@@ -29,8 +29,8 @@
 #define TRACE_MAX_CELLS (4u << 20) /* width x height: bounds a tile's memory (~100 MB) */
 
 typedef struct trace_view {
-  hpcdb_experiment *exp;
-  hpcdb_trace_set *set;
+  const hpcdb_experiment *exp; /* the source's */
+  hpcdb_trace_set *set;       /* holds a reference to the source */
 } trace_view;
 
 typedef struct trace_reply {
@@ -47,7 +47,7 @@ typedef const char *(*trace_arg_fn)(void *ctx, const char *name);
  * v4.0 directory), with options (NULL: the defaults) for building the
  * index. 0, or a negative hpcdb_status (the viewer then shows no timeline:
  * HPCDB_EINVAL means the database has no traces). */
-int trace_view_open(trace_view *v, const char *path, const hpcdb_trace_options *options);
+int trace_view_open(trace_view *v, hpcdb_source *src, const hpcdb_trace_options *options);
 void trace_view_close(trace_view *v);
 
 /* 1 when url is a trace route (then *out holds the answer, the body to be

@@ -15,9 +15,10 @@ static const char *arg(void *conn, const char *name) {
  * far the index is (the page then asks again). */
 #define WAIT_MS 100
 
-void trace_mount_init(trace_mount *m, const char *path) {
+void trace_mount_init(trace_mount *m, hpcdb_source *source) {
   memset(m, 0, sizeof *m);
-  m->path = path;
+  m->source = source;
+  m->path = hpcdb_source_path(source);
   pthread_mutex_init(&m->lock, NULL);
   pthread_cond_init(&m->changed, NULL);
 }
@@ -36,7 +37,7 @@ static void *open_traces(void *arg) {
   o.progress = progress;
   o.progress_user = m;
   trace_view v;
-  int ok = trace_view_open(&v, m->path, &o) == 0;
+  int ok = trace_view_open(&v, m->source, &o) == 0;
   pthread_mutex_lock(&m->lock);
   if (ok) m->view = v;
   else snprintf(m->error, sizeof m->error, "no timeline: %s", hpcdb_last_error());

@@ -22,7 +22,8 @@
 #include "routes_trace.h"
 
 typedef struct trace_mount {
-  const char *path; /* the database, as the viewer opened it */
+  hpcdb_source *source; /* the database, as the viewer opened it (the caller's reference) */
+  const char *path;     /* its path */
   pthread_mutex_t lock;
   pthread_cond_t changed;
   int opened; /* 0: not yet started; 2: opening; 1: open; -1: failed (error holds why) */
@@ -33,7 +34,7 @@ typedef struct trace_mount {
   trace_view view;
 } trace_mount;
 
-void trace_mount_init(trace_mount *m, const char *path);
+void trace_mount_init(trace_mount *m, hpcdb_source *source);
 /* Starts opening the traces in the background (nothing when started already). */
 void trace_mount_start(trace_mount *m);
 /* Waits for an opening under way, then closes. */

@@ -46,13 +46,18 @@ static int open_db(view_db *db, const char *path) {
     if (view_analyze_temp(path, &db->temp, &db->temp_db) < 0) return -1;
     path = db->temp_db;
   }
-  if (hpcdb_query_open(&db->q, path) < 0) {
+  /* one source per database: the tables' query, the timeline and the comparison share it */
+  hpcdb_source *opened;
+  int rc = hpcdb_source_open(&opened, path, NULL);
+  if (rc == 0) rc = hpcdb_query_on(&db->q, opened);
+  hpcdb_source_close(opened); /* the query's reference keeps it */
+  if (rc < 0) {
     if (db->temp) view_remove_temp(db->temp);
     free(db->temp);
     free(db->temp_db);
     return -1;
   }
-  trace_mount_init(&db->trace, path);
+  trace_mount_init(&db->trace, hpcdb_query_source(db->q));
   struct stat st;
   char src[PATH_MAX], real[PATH_MAX];
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && snprintf(src, sizeof src, "%s/src", path) < (int)sizeof src &&

@@ -66,7 +66,12 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 int main(int argc, char **argv) {
   if (argc != 3) return 2;
   assets = argv[1];
-  trace_mount_init(&mount, argv[2]);
+  hpcdb_source *src;
+  if (hpcdb_source_open(&src, argv[2], NULL) < 0) {
+    fprintf(stderr, "trace_serve: %s\n", hpcdb_last_error());
+    return 2;
+  }
+  trace_mount_init(&mount, src);
   trace_mount_start(&mount); /* as hpcdb view does: the index is built while the page loads */
   struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
   struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, answer, NULL,
@@ -78,5 +83,6 @@ int main(int argc, char **argv) {
   while (getchar() != EOF) continue;
   MHD_stop_daemon(d);
   trace_mount_fini(&mount);
+  hpcdb_source_close(src);
   return 0;
 }

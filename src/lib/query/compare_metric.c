@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "query/compare_values.h"
+#include "query/query_internal.h"
 
 /* Names that measure the same thing in different tools, both ways. Score-P's
  * `time` is wall-clock time, as HPCToolkit's REALTIME; CPU time (CPUTIME,
@@ -50,28 +51,45 @@ static uint32_t other_time_unit(const hpcdb_experiment *e, const char *name) {
   return HPCDB_NONE;
 }
 
-int compare_pick_metrics(const hpcdb_experiment *const *runs, uint32_t n_runs, const char *const *names, uint32_t *out) {
+/* The first run's default metric: hpcdb_default_metric over the values in
+ * the model, or, from a lazy source, the query layer's rule over its totals
+ * (a v4.0 database's summary decoded once for the comparison too). */
+static int default_metric(hpcdb_source *src, uint32_t *out) {
+  const hpcdb_experiment *e = src->q.exp;
+  const char *why;
+  if (!src->extra.lazy) return hpcdb_default_metric(e, out, &why);
+  hpcdb_query *q;
+  hpcdb_qcolumn col;
+  HPCDB_TRY(hpcdb_query_on(&q, src));
+  int rc = hpcdb_query_default_column(q, &col);
+  if (rc == 0) *out = by_name(e, hpcdb_query_column_name(q, col));
+  hpcdb_query_close(q);
+  return rc;
+}
+
+int compare_pick_metrics(hpcdb_source *const *srcs, uint32_t n_runs, const char *const *names, uint32_t *out) {
+  const hpcdb_experiment *e0 = srcs[0]->q.exp;
   const char *first = names && names[0] ? names[0] : NULL;
   if (first) {
-    if ((out[0] = by_name(runs[0], first)) == HPCDB_NONE)
-      return hpcdb_fail(HPCDB_EINVAL, "run 1 (%s) has no metric named \"%s\"", runs[0]->origin ? runs[0]->origin : "?", first);
+    if ((out[0] = by_name(e0, first)) == HPCDB_NONE)
+      return hpcdb_fail(HPCDB_EINVAL, "run 1 (%s) has no metric named \"%s\"", e0->origin ? e0->origin : "?", first);
   } else {
-    const char *why;
-    HPCDB_TRY(hpcdb_default_metric(runs[0], &out[0], &why));
+    HPCDB_TRY(default_metric(srcs[0], &out[0]));
   }
-  const char *want = runs[0]->metrics[out[0]].name ? runs[0]->metrics[out[0]].name : "";
+  const char *want = e0->metrics[out[0]].name ? e0->metrics[out[0]].name : "";
   for (uint32_t r = 1; r < n_runs; r++) {
+    const hpcdb_experiment *e = srcs[r]->q.exp;
     const char *name = names && names[r] ? names[r] : want;
-    out[r] = by_name(runs[r], name);
+    out[r] = by_name(e, name);
     for (size_t k = 0; out[r] == HPCDB_NONE && !(names && names[r]) && k < sizeof equivalent / sizeof *equivalent; k++)
       for (int side = 0; side < 2; side++)
-        if (!strcmp(equivalent[k][side], name) && (out[r] = by_name(runs[r], equivalent[k][!side])) != HPCDB_NONE) break;
-    if (out[r] == HPCDB_NONE && !(names && names[r])) out[r] = other_time_unit(runs[r], name);
+        if (!strcmp(equivalent[k][side], name) && (out[r] = by_name(e, equivalent[k][!side])) != HPCDB_NONE) break;
+    if (out[r] == HPCDB_NONE && !(names && names[r])) out[r] = other_time_unit(e, name);
     if (out[r] == HPCDB_NONE)
       return hpcdb_fail(HPCDB_EINVAL,
                         "run %u (%s) has no metric named \"%s\" nor one documented as the same; name the pair "
                         "(--metric \"%s=NAME\")",
-                        r + 1, runs[r]->origin ? runs[r]->origin : "?", name, name);
+                        r + 1, e->origin ? e->origin : "?", name, name);
   }
   return 0;
 }

@@ -9,12 +9,12 @@
 #include "query/compare_private.h"
 #include "query/compare_values.h"
 
-static int fill_run(hpcdb_comparison *c, const hpcdb_experiment *e, uint32_t r) {
+static int fill_run(hpcdb_comparison *c, uint32_t r) {
   struct hpcdb_compare_private *pv = c->priv;
   double scale = pv->scale[r];
   int later = pv->on_demand[r];
   run_values v;
-  HPCDB_TRY(run_values_build(&v, e, c->metric[r], pv->dbs[r], later));
+  HPCDB_TRY(run_values_build(&v, pv->srcs[r], c->metric[r], later));
   const hpcdb_alignment *al = c->al;
   for (uint32_t n = 0; n < al->n_nodes; n++) {
     size_t k = (size_t)n * c->n_runs + r;
@@ -30,6 +30,7 @@ static int fill_run(hpcdb_comparison *c, const hpcdb_experiment *e, uint32_t r) 
   return 0;
 }
 
+<<<<<<< HEAD
 int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
                   const hpcdb_compare_options *options) {
   HPCDB_CHECK_OPTIONS(options, HPCDB_COMPARE_OPTIONS_VERSION, "hpcdb_compare_options");
@@ -40,43 +41,80 @@ int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, u
   int rc = hpcdb_align(&c->al, runs, n_runs, options ? &options->align : NULL);
   if (rc < 0) goto fail;
   size_t cells = (size_t)c->al->n_nodes * n_runs;
+=======
+/* The comparison's per-run arrays and its references to the sources. */
+static int compare_alloc(hpcdb_comparison *c, hpcdb_source *const *srcs, uint32_t n_runs) {
+>>>>>>> source
   c->metric = calloc(n_runs, sizeof *c->metric);
   c->seconds = calloc(n_runs, sizeof *c->seconds);
   c->n_profiles = calloc(n_runs, sizeof *c->n_profiles);
+  struct hpcdb_compare_private *pv = c->priv = calloc(1, sizeof *c->priv);
+  if (pv) {
+    pv->srcs = calloc(n_runs, sizeof *pv->srcs);
+    pv->runs = calloc(n_runs, sizeof *pv->runs);
+    pv->inc_id = calloc(n_runs, sizeof *pv->inc_id);
+    pv->scale = calloc(n_runs, sizeof *pv->scale);
+    pv->on_demand = calloc(n_runs, sizeof *pv->on_demand);
+  }
+  if (!c->metric || !c->seconds || !c->n_profiles || !pv || !pv->srcs || !pv->runs || !pv->inc_id || !pv->scale ||
+      !pv->on_demand)
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory comparing runs");
+  for (uint32_t r = 0; r < n_runs; r++) {
+    pv->srcs[r] = hpcdb_source_ref(srcs[r]);
+    pv->runs[r] = srcs[r]->q.exp;
+  }
+  return 0;
+}
+
+/* The values of every aligned node per run. */
+static int compare_cells(hpcdb_comparison *c) {
+  size_t cells = (size_t)c->al->n_nodes * c->n_runs;
   c->inc = calloc(cells, sizeof *c->inc);
   c->exc = calloc(cells, sizeof *c->exc);
   c->pmean = calloc(cells, sizeof *c->pmean);
   c->pmax = calloc(cells, sizeof *c->pmax);
-  c->priv = calloc(1, sizeof *c->priv);
-  if (c->priv) {
-    c->priv->runs = runs;
-    c->priv->dbs = calloc(n_runs, sizeof *c->priv->dbs);
-    c->priv->inc_id = calloc(n_runs, sizeof *c->priv->inc_id);
-    c->priv->scale = calloc(n_runs, sizeof *c->priv->scale);
-    c->priv->on_demand = calloc(n_runs, sizeof *c->priv->on_demand);
-  }
-  if (!c->metric || !c->seconds || !c->n_profiles || !c->inc || !c->exc || !c->pmean || !c->pmax || !c->priv ||
-      !c->priv->dbs || !c->priv->inc_id || !c->priv->scale || !c->priv->on_demand) {
-    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory comparing runs");
-    goto fail;
-  }
-  if ((rc = compare_pick_metrics(runs, n_runs, options ? options->metrics : NULL, c->metric)) < 0) goto fail;
+  return c->inc && c->exc && c->pmean && c->pmax ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory comparing runs");
+}
+
+int hpcdb_compare_sources(hpcdb_comparison **out, hpcdb_source *const *srcs, uint32_t n_runs,
+                          const hpcdb_compare_options *options) {
+  *out = NULL;
+  hpcdb_comparison *c = calloc(1, sizeof *c);
+  if (!c) return hpcdb_fail(HPCDB_ENOMEM, "out of memory comparing runs");
+  c->n_runs = n_runs;
+  int rc = compare_alloc(c, srcs, n_runs);
+  if (rc == 0) rc = hpcdb_align(&c->al, c->priv->runs, n_runs, options ? &options->align : NULL);
+  if (rc == 0) rc = compare_cells(c);
+  if (rc == 0) rc = compare_pick_metrics(srcs, n_runs, options ? options->metrics : NULL, c->metric);
   struct hpcdb_compare_private *pv = c->priv;
-  for (uint32_t r = 0; r < n_runs; r++) {
-    const hpcdb_metric *m = &runs[r]->metrics[c->metric[r]];
+  for (uint32_t r = 0; rc == 0 && r < n_runs; r++) {
+    const hpcdb_source *src = srcs[r];
+    const hpcdb_metric *m = &src->q.exp->metrics[c->metric[r]];
     c->seconds[r] = compare_time_unit(m->name, m->unit);
     /* another time unit than the first run's: converted to the first's */
     pv->scale[r] = c->seconds[0] && c->seconds[r] ? c->seconds[r] / c->seconds[0] : 1;
-    pv->dbs[r] = options && options->dbs ? options->dbs[r] : NULL;
-    pv->inc_id[r] = compare_inclusive_id(runs[r], c->metric[r]);
-    pv->on_demand[r] = options && options->profiles_on_demand && pv->dbs[r] && pv->inc_id[r] >= 0 &&
-                       hpcdb_db_context_count(pv->dbs[r]) > 0;
-    if ((rc = fill_run(c, runs[r], r)) < 0) goto fail;
+    pv->inc_id[r] = compare_inclusive_id(src->q.exp, c->metric[r]);
+    pv->on_demand[r] = options && options->profiles_on_demand && src->extra.lazy && src->extra.per_context &&
+                       pv->inc_id[r] >= 0;
+    rc = fill_run(c, r);
+  }
+  if (rc < 0) {
+    hpcdb_comparison_free(c);
+    return rc;
   }
   *out = c;
   return 0;
-fail:
-  hpcdb_comparison_free(c);
+}
+
+int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
+                  const hpcdb_compare_options *options) {
+  *out = NULL;
+  hpcdb_source **srcs = calloc((size_t)n_runs + 1, sizeof *srcs);
+  int rc = srcs ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory comparing runs");
+  for (uint32_t r = 0; rc == 0 && r < n_runs; r++) rc = hpcdb_source_from_experiment(&srcs[r], runs[r]);
+  if (rc == 0) rc = hpcdb_compare_sources(out, srcs, n_runs, options);
+  for (uint32_t r = 0; srcs && r < n_runs; r++) hpcdb_source_close(srcs[r]);
+  free(srcs);
   return rc;
 }
 
@@ -91,7 +129,9 @@ void hpcdb_comparison_free(hpcdb_comparison *c) {
   free(c->pmean);
   free(c->pmax);
   if (c->priv) {
-    free(c->priv->dbs);
+    for (uint32_t r = 0; c->priv->srcs && r < c->n_runs; r++) hpcdb_source_close(c->priv->srcs[r]);
+    free(c->priv->srcs);
+    free(c->priv->runs);
     free(c->priv->inc_id);
     free(c->priv->scale);
     free(c->priv->on_demand);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* One run's values of the compared metric per context: inclusive (the
  * execution scope, else subtree sums of the point values) of the whole run,
- * from the summary profile's Sum statistics or else the sum of the profiles,
- * and exclusive derived from it alike for every format (exclusive_costs). Then each profile's inclusive values, summed and maximised per
+ * through the run's source (hpcdb/source.h), and exclusive derived from it
+ * alike for every format (exclusive_costs). Then each profile's inclusive values, summed and maximised per
  * context, for the per-profile mean, max and imbalance. Values at ids the
  * tree does not list (hidden contexts) are left out, as in hpcdb report. */
 #include "query/compare_values.h"
@@ -69,35 +69,22 @@ static void exclusive_costs(const hpcdb_experiment *e, const double *inc, double
     if (!is_frame(&e->contexts[i])) exc[e->contexts[i].parent] += exc[i];
 }
 
-/* The whole run's values. With db, a summary profile the model holds no
- * values of is read from the database for the time of this (memory: one
- * run's summary at a time, not every run's). */
-static int whole_run(run_values *v, const hpcdb_experiment *e, uint32_t m, const hpcdb_db *db) {
-  const hpcdb_profile *summary = NULL;
-  hpcdb_profile streamed = {0};
-  for (uint32_t p = 0; p < e->n_profiles && !summary; p++)
-    if (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) {
-      summary = &e->profiles[p];
-      if (db && summary->n_values == 0) {
-        HPCDB_TRY(hpcdb_db_profile_values(db, p, &streamed));
-        summary = &streamed;
-      }
-    }
-  ids id = metric_ids(e, m, summary != NULL);
-  ids only_inc = {id.inc, -1, -1}, points = {-1, id.point, id.point};
-  if (id.inc >= 0) {
-    if (summary) add_values(e, summary, only_inc, v->inc, NULL);
-    else for (uint32_t p = 0; p < e->n_profiles; p++) add_values(e, &e->profiles[p], only_inc, v->inc, NULL);
-  } else if (id.point >= 0) { /* no inclusive values stored: subtree sums of the points */
-    if (summary) add_values(e, summary, points, NULL, v->exc);
-    else for (uint32_t p = 0; p < e->n_profiles; p++) add_values(e, &e->profiles[p], points, NULL, v->exc);
-    subtree_sums(e, v->exc, v->inc);
+/* The whole run's values, from the source's value interface (a v4.0
+ * database's summary, decoded once for every reader of the source; a Cube
+ * file's metric, read when first asked for): the execution scope where it
+ * sums along the tree, else subtree sums of the exclusive values. */
+static int whole_run(run_values *v, const hpcdb_source *src, uint32_t m) {
+  const hpcdb_experiment *e = src->q.exp;
+  unsigned have = 0;
+  HPCDB_TRY(src->q.ops->column(src->q.impl, m, v->inc, v->exc, &have));
+  if (!(have & HPCDB_QHAVE_INCLUSIVE) || e->metrics[m].execution_combine != HPCDB_COMBINE_SUM) {
+    memset(v->inc, 0, (size_t)e->n_contexts * sizeof *v->inc);
+    if (have & HPCDB_QHAVE_EXCLUSIVE) subtree_sums(e, v->exc, v->inc);
   }
   /* the root: what the source stores for the global context, else its children */
   if (v->inc[0] == 0)
     for (uint32_t k = e->contexts[0].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) v->inc[0] += v->inc[k];
   exclusive_costs(e, v->inc, v->exc);
-  hpcdb_profile_clear_values(&streamed);
   return 0;
 }
 
@@ -118,9 +105,10 @@ static int profile_inclusive(const hpcdb_experiment *e, const hpcdb_profile *pr,
   return 1;
 }
 
-/* Per profile, from the model's values or, with db, one profile at a time
- * from the database's profile.db (memory: the tree and one profile). */
-static int per_profile(run_values *v, const hpcdb_experiment *e, uint32_t m, const hpcdb_db *db) {
+/* Per profile, from the model's values or, from a lazy source, one profile
+ * at a time as the source stores it (memory: the tree and one profile). */
+static int per_profile(run_values *v, hpcdb_source *src, uint32_t m) {
+  const hpcdb_experiment *e = src->q.exp;
   ids id = metric_ids(e, m, 0);
   double *one = calloc((size_t)e->n_contexts, sizeof *one), *pts = calloc((size_t)e->n_contexts, sizeof *pts);
   int rc = 0;
@@ -128,9 +116,10 @@ static int per_profile(run_values *v, const hpcdb_experiment *e, uint32_t m, con
   for (uint32_t p = 0; p < e->n_profiles && rc == 0; p++) {
     hpcdb_profile streamed = {0};
     const hpcdb_profile *pr = &e->profiles[p];
+    const uint64_t *ints;
     if (pr->flags & HPCDB_PROFILE_SUMMARY) continue;
-    if (db) {
-      if ((rc = hpcdb_db_profile_values(db, p, &streamed)) < 0) break;
+    if (src->extra.lazy) {
+      if ((rc = hpcdb_source_profile(src, p, &streamed, &ints)) < 0) break;
       pr = &streamed;
     }
     int have = pr->n_values && profile_inclusive(e, pr, id, one, pts);
@@ -185,7 +174,8 @@ static int have_profile_values(const hpcdb_experiment *e) {
 
 int32_t compare_inclusive_id(const hpcdb_experiment *e, uint32_t metric) { return metric_ids(e, metric, 0).inc; }
 
-int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric, const hpcdb_db *db, int skip_profiles) {
+int run_values_build(run_values *v, hpcdb_source *src, uint32_t metric, int skip_profiles) {
+  const hpcdb_experiment *e = src->q.exp;
   memset(v, 0, sizeof *v);
   size_t n = (size_t)e->n_contexts + 1;
   v->inc = calloc(n, sizeof *v->inc);
@@ -197,14 +187,14 @@ int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric, 
     run_values_free(v);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the values of %u contexts", e->n_contexts);
   }
-  int rc = whole_run(v, e, metric, db);
+  int rc = whole_run(v, src, metric);
   if (rc < 0) {
     run_values_free(v);
     return rc;
   }
   if (skip_profiles)
     for (uint32_t p = 0; p < e->n_profiles; p++) v->n_profiles += !(e->profiles[p].flags & HPCDB_PROFILE_SUMMARY);
-  else if (db || have_profile_values(e)) rc = per_profile(v, e, metric, db);
+  else if (src->extra.lazy || have_profile_values(e)) rc = per_profile(v, src, metric);
   else from_statistics(v, e, metric);
   if (rc < 0) run_values_free(v);
   return rc;

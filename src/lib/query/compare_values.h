@@ -7,6 +7,7 @@
 
 #include "hpcdb/compare.h"
 #include "hpcdb/hpcdb.h"
+#include "query/source_internal.h"
 
 typedef struct run_values {
   double *inc, *exc;   /* per context index: the whole run (summary profile, else the sum of profiles) */
@@ -16,10 +17,9 @@ typedef struct run_values {
   uint32_t n_profiles; /* profiles holding values of the metric */
 } run_values;
 
-/* db (or NULL): the run's v4.0 database opened by hpcdb_hpctk4_read_lazy, whose profiles' values
- * are read one at a time instead of from the model; skip_profiles: no per-profile figures (only
- * n_profiles), they come later (compare_profiles.c). */
-int run_values_build(run_values *v, const hpcdb_experiment *e, uint32_t metric, const hpcdb_db *db, int skip_profiles);
+/* The run's values through its source (a lazy one's profiles read one at a time); skip_profiles:
+ * no per-profile figures (only n_profiles), they come later (compare_profiles.c). */
+int run_values_build(run_values *v, hpcdb_source *src, uint32_t metric, int skip_profiles);
 /* The metric's inclusive id of non-summary profiles (execution scope), -1 when none. */
 int32_t compare_inclusive_id(const hpcdb_experiment *e, uint32_t metric);
 void run_values_free(run_values *v);
@@ -27,6 +27,6 @@ void run_values_free(run_values *v);
 /* Seconds per unit from a metric's name ("CPUTIME (usec)") or unit ("sec"); 0 when not a time. */
 double compare_time_unit(const char *name, const char *unit);
 /* The metric of each run (docs/compare.md, "Metrics") into out[n_runs]. */
-int compare_pick_metrics(const hpcdb_experiment *const *runs, uint32_t n_runs, const char *const *names, uint32_t *out);
+int compare_pick_metrics(hpcdb_source *const *srcs, uint32_t n_runs, const char *const *names, uint32_t *out);
 
 #endif

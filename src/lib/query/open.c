@@ -1,55 +1,60 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Opening a query over a path, an experiment or a caller's source. */
+/* Opening a query over a source: one opened from a path, an experiment's
+ * or a caller's value interface. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "query/query_internal.h"
 
-int hpcdb_query_from_source(hpcdb_query **out, const hpcdb_qsource *src) {
+int hpcdb_query_on(hpcdb_query **out, hpcdb_source *src) {
   *out = NULL;
+<<<<<<< HEAD
   if (!src || !src->ops) return hpcdb_fail(HPCDB_EINVAL, "a query needs a source");
   if (src->ops->version == 0 || src->ops->version > HPCDB_QSOURCE_OPS_VERSION)
     return hpcdb_fail(HPCDB_EINVAL, "hpcdb_qsource_ops: version %u, this library knows 1 to %u", src->ops->version,
                       HPCDB_QSOURCE_OPS_VERSION);
   if (!src->exp || src->exp->n_contexts == 0) return hpcdb_fail(HPCDB_EINVAL, "a query needs a source with a tree");
+=======
+  if (!src || !src->q.exp || src->q.exp->n_contexts == 0)
+    return hpcdb_fail(HPCDB_EINVAL, "a query needs a source with a tree");
+>>>>>>> source
   hpcdb_query *q = calloc(1, sizeof *q);
-  if (!q) {
-    if (src->ops->close) src->ops->close(src->impl);
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  }
-  q->src = *src;
-  q->exp = src->exp;
+  if (!q) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  q->source = hpcdb_source_ref(src);
+  q->src = src->q;
+  q->exp = src->q.exp;
   *out = q;
   return 0;
 }
 
-int hpcdb_query_from_experiment(hpcdb_query **out, const hpcdb_experiment *exp) {
-  hpcdb_qsource s;
+/* A query over a source made for it alone (the query holds the only reference). */
+static int query_own(hpcdb_query **out, hpcdb_source *src) {
+  int rc = hpcdb_query_on(out, src);
+  hpcdb_source_close(src);
+  return rc;
+}
+
+int hpcdb_query_from_source(hpcdb_query **out, const hpcdb_qsource *src) {
+  hpcdb_source *s;
   *out = NULL;
-  HPCDB_TRY(query_source_model(&s, exp, 0));
-  return hpcdb_query_from_source(out, &s);
+  if (!src || !src->ops) return hpcdb_fail(HPCDB_EINVAL, "a query needs a source with a tree");
+  HPCDB_TRY(query_source_adopt(&s, src));
+  return query_own(out, s);
+}
+
+int hpcdb_query_from_experiment(hpcdb_query **out, const hpcdb_experiment *exp) {
+  hpcdb_source *s;
+  *out = NULL;
+  HPCDB_TRY(hpcdb_source_from_experiment(&s, exp));
+  return query_own(out, s);
 }
 
 int hpcdb_query_open(hpcdb_query **out, const char *path) {
+  hpcdb_source *s;
   *out = NULL;
-  hpcdb_format f;
-  HPCDB_TRY(hpcdb_detect(&f, path));
-  hpcdb_qsource s;
-  if (f == HPCDB_FORMAT_HPCTK4_DIR) {
-    HPCDB_TRY(query_source_db(&s, path));
-  } else if (f == HPCDB_FORMAT_CUBE) {
-    HPCDB_TRY(query_source_cube(&s, path));
-  } else {
-    hpcdb_experiment *exp;
-    HPCDB_TRY(hpcdb_read(&exp, path));
-    int rc = query_source_model(&s, exp, 1);
-    if (rc < 0) {
-      hpcdb_experiment_free(exp);
-      return rc;
-    }
-  }
-  return hpcdb_query_from_source(out, &s);
+  HPCDB_TRY(hpcdb_source_open(&s, path, NULL));
+  return query_own(out, s);
 }
 
 void hpcdb_query_close(hpcdb_query *q) {
@@ -57,10 +62,11 @@ void hpcdb_query_close(hpcdb_query *q) {
   query_columns_free(q);
   for (int a = 0; a < 2; a++) query_agg_free(&q->agg[a]);
   for (int k = 0; k < QUERY_SORTS; k++) free(q->sorts[k].kids);
-  if (q->src.ops->close) q->src.ops->close(q->src.impl);
+  hpcdb_source_close(q->source);
   free(q);
 }
 
 const hpcdb_experiment *hpcdb_query_experiment(const hpcdb_query *q) { return q->exp; }
 const char *hpcdb_query_source_name(const hpcdb_query *q) { return q->src.ops->name; }
 uint32_t hpcdb_query_n_profiles(const hpcdb_query *q) { return q->src.n_profiles; }
+hpcdb_source *hpcdb_query_source(const hpcdb_query *q) { return q->source; }

@@ -7,6 +7,7 @@
 #include "hpcdb/query.h"
 #include "query/aggregate.h"
 #include "query/names.h"
+#include "query/source_internal.h"
 
 #define QUERY_MAX_COLUMNS 1024 /* registered columns (a spec string each) */
 #define QUERY_RESIDENT 8       /* columns whose values are held at once */
@@ -37,7 +38,8 @@ typedef struct sorted_children {
 } sorted_children;
 
 struct hpcdb_query {
-  hpcdb_qsource src;
+  hpcdb_source *source; /* the query's reference */
+  hpcdb_qsource src;    /* source->q */
   const hpcdb_experiment *exp;
   column *cols;
   uint32_t n_cols;
@@ -62,10 +64,5 @@ void query_add_profile(const hpcdb_experiment *e, const hpcdb_profile *p, int st
                        unsigned *have);
 /* The non-summary profiles of exp, as hpcdb_qsource.profile_of wants them (malloc'ed). */
 int query_plain_profiles(const hpcdb_experiment *e, uint32_t **out, uint32_t *n);
-
-/* The sources. */
-int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, int owned);
-int query_source_db(hpcdb_qsource *out, const char *dir);
-int query_source_cube(hpcdb_qsource *out, const char *path);
 
 #endif

@@ -5,7 +5,9 @@
  * (cube_column); one context's values over the locations, or one location's
  * over the contexts, read from the file when a spread or a profile's tree
  * asks for them (hpcdb_cube_cnode_values: one row and the rows it derives
- * from, never the metric's whole matrix). */
+ * from, never the metric's whole matrix). The reader is not for concurrent
+ * use: every read holds the source's lock. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,8 @@ typedef struct cube_source {
   hpcdb_cube *cube;
   uint32_t *row_of;    /* per context index: cnode position, HPCDB_NONE */
   double *row;         /* one cnode's values: n_plain */
+  hpcdb_experiment *whole; /* the file loaded whole, when a profile's sparse values were asked for */
+  pthread_mutex_t lock;
 } cube_source;
 
 /* One metric's summary values, read when the metric is first asked for:
@@ -26,7 +30,7 @@ typedef struct cube_source {
  * reading every metric's at open would read the whole file once). The
  * reader makes the same contexts in the same order on every read of one
  * opened file; that is checked, not assumed. */
-static int cube_column(void *impl, uint32_t metric, double *inc, double *exc, unsigned *have) {
+static int column_locked(void *impl, uint32_t metric, double *inc, double *exc, unsigned *have) {
   const cube_source *s = impl;
   const hpcdb_experiment *e = s->exp;
   const char *name = e->metrics[metric].name;
@@ -96,7 +100,7 @@ static int add_row(cube_source *s, uint32_t cm, uint32_t ctx, int inclusive, dou
   return 0;
 }
 
-static int cube_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusive, double *out, uint32_t n) {
+static int profiles_locked(void *impl, uint32_t ctx, uint32_t metric, int inclusive, double *out, uint32_t n) {
   cube_source *s = impl;
   uint32_t cm = 0;
   HPCDB_TRY(cube_metric_of(s, metric, &cm));
@@ -107,9 +111,9 @@ static int cube_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusiv
 /* One location's column: its values at each cnode, then the contexts above
  * the cnodes as add_row makes them (children after parents: the last first);
  * the summary profile: the model's. */
-static int cube_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
+static int profile_column_locked(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
   cube_source *s = impl;
-  if (s->exp->profiles[profile].flags & HPCDB_PROFILE_SUMMARY) return cube_column(impl, metric, inc, exc, have);
+  if (s->exp->profiles[profile].flags & HPCDB_PROFILE_SUMMARY) return column_locked(impl, metric, inc, exc, have);
   uint32_t slot = 0, cm = 0;
   while (slot < s->n_plain && s->plain[slot] != profile) slot++;
   HPCDB_TRY(cube_metric_of(s, metric, &cm));
@@ -137,9 +141,53 @@ static int cube_profile_column(void *impl, uint32_t profile, uint32_t metric, do
   return rc;
 }
 
+/* The value interface: each read under the lock. */
+static int cube_column(void *impl, uint32_t metric, double *inc, double *exc, unsigned *have) {
+  cube_source *s = impl;
+  pthread_mutex_lock(&s->lock);
+  int rc = column_locked(impl, metric, inc, exc, have);
+  pthread_mutex_unlock(&s->lock);
+  return rc;
+}
+
+static int cube_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusive, double *out, uint32_t n) {
+  cube_source *s = impl;
+  pthread_mutex_lock(&s->lock);
+  int rc = profiles_locked(impl, ctx, metric, inclusive, out, n);
+  pthread_mutex_unlock(&s->lock);
+  return rc;
+}
+
+static int cube_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
+  cube_source *s = impl;
+  pthread_mutex_lock(&s->lock);
+  int rc = profile_column_locked(impl, profile, metric, inc, exc, have);
+  pthread_mutex_unlock(&s->lock);
+  return rc;
+}
+
+/* A location's sparse values: every metric's member holds some of them, so
+ * the file is read whole once (as a reader would) and kept. */
+static int profile_locked(cube_source *s, uint32_t profile, hpcdb_profile *out, const uint64_t **ints) {
+  if (!s->whole) HPCDB_TRY(hpcdb_cube_read_opened(&s->whole, s->cube, NULL));
+  if (s->whole->n_profiles != s->exp->n_profiles)
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: the file read differently the second time", s->path);
+  return query_model_profile(s->whole, profile, out, ints);
+}
+
+static int cube_profile(void *impl, uint32_t profile, hpcdb_profile *out, const uint64_t **ints) {
+  cube_source *s = impl;
+  pthread_mutex_lock(&s->lock);
+  int rc = profile_locked(s, profile, out, ints);
+  pthread_mutex_unlock(&s->lock);
+  return rc;
+}
+
 static void cube_close(void *impl) {
   cube_source *s = impl;
   if (!s) return;
+  pthread_mutex_destroy(&s->lock);
+  hpcdb_experiment_free(s->whole);
   hpcdb_cube_close(s->cube);
   hpcdb_experiment_free(s->exp);
   free(s->path);
@@ -151,10 +199,15 @@ static void cube_close(void *impl) {
 
 static const hpcdb_qsource_ops cube_ops = {HPCDB_QSOURCE_OPS_VERSION, "cube", cube_column, cube_profiles, cube_close, cube_profile_column};
 
-int query_source_cube(hpcdb_qsource *out, const char *path) {
+int query_source_cube(hpcdb_source *out, const char *path) {
   cube_source *s = calloc(1, sizeof *s);
   if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+<<<<<<< HEAD
   hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0, 0}; /* values: cube_column, per metric */
+=======
+  pthread_mutex_init(&s->lock, NULL);
+  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0}; /* values: cube_column, per metric */
+>>>>>>> source
   int rc = (s->path = strdup(path)) ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if (rc == 0) rc = hpcdb_cube_open(&s->cube, path);
   if (rc == 0) rc = hpcdb_cube_read_opened(&s->exp, s->cube, &ro);
@@ -164,6 +217,7 @@ int query_source_cube(hpcdb_qsource *out, const char *path) {
     cube_close(s);
     return rc;
   }
-  *out = (hpcdb_qsource){&cube_ops, s, s->exp, s->n_plain, s->plain};
+  out->q = (hpcdb_qsource){&cube_ops, s, s->exp, s->n_plain, s->plain};
+  out->extra = (source_extra){cube_profile, 1, 1};
   return 0;
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The value interface over a v4.0 database queried in place: the tree and
  * identities from meta.db and profile.db's Profile Info, the summary
- * profile's values decoded once (the whole program's columns), one context's
- * values over all profiles from cct.db by binary search (the spread). */
+ * profile's values decoded for each column asked for and let go (the query
+ * keeps the column; the source keeps no values, so any number of readers
+ * share it without a lock), one context's values over all profiles from
+ * cct.db (the spread). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,19 +17,16 @@ typedef struct db_source {
   uint32_t *plain, n_plain;
   uint32_t *slot_of;  /* per profile index: position in plain, HPCDB_NONE for a summary */
   uint32_t summary;   /* profile index of the summary, HPCDB_NONE when absent */
-  hpcdb_profile sum;  /* its values, decoded on first use */
-  int have_sum;
 } db_source;
 
 static int db_column(void *impl, uint32_t metric, double *inc, double *exc, unsigned *have) {
-  db_source *s = impl;
+  const db_source *s = impl;
   if (s->summary != HPCDB_NONE) {
-    if (!s->have_sum) {
-      HPCDB_TRY(hpcdb_db_profile_values(s->db, s->summary, &s->sum));
-      s->have_sum = 1;
-    }
-    query_add_profile(s->exp, &s->sum, 1, metric, inc, exc, have);
-    return 0;
+    hpcdb_profile sum;
+    int rc = hpcdb_db_profile_values(s->db, s->summary, &sum);
+    if (rc == 0) query_add_profile(s->exp, &sum, 1, metric, inc, exc, have);
+    hpcdb_profile_clear_values(&sum);
+    return rc;
   }
   for (uint32_t p = 0; p < s->exp->n_profiles; p++) { /* no summary: the sum, one profile in memory at a time */
     hpcdb_profile one;
@@ -41,13 +40,14 @@ static int db_column(void *impl, uint32_t metric, double *inc, double *exc, unsi
 
 typedef struct spread_fill {
   const db_source *s;
+  uint32_t metric;
   double *out;
   uint32_t n;
 } spread_fill;
 
 static int fill(void *user, uint32_t metric, uint32_t profile, double value) {
   spread_fill *f = user;
-  if (profile < f->s->exp->n_profiles) {
+  if (metric == f->metric && profile < f->s->exp->n_profiles) {
     uint32_t k = f->s->slot_of[profile];
     if (k != HPCDB_NONE && k < f->n) f->out[k] = value;
   }
@@ -67,8 +67,10 @@ static int db_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusive,
       HPCDB_TRY(hpcdb_db_profile_value(s->db, s->plain[k], s->exp->contexts[ctx].id, (uint16_t)id, &out[k]));
     return 0;
   }
-  spread_fill f = {s, out, n};
-  return hpcdb_db_context_scan(s->db, s->exp->contexts[ctx].id, (uint32_t)id, fill, &f);
+  /* every metric's slice: the block is read with pread, not touched through the mapping,
+   * so the resident set stays one block however many contexts are asked for */
+  spread_fill f = {s, (uint32_t)id, out, n};
+  return hpcdb_db_context_scan(s->db, s->exp->contexts[ctx].id, HPCDB_ALL_METRICS, fill, &f);
 }
 
 static int db_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
@@ -80,10 +82,15 @@ static int db_profile_column(void *impl, uint32_t profile, uint32_t metric, doub
   return rc;
 }
 
+static int db_profile(void *impl, uint32_t profile, hpcdb_profile *out, const uint64_t **ints) {
+  const db_source *s = impl;
+  *ints = NULL;
+  return hpcdb_db_profile_values(s->db, profile, out);
+}
+
 static void db_close(void *impl) {
   db_source *s = impl;
   if (!s) return;
-  hpcdb_profile_clear_values(&s->sum);
   hpcdb_db_close(s->db);
   hpcdb_experiment_free(s->exp);
   free(s->plain);
@@ -93,7 +100,7 @@ static void db_close(void *impl) {
 
 static const hpcdb_qsource_ops db_ops = {HPCDB_QSOURCE_OPS_VERSION, "v4.0 mapped", db_column, db_profiles, db_close, db_profile_column};
 
-int query_source_db(hpcdb_qsource *out, const char *dir) {
+int query_source_db(hpcdb_source *out, const char *dir) {
   db_source *s = calloc(1, sizeof *s);
   if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   int rc = hpcdb_hpctk4_read_lazy(&s->exp, &s->db, dir);
@@ -110,6 +117,7 @@ int query_source_db(hpcdb_qsource *out, const char *dir) {
     if ((s->exp->profiles[p].flags & HPCDB_PROFILE_SUMMARY) && s->summary == HPCDB_NONE) s->summary = p;
   }
   for (uint32_t k = 0; k < s->n_plain; k++) s->slot_of[s->plain[k]] = k;
-  *out = (hpcdb_qsource){&db_ops, s, s->exp, s->n_plain, s->plain};
+  out->q = (hpcdb_qsource){&db_ops, s, s->exp, s->n_plain, s->plain};
+  out->extra = (source_extra){db_profile, 1, hpcdb_db_context_count(s->db) > 0};
   return 0;
 }

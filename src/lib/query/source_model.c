@@ -92,3 +92,7 @@ int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, int owne
   *out = (hpcdb_qsource){&model_ops, s, exp, s->n_plain, s->plain};
   return 0;
 }
+
+int query_source_model_profile(void *impl, uint32_t profile, hpcdb_profile *out, const uint64_t **ints) {
+  return query_model_profile(((const model_source *)impl)->exp, profile, out, ints);
+}

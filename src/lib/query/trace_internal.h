@@ -47,6 +47,7 @@ typedef struct trace_file_key {
 
 struct hpcdb_trace_set {
   const hpcdb_experiment *exp;
+  hpcdb_source *owner;   /* opened from a source: the set's reference to it, else NULL */
   hpcdb_mapped_file map; /* trace.db, when read in place */
   int fd;                /* trace.db, to notice a change after opening; -1 */
   char *trace_path, *meta_path;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "query/source_internal.h"
 #include "query/trace_internal.h"
 
 static char *join(const char *dir, const char *name) {
@@ -83,6 +84,13 @@ int hpcdb_trace_open(hpcdb_trace_set **out, const hpcdb_experiment *exp, const c
   return 0;
 }
 
+int hpcdb_trace_open_source(hpcdb_trace_set **out, hpcdb_source *src, const hpcdb_trace_options *options) {
+  const char *dir = src->format == HPCDB_FORMAT_HPCTK4_DIR ? src->path : NULL;
+  HPCDB_TRY(hpcdb_trace_open(out, src->q.exp, dir, options));
+  (*out)->owner = hpcdb_source_ref(src);
+  return 0;
+}
+
 void hpcdb_trace_close(hpcdb_trace_set *t) {
   if (!t) return;
   mapped_file_close(&t->map);
@@ -97,8 +105,11 @@ void hpcdb_trace_close(hpcdb_trace_set *t) {
   free(t->idx_of_id);
   free(t->depth);
   free(t->cache_path);
+  hpcdb_source_close(t->owner); /* last: the experiment is the source's */
   free(t);
 }
+
+const hpcdb_experiment *hpcdb_trace_experiment(const hpcdb_trace_set *t) { return t->exp; }
 
 void hpcdb_trace_get_info(const hpcdb_trace_set *t, hpcdb_trace_info *out) {
   *out = (hpcdb_trace_info){t->n_lines, t->n_events, t->t_min, t->t_max, t->map.data != NULL || t->fd >= 0,

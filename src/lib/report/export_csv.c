@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Export: every value in long form (CSV), profile by profile. From the model,
- * or from a v4.0 database one profile at a time (hpcdb_db_profile_values): the
- * same rows either way, and then memory holds the metadata and one profile. */
+/* Export: every value in long form (CSV), profile by profile, each read
+ * through the source (hpcdb_source_profile: a v4.0 database's decoded from
+ * profile.db one at a time, a loaded model's copied): the same rows from any
+ * source, and memory holds the metadata and one profile. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,13 +94,9 @@ static int csv_writer_open(csv_writer *w, FILE *out, const hpcdb_experiment *exp
   return 0;
 }
 
-/* The rows of profile p, whose values are pr's (flags from the model; ints
- * the exact integers beside them, or NULL). */
-static void csv_profile(csv_writer *w, uint32_t p, uint32_t flags, const hpcdb_profile *pr, const uint64_t *ints) {
-  if (flags & HPCDB_PROFILE_SUMMARY) { /* statistics, not a location's values */
-    w->skipped++;
-    return;
-  }
+/* The rows of thread profile p, whose values are pr's (ints the exact
+ * integers beside them, or NULL). */
+static void csv_profile(csv_writer *w, uint32_t p, const hpcdb_profile *pr, const uint64_t *ints) {
   /* profile: the index among the thread profiles (Cube: the location's position) */
   char profile[DTOA_BUF + 2];
   size_t profile_len = 1;
@@ -145,26 +142,29 @@ static int csv_close(csv_writer *w, int rc) {
   return closed;
 }
 
-int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
-  csv_writer w;
-  HPCDB_TRY(csv_writer_open(&w, out, exp));
-  for (uint32_t p = 0; p < exp->n_profiles; p++)
-    csv_profile(&w, p, exp->profiles[p].flags, &exp->profiles[p], model_integers(exp, p));
-  return csv_close(&w, 0);
-}
-
-int hpcdb_export_csv_db(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db) {
-  if (hpcdb_db_profile_count(db) != exp->n_profiles)
-    return hpcdb_fail(HPCDB_EINVAL, "the database has %u profiles, the experiment %u", hpcdb_db_profile_count(db),
-                      exp->n_profiles);
+int hpcdb_export_csv_source(FILE *out, hpcdb_source *src) {
+  const hpcdb_experiment *exp = hpcdb_source_experiment(src);
   csv_writer w;
   HPCDB_TRY(csv_writer_open(&w, out, exp));
   int rc = 0;
   for (uint32_t p = 0; rc == 0 && p < exp->n_profiles; p++) {
     hpcdb_profile values;
-    rc = hpcdb_db_profile_values(db, p, &values);
-    if (rc == 0) csv_profile(&w, p, exp->profiles[p].flags, &values, NULL);
+    const uint64_t *ints;
+    if (exp->profiles[p].flags & HPCDB_PROFILE_SUMMARY) { /* statistics, not a location's values: not read */
+      w.skipped++;
+      continue;
+    }
+    rc = hpcdb_source_profile(src, p, &values, &ints);
+    if (rc == 0) csv_profile(&w, p, &values, ints);
     hpcdb_profile_clear_values(&values);
   }
   return csv_close(&w, rc);
+}
+
+int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
+  hpcdb_source *src;
+  HPCDB_TRY(hpcdb_source_from_experiment(&src, exp));
+  int rc = hpcdb_export_csv_source(out, src);
+  hpcdb_source_close(src);
+  return rc;
 }
