@@ -26,9 +26,9 @@ extern "C" {
 #endif
 
 #define HPCDB_VERSION_MAJOR 0
-#define HPCDB_VERSION_MINOR 1
+#define HPCDB_VERSION_MINOR 2
 #define HPCDB_VERSION_PATCH 0
-#define HPCDB_VERSION_STRING "0.1.0"
+#define HPCDB_VERSION_STRING "0.2.0"
 /* One number that compares: 0.1.0 is 100, 1.2.3 is 10203 (as SQLite and zstd do). */
 #define HPCDB_VERSION_NUMBER (HPCDB_VERSION_MAJOR * 10000 + HPCDB_VERSION_MINOR * 100 + HPCDB_VERSION_PATCH)
 /* The version of the library linked at run time (the macros: the headers compiled against). */

@@ -88,11 +88,7 @@ PyObject *hpcdb_py_compare(PyObject *mod, PyObject *args) {
     runs[i] = ((ExperimentObject *)e)->exp;
     if (m != Py_None && !(metrics[i] = PyUnicode_AsUTF8(m))) goto done;
   }
-<<<<<<< HEAD
-  hpcdb_compare_options opt = {HPCDB_COMPARE_OPTIONS_VERSION, metrics, {HPCDB_ALIGN_OPTIONS_VERSION, tolerance, exact}, NULL, 0};
-=======
-  hpcdb_compare_options opt = {.metrics = metrics, .align = {tolerance, exact}};
->>>>>>> source
+  hpcdb_compare_options opt = {.version = HPCDB_COMPARE_OPTIONS_VERSION, .metrics = metrics, .align = {HPCDB_ALIGN_OPTIONS_VERSION, tolerance, exact}};
   hpcdb_comparison *c = NULL;
   int rc;
   Py_BEGIN_ALLOW_THREADS

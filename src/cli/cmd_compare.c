@@ -269,13 +269,8 @@ static int run(args *a) {
     }
     metrics[r] = r < c->n_a || c->param_name || !a->metric_b ? a->metric_a : a->metric_b;
   }
-<<<<<<< HEAD
-  hpcdb_compare_options opt = {HPCDB_COMPARE_OPTIONS_VERSION, metrics, a->align, (const hpcdb_db *const *)dbs, 1};
-  if (hpcdb_compare(&cmp, (const hpcdb_experiment *const *)runs, n, &opt) < 0) {
-=======
-  hpcdb_compare_options opt = {.metrics = metrics, .align = a->align, .profiles_on_demand = 1};
+  hpcdb_compare_options opt = {.version = HPCDB_COMPARE_OPTIONS_VERSION, .metrics = metrics, .align = a->align, .profiles_on_demand = 1};
   if (hpcdb_compare_sources(&cmp, srcs, n, &opt) < 0) {
->>>>>>> source
     fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
     goto done;
   }

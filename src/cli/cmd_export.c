@@ -102,22 +102,10 @@ int cmd_export(int argc, char **argv) {
   int csv = !strcmp(format, "csv");
   /* folded stacks (of the summary) and the flame graph need the summary profile's values only */
   int summary = (!strcmp(format, "folded") && !profile) || !strcmp(format, "flamegraph");
-<<<<<<< HEAD
   hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
-  /* CSV of a v4.0 database streams from profile.db, one profile at a time;
-   * what the lazy reader does not open goes through the model, whose reader
-   * then says why */
-  if (csv && hpcdb_detect(&detected, path) == 0 && detected == HPCDB_FORMAT_HPCTK4_DIR &&
-      hpcdb_hpctk4_read_lazy(&exp, &db, path) == 0)
-    cli_warnings(exp);
-  else if (cli_read_opts(&exp, path, &ro) < 0)
-    return cli_fail_last("export");
-=======
-  hpcdb_read_options ro = {HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
   /* CSV goes profile by profile through the source (a v4.0 database's from profile.db) */
   if (csv ? hpcdb_source_open(&src, path, NULL) < 0 : cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("export");
   if (src) cli_warnings(hpcdb_source_experiment(src));
->>>>>>> source
   uint32_t selected = 0;
   for (uint32_t p = 0; profile && exp && p < exp->n_profiles; p++) selected += hpcdb_profile_matches(exp, &exp->profiles[p], profile);
   if (profile && !selected) {

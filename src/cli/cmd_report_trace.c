@@ -70,26 +70,13 @@ static int pair(const char *s, uint64_t *a, uint64_t *b) {
  * else the traces of the experiment read without its values. */
 static int open_traces(const char *path, int no_cache, hpcdb_trace_set **t) {
   hpcdb_trace_options to = {.flags = no_cache ? HPCDB_TRACE_NO_CACHE : 0u};
-<<<<<<< HEAD
-  if (hpcdb_detect(&fmt, path) < 0) return -1;
-  if (fmt == HPCDB_FORMAT_HPCTK4_DIR) {
-    hpcdb_db *db = NULL;
-    if (hpcdb_hpctk4_read_lazy(exp, &db, path) < 0) return -1;
-    hpcdb_db_close(db);
-    return hpcdb_trace_open(t, *exp, path, &to);
-  }
   hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0, 0};
-  if (cli_read_opts(exp, path, &ro) < 0) return -1;
-  return hpcdb_trace_open(t, *exp, NULL, &to);
-=======
-  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0};
   hpcdb_source *src;
   if (hpcdb_source_open(&src, path, &ro) < 0) return -1;
   cli_warnings(hpcdb_source_experiment(src));
   int rc = hpcdb_trace_open_source(t, src, &to);
   hpcdb_source_close(src); /* the set's reference keeps it */
   return rc;
->>>>>>> source
 }
 
 int cmd_report_trace(int argc, char **argv) {

@@ -30,21 +30,8 @@ static int fill_run(hpcdb_comparison *c, uint32_t r) {
   return 0;
 }
 
-<<<<<<< HEAD
-int hpcdb_compare(hpcdb_comparison **out, const hpcdb_experiment *const *runs, uint32_t n_runs,
-                  const hpcdb_compare_options *options) {
-  HPCDB_CHECK_OPTIONS(options, HPCDB_COMPARE_OPTIONS_VERSION, "hpcdb_compare_options");
-  *out = NULL;
-  hpcdb_comparison *c = calloc(1, sizeof *c);
-  if (!c) return hpcdb_fail(HPCDB_ENOMEM, "out of memory comparing runs");
-  c->n_runs = n_runs;
-  int rc = hpcdb_align(&c->al, runs, n_runs, options ? &options->align : NULL);
-  if (rc < 0) goto fail;
-  size_t cells = (size_t)c->al->n_nodes * n_runs;
-=======
 /* The comparison's per-run arrays and its references to the sources. */
 static int compare_alloc(hpcdb_comparison *c, hpcdb_source *const *srcs, uint32_t n_runs) {
->>>>>>> source
   c->metric = calloc(n_runs, sizeof *c->metric);
   c->seconds = calloc(n_runs, sizeof *c->seconds);
   c->n_profiles = calloc(n_runs, sizeof *c->n_profiles);
@@ -79,6 +66,7 @@ static int compare_cells(hpcdb_comparison *c) {
 int hpcdb_compare_sources(hpcdb_comparison **out, hpcdb_source *const *srcs, uint32_t n_runs,
                           const hpcdb_compare_options *options) {
   *out = NULL;
+  HPCDB_CHECK_OPTIONS(options, HPCDB_COMPARE_OPTIONS_VERSION, "hpcdb_compare_options");
   hpcdb_comparison *c = calloc(1, sizeof *c);
   if (!c) return hpcdb_fail(HPCDB_ENOMEM, "out of memory comparing runs");
   c->n_runs = n_runs;

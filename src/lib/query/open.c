@@ -9,16 +9,8 @@
 
 int hpcdb_query_on(hpcdb_query **out, hpcdb_source *src) {
   *out = NULL;
-<<<<<<< HEAD
-  if (!src || !src->ops) return hpcdb_fail(HPCDB_EINVAL, "a query needs a source");
-  if (src->ops->version == 0 || src->ops->version > HPCDB_QSOURCE_OPS_VERSION)
-    return hpcdb_fail(HPCDB_EINVAL, "hpcdb_qsource_ops: version %u, this library knows 1 to %u", src->ops->version,
-                      HPCDB_QSOURCE_OPS_VERSION);
-  if (!src->exp || src->exp->n_contexts == 0) return hpcdb_fail(HPCDB_EINVAL, "a query needs a source with a tree");
-=======
   if (!src || !src->q.exp || src->q.exp->n_contexts == 0)
     return hpcdb_fail(HPCDB_EINVAL, "a query needs a source with a tree");
->>>>>>> source
   hpcdb_query *q = calloc(1, sizeof *q);
   if (!q) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   q->source = hpcdb_source_ref(src);
@@ -39,6 +31,9 @@ int hpcdb_query_from_source(hpcdb_query **out, const hpcdb_qsource *src) {
   hpcdb_source *s;
   *out = NULL;
   if (!src || !src->ops) return hpcdb_fail(HPCDB_EINVAL, "a query needs a source with a tree");
+  if (src->ops->version == 0 || src->ops->version > HPCDB_QSOURCE_OPS_VERSION)
+    return hpcdb_fail(HPCDB_EINVAL, "hpcdb_qsource_ops: version %u, this library knows 1 to %u", src->ops->version,
+                      HPCDB_QSOURCE_OPS_VERSION);
   HPCDB_TRY(query_source_adopt(&s, src));
   return query_own(out, s);
 }

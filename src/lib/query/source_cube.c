@@ -202,12 +202,8 @@ static const hpcdb_qsource_ops cube_ops = {HPCDB_QSOURCE_OPS_VERSION, "cube", cu
 int query_source_cube(hpcdb_source *out, const char *path) {
   cube_source *s = calloc(1, sizeof *s);
   if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-<<<<<<< HEAD
-  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0, 0}; /* values: cube_column, per metric */
-=======
   pthread_mutex_init(&s->lock, NULL);
-  hpcdb_read_options ro = {HPCDB_READ_STRUCTURE, NULL, 0, 0}; /* values: cube_column, per metric */
->>>>>>> source
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0, 0}; /* values: cube_column, per metric */
   int rc = (s->path = strdup(path)) ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if (rc == 0) rc = hpcdb_cube_open(&s->cube, path);
   if (rc == 0) rc = hpcdb_cube_read_opened(&s->exp, s->cube, &ro);
