@@ -48,6 +48,11 @@ set_tests_properties(binstruct/not-elf PROPERTIES WILL_FAIL TRUE)
 add_test(NAME binstruct/relative-name
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/relative_name.sh $<TARGET_FILE:hpcdb> ${BS_BIN}/bs_kernels
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/relative-name)
+# binaries stored compressed (xz, gzip, bzip2): the structure of the ELF inside; damaged ones refused
+add_test(NAME binstruct/compressed
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/compressed.sh $<TARGET_FILE:hpcdb> ${BS_BIN}/bs_kernels
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/compressed)
+set_tests_properties(binstruct/compressed PROPERTIES SKIP_RETURN_CODE 77)
 # optimized code built in the test (gcc and clang, -O0 .. -O3 -g): every statement against addr2line,
 # loops and inlined calls where the source puts them, in struct's output and in report's tree
 add_test(NAME binstruct/optimized

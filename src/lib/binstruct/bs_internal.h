@@ -78,6 +78,8 @@ typedef struct bs_code {
 typedef struct bs_binary {
   const char *path;
   int fd, debug_fd;
+  char *image; /* the decompressed file when it is stored compressed (vmlinux.xz), else NULL */
+  uint64_t image_len;
   Elf *elf;
   Dwarf *dwarf; /* NULL: no DWARF (in the file or a split debug file) */
   Elf *debug_elf;
