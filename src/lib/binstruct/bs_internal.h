@@ -170,8 +170,6 @@ typedef struct bs_node {
   uint64_t addr;     /* P: entry, L: header */
   uint64_t min_addr; /* lowest address inside (orders siblings) */
   int32_t ctx;       /* inline index this node stands in, -1: the function */
-  int has_first;     /* alien: first_lo is its lowest statement's address (1: of its own file, 2: of another) */
-  uint64_t first_lo;
 } bs_node;
 
 typedef struct bs_stmt {
