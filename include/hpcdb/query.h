@@ -112,6 +112,11 @@ HPCDB_API int hpcdb_query_default_column(hpcdb_query *q, hpcdb_qcolumn *out);
 HPCDB_API const char *hpcdb_query_column_name(const hpcdb_query *q, hpcdb_qcolumn col);
 /* Seconds per unit when the metric is a time, else 0 (derived: 0). */
 HPCDB_API double hpcdb_query_column_seconds(const hpcdb_query *q, hpcdb_qcolumn col);
+/* HPCDB_INTEGER_UNSIGNED or _SIGNED when the column is a metric whose source
+ * stores integers (hpcdb_metric.integer: a Cube UINT64 / INT64), else 0. Its
+ * values are the integers' doubles, two's complement (a wrapped UINT64
+ * counter's 2^64 - 1 is -1), which add up as the integers do modulo 2^64. */
+HPCDB_API int hpcdb_query_column_integer(const hpcdb_query *q, hpcdb_qcolumn col);
 /* The whole program's value: the root's inclusive value. */
 HPCDB_API int hpcdb_query_total(hpcdb_query *q, hpcdb_qcolumn col, double *out);
 

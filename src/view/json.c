@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,14 @@ void jb_num(jbuf *b, double v) {
     }
   }
   jb_raw(b, s);
+}
+
+void jb_value(jbuf *b, double v, int is_unsigned) {
+  if (!is_unsigned || !(v < 0 && v >= -9223372036854775808.0 && v == floor(v))) {
+    jb_num(b, v);
+    return;
+  }
+  jb_fmt(b, "%llu", (unsigned long long)(uint64_t)(int64_t)v);
 }
 
 void jb_free(jbuf *b) {

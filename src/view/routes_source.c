@@ -34,11 +34,12 @@ int route_source(request *r) {
   if (!lines) return req_error(r, 500, "out of memory");
   hpcdb_query_lines(db->q, col, file, lines, max, &n);
   jb_raw(b, ",\"lines\":[");
+  int is_unsigned = hpcdb_query_column_integer(db->q, col) == HPCDB_INTEGER_UNSIGNED;
   for (uint32_t k = 0; k < n; k++) {
     jb_fmt(b, k ? ",[%u," : "[%u,", lines[k].line);
-    jb_num(b, lines[k].inclusive);
+    jb_value(b, lines[k].inclusive, is_unsigned);
     jb_raw(b, ",");
-    jb_num(b, lines[k].exclusive);
+    jb_value(b, lines[k].exclusive, is_unsigned);
     jb_raw(b, "]");
   }
   jb_raw(b, "]}");

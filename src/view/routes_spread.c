@@ -34,9 +34,10 @@ int route_spread(request *r) {
   for (int k = 0; k < HPCDB_QSPREAD_BINS; k++) jb_fmt(b, k ? ",%u" : "%u", s->bins[k]);
   jb_raw(b, "],\"points\":[");
   char id[128];
+  int is_unsigned = hpcdb_query_column_integer(db->q, col) == HPCDB_INTEGER_UNSIGNED;
   for (uint32_t k = 0; k < s->n_points; k++) {
     jb_raw(b, k ? ",[" : "[");
-    jb_num(b, s->point_value[k]);
+    jb_value(b, s->point_value[k], is_unsigned);
     hpcdb_profile_identity(e, &e->profiles[s->point_profile[k]], id, sizeof id);
     jb_fmt(b, ",%u,", s->point_profile[k]);
     jb_str(b, id);

@@ -8,7 +8,8 @@
 #include "routes.h"
 
 /* vals: [inclusive, exclusive] per column of this node */
-static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, const double *vals, uint32_t n_cols) {
+static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, const double *vals, const hpcdb_qcolumn *cols,
+                      uint32_t n_cols) {
   char name[512];
   uint32_t kids = 0;
   hpcdb_query_name(q, v, n, name, sizeof name);
@@ -21,10 +22,11 @@ static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, con
   }
   jb_raw(b, ",\"values\":[");
   for (uint32_t c = 0; c < n_cols; c++) {
+    int is_unsigned = hpcdb_query_column_integer(q, cols[c]) == HPCDB_INTEGER_UNSIGNED;
     jb_raw(b, c ? ",[" : "[");
-    jb_num(b, vals[2 * c]);
+    jb_value(b, vals[2 * c], is_unsigned);
     jb_raw(b, ",");
-    jb_num(b, vals[2 * c + 1]);
+    jb_value(b, vals[2 * c + 1], is_unsigned);
     jb_raw(b, "]");
   }
   jb_raw(b, "]}");
@@ -93,11 +95,11 @@ int route_children(request *r) {
     route_metric_json(b, db->q, cols[c]);
   }
   jb_fmt(b, "],\"total\":%u,\"offset\":%u,\"parent\":", total, offset);
-  node_json(b, db->q, v, node, &vals[(size_t)n * n_cols * 2], n_cols);
+  node_json(b, db->q, v, node, &vals[(size_t)n * n_cols * 2], cols, n_cols);
   jb_raw(b, ",\"rows\":[");
   for (uint32_t k = 0; k < n; k++) {
     if (k) jb_raw(b, ",");
-    node_json(b, db->q, v, kids[k], &vals[(size_t)k * n_cols * 2], n_cols);
+    node_json(b, db->q, v, kids[k], &vals[(size_t)k * n_cols * 2], cols, n_cols);
   }
   jb_raw(b, "]}");
   free(vals);

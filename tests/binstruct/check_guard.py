@@ -16,9 +16,11 @@ checks:
     clang -O2's inlined calls, and names the caller where the DIE says the
     callee;
   - the guards: <A n="<inline>" v="{}"> with a file and a line, holding only
-    statements and loops, never of the file of the scope around them; lines
-    of guard_body.inc in a guard inside sum_squares (or its inlined copy),
-    its loop in the guard; lines of generated.y in a guard inside
+    statements and loops, of the scope's own file only for lines before the
+    scope's line; lines of guard_body.inc in a guard inside sum_squares (or
+    its inlined copy, which hpcstruct's locateTree places in guard_body.inc,
+    the file of its first loop, when it has no inlined call), its loop at
+    guard_body.inc:2 in sum_squares; lines of generated.y in a guard inside
     tail_generated (clang -O2 places that loop's header in main's code, so
     the loop is main's there);
   - hpcdb's own reader: `hpcdb info` of the structure file counts as many
@@ -48,35 +50,47 @@ LOOP = ("sum_squares", "guard_body.inc", 2)  # the #included loop, in the guard
 def check_guards(tag, root):
     found, before = set(), len(opt.failures)
 
+    def scope_of(chain):
+        """The innermost named scope (P, or an inlined callee's A) and its file."""
+        named = [e for e in chain if e.tag != "L"]
+        return named[-1], (named[-1].get("f") or proc_file[0]) if named[-1].tag == "A" else proc_file[0]
+
     def visit(el, chain, file):
+        if not chain:
+            return
+        scope, scope_file = scope_of(chain)
+        fn = scope.get("n")
+        for want_fn, where in WANT.items():  # the callee placed in the other file (hpcstruct's locateTree)
+            if el.tag == "A" and el.get("n") == want_fn and os.path.basename(el.get("f", "")) == where:
+                found.add(want_fn)
+        if el.tag == "L" and os.path.basename(file) == LOOP[1] and int(el.get("l")) == LOOP[2] and fn == LOOP[0]:
+            found.add("loop")
         if not opt.is_guard(el):
             return
-        scope_file = next((e.get("f") for e in reversed(chain) if e.get("f")), None) or proc_file[0]
         if el.get("v") != "{}" or not el.get("f") or not el.get("l", "").isdigit():
             opt.fail(f"{tag}: a guard without its file and line: {el.attrib}")
-        if el.get("f") == scope_file:
-            opt.fail(f"{tag}: a guard of the file of its scope ({scope_file}): {el.attrib}")
         if any(k.tag not in ("S", "L") for k in el):
             opt.fail(f"{tag}: a guard holds {[k.tag for k in el]}, not only statements and loops")
-        named = [e.get("n") for e in chain if e.tag != "L"]
+        if os.path.basename(el.get("f")) == os.path.basename(scope_file):  # only lines before the scope's own
+            late = [int(k.get("l")) for k in el if int(k.get("l")) >= int(scope.get("l"))]
+            if late:
+                opt.fail(f"{tag}: a guard of its scope's file ({scope_file}) holds lines {late}, not before {scope.get('l')}")
         base = os.path.basename(el.get("f"))
-        for fn, where in WANT.items():
+        for want_fn, where in WANT.items():
             if base == where:
-                if named[-1] != fn:
-                    opt.fail(f"{tag}: a guard of {where} in {named}, not in {fn}")
-                found.add(fn)
-        if base == LOOP[1] and any(int(loop.get("l")) == LOOP[2] for loop in el.findall("L")):
-            found.add("loop")
+                if fn != want_fn:
+                    opt.fail(f"{tag}: a guard of {where} in {fn}, not in {want_fn}")
+                found.add(want_fn)
 
     proc_file = [None]
     for p, file in opt.procedures(root):
         proc_file[0] = file
-        opt.walk(p, [], visit, file)
+        opt.walk(p, [], lambda el, chain, f: visit(el, chain if el.tag != "P" else [el], f), file)
     for fn, where in WANT.items():
         if fn not in found:
-            opt.fail(f"{tag}: no guard of {where} in {fn}")
+            opt.fail(f"{tag}: no guard of {where} in {fn}, nor {fn} placed in {where}")
     if "loop" not in found:
-        opt.fail(f"{tag}: no guard of {LOOP[1]} holding the loop at its line {LOOP[2]}")
+        opt.fail(f"{tag}: no loop at {LOOP[1]}:{LOOP[2]} in {LOOP[0]}")
     if len(opt.failures) == before:
         print(f"{tag}: guards of {sorted(WANT.values())} in place")
 

@@ -147,8 +147,11 @@ def case_marks(hpcdb, out, binary, *sources):
     if not want:
         fail("no marks found in " + " ".join(sources))
     for kind, name, line, src in want:
-        if kind == "FUNC" and (name, line) not in procs:
-            fail(f"{src}:{line}: no procedure {name} declared there in {path}")
+        # hpcstruct's procedure line: the line-table row at its entry, at or after the declaration,
+        # before the next function's (the first statement at -O2, the declaration's line at -O0)
+        after = min([m[2] for m in want if m[0] == "FUNC" and m[3] == src and m[2] > line], default=1 << 30)
+        if kind == "FUNC" and not any(n == name and line <= at < after for n, at in procs):
+            fail(f"{src}:{line}: no procedure {name} with a line from its declaration on in {path}")
         if kind == "LOOP" and (line, src) not in loops:
             fail(f"{src}:{line}: no loop there in {path}")
         if kind == "INLINE" and (name, line, src) not in calls:

@@ -48,6 +48,18 @@ set_tests_properties(binstruct/not-elf PROPERTIES WILL_FAIL TRUE)
 add_test(NAME binstruct/relative-name
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/relative_name.sh $<TARGET_FILE:hpcdb> ${BS_BIN}/bs_kernels
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/relative-name)
+# hpcstruct's conventions rule by rule (procedure lines, inlined callees' places, early lines guarded,
+# one pair per call site, recursion inlined, calls without a call site) on HPCToolkit-style builds
+add_test(NAME binstruct/hpcstruct-rules
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_hpcstruct_rules.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/hpcstruct-rules ${BS_SRC}/hpcstruct_rules.c)
+set_tests_properties(binstruct/hpcstruct-rules PROPERTIES SKIP_RETURN_CODE 77)
+# binaries stored compressed (xz, gzip, bzip2): the structure of the ELF inside; damaged ones refused
+add_test(NAME binstruct/compressed
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/compressed.sh $<TARGET_FILE:hpcdb> ${BS_BIN}/bs_kernels
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/compressed)
+set_tests_properties(binstruct/compressed PROPERTIES SKIP_RETURN_CODE 77)
 # optimized code built in the test (gcc and clang, -O0 .. -O3 -g): every statement against addr2line,
 # loops and inlined calls where the source puts them, in struct's output and in report's tree
 add_test(NAME binstruct/optimized

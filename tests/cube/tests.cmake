@@ -63,6 +63,19 @@ if(HPCDB_PYTHON_BUILT)
   set_tests_properties(cube/integer-exact PROPERTIES ENVIRONMENT "${integer_exact_env}"
                                                      SKIP_RETURN_CODE 77)
 endif()
+# Wrapped UINT64 counters stored inclusive and exclusive (tests/cube/wrapped_counters.py makes the
+# files): every (cnode, location) and every sum over locations exact modulo 2^64 in CSV, report's
+# JSON, hpcdb view's tree and spread, Python (when built) and Cube -> Cube.
+if(HPCDB_PYTHON_BUILT)
+  add_test(NAME cube/wrapped-counters
+           COMMAND ${HPCDB_PYTHON_EXECUTABLE} ${CUBE_DIR}/check_wrapped_counters.py $<TARGET_FILE:hpcdb>
+                   ${PROJECT_BINARY_DIR}/test-output/cube/wrapped-counters ${HPCDB_PYTHON_EXECUTABLE})
+  set_tests_properties(cube/wrapped-counters PROPERTIES ENVIRONMENT "${integer_exact_env}" SKIP_RETURN_CODE 77)
+else()
+  add_test(NAME cube/wrapped-counters
+           COMMAND python3 ${CUBE_DIR}/check_wrapped_counters.py $<TARGET_FILE:hpcdb>
+                   ${PROJECT_BINARY_DIR}/test-output/cube/wrapped-counters)
+endif()
 # Cube -> v4.0: every metric labelled `execution` in meta.db (read without
 # hpcdb) holds subtree sums; min / max subtree values go to custom scopes.
 foreach(file time.p4 all-dtypes scorep-cpi)

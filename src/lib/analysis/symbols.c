@@ -8,7 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/decompress.h"
 #include "common/error.h"
+
+#define MAX_IMAGE (2ull << 30) /* a decompressed binary held in memory */
 
 static int by_start_then_rank(const void *a, const void *b) {
   const symbol *x = a, *y = b;
@@ -52,12 +55,8 @@ static int add_symbols(symbol_table *t, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh) {
   return 0;
 }
 
-int symbols_load(symbol_table *out, const char *path) {
+int symbols_of_elf(symbol_table *out, Elf *elf) {
   memset(out, 0, sizeof *out);
-  if (elf_version(EV_CURRENT) == EV_NONE) return 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
   int rc = 0;
   if (elf && elf_kind(elf) == ELF_K_ELF) {
     Elf_Scn *scn = NULL;
@@ -67,8 +66,6 @@ int symbols_load(symbol_table *out, const char *path) {
         rc = add_symbols(out, elf, scn, &sh);
     }
   }
-  if (elf) elf_end(elf);
-  close(fd);
   if (rc < 0) {
     symbols_free(out);
     return rc;
@@ -78,6 +75,29 @@ int symbols_load(symbol_table *out, const char *path) {
   qsort(out->syms, out->n, sizeof *out->syms, by_start_then_rank);
   symbols_keep_first_per_start(out);
   return 0;
+}
+
+int symbols_load(symbol_table *out, const char *path) {
+  memset(out, 0, sizeof *out);
+  if (elf_version(EV_CURRENT) == EV_NONE) return 0;
+  if (decompress_file_is_compressed(path)) { /* an image kept compressed (vmlinux.xz) */
+    char *image;
+    size_t len;
+    int rc = decompress_file(path, MAX_IMAGE, &image, &len);
+    if (rc < 0) return rc == HPCDB_ENOMEM ? rc : 0; /* no symbols, as for any file that is no ELF */
+    Elf *elf = elf_memory(image, len);
+    rc = symbols_of_elf(out, elf);
+    if (elf) elf_end(elf);
+    free(image);
+    return rc;
+  }
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+  int rc = symbols_of_elf(out, elf);
+  if (elf) elf_end(elf);
+  close(fd);
+  return rc;
 }
 
 void symbols_keep_first_per_start(symbol_table *t) {

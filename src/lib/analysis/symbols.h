@@ -5,6 +5,7 @@
 #ifndef HPCDB_ANALYSIS_SYMBOLS_H
 #define HPCDB_ANALYSIS_SYMBOLS_H
 
+#include <libelf.h>
 #include <stdint.h>
 
 typedef struct symbol {
@@ -18,9 +19,12 @@ typedef struct symbol_table {
   uint32_t n;
 } symbol_table;
 
-/* Loads the FUNC symbols of an ELF file; a file that is not ELF, or has no
- * symbols, gives an empty table (and 0): symbols are a refinement, not a need. */
+/* Loads the FUNC symbols of an ELF file, also one stored compressed (xz,
+ * gzip, bzip2); a file that is not ELF, or has no symbols, gives an empty
+ * table (and 0): symbols are a refinement, not a need. */
 int symbols_load(symbol_table *out, const char *path);
+/* The same from an ELF image already open (NULL or not ELF: none). */
+int symbols_of_elf(symbol_table *out, Elf *elf);
 /* Of symbols sorted by start, keeps the first of each start (frees the others' names). */
 void symbols_keep_first_per_start(symbol_table *t);
 /* The function containing addr, or NULL. */

@@ -281,8 +281,15 @@ static int module_symbols(unified_tree *t, uint32_t module, const symbol_table *
     t->symbols[module] = st;
     const char *path = t->exp->modules[module].path;
     char kernel[256];
-    if (t->measurements && kernel_module_name(path, kernel, sizeof kernel)) {
-      HPCDB_TRY(kernel_symbols_load(st, t->measurements, kernel));
+    int style = t->measurements ? kernel_module_name(path, kernel, sizeof kernel) : 0;
+    if (style) {
+      int rc = kernel_symbols_load(st, t->measurements, kernel, style);
+      if (rc == HPCDB_ENOMEM) return rc;
+      if (rc < 0) { /* a damaged symbols file: the kernel's frames stay addresses, as without one */
+        char why[1024];
+        snprintf(why, sizeof why, "%s (the kernel's frames stay addresses)", hpcdb_last_error());
+        HPCDB_TRY(hpcdb_add_warning(t->exp, why));
+      }
     } else if (path[0] != '/' && t->measurements) {
       char full[4096];
       if ((size_t)snprintf(full, sizeof full, "%s/%s", t->measurements, path) < sizeof full)

@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include "binstruct/bs_internal.h"
+#include "common/decompress.h"
 #include "common/error.h"
+
+#define MAX_IMAGE (2ull << 30) /* a decompressed binary held in memory */
 
 static int code_cmp(const void *a, const void *b) {
   const bs_code *x = a, *y = b;
@@ -98,11 +101,23 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
   elf_version(EV_CURRENT);
   b->fd = open(path, O_RDONLY | O_CLOEXEC);
   if (b->fd < 0) return hpcdb_fail(HPCDB_EIO, "%s: %s", path, strerror(errno));
-  b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
+  if (decompress_file_is_compressed(path)) { /* libdwfl's users get these too */
+    size_t len;
+    int rc = decompress_file(path, MAX_IMAGE, &b->image, &len);
+    if (rc < 0) {
+      bs_binary_close(b);
+      return rc;
+    }
+    b->image_len = len;
+    b->elf = elf_memory(b->image, len);
+  } else {
+    b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
+  }
   if (!b->elf || elf_kind(b->elf) != ELF_K_ELF) {
     int rc = bs_dwarf_out_of_memory("the ELF header");
+    const char *what = b->image ? " (once decompressed)" : "";
     bs_binary_close(b);
-    return rc < 0 ? rc : hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not an ELF file", path);
+    return rc < 0 ? rc : hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not an ELF file%s", path, what);
   }
   GElf_Ehdr eh;
   if (!gelf_getehdr(b->elf, &eh)) {
@@ -114,11 +129,14 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
   struct stat st;
   uint64_t sh_end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
   uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
-  if (fstat(b->fd, &st) == 0 && (sh_end > (uint64_t)st.st_size || ph_end > (uint64_t)st.st_size)) {
+  int sized = b->image || fstat(b->fd, &st) == 0;
+  uint64_t size = b->image ? b->image_len : sized ? (uint64_t)st.st_size : 0;
+  if (sized && (sh_end > size || ph_end > size)) {
+    const char *what = b->image ? " once decompressed" : "";
     bs_binary_close(b);
-    return hpcdb_fail(HPCDB_ETRUNCATED, "%s: ELF header: offset 0x%llx: truncated: the %s table ends past the file's %lld bytes",
-                      path, (unsigned long long)(sh_end > (uint64_t)st.st_size ? eh.e_shoff : eh.e_phoff),
-                      sh_end > (uint64_t)st.st_size ? "section header" : "program header", (long long)st.st_size);
+    return hpcdb_fail(HPCDB_ETRUNCATED, "%s: ELF header: offset 0x%llx: truncated: the %s table ends past the file's %llu bytes%s",
+                      path, (unsigned long long)(sh_end > size ? eh.e_shoff : eh.e_phoff),
+                      sh_end > size ? "section header" : "program header", (unsigned long long)size, what);
   }
   b->machine = eh.e_machine;
   read_build_id(b);
@@ -154,6 +172,8 @@ void bs_binary_close(bs_binary *b) {
   if (b->elf) elf_end(b->elf);
   if (b->fd >= 0) close(b->fd);
   free(b->code);
+  free(b->image);
+  b->image = NULL;
   b->dwarf = NULL;
   b->debug_elf = b->elf = NULL;
   b->code = NULL;

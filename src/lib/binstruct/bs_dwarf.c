@@ -96,9 +96,11 @@ static int add_inline(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, in
       v < w->n_files)
     in->call_file = file_name(u, w->comp_dir, call = dwarf_filesrc(w->files, v, NULL, NULL));
   if ((decl && !in->decl_file) || (call && !in->call_file)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  if (!in->decl_file) in->decl_file = in->call_file;
-  if (!in->call_file) in->call_file = parent >= 0 ? u->inlines[f->first_inline + parent].decl_file
-                                                  : f->file ? f->file : w->cu_name;
+  if (!in->decl_file) in->decl_file = in->call_file ? in->call_file
+                                    : parent >= 0 ? u->inlines[f->first_inline + parent].decl_file
+                                    : f->file ? f->file : w->cu_name;
+  /* no call site in DWARF: hpcstruct (Dyninst's InlinedFunction::getCallsite) names it so, line 0 */
+  if (!in->call_file && !(in->call_file = bs_intern(u, "<unknown>"))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if ((name && !in->name) || u->n_inlines - f->first_inline >= INT32_MAX)
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   int32_t self = (int32_t)(u->n_inlines - f->first_inline);
@@ -222,6 +224,22 @@ static int read_lines(bs_unit *u, Dwarf_Die *cudie, const char *comp_dir) {
   return 0;
 }
 
+/* The line-table row of a function's entry with a file, else the first one
+ * after it within 800 bytes of its code (hpcstruct's getProcLineMap looks
+ * that far when the first bytes have none); NULL when none. */
+static const bs_row *entry_row(const bs_unit *u, const bs_func *f) {
+  const bs_row *r = bs_unit_row_at(u, f->entry);
+  if (r && r->file && r->file[0]) return r;
+  uint64_t end = f->entry + 800;
+  for (uint32_t k = 0; k < f->n_ranges; k++) /* the range holding the entry bounds the search */
+    if (u->ranges[f->first_range + k].lo <= f->entry && f->entry < u->ranges[f->first_range + k].hi &&
+        u->ranges[f->first_range + k].hi < end)
+      end = u->ranges[f->first_range + k].hi;
+  for (uint64_t i = r ? (uint64_t)(r - u->rows) + 1 : 0; i < u->n_rows && u->rows[i].addr < end; i++)
+    if (u->rows[i].addr > f->entry && u->rows[i].file && u->rows[i].file[0]) return &u->rows[i];
+  return NULL;
+}
+
 int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie) {
   bs_unit_reset(u);
   walk w = {u, NULL, 0, NULL, NULL, NULL, 0, 0};
@@ -247,10 +265,13 @@ int bs_dwarf_unit(bs_unit *u, Dwarf_Die *cudie) {
   HPCDB_TRY(bs_dwarf_out_of_memory("a unit"));
   for (uint64_t i = 0; i < u->n_funcs; i++) {
     bs_func *f = &u->funcs[i];
-    if (f->file) continue;
-    const bs_row *r = bs_unit_row_at(u, f->entry);
-    f->file = r && r->file[0] ? r->file : w.cu_name;
-    if (f->line == 0 && r) f->line = r->line;
+    const bs_row *r = entry_row(u, f);
+    if (r) { /* hpcstruct's procedure: the file and line of its entry in the line table, not its declaration */
+      f->file = r->file;
+      f->line = r->line;
+    } else if (!f->file) {
+      f->file = w.cu_name;
+    }
   }
   return 0;
 }

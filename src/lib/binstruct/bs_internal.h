@@ -78,6 +78,8 @@ typedef struct bs_code {
 typedef struct bs_binary {
   const char *path;
   int fd, debug_fd;
+  char *image; /* the decompressed file when it is stored compressed (vmlinux.xz), else NULL */
+  uint64_t image_len;
   Elf *elf;
   Dwarf *dwarf; /* NULL: no DWARF (in the file or a split debug file) */
   Elf *debug_elf;
@@ -168,8 +170,6 @@ typedef struct bs_node {
   uint64_t addr;     /* P: entry, L: header */
   uint64_t min_addr; /* lowest address inside (orders siblings) */
   int32_t ctx;       /* inline index this node stands in, -1: the function */
-  int has_first;     /* alien: first_lo is its lowest statement's address (1: of its own file, 2: of another) */
-  uint64_t first_lo;
 } bs_node;
 
 typedef struct bs_stmt {

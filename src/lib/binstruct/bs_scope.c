@@ -16,6 +16,8 @@ typedef struct ctx {
   const bs_unit *u;
   const bs_func *f;
   const bs_inline *in; /* the function's inlined calls */
+  int32_t *up;         /* each call's enclosing call, one_site()'s (-1: the function) */
+  int32_t *site;       /* each call's first instance at its call site (itself when first) */
   uint32_t *depth;     /* of each inlined call (1: directly in the function) */
   bs_proc *p;
   hpcdb_u64map children; /* (parent, kind, key) -> node */
@@ -65,13 +67,13 @@ static int descend(ctx *c, int32_t node, int32_t target, int32_t *out) {
   uint32_t dt = c->depth[target];
   int32_t chain[256];
   if (dt > 256) return hpcdb_fail(HPCDB_EUNSUPPORTED, "inlined calls nested deeper than 256");
-  for (int32_t t = target, i = (int32_t)dt - 1; t >= 0 && i >= 0; t = c->in[t].parent, i--) chain[i] = t;
+  for (int32_t t = target, i = (int32_t)dt - 1; t >= 0 && i >= 0; t = c->up[t], i--) chain[i] = t;
   /* skip the frames node already stands in: the common prefix of both chains */
   uint32_t k = 0;
   if (from >= 0) {
     int32_t a = from;
-    while (a >= 0 && c->depth[a] > dt) a = c->in[a].parent;
-    while (a >= 0 && chain[c->depth[a] - 1] != a) a = c->in[a].parent;
+    while (a >= 0 && c->depth[a] > dt) a = c->up[a];
+    while (a >= 0 && chain[c->depth[a] - 1] != a) a = c->up[a];
     k = a >= 0 ? c->depth[a] : 0;
   }
   for (uint32_t i = k; i < dt; i++) {
@@ -174,6 +176,31 @@ static uint64_t unpainted(uint64_t *next, uint64_t j) {
   return j;
 }
 
+/* hpcstruct keys an inlined call by its call site and callee (file, line,
+ * name: Struct-Inline.cpp's FLPIndex), so the instances DWARF gives one call
+ * (code an optimizer duplicated: a loop's versions, a recursion inlined into
+ * itself more than once) are one pair of scopes: each call's first instance
+ * with the same site in the same (merged) enclosing call stands for it. */
+static int one_site(ctx *c) {
+  uint32_t m = c->f->n_inlines;
+  hpcdb_u64map first = {0}; /* hash of (enclosing call, site, callee) -> its first instance */
+  int rc = 0;
+  for (uint32_t i = 0; i < m && rc == 0; i++) {
+    const bs_inline *a = &c->in[i];
+    int32_t par = a->parent >= 0 && (uint32_t)a->parent < i ? c->site[a->parent] : -1;
+    struct { int64_t par; uint64_t line; const char *name, *file; } key = {par, a->call_line, a->name, a->call_file};
+    uint64_t h = hash_bytes(&key, sizeof key), j;
+    c->up[i] = par;
+    c->site[i] = (int32_t)i;
+    if (!u64map_get(&first, h, &j)) rc = u64map_put(&first, h, i) < 0 ? oom() : 0;
+    else if (c->up[j] == par && c->in[j].call_line == a->call_line && c->in[j].name == a->name &&
+             c->in[j].call_file == a->call_file)
+      c->site[i] = (int32_t)j; /* else a collision of two sites: each keeps its own pair */
+  }
+  u64map_free(&first);
+  return rc;
+}
+
 /* Innermost inlined call of each instruction: outer calls painted first. At
  * one depth an instruction is painted once (calls at one depth do not overlap
  * in sound DWARF; in damaged DWARF the first wins), so the work is bounded by
@@ -181,9 +208,10 @@ static uint64_t unpainted(uint64_t *next, uint64_t j) {
 static int paint_inlines(ctx *c, const bs_insn *insns, uint64_t n, int32_t *of) {
   for (uint64_t i = 0; i < n; i++) of[i] = -1;
   uint32_t m = c->f->n_inlines, maxd = 0;
+  HPCDB_TRY(one_site(c));
   for (uint32_t i = 0; i < m; i++) {
-    int32_t par = c->in[i].parent;
-    c->depth[i] = par >= 0 && (uint32_t)par < i ? c->depth[par] + 1 : 1;
+    int32_t par = c->up[i];
+    c->depth[i] = par >= 0 ? c->depth[par] + 1 : 1;
     if (c->depth[i] > maxd) maxd = c->depth[i];
   }
   if (m == 0) return 0;
@@ -203,7 +231,7 @@ static int paint_inlines(ctx *c, const bs_insn *insns, uint64_t n, int32_t *of) 
           else hi = mid;
         }
         for (uint64_t j = unpainted(next, lo); j < n && insns[j].addr < r.hi; j = unpainted(next, j)) {
-          of[j] = (int32_t)i;
+          of[j] = c->site[i];
           next[j] = j + 1;
         }
       }
@@ -216,8 +244,8 @@ static int paint_inlines(ctx *c, const bs_insn *insns, uint64_t n, int32_t *of) 
 /* The innermost inlined call both a and b are in (-1: the function itself). */
 static int32_t common_call(const ctx *c, int32_t a, int32_t b) {
   while (a >= 0 && b >= 0 && a != b) {
-    if (c->depth[a] >= c->depth[b]) a = c->in[a].parent;
-    else b = c->in[b].parent;
+    if (c->depth[a] >= c->depth[b]) a = c->up[a];
+    else b = c->up[b];
   }
   return a >= 0 && b >= 0 ? a : -1;
 }
@@ -230,7 +258,7 @@ static void loop_line(const ctx *c, const bs_insn *insns, const int32_t *inl, co
   uint32_t i = inl[lp->line_insn] == owner || inl[lp->back_insn] != owner ? lp->line_insn : lp->back_insn;
   int32_t call = inl[i];
   if (call != owner) { /* the call directly in the owner's code */
-    while (call >= 0 && c->in[call].parent != owner) call = c->in[call].parent;
+    while (call >= 0 && c->up[call] != owner) call = c->up[call];
     if (call >= 0) {
       nd->line = c->in[call].call_line;
       nd->file = c->in[call].call_file;
@@ -272,39 +300,79 @@ static int in_ranges(const bs_range *r, uint32_t n, uint64_t a) {
   return 0;
 }
 
-/* hpcstruct gives an inlined callee's scope the line of its first (lowest
- * addressed) statement rather than the declaration's line: of a statement
- * in the callee's file (a line #included into its body is another file's),
- * else of any. */
-static void name_aliens_by_first_line(bs_proc *p) {
-  for (int pass = 1; pass <= 2; pass++) /* has_first: the pass that named it */
-    for (uint64_t i = 0; i < p->n_stmts; i++) {
-      const bs_stmt *s = &p->stmts[i];
-      bs_node *n = &p->nodes[s->node];
-      if (n->kind != BS_NODE_ALIEN || s->line == 0) continue;
-      if (pass == 1 && n->file && s->file && strcmp(n->file, s->file) != 0) continue; /* another file's line */
-      if (pass == 2 && n->has_first == 1) continue;
-      if (n->has_first != pass || s->lo < n->first_lo) {
-        n->has_first = pass;
-        n->first_lo = s->lo;
-        n->line = s->line;
-      }
-    }
+static const char *base_name(const char *path) {
+  const char *slash = path ? strrchr(path, '/') : NULL;
+  return slash ? slash + 1 : path ? path : "";
+}
+
+static int same_base(const char *a, const char *b) { return a && b && !strcmp(base_name(a), base_name(b)); }
+
+/* Where hpcstruct places an inlined callee's scope (Struct-Output.cpp,
+ * locateTree): the file of its first inlined call inside, else of its first
+ * loop, else of its first statement; the line, the lowest line of those
+ * calls and loops in that file, else of its statements in that file, else 0. */
+static int locate_callees(bs_proc *p) {
+  uint64_t nn = p->n_nodes;
+  uint64_t *at = malloc((nn + 1) * sizeof *at);
+  uint8_t *rank = calloc(nn + 1, 1); /* what named the file: 1 a call, 2 a loop, 3 a statement */
+  uint32_t *inner = calloc(nn + 1, sizeof *inner), *own = calloc(nn + 1, sizeof *own);
+  const char **file = calloc(nn + 1, sizeof *file);
+  if (!at || !rank || !inner || !own || !file) {
+    free(at), free(rank), free(inner), free(own), free(file);
+    return oom();
+  }
+  for (uint64_t i = 0; i < nn; i++) at[i] = UINT64_MAX;
+  for (uint64_t i = 1; i < nn; i++) { /* the file, from the calls and loops just inside */
+    const bs_node *n = &p->nodes[i];
+    int32_t up = n->parent;
+    uint8_t r = n->kind == BS_NODE_CALLSITE ? 1 : n->kind == BS_NODE_LOOP ? 2 : 0;
+    if (!r || p->nodes[up].kind != BS_NODE_ALIEN || !n->file || !n->file[0]) continue;
+    if (!rank[up] || r < rank[up] || (r == rank[up] && n->min_addr < at[up])) rank[up] = r, at[up] = n->min_addr, file[up] = n->file;
+  }
+  for (uint64_t i = 0; i < p->n_stmts; i++) { /* else from the first statement */
+    const bs_stmt *st = &p->stmts[i];
+    if (p->nodes[st->node].kind != BS_NODE_ALIEN || !st->file || !st->file[0]) continue;
+    if ((!rank[st->node] || (rank[st->node] == 3 && st->lo < at[st->node])))
+      rank[st->node] = 3, at[st->node] = st->lo, file[st->node] = st->file;
+  }
+  for (uint64_t i = 1; i < nn; i++) { /* the lowest line of the calls and loops in that file */
+    const bs_node *n = &p->nodes[i];
+    int32_t up = n->parent;
+    if ((n->kind == BS_NODE_CALLSITE || n->kind == BS_NODE_LOOP) && p->nodes[up].kind == BS_NODE_ALIEN && n->line &&
+        same_base(n->file, file[up]) && (!inner[up] || n->line < inner[up]))
+      inner[up] = n->line;
+  }
+  for (uint64_t i = 0; i < p->n_stmts; i++) { /* else of the statements */
+    const bs_stmt *st = &p->stmts[i];
+    if (p->nodes[st->node].kind == BS_NODE_ALIEN && st->line && same_base(st->file, file[st->node]) &&
+        (!own[st->node] || st->line < own[st->node]))
+      own[st->node] = st->line;
+  }
+  for (uint64_t i = 0; i < nn; i++) {
+    bs_node *n = &p->nodes[i];
+    if (n->kind != BS_NODE_ALIEN) continue;
+    if (file[i]) n->file = file[i];
+    n->line = inner[i] ? inner[i] : own[i];
+  }
+  free(at), free(rank), free(inner), free(own), free(file);
+  return 0;
 }
 
 int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
                   bs_proc *out) {
   memset(out, 0, sizeof *out);
   /* a unit with no inlined calls has no array: no pointer arithmetic on NULL */
-  ctx c = {u, f, u->inlines ? &u->inlines[f->first_inline] : NULL, NULL, out, {0}};
+  ctx c = {u, f, u->inlines ? &u->inlines[f->first_inline] : NULL, NULL, NULL, NULL, out, {0}};
   bs_insn *insns = NULL;
   uint64_t n = 0, cap = 0;
   bs_range *ranges = malloc((f->n_ranges ? f->n_ranges : 1) * sizeof *ranges);
   c.depth = malloc((f->n_inlines ? f->n_inlines : 1) * sizeof *c.depth);
+  c.up = malloc((f->n_inlines ? f->n_inlines : 1) * sizeof *c.up);
+  c.site = malloc((f->n_inlines ? f->n_inlines : 1) * sizeof *c.site);
   int32_t *inl = NULL, *loop_node = NULL;
   bs_loops L;
   memset(&L, 0, sizeof L);
-  int rc = ranges && c.depth ? 0 : oom();
+  int rc = ranges && c.depth && c.up && c.site ? 0 : oom();
   if (rc == 0) rc = collect_insns(u, f, b, d, ranges, &insns, &n, &cap);
   int32_t root;
   if (rc == 0) rc = new_node(&c, -1, BS_NODE_PROC, &root);
@@ -338,11 +406,13 @@ int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_dec
     const bs_row *row = bs_unit_row_at(u, insns[i].addr);
     rc = add_stmt(out, node, row ? row->file : NULL, row ? row->line : 0, insns[i].addr, insns[i].addr + insns[i].len);
   }
-  if (rc == 0) name_aliens_by_first_line(out);
+  if (rc == 0) rc = locate_callees(out);
 done:
   free(insns);
   free(ranges);
   free(c.depth);
+  free(c.up);
+  free(c.site);
   free(inl);
   free(loop_node);
   bs_loops_free(&L);

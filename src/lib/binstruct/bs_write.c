@@ -399,8 +399,11 @@ int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstr
   wr.stats.has_dwarf = b.dwarf != NULL;
   wr.stats.has_loops = wr.decoders[0] != NULL;
   snprintf(wr.stats.debug_file, sizeof wr.stats.debug_file, "%s", b.debug_path);
-  const char *base = strrchr(binary_path, '/');
-  base = base ? base + 1 : binary_path;
+  const char *slash = strrchr(binary_path, '/');
+  char base[256]; /* the binary's name; a compressed one's without the compressor's suffix */
+  snprintf(base, sizeof base, "%s", slash ? slash + 1 : binary_path);
+  char *dot = b.image ? strrchr(base, '.') : NULL;
+  if (dot && (!strcmp(dot, ".xz") || !strcmp(dot, ".gz") || !strcmp(dot, ".bz2"))) *dot = '\0';
   bs_unit u;
   memset(&u, 0, sizeof u);
   unsigned undemangled = bs_demangle_failures();

@@ -186,12 +186,24 @@ static int guarded_loop(const bs_proc *p, int32_t w) {
 }
 
 /* The statements of one node (sorted by stmt_cmp): its own file's, then
- * those of each other file inside a guard. */
-static void put_stmts(bs_xml *x, const bs_stmt *s, uint64_t n) {
+ * those of each other file inside a guard. A procedure's or an inlined
+ * callee's lines of its own file before its line go in a guard of that file
+ * too (doTreeNode: hpcprof "reacts badly" to earlier lines in a scope); a
+ * line 0 needs none. */
+static void put_stmts(bs_xml *x, const bs_node *node, const bs_stmt *s, uint64_t n) {
   if (n == 0) return; /* s may be past a NULL array: nothing to read */
-  uint64_t own = 0;
+  uint64_t own = 0, unknown = 0, early;
   while (own < n && !s[own].file) own++;
-  put_lines(x, s, own);
+  while (unknown < own && s[unknown].line == 0) unknown++;
+  int lined = node->kind == BS_NODE_PROC || node->kind == BS_NODE_ALIEN;
+  for (early = unknown; lined && early < own && s[early].line < node->line;) early++;
+  put_lines(x, s, unknown);
+  put_lines(x, s + early, own - early);
+  if (early > unknown) {
+    open_guard(x, node->file, s[unknown].line);
+    put_lines(x, s + unknown, early - unknown);
+    fputs("</A>\n", x->out);
+  }
   for (uint64_t i = own; i < n;) {
     uint64_t j = i + 1;
     while (j < n && !strcmp(s[j].file, s[i].file)) j++;
@@ -244,14 +256,14 @@ int bs_xml_proc(bs_xml *x, bs_proc *p, const char *name_suffix) {
   uint64_t sp = 0;
   stack[sp++] = 0;
   open_node(x, &p->nodes[0], name_suffix);
-  put_stmts(x, node_stmts(p, stmt_first[0]), stmt_first[1] - stmt_first[0]);
+  put_stmts(x, &p->nodes[0], node_stmts(p, stmt_first[0]), stmt_first[1] - stmt_first[0]);
   while (sp) {
     int32_t v = stack[sp - 1];
     if (kid_first[v] + next[v] < kid_first[v + 1]) {
       int32_t w = kids[kid_first[v] + next[v]++].node;
       if (guarded_loop(p, w)) open_guard(x, p->nodes[w].file, p->nodes[w].line);
       open_node(x, &p->nodes[w], NULL);
-      put_stmts(x, node_stmts(p, stmt_first[w]), stmt_first[w + 1] - stmt_first[w]);
+      put_stmts(x, &p->nodes[w], node_stmts(p, stmt_first[w]), stmt_first[w + 1] - stmt_first[w]);
       stack[sp++] = w;
     } else {
       fputs(close_tag(&p->nodes[v]), x->out);

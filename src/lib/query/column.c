@@ -205,6 +205,10 @@ double hpcdb_query_column_seconds(const hpcdb_query *q, hpcdb_qcolumn col) {
   return col < q->n_cols ? q->cols[col].seconds : 0;
 }
 
+int hpcdb_query_column_integer(const hpcdb_query *q, hpcdb_qcolumn col) {
+  return col < q->n_cols && q->cols[col].metric != HPCDB_NONE ? q->exp->metrics[q->cols[col].metric].integer : 0;
+}
+
 int hpcdb_query_total(hpcdb_query *q, hpcdb_qcolumn col, double *out) {
   const column_values *v;
   HPCDB_TRY(query_values(q, col, &v));

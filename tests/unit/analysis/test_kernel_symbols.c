@@ -4,11 +4,19 @@
  * function context "NAME [MODULE] <vmlinux>" for each kernel frame (the text
  * symbol at or before its address, reaching to the next text symbol), with
  * the instruction as a hidden child holding the value; without the symbols
- * file the frame stays an instruction. */
+ * file the frame stays an instruction. Newer hpcrun's module name
+ * "kernel_symbols/vmlinux.HASH" gives "NAME [vmlinux]", from kallsyms stored
+ * xz-, gzip- or bzip2-compressed (as HPCToolkit's test data keeps it) or from
+ * a vmlinux ELF image (compressed too); a damaged compressed file is a
+ * warning naming it (the frames stay addresses). */
+#include <gelf.h>
+#include <libelf.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "hpcdb/hpcdb.h"
 #include "hpcrun/hpcrun_file.h"
@@ -23,14 +31,14 @@ static uint64_t packed(const char name[8]) {
 }
 
 /* One thread: main -> app frame -> kernel frames at the given addresses (leaves, value 1 each). */
-static int write_measurement(const char *dir) {
+static int write_measurement(const char *dir, const char *kernel_module) {
   hpcrun_file f;
   memset(&f, 0, sizeof f);
   memcpy(f.version, "04.00", 6);
   f.major = 4;
   hpcrun_nvpair pairs[] = {{str("program-name"), str("kernel-test")}};
   f.header = (hpcrun_nvlist){1, pairs};
-  hpcrun_lm_entry lms[2] = {{1, str("/opt/app"), 1}, {2, str("<vmlinux.0badc0de>"), 1}};
+  hpcrun_lm_entry lms[2] = {{1, str("/opt/app"), 1}, {2, str(kernel_module), 1}};
   f.t.lm = lms;
   f.t.n_lm = 2;
   hpcrun_metric_desc m;
@@ -82,12 +90,105 @@ static const hpcdb_context *find_function(const hpcdb_experiment *e, const char 
   return NULL;
 }
 
+/* A vmlinux image: an ELF file whose .symtab has the kernel's functions
+ * (_stext and ext4_read at the addresses of the kallsyms above). */
+static int write_vmlinux(const char *path) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return -1;
+  elf_version(EV_CURRENT);
+  Elf *e = elf_begin(fd, ELF_C_WRITE, NULL);
+  GElf_Ehdr eh;
+  memset(&eh, 0, sizeof eh);
+  int ok = e && gelf_newehdr(e, ELFCLASS64) && gelf_getehdr(e, &eh);
+  if (ok) {
+    eh.e_ident[EI_DATA] = ELFDATA2LSB;
+    eh.e_type = ET_EXEC;
+    eh.e_machine = EM_X86_64;
+    eh.e_version = EV_CURRENT;
+    static char strtab[] = "\0_stext\0ext4_read\0.symtab\0.strtab\0.text";
+    static uint8_t code[0x300];
+    Elf64_Sym syms[3] = {{0}, {1, STT_FUNC | STB_GLOBAL << 4, 0, 3, 0xffffffff81000000ull, 0x100},
+                         {8, STT_FUNC | STB_GLOBAL << 4, 0, 3, 0xffffffff81000200ull, 0x100}};
+    const struct { const char *data; size_t size; Elf_Type type; GElf_Word sh_type, name, link; } secs[3] = {
+        {(const char *)syms, sizeof syms, ELF_T_SYM, SHT_SYMTAB, 18, 2},
+        {strtab, sizeof strtab, ELF_T_BYTE, SHT_STRTAB, 26, 0},
+        {(const char *)code, sizeof code, ELF_T_BYTE, SHT_PROGBITS, 34, 0}};
+    for (int i = 0; ok && i < 3; i++) {
+      Elf_Scn *scn = elf_newscn(e);
+      Elf_Data *d = scn ? elf_newdata(scn) : NULL;
+      GElf_Shdr sh;
+      ok = d && gelf_getshdr(scn, &sh);
+      if (!ok) break;
+      d->d_buf = (void *)secs[i].data, d->d_size = secs[i].size, d->d_type = secs[i].type, d->d_align = 8;
+      sh.sh_type = secs[i].sh_type, sh.sh_name = secs[i].name, sh.sh_link = secs[i].link;
+      sh.sh_entsize = secs[i].sh_type == SHT_SYMTAB ? sizeof(Elf64_Sym) : 0;
+      sh.sh_info = secs[i].sh_type == SHT_SYMTAB ? 1 : 0; /* one past the last local */
+      if (secs[i].sh_type == SHT_PROGBITS) sh.sh_flags = SHF_ALLOC | SHF_EXECINSTR, sh.sh_addr = 0xffffffff81000000ull;
+      ok = gelf_update_shdr(scn, &sh);
+    }
+    eh.e_shstrndx = 2;
+    ok = ok && gelf_update_ehdr(e, &eh) && elf_update(e, ELF_C_WRITE) >= 0;
+  }
+  if (e) elf_end(e);
+  close(fd);
+  return ok ? 0 : -1;
+}
+
+/* path compressed in place by a Debian compressor ("xz", "gzip", "bzip2"), under the same name. */
+static int compress_in_place(const char *tool, const char *path) {
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd, "%s -c '%s' > '%s.z' && mv '%s.z' '%s'", tool, path, path, path, path);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Newer hpcrun's "kernel_symbols/vmlinux.HASH": kallsyms and a vmlinux image, each compressed three ways. */
+static void newer_module_name(const char *dir, const char *kallsyms, size_t len) {
+  static const char *tools[] = {"xz", "gzip", "bzip2"};
+  for (int image = 0; image < 2; image++)
+    for (int t = 0; t < 3; t++) {
+      char meas[4096], syms[4096];
+      snprintf(meas, sizeof meas, "%s/newer-%d-%s", dir, image, tools[t]);
+      mkdir(meas, 0777);
+      CHECK_RC(write_measurement(meas, "kernel_symbols/vmlinux.0badc0de"));
+      snprintf(syms, sizeof syms, "%s/kernel_symbols", meas);
+      mkdir(syms, 0777);
+      snprintf(syms, sizeof syms, "%s/kernel_symbols/vmlinux.0badc0de", meas);
+      CHECK_RC(image ? write_vmlinux(syms) : testlib_write_file(syms, kallsyms, len));
+      CHECK_RC(compress_in_place(tools[t], syms));
+      hpcdb_experiment *e;
+      CHECK_RC(hpcdb_analyze(&e, meas, NULL, NULL, NULL, NULL));
+      if (!e) continue;
+      const hpcdb_context *st = find_function(e, "_stext [vmlinux]"), *ex = find_function(e, "ext4_read [ext4] [vmlinux]");
+      if (image) ex = find_function(e, "ext4_read [vmlinux]"); /* an image has no module column */
+      CHECK(st && ex && !find_function(e, "_stext <vmlinux>"));
+      if (!st || !ex) fprintf(stderr, "%s %s: kernel functions not named\n", image ? "vmlinux image" : "kallsyms", tools[t]);
+      hpcdb_experiment_free(e);
+    }
+  /* damaged: xz's magic, then nothing xz can read */
+  char meas[4096], syms[4096];
+  snprintf(meas, sizeof meas, "%s/newer-damaged", dir);
+  mkdir(meas, 0777);
+  CHECK_RC(write_measurement(meas, "kernel_symbols/vmlinux.0badc0de"));
+  snprintf(syms, sizeof syms, "%s/kernel_symbols", meas);
+  mkdir(syms, 0777);
+  snprintf(syms, sizeof syms, "%s/kernel_symbols/vmlinux.0badc0de", meas);
+  static const char damaged[] = "\xfd" "7zXZ\0 not an xz stream at all, 64 bytes of it ...........";
+  CHECK_RC(testlib_write_file(syms, damaged, sizeof damaged - 1));
+  hpcdb_experiment *e = NULL;
+  CHECK_RC(hpcdb_analyze(&e, meas, NULL, NULL, NULL, NULL));
+  int warned = 0;
+  for (uint32_t i = 0; e && i < e->n_warnings; i++)
+    warned |= strstr(e->warnings[i], "vmlinux.0badc0de") && strstr(e->warnings[i], "compressed") != NULL;
+  CHECK(e && warned && !find_function(e, "_stext [vmlinux]"));
+  if (e) hpcdb_experiment_free(e);
+}
+
 int main(void) {
   const char *dir = testlib_tmpdir("kernel_symbols");
   char meas[4096], syms[4096];
   snprintf(meas, sizeof meas, "%s/meas", dir);
   mkdir(meas, 0777);
-  CHECK_RC(write_measurement(meas));
+  CHECK_RC(write_measurement(meas, "<vmlinux.0badc0de>"));
   hpcdb_experiment *e;
   /* no kernel_symbols/: three instruction contexts */
   CHECK_RC(hpcdb_analyze(&e, meas, NULL, NULL, NULL, NULL));
@@ -123,5 +224,6 @@ int main(void) {
     CHECK(insns == 1); /* only the app frame: the kernel's instructions are hidden */
     hpcdb_experiment_free(e);
   }
+  newer_module_name(dir, kallsyms, sizeof kallsyms - 1);
   return TEST_END();
 }
