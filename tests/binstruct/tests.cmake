@@ -70,3 +70,17 @@ add_test(NAME binstruct/guard
                  sh ${CMAKE_CURRENT_LIST_DIR}/check_guard.py $<TARGET_FILE:hpcdb>
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/guard ${BS_SRC}/guard_lines.c)
 set_tests_properties(binstruct/guard PROPERTIES SKIP_RETURN_CODE 77)
+# functions of code without symbols from the unwind tables: stripped Debian binaries (each FDE whole in
+# one procedure), and a C++/OpenMP program built -O2 -g then stripped (the same extents; analyze from the
+# binary: one row per function)
+add_test(NAME binstruct/unwind/debian
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_unwind.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/unwind-debian fdes /usr/bin/hpcc
+                 /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0
+                 /usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_btl_vader.so)
+add_test(NAME binstruct/unwind/stripped
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_unwind.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/unwind-stripped stripped ${BS_SRC}/unwind_funcs.cpp)
+set_tests_properties(binstruct/unwind/debian binstruct/unwind/stripped PROPERTIES SKIP_RETURN_CODE 77)

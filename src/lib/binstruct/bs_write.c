@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binstruct/bs_code_procs.h"
 #include "binstruct/bs_internal.h"
 #include "common/error.h"
 #include "common/vec.h"
@@ -311,8 +312,7 @@ static int write_discovered(writer *wr, bs_unit *u, const char *file, const char
         continue;
       }
       char name[64], link[64];
-      snprintf(name, sizeof name, "<unknown procedure> 0x%llx", (unsigned long long)t);
-      snprintf(link, sizeof link, "targ%llx", (unsigned long long)t);
+      bs_unknown_proc_names(t, name, link);
       rc = VEC_RESERVE(&u->funcs, &u->cap_funcs, u->n_funcs + 1);
       if (rc < 0) break;
       const char *nm = bs_intern(u, name), *ln = bs_intern(u, link);
@@ -336,43 +336,32 @@ static int write_discovered(writer *wr, bs_unit *u, const char *file, const char
 }
 
 static int write_symbols(writer *wr, bs_unit *u, const char *base) {
-  bs_symbol *syms;
-  size_t n;
-  hpcdb_arena names = {0};
-  int rs = bs_symbols_read(wr->b, &names, &syms, &n);
-  if (rs < 0) {
-    arena_free(&names);
-    return rs;
-  }
+  bs_code_procs procs;
+  HPCDB_TRY(bs_code_procs_read(wr->b, wr->decoders[0], &procs));
   merge_covered(wr);
   char file[4096], suffix[4096];
   snprintf(file, sizeof file, "[%s]", base);
   snprintf(suffix, sizeof suffix, " [%s]", base);
   int no_dwarf = !wr->b->dwarf, opened = 0, rc = 0;
   bs_unit_reset(u);
-  for (size_t i = 0; i <= n && rc == 0; i++) {
-    if (u->n_funcs == SYMBOL_BATCH || (i == n && u->n_funcs)) {
+  for (size_t i = 0; i <= procs.n && rc == 0; i++) {
+    if (u->n_funcs == SYMBOL_BATCH || (i == procs.n && u->n_funcs)) {
       if (!opened) rc = bs_xml_file_begin(&wr->x, file), opened = 1;
       if (rc == 0) rc = write_unit(wr, u, file, no_dwarf ? suffix : NULL);
       bs_unit_reset(u);
     }
-    if (i == n || rc < 0) break;
-    uint64_t lo = syms[i].addr, hi = syms[i].addr + syms[i].size;
-    if (hi <= lo || is_covered(wr, lo, hi)) continue;
-    rc = VEC_RESERVE(&u->funcs, &u->cap_funcs, u->n_funcs + 1);
-    if (rc == 0) rc = bs_unit_add_range(u, lo, hi);
-    if (rc < 0) break;
-    const char *name = bs_intern(u, syms[i].name), *pretty = bs_demangled(u, syms[i].name);
-    if (!name) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    u->funcs[u->n_funcs++] = (bs_func){pretty ? pretty : name, pretty ? name : NULL, file, 0, lo,
-                                       (uint32_t)(u->n_ranges - 1), 1, 0, 0};
+    if (i == procs.n || rc < 0) break;
+    const bs_range *r = &procs.ranges[procs.procs[i].first_range];
+    if (r->hi > r->lo && !is_covered(wr, r->lo, r->hi)) rc = bs_code_proc_add(u, &procs, i, file);
   }
-  for (size_t i = 0; i < n && rc == 0; i++) {
-    rc = VEC_RESERVE(&wr->covered, &wr->cap_covered, wr->n_covered + 1);
-    if (rc == 0) wr->covered[wr->n_covered++] = (bs_range){syms[i].addr, syms[i].addr + syms[i].size};
+  for (size_t i = 0; i < procs.n && rc == 0; i++) {
+    const bs_code_proc *p = &procs.procs[i];
+    for (uint32_t k = 0; k < p->n_ranges && rc == 0; k++) {
+      rc = VEC_RESERVE(&wr->covered, &wr->cap_covered, wr->n_covered + 1);
+      if (rc == 0) wr->covered[wr->n_covered++] = procs.ranges[p->first_range + k];
+    }
   }
-  free(syms);
-  arena_free(&names);
+  bs_code_procs_free(&procs);
   if (rc == 0 && wr->decoders[0]) rc = write_discovered(wr, u, file, no_dwarf ? suffix : NULL, &opened);
   if (rc == 0 && opened) rc = bs_xml_file_end(&wr->x);
   return rc;
