@@ -11,6 +11,10 @@ usage: check_unwind.py HPCDB OUTDIR CASE ARGS...
                    included) in the stripped binary's structure; the stripped program
                    recorded and analyzed from the binary: each function one row, none
                    named by address
+  names SOURCE...  each SOURCE (.cpp: g++, .f90: gfortran) built -O2 -g (OpenMP where the
+                   compiler has it): every procedure has the same name from DWARF as from
+                   the symbol table (a copy without DWARF), and the names NAMES lists are
+                   there, demangled as c++filt and gdb print them
 """
 import bisect
 import os
@@ -161,12 +165,56 @@ def case_stripped(hpcdb, out, source):
     check_report(hpcdb, stripped, entries, out)
 
 
+# What each program's procedures must be called, DWARF or not.
+NAMES = {
+    "unwind_funcs.cpp": ["spin(long)", "checked(int)", "relax(Grid&, double, int) [clone ._omp_fn.0]",
+                         "relax(Grid&, double, int) [clone .constprop.0]",
+                         "double accumulate_squares<double>(std::vector<double, std::allocator<double> > const&)"],
+    "heat_mod.f90": ["heat::relax", "heat::relax [clone ._omp_fn.0]"],
+}
+
+
+def case_names(hpcdb, out, *sources):
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    for source in sources:
+        base = os.path.basename(source)
+        compiler = "gfortran" if source.endswith(".f90") else "g++"
+        binary = os.path.join(out, base.split(".")[0])
+        if not shutil.which(compiler):
+            print(f"skipped {base}: no {compiler}")
+            continue
+        for flags in (["-fopenmp"], []):
+            r = subprocess.run([compiler, "-O2", "-g", *flags, source, "-o", binary], capture_output=True, text=True)
+            if r.returncode == 0:
+                break
+        else:
+            fail(f"{compiler} cannot build {source}: {r.stderr.strip()}")
+            continue
+        subprocess.run(["objcopy", "--strip-debug", binary, binary + ".nodwarf"], check=True)
+        with_dwarf = struct(hpcdb, binary, binary + ".hpcstruct")
+        without = struct(hpcdb, binary + ".nodwarf", binary + ".nodwarf.hpcstruct")
+        if with_dwarf is None or without is None:
+            continue
+        suffix = f" [{os.path.basename(binary)}.nodwarf]"
+        symbols = {entry: name[:-len(suffix)] if name.endswith(suffix) else name
+                   for name, _, entry, _ in procedures(without)}
+        dwarf = {entry: name for name, file, entry, _ in procedures(with_dwarf) if not file.startswith("[")}
+        for entry, name in sorted(dwarf.items()):
+            if symbols.get(entry) != name:
+                fail(f"{base}: 0x{entry:x} is {name} from DWARF, {symbols.get(entry)} from the symbol table")
+        for name in NAMES.get(base, []):
+            if name not in dwarf.values():
+                fail(f"{base}: no procedure {name}: {sorted(dwarf.values())}")
+        print(f"{base}: {len(dwarf)} procedures named alike from DWARF and symbols: {sorted(dwarf.values())}")
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
         return 2
     hpcdb, out, case, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-    {"fdes": case_fdes, "stripped": case_stripped}[case](hpcdb, out, *args)
+    {"fdes": case_fdes, "stripped": case_stripped, "names": case_names}[case](hpcdb, out, *args)
     return 1 if failures else 0
 
 

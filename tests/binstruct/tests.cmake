@@ -84,3 +84,11 @@ add_test(NAME binstruct/unwind/stripped
                  sh ${CMAKE_CURRENT_LIST_DIR}/check_unwind.py $<TARGET_FILE:hpcdb>
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/unwind-stripped stripped ${BS_SRC}/unwind_funcs.cpp)
 set_tests_properties(binstruct/unwind/debian binstruct/unwind/stripped PROPERTIES SKIP_RETURN_CODE 77)
+# names as the toolchains print them, the same from DWARF and from the symbol table: GCC clones (OpenMP
+# outlined, constprop, cold), static C++ functions, lambdas, gfortran module procedures
+add_test(NAME binstruct/unwind/names
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_unwind.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/unwind-names names ${BS_SRC}/unwind_funcs.cpp
+                 ${BS_SRC}/heat_mod.f90)
+set_tests_properties(binstruct/unwind/names PROPERTIES SKIP_RETURN_CODE 77)

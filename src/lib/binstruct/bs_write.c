@@ -11,6 +11,7 @@
 
 #include "binstruct/bs_code_procs.h"
 #include "binstruct/bs_internal.h"
+#include "binstruct/bs_names.h"
 #include "common/error.h"
 #include "common/vec.h"
 #include "hpcdb/binstruct.h"
@@ -73,6 +74,7 @@ typedef struct writer {
   uint64_t *targets; /* direct call targets seen (procedures to discover) */
   uint64_t n_targets, cap_targets;
   hpcdb_binstruct_stats stats;
+  bs_symtab symtab; /* names DWARF functions as their symbols do */
 } writer;
 
 static int job_start(writer *wr, job *j, const bs_unit *u) {
@@ -193,6 +195,7 @@ static int next_unit(writer *wr, Dwarf_CU **cu, bs_unit *u, int *have) {
     if (tag == DW_TAG_invalid) HPCDB_TRY(bs_dwarf_out_of_memory("a unit"));
     if (tag != DW_TAG_compile_unit) continue;
     HPCDB_TRY(bs_dwarf_unit(u, die));
+    HPCDB_TRY(bs_names_from_symbols(u, &wr->symtab));
     if (u->n_funcs == 0) continue;
     for (uint64_t i = 0; i < u->n_funcs; i++)
       for (uint32_t k = 0; k < u->funcs[i].n_ranges; k++) {
@@ -393,14 +396,16 @@ int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstr
   memset(&u, 0, sizeof u);
   unsigned undemangled = bs_demangle_failures();
   if (rc == 0) rc = bs_xml_begin(&wr.x, opt->lm_name ? opt->lm_name : binary_path);
+  if (rc == 0 && b.dwarf) rc = bs_symtab_load(&wr.symtab, &b);
   if (rc == 0 && b.dwarf) rc = write_dwarf(&wr, &u);
   if (rc == 0) rc = write_symbols(&wr, &u, base);
   if (rc == 0) rc = bs_xml_end(&wr.x);
   if (rc == 0 && bs_demangle_failures() != undemangled) /* mangled names would be a wrong answer */
-    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory demangling C++ names (or libstdc++ cannot be opened)");
+    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory demangling names");
   if (rc < 0) rc = hpcdb_fail_wrap(rc, "%s", binary_path);
   else if (opt->stats) *opt->stats = wr.stats;
   bs_unit_free(&u);
+  bs_symtab_free(&wr.symtab);
   free(wr.covered);
   free(wr.targets);
   u64map_free(&wr.entries);
