@@ -92,3 +92,16 @@ add_test(NAME binstruct/unwind/names
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/unwind-names names ${BS_SRC}/unwind_funcs.cpp
                  ${BS_SRC}/heat_mod.f90)
 set_tests_properties(binstruct/unwind/names PROPERTIES SKIP_RETURN_CODE 77)
+# separate debug info: Debian's libc6-dbg by build id; a debuginfod server on loopback (in a network
+# namespace of its own when `unshare -n` may make one) serving the debug file of a stripped program
+add_test(NAME binstruct/debug-info/libc
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_debug_info.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/debug-info-libc libc /lib/x86_64-linux-gnu/libc.so.6)
+add_test(NAME binstruct/debug-info/debuginfod
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }
+                        if unshare -n true 2>/dev/null; then exec unshare -n env HPCDB_IN_NETNS=1 /usr/bin/python3 \"$@\"; fi
+                        exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_debug_info.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/debug-info-debuginfod debuginfod ${BS_SRC}/inline_loops.c)
+set_tests_properties(binstruct/debug-info/libc binstruct/debug-info/debuginfod PROPERTIES SKIP_RETURN_CODE 77)
