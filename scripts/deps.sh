@@ -9,6 +9,9 @@ packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-d
           libunwind-dev                                   # hpcdb record: unwinding in the sampler
           libmicrohttpd-dev                               # hpcdb view: the HTTP server
           libdw-dev libcapstone-dev                       # hpcdb struct: DWARF and machine code
+          libiberty-dev                                   # hpcdb struct: C++ and Rust demangling (GCC's own)
+          libdebuginfod-dev debuginfod                    # hpcdb struct: debug info from debuginfod servers; its test server
+          hpcc libc6-dbg                                  # tests/binstruct: a stripped Debian program; split debug info
           elfutils binutils libxml2-utils                 # hpcdb struct: benchmark floor, DTD check in tests
           abigail-tools                                   # tests/api: the ABI against abi/libhpcdb.abi
           libopenmpi-dev openmpi-bin                      # hpcdb-mpi (optional part: built when found)

@@ -29,10 +29,14 @@ static const char help[] =
     "    sites), loops and statements, with address ranges.\n"
     "\n"
     "    Functions, inlined calls and line tables come from DWARF (in the binary, or a\n"
-    "    split debug file found by build id under /usr/lib/debug/.build-id/ or by\n"
-    "    .gnu_debuglink). Code DWARF does not describe, and binaries without DWARF,\n"
-    "    get procedures from the ELF symbol tables (.symtab, else .dynsym), line 0; in\n"
-    "    a binary without any DWARF their names carry ' [BINARY]' as hpcstruct's do.\n"
+    "    split debug file found by build id under /usr/lib/debug/.build-id/, by\n"
+    "    .gnu_debuglink, or from the debuginfod servers DEBUGINFOD_URLS names). Code\n"
+    "    DWARF does not describe, and binaries without DWARF, get procedures from the\n"
+    "    ELF symbol tables (.symtab, else .dynsym) and from the unwind tables\n"
+    "    (.eh_frame, .debug_frame: '<unknown procedure> 0xADDR' for a function without\n"
+    "    a symbol, as hpcstruct names those it finds), line 0; in a binary without any\n"
+    "    DWARF their names carry ' [BINARY]' as hpcstruct's do. The binaries without\n"
+    "    any line information are named on stderr.\n"
     "\n"
     "    Loops come from the machine code (x86-64 and aarch64, through Capstone):\n"
     "    each function's control-flow graph, dominators, natural loops from back edges\n"
@@ -41,7 +45,9 @@ static const char help[] =
     "    loops, as hpcstruct names them), else by its back-edge branch (rotated loops,\n"
     "    whose test is at the bottom). Other machines get functions and lines only;\n"
     "    CUDA binaries (gpubins/) their kernels from the symbol table only, placed as\n"
-    "    hpcstruct places them. C++ names are demangled, the linkage name kept in ln.\n"
+    "    hpcstruct places them. C++ and Rust names are demangled as c++filt and rustfilt\n"
+    "    print them (GCC's clone suffixes as [clone .constprop.0]), gfortran's module\n"
+    "    procedures named mod::proc; the linkage name is kept in ln.\n"
     "\n"
     "    With a MEASUREMENTS directory (hpcrun output), every binary named in the load\n"
     "    maps of its .hpcrun files, and every file in its gpubins/, gets a structure file\n"
@@ -89,6 +95,7 @@ typedef struct run {
   unsigned written, cached, skipped;
   char **names; /* structure files written in this run (two binaries may share a name) */
   unsigned n_names;
+  char no_lines[4096]; /* binaries without any line information, comma-separated */
   time_t measured; /* the newest measurement file's modification time */
 } run;
 
@@ -109,12 +116,17 @@ static void report(const run *r, const char *bin, const char *out, int from_cach
     fprintf(stderr, "hpcdb struct: %s: no machine-code decoder (Capstone missing or without this machine): no loops\n", bin);
 }
 
+static const char *base_name(const char *p);
+
 /* One binary's structure, made in a child process (struct_child.h); the message of a failure in why. */
 static int one(run *r, const char *bin, const char *out, char *why, size_t why_len) {
   int from_cache = 0;
   int rc = struct_in_child(bin, out, r->cache, &r->opt, &from_cache, why, why_len);
   if (rc < 0) return rc;
   report(r, bin, out, from_cache);
+  size_t used = strlen(r->no_lines);
+  if (!from_cache && !r->opt.stats->has_dwarf && used + 2 < sizeof r->no_lines)
+    snprintf(r->no_lines + used, sizeof r->no_lines - used, "%s%s", used ? ", " : "", base_name(bin));
   if (from_cache) r->cached++;
   else r->written++;
   return 0;
@@ -229,6 +241,14 @@ static int measured_modules(run *r, const char *meas, char ***paths, unsigned *n
   return rc;
 }
 
+/* Which binaries had no line information at all: their functions stay without file and line. */
+static void no_lines_note(const run *r) {
+  if (r->quiet || !r->no_lines[0]) return;
+  fprintf(stderr,
+          "hpcdb struct: no line information (no DWARF in the binary, under --debug-root, by .gnu_debuglink or from "
+          "the debuginfod servers of DEBUGINFOD_URLS) for: %s\n", r->no_lines);
+}
+
 static int struct_measurements(run *r, const char *meas) {
   char **modules = NULL;
   unsigned n_modules = 0;
@@ -272,6 +292,7 @@ static int struct_measurements(run *r, const char *meas) {
   if (!r->quiet)
     fprintf(stderr, "hpcdb struct: %s/structs: %u written, %u from the cache, %u skipped\n",
             meas, r->written, r->cached, r->skipped);
+  no_lines_note(r);
   for (unsigned i = 0; i < r->n_names; i++) free(r->names[i]);
   free(r->names);
   return EXIT_OK;
@@ -343,5 +364,6 @@ int cmd_struct(int argc, char **argv) {
   r.opt.lm_name = name;
   char why[2048];
   if (one(&r, in, out, why, sizeof why) < 0) return cli_fail("struct", why);
+  no_lines_note(&r);
   return EXIT_OK;
 }

@@ -21,6 +21,7 @@
 typedef struct child_result {
   int rc, from_cache;
   char message[2048];
+  hpcdb_binstruct_stats stats; /* what the child found, for the caller's opt->stats */
 } child_result;
 
 static int write_structure(const char *bin, const char *out, const char *cache, const hpcdb_binstruct_options *opt,
@@ -46,6 +47,7 @@ static void child(int fd, pid_t parent, const char *bin, const char *out, const 
   child_result res;
   memset(&res, 0, sizeof res);
   res.rc = write_structure(bin, out, cache, opt, &res.from_cache, res.message, sizeof res.message);
+  if (opt->stats) res.stats = *opt->stats;
   size_t done = 0;
   while (done < sizeof res) {
     ssize_t n = write(fd, (const char *)&res + done, sizeof res - done);
@@ -87,6 +89,7 @@ int struct_in_child(const char *bin, const char *out, const char *cache, const h
   }
   if (got == sizeof res && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     *from_cache = res.from_cache;
+    if (opt->stats && res.rc == 0 && !res.from_cache) *opt->stats = res.stats;
     snprintf(why, why_len, "%s", res.message);
     return res.rc;
   }

@@ -82,3 +82,38 @@ add_test(NAME binstruct/guard
                  sh ${CMAKE_CURRENT_LIST_DIR}/check_guard.py $<TARGET_FILE:hpcdb>
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/guard ${BS_SRC}/guard_lines.c)
 set_tests_properties(binstruct/guard PROPERTIES SKIP_RETURN_CODE 77)
+# functions of code without symbols from the unwind tables: stripped Debian binaries (each FDE whole in
+# one procedure), and a C++/OpenMP program built -O2 -g then stripped (the same extents; analyze from the
+# binary: one row per function)
+add_test(NAME binstruct/unwind/debian
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_unwind.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/unwind-debian fdes /usr/bin/hpcc
+                 /usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0
+                 /usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_btl_vader.so)
+add_test(NAME binstruct/unwind/stripped
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_unwind.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/unwind-stripped stripped ${BS_SRC}/unwind_funcs.cpp)
+set_tests_properties(binstruct/unwind/debian binstruct/unwind/stripped PROPERTIES SKIP_RETURN_CODE 77)
+# names as the toolchains print them, the same from DWARF and from the symbol table: GCC clones (OpenMP
+# outlined, constprop, cold), static C++ functions, lambdas, gfortran module procedures
+add_test(NAME binstruct/unwind/names
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_unwind.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/unwind-names names ${BS_SRC}/unwind_funcs.cpp
+                 ${BS_SRC}/heat_mod.f90)
+set_tests_properties(binstruct/unwind/names PROPERTIES SKIP_RETURN_CODE 77)
+# separate debug info: Debian's libc6-dbg by build id; a debuginfod server on loopback (in a network
+# namespace of its own when `unshare -n` may make one) serving the debug file of a stripped program
+add_test(NAME binstruct/debug-info/libc
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_debug_info.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/debug-info-libc libc /lib/x86_64-linux-gnu/libc.so.6)
+add_test(NAME binstruct/debug-info/debuginfod
+         COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }
+                        if unshare -n true 2>/dev/null; then exec unshare -n env HPCDB_IN_NETNS=1 /usr/bin/python3 \"$@\"; fi
+                        exec /usr/bin/python3 \"$@\""
+                 sh ${CMAKE_CURRENT_LIST_DIR}/check_debug_info.py $<TARGET_FILE:hpcdb>
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/debug-info-debuginfod debuginfod ${BS_SRC}/inline_loops.c)
+set_tests_properties(binstruct/debug-info/libc binstruct/debug-info/debuginfod PROPERTIES SKIP_RETURN_CODE 77)

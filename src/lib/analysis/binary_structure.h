@@ -6,7 +6,9 @@
 #include "hpcdb/hpcstruct.h"
 
 /* The structure of the ELF binary at path, its load module named lm_name
- * (the path the measurement recorded), analyzed with threads threads. */
-int binary_structure_make(hpcdb_struct **out, const char *binary, const char *lm_name, unsigned threads);
+ * (the path the measurement recorded), analyzed with threads threads;
+ * *has_lines: whether any line information (DWARF) was found for it. */
+int binary_structure_make(hpcdb_struct **out, const char *binary, const char *lm_name, unsigned threads,
+                          int *has_lines);
 
 #endif

@@ -194,12 +194,17 @@ static int from_binary(structure_map *sm, module_structure *ms, const char *path
     return 0;
   }
   hpcdb_struct *s;
-  int rc = binary_structure_make(&s, resolved, path, sm->opt && sm->opt->threads > 1 ? sm->opt->threads : 1);
+  int has_lines;
+  int rc = binary_structure_make(&s, resolved, path, sm->opt && sm->opt->threads > 1 ? sm->opt->threads : 1,
+                                 &has_lines);
   if (rc == HPCDB_ENOMEM) return rc;
   if (rc < 0) {
     warnf(sm, "no structure from the binary %s: %s (its frames stay addresses)", resolved, hpcdb_last_error());
     return 0;
   }
+  if (!has_lines)
+    warnf(sm, "no line information for %s (no DWARF in it, under /usr/lib/debug, by .gnu_debuglink or from the "
+          "debuginfod servers of DEBUGINFOD_URLS): its functions have no file and line", resolved);
   if (VEC_RESERVE(&sm->files, &sm->cap_files, sm->n_files + 1) < 0) {
     hpcdb_hpcstruct_free(s);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");

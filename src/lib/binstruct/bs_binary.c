@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "binstruct/bs_debuginfod.h"
 #include "binstruct/bs_internal.h"
 #include "common/decompress.h"
 #include "common/error.h"
@@ -73,6 +74,21 @@ static int try_debug_file(bs_binary *b, const char *path) {
   return 1;
 }
 
+/* .gnu_debuglink: the file it names beside the binary's path under root, or in .debug/ beside the binary. */
+static int try_debug_link(bs_binary *b, const char *root, const char *link) {
+  char path[4096];
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", b->path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  snprintf(path, sizeof path, "%s/%s%s/%s", root, dir[0] == '/' ? "" : "/", dir, link);
+  if (try_debug_file(b, path)) return 1;
+  snprintf(path, sizeof path, "%s/.debug/%s", dir, link);
+  return try_debug_file(b, path);
+}
+
+/* A split debug file: by build id under root, by .gnu_debuglink, else from debuginfod servers. */
 static void find_split_debug(bs_binary *b, const char *root) {
   char path[4096];
   size_t idlen = strlen(b->build_id);
@@ -82,16 +98,8 @@ static void find_split_debug(bs_binary *b, const char *root) {
   }
   GElf_Word crc;
   const char *link = dwelf_elf_gnu_debuglink(b->elf, &crc);
-  if (!link || strchr(link, '/')) return;
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s", b->path);
-  char *slash = strrchr(dir, '/');
-  if (slash) *slash = '\0';
-  else snprintf(dir, sizeof dir, ".");
-  snprintf(path, sizeof path, "%s/%s%s/%s", root, dir[0] == '/' ? "" : "/", dir, link);
-  if (try_debug_file(b, path)) return;
-  snprintf(path, sizeof path, "%s/.debug/%s", dir, link);
-  try_debug_file(b, path);
+  if (link && !strchr(link, '/') && try_debug_link(b, root, link)) return;
+  if (bs_debuginfod_find(b->build_id, path, sizeof path)) try_debug_file(b, path);
 }
 
 int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {

@@ -126,7 +126,9 @@ static int add_function(walk *w, Dwarf_Die *die, int depth) {
   f->first_inline = (uint32_t)u->n_inlines;
   const char *name = dwarf_diename(die);
   const char *ln = link_name(die);
-  const char *pretty = bs_demangled(u, ln); /* hpcstruct names C++ procedures so */
+  /* hpcstruct names C++ procedures so; GCC names OpenMP-outlined C++ code by its symbol */
+  const char *pretty = bs_demangled(u, ln ? ln : name);
+  if (!ln && pretty) ln = name;
   f->name = pretty ? pretty : bs_intern(u, name ? name : ln ? ln : "");
   if (!f->name) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   f->link_name = ln && strcmp(ln, f->name) ? bs_intern(u, ln) : NULL;
@@ -180,6 +182,8 @@ static int walk_children(walk *w, Dwarf_Die *die, int depth) {
     int rc = 0;
     switch (dwarf_tag(&child)) {
     case DW_TAG_subprogram: rc = add_function(w, &child, depth); break;
+    case DW_TAG_lexical_block: /* of a function without code of its own (an abstract instance: its
+                                * OpenMP-outlined body is defined in a block of it) */
     case DW_TAG_namespace:
     case DW_TAG_module:
     case DW_TAG_class_type:

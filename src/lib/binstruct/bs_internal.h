@@ -58,10 +58,11 @@ void bs_unit_reset(bs_unit *u); /* empties it, keeping allocations */
 void bs_unit_free(bs_unit *u);
 const char *bs_intern(bs_unit *u, const char *s); /* NULL stays NULL */
 int bs_unit_add_range(bs_unit *u, uint64_t lo, uint64_t hi);
-/* link demangled (interned in u), or NULL when it is not a C++ name. */
+/* link demangled (interned in u): C++, Rust, gfortran module procedures, as
+ * their toolchains print them; NULL when it is none of these. */
 const char *bs_demangled(bs_unit *u, const char *link);
-/* How many names the process could not demangle for want of memory or of
- * libstdc++ (a count that grows: a writer compares it before and after). */
+/* How many names the process left mangled for want of memory (a count that
+ * grows: a writer compares it before and after). */
 unsigned bs_demangle_failures(void);
 /* Sorts the rows by address (stable: the last row at an address wins). */
 void bs_unit_sort_rows(bs_unit *u);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "binstruct/bs_internal.h"
+#include "binstruct/bs_names.h"
 #include "common/error.h"
 #include "common/vec.h"
 
@@ -20,7 +21,7 @@ static int cand_cmp(const void *a, const void *b) {
   return strcmp(x->s.name, y->s.name);
 }
 
-static int read_table(const bs_binary *b, Elf_Scn *scn, const GElf_Shdr *sh, cand **out,
+static int read_table(const bs_binary *b, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, cand **out,
                       uint64_t *n, uint64_t *cap) {
   Elf_Data *d = elf_getdata(scn, NULL);
   if (!d || sh->sh_entsize == 0) return 0;
@@ -34,13 +35,13 @@ static int read_table(const bs_binary *b, Elf_Scn *scn, const GElf_Shdr *sh, can
     uint64_t addr = sym.st_value;
     if (b->machine == EM_CUDA) { /* section-relative, the section placed at its offset */
       GElf_Shdr ssh;
-      Elf_Scn *ss = elf_getscn(b->elf, sym.st_shndx);
+      Elf_Scn *ss = elf_getscn(elf, sym.st_shndx);
       if (!ss || !gelf_getshdr(ss, &ssh) || addr > UINT64_MAX - ssh.sh_offset) continue;
       addr += bs_section_base(b, &ssh);
     }
     uint64_t len = 1;
     if (addr == 0 || !bs_binary_code_at(b, addr, &len)) continue;
-    const char *name = elf_strptr(b->elf, sh->sh_link, sym.st_name);
+    const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
     if (!name || !name[0]) continue;
     HPCDB_TRY(VEC_RESERVE(out, cap, *n + 1));
     int bind = GELF_ST_BIND(sym.st_info);
@@ -149,8 +150,8 @@ int bs_symbols_read(const bs_binary *b, hpcdb_arena *names, bs_symbol **out, siz
   cand *c = NULL;
   uint64_t n = 0, cap = 0;
   int rc = 0;
-  if (symtab) rc = read_table(b, symtab, &symtab_sh, &c, &n, &cap);
-  if (rc == 0 && n == 0 && dynsym) rc = read_table(b, dynsym, &dynsym_sh, &c, &n, &cap);
+  if (symtab) rc = read_table(b, b->elf, symtab, &symtab_sh, &c, &n, &cap);
+  if (rc == 0 && n == 0 && dynsym) rc = read_table(b, b->elf, dynsym, &dynsym_sh, &c, &n, &cap);
   if (rc == 0) rc = read_plt(b, names, &c, &n, &cap);
   if (rc == 0) rc = bs_dwarf_out_of_memory("the symbol tables"); /* a table skipped for want of memory */
   if (rc < 0) {
@@ -181,4 +182,38 @@ int bs_symbols_read(const bs_binary *b, hpcdb_arena *names, bs_symbol **out, siz
   *out = s;
   *n_out = m;
   return 0;
+}
+
+static int read_all_tables(const bs_binary *b, Elf *elf, cand **c, uint64_t *n, uint64_t *cap) {
+  for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr sh;
+    if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
+      HPCDB_TRY(read_table(b, elf, scn, &sh, c, n, cap));
+  }
+  return 0;
+}
+
+int bs_symtab_load(bs_symtab *t, const bs_binary *b) {
+  memset(t, 0, sizeof *t);
+  cand *c = NULL;
+  uint64_t n = 0, cap = 0;
+  int rc = read_all_tables(b, b->elf, &c, &n, &cap);
+  if (rc == 0 && b->debug_elf) rc = read_all_tables(b, b->debug_elf, &c, &n, &cap);
+  if (rc == 0) rc = bs_dwarf_out_of_memory("the symbol tables");
+  if (rc == 0 && n) {
+    qsort(c, n, sizeof *c, cand_cmp);
+    t->syms = malloc(n * sizeof *t->syms);
+    if (!t->syms) rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %llu symbols", b->path, (unsigned long long)n);
+    for (uint64_t i = 0; rc == 0 && i < n; i++)
+      if (!t->n || t->syms[t->n - 1].addr != c[i].s.addr || strcmp(t->syms[t->n - 1].name, c[i].s.name))
+        t->syms[t->n++] = c[i].s;
+  }
+  free(c);
+  if (rc < 0) bs_symtab_free(t);
+  return rc;
+}
+
+void bs_symtab_free(bs_symtab *t) {
+  free(t->syms);
+  memset(t, 0, sizeof *t);
 }

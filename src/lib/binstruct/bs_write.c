@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binstruct/bs_code_procs.h"
 #include "binstruct/bs_internal.h"
+#include "binstruct/bs_names.h"
 #include "common/error.h"
 #include "common/vec.h"
 #include "hpcdb/binstruct.h"
@@ -72,6 +74,7 @@ typedef struct writer {
   uint64_t *targets; /* direct call targets seen (procedures to discover) */
   uint64_t n_targets, cap_targets;
   hpcdb_binstruct_stats stats;
+  bs_symtab symtab; /* names DWARF functions as their symbols do */
 } writer;
 
 static int job_start(writer *wr, job *j, const bs_unit *u) {
@@ -192,6 +195,7 @@ static int next_unit(writer *wr, Dwarf_CU **cu, bs_unit *u, int *have) {
     if (tag == DW_TAG_invalid) HPCDB_TRY(bs_dwarf_out_of_memory("a unit"));
     if (tag != DW_TAG_compile_unit) continue;
     HPCDB_TRY(bs_dwarf_unit(u, die));
+    HPCDB_TRY(bs_names_from_symbols(u, &wr->symtab));
     if (u->n_funcs == 0) continue;
     for (uint64_t i = 0; i < u->n_funcs; i++)
       for (uint32_t k = 0; k < u->funcs[i].n_ranges; k++) {
@@ -311,8 +315,7 @@ static int write_discovered(writer *wr, bs_unit *u, const char *file, const char
         continue;
       }
       char name[64], link[64];
-      snprintf(name, sizeof name, "<unknown procedure> 0x%llx", (unsigned long long)t);
-      snprintf(link, sizeof link, "targ%llx", (unsigned long long)t);
+      bs_unknown_proc_names(t, name, link);
       rc = VEC_RESERVE(&u->funcs, &u->cap_funcs, u->n_funcs + 1);
       if (rc < 0) break;
       const char *nm = bs_intern(u, name), *ln = bs_intern(u, link);
@@ -336,43 +339,32 @@ static int write_discovered(writer *wr, bs_unit *u, const char *file, const char
 }
 
 static int write_symbols(writer *wr, bs_unit *u, const char *base) {
-  bs_symbol *syms;
-  size_t n;
-  hpcdb_arena names = {0};
-  int rs = bs_symbols_read(wr->b, &names, &syms, &n);
-  if (rs < 0) {
-    arena_free(&names);
-    return rs;
-  }
+  bs_code_procs procs;
+  HPCDB_TRY(bs_code_procs_read(wr->b, wr->decoders[0], &procs));
   merge_covered(wr);
   char file[4096], suffix[4096];
   snprintf(file, sizeof file, "[%s]", base);
   snprintf(suffix, sizeof suffix, " [%s]", base);
   int no_dwarf = !wr->b->dwarf, opened = 0, rc = 0;
   bs_unit_reset(u);
-  for (size_t i = 0; i <= n && rc == 0; i++) {
-    if (u->n_funcs == SYMBOL_BATCH || (i == n && u->n_funcs)) {
+  for (size_t i = 0; i <= procs.n && rc == 0; i++) {
+    if (u->n_funcs == SYMBOL_BATCH || (i == procs.n && u->n_funcs)) {
       if (!opened) rc = bs_xml_file_begin(&wr->x, file), opened = 1;
       if (rc == 0) rc = write_unit(wr, u, file, no_dwarf ? suffix : NULL);
       bs_unit_reset(u);
     }
-    if (i == n || rc < 0) break;
-    uint64_t lo = syms[i].addr, hi = syms[i].addr + syms[i].size;
-    if (hi <= lo || is_covered(wr, lo, hi)) continue;
-    rc = VEC_RESERVE(&u->funcs, &u->cap_funcs, u->n_funcs + 1);
-    if (rc == 0) rc = bs_unit_add_range(u, lo, hi);
-    if (rc < 0) break;
-    const char *name = bs_intern(u, syms[i].name), *pretty = bs_demangled(u, syms[i].name);
-    if (!name) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    u->funcs[u->n_funcs++] = (bs_func){pretty ? pretty : name, pretty ? name : NULL, file, 0, lo,
-                                       (uint32_t)(u->n_ranges - 1), 1, 0, 0};
+    if (i == procs.n || rc < 0) break;
+    const bs_range *r = &procs.ranges[procs.procs[i].first_range];
+    if (r->hi > r->lo && !is_covered(wr, r->lo, r->hi)) rc = bs_code_proc_add(u, &procs, i, file);
   }
-  for (size_t i = 0; i < n && rc == 0; i++) {
-    rc = VEC_RESERVE(&wr->covered, &wr->cap_covered, wr->n_covered + 1);
-    if (rc == 0) wr->covered[wr->n_covered++] = (bs_range){syms[i].addr, syms[i].addr + syms[i].size};
+  for (size_t i = 0; i < procs.n && rc == 0; i++) {
+    const bs_code_proc *p = &procs.procs[i];
+    for (uint32_t k = 0; k < p->n_ranges && rc == 0; k++) {
+      rc = VEC_RESERVE(&wr->covered, &wr->cap_covered, wr->n_covered + 1);
+      if (rc == 0) wr->covered[wr->n_covered++] = procs.ranges[p->first_range + k];
+    }
   }
-  free(syms);
-  arena_free(&names);
+  bs_code_procs_free(&procs);
   if (rc == 0 && wr->decoders[0]) rc = write_discovered(wr, u, file, no_dwarf ? suffix : NULL, &opened);
   if (rc == 0 && opened) rc = bs_xml_file_end(&wr->x);
   return rc;
@@ -408,14 +400,16 @@ int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstr
   memset(&u, 0, sizeof u);
   unsigned undemangled = bs_demangle_failures();
   if (rc == 0) rc = bs_xml_begin(&wr.x, opt->lm_name ? opt->lm_name : binary_path);
+  if (rc == 0 && b.dwarf) rc = bs_symtab_load(&wr.symtab, &b);
   if (rc == 0 && b.dwarf) rc = write_dwarf(&wr, &u);
   if (rc == 0) rc = write_symbols(&wr, &u, base);
   if (rc == 0) rc = bs_xml_end(&wr.x);
   if (rc == 0 && bs_demangle_failures() != undemangled) /* mangled names would be a wrong answer */
-    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory demangling C++ names (or libstdc++ cannot be opened)");
+    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory demangling names");
   if (rc < 0) rc = hpcdb_fail_wrap(rc, "%s", binary_path);
   else if (opt->stats) *opt->stats = wr.stats;
   bs_unit_free(&u);
+  bs_symtab_free(&wr.symtab);
   free(wr.covered);
   free(wr.targets);
   u64map_free(&wr.entries);
