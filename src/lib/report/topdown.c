@@ -3,8 +3,9 @@
  * of the first metric, small ones folded, depth limited, or only the hot
  * path. What a row's children are depends on the options (td_kids):
  * with functions_only, lines, loops and inlined calls fold into their
- * function; with HPCDB_COLLAPSE_LIBS, a library's calls within itself fold
- * into the frame that entered it; with HPCDB_COLLAPSE_CHAINS, frames that
+ * function; with HPCDB_COLLAPSE_LIBS, a system or runtime library's calls
+ * within itself fold into the frame that entered it (a program's own
+ * libraries never: report_runtime_library); with HPCDB_COLLAPSE_CHAINS, frames that
  * are their parent's only child, have one child and no cost of their own
  * are left out (the row below says how many). Scopes without a line are
  * never rows (query/shown.h): their cost is their parent's. Iterative (explicit stacks),
@@ -45,19 +46,18 @@ typedef struct td {
   double exc[REPORT_MAX_COLUMNS]; /* the row's exclusive values, with what folds into it */
   uint64_t iexc[REPORT_MAX_COLUMNS]; /* the same exact, for integer columns (d->iinc) */
   uint32_t hidden;       /* library frames folded into the row */
+  uint32_t lib;          /* their library (a module index) */
   uint8_t *twin;         /* scratch per context: query_mark_twins' (zero between rows) */
   query_named *names;    /* its scratch */
 } td;
 
 static int is_frame(const hpcdb_context *c) { return c->kind != HPCDB_CTX_NORMAL || c->relation == HPCDB_REL_CALL; }
 
-/* The load module of a context (its own, else its function's), when it is a shared library. */
+/* The load module of a context (its own, else its function's), when it is a system or runtime library. */
 static uint32_t library_of(const hpcdb_experiment *e, uint32_t ctx) {
   const hpcdb_context *c = &e->contexts[ctx];
   uint32_t m = c->module != HPCDB_NONE ? c->module : c->function != HPCDB_NONE ? e->functions[c->function].module : HPCDB_NONE;
-  if (m == HPCDB_NONE || !e->modules[m].path) return HPCDB_NONE;
-  const char *base = strrchr(e->modules[m].path, '/');
-  return strstr(base ? base : e->modules[m].path, ".so") ? m : HPCDB_NONE;
+  return m != HPCDB_NONE && report_runtime_library(e->modules[m].path) ? m : HPCDB_NONE;
 }
 
 static int nonzero(const report_data *d, uint32_t ctx) {
@@ -75,6 +75,7 @@ static uint32_t td_kids(td *t, uint32_t ctx) {
   uint32_t lib = t->o->collapse & HPCDB_COLLAPSE_LIBS && ctx != 0 ? library_of(e, ctx) : HPCDB_NONE;
   uint32_t n = 0, w = 0;
   t->hidden = 0;
+  t->lib = lib;
   const uint64_t *own = functions || lib != HPCDB_NONE ? d->iself : d->iexc;
   for (uint32_t c = 0; c < d->n_cols; c++) {
     t->exc[c] = functions || lib != HPCDB_NONE ? rd_self(d, ctx, c) : rd_exc(d, ctx, c);
@@ -106,7 +107,12 @@ static uint32_t td_kids(td *t, uint32_t ctx) {
 static void row_name(const td *t, const item *it, char *name, size_t size) {
   size_t n = query_named_at_site(t->e, it->ctx, it->twin, name, size);
   if (n >= size) return;
-  if (t->hidden) n += (size_t)snprintf(name + n, size - n, " [+%u library frame%s]", t->hidden, t->hidden == 1 ? "" : "s");
+  if (t->hidden) { /* which library: the row's name says it, or the fold does */
+    const char *path = t->e->modules[t->lib].path, *slash = strrchr(path, '/'), *lib = slash ? slash + 1 : path;
+    const char *plural = t->hidden == 1 ? "" : "s";
+    if (strstr(name, lib)) n += (size_t)snprintf(name + n, size - n, " [+%u library frame%s]", t->hidden, plural);
+    else n += (size_t)snprintf(name + n, size - n, " [+%u frame%s in %s]", t->hidden, plural, lib);
+  }
   if (it->chain && n < size)
     snprintf(name + n, size - n, " (after %u single call%s)", it->chain, it->chain == 1 ? "" : "s");
 }
@@ -115,7 +121,7 @@ int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options 
   const hpcdb_experiment *e = d->exp;
   table t;
   table_begin(&t, out, d, o, "top-down view (calling contexts)");
-  td v = {d, o, e, NULL, NULL, {0}, {0}, 0, NULL, NULL};
+  td v = {d, o, e, NULL, NULL, {0}, {0}, 0, HPCDB_NONE, NULL, NULL};
   size_t n_ctx = (size_t)e->n_contexts + 2;
   item *stack = malloc(n_ctx * 2 * sizeof *stack);
   v.kids = malloc(n_ctx * sizeof *v.kids);
