@@ -18,6 +18,7 @@ packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-d
           iproute2                                        # tests/mpi: test hosts in network namespaces
           time                                            # tests/record/stress.sh: peak memory (GNU time)
           xz-utils bzip2 gzip                             # tests: binaries and kernel symbols stored compressed
+          gfortran libomp-dev lammps hpcc                 # tests/realapps: Fortran, clang's OpenMP, real applications
           python3-dev python3-numpy python3-pandas python3-pytest python3-setuptools python3-venv  # import hpcdb
           )
 if [ "${1:-}" = "--browser" ]; then

@@ -44,6 +44,7 @@ typedef struct hpcdb_analyze_options {
   uint32_t n_replace_paths;
   hpcdb_progress_fn progress; /* optional */
   void *progress_user;
+  int openmp_raw; /* with output: each thread's tree as measured (hpcprof's), not hpcdb_openmp_attribute's */
 } hpcdb_analyze_options;
 
 typedef struct hpcdb_analyze_result {
@@ -63,6 +64,17 @@ typedef void (*hpcdb_warning_fn)(void *user, const char *message);
 HPCDB_API int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
                             const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
                             hpcdb_analyze_result *result);
+
+/* OpenMP regions where the program entered them. Without an OMPT runtime (GNU libgomp has none) a
+ * worker thread's samples unwind to its own root: <application thread> -> runtime frames -> the
+ * outlined region (GCC's X._omp_fn.N, clang's .omp_outlined.), apart from where the master thread
+ * entered it (main -> ... -> GOMP_parallel -> X._omp_fn.N). This rewrites the database db (as
+ * hpcdb_analyze writes it) with each worker's region subtree merged into the master's region context
+ * when the master entered that outlined function from one calling context only, else placed under an
+ * "<omp parallel region X>" context below the worker's thread root. Values stay in their thread's
+ * profile (sums over threads unchanged), the summary is made again; without worker regions the
+ * database is left as it is. *regions: the workers' region contexts moved (0: none). */
+HPCDB_API int hpcdb_openmp_attribute(const char *db, unsigned threads, unsigned write_flags, uint32_t *regions);
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,13 @@ HPCDB_API hpcdb_format hpcdb_hpcrun_sniff(const uint8_t *head, size_t n);
  * when path cannot be examined. */
 HPCDB_API int hpcdb_hpcrun_detect(hpcdb_format *out, const char *path);
 
+/* The MPI rank a launcher gave this process, from the first of its variables set to a whole
+ * number: OMPI_COMM_WORLD_RANK (Open MPI's mpirun), PMIX_RANK (PMIx launchers), PMI_RANK (MPICH's
+ * Hydra, Intel MPI, Cray's PALS), MV2_COMM_WORLD_RANK (MVAPICH2's mpirun_rsh), SLURM_PROCID (srun;
+ * last, since mpirun inside a Slurm job passes it on to every rank of a node). *variable (may be
+ * NULL) gets the variable's name. -1 when no variable gives one. */
+HPCDB_API long hpcdb_launcher_rank(const char **variable);
+
 #ifdef __cplusplus
 }
 #endif

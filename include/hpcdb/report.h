@@ -54,6 +54,8 @@ typedef struct hpcdb_report_options {
   hpcdb_group_by group_by; /* profiles view: the groups */
   int functions_only; /* top-down, bottom-up: lines, loops and inlined calls folded into their function */
   unsigned collapse;  /* top-down: HPCDB_COLLAPSE_* */
+  int all_scopes;     /* top-down: loops without a line are rows too (named by address); line scopes without a
+                         line never are */
   int all_values;     /* exp holds every metric's values (not a partial read): where the shown metric has
                          none, the profiles view may then name one that has */
 } hpcdb_report_options;

@@ -15,6 +15,7 @@ static const char help[] =
     "SYNOPSIS\n"
     "    hpcdb analyze [-j N] [--stats] [--strict] [--force] [--quiet]\n"
     "                  [--struct FILE|DIR]... [--replace-path OLD=NEW]... [--ignore-structs]\n"
+    "                  [--openmp regions|raw]\n"
     "                  MEASUREMENTS -o DB\n"
     "\n"
     "DESCRIPTION\n"
@@ -60,6 +61,11 @@ static const char help[] =
     "                 file naming the binary's new path describes it too\n"
     "    --ignore-structs  no program structure: every frame an instruction context\n"
     "                 (not with --struct)\n"
+    "    --openmp M   'regions' (default): each OpenMP worker thread's part of a parallel\n"
+    "                 region goes where the master thread entered the region (its\n"
+    "                 GOMP_parallel or __kmpc_fork_call), or under '<omp parallel region X>'\n"
+    "                 below the thread's root when the master entered it from several\n"
+    "                 places; 'raw': each thread's tree as measured, as hpcprof writes it\n"
     "    --quiet, -q  no summary line\n"
     "\n"    "OUTPUT\n"
     "    An existing DB is refused unless --force is given; a missing parent folder\n"
@@ -89,7 +95,7 @@ int cmd_analyze(int argc, char **argv) {
   cli_list structs = {0}, replace = {0};
   unsigned long long threads = 1;
   const char *out = NULL;
-  int force = 0;
+  int force = 0, openmp = 0;
   cli_opt opts[] = {{.names = "-o|--output", .kind = CLI_STRING, .out = &out},
                     {.names = "-j|--jobs", .kind = CLI_UINT, .out = &threads, .min = 1, .max = 4096},
                     {.names = "--stats", .kind = CLI_FLAG, .out = &opt.all_stats},
@@ -98,6 +104,7 @@ int cmd_analyze(int argc, char **argv) {
                     {.names = "-S|--struct", .kind = CLI_LIST, .out = &structs},
                     {.names = "-R|--replace-path", .kind = CLI_LIST, .out = &replace},
                     {.names = "--ignore-structs", .kind = CLI_FLAG, .out = &opt.ignore_structs, .conflicts = "--struct"},
+                    {.names = "--openmp", .kind = CLI_CHOICE, .out = &openmp, .choices = "regions|raw"},
                     {.names = NULL}};
   cli_spec spec = {.cmd = "analyze", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "MEASUREMENTS"};
   int go = cli_parse(&spec, argc, argv, &c);
@@ -115,6 +122,7 @@ int cmd_analyze(int argc, char **argv) {
   opt.n_replace_paths = replace.n;
   opt.write_flags = force ? HPCDB_WRITE_FORCE : 0;
   opt.output = out;
+  opt.openmp_raw = openmp == 1;
   hpcdb_experiment *exp;
   hpcdb_analyze_result res;
   process_tune_allocator();

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli_args.h"
+#include "hpcdb/hpcrun.h"
 #include "record_events.h"
 
 static const char help[] =
@@ -41,8 +42,10 @@ static const char help[] =
     "    its own (its SIGPROF handlers still run). Threads (pthread_create), fork (the\n"
     "    child is measured on its own), exec (files written first), exit, _exit and\n"
     "    SIGTERM/SIGINT/SIGHUP at their default all end with the files written.\n"
-    "    Under MPI each rank's files carry its rank (OMPI_COMM_WORLD_RANK, PMI_RANK or\n"
-    "    PMIX_RANK). Statically linked programs cannot be measured.\n"
+    "    Under MPI each rank's files carry its rank, from the launcher's environment\n"
+    "    (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, MV2_COMM_WORLD_RANK, SLURM_PROCID),\n"
+    "    else from MPI_Comm_rank once MPI_Init or MPI_Init_thread returns. Statically\n"
+    "    linked programs cannot be measured.\n"
     "\n"
     "    Samples that could not be taken (the thread was inside the profiler) or whose\n"
     "    stack did not unwind to the thread's start are counted in each file's header\n"
@@ -141,10 +144,7 @@ static int find_library(char *out, size_t n) {
 
 /* Under MPI the ranks share one directory: the job's key names it. */
 static const char *mpi_job_key(void) {
-  const char *rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
-  int mpi = 0;
-  for (int i = 0; i < 3; i++) mpi |= getenv(rank_vars[i]) != NULL;
-  if (!mpi) return NULL;
+  if (hpcdb_launcher_rank(NULL) < 0) return NULL;
   const char *job_vars[] = {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid", "SLURM_JOB_ID", "PMI_JOBID"};
   for (int i = 0; i < 4; i++)
     if (getenv(job_vars[i]) && *getenv(job_vars[i])) return getenv(job_vars[i]);

@@ -64,9 +64,16 @@ static const char help[] =
     "    --depth N      top-down: at most N levels (N >= 1)\n"
     "    --hot-path     top-down: only the hot path (not with --top)\n"
     "    --scopes S     top-down, bottom-up: 'functions' folds lines, loops and inlined\n"
-    "                   calls into their function; 'all' shows every context\n"
-    "    --collapse C   top-down: 'libs' folds a library's calls within itself into the\n"
-    "                   frame that entered it ('[+4 library frames]'); 'chains' leaves\n"
+    "                   calls into their function; 'all' shows every context, loops\n"
+    "                   without a line too ('loop at hpcc+0x1c1d0', or without an address\n"
+    "                   'loop in [libmpi.so.40]'). A line scope without\n"
+    "                   a line is never a row, nor by default a loop without one: their\n"
+    "                   cost is their parent's (the database keeps them)\n"
+    "    --collapse C   top-down: 'libs' folds a system or runtime library's calls\n"
+    "                   within itself (libc, libm, MPI, OpenMP, CUDA, ROCm, BLAS...; never\n"
+    "                   the program's own libraries) into the frame that entered it\n"
+    "                   ('[+4 library frames]', '[+4 frames in libmpi.so.40]' when the\n"
+    "                   name does not say which); 'chains' leaves\n"
     "                   out frames that are an only child with one child and no cost of\n"
     "                   their own ('(after 3 single calls)'); 'libs,chains'; 'none'\n"
     "    --by LEVEL     profiles: one row per rank, thread, node or gpu (the sum of its\n"
@@ -149,6 +156,7 @@ int cmd_report(int argc, char **argv) {
   o.json = json;
   o.group_by = (hpcdb_group_by)by;
   o.functions_only = scopes >= 0 ? scopes == 1 : person;
+  o.all_scopes = scopes == 0;
   if (!collapse) o.collapse = person && tree ? HPCDB_COLLAPSE_LIBS | HPCDB_COLLAPSE_CHAINS : 0;
   o.width = width ? (uint32_t)width : person ? cli_terminal_width() : 100;
   o.color = person && isatty(STDOUT_FILENO);

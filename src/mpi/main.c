@@ -27,7 +27,8 @@ static const char help[] =
     "\n"
     "SYNOPSIS\n"
     "    mpirun -np N hpcdb-mpi analyze [-j N] [-S STRUCT]... [--ignore-structs] [--stats]\n"
-    "                                   [--strict] [--force] [--quiet] [--report] MEASUREMENTS -o DB\n"
+    "                                   [--openmp regions|raw] [--strict] [--force] [--quiet]\n"
+    "                                   [--report] MEASUREMENTS -o DB\n"
     "\n"
     "DESCRIPTION\n"
     "    Does what `hpcdb analyze` does (see its --help) with the work spread over the ranks\n"
@@ -55,6 +56,8 @@ static const char help[] =
     "    -S, --struct STRUCT  a structure file, or a directory of them (repeatable), as hpcdb analyze\n"
     "    --ignore-structs     no structure files, not even MEASUREMENTS/structs\n"
     "    --stats      also write count, sum of squares, min and max (hpcprof --stats)\n"
+    "    --openmp M   'regions' (default): OpenMP workers' regions where the master entered\n"
+    "                 them; 'raw': each thread's tree as measured, as hpcprof (hpcdb analyze)\n"
     "    --strict     fail on the first unreadable measurement file\n"
     "    --force      replace an existing database\n"
     "    --quiet      no summary line\n"
@@ -274,6 +277,8 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
       structs[opt.n_structs++] = argv[++i];
     } else if (!strcmp(a, "--ignore-structs")) {
       opt.ignore_structs = 1;
+    } else if (!strcmp(a, "--openmp") && i + 1 < argc && (!strcmp(argv[i + 1], "raw") || !strcmp(argv[i + 1], "regions"))) {
+      opt.openmp_raw = !strcmp(argv[++i], "raw");
     } else if (a[0] == '-' || in) {
       if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: unexpected argument '%s' (see --help)\n", a);
       return 2;

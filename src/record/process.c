@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hpcdb/hpcrun.h"
 #include "record.h"
 
 /* The two root functions live in a section of their own: its bounds (from
@@ -198,12 +199,7 @@ REC_EXPORT int __libc_start_main(int (*main)(int, char **, char **), int argc, c
 static void identify_process(void) {
   rec_proc.pid = getpid();
   rec_proc.host_id = (uint32_t)gethostid();
-  rec_proc.rank = -1;
-  const char *rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
-  for (int i = 0; i < 3 && rec_proc.rank < 0; i++) {
-    const char *v = getenv(rank_vars[i]);
-    if (v && *v) rec_proc.rank = strtol(v, NULL, 10);
-  }
+  rec_proc.rank = hpcdb_launcher_rank(NULL); /* else MPI_Init's (mpi_rank.c) */
   const char *job_vars[] = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "COBALT_JOBID"};
   for (int i = 0; i < 4 && !rec_proc.job_id[0]; i++) {
     const char *v = getenv(job_vars[i]);

@@ -15,6 +15,7 @@
 #   analyze_case.sh HPCDB SAMPLES OUT period PROGRAM   - hpcdb record with a software perf event, the same files with
 #                                                       the event's period set to P: every value P times, as hpcprof
 #                                                       scales them; the period-1 metric unchanged
+#   analyze_case.sh HPCDB SAMPLES OUT openmp NAME     - the OpenMP worker's region placed under the master's, sums kept
 #   analyze_case.sh HPCDB SAMPLES OUT refuse          - an existing database is not overwritten without --force
 set -u
 # meta.db's identifier-name table, which hpcdb diff does not compare: hpcprof's exactly
@@ -31,13 +32,24 @@ fail() { echo "FAIL: $*"; exit 1; }
 case $case in
 reference)
   [ -d "$meas/$name.m" ] || { echo "sample $name.m not found: skipped"; exit 77; }
-  "$hpcdb" analyze --quiet --ignore-structs "$meas/$name.m" -o "$out/db" || fail "analyze exited $?"
+  "$hpcdb" analyze --quiet --ignore-structs --openmp raw "$meas/$name.m" -o "$out/db" || fail "analyze exited $?"
   "$hpcdb" validate "$out/db" || fail "validate exited $?"
   "$hpcdb" diff "$meas/expected/$name.nostruct.d" "$out/db" || fail "differs from hpcprof's database"
   same_kinds "$meas/expected/$name.nostruct.d" "$out/db"
   ;;
+openmp)
+  # hpcrun's measurement of an OpenMP program (2 threads, GNU libgomp): the worker's region goes
+  # under the master's GOMP_parallel; sums per function and the total stay the raw database's
+  "$hpcdb" analyze --quiet "$meas/$name.m" -o "$out/db" || fail "analyze exited $?"
+  "$hpcdb" validate --errors-only "$out/db" || fail "validate exited $?"
+  "$hpcdb" analyze --quiet --openmp raw "$meas/$name.m" -o "$out/raw" || fail "analyze --openmp raw exited $?"
+  "$hpcdb" report --threshold 0 "$out/raw" | grep -A2 "^  <application thread>" | grep -q "main._omp_fn.0" ||
+    fail "raw: no worker region under its thread's root"
+  python3 "$(dirname "$0")/../realapps/check_tree.py" "$hpcdb" "$out/db" "region=main._omp_fn.0@GOMP_parallel [libgomp.so.1.0.0]" \
+    "same-as=$out/raw" || fail "the worker's region"
+  ;;
 structure)
-  "$hpcdb" analyze "$meas/$name.m" -o "$out/db" 2> "$out/stderr" || { cat "$out/stderr"; fail "analyze exited $?"; }
+  "$hpcdb" analyze --openmp raw "$meas/$name.m" -o "$out/db" 2> "$out/stderr" || { cat "$out/stderr"; fail "analyze exited $?"; }
   ! grep -q warning "$out/stderr" || { cat "$out/stderr"; fail "warnings"; }
   "$hpcdb" validate "$out/db" || fail "validate exited $?"
   "$hpcdb" diff "$meas/expected/$name.d" "$out/db" || fail "differs from hpcprof's database"

@@ -3,7 +3,8 @@
 set(ANALYZE_CASE ${CMAKE_CURRENT_LIST_DIR}/analyze_case.sh)
 foreach(spec "reference;small" "reference;loops-cputime-t" "reference;loops-cuda-nvidia-t"
              "structure;small" "structure;loops-cputime-t" "structure;loops-cuda-nvidia-t"
-             "jobs;loops-cputime-t" "jobs;loops-cuda-nvidia-t" "broken;" "refuse;" "badstruct;" "replace;")
+             "jobs;loops-cputime-t" "jobs;loops-cuda-nvidia-t" "broken;" "refuse;" "badstruct;" "replace;"
+             "openmp;loops-cputime-t")
   list(GET spec 0 kind)
   list(GET spec 1 name)
   set(test_name analyze/${kind})

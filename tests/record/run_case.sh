@@ -170,6 +170,32 @@ mpi)
   check "$m" --in-profiles "RANK=0,RANK=1:$bin/record_mpi_ranks:rank_work"
   "$hpcdb" report --view profiles "$work/db" | tee "$work/profiles.txt"
   grep -q "RANK 0" "$work/profiles.txt" && grep -q "RANK 1" "$work/profiles.txt" || fail "ranks missing" ;;
+launchers)
+  # each launcher's variable alone gives the rank in the files' names; mpirun's wins over srun's
+  hide=(-u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK -u MV2_COMM_WORLD_RANK -u SLURM_PROCID)
+  for v in SLURM_PROCID=3 PMI_RANK=4 PMIX_RANK=5 MV2_COMM_WORLD_RANK=6 OMPI_COMM_WORLD_RANK=7 \
+           "OMPI_COMM_WORLD_RANK=8 SLURM_PROCID=0" "SLURM_PROCID=x PMI_RANK=9"; do
+    rm -rf "$m"
+    # shellcheck disable=SC2086 # $v: one or two assignments
+    env "${hide[@]}" $v "$hpcdb" record -o "$m" "$bin/record_ratio" 0.05 >/dev/null; expect_rc $? 0
+    want=$(grep -o '[0-9]*$' <<<"$v")
+    [ "$v" = "SLURM_PROCID=x PMI_RANK=9" ] && want=9
+    [ "$v" = "OMPI_COMM_WORLD_RANK=8 SLURM_PROCID=0" ] && want=8
+    ls "$m"/record_ratio-00000$want-000-*.hpcrun >/dev/null || fail "$v: no file of rank $want: $(ls "$m")"
+  done ;;
+mpi-comm-rank)
+  command -v mpirun >/dev/null || { echo "SKIP: mpirun not found (Debian openmpi-bin)"; exit 77; }
+  [ -x "$bin/record_mpi_late_rank" ] || { echo "SKIP: no MPI C compiler found at configure time (Debian libopenmpi-dev)"; exit 77; }
+  # the launcher's variables hidden from the recorder: MPI_Comm_rank gives the rank (traces renamed)
+  timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 sh -c \
+    'r=$PMIX_RANK; exec env -u PMIX_RANK -u OMPI_COMM_WORLD_RANK -u PMI_RANK -u SLURM_PROCID HIDDEN_PMIX_RANK=$r \
+       "$0" record -t -o "$1.$r" "$2"' "$hpcdb" "$m" "$bin/record_mpi_late_rank"
+  expect_rc $? 0
+  for r in 0 1; do
+    ls "$m.$r"/*-00000$r-000-*.hpcrun "$m.$r"/*-00000$r-000-*.hpctrace >/dev/null || fail "rank $r: $(ls "$m.$r")"
+  done
+  "$hpcdb" analyze --ignore-structs "$m.1" -o "$work/db1" --quiet || fail "analyze failed"
+  "$hpcdb" info "$work/db1" | grep -q "RANK 1 .*THREAD 0" || fail "rank 1's profile has no RANK 1" ;;
 bad-event)
   refused "unknown event 'NOPE'" -e NOPE "$bin/record_ratio" 0.1 ;;
 bad-period)

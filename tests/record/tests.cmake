@@ -44,9 +44,11 @@ find_package(MPI COMPONENTS C QUIET)
 if(MPI_C_FOUND)
   record_test_program(mpi_ranks)
   target_link_libraries(record_mpi_ranks PRIVATE MPI::MPI_C)
+  record_test_program(mpi_late_rank)
+  target_link_libraries(record_mpi_late_rank PRIVATE MPI::MPI_C)
 endif()
 
-foreach(case ratio recursive fp-unwind threads trace dlopen forkexec sigprof sigalrm exit sigterm segv abort perf hardware mpi
+foreach(case ratio recursive fp-unwind threads trace dlopen forkexec sigprof sigalrm exit sigterm segv abort perf hardware mpi launchers mpi-comm-rank
              bad-event bad-period bad-directory bad-program exists)
   add_test(NAME record/${case}
            COMMAND bash ${REC_DIR}/run_case.sh ${case} $<TARGET_FILE:hpcdb> ${REC_BIN} ${REC_BIN}/work)

@@ -18,6 +18,8 @@
  *    process does) and writing its part (dist_values.c). The traces likewise.
  * 5. Rank 0 gathers the profiles' identities and writes the headers, footers,
  *    meta.db and metrics/ (dist_meta.c); the directory is renamed into place.
+ * 6. Rank 0 places OpenMP workers' regions (hpcdb_openmp_attribute), as
+ *    hpcdb_analyze does, unless --openmp raw.
  * Every step talks to the other ranks through dist_collectives.c. */
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +76,10 @@ int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const h
   if (rc == 0) rc = dist_finish(d);
   if (rc == 0) rc = dist_agree(d, dist_checkpoint(d, "meta"));
   if (rc == 0) rc = dist_output_commit(d);
+  if (rc == 0 && !options->openmp_raw) { /* as hpcdb_analyze: rank 0 places the OpenMP regions */
+    uint32_t regions;
+    rc = dist_agree(d, d->rank == 0 ? hpcdb_openmp_attribute(options->output, options->threads, options->write_flags, &regions) : 0);
+  }
   if (rc < 0) {
     dist_output_abort(d);
   } else {

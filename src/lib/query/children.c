@@ -14,6 +14,20 @@ static int check_node(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node) {
   return 0;
 }
 
+int query_rows(hpcdb_query *q, hpcdb_qnode node, const uint32_t **rows) {
+  if (!q->rows) {
+    q->rows = malloc(((size_t)q->exp->n_contexts + 1) * sizeof *q->rows);
+    q->walk = malloc(((size_t)q->exp->n_contexts + 1) * sizeof *q->walk);
+    if (!q->rows || !q->walk) {
+      free(q->rows), free(q->walk);
+      q->rows = q->walk = NULL;
+      return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", q->exp->n_contexts);
+    }
+  }
+  *rows = q->rows;
+  return (int)query_shown_children(q->exp, node, 0, q->rows, q->walk);
+}
+
 uint32_t hpcdb_query_n_nodes(hpcdb_query *q, hpcdb_qview view) {
   if (view == HPCDB_QVIEW_TOP_DOWN) return q->exp->n_contexts;
   const agg_view *a;
@@ -41,7 +55,7 @@ int hpcdb_query_value(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, hpcdb
 int hpcdb_query_parent(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, hpcdb_qnode *parent) {
   HPCDB_TRY(check_node(q, view, node));
   if (view == HPCDB_QVIEW_TOP_DOWN) {
-    *parent = q->exp->contexts[node].parent;
+    *parent = node == 0 ? HPCDB_NONE : query_shown(q->exp, q->exp->contexts[node].parent, 0);
     return 0;
   }
   const agg_view *a = &q->agg[view == HPCDB_QVIEW_FLAT];
@@ -53,7 +67,10 @@ int hpcdb_query_n_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, u
   HPCDB_TRY(check_node(q, view, node));
   *n = 0;
   if (view == HPCDB_QVIEW_TOP_DOWN) {
-    for (uint32_t k = q->exp->contexts[node].first_child; k != HPCDB_NONE; k = q->exp->contexts[k].next_sibling) (*n)++;
+    const uint32_t *rows;
+    int rc = query_rows(q, node, &rows);
+    HPCDB_TRY(rc);
+    *n = (uint32_t)rc;
     return 0;
   }
   const agg_view *a = &q->agg[view == HPCDB_QVIEW_FLAT];
@@ -64,7 +81,10 @@ int hpcdb_query_n_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, u
 size_t hpcdb_query_name(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, char *buf, size_t size) {
   if (size) buf[0] = '\0';
   if (check_node(q, view, node) < 0) return 0;
-  if (view == HPCDB_QVIEW_TOP_DOWN) return query_context_name(q->exp, node, buf, size);
+  if (view == HPCDB_QVIEW_TOP_DOWN) {
+    if (!q->twins) q->twins = query_twins(q->exp, 0); /* without it (out of memory): no call sites */
+    return query_named_at_site(q->exp, node, q->twins && q->twins[node], buf, size);
+  }
   if (node == 0) return (size_t)snprintf(buf, size, "<program root>");
   return (size_t)snprintf(buf, size, "%s", q->agg[view == HPCDB_QVIEW_FLAT].names[node - 1]);
 }
@@ -113,7 +133,14 @@ static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcd
   if (!kids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u children", n);
   uint32_t k = 0;
   if (view == HPCDB_QVIEW_TOP_DOWN) {
-    for (uint32_t c = q->exp->contexts[node].first_child; c != HPCDB_NONE; c = q->exp->contexts[c].next_sibling) kids[k++] = c;
+    const uint32_t *rows;
+    int rc = query_rows(q, node, &rows);
+    if (rc < 0) {
+      free(kids);
+      return rc;
+    }
+    memcpy(kids, rows, (size_t)rc * sizeof *kids);
+    k = (uint32_t)rc;
   } else {
     const agg_view *a = &q->agg[view == HPCDB_QVIEW_FLAT];
     if (node == 0) {
@@ -154,12 +181,14 @@ int hpcdb_query_hot_path(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, hp
   HPCDB_TRY(check_node(q, HPCDB_QVIEW_TOP_DOWN, node));
   const column_values *v;
   HPCDB_TRY(query_values(q, col, &v));
-  const hpcdb_experiment *e = q->exp;
   while (*n < max) {
     out[(*n)++] = node;
     uint32_t best = HPCDB_NONE;
-    for (uint32_t k = e->contexts[node].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling)
-      if (best == HPCDB_NONE || v->inc[k] > v->inc[best]) best = k;
+    const uint32_t *rows;
+    int nr = query_rows(q, node, &rows);
+    HPCDB_TRY(nr);
+    for (int r = 0; r < nr; r++)
+      if (best == HPCDB_NONE || v->inc[rows[r]] > v->inc[best]) best = rows[r];
     if (best == HPCDB_NONE || v->inc[best] == 0 || v->inc[best] < 0.5 * v->inc[node]) break;
     node = best;
   }

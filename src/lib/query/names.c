@@ -17,6 +17,11 @@ size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, 
   if (c->kind == HPCDB_CTX_ENTRY) return (size_t)snprintf(buf, size, "<%s>", c->name ? c->name : "entry");
   const char *file = c->file != HPCDB_NONE ? basename_of(exp->files[c->file].path) : NULL;
   const char *inlined = c->relation == HPCDB_REL_INLINED_CALL ? " [inlined]" : "";
+  if (c->lexical_type == HPCDB_LEX_LOOP && c->line == 0 && c->module != HPCDB_NONE) /* no line: its address */
+    return (size_t)snprintf(buf, size, "loop at %s+0x%llx", basename_of(exp->modules[c->module].path),
+                            (unsigned long long)c->offset);
+  if (c->lexical_type == HPCDB_LEX_LOOP && c->line == 0) /* nor an address (hpcprof's): the file it is in */
+    return (size_t)snprintf(buf, size, "loop in %s", file ? file : "?");
   if (c->lexical_type == HPCDB_LEX_LOOP) return (size_t)snprintf(buf, size, "loop at %s:%u", file ? file : "?", c->line);
   if (c->function != HPCDB_NONE && exp->functions[c->function].name)
     return (size_t)snprintf(buf, size, "%s%s", exp->functions[c->function].name, inlined);
@@ -26,6 +31,24 @@ size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, 
     return (size_t)snprintf(buf, size, "%s+0x%llx%s", basename_of(exp->modules[c->module].path),
                             (unsigned long long)c->offset, inlined);
   return (size_t)snprintf(buf, size, "<unknown>%s", inlined);
+}
+
+size_t query_call_site(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
+  if (size) buf[0] = '\0';
+  if (exp->contexts[ctx].relation == HPCDB_REL_LEXICAL) return 0;
+  for (uint32_t a = exp->contexts[ctx].parent; a != HPCDB_NONE && exp->contexts[a].kind == HPCDB_CTX_NORMAL;
+       a = exp->contexts[a].parent) {
+    const hpcdb_context *c = &exp->contexts[a];
+    if (c->lexical_type == HPCDB_LEX_LINE && c->line != 0 && c->file != HPCDB_NONE)
+      return (size_t)snprintf(buf, size, " \xe2\x86\x90 %s:%u", basename_of(exp->files[c->file].path), c->line);
+    if (c->relation != HPCDB_REL_LEXICAL) break; /* the calling function: no line of the call */
+  }
+  return 0;
+}
+
+size_t query_named_at_site(const hpcdb_experiment *exp, uint32_t ctx, int same_name, char *buf, size_t size) {
+  size_t n = query_context_name(exp, ctx, buf, size);
+  return same_name && n < size ? n + query_call_site(exp, ctx, buf + n, size - n) : n;
 }
 
 uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_only) {

@@ -10,6 +10,12 @@
 #include "hpcdb/model.h"
 
 size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
+/* " ← file:line": where call ctx was called from (its nearest line scope with a line), into buf;
+ * 0 and "" when that is not known. */
+size_t query_call_site(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
+/* The context's name, with its call site when same_name (a sibling row has its name: the
+ * GOMP_parallel of each parallel region, as "GOMP_parallel ← solver.cc:1234"). */
+size_t query_named_at_site(const hpcdb_experiment *exp, uint32_t ctx, int same_name, char *buf, size_t size);
 /* The frame a context belongs to: itself, or its nearest ancestor reached by
  * a call (functions_only: inlined calls fold into their caller's frame too). */
 uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_only);

@@ -57,6 +57,9 @@ void hpcdb_query_close(hpcdb_query *q) {
   query_columns_free(q);
   for (int a = 0; a < 2; a++) query_agg_free(&q->agg[a]);
   for (int k = 0; k < QUERY_SORTS; k++) free(q->sorts[k].kids);
+  free(q->rows);
+  free(q->twins);
+  free(q->walk);
   hpcdb_source_close(q->source);
   free(q);
 }

@@ -8,6 +8,7 @@
 #include "query/aggregate.h"
 #include "query/names.h"
 #include "query/source_internal.h"
+#include "query/shown.h"
 
 #define QUERY_MAX_COLUMNS 1024 /* registered columns (a spec string each) */
 #define QUERY_RESIDENT 8       /* columns whose values are held at once */
@@ -46,7 +47,13 @@ struct hpcdb_query {
   uint64_t clock;
   agg_view agg[2];
   sorted_children sorts[QUERY_SORTS];
+  uint32_t *rows, *walk; /* query_rows' scratch: room for every context, allocated on first use */
+  uint8_t *twins;        /* query_twins, made on first use */
 };
+
+/* The rows below top-down node (query_shown_children) into *rows (the query's scratch, valid until
+ * the next call); returns how many, or a negative status. */
+int query_rows(hpcdb_query *q, hpcdb_qnode node, const uint32_t **rows);
 
 /* The values of a column, computed (or recomputed after eviction) on demand. */
 int query_values(hpcdb_query *q, hpcdb_qcolumn col, const column_values **out);

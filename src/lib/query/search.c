@@ -17,6 +17,7 @@ int hpcdb_query_search(hpcdb_query *q, const char *pattern, uint32_t offset, uin
   }
   char name[512];
   for (uint32_t i = 0; i < q->exp->n_contexts; i++) {
+    if (query_hidden(q->exp, i, 0)) continue;
     query_context_name(q->exp, i, name, sizeof name);
     if (regexec(&re, name, 0, NULL, 0) != 0) continue;
     if (*total >= offset && *n < limit) out[(*n)++] = i;

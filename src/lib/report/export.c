@@ -6,6 +6,8 @@
 
 #include "common/error.h"
 #include "common/textout.h"
+#include "query/names.h"
+#include "query/shown.h"
 #include "report/report_data.h"
 
 /* Names in the folded format may not hold ';' (the separator) or newlines. */
@@ -22,8 +24,9 @@ int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metr
   const char *names[1] = {metric};
   HPCDB_TRY(report_data_build(&d, exp, metric ? names : NULL, metric ? 1 : 0, profile, 1));
   uint32_t *chain = malloc(((size_t)exp->n_contexts + 1) * sizeof *chain);
+  uint8_t *twins = query_twins(exp, 0);
   textout o = {0};
-  int rc = chain ? textout_open(&o, out) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  int rc = chain && twins ? textout_open(&o, out) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   double quantum = fabs(d.total[0]) * FOLDED_PRECISION;
   uint64_t lines = 0;
   char name[512], value[DTOA_BUF];
@@ -31,9 +34,10 @@ int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metr
     double v = rd_self(&d, i, 0);
     if (!(v >= quantum / 2) || quantum == 0) continue; /* zero at the metric's precision, negative, or NaN */
     uint32_t n = 0;
-    for (uint32_t k = i; k != 0 && k != HPCDB_NONE; k = exp->contexts[k].parent) chain[n++] = k;
+    for (uint32_t k = query_shown(exp, i, 0); k != 0 && k != HPCDB_NONE; k = query_shown(exp, exp->contexts[k].parent, 0))
+      chain[n++] = k;
     while (n-- > 0) {
-      report_name(exp, chain[n], name, sizeof name);
+      query_named_at_site(exp, chain[n], twins[chain[n]], name, sizeof name);
       folded_name(&o, name);
       if (n) textout_char(&o, ';');
     }
@@ -50,6 +54,7 @@ int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metr
     rc = hpcdb_fail(HPCDB_EINVAL, "nothing to export: metric \"%s\" has no positive exclusive value%s%s", d.cols[0].name,
                     profile ? " in " : "", profile ? profile : "");
   free(chain);
+  free(twins);
   report_data_free(&d);
   return rc;
 }

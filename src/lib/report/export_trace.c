@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "common/textout.h"
 #include "core/json_out.h"
+#include "query/shown.h"
 #include "report/report_data.h"
 
 /* Nanoseconds as microseconds with three decimals (exact). */
@@ -57,7 +58,7 @@ static const char *frame_name(const hpcdb_experiment *exp, char **names, uint32_
 static uint32_t path_of(const hpcdb_experiment *e, uint32_t id, uint32_t *path, uint32_t *tmp) {
   uint32_t i = hpcdb_find_context(e, id), n = 0;
   if (i == HPCDB_NONE) return 0;
-  for (; i != 0 && i != HPCDB_NONE; i = e->contexts[i].parent) tmp[n++] = i;
+  for (i = query_shown(e, i, 0); i != 0 && i != HPCDB_NONE; i = query_shown(e, e->contexts[i].parent, 0)) tmp[n++] = i;
   for (uint32_t k = 0; k < n; k++) path[k] = tmp[n - 1 - k];
   return n;
 }

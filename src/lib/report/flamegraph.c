@@ -5,12 +5,15 @@
  * (embedded script), clicking the background zooms out. Frames narrower than
  * a tenth of a pixel are left out; in the exported page, all but the widest
  * FG_PAGE_FRAMES (a graph of 100k frames took 15 s to open there). Written
- * as it is laid out. */
+ * as it is laid out. Scopes without a line are no frames (query/shown.h):
+ * their children stand on their parent. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "query/names.h"
+#include "query/shown.h"
 #include "report/report_data.h"
 
 #define FG_WIDTH 1200.0
@@ -28,7 +31,7 @@ static void colour(const char *name, char *buf, size_t size) {
 
 static uint32_t depth_of(const hpcdb_experiment *e, uint32_t i) {
   uint32_t d = 0;
-  for (; i != 0; i = e->contexts[i].parent) d++;
+  for (i = query_shown(e, i, 0); i != 0; i = query_shown(e, e->contexts[i].parent, 0)) d++;
   return d;
 }
 
@@ -58,6 +61,7 @@ static uint32_t write_frames(FILE *out, const report_data *d, double *x, uint32_
   const hpcdb_experiment *e = d->exp;
   double scale = d->total[0] > 0 ? FG_WIDTH / d->total[0] : 0;
   uint32_t count = 0;
+  uint8_t *twins = query_twins(e, 0); /* siblings of one name get their call sites (none when out of memory) */
   char name[512], value[64], fill[32];
   x[0] = 0;
   for (uint32_t i = 0; i < e->n_contexts; i++) {
@@ -68,10 +72,10 @@ static uint32_t write_frames(FILE *out, const report_data *d, double *x, uint32_
       at += rd_inc(d, k, 0) * scale;
     }
     double w = rd_inc(d, i, 0) * scale;
-    if (w < min_width) continue;
+    if (w < min_width || query_hidden(e, i, 0)) continue;
     uint32_t depth = depth_of(e, i);
     if (depth > *max_depth) *max_depth = depth;
-    report_name(e, i, name, sizeof name);
+    query_named_at_site(e, i, twins && twins[i], name, sizeof name);
     report_value(value, sizeof value, rd_inc(d, i, 0), d->cols[0].seconds);
     colour(name, fill, sizeof fill);
     fprintf(out, "<g class=\"f\" data-x=\"%.3f\" data-w=\"%.3f\" data-d=\"%u\"><title>", x[i], w, depth);
@@ -83,6 +87,7 @@ static uint32_t write_frames(FILE *out, const report_data *d, double *x, uint32_
     fputs("\"></text></g>\n", out);
     count++;
   }
+  free(twins);
   return count;
 }
 

@@ -81,6 +81,9 @@ double report_time_unit(const char *name, const char *unit);
 int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options *o);
 int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options *o, int flat);
 int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options *o);
+/* 1 when the load module at path is a system or runtime library (libc, libm, MPI, OpenMP, CUDA, ROCm,
+ * BLAS...: by name and by the runtimes' install locations, runtime_libs.c), never a program's own. */
+int report_runtime_library(const char *path);
 /* s with <, >, & and " as entities: the text of SVG and HTML alike. */
 void report_markup_text(FILE *out, const char *s);
 /* The flame graph as SVG (flamegraph.c): a file of its own when standalone,

@@ -122,7 +122,9 @@ void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_o
  * (right) or "%-*s" (left) writes it; line has room (table_row sees to it).
  * A row is written with one fwrite: its many small fields cost far less so. */
 static void put_field(char *line, size_t *at, const char *s, size_t width, int left) {
-  size_t n = strlen(s), pad = width > n ? width - n : 0;
+  size_t n = strlen(s), chars = 0; /* UTF-8: a character per byte that is not a continuation byte */
+  for (size_t i = 0; i < n; i++) chars += ((unsigned char)s[i] & 0xc0) != 0x80;
+  size_t pad = width > chars ? width - chars : 0;
   if (!left) memset(line + *at, ' ', pad), *at += pad;
   memcpy(line + *at, s, n), *at += n;
   if (left) memset(line + *at, ' ', pad), *at += pad;

@@ -2,6 +2,7 @@
 /* The traces as a static SVG timeline (in the exported page). */
 #include <string.h>
 
+#include "query/shown.h"
 #include "report/report_data.h"
 
 /* One row per trace; an interval per run of samples in one context,
@@ -44,7 +45,7 @@ void report_timeline_svg(FILE *out, const hpcdb_experiment *e) {
       uint64_t j = k + 1;
       while (j < tr->n && tr->ctx_ids[j] == tr->ctx_ids[k]) j++;
       uint64_t end = j < tr->n ? tr->timestamps[j] : tr->timestamps[tr->n - 1];
-      uint32_t c = hpcdb_find_context(e, tr->ctx_ids[k]);
+      uint32_t c = query_shown(e, hpcdb_find_context(e, tr->ctx_ids[k]), 0);
       if (c != HPCDB_NONE && c != 0) {
         report_name(e, c, name, sizeof name);
         unsigned hsh = 2166136261u;
