@@ -5,7 +5,12 @@ HPCDB_API and is exported (a public function without the mark would be hidden
 by -fvisibility=hidden, and one declared but never defined is a promise the
 library does not keep).
 
-usage: check_symbols.py NM LIBHPCDB_SO INCLUDE_DIR"""
+The installed static library is held to the same rule: libhpcdb.a is one
+relocatable object whose internal symbols were made local, so a program
+linking it sees the API alone (no clash with its own `vec_push` or
+`json_string`).
+
+usage: check_symbols.py NM LIBHPCDB_SO|LIBHPCDB_A INCLUDE_DIR"""
 import subprocess
 import sys
 
@@ -13,6 +18,10 @@ from public_decls import declarations
 
 
 def exported(nm, lib):
+    if lib.endswith(".a"):
+        out = subprocess.run([nm, "-g", "--defined-only", lib], check=True, capture_output=True, text=True).stdout
+        # an archive's listing has member headers ("x.o:") and blank lines between the symbols
+        return {line.split()[-1] for line in out.splitlines() if len(line.split()) == 3}
     out = subprocess.run([nm, "-D", "--defined-only", lib], check=True, capture_output=True, text=True).stdout
     return {line.split()[-1] for line in out.splitlines() if line.strip()}
 

@@ -9,6 +9,8 @@ endif()
 add_test(NAME api/symbols
          COMMAND python3 ${API_TESTS}/check_symbols.py ${CMAKE_NM} $<TARGET_FILE:hpcdb_shared>
                  ${PROJECT_SOURCE_DIR}/include)
+add_test(NAME api/static-symbols
+         COMMAND python3 ${API_TESTS}/check_symbols.py ${CMAKE_NM} ${HPCDB_DIST_A} ${PROJECT_SOURCE_DIR}/include)
 add_test(NAME api/headers
          COMMAND python3 ${API_TESTS}/check_headers.py ${CMAKE_C_COMPILER} "${HPCDB_CXX}"
                  ${PROJECT_SOURCE_DIR}/include)
