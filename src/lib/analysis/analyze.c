@@ -14,6 +14,7 @@
 #include "analysis/analysis.h"
 #include "analysis/structure_map.h"
 #include "common/error.h"
+#include "common/pool.h"
 #include "common/vec.h"
 #include "common/worker.h"
 #include "hpcrun/hpcrun_paths.h"
@@ -401,20 +402,14 @@ typedef struct batch {
   size_t next;
 } batch;
 
-typedef struct batch_thread {
-  batch *b;
-  unsigned worker;
-} batch_thread;
-
-static void *batch_worker(void *arg) {
-  batch_thread *t = arg;
-  batch *b = t->b;
+static void batch_worker(void *arg, unsigned worker) {
+  batch *b = arg;
   for (;;) {
     pthread_mutex_lock(&b->lock);
     size_t i = b->next++;
     pthread_mutex_unlock(&b->lock);
-    if (i >= b->n) return NULL;
-    if (b->jobs[i].rc == 0) b->stage(b->r, &b->jobs[i], t->worker);
+    if (i >= b->n) return;
+    if (b->jobs[i].rc == 0) b->stage(b->r, &b->jobs[i], worker);
   }
 }
 
@@ -425,16 +420,7 @@ static void batch_init(batch *b, run *r, file_job *jobs, size_t n, void (*stage)
 /* Runs b's jobs on up to workers threads, this one included (workers 0..). */
 static void run_batch(batch *b, unsigned workers) {
   if (workers > b->n) workers = (unsigned)b->n;
-  pthread_t tids[MAX_WORKERS];
-  batch_thread args[MAX_WORKERS];
-  unsigned started = 0;
-  for (unsigned w = 1; w < workers; w++) {
-    args[started] = (batch_thread){b, started + 1};
-    if (pthread_create(&tids[started], NULL, batch_worker, &args[started]) == 0) started++;
-  }
-  batch_thread own = {b, 0};
-  batch_worker(&own); /* this thread works too; fewer threads only means slower */
-  for (unsigned w = 0; w < started; w++) pthread_join(tids[w], NULL);
+  pool_run(workers, batch_worker, b);
 }
 
 static void run_parallel(run *r, file_job *jobs, size_t n, void (*stage)(run *, file_job *, unsigned worker),
@@ -496,10 +482,8 @@ static void helper_start(helper *h) {
  * does all its work here when no thread could start. */
 static void helper_finish(helper *h) {
   if (h->thread.started) {
-    batch_thread own = {&h->prop, h->r->workers - 1};
-    batch_worker(&own);
-    own.b = &h->load;
-    batch_worker(&own);
+    batch_worker(&h->prop, h->r->workers - 1);
+    batch_worker(&h->load, h->r->workers - 1);
     worker_join(&h->thread);
   } else {
     if (h->ahead) unify_ahead_run(h->ahead);

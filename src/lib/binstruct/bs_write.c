@@ -13,21 +13,15 @@
 #include "binstruct/bs_internal.h"
 #include "binstruct/bs_names.h"
 #include "common/error.h"
+#include "common/pool.h"
 #include "common/vec.h"
 #include "hpcdb/binstruct.h"
 
-enum { SYMBOL_BATCH = 1024, MAX_THREADS = 256 };
-
-typedef struct job job;
-
-typedef struct worker {
-  job *j;
-  unsigned slot;
-} worker;
+enum { SYMBOL_BATCH = 1024, MAX_THREADS = POOL_MAX_THREADS };
 
 /* Building the scope trees of one unit: workers 1..n-1 start at once, the
  * caller's thread joins in (as worker 0) when it has nothing else to do. */
-struct job {
+typedef struct job {
   const bs_unit *u;
   const bs_binary *b;
   bs_decoder **decoders; /* one per worker; NULL entries: no loops */
@@ -37,18 +31,15 @@ struct job {
   int status;
   char message[512];
   pthread_mutex_t lock;
-  worker ws[MAX_THREADS];
-  pthread_t tids[MAX_THREADS];
-  unsigned started; /* workers 1..started run */
-};
+  pool workers;
+} job;
 
-static void *work(void *arg) {
-  worker *w = arg;
-  job *j = w->j;
+static void work(void *arg, unsigned slot) {
+  job *j = arg;
   for (;;) {
     uint64_t i = atomic_fetch_add(&j->next, 1);
     if (i >= j->u->n_funcs || atomic_load(&j->failed)) break;
-    int rc = bs_build_proc(j->u, &j->u->funcs[i], j->b, j->decoders[w->slot], &j->procs[i]);
+    int rc = bs_build_proc(j->u, &j->u->funcs[i], j->b, j->decoders[slot], &j->procs[i]);
     if (rc < 0) {
       pthread_mutex_lock(&j->lock);
       if (!atomic_load(&j->failed)) {
@@ -60,7 +51,6 @@ static void *work(void *arg) {
       break;
     }
   }
-  return NULL;
 }
 
 typedef struct writer {
@@ -89,19 +79,13 @@ static int job_start(writer *wr, job *j, const bs_unit *u) {
   pthread_mutex_init(&j->lock, NULL);
   unsigned n = wr->threads;
   if (n > u->n_funcs) n = (unsigned)u->n_funcs;
-  for (unsigned t = 1; t < n; t++) {
-    j->ws[t] = (worker){j, t};
-    if (pthread_create(&j->tids[t], NULL, work, &j->ws[t]) != 0) break;
-    j->started = t;
-  }
+  pool_start(&j->workers, n, work, j);
   return 0;
 }
 
 /* The caller's thread works until the unit is done, then waits for the others. */
 static int job_finish(job *j) {
-  j->ws[0] = (worker){j, 0};
-  work(&j->ws[0]);
-  for (unsigned t = 1; t <= j->started; t++) pthread_join(j->tids[t], NULL);
+  pool_finish(&j->workers);
   pthread_mutex_destroy(&j->lock);
   if (atomic_load(&j->failed)) return hpcdb_fail(j->status, "%s", j->message);
   return 0;

@@ -21,6 +21,7 @@
 #include "common/atomic_file.h"
 #include "common/bytes.h"
 #include "common/error.h"
+#include "common/pool.h"
 #include "hpctk4/hpctk4_write.h"
 
 #define SZ_CI 32
@@ -299,42 +300,28 @@ static void work(cct_writer *w, chunk_buf *b) {
   pthread_mutex_unlock(&w->lock);
 }
 
-typedef struct helper {
+typedef struct blocks_job {
   cct_writer *w;
-  chunk_buf buf;
-} helper;
+  uint32_t chunk_ctxs;
+  chunk_buf own; /* the caller's, made before any thread starts */
+} blocks_job;
 
-static void *helper_main(void *arg) {
-  helper *h = arg;
-  work(h->w, &h->buf);
-  return NULL;
+static void blocks_worker(void *arg, unsigned t) {
+  blocks_job *j = arg;
+  if (t == 0) {
+    work(j->w, &j->own);
+    return;
+  }
+  chunk_buf b;
+  if (buf_init(&b, j->chunk_ctxs) == 0) work(j->w, &b); /* without its buffer a thread leaves it to the others */
+  buf_free(&b);
 }
 
 static int write_blocks(cct_writer *w, unsigned threads, uint32_t chunk_ctxs) {
-  helper helpers[MAX_THREADS - 1];
-  pthread_t tids[MAX_THREADS - 1];
-  unsigned started = 0;
-  chunk_buf own;
-  int rc = buf_init(&own, chunk_ctxs);
-  for (unsigned t = 1; t < threads && t < MAX_THREADS && rc == 0; t++) {
-    helper *h = &helpers[started];
-    h->w = w;
-    if (buf_init(&h->buf, chunk_ctxs) < 0) {
-      buf_free(&h->buf);
-      break; /* fewer threads only means slower */
-    }
-    if (pthread_create(&tids[started], NULL, helper_main, h) != 0) {
-      buf_free(&h->buf);
-      break;
-    }
-    started++;
-  }
-  if (rc == 0) work(w, &own);
-  for (unsigned t = 0; t < started; t++) {
-    pthread_join(tids[t], NULL);
-    buf_free(&helpers[t].buf);
-  }
-  buf_free(&own);
+  blocks_job j = {w, chunk_ctxs, {0}};
+  int rc = buf_init(&j.own, chunk_ctxs);
+  if (rc == 0) pool_run(threads < MAX_THREADS ? threads : MAX_THREADS, blocks_worker, &j);
+  buf_free(&j.own);
   if (rc < 0) return rc;
   return w->rc < 0 ? hpcdb_fail(w->rc, "%s", w->error) : 0;
 }
