@@ -177,7 +177,12 @@ typedef struct hpcdb_qspread {
   uint32_t point_profile[HPCDB_QSPREAD_POINTS];
 } hpcdb_qspread;
 
-/* The values of a top-down node over every non-summary profile, summarised. */
+/* The values of a top-down node over every non-summary profile, summarised.
+ * For an unsigned integer column (hpcdb_query_column_integer) the values sort
+ * and are summarised as unsigned (a wrapped counter's 2^64 - 1 is the
+ * largest); min, max and the points are still the column's values (two's
+ * complement doubles, exact), mean, median, stddev and the bins those of the
+ * unsigned values (doubles). */
 HPCDB_API int hpcdb_query_spread(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, int exclusive,
                                  hpcdb_qspread *out);
 

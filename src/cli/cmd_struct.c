@@ -258,7 +258,8 @@ static int struct_measurements(run *r, const char *meas) {
   if (rc == 0 && !is_dir(dir) && mkdir(dir, 0777) != 0) rc = cli_fail("struct", "cannot create MEASUREMENTS/structs");
   for (uint32_t i = 0; i < n_modules && rc == 0; i++) {
     const char *p = modules[i];
-    if (!p || !p[0] || p[0] == '[' || p[0] == '<') continue; /* [vdso], <kernel> ... */
+    /* [vdso], <kernel> ..., and newer hpcrun's kernel_symbols/vmlinux.HASH: the kernel's symbol table */
+    if (!p || !p[0] || p[0] == '[' || p[0] == '<' || !strncmp(p, "kernel_symbols/", 15)) continue;
     char bin[4096];
     if (p[0] == '/') snprintf(bin, sizeof bin, "%s", p);
     else snprintf(bin, sizeof bin, "%s/%s", meas, p); /* carried in the measurement (vdso/) */

@@ -26,15 +26,15 @@ int route_spread(request *r) {
   jb_fmt(b, "{\"profiles\":%u", s->n_profiles);
   const char *names[] = {"min", "max", "mean", "median", "stddev", "imbalance", "bin_width"};
   double vals[] = {s->min, s->max, s->mean, s->median, s->stddev, s->imbalance, s->bin_width};
+  int is_unsigned = hpcdb_query_column_integer(db->q, col) == HPCDB_INTEGER_UNSIGNED;
   for (int k = 0; k < 7; k++) {
     jb_fmt(b, ",\"%s\":", names[k]);
-    jb_num(b, vals[k]);
+    jb_value(b, vals[k], is_unsigned && k < 2); /* min and max: values of the column */
   }
   jb_raw(b, ",\"bins\":[");
   for (int k = 0; k < HPCDB_QSPREAD_BINS; k++) jb_fmt(b, k ? ",%u" : "%u", s->bins[k]);
   jb_raw(b, "],\"points\":[");
   char id[128];
-  int is_unsigned = hpcdb_query_column_integer(db->q, col) == HPCDB_INTEGER_UNSIGNED;
   for (uint32_t k = 0; k < s->n_points; k++) {
     jb_raw(b, k ? ",[" : "[");
     jb_value(b, s->point_value[k], is_unsigned);

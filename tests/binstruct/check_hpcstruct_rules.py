@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """hpcdb struct against hpcstruct's conventions, rule by rule (hpcstruct cannot run here).
 
-usage: check_hpcstruct_rules.py HPCDB OUTDIR SOURCE
+usage: check_hpcstruct_rules.py HPCDB OUTDIR SOURCE...
 
-Builds SOURCE (programs/hpcstruct_rules.c) as HPCToolkit builds its test
+Builds each SOURCE (programs/hpcstruct_rules.c; HPCToolkit's own loops.c and
+small.c from the sample data, where present) as HPCToolkit builds its test
 binaries, with gcc and clang at -O0, -g, -O2 and -O2 -g, plus one gcc -O2 -g
 build whose inlined calls lose their call site (its assembly's abbreviations
 renamed DW_AT_call_file / DW_AT_call_line to user attributes, as a producer
@@ -148,8 +149,24 @@ def without_call_sites(cc, source, out):
     return binary
 
 
+def builds_of(source, out, compilers):
+    builds = []
+    for cc in compilers:
+        for flags in FLAGS:
+            binary = os.path.join(out, f"{cc}{flags.replace(' ', '')}")
+            subprocess.run([cc, *flags.split(), "-o", binary, source], check=True)
+            builds.append((f"{base(source)} {cc} {flags}", binary, False))
+    if "gcc" in compilers:
+        nosite = without_call_sites("gcc", source, out)
+        if nosite:
+            builds.append((f"{base(source)} gcc -O2 -g, no call sites", nosite, True))
+        else:
+            opt.fail(f"{base(source)}: gcc -dA: no DW_AT_call_file / DW_AT_call_line abbreviations to rename")
+    return builds
+
+
 def main():
-    hpcdb, out, source = sys.argv[1:4]
+    hpcdb, out, sources = sys.argv[1], sys.argv[2], sys.argv[3:]
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     compilers = [cc for cc in ("gcc", "clang") if shutil.which(cc)]
@@ -157,17 +174,13 @@ def main():
         print("skipped: no gcc/clang or no addr2line/objdump (binutils)")
         sys.exit(77)
     builds = []
-    for cc in compilers:
-        for flags in FLAGS:
-            binary = os.path.join(out, f"{cc}{flags.replace(' ', '')}")
-            subprocess.run([cc, *flags.split(), "-o", binary, source], check=True)
-            builds.append((f"{cc} {flags}", binary, False))
-    if "gcc" in compilers:
-        nosite = without_call_sites("gcc", source, out)
-        if nosite:
-            builds.append(("gcc -O2 -g, no call sites", nosite, True))
-        else:
-            opt.fail("gcc -dA: no DW_AT_call_file / DW_AT_call_line abbreviations to rename")
+    for source in sources:
+        if not os.path.exists(source):
+            print(f"note: {source} absent, not built")
+            continue
+        where = os.path.join(out, base(source))
+        os.makedirs(where)
+        builds += builds_of(source, where, compilers)
     equal = 0
     for tag, binary, broken in builds:
         xml = binary + ".hpcstruct"

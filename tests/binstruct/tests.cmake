@@ -53,7 +53,8 @@ add_test(NAME binstruct/relative-name
 add_test(NAME binstruct/hpcstruct-rules
          COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
                  sh ${CMAKE_CURRENT_LIST_DIR}/check_hpcstruct_rules.py $<TARGET_FILE:hpcdb>
-                 ${PROJECT_BINARY_DIR}/test-output/binstruct/hpcstruct-rules ${BS_SRC}/hpcstruct_rules.c)
+                 ${PROJECT_BINARY_DIR}/test-output/binstruct/hpcstruct-rules ${BS_SRC}/hpcstruct_rules.c
+                 ${HPCDB_SAMPLE_DATA}/hpcrun/loops.c ${HPCDB_SAMPLE_DATA}/hpcrun/small.c)
 set_tests_properties(binstruct/hpcstruct-rules PROPERTIES SKIP_RETURN_CODE 77)
 # binaries stored compressed (xz, gzip, bzip2): the structure of the ELF inside; damaged ones refused
 add_test(NAME binstruct/compressed

@@ -101,11 +101,13 @@ def check_view(path, per, summary):
                         got = tuple(row["values"][0])
                         if got != summary[(name, c)]:
                             fail(f"{path}: view {name} at cnode {c}: {got} want {summary[(name, c)]}")
-                        points = {p[1]: p[0] for p in get("/api/spread", db=0, metric=name, node=row["node"]).get("points", [])}
+                        sp = get("/api/spread", db=0, metric=name, node=row["node"])
+                        points = {p[1]: p[0] for p in sp.get("points", [])}
                         spread = [points.get(pr) for pr in sorted(points)]
                         want = [per[(name, c, loc)][0] for loc in range(wc.LOCATIONS)]
-                        if spread != want:
-                            fail(f"{path}: view spread {name} at cnode {c}: {spread} want {want}")
+                        if spread != want or (sp.get("min"), sp.get("max")) != (min(want), max(want)):
+                            fail(f"{path}: view spread {name} at cnode {c}: {spread}, min {sp.get('min')}, "
+                                 f"max {sp.get('max')} want {want} (unsigned)")
                     stack.append((row["node"], here))
     finally:
         s.stop()

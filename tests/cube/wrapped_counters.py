@@ -18,7 +18,10 @@ stored value is the inclusive one and exclusive = inclusive - sum of the
 children's inclusive; for one stored exclusive, inclusive = exclusive + sum
 of the children's inclusive; sums over locations; all modulo 2^64, as
 CubeLib's UnsignedLongValue and pycubexr add them."""
-import io, random, struct, sys, tarfile, zlib
+import os, random, struct, sys, zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bad", "cube"))
+import check_bad  # noqa: E402  (its tar writer)
 
 W = 2**64
 # (name, parent index or None); document order is pre-order
@@ -163,14 +166,8 @@ def write(path, seed):
         else:
             data = b"CUBEX.DATA" + b"".join(packed)
         members += [(f"{m}.index", index), (f"{m}.data", data)]
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as t:
-        for name, data in members:
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            t.addfile(info, io.BytesIO(data))
     with open(path, "wb") as f:
-        f.write(buf.getvalue())
+        f.write(check_bad.tar(members))
 
 
 if __name__ == "__main__":

@@ -33,41 +33,6 @@ int kernel_module_name(const char *path, char *name, size_t size) {
   return KERNEL_NAME_BRACKETED;
 }
 
-/* The whole file, decompressed when it starts with a compressor's magic. */
-static int read_all(const char *path, char **out, size_t *len) {
-  *out = NULL;
-  *len = 0;
-  if (decompress_file_is_compressed(path)) return decompress_file(path, MAX_SYMBOLS_FILE, out, len);
-  FILE *f = fopen(path, "rb");
-  if (!f) return hpcdb_fail(HPCDB_EIO, "%s: cannot open", path);
-  uint64_t cap = 0;
-  char *buf = NULL;
-  int rc = 0;
-  for (;;) {
-    if (VEC_RESERVE(&buf, &cap, *len + (1 << 16) + 1) < 0) {
-      rc = HPCDB_ENOMEM;
-      break;
-    }
-    size_t n = fread(buf + *len, 1, 1 << 16, f);
-    *len += n;
-    if (n == 0) break;
-    if (*len > MAX_SYMBOLS_FILE) {
-      rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: a symbols file above 1 GiB", path);
-      break;
-    }
-  }
-  if (rc == 0 && ferror(f)) rc = hpcdb_fail(HPCDB_EIO, "%s: read error", path);
-  fclose(f);
-  if (rc < 0) {
-    free(buf);
-    *len = 0;
-    return rc;
-  }
-  buf[*len] = '\0';
-  *out = buf;
-  return 0;
-}
-
 static const char *word(const char **p, const char *end, size_t *n) {
   while (*p < end && (**p == ' ' || **p == '\t')) (*p)++;
   const char *w = *p;
@@ -133,7 +98,7 @@ int kernel_symbols_load(symbol_table *out, const char *measurements, const char 
   const char *kernel = style == KERNEL_NAME_IN_FOLDER ? "[vmlinux]" : "<vmlinux>";
   char *text = NULL;
   size_t len;
-  HPCDB_TRY(read_all(path, &text, &len));
+  HPCDB_TRY(decompress_file(path, MAX_SYMBOLS_FILE, &text, &len));
   if (len >= 4 && !memcmp(text, "\x7f" "ELF", 4)) {
     int rc = image_symbols(out, text, len, kernel, path);
     free(text);

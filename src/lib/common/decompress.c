@@ -33,23 +33,24 @@ int decompress_file(const char *path, uint64_t max, char **out, size_t *len) {
   al->read_support_filter_all(a);
   al->read_support_format_raw(a);
   struct archive_entry *e;
-  if (al->read_open_filename(a, path, 1 << 16) != ARCHIVE_OK || al->read_next_header(a, &e) != ARCHIVE_OK) {
-    int rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: not a readable compressed file: %s", path,
-                        al->error_string(a) ? al->error_string(a) : "unreadable");
+  int h = al->read_open_filename(a, path, 1 << 16) == ARCHIVE_OK ? al->read_next_header(a, &e) : ARCHIVE_FATAL;
+  if (h != ARCHIVE_OK && h != ARCHIVE_EOF) { /* EOF: an empty file */
+    int rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: unreadable%s: %s", path, decompress_file_is_compressed(path) ? " compressed data" : "",
+                        al->error_string(a) ? al->error_string(a) : "cannot open");
     al->read_free(a);
     return rc;
   }
   uint64_t cap = 0;
   char *buf = NULL;
-  int rc = 0;
-  for (;;) {
+  int rc = VEC_RESERVE(&buf, &cap, 1) < 0 ? HPCDB_ENOMEM : 0;
+  for (; rc == 0 && h == ARCHIVE_OK;) {
     if (VEC_RESERVE(&buf, &cap, *len + (1 << 16) + 1) < 0) {
       rc = HPCDB_ENOMEM;
       break;
     }
     la_ssize_t got = al->read_data(a, buf + *len, 1 << 16);
     if (got < 0) {
-      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: damaged compressed data after %zu bytes: %s", path, *len,
+      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: damaged data after %zu bytes: %s", path, *len,
                       al->error_string(a) ? al->error_string(a) : "unreadable");
       break;
     }

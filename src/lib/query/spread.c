@@ -28,13 +28,16 @@ static int gather(hpcdb_query *q, const column *c, uint32_t ctx, int exclusive, 
 }
 
 typedef struct pv {
+  double key; /* what is summarised: the value, an unsigned integer's as unsigned */
   double v;
+  uint64_t u; /* an unsigned integer's exact value, which sorts (0 for other columns) */
   uint32_t profile;
 } pv;
 
 static int by_value(const void *x, const void *y) {
   const pv *a = x, *b = y;
-  if (a->v != b->v) return a->v < b->v ? -1 : 1;
+  if (a->u != b->u) return a->u < b->u ? -1 : 1;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
   return (a->profile > b->profile) - (a->profile < b->profile);
 }
 
@@ -49,23 +52,28 @@ int hpcdb_query_spread(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, int 
   pv *s = malloc(n * sizeof *s);
   int rc = v && s ? gather(q, &q->cols[col], node, exclusive, v, n) : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u profiles", n);
   if (rc == 0) {
+    int is_unsigned = hpcdb_query_column_integer(q, col) == HPCDB_INTEGER_UNSIGNED;
     double sum = 0, sq = 0;
-    for (uint32_t k = 0; k < n; k++) {
-      s[k] = (pv){v[k], q->src.profile_of[k]};
-      sum += v[k];
+    for (uint32_t k = 0; k < n; k++) { /* a wrapped counter's -1 is 2^64 - 1, the largest */
+      int wrapped = is_unsigned && v[k] < 0 && v[k] >= -9223372036854775808.0;
+      uint64_t u = is_unsigned && v[k] == floor(v[k]) && (wrapped || v[k] < 18446744073709551616.0)
+                       ? (wrapped ? (uint64_t)(int64_t)v[k] : (uint64_t)v[k]) : 0;
+      s[k] = (pv){wrapped ? v[k] + 18446744073709551616.0 : v[k], v[k], u, q->src.profile_of[k]};
+      sum += s[k].key;
     }
     qsort(s, n, sizeof *s, by_value);
     out->min = s[0].v;
     out->max = s[n - 1].v;
     out->mean = sum / n;
-    out->median = n % 2 ? s[n / 2].v : (s[n / 2 - 1].v + s[n / 2].v) / 2;
-    for (uint32_t k = 0; k < n; k++) sq += (s[k].v - out->mean) * (s[k].v - out->mean);
+    out->median = n % 2 ? s[n / 2].key : (s[n / 2 - 1].key + s[n / 2].key) / 2;
+    for (uint32_t k = 0; k < n; k++) sq += (s[k].key - out->mean) * (s[k].key - out->mean);
     out->stddev = sqrt(sq / n);
-    out->imbalance = out->mean != 0 ? out->max / out->mean - 1 : 0;
-    double width = (out->max - out->min) / HPCDB_QSPREAD_BINS;
+    double lo = s[0].key, hi = s[n - 1].key;
+    out->imbalance = out->mean != 0 ? hi / out->mean - 1 : 0;
+    double width = (hi - lo) / HPCDB_QSPREAD_BINS;
     out->bin_width = width;
     for (uint32_t k = 0; k < n; k++) {
-      uint32_t b = width > 0 ? (uint32_t)((s[k].v - out->min) / width) : 0;
+      uint32_t b = width > 0 ? (uint32_t)((s[k].key - lo) / width) : 0;
       out->bins[b < HPCDB_QSPREAD_BINS ? b : HPCDB_QSPREAD_BINS - 1]++;
     }
     out->n_points = n < HPCDB_QSPREAD_POINTS ? n : HPCDB_QSPREAD_POINTS;

@@ -178,7 +178,7 @@ static void newer_module_name(const char *dir, const char *kallsyms, size_t len)
   CHECK_RC(hpcdb_analyze(&e, meas, NULL, NULL, NULL, NULL));
   int warned = 0;
   for (uint32_t i = 0; e && i < e->n_warnings; i++)
-    warned |= strstr(e->warnings[i], "vmlinux.0badc0de") && strstr(e->warnings[i], "compressed") != NULL;
+    warned |= strstr(e->warnings[i], "vmlinux.0badc0de") && strstr(e->warnings[i], "stay addresses") != NULL;
   CHECK(e && warned && !find_function(e, "_stext [vmlinux]"));
   if (e) hpcdb_experiment_free(e);
 }
