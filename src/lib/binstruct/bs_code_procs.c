@@ -9,6 +9,7 @@
 
 #include "binstruct/bs_code_procs.h"
 #include "common/error.h"
+#include "common/hashmap.h"
 #include "common/vec.h"
 
 void bs_unknown_proc_names(uint64_t addr, char name[64], char link[64]) {
@@ -93,9 +94,31 @@ static int join_into(void *user, uint64_t target) {
   return 0;
 }
 
+/* Whether x86-64 code at [lo, hi) may hold a jump (jmp rel32/rel8, jcc
+ * rel32/rel8) to one of the fragment starts in starts: a scan of the bytes
+ * at every offset, so that only the procedures it finds are decoded (a
+ * byte that merely looks like one costs a decode, never a wrong answer). */
+static int may_jump_to(const bs_binary *b, uint64_t lo, uint64_t hi, const hpcdb_u64map *starts) {
+  uint64_t len = hi - lo, v;
+  const uint8_t *c = bs_binary_code_at(b, lo, &len);
+  for (uint64_t i = 0; c && i + 2 <= len; i++) {
+    int64_t rel;
+    uint64_t next;
+    if (c[i] == 0xe9 && i + 5 <= len) rel = (int32_t)((uint32_t)c[i + 1] | (uint32_t)c[i + 2] << 8 | (uint32_t)c[i + 3] << 16 | (uint32_t)c[i + 4] << 24), next = i + 5;
+    else if (c[i] == 0x0f && (c[i + 1] & 0xf0) == 0x80 && i + 6 <= len)
+      rel = (int32_t)((uint32_t)c[i + 2] | (uint32_t)c[i + 3] << 8 | (uint32_t)c[i + 4] << 16 | (uint32_t)c[i + 5] << 24), next = i + 6;
+    else if (c[i] == 0xeb || (c[i] & 0xf0) == 0x70) rel = (int8_t)c[i + 1], next = i + 2;
+    else continue;
+    if (u64map_get(starts, lo + next + (uint64_t)rel, &v)) return 1;
+  }
+  return 0;
+}
+
 /* Each fragment to the procedure it jumps back into, else to one that jumps
  * into it (a fragment ending in a throw or an abort never jumps back);
- * fragments no procedure reaches are procedures of their own. */
+ * fragments no procedure reaches are procedures of their own. On x86-64
+ * only the procedures whose bytes may jump to a fragment's start are
+ * decoded for the second. */
 static int join_fragments(const bs_binary *b, bs_decoder *dec, draft *d, size_t n, uint64_t *joined) {
   joining j = {d, n, 0, 0};
   size_t pending = 0;
@@ -105,13 +128,24 @@ static int join_fragments(const bs_binary *b, bs_decoder *dec, draft *d, size_t 
       HPCDB_TRY(each_jump_out(b, dec, d[i].lo, d[i].hi, join_back, &j));
       pending += d[i].owner == -2;
     }
+  hpcdb_u64map starts = {0};
+  for (size_t i = 0; i < n && pending > 0 && b->machine == EM_X86_64; i++)
+    if (d[i].owner == -2 && u64map_put(&starts, d[i].lo, i) < 0) {
+      u64map_free(&starts);
+      return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    }
   for (size_t i = 0; i < n && pending > 0 && dec; i++) {
-    if (d[i].owner != -1) continue;
+    if (d[i].owner != -1 || (b->machine == EM_X86_64 && !may_jump_to(b, d[i].lo, d[i].hi, &starts))) continue;
     uint64_t before = j.joined;
     j.self = (int64_t)i;
-    HPCDB_TRY(each_jump_out(b, dec, d[i].lo, d[i].hi, join_into, &j));
+    int rc = each_jump_out(b, dec, d[i].lo, d[i].hi, join_into, &j);
+    if (rc < 0) {
+      u64map_free(&starts);
+      return rc;
+    }
     pending -= j.joined - before;
   }
+  u64map_free(&starts);
   for (size_t i = 0; i < n; i++)
     if (d[i].owner == -2) d[i].owner = -1;
   *joined = j.joined;
