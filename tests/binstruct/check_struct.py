@@ -293,7 +293,7 @@ def case_analyze(hpcdb, out, meas, expected):
         if os.path.exists(target):
             run_struct(hpcdb, os.path.join(copy, "vdso", v), target, "--name", "vdso/" + v)
     db = os.path.join(out, "db")
-    r = subprocess.run([hpcdb, "analyze", "--quiet", copy, "-o", db], capture_output=True, text=True)
+    r = subprocess.run([hpcdb, "analyze", "--quiet", "--openmp", "raw", copy, "-o", db], capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"analyze exited {r.returncode}: {r.stderr.strip()}")
         return
