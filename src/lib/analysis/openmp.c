@@ -62,7 +62,6 @@ typedef struct attribution {
   uint64_t cap_regions;
   uint32_t *to;      /* per old context: its new index (HPCDB_NONE: dropped) */
   uint32_t next_id;  /* for the contexts made here */
-  uint32_t *target;  /* per worker: the new context its region moves to */
 } attribution;
 
 static region *region_of(attribution *a, uint32_t ctx) {
@@ -158,13 +157,11 @@ static int build_tree(attribution *a) {
     uint32_t place;
     if (r->master != HPCDB_NONE && !a->moved[r->master]) { /* the master's own region context (not itself a
                                                                worker's nested region, moving too) */
-      a->target[w] = a->to[r->master];
-      a->to[wk] = a->target[w];
+      a->to[wk] = a->to[r->master];
       continue;
     }
     HPCDB_TRY(region_node(a, r, wk, &place));
     HPCDB_TRY(child_like(a, place, &o->contexts[wk], &a->to[wk]));
-    a->target[w] = a->to[wk];
   }
   for (uint32_t i = 1; i < o->n_contexts; i++) /* the rest of each subtree, below its moved parent */
     if (a->moved[i] && a->to[i] == HPCDB_NONE) HPCDB_TRY(child_like(a, a->to[o->contexts[i].parent], &o->contexts[i], &a->to[i]));
@@ -376,8 +373,7 @@ int hpcdb_openmp_attribute(const char *db, unsigned threads, unsigned write_flag
   if (rc == 0 && a.n_workers > 0) {
     a.moved = calloc(old->n_contexts, 1);
     a.to = malloc((size_t)old->n_contexts * sizeof *a.to);
-    a.target = malloc((size_t)a.n_workers * sizeof *a.target);
-    rc = a.moved && a.to && a.target ? hpcdb_experiment_new(&a.exp) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    rc = a.moved && a.to ? hpcdb_experiment_new(&a.exp) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     if (rc == 0) rc = copy_tables(&a);
     if (rc == 0) rc = build_tree(&a);
     if (rc == 0) rc = write_attributed(&a, db, threads, write_flags);
@@ -387,7 +383,6 @@ int hpcdb_openmp_attribute(const char *db, unsigned threads, unsigned write_flag
   hpcdb_experiment_free(old);
   free(a.moved);
   free(a.to);
-  free(a.target);
   free(a.worker);
   free(a.regions);
   return rc;
