@@ -44,7 +44,8 @@ typedef struct hpcdb_analyze_options {
   uint32_t n_replace_paths;
   hpcdb_progress_fn progress; /* optional */
   void *progress_user;
-  int openmp_raw; /* with output: each thread's tree as measured (hpcprof's), not hpcdb_openmp_attribute's */
+  int openmp_raw; /* with output: each thread's tree as measured (hpcprof's), not hpcdb_openmp_attribute's
+                     (which rewrites the database; the returned experiment keeps the tree as measured) */
 } hpcdb_analyze_options;
 
 typedef struct hpcdb_analyze_result {

@@ -221,6 +221,8 @@ typedef struct loop_lex_summary {
   uint64_t n, cap;
 } loop_lex_summary;
 int loop_lex_add(loop_lex_summary *s, const loop_lex_list *l);
+/* The partials of (loop ctx, metric), made (zero, *first = 1) when missing; NULL when out of memory. */
+double *loop_lex_cell(loop_lex_summary *s, uint32_t ctx, uint32_t metric, int *first);
 /* The partials of a loop's lex_aware (NULL: none, the cell is left out),
  * *is_loop telling whether ctx is a loop at all. */
 const double *loop_lex_summary_get(const loop_lex_summary *s, uint32_t ctx, uint32_t metric, int *is_loop);

@@ -40,7 +40,6 @@ void loop_lex_list_free(loop_lex_list *l) {
 }
 
 int loop_lex_add(loop_lex_summary *s, const loop_lex_list *l) {
-  uint64_t np = s->all_stats ? N_PARTIALS : 1;
   for (uint32_t i = 0; i < l->n; i++) {
     const loop_lex_value *x = &l->items[i];
     if (x->ctx >= s->n_is_loop) { /* the items come context by context: once per context */
@@ -51,18 +50,24 @@ int loop_lex_add(loop_lex_summary *s, const loop_lex_list *l) {
     }
     s->is_loop[x->ctx] = 1;
     if (x->value == 0) continue;
-    uint64_t key = (uint64_t)x->ctx << 32 | x->metric, idx;
-    int first = !u64map_get(&s->cells, key, &idx);
-    if (first) {
-      idx = s->n;
-      if (VEC_RESERVE(&s->acc, &s->cap, (s->n + 1) * np) < 0 || u64map_put(&s->cells, key, idx) != 0)
-        return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-      s->n++;
-      memset(&s->acc[idx * np], 0, np * sizeof *s->acc);
-    }
-    summary_accumulate(&s->acc[idx * np], s->all_stats, first, x->value);
+    int first;
+    double *cell = loop_lex_cell(s, x->ctx, x->metric, &first);
+    if (!cell) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    summary_accumulate(cell, s->all_stats, first, x->value);
   }
   return 0;
+}
+
+double *loop_lex_cell(loop_lex_summary *s, uint32_t ctx, uint32_t metric, int *first) {
+  uint64_t np = s->all_stats ? N_PARTIALS : 1, key = (uint64_t)ctx << 32 | metric, idx;
+  *first = !u64map_get(&s->cells, key, &idx);
+  if (*first) {
+    idx = s->n;
+    if (VEC_RESERVE(&s->acc, &s->cap, (s->n + 1) * np) < 0 || u64map_put(&s->cells, key, idx) != 0) return NULL;
+    s->n++;
+    memset(&s->acc[idx * np], 0, np * sizeof *s->acc);
+  }
+  return &s->acc[idx * np];
 }
 
 const double *loop_lex_summary_get(const loop_lex_summary *s, uint32_t ctx, uint32_t metric, int *is_loop) {

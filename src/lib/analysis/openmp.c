@@ -43,7 +43,8 @@ static const char *name_of(const hpcdb_experiment *e, uint32_t ctx) {
 }
 
 typedef struct region {
-  const char *name;  /* the outlined function's (interned: equal names are one pointer) */
+  uint32_t fn;       /* the outlined function (clang names every one .omp_outlined.: the name is no key) */
+  const char *name;
   uint32_t master;   /* its context in a master's tree; HPCDB_NONE: none, or more than one */
   int masters;       /* how many */
   uint32_t function; /* "<omp parallel region X>" in the new experiment, once made */
@@ -52,7 +53,7 @@ typedef struct region {
 typedef struct attribution {
   const hpcdb_experiment *old;
   hpcdb_experiment *exp; /* the new one */
-  uint8_t *moved;        /* per old context: in a worker's region subtree */
+  uint8_t *moved;        /* per old context: 2 a worker's region context, 1 below one, 0 neither */
   uint32_t *worker;      /* the workers' region contexts (old indices) */
   uint32_t n_workers;
   uint64_t cap_workers;
@@ -61,14 +62,14 @@ typedef struct attribution {
   uint64_t cap_regions;
   uint32_t *to;      /* per old context: its new index (HPCDB_NONE: dropped) */
   uint32_t next_id;  /* for the contexts made here */
-  uint32_t *target;  /* per worker: the new context its region moves to */
 } attribution;
 
-static region *region_named(attribution *a, const char *name) {
+static region *region_of(attribution *a, uint32_t ctx) {
+  uint32_t fn = a->old->contexts[ctx].function;
   for (uint32_t r = 0; r < a->n_regions; r++)
-    if (a->regions[r].name == name) return &a->regions[r];
+    if (a->regions[r].fn == fn) return &a->regions[r];
   if (VEC_RESERVE(&a->regions, &a->cap_regions, a->n_regions + 1) < 0) return NULL;
-  a->regions[a->n_regions] = (region){name, HPCDB_NONE, 0, HPCDB_NONE};
+  a->regions[a->n_regions] = (region){fn, name_of(a->old, ctx), HPCDB_NONE, 0, HPCDB_NONE};
   return &a->regions[a->n_regions++];
 }
 
@@ -85,7 +86,7 @@ static int classify(attribution *a) {
     for (; p != 0 && e->contexts[p].kind == HPCDB_CTX_NORMAL && worker; p = e->contexts[p].parent)
       if (e->contexts[p].relation != HPCDB_REL_LEXICAL && !is_runtime(e, &e->contexts[p])) worker = 0;
     if (worker && e->contexts[p].kind != HPCDB_CTX_ENTRY) continue; /* not below a thread's root */
-    region *r = region_named(a, name_of(e, i));
+    region *r = region_of(a, i);
     if (!r) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     if (worker) {
       if (VEC_RESERVE(&a->worker, &a->cap_workers, a->n_workers + 1) < 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -140,10 +141,9 @@ static int region_node(attribution *a, region *r, uint32_t worker, uint32_t *out
  * where their regions were entered (a->to for every old context). */
 static int build_tree(attribution *a) {
   const hpcdb_experiment *o = a->old;
-  for (uint32_t w = 0; w < a->n_workers; w++) { /* subtrees: parents come before children */
-    a->moved[a->worker[w]] = 1;
-  }
-  for (uint32_t i = 1; i < o->n_contexts; i++) a->moved[i] |= a->moved[o->contexts[i].parent];
+  for (uint32_t w = 0; w < a->n_workers; w++) a->moved[a->worker[w]] = 2;
+  for (uint32_t i = 1; i < o->n_contexts; i++) /* subtrees: parents come before children */
+    if (!a->moved[i] && a->moved[o->contexts[i].parent]) a->moved[i] = 1;
   for (uint32_t i = 0; i < o->n_contexts; i++) a->next_id = o->contexts[i].id >= a->next_id ? o->contexts[i].id + 1 : a->next_id;
   a->to[0] = 0;
   for (uint32_t i = 1; i < o->n_contexts; i++) {
@@ -153,16 +153,15 @@ static int build_tree(attribution *a) {
   }
   for (uint32_t w = 0; w < a->n_workers; w++) {
     uint32_t wk = a->worker[w];
-    region *r = region_named(a, name_of(o, wk));
+    region *r = region_of(a, wk);
     uint32_t place;
-    if (r->master != HPCDB_NONE) { /* the master's own region context */
-      a->target[w] = a->to[r->master];
-      a->to[wk] = a->target[w];
+    if (r->master != HPCDB_NONE && !a->moved[r->master]) { /* the master's own region context (not itself a
+                                                               worker's nested region, moving too) */
+      a->to[wk] = a->to[r->master];
       continue;
     }
     HPCDB_TRY(region_node(a, r, wk, &place));
     HPCDB_TRY(child_like(a, place, &o->contexts[wk], &a->to[wk]));
-    a->target[w] = a->to[wk];
   }
   for (uint32_t i = 1; i < o->n_contexts; i++) /* the rest of each subtree, below its moved parent */
     if (a->moved[i] && a->to[i] == HPCDB_NONE) HPCDB_TRY(child_like(a, a->to[o->contexts[i].parent], &o->contexts[i], &a->to[i]));
@@ -195,9 +194,7 @@ static int move_values(attribution *a, uint32_t profile, const uint8_t *inclusiv
     for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1] && rc == 0; v++) {
       if ((rc = VEC_RESERVE(&t, &cap, n + 1)) < 0) break;
       t[n++] = (triple){a->to[i], p->metric_ids[v], p->values[v]};
-      int region_root = 0;
-      for (uint32_t w = 0; w < a->n_workers && !region_root; w++) region_root = a->worker[w] == i;
-      if (!region_root || !inclusive[p->metric_ids[v]]) continue;
+      if (a->moved[i] != 2 || !inclusive[p->metric_ids[v]]) continue; /* a worker's region context's inclusive value */
       /* -x on the old ancestors, +x on the new ones (the common ones cancel) */
       for (uint32_t up = o->contexts[i].parent; up != HPCDB_NONE && rc == 0; up = o->contexts[up].parent) {
         if ((rc = VEC_RESERVE(&t, &cap, n + 1)) < 0) break;
@@ -305,16 +302,11 @@ static int loop_partials(attribution *a, loop_lex_summary *s) {
     for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
       uint32_t sid = p->metric_ids[v], metric = (uint32_t)(sid / (np * N_SCOPES)), partial = (uint32_t)(sid / N_SCOPES % np);
       if (sid % N_SCOPES != SCOPE_LEX_AWARE) continue;
-      uint64_t key = (uint64_t)id << 32 | metric, idx;
-      int first = !u64map_get(&s->cells, key, &idx);
-      if (first) {
-        idx = s->n;
-        if (VEC_RESERVE(&s->acc, &s->cap, (s->n + 1) * np) < 0 || u64map_put(&s->cells, key, idx) != 0)
-          return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-        s->n++;
-        for (uint64_t q = 0; q < np; q++) s->acc[idx * np + q] = NAN; /* not yet given */
-      }
-      double *x = &s->acc[idx * np + (s->all_stats ? partial : 0)], y = p->values[v];
+      int first;
+      double *cell = loop_lex_cell(s, id, metric, &first);
+      if (!cell) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+      for (uint64_t q = 0; first && q < np; q++) cell[q] = NAN; /* not yet given */
+      double *x = &cell[s->all_stats ? partial : 0], y = p->values[v];
       if (isnan(*x)) *x = y;
       else if (s->all_stats && partial == PARTIAL_MIN) *x = fmin(*x, y);
       else if (s->all_stats && partial == PARTIAL_MAX) *x = fmax(*x, y);
@@ -381,8 +373,7 @@ int hpcdb_openmp_attribute(const char *db, unsigned threads, unsigned write_flag
   if (rc == 0 && a.n_workers > 0) {
     a.moved = calloc(old->n_contexts, 1);
     a.to = malloc((size_t)old->n_contexts * sizeof *a.to);
-    a.target = malloc((size_t)a.n_workers * sizeof *a.target);
-    rc = a.moved && a.to && a.target ? hpcdb_experiment_new(&a.exp) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    rc = a.moved && a.to ? hpcdb_experiment_new(&a.exp) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     if (rc == 0) rc = copy_tables(&a);
     if (rc == 0) rc = build_tree(&a);
     if (rc == 0) rc = write_attributed(&a, db, threads, write_flags);
@@ -392,7 +383,6 @@ int hpcdb_openmp_attribute(const char *db, unsigned threads, unsigned write_flag
   hpcdb_experiment_free(old);
   free(a.moved);
   free(a.to);
-  free(a.target);
   free(a.worker);
   free(a.regions);
   return rc;
