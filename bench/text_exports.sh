@@ -58,8 +58,9 @@ run() { # name db args...
            tt[1] / ff[1], tt[2] / ff[1] }'
   rm -f "$file"
 }
-run csv "$values" export --format csv
+# every export (hpcdb export --list); those that read the traces, of the traced database
+while read -r name rest; do
+  case $rest in *traces*) run "$name" "$traces" export --format "$name" ;; *) run "$name" "$values" export --format "$name" ;; esac
+done < <("$hpcdb" export --list)
 run dump-json "$values" dump --json
-run folded "$values" export --format folded
-run chrome-trace "$traces" export --format chrome-trace
 run csv-traces-db "$traces" export --format csv

@@ -96,12 +96,11 @@ void cmd_run_pipeline(const char *input, const char *dir) {
       o.json = 1;
       hpcdb_report(null, exp, &o);
     }
-    hpcdb_export_folded(null, exp, NULL, NULL);
-    hpcdb_export_csv(null, exp);
-    hpcdb_export_speedscope(null, exp, NULL);
-    hpcdb_export_chrome_trace(null, exp);
-    hpcdb_export_flamegraph(null, exp, NULL);
-    hpcdb_export_html(null, exp, NULL);
+    hpcdb_source *src = NULL;
+    const hpcdb_export_info *e;
+    if (hpcdb_source_from_experiment(&src, exp) == 0) /* every export of the registry */
+      for (uint32_t i = 0; (e = hpcdb_export_get(i)); i++) hpcdb_export(null, src, e->name, NULL);
+    hpcdb_source_close(src);
     fclose(null);
   }
   char out[4200];

@@ -125,6 +125,7 @@ HPCDB_API int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path);
 
 #define HPCDB_WRITE_FORCE 0x1u    /* replace an existing output */
 #define HPCDB_WRITE_NO_TRACE 0x2u /* do not write trace.db even if traces exist */
+#define HPCDB_WRITE_COMPRESS 0x4u /* compress where the format can (HPCDB_FORMAT_COMPRESSES: Cube's members) */
 /* Writes meta.db, profile.db, cct.db (and trace.db when the experiment has
  * traces) into dir, each through a temporary file renamed on success. */
 HPCDB_API int hpcdb_hpctk4_write(const hpcdb_experiment *exp, const char *dir, unsigned flags);
@@ -249,6 +250,32 @@ typedef struct hpcdb_diff_options {
 } hpcdb_diff_options;
 
 typedef void (*hpcdb_line_fn)(void *user, const char *line);
+
+/* ---- the formats (one descriptor each, listed by `hpcdb formats`) -------- */
+#define HPCDB_FORMAT_CAN_READ 0x1u        /* into the model */
+#define HPCDB_FORMAT_CAN_READ_PART 0x2u   /* honours hpcdb_read_options (reads less) */
+#define HPCDB_FORMAT_CAN_WRITE 0x4u       /* from the model (hpcdb_write) */
+#define HPCDB_FORMAT_CAN_VALIDATE 0x8u    /* checks every rule of its documents */
+#define HPCDB_FORMAT_CARRIES_TRACES 0x10u /* holds traces */
+#define HPCDB_FORMAT_COMPRESSES 0x20u     /* its writer honours HPCDB_WRITE_COMPRESS */
+
+typedef struct hpcdb_format_info {
+  const char *name;   /* "hpctoolkit-v4", "cube", ... */
+  const char *writer; /* the name hpcdb_write (convert --to) takes, NULL when not written */
+  unsigned caps;      /* HPCDB_FORMAT_* above */
+  uint32_t n_kinds;   /* the hpcdb_format values it answers for */
+} hpcdb_format_info;
+
+/* The i-th format (HPCDB_EINVAL past the end). */
+HPCDB_API int hpcdb_format_get(uint32_t i, hpcdb_format_info *out);
+/* The name of the i-th format's k-th kind (as hpcdb_format_name), or NULL. */
+HPCDB_API const char *hpcdb_format_kind_name(uint32_t i, uint32_t k);
+/* Writes exp with the writer of that name (hpcdb_format_info.writer):
+ * HPCDB_EINVAL for a name no format writes. flags: HPCDB_WRITE_*. */
+HPCDB_API int hpcdb_write(const char *writer, const hpcdb_experiment *exp, const char *path, unsigned flags);
+/* What that writer cannot carry of exp, one line each to fn (NULL: not
+ * told); returns how many kinds of data would be lost. */
+HPCDB_API uint64_t hpcdb_write_losses(const char *writer, const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user);
 
 /* Semantic comparison: contexts by calling path, profiles by identity, metrics
  * by name and scope, values within the relative tolerance. Each difference is

@@ -3,6 +3,10 @@
 #ifndef HPCDB_REPORT_H
 #define HPCDB_REPORT_H
 
+/* ABI (docs/api-stability.md): the layouts of this header's structs, other
+ * than options structs and ops tables (which carry a version), may change in
+ * any 0.x minor release; code that reads their fields is recompiled for it. */
+
 #include "hpcdb/export.h"
 
 #include <stdio.h>
@@ -99,6 +103,48 @@ HPCDB_API int hpcdb_export_flamegraph(FILE *out, const hpcdb_experiment *exp, co
  * profiles of the heaviest nodes), the flame graph and, with traces, a
  * timeline. metric: the one the page opens with (NULL: the default). */
 HPCDB_API int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const char *metric);
+
+/* ---- the exports by name (one table, src/lib/report/exports.c) ---------- */
+
+#define HPCDB_EXPORT_TAKES_METRIC 0x1u  /* a metric to show (default: hpcdb_default_metric) */
+#define HPCDB_EXPORT_TAKES_PROFILE 0x2u /* one profile, or the sum of those a pattern selects */
+
+typedef enum hpcdb_export_reads {
+  HPCDB_EXPORT_READS_SUMMARY = 0,  /* the summary profile's values (the whole program) */
+  HPCDB_EXPORT_READS_ALL = 1,      /* every profile's values and the traces */
+  HPCDB_EXPORT_READS_PROFILES = 2  /* every profile's values, one at a time through the source */
+} hpcdb_export_reads;
+
+typedef struct hpcdb_export_info {
+  const char *name;  /* "folded", "csv", ... */
+  const char *help;  /* what it writes and for which tools: one paragraph for a person */
+  unsigned takes;    /* HPCDB_EXPORT_TAKES_* */
+  hpcdb_export_reads reads;
+} hpcdb_export_info;
+
+#define HPCDB_EXPORT_OPTIONS_VERSION 1
+#define HPCDB_EXPORT_OPTIONS_INIT {.version = HPCDB_EXPORT_OPTIONS_VERSION}
+typedef struct hpcdb_export_options {
+  unsigned version;    /* HPCDB_EXPORT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
+  const char *metric;  /* NULL: the default metric (then told to chose) */
+  const char *profile; /* an identity as 'hpcdb info' prints it, or a pattern (rank=0-7) */
+  /* told the metric an export that takes one shows when none was named, and why (NULL: not told) */
+  void (*chose)(void *user, const char *metric, const char *why);
+  void *user;
+} hpcdb_export_options;
+
+/* The exports in the order they are listed; NULL past the end. */
+HPCDB_API const hpcdb_export_info *hpcdb_export_get(uint32_t i);
+/* The export of that name, or NULL. */
+HPCDB_API const hpcdb_export_info *hpcdb_export_find(const char *name);
+/* How a source for this export is best opened (hpcdb_source_open's load):
+ * the values it reads, and every profile's when a profile is selected. */
+HPCDB_API void hpcdb_export_read_options(const hpcdb_export_info *e, const hpcdb_export_options *o,
+                                         struct hpcdb_read_options *out);
+/* Writes the export named name of src to out: HPCDB_EINVAL for an unknown
+ * name or an option the export does not take; a lazy source's values are
+ * read as the export needs them (hpcdb_source_load). */
+HPCDB_API int hpcdb_export(FILE *out, hpcdb_source *src, const char *name, const hpcdb_export_options *o);
 
 /* Every value in long form: context,profile,metric,inclusive,exclusive. */
 HPCDB_API int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp);

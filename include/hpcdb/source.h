@@ -47,6 +47,11 @@ HPCDB_API const char *hpcdb_source_kind(const hpcdb_source *s);
 HPCDB_API const char *hpcdb_source_path(const hpcdb_source *s);
 /* 1 when values are read on demand rather than held in the experiment. */
 HPCDB_API int hpcdb_source_is_lazy(const hpcdb_source *s);
+/* The experiment with its values, as ro asks (NULL: all of them): a source
+ * that loaded its file gives its own, as it was opened (*owned NULL); a lazy
+ * one reads its path now (*owned: the same experiment, the caller frees it). */
+HPCDB_API int hpcdb_source_load(hpcdb_source *s, const struct hpcdb_read_options *ro, const hpcdb_experiment **exp,
+                                hpcdb_experiment **owned);
 /* One profile's values (index into the experiment's profiles) as the source
  * stores them, copied into out (free with hpcdb_profile_clear_values);
  * *ints gets the exact integers beside them (indexed as out's values, valid

@@ -18,6 +18,7 @@ int cmd_record(int argc, char **argv);
 int cmd_struct(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_formats(int argc, char **argv);
 
 const cli_command cli_commands[] = {
     {"info", "format, version and a summary of a file or database", cmd_info},
@@ -32,5 +33,6 @@ const cli_command cli_commands[] = {
     {"struct", "program structure of binaries (.hpcstruct), as hpcstruct writes it", cmd_struct},
     {"view", "explore an experiment in the browser (top-down, bottom-up, flat, spread, source)", cmd_view},
     {"compare", "runs aligned by calling path: deltas, a CI gate, scaling studies", cmd_compare},
+    {"formats", "the formats hpcdb reads and writes, and what it can do with each", cmd_formats},
     {NULL, NULL, NULL},
 };

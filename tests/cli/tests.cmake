@@ -41,7 +41,9 @@ cli_test(status/folded-zero-metric status 2 export --format folded --metric "GSY
 # Narrow tables cut names at word boundaries and fold lines to "[N more]".
 cli_test(expect/report-narrow-cpi-mpi expect report-narrow-cpi-mpi.txt report --top 2 --width 60 @/hpctoolkit-v4/cpi-mpi)
 
-foreach(cmd info validate dump convert diff analyze report export struct record)
+# the formats and what hpcdb does with each, from the library's list (one descriptor a format)
+cli_test(expect/formats expect formats.txt formats)
+foreach(cmd info validate dump convert diff analyze report export struct record formats)
   cli_test(help/${cmd} status 0 ${cmd} --help)
 endforeach()
 cli_test(status/no-command status 2)

@@ -157,10 +157,30 @@ def check_html(path):
         if "time from the first sample</text>" not in timeline or ' s</text>' not in timeline:
             fail("html: the timeline has no time axis")
 
-for fmt, check in (("speedscope", check_speedscope), ("folded", check_folded), ("chrome-trace", check_chrome_trace),
-                   ("html", check_html)):
+def check_csv(path):
+    """Long form: the header, then context,profile,metric,inclusive,exclusive rows of numbers."""
+    rows = list(csv.reader(open(path)))
+    if rows[:1] != [["context", "profile", "metric", "inclusive", "exclusive"]]: fail("csv: header"); return
+    if len(rows) < 2: fail("csv: no rows")
+    for row in rows[1:]:
+        if len(row) != 5 or not row[0].isdigit() or not row[1].isdigit(): fail(f"csv: row {row}"); return
+        float(row[3]), float(row[4])
+
+def check_flamegraph(path):
+    """One SVG document whose frames say their name and value."""
+    svg = open(path).read()
+    if not svg.lstrip().startswith(("<svg", "<?xml")) or not svg.rstrip().endswith("</svg>"): fail("flamegraph: not one SVG")
+    if "<title>" not in svg: fail("flamegraph: no frame says its name")
+
+# every export of the registry (hpcdb export --list) has its check here: a new one fails until it has
+checks = {"speedscope": check_speedscope, "folded": check_folded, "chrome-trace": check_chrome_trace,
+          "html": check_html, "csv": check_csv, "flamegraph": check_flamegraph}
+listed = subprocess.run([hpcdb, "export", "--list"], capture_output=True, text=True, check=True).stdout.splitlines()
+for line in listed:
+    fmt = line.split()[0]
+    if fmt not in checks: fail(f"{fmt}: no check in check_export.py"); continue
     if fmt == "chrome-trace" and not has_trace: continue
     path = export(fmt)
-    if path: check(path)
+    if path: checks[fmt](path)
 print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
 sys.exit(1 if failures else 0)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The formats hpcdb reads and checks: one descriptor each, exported by the
- * format's own module. Detection asks them in this order: draft b's magic
- * begins as v4.0's does, and the XML formats look for a word anywhere in the
- * head, so the fixed magic numbers go first. */
+ * format's own module. Detection asks every one for a bid (core/detect.c),
+ * so this order is only the order `hpcdb formats` lists them in. */
+#include <string.h>
+
+#include "common/error.h"
 #include "core/formats.h"
 #include "cube/cube.h"
 #include "hpcrun/hpcrun_format.h"
@@ -29,4 +31,32 @@ const format_desc *format_lookup(hpcdb_format kind, const char **name) {
         return formats[i];
       }
   return NULL;
+}
+
+int hpcdb_format_get(uint32_t i, hpcdb_format_info *out) {
+  if (i >= sizeof formats / sizeof *formats) return hpcdb_fail(HPCDB_EINVAL, "format %u does not exist", i);
+  const format_desc *d = formats[i];
+  *out = (hpcdb_format_info){d->name, d->writer, d->caps, (uint32_t)d->n_kinds};
+  return 0;
+}
+
+const char *hpcdb_format_kind_name(uint32_t i, uint32_t k) {
+  return i < sizeof formats / sizeof *formats && k < formats[i]->n_kinds ? formats[i]->kinds[k].name : NULL;
+}
+
+static const format_desc *writer_of(const char *writer) {
+  for (size_t i = 0; writer && i < sizeof formats / sizeof *formats; i++)
+    if (formats[i]->writer && !strcmp(formats[i]->writer, writer)) return formats[i];
+  return NULL;
+}
+
+int hpcdb_write(const char *writer, const hpcdb_experiment *exp, const char *path, unsigned flags) {
+  const format_desc *d = writer_of(writer);
+  if (!d) return hpcdb_fail(HPCDB_EINVAL, "no format is written as \"%s\"", writer ? writer : "");
+  return d->write(exp, path, flags);
+}
+
+uint64_t hpcdb_write_losses(const char *writer, const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user) {
+  const format_desc *d = writer_of(writer);
+  return d && d->losses ? d->losses(exp, fn, user) : 0;
 }

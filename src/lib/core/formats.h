@@ -6,8 +6,12 @@
 
 #include "model/format.h"
 
-/* The descriptors, in the order detection asks them; *n of them. */
+/* The descriptors (their order matters to nothing but listings); *n of them. */
 const format_desc *const *format_list(size_t *n);
+/* What detection looks at of path (head: room for size bytes of a file's beginning). */
+int format_probe_of(format_probe *p, const char *path, uint8_t *head, size_t size);
+/* The kind of the highest bid of list's formats for p (equal bids: the smaller kind), or HPCDB_FORMAT_UNKNOWN. */
+hpcdb_format format_detect_in(const format_desc *const *list, size_t n, const format_probe *p);
 /* The descriptor answering for a kind, or NULL; *name its kind's name. */
 const format_desc *format_lookup(hpcdb_format kind, const char **name);
 

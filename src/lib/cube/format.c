@@ -6,11 +6,12 @@
 #include "cube/cube.h"
 #include "hpcdb/cube.h"
 
-static hpcdb_format detect_kind(const format_probe *p) {
-  if (p->is_dir) return HPCDB_FORMAT_UNKNOWN;
+static unsigned detect_kind(const format_probe *p, hpcdb_format *kind) {
+  if (p->is_dir) return 0;
   int tar = p->n > 262 && memcmp(p->head + 257, "ustar", 5) == 0;
   int gzip = p->n >= 2 && p->head[0] == 0x1f && p->head[1] == 0x8b;
-  return tar || gzip ? HPCDB_FORMAT_CUBE : HPCDB_FORMAT_UNKNOWN;
+  *kind = HPCDB_FORMAT_CUBE;
+  return tar || gzip ? FORMAT_BID_CONTAINER : 0;
 }
 
 static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind, const hpcdb_read_options *options) {
@@ -18,7 +19,7 @@ static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind
 }
 
 static int write_cubex(const hpcdb_experiment *exp, const char *path, unsigned flags) {
-  hpcdb_cube_write_options options = {.compress = 0, .flags = flags};
+  hpcdb_cube_write_options options = {.compress = (flags & HPCDB_WRITE_COMPRESS) != 0, .flags = flags & ~HPCDB_WRITE_COMPRESS};
   return hpcdb_cube_write(exp, path, &options);
 }
 
@@ -28,9 +29,11 @@ const format_desc cube_format = {
     .name = "cube",
     .kinds = kinds,
     .n_kinds = 1,
-    .caps = FORMAT_READS | FORMAT_READS_PART | FORMAT_WRITES | FORMAT_VALIDATES,
+    .caps = FORMAT_READS | FORMAT_READS_PART | FORMAT_WRITES | FORMAT_VALIDATES | FORMAT_COMPRESSES,
     .detect = detect_kind,
     .read = read_kind,
     .write = write_cubex,
+    .writer = "cube",
+    .losses = hpcdb_cube_write_losses,
     .validate = hpcdb_cube_validate,
 };

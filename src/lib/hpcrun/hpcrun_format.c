@@ -4,10 +4,12 @@
 #include "hpcdb/hpcrun.h"
 #include "hpcrun/hpcrun_format.h"
 
-static hpcdb_format detect_kind(const format_probe *p) {
-  if (!p->is_dir) return hpcdb_hpcrun_sniff(p->head, p->n);
-  hpcdb_format f;
-  return hpcdb_hpcrun_detect(&f, p->path) == 0 ? f : HPCDB_FORMAT_UNKNOWN;
+static unsigned detect_kind(const format_probe *p, hpcdb_format *kind) {
+  if (!p->is_dir) {
+    *kind = hpcdb_hpcrun_sniff(p->head, p->n);
+    return *kind != HPCDB_FORMAT_UNKNOWN ? FORMAT_BID_SURE : 0;
+  }
+  return hpcdb_hpcrun_detect(kind, p->path) == 0 ? FORMAT_BID_DIR_FILES : 0;
 }
 
 static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind, const hpcdb_read_options *options) {

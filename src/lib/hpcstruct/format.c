@@ -4,9 +4,9 @@
 #include "common/probe.h"
 #include "hpcstruct/hpcstruct_private.h"
 
-static hpcdb_format detect_kind(const format_probe *p) {
-  if (p->is_dir) return HPCDB_FORMAT_UNKNOWN;
-  return probe_contains(p->head, p->n, "HPCToolkitStructure") ? HPCDB_FORMAT_HPCSTRUCT : HPCDB_FORMAT_UNKNOWN;
+static unsigned detect_kind(const format_probe *p, hpcdb_format *kind) {
+  *kind = HPCDB_FORMAT_HPCSTRUCT;
+  return !p->is_dir && probe_contains(p->head, p->n, "HPCToolkitStructure") ? FORMAT_BID_NAME : 0;
 }
 
 static const format_kind kinds[] = {{HPCDB_FORMAT_HPCSTRUCT, "HPCToolkit structure file (hpcstruct)"}};

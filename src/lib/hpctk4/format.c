@@ -8,20 +8,24 @@
 #include "hpctk4/hpctk4_read.h"
 #include "hpctk4/validate.h"
 
-static hpcdb_format detect_kind(const format_probe *p) {
+static unsigned detect_kind(const format_probe *p, hpcdb_format *kind) {
   if (p->is_dir) {
-    /* a meta.db that is not the draft's (draft b is asked first) is taken as
-     * v4.0 even when damaged, so that validation can say what is wrong */
+    /* a meta.db that is not the draft's (draft b bids higher for its own) is
+     * taken as v4.0 even when damaged, so that validation can say what is wrong */
     char meta[4096];
-    return probe_file_in(p->path, "meta.db", meta, sizeof meta) ? HPCDB_FORMAT_HPCTK4_DIR : HPCDB_FORMAT_UNKNOWN;
+    *kind = HPCDB_FORMAT_HPCTK4_DIR;
+    return probe_file_in(p->path, "meta.db", meta, sizeof meta) ? FORMAT_BID_DIR_NAMED : 0;
   }
-  if (p->n < 14 || memcmp(p->head, "HPCTOOLKIT", 10) != 0) return HPCDB_FORMAT_UNKNOWN;
+  if (p->n < 14 || memcmp(p->head, "HPCTOOLKIT", 10) != 0) return 0;
   static const struct { const char *id; hpcdb_format f; } ids[] = {
       {"meta", HPCDB_FORMAT_HPCTK4_META}, {"prof", HPCDB_FORMAT_HPCTK4_PROFILE},
       {"ctxt", HPCDB_FORMAT_HPCTK4_CCT}, {"trce", HPCDB_FORMAT_HPCTK4_TRACE}};
   for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
-    if (memcmp(p->head + 10, ids[i].id, 4) == 0) return ids[i].f;
-  return HPCDB_FORMAT_UNKNOWN;
+    if (memcmp(p->head + 10, ids[i].id, 4) == 0) {
+      *kind = ids[i].f;
+      return FORMAT_BID_PREFIX; /* draft b's magic begins so too: its own bid is higher */
+    }
+  return 0;
 }
 
 /* A lone profile.db, cct.db or trace.db is read as the database around it
@@ -51,5 +55,7 @@ const format_desc hpctk4_format = {
     .detect = detect_kind,
     .read = read_kind,
     .write = hpcdb_hpctk4_write,
+    .writer = "v4",
+    .losses = hpcdb_hpctk4_write_losses,
     .validate = hpctk4_validate,
 };

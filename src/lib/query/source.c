@@ -94,6 +94,16 @@ const char *hpcdb_source_kind(const hpcdb_source *s) { return s->q.ops->name; }
 const char *hpcdb_source_path(const hpcdb_source *s) { return s->path; }
 int hpcdb_source_is_lazy(const hpcdb_source *s) { return s->extra.lazy; }
 
+int hpcdb_source_load(hpcdb_source *s, const hpcdb_read_options *ro, const hpcdb_experiment **exp,
+                      hpcdb_experiment **owned) {
+  *owned = NULL;
+  *exp = s->q.exp;
+  if (!s->extra.lazy) return 0;
+  HPCDB_TRY(hpcdb_read_opts(owned, s->path, ro));
+  *exp = *owned;
+  return 0;
+}
+
 int hpcdb_source_profile(hpcdb_source *s, uint32_t profile, hpcdb_profile *out, const uint64_t **ints) {
   memset(out, 0, sizeof *out);
   *ints = NULL;

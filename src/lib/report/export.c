@@ -8,6 +8,7 @@
 #include "common/textout.h"
 #include "query/names.h"
 #include "query/shown.h"
+#include "report/export_registry.h"
 #include "report/report_data.h"
 
 /* Names in the folded format may not hold ';' (the separator) or newlines. */
@@ -58,3 +59,17 @@ int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metr
   report_data_free(&d);
   return rc;
 }
+
+static int write_folded(FILE *out, const hpcdb_experiment *exp, hpcdb_source *src, const hpcdb_export_options *o) {
+  (void)src;
+  return hpcdb_export_folded(out, exp, o->metric, o->profile);
+}
+
+const export_desc export_folded = {
+    {"folded",
+     "Brendan Gregg's folded stacks, 'frame;frame;frame value', one line per context with exclusive cost of "
+     "the metric, for flamegraph.pl, speedscope and others. Values from the summary profile unless --profile "
+     "selects one. Values are kept to 12 significant digits of the total (what is below is the noise of sums "
+     "and differences); lines whose value is zero at that precision, or negative, are left out.",
+     HPCDB_EXPORT_TAKES_METRIC | HPCDB_EXPORT_TAKES_PROFILE, HPCDB_EXPORT_READS_SUMMARY},
+    write_folded};

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "common/textout.h"
+#include "report/export_registry.h"
 #include "hpcdb/hpcdb.h"
 #include "model/model_build.h"
 
@@ -168,3 +169,16 @@ int hpcdb_export_csv(FILE *out, const hpcdb_experiment *exp) {
   hpcdb_source_close(src);
   return rc;
 }
+
+static int write_csv(FILE *out, const hpcdb_experiment *exp, hpcdb_source *src, const hpcdb_export_options *o) {
+  (void)exp, (void)o;
+  return hpcdb_export_csv_source(out, src);
+}
+
+const export_desc export_csv = {
+    {"csv",
+     "every value in long form, header context,profile,metric,inclusive,exclusive: the native context id, the "
+     "profile index, the metric's name, the inclusive (execution) and exclusive (function, else point) values "
+     "of each thread profile; for pandas and spreadsheets.",
+     0, HPCDB_EXPORT_READS_PROFILES},
+    write_csv};

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "core/json_out.h"
+#include "report/export_registry.h"
 #include "report/report_data.h"
 
 typedef struct frames {
@@ -130,3 +131,16 @@ int hpcdb_export_speedscope(FILE *out, const hpcdb_experiment *exp, const char *
   if (rc == 0 && written == 0) rc = hpcdb_fail(HPCDB_EINVAL, "no thread profiles to export");
   return rc < 0 ? rc : ferror(out) ? hpcdb_fail(HPCDB_EIO, "error writing speedscope JSON: %s", strerror(errno)) : 0;
 }
+
+static int write_speedscope(FILE *out, const hpcdb_experiment *exp, hpcdb_source *src, const hpcdb_export_options *o) {
+  (void)src;
+  return hpcdb_export_speedscope(out, exp, o->metric);
+}
+
+const export_desc export_speedscope = {
+    {"speedscope",
+     "speedscope's JSON file format: one sampled profile per rank/thread, each calling path weighted by its own "
+     "cost of the metric; the frames are functions with their file and line (lines, loops and inlined calls "
+     "fold into their function).",
+     HPCDB_EXPORT_TAKES_METRIC, HPCDB_EXPORT_READS_ALL},
+    write_speedscope};

@@ -12,6 +12,7 @@
 #include "common/textout.h"
 #include "core/json_out.h"
 #include "query/shown.h"
+#include "report/export_registry.h"
 #include "report/report_data.h"
 
 /* Nanoseconds as microseconds with three decimals (exact). */
@@ -118,3 +119,15 @@ int hpcdb_export_chrome_trace(FILE *out, const hpcdb_experiment *exp) {
   if (rc == 0 && events == 0) return hpcdb_fail(HPCDB_EINVAL, "nothing to export: the traces hold no sample in a calling context");
   return rc;
 }
+
+static int write_chrome_trace(FILE *out, const hpcdb_experiment *exp, hpcdb_source *src, const hpcdb_export_options *o) {
+  (void)src, (void)o;
+  return hpcdb_export_chrome_trace(out, exp);
+}
+
+const export_desc export_chrome_trace = {
+    {"chrome-trace",
+     "Trace Event Format JSON from the traces, for Perfetto and chrome://tracing: one track per profile, nested "
+     "slices rebuilt from the sampled calling paths (consecutive samples in one context merge).",
+     0, HPCDB_EXPORT_READS_ALL},
+    write_chrome_trace};

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "query/names.h"
 #include "query/shown.h"
+#include "report/export_registry.h"
 #include "report/report_data.h"
 
 #define FG_WIDTH 1200.0
@@ -167,3 +168,15 @@ int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *me
 int hpcdb_export_flamegraph(FILE *out, const hpcdb_experiment *exp, const char *metric) {
   return report_flamegraph_svg(out, exp, metric, 1);
 }
+
+static int write_flamegraph(FILE *out, const hpcdb_experiment *exp, hpcdb_source *src, const hpcdb_export_options *o) {
+  (void)src;
+  return hpcdb_export_flamegraph(out, exp, o->metric);
+}
+
+const export_desc export_flamegraph = {
+    {"flamegraph",
+     "a self-contained interactive SVG flame graph: hover for name and value, click a frame to zoom, the "
+     "background to zoom out.",
+     HPCDB_EXPORT_TAKES_METRIC, HPCDB_EXPORT_READS_SUMMARY},
+    write_flamegraph};

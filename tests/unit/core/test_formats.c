@@ -31,6 +31,7 @@ static void check_list(void) {
     CHECK(d->name && d->n_kinds > 0 && d->detect);
     CHECK(!(d->caps & FORMAT_READS) == !d->read);
     CHECK(!(d->caps & FORMAT_WRITES) == !d->write);
+    CHECK(!d->write == !d->writer && !d->write == !d->losses); /* a writer has a name and says what it drops */
     CHECK(!(d->caps & FORMAT_VALIDATES) == !d->validate);
     CHECK(!(d->caps & FORMAT_READS_PART) || (d->caps & FORMAT_READS));
   }

@@ -3,8 +3,9 @@
  * version 4.0 (expxml_generation), or a directory holding one. */
 #include "older/drafta/drafta.h"
 
-static hpcdb_format detect_kind(const format_probe *p) {
-  return expxml_generation(p) == 4 ? HPCDB_FORMAT_DRAFT_A : HPCDB_FORMAT_UNKNOWN;
+static unsigned detect_kind(const format_probe *p, hpcdb_format *kind) {
+  *kind = HPCDB_FORMAT_DRAFT_A;
+  return expxml_generation(p) == 4 ? FORMAT_BID_WORD : 0;
 }
 
 static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind, const hpcdb_read_options *options) {

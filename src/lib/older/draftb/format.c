@@ -9,12 +9,13 @@
 
 static int is_draftb(const uint8_t *head, size_t n) { return n >= 16 && memcmp(head, "HPCTOOLKIT_expmt", 16) == 0; }
 
-static hpcdb_format detect_kind(const format_probe *p) {
-  if (!p->is_dir) return is_draftb(p->head, p->n) ? HPCDB_FORMAT_DRAFT_B : HPCDB_FORMAT_UNKNOWN;
+static unsigned detect_kind(const format_probe *p, hpcdb_format *kind) {
+  *kind = HPCDB_FORMAT_DRAFT_B;
+  if (!p->is_dir) return is_draftb(p->head, p->n) ? FORMAT_BID_SURE : 0;
   char meta[4096];
   uint8_t head[16];
-  if (!probe_file_in(p->path, "meta.db", meta, sizeof meta)) return HPCDB_FORMAT_UNKNOWN;
-  return is_draftb(head, probe_head(meta, head, sizeof head)) ? HPCDB_FORMAT_DRAFT_B : HPCDB_FORMAT_UNKNOWN;
+  if (!probe_file_in(p->path, "meta.db", meta, sizeof meta)) return 0;
+  return is_draftb(head, probe_head(meta, head, sizeof head)) ? FORMAT_BID_SURE : 0;
 }
 
 static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind, const hpcdb_read_options *options) {

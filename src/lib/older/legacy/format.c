@@ -4,8 +4,9 @@
  * holding one. */
 #include "older/legacy/legacy.h"
 
-static hpcdb_format detect_kind(const format_probe *p) {
-  return expxml_generation(p) == 2 ? HPCDB_FORMAT_LEGACY_XML : HPCDB_FORMAT_UNKNOWN;
+static unsigned detect_kind(const format_probe *p, hpcdb_format *kind) {
+  *kind = HPCDB_FORMAT_LEGACY_XML;
+  return expxml_generation(p) == 2 ? FORMAT_BID_WORD : 0;
 }
 
 static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind, const hpcdb_read_options *options) {
