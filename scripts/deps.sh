@@ -11,7 +11,8 @@ packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-d
           libdw-dev libcapstone-dev                       # hpcdb struct: DWARF and machine code
           libiberty-dev                                   # hpcdb struct: C++ and Rust demangling (GCC's own)
           libdebuginfod-dev debuginfod                    # hpcdb struct: debug info from debuginfod servers; its test server
-          hpcc libc6-dbg                                  # tests/binstruct: a stripped Debian program; split debug info
+          hpcc libc6-dbg gfortran rustc                   # tests/binstruct: a stripped Debian program; split debug
+                                                          # info; Fortran and Rust names
           elfutils binutils libxml2-utils                 # hpcdb struct: benchmark floor, DTD check in tests
           abigail-tools                                   # tests/api: the ABI against abi/libhpcdb.abi
           libopenmpi-dev openmpi-bin                      # hpcdb-mpi (optional part: built when found)

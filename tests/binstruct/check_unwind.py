@@ -11,8 +11,8 @@ usage: check_unwind.py HPCDB OUTDIR CASE ARGS...
                    included) in the stripped binary's structure; the stripped program
                    recorded and analyzed from the binary: each function one row, none
                    named by address
-  names SOURCE...  each SOURCE (.cpp: g++, .f90: gfortran) built -O2 -g (OpenMP where the
-                   compiler has it): every procedure has the same name from DWARF as from
+  names SOURCE...  each SOURCE (.cpp: g++, .f90: gfortran, .rs: rustc, legacy and v0 mangling)
+                   built -O2 -g (OpenMP where the compiler has it): every procedure has the same name from DWARF as from
                    the symbol table (a copy without DWARF), and the names NAMES lists are
                    there, demangled as c++filt and gdb print them
 """
@@ -171,7 +171,20 @@ NAMES = {
                          "relax(Grid&, double, int) [clone .constprop.0]",
                          "double accumulate_squares<double>(std::vector<double, std::allocator<double> > const&)"],
     "heat_mod.f90": ["heat::relax", "heat::relax [clone ._omp_fn.0]"],
+    "rust_kernels.rs": ["rust_kernels::kernels::relax"],
 }
+
+
+def compile_commands(source, binary):
+    """Ways to build source at -O2 -g, each with the binary it writes: OpenMP where the compiler has
+    it (else without); Rust with its legacy and its v0 mangling."""
+    if source.endswith(".rs"):
+        rustc = ["rustc", "-C", "opt-level=2", "-g", source]
+        return "rustc", [[rustc + ["-o", binary]],
+                         [rustc + ["-C", "symbol-mangling-version=v0", "-o", binary + "-v0"]]]
+    compiler = "gfortran" if source.endswith(".f90") else "g++"
+    return compiler, [[[compiler, "-O2", "-g", "-fopenmp", source, "-o", binary],
+                       [compiler, "-O2", "-g", source, "-o", binary]]]
 
 
 def case_names(hpcdb, out, *sources):
@@ -179,34 +192,40 @@ def case_names(hpcdb, out, *sources):
     os.makedirs(out)
     for source in sources:
         base = os.path.basename(source)
-        compiler = "gfortran" if source.endswith(".f90") else "g++"
-        binary = os.path.join(out, base.split(".")[0])
+        compiler, builds = compile_commands(source, os.path.join(out, base.split(".")[0]))
         if not shutil.which(compiler):
-            print(f"skipped {base}: no {compiler}")
+            print(f"skipped {base}: no {compiler} (scripts/deps.sh installs it)")
             continue
-        for flags in (["-fopenmp"], []):
-            r = subprocess.run([compiler, "-O2", "-g", *flags, source, "-o", binary], capture_output=True, text=True)
-            if r.returncode == 0:
-                break
-        else:
-            fail(f"{compiler} cannot build {source}: {r.stderr.strip()}")
-            continue
-        subprocess.run(["objcopy", "--strip-debug", binary, binary + ".nodwarf"], check=True)
-        with_dwarf = struct(hpcdb, binary, binary + ".hpcstruct")
-        without = struct(hpcdb, binary + ".nodwarf", binary + ".nodwarf.hpcstruct")
-        if with_dwarf is None or without is None:
-            continue
-        suffix = f" [{os.path.basename(binary)}.nodwarf]"
-        symbols = {entry: name[:-len(suffix)] if name.endswith(suffix) else name
-                   for name, _, entry, _ in procedures(without)}
-        dwarf = {entry: name for name, file, entry, _ in procedures(with_dwarf) if not file.startswith("[")}
-        for entry, name in sorted(dwarf.items()):
-            if symbols.get(entry) != name:
-                fail(f"{base}: 0x{entry:x} is {name} from DWARF, {symbols.get(entry)} from the symbol table")
-        for name in NAMES.get(base, []):
-            if name not in dwarf.values():
-                fail(f"{base}: no procedure {name}: {sorted(dwarf.values())}")
-        print(f"{base}: {len(dwarf)} procedures named alike from DWARF and symbols: {sorted(dwarf.values())}")
+        for attempts in builds:
+            for command in attempts:
+                r = subprocess.run(command, capture_output=True, text=True)
+                if r.returncode == 0:
+                    break
+            else:
+                fail(f"{compiler} cannot build {source}: {r.stderr.strip()}")
+                continue
+            check_names(hpcdb, base, command[command.index("-o") + 1])
+
+
+def check_names(hpcdb, base, binary):
+    """binary and a copy of it without DWARF name every procedure alike."""
+    subprocess.run(["objcopy", "--strip-debug", binary, binary + ".nodwarf"], check=True)
+    with_dwarf = struct(hpcdb, binary, binary + ".hpcstruct")
+    without = struct(hpcdb, binary + ".nodwarf", binary + ".nodwarf.hpcstruct")
+    if with_dwarf is None or without is None:
+        return
+    suffix = f" [{os.path.basename(binary)}.nodwarf]"
+    symbols = {entry: name[:-len(suffix)] if name.endswith(suffix) else name
+               for name, _, entry, _ in procedures(without)}
+    dwarf = {entry: name for name, file, entry, _ in procedures(with_dwarf) if not file.startswith("[")}
+    for entry, name in sorted(dwarf.items()):
+        if symbols.get(entry) != name:
+            fail(f"{base}: 0x{entry:x} is {name} from DWARF, {symbols.get(entry)} from the symbol table")
+    for name in NAMES.get(base, []):
+        if name not in dwarf.values():
+            fail(f"{base}: no procedure {name}: {sorted(dwarf.values())}")
+    shown = sorted(n for n in dwarf.values() if n in NAMES.get(base, []))
+    print(f"{os.path.basename(binary)}: {len(dwarf)} procedures named alike from DWARF and symbols, {shown} among them")
 
 
 def main():

@@ -103,7 +103,7 @@ add_test(NAME binstruct/unwind/names
          COMMAND sh -c "test -x /usr/bin/python3 || { echo 'skipped: no /usr/bin/python3'; exit 77; }; exec /usr/bin/python3 \"$@\""
                  sh ${CMAKE_CURRENT_LIST_DIR}/check_unwind.py $<TARGET_FILE:hpcdb>
                  ${PROJECT_BINARY_DIR}/test-output/binstruct/unwind-names names ${BS_SRC}/unwind_funcs.cpp
-                 ${BS_SRC}/heat_mod.f90)
+                 ${BS_SRC}/heat_mod.f90 ${BS_SRC}/rust_kernels.rs)
 set_tests_properties(binstruct/unwind/names PROPERTIES SKIP_RETURN_CODE 77)
 # separate debug info: Debian's libc6-dbg by build id; a debuginfod server on loopback (in a network
 # namespace of its own when `unshare -n` may make one) serving the debug file of a stripped program

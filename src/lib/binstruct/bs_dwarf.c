@@ -45,7 +45,8 @@ static int64_t add_ranges(bs_unit *u, Dwarf_Die *die) {
   ptrdiff_t off = 0;
   int64_t n = 0;
   while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
-    if (hi <= lo || n >= UINT32_MAX / 2) continue;
+    /* lo 0: code the linker discarded (--gc-sections leaves its DWARF at address 0) */
+    if (hi <= lo || lo == 0 || n >= UINT32_MAX / 2) continue;
     int rc = bs_unit_add_range(u, lo, hi);
     if (rc < 0) return rc;
     n++;
