@@ -359,4 +359,9 @@ typedef struct analysis_values {
 } analysis_values;
 int analysis_run_values(analysis_values *v);
 
+/* hpcdb_openmp_attribute on the database analyze has just written; when it
+ * fails the database is removed, since it is not the one asked for (a run
+ * that fails leaves no output). */
+int analysis_openmp_output(const char *db, unsigned threads, unsigned write_flags);
+
 #endif

@@ -753,9 +753,8 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   } else if ((rc = summary_store(r.exp, &r.summary, n_ids)) == 0) {
     r.res->values += r.exp->profiles[0].n_values;
   }
-  uint32_t regions;
   if (rc == 0 && r.opt->output && !r.opt->openmp_raw)
-    rc = hpcdb_openmp_attribute(r.opt->output, r.opt->threads, r.opt->write_flags, &regions);
+    rc = analysis_openmp_output(r.opt->output, r.opt->threads, r.opt->write_flags);
 done:
   hpcdb_hpctk4_stream_abort(r.stream);
   hpcrun_path_list_free(&files);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "common/atomic_dir.h"
 #include "common/error.h"
 #include "common/vec.h"
 
@@ -385,5 +386,12 @@ int hpcdb_openmp_attribute(const char *db, unsigned threads, unsigned write_flag
   free(a.to);
   free(a.worker);
   free(a.regions);
+  return rc;
+}
+
+int analysis_openmp_output(const char *db, unsigned threads, unsigned write_flags) {
+  uint32_t regions;
+  int rc = hpcdb_openmp_attribute(db, threads, write_flags, &regions);
+  if (rc < 0) atomic_remove_tree(db);
   return rc;
 }

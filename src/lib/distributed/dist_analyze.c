@@ -76,10 +76,8 @@ int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const h
   if (rc == 0) rc = dist_finish(d);
   if (rc == 0) rc = dist_agree(d, dist_checkpoint(d, "meta"));
   if (rc == 0) rc = dist_output_commit(d);
-  if (rc == 0 && !options->openmp_raw) { /* as hpcdb_analyze: rank 0 places the OpenMP regions */
-    uint32_t regions;
-    rc = dist_agree(d, d->rank == 0 ? hpcdb_openmp_attribute(options->output, options->threads, options->write_flags, &regions) : 0);
-  }
+  if (rc == 0 && !options->openmp_raw) /* as hpcdb_analyze: rank 0 places the OpenMP regions */
+    rc = dist_agree(d, d->rank == 0 ? analysis_openmp_output(options->output, options->threads, options->write_flags) : 0);
   if (rc < 0) {
     dist_output_abort(d);
   } else {
