@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
   uint64_t span = i.t_max - i.t_min + 1;
   for (uint64_t zoom = 1; zoom <= 1000000 && cells; zoom *= 100) {
     uint64_t len = span / zoom < w ? w : span / zoom, start = i.t_min + (span - len) / 2;
-    hpcdb_tile_request r = {0, i.n_rows, start, start + len, w, h, 3};
+    hpcdb_tile_request r = {0, i.n_rows, start, start + len, w, h, 3, NULL, NULL};
     double s = now_ms(), c = cpu_ms();
     if (hpcdb_trace_tile(t, NULL, &r, cells, &hh) < 0) return die("tile");
     printf("tile %ux%u of 1/%llu of the run (%llu ns), depth 3: %.1f ms (%.1f ms CPU), RSS %ld MB\n", w, hh,

@@ -50,14 +50,19 @@ static int events(uint32_t row) {
 static int tile(char **a) {
   hpcdb_tile_request r = {(uint32_t)strtoul(a[0], NULL, 10), (uint32_t)strtoul(a[1], NULL, 10),
                           strtoull(a[2], NULL, 10), strtoull(a[3], NULL, 10), (uint32_t)strtoul(a[4], NULL, 10),
-                          (uint32_t)strtoul(a[5], NULL, 10), depth_of(a[6])};
+                          (uint32_t)strtoul(a[5], NULL, 10), depth_of(a[6]), NULL, NULL};
   uint32_t h;
   hpcdb_tile_cell *cells = calloc((size_t)r.width * (r.height ? r.height : 1) + 1, sizeof *cells);
-  if (!cells || hpcdb_trace_tile(set, &filter, &r, cells, &h) < 0) {
+  r.row_level = malloc(r.count + 1);
+  if (!cells || !r.row_level || hpcdb_trace_tile(set, &filter, &r, cells, &h) < 0) {
     free(cells);
+    free(r.row_level);
     return fail();
   }
-  printf("tile %u\n", h);
+  printf("tile %u", h); /* then each row's level (255: fine) */
+  for (uint32_t i = 0; i < r.count; i++) printf(" %u", r.row_level[i]);
+  printf("\n");
+  free(r.row_level);
   for (uint64_t i = 0; i < (uint64_t)h * r.width; i++)
     printf("%d %u %" PRIu64 " %" PRIu64 "\n", cells[i].ctx == HPCDB_TRACE_EMPTY ? -1 : cells[i].ctx == HPCDB_TRACE_GREY ? -2 : (int)cells[i].ctx,
            cells[i].n_ctx, cells[i].ctx_ns, cells[i].total_ns);

@@ -99,9 +99,8 @@ void hpcdb_trace_close(hpcdb_trace_set *t) {
   free(t->meta_path);
   free(t->lines);
   free(t->dir);
-  free(t->blk);
-  free(t->h_ctx);
-  free(t->h_ns);
+  trace_pyr_release(t);
+  mapped_file_close(&t->cache_map);
   free(t->idx_of_id);
   free(t->depth);
   free(t->cache_path);
