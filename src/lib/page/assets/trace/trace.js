@@ -8,18 +8,29 @@
 
 const EMPTY = 0xffffffff, GREY = 0xfffffffe;
 
+// "HTL2": the header, the tile's scale (how its coarse rows were summed), the runs
 export function decodeTile(buf) {
   const v = new DataView(buf);
-  if (v.getUint32(0, true) !== 0x314c5448) throw new Error('not a tile');
+  if (v.getUint32(0, true) !== 0x324c5448) throw new Error('not a tile');
   const w = v.getUint32(4, true), h = v.getUint32(8, true), runs = v.getUint32(12, true);
+  const scale = { coarseRows: v.getUint32(16, true), eventsMin: Number(v.getBigUint64(32, true)),
+    eventsMax: Number(v.getBigUint64(40, true)), bucketNs: Number(v.getBigUint64(48, true)) };
   const ctx = new Uint32Array(w * h), share = new Uint8Array(w * h), count = new Uint8Array(w * h);
   let at = 0;
-  for (let i = 0, p = 16; i < runs; i++, p += 8) {
+  for (let i = 0, p = 56; i < runs; i++, p += 8) {
     const len = v.getUint16(p, true), s = v.getUint8(p + 2), n = v.getUint8(p + 3), c = v.getUint32(p + 4, true);
     ctx.fill(c, at, at + len); share.fill(s, at, at + len); count.fill(n, at, at + len);
     at += len;
   }
-  return { w, h, ctx, share, count };
+  return { w, h, ctx, share, count, scale };
+}
+
+// What a cell means at this zoom (docs/trace.md): whole buckets of the index where rows are dense enough
+export function scaleText(scale, rows) {
+  if (!scale.coarseRows) return 'each cell: exact per pixel';
+  const events = scale.eventsMin === scale.eventsMax ? `${scale.eventsMin}` : `${scale.eventsMin}–${scale.eventsMax}`;
+  const rest = scale.coarseRows < rows ? `; ${rows - scale.coarseRows} sparser rows exact per pixel` : '';
+  return `each cell: whole buckets of ${events} events (≈ ${fmtNs(scale.bucketNs)} each)${rest}`;
 }
 
 export function colour(c) {
@@ -207,7 +218,7 @@ export class TraceView {
       this.root.dataset.draws = String(this.draws);
       this.root.dataset.t0 = this.abs(this.v0); this.root.dataset.t1 = this.abs(this.v1);
       this.root.dataset.depth = f.depth;
-      this.status(`${n} profiles, ${this.info.events} events · window ${fmtNs(this.v1 - this.v0)} · tile ${w}×${this.tile.h} in ${Math.round(performance.now() - t)} ms (${buf.byteLength} bytes)`);
+      this.status(`${n} profiles, ${this.info.events} events · window ${fmtNs(this.v1 - this.v0)} · ${scaleText(this.tile.scale, n)} · tile ${w}×${this.tile.h} in ${Math.round(performance.now() - t)} ms (${buf.byteLength} bytes)`);
       this.root.dataset.state = 'ready';
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); return; }
     this.drawMini(); this.drawStats(); this.drawSummary(); this.drawDepth();
