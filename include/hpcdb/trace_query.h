@@ -13,11 +13,17 @@
  * says what came after it), so a line covers [t_0, t_last]. Context id 0
  * ("not running") is idle time; it maps to the global context at every depth.
  *
- * Depth. The calling path of an element is the chain of contexts from its
- * entry point (depth 0) down to the element's own context, as the top-down
- * tree shows them (the global context is not part of it). At depth D an
- * element counts as the context at depth D of its path, or its own context
- * when its path is shorter. HPCDB_TRACE_LEAF: the element's own context.
+ * Depth, in procedure frames as hpcviewer's trace view counts it. The
+ * calling path of an element is the chain of contexts from its entry point
+ * down to the element's own context, as the top-down tree shows them (the
+ * global context is not part of it); its frames are the entry point (depth
+ * 0) and the procedures on it (hpcdb_trace_is_frame), each one deeper. At
+ * depth D an element counts as the frame at depth D of its path, or its
+ * innermost frame when it has fewer: loops and lines count as the procedure
+ * they are in. With HPCDB_TRACE_ALL_SCOPES or'ed into D, every context of
+ * the path counts as one level (depth 0 the entry point), and an element
+ * with a shorter path counts as its own context. HPCDB_TRACE_LEAF: the
+ * element's own context.
  *
  * Building the index and computing a tile use the caller's thread and one
  * helper thread, each on half of the work; nothing here opens sockets. A
@@ -43,6 +49,7 @@ extern "C" {
 typedef struct hpcdb_trace_set hpcdb_trace_set;
 
 #define HPCDB_TRACE_LEAF UINT32_MAX
+#define HPCDB_TRACE_ALL_SCOPES 0x40000000u /* or'ed into a depth: count every scope (above) */
 /* A tile cell's context when nothing of the cell's time is covered. */
 #define HPCDB_TRACE_EMPTY UINT32_MAX
 /* A tile cell's or statistic's context standing for every context the
@@ -196,6 +203,11 @@ HPCDB_API int hpcdb_trace_rows_matching(const hpcdb_trace_set *t, const hpcdb_ex
  * and streams. HPCDB_EINVAL for a row past the end. */
 HPCDB_API int hpcdb_trace_rows_by_identity(const hpcdb_trace_set *t, const hpcdb_experiment *exp, uint32_t *rows,
                                            uint32_t n_rows);
+/* Whether context `ctx` (model index) is a frame of the depth in procedure
+ * frames: an entry point, or a procedure (a function scope, called or
+ * inlined), not a loop, line or instruction. */
+HPCDB_API int hpcdb_trace_is_frame(const hpcdb_experiment *exp, uint32_t ctx);
+
 /* Flags for hpcdb_trace_filter.ctx_keep: 1 for the contexts whose function
  * (or entry point) name matches the shell pattern (fnmatch), and for the
  * global context. *keep: a new array of exp->n_contexts (free() it). */

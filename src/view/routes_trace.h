@@ -5,9 +5,12 @@
  * (trace_route) and tests drive them without a socket. Public API only.
  *
  *   /api/trace/info                               JSON: rows, time range, contexts
+ *                                                 ([parent, name, procedure frame?])
  *   /api/trace/tile?t0&t1&w&h[&first&count&depth&rows&ctx]   binary, run-length encoded
  *   /api/trace/stats?t0&t1[&depth&rows&ctx]        JSON: exact shares, largest first
  *   /api/trace/at?row&t                            JSON: the calling path in effect
+ *                                                 ([context, name, frame?, call site])
+ * depth=D counts procedure frames; with scopes=all, every scope.
  *   /api/trace/summary?t0&t1&w[&depth&rows&ctx]    JSON: per column, the top shares
  *                                                  of the column's cells over the rows
  *

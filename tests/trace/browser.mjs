@@ -108,7 +108,15 @@ try {
     let cli = '';
     try { cli = execFileSync(hpcdb, ['report', '--view', 'trace', '--at', `${profile}:${t}`, db], { encoding: 'utf8' }); } catch (e) { cli = 'error: ' + e.stderr; }
     check(shown.join('\n') + '\n' === cli, `the calling path at profile ${profile}, ${t} ns equals the CLI's (${shown.length} frames)`);
+    check(/from the run's start$/.test(await page.locator('[data-test=status]').textContent()), 'the click\'s time is relative to the run\'s start');
   }
+  // clicking a frame of the path colours the timeline at that frame's depth (the path lists frames from depth 0)
+  const frames = page.locator('[data-test=path] li');
+  const deepest = (await frames.count()) - 1;
+  n = await draws();
+  await frames.nth(deepest).click();
+  await waitDraw(n);
+  check((await view()).depth === String(deepest), `clicking the innermost frame sets the depth to ${deepest} (${(await view()).depth})`);
   await page.waitForFunction(() => Number(document.querySelector('#trace-view').dataset.depthRows) > 0);
   await page.screenshot({ path: `${out}/depth-and-path.png` });
 

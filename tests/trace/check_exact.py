@@ -69,7 +69,7 @@ def check(pr, info, ref, n_viewports, rnd, db):
     tmin, tmax = info['tmin'], info['tmax']
     span = max(tmax - tmin, 1)
     failures = 0
-    depths = [None, 0, 1, 2, 3, 5]
+    depths = [None, 0, 1, 2, 3, 5, 'a0', 'a2', 'a3', 'a5']
     coarse = [0]
     globs = [None, None, 'MPI_*', '*compute*', 'main']
     for v in range(n_viewports):
@@ -134,7 +134,7 @@ def wide_check(pr, info, ref, n_viewports, rnd, db):
     span = max(tmax - tmin, 1)
     failures = 0
     for v in range(n_viewports):
-        depth = rnd.choice([None, 0, 1, 3, 4])
+        depth = rnd.choice([None, 0, 1, 3, 4, 'a1', 'a3'])
         glob = rnd.choice([None, None, '*compute*'])
         sel = list(range(rows))
         if rows > 1 and rnd.random() < 0.3:

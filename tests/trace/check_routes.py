@@ -62,20 +62,18 @@ def main():
         st, ct, body = get(base, '/api/trace/info')
         info = json.loads(body)
         expect(st == 200 and ct == 'application/json' and len(info['rows']) == 13, 'info: 13 rows')
-        ctxs = {i: (None, c[0], '-') for i, c in enumerate(info['contexts'])}
         lines = parse_trace_db(os.path.join(db, 'trace.db'))
-        ref = Reference({i: (0, c[1], c[2]) for i, c in ctxs.items()}, [])
         # the reference needs ids: take them from trace_probe's view of the tree
         probe = subprocess.run([os.path.join(os.path.dirname(serve), 'trace_probe'), '--no-cache', db], input='ctxs\n',
                                capture_output=True, text=True).stdout.splitlines()
         tree = {}
         for line in probe:
             if line.startswith('ctx '):
-                _, i, cid, parent, name = line.split(' ', 4)
-                tree[int(i)] = (int(cid), int(parent), name)
+                _, i, cid, parent, frame, name = line.split(' ', 5)
+                tree[int(i)] = (int(cid), int(parent), name, frame == '1')
         ref = Reference(tree, lines)
         t0, t1 = int(info['t_min']), int(info['t_max']) + 1
-        for (w, h, depth, extra) in ((300, 13, '2', ''), (97, 5, 'leaf', ''), (50, 4, '3', '&ctx=MPI_*'),
+        for (w, h, depth, extra) in ((300, 13, '2', ''), (97, 5, 'leaf', ''), (50, 4, '3', '&ctx=MPI_*'), (60, 13, '2', '&scopes=all'),
                                      (40, 13, '1', '&first=3&count=6')):
             st, ct, body = get(base, '/api/trace/tile?t0=%d&t1=%d&w=%d&h=%d&depth=%s%s' % (t0, t1, w, h, depth, extra))
             gw, gh, cells = decode(body)
@@ -83,7 +81,7 @@ def main():
             if 'first' in extra:
                 first, count = 3, 6
             keep = ref.keep_for('MPI_*' if 'ctx' in extra else None)
-            hh, want = ref.tile(list(range(13)), first, count, t0, t1, w, h, None if depth == 'leaf' else int(depth), keep)
+            hh, want = ref.tile(list(range(13)), first, count, t0, t1, w, h, None if depth == 'leaf' else 'a' + depth if 'scopes=all' in extra else int(depth), keep)
             want = [((2**32 - 1) if c == EMPTY else (2**32 - 2) if c == GREY else c,
                      (ns * 255 + tot // 2) // tot if tot else 0, min(n, 255)) for c, n, ns, tot in want]
             expect(st == 200 and ct == 'application/octet-stream' and (gw, gh) == (w, hh) and cells == want,
@@ -130,6 +128,7 @@ def main():
                            ('/api/trace/tile?t0=5&t1=1&w=1&h=1', 400),
                            ('/api/trace/tile?t0=1&t1=99999&w=8192&h=4096', 400), ('/api/trace/tile?t0=x&t1=5&w=1&h=1', 400),
                            ('/api/trace/tile?t0=1&t1=50&w=1&h=1&depth=-3', 400),
+                           ('/api/trace/tile?t0=1&t1=50&w=1&h=1&depth=3&scopes=some', 400),
                            ('/api/trace/tile?t0=1&t1=50&w=1&h=1&first=14', 400),
                            ('/api/trace/tile?t0=1&t1=50&w=1&h=1&rows=RANK%3D', 400),
                            ('/api/trace/at?row=13&t=5', 400), ('/api/trace/at?row=0&t=5', 404),

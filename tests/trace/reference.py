@@ -37,7 +37,7 @@ def parse_trace_db(path):
 
 class Reference:
     def __init__(self, ctxs, lines):
-        """ctxs: {index: (id, parent index or -1, name)}; lines: [(profile, events)]."""
+        """ctxs: {index: (id, parent index or -1, name, procedure frame?)}; lines: [(profile, events)]."""
         self.ctxs = ctxs
         self.index_of_id = {c[0]: i for i, c in ctxs.items()}
         order = sorted(range(len(lines)), key=lambda i: lines[i][0])  # stable: file order among equals
@@ -54,11 +54,26 @@ class Reference:
             c = [self.index_of_id[evs[k][1]] for k in range(len(evs) - 1)]
             self.spans.append((s, e, c))
 
+    def path(self, idx):
+        """Contexts from the entry point down to idx (the global one left out)."""
+        out = []
+        while idx > 0:
+            out.append(idx)
+            idx = self.ctxs[idx][1]
+        return out[::-1]
+
     def key(self, idx, depth, keep):
+        """depth: None (leaf), D (procedure frames: the path's frames, the
+        entry point at 0; fewer: the innermost) or 'aD' (every scope a
+        level; a shorter path: the context itself)."""
         k = idx
-        if idx != 0 and depth is not None:
-            while self.depth[k] > depth:
+        if idx != 0 and isinstance(depth, str):
+            d = int(depth[1:])
+            while self.depth[k] > d:
                 k = self.ctxs[k][1]
+        elif idx != 0 and depth is not None:
+            frames = [c for c in self.path(idx) if self.ctxs[c][3]]
+            k = frames[min(depth, len(frames) - 1)] if frames else idx
         if keep is not None and k != 0 and not keep[k]:
             return GREY
         return k

@@ -5,7 +5,9 @@
  *   info | ctxs | rows | events ROW (the model's elements; not in place)
  *   rowlist [R...] | ctxsel [GLOB] | profsel [PATTERN]   (filters; no argument: none)
  *   tile FIRST COUNT T0 T1 W H DEPTH | stats T0 T1 DEPTH | at ROW TS
- * DEPTH "leaf" for HPCDB_TRACE_LEAF. Each answer (or "error MESSAGE") ends
+ * DEPTH "leaf" for HPCDB_TRACE_LEAF, "D" in procedure frames, "aD" in all
+ * scopes; ctxs prints "ctx INDEX ID PARENT FRAME NAME" (FRAME: 1 for an
+ * entry point or a function scope, the test's own reading of the model). Each answer (or "error MESSAGE") ends
  * with a line "end" and is flushed. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,13 +28,19 @@ static int fail(void) {
   return 0;
 }
 
-static uint32_t depth_of(const char *s) { return !strcmp(s, "leaf") ? HPCDB_TRACE_LEAF : (uint32_t)strtoul(s, NULL, 10); }
+/* "leaf", "D" (procedure frames) or "aD" (all scopes) */
+static uint32_t depth_of(const char *s) {
+  if (!strcmp(s, "leaf")) return HPCDB_TRACE_LEAF;
+  return *s == 'a' ? (uint32_t)strtoul(s + 1, NULL, 10) | HPCDB_TRACE_ALL_SCOPES : (uint32_t)strtoul(s, NULL, 10);
+}
 
 static void print_ctxs(void) {
   for (uint32_t i = 0; i < exp_->n_contexts; i++) {
     const hpcdb_context *c = &exp_->contexts[i];
     const char *name = c->function != HPCDB_NONE ? exp_->functions[c->function].name : c->name;
-    printf("ctx %u %u %d %s\n", i, c->id, c->parent == HPCDB_NONE ? -1 : (int)c->parent, name ? name : "-");
+    printf("ctx %u %u %d %d %s\n", i, c->id, c->parent == HPCDB_NONE ? -1 : (int)c->parent,
+           c->kind == HPCDB_CTX_ENTRY || (c->kind == HPCDB_CTX_NORMAL && c->lexical_type == HPCDB_LEX_FUNCTION),
+           name ? name : "-");
   }
 }
 

@@ -80,6 +80,8 @@ struct hpcdb_trace_set {
   uint32_t *idx_of_id; /* context id -> model index (HPCDB_NONE: unknown) */
   uint32_t n_ids;
   uint32_t *depth;     /* per model context: 0 for entry points (and the global context) */
+  uint32_t *frame_of;  /* per model context: its innermost procedure frame (itself when one), HPCDB_NONE */
+  uint32_t *frame_depth; /* per procedure frame: its depth in frames (entry points 0) */
   uint64_t n_events, t_min, t_max;
   int from_cache;
   char *cache_path;

@@ -103,6 +103,8 @@ void hpcdb_trace_close(hpcdb_trace_set *t) {
   mapped_file_close(&t->cache_map);
   free(t->idx_of_id);
   free(t->depth);
+  free(t->frame_of);
+  free(t->frame_depth);
   free(t->cache_path);
   hpcdb_source_close(t->owner); /* last: the experiment is the source's */
   free(t);

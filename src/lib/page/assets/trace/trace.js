@@ -58,13 +58,15 @@ export class TraceView {
   build() {
     const r = this.root;
     this.depthSel = el('select', { 'data-test': 'depth', title: 'call depth of the colours' });
+    this.scopesSel = el('select', { 'data-test': 'scopes', title: 'what a level of depth is' },
+      el('option', { value: 'frames' }, 'procedure frames'), el('option', { value: 'all' }, 'all scopes'));
     this.rowsIn = el('input', { type: 'text', placeholder: 'profiles: RANK=0-3', 'data-test': 'rows' });
     this.ctxIn = el('input', { type: 'text', placeholder: 'contexts: MPI_*', 'data-test': 'ctx' });
     const btn = (label, fn, test) => { const b = el('button', { 'data-test': test }, label); b.onclick = fn; return b; };
     r.append(el('div', { class: 'bar' },
       btn('Zoom in', () => this.zoomBy(0.5), 'zoom-in'), btn('Zoom out', () => this.zoomBy(2), 'zoom-out'),
       btn('Undo zoom', () => this.popUndo(), 'undo'), btn('Whole run', () => this.reset(), 'reset'),
-      el('label', {}, 'depth ', this.depthSel), this.rowsIn, this.ctxIn, btn('Filter', () => this.refilter(), 'filter')));
+      el('label', {}, 'depth ', this.depthSel), el('label', {}, ' in ', this.scopesSel), this.rowsIn, this.ctxIn, btn('Filter', () => this.refilter(), 'filter')));
     this.mini = el('canvas', { class: 'minimap', 'data-test': 'minimap', title: 'the whole run: click to go there' });
     this.canvas = el('canvas', { 'data-test': 'timeline' });
     this.labels = el('div', { class: 'labels', 'data-test': 'labels' });
@@ -83,6 +85,7 @@ export class TraceView {
         el('h3', {}, 'Statistics of the window (exact shares of profile-time)'), this.statsList),
       this.statusLine);
     this.depthSel.onchange = () => { this.pushUndo(); this.redraw(); };
+    this.scopesSel.onchange = () => { this.pushUndo(); this.fillDepths(Math.min(3, this.maxDepthOf())); this.redraw(); };
     this.rowsIn.onkeydown = this.ctxIn.onkeydown = (e) => { if (e.key === 'Enter') this.refilter(); };
     this.mouse();
     r.tabIndex = 0;
@@ -123,23 +126,39 @@ export class TraceView {
     this.info = await this.get('/api/trace/info', {}, 'info');
     this.tmin = BigInt(this.info.t_min);
     this.span = Number(BigInt(this.info.t_max) - this.tmin) + 1;
-    const depth = this.info.contexts.map(() => 0);
-    this.info.contexts.forEach(([p], i) => { if (i > 0 && p > 0) depth[i] = depth[p] + 1; });
-    this.maxDepth = Math.max(0, ...depth);
-    this.depthSel.append(el('option', { value: 'leaf' }, 'leaf'));
-    for (let d = 0; d <= this.maxDepth; d++) this.depthSel.append(el('option', { value: String(d) }, String(d)));
+    // depths in scopes (every context a level) and in procedure frames (docs/trace.md)
+    const n = this.info.contexts.length;
+    this.scopeDepth = new Array(n).fill(0); this.frameDepth = new Array(n).fill(0);
+    const frameOf = new Array(n).fill(-1);
+    this.info.contexts.forEach(([p, , frame], i) => {
+      if (i === 0) return;
+      if (p > 0) this.scopeDepth[i] = this.scopeDepth[p] + 1;
+      const outer = p >= 0 ? frameOf[p] : -1;
+      frameOf[i] = frame ? i : outer;
+      if (frame) this.frameDepth[i] = outer >= 0 ? this.frameDepth[outer] + 1 : 0;
+    });
     const h = new URLSearchParams(location.hash.slice(1));
     this.v0 = h.has('t0') ? Number(BigInt(h.get('t0')) - this.tmin) : 0;
     this.v1 = h.has('t1') ? Number(BigInt(h.get('t1')) - this.tmin) : this.span;
-    this.depthSel.value = h.get('depth') || String(Math.min(3, this.maxDepth));
+    this.scopesSel.value = h.get('scopes') === 'all' ? 'all' : 'frames';
+    this.fillDepths(h.get('depth') || String(Math.min(3, this.maxDepthOf())));
     this.rowsIn.value = h.get('rows') || ''; this.ctxIn.value = h.get('ctx') || '';
     this.selection = null;
     await this.refilter(true);
   }
 
+  maxDepthOf() { return Math.max(0, ...(this.scopesSel.value === 'all' ? this.scopeDepth : this.frameDepth)); }
+  fillDepths(value) {
+    this.maxDepth = this.maxDepthOf();
+    this.depthSel.replaceChildren(el('option', { value: 'leaf' }, 'leaf'),
+      ...Array.from({ length: this.maxDepth + 1 }, (_, d) => el('option', { value: String(d) }, String(d))));
+    this.depthSel.value = String(value);
+  }
+
   abs(rel) { return (this.tmin + BigInt(Math.max(0, Math.round(rel)))).toString(); }
   filters() {
     const f = { depth: this.depthSel.value, order: 'identity' }; // rows grouped by node, rank, thread / GPU stream
+    if (this.scopesSel.value === 'all') f.scopes = 'all';
     if (this.rowsIn.value) f.rows = this.rowsIn.value;
     if (this.ctxIn.value) f.ctx = this.ctxIn.value;
     return f;
@@ -172,12 +191,14 @@ export class TraceView {
     const now = Date.now();
     if (coalesce && this.lastWheel && now - this.lastWheel < 400) { this.lastWheel = now; return; }
     this.lastWheel = coalesce ? now : 0;
-    this.undo.push({ v0: this.v0, v1: this.v1, depth: this.depthSel.value });
+    this.undo.push({ v0: this.v0, v1: this.v1, depth: this.depthSel.value, scopes: this.scopesSel.value });
   }
   popUndo() {
     const s = this.undo.pop();
     if (!s) return;
-    this.v0 = s.v0; this.v1 = s.v1; this.depthSel.value = s.depth;
+    this.v0 = s.v0; this.v1 = s.v1;
+    if (s.scopes !== this.scopesSel.value) { this.scopesSel.value = s.scopes; this.fillDepths(s.depth); }
+    this.depthSel.value = s.depth;
     this.redraw();
   }
   reset() { this.pushUndo(); this.v0 = 0; this.v1 = this.span; this.redraw(); }
@@ -324,12 +345,19 @@ export class TraceView {
     this.root.dataset.atProfile = String(this.info.rows[row].profile);
     try {
       const a = await this.get('/api/trace/at', { row, t }, 'at');
-      this.pathList.replaceChildren(...a.path.map(([c, name]) => {
-        const li = el('li', { 'data-ctx': String(c) }, this.swatch(c), name);
-        li.onclick = () => this.select(c);
+      // procedure frames with their call sites, or every scope; a click colours at that frame's depth
+      const frames = this.scopesSel.value !== 'all';
+      this.pathList.replaceChildren(...a.path.filter(([, , frame]) => !frames || frame).map(([c, name, , site]) => {
+        const li = el('li', { 'data-ctx': String(c) }, this.swatch(c), name + (frames && site ? `  (called at ${site})` : ''));
+        li.onclick = () => {
+          this.pushUndo();
+          this.depthSel.value = String(frames ? this.frameDepth[c] : this.scopeDepth[c]);
+          this.redraw();
+          this.select(c);
+        };
         return li;
       }));
-      this.status(`${this.info.rows[row].id} at ${t} ns`);
+      this.status(`${this.info.rows[row].id} at ${fmtNs(Number(BigInt(t) - this.tmin))} from the run's start`);
     } catch (e) {
       this.pathList.replaceChildren(el('li', {}, e.message));
     }
