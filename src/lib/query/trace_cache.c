@@ -12,8 +12,8 @@
  * (6 x u64 each), u64 nDir, u32 pathLen, u32 0, u64 nSlots, u64 nEntries,
  * the path padded to 8, nLines x {u32 profile, u32 logBuckets, u64 n,
  * rawOff, lo, hi, dirOff}, nDir x u32 padded to 8, the pyramid (nSlots x
- * u64 offsets, nSlots x u64 timestamps, nEntries x u32 contexts, nEntries x
- * u32 times), u64 checksum of everything before it (four interleaved FNV-1a
+ * u64 offsets, nSlots x u64 timestamps, nEntries x {u32 context, u32
+ * time}), u64 checksum of everything before it (four interleaved FNV-1a
  * over 8-byte words: fast enough to check a large pyramid on every open). */
 #include <errno.h>
 #include <limits.h>
@@ -26,7 +26,7 @@
 #include "common/error.h"
 #include "query/trace_internal.h"
 
-#define VERSION 3
+#define VERSION 4
 #define HEAD 144
 #define LINE 48
 
@@ -141,34 +141,37 @@ static void map_pyramid(hpcdb_trace_set *t, hpcdb_mapped_file *m, uint64_t at, u
   t->cache_map = *m;
   t->pyr.off = m->data + at;
   t->pyr.ts = t->pyr.off + 8 * n_slots;
-  t->pyr.ctx = t->pyr.ts + 8 * n_slots;
-  t->pyr.ns = t->pyr.ctx + 4 * n_entries;
+  t->pyr.ent = t->pyr.ts + 8 * n_slots;
   t->pyr.n_slots = n_slots;
   t->pyr.n_entries = n_entries;
 }
 
-static int write_part(hpcdb_atomic_file *f, hash *x, const uint8_t *p, uint64_t n) {
-  hash_more(x, p, n);
-  return atomic_file_write(f, p, n);
+typedef struct writer {
+  hpcdb_atomic_file f;
+  hash x;
+} writer;
+
+static int write_part(void *arg, const uint8_t *p, uint64_t n) {
+  writer *w = arg;
+  hash_more(&w->x, p, n);
+  return atomic_file_write(&w->f, p, n);
 }
 
 void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   char *real = NULL, *path = cache_file(t, o, &real);
   uint64_t len = 0;
   uint8_t *head = path ? serialise_head(t, real, &len) : NULL, sum[8];
-  hpcdb_atomic_file f;
-  hash x;
-  hash_init(&x);
+  writer w;
+  hash_init(&w.x);
   const trace_pyramid *y = &t->pyr;
-  int rc = head ? atomic_file_open(&f, path) : -1;
+  int rc = head ? atomic_file_open(&w.f, path) : -1;
   if (rc == 0) {
-    rc = write_part(&f, &x, head, len);
-    if (rc == 0) rc = write_part(&f, &x, y->off, 16 * y->n_slots); /* off and ts: one allocation */
-    if (rc == 0) rc = write_part(&f, &x, y->ctx, 4 * y->n_entries);
-    if (rc == 0) rc = write_part(&f, &x, y->ns, 4 * y->n_entries);
-    wr_le64(sum, hash_end(&x));
-    if (rc == 0) rc = atomic_file_write(&f, sum, 8);
-    rc = atomic_file_finish(&f, rc);
+    rc = write_part(&w, head, len);
+    if (rc == 0) rc = write_part(&w, y->off, 16 * y->n_slots); /* off and ts: one allocation */
+    if (rc == 0) rc = y->ent ? write_part(&w, y->ent, 8 * y->n_entries) : trace_pyr_unspill(t, write_part, &w);
+    wr_le64(sum, hash_end(&w.x));
+    if (rc == 0) rc = atomic_file_write(&w.f, sum, 8);
+    rc = atomic_file_finish(&w.f, rc);
   }
   hpcdb_mapped_file m;
   if (rc == 0 && mapped_file_open(&m, path) == 0) { /* the pyramid from the file: out of this process's memory */

@@ -221,8 +221,8 @@ int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   if (helped) worker_join(&helper);
   else if (mid < t->n_lines && h[0].rc == 0) run_half(&h[1]);
   int rc = h[0].rc < 0 ? hpcdb_fail(h[0].rc, "%s", h[0].error)
-           : h[1].rc < 0 ? hpcdb_fail(h[1].rc, "%s", h[1].error)
-                         : trace_pyr_join(t, &h[0].acc, &h[1].acc, mid);
+           : h[1].rc < 0 ? hpcdb_fail(h[1].rc, "%s", h[1].error) : 0;
+  if (rc == 0) trace_pyr_join(t, &h[0].acc, &h[1].acc, mid);
   trace_pyr_free(&h[0].acc);
   trace_pyr_free(&h[1].acc);
   free(slot);

@@ -4,6 +4,7 @@
 #define HPCDB_QUERY_TRACE_INTERNAL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/bytes.h"
 #include "common/mapped_file.h"
@@ -49,14 +50,18 @@ typedef struct trace_line {
  * slot, off (u64: the bucket's first entry, TRACE_WALK set when the bucket
  * keeps no histogram and is read through its children or elements; the
  * line's last slot of a level: the end) and ts (u64: the bucket's first
- * element's timestamp; last slot: the line's last timestamp); per entry, ctx
- * (u32) and ns (u32). */
+ * element's timestamp; last slot: the line's last timestamp); per entry
+ * (8 bytes), ctx (u32) and ns (u32). While the index is built, the entries
+ * go to two temporary files (spill, one per half of the lines), then to the
+ * cache file or to memory. */
 #define TRACE_WALK (1ull << 63)
 typedef struct trace_pyramid {
-  const uint8_t *off, *ts, *ctx, *ns;
+  const uint8_t *off, *ts, *ent;
   uint64_t n_slots, n_entries;
   uint8_t *owned; /* built in memory: one allocation holding off and ts */
   uint8_t *owned_entries;
+  FILE *spill[2];
+  uint64_t spilled[2];
 } trace_pyramid;
 
 /* What identifies a file's version: a rewrite in place changes one of these. */
@@ -143,14 +148,18 @@ int trace_add_bucket(const hpcdb_trace_set *t, const trace_line *l, uint32_t lev
 uint64_t trace_sum_span(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t a, uint64_t b,
                         trace_acc *ac, int *done, int *rc);
 /* What the index pass keeps per thread to build the pyramid of the lines it
- * reads: level 0 from the elements, the levels above from level 0. Entries
- * go to ctx / ns (grown), offsets relative to them. */
+ * reads: level 0 from the elements, the levels above from level 0. The
+ * current line's entries are in ent (grown); at its end they go to spill,
+ * which holds `spilled` entries before them (the offsets count from spill's
+ * start). */
 typedef struct trace_pyr_build {
   uint64_t *ns;
   uint32_t *touched;
   uint32_t n_touched;
-  uint8_t *ctx, *ens;
+  uint8_t *ent;
   uint64_t n_out, cap;
+  FILE *spill;
+  uint64_t spilled;
 } trace_pyr_build;
 int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a);
 void trace_pyr_free(trace_pyr_build *a);
@@ -162,9 +171,21 @@ int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build 
 uint64_t trace_pyr_slots(hpcdb_trace_set *t);
 /* The same, and allocates off / ts for building. */
 int trace_pyr_lay_out(hpcdb_trace_set *t);
-/* The halves' entries as one (the second's offsets move past the first's). */
-int trace_pyr_join(hpcdb_trace_set *t, trace_pyr_build *h0, trace_pyr_build *h1, uint32_t first1);
+/* The halves' entries as one (the second's offsets move past the first's);
+ * the set takes their spill files. */
+void trace_pyr_join(hpcdb_trace_set *t, trace_pyr_build *h0, trace_pyr_build *h1, uint32_t first1);
+/* Hands the spilled entries, in order, in parts to put (which returns 0 or
+ * a negative hpcdb_status); the spill files stay (trace_pyr_release closes
+ * them). */
+int trace_pyr_unspill(hpcdb_trace_set *t, int (*put)(void *, const uint8_t *, uint64_t), void *arg);
+/* The spilled entries into memory (the index without a cache file). */
+int trace_pyr_load_spilled(hpcdb_trace_set *t);
 void trace_pyr_release(hpcdb_trace_set *t);
+/* After a query: the pages of the mapped pyramid it read leave this
+ * process's resident set (they stay in the page cache). */
+void trace_pyr_let_go(const hpcdb_trace_set *t);
+/* The same for buckets [j0, j1) of line l's level (their slots and entries). */
+void trace_pyr_let_go_buckets(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j0, uint64_t j1);
 /* The per-query tables: per id its slot (keys applied; grey: n_contexts). */
 int trace_window_sum(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1, trace_acc *ac);
 /* trace_cache.c: the index from / to the cache. load: 1 when taken from it. */

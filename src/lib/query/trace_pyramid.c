@@ -43,7 +43,22 @@ int trace_pyr_lay_out(hpcdb_trace_set *t) {
 void trace_pyr_release(hpcdb_trace_set *t) {
   free(t->pyr.owned);
   free(t->pyr.owned_entries);
+  for (int i = 0; i < 2; i++)
+    if (t->pyr.spill[i]) fclose(t->pyr.spill[i]);
   memset(&t->pyr, 0, sizeof t->pyr);
+}
+
+void trace_pyr_let_go(const hpcdb_trace_set *t) { mapped_file_release(&t->cache_map, 0, t->cache_map.len); }
+
+void trace_pyr_let_go_buckets(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j0, uint64_t j1) {
+  const hpcdb_mapped_file *m = &t->cache_map;
+  uint64_t s0 = l->slot[level] + j0, s1 = l->slot[level] + j1;
+  if (!m->data || level >= l->n_levels || j1 < j0 || s1 >= t->pyr.n_slots) return;
+  uint64_t e0 = rd_le64(t->pyr.off + 8 * s0) & ~TRACE_WALK, e1 = rd_le64(t->pyr.off + 8 * s1) & ~TRACE_WALK;
+  uint64_t off = (uint64_t)(t->pyr.off - m->data), ts = (uint64_t)(t->pyr.ts - m->data), ent = (uint64_t)(t->pyr.ent - m->data);
+  mapped_file_release(m, off + 8 * s0, 8 * (s1 - s0));
+  mapped_file_release(m, ts + 8 * s0, 8 * (s1 - s0));
+  if (e0 <= e1 && e1 <= t->pyr.n_entries) mapped_file_release(m, ent + 8 * e0, 8 * (e1 - e0));
 }
 
 int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a) {
@@ -51,14 +66,16 @@ int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a) {
   memset(a, 0, sizeof *a);
   a->ns = calloc(n, sizeof *a->ns);
   a->touched = malloc((n + 1) * sizeof *a->touched);
-  return a->ns && a->touched ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index");
+  if (!a->ns || !a->touched) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index");
+  a->spill = tmpfile();
+  return a->spill ? 0 : hpcdb_fail(HPCDB_EIO, "cannot make a temporary file for the trace index's histograms");
 }
 
 void trace_pyr_free(trace_pyr_build *a) {
   free(a->ns);
   free(a->touched);
-  free(a->ctx);
-  free(a->ens);
+  free(a->ent);
+  if (a->spill) fclose(a->spill);
   memset(a, 0, sizeof *a);
 }
 
@@ -66,11 +83,9 @@ static int grow(trace_pyr_build *a, uint64_t need) {
   if (a->n_out + need <= a->cap) return 0;
   uint64_t cap = a->cap ? 2 * a->cap : 4096;
   while (cap < a->n_out + need) cap *= 2;
-  uint8_t *c = realloc(a->ctx, 4 * cap);
-  if (c) a->ctx = c;
-  uint8_t *s = c ? realloc(a->ens, 4 * cap) : NULL;
-  if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's histograms");
-  a->ens = s;
+  uint8_t *e = realloc(a->ent, 8 * cap);
+  if (!e) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's histograms");
+  a->ent = e;
   a->cap = cap;
   return 0;
 }
@@ -79,7 +94,7 @@ static int grow(trace_pyr_build *a, uint64_t need) {
  * (walk) when it is too large or a child has none; the accumulator is
  * cleared. */
 static int write_bucket(hpcdb_trace_set *t, trace_pyr_build *a, uint64_t s, uint64_t ts, uint64_t cap, int walk) {
-  uint64_t off = a->n_out;
+  uint64_t off = a->spilled + a->n_out;
   walk |= a->n_touched > cap;
   for (uint32_t i = 0; i < a->n_touched && !walk; i++) walk = a->ns[a->touched[i]] > UINT32_MAX;
   if (walk) {
@@ -93,8 +108,8 @@ static int write_bucket(hpcdb_trace_set *t, trace_pyr_build *a, uint64_t s, uint
         a->touched[k - 1] = x;
       }
     for (uint32_t i = 0; i < a->n_touched; i++, a->n_out++) {
-      wr_le32(a->ctx + 4 * a->n_out, a->touched[i]);
-      wr_le32(a->ens + 4 * a->n_out, (uint32_t)a->ns[a->touched[i]]);
+      wr_le32(a->ent + 8 * a->n_out, a->touched[i]);
+      wr_le32(a->ent + 8 * a->n_out + 4, (uint32_t)a->ns[a->touched[i]]);
     }
   }
   for (uint32_t i = 0; i < a->n_touched; i++) a->ns[a->touched[i]] = 0;
@@ -110,7 +125,7 @@ int trace_pyr_flush(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a,
 
 static void end_level(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint32_t level) {
   uint64_t s = l->slot[level] + trace_level_buckets(l->n, level);
-  wr_le64(t->pyr.owned + 8 * s, a->n_out);
+  wr_le64(t->pyr.owned + 8 * s, a->spilled + a->n_out);
   wr_le64(t->pyr.owned + 8 * (t->pyr.n_slots + s), l->hi);
 }
 
@@ -131,36 +146,76 @@ int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build 
       for (uint64_t c = c0; c < c1 && c < n_below && !walk; c++) {
         uint64_t o0 = rd_le64(off + 8 * (below + c)), o1 = rd_le64(off + 8 * (below + c + 1)) & ~TRACE_WALK;
         walk = (o0 & TRACE_WALK) != 0;
-        for (uint64_t e = o0; !walk && e < o1; e++) {
-          uint32_t slot = rd_le32(a->ctx + 4 * e);
+        for (uint64_t e = o0 - a->spilled; !walk && e < o1 - a->spilled; e++) { /* this line's: in ent */
+          uint32_t slot = rd_le32(a->ent + 8 * e);
           a->touched[a->n_touched] = slot;
           a->n_touched += a->ns[slot] == 0;
-          a->ns[slot] += rd_le32(a->ens + 4 * e);
+          a->ns[slot] += rd_le32(a->ent + 8 * e + 4);
         }
       }
       HPCDB_TRY(write_bucket(t, a, l->slot[L] + j, rd_le64(ts + 8 * (below + c0)), bucket_cap(L), walk));
     }
     end_level(t, l, a, L);
   }
+  if (a->n_out && fwrite(a->ent, 8, a->n_out, a->spill) != a->n_out)
+    return hpcdb_fail(HPCDB_EIO, "cannot write the trace index's histograms to a temporary file");
+  a->spilled += a->n_out;
+  a->n_out = 0;
   return 0;
 }
 
-int trace_pyr_join(hpcdb_trace_set *t, trace_pyr_build *h0, trace_pyr_build *h1, uint32_t first1) {
-  uint64_t n0 = h0->n_out, n1 = h1->n_out, n = n0 + n1;
-  uint8_t *e = malloc(n ? 8 * n : 1);
-  if (!e) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's histograms");
-  if (n0) memcpy(e, h0->ctx, 4 * n0), memcpy(e + 4 * n, h0->ens, 4 * n0);
-  if (n1) memcpy(e + 4 * n0, h1->ctx, 4 * n1), memcpy(e + 4 * n + 4 * n0, h1->ens, 4 * n1);
+void trace_pyr_join(hpcdb_trace_set *t, trace_pyr_build *h0, trace_pyr_build *h1, uint32_t first1) {
+  uint64_t n0 = h0->spilled;
   for (uint32_t i = first1; n0 && i < t->n_lines; i++) {
     const trace_line *l = &t->lines[i];
     uint64_t end = i + 1 < t->n_lines ? t->lines[i + 1].slot[0] : t->pyr.n_slots;
     for (uint64_t s = l->slot[0]; s < end; s++) wr_le64(t->pyr.owned + 8 * s, rd_le64(t->pyr.owned + 8 * s) + n0);
   }
-  free(t->pyr.owned_entries);
-  t->pyr.owned_entries = e;
-  t->pyr.ctx = e;
-  t->pyr.ns = e + 4 * n;
-  t->pyr.n_entries = n;
+  trace_pyr_build *h[2] = {h0, h1};
+  for (int i = 0; i < 2; i++) {
+    t->pyr.spill[i] = h[i]->spill;
+    t->pyr.spilled[i] = h[i]->spilled;
+    h[i]->spill = NULL;
+  }
+  t->pyr.n_entries = h0->spilled + h1->spilled;
+}
+
+int trace_pyr_unspill(hpcdb_trace_set *t, int (*put)(void *, const uint8_t *, uint64_t), void *arg) {
+  enum { CHUNK = 1 << 20 };
+  uint8_t *buf = malloc(CHUNK);
+  int rc = buf ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (int i = 0; i < 2; i++) {
+    FILE *f = t->pyr.spill[i];
+    uint64_t left = 8 * t->pyr.spilled[i];
+    if (rc == 0 && f && fseek(f, 0, SEEK_SET) != 0) rc = hpcdb_fail(HPCDB_EIO, "cannot read the trace index's temporary file");
+    while (rc == 0 && f && left) {
+      size_t n = left < CHUNK ? (size_t)left : CHUNK;
+      if (fread(buf, 1, n, f) != n) rc = hpcdb_fail(HPCDB_EIO, "cannot read the trace index's temporary file");
+      else rc = put(arg, buf, n), left -= n;
+    }
+  }
+  free(buf);
+  return rc;
+}
+
+static int to_memory(void *arg, const uint8_t *p, uint64_t n) {
+  uint8_t **at = arg;
+  memcpy(*at, p, n);
+  *at += n;
+  return 0;
+}
+
+int trace_pyr_load_spilled(hpcdb_trace_set *t) {
+  uint64_t bytes;
+  if (!mul_ok(t->pyr.n_entries, 8, &bytes) || !(t->pyr.owned_entries = malloc(bytes ? bytes : 1)))
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's histograms");
+  uint8_t *at = t->pyr.owned_entries;
+  t->pyr.ent = t->pyr.owned_entries;
+  HPCDB_TRY(trace_pyr_unspill(t, to_memory, &at));
+  for (int i = 0; i < 2; i++) {
+    if (t->pyr.spill[i]) fclose(t->pyr.spill[i]);
+    t->pyr.spill[i] = NULL;
+  }
   return 0;
 }
 
@@ -223,7 +278,7 @@ int trace_add_bucket(const hpcdb_trace_set *t, const trace_line *l, uint32_t lev
   if (o1 < o0 || o1 > t->pyr.n_entries) return damaged(t, l, level, j);
   const uint32_t n_ctx = t->exp->n_contexts;
   for (uint64_t e = o0; e < o1; e++) {
-    uint32_t c = rd_le32(t->pyr.ctx + 4 * e), ns = rd_le32(t->pyr.ns + 4 * e);
+    uint32_t c = rd_le32(t->pyr.ent + 8 * e), ns = rd_le32(t->pyr.ent + 8 * e + 4);
     if (c >= n_ctx) return damaged(t, l, level, j);
     uint32_t key = a->keys[c];
     if (ns) trace_acc_add(a, key == HPCDB_TRACE_GREY ? a->grey_slot : key, ns);

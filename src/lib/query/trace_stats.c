@@ -45,6 +45,7 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
   }
   trace_acc_free(&ac);
   free(keys);
+  trace_pyr_let_go(t);
   return rc;
 }
 

@@ -33,9 +33,15 @@ static void finish(trace_acc *a, hpcdb_tile_cell *cell) {
   a->n_touched = 0;
 }
 
+/* Elements (fine) or buckets (coarse) a row's cursor leaves behind before
+ * their pages are let go (48 KB of elements, about 40 KB of buckets: a
+ * thousand rows hold under 50 MB). */
+#define RELEASE_BEHIND 0x1000
+#define RELEASE_BUCKETS 0x100
+
 /* One row's cursor: fine, the element in effect at the column's start
- * (UINT64_MAX: before the first) and the first one not yet let go; coarse,
- * the next bucket of its level. */
+ * (UINT64_MAX: before the first); coarse, the next bucket of its level;
+ * first_el the first element or bucket not yet let go. */
 typedef struct row_cursor {
   const trace_line *l;
   uint32_t level;
@@ -56,7 +62,7 @@ static void cursor_start(const hpcdb_trace_set *t, row_cursor *rc, const trace_l
     if (trace_slot_ts(t, l, level, mid) >= t0) hi = mid;
     else lo = mid + 1;
   }
-  rc->cur = lo;
+  rc->cur = rc->first_el = lo;
 }
 
 /* Adds row rc's share of the column [a, b). */
@@ -66,6 +72,10 @@ static int cursor_column(const hpcdb_trace_set *t, row_cursor *rc, uint64_t a, u
     uint64_t nb = trace_level_buckets(l->n, rc->level);
     for (; rc->cur < nb && trace_slot_ts(t, l, rc->level, rc->cur) < b; rc->cur++)
       HPCDB_TRY(trace_add_bucket(t, l, rc->level, rc->cur, ac));
+    if (rc->cur - rc->first_el >= RELEASE_BUCKETS) { /* let go behind the cursor */
+      trace_pyr_let_go_buckets(t, l, rc->level, rc->first_el, rc->cur);
+      rc->first_el = rc->cur;
+    }
     return 0;
   }
   uint64_t k = rc->cur;
@@ -75,7 +85,7 @@ static int cursor_column(const hpcdb_trace_set *t, row_cursor *rc, uint64_t a, u
     k = 0;
   }
   rc->cur = trace_sum_span(t, l, k, a, b, ac, &done, &err);
-  if (rc->cur - rc->first_el >= 0x10000) { /* let go behind the cursor */
+  if (rc->cur - rc->first_el >= RELEASE_BEHIND) { /* let go behind the cursor */
     trace_release(t, l, rc->first_el, rc->cur);
     rc->first_el = rc->cur;
   }
@@ -84,6 +94,7 @@ static int cursor_column(const hpcdb_trace_set *t, row_cursor *rc, uint64_t a, u
 
 static void cursor_end(const hpcdb_trace_set *t, row_cursor *rc) {
   if (rc->level == HPCDB_TILE_FINE) trace_release(t, rc->l, rc->first_el, rc->cur == UINT64_MAX ? 0 : rc->cur + 2);
+  else trace_pyr_let_go_buckets(t, rc->l, rc->level, rc->first_el, rc->cur);
 }
 
 /* One thread's share: cell rows [r0, r1) of h over the selected rows
@@ -217,6 +228,7 @@ static int run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const
   free(keys);
   free(col);
   if (level != req->row_level) free(level);
+  trace_pyr_let_go(t);
   return rc;
 }
 
