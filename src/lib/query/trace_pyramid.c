@@ -50,15 +50,23 @@ void trace_pyr_release(hpcdb_trace_set *t) {
 
 void trace_pyr_let_go(const hpcdb_trace_set *t) { mapped_file_release(&t->cache_map, 0, t->cache_map.len); }
 
+/* The pages [off, off + len) touches, partial ones included (a query reads
+ * them back if it needs them): a row's slots are a few KB, less than a page. */
+static void let_go_around(const hpcdb_mapped_file *m, uint64_t off, uint64_t len) {
+  const uint64_t page = 4096;
+  uint64_t start = off / page * page;
+  mapped_file_release(m, start, (off + len + page - 1) / page * page - start);
+}
+
 void trace_pyr_let_go_buckets(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j0, uint64_t j1) {
   const hpcdb_mapped_file *m = &t->cache_map;
   uint64_t s0 = l->slot[level] + j0, s1 = l->slot[level] + j1;
   if (!m->data || level >= l->n_levels || j1 < j0 || s1 >= t->pyr.n_slots) return;
   uint64_t e0 = rd_le64(t->pyr.off + 8 * s0) & ~TRACE_WALK, e1 = rd_le64(t->pyr.off + 8 * s1) & ~TRACE_WALK;
   uint64_t off = (uint64_t)(t->pyr.off - m->data), ts = (uint64_t)(t->pyr.ts - m->data), ent = (uint64_t)(t->pyr.ent - m->data);
-  mapped_file_release(m, off + 8 * s0, 8 * (s1 - s0));
-  mapped_file_release(m, ts + 8 * s0, 8 * (s1 - s0));
-  if (e0 <= e1 && e1 <= t->pyr.n_entries) mapped_file_release(m, ent + 8 * e0, 8 * (e1 - e0));
+  let_go_around(m, off + 8 * s0, 8 * (s1 - s0));
+  let_go_around(m, ts + 8 * s0, 8 * (s1 - s0));
+  if (e0 <= e1 && e1 <= t->pyr.n_entries) let_go_around(m, ent + 8 * e0, 8 * (e1 - e0));
 }
 
 int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a) {

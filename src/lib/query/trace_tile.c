@@ -165,9 +165,18 @@ static void *run_tile_rows(void *arg) {
   return NULL;
 }
 
+/* Lets go the pages around element k that locating it mapped (the kernel
+ * maps up to 64 KB around a fault). */
+static void let_go_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t k) {
+  const uint64_t around = 0x2000;
+  if (k != UINT64_MAX) trace_release(t, l, k > around ? k - around : 0, k + around);
+}
+
 /* The elements of l with a timestamp in [t0, t1). */
 static uint64_t events_in(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1) {
   uint64_t a = t0 ? trace_locate(t, l, t0 - 1) : UINT64_MAX, b = trace_locate(t, l, t1 - 1);
+  let_go_near(t, l, a);
+  let_go_near(t, l, b);
   return (b == UINT64_MAX ? 0 : b + 1) - (a == UINT64_MAX ? 0 : a + 1);
 }
 
