@@ -63,6 +63,7 @@ static void cursor_start(const hpcdb_trace_set *t, row_cursor *rc, const trace_l
     else lo = mid + 1;
   }
   rc->cur = rc->first_el = lo;
+  trace_pyr_let_go_buckets(t, l, level, 0, trace_level_buckets(l->n, level)); /* the pages the search mapped */
 }
 
 /* Adds row rc's share of the column [a, b). */
