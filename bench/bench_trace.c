@@ -25,16 +25,18 @@ static double cpu_ms(void) {
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* The resident set now, in MB (Linux), or -1. */
-static long rss_mb(void) {
+/* A line of /proc/self/status in MB (Linux), or -1. */
+static long status_mb(const char *key) {
   FILE *f = fopen("/proc/self/status", "r");
   char line[256];
   long kb = -1;
   while (f && fgets(line, sizeof line, f))
-    if (!strncmp(line, "VmRSS:", 6)) kb = atol(line + 6);
+    if (!strncmp(line, key, strlen(key))) kb = atol(line + strlen(key));
   if (f) fclose(f);
   return kb < 0 ? -1 : kb / 1024;
 }
+/* The resident set now, in MB. */
+static long rss_mb(void) { return status_mb("VmRSS:"); }
 
 static int die(const char *what) {
   fprintf(stderr, "bench_trace: %s: %s\n", what, hpcdb_last_error());
@@ -60,27 +62,43 @@ int main(int argc, char **argv) {
   hpcdb_trace_info i;
   hpcdb_trace_get_info(t, &i);
   printf("model (meta.db, profile.db headers): %.1f ms\n", t1 - t0);
-  printf("trace open, index %s: %.1f ms (%.1f ms CPU) (%u rows, %llu events), RSS %ld MB\n",
+  printf("trace open, index %s: %.1f ms (%.1f ms CPU) (%u rows, %llu events), RSS %ld MB (peak %ld MB)\n",
          i.index_from_cache ? "from the cache" : "built", t2 - t1, c2 - c1, i.n_rows, (unsigned long long)i.n_events,
-         rss_mb());
+         rss_mb(), status_mb("VmHWM:"));
   hpcdb_tile_cell *cells = malloc((size_t)w * h * sizeof *cells);
   uint32_t hh;
   uint64_t span = i.t_max - i.t_min + 1;
   for (uint64_t zoom = 1; zoom <= 1000000 && cells; zoom *= 100) {
     uint64_t len = span / zoom < w ? w : span / zoom, start = i.t_min + (span - len) / 2;
-    hpcdb_tile_request r = {0, i.n_rows, start, start + len, w, h, 3};
+    hpcdb_tile_scale sc;
+    hpcdb_tile_request r = {0, i.n_rows, start, start + len, w, h, 3, NULL, &sc};
     double s = now_ms(), c = cpu_ms();
     if (hpcdb_trace_tile(t, NULL, &r, cells, &hh) < 0) return die("tile");
-    printf("tile %ux%u of 1/%llu of the run (%llu ns), depth 3: %.1f ms (%.1f ms CPU), RSS %ld MB\n", w, hh,
-           (unsigned long long)zoom, (unsigned long long)len, now_ms() - s, cpu_ms() - c, rss_mb());
+    printf("tile %ux%u of 1/%llu of the run (%llu ns), depth 3: %.1f ms (%.1f ms CPU; %u coarse rows), RSS %ld MB (peak %ld MB)\n", w,
+           hh, (unsigned long long)zoom, (unsigned long long)len, now_ms() - s, cpu_ms() - c, sc.coarse_rows, rss_mb(),
+           status_mb("VmHWM:"));
   }
+  enum { TOP = 8 };
+  hpcdb_tile_scale scale;
+  hpcdb_tile_request whole = {0, i.n_rows, i.t_min, i.t_max + 1, w, 1, 3, NULL, &scale};
+  hpcdb_trace_share *top = malloc((size_t)w * TOP * sizeof *top);
+  uint32_t *n_top = malloc(w * sizeof *n_top);
+  uint64_t *totals = malloc(w * sizeof *totals);
+  double s = now_ms(), c = cpu_ms();
+  if (!top || !n_top || !totals || hpcdb_trace_summary(t, NULL, &whole, TOP, top, n_top, totals) < 0) return die("summary");
+  printf("summary of the whole run, %u columns, depth 3: %.1f ms (%.1f ms CPU; %u rows of buckets of %llu-%llu events), "
+         "RSS %ld MB (peak %ld MB)\n", w, now_ms() - s, cpu_ms() - c, scale.coarse_rows, (unsigned long long)scale.events_min,
+         (unsigned long long)scale.events_max, rss_mb(), status_mb("VmHWM:"));
+  free(top);
+  free(n_top);
+  free(totals);
   hpcdb_trace_share *sh;
   uint32_t n;
   uint64_t total;
-  double s = now_ms(), c = cpu_ms();
+  s = now_ms(), c = cpu_ms();
   if (hpcdb_trace_stats(t, NULL, i.t_min, i.t_max, 3, &sh, &n, &total) < 0) return die("stats");
-  printf("statistics of the whole run, depth 3: %.1f ms (%.1f ms CPU, %u contexts), RSS %ld MB\n", now_ms() - s,
-         cpu_ms() - c, n, rss_mb());
+  printf("statistics of the whole run, depth 3: %.1f ms (%.1f ms CPU, %u contexts), RSS %ld MB (peak %ld MB)\n",
+         now_ms() - s, cpu_ms() - c, n, rss_mb(), status_mb("VmHWM:"));
   free(sh);
   free(cells);
   hpcdb_trace_close(t);

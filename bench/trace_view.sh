@@ -1,38 +1,76 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The trace view's benchmark: generated v4.0 databases (bench/gen_trace_db)
-# of 1,024 profiles x 250,000 elements (3.07 GB trace.db) and of 570,000
-# elements (16 x 35,625); for each: `cat` of trace.db, the index built in one
-# pass (no cache), opened again from the cache, tiles of 2000 x 1000 cells at
-# four zooms and the whole run's statistics (bench_trace), with peak RSS.
-# Usage: bench/trace_view.sh BUILD_DIR [WORK_DIR]   (needs ~3.2 GB of disk)
+# of PROFILES x 250,000 elements (1,024: 3.07 GB trace.db, the issue's size;
+# fewer where the disk or the machine cannot afford it) and of 570,000
+# elements (16 x 35,625). Five interleaved rounds per database of: `cat` of
+# trace.db, the index built (no cache file) and written to the cache, then
+# opened from the cache; each open followed by tiles of 2000 x 1000 cells at
+# four zooms, the whole run's summary and statistics (bench_trace). Prints
+# every round, then the best and median of each figure, and the load.
+# Usage: bench/trace_view.sh BUILD_DIR [WORK_DIR] [PROFILES]   (PROFILES x 3 MB of disk)
 set -eu
 build=$(cd "$1" && pwd)
 work=${2:-$build/bench-trace}
+profiles=${3:-1024}
 mkdir -p "$work"
 cd "$work"
 gen() { [ -f "$1/trace.db" ] || nice -n 10 "$build/gen_trace_db" --profiles "$2" --events "$3" --period 1000 -o "$1"; }
-gen big 1024 250000
+big=big$profiles
+gen "$big" "$profiles" 250000
 gen p570k 16 35625
 export XDG_CACHE_HOME="$work/xdg-cache"
-for db in p570k big; do
-  echo "== $db: $(du -h "$db/trace.db" | cut -f1) trace.db"
-  # under the same nice as the index build: on a shared machine the ratio is then of like with like
-  for i in 1 2 3; do nice -n 10 /usr/bin/time -f "cat trace.db: %e s wall, %S s CPU" cat "$db/trace.db" > /dev/null; done
-  rm -rf "$XDG_CACHE_HOME"
-  nice -n 10 /usr/bin/time -f "bench_trace (no cache): %e s wall, %M KB peak RSS" "$build/bench_trace" --no-cache "$db"
-  nice -n 10 "$build/bench_trace" "$db" > /dev/null   # writes the cache
-  nice -n 10 /usr/bin/time -f "bench_trace (cached index): %e s wall, %M KB peak RSS" "$build/bench_trace" "$db"
-done
-# first paint in chromium, from the trace server's start (includes chromium's own start)
-if [ -d "$build/../tests/trace/node_modules/playwright-core" ] && [ -x /usr/bin/chromium ]; then
-  for db in p570k big; do
+# the figure of a bench_trace line: "NAME: 12.3 ms (4.5 ms CPU ..." -> "12.3 4.5"
+ms() { sed -n "s/^$1[^:]*: \([0-9.]*\) ms (\([0-9.]*\) ms CPU.*/\1 \2/p" "$2"; }
+# best and median (of wall) over the rounds of one figure: lines "WALL CPU"
+best_median() {
+  sort -n | awk -v what="$1" '{ w[NR] = $1; c[NR] = $2 } END {
+    if (NR) printf "  %-40s best %8.1f ms (%.1f CPU)  median %8.1f ms (%.1f CPU)  [%d rounds]\n", what, w[1], c[1], w[int((NR + 1) / 2)], c[int((NR + 1) / 2)], NR }'
+}
+for db in p570k "$big"; do
+  echo "== $db: $(du -h "$db/trace.db" | cut -f1) trace.db; load $(cut -d' ' -f1-3 /proc/loadavg)"
+  rm -f rounds.*
+  for i in 1 2 3 4 5; do
+    # under the same nice as the index build: on a shared machine the ratio is then of like with like
+    nice -n 10 /usr/bin/time -f "%e %S" -o cat.t cat "$db/trace.db" > /dev/null
+    awk '{ printf "%.1f %.1f\n", $1 * 1000, $2 * 1000 }' cat.t >> rounds.cat
     rm -rf "$XDG_CACHE_HOME"
-    nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$build/tests/trace_serve" "$build/../src/lib/page/assets/trace" "$work/$db"
+    nice -n 10 "$build/bench_trace" "$db" > built.out
+    nice -n 10 "$build/bench_trace" "$db" > cached.out
+    echo "round $i: cat $(cat rounds.cat | tail -1 | cut -d' ' -f1) ms; built:"; sed 's/^/    /' built.out
+    echo "  cached:"; sed 's/^/    /' cached.out
+    ms "trace open, index built" built.out >> rounds.index
+    ms "trace open, index from the cache" cached.out >> rounds.open
+    ms "tile 2000x[0-9]* of 1\/1 of" built.out >> rounds.tile1
+    ms "tile 2000x[0-9]* of 1\/1 of" cached.out >> rounds.tile1c
+    ms "tile 2000x[0-9]* of 1\/100 of" cached.out >> rounds.tile100
+    ms "summary" cached.out >> rounds.summary
+    ms "statistics" cached.out >> rounds.stats
+    sed -n 's/.*(peak \([0-9]*\) MB)$/\1/p' built.out cached.out | sort -n | tail -1 >> rounds.peak
+  done
+  echo "-- $db, load now $(cut -d' ' -f1-3 /proc/loadavg); cache file $(du -b "$XDG_CACHE_HOME"/hpcdb/*.idx | cut -f1) bytes, trace.db $(stat -c %s "$db/trace.db") bytes"
+  best_median "cat trace.db" < rounds.cat
+  best_median "index built (with the cache written)" < rounds.index
+  best_median "open from the cache" < rounds.open
+  best_median "whole-run tile, after the build" < rounds.tile1
+  best_median "whole-run tile, from the cache" < rounds.tile1c
+  best_median "tile of 1/100 of the run" < rounds.tile100
+  best_median "summary of the whole run (2000 columns)" < rounds.summary
+  best_median "statistics of the whole run" < rounds.stats
+  echo "  peak RSS over the rounds: $(sort -n rounds.peak | tail -1) MB"
+done
+# first paint in chromium, from the trace server's start (includes chromium's own start), without and with the cache
+if [ -d "$build/../tests/trace/node_modules/playwright-core" ] && [ -x /usr/bin/chromium ]; then
+  for db in p570k "$big"; do
+    rm -rf "$XDG_CACHE_HOME"
+    for cache in none present; do
+      printf '%s, cache %s: ' "$db" "$cache"
+      nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$build/tests/trace_serve" "$build/../src/lib/page/assets/trace" "$work/$db"
+    done
   done
 fi
 # the same 570 k elements through hpcdb's Python events() (Pipit's event table) and traces()
-if [ -d "$build/python/hpcdb" ]; then
+if [ -d "$build/python/hpcdb" ] && python3 -c "import numpy" 2>/dev/null; then
   for i in 1 2 3; do
     PYTHONPATH="$build/python" nice -n 10 python3 -c "
 import hpcdb, time
@@ -41,8 +79,13 @@ tr = e.traces(); t2 = time.perf_counter()
 print('python: open + events(): %.3f s (%d rows); traces(): %.3f s (%d rows)' % (t1 - t, len(ev), t2 - t1, len(tr)))"
   done
 fi
+# Pipit side by side, where it is importable (Debian has no Pipit)
 if python3 -c 'import pipit' 2>/dev/null; then
-  echo "pipit: installed; time it with: python3 -c 'import pipit; pipit.Trace.from_hpctoolkit(\"DB\")'"
+  for i in 1 2 3 4 5; do
+    nice -n 10 python3 -c "
+import pipit, time
+t = time.perf_counter(); tr = pipit.Trace.from_hpctoolkit('$work/p570k'); print('pipit: Trace.from_hpctoolkit: %.3f s (%d events)' % (time.perf_counter() - t, len(tr.events)))"
+  done
 else
-  echo "pipit: not installed here (no PyPI access): its figure is not measured"
+  echo "pipit: not importable here (Debian has no Pipit package): its side of the comparison is not measured"
 fi

@@ -40,7 +40,7 @@ static void queries(hpcdb_trace_set *t, const hpcdb_experiment *exp) {
   hpcdb_tile_cell cells[7 * 3];
   uint32_t h, ctx, path[16], n;
   for (uint32_t depth = 0; depth < 3; depth++) {
-    hpcdb_tile_request r = {0, i.n_rows, t0, t1, 7, 3, depth == 2 ? HPCDB_TRACE_LEAF : depth};
+    hpcdb_tile_request r = {0, i.n_rows, t0, t1, 7, 3, depth == 2 ? HPCDB_TRACE_LEAF : depth, NULL, NULL};
     hpcdb_trace_tile(t, NULL, &r, cells, &h);
   }
   hpcdb_trace_share *sh = NULL;

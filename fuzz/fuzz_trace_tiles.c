@@ -42,7 +42,7 @@ static void query(const hpcdb_trace_set *t, const hpcdb_experiment *exp, const u
                             access_pick(access_u32(ids, 1), selected + 1, flags & 16),
                             within(&in, access_u32(ids, 2)), within(&in, access_u32(ids, 3)),
                             access_u32(ids, 4) % (MAX_WIDTH + 1), access_u32(ids, 5) % (MAX_HEIGHT + 1),
-                            flags & 32 ? HPCDB_TRACE_LEAF : access_u32(ids, 6) % 16};
+                            flags & 32 ? HPCDB_TRACE_LEAF : access_u32(ids, 6) % 16, NULL, NULL};
   if (flags & 64) req.t1 = access_u32(ids, 3); /* a raw end: before the start, or in the trace's first ns */
   hpcdb_tile_cell *cells = calloc((size_t)MAX_WIDTH * MAX_HEIGHT, sizeof *cells);
   uint32_t h = 0;

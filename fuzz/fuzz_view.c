@@ -159,7 +159,7 @@ static void check_answer(const view_request *in, unsigned st, const char *type, 
   if (!type || (!body && len)) abort();
   int page = st == 200 && strncmp(in->url, "/api/", 5);
   int tile = st == 200 && !strcmp(type, "application/octet-stream") && !strncmp(in->url, "/api/trace/tile", 15);
-  if (tile && (len < 16 || memcmp(body, "HTL1", 4))) abort(); /* the tile's header */
+  if (tile && (len < 56 || memcmp(body, "HTL2", 4))) abort(); /* the tile's header and scale */
   if (!page && !tile && (strcmp(type, "application/json") || !json_valid(body, len))) {
     fprintf(stderr, "fuzz_view: %s %s: not JSON: %.*s\n", in->method, in->url, (int)len, body);
     abort();

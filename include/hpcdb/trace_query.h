@@ -13,11 +13,17 @@
  * says what came after it), so a line covers [t_0, t_last]. Context id 0
  * ("not running") is idle time; it maps to the global context at every depth.
  *
- * Depth. The calling path of an element is the chain of contexts from its
- * entry point (depth 0) down to the element's own context, as the top-down
- * tree shows them (the global context is not part of it). At depth D an
- * element counts as the context at depth D of its path, or its own context
- * when its path is shorter. HPCDB_TRACE_LEAF: the element's own context.
+ * Depth, in procedure frames as hpcviewer's trace view counts it. The
+ * calling path of an element is the chain of contexts from its entry point
+ * down to the element's own context, as the top-down tree shows them (the
+ * global context is not part of it); its frames are the entry point (depth
+ * 0) and the procedures on it (hpcdb_trace_is_frame), each one deeper. At
+ * depth D an element counts as the frame at depth D of its path, or its
+ * innermost frame when it has fewer: loops and lines count as the procedure
+ * they are in. With HPCDB_TRACE_ALL_SCOPES or'ed into D, every context of
+ * the path counts as one level (depth 0 the entry point), and an element
+ * with a shorter path counts as its own context. HPCDB_TRACE_LEAF: the
+ * element's own context.
  *
  * Building the index and computing a tile use the caller's thread and one
  * helper thread, each on half of the work; nothing here opens sockets. A
@@ -43,6 +49,7 @@ extern "C" {
 typedef struct hpcdb_trace_set hpcdb_trace_set;
 
 #define HPCDB_TRACE_LEAF UINT32_MAX
+#define HPCDB_TRACE_ALL_SCOPES 0x40000000u /* or'ed into a depth: count every scope (above) */
 /* A tile cell's context when nothing of the cell's time is covered. */
 #define HPCDB_TRACE_EMPTY UINT32_MAX
 /* A tile cell's or statistic's context standing for every context the
@@ -109,11 +116,29 @@ typedef struct hpcdb_trace_filter {
   const uint8_t *ctx_keep;
 } hpcdb_trace_filter;
 
+/* How a tile's rows were summed. A row with at least E_0 * width elements
+ * in the window (E_L = 64 * 4^L elements: the buckets of the index's level
+ * L) is coarse: it uses the coarsest level L with E_L * width <= its
+ * elements in the window, and each of its cells is the sum of the whole
+ * level-L buckets whose first element's timestamp falls in the cell's
+ * column (exact over those elements; a bucket reaches off the column by
+ * less than one bucket on either side). Other rows are fine: exact per
+ * column, clipped to its edges. */
+#define HPCDB_TILE_FINE 255u
+typedef struct hpcdb_tile_scale {
+  uint32_t coarse_rows;            /* rows summed from whole buckets (0: every cell exact per column) */
+  uint32_t level_min, level_max;   /* their levels */
+  uint64_t events_min, events_max; /* elements in a bucket of those levels */
+  uint64_t bucket_ns;              /* the longest mean time of a bucket of those rows in the window */
+} hpcdb_tile_scale;
+
 typedef struct hpcdb_tile_request {
   uint32_t first, count; /* selected rows [first, first + count) of the filter's rows */
   uint64_t t0, t1;       /* time [t0, t1), at least one ns per column */
   uint32_t width, height;
-  uint32_t depth; /* or HPCDB_TRACE_LEAF */
+  uint32_t depth;        /* or HPCDB_TRACE_LEAF */
+  uint8_t *row_level;    /* optional out: per selected row of the tile, its level or HPCDB_TILE_FINE */
+  hpcdb_tile_scale *scale; /* optional out */
 } hpcdb_tile_request;
 
 /* One cell. Column c covers [t0 + floor((t1-t0)*c/width), the next column's
@@ -132,9 +157,22 @@ typedef struct hpcdb_tile_cell {
 } hpcdb_tile_cell;
 
 /* Computes a tile into cells (h * width of them, row-major, h as above;
- * *out_height gets h). Exact: sums of the elements' own times. */
+ * *out_height gets h). Sums of the elements' own times: per column for fine
+ * rows, per whole bucket for coarse ones (hpcdb_tile_scale). */
 HPCDB_API int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
                                const hpcdb_tile_request *req, hpcdb_tile_cell *cells, uint32_t *out_height);
+typedef struct hpcdb_trace_share {
+  uint32_t ctx; /* model context index at the depth (0: not running), or HPCDB_TRACE_GREY */
+  uint64_t ns;  /* time it covers in the window, summed over the rows */
+} hpcdb_trace_share;
+
+/* The summary of a tile: per column, the sums of the column's cells over all
+ * the request's rows (as the tile sums them; height is not used): *total_ns
+ * (width of them) the time every context covers, n[c] <= top shares of
+ * column c, largest first (ties: lower index), at shares[c * top]. */
+HPCDB_API int hpcdb_trace_summary(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
+                                  const hpcdb_tile_request *req, uint32_t top, hpcdb_trace_share *shares,
+                                  uint32_t *n, uint64_t *total_ns);
 
 /* The element in effect at time ts on row `row`: the last element at or
  * before ts. Its path (context indices, entry point first, at most max_path;
@@ -143,10 +181,6 @@ HPCDB_API int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filte
 HPCDB_API int hpcdb_trace_path_at(const hpcdb_trace_set *t, uint32_t row, uint64_t ts, uint32_t *ctx,
                                   uint32_t *path, uint32_t max_path, uint32_t *n_path);
 
-typedef struct hpcdb_trace_share {
-  uint32_t ctx; /* model context index at the depth (0: not running), or HPCDB_TRACE_GREY */
-  uint64_t ns;  /* time it covers in the window, summed over the rows */
-} hpcdb_trace_share;
 
 /* Exact statistics of the window [t0, t1) over the filter's rows at a depth:
  * the time each context covers, largest first (ties: lower index first),
@@ -169,6 +203,11 @@ HPCDB_API int hpcdb_trace_rows_matching(const hpcdb_trace_set *t, const hpcdb_ex
  * and streams. HPCDB_EINVAL for a row past the end. */
 HPCDB_API int hpcdb_trace_rows_by_identity(const hpcdb_trace_set *t, const hpcdb_experiment *exp, uint32_t *rows,
                                            uint32_t n_rows);
+/* Whether context `ctx` (model index) is a frame of the depth in procedure
+ * frames: an entry point, or a procedure (a function scope, called or
+ * inlined), not a loop, line or instruction. */
+HPCDB_API int hpcdb_trace_is_frame(const hpcdb_experiment *exp, uint32_t ctx);
+
 /* Flags for hpcdb_trace_filter.ctx_keep: 1 for the contexts whose function
  * (or entry point) name matches the shell pattern (fnmatch), and for the
  * global context. *keep: a new array of exp->n_contexts (free() it). */

@@ -23,7 +23,8 @@ typedef struct hpcdb_trace_report_options {
   uint64_t timestamp;    /* ns, as stored in the trace */
   int window;            /* 1: statistics of [t0, t1) (else of the whole run) */
   uint64_t t0, t1;
-  uint32_t depth;        /* HPCDB_TRACE_LEAF: each element's own context */
+  uint32_t depth;        /* HPCDB_TRACE_LEAF: each element's own context; HPCDB_TRACE_ALL_SCOPES or'ed:
+                            every scope counts (with at: every context of the path is printed) */
   const char *profiles;  /* hpcdb_trace_rows_matching pattern, or NULL */
   const char *contexts;  /* hpcdb_trace_contexts_matching pattern, or NULL */
 } hpcdb_trace_report_options;
@@ -33,11 +34,18 @@ typedef struct hpcdb_trace_report_options {
  * for HPCDB_TRACE_GREY) into buf; returns the length it needed. */
 HPCDB_API size_t hpcdb_trace_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
 
+/* Where procedure frame ctx was called from: the name of the innermost line
+ * scope between it and its caller's frame ("ping-pong.c:60"), into buf;
+ * returns the length it needed (0, buf "", when the tree has none). */
+HPCDB_API size_t hpcdb_trace_call_site(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
+
 /* With o->at: the calling path in effect at that time (the context of the
- * profile's last trace element at or before it), one context per line,
- * outermost first, named as the tree views name them ("<not running>" when
- * the thread was not running). Otherwise: each context's exact share of
- * profile-time in the window at the depth, largest first. */
+ * profile's last trace element at or before it), outermost first, named as
+ * the tree views name them ("<not running>" when the thread was not
+ * running): its procedure frames, one a line, each followed by "  (called
+ * at FILE:LINE)" when its call site is known; with HPCDB_TRACE_ALL_SCOPES
+ * in o->depth every context of the path. Otherwise: each context's exact
+ * share of profile-time in the window at the depth, largest first. */
 HPCDB_API int hpcdb_report_trace(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t,
                                  const hpcdb_trace_report_options *o);
 

@@ -17,22 +17,28 @@ static const char help[] =
     "    hpcdb report --view trace - a run's traces in the terminal\n"
     "\n"
     "SYNOPSIS\n"
-    "    hpcdb report --view trace --at PROFILE:TIMESTAMP PATH\n"
-    "    hpcdb report --view trace [--window T0:T1] [--depth D]\n"
+    "    hpcdb report --view trace --at PROFILE:TIMESTAMP [--scopes frames|all] PATH\n"
+    "    hpcdb report --view trace [--window T0:T1] [--depth D] [--scopes frames|all]\n"
     "                 [--profiles PATTERN] [--contexts GLOB] [--no-cache] PATH\n"
     "\n"
     "DESCRIPTION\n"
     "    --at prints the calling path in effect at TIMESTAMP (ns, as stored in the\n"
     "    trace) on the trace of profile PROFILE (its index in profile.db): the\n"
     "    context of the last trace element at or before TIMESTAMP, one context per\n"
-    "    line, outermost first, named as the tree views name them.\n"
+    "    line, outermost first, named as the tree views name them: its procedure\n"
+    "    frames, each with the line it was called at; --scopes all prints every\n"
+    "    context of the path (loops and lines too).\n"
     "\n"
     "    Without --at it prints, for the window [T0, T1) (default: the whole run),\n"
     "    the exact share of profile-time each context at call depth D covers, summed\n"
     "    over every profile, largest first. An element lasts from its timestamp to\n"
     "    the next element's; the last element of a line lasts no time (the line\n"
-    "    ends there). Depth 0 is the entry point; a path shorter than D counts as\n"
-    "    its own context; without --depth each element counts as its own context.\n"
+    "    ends there). Depth counts procedure frames, as hpcviewer's trace view\n"
+    "    does: depth 0 is the entry point, each procedure called or inlined one\n"
+    "    deeper; loops and lines count as the procedure they are in, and a path\n"
+    "    with fewer frames than D counts as its innermost one. --scopes all counts\n"
+    "    every scope of the path as a level, and a shorter path as its own context.\n"
+    "    Without --depth each element counts as its own context.\n"
     "    '<not running>' is time a thread was recorded as not running.\n"
     "\n"
     "    A v4.0 database's trace.db is read in place; its index is kept in\n"
@@ -42,7 +48,10 @@ static const char help[] =
     "OPTIONS\n"
     "    --at P:T          the calling path of profile P at time T\n"
     "    --window T0:T1    statistics of [T0, T1) only (ns)\n"
-    "    --depth D         count each element as its context at call depth D\n"
+    "    --depth D         count each element as its procedure frame at depth D\n"
+    "    --scopes frames|all\n"
+    "                      what a level of depth is: a procedure frame (default)\n"
+    "                      or any scope (loops, lines)\n"
     "    --profiles PAT    only profiles whose identity matches every term of PAT:\n"
     "                      KIND, KIND=N or KIND=N-M ('RANK=0-127', 'GPUSTREAM')\n"
     "    --contexts GLOB   count contexts whose name does not match as '<filtered out>'\n"
@@ -84,13 +93,14 @@ int cmd_report_trace(int argc, char **argv) {
   hpcdb_trace_report_options o = {.depth = HPCDB_TRACE_LEAF};
   const char *at = NULL, *window = NULL;
   unsigned long long depth = 0;
-  int view = 0, no_cache = 0;
+  int view = 0, no_cache = 0, scopes = 0;
   cli_opt opts[] = {{.names = "--view", .kind = CLI_CHOICE, .out = &view, .choices = "trace"},
                     {.names = "--at", .kind = CLI_STRING, .out = &at, .conflicts = "--window"},
                     {.names = "--window", .kind = CLI_STRING, .out = &window},
                     {.names = "--depth", .kind = CLI_UINT, .out = &depth, .min = 0, .max = 1e6},
                     {.names = "--profiles", .kind = CLI_STRING, .out = &o.profiles},
                     {.names = "--contexts", .kind = CLI_STRING, .out = &o.contexts},
+                    {.names = "--scopes", .kind = CLI_CHOICE, .out = &scopes, .choices = "frames|all"},
                     {.names = "--no-cache", .kind = CLI_FLAG, .out = &no_cache},
                     {.names = NULL}};
   cli_spec spec = {.cmd = "report", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "PATH"};
@@ -102,12 +112,13 @@ int cmd_report_trace(int argc, char **argv) {
     if (cli_seen(&spec, "--depth") || o.profiles || o.contexts)
       return cli_refuse(&spec, "--at does not combine with --depth, --profiles or --contexts");
     o.at = 1, o.profile = (uint32_t)a, o.timestamp = b;
+    o.depth = scopes ? HPCDB_TRACE_ALL_SCOPES : 0;
   }
   if (window) {
     if (pair(window, &a, &b) || b < a) return cli_refuse(&spec, "--window takes T0:T1 with T0 <= T1 (ns)");
     o.window = 1, o.t0 = a, o.t1 = b;
   }
-  if (cli_seen(&spec, "--depth")) o.depth = (uint32_t)depth;
+  if (cli_seen(&spec, "--depth")) o.depth = (uint32_t)depth | (scopes ? HPCDB_TRACE_ALL_SCOPES : 0);
   hpcdb_trace_set *t = NULL;
   int rc = open_traces(spec.pos[0], no_cache, &t);
   if (rc == 0) rc = hpcdb_report_trace(stdout, hpcdb_trace_experiment(t), t, &o);

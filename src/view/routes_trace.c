@@ -41,7 +41,7 @@ int route_trace_info(trace_call *c) {
     hpcdb_trace_context_name(e, k, name, sizeof name);
     fprintf(f, "%s[%d,", k ? "," : "", k ? (int)e->contexts[k].parent : -1);
     trace_json_str(f, name);
-    fputc(']', f);
+    fprintf(f, ",%d]", hpcdb_trace_is_frame(e, k));
   }
   fputs("]}", f);
   fclose(f);
@@ -69,11 +69,14 @@ int route_trace_at(trace_call *c) {
     hpcdb_trace_context_name(c->v->exp, 0, name, sizeof name);
     fputs("[0,", f);
     trace_json_str(f, name);
-    fputc(']', f);
+    fputs(",1,\"\"]", f); /* shown as a frame: the whole path */
   }
-  for (uint32_t k = 0; k < n && k < 512; k++) {
+  for (uint32_t k = 0; k < n && k < 512; k++) { /* [context, name, procedure frame?, call site] */
     hpcdb_trace_context_name(c->v->exp, path[k], name, sizeof name);
     fprintf(f, "%s[%u,", k ? "," : "", path[k]);
+    trace_json_str(f, name);
+    fprintf(f, ",%d,", hpcdb_trace_is_frame(c->v->exp, path[k]));
+    hpcdb_trace_call_site(c->v->exp, path[k], name, sizeof name);
     trace_json_str(f, name);
     fputc(']', f);
   }

@@ -5,13 +5,19 @@
  * (trace_route) and tests drive them without a socket. Public API only.
  *
  *   /api/trace/info                               JSON: rows, time range, contexts
+ *                                                 ([parent, name, procedure frame?])
  *   /api/trace/tile?t0&t1&w&h[&first&count&depth&rows&ctx]   binary, run-length encoded
  *   /api/trace/stats?t0&t1[&depth&rows&ctx]        JSON: exact shares, largest first
  *   /api/trace/at?row&t                            JSON: the calling path in effect
+ *                                                 ([context, name, frame?, call site])
+ * depth=D counts procedure frames; with scopes=all, every scope.
  *   /api/trace/summary?t0&t1&w[&depth&rows&ctx]    JSON: per column, the top shares
+ *                                                  of the column's cells over the rows
  *
- * The tile body (little-endian): "HTL1", u32 width, u32 height (cell rows),
- * u32 number of runs, then per run: u16 cells, u8 share (dominant time /
+ * The tile body (little-endian): "HTL2", u32 width, u32 height (cell rows),
+ * u32 number of runs, the scale (hpcdb_tile_scale: u32 coarse rows, u32
+ * level min, u32 level max, u32 0, u64 events per bucket min, max, u64
+ * bucket ns), then per run: u16 cells, u8 share (dominant time /
  * covered time, 0..255), u8 contexts covering time (255: 255 or more), u32
  * context (0xffffffff: nothing covered, 0xfffffffe: filtered out). Runs go
  * row by row and never cross a row's end. */

@@ -66,8 +66,11 @@ int trace_arg_depth(trace_call *c, uint32_t *depth) {
     *depth = HPCDB_TRACE_LEAF;
     return 0;
   }
+  const char *scopes = c->arg(c->ctx, "scopes");
+  if (scopes && strcmp(scopes, "frames") && strcmp(scopes, "all"))
+    return trace_fail(c, 400, "argument 'scopes' is 'frames' (the default) or 'all'");
   if (trace_arg_u64(c, "depth", 0, 4096, &d) < 0) return -1;
-  *depth = (uint32_t)d;
+  *depth = (uint32_t)d | (scopes && !strcmp(scopes, "all") ? HPCDB_TRACE_ALL_SCOPES : 0);
   return 0;
 }
 

@@ -8,9 +8,11 @@
 
 #include "routes_trace_call.h"
 
-/* Cells as runs of equal (context, share byte, context count byte). */
-static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, uint32_t h) {
-  uint64_t cap = 16 + (uint64_t)w * h * 8, n = 16, runs = 0;
+/* Cells as runs of equal (context, share byte, context count byte), after
+ * the header and the tile's scale. */
+static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, uint32_t h, const hpcdb_tile_scale *sc) {
+  enum { HEAD = 56 };
+  uint64_t cap = HEAD + (uint64_t)w * h * 8, n = HEAD, runs = 0;
   uint8_t *b = malloc(cap);
   if (!b) return trace_fail(c, 500, "out of memory");
   for (uint32_t r = 0; r < h; r++) {
@@ -33,10 +35,11 @@ static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, 
       x += len;
     }
   }
-  const uint32_t head[3] = {w, h, (uint32_t)runs};
-  memcpy(b, "HTL1", 4);
-  for (int i = 0; i < 3; i++)
-    for (int k = 0; k < 4; k++) b[4 + 4 * i + k] = (uint8_t)(head[i] >> (8 * k));
+  const uint64_t head[10] = {w, h, runs, sc->coarse_rows, sc->level_min, sc->level_max, 0,
+                             sc->events_min, sc->events_max, sc->bucket_ns};
+  memcpy(b, "HTL2", 4);
+  for (int i = 0; i < 10; i++) /* seven u32, then three u64 */
+    for (int k = 0; k < (i < 7 ? 4 : 8); k++) b[(i < 7 ? 4 + 4 * i : 32 + 8 * (i - 7)) + k] = (uint8_t)(head[i] >> (8 * k));
   return trace_reply_set(c, 200, "application/octet-stream", (char *)b, n);
 }
 
@@ -52,12 +55,13 @@ int route_trace_tile(trace_call *c) {
   if (w * h > TRACE_MAX_CELLS) return trace_fail(c, 400, "a tile has at most %u cells", TRACE_MAX_CELLS);
   if (w == 0 || h == 0 || t1 <= t0 || t1 - t0 < w)
     return trace_fail(c, 400, "a tile needs w, h >= 1 and t1 - t0 >= w (one ns per column at most)");
-  hpcdb_tile_request req = {(uint32_t)first, (uint32_t)count, t0, t1, (uint32_t)w, (uint32_t)h, depth};
+  hpcdb_tile_scale scale;
+  hpcdb_tile_request req = {(uint32_t)first, (uint32_t)count, t0, t1, (uint32_t)w, (uint32_t)h, depth, NULL, &scale};
   hpcdb_tile_cell *cells = malloc(w * h * sizeof *cells);
   uint32_t hh;
   if (!cells) return trace_fail(c, 500, "out of memory");
   int rc = hpcdb_trace_tile(c->v->set, &c->filter, &req, cells, &hh);
-  rc = rc < 0 ? trace_fail(c, rc == HPCDB_EINVAL ? 400 : 500, "%s", hpcdb_last_error()) : encode_tile(c, cells, (uint32_t)w, hh);
+  rc = rc < 0 ? trace_fail(c, rc == HPCDB_EINVAL ? 400 : 500, "%s", hpcdb_last_error()) : encode_tile(c, cells, (uint32_t)w, hh, &scale);
   free(cells);
   return rc;
 }
@@ -92,37 +96,39 @@ int route_trace_stats(trace_call *c) {
   return f ? trace_reply_set(c, 200, "application/json", body, len) : trace_fail(c, 500, "out of memory");
 }
 
+/* Per column, the top shares of the column's cells over the selected rows
+ * (hpcdb_trace_summary), and the scale they were summed at. */
 int route_trace_summary(trace_call *c) {
+  enum { TOP = 8 };
   uint64_t t0, t1, w;
   uint32_t depth;
   if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 || trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
       trace_arg_u64(c, "w", UINT64_MAX, 2048, &w) < 0 || trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0)
     return -1;
   if (w == 0 || t1 <= t0 || t1 - t0 < w) return trace_fail(c, 400, "a summary needs w >= 1 and t1 - t0 >= w");
+  hpcdb_tile_scale scale;
+  hpcdb_tile_request req = {0, trace_n_selected(c), t0, t1, (uint32_t)w, 1, depth, NULL, &scale};
+  hpcdb_trace_share *sh = malloc(w * TOP * sizeof *sh);
+  uint32_t *n = malloc(w * sizeof *n);
+  uint64_t *total = malloc(w * sizeof *total);
+  int rc = sh && n && total ? hpcdb_trace_summary(c->v->set, &c->filter, &req, TOP, sh, n, total) : HPCDB_ENOMEM;
   char *body = NULL;
   size_t len = 0;
-  FILE *f = open_memstream(&body, &len);
-  if (!f) return trace_fail(c, 500, "out of memory");
-  fputs("{\"columns\":[", f);
-  int rc = 0;
-  for (uint64_t x = 0; x < w && rc == 0; x++) {
-    uint64_t a = t0 + (uint64_t)(((unsigned __int128)(t1 - t0) * x) / w);
-    uint64_t b = t0 + (uint64_t)(((unsigned __int128)(t1 - t0) * (x + 1)) / w), total;
-    hpcdb_trace_share *sh;
-    uint32_t n;
-    rc = hpcdb_trace_stats(c->v->set, &c->filter, a, b, depth, &sh, &n, &total);
-    if (rc < 0) break;
-    fprintf(f, "%s{\"total_ns\":%" PRIu64 ",\"shares\":", x ? "," : "", total);
-    shares_json(f, sh, n, 8);
-    fputc('}', f);
-    free(sh);
+  FILE *f = rc == 0 ? open_memstream(&body, &len) : NULL;
+  if (f) {
+    fprintf(f, "{\"coarse_rows\":%u,\"bucket_events\":[%" PRIu64 ",%" PRIu64 "],\"bucket_ns\":%" PRIu64 ",\"columns\":[",
+            scale.coarse_rows, scale.events_min, scale.events_max, scale.bucket_ns);
+    for (uint64_t x = 0; x < w; x++) {
+      fprintf(f, "%s{\"total_ns\":%" PRIu64 ",\"shares\":", x ? "," : "", total[x]);
+      shares_json(f, sh + x * TOP, n[x], TOP);
+      fputc('}', f);
+    }
+    fputs("]}", f);
+    fclose(f);
   }
-  fputs("]}", f);
-  fclose(f);
-  if (rc < 0) {
-    free(body);
-    return trace_fail(c, 400, "%s", hpcdb_last_error());
-  }
-  return trace_reply_set(c, 200, "application/json", body, len);
+  free(sh);
+  free(n);
+  free(total);
+  if (rc < 0) return trace_fail(c, rc == HPCDB_ENOMEM ? 500 : 400, "%s", rc == HPCDB_ENOMEM ? "out of memory" : hpcdb_last_error());
+  return f ? trace_reply_set(c, 200, "application/json", body, len) : trace_fail(c, 500, "out of memory");
 }
-

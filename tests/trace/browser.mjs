@@ -7,18 +7,22 @@ import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 const { chromium } = createRequire(`${process.env.PLAYWRIGHT_DIR}/package.json`)('playwright-core');
-const [serve, hpcdb, assets, db, out] = process.argv.slice(2);
+const [serve, hpcdb, assets, db, out] = process.argv.slice(2); // then optionally a database of long rows
 let failures = 0;
 const check = (ok, what) => { console.log((ok ? 'ok   ' : 'FAIL ') + what); if (!ok) failures++; };
 
 // SERVE is hpcdb itself (`hpcdb view`, the page under /assets/trace/, the token in the URL) or the
 // test server tests/trace/trace_serve (the page at /)
 const viaView = /hpcdb$/.test(serve);
-const server = spawn(serve, viaView ? ['view', '--no-browser', '--port', '0', db] : [assets, db],
-  { stdio: ['pipe', 'pipe', 'inherit'] });
-const first = await new Promise((res) => createInterface({ input: server.stdout }).once('line', res));
-const printed = first.match(/(http:\/\/[^/ ]+)\/?(\?token=\w+)?/);
-const url = viaView ? `${printed[1]}/assets/trace/index.html${printed[2]}` : first;
+const coarseDb = process.argv[7];
+async function serveDb(path) {
+  const server = spawn(serve, viaView ? ['view', '--no-browser', '--port', '0', path] : [assets, path],
+    { stdio: ['pipe', 'pipe', 'inherit'] });
+  const first = await new Promise((res) => createInterface({ input: server.stdout }).once('line', res));
+  const printed = first.match(/(http:\/\/[^/ ]+)\/?(\?token=\w+)?/);
+  return { server, url: viaView ? `${printed[1]}/assets/trace/index.html${printed[2]}` : first };
+}
+const { server, url } = await serveDb(db);
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium', headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -48,6 +52,9 @@ try {
   });
   check(picture.h === 13 && picture.colours > 4, `the timeline draws every profile (${picture.w}x${picture.h} cells, ${picture.colours} colours)`);
   await page.screenshot({ path: `${out}/timeline.png` });
+  // 400 events a row over ~1,000 columns: every cell exact per pixel
+  const statusText = async () => page.locator('[data-test=status]').textContent();
+  check(/each cell: exact per pixel/.test(await statusText()), `the status line says the whole run's cells are exact per pixel: ${await statusText()}`);
 
   const whole = await view();
   let n = await draws();
@@ -101,7 +108,15 @@ try {
     let cli = '';
     try { cli = execFileSync(hpcdb, ['report', '--view', 'trace', '--at', `${profile}:${t}`, db], { encoding: 'utf8' }); } catch (e) { cli = 'error: ' + e.stderr; }
     check(shown.join('\n') + '\n' === cli, `the calling path at profile ${profile}, ${t} ns equals the CLI's (${shown.length} frames)`);
+    check(/from the run's start$/.test(await page.locator('[data-test=status]').textContent()), 'the click\'s time is relative to the run\'s start');
   }
+  // clicking a frame of the path colours the timeline at that frame's depth (the path lists frames from depth 0)
+  const frames = page.locator('[data-test=path] li');
+  const deepest = (await frames.count()) - 1;
+  n = await draws();
+  await frames.nth(deepest).click();
+  await waitDraw(n);
+  check((await view()).depth === String(deepest), `clicking the innermost frame sets the depth to ${deepest} (${(await view()).depth})`);
   await page.waitForFunction(() => Number(document.querySelector('#trace-view').dataset.depthRows) > 0);
   await page.screenshot({ path: `${out}/depth-and-path.png` });
 
@@ -128,6 +143,16 @@ try {
   const t0 = await page2.locator('#trace-view').getAttribute('data-t0'), d = await page2.locator('#trace-view').getAttribute('data-depth');
   check(BigInt(t0) === before.t0 && d === before.depth, 'the URL restores the window and depth');
   check(errors.length === 0, 'no script errors ' + errors.join('; '));
+  if (coarseDb) { // rows of 200,000 events: the whole run's cells are whole buckets of the index
+    const other = await serveDb(coarseDb), page3 = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await page3.goto(other.url);
+      await page3.waitForFunction(() => document.querySelector('#trace-view').dataset.state === 'ready', null, { timeout: 120000 });
+      const text = await page3.locator('[data-test=status]').textContent();
+      check(/each cell: whole buckets of 64 events \(≈ [\d.]+ [nµm]?s each\)/.test(text), `the status line names the bucket width: ${text}`);
+      await page3.screenshot({ path: `${out}/coarse-status.png` });
+    } finally { other.server.stdin.end(); other.server.kill('SIGTERM'); }
+  }
 } finally {
   await browser.close();
   server.stdin.end();

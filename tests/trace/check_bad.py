@@ -78,6 +78,17 @@ def two_threads(probe_exe, gen_exe, work):
     expect(rc != 0 and 'context-id' in out and 'element 39999 ' in out, 'both halves: the first line\'s fault: ' + out)
 
 
+def cache_checksum(data):
+    """The cache file's checksum (src/lib/query/trace_cache.c): four FNV-1a
+    lanes over its 8-byte words, word i in lane i % 4."""
+    mask, prime = 2**64 - 1, 0x100000001b3
+    h = [0xcbf29ce484222325 + k for k in range(4)]
+    words = struct.unpack_from('<%dQ' % (len(data) // 8), data)
+    for i, w in enumerate(words):
+        h[i & 3] = ((h[i & 3] ^ w) * prime) & mask
+    return (h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7) ^ len(words)) & mask
+
+
 def main():
     probe_exe, hpcdb, gen, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
@@ -160,6 +171,24 @@ def main():
     a = pr.ask('stats %d %d leaf' % w)
     expect(a[0] == 'total %d' % total, 'and the rebuilt index answers the same')
     pr.close()
+    # a hostile cache file whose checksum matches: contexts past the tree in every histogram
+    for name in os.listdir(cache):
+        p = os.path.join(cache, name)
+        data = bytearray(open(p, 'rb').read())
+        n_lines, = struct.unpack_from('<I', data, 12)
+        n_dir, plen, _, n_slots, n_entries = struct.unpack_from('<QIIQQ', data, 112)
+        at = 144 + (plen + 7) // 8 * 8 + 48 * n_lines + (4 * n_dir + 7) // 8 * 8 + 16 * n_slots
+        for e in range(n_entries):
+            struct.pack_into('<I', data, at + 8 * e, 0xffffffff)
+        struct.pack_into('<Q', data, len(data) - 8, cache_checksum(data[:-8]))
+        open(p, 'wb').write(data)
+    pr = Probe(probe_exe, db, '--cache', cache)
+    expect(pr.info()['from_cache'] == 1 and n_entries > 0, 'a forged cache file with a right checksum is taken')
+    a = pr.ask('tile 0 1 %d %d 1 1 leaf' % (info['tmin'], info['tmax'] + 1))
+    expect(a and a[0].startswith('error') and 'damaged' in a[0] and 'delete it' in a[0],
+           'and a tile reading its histograms says it is damaged, naming it: %s' % a[:1])
+    pr.close()
+    shutil.rmtree(cache, ignore_errors=True)
     time.sleep(0.05)
     patch(db, element_offset(db, 3, 9), '<Q', 1)
     rc, out = first_answer(probe_exe, db, '--cache', cache)

@@ -11,7 +11,7 @@ import time
 import urllib.error
 import urllib.request
 
-from reference import EMPTY, GREY, Reference, parse_trace_db
+from reference import EMPTY, FINE, GREY, Reference, parse_trace_db
 
 failures = []
 
@@ -38,14 +38,20 @@ def get(base, path):
 
 
 def decode(body):
-    assert body[:4] == b'HTL1'
+    assert body[:4] == b'HTL2'
     w, h, runs = struct.unpack_from('<III', body, 4)
     cells = []
     for i in range(runs):
-        n, share, count, ctx = struct.unpack_from('<HBBI', body, 16 + 8 * i)
+        n, share, count, ctx = struct.unpack_from('<HBBI', body, 56 + 8 * i)
         cells += [(ctx, share, count)] * n
-    assert len(cells) == w * h and len(body) == 16 + 8 * runs
+    assert len(cells) == w * h and len(body) == 56 + 8 * runs
     return w, h, cells
+
+
+def scale(body):
+    """The tile's scale: coarse rows, level min, max, events per bucket min, max, bucket ns."""
+    coarse, lmin, lmax, _, emin, emax, ns = struct.unpack_from('<IIIIQQQ', body, 16)
+    return coarse, lmin, lmax, emin, emax, ns
 
 
 def main():
@@ -56,20 +62,18 @@ def main():
         st, ct, body = get(base, '/api/trace/info')
         info = json.loads(body)
         expect(st == 200 and ct == 'application/json' and len(info['rows']) == 13, 'info: 13 rows')
-        ctxs = {i: (None, c[0], '-') for i, c in enumerate(info['contexts'])}
         lines = parse_trace_db(os.path.join(db, 'trace.db'))
-        ref = Reference({i: (0, c[1], c[2]) for i, c in ctxs.items()}, [])
         # the reference needs ids: take them from trace_probe's view of the tree
         probe = subprocess.run([os.path.join(os.path.dirname(serve), 'trace_probe'), '--no-cache', db], input='ctxs\n',
                                capture_output=True, text=True).stdout.splitlines()
         tree = {}
         for line in probe:
             if line.startswith('ctx '):
-                _, i, cid, parent, name = line.split(' ', 4)
-                tree[int(i)] = (int(cid), int(parent), name)
+                _, i, cid, parent, frame, name = line.split(' ', 5)
+                tree[int(i)] = (int(cid), int(parent), name, frame == '1')
         ref = Reference(tree, lines)
         t0, t1 = int(info['t_min']), int(info['t_max']) + 1
-        for (w, h, depth, extra) in ((300, 13, '2', ''), (97, 5, 'leaf', ''), (50, 4, '3', '&ctx=MPI_*'),
+        for (w, h, depth, extra) in ((300, 13, '2', ''), (97, 5, 'leaf', ''), (50, 4, '3', '&ctx=MPI_*'), (60, 13, '2', '&scopes=all'),
                                      (40, 13, '1', '&first=3&count=6')):
             st, ct, body = get(base, '/api/trace/tile?t0=%d&t1=%d&w=%d&h=%d&depth=%s%s' % (t0, t1, w, h, depth, extra))
             gw, gh, cells = decode(body)
@@ -77,11 +81,27 @@ def main():
             if 'first' in extra:
                 first, count = 3, 6
             keep = ref.keep_for('MPI_*' if 'ctx' in extra else None)
-            hh, want = ref.tile(list(range(13)), first, count, t0, t1, w, h, None if depth == 'leaf' else int(depth), keep)
+            hh, want = ref.tile(list(range(13)), first, count, t0, t1, w, h, None if depth == 'leaf' else 'a' + depth if 'scopes=all' in extra else int(depth), keep)
             want = [((2**32 - 1) if c == EMPTY else (2**32 - 2) if c == GREY else c,
                      (ns * 255 + tot // 2) // tot if tot else 0, min(n, 255)) for c, n, ns, tot in want]
             expect(st == 200 and ct == 'application/octet-stream' and (gw, gh) == (w, hh) and cells == want,
                    'tile %dx%d depth %s%s equals the reference (%d bytes for %d cells)' % (w, h, depth, extra, len(body), w * hh))
+        # two columns of the whole run: every row of >= 128 elements sums whole buckets of 64 elements
+        st, _, body = get(base, '/api/trace/tile?t0=%d&t1=%d&w=2&h=13&depth=2' % (t0, t1))
+        levels = [ref.level_for(r, t0, t1, 2) for r in range(13)]
+        coarse = [l for l in levels if l != FINE]
+        hh, want = ref.tile(list(range(13)), 0, 13, t0, t1, 2, 13, 2, None, levels)
+        want = [((2**32 - 1) if c == EMPTY else c, (ns * 255 + tot // 2) // tot if tot else 0, min(n, 255))
+                for c, n, ns, tot in want]
+        expect(st == 200 and coarse and scale(body)[:5] == (len(coarse), 0, 0, 64, 64) and decode(body)[2] == want,
+               'a coarse tile states its scale %s (%d coarse rows, buckets of 64 elements) and equals the buckets it claims'
+               % (scale(body), len(coarse)))
+        st, _, body = get(base, '/api/trace/summary?t0=%d&t1=%d&w=2&depth=2' % (t0, t1))
+        sm = json.loads(body)
+        totals = [tot for _, _, _, tot in ref.tile(list(range(13)), 0, 13, t0, t1, 2, 1, 2, None, levels)[1]]
+        expect(st == 200 and sm['bucket_events'] == [64, 64] and sm['coarse_rows'] == len(coarse) and
+               [c['total_ns'] for c in sm['columns']] == totals,
+               'the summary sums the coarse tile\'s columns over the rows: %s' % totals)
         st, _, body = get(base, '/api/trace/stats?t0=%d&t1=%d&depth=2' % (t0, t1))
         s = json.loads(body)
         total, shares = ref.stats(list(range(13)), t0, t1, 2, None)
@@ -108,6 +128,7 @@ def main():
                            ('/api/trace/tile?t0=5&t1=1&w=1&h=1', 400),
                            ('/api/trace/tile?t0=1&t1=99999&w=8192&h=4096', 400), ('/api/trace/tile?t0=x&t1=5&w=1&h=1', 400),
                            ('/api/trace/tile?t0=1&t1=50&w=1&h=1&depth=-3', 400),
+                           ('/api/trace/tile?t0=1&t1=50&w=1&h=1&depth=3&scopes=some', 400),
                            ('/api/trace/tile?t0=1&t1=50&w=1&h=1&first=14', 400),
                            ('/api/trace/tile?t0=1&t1=50&w=1&h=1&rows=RANK%3D', 400),
                            ('/api/trace/at?row=13&t=5', 400), ('/api/trace/at?row=0&t=5', 404),

@@ -27,8 +27,8 @@ class Probe:
     def ctxs(self):
         res = {}
         for line in self.ask('ctxs'):
-            _, i, cid, parent, name = line.split(' ', 4)
-            res[int(i)] = (int(cid), int(parent), name)
+            _, i, cid, parent, frame, name = line.split(' ', 5)
+            res[int(i)] = (int(cid), int(parent), name, frame == '1')
         return res
 
     def rows(self):

@@ -13,6 +13,12 @@ import struct
 GREY = -2
 EMPTY = -1
 GREY_ORDER = 2**32 - 2  # HPCDB_TRACE_GREY: the highest index, for ties
+FINE = 255  # HPCDB_TILE_FINE
+
+
+def bucket_events(level):
+    """Elements in a bucket of the index's level L: 64 * 4^L."""
+    return 64 << (2 * level)
 
 
 def parse_trace_db(path):
@@ -31,7 +37,7 @@ def parse_trace_db(path):
 
 class Reference:
     def __init__(self, ctxs, lines):
-        """ctxs: {index: (id, parent index or -1, name)}; lines: [(profile, events)]."""
+        """ctxs: {index: (id, parent index or -1, name, procedure frame?)}; lines: [(profile, events)]."""
         self.ctxs = ctxs
         self.index_of_id = {c[0]: i for i, c in ctxs.items()}
         order = sorted(range(len(lines)), key=lambda i: lines[i][0])  # stable: file order among equals
@@ -48,11 +54,26 @@ class Reference:
             c = [self.index_of_id[evs[k][1]] for k in range(len(evs) - 1)]
             self.spans.append((s, e, c))
 
+    def path(self, idx):
+        """Contexts from the entry point down to idx (the global one left out)."""
+        out = []
+        while idx > 0:
+            out.append(idx)
+            idx = self.ctxs[idx][1]
+        return out[::-1]
+
     def key(self, idx, depth, keep):
+        """depth: None (leaf), D (procedure frames: the path's frames, the
+        entry point at 0; fewer: the innermost) or 'aD' (every scope a
+        level; a shorter path: the context itself)."""
         k = idx
-        if idx != 0 and depth is not None:
-            while self.depth[k] > depth:
+        if idx != 0 and isinstance(depth, str):
+            d = int(depth[1:])
+            while self.depth[k] > d:
                 k = self.ctxs[k][1]
+        elif idx != 0 and depth is not None:
+            frames = [c for c in self.path(idx) if self.ctxs[c][3]]
+            k = frames[min(depth, len(frames) - 1)] if frames else idx
         if keep is not None and k != 0 and not keep[k]:
             return GREY
         return k
@@ -71,16 +92,49 @@ class Reference:
                 kk = self.key(c[k], depth, keep)
                 into[kk] = into.get(kk, 0) + hi - lo
 
-    def tile(self, sel, first, count, t0, t1, width, height, depth, keep):
+    def level_for(self, row, t0, t1, width):
+        """docs/trace.md's rule: the coarsest level L whose buckets of
+        64 * 4^L elements fit width times in the row's elements with a
+        timestamp in [t0, t1); FINE when even level 0's do not."""
+        ts = [e[0] for e in self.rows[row][1]]
+        n, count = len(ts), bisect.bisect_left(ts, t1) - bisect.bisect_left(ts, t0)
+        level = FINE
+        for L in range(14):
+            if L > 0 and n <= bucket_events(L - 1):
+                break
+            if width * bucket_events(L) > count:
+                break
+            level = L
+        return level
+
+    def buckets(self, row, level, a, b, depth, keep, into):
+        """Whole buckets of the level whose first element's timestamp is in
+        [a, b): every element of them with its whole time."""
+        evs, s, e, c = self.rows[row][1], *self.spans[row]
+        size = bucket_events(level)
+        for j in range((len(evs) + size - 1) // size):
+            if a <= evs[j * size][0] < b:
+                for k in range(j * size, min((j + 1) * size, len(evs) - 1)):
+                    if e[k] > s[k]:
+                        kk = self.key(c[k], depth, keep)
+                        into[kk] = into.get(kk, 0) + e[k] - s[k]
+
+    def tile(self, sel, first, count, t0, t1, width, height, depth, keep, levels=None):
+        """levels: per row of the tile its level (FINE: exact per column), as
+        the tile states them; None: every row fine."""
         h = min(height, count)
         cols = [t0 + (t1 - t0) * c // width for c in range(width + 1)]
         out = []
         for r in range(h):
-            members = sel[first + count * r // h: first + count * (r + 1) // h]
+            members = list(range(first + count * r // h, first + count * (r + 1) // h))
             for c in range(width):
                 acc = {}
                 for m in members:
-                    self.times(m, cols[c], cols[c + 1], depth, keep, acc)
+                    level = FINE if levels is None else levels[m - first]
+                    if level == FINE:
+                        self.times(sel[m], cols[c], cols[c + 1], depth, keep, acc)
+                    else:
+                        self.buckets(sel[m], level, cols[c], cols[c + 1], depth, keep, acc)
                 acc = {k: v for k, v in acc.items() if v > 0}
                 total = sum(acc.values())
                 busy = {k: v for k, v in acc.items() if k != 0}

@@ -47,7 +47,10 @@ function(trace_cli name db)
                        ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
 endfunction()
 trace_cli(ping-pong-at ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/ping-pong-mpi --at 1:1679027616700000000)
+trace_cli(ping-pong-at-all-scopes ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/ping-pong-mpi --at 1:1679027616700000000 --scopes all)
+# depth 3 in procedure frames: functions (main, hipMemcpy's callees), not the line scope dadd.hip.cpp:53
 trace_cli(issue-328-depth3 ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/hpcviewer-issue-328 --depth 3)
+trace_cli(issue-328-depth3-all-scopes ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/hpcviewer-issue-328 --depth 3 --scopes all)
 trace_cli(gen-window-depth3 ${TRACE_OUT}/gen --depth 3 --window 1700000000000100000:1700000000000300000)
 trace_cli(gen-gpu-depth2 ${TRACE_OUT}/gen --depth 2 --profiles GPUSTREAM)
 trace_cli(gen-mpi ${TRACE_OUT}/gen --depth 3 --contexts MPI_*)
@@ -66,10 +69,15 @@ if(TRACE_MHD_FOUND)
                    ${TRACE_OUT}/gen)
   set_tests_properties(trace/routes PROPERTIES FIXTURES_REQUIRED trace_gen
                        ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache;HPCDB_SAMPLE_DATA=${HPCDB_SAMPLE_DATA}")
+  # rows long enough that the whole run's cells are whole buckets of the index
+  add_test(NAME trace/generate-dense
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen-dense' && mkdir -p '${TRACE_OUT}' && $<TARGET_FILE:gen_trace_db> --profiles 4 --events 200000 --period 1000 -o '${TRACE_OUT}/gen-dense'")
+  set_tests_properties(trace/generate-dense PROPERTIES FIXTURES_SETUP trace_gen_dense)
   add_test(NAME trace/browser
            COMMAND ${TRACE_DIR}/browser.sh $<TARGET_FILE:trace_serve> $<TARGET_FILE:hpcdb>
-                   ${PROJECT_SOURCE_DIR}/src/lib/page/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace)
-  set_tests_properties(trace/browser PROPERTIES FIXTURES_REQUIRED trace_gen SKIP_RETURN_CODE 77 TIMEOUT 180
+                   ${PROJECT_SOURCE_DIR}/src/lib/page/assets/trace ${TRACE_OUT}/gen ${PROJECT_BINARY_DIR}/screenshots/trace
+                   ${TRACE_OUT}/gen-dense)
+  set_tests_properties(trace/browser PROPERTIES FIXTURES_REQUIRED "trace_gen;trace_gen_dense" SKIP_RETURN_CODE 77 TIMEOUT 240
                        ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
   # the same page served by hpcdb view itself (token, cookie, /assets/trace/)
   add_test(NAME trace/browser-view

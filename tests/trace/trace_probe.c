@@ -5,7 +5,9 @@
  *   info | ctxs | rows | events ROW (the model's elements; not in place)
  *   rowlist [R...] | ctxsel [GLOB] | profsel [PATTERN]   (filters; no argument: none)
  *   tile FIRST COUNT T0 T1 W H DEPTH | stats T0 T1 DEPTH | at ROW TS
- * DEPTH "leaf" for HPCDB_TRACE_LEAF. Each answer (or "error MESSAGE") ends
+ * DEPTH "leaf" for HPCDB_TRACE_LEAF, "D" in procedure frames, "aD" in all
+ * scopes; ctxs prints "ctx INDEX ID PARENT FRAME NAME" (FRAME: 1 for an
+ * entry point or a function scope, the test's own reading of the model). Each answer (or "error MESSAGE") ends
  * with a line "end" and is flushed. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,13 +28,19 @@ static int fail(void) {
   return 0;
 }
 
-static uint32_t depth_of(const char *s) { return !strcmp(s, "leaf") ? HPCDB_TRACE_LEAF : (uint32_t)strtoul(s, NULL, 10); }
+/* "leaf", "D" (procedure frames) or "aD" (all scopes) */
+static uint32_t depth_of(const char *s) {
+  if (!strcmp(s, "leaf")) return HPCDB_TRACE_LEAF;
+  return *s == 'a' ? (uint32_t)strtoul(s + 1, NULL, 10) | HPCDB_TRACE_ALL_SCOPES : (uint32_t)strtoul(s, NULL, 10);
+}
 
 static void print_ctxs(void) {
   for (uint32_t i = 0; i < exp_->n_contexts; i++) {
     const hpcdb_context *c = &exp_->contexts[i];
     const char *name = c->function != HPCDB_NONE ? exp_->functions[c->function].name : c->name;
-    printf("ctx %u %u %d %s\n", i, c->id, c->parent == HPCDB_NONE ? -1 : (int)c->parent, name ? name : "-");
+    printf("ctx %u %u %d %d %s\n", i, c->id, c->parent == HPCDB_NONE ? -1 : (int)c->parent,
+           c->kind == HPCDB_CTX_ENTRY || (c->kind == HPCDB_CTX_NORMAL && c->lexical_type == HPCDB_LEX_FUNCTION),
+           name ? name : "-");
   }
 }
 
@@ -50,14 +58,19 @@ static int events(uint32_t row) {
 static int tile(char **a) {
   hpcdb_tile_request r = {(uint32_t)strtoul(a[0], NULL, 10), (uint32_t)strtoul(a[1], NULL, 10),
                           strtoull(a[2], NULL, 10), strtoull(a[3], NULL, 10), (uint32_t)strtoul(a[4], NULL, 10),
-                          (uint32_t)strtoul(a[5], NULL, 10), depth_of(a[6])};
+                          (uint32_t)strtoul(a[5], NULL, 10), depth_of(a[6]), NULL, NULL};
   uint32_t h;
   hpcdb_tile_cell *cells = calloc((size_t)r.width * (r.height ? r.height : 1) + 1, sizeof *cells);
-  if (!cells || hpcdb_trace_tile(set, &filter, &r, cells, &h) < 0) {
+  r.row_level = malloc(r.count + 1);
+  if (!cells || !r.row_level || hpcdb_trace_tile(set, &filter, &r, cells, &h) < 0) {
     free(cells);
+    free(r.row_level);
     return fail();
   }
-  printf("tile %u\n", h);
+  printf("tile %u", h); /* then each row's level (255: fine) */
+  for (uint32_t i = 0; i < r.count; i++) printf(" %u", r.row_level[i]);
+  printf("\n");
+  free(r.row_level);
   for (uint64_t i = 0; i < (uint64_t)h * r.width; i++)
     printf("%d %u %" PRIu64 " %" PRIu64 "\n", cells[i].ctx == HPCDB_TRACE_EMPTY ? -1 : cells[i].ctx == HPCDB_TRACE_GREY ? -2 : (int)cells[i].ctx,
            cells[i].n_ctx, cells[i].ctx_ns, cells[i].total_ns);

@@ -5,12 +5,16 @@
  * of trace.db and meta.db it was built from: any difference, a damaged or
  * foreign file, or a line that does not match trace.db's own headers, and
  * the index is built again. Written through a temporary renamed into place.
+ * The directory is read into memory; the pyramid stays in the file, mapped,
+ * and is read through bounds-checked accessors (trace_pyramid.c).
  *
  * Layout (little-endian): "HPCDBTIX", u32 version, u32 nLines, the two keys
- * (6 x u64 each), u64 nDir, u32 pathLen, u32 0, u64 nBlk, u64 nHist, the
- * path padded to 8, nLines x {u32 profile, u32 logBuckets, u64 n, rawOff,
- * lo, hi, dirOff, blkOff}, nDir x u32, nBlk x u64, nHist x u32 (contexts),
- * nHist x u64 (times), u64 FNV-1a of everything before it. */
+ * (6 x u64 each), u64 nDir, u32 pathLen, u32 0, u64 nSlots, u64 nEntries,
+ * the path padded to 8, nLines x {u32 profile, u32 logBuckets, u64 n,
+ * rawOff, lo, hi, dirOff}, nDir x u32 padded to 8, the pyramid (nSlots x
+ * u64 offsets, nSlots x u64 timestamps, nEntries x {u32 context, u32
+ * time}), u64 checksum of everything before it (four interleaved FNV-1a
+ * over 8-byte words: fast enough to check a large pyramid on every open). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -22,9 +26,43 @@
 #include "common/error.h"
 #include "query/trace_internal.h"
 
-#define VERSION 2
+#define VERSION 4
 #define HEAD 144
-#define LINE 56
+#define LINE 48
+
+/* Four FNV-1a lanes over 8-byte words, word i in lane i % 4, fed in parts
+ * of any length (a word cut between parts is completed from the next). */
+typedef struct hash {
+  uint64_t h[4], words;
+  uint8_t part[8];
+  uint32_t n_part;
+} hash;
+static void hash_init(hash *x) {
+  memset(x, 0, sizeof *x);
+  for (int i = 0; i < 4; i++) x->h[i] = 0xcbf29ce484222325ull + (uint64_t)i;
+}
+static void hash_word(hash *x, uint64_t w) {
+  uint64_t *h = &x->h[x->words++ & 3];
+  *h = (*h ^ w) * 0x100000001b3ull;
+}
+static void hash_more(hash *x, const uint8_t *p, uint64_t n) {
+  for (; n && x->n_part; n--) {
+    x->part[x->n_part++] = *p++;
+    if (x->n_part == 8) hash_word(x, rd_le64(x->part)), x->n_part = 0;
+  }
+  for (; n >= 8 && (x->words & 3); n -= 8, p += 8) hash_word(x, rd_le64(p));
+  for (; n >= 32; n -= 32, p += 32, x->words += 4) /* the four lanes at once */
+    for (int k = 0; k < 4; k++) x->h[k] = (x->h[k] ^ rd_le64(p + 8 * k)) * 0x100000001b3ull;
+  for (; n >= 8; n -= 8, p += 8) hash_word(x, rd_le64(p));
+  for (; n; n--) x->part[x->n_part++] = *p++;
+}
+static uint64_t hash_end(hash *x) {
+  if (x->n_part) {
+    memset(x->part + x->n_part, 0, 8 - x->n_part);
+    hash_word(x, rd_le64(x->part) ^ x->n_part);
+  }
+  return x->h[0] ^ (x->h[1] * 3) ^ (x->h[2] * 5) ^ (x->h[3] * 7) ^ x->words;
+}
 
 static uint64_t fnv1a(const uint8_t *p, uint64_t n) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -65,10 +103,10 @@ static void put_key(uint8_t *p, const trace_file_key *k) {
   for (int i = 0; i < 6; i++) wr_le64(p + 8 * i, v[i]);
 }
 
-/* The cache file's bytes for this set: header, path, lines, directory. */
-static uint8_t *serialise(const hpcdb_trace_set *t, const char *real, uint64_t *len) {
-  uint64_t plen = strlen(real), ppad = (plen + 7) / 8 * 8;
-  uint64_t n = HEAD + ppad + (uint64_t)t->n_lines * LINE + t->n_dir * 4 + t->n_blk * 8 + t->n_hist * 12 + 8;
+/* The header, path, lines and directory (everything before the pyramid). */
+static uint8_t *serialise_head(const hpcdb_trace_set *t, const char *real, uint64_t *len) {
+  uint64_t plen = strlen(real), ppad = (plen + 7) / 8 * 8, dpad = (t->n_dir * 4 + 7) / 8 * 8;
+  uint64_t n = HEAD + ppad + (uint64_t)t->n_lines * LINE + dpad;
   uint8_t *b = calloc(1, n);
   if (!b) return NULL;
   memcpy(b, "HPCDBTIX", 8);
@@ -78,8 +116,8 @@ static uint8_t *serialise(const hpcdb_trace_set *t, const char *real, uint64_t *
   put_key(b + 64, &t->meta_key);
   wr_le64(b + 112, t->n_dir);
   wr_le32(b + 120, (uint32_t)plen);
-  wr_le64(b + 128, t->n_blk);
-  wr_le64(b + 136, t->n_hist);
+  wr_le64(b + 128, t->pyr.n_slots);
+  wr_le64(b + 136, t->pyr.n_entries);
   memcpy(b + HEAD, real, plen);
   uint8_t *p = b + HEAD + ppad;
   for (uint32_t i = 0; i < t->n_lines; i++, p += LINE) {
@@ -91,48 +129,100 @@ static uint8_t *serialise(const hpcdb_trace_set *t, const char *real, uint64_t *
     wr_le64(p + 24, l->lo);
     wr_le64(p + 32, l->hi);
     wr_le64(p + 40, l->dir_off);
-    wr_le64(p + 48, l->blk_off);
   }
   for (uint64_t i = 0; i < t->n_dir; i++, p += 4) wr_le32(p, t->dir[i]);
-  for (uint64_t i = 0; i < t->n_blk; i++, p += 8) wr_le64(p, t->blk[i]);
-  for (uint64_t i = 0; i < t->n_hist; i++, p += 4) wr_le32(p, t->h_ctx[i]);
-  for (uint64_t i = 0; i < t->n_hist; i++, p += 8) wr_le64(p, t->h_ns[i]);
-  wr_le64(p, fnv1a(b, n - 8));
   *len = n;
   return b;
+}
+
+/* Points the pyramid into the mapped cache file at its offset `at`. */
+static void map_pyramid(hpcdb_trace_set *t, hpcdb_mapped_file *m, uint64_t at, uint64_t n_slots, uint64_t n_entries) {
+  trace_pyr_release(t);
+  t->cache_map = *m;
+  t->pyr.off = m->data + at;
+  t->pyr.ts = t->pyr.off + 8 * n_slots;
+  t->pyr.ent = t->pyr.ts + 8 * n_slots;
+  t->pyr.n_slots = n_slots;
+  t->pyr.n_entries = n_entries;
+}
+
+typedef struct writer {
+  hpcdb_atomic_file f;
+  hash x;
+} writer;
+
+static int write_part(void *arg, const uint8_t *p, uint64_t n) {
+  writer *w = arg;
+  hash_more(&w->x, p, n);
+  return atomic_file_write(&w->f, p, n);
 }
 
 void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   char *real = NULL, *path = cache_file(t, o, &real);
   uint64_t len = 0;
-  uint8_t *bytes = path ? serialise(t, real, &len) : NULL;
-  if (bytes && atomic_file_write_whole(path, bytes, len, 0) == 0) {
+  uint8_t *head = path ? serialise_head(t, real, &len) : NULL, sum[8];
+  writer w;
+  hash_init(&w.x);
+  const trace_pyramid *y = &t->pyr;
+  int rc = head ? atomic_file_open(&w.f, path) : -1;
+  if (rc == 0) {
+    rc = write_part(&w, head, len);
+    if (rc == 0) rc = write_part(&w, y->off, 16 * y->n_slots); /* off and ts: one allocation */
+    if (rc == 0) rc = y->ent ? write_part(&w, y->ent, 8 * y->n_entries) : trace_pyr_unspill(t, write_part, &w);
+    wr_le64(sum, hash_end(&w.x));
+    if (rc == 0) rc = atomic_file_write(&w.f, sum, 8);
+    rc = atomic_file_finish(&w.f, rc);
+  }
+  hpcdb_mapped_file m;
+  if (rc == 0 && mapped_file_open(&m, path) == 0) { /* the pyramid from the file: out of this process's memory */
+    if (m.len == len + 16 * y->n_slots + 8 * y->n_entries + 8) map_pyramid(t, &m, len, y->n_slots, y->n_entries);
+    else mapped_file_close(&m);
+  }
+  if (rc == 0) {
     t->cache_path = path;
     path = NULL;
   }
   hpcdb_clear_error(); /* a cache that cannot be written is no error: the index is in memory */
-  free(bytes);
+  free(head);
   free(path);
   free(real);
 }
 
-/* Takes the index from bytes when they are this set's, line by line checked
- * against trace.db; 1 when taken, 0 when not. */
-static int adopt(hpcdb_trace_set *t, const uint8_t *b, uint64_t n, const char *real) {
+/* The checksum of the mapped file's first n bytes, its pages let go behind. */
+static uint64_t checksum(const hpcdb_mapped_file *m, uint64_t n) {
+  hash x;
+  hash_init(&x);
+  const uint64_t chunk = 1u << 20;
+  for (uint64_t at = 0; at < n; at += chunk) {
+    hash_more(&x, m->data + at, n - at < chunk ? n - at : chunk);
+    mapped_file_release(m, at, chunk);
+  }
+  return hash_end(&x);
+}
+
+/* Takes the index from the mapped file when it is this set's, line by line
+ * checked against trace.db; 1 when taken (the set keeps the mapping), 0
+ * when not. */
+static int adopt(hpcdb_trace_set *t, hpcdb_mapped_file *m, const char *real) {
+  const uint8_t *b = m->data;
+  uint64_t n = m->len;
   uint8_t want[96];
   put_key(want, &t->trace_key);
   put_key(want + 48, &t->meta_key);
   if (n < HEAD + 8 || memcmp(b, "HPCDBTIX", 8) || rd_le32(b + 8) != VERSION || rd_le32(b + 12) != t->n_lines ||
-      memcmp(b + 16, want, 96) || rd_le64(b + n - 8) != fnv1a(b, n - 8))
+      memcmp(b + 16, want, 96))
     return 0;
   uint64_t n_dir = rd_le64(b + 112), plen = rd_le32(b + 120), ppad = (plen + 7) / 8 * 8, need;
-  uint64_t n_blk = rd_le64(b + 128), n_hist = rd_le64(b + 136);
-  if (plen != strlen(real) || n_dir > n / 4 || n_blk > n / 8 || n_hist > n / 12 || !mul_ok(t->n_lines, LINE, &need) ||
-      HEAD + ppad + need + n_dir * 4 + n_blk * 8 + n_hist * 12 + 8 != n || memcmp(b + HEAD, real, plen))
+  uint64_t n_slots = rd_le64(b + 128), n_entries = rd_le64(b + 136);
+  if (plen != strlen(real) || n_dir > n / 4 || n_slots > n / 16 || n_entries > n / 8 ||
+      !mul_ok(t->n_lines, LINE, &need))
+    return 0;
+  uint64_t dpad = (n_dir * 4 + 7) / 8 * 8, at = HEAD + ppad + need + dpad;
+  if (at > n || 16 * n_slots + 8 * n_entries + 8 != n - at || memcmp(b + HEAD, real, plen) ||
+      rd_le64(b + n - 8) != checksum(m, n - 8))
     return 0;
   trace_sort_lines(t);
-  const uint8_t *p = b + HEAD + ppad, *d = p + (uint64_t)t->n_lines * LINE, *bk = d + 4 * n_dir, *hc = bk + 8 * n_blk,
-                *hn = hc + 4 * n_hist;
+  const uint8_t *p = b + HEAD + ppad, *d = p + need;
   for (uint32_t i = 0; i < t->n_lines; i++, p += LINE) {
     trace_line *l = &t->lines[i];
     uint32_t lg = rd_le32(p + 4);
@@ -144,47 +234,27 @@ static int adopt(hpcdb_trace_set *t, const uint8_t *b, uint64_t n, const char *r
     l->lo = rd_le64(p + 24);
     l->hi = rd_le64(p + 32);
     l->dir_off = off;
-    l->blk_off = rd_le64(p + 48);
     if (l->n && (line_ts(l, 0) != l->lo || line_ts(l, l->n - 1) != l->hi)) return 0;
     for (uint64_t k = 0; k <= nb; k++) {
       uint32_t v = rd_le32(d + 4 * (off + k));
       if (v > l->n || (k && v < rd_le32(d + 4 * (off + k - 1))) || (k == nb && v != l->n)) return 0;
     }
-    uint64_t nbl = line_blocks(l), prev = 0;
-    if (l->blk_off > n_blk || nbl + 1 > n_blk - l->blk_off) return 0;
-    for (uint64_t j = 0; j <= nbl; j++) { /* block offsets ascend inside the histograms */
-      uint64_t v = rd_le64(bk + 8 * (l->blk_off + j)) & ~TRACE_BLOCK_WALK;
-      if (v > n_hist || v < prev) return 0;
-      prev = v;
-    }
   }
-  for (uint64_t h = 0; h < n_hist; h++)
-    if (rd_le32(hc + 4 * h) >= t->exp->n_contexts) return 0;
+  if (trace_pyr_slots(t) != n_slots) return 0;
   t->dir = malloc((n_dir ? n_dir : 1) * sizeof *t->dir);
-  t->blk = malloc((n_blk ? n_blk : 1) * sizeof *t->blk);
-  t->h_ctx = malloc((n_hist ? n_hist : 1) * sizeof *t->h_ctx);
-  t->h_ns = malloc((n_hist ? n_hist : 1) * sizeof *t->h_ns);
-  if (!t->dir || !t->blk || !t->h_ctx || !t->h_ns) return 0; /* freed by close or the rebuild */
+  if (!t->dir) return 0; /* freed by close or the rebuild */
   for (uint64_t k = 0; k < n_dir; k++) t->dir[k] = rd_le32(d + 4 * k);
-  for (uint64_t k = 0; k < n_blk; k++) t->blk[k] = rd_le64(bk + 8 * k);
-  for (uint64_t k = 0; k < n_hist; k++) t->h_ctx[k] = rd_le32(hc + 4 * k), t->h_ns[k] = rd_le64(hn + 8 * k);
   t->n_dir = n_dir;
-  t->n_blk = n_blk;
-  t->n_hist = n_hist;
+  map_pyramid(t, m, at, n_slots, n_entries);
   return 1;
 }
 
 int trace_cache_load(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   char *real = NULL, *path = cache_file(t, o, &real);
-  FILE *fp = path ? fopen(path, "rb") : NULL;
-  struct stat st;
-  int taken = 0;
-  if (fp && fstat(fileno(fp), &st) == 0 && st.st_size > 0) {
-    uint8_t *b = malloc((size_t)st.st_size);
-    if (b && fread(b, 1, (size_t)st.st_size, fp) == (size_t)st.st_size) taken = adopt(t, b, (uint64_t)st.st_size, real);
-    free(b);
-  }
-  if (fp) fclose(fp);
+  hpcdb_mapped_file m;
+  int taken = path && mapped_file_open(&m, path) == 0;
+  hpcdb_clear_error();
+  if (taken && !(taken = m.data && adopt(t, &m, real))) mapped_file_close(&m);
   if (taken) t->cache_path = path;
   else free(path);
   free(real);

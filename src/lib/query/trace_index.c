@@ -2,8 +2,8 @@
 /* The index, built in one pass over every element: each line is checked
  * (timestamps never decrease, every context id is in the tree) and split
  * into 2^k time buckets of about BUCKET_EVENTS elements, recording where
- * each bucket's elements begin; every TRACE_BLOCK_BUCKETS buckets make a
- * block with the time of each context in it (trace_blocks.c). Locating a
+ * each bucket's elements begin, and the pyramid's level 0 is accumulated
+ * (trace_pyramid.c builds the levels above at each line's end). Locating a
  * time then reads one directory entry and searches a bucket, instead of a
  * binary search over the whole line in the mapping.
  *
@@ -88,23 +88,25 @@ typedef struct half {
   const uint32_t *slot;
   progress *g;
   uint32_t first, end; /* lines [first, end) */
-  trace_blocks_acc acc;
+  trace_pyr_build acc;
   int rc;
   char error[1024];
 } half;
 
 /* One line, checked and indexed. `raw` is a constant where this is inlined:
  * the loop is compiled once for elements in place and once for the model's
- * arrays. */
+ * arrays. Processing element k adds element k-1's time (it ends at k's
+ * timestamp) to the current level-0 bucket, which is complete once element
+ * (j+1)*E0 is processed. */
 static inline __attribute__((always_inline)) int index_line(half *h, trace_line *l, uint32_t row, const int raw) {
   hpcdb_trace_set *t = h->t;
-  trace_blocks_acc *a = &h->acc;
-  const uint64_t n = l->n, nb = (uint64_t)1 << l->log_buckets, nbl = line_blocks(l);
+  trace_pyr_build *a = &h->acc;
+  const uint64_t n = l->n, nb = (uint64_t)1 << l->log_buckets, E0 = (uint64_t)1 << TRACE_LOG_E0;
   const uint32_t *slot = h->slot, n_ids = t->n_ids, unknown = t->exp->n_contexts;
   uint32_t *dir = t->dir + l->dir_off, *touched = a->touched;
-  uint64_t *blk = t->blk + l->blk_off, *ns = a->ns;
+  uint64_t *ns = a->ns;
   const uint8_t *p = l->raw;
-  uint64_t b = 0, released = 0;
+  uint64_t b = 0, released = 0, release_at = RELEASE_EVERY, flush_at = E0, bucket = 0;
   uint32_t bad = 0;
   l->lo = l->hi = 0;
   if (n) {
@@ -113,15 +115,16 @@ static inline __attribute__((always_inline)) int index_line(half *h, trace_line 
   }
   uint64_t next = l->lo, prev_ts = l->lo;
   uint32_t prev = unknown, nt = 0;
-  a->block = 0;
-  for (uint64_t k = 0, stop = n < RELEASE_EVERY ? n : RELEASE_EVERY; k < n;) {
-    /* the hot loop: elements up to the next bucket or release point */
+  for (uint64_t k = 0; k < n;) {
+    uint64_t stop = release_at < flush_at + 1 ? release_at : flush_at + 1;
+    if (stop > n) stop = n;
+    /* the hot loop: elements up to the next time bucket, level-0 bucket or release point */
     for (; k < stop; k++) {
       uint64_t ts = raw ? rd_le64(p + 12 * k) : l->ts[k];
       uint32_t id = raw ? rd_le32(p + 12 * k + 8) : l->ctx[k];
       uint32_t s = slot[id < n_ids ? id : n_ids];
       bad |= (ts < prev_ts) | (s == unknown);
-      uint64_t dt = ts - prev_ts; /* the previous element's time, in its block */
+      uint64_t dt = ts - prev_ts; /* the previous element's time, in its bucket */
       touched[nt] = prev;
       nt += (ns[prev] == 0) & (dt != 0);
       ns[prev] += dt;
@@ -129,24 +132,26 @@ static inline __attribute__((always_inline)) int index_line(half *h, trace_line 
       prev = s;
       if (ts >= next) break;
     }
-    if (k < stop) { /* element k starts a new bucket (rarely more than one) */
+    if (k < stop) { /* element k starts a new time bucket (rarely more than one) */
       while (b < nb && prev_ts >= next) {
         dir[b++] = (uint32_t)k;
         next = b < nb ? bucket_start(l->lo, l->hi, nb, b) : UINT64_MAX;
       }
-      if (nbl && ((b - 1) >> TRACE_LOG_BLOCK) > a->block) {
-        a->n_touched = nt;
-        if ((h->rc = trace_blocks_flush_to(a, blk, (b - 1) >> TRACE_LOG_BLOCK)) < 0) return h->rc;
-        nt = 0;
-      }
       k++;
-      continue;
     }
-    if (bad) break;
-    if (raw) mapped_file_release(&t->map, l->raw_off + 12 * released, 12 * (k - released));
-    report(h->g, k - released);
-    released = k;
-    stop = n - k < RELEASE_EVERY ? n : k + RELEASE_EVERY;
+    if (k == flush_at + 1) { /* element flush_at is in: level-0 bucket `bucket` is complete */
+      a->n_touched = nt;
+      if ((h->rc = trace_pyr_flush(t, l, a, bucket++)) < 0) return h->rc;
+      nt = 0;
+      flush_at += E0;
+    }
+    if (k == release_at || k == n) {
+      if (bad) break;
+      if (raw) mapped_file_release(&t->map, l->raw_off + 12 * released, 12 * (k - released));
+      report(h->g, k - released);
+      released = k;
+      release_at = k + RELEASE_EVERY;
+    }
   }
   a->n_touched = nt;
   if (bad) {
@@ -155,9 +160,7 @@ static inline __attribute__((always_inline)) int index_line(half *h, trace_line 
     return name_the_fault(t, l, row);
   }
   while (b <= nb) dir[b++] = (uint32_t)n;
-  if (raw) mapped_file_release(&t->map, l->raw_off + 12 * released, 12 * (n - released));
-  report(h->g, n - released);
-  return trace_blocks_end_line(a, blk, nbl);
+  return trace_pyr_end_line(t, l, a);
 }
 
 static int index_line_raw(half *h, trace_line *l, uint32_t row) { return index_line(h, l, row, 1); }
@@ -165,7 +168,7 @@ static int index_line_model(half *h, trace_line *l, uint32_t row) { return index
 
 static void *run_half(void *arg) {
   half *h = arg;
-  h->rc = trace_blocks_begin(h->t, &h->acc);
+  h->rc = trace_pyr_begin(h->t, &h->acc);
   for (uint32_t i = h->first; h->rc == 0 && i < h->end; i++) {
     trace_line *l = &h->t->lines[i];
     h->rc = l->raw ? index_line_raw(h, l, i) : index_line_model(h, l, i);
@@ -174,9 +177,9 @@ static void *run_half(void *arg) {
   return NULL;
 }
 
-/* Sizes each line's directory and blocks; the lines where the elements halve. */
+/* Sizes each line's directory and pyramid; the lines where the elements halve. */
 static int lay_out(hpcdb_trace_set *t, uint32_t *mid, uint64_t *n_events) {
-  uint64_t total = 0, blocks = 0, events = 0, seen = 0;
+  uint64_t total = 0, events = 0, seen = 0;
   for (uint32_t i = 0; i < t->n_lines; i++) {
     trace_line *l = &t->lines[i];
     if (l->n >= UINT32_MAX)
@@ -185,8 +188,6 @@ static int lay_out(hpcdb_trace_set *t, uint32_t *mid, uint64_t *n_events) {
     l->log_buckets = log_buckets_for(l->n);
     l->dir_off = total;
     total += ((uint64_t)1 << l->log_buckets) + 1;
-    l->blk_off = blocks;
-    blocks += line_blocks(l) + 1;
     events += l->n;
   }
   *mid = t->n_lines;
@@ -195,44 +196,11 @@ static int lay_out(hpcdb_trace_set *t, uint32_t *mid, uint64_t *n_events) {
     for (uint32_t i = 0; i < t->n_lines && *mid == t->n_lines; i++)
       if ((seen += t->lines[i].n) >= events / 2) *mid = i + 1;
   free(t->dir);
-  free(t->blk);
-  free(t->h_ctx);
-  free(t->h_ns);
-  t->h_ctx = NULL;
-  t->h_ns = NULL;
-  t->n_hist = 0;
   t->dir = malloc(total * sizeof *t->dir);
-  t->blk = malloc(blocks * sizeof *t->blk);
-  if (!t->dir || !t->blk)
+  if (!t->dir)
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace index of %llu entries", (unsigned long long)total);
   t->n_dir = total;
-  t->n_blk = blocks;
-  return 0;
-}
-
-/* The two halves' histograms as one: the second's block offsets move past
- * the first's histograms. */
-static int join_halves(hpcdb_trace_set *t, half *h) {
-  uint64_t n0 = h[0].acc.n_out, n1 = h[1].acc.n_out;
-  for (uint32_t i = h[1].first; i < h[1].end; i++) {
-    const trace_line *l = &t->lines[i];
-    for (uint64_t j = 0; j <= line_blocks(l); j++) t->blk[l->blk_off + j] += n0;
-  }
-  t->h_ctx = h[0].acc.out_ctx;
-  t->h_ns = h[0].acc.out_ns;
-  h[0].acc.out_ctx = NULL;
-  h[0].acc.out_ns = NULL;
-  if (n1) {
-    uint32_t *c = realloc(t->h_ctx, (n0 + n1) * sizeof *c);
-    if (c) t->h_ctx = c;
-    uint64_t *s = c ? realloc(t->h_ns, (n0 + n1) * sizeof *s) : NULL;
-    if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's histograms");
-    t->h_ns = s;
-    memcpy(t->h_ctx + n0, h[1].acc.out_ctx, n1 * sizeof *c);
-    memcpy(t->h_ns + n0, h[1].acc.out_ns, n1 * sizeof *s);
-  }
-  t->n_hist = n0 + n1;
-  return 0;
+  return trace_pyr_lay_out(t);
 }
 
 int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
@@ -253,10 +221,10 @@ int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   if (helped) worker_join(&helper);
   else if (mid < t->n_lines && h[0].rc == 0) run_half(&h[1]);
   int rc = h[0].rc < 0 ? hpcdb_fail(h[0].rc, "%s", h[0].error)
-           : h[1].rc < 0 ? hpcdb_fail(h[1].rc, "%s", h[1].error)
-                         : join_halves(t, h);
-  trace_blocks_free(&h[0].acc);
-  trace_blocks_free(&h[1].acc);
+           : h[1].rc < 0 ? hpcdb_fail(h[1].rc, "%s", h[1].error) : 0;
+  if (rc == 0) trace_pyr_join(t, &h[0].acc, &h[1].acc, mid);
+  trace_pyr_free(&h[0].acc);
+  trace_pyr_free(&h[1].acc);
   free(slot);
   return rc;
 }

@@ -4,18 +4,37 @@
 #define HPCDB_QUERY_TRACE_INTERNAL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/bytes.h"
 #include "common/mapped_file.h"
 #include "hpcdb/trace_query.h"
 
+/* The pyramid (trace_pyramid.c): per line, levels of buckets of
+ * consecutive elements, bucket j of level L holding elements [j*E_L,
+ * (j+1)*E_L) with E_L = 64 * 4^L (the line's last bucket may be shorter;
+ * level L exists when L == 0 or the line has more than E_(L-1) elements, so
+ * the top level is one bucket). Each bucket's histogram is the time each
+ * context (model index, ascending) covers through the bucket's elements,
+ * each from its timestamp to the next element's (the line's last lasting
+ * none). */
+#define TRACE_LOG_E0 6
+#define TRACE_LOG_FANOUT 2
+#define TRACE_MAX_LEVELS 14
+static inline uint32_t trace_level_log(uint32_t level) { return TRACE_LOG_E0 + TRACE_LOG_FANOUT * level; }
+static inline uint64_t trace_level_buckets(uint64_t n, uint32_t level) {
+  return n ? ((n - 1) >> trace_level_log(level)) + 1 : 1;
+}
+
 /* One trace line: its elements either in place in trace.db (raw, 12 bytes
  * each, little-endian) or in the model's arrays (ts, ctx). The directory
- * (the index) splits [lo, hi] into 2^log_buckets buckets: dir[b] is the first
- * element whose bucket is >= b, dir[2^log_buckets] = n. */
+ * splits [lo, hi] into 2^log_buckets time buckets: dir[b] is the first
+ * element whose time bucket is >= b, dir[2^log_buckets] = n. slot[L]: the
+ * first of this line's nb_L + 1 slots of level L in the pyramid. */
 typedef struct trace_line {
   uint32_t profile;
   uint32_t log_buckets;
+  uint32_t n_levels;
   uint64_t n;
   uint64_t raw_off; /* in place: offset of the first element in trace.db */
   const uint8_t *raw;
@@ -23,22 +42,27 @@ typedef struct trace_line {
   const uint32_t *ctx;
   uint64_t lo, hi; /* first and last timestamp (0, 0 when empty) */
   uint64_t dir_off; /* first entry of this line's directory in the set's dir */
-  uint64_t blk_off; /* first of this line's n_blocks + 1 entries in the set's blk */
+  uint64_t slot[TRACE_MAX_LEVELS];
 } trace_line;
 
-/* The coarse level: a block is TRACE_BLOCK_BUCKETS buckets; its histogram
- * holds, per context (model index, ascending), the time of the block's
- * elements [dir[j*B], dir[(j+1)*B]) (each from its timestamp to the next
- * element's, the line's last lasting none). blk[j] is the offset of block
- * j's first entry in h_ctx / h_ns (blk[n_blocks] the end); TRACE_BLOCK_WALK
- * set: a block of too many contexts, whose elements are read instead. */
-#define TRACE_LOG_BLOCK 6
-#define TRACE_BLOCK_BUCKETS (1u << TRACE_LOG_BLOCK)
-#define TRACE_BLOCK_MAX_CTX 64
-#define TRACE_BLOCK_WALK (1ull << 63)
-static inline uint64_t line_blocks(const trace_line *l) {
-  return l->log_buckets >= TRACE_LOG_BLOCK ? (uint64_t)1 << (l->log_buckets - TRACE_LOG_BLOCK) : 0;
-}
+/* The pyramid's bytes (little-endian; built in memory or mapped from the
+ * cache file, read only through the accessors, which check bounds): per
+ * slot, off (u64: the bucket's first entry, TRACE_WALK set when the bucket
+ * keeps no histogram and is read through its children or elements; the
+ * line's last slot of a level: the end) and ts (u64: the bucket's first
+ * element's timestamp; last slot: the line's last timestamp); per entry
+ * (8 bytes), ctx (u32) and ns (u32). While the index is built, the entries
+ * go to two temporary files (spill, one per half of the lines), then to the
+ * cache file or to memory. */
+#define TRACE_WALK (1ull << 63)
+typedef struct trace_pyramid {
+  const uint8_t *off, *ts, *ent;
+  uint64_t n_slots, n_entries;
+  uint8_t *owned; /* built in memory: one allocation holding off and ts */
+  uint8_t *owned_entries;
+  FILE *spill[2];
+  uint64_t spilled[2];
+} trace_pyramid;
 
 /* What identifies a file's version: a rewrite in place changes one of these. */
 typedef struct trace_file_key {
@@ -56,12 +80,13 @@ struct hpcdb_trace_set {
   uint32_t n_lines;
   uint32_t *dir;
   uint64_t n_dir;
-  uint64_t *blk, n_blk;
-  uint32_t *h_ctx;
-  uint64_t *h_ns, n_hist;
+  trace_pyramid pyr;
+  hpcdb_mapped_file cache_map; /* the cache file, when the pyramid is read from it */
   uint32_t *idx_of_id; /* context id -> model index (HPCDB_NONE: unknown) */
   uint32_t n_ids;
   uint32_t *depth;     /* per model context: 0 for entry points (and the global context) */
+  uint32_t *frame_of;  /* per model context: its innermost procedure frame (itself when one), HPCDB_NONE */
+  uint32_t *frame_depth; /* per procedure frame: its depth in frames (entry points 0) */
   uint64_t n_events, t_min, t_max;
   int from_cache;
   char *cache_path;
@@ -88,30 +113,81 @@ int trace_check_unchanged(const hpcdb_trace_set *t);
  * order, known context) and builds the directory in one pass. */
 int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o);
 void trace_sort_lines(hpcdb_trace_set *t);
-/* trace_blocks.c: the histograms of the blocks of the lines one index pass
- * reads (a pass runs on each half of the lines at once, each with its own
- * accumulator). ns[slot] is the time of each context (model index; slot
- * n_contexts: an unknown id, until the pass stops) in the current block,
- * touched[] the slots with time (one spare entry: the pass writes it
- * branch-free); finished blocks go to out_ctx / out_ns. */
-typedef struct trace_blocks_acc {
+/* trace_pyramid.c. An accumulator of time per key slot (model context
+ * index after the depth; grey_slot for the filtered-out ones): ns per slot,
+ * touched the slots with time (one spare entry: adds are branch-free). */
+typedef struct trace_acc {
   uint64_t *ns;
   uint32_t *touched;
   uint32_t n_touched;
-  uint64_t block;
-  uint32_t *out_ctx;
-  uint64_t *out_ns, n_out, cap;
-} trace_blocks_acc;
-int trace_blocks_begin(const hpcdb_trace_set *t, trace_blocks_acc *a);
-/* Completes the line's blocks before `block` (blk: the line's entries). */
-int trace_blocks_flush_to(trace_blocks_acc *a, uint64_t *blk, uint64_t block);
-/* After the line's last element: its remaining blocks and the end offset. */
-int trace_blocks_end_line(trace_blocks_acc *a, uint64_t *blk, uint64_t n_blocks);
-void trace_blocks_free(trace_blocks_acc *a);
-/* Adds to ns[] (per key slot) the time line l spends in [t0, t1), through
- * the blocks wholly inside the window and the elements elsewhere. */
-int trace_window_sum(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1, const uint32_t *keys,
-                     uint64_t *ns, uint32_t grey_slot);
+  uint32_t grey_slot;
+  const uint32_t *slot_of_id; /* per context id: its slot for this query (HPCDB_NONE: not in the tree) */
+  const uint32_t *keys;       /* per model context: its key at the depth after the filter */
+} trace_acc;
+static inline void trace_acc_add(trace_acc *a, uint32_t slot, uint64_t ns) {
+  a->touched[a->n_touched] = slot;
+  a->n_touched += a->ns[slot] == 0;
+  a->ns[slot] += ns;
+}
+/* An accumulator for a query (slot_of_id built from keys); free with
+ * trace_acc_free. */
+int trace_acc_init(const hpcdb_trace_set *t, trace_acc *a, const uint32_t *keys);
+void trace_acc_free(trace_acc *a);
+/* The pyramid's accessors; a value out of bounds makes the read return
+ * HPCDB_ECORRUPT (a damaged cache). */
+static inline uint64_t trace_slot_ts(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j) {
+  uint64_t s = l->slot[level] + j;
+  return s < t->pyr.n_slots ? rd_le64(t->pyr.ts + 8 * s) : UINT64_MAX;
+}
+/* Adds bucket j of level `level` of line l (its histogram, or its
+ * children's, or at level 0 its elements). */
+int trace_add_bucket(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j, trace_acc *a);
+/* Adds the time of l's elements from element k on clipped to [a, b), using
+ * whole buckets where they fit, up to the element in effect at b; *done = 1
+ * when b or the line's end was reached. Returns the element it stopped at. */
+uint64_t trace_sum_span(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t a, uint64_t b,
+                        trace_acc *ac, int *done, int *rc);
+/* What the index pass keeps per thread to build the pyramid of the lines it
+ * reads: level 0 from the elements, the levels above from level 0. The
+ * current line's entries are in ent (grown); at its end they go to spill,
+ * which holds `spilled` entries before them (the offsets count from spill's
+ * start). */
+typedef struct trace_pyr_build {
+  uint64_t *ns;
+  uint32_t *touched;
+  uint32_t n_touched;
+  uint8_t *ent;
+  uint64_t n_out, cap;
+  FILE *spill;
+  uint64_t spilled;
+} trace_pyr_build;
+int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a);
+void trace_pyr_free(trace_pyr_build *a);
+/* Level 0's bucket j of l is complete (its time is in a->ns / touched). */
+int trace_pyr_flush(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint64_t j);
+/* After the line's last element: level 0's end, then the levels above. */
+int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a);
+/* Sets each line's levels and slots from its n; the number of slots. */
+uint64_t trace_pyr_slots(hpcdb_trace_set *t);
+/* The same, and allocates off / ts for building. */
+int trace_pyr_lay_out(hpcdb_trace_set *t);
+/* The halves' entries as one (the second's offsets move past the first's);
+ * the set takes their spill files. */
+void trace_pyr_join(hpcdb_trace_set *t, trace_pyr_build *h0, trace_pyr_build *h1, uint32_t first1);
+/* Hands the spilled entries, in order, in parts to put (which returns 0 or
+ * a negative hpcdb_status); the spill files stay (trace_pyr_release closes
+ * them). */
+int trace_pyr_unspill(hpcdb_trace_set *t, int (*put)(void *, const uint8_t *, uint64_t), void *arg);
+/* The spilled entries into memory (the index without a cache file). */
+int trace_pyr_load_spilled(hpcdb_trace_set *t);
+void trace_pyr_release(hpcdb_trace_set *t);
+/* After a query: the pages of the mapped pyramid it read leave this
+ * process's resident set (they stay in the page cache). */
+void trace_pyr_let_go(const hpcdb_trace_set *t);
+/* The same for buckets [j0, j1) of line l's level (their slots and entries). */
+void trace_pyr_let_go_buckets(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j0, uint64_t j1);
+/* The per-query tables: per id its slot (keys applied; grey: n_contexts). */
+int trace_window_sum(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1, trace_acc *ac);
 /* trace_cache.c: the index from / to the cache. load: 1 when taken from it. */
 int trace_cache_load(hpcdb_trace_set *t, const hpcdb_trace_options *o);
 void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o);

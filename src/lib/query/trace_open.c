@@ -37,8 +37,8 @@ static int open_in_place(hpcdb_trace_set *t, const char *dir, const hpcdb_trace_
     return 0;
   }
   HPCDB_TRY(trace_index_build(t, o));
-  if (!(o && (o->flags & HPCDB_TRACE_NO_CACHE))) trace_cache_store(t, o);
-  return 0;
+  if (!(o && (o->flags & HPCDB_TRACE_NO_CACHE))) trace_cache_store(t, o); /* the pyramid then mapped from it */
+  return t->pyr.ent ? 0 : trace_pyr_load_spilled(t);
 }
 
 static int open_model(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
@@ -51,7 +51,8 @@ static int open_model(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
     t->lines[i] = (trace_line){.profile = tr->profile, .n = tr->n, .raw_off = i, .ts = tr->timestamps,
                                .ctx = tr->ctx_ids};
   }
-  return trace_index_build(t, o);
+  HPCDB_TRY(trace_index_build(t, o));
+  return trace_pyr_load_spilled(t);
 }
 
 int hpcdb_trace_open(hpcdb_trace_set **out, const hpcdb_experiment *exp, const char *db_dir,
@@ -99,11 +100,12 @@ void hpcdb_trace_close(hpcdb_trace_set *t) {
   free(t->meta_path);
   free(t->lines);
   free(t->dir);
-  free(t->blk);
-  free(t->h_ctx);
-  free(t->h_ns);
+  trace_pyr_release(t);
+  mapped_file_close(&t->cache_map);
   free(t->idx_of_id);
   free(t->depth);
+  free(t->frame_of);
+  free(t->frame_depth);
   free(t->cache_path);
   hpcdb_source_close(t->owner); /* last: the experiment is the source's */
   free(t);

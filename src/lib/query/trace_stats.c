@@ -22,9 +22,11 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
   if (t1 < t0) return hpcdb_fail(HPCDB_EINVAL, "the window [%llu, %llu) ends before it starts",
                                  (unsigned long long)t0, (unsigned long long)t1);
   uint32_t *keys = NULL;
-  uint64_t *ns = calloc(n_ctx + 1, sizeof *ns);
-  int rc = ns ? trace_keys(t, depth, filter ? filter->ctx_keep : NULL, &keys) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (uint32_t r = 0; rc == 0 && r < rows; r++) rc = trace_window_sum(t, &t->lines[trace_sel_row(filter, r)], t0, t1, keys, ns, n_ctx);
+  trace_acc ac = {0};
+  int rc = trace_keys(t, depth, filter ? filter->ctx_keep : NULL, &keys);
+  if (rc == 0) rc = trace_acc_init(t, &ac, keys);
+  for (uint32_t r = 0; rc == 0 && r < rows; r++) rc = trace_window_sum(t, &t->lines[trace_sel_row(filter, r)], t0, t1, &ac);
+  const uint64_t *ns = ac.ns;
   uint32_t count = 0;
   for (uint32_t s = 0; rc == 0 && s <= n_ctx; s++) count += ns[s] != 0;
   hpcdb_trace_share *sh = rc == 0 ? malloc((count ? count : 1) * sizeof *sh) : NULL;
@@ -41,8 +43,9 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
   } else {
     free(sh);
   }
+  trace_acc_free(&ac);
   free(keys);
-  free(ns);
+  trace_pyr_let_go(t);
   return rc;
 }
 

@@ -1,36 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Tiles: per cell, the time each context (at the asked depth) covers in the
- * cell, summed over the cell's rows, from the elements themselves. Each row
- * keeps a cursor on the element in effect at the current column's start, so
- * a tile reads each element of its window once (plus once per column an
- * element spans) and locates each row's start through the index. The cell
- * rows are split in two halves, one on a helper thread. */
+/* Tiles and their summary: per cell, the time each context (at the asked
+ * depth) covers, summed over the cell's rows. A fine row keeps a cursor on
+ * the element in effect at the current column's start and adds its
+ * elements clipped to each column (whole buckets where a column holds
+ * them); a coarse row keeps a cursor on its level's buckets and adds the
+ * whole buckets starting in each column (hpcdb_tile_scale). The work is
+ * split in two halves, one on a helper thread. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 #include "common/worker.h"
 #include "query/trace_internal.h"
 
-typedef struct acc {
-  uint64_t *ns;      /* per key slot: model context index, or n_contexts for the grey ones */
-  uint32_t *touched; /* slots with time in the current cell (one spare entry: see add) */
-  uint32_t n_touched;
-  uint32_t grey_slot;
-  const uint32_t *slot_of_id; /* per context id: its slot for this query (HPCDB_NONE: not in the tree) */
-  const uint32_t *keys;       /* per model context: its key at the depth after the filter */
-} acc;
-
-/* Adds ns > 0 to a slot. Branch-free: the slot is always written after the
- * touched ones and counted only when it had no time yet. */
-static inline void add_slot(acc *a, uint32_t slot, uint64_t ns) {
-  a->touched[a->n_touched] = slot;
-  a->n_touched += a->ns[slot] == 0;
-  a->ns[slot] += ns;
-}
-
 /* The cell from the accumulated times; the accumulator is cleared. */
-static void finish(acc *a, hpcdb_tile_cell *cell) {
+static void finish(trace_acc *a, hpcdb_tile_cell *cell) {
   uint32_t best = HPCDB_NONE;
   uint64_t total = 0;
   for (uint32_t i = 0; i < a->n_touched; i++) {
@@ -48,146 +33,130 @@ static void finish(acc *a, hpcdb_tile_cell *cell) {
   a->n_touched = 0;
 }
 
-static int unknown_id(const hpcdb_trace_set *t, uint32_t id) {
-  return hpcdb_fail_at(HPCDB_ECORRUPT, t->trace_path ? t->trace_path : "trace", "trace line", 0, "context-id",
-                       "an element names context %u, which the tree does not have", id);
+/* Elements (fine) or buckets (coarse) a row's cursor leaves behind before
+ * their pages are let go (48 KB of elements, about 40 KB of buckets: a
+ * thousand rows hold under 50 MB). */
+#define RELEASE_BEHIND 0x1000
+#define RELEASE_BUCKETS 0x100
+
+/* One row's cursor: fine, the element in effect at the column's start
+ * (UINT64_MAX: before the first); coarse, the next bucket of its level;
+ * first_el the first element or bucket not yet let go. */
+typedef struct row_cursor {
+  const trace_line *l;
+  uint32_t level;
+  uint64_t cur, first_el;
+} row_cursor;
+
+static void cursor_start(const hpcdb_trace_set *t, row_cursor *rc, const trace_line *l, uint32_t level, uint64_t t0) {
+  rc->l = l;
+  rc->level = level;
+  if (level == HPCDB_TILE_FINE) {
+    rc->cur = trace_locate(t, l, t0);
+    rc->first_el = rc->cur == UINT64_MAX ? 0 : rc->cur;
+    return;
+  }
+  uint64_t lo = 0, hi = trace_level_buckets(l->n, level); /* the first bucket starting at or after t0 */
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (trace_slot_ts(t, l, level, mid) >= t0) hi = mid;
+    else lo = mid + 1;
+  }
+  rc->cur = rc->first_el = lo;
+  trace_pyr_let_go_buckets(t, l, level, 0, trace_level_buckets(l->n, level)); /* the pages the search mapped */
 }
 
-/* Adds elements k, k+1, ... of l clipped to [a, b), up to element `stop`
- * (not included) or the element in effect at b; *done = 1 in the latter case
- * (or when the line ends). Returns the element it stopped at. The hot loop
- * of a tile: the accumulator lives in locals, written back once. */
-static uint64_t walk_elements(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t stop, uint64_t a,
-                              uint64_t b, acc *ac, int *done, int *rc) {
-  if (k + 1 >= l->n) {
-    *done = 1;
-    return k;
-  }
-  uint64_t *ns = ac->ns, s = line_ts(l, k);
-  uint32_t *touched = ac->touched, n_touched = ac->n_touched;
-  const uint32_t *slot_of_id = ac->slot_of_id, n_ids = t->n_ids;
-  for (; k < stop; k++) {
-    uint64_t e = line_ts(l, k + 1), from = s < a ? a : s, end = e < b ? e : b;
-    if (end > from) {
-      uint32_t id = line_ctx(l, k), slot = id < n_ids ? slot_of_id[id] : HPCDB_NONE;
-      if (slot == HPCDB_NONE) {
-        *rc = unknown_id(t, id);
-        *done = 1;
-        break;
-      }
-      touched[n_touched] = slot; /* branch-free, as add_slot */
-      n_touched += ns[slot] == 0;
-      ns[slot] += end - from;
+/* Adds row rc's share of the column [a, b). */
+static int cursor_column(const hpcdb_trace_set *t, row_cursor *rc, uint64_t a, uint64_t b, trace_acc *ac) {
+  const trace_line *l = rc->l;
+  if (rc->level != HPCDB_TILE_FINE) {
+    uint64_t nb = trace_level_buckets(l->n, rc->level);
+    for (; rc->cur < nb && trace_slot_ts(t, l, rc->level, rc->cur) < b; rc->cur++)
+      HPCDB_TRY(trace_add_bucket(t, l, rc->level, rc->cur, ac));
+    if (rc->cur - rc->first_el >= RELEASE_BUCKETS) { /* let go behind the cursor */
+      trace_pyr_let_go_buckets(t, l, rc->level, rc->first_el, rc->cur);
+      rc->first_el = rc->cur;
     }
-    if (e >= b || k + 2 >= l->n) {
-      *done = 1;
-      if (e < b) k++;
-      break;
-    }
-    s = e;
+    return 0;
   }
-  ac->n_touched = n_touched;
-  return k;
-}
-
-/* Adds block j's histogram (its elements' own times). */
-static void add_block(const hpcdb_trace_set *t, const trace_line *l, uint64_t j, acc *ac) {
-  const uint64_t *blk = t->blk + l->blk_off;
-  for (uint64_t h = blk[j]; h < (blk[j + 1] & ~TRACE_BLOCK_WALK); h++) {
-    uint32_t key = ac->keys[t->h_ctx[h]];
-    if (t->h_ns[h]) add_slot(ac, key == HPCDB_TRACE_GREY ? ac->grey_slot : key, t->h_ns[h]);
-  }
-}
-
-/* Adds the time of line l inside [a, b) from its cursor *cur (UINT64_MAX:
- * before its first element), leaving the cursor on the element in effect at
- * b. The last element lasts no time. A column at least a block wide takes
- * the blocks wholly inside it from their histograms and reads elements only
- * at its two ends (as the window statistics do): exact for any boundary. */
-static int walk(const hpcdb_trace_set *t, const trace_line *l, uint64_t *cur, uint64_t a, uint64_t b, acc *ac) {
-  uint64_t k = *cur;
-  int done = 0, rc = 0;
+  uint64_t k = rc->cur;
+  int done = 0, err = 0;
   if (k == UINT64_MAX) {
     if (l->n == 0 || l->lo >= b) return 0;
     k = 0;
   }
-  const uint64_t nbl = line_blocks(l), B = TRACE_BLOCK_BUCKETS;
-  if (nbl && (unsigned __int128)(b - a) << l->log_buckets >= ((unsigned __int128)(l->hi - l->lo) + 1) * B) {
-    const uint32_t *dir = t->dir + l->dir_off;
-    const uint64_t *blk = t->blk + l->blk_off;
-    uint64_t lo = 0, hi = nbl; /* the first block starting at or after k */
-    while (lo < hi) {
-      uint64_t mid = lo + (hi - lo) / 2;
-      if (dir[mid * B] >= k) hi = mid;
-      else lo = mid + 1;
-    }
-    for (uint64_t j = lo; j < nbl && !done; j++) {
-      uint64_t s = dir[j * B], e = dir[(j + 1) * B];
-      k = walk_elements(t, l, k, s, a, b, ac, &done, &rc);
-      if (done) break;
-      uint64_t last = e < l->n ? e : l->n - 1;
-      if (line_ts(l, last) > b) break; /* this block and every later one reach past b */
-      if ((blk[j] & TRACE_BLOCK_WALK) || (s < e && line_ts(l, s) < a)) continue; /* read by elements */
-      add_block(t, l, j, ac);
-      k = last;
-    }
+  rc->cur = trace_sum_span(t, l, k, a, b, ac, &done, &err);
+  if (rc->cur - rc->first_el >= RELEASE_BEHIND) { /* let go behind the cursor */
+    trace_release(t, l, rc->first_el, rc->cur);
+    rc->first_el = rc->cur;
   }
-  if (!done) k = walk_elements(t, l, k, UINT64_MAX, a, b, ac, &done, &rc);
-  *cur = k;
-  return rc;
+  return err;
 }
 
-/* One thread's share of a tile: cell rows [r0, r1), with its own
- * accumulator and cursors; the rest is shared and read only. */
+static void cursor_end(const hpcdb_trace_set *t, row_cursor *rc) {
+  if (rc->level == HPCDB_TILE_FINE) trace_release(t, rc->l, rc->first_el, rc->cur == UINT64_MAX ? 0 : rc->cur + 2);
+  else trace_pyr_let_go_buckets(t, rc->l, rc->level, rc->first_el, rc->cur);
+}
+
+/* One thread's share: cell rows [r0, r1) of h over the selected rows
+ * [first, first + count), each finished into cells or (summary) appended
+ * whole to the column's list. */
 typedef struct tile_job {
   const hpcdb_trace_set *t;
   const hpcdb_trace_filter *filter;
   const hpcdb_tile_request *req;
   const uint64_t *col; /* column c covers [col[c], col[c + 1]) */
-  const uint32_t *slot_of_id, *keys;
-  hpcdb_tile_cell *cells;
-  uint32_t h, r0, r1;
+  const uint8_t *level; /* per selected row of the request */
+  const uint32_t *keys;
+  uint32_t first, count, h, r0, r1;
+  hpcdb_tile_cell *cells; /* a tile */
+  hpcdb_trace_share *list; /* a summary: per column, every slot with time (n_ctx + 1 each) */
+  uint32_t *n_list;
   int rc;
   char error[1024];
 } tile_job;
 
+static void emit(tile_job *j, trace_acc *a, uint32_t r, uint32_t c) {
+  if (j->cells) {
+    finish(a, &j->cells[(uint64_t)r * j->req->width + c]);
+    return;
+  }
+  hpcdb_trace_share *out = j->list + (uint64_t)c * (j->t->exp->n_contexts + 1);
+  for (uint32_t i = 0; i < a->n_touched; i++) {
+    out[i] = (hpcdb_trace_share){a->touched[i], a->ns[a->touched[i]]};
+    a->ns[a->touched[i]] = 0;
+  }
+  j->n_list[c] = a->n_touched;
+  a->n_touched = 0;
+}
+
 static int tile_rows(tile_job *j) {
   const hpcdb_trace_set *t = j->t;
   const hpcdb_tile_request *req = j->req;
-  uint32_t n_ctx = t->exp->n_contexts, most = 0; /* the most rows in one cell row */
+  uint32_t most = 0; /* the most rows in one cell row */
   for (uint32_t r = j->r0; r < j->r1; r++) {
-    uint32_t m = (uint32_t)((uint64_t)req->count * (r + 1) / j->h - (uint64_t)req->count * r / j->h);
+    uint32_t m = (uint32_t)((uint64_t)j->count * (r + 1) / j->h - (uint64_t)j->count * r / j->h);
     if (m > most) most = m;
   }
-  acc a = {calloc(n_ctx + 1, sizeof *a.ns), calloc(n_ctx + 2, sizeof *a.touched), 0, n_ctx, j->slot_of_id, j->keys};
-  uint64_t *cur = calloc(most ? most : 1, sizeof *cur), *first_el = calloc(most ? most : 1, sizeof *first_el);
-  const trace_line **lines = calloc(most ? most : 1, sizeof *lines);
-  int rc = a.ns && a.touched && cur && first_el && lines ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
+  trace_acc a;
+  int rc = trace_acc_init(t, &a, j->keys);
+  if (rc < 0) return rc;
+  row_cursor *cur = calloc(most ? most : 1, sizeof *cur);
+  if (!cur) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   for (uint32_t r = j->r0; rc == 0 && r < j->r1; r++) {
-    uint32_t m0 = (uint32_t)((uint64_t)req->count * r / j->h), m1 = (uint32_t)((uint64_t)req->count * (r + 1) / j->h);
+    uint32_t m0 = (uint32_t)((uint64_t)j->count * r / j->h), m1 = (uint32_t)((uint64_t)j->count * (r + 1) / j->h);
     for (uint32_t m = m0; m < m1; m++) {
-      lines[m - m0] = &t->lines[trace_sel_row(j->filter, req->first + m)];
-      cur[m - m0] = trace_locate(t, lines[m - m0], req->t0);
-      first_el[m - m0] = cur[m - m0] == UINT64_MAX ? 0 : cur[m - m0];
+      uint32_t sel = j->first + m;
+      cursor_start(t, &cur[m - m0], &t->lines[trace_sel_row(j->filter, sel)], j->level[sel - req->first], req->t0);
     }
     for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
-      for (uint32_t i = 0; rc == 0 && i < m1 - m0; i++) {
-        rc = walk(t, lines[i], &cur[i], j->col[c], j->col[c + 1], &a);
-        if (cur[i] != UINT64_MAX && cur[i] - first_el[i] >= 0x10000) { /* let go behind the cursor */
-          trace_release(t, lines[i], first_el[i], cur[i]);
-          first_el[i] = cur[i];
-        }
-      }
-      finish(&a, &j->cells[(uint64_t)r * req->width + c]);
+      for (uint32_t i = 0; rc == 0 && i < m1 - m0; i++) rc = cursor_column(t, &cur[i], j->col[c], j->col[c + 1], &a);
+      emit(j, &a, r, c);
     }
-    for (uint32_t i = 0; i < m1 - m0; i++)
-      trace_release(t, lines[i], first_el[i], cur[i] == UINT64_MAX ? 0 : cur[i] + 2);
+    for (uint32_t i = 0; i < m1 - m0; i++) cursor_end(t, &cur[i]);
   }
-  free(a.ns);
-  free(a.touched);
+  trace_acc_free(&a);
   free(cur);
-  free(first_el);
-  free(lines);
   return rc;
 }
 
@@ -197,48 +166,151 @@ static void *run_tile_rows(void *arg) {
   return NULL;
 }
 
-/* At or above this many selected rows, a tile's cell rows are split
- * between the caller and one helper thread (the halves write disjoint
- * cells). */
-#define TILE_PARALLEL_ROWS 2
+/* Lets go the pages around element k that locating it mapped (the kernel
+ * maps up to 64 KB around a fault). */
+static void let_go_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t k) {
+  const uint64_t around = 0x2000;
+  if (k != UINT64_MAX) trace_release(t, l, k > around ? k - around : 0, k + around);
+}
 
-int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
-                     hpcdb_tile_cell *cells, uint32_t *out_height) {
-  *out_height = 0;
+/* The elements of l with a timestamp in [t0, t1). */
+static uint64_t events_in(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1) {
+  uint64_t a = t0 ? trace_locate(t, l, t0 - 1) : UINT64_MAX, b = trace_locate(t, l, t1 - 1);
+  let_go_near(t, l, a);
+  let_go_near(t, l, b);
+  return (b == UINT64_MAX ? 0 : b + 1) - (a == UINT64_MAX ? 0 : a + 1);
+}
+
+/* Each row's level (hpcdb_tile_scale's rule) into level[], and the scale. */
+static void choose_levels(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
+                          uint8_t *level, hpcdb_tile_scale *s) {
+  *s = (hpcdb_tile_scale){0, HPCDB_TILE_FINE, 0, 0, 0, 0};
+  for (uint32_t m = 0; m < req->count; m++) {
+    const trace_line *l = &t->lines[trace_sel_row(filter, req->first + m)];
+    uint64_t n = events_in(t, l, req->t0, req->t1);
+    uint32_t L = HPCDB_TILE_FINE;
+    for (uint32_t k = 0; k < l->n_levels && ((uint64_t)req->width << trace_level_log(k)) <= n; k++) L = k;
+    level[m] = (uint8_t)L;
+    if (L == HPCDB_TILE_FINE) continue;
+    uint64_t e = (uint64_t)1 << trace_level_log(L);
+    uint64_t ns = (uint64_t)((unsigned __int128)(req->t1 - req->t0) * e / n);
+    if (s->coarse_rows++ == 0 || L < s->level_min) s->level_min = L, s->events_min = e;
+    if (L >= s->level_max || s->coarse_rows == 1) s->level_max = L, s->events_max = e;
+    if (ns > s->bucket_ns) s->bucket_ns = ns;
+  }
+}
+
+/* The shared part of a tile and a summary: checks, keys, columns, levels;
+ * then the two jobs (prepared by `split`) run. */
+static int run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
+               tile_job job[2], void (*split)(tile_job *, uint32_t)) {
   HPCDB_TRY(trace_check_unchanged(t));
   HPCDB_TRY(trace_check_rows(t, filter, req->first, req->count));
-  if (req->width == 0 || req->height == 0 || req->t1 <= req->t0 || req->t1 - req->t0 < req->width)
+  if (req->width == 0 || (job[0].cells && req->height == 0) || req->t1 <= req->t0 || req->t1 - req->t0 < req->width)
     return hpcdb_fail(HPCDB_EINVAL, "a tile needs a width and height of at least 1 and at least 1 ns per column "
                                     "(asked: %u x %u over [%llu, %llu))",
                       req->width, req->height, (unsigned long long)req->t0, (unsigned long long)req->t1);
-  uint32_t h = req->count < req->height ? req->count : req->height, n_ctx = t->exp->n_contexts;
-  uint32_t *keys = NULL, *slot_of_id = malloc((t->n_ids ? t->n_ids : 1) * sizeof *slot_of_id);
+  uint32_t *keys = NULL;
   uint64_t *col = malloc(((uint64_t)req->width + 1) * sizeof *col);
-  int rc = col && slot_of_id ? trace_keys(t, req->depth, filter ? filter->ctx_keep : NULL, &keys)
-                             : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
-  for (uint32_t id = 0; rc == 0 && id < t->n_ids; id++) {
-    uint32_t idx = t->idx_of_id[id];
-    slot_of_id[id] = idx == HPCDB_NONE ? HPCDB_NONE : keys[idx] == HPCDB_TRACE_GREY ? n_ctx : keys[idx];
-  }
+  uint8_t *level = req->row_level ? req->row_level : malloc(req->count ? req->count : 1);
+  int rc = col && level ? trace_keys(t, req->depth, filter ? filter->ctx_keep : NULL, &keys)
+                        : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   for (uint64_t c = 0; rc == 0 && c <= req->width; c++)
     col[c] = req->t0 + (uint64_t)(((unsigned __int128)(req->t1 - req->t0) * c) / req->width);
   if (rc == 0) {
-    tile_job job[2];
-    for (int i = 0; i < 2; i++) job[i] = (tile_job){t, filter, req, col, slot_of_id, keys, cells, h, 0, 0, 0, ""};
-    uint32_t half = h >= TILE_PARALLEL_ROWS ? h / 2 : h;
-    job[0].r1 = job[1].r0 = half;
-    job[1].r1 = h;
+    hpcdb_tile_scale scale;
+    choose_levels(t, filter, req, level, &scale);
+    if (req->scale) *req->scale = scale;
+    for (int i = 0; i < 2; i++) {
+      job[i].t = t, job[i].filter = filter, job[i].req = req, job[i].col = col, job[i].level = level;
+      job[i].keys = keys, job[i].rc = 0, job[i].error[0] = 0;
+    }
+    split(job, req->count);
     worker_thread helper;
-    int helped = half < h && worker_start(&helper, 1, run_tile_rows, &job[1]);
+    int second = job[1].r0 < job[1].r1;
+    int helped = second && worker_start(&helper, 1, run_tile_rows, &job[1]);
     run_tile_rows(&job[0]);
     if (helped) worker_join(&helper);
-    else if (half < h && job[0].rc == 0) run_tile_rows(&job[1]);
+    else if (second && job[0].rc == 0) run_tile_rows(&job[1]);
     rc = job[0].rc < 0 ? hpcdb_fail(job[0].rc, "%s", job[0].error)
          : job[1].rc < 0 ? hpcdb_fail(job[1].rc, "%s", job[1].error) : 0;
   }
   free(keys);
-  free(slot_of_id);
   free(col);
-  if (rc == 0) *out_height = h;
+  if (level != req->row_level) free(level);
+  trace_pyr_let_go(t);
+  return rc;
+}
+
+/* A tile: the cell rows in two halves over all the rows. */
+static void split_cell_rows(tile_job *job, uint32_t count) {
+  uint32_t h = job[0].h;
+  for (int i = 0; i < 2; i++) job[i].first = job[0].req->first, job[i].count = count;
+  job[0].r0 = 0;
+  job[0].r1 = job[1].r0 = h >= 2 ? h / 2 : h;
+  job[1].r1 = h;
+}
+
+int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
+                     hpcdb_tile_cell *cells, uint32_t *out_height) {
+  *out_height = 0;
+  uint32_t h = req->count < req->height ? req->count : req->height;
+  tile_job job[2] = {{.h = h, .cells = cells}, {.h = h, .cells = cells}};
+  HPCDB_TRY(run(t, filter, req, job, split_cell_rows));
+  *out_height = h;
+  return 0;
+}
+
+/* A summary: one cell row per job, each over half of the rows. */
+static void split_rows(tile_job *job, uint32_t count) {
+  uint32_t half = count / 2;
+  job[0].first = job[0].req->first, job[0].count = half;
+  job[1].first = job[0].req->first + half, job[1].count = count - half;
+  for (int i = 0; i < 2; i++) job[i].h = 1, job[i].r0 = 0, job[i].r1 = job[i].count ? 1 : 0;
+  if (half == 0) job[0].r1 = 0;
+}
+
+static int by_time(const void *x, const void *y) {
+  const hpcdb_trace_share *a = x, *b = y;
+  if (a->ns != b->ns) return a->ns > b->ns ? -1 : 1;
+  return a->ctx < b->ctx ? -1 : a->ctx > b->ctx;
+}
+
+int hpcdb_trace_summary(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
+                        uint32_t top, hpcdb_trace_share *shares, uint32_t *n, uint64_t *total_ns) {
+  uint64_t per = (uint64_t)t->exp->n_contexts + 1, w = req->width, cells;
+  tile_job job[2] = {{0}, {0}};
+  for (int i = 0; i < 2; i++) {
+    job[i].list = mul_ok(w, per, &cells) ? malloc((cells ? cells : 1) * sizeof *job[i].list) : NULL;
+    job[i].n_list = calloc(w ? w : 1, sizeof *job[i].n_list);
+  }
+  int rc = job[0].list && job[1].list && job[0].n_list && job[1].n_list
+               ? run(t, filter, req, job, split_rows)
+               : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace summary");
+  hpcdb_trace_share *merged = rc == 0 ? malloc(per * sizeof *merged) : NULL;
+  uint64_t *ns = rc == 0 ? calloc(per, sizeof *ns) : NULL;
+  if (rc == 0 && (!merged || !ns)) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace summary");
+  for (uint64_t c = 0; rc == 0 && c < w; c++) {
+    uint32_t m = 0;
+    total_ns[c] = 0;
+    for (int i = 0; i < 2; i++)
+      for (uint32_t k = 0; k < job[i].n_list[c]; k++) {
+        const hpcdb_trace_share *s = &job[i].list[c * per + k];
+        if (ns[s->ctx] == 0) merged[m++].ctx = s->ctx;
+        ns[s->ctx] += s->ns;
+        total_ns[c] += s->ns;
+      }
+    for (uint32_t k = 0; k < m; k++) {
+      merged[k].ns = ns[merged[k].ctx];
+      ns[merged[k].ctx] = 0;
+      if (merged[k].ctx == per - 1) merged[k].ctx = HPCDB_TRACE_GREY;
+    }
+    qsort(merged, m, sizeof *merged, by_time);
+    n[c] = m < top ? m : top;
+    memcpy(shares + c * top, merged, n[c] * sizeof *merged);
+  }
+  for (int i = 0; i < 2; i++) free(job[i].list), free(job[i].n_list);
+  free(merged);
+  free(ns);
   return rc;
 }

@@ -23,10 +23,23 @@ static int path_at(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set
     hpcdb_trace_context_name(exp, 0, name, sizeof name);
     fprintf(out, "%s\n", name);
   }
+  int frames = o->depth == HPCDB_TRACE_LEAF || !(o->depth & HPCDB_TRACE_ALL_SCOPES);
   for (uint32_t i = 0; i < n && i < 512; i++) {
+    if (frames && !hpcdb_trace_is_frame(exp, path[i])) continue;
     hpcdb_trace_context_name(exp, path[i], name, sizeof name);
-    fprintf(out, "%s\n", name);
+    fputs(name, out);
+    if (frames && hpcdb_trace_call_site(exp, path[i], name, sizeof name)) fprintf(out, "  (called at %s)", name);
+    fputc('\n', out);
   }
+  return 0;
+}
+
+size_t hpcdb_trace_call_site(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
+  if (size) buf[0] = 0;
+  if (ctx >= exp->n_contexts) return 0;
+  for (uint32_t i = exp->contexts[ctx].parent; i != HPCDB_NONE && i != 0 && !hpcdb_trace_is_frame(exp, i);
+       i = exp->contexts[i].parent)
+    if (exp->contexts[i].lexical_type == HPCDB_LEX_LINE) return hpcdb_trace_context_name(exp, i, buf, size);
   return 0;
 }
 
@@ -44,8 +57,10 @@ static int shares(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set 
   f.ctx_keep = keep;
   if (rc == 0) rc = hpcdb_trace_stats(t, &f, t0, t1, o->depth, &sh, &n, &total);
   if (rc == 0) {
-    char depth[16] = "leaf", name[1024];
-    if (o->depth != HPCDB_TRACE_LEAF) snprintf(depth, sizeof depth, "%u", o->depth);
+    char depth[32] = "leaf", name[1024];
+    if (o->depth != HPCDB_TRACE_LEAF)
+      snprintf(depth, sizeof depth, "%u%s", o->depth & ~HPCDB_TRACE_ALL_SCOPES,
+               o->depth & HPCDB_TRACE_ALL_SCOPES ? " (all scopes)" : " (procedure frames)");
     fprintf(out, "trace: window [%" PRIu64 ", %" PRIu64 ") ns, depth %s, %u profiles, %" PRIu64 " ns of profile-time\n",
             t0, t1, depth, o->profiles ? f.n_rows : info.n_rows, total);
     fprintf(out, "%8s  %16s  %s\n", "share", "time (ns)", "context");

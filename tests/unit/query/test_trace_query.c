@@ -63,7 +63,7 @@ static void cell_is(const hpcdb_tile_cell *c, uint32_t ctx, uint32_t n, uint64_t
 static void test_tiles(hpcdb_trace_set *t) {
   hpcdb_tile_cell cells[9];
   uint32_t h;
-  hpcdb_tile_request r = {0, 3, 100, 400, 3, 3, HPCDB_TRACE_LEAF};
+  hpcdb_tile_request r = {0, 3, 100, 400, 3, 3, HPCDB_TRACE_LEAF, NULL, NULL};
   CHECK_RC(hpcdb_trace_tile(t, NULL, &r, cells, &h));
   CHECK(h == 3);
   cell_is(&cells[0], L, 1, 100, 100);
@@ -99,12 +99,12 @@ static void test_tiles(hpcdb_trace_set *t) {
   /* a row list: profile 2 alone */
   uint32_t rows[] = {2};
   hpcdb_trace_filter only = {rows, 1, NULL};
-  hpcdb_tile_request one = {0, 1, 100, 400, 3, 5, HPCDB_TRACE_LEAF};
+  hpcdb_tile_request one = {0, 1, 100, 400, 3, 5, HPCDB_TRACE_LEAF, NULL, NULL};
   CHECK_RC(hpcdb_trace_tile(t, &only, &one, cells, &h));
   CHECK(h == 1);
   cell_is(&cells[2], K, 2, 1, 51);
   /* bad requests */
-  hpcdb_tile_request narrow = {0, 3, 100, 102, 3, 3, 0}, past = {2, 2, 100, 400, 3, 3, 0};
+  hpcdb_tile_request narrow = {0, 3, 100, 102, 3, 3, 0, NULL, NULL}, past = {2, 2, 100, 400, 3, 3, 0, NULL, NULL};
   CHECK(hpcdb_trace_tile(t, NULL, &narrow, cells, &h) == HPCDB_EINVAL);
   CHECK(hpcdb_trace_tile(t, NULL, &past, cells, &h) == HPCDB_EINVAL);
 }

@@ -8,18 +8,29 @@
 
 const EMPTY = 0xffffffff, GREY = 0xfffffffe;
 
+// "HTL2": the header, the tile's scale (how its coarse rows were summed), the runs
 export function decodeTile(buf) {
   const v = new DataView(buf);
-  if (v.getUint32(0, true) !== 0x314c5448) throw new Error('not a tile');
+  if (v.getUint32(0, true) !== 0x324c5448) throw new Error('not a tile');
   const w = v.getUint32(4, true), h = v.getUint32(8, true), runs = v.getUint32(12, true);
+  const scale = { coarseRows: v.getUint32(16, true), eventsMin: Number(v.getBigUint64(32, true)),
+    eventsMax: Number(v.getBigUint64(40, true)), bucketNs: Number(v.getBigUint64(48, true)) };
   const ctx = new Uint32Array(w * h), share = new Uint8Array(w * h), count = new Uint8Array(w * h);
   let at = 0;
-  for (let i = 0, p = 16; i < runs; i++, p += 8) {
+  for (let i = 0, p = 56; i < runs; i++, p += 8) {
     const len = v.getUint16(p, true), s = v.getUint8(p + 2), n = v.getUint8(p + 3), c = v.getUint32(p + 4, true);
     ctx.fill(c, at, at + len); share.fill(s, at, at + len); count.fill(n, at, at + len);
     at += len;
   }
-  return { w, h, ctx, share, count };
+  return { w, h, ctx, share, count, scale };
+}
+
+// What a cell means at this zoom (docs/trace.md): whole buckets of the index where rows are dense enough
+export function scaleText(scale, rows) {
+  if (!scale.coarseRows) return 'each cell: exact per pixel';
+  const events = scale.eventsMin === scale.eventsMax ? `${scale.eventsMin}` : `${scale.eventsMin}–${scale.eventsMax}`;
+  const rest = scale.coarseRows < rows ? `; ${rows - scale.coarseRows} sparser rows exact per pixel` : '';
+  return `each cell: whole buckets of ${events} events (≈ ${fmtNs(scale.bucketNs)} each)${rest}`;
 }
 
 export function colour(c) {
@@ -47,13 +58,15 @@ export class TraceView {
   build() {
     const r = this.root;
     this.depthSel = el('select', { 'data-test': 'depth', title: 'call depth of the colours' });
+    this.scopesSel = el('select', { 'data-test': 'scopes', title: 'what a level of depth is' },
+      el('option', { value: 'frames' }, 'procedure frames'), el('option', { value: 'all' }, 'all scopes'));
     this.rowsIn = el('input', { type: 'text', placeholder: 'profiles: RANK=0-3', 'data-test': 'rows' });
     this.ctxIn = el('input', { type: 'text', placeholder: 'contexts: MPI_*', 'data-test': 'ctx' });
     const btn = (label, fn, test) => { const b = el('button', { 'data-test': test }, label); b.onclick = fn; return b; };
     r.append(el('div', { class: 'bar' },
       btn('Zoom in', () => this.zoomBy(0.5), 'zoom-in'), btn('Zoom out', () => this.zoomBy(2), 'zoom-out'),
       btn('Undo zoom', () => this.popUndo(), 'undo'), btn('Whole run', () => this.reset(), 'reset'),
-      el('label', {}, 'depth ', this.depthSel), this.rowsIn, this.ctxIn, btn('Filter', () => this.refilter(), 'filter')));
+      el('label', {}, 'depth ', this.depthSel), el('label', {}, ' in ', this.scopesSel), this.rowsIn, this.ctxIn, btn('Filter', () => this.refilter(), 'filter')));
     this.mini = el('canvas', { class: 'minimap', 'data-test': 'minimap', title: 'the whole run: click to go there' });
     this.canvas = el('canvas', { 'data-test': 'timeline' });
     this.labels = el('div', { class: 'labels', 'data-test': 'labels' });
@@ -72,6 +85,7 @@ export class TraceView {
         el('h3', {}, 'Statistics of the window (exact shares of profile-time)'), this.statsList),
       this.statusLine);
     this.depthSel.onchange = () => { this.pushUndo(); this.redraw(); };
+    this.scopesSel.onchange = () => { this.pushUndo(); this.fillDepths(Math.min(3, this.maxDepthOf())); this.redraw(); };
     this.rowsIn.onkeydown = this.ctxIn.onkeydown = (e) => { if (e.key === 'Enter') this.refilter(); };
     this.mouse();
     r.tabIndex = 0;
@@ -112,23 +126,39 @@ export class TraceView {
     this.info = await this.get('/api/trace/info', {}, 'info');
     this.tmin = BigInt(this.info.t_min);
     this.span = Number(BigInt(this.info.t_max) - this.tmin) + 1;
-    const depth = this.info.contexts.map(() => 0);
-    this.info.contexts.forEach(([p], i) => { if (i > 0 && p > 0) depth[i] = depth[p] + 1; });
-    this.maxDepth = Math.max(0, ...depth);
-    this.depthSel.append(el('option', { value: 'leaf' }, 'leaf'));
-    for (let d = 0; d <= this.maxDepth; d++) this.depthSel.append(el('option', { value: String(d) }, String(d)));
+    // depths in scopes (every context a level) and in procedure frames (docs/trace.md)
+    const n = this.info.contexts.length;
+    this.scopeDepth = new Array(n).fill(0); this.frameDepth = new Array(n).fill(0);
+    const frameOf = new Array(n).fill(-1);
+    this.info.contexts.forEach(([p, , frame], i) => {
+      if (i === 0) return;
+      if (p > 0) this.scopeDepth[i] = this.scopeDepth[p] + 1;
+      const outer = p >= 0 ? frameOf[p] : -1;
+      frameOf[i] = frame ? i : outer;
+      if (frame) this.frameDepth[i] = outer >= 0 ? this.frameDepth[outer] + 1 : 0;
+    });
     const h = new URLSearchParams(location.hash.slice(1));
     this.v0 = h.has('t0') ? Number(BigInt(h.get('t0')) - this.tmin) : 0;
     this.v1 = h.has('t1') ? Number(BigInt(h.get('t1')) - this.tmin) : this.span;
-    this.depthSel.value = h.get('depth') || String(Math.min(3, this.maxDepth));
+    this.scopesSel.value = h.get('scopes') === 'all' ? 'all' : 'frames';
+    this.fillDepths(h.get('depth') || String(Math.min(3, this.maxDepthOf())));
     this.rowsIn.value = h.get('rows') || ''; this.ctxIn.value = h.get('ctx') || '';
     this.selection = null;
     await this.refilter(true);
   }
 
+  maxDepthOf() { return Math.max(0, ...(this.scopesSel.value === 'all' ? this.scopeDepth : this.frameDepth)); }
+  fillDepths(value) {
+    this.maxDepth = this.maxDepthOf();
+    this.depthSel.replaceChildren(el('option', { value: 'leaf' }, 'leaf'),
+      ...Array.from({ length: this.maxDepth + 1 }, (_, d) => el('option', { value: String(d) }, String(d))));
+    this.depthSel.value = String(value);
+  }
+
   abs(rel) { return (this.tmin + BigInt(Math.max(0, Math.round(rel)))).toString(); }
   filters() {
     const f = { depth: this.depthSel.value, order: 'identity' }; // rows grouped by node, rank, thread / GPU stream
+    if (this.scopesSel.value === 'all') f.scopes = 'all';
     if (this.rowsIn.value) f.rows = this.rowsIn.value;
     if (this.ctxIn.value) f.ctx = this.ctxIn.value;
     return f;
@@ -161,12 +191,14 @@ export class TraceView {
     const now = Date.now();
     if (coalesce && this.lastWheel && now - this.lastWheel < 400) { this.lastWheel = now; return; }
     this.lastWheel = coalesce ? now : 0;
-    this.undo.push({ v0: this.v0, v1: this.v1, depth: this.depthSel.value });
+    this.undo.push({ v0: this.v0, v1: this.v1, depth: this.depthSel.value, scopes: this.scopesSel.value });
   }
   popUndo() {
     const s = this.undo.pop();
     if (!s) return;
-    this.v0 = s.v0; this.v1 = s.v1; this.depthSel.value = s.depth;
+    this.v0 = s.v0; this.v1 = s.v1;
+    if (s.scopes !== this.scopesSel.value) { this.scopesSel.value = s.scopes; this.fillDepths(s.depth); }
+    this.depthSel.value = s.depth;
     this.redraw();
   }
   reset() { this.pushUndo(); this.v0 = 0; this.v1 = this.span; this.redraw(); }
@@ -207,7 +239,7 @@ export class TraceView {
       this.root.dataset.draws = String(this.draws);
       this.root.dataset.t0 = this.abs(this.v0); this.root.dataset.t1 = this.abs(this.v1);
       this.root.dataset.depth = f.depth;
-      this.status(`${n} profiles, ${this.info.events} events · window ${fmtNs(this.v1 - this.v0)} · tile ${w}×${this.tile.h} in ${Math.round(performance.now() - t)} ms (${buf.byteLength} bytes)`);
+      this.status(`${n} profiles, ${this.info.events} events · window ${fmtNs(this.v1 - this.v0)} · ${scaleText(this.tile.scale, n)} · tile ${w}×${this.tile.h} in ${Math.round(performance.now() - t)} ms (${buf.byteLength} bytes)`);
       this.root.dataset.state = 'ready';
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); return; }
     this.drawMini(); this.drawStats(); this.drawSummary(); this.drawDepth();
@@ -313,12 +345,19 @@ export class TraceView {
     this.root.dataset.atProfile = String(this.info.rows[row].profile);
     try {
       const a = await this.get('/api/trace/at', { row, t }, 'at');
-      this.pathList.replaceChildren(...a.path.map(([c, name]) => {
-        const li = el('li', { 'data-ctx': String(c) }, this.swatch(c), name);
-        li.onclick = () => this.select(c);
+      // procedure frames with their call sites, or every scope; a click colours at that frame's depth
+      const frames = this.scopesSel.value !== 'all';
+      this.pathList.replaceChildren(...a.path.filter(([, , frame]) => !frames || frame).map(([c, name, , site]) => {
+        const li = el('li', { 'data-ctx': String(c) }, this.swatch(c), name + (frames && site ? `  (called at ${site})` : ''));
+        li.onclick = () => {
+          this.pushUndo();
+          this.depthSel.value = String(frames ? this.frameDepth[c] : this.scopeDepth[c]);
+          this.redraw();
+          this.select(c);
+        };
         return li;
       }));
-      this.status(`${this.info.rows[row].id} at ${t} ns`);
+      this.status(`${this.info.rows[row].id} at ${fmtNs(Number(BigInt(t) - this.tmin))} from the run's start`);
     } catch (e) {
       this.pathList.replaceChildren(el('li', {}, e.message));
     }

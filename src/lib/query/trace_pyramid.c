@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The pyramid of bucket histograms (see trace_internal.h): level 0 built by
+ * the index pass from the elements, each level above from four buckets of
+ * the level below; read back to add whole buckets instead of their elements.
+ * A bucket whose histogram would hold more than 16 * 2^L contexts (or a time
+ * past 32 bits) keeps none and is read through its children: the pyramid
+ * stays under a third of trace.db whatever the trace (docs/trace.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "query/trace_internal.h"
+
+#define CAP0 16
+
+static uint64_t bucket_cap(uint32_t level) { return (uint64_t)CAP0 << level; }
+
+uint64_t trace_pyr_slots(hpcdb_trace_set *t) {
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < t->n_lines; i++) {
+    trace_line *l = &t->lines[i];
+    l->n_levels = 0;
+    for (uint32_t L = 0; L < TRACE_MAX_LEVELS && (L == 0 || l->n > ((uint64_t)1 << trace_level_log(L - 1))); L++) {
+      l->slot[L] = total;
+      total += trace_level_buckets(l->n, L) + 1;
+      l->n_levels = L + 1;
+    }
+  }
+  return total;
+}
+
+int trace_pyr_lay_out(hpcdb_trace_set *t) {
+  uint64_t total = trace_pyr_slots(t), bytes;
+  trace_pyr_release(t);
+  if (!mul_ok(total, 16, &bytes) || !(t->pyr.owned = malloc(bytes ? bytes : 1)))
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's %llu buckets", (unsigned long long)total);
+  t->pyr.off = t->pyr.owned;
+  t->pyr.ts = t->pyr.owned + 8 * total;
+  t->pyr.n_slots = total;
+  return 0;
+}
+
+void trace_pyr_release(hpcdb_trace_set *t) {
+  free(t->pyr.owned);
+  free(t->pyr.owned_entries);
+  for (int i = 0; i < 2; i++)
+    if (t->pyr.spill[i]) fclose(t->pyr.spill[i]);
+  memset(&t->pyr, 0, sizeof t->pyr);
+}
+
+void trace_pyr_let_go(const hpcdb_trace_set *t) { mapped_file_release(&t->cache_map, 0, t->cache_map.len); }
+
+/* The pages [off, off + len) touches, partial ones included (a query reads
+ * them back if it needs them): a row's slots are a few KB, less than a page. */
+static void let_go_around(const hpcdb_mapped_file *m, uint64_t off, uint64_t len) {
+  const uint64_t page = 4096;
+  uint64_t start = off / page * page;
+  mapped_file_release(m, start, (off + len + page - 1) / page * page - start);
+}
+
+void trace_pyr_let_go_buckets(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j0, uint64_t j1) {
+  const hpcdb_mapped_file *m = &t->cache_map;
+  uint64_t s0 = l->slot[level] + j0, s1 = l->slot[level] + j1;
+  if (!m->data || level >= l->n_levels || j1 < j0 || s1 >= t->pyr.n_slots) return;
+  uint64_t e0 = rd_le64(t->pyr.off + 8 * s0) & ~TRACE_WALK, e1 = rd_le64(t->pyr.off + 8 * s1) & ~TRACE_WALK;
+  uint64_t off = (uint64_t)(t->pyr.off - m->data), ts = (uint64_t)(t->pyr.ts - m->data), ent = (uint64_t)(t->pyr.ent - m->data);
+  let_go_around(m, off + 8 * s0, 8 * (s1 - s0));
+  let_go_around(m, ts + 8 * s0, 8 * (s1 - s0));
+  if (e0 <= e1 && e1 <= t->pyr.n_entries) let_go_around(m, ent + 8 * e0, 8 * (e1 - e0));
+}
+
+int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a) {
+  uint32_t n = t->exp->n_contexts + 1; /* + the slot of an unknown id, counted until the pass stops */
+  memset(a, 0, sizeof *a);
+  a->ns = calloc(n, sizeof *a->ns);
+  a->touched = malloc((n + 1) * sizeof *a->touched);
+  if (!a->ns || !a->touched) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index");
+  a->spill = tmpfile();
+  return a->spill ? 0 : hpcdb_fail(HPCDB_EIO, "cannot make a temporary file for the trace index's histograms");
+}
+
+void trace_pyr_free(trace_pyr_build *a) {
+  free(a->ns);
+  free(a->touched);
+  free(a->ent);
+  if (a->spill) fclose(a->spill);
+  memset(a, 0, sizeof *a);
+}
+
+static int grow(trace_pyr_build *a, uint64_t need) {
+  if (a->n_out + need <= a->cap) return 0;
+  uint64_t cap = a->cap ? 2 * a->cap : 4096;
+  while (cap < a->n_out + need) cap *= 2;
+  uint8_t *e = realloc(a->ent, 8 * cap);
+  if (!e) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's histograms");
+  a->ent = e;
+  a->cap = cap;
+  return 0;
+}
+
+/* The accumulated histogram becomes slot s (first element at ts), or none
+ * (walk) when it is too large or a child has none; the accumulator is
+ * cleared. */
+static int write_bucket(hpcdb_trace_set *t, trace_pyr_build *a, uint64_t s, uint64_t ts, uint64_t cap, int walk) {
+  uint64_t off = a->spilled + a->n_out;
+  walk |= a->n_touched > cap;
+  for (uint32_t i = 0; i < a->n_touched && !walk; i++) walk = a->ns[a->touched[i]] > UINT32_MAX;
+  if (walk) {
+    off |= TRACE_WALK;
+  } else {
+    HPCDB_TRY(grow(a, a->n_touched));
+    for (uint32_t i = 1; i < a->n_touched; i++) /* ascending context order: insertion sort of a few dozen */
+      for (uint32_t k = i; k > 0 && a->touched[k - 1] > a->touched[k]; k--) {
+        uint32_t x = a->touched[k];
+        a->touched[k] = a->touched[k - 1];
+        a->touched[k - 1] = x;
+      }
+    for (uint32_t i = 0; i < a->n_touched; i++, a->n_out++) {
+      wr_le32(a->ent + 8 * a->n_out, a->touched[i]);
+      wr_le32(a->ent + 8 * a->n_out + 4, (uint32_t)a->ns[a->touched[i]]);
+    }
+  }
+  for (uint32_t i = 0; i < a->n_touched; i++) a->ns[a->touched[i]] = 0;
+  a->n_touched = 0;
+  wr_le64(t->pyr.owned + 8 * s, off);
+  wr_le64(t->pyr.owned + 8 * (t->pyr.n_slots + s), ts);
+  return 0;
+}
+
+int trace_pyr_flush(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint64_t j) {
+  return write_bucket(t, a, l->slot[0] + j, line_ts(l, j << TRACE_LOG_E0), bucket_cap(0), 0);
+}
+
+static void end_level(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint32_t level) {
+  uint64_t s = l->slot[level] + trace_level_buckets(l->n, level);
+  wr_le64(t->pyr.owned + 8 * s, a->spilled + a->n_out);
+  wr_le64(t->pyr.owned + 8 * (t->pyr.n_slots + s), l->hi);
+}
+
+int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a) {
+  uint64_t nb = trace_level_buckets(l->n, 0);
+  if (l->n == 0) { /* one empty bucket */
+    HPCDB_TRY(write_bucket(t, a, l->slot[0], 0, bucket_cap(0), 0));
+  } else {
+    HPCDB_TRY(trace_pyr_flush(t, l, a, nb - 1)); /* the last element lasts none */
+  }
+  end_level(t, l, a, 0);
+  const uint8_t *off = t->pyr.owned, *ts = t->pyr.owned + 8 * t->pyr.n_slots;
+  for (uint32_t L = 1; L < l->n_levels; L++) {
+    uint64_t below = l->slot[L - 1], n_below = trace_level_buckets(l->n, L - 1);
+    for (uint64_t j = 0; j < trace_level_buckets(l->n, L); j++) {
+      uint64_t c0 = j << TRACE_LOG_FANOUT, c1 = c0 + (1u << TRACE_LOG_FANOUT);
+      int walk = 0; /* a child keeps no histogram: neither does its parent */
+      for (uint64_t c = c0; c < c1 && c < n_below && !walk; c++) {
+        uint64_t o0 = rd_le64(off + 8 * (below + c)), o1 = rd_le64(off + 8 * (below + c + 1)) & ~TRACE_WALK;
+        walk = (o0 & TRACE_WALK) != 0;
+        for (uint64_t e = o0 - a->spilled; !walk && e < o1 - a->spilled; e++) { /* this line's: in ent */
+          uint32_t slot = rd_le32(a->ent + 8 * e);
+          a->touched[a->n_touched] = slot;
+          a->n_touched += a->ns[slot] == 0;
+          a->ns[slot] += rd_le32(a->ent + 8 * e + 4);
+        }
+      }
+      HPCDB_TRY(write_bucket(t, a, l->slot[L] + j, rd_le64(ts + 8 * (below + c0)), bucket_cap(L), walk));
+    }
+    end_level(t, l, a, L);
+  }
+  if (a->n_out && fwrite(a->ent, 8, a->n_out, a->spill) != a->n_out)
+    return hpcdb_fail(HPCDB_EIO, "cannot write the trace index's histograms to a temporary file");
+  a->spilled += a->n_out;
+  a->n_out = 0;
+  return 0;
+}
+
+void trace_pyr_join(hpcdb_trace_set *t, trace_pyr_build *h0, trace_pyr_build *h1, uint32_t first1) {
+  uint64_t n0 = h0->spilled;
+  for (uint32_t i = first1; n0 && i < t->n_lines; i++) {
+    const trace_line *l = &t->lines[i];
+    uint64_t end = i + 1 < t->n_lines ? t->lines[i + 1].slot[0] : t->pyr.n_slots;
+    for (uint64_t s = l->slot[0]; s < end; s++) wr_le64(t->pyr.owned + 8 * s, rd_le64(t->pyr.owned + 8 * s) + n0);
+  }
+  trace_pyr_build *h[2] = {h0, h1};
+  for (int i = 0; i < 2; i++) {
+    t->pyr.spill[i] = h[i]->spill;
+    t->pyr.spilled[i] = h[i]->spilled;
+    h[i]->spill = NULL;
+  }
+  t->pyr.n_entries = h0->spilled + h1->spilled;
+}
+
+int trace_pyr_unspill(hpcdb_trace_set *t, int (*put)(void *, const uint8_t *, uint64_t), void *arg) {
+  enum { CHUNK = 1 << 20 };
+  uint8_t *buf = malloc(CHUNK);
+  int rc = buf ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  for (int i = 0; i < 2; i++) {
+    FILE *f = t->pyr.spill[i];
+    uint64_t left = 8 * t->pyr.spilled[i];
+    if (rc == 0 && f && fseek(f, 0, SEEK_SET) != 0) rc = hpcdb_fail(HPCDB_EIO, "cannot read the trace index's temporary file");
+    while (rc == 0 && f && left) {
+      size_t n = left < CHUNK ? (size_t)left : CHUNK;
+      if (fread(buf, 1, n, f) != n) rc = hpcdb_fail(HPCDB_EIO, "cannot read the trace index's temporary file");
+      else rc = put(arg, buf, n), left -= n;
+    }
+  }
+  free(buf);
+  return rc;
+}
+
+static int to_memory(void *arg, const uint8_t *p, uint64_t n) {
+  uint8_t **at = arg;
+  memcpy(*at, p, n);
+  *at += n;
+  return 0;
+}
+
+int trace_pyr_load_spilled(hpcdb_trace_set *t) {
+  uint64_t bytes;
+  if (!mul_ok(t->pyr.n_entries, 8, &bytes) || !(t->pyr.owned_entries = malloc(bytes ? bytes : 1)))
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's histograms");
+  uint8_t *at = t->pyr.owned_entries;
+  t->pyr.ent = t->pyr.owned_entries;
+  HPCDB_TRY(trace_pyr_unspill(t, to_memory, &at));
+  for (int i = 0; i < 2; i++) {
+    if (t->pyr.spill[i]) fclose(t->pyr.spill[i]);
+    t->pyr.spill[i] = NULL;
+  }
+  return 0;
+}
+
+int trace_acc_init(const hpcdb_trace_set *t, trace_acc *a, const uint32_t *keys) {
+  uint32_t n_ctx = t->exp->n_contexts;
+  uint32_t *slot_of_id = malloc((t->n_ids ? t->n_ids : 1) * sizeof *slot_of_id);
+  *a = (trace_acc){calloc(n_ctx + 1, sizeof *a->ns), calloc(n_ctx + 2, sizeof *a->touched), 0, n_ctx, slot_of_id, keys};
+  if (!a->ns || !a->touched || !slot_of_id) {
+    trace_acc_free(a);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace query");
+  }
+  for (uint32_t id = 0; id < t->n_ids; id++) {
+    uint32_t idx = t->idx_of_id[id];
+    slot_of_id[id] = idx == HPCDB_NONE ? HPCDB_NONE : keys[idx] == HPCDB_TRACE_GREY ? n_ctx : keys[idx];
+  }
+  return 0;
+}
+
+void trace_acc_free(trace_acc *a) {
+  free(a->ns);
+  free(a->touched);
+  free((void *)a->slot_of_id);
+  memset(a, 0, sizeof *a);
+}
+
+static int damaged(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j) {
+  return hpcdb_fail(HPCDB_ECORRUPT, "the trace index%s%s is damaged: profile %u, level %u, bucket %llu; delete it",
+                    t->cache_path ? " " : "", t->cache_path ? t->cache_path : "", l->profile, level,
+                    (unsigned long long)j);
+}
+
+static int unknown_id(const hpcdb_trace_set *t, uint32_t id) {
+  return hpcdb_fail_at(HPCDB_ECORRUPT, t->trace_path ? t->trace_path : "trace", "trace line", 0, "context-id",
+                       "an element names context %u, which the tree does not have", id);
+}
+
+/* Elements [k0, k1) of l with their whole times (the line's last: none). */
+static int add_elements(const hpcdb_trace_set *t, const trace_line *l, uint64_t k0, uint64_t k1, trace_acc *a) {
+  if (k1 > l->n - 1) k1 = l->n - 1;
+  for (uint64_t k = k0; k < k1; k++) {
+    uint64_t dt = line_ts(l, k + 1) - line_ts(l, k);
+    uint32_t id = line_ctx(l, k), slot = id < t->n_ids ? a->slot_of_id[id] : HPCDB_NONE;
+    if (slot == HPCDB_NONE) return unknown_id(t, id);
+    if (dt) trace_acc_add(a, slot, dt);
+  }
+  return 0;
+}
+
+int trace_add_bucket(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j, trace_acc *a) {
+  uint64_t nb = trace_level_buckets(l->n, level), s = l->slot[level] + j;
+  if (level >= l->n_levels || j >= nb || s + 1 >= t->pyr.n_slots) return damaged(t, l, level, j);
+  uint64_t o0 = rd_le64(t->pyr.off + 8 * s), o1 = rd_le64(t->pyr.off + 8 * (s + 1)) & ~TRACE_WALK;
+  if (o0 & TRACE_WALK) {
+    if (level == 0) return l->n ? add_elements(t, l, j << TRACE_LOG_E0, (j + 1) << TRACE_LOG_E0, a) : 0;
+    uint64_t c0 = j << TRACE_LOG_FANOUT, nbc = trace_level_buckets(l->n, level - 1);
+    for (uint64_t c = c0; c < c0 + (1u << TRACE_LOG_FANOUT) && c < nbc; c++)
+      HPCDB_TRY(trace_add_bucket(t, l, level - 1, c, a));
+    return 0;
+  }
+  if (o1 < o0 || o1 > t->pyr.n_entries) return damaged(t, l, level, j);
+  const uint32_t n_ctx = t->exp->n_contexts;
+  for (uint64_t e = o0; e < o1; e++) {
+    uint32_t c = rd_le32(t->pyr.ent + 8 * e), ns = rd_le32(t->pyr.ent + 8 * e + 4);
+    if (c >= n_ctx) return damaged(t, l, level, j);
+    uint32_t key = a->keys[c];
+    if (ns) trace_acc_add(a, key == HPCDB_TRACE_GREY ? a->grey_slot : key, ns);
+  }
+  return 0;
+}
+
+/* Elements k, k+1, ... of l clipped to [a, b), up to element `stop` (not
+ * included) or the element in effect at b (*done = 1 then, or when the line
+ * ends). The hot loop of a fine tile: the accumulator in locals. */
+static uint64_t walk_elements(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t stop, uint64_t a,
+                              uint64_t b, trace_acc *ac, int *done, int *rc) {
+  if (k + 1 >= l->n) {
+    *done = 1;
+    return k;
+  }
+  uint64_t *ns = ac->ns, s = line_ts(l, k);
+  uint32_t *touched = ac->touched, n_touched = ac->n_touched;
+  const uint32_t *slot_of_id = ac->slot_of_id, n_ids = t->n_ids;
+  for (; k < stop; k++) {
+    uint64_t e = line_ts(l, k + 1), from = s < a ? a : s, end = e < b ? e : b;
+    if (end > from) {
+      uint32_t id = line_ctx(l, k), slot = id < n_ids ? slot_of_id[id] : HPCDB_NONE;
+      if (slot == HPCDB_NONE) {
+        *rc = unknown_id(t, id);
+        *done = 1;
+        break;
+      }
+      touched[n_touched] = slot; /* branch-free, as trace_acc_add */
+      n_touched += ns[slot] == 0;
+      ns[slot] += end - from;
+    }
+    if (e >= b || k + 2 >= l->n) {
+      *done = 1;
+      if (e < b) k++;
+      break;
+    }
+    s = e;
+  }
+  ac->n_touched = n_touched;
+  return k;
+}
+
+/* At an element k starting a level-0 bucket at or after a: the largest
+ * bucket starting at k that ends by b, added whole; the element after it,
+ * or k when none fits. */
+static uint64_t jump(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t b, trace_acc *ac, int *rc) {
+  uint32_t top = l->n_levels - 1;
+  while (top > 0 && (k & (((uint64_t)1 << trace_level_log(top)) - 1))) top--;
+  for (uint32_t L = top + 1; L-- > 0;) {
+    uint64_t j = k >> trace_level_log(L);
+    if (trace_slot_ts(t, l, L, j + 1) > b) continue;
+    if ((*rc = trace_add_bucket(t, l, L, j, ac)) < 0) return k;
+    uint64_t next = (j + 1) << trace_level_log(L);
+    return next < l->n ? next : l->n - 1;
+  }
+  return k;
+}
+
+uint64_t trace_sum_span(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t a, uint64_t b,
+                        trace_acc *ac, int *done, int *rc) {
+  const uint64_t mask = ((uint64_t)1 << TRACE_LOG_E0) - 1;
+  for (;;) {
+    k = walk_elements(t, l, k, (k | mask) + 1, a, b, ac, done, rc);
+    if (*done) return k;
+    while (!*done && line_ts(l, k) >= a) { /* k starts a bucket inside the span */
+      uint64_t next = jump(t, l, k, b, ac, rc);
+      if (*rc < 0) *done = 1;
+      if (next == k) break;
+      k = next;
+      if (k + 1 >= l->n) *done = 1;
+    }
+    if (*done) return k;
+  }
+}
