@@ -67,7 +67,7 @@ void jb_str(jbuf *b, const char *s) {
 }
 
 void jb_num(jbuf *b, double v) {
-  if (!isfinite(v)) v = 0;
+  if (!isfinite(v) || v == 0) v = 0; /* never -0 */
   char s[32];
   snprintf(s, sizeof s, "%.17g", v);
   double back = strtod(s, NULL);

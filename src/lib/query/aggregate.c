@@ -38,6 +38,17 @@ static uint32_t row_of(builder *b, uint32_t group, const char *name) {
   return a->n_rows++;
 }
 
+/* 1 when a frame above f (up to its entry point) is in f's load module: f's inclusive cost is then
+ * already in that frame's, which counts for the module (a module calling itself, or back into itself). */
+static int module_nested(const hpcdb_experiment *e, uint32_t f) {
+  const char *module = query_module_name(e, f);
+  for (uint32_t a = query_frame(e, e->contexts[f].parent, 0); a != 0; a = query_frame(e, e->contexts[a].parent, 0)) {
+    if (e->contexts[a].kind != HPCDB_CTX_NORMAL) break;
+    if (!strcmp(query_module_name(e, a), module)) return 1;
+  }
+  return 0;
+}
+
 int query_agg_build(const hpcdb_experiment *e, int flat, int functions_only, agg_view *a) {
   builder b = {a, 0, {0}};
   uint32_t n = e->n_contexts;
@@ -63,7 +74,8 @@ int query_agg_build(const hpcdb_experiment *e, int flat, int functions_only, agg
     if (top == HPCDB_NONE || member == HPCDB_NONE) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the %s view", flat ? "flat" : "bottom-up");
     a->ctx_top[i] = top;
     a->ctx_member[i] = member;
-    a->ctx_inclusive[i] = i == f && !query_frame_nested(e, f, name, functions_only);
+    a->ctx_inclusive[i] = i == f && !query_frame_nested(e, f, name, functions_only) ? AGG_OWN_INCLUSIVE : 0;
+    if (flat && i == f && !module_nested(e, f)) a->ctx_inclusive[i] |= AGG_MODULE_INCLUSIVE;
   }
   u64map_free(&b.index);
   HPCDB_TRY(rc);
@@ -91,11 +103,12 @@ void query_agg_sum(const hpcdb_experiment *e, const agg_view *a, int flat, const
   for (uint32_t i = 0; i < e->n_contexts; i++) {
     uint32_t top = a->ctx_top[i], member = a->ctx_member[i];
     if (top == HPCDB_NONE) continue;
-    double x = self[(size_t)i * stride], y = a->ctx_inclusive[i] ? inc[(size_t)i * stride] : 0; /* i is its frame */
+    uint8_t own = a->ctx_inclusive[i];
+    double x = self[(size_t)i * stride], y = own & AGG_OWN_INCLUSIVE ? inc[(size_t)i * stride] : 0; /* i is its frame */
     ae[(size_t)top * out_stride] += x;
     ae[(size_t)member * out_stride] += x;
     ai[(size_t)member * out_stride] += y;
-    ai[(size_t)top * out_stride] += flat ? x : y; /* a module's own cost: inclusive is not defined for it */
+    ai[(size_t)top * out_stride] += !flat ? y : own & AGG_MODULE_INCLUSIVE ? inc[(size_t)i * stride] : 0;
   }
 }
 
@@ -104,11 +117,12 @@ void query_agg_sum_integers(const hpcdb_experiment *e, const agg_view *a, int fl
   for (uint32_t i = 0; i < e->n_contexts; i++) { /* query_agg_sum's sums, modulo 2^64 */
     uint32_t top = a->ctx_top[i], member = a->ctx_member[i];
     if (top == HPCDB_NONE) continue;
-    uint64_t x = self[(size_t)i * stride], y = a->ctx_inclusive[i] ? inc[(size_t)i * stride] : 0;
+    uint8_t own = a->ctx_inclusive[i];
+    uint64_t x = self[(size_t)i * stride], y = own & AGG_OWN_INCLUSIVE ? inc[(size_t)i * stride] : 0;
     ae[(size_t)top * out_stride] += x;
     ae[(size_t)member * out_stride] += x;
     ai[(size_t)member * out_stride] += y;
-    ai[(size_t)top * out_stride] += flat ? x : y;
+    ai[(size_t)top * out_stride] += !flat ? y : own & AGG_MODULE_INCLUSIVE ? inc[(size_t)i * stride] : 0;
   }
 }
 

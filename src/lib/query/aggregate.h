@@ -22,8 +22,11 @@ typedef struct agg_view {
   uint32_t *n_members;
   uint32_t n_top;
   uint32_t *ctx_top, *ctx_member; /* per context: rows it adds to (HPCDB_NONE: none) */
-  uint8_t *ctx_inclusive;         /* per context: adds its own inclusive value (a frame not nested in one of its name) */
+  uint8_t *ctx_inclusive;         /* per context: AGG_* bits, which rows it adds its inclusive value to */
 } agg_view;
+
+#define AGG_OWN_INCLUSIVE 0x1u    /* its own row (a frame not nested in one of its name) */
+#define AGG_MODULE_INCLUSIVE 0x2u /* flat: its module's row (a frame not nested in one of its module) */
 
 /* The rows of e's flat (1) or bottom-up (0) view; functions_only: inlined
  * calls fold into their function's frame. query_agg_free frees a failed one too. */
@@ -32,7 +35,7 @@ void query_agg_free(agg_view *a);
 /* One metric's values summed into the rows: self and inc by context at
  * self[i * stride], inc[i * stride]; row r's sums at ai[r * out_stride] and
  * ae[r * out_stride] (zeroed by the caller), context after context. A flat
- * view's top row (a module) sums its own cost in both. */
+ * view's top row (a module) sums the inclusive values of its outermost frames (each cost once). */
 void query_agg_sum(const hpcdb_experiment *e, const agg_view *a, int flat, const double *self, const double *inc,
                    size_t stride, double *ai, double *ae, size_t out_stride);
 /* The same for an integer metric's exact values (hpcdb report's integer columns), summed modulo 2^64

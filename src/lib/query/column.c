@@ -63,8 +63,8 @@ static void derive(const hpcdb_experiment *e, column_values *v, unsigned have) {
   for (uint32_t i = 0; i < n; i++) {
     double x = v->inc[i];
     for (uint32_t k = e->contexts[i].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) x -= v->inc[k];
-    v->self[i] = x;
     /* differences of inclusive values leave rounding noise: as hpcdb report, below 1e-9 of the total is 0 */
+    v->self[i] = fabs(x) <= 1e-9 * fabs(root) ? 0 : x;
     if (fabs(v->exc[i]) <= 1e-9 * fabs(root)) v->exc[i] = 0;
   }
 }

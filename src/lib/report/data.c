@@ -164,7 +164,8 @@ static void derive(report_data *d, const uint8_t *have_inc, const uint8_t *have_
       double v = d->inc[(size_t)i * d->n_cols + c];
       for (uint32_t k = e->contexts[i].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling)
         v -= d->inc[(size_t)k * d->n_cols + c];
-      d->self[(size_t)i * d->n_cols + c] = v;
+      /* rounding noise of the differences (a cost the data says is 0) is 0, never -0.000 */
+      d->self[(size_t)i * d->n_cols + c] = fabs(v) <= 1e-9 * fabs(root) ? 0 : v;
     }
   }
 }

@@ -21,6 +21,14 @@ uint32_t report_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_o
 
 double report_time_unit(const char *name, const char *unit) { return query_time_unit(name, unit); }
 
+/* "-0.000 us": a value that rounds to zero is shown without a sign. */
+static void unsign_zero(char *buf) {
+  if (buf[0] != '-') return;
+  for (const char *p = buf + 1; *p && *p != ' '; p++)
+    if (*p >= '1' && *p <= '9') return;
+  memmove(buf, buf + 1, strlen(buf));
+}
+
 void report_value(char *buf, size_t size, double v, double seconds) {
   if (seconds) v *= seconds;
   double a = fabs(v);
@@ -46,4 +54,5 @@ void report_value(char *buf, size_t size, double v, double seconds) {
       snprintf(buf + n, size - (size_t)n, "%s", suffix[k]);
     }
   }
+  unsign_zero(buf);
 }

@@ -47,6 +47,7 @@ static void fit_label(char *label, size_t width, size_t indent) {
 static void put_number(FILE *out, const table *t, uint32_t c, double v, const uint64_t *ints) {
   char buf[32];
   uint8_t kind = t->d->cols[c].integer;
+  v += 0.0; /* -0 becomes 0 */
   if (ints && kind) fwrite(buf, 1, kind == HPCDB_INTEGER_SIGNED ? fmt_i64(buf, (int64_t)ints[c]) : fmt_u64(buf, ints[c]), out);
   else if (t->o->json) json_number(out, v);
   else fprintf(out, "%.17g", v);

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // Numbers as hpcdb report prints them: times with their unit, others with an SI prefix.
-export function value(v, seconds) {
+export function value(v, seconds) { return unsignZero(magnitude(v, seconds)); }
+
+// "-0.000 us": a value that rounds to zero is shown without a sign.
+export function unsignZero(text) { return /^-[0.]+(?![0-9.])/.test(text) ? text.slice(1) : text; }
+
+function magnitude(v, seconds) {
   if (v === 0) return '0';
   if (seconds) {
     const s = v * seconds, a = Math.abs(s);
@@ -17,5 +22,5 @@ export function value(v, seconds) {
 }
 
 export function percent(v, total) {
-  return total ? `${(100 * v / total).toFixed(1)}%` : '0.0%';
+  return total ? unsignZero(`${(100 * v / total).toFixed(1)}%`) : '0.0%';
 }
