@@ -17,6 +17,7 @@ const route view_routes[] = {
     {"/api/hotpath", route_hotpath},   /* the hot path from a node */
     {"/api/source", route_source},     /* a node's source file with per-line values */
     {"/api/formula", route_formula},   /* checks a derived metric's formula */
+    {"/api/csv", route_csv},           /* every row of a view as CSV (report --csv's columns) */
     {"/api/compare", route_compare},   /* hpcdb view A B: the runs, totals, largest changes */
     {"/api/compare/children", route_compare_children}, /* the aligned tree's rows with deltas and ratios */
     {NULL, NULL},

@@ -56,6 +56,12 @@ int req_column(request *r, view_db *db, hpcdb_qcolumn *out);
 /* A JSON error answer: {"error": "..."} with that status; returns -1. */
 int req_error(request *r, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* metrics=A\nB... (names and formulas; else metric=): the columns to show, of profile=K when given
+ * (routes_tree.c); cols has room for 8. */
+int route_columns(request *r, view_db *db, hpcdb_qcolumn *cols, uint32_t *n);
+/* sort=inclusive|exclusive, order=desc|asc, sort_col=K (an index into cols). */
+int route_sort(request *r, const hpcdb_qcolumn *cols, uint32_t n_cols, hpcdb_qsort *s);
+
 /* {"name", "column", "seconds", "total"} of a column (routes.c). */
 void route_metric_json(jbuf *b, hpcdb_query *q, hpcdb_qcolumn c);
 
@@ -69,6 +75,7 @@ int route_formula(request *r);
 int route_compare(request *r);          /* routes_compare.c */
 int route_compare_children(request *r);
 int route_path(request *r);
+int route_csv(request *r);              /* routes_csv.c */
 
 /* The text of a database's source file k, checked (source_file.c): malloc'ed, or NULL with why. */
 char *view_source_text(const view_db *db, uint32_t file, size_t *len, const char **why);

@@ -32,8 +32,7 @@ static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, con
   jb_raw(b, "]}");
 }
 
-/* metric=A&metric=B...: the columns to show (the first sorts unless sort_col says). */
-static int columns(request *r, view_db *db, hpcdb_qcolumn *cols, uint32_t *n) {
+int route_columns(request *r, view_db *db, hpcdb_qcolumn *cols, uint32_t *n) {
   const char *list = req_arg(r, "metrics");
   *n = 0;
   if (!list || !*list) {
@@ -56,19 +55,26 @@ static int columns(request *r, view_db *db, hpcdb_qcolumn *cols, uint32_t *n) {
   return 0;
 }
 
+int route_sort(request *r, const hpcdb_qcolumn *cols, uint32_t n_cols, hpcdb_qsort *s) {
+  uint32_t sort_col;
+  if (req_u32(r, "sort_col", 0, n_cols - 1, &sort_col) < 0) return -1;
+  const char *by = req_arg(r, "sort"), *order = req_arg(r, "order");
+  if (by && strcmp(by, "inclusive") && strcmp(by, "exclusive")) return req_error(r, 400, "sort: expected inclusive or exclusive");
+  if (order && strcmp(order, "desc") && strcmp(order, "asc")) return req_error(r, 400, "order: expected desc or asc");
+  *s = (hpcdb_qsort){cols[sort_col], (uint8_t)(by && !strcmp(by, "exclusive")), (uint8_t)(order && !strcmp(order, "asc"))};
+  return 0;
+}
+
 int route_children(request *r) {
   view_db *db;
   hpcdb_qview v;
   hpcdb_qcolumn cols[8];
-  uint32_t n_cols, node, offset, limit, sort_col, n, total;
-  if (req_db(r, &db) < 0 || req_view(r, &v) < 0 || columns(r, db, cols, &n_cols) < 0) return -1;
+  uint32_t n_cols, node, offset, limit, n, total;
+  hpcdb_qsort s;
+  if (req_db(r, &db) < 0 || req_view(r, &v) < 0 || route_columns(r, db, cols, &n_cols) < 0) return -1;
   if (req_u32(r, "node", 0, UINT32_MAX - 1, &node) < 0 || req_u32(r, "offset", 0, UINT32_MAX - 1, &offset) < 0 ||
-      req_u32(r, "limit", 100, VIEW_MAX_LIMIT, &limit) < 0 || req_u32(r, "sort_col", 0, n_cols - 1, &sort_col) < 0)
+      req_u32(r, "limit", 100, VIEW_MAX_LIMIT, &limit) < 0 || route_sort(r, cols, n_cols, &s) < 0)
     return -1;
-  const char *by = req_arg(r, "sort"), *order = req_arg(r, "order");
-  if (by && strcmp(by, "inclusive") && strcmp(by, "exclusive")) return req_error(r, 400, "sort: expected inclusive or exclusive");
-  if (order && strcmp(order, "desc") && strcmp(order, "asc")) return req_error(r, 400, "order: expected desc or asc");
-  hpcdb_qsort s = {cols[sort_col], (uint8_t)(by && !strcmp(by, "exclusive")), (uint8_t)(order && !strcmp(order, "asc"))};
   if (node >= hpcdb_query_n_nodes(db->q, v)) return req_error(r, 404, "node %u does not exist in this view", node);
   hpcdb_qnode *kids = malloc(((size_t)limit + 1) * sizeof *kids);
   if (!kids) return req_error(r, 500, "out of memory");
@@ -122,12 +128,20 @@ int route_path(request *r) {
   return 0;
 }
 
+/* ,"path":[parent, grandparent, ..., root] of a top-down node (what opening it takes) */
+static void ancestors(jbuf *b, hpcdb_query *q, hpcdb_qnode n) {
+  jb_raw(b, ",\"path\":[");
+  for (uint32_t k = 0; hpcdb_query_parent(q, HPCDB_QVIEW_TOP_DOWN, n, &n) == 0 && n != HPCDB_NONE && k < 100000; k++)
+    jb_fmt(b, k ? ",%u" : "%u", n);
+  jb_raw(b, "]");
+}
+
 int route_search(request *r) {
   view_db *db;
-  uint32_t offset, limit, n, total;
+  uint32_t offset, limit, n, total, with_paths;
   const char *re = req_arg(r, "re");
   if (req_db(r, &db) < 0 || req_u32(r, "offset", 0, UINT32_MAX - 1, &offset) < 0 ||
-      req_u32(r, "limit", 100, VIEW_MAX_LIMIT, &limit) < 0)
+      req_u32(r, "limit", 100, VIEW_MAX_LIMIT, &limit) < 0 || req_u32(r, "paths", 0, 1, &with_paths) < 0)
     return -1;
   if (!re || !*re) return req_error(r, 400, "re: a regular expression is needed");
   if (strlen(re) > 512) return req_error(r, 400, "re: longer than 512 characters");
@@ -143,6 +157,7 @@ int route_search(request *r) {
     hpcdb_query_name(db->q, HPCDB_QVIEW_TOP_DOWN, hits[k], name, sizeof name);
     jb_fmt(&r->out, k ? ",{\"node\":%u,\"name\":" : "{\"node\":%u,\"name\":", hits[k]);
     jb_str(&r->out, name);
+    if (with_paths) ancestors(&r->out, db->q, hits[k]);
     jb_raw(&r->out, "}");
   }
   jb_raw(&r->out, "]}");

@@ -167,8 +167,9 @@ async function columnsCheck(page) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
   const { readFileSync } = await import('node:fs');
   const csv = readFileSync(await download.path(), 'utf8').split('\n');
-  check(csv[0] === 'depth,node,name,"0 - ""CPUTIME (sec)"" inclusive","0 - ""CPUTIME (sec)"" exclusive","CPUTIME (sec) inclusive","CPUTIME (sec) exclusive"' &&
-        /^0,0,"<program root>",-0.32597\d*,0,0.32597\d*,0$/.test(csv[1]), `CSV with both metrics: ${csv[0]} / ${csv[1]}`);
+  check(csv[0] === 'depth,context,name,"0 - ""CPUTIME (sec)"" inclusive","0 - ""CPUTIME (sec)"" percent","0 - ""CPUTIME (sec)"" exclusive",' +
+        '"CPUTIME (sec)" inclusive,"CPUTIME (sec)" percent,"CPUTIME (sec)" exclusive' &&
+        /^0,0,"<program root>",-0.32597\d*,100.00,0,0.32597\d*,100.00,0$/.test(csv[1]), `CSV with both metrics: ${csv[0]} / ${csv[1]}`);
   // the chooser still open: the second metric's headers are in sight (the point at their middle is theirs) and take the click
   const inSight = await page.$$eval('#tree th[data-m="1"]', (ths) => ths.length === 2 && document.querySelector('#columns').open &&
     ths.every((th) => { const r = th.getBoundingClientRect(); return th.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }));
@@ -409,7 +410,7 @@ async function main() {
     // search: hits highlighted and opened
     await page.fill('#search', '^PMPI_');
     await page.press('#search', 'Enter');
-    await page.waitForFunction(() => /^\d+ matches for/.test(document.querySelector('#status').textContent));
+    await page.waitForFunction(() => /^1 of \d+ matches for/.test(document.querySelector('#status').textContent));
     check((await windowRows(page)).some((r) => r.hit), 'the first match is scrolled into the window');
     const afterSearch = await rows(page);
     const hits = afterSearch.filter((r) => r.hit);
@@ -428,16 +429,18 @@ async function main() {
     check(!hidden.some((r) => r.name === 'main' || r.name.startsWith('cpi.c:')), 'hide removes main and its subtree');
     await page.fill('#hide', '');
     await page.press('#hide', 'Enter');
-    await page.fill('#lift', '^main$');
-    await page.press('#lift', 'Enter');
+    await page.fill('#hide', '^main$');
+    await page.press('#hide', 'Enter');
+    await page.selectOption('#hide-mode', 'self');
     await idle(page);
     const lifted = await rows(page);
     const thread = shown.find((r) => r.name === '<main thread>'), line = lifted.find((r) => r.name.startsWith('cpi.c:'));
     check(!lifted.some((r) => r.name === 'main') && line && thread && line.depth === thread.depth + 1,
           `lift shows main's children in its place (${line ? line.depth : '-'} under ${thread ? thread.depth : '-'})`);
-    check(page.url().includes('lift=%5Emain%24'), 'the filter is in the URL');
-    await page.fill('#lift', '');
-    await page.press('#lift', 'Enter');
+    check(page.url().includes('hide=%5Emain%24') && page.url().includes('hmode=self'), 'the filter is in the URL');
+    await page.fill('#hide', '');
+    await page.press('#hide', 'Enter');
+    await page.selectOption('#hide-mode', 'all');
     await idle(page);
 
     // a derived metric
@@ -464,8 +467,8 @@ async function main() {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
     const { readFileSync } = await import('node:fs');
     const saved = readFileSync(await download.path(), 'utf8').split('\n');
-    check(saved[0] === 'depth,node,name,inclusive,exclusive' && saved[1].includes('<program root>') &&
-          saved.length - 2 === (await rows(page)).length, `download CSV: ${saved.length - 2} rows`);
+    check(saved[0] === 'depth,context,name,"CPUTIME (sec)" inclusive,"CPUTIME (sec)" percent,"CPUTIME (sec)" exclusive' &&
+          saved[1].includes('<program root>') && saved.length - 2 >= (await rows(page)).length, `download CSV: ${saved.length - 2} rows`);
 
     await columnsCheck(page);
     await flattenCheck(page);

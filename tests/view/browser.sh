@@ -9,4 +9,4 @@ command -v node >/dev/null || { echo "skipped: node is not installed"; exit 77; 
 [ -d "$here/node_modules/playwright-core" ] || { echo "skipped: playwright-core is not installed (scripts/deps.sh --browser runs npm ci in tests/view)"; exit 77; }
 [ -d "$2/hpctoolkit-v4/cpi-mpi" ] || { echo "skipped: no sample data at $2"; exit 77; }
 mkdir -p "$3"
-exec node "$here/browser.mjs" "$@"
+exec node "$here/${HPCDB_BROWSER_TEST:-browser.mjs}" "$@" # view/browser-data: browser_data.mjs

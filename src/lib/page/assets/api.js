@@ -1,10 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // The server's JSON routes (src/view/routes.c), one function per route.
-export async function get(route, args) {
+const ask = (route, args) => {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(args || {})) if (v !== undefined && v !== null && v !== '') q.set(k, v);
-  const r = await fetch(`/api/${route}?${q}`, { credentials: 'same-origin' });
+  return fetch(`/api/${route}?${q}`, { credentials: 'same-origin' });
+};
+
+export async function get(route, args) {
+  const r = await ask(route, args);
   const body = await r.json();
   if (!r.ok) throw new Error(body.error || `${route}: HTTP ${r.status}`);
   return body;
+}
+
+// A route answering text (the CSV of a view): the text, or the route's JSON error thrown.
+export async function getText(route, args) {
+  const r = await ask(route, args);
+  if (!r.ok) throw new Error((await r.json()).error || `${route}: HTTP ${r.status}`);
+  return r.text();
 }

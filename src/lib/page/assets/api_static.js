@@ -89,7 +89,8 @@ const routes = {
     let re;
     try { re = new RegExp(args.re); } catch (e) { throw new Error(`search "${args.re}": ${e.message}`); }
     const hits = [...viewOf('top-down').values()].filter((n) => re.test(n.name)).sort((a, b) => a.node - b.node); // tree order
-    return { total: hits.length, hits: hits.slice(offset, offset + limit).map((n) => ({ node: n.node, name: n.name })) };
+    const m = viewOf('top-down'), up = (n) => { const p = []; for (let a = m.get(n.parent); a; a = m.get(a.parent)) p.push(a.node); return p; };
+    return { total: hits.length, hits: hits.slice(offset, offset + limit).map((n) => ({ node: n.node, name: n.name, ...(args.paths ? { path: up(n) } : {}) })) };
   },
 
   // each step the child holding at least half of its parent's inclusive value (report --hot-path's rule)
@@ -120,4 +121,24 @@ const routes = {
 export async function get(route, args) {
   if (!Object.hasOwn(routes, route)) throw new Error(`${route}: not in an exported page`);
   return routes[route](args || {});
+}
+
+// The CSV of a view (the server's /api/csv, report --csv's columns) over the nodes this page holds;
+// the context column is empty (the snapshot keeps no native ids).
+export async function getText(route, args) {
+  if (route !== 'csv') throw new Error(`${route}: not in an exported page`);
+  const q = (t) => `"${t.replace(/"/g, '""')}"`;
+  const first = routes.children({ ...args, limit: 1 });
+  const heads = first.metrics.flatMap((m) => ['inclusive', 'percent', 'exclusive'].map((f) => `${q(m.name)} ${f}`));
+  const lines = [['depth', 'context', 'name', ...heads].join(',')];
+  const row = (r, depth) => lines.push([depth, '', q(r.name), ...r.values.flatMap(([inc, exc], i) => {
+    const t = first.metrics[i].total;
+    return [inc, (t ? 100 * inc / t : 0).toFixed(2), exc];
+  })].join(','));
+  const walk = (r, depth) => {
+    row(r, depth);
+    if (r.children) for (const k of routes.children({ ...args, node: r.node, offset: 0, limit: MAX_LIMIT }).rows) walk(k, depth + 1);
+  };
+  walk(first.parent, 0);
+  return `${lines.join('\n')}\n`;
 }

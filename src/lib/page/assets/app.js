@@ -5,11 +5,15 @@ import { load, save } from './state.js';
 import { Tree, ROW } from './tree.js';
 import { showSpread, showSource } from './panes.js';
 import { chooser } from './columns.js';
+import { downloadCsv } from './csv.js';
+import { Find } from './find.js';
 
 const $ = (s) => document.querySelector(s);
 const state = load();
 const status = (t) => { $('#status').textContent = t; };
-let info, highlight = null;
+let info;
+const find = new Find();
+const highlight = (row) => find.matches(row);
 
 const tree = new Tree($('#tree-pane'), state, select);
 tree.onChange = refresh;
@@ -51,17 +55,6 @@ function command() {
   return `hpcdb report --view ${state.view} --metric ${quote(tree.metric.name)}${profile} ${quote(info.databases[0].path)}`;
 }
 
-function csv() {
-  const q = (s) => `"${s.replace(/"/g, '""')}"`;
-  const heads = tree.metrics.length > 1 ? tree.metrics.flatMap((m) => [q(`${m.name} inclusive`), q(`${m.name} exclusive`)]) : ['inclusive', 'exclusive'];
-  const lines = [['depth', 'node', 'name', ...heads].join(',')];
-  for (const v of tree.visible) if (v.row) lines.push([v.depth, v.row.node, q(v.row.name), ...v.row.values.flat()].join(','));
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/csv' }));
-  a.download = `hpcdb-${state.view}.csv`;
-  a.click();
-}
-
 async function hotPath() {
   status('Loading the hot path…');
   const from = state.view === 'top-down' && state.sel ? state.sel : state.zoom;
@@ -87,21 +80,22 @@ async function pick(i) {
 
 async function search(text) {
   state.re = text;
-  highlight = null;
+  find.clear();
   if (!text) return refresh();
   status('Loading the matches…');
   try {
-    highlight = new RegExp(text);
-    const r = await get('search', { re: text, limit: 50 });
-    for (const h of r.hits) {
-      const p = await get('path', { node: h.node });
-      for (const n of p.path.slice(1)) state.open.add(String(n));
-    }
+    await find.run(text, state.view, state.open);
     await refresh();
-    const first = tree.visible.findIndex((v) => v.row && highlight.test(v.row.name));
-    if (first >= 0) tree.reveal(first); // the window may be elsewhere in a long list
-    status(`${r.total} matches for /${text}/`);
+    findStep(1);
   } catch (e) { status(`Search: ${e.message}`); }
+}
+
+// The next (1) or previous (-1) match from the selection: selected, scrolled into sight, counted.
+async function findStep(step) {
+  if (!state.re) return;
+  const i = find.step(tree.visible, state.sel ? tree.indexOf(state.sel) : -1, step);
+  if (i >= 0) await pick(i);
+  status(find.describe(tree.visible, state.re));
 }
 
 function keys(ev) {
@@ -159,10 +153,12 @@ async function main() {
   });
   $('#search').value = state.re;
   $('#search').addEventListener('change', (ev) => search(ev.target.value.trim()));
-  for (const f of ['hide', 'lift']) {
-    $(`#${f}`).value = state[f];
-    $(`#${f}`).addEventListener('change', (ev) => { state[f] = ev.target.value.trim(); refresh(); });
-  }
+  $('#find-next').addEventListener('click', () => findStep(1));
+  $('#find-prev').addEventListener('click', () => findStep(-1));
+  $('#hide').value = state.hide;
+  $('#hide').addEventListener('change', (ev) => { state.hide = ev.target.value.trim(); refresh(); });
+  $('#hide-mode').value = state.hmode;
+  $('#hide-mode').addEventListener('change', (ev) => { state.hmode = ev.target.value; refresh(); });
   $('#hot').addEventListener('click', hotPath);
   $('#all-profiles').addEventListener('click', () => { state.profile = ''; state.pname = ''; restart(); });
   $('#zoom').addEventListener('click', () => { if (state.sel) { state.zoom = state.sel; restart(); } });
@@ -173,10 +169,13 @@ async function main() {
     status(c); // shown at once: the clipboard may take a while, or refuse without https
     try { await navigator.clipboard.writeText(c); } catch (e) { /* the status line still holds it */ }
   });
-  $('#csv').addEventListener('click', csv);
+  $('#csv').addEventListener('click', async () => {
+    status('Loading the CSV…');
+    try { status(`CSV: ${await downloadCsv(state)} rows of the ${state.view} view`); } catch (e) { status(`CSV: ${e.message}`); }
+  });
   $('#theme').addEventListener('click', () => { state.theme = state.theme === 'dark' ? 'light' : 'dark'; refresh(); });
   document.addEventListener('keydown', keys);
-  if (state.re) { try { highlight = new RegExp(state.re); } catch (e) { highlight = null; } }
+  if (state.re) { try { await find.run(state.re, state.view, state.open); } catch (e) { find.clear(); } }
   await refresh();
   if (state.sel) selectNode(state.sel); // a shared link shows the selection's panes too
 }

@@ -7,6 +7,7 @@
 import { get } from './api.js';
 import { shown, header, cells } from './columns.js';
 import { flattened } from './flatten.js';
+import { hideFilter, moveCost, withoutChildren } from './hide.js';
 
 export const ROW = 22; // the rows' fixed height in style.css
 
@@ -70,22 +71,25 @@ export class Tree {
     if (this.state.view === 'flat' && Number(this.state.flat) > 0) top = await flattened(this, root, Number(this.state.flat));
     if (!top) return this.visible;
     const out = [{ row: top.parent, depth: 0 }];
-    const { hide, lift } = this.filters();
-    const walk = async (k, node, depth) => {
+    const hide = hideFilter(this.state);
+    const walk = async (k, node, depth, above) => { // above: the open-rows entry hidden costs move to
       if (!k) return; // the tree was reset meanwhile
       for (let i = 0; i < k.total; i++) {
         const row = k.rows[i];
         if (!row) { out.push({ parent: node, index: i, depth }); continue; }
-        if (hide && hide.test(row.name)) continue; // hidden with its subtree
-        if (lift && lift.test(row.name)) { // hidden, its children shown in its place
-          if (row.children) await walk(await this.kidsOf(row.node), row.node, depth);
+        const mode = hide && hide.re.test(row.name) ? hide.mode : '';
+        if (mode === 'all') { moveCost(above, row, 0); continue; }
+        if (mode === 'self') { // its children in its place
+          moveCost(above, row, 1);
+          if (row.children) await walk(await this.kidsOf(row.node), row.node, depth, above);
           continue;
         }
-        out.push({ row, depth });
-        if (row.children && this.state.open.has(String(row.node))) await walk(await this.kidsOf(row.node), row.node, depth + 1);
+        const v = { row: mode === 'children' ? withoutChildren(row) : row, depth };
+        out.push(v);
+        if (!mode && row.children && this.state.open.has(String(row.node))) await walk(await this.kidsOf(row.node), row.node, depth + 1, v);
       }
     };
-    await walk(top, root, 1);
+    await walk(top, root, 1, out[0]);
     return out;
   }
 
@@ -150,7 +154,7 @@ export class Tree {
     const r = v.row;
     tr.dataset.node = r.node;
     if (String(r.node) === this.state.sel) tr.classList.add('selected');
-    if (this.highlight && this.highlight.test(r.name)) tr.classList.add('hit');
+    if (this.highlight && this.highlight(r)) tr.classList.add('hit');
     const twisty = document.createElement('span');
     twisty.className = 'twisty';
     twisty.textContent = r.children ? (this.state.open.has(String(r.node)) || v.depth === 0 ? '▾' : '▸') : ' ';
@@ -172,12 +176,6 @@ export class Tree {
     if (y < p.scrollTop) p.scrollTop = y;
     else if (head + y + ROW > p.scrollTop + p.clientHeight) p.scrollTop = head + y + ROW - p.clientHeight;
     this.draw();
-  }
-
-  // Name filters (hpcviewer's elision modes): regular expressions from the state; a bad one filters nothing.
-  filters() {
-    const make = (text) => { try { return text ? new RegExp(text) : null; } catch (e) { return null; } };
-    return { hide: make(this.state.hide), lift: make(this.state.lift) };
   }
 
   toggle(node) {
