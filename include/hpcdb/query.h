@@ -107,6 +107,10 @@ HPCDB_API int hpcdb_query_column(hpcdb_query *q, const char *spec, hpcdb_qcolumn
  * tree, as `hpcdb report --profile ID` shows it. HPCDB_EINVAL for a profile
  * past the end. */
 HPCDB_API int hpcdb_query_profile_column(hpcdb_query *q, const char *spec, uint32_t profile, hpcdb_qcolumn *out);
+/* The same summed over a group of profiles (indices into exp->profiles): the group's tree, as
+ * `hpcdb report --profile rank=0-7,thread=0` shows it. HPCDB_EINVAL for none or one past the end. */
+HPCDB_API int hpcdb_query_profiles_column(hpcdb_query *q, const char *spec, const uint32_t *profiles, uint32_t n,
+                                          hpcdb_qcolumn *out);
 /* The column the views show first when none is named (hpcdb_default_metric). */
 HPCDB_API int hpcdb_query_default_column(hpcdb_query *q, hpcdb_qcolumn *out);
 HPCDB_API const char *hpcdb_query_column_name(const hpcdb_query *q, hpcdb_qcolumn col);
@@ -177,6 +181,10 @@ typedef struct hpcdb_qspread {
   uint32_t point_profile[HPCDB_QSPREAD_POINTS];
 } hpcdb_qspread;
 
+/* The values of a top-down node in every non-summary profile, not summarised: values[k] (room for
+ * hpcdb_query_n_profiles), and profiles[k] its index into exp->profiles (NULL: not wanted). */
+HPCDB_API int hpcdb_query_node_profiles(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, int exclusive,
+                                        double *values, uint32_t *profiles);
 /* The values of a top-down node over every non-summary profile, summarised.
  * For an unsigned integer column (hpcdb_query_column_integer) the values sort
  * and are summarised as unsigned (a wrapped counter's 2^64 - 1 is the

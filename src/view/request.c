@@ -3,8 +3,10 @@
  * only and within bounds, names from a fixed set; anything else is a 400. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "hpcdb/report.h"
 #include "routes.h"
 
 int req_error(request *r, unsigned status, const char *fmt, ...) {
@@ -71,13 +73,35 @@ int req_profile(request *r, view_db *db, uint32_t *out) {
   return 0;
 }
 
+int req_group(request *r, view_db *db, uint32_t **set, uint32_t *n) {
+  const char *g = req_arg(r, "group");
+  char why[256];
+  *set = NULL, *n = 0;
+  if (!g || !*g) return 0;
+  if (strchr(g, '=') && hpcdb_profile_pattern_check(g, why, sizeof why) < 0) return req_error(r, 400, "group: %s", why);
+  const hpcdb_experiment *e = hpcdb_query_experiment(db->q);
+  if (!(*set = malloc(((size_t)e->n_profiles + 1) * sizeof **set))) return req_error(r, 500, "out of memory");
+  for (uint32_t p = 0; p < e->n_profiles; p++)
+    if (hpcdb_profile_matches(e, &e->profiles[p], g)) (*set)[(*n)++] = p;
+  if (*n) return 0;
+  free(*set);
+  *set = NULL;
+  return req_error(r, 404, "group: no profile matches '%s'", g);
+}
+
+int req_spec_column(request *r, view_db *db, const char *what, const char *spec, hpcdb_qcolumn *out) {
+  uint32_t profile, *set, n;
+  if (req_profile(r, db, &profile) < 0 || req_group(r, db, &set, &n) < 0) return -1;
+  int rc = set ? hpcdb_query_profiles_column(db->q, spec, set, n, out) : hpcdb_query_profile_column(db->q, spec, profile, out);
+  free(set);
+  return rc < 0 ? req_error(r, 400, "%s: %s", what, hpcdb_last_error()) : 0;
+}
+
 int req_column(request *r, view_db *db, hpcdb_qcolumn *out) {
   const char *m = req_arg(r, "metric");
-  uint32_t profile;
-  if (req_profile(r, db, &profile) < 0) return -1;
-  int rc = m && *m ? 0 : hpcdb_query_default_column(db->q, out);
-  if (rc == 0 && (m && *m ? 1 : profile != HPCDB_NONE))
-    rc = hpcdb_query_profile_column(db->q, m && *m ? m : hpcdb_query_column_name(db->q, *out), profile, out);
-  if (rc < 0) return req_error(r, 400, "metric: %s", hpcdb_last_error());
-  return 0;
+  if (!m || !*m) {
+    if (hpcdb_query_default_column(db->q, out) < 0) return req_error(r, 400, "metric: %s", hpcdb_last_error());
+    m = hpcdb_query_column_name(db->q, *out);
+  }
+  return req_spec_column(r, db, "metric", m, out);
 }

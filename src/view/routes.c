@@ -13,6 +13,7 @@ const route view_routes[] = {
     {"/api/children", route_children}, /* a node's children, sorted, paged */
     {"/api/path", route_path},         /* a node's ancestors (state in the URL) */
     {"/api/spread", route_spread},     /* one node over the profiles */
+    {"/api/groups", route_groups},     /* one node over the profiles, by group of identity */
     {"/api/search", route_search},     /* nodes whose name matches a regex */
     {"/api/hotpath", route_hotpath},   /* the hot path from a node */
     {"/api/source", route_source},     /* a node's source file with per-line values */

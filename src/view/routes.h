@@ -51,7 +51,13 @@ int req_db(request *r, view_db **out);
 int req_view(request *r, hpcdb_qview *out);
 /* profile=K (an index into the experiment's profiles): that profile's own values; absent: HPCDB_NONE. */
 int req_profile(request *r, view_db *db, uint32_t *out);
-/* metric=NAME or formula (default: the default metric), of profile=K when given. */
+/* group=SELECTION (hpcdb_profile_matches: "rank=0-7,thread=0" or a whole identity): the profiles it
+ * selects (malloc'ed, in *set), none asked: *set NULL; none matching: 404. */
+int req_group(request *r, view_db *db, uint32_t **set, uint32_t *n);
+/* The column of spec (a metric or formula) of profile=K, of group=SELECTION (its profiles summed),
+ * else of the whole program; a bad one: 400 "what: why". */
+int req_spec_column(request *r, view_db *db, const char *what, const char *spec, hpcdb_qcolumn *out);
+/* metric=NAME or formula (default: the default metric), of profile=K or group=SELECTION when given. */
 int req_column(request *r, view_db *db, hpcdb_qcolumn *out);
 /* A JSON error answer: {"error": "..."} with that status; returns -1. */
 int req_error(request *r, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -76,6 +82,7 @@ int route_compare(request *r);          /* routes_compare.c */
 int route_compare_children(request *r);
 int route_path(request *r);
 int route_csv(request *r);              /* routes_csv.c */
+int route_groups(request *r);           /* routes_groups.c */
 
 /* The text of a database's source file k, checked (source_file.c): malloc'ed, or NULL with why. */
 char *view_source_text(const view_db *db, uint32_t file, size_t *len, const char **why);

@@ -41,15 +41,13 @@ int route_columns(request *r, view_db *db, hpcdb_qcolumn *cols, uint32_t *n) {
     return 0;
   }
   /* metrics=NAME|NAME|...: names and formulas separated by a newline */
-  uint32_t profile;
-  if (req_profile(r, db, &profile) < 0) return -1;
   char buf[4096];
   if (strlen(list) >= sizeof buf) return req_error(r, 400, "metrics: longer than %zu characters", sizeof buf - 1);
   strcpy(buf, list);
   for (char *s = buf, *next; s && *n < 8; s = next) {
     next = strchr(s, '\n');
     if (next) *next++ = '\0';
-    if (hpcdb_query_profile_column(db->q, s, profile, &cols[*n]) < 0) return req_error(r, 400, "metrics: %s", hpcdb_last_error());
+    if (req_spec_column(r, db, "metrics", s, &cols[*n]) < 0) return -1;
     (*n)++;
   }
   return 0;

@@ -2,7 +2,8 @@
 // The numbers a person takes out of hpcdb view, in Debian's chromium: the CSV
 // is every row of the view (report --csv's columns and values), no value
 // reads -0.000, the flat view's load modules hold their functions' cost,
-// Find reaches every match, Hide moves the hidden cost to the row above;
+// Find reaches every match, Hide moves the hidden cost to the row above, the
+// profiles by group (report --view profiles' figures, zeros left out, a group's tree);
 // screenshots into OUTDIR. Usage: node browser_data.mjs HPCDB SAMPLES OUTDIR
 import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -168,11 +169,63 @@ async function hide(browser) {
   } finally { proc.kill('SIGTERM'); }
 }
 
+// 3: the profiles by group of identity, zeros left out and counted, imbalance as report's; a group's tree
+async function groups(browser) {
+  const db = `${v4}/lmp-openmp`, metric = 'REALTIME (sec)';
+  const { page, proc } = await open(browser, db);
+  try {
+    const pane = '#spread-body';
+    const ready = (node) => page.waitForFunction(([sel, n]) => document.querySelector(sel).dataset.ready === n, [pane, String(node)]);
+    const groupRows = () => page.$$eval(`${pane} table.groups tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    // <main thread>: the workers have no value there, and are left out, not averaged in
+    const mainThread = await page.evaluate(async () => (await (await fetch('/api/search?re=^<main thread>$')).json()).hits[0].node);
+    await page.click(`#tree tr[data-node="${mainThread}"] td.name`);
+    await ready(mainThread);
+    const byKind = await groupRows();
+    const main = byKind.find((r) => r[0] === 'main threads'), workers = byKind.find((r) => r[0] === 'worker threads');
+    check(main && main[1] === '4' && main[2] === '0' && Number(main[7].replace('×', '')) < 1.1,
+          `main threads: 4 profiles, none zero, imbalance near 1 (${main})`);
+    check(workers && workers[1] === '20' && workers[2] === '20' && workers[7] === '–', `worker threads: 20 with no value, no imbalance (${workers})`);
+    check((await page.$eval(pane, (e) => e.textContent)).includes('20 with no value here, left out'), 'the pane says how many are left out');
+    // the root by rank: each rank's figures are report --view profiles --profile rank=R's
+    await page.selectOption(`${pane} select`, 'rank');
+    await page.waitForFunction((sel) => document.querySelectorAll(`${sel} table.groups tbody tr`).length === 4, pane);
+    await page.click('#tree tr[data-node="0"] td.name');
+    await ready(0);
+    const api = await page.evaluate(async (m) => (await fetch(`/api/groups?node=0&by=rank&metric=${encodeURIComponent(m)}`)).json(), metric);
+    for (const g of api.groups) {
+      const csv = execFileSync(hpcdb, ['report', '--view', 'profiles', '--csv', '--metric', metric, '--profile', g.selection, db], { encoding: 'utf8' });
+      const want = Object.fromEntries(csv.trim().split('\n').filter((l) => l.startsWith('0,,')).map((l) => [l.split(',')[2].replace(/"/g, ''), Number(l.split(',')[3])]));
+      const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.abs(b);
+      check(close(g.min, want.min) && close(g.median, want.median) && close(g.mean, want.mean) && close(g.max, want.max) &&
+            close(g.imbalance, want['imbalance (max / mean)']), `${g.name}: ${JSON.stringify(g)} is report's ${JSON.stringify(want)}`);
+    }
+    // the plots: every profile in rank order, labelled axes
+    const ranked = await page.$$eval(`${pane} svg[aria-label="values in rank order"] circle title`, (ts) => ts.map((t) => t.textContent.split(':')[0]));
+    const ranks = ranked.map((id) => Number(id.match(/RANK (\d+)/)[1]));
+    check(ranked.length === 24 && ranks.every((r, i) => i === 0 || ranks[i - 1] <= r), `24 points in rank order (${ranked.slice(0, 3).join(', ')} …)`);
+    const labels = await page.$$eval(`${pane} svg[aria-label="values in rank order"] text.label`, (ts) => ts.map((t) => t.textContent));
+    check(labels.includes(metric) && labels.some((l) => l.startsWith('profiles by identity: ')), `axes labelled: ${labels.join(' | ')}`);
+    await page.screenshot({ path: `${out}/groups.png` });
+    // a group's row: that group's tree, as report --profile rank=1 prints it
+    await page.click(`${pane} table.groups tr[data-group="RANK 1"]`);
+    await idle(page);
+    const root = (await shownRows(page))[0];
+    const csv = execFileSync(hpcdb, ['report', '--csv', '--metric', metric, '--profile', 'rank=1', db], { encoding: 'utf8' });
+    const want = await page.evaluate(async (v) => (await import('/assets/format.js')).value(v, 1), Number(csv.split('\n')[1].split(',')[3]));
+    check(root.inc === want && (await page.$eval('#profile-name', (e) => e.textContent)) === 'RANK 1', `RANK 1's tree: root ${root.inc}, report ${want}`);
+    await page.click('#copy');
+    await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('hpcdb '));
+    check((await status(page)).includes("--profile 'rank=1'"), `copy as command names the group: ${await status(page)}`);
+    await page.screenshot({ path: `${out}/group-tree.png` });
+  } finally { proc.kill('SIGTERM'); }
+}
+
 async function main() {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   try {
-    for (const t of [csv, numbers, find, hide]) {
+    for (const t of [csv, numbers, find, hide, groups]) {
       try { await t(browser); } catch (e) { check(false, `${t.name}: ${e.message}`); }
     }
   } finally { await browser.close(); }

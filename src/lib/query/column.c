@@ -24,6 +24,7 @@ void query_columns_free(hpcdb_query *q) {
     values_free(q->cols[c].values);
     hpcdb_expr_free(q->cols[c].expr);
     free(q->cols[c].spec);
+    free(q->cols[c].set);
   }
   free(q->cols);
 }
@@ -69,8 +70,29 @@ static void derive(const hpcdb_experiment *e, column_values *v, unsigned have) {
   }
 }
 
-/* A formula's values: each flavour is the formula over the inputs' same flavour. */
-static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t profile, column_values *v) {
+static int register_column(hpcdb_query *q, const char *spec, uint32_t profile, const uint32_t *set, uint32_t n_set,
+                           hpcdb_qcolumn *out);
+
+/* A metric's values summed over a group of profiles, each profile's own values from the source. */
+static int sum_profiles(hpcdb_query *q, const column *c, column_values *v, unsigned *have) {
+  uint32_t n = q->exp->n_contexts;
+  if (!q->src.ops->profile_column) return hpcdb_fail(HPCDB_EUNSUPPORTED, "this source gives no profile's own values");
+  double *inc = malloc(((size_t)n + 1) * sizeof *inc), *exc = malloc(((size_t)n + 1) * sizeof *exc);
+  int rc = inc && exc ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n);
+  for (uint32_t k = 0; k < c->n_set && rc == 0; k++) {
+    memset(inc, 0, (size_t)n * sizeof *inc);
+    memset(exc, 0, (size_t)n * sizeof *exc);
+    rc = q->src.ops->profile_column(q->src.impl, c->set[k], c->metric, inc, exc, have);
+    for (uint32_t i = 0; i < n && rc == 0; i++) v->inc[i] += inc[i], v->exc[i] += exc[i];
+  }
+  free(inc);
+  free(exc);
+  return rc;
+}
+
+/* A formula's values: each flavour is the formula over the inputs' same flavour (of the same profiles). */
+static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t profile, const uint32_t *set, uint32_t n_set,
+                           column_values *v) {
   uint32_t n = q->exp->n_contexts;
   const uint32_t *metrics;
   uint32_t k = hpcdb_expr_inputs(expr, &metrics);
@@ -80,7 +102,7 @@ static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t prof
   for (uint32_t j = 0; j < k && rc == 0; j++) {
     hpcdb_qcolumn ic;
     const column_values *iv;
-    rc = hpcdb_query_profile_column(q, q->exp->metrics[metrics[j]].name, profile, &ic); /* may move q->cols */
+    rc = register_column(q, q->exp->metrics[metrics[j]].name, profile, set, n_set, &ic); /* may move q->cols */
     if (rc == 0) rc = query_values(q, ic, &iv);
     if (rc < 0) break;
     memcpy(in + (3 * j + 0) * (size_t)n, iv->inc, n * sizeof *in);
@@ -118,12 +140,13 @@ int query_values(hpcdb_query *q, hpcdb_qcolumn col, const column_values **out) {
     int rc;
     if (c->metric != HPCDB_NONE) {
       unsigned have = 0;
-      if (c->profile == HPCDB_NONE) rc = q->src.ops->column(q->src.impl, c->metric, v->inc, v->exc, &have);
+      if (c->set) rc = sum_profiles(q, c, v, &have);
+      else if (c->profile == HPCDB_NONE) rc = q->src.ops->column(q->src.impl, c->metric, v->inc, v->exc, &have);
       else if (q->src.ops->profile_column) rc = q->src.ops->profile_column(q->src.impl, c->profile, c->metric, v->inc, v->exc, &have);
       else rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "this source gives no profile's own values");
       if (rc == 0) derive(q->exp, v, have);
     } else {
-      rc = compute_derived(q, c->expr, c->profile, v);
+      rc = compute_derived(q, c->expr, c->profile, c->set, c->n_set, v);
     }
     if (rc < 0) {
       values_free(v);
@@ -148,28 +171,46 @@ int hpcdb_query_column(hpcdb_query *q, const char *spec, hpcdb_qcolumn *out) {
 }
 
 int hpcdb_query_profile_column(hpcdb_query *q, const char *spec, uint32_t profile, hpcdb_qcolumn *out) {
-  if (!spec || !*spec) return hpcdb_fail(HPCDB_EINVAL, "no metric or formula given");
   if (profile != HPCDB_NONE && profile >= q->exp->n_profiles)
     return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist (the experiment has %u)", profile, q->exp->n_profiles);
+  return register_column(q, spec, profile, NULL, 0, out);
+}
+
+int hpcdb_query_profiles_column(hpcdb_query *q, const char *spec, const uint32_t *profiles, uint32_t n, hpcdb_qcolumn *out) {
+  if (n == 0) return hpcdb_fail(HPCDB_EINVAL, "no profiles to sum");
+  for (uint32_t k = 0; k < n; k++)
+    if (profiles[k] >= q->exp->n_profiles)
+      return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist (the experiment has %u)", profiles[k], q->exp->n_profiles);
+  return register_column(q, spec, HPCDB_NONE, profiles, n, out);
+}
+
+/* The column of spec over the whole program, one profile or a set of them: the one registered
+ * before, else a new one. */
+static int register_column(hpcdb_query *q, const char *spec, uint32_t profile, const uint32_t *set, uint32_t n_set,
+                           hpcdb_qcolumn *out) {
+  if (!spec || !*spec) return hpcdb_fail(HPCDB_EINVAL, "no metric or formula given");
   for (uint32_t c = 0; c < q->n_cols; c++)
-    if (q->cols[c].profile == profile && !strcmp(q->cols[c].spec, spec)) {
+    if (q->cols[c].profile == profile && !strcmp(q->cols[c].spec, spec) && q->cols[c].n_set == n_set &&
+        (!n_set || !memcmp(q->cols[c].set, set, n_set * sizeof *set))) {
       *out = c;
       return 0;
     }
   if (q->n_cols == QUERY_MAX_COLUMNS) return hpcdb_fail(HPCDB_EINVAL, "more than %d metrics and formulas", QUERY_MAX_COLUMNS);
-  column c = {NULL, profile, metric_named(q->exp, spec), NULL, 0, NULL};
+  column c = {NULL, profile, NULL, n_set, metric_named(q->exp, spec), NULL, 0, NULL};
   if (c.metric == HPCDB_NONE) {
     HPCDB_TRY(hpcdb_expr_parse(&c.expr, spec, q->exp));
   } else {
     c.seconds = query_time_unit(q->exp->metrics[c.metric].name, q->exp->metrics[c.metric].unit);
   }
   column *cols = realloc(q->cols, ((size_t)q->n_cols + 1) * sizeof *cols);
-  if (!cols || !(c.spec = strdup(spec))) {
-    if (cols) q->cols = cols;
+  if (cols) q->cols = cols;
+  if (n_set && (c.set = malloc(n_set * sizeof *set))) memcpy(c.set, set, n_set * sizeof *set);
+  if (!cols || !(c.spec = strdup(spec)) || (n_set && !c.set)) {
+    free(c.spec);
+    free(c.set);
     hpcdb_expr_free(c.expr);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
-  q->cols = cols;
   q->cols[q->n_cols] = c;
   *out = q->n_cols++;
   return 0;

@@ -22,7 +22,9 @@ typedef struct column_values {
 
 typedef struct column {
   char *spec;
-  uint32_t profile; /* index into exp->profiles, HPCDB_NONE: the whole program */
+  uint32_t profile; /* index into exp->profiles, HPCDB_NONE: the whole program (or the set) */
+  uint32_t *set;    /* a group of profiles summed (indices into exp->profiles), or NULL */
+  uint32_t n_set;
   uint32_t metric;  /* HPCDB_NONE: derived */
   hpcdb_expr *expr;
   double seconds;

@@ -87,3 +87,13 @@ int hpcdb_query_spread(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, int 
   free(s);
   return rc;
 }
+
+int hpcdb_query_node_profiles(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, int exclusive, double *values,
+                              uint32_t *profiles) {
+  if (col >= q->n_cols) return hpcdb_fail(HPCDB_EINVAL, "column %u does not exist", col);
+  if (node >= q->exp->n_contexts) return hpcdb_fail(HPCDB_EINVAL, "node %u does not exist", node);
+  uint32_t n = q->src.n_profiles;
+  if (profiles) memcpy(profiles, q->src.profile_of, n * sizeof *profiles);
+  memset(values, 0, n * sizeof *values);
+  return n ? gather(q, &q->cols[col], node, exclusive, values, n) : 0;
+}

@@ -7,6 +7,7 @@ import { showSpread, showSource } from './panes.js';
 import { chooser } from './columns.js';
 import { downloadCsv } from './csv.js';
 import { Find } from './find.js';
+import { showGroups } from './groups.js';
 
 const $ = (s) => document.querySelector(s);
 const state = load();
@@ -25,14 +26,14 @@ async function refresh() {
   $('#flatten').hidden = $('#unflatten').hidden = state.view !== 'flat';
   $('#unflatten').disabled = state.flat === '0';
   $('#pct').checked = state.pct === '1';
-  $('#profile').hidden = !state.profile;
-  $('#profile-name').textContent = state.pname || `profile ${state.profile}`;
+  $('#profile').hidden = !state.profile && !state.group;
+  $('#profile-name').textContent = state.pname || state.group || `profile ${state.profile}`;
   status('Loading…');
   const t0 = performance.now();
   try {
     await tree.render(highlight);
     status(`${info.databases[0].path} · ${info.databases[0].access} · ${state.view} · ${tree.metric.name} · ` +
-           `${state.profile ? `${state.pname} · ` : ''}` +
+           `${state.profile || state.group ? `${state.pname || state.group} · ` : ''}` +
            `${tree.visible.length} rows · ${Math.round(performance.now() - t0)} ms`);
   } catch (e) { status(`Error: ${e.message}`); }
 }
@@ -43,15 +44,26 @@ function select(row) {
   for (const tr of document.querySelectorAll('#tree tr.selected')) tr.classList.remove('selected');
   for (const tr of document.querySelectorAll(`#tree tr[data-node="${row.node}"]`)) tr.classList.add('selected');
   const sec = tree.metric ? tree.metric.seconds : 0;
-  showSpread($('#spread-body'), state, row.node, sec, (profile, name) => { state.profile = String(profile); state.pname = name; restart(); });
+  across(row.node, sec);
   if (state.view === 'top-down') showSource($('#source-body'), state, row, sec);
+}
+
+// The node over the profiles, by group (an exported page, without /api/groups: the sorted values).
+function across(node, sec) {
+  const on = {
+    profile: (p, name) => { Object.assign(state, { profile: String(p), group: '', pname: name }); restart(); },
+    group: (selection, name) => { Object.assign(state, { profile: '', group: selection, pname: name }); restart(); },
+    by: (by) => { state.by = by; save(state); across(node, sec); },
+  };
+  const el = $('#spread-body');
+  showGroups(el, state, node, sec, tree.metric.name, on).catch(() => showSpread(el, state, node, sec, on.profile));
 }
 
 function restart() { tree.reset(); refresh(); }
 
 function command() {
   const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const profile = state.profile ? ` --profile ${quote(state.pname)}` : '';
+  const profile = state.group ? ` --profile ${quote(state.group)}` : state.profile ? ` --profile ${quote(state.pname)}` : '';
   return `hpcdb report --view ${state.view} --metric ${quote(tree.metric.name)}${profile} ${quote(info.databases[0].path)}`;
 }
 
@@ -160,7 +172,7 @@ async function main() {
   $('#hide-mode').value = state.hmode;
   $('#hide-mode').addEventListener('change', (ev) => { state.hmode = ev.target.value; refresh(); });
   $('#hot').addEventListener('click', hotPath);
-  $('#all-profiles').addEventListener('click', () => { state.profile = ''; state.pname = ''; restart(); });
+  $('#all-profiles').addEventListener('click', () => { Object.assign(state, { profile: '', group: '', pname: '' }); restart(); });
   $('#zoom').addEventListener('click', () => { if (state.sel) { state.zoom = state.sel; restart(); } });
   $('#unzoom').addEventListener('click', () => { state.zoom = '0'; restart(); });
   $('#pct').addEventListener('change', (ev) => { state.pct = ev.target.checked ? '1' : '0'; refresh(); });

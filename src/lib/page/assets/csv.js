@@ -8,7 +8,7 @@ import { shown } from './columns.js';
 export async function downloadCsv(state) {
   const cols = shown(state);
   const text = await getText('csv', { view: state.view, node: state.zoom, metrics: cols.join('\n'), sort: state.sort,
-    order: state.order, sort_col: Math.max(0, cols.indexOf(state.sortm)), profile: state.profile });
+    order: state.order, sort_col: Math.max(0, cols.indexOf(state.sortm)), profile: state.profile, group: state.group });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
   a.download = `hpcdb-${state.view}.csv`;

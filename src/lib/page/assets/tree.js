@@ -52,7 +52,7 @@ export class Tree {
   async page(node, offset, limit = PAGE) {
     const s = this.state, cols = shown(s), gen = this.gen;
     const r = await get('children', { view: s.view, node, metrics: cols.join('\n'), sort: s.sort, order: s.order,
-      sort_col: Math.max(0, cols.indexOf(s.sortm)), offset, limit, profile: s.profile });
+      sort_col: Math.max(0, cols.indexOf(s.sortm)), offset, limit, profile: s.profile, group: s.group });
     if (gen !== this.gen) return null;
     this.metrics = r.metrics;
     let k = this.kids.get(node);
