@@ -167,7 +167,7 @@ async function columnsCheck(page) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
   const { readFileSync } = await import('node:fs');
   const csv = readFileSync(await download.path(), 'utf8').split('\n');
-  check(csv[0] === 'depth,context,name,"0 - ""CPUTIME (sec)"" inclusive","0 - ""CPUTIME (sec)"" percent","0 - ""CPUTIME (sec)"" exclusive",' +
+  check(csv[0] === 'depth,context,name,"0 - ""CPUTIME (sec)""" inclusive,"0 - ""CPUTIME (sec)""" percent,"0 - ""CPUTIME (sec)""" exclusive,' +
         '"CPUTIME (sec)" inclusive,"CPUTIME (sec)" percent,"CPUTIME (sec)" exclusive' &&
         /^0,0,"<program root>",-0.32597\d*,100.00,0,0.32597\d*,100.00,0$/.test(csv[1]), `CSV with both metrics: ${csv[0]} / ${csv[1]}`);
   // the chooser still open: the second metric's headers are in sight (the point at their middle is theirs) and take the click
@@ -360,9 +360,9 @@ async function main() {
     check(sel && hot.length > 5, `hot path opens the tree and selects its end (${sel ? sel.name : 'none'})`);
 
     // distribution and source pane of the selection
-    await page.waitForSelector('#spread-body svg.histogram');
+    await page.waitForSelector('#spread-body table.groups');
     const stats = await page.$eval('#spread-body .stats', (e) => e.textContent);
-    check(/^16 profiles: min .* imbalance/.test(stats), `distribution: ${stats}`);
+    check(/^16 profiles, inclusive CPUTIME \(sec\); \d+ with no value here/.test(stats), `distribution: ${stats}`);
     const cpi = hot.find((r) => r.name.startsWith('cpi.c:'));
     if (cpi) {
       await page.click(`#tree tr[data-node="${cpi.node}"] td.name`);
@@ -381,8 +381,8 @@ async function main() {
     // a point of the distribution: that profile's own tree, as report --profile prints it
     await page.click('#tree tr[data-node] td.name'); // the root: every profile has a value there
     const rootNode = await page.$eval('#tree tr[data-node]', (tr) => tr.dataset.node);
-    await page.waitForSelector(`#spread-body[data-ready="${rootNode}"] svg.sorted circle`);
-    const dots = await page.$$('#spread-body svg.sorted circle');
+    await page.waitForSelector(`#spread-body[data-ready="${rootNode}"] svg[aria-label="sorted values"] circle`);
+    const dots = await page.$$('#spread-body svg[aria-label="sorted values"] circle');
     await dots[dots.length - 1].click();
     await idle(page);
     const pname = await page.$eval('#profile-name', (e) => e.textContent);
@@ -467,8 +467,9 @@ async function main() {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
     const { readFileSync } = await import('node:fs');
     const saved = readFileSync(await download.path(), 'utf8').split('\n');
-    check(saved[0] === 'depth,context,name,"CPUTIME (sec)" inclusive,"CPUTIME (sec)" percent,"CPUTIME (sec)" exclusive' &&
-          saved[1].includes('<program root>') && saved.length - 2 >= (await rows(page)).length, `download CSV: ${saved.length - 2} rows`);
+    const open = (await rows(page)).length;
+    check(saved[0] === 'depth,context,name,"""CPUTIME (sec)"" * 1000" inclusive,"""CPUTIME (sec)"" * 1000" percent,"""CPUTIME (sec)"" * 1000" exclusive' &&
+          saved[1].includes('<program root>') && saved.length - 2 >= open, `download CSV: ${saved.length - 2} rows, ${open} open: ${saved[0]}`);
 
     await columnsCheck(page);
     await flattenCheck(page);
@@ -496,7 +497,7 @@ async function main() {
     await page.screenshot({ path: `${out}/top-down-dark.png` });
     await page.click('#hot');
     await idle(page);
-    await page.waitForSelector('#spread-body svg.histogram');
+    await page.waitForSelector('#spread-body table.groups');
     await page.screenshot({ path: `${out}/selected-dark.png` });
     check(errors.length === 0, `no script errors: ${errors.join('; ')}`);
     await wide(browser);
