@@ -211,7 +211,7 @@ async function main() {
     await show(page, {});
     await page.fill('#search', re);
     await page.press('#search', 'Enter');
-    await page.waitForFunction((n) => document.querySelector('#status').textContent === `${n} matches for /${document.querySelector('#search').value}/`, count);
+    await page.waitForFunction((n) => document.querySelector('#status').textContent === `1 of ${n} matches for /${document.querySelector('#search').value}/`, count);
     const hits = (await rows(page)).filter((r) => r.hit);
     check(hits.length === count && hits.every((h) => h.name === target), `search for ${re}: ${hits.length} rows highlighted, ${count} expected`);
 

@@ -113,6 +113,11 @@ def routes(s):
         ("/api/hotpath?" + q(node=99999), 404), ("/api/path?" + q(node=99999), 404),
         ("/api/source?" + q(file=9999), 404), ("/api/source?" + q(file="../../etc/passwd"), 400),
         ("/api/source?" + q(file="/etc/passwd"), 400), ("/api/source?file=1%2F..%2F..", 400),
+        ("/api/csv?" + q(node=99999), 404), ("/api/csv?" + q(view="sideways"), 400), ("/api/csv?" + q(sort="up"), 400),
+        ("/api/csv?" + q(metric="no such metric"), 400), ("/api/csv?" + q(group="rank="), 400),
+        ("/api/groups?" + q(node=99999), 404), ("/api/groups?" + q(by="colour"), 400), ("/api/groups?" + q(flavour="x"), 400),
+        ("/api/children?" + q(group="rank=0-"), 400), ("/api/children?" + q(group="rank=999"), 404),
+        ("/api/children?" + q(group="thread=0x"), 400), ("/api/search?" + q(re="main", paths=2), 400),
         ("/api/nosuch", 404), ("/nosuch", 404), ("/assets/../../etc/passwd", 404), ("/assets/%2e%2e%2fetc%2fpasswd", 404),
         ("/assets/..%2F..%2Fetc%2Fpasswd", 404),
     ]:

@@ -128,6 +128,28 @@ int main(void) {
   CHECK(near(inc, 10));
   CHECK(hpcdb_query_profile_column(q, "time (sec)", 4, &again) == HPCDB_EINVAL);
 
+  /* a group of profiles summed (the first and third threads: kernel 1 + 3), a formula over it too */
+  const uint32_t two[2] = {1, 3}, past[1] = {4};
+  hpcdb_qcolumn g, gr;
+  CHECK_RC(hpcdb_query_profiles_column(q, "time (sec)", two, 2, &g));
+  CHECK_RC(hpcdb_query_profiles_column(q, "$1 / $0", two, 2, &gr));
+  CHECK(g != time && g != t3);
+  CHECK_RC(hpcdb_query_value(q, HPCDB_QVIEW_TOP_DOWN, g, kernel, &inc, &exc));
+  CHECK(near(inc, 4) && near(exc, 4));
+  CHECK_RC(hpcdb_query_value(q, HPCDB_QVIEW_TOP_DOWN, gr, work, &inc, &exc));
+  CHECK(near(inc, 10));
+  CHECK_RC(hpcdb_query_profiles_column(q, "time (sec)", two, 2, &again));
+  CHECK(again == g);
+  CHECK(hpcdb_query_profiles_column(q, "time (sec)", two, 0, &again) == HPCDB_EINVAL);
+  CHECK(hpcdb_query_profiles_column(q, "time (sec)", past, 1, &again) == HPCDB_EINVAL);
+
+  /* every profile's value of a node, not summarised */
+  double each[3];
+  uint32_t which[3];
+  CHECK_RC(hpcdb_query_node_profiles(q, time, kernel, 1, each, which));
+  CHECK(each[0] == 1 && each[1] == 2 && each[2] == 3 && which[0] == 1 && which[2] == 3);
+  CHECK(hpcdb_query_node_profiles(q, time, 999, 1, each, NULL) == HPCDB_EINVAL);
+
   /* more columns than are kept: values are recomputed, still right */
   char f[32];
   for (int k = 0; k < 20; k++) {
