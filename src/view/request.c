@@ -105,3 +105,10 @@ int req_column(request *r, view_db *db, hpcdb_qcolumn *out) {
   }
   return req_spec_column(r, db, "metric", m, out);
 }
+
+int req_flavour(request *r, int *exclusive) {
+  const char *f = req_arg(r, "flavour");
+  if (f && strcmp(f, "inclusive") && strcmp(f, "exclusive")) return req_error(r, 400, "flavour: expected inclusive or exclusive");
+  *exclusive = f && !strcmp(f, "exclusive");
+  return 0;
+}

@@ -59,6 +59,8 @@ int req_group(request *r, view_db *db, uint32_t **set, uint32_t *n);
 int req_spec_column(request *r, view_db *db, const char *what, const char *spec, hpcdb_qcolumn *out);
 /* metric=NAME or formula (default: the default metric), of profile=K or group=SELECTION when given. */
 int req_column(request *r, view_db *db, hpcdb_qcolumn *out);
+/* flavour=inclusive|exclusive (default inclusive): *exclusive 1 for exclusive. */
+int req_flavour(request *r, int *exclusive);
 /* A JSON error answer: {"error": "..."} with that status; returns -1. */
 int req_error(request *r, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -159,10 +159,11 @@ int route_groups(request *r) {
   view_db *db;
   hpcdb_qcolumn col;
   uint32_t node;
-  if (req_db(r, &db) < 0 || req_column(r, db, &col) < 0 || req_u32(r, "node", 0, UINT32_MAX - 1, &node) < 0) return -1;
-  const char *flavour = req_arg(r, "flavour"), *by_arg = req_arg(r, "by");
-  if (flavour && strcmp(flavour, "inclusive") && strcmp(flavour, "exclusive"))
-    return req_error(r, 400, "flavour: expected inclusive or exclusive");
+  int exclusive;
+  if (req_db(r, &db) < 0 || req_column(r, db, &col) < 0 || req_u32(r, "node", 0, UINT32_MAX - 1, &node) < 0 ||
+      req_flavour(r, &exclusive) < 0)
+    return -1;
+  const char *by_arg = req_arg(r, "by");
   int by = !by_arg || !strcmp(by_arg, "kind") ? BY_KIND : !strcmp(by_arg, "rank") ? BY_RANK : !strcmp(by_arg, "node") ? BY_NODE : -1;
   if (by < 0) return req_error(r, 400, "by: expected kind, rank or node");
   if (node >= hpcdb_query_n_nodes(db->q, HPCDB_QVIEW_TOP_DOWN)) return req_error(r, 404, "node %u does not exist", node);
@@ -173,7 +174,7 @@ int route_groups(request *r) {
   member *ms = malloc(((size_t)n + 1) * sizeof *ms);
   int rc = 0;
   if (!v || !scratch || !pi || !ms) rc = req_error(r, 500, "out of memory");
-  else if (hpcdb_query_node_profiles(db->q, col, node, flavour && !strcmp(flavour, "exclusive"), v, pi) < 0)
+  else if (hpcdb_query_node_profiles(db->q, col, node, exclusive, v, pi) < 0)
     rc = req_error(r, 422, "%s", hpcdb_last_error());
   if (rc == 0) {
     for (uint32_t k = 0; k < n; k++) {
