@@ -79,14 +79,13 @@ async function show(page, state) {
   await idle(page);
 }
 
-// The nodes report prints open: top-down those holding at least 1% of the total (report folds the rest), else the top rows.
+// The nodes report prints open: top-down those holding at least 1% of the total (report folds the rest), else every row with rows under it.
 function opened(view) {
   const t = tree(view), open = [];
   const walk = (n) => {
     for (const k of n.kids) {
       if (!k.kids.length) continue;
-      if (view !== 'top-down') { open.push(k.row[0]); continue; }
-      if (inc(k.row) === 0 || inc(k.row) < 0.01 * total) continue;
+      if (view === 'top-down' && (inc(k.row) === 0 || inc(k.row) < 0.01 * total)) continue;
       open.push(k.row[0]);
       walk(k);
     }

@@ -86,7 +86,7 @@ async function parity(page, path, view, metric, seconds) {
 
 async function openAll(page, view) {
   // the nodes report prints open (top-down: those holding at least 1% of the total, as report folds the
-  // rest; the other views: their top rows), asked of the server as the page asks; then one reload: the URL holds them
+  // rest; the other views: every row with rows under it), asked of the server as the page asks; then one reload: the URL holds them
   const nodes = await page.evaluate(async (view) => {
     const open = [];
     const metric = document.querySelector('#metric').value;
@@ -96,8 +96,7 @@ async function openAll(page, view) {
     const walk = async (r) => {
       for (const row of r.rows) {
         if (!row.children) continue;
-        if (view !== 'top-down') { open.push(row.node); continue; }
-        if (row.values[0][0] === 0 || row.values[0][0] < 0.01 * total) continue;
+        if (view === 'top-down' && (row.values[0][0] === 0 || row.values[0][0] < 0.01 * total)) continue;
         open.push(row.node);
         await walk(await ask(row.node));
       }
@@ -202,30 +201,39 @@ async function columnsCheck(page) {
   check(!page.url().includes('sort'), 'back to the first metric, inclusive');
 }
 
-// Flatten in the flat view: the load modules replaced by their functions, sorted together; and back.
+// Flatten in the flat view: the load modules replaced by their files, then by their functions, ...
+// each step sorted together, until no row has children; and back.
 async function flattenCheck(page) {
   await page.click('#views button[data-view="flat"]');
   await idle(page);
   const modules = await topNames(page);
   check(await page.isVisible('#flatten') && await page.isDisabled('#unflatten'), 'Flatten is offered in the flat view');
-  await page.click('#flatten');
-  await idle(page);
-  check(page.url().includes('flat=1'), 'the flattening is in the URL');
-  const functions = await page.evaluate(async () => {
+  // the rows after `steps` flattenings, asked of the server: each row with children replaced by them
+  const expected = (steps) => page.evaluate(async (steps) => {
     const ask = async (node) => (await (await fetch(`/api/children?view=flat&node=${node}&limit=10000`)).json()).rows;
-    const out = [];
-    for (const m of await ask(0)) for (const f of m.children ? await ask(m.node) : [m]) out.push([f.name, f.values[0][0]]);
-    return out.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((f) => f[0]);
-  });
-  const got = await topNames(page);
-  check(functions.length > modules.length && JSON.stringify(got) === JSON.stringify(functions),
-        `flatten shows the ${functions.length} functions of the ${modules.length} modules, largest first (${got.slice(0, 3)})`);
-  await page.screenshot({ path: `${out}/flat-flattened-light.png` });
-  await page.click('#flatten'); // the functions have no children: nothing more to flatten
-  await idle(page);
-  check(page.url().includes('flat=1'), 'flatten stops where no row has children');
-  await page.click('#unflatten');
-  await idle(page);
+    let rows = await ask(0);
+    for (let k = 0; k < steps; k++) {
+      const next = [];
+      for (const r of rows) for (const c of r.children ? await ask(r.node) : [r]) next.push(c);
+      rows = next;
+    }
+    return rows.map((f) => [f.name, f.values[0][0]]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((f) => f[0]);
+  }, steps);
+  let steps = 0;
+  for (;;) {
+    await page.click('#flatten');
+    await idle(page);
+    if (!page.url().includes(`flat=${steps + 1}`)) break; // no row has children: nothing more to flatten
+    steps++;
+    const want = await expected(steps), got = await topNames(page);
+    check(JSON.stringify(got) === JSON.stringify(want), `flatten ${steps}: the ${want.length} rows, largest first (${got.slice(0, 3)})`);
+    if (steps === 2) await page.screenshot({ path: `${out}/flat-flattened-light.png` });
+  }
+  check(steps >= 3 && page.url().includes(`flat=${steps}`), `flatten goes file, function, ... and stops where no row has children (${steps} steps)`);
+  for (; steps > 0; steps--) {
+    await page.click('#unflatten');
+    await idle(page);
+  }
   check(!page.url().includes('flat=') && JSON.stringify(await topNames(page)) === JSON.stringify(modules), 'unflatten shows the modules again');
   await page.click('#views button[data-view="top-down"]');
   await idle(page);

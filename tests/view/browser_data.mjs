@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // The numbers a person takes out of hpcdb view, in Debian's chromium: the CSV
 // is every row of the view (report --csv's columns and values), no value
-// reads -0.000, the flat view's load modules hold their functions' cost,
+// reads -0.000, the flat view is load module > file > function > loop > line
+// and each row holds its children's cost,
 // Find reaches every match, Hide moves the hidden cost to the row above, the
 // profiles by group (report --view profiles' figures, zeros left out, a group's tree);
 // screenshots into OUTDIR. Usage: node browser_data.mjs HPCDB SAMPLES OUTDIR
@@ -93,15 +94,31 @@ async function numbers(browser) {
     const mpi = flat.find((r) => r.name === 'libmpi.so.12.1.1');
     check(negZero(flat).length === 0, 'flat: no -0');
     check(mpi && mpi.inc === '262.070 ms' && mpi.exc === '41.047 ms', `flat: libmpi's inclusive is its outermost frames' (${mpi && mpi.inc})`);
-    const modules = await page.evaluate(async () => {
+    const levels = await page.evaluate(async () => {
       const ask = async (node) => (await fetch(`/api/children?view=flat&node=${node}&limit=10000`)).json();
-      const bad = [];
-      for (const m of (await ask(0)).rows)
-        for (const f of (await ask(m.node)).rows) if (f.values[0][0] > m.values[0][0] * (1 + 1e-12)) bad.push(`${m.name} < ${f.name}`);
-      return bad;
+      const bad = [], paths = [];
+      const walk = async (row, path) => {
+        if (!row.children) { paths.push(path); return; }
+        for (const k of (await ask(row.node)).rows) {
+          if (row.node && k.values[0][0] > row.values[0][0] * (1 + 1e-12)) bad.push(`${row.name} < ${k.name}`);
+          await walk(k, [...path, k.name]);
+          if (k.name === 'loop at psm_queue.c:249') paths.open = [row.node, k.node];
+        }
+      };
+      await walk({ node: 0, children: 1 }, []);
+      return { bad, paths, open: paths.open };
     });
-    check(modules.length === 0, `flat: every module's inclusive at least its functions' (${modules.join(', ')})`);
-    await page.screenshot({ path: `${out}/flat-modules.png` });
+    check(levels.bad.length === 0, `flat: every row's inclusive at least its children's (${levels.bad.join(', ')})`);
+    const deep = levels.paths.find((p) => p[0] === 'libmpi.so.12.1.1' && p[3] === 'loop at psm_queue.c:249');
+    check(deep && deep[1] === 'psm_queue.c' && deep[2] === 'psm_progress_wait [libmpi.so.12.1.1]' && /^psm_queue\.c:\d+$/.test(deep.at(-1)),
+          `flat: load module > file > function > loop > line (${deep && deep.join(' > ')})`);
+    const open = await page.evaluate(async (n) => (await (await fetch(`/api/path?view=flat&node=${n}`)).json()).path, levels.open[1]);
+    await page.goto(page.url().replace(/#.*$/, `#view=flat&open=${open.join(',')}`));
+    await page.reload();
+    await idle(page);
+    const shown = await shownRows(page);
+    check(shown.some((r) => r.name === 'loop at psm_queue.c:249' && r.depth === 4), 'the page shows the loop at depth 4');
+    await page.screenshot({ path: `${out}/flat-levels.png` });
   } finally { proc.kill('SIGTERM'); }
 }
 

@@ -2,7 +2,8 @@
 /* The bottom-up and flat views (aggregate.h): contexts gathered by frame (a
  * function, or an instruction reached by a call when there is no function)
  * and by name. Bottom-up: each function, with the callers it was reached
- * from; flat: each load module, with its functions. */
+ * from; flat (hpcviewer's): load module > file > function > loop > line. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,46 +39,100 @@ static uint32_t row_of(builder *b, uint32_t group, const char *name) {
   return a->n_rows++;
 }
 
-/* 1 when a frame above f (up to its entry point) is in f's load module: f's inclusive cost is then
- * already in that frame's, which counts for the module (a module calling itself, or back into itself). */
-static int module_nested(const hpcdb_experiment *e, uint32_t f) {
-  const char *module = query_module_name(e, f);
-  for (uint32_t a = query_frame(e, e->contexts[f].parent, 0); a != 0; a = query_frame(e, e->contexts[a].parent, 0)) {
-    if (e->contexts[a].kind != HPCDB_CTX_NORMAL) break;
-    if (!strcmp(query_module_name(e, a), module)) return 1;
+/* The source file a frame's function is in (else the frame's own), as a person reads it: its base
+ * name, or "<unknown file> [module]" for hpcprof's "[module]" stand-in (a binary without line maps). */
+static const char *file_name(const hpcdb_experiment *e, uint32_t f, char *buf, size_t size) {
+  const hpcdb_context *c = &e->contexts[f];
+  uint32_t file = c->function != HPCDB_NONE && e->functions[c->function].file != HPCDB_NONE ? e->functions[c->function].file : c->file;
+  if (file == HPCDB_NONE || !e->files[file].path) return "<unknown file>";
+  const char *path = e->files[file].path, *slash = strrchr(path, '/');
+  if (path[0] != '[') return slash ? slash + 1 : path;
+  snprintf(buf, size, "<unknown file> %s", path);
+  return buf;
+}
+
+/* The flat view's row of context i whose frame is f: load module > file > function, then the loops
+ * between f and i, and i's own line; *opens the rows it is the scope of (bit k: k rows up from it). */
+static uint32_t flat_row(builder *b, const hpcdb_experiment *e, uint32_t i, uint32_t f, uint8_t *opens) {
+  char name[512], file[512];
+  uint32_t chain[64], n = 0;
+  for (uint32_t c = i; c != f && n < 64; c = e->contexts[c].parent) chain[n++] = c; /* i up to f's child */
+  query_context_name(e, f, name, sizeof name);
+  uint32_t row = row_of(b, HPCDB_NONE, query_module_name(e, f));
+  if (row != HPCDB_NONE) row = row_of(b, row, file_name(e, f, file, sizeof file));
+  if (row != HPCDB_NONE) row = row_of(b, row, name);
+  *opens = i == f ? 0x7 : 0; /* a frame: its function, file and module */
+  while (n-- > 0 && row != HPCDB_NONE) {
+    uint8_t lex = e->contexts[chain[n]].lexical_type;
+    if (lex != HPCDB_LEX_LOOP && (lex != HPCDB_LEX_LINE || chain[n] != i)) continue; /* loops, and i's line */
+    query_context_name(e, chain[n], name, sizeof name);
+    row = row_of(b, row, name);
+    if (chain[n] == i) *opens = 0x1;
   }
+  return row;
+}
+
+/* Of the rows each context opens, those no context above it opens too: its inclusive value counts
+ * there (a function calling itself, a module called back, counted once). Depth first, with how many
+ * contexts on the path open each row. */
+static int count_outermost(const hpcdb_experiment *e, agg_view *a, const uint8_t *opens) {
+  uint32_t *on_path = calloc((size_t)a->n_rows + 1, sizeof *on_path);
+  if (!on_path) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the flat view");
+  for (uint32_t i = 0, up = 0; i != HPCDB_NONE;) {
+    if (!up) { /* entering i */
+      a->ctx_inclusive[i] = 0;
+      uint32_t r = a->ctx_row[i];
+      for (unsigned k = 0; r != HPCDB_NONE && k < 8; k++, r = a->group[r])
+        if (opens[i] >> k & 1) a->ctx_inclusive[i] |= (uint8_t)(on_path[r]++ == 0) << k;
+    }
+    uint32_t next = up ? HPCDB_NONE : e->contexts[i].first_child;
+    if (next != HPCDB_NONE) {
+      i = next;
+      continue;
+    }
+    uint32_t r = a->ctx_row[i]; /* leaving i */
+    for (unsigned k = 0; r != HPCDB_NONE && k < 8; k++, r = a->group[r])
+      if (opens[i] >> k & 1) on_path[r]--;
+    up = (next = e->contexts[i].next_sibling) == HPCDB_NONE;
+    i = up ? e->contexts[i].parent : next;
+  }
+  free(on_path);
   return 0;
 }
 
 int query_agg_build(const hpcdb_experiment *e, int flat, int functions_only, agg_view *a) {
   builder b = {a, 0, {0}};
   uint32_t n = e->n_contexts;
-  a->ctx_top = malloc(((size_t)n + 1) * sizeof *a->ctx_top);
-  a->ctx_member = malloc(((size_t)n + 1) * sizeof *a->ctx_member);
+  a->ctx_row = malloc(((size_t)n + 1) * sizeof *a->ctx_row);
   a->ctx_inclusive = calloc((size_t)n + 1, 1);
-  if (!a->ctx_top || !a->ctx_member || !a->ctx_inclusive) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  uint8_t *opens = calloc((size_t)n + 1, 1);
+  if (!a->ctx_row || !a->ctx_inclusive || !opens) {
+    free(opens);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  }
   char name[512], other[512];
   int rc = 0;
   for (uint32_t i = 0; i < n && rc == 0; i++) {
-    a->ctx_top[i] = a->ctx_member[i] = HPCDB_NONE;
+    a->ctx_row[i] = HPCDB_NONE;
     if (i == 0 || e->contexts[i].kind != HPCDB_CTX_NORMAL) continue;
     uint32_t f = query_frame(e, i, functions_only);
     if (f == 0 || e->contexts[f].kind != HPCDB_CTX_NORMAL) continue;
-    query_context_name(e, f, name, sizeof name);
-    uint32_t top = row_of(&b, HPCDB_NONE, flat ? query_module_name(e, f) : name), member = HPCDB_NONE;
-    if (top != HPCDB_NONE && flat) {
-      member = row_of(&b, top, name);
-    } else if (top != HPCDB_NONE) {
+    uint32_t row;
+    if (flat) {
+      row = flat_row(&b, e, i, f, &opens[i]);
+    } else { /* bottom-up: the function, then the caller it was reached from */
+      query_context_name(e, f, name, sizeof name);
       query_context_name(e, query_frame(e, e->contexts[f].parent, functions_only), other, sizeof other);
-      member = row_of(&b, top, other);
+      row = row_of(&b, HPCDB_NONE, name);
+      if (row != HPCDB_NONE) row = row_of(&b, row, other);
+      a->ctx_inclusive[i] = i == f && !query_frame_nested(e, f, name, functions_only) ? 0x3 : 0; /* caller and function */
     }
-    if (top == HPCDB_NONE || member == HPCDB_NONE) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the %s view", flat ? "flat" : "bottom-up");
-    a->ctx_top[i] = top;
-    a->ctx_member[i] = member;
-    a->ctx_inclusive[i] = i == f && !query_frame_nested(e, f, name, functions_only) ? AGG_OWN_INCLUSIVE : 0;
-    if (flat && i == f && !module_nested(e, f)) a->ctx_inclusive[i] |= AGG_MODULE_INCLUSIVE;
+    if (row == HPCDB_NONE) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the %s view", flat ? "flat" : "bottom-up");
+    a->ctx_row[i] = row;
   }
   u64map_free(&b.index);
+  if (rc == 0 && flat) rc = count_outermost(e, a, opens);
+  free(opens);
   HPCDB_TRY(rc);
   uint32_t r = a->n_rows;
   a->first_member = malloc(((size_t)r + 1) * sizeof *a->first_member);
@@ -98,31 +153,27 @@ int query_agg_build(const hpcdb_experiment *e, int flat, int functions_only, agg
   return 0;
 }
 
-void query_agg_sum(const hpcdb_experiment *e, const agg_view *a, int flat, const double *self, const double *inc,
-                   size_t stride, double *ai, double *ae, size_t out_stride) {
+void query_agg_sum(const hpcdb_experiment *e, const agg_view *a, const double *self, const double *inc, size_t stride,
+                   double *ai, double *ae, size_t out_stride) {
   for (uint32_t i = 0; i < e->n_contexts; i++) {
-    uint32_t top = a->ctx_top[i], member = a->ctx_member[i];
-    if (top == HPCDB_NONE) continue;
-    uint8_t own = a->ctx_inclusive[i];
-    double x = self[(size_t)i * stride], y = own & AGG_OWN_INCLUSIVE ? inc[(size_t)i * stride] : 0; /* i is its frame */
-    ae[(size_t)top * out_stride] += x;
-    ae[(size_t)member * out_stride] += x;
-    ai[(size_t)member * out_stride] += y;
-    ai[(size_t)top * out_stride] += !flat ? y : own & AGG_MODULE_INCLUSIVE ? inc[(size_t)i * stride] : 0;
+    double x = self[(size_t)i * stride], y = inc[(size_t)i * stride];
+    unsigned k = 0;
+    for (uint32_t r = a->ctx_row[i]; r != HPCDB_NONE; r = a->group[r], k++) {
+      ae[(size_t)r * out_stride] += x;
+      if (k < 8 && a->ctx_inclusive[i] >> k & 1) ai[(size_t)r * out_stride] += y;
+    }
   }
 }
 
-void query_agg_sum_integers(const hpcdb_experiment *e, const agg_view *a, int flat, const uint64_t *self,
-                            const uint64_t *inc, size_t stride, uint64_t *ai, uint64_t *ae, size_t out_stride) {
+void query_agg_sum_integers(const hpcdb_experiment *e, const agg_view *a, const uint64_t *self, const uint64_t *inc,
+                            size_t stride, uint64_t *ai, uint64_t *ae, size_t out_stride) {
   for (uint32_t i = 0; i < e->n_contexts; i++) { /* query_agg_sum's sums, modulo 2^64 */
-    uint32_t top = a->ctx_top[i], member = a->ctx_member[i];
-    if (top == HPCDB_NONE) continue;
-    uint8_t own = a->ctx_inclusive[i];
-    uint64_t x = self[(size_t)i * stride], y = own & AGG_OWN_INCLUSIVE ? inc[(size_t)i * stride] : 0;
-    ae[(size_t)top * out_stride] += x;
-    ae[(size_t)member * out_stride] += x;
-    ai[(size_t)member * out_stride] += y;
-    ai[(size_t)top * out_stride] += !flat ? y : own & AGG_MODULE_INCLUSIVE ? inc[(size_t)i * stride] : 0;
+    uint64_t x = self[(size_t)i * stride], y = inc[(size_t)i * stride];
+    unsigned k = 0;
+    for (uint32_t r = a->ctx_row[i]; r != HPCDB_NONE; r = a->group[r], k++) {
+      ae[(size_t)r * out_stride] += x;
+      if (k < 8 && a->ctx_inclusive[i] >> k & 1) ai[(size_t)r * out_stride] += y;
+    }
   }
 }
 
@@ -133,8 +184,7 @@ void query_agg_free(agg_view *a) {
   free(a->first_member);
   free(a->next_member);
   free(a->n_members);
-  free(a->ctx_top);
-  free(a->ctx_member);
+  free(a->ctx_row);
   free(a->ctx_inclusive);
   memset(a, 0, sizeof *a);
 }
@@ -168,7 +218,7 @@ int query_agg_values(hpcdb_query *q, hpcdb_qcolumn col, int flat, const double *
       free(ae);
       return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     }
-    query_agg_sum(q->exp, a, flat, v->self, v->inc, 1, ai + 1, ae + 1, 1);
+    query_agg_sum(q->exp, a, v->self, v->inc, 1, ai + 1, ae + 1, 1);
     ai[0] = v->inc[0];
     w->agg[flat][0] = ai;
     w->agg[flat][1] = ae;

@@ -30,38 +30,43 @@ static int all_zero(const sums *s, uint32_t r, uint32_t n_cols) {
   return 1;
 }
 
-/* Prints top rows by exclusive cost and under each its members. */
+static void put_row(table *t, const sums *s, uint32_t r, unsigned depth) {
+  uint32_t nc = t->d->n_cols;
+  table_row_exact(t, depth, s->a->names[r], -1, s->inc + (size_t)r * nc, s->exc + (size_t)r * nc,
+                  s->iinc ? s->iinc + (size_t)r * nc : NULL, s->iexc ? s->iexc + (size_t)r * nc : NULL);
+}
+
+/* Prints the rows under parent (HPCDB_NONE: the top ones) in order (by exclusive cost), at most
+ * limit of them, each followed by its own rows (at most per_group under each), depth first. */
+static void print_rows(table *t, const sums *s, const uint32_t *order, uint32_t parent, unsigned depth, uint32_t limit,
+                       uint32_t per_group) {
+  const agg_view *a = s->a;
+  uint32_t shown = 0;
+  for (uint32_t i = 0; i < a->n_rows && shown < limit; i++) {
+    uint32_t r = order[i];
+    if (a->group[r] != parent || all_zero(s, r, t->d->n_cols)) continue; /* no zero rows */
+    shown++;
+    put_row(t, s, r, depth);
+    if (a->n_members[r]) print_rows(t, s, order, r, depth + 1, per_group, per_group);
+  }
+}
+
 static int print(table *t, const sums *s, uint32_t top, uint32_t per_group) {
   const agg_view *a = s->a;
-  uint32_t nc = t->d->n_cols, n = a->n_rows, *order = malloc((n ? n : 1) * sizeof *order);
+  uint32_t n = a->n_rows, *order = malloc((n ? n : 1) * sizeof *order);
   if (!order) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
   for (uint32_t i = 0; i < n; i++) order[i] = i;
   sort_sums = s;
-  sort_cols = nc;
+  sort_cols = t->d->n_cols;
   qsort(order, n, sizeof *order, by_exclusive);
-  uint32_t shown = 0;
-  for (uint32_t i = 0; i < n && (!top || shown < top); i++) {
-    uint32_t r = order[i];
-    if (a->group[r] != HPCDB_NONE || all_zero(s, r, nc)) continue; /* no zero rows */
-    shown++;
-    table_row_exact(t, 0, a->names[r], -1, s->inc + (size_t)r * nc, s->exc + (size_t)r * nc,
-                    s->iinc ? s->iinc + (size_t)r * nc : NULL, s->iexc ? s->iexc + (size_t)r * nc : NULL);
-    uint32_t members = 0;
-    for (uint32_t k = 0; k < n && members < per_group; k++) {
-      uint32_t m = order[k];
-      if (a->group[m] != r || all_zero(s, m, nc)) continue;
-      table_row_exact(t, 1, a->names[m], -1, s->inc + (size_t)m * nc, s->exc + (size_t)m * nc,
-                      s->iinc ? s->iinc + (size_t)m * nc : NULL, s->iexc ? s->iexc + (size_t)m * nc : NULL);
-      members++;
-    }
-  }
+  print_rows(t, s, order, HPCDB_NONE, 0, top, per_group);
   free(order);
   return 0;
 }
 
 int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options *o, int flat) {
   table t;
-  table_begin(&t, out, d, o, flat ? "flat view (load module > function)" : "bottom-up view (functions and their callers)");
+  table_begin(&t, out, d, o, flat ? "flat view (load module > file > function > loop > line)" : "bottom-up view (functions and their callers)");
   agg_view a = {0};
   sums s = {&a, NULL, NULL, NULL, NULL};
   int rc = query_agg_build(d->exp, flat, o->functions_only && !flat, &a);
@@ -75,9 +80,9 @@ int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options
     if (!s.inc || !s.exc || (d->iinc && (!s.iinc || !s.iexc))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
   }
   for (uint32_t c = 0; rc == 0 && c < d->n_cols; c++) {
-    query_agg_sum(d->exp, &a, flat, d->self + c, d->inc + c, d->n_cols, s.inc + c, s.exc + c, d->n_cols);
+    query_agg_sum(d->exp, &a, d->self + c, d->inc + c, d->n_cols, s.inc + c, s.exc + c, d->n_cols);
     if (d->cols[c].integer && s.iinc)
-      query_agg_sum_integers(d->exp, &a, flat, d->iself + c, d->iinc + c, d->n_cols, s.iinc + c, s.iexc + c, d->n_cols);
+      query_agg_sum_integers(d->exp, &a, d->iself + c, d->iinc + c, d->n_cols, s.iinc + c, s.iexc + c, d->n_cols);
   }
   if (rc == 0) rc = print(&t, &s, o->top ? o->top : 25, flat ? 10 : 5);
   table_end(&t);

@@ -67,24 +67,22 @@ static int top_down(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, unsigne
 }
 
 /* Bottom-up and flat as report prints them: the top 25 rows by exclusive
- * value, each followed by its first members (5 callers, 10 functions). */
-static int aggregated(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qview view, double total, rows *r) {
+ * value, each followed by its first rows (5 callers; 10 of each level of the
+ * flat view: files, functions, loops, lines), depth first. */
+static int aggregated(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qview view, hpcdb_qnode node, unsigned depth, uint32_t limit,
+                      double total, rows *r) {
   hpcdb_qsort s = {col, 1, 0};
-  hpcdb_qnode top[25], members[10];
-  uint32_t n, all, m;
+  hpcdb_qnode kids[25];
+  uint32_t n, all, below, per = view == HPCDB_QVIEW_FLAT ? 10 : 5;
   char name[512];
   double inc, exc;
-  if (hpcdb_query_children(q, view, 0, &s, 0, 25, top, &n, &all) < 0) return -1;
+  if (hpcdb_query_children(q, view, node, &s, 0, limit, kids, &n, &all) < 0) return -1;
   for (uint32_t k = 0; k < n; k++) {
-    hpcdb_query_value(q, view, col, top[k], &inc, &exc);
-    hpcdb_query_name(q, view, top[k], name, sizeof name);
-    row(r, 0, -1, name, inc, exc, total);
-    if (hpcdb_query_children(q, view, top[k], &s, 0, view == HPCDB_QVIEW_FLAT ? 10 : 5, members, &m, &all) < 0) return -1;
-    for (uint32_t j = 0; j < m; j++) {
-      hpcdb_query_value(q, view, col, members[j], &inc, &exc);
-      hpcdb_query_name(q, view, members[j], name, sizeof name);
-      row(r, 1, -1, name, inc, exc, total);
-    }
+    hpcdb_query_value(q, view, col, kids[k], &inc, &exc);
+    hpcdb_query_name(q, view, kids[k], name, sizeof name);
+    row(r, depth, -1, name, inc, exc, total);
+    if (hpcdb_query_n_children(q, view, kids[k], &below) == 0 && below && aggregated(q, col, view, kids[k], depth + 1, per, total, r) < 0)
+      return -1;
   }
   return 0;
 }
@@ -126,7 +124,7 @@ static void check_view(hpcdb_query *q, const char *path, hpcdb_qcolumn col, hpcd
   r.f = open_memstream(&r.text, &r.len);
   double total = 0;
   int rc = hpcdb_query_total(q, col, &total);
-  if (rc == 0) rc = view == HPCDB_QVIEW_TOP_DOWN ? top_down(q, col, 0, 0, total, &r) : aggregated(q, col, view, total, &r);
+  if (rc == 0) rc = view == HPCDB_QVIEW_TOP_DOWN ? top_down(q, col, 0, 0, total, &r) : aggregated(q, col, view, 0, 0, 25, total, &r);
   fclose(r.f);
   int same = want && rc == 0 && !strcmp(want, r.text);
   CHECK(same);

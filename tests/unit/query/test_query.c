@@ -76,11 +76,17 @@ int main(void) {
   CHECK_RC(hpcdb_query_children(q, HPCDB_QVIEW_BOTTOM_UP, kids[0], &by_exc, 0, 2, callers, &n, &all));
   hpcdb_query_name(q, HPCDB_QVIEW_BOTTOM_UP, callers[0], name, sizeof name);
   CHECK(n == 1 && !strcmp(name, "work"));
-  /* flat: one module (unknown) holding all four functions */
+  /* flat: one module (unknown) > one file > all four functions */
   CHECK_RC(hpcdb_query_children(q, HPCDB_QVIEW_FLAT, 0, &by_exc, 0, 4, kids, &n, &all));
   CHECK(all == 1);
   CHECK_RC(hpcdb_query_value(q, HPCDB_QVIEW_FLAT, time, kids[0], &inc, &exc));
   CHECK(near(exc, 10));
+  CHECK(near(inc, 10)); /* a module: its outermost frame's inclusive (main's) */
+  CHECK_RC(hpcdb_query_n_children(q, HPCDB_QVIEW_FLAT, kids[0], &n));
+  CHECK(n == 1); /* load module > file > function */
+  CHECK_RC(hpcdb_query_children(q, HPCDB_QVIEW_FLAT, kids[0], &by_exc, 0, 4, kids, &n, &all));
+  hpcdb_query_name(q, HPCDB_QVIEW_FLAT, kids[0], name, sizeof name);
+  CHECK(n == 1 && !strcmp(name, "app.c"));
   CHECK_RC(hpcdb_query_n_children(q, HPCDB_QVIEW_FLAT, kids[0], &n));
   CHECK(n == 4);
 
