@@ -86,6 +86,7 @@ static void open_server(void) {
   }
   server.dbs[1].path = db_root;
   server.n_dbs = 2;
+  server_init(&server);
   server.bind = "127.0.0.1";
   server.port = 8080;
   memcpy(server.token, TOKEN, sizeof TOKEN);
@@ -181,7 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   answering = 1;
   server_answer(&server, &in, &out);
   trace_reply tr = {404, "application/json", NULL, 0};
-  if (out.trace && !trace_route(&timeline, in.url, lookup, &a, &tr)) { /* a 404, as trace_mount_serve answers it */
+  if (out.trace && !trace_route(&timeline, in.url, lookup, &a, NULL, &tr)) { /* a 404, as trace_mount_serve answers it */
     tr.body = (uint8_t *)strdup("{}");
     tr.len = 2;
   }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The HTTP side: libmicrohttpd with one internal thread (so the query
- * layer is used by one thread at a time), the checks every request passes
- * (Host against DNS rebinding, the token from the URL then a cookie), then
- * the page's files or a route from the table. */
+/* The HTTP side: libmicrohttpd with a thread per connection (the locks
+ * each route takes: server.h), the checks every request passes (Host
+ * against DNS rebinding, the token from the URL then a cookie), then the
+ * page's files or a route from the table. */
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,8 +92,11 @@ static void answer_route(view_server *s, const view_request *in, view_answer *a)
     answer_error(a, 503, "a database file changed or shrank while it was served: restart hpcdb view");
     return;
   }
-  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare};
+  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare, &s->query_lock};
+  pthread_mutex_t *lock = rt->lock == ROUTE_COMPARE ? &s->compare_lock : &s->query_lock;
+  pthread_mutex_lock(lock); /* outside the guard: a SIGBUS still unlocks */
   int rc = guard_run(rt->run, &r);
+  pthread_mutex_unlock(lock);
   s->requests++;
   if (rc == -2) { /* what the route had allocated is left: the databases are not used again */
     s->damaged = 1;
@@ -155,13 +158,23 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
   return ok;
 }
 
+void server_init(view_server *s) {
+  pthread_mutex_init(&s->query_lock, NULL);
+  pthread_mutex_init(&s->compare_lock, NULL);
+}
+
+void server_fini(view_server *s) {
+  pthread_mutex_destroy(&s->query_lock);
+  pthread_mutex_destroy(&s->compare_lock);
+}
+
 int server_start(view_server *s) {
   if (guard_install() < 0) return -1;
   struct sockaddr_in addr = {0};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(s->port);
   if (inet_pton(AF_INET, s->bind, &addr.sin_addr) != 1) return -1;
-  s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, s->port, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR, &addr,
+  s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, s->port, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR, &addr,
                                MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024, MHD_OPTION_END);
   if (!s->daemon) return -1;

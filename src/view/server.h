@@ -4,6 +4,8 @@
 #define HPCDB_VIEW_SERVER_H
 
 #include <arpa/inet.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,9 +19,15 @@ typedef struct view_server {
   uint16_t port; /* the one bound (0 asks the system for a free one) */
   char token[33];
   void *daemon;  /* struct MHD_Daemon */
-  unsigned long requests;
-  int damaged;   /* a route met SIGBUS: the databases are not read again */
+  atomic_ulong requests;
+  atomic_int damaged;   /* a route met SIGBUS: the databases are not read again */
   view_compare compare; /* with two databases: their comparison */
+  /* Requests are answered on a thread per connection. The query objects
+   * (dbs[].q) fill caches as they are read: query_lock is held by a route
+   * that uses them; the comparison's route holds compare_lock (and
+   * query_lock only for A's default metric). The timeline's routes hold
+   * neither (trace_mount.h): a trace summary never delays a tree. */
+  pthread_mutex_t query_lock, compare_lock;
 } view_server;
 
 /* A request as the checks and the routes see it: from libmicrohttpd
@@ -53,6 +61,9 @@ typedef struct view_answer {
 void server_answer(view_server *s, const view_request *in, view_answer *a);
 void server_answer_free(view_answer *a);
 
+/* The locks of a zeroed server (before any request); server_fini destroys them. */
+void server_init(view_server *s);
+void server_fini(view_server *s);
 /* 0, or -1 when the address cannot be bound. */
 int server_start(view_server *s);
 void server_stop(view_server *s);

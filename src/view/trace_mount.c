@@ -21,6 +21,7 @@ void trace_mount_init(trace_mount *m, hpcdb_source *source) {
   m->path = hpcdb_source_path(source);
   pthread_mutex_init(&m->lock, NULL);
   pthread_cond_init(&m->changed, NULL);
+  supersede_init(&m->superseded);
 }
 
 static void progress(void *user, uint64_t done, uint64_t total) {
@@ -69,6 +70,7 @@ void trace_mount_fini(trace_mount *m) {
   if (m->has_opener) pthread_join(m->opener, NULL);
   if (m->opened == 1) trace_view_close(&m->view);
   pthread_cond_destroy(&m->changed);
+  supersede_fini(&m->superseded);
   pthread_mutex_destroy(&m->lock);
   m->opened = 0;
   m->has_opener = 0;
@@ -109,8 +111,14 @@ enum MHD_Result trace_mount_serve(trace_mount *m, struct MHD_Connection *conn, c
       r.len = (size_t)snprintf((char *)r.body, 128, "{\"error\":\"building the trace index (%.0f%%)\",\"building\":%.3f}",
                                100 * f, f);
   } else if (m->opened < 0) r.body = (uint8_t *)json_error(m->error, &r.len);
-  else if (!trace_route(&m->view, url, arg, conn, &r)) r.body = (uint8_t *)json_error("no such trace route", &r.len);
+  int open = m->opened == 1;
   pthread_mutex_unlock(&m->lock);
+  if (open) { /* the view is read-only from now on: no lock while the route computes */
+    supersede_ticket ticket;
+    supersede_enter(&m->superseded, arg(conn, "slot"), &ticket);
+    trace_cancel cancel = {supersede_stale, &ticket};
+    if (!trace_route(&m->view, url, arg, conn, &cancel, &r)) r.body = (uint8_t *)json_error("no such trace route", &r.len);
+  }
   if (!r.body) return MHD_NO;
   struct MHD_Response *resp = MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);
   if (!resp) return MHD_NO;

@@ -10,8 +10,10 @@
  * the server starts, or else by the first trace request: the server keeps
  * serving meanwhile. A trace request waits a moment for the opening and is
  * then answered 503 with how far the index is ({"error", "building": 0..1});
- * the page asks again. Requests are answered one at a time (the trace set
- * is not for concurrent use). */
+ * the page asks again. Once open, the trace set is read by any number of
+ * requests at once (the lock guards the opening only), and a request that
+ * names a slot (argument "slot", supersede.h) is cancelled by a newer one of
+ * the same slot: it is answered 409 {"error", "cancelled": true}. */
 #ifndef HPCDB_VIEW_TRACE_MOUNT_H
 #define HPCDB_VIEW_TRACE_MOUNT_H
 
@@ -20,6 +22,7 @@
 #include <stdatomic.h>
 
 #include "routes_trace.h"
+#include "supersede.h"
 
 typedef struct trace_mount {
   hpcdb_source *source; /* the database, as the viewer opened it (the caller's reference) */
@@ -31,7 +34,8 @@ typedef struct trace_mount {
   pthread_t opener;
   atomic_uint_fast64_t done, total; /* elements of the index built so far, of total */
   char error[512];
-  trace_view view;
+  trace_view view; /* read-only once opened is 1 */
+  supersede superseded;
 } trace_mount;
 
 void trace_mount_init(trace_mount *m, hpcdb_source *source);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "common/failpoint.h"
 #include "query/trace_internal.h"
 
 static int by_time(const void *x, const void *y) {
@@ -24,7 +25,11 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
   uint32_t *keys = NULL;
   uint64_t *ns = calloc(n_ctx + 1, sizeof *ns);
   int rc = ns ? trace_keys(t, depth, filter ? filter->ctx_keep : NULL, &keys) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (uint32_t r = 0; rc == 0 && r < rows; r++) rc = trace_window_sum(t, &t->lines[trace_sel_row(filter, r)], t0, t1, keys, ns, n_ctx);
+  for (uint32_t r = 0; rc == 0 && r < rows; r++) {
+    failpoint_delay("trace-stats-row");
+    if ((rc = trace_check_cancel(filter)) == 0)
+      rc = trace_window_sum(t, &t->lines[trace_sel_row(filter, r)], t0, t1, keys, ns, n_ctx);
+  }
   uint32_t count = 0;
   for (uint32_t s = 0; rc == 0 && s <= n_ctx; s++) count += ns[s] != 0;
   hpcdb_trace_share *sh = rc == 0 ? malloc((count ? count : 1) * sizeof *sh) : NULL;

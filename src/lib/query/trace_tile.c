@@ -164,6 +164,7 @@ static int tile_rows(tile_job *j) {
   const trace_line **lines = calloc(most ? most : 1, sizeof *lines);
   int rc = a.ns && a.touched && cur && first_el && lines ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   for (uint32_t r = j->r0; rc == 0 && r < j->r1; r++) {
+    if ((rc = trace_check_cancel(j->filter)) < 0) break;
     uint32_t m0 = (uint32_t)((uint64_t)req->count * r / j->h), m1 = (uint32_t)((uint64_t)req->count * (r + 1) / j->h);
     for (uint32_t m = m0; m < m1; m++) {
       lines[m - m0] = &t->lines[trace_sel_row(j->filter, req->first + m)];
