@@ -49,11 +49,11 @@ static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned status, con
 }
 
 static void answer_error(view_answer *a, unsigned status, const char *msg) {
-  snprintf(a->error, sizeof a->error, "{\"error\":\"%s\"}", msg); /* msg: fixed text of this file */
+  snprintf(a->text, sizeof a->text, "{\"error\":\"%s\"}", msg); /* msg: fixed text of this file */
   a->status = status;
   a->type = "application/json";
-  a->body = a->error;
-  a->len = strlen(a->error);
+  a->body = a->text;
+  a->len = strlen(a->text);
 }
 
 static const char *type_of(const char *name) {
@@ -78,7 +78,6 @@ static void answer_asset(view_answer *a, const char *name) {
   a->body = (const char *)data;
   a->len = len;
   a->persistent = 1;
-  a->set_cookie = a->set_cookie_buf[0] ? a->set_cookie_buf : NULL;
 }
 
 static void answer_route(view_server *s, const view_request *in, view_answer *a) {
@@ -113,23 +112,33 @@ static void answer_route(view_server *s, const view_request *in, view_answer *a)
   }
 }
 
+/* The token back, for a link that carries it in its fragment (never sent in a path). */
+static void answer_access(view_server *s, view_answer *a) {
+  snprintf(a->text, sizeof a->text, "{\"token\":\"%s\"}", s->token);
+  a->status = 200;
+  a->type = "application/json";
+  a->body = a->text;
+  a->len = strlen(a->text);
+}
+
 void server_answer(view_server *s, const view_request *in, view_answer *a) {
   memset(a, 0, sizeof *a);
-  const char *in_url = in->arg(in->arg_ctx, "token");
+  const char *given = in->arg(in->arg_ctx, "token");
+  if (!given) given = in->header_token;
+  int by_given = same_token(given, s->token), by_cookie = same_token(in->cookie, s->token);
+  if (by_given && !by_cookie)
+    snprintf(a->set_cookie_buf, sizeof a->set_cookie_buf, "hpcdb_token=%s; Path=/; HttpOnly; SameSite=Strict", s->token);
   if (strcmp(in->method, "GET") && strcmp(in->method, "HEAD")) answer_error(a, 405, "only GET");
   else if (in->upload_size) answer_error(a, 413, "no request bodies");
   else if (!host_allowed(s, in->host)) answer_error(a, 403, "the Host header is not this server's address");
-  else if (!same_token(in_url, s->token) && !same_token(in->cookie, s->token))
-    answer_error(a, 403, "missing or wrong token: open the URL hpcdb view printed");
-  else {
-    if (same_token(in_url, s->token) && !same_token(in->cookie, s->token))
-      snprintf(a->set_cookie_buf, sizeof a->set_cookie_buf, "hpcdb_token=%s; Path=/; HttpOnly; SameSite=Strict", s->token);
-    if (!strcmp(in->url, "/")) answer_asset(a, "index.html");
-    else if (!strncmp(in->url, "/assets/", 8)) answer_asset(a, in->url + 8);
-    else if (!strncmp(in->url, "/api/trace/", 11)) a->trace = 1;
-    else if (!strncmp(in->url, "/api/", 5)) answer_route(s, in, a);
-    else answer_error(a, 404, "no such page");
-  }
+  else if (!strcmp(in->url, "/")) answer_asset(a, "index.html"); /* the page's files: no data, no token needed */
+  else if (!strncmp(in->url, "/assets/", 8)) answer_asset(a, in->url + 8);
+  else if (!by_given && !by_cookie) answer_error(a, 403, "missing or wrong token: open the URL hpcdb view printed");
+  else if (!strcmp(in->url, "/api/access")) answer_access(s, a);
+  else if (!strncmp(in->url, "/api/trace/", 11)) a->trace = 1;
+  else if (!strncmp(in->url, "/api/", 5)) answer_route(s, in, a);
+  else answer_error(a, 404, "no such page");
+  if (a->set_cookie_buf[0] && a->status < 400) a->set_cookie = a->set_cookie_buf;
 }
 
 void server_answer_free(view_answer *a) {
@@ -149,7 +158,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return MHD_YES;
   }
   view_request in = {method, url, *upload_size, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"),
-                     MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "hpcdb_token"), mhd_arg, c};
+                     MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "hpcdb_token"), mhd_arg, c,
+                     MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Hpcdb-Token")};
   view_answer a;
   server_answer(s, &in, &a);
   if (a.trace) return trace_mount_serve(&s->dbs[0].trace, c, url); /* the timeline */

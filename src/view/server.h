@@ -39,6 +39,7 @@ typedef struct view_request {
   const char *cookie; /* the hpcdb_token cookie, or NULL */
   req_arg_fn arg;     /* the query string's arguments (token, and the route's) */
   void *arg_ctx;
+  const char *header_token; /* the X-Hpcdb-Token header (a link with access: the page sends its fragment's token), or NULL */
 } view_request;
 
 /* The answer to send: body is a built-in page, error, or owned. */
@@ -51,13 +52,17 @@ typedef struct view_answer {
   int trace;             /* a /api/trace/ request that passed the checks: trace_mount_serve answers it */
   const char *set_cookie; /* NULL, or set_cookie_buf */
   char *owned;           /* a route's JSON (server_answer_free) */
-  char error[300];
+  char text[300];         /* a small body: an error, or /api/access's token */
   char set_cookie_buf[128];
 } view_answer;
 
-/* Checks the request (method, body, Host, token) and answers it: a page, a
- * route's JSON or a JSON error (the timeline's routes: a->trace). Routes run
- * under the SIGBUS guard. */
+/* Checks the request (method, body, Host, then the token for anything but
+ * the page's own files, which hold no data) and answers it: a page, a
+ * route's JSON or a JSON error (the timeline's routes: a->trace). The token
+ * comes from the query string, the X-Hpcdb-Token header or the cookie; the
+ * first two set the cookie. /api/access gives the token back to a request
+ * that has it (the page's "copy link with access"). Routes run under the
+ * SIGBUS guard. */
 void server_answer(view_server *s, const view_request *in, view_answer *a);
 void server_answer_free(view_answer *a);
 

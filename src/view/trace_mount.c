@@ -38,9 +38,11 @@ static void *open_traces(void *arg) {
   o.progress = progress;
   o.progress_user = m;
   trace_view v;
-  int ok = trace_view_open(&v, m->source, &o) == 0;
+  int rc = trace_view_open(&v, m->source, &o), ok = rc == 0;
   pthread_mutex_lock(&m->lock);
+  m->open_rc = rc;
   if (ok) m->view = v;
+  else if (rc == HPCDB_EINVAL) snprintf(m->error, sizeof m->error, "this database has no trace events (%s)", hpcdb_last_error());
   else snprintf(m->error, sizeof m->error, "no timeline: %s", hpcdb_last_error());
   m->opened = ok ? 1 : -1;
   pthread_cond_broadcast(&m->changed);
@@ -74,6 +76,18 @@ void trace_mount_fini(trace_mount *m) {
   pthread_mutex_destroy(&m->lock);
   m->opened = 0;
   m->has_opener = 0;
+}
+
+const char *trace_mount_state(trace_mount *m) {
+  pthread_mutex_lock(&m->lock);
+  hpcdb_trace_info i = {0};
+  if (m->opened == 1) hpcdb_trace_get_info(m->view.set, &i);
+  const char *state = m->opened == 2                            ? "opening"
+                      : m->opened == 1 && i.n_events            ? "events"
+                      : m->opened < 0 && m->open_rc != HPCDB_EINVAL ? "error"
+                                                                : "none";
+  pthread_mutex_unlock(&m->lock);
+  return state;
 }
 
 static char *json_error(const char *msg, size_t *len) {

@@ -29,7 +29,8 @@ typedef struct trace_mount {
   const char *path;     /* its path */
   pthread_mutex_t lock;
   pthread_cond_t changed;
-  int opened; /* 0: not yet started; 2: opening; 1: open; -1: failed (error holds why) */
+  int opened; /* 0: not yet started; 2: opening; 1: open; -1: failed (error holds why, open_rc the status) */
+  int open_rc;
   int has_opener;
   pthread_t opener;
   atomic_uint_fast64_t done, total; /* elements of the index built so far, of total */
@@ -43,6 +44,11 @@ void trace_mount_init(trace_mount *m, hpcdb_source *source);
 void trace_mount_start(trace_mount *m);
 /* Waits for an opening under way, then closes. */
 void trace_mount_fini(trace_mount *m);
+/* What the page's Timeline link may say: "events" (open, with trace
+ * events), "none" (no trace.db, or one without events), "opening" (the index
+ * is being built) or "error" (the trace page says why). Not started counts
+ * as none: hpcdb view starts the opening whenever trace.db exists. */
+const char *trace_mount_state(trace_mount *m);
 /* Answers a /api/trace/... request on conn (404 JSON for other URLs). */
 enum MHD_Result trace_mount_serve(trace_mount *m, struct MHD_Connection *conn, const char *url);
 

@@ -23,6 +23,11 @@ if(Python3_Interpreter_FOUND)
                    ${PROJECT_BINARY_DIR}/test-output/view/concurrent)
   set_tests_properties(view/concurrent PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 endif()
+# the link with access, the Timeline link, an empty trace.db, a reader's warnings
+add_test(NAME view/browser-server
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser_server.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                 ${PROJECT_BINARY_DIR}/screenshots/view-server)
+set_tests_properties(view/browser-server PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME view/browser
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/view/browser $<TARGET_FILE:make_wide_db>)

@@ -40,6 +40,7 @@
     const watch = new MutationObserver(() => { if (loaded()) later(); });
     watch.observe(status, { childList: true, characterData: true, subtree: true });
     if (loaded()) later();
+    document.querySelector('#copy-link').hidden = true; // a file: no server to give access to
     timeline.removeAttribute('target');
     timeline.hidden = !sections.content.querySelector('#static-trace');
     timeline.addEventListener('click', (ev) => {

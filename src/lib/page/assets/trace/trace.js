@@ -111,6 +111,7 @@ export class TraceView {
   async load() {
     this.status('loading the trace index…');
     this.info = await this.get('/api/trace/info', {}, 'info');
+    if (!this.info.events) { this.status('this database has no trace events'); return; }
     this.tmin = BigInt(this.info.t_min);
     this.span = Number(BigInt(this.info.t_max) - this.tmin) + 1;
     const depth = this.info.contexts.map(() => 0);
