@@ -55,6 +55,12 @@ int route_info(request *r) {
     jb_str(b, e->format ? e->format : "");
     jb_raw(b, ",\"access\":");
     jb_str(b, hpcdb_query_source_name(q));
+    jb_raw(b, ",\"warnings\":["); /* what the reader could not take: the page shows it */
+    for (uint32_t w = 0; w < e->n_warnings; w++) {
+      if (w) jb_raw(b, ",");
+      jb_str(b, e->warnings[w]);
+    }
+    jb_raw(b, "]");
     jb_raw(b, ",\"trace\":"); /* the timeline serves the first database */
     jb_str(b, d == 0 ? trace_mount_state(&r->dbs[0].trace) : "none");
     jb_fmt(b, ",\"contexts\":%u,\"profiles\":%u,\"default_metric\":", e->n_contexts, hpcdb_query_n_profiles(q));

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // What the server tells the page, in Debian's chromium: the link with access
 // (a colleague's fresh browser opens it, the token never in a request line),
-// the Timeline link only for a database with trace events, and an empty
-// trace.db saying so. Screenshots into OUTDIR.
+// the Timeline link only for a database with trace events, an empty
+// trace.db saying so, and a reader's warnings above the tree. Screenshots
+// into OUTDIR.
 // usage: node browser_server.mjs HPCDB SAMPLES OUTDIR
 import { spawn } from 'node:child_process';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
 
@@ -109,11 +111,40 @@ async function timelineLink(browser) {
   }
 }
 
+// A database read with warnings (legacy cpi-mpi without its metric-db files): the page says them.
+async function warnings(browser) {
+  const db = `${out}/legacy-without-metric-db`;
+  rmSync(db, { recursive: true, force: true });
+  cpSync(`${samples}/hpctoolkit-legacy/cpi-mpi`, db, { recursive: true });
+  for (const f of readdirSync(db)) if (f.endsWith('.metric-db')) rmSync(`${db}/${f}`);
+  const srv = await serve(db);
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 600 } })).newPage();
+    await page.goto(srv.url);
+    await shown(page);
+    const text = await page.$eval('#warnings', (e) => (e.hidden ? '' : e.textContent));
+    check(text.includes('warning: ') && text.includes('no *.metric-db files'), `the reader's warning is on the page: "${text}"`);
+    await page.screenshot({ path: `${out}/warnings.png` });
+  } finally {
+    srv.proc.kill('SIGTERM');
+  }
+  const clean = await serve(`${samples}/hpctoolkit-v4/cpi-mpi`);
+  try {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(clean.url);
+    await shown(page);
+    check(await page.$eval('#warnings', (e) => e.hidden), 'no warnings: no warnings box');
+  } finally {
+    clean.proc.kill('SIGTERM');
+  }
+}
+
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 try {
   await sharing(browser);
   await timelineLink(browser);
+  await warnings(browser);
 } catch (e) {
   failed++;
   console.log(`FAILED: ${e.stack}`);

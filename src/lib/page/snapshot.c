@@ -155,6 +155,12 @@ int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char 
     json_script_string(out, e->format ? e->format : "");
     fputs(",\"access\":", out);
     json_script_string(out, access);
+    fputs(",\"warnings\":[", out); /* what the reader could not take, shown above the tree as the viewer does */
+    for (uint32_t w = 0; w < e->n_warnings; w++) {
+      if (w) fputc(',', out);
+      json_script_string(out, e->warnings[w]);
+    }
+    fputc(']', out);
     fprintf(out, ",\"contexts\":%u,\"profiles\":%u,\"default_metric\":", e->n_contexts, hpcdb_query_n_profiles(q));
     json_script_string(out, by);
     fputs(",\"metrics\":[", out);

@@ -116,6 +116,21 @@ function keys(ev) {
   else if (ev.key === 'ArrowLeft' && node) { state.open.delete(node); refresh(); }
 }
 
+// What a reader could not take but did not fail on (a missing metric-db file: that profile left
+// empty): said above the tree, not only on the server's stderr.
+function showWarnings(dbs) {
+  const box = $('#warnings');
+  box.replaceChildren();
+  for (const db of dbs) {
+    for (const w of db.warnings || []) {
+      const line = document.createElement('div');
+      line.textContent = `${dbs.length > 1 ? db.path + ': ' : ''}warning: ${w}`;
+      box.append(line);
+    }
+  }
+  box.hidden = !box.childElementCount;
+}
+
 // This view's link with the token in its fragment: a colleague's browser gets in with it (the
 // fragment is not sent to the server, so the token is in no request line and no log).
 async function copyLink() {
@@ -136,6 +151,7 @@ async function main() {
   document.title = `${db.title || db.path} · hpcdb`; // the tab's name, in the viewer as in an exported page
   $('#compare').hidden = info.databases.length < 2; // hpcdb view A B
   if (db.trace === 'none') $('#timeline').hidden = true; // an exported page's loader decides for itself
+  showWarnings(info.databases);
   const sel = $('#metric');
   for (const m of db.metrics) if (m) sel.add(new Option(m.name, m.name));
   if (!state.metric) state.metric = db.default_metric || '';
