@@ -20,8 +20,10 @@
  * when its path is shorter. HPCDB_TRACE_LEAF: the element's own context.
  *
  * Building the index and computing a tile use the caller's thread and one
- * helper thread, each on half of the work; nothing here opens sockets. A
- * set may be queried from one thread at a time. */
+ * helper thread, each on half of the work; nothing here opens sockets.
+ * Queries only read the set (it is const to them): any number of threads may
+ * query one set at once (hpcdb view does); opening and closing it may not
+ * overlap a query. */
 #ifndef HPCDB_TRACE_QUERY_H
 #define HPCDB_TRACE_QUERY_H
 

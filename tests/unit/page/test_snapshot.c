@@ -159,7 +159,7 @@ static void check_linear(const char *rel) {
   CHECK_RC(hpcdb_read(&exp, testlib_sample(rel)));
   counting c = {NULL, exp, 0};
   CHECK_RC(hpcdb_query_from_experiment(&c.inner, exp));
-  static const hpcdb_qsource_ops ops = {"counting", counted_column, NULL, NULL, NULL};
+  static const hpcdb_qsource_ops ops = {HPCDB_QSOURCE_OPS_VERSION, "counting", counted_column, NULL, NULL, NULL};
   hpcdb_qsource src = {&ops, &c, exp, 0, NULL};
   hpcdb_query *q;
   CHECK_RC(hpcdb_query_from_source(&q, &src));
