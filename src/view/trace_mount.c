@@ -42,7 +42,7 @@ static void *open_traces(void *arg) {
   pthread_mutex_lock(&m->lock);
   m->open_rc = rc;
   if (ok) m->view = v;
-  else if (rc == HPCDB_EINVAL) snprintf(m->error, sizeof m->error, "this database has no trace events (%s)", hpcdb_last_error());
+  else if (rc == HPCDB_EINVAL) snprintf(m->error, sizeof m->error, "no timeline: this database has no trace events (%s)", hpcdb_last_error());
   else snprintf(m->error, sizeof m->error, "no timeline: %s", hpcdb_last_error());
   m->opened = ok ? 1 : -1;
   pthread_cond_broadcast(&m->changed);
