@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The HTTP side: libmicrohttpd with a thread per connection (the locks
  * each route takes: server.h), the checks every request passes (Host
- * against DNS rebinding, the token from the URL then a cookie), then the
- * page's files or a route from the table. */
+ * against DNS rebinding; the token, from the URL, a header or the cookie,
+ * for anything but the page's own files), then the page's files or a route
+ * from the table. */
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,7 +185,8 @@ int server_start(view_server *s) {
   addr.sin_family = AF_INET;
   addr.sin_port = htons(s->port);
   if (inet_pton(AF_INET, s->bind, &addr.sin_addr) != 1) return -1;
-  s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, s->port, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR, &addr,
+  s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, s->port, NULL, NULL, handle, s,
+                               MHD_OPTION_SOCK_ADDR, &addr,
                                MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024, MHD_OPTION_END);
   if (!s->daemon) return -1;
