@@ -18,12 +18,6 @@ static void drop_comparison(view_compare *vc) {
 }
 
 int view_compare_get(view_compare *vc, const view_db *dbs, const char *metric) {
-  hpcdb_qcolumn def;
-  if (!metric || !*metric) { /* A's default, as the page shows it */
-    int rc = hpcdb_query_default_column(dbs[0].q, &def);
-    if (rc < 0) return rc;
-    metric = hpcdb_query_column_name(dbs[0].q, def);
-  }
   if (vc->cmp && !strcmp(vc->metric, metric)) return 0;
   drop_comparison(vc);
   char *name = strdup(metric);

@@ -18,8 +18,7 @@ typedef struct view_compare {
   int have_fn;
 } view_compare;
 
-/* The comparison of dbs[0] (A) and dbs[1] (B) for metric (NULL or "": A's
- * default metric). 0, or a negative hpcdb_status with the library's error
+/* The comparison of dbs[0] (A) and dbs[1] (B) for metric (a name of A's). 0, or a negative hpcdb_status with the library's error
  * (HPCDB_EINVAL: no such metric on a side). */
 int view_compare_get(view_compare *vc, const struct view_db *dbs, const char *metric);
 /* The per-function rows of the comparison (bottom-up). */

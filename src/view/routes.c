@@ -9,17 +9,17 @@
 #include "routes.h"
 
 const route view_routes[] = {
-    {"/api/info", route_info},         /* databases, metrics, profiles */
-    {"/api/children", route_children}, /* a node's children, sorted, paged */
-    {"/api/path", route_path},         /* a node's ancestors (state in the URL) */
-    {"/api/spread", route_spread},     /* one node over the profiles */
-    {"/api/search", route_search},     /* nodes whose name matches a regex */
-    {"/api/hotpath", route_hotpath},   /* the hot path from a node */
-    {"/api/source", route_source},     /* a node's source file with per-line values */
-    {"/api/formula", route_formula},   /* checks a derived metric's formula */
-    {"/api/compare", route_compare},   /* hpcdb view A B: the runs, totals, largest changes */
-    {"/api/compare/children", route_compare_children}, /* the aligned tree's rows with deltas and ratios */
-    {NULL, NULL},
+    {"/api/info", route_info, ROUTE_QUERY},         /* databases, metrics, profiles */
+    {"/api/children", route_children, ROUTE_QUERY}, /* a node's children, sorted, paged */
+    {"/api/path", route_path, ROUTE_QUERY},         /* a node's ancestors (state in the URL) */
+    {"/api/spread", route_spread, ROUTE_QUERY},     /* one node over the profiles */
+    {"/api/search", route_search, ROUTE_QUERY},     /* nodes whose name matches a regex */
+    {"/api/hotpath", route_hotpath, ROUTE_QUERY},   /* the hot path from a node */
+    {"/api/source", route_source, ROUTE_QUERY},     /* a node's source file with per-line values */
+    {"/api/formula", route_formula, ROUTE_QUERY},   /* checks a derived metric's formula */
+    {"/api/compare", route_compare, ROUTE_COMPARE}, /* hpcdb view A B: the runs, totals, largest changes */
+    {"/api/compare/children", route_compare_children, ROUTE_COMPARE}, /* the aligned tree's rows with deltas and ratios */
+    {NULL, NULL, ROUTE_QUERY},
 };
 
 /* A metric's name, column and time unit, left open for more fields. */
@@ -55,6 +55,14 @@ int route_info(request *r) {
     jb_str(b, e->format ? e->format : "");
     jb_raw(b, ",\"access\":");
     jb_str(b, hpcdb_query_source_name(q));
+    jb_raw(b, ",\"warnings\":["); /* what the reader could not take: the page shows it */
+    for (uint32_t w = 0; w < e->n_warnings; w++) {
+      if (w) jb_raw(b, ",");
+      jb_str(b, e->warnings[w]);
+    }
+    jb_raw(b, "]");
+    jb_raw(b, ",\"trace\":"); /* the timeline serves the first database */
+    jb_str(b, d == 0 ? trace_mount_state(&r->dbs[0].trace) : "none");
     jb_fmt(b, ",\"contexts\":%u,\"profiles\":%u,\"default_metric\":", e->n_contexts, hpcdb_query_n_profiles(q));
     if (have_def) jb_str(b, hpcdb_query_column_name(q, def));
     else jb_raw(b, "null");

@@ -4,6 +4,7 @@
 #ifndef HPCDB_VIEW_ROUTES_H
 #define HPCDB_VIEW_ROUTES_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "hpcdb/hpcdb.h"
@@ -35,12 +36,18 @@ typedef struct request {
   unsigned status;  /* 200 unless a handler says otherwise */
   const char *content_type;
   struct view_compare *cmp; /* hpcdb view A B: the comparison (compare_state.h), made on first use */
+  pthread_mutex_t *query_lock; /* held by the route, unless it is a ROUTE_COMPARE one (server.h) */
 } request;
 
 typedef int (*route_fn)(request *r);
+typedef enum route_lock {
+  ROUTE_QUERY,  /* reads dbs[].q */
+  ROUTE_COMPARE /* reads the comparison (cmp); takes query_lock itself for a moment */
+} route_lock;
 typedef struct route {
   const char *path;
   route_fn run;
+  route_lock lock;
 } route;
 extern const route view_routes[];
 

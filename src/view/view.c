@@ -67,6 +67,7 @@ static int open_db(view_db *db, const char *path) {
 }
 
 static void close_dbs(view_server *s) {
+  server_fini(s);
   view_compare_free(&s->compare);
   for (int d = 0; d < s->n_dbs; d++) {
     hpcdb_query_close(s->dbs[d].q);
@@ -80,6 +81,7 @@ static void close_dbs(view_server *s) {
 
 int view_run(const view_options *o) {
   view_server s = {0};
+  server_init(&s);
   s.bind = o->bind ? o->bind : "127.0.0.1";
   for (int d = 0; d < o->n_paths; d++, s.n_dbs++)
     if (open_db(&s.dbs[d], o->paths[d]) < 0) {

@@ -16,6 +16,18 @@ if(Python3_Interpreter_FOUND)
     set_tests_properties(view/api PROPERTIES ENVIRONMENT "HPCDB_SANITIZED=1")
   endif()
 endif()
+# requests answered at once, superseded work cancelled (the order of the answers, never a time)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME view/concurrent
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_concurrent.py $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                   ${PROJECT_BINARY_DIR}/test-output/view/concurrent)
+  set_tests_properties(view/concurrent PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()
+# the link with access, the Timeline link, an empty trace.db, a reader's warnings
+add_test(NAME view/browser-server
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser_server.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                 ${PROJECT_BINARY_DIR}/screenshots/view-server)
+set_tests_properties(view/browser-server PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME view/browser
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/view/browser $<TARGET_FILE:make_wide_db>)

@@ -116,12 +116,42 @@ function keys(ev) {
   else if (ev.key === 'ArrowLeft' && node) { state.open.delete(node); refresh(); }
 }
 
+// What a reader could not take but did not fail on (a missing metric-db file: that profile left
+// empty): said above the tree, not only on the server's stderr.
+function showWarnings(dbs) {
+  const box = $('#warnings');
+  box.replaceChildren();
+  for (const db of dbs) {
+    for (const w of db.warnings || []) {
+      const line = document.createElement('div');
+      line.textContent = `${dbs.length > 1 ? db.path + ': ' : ''}warning: ${w}`;
+      box.append(line);
+    }
+  }
+  box.hidden = !box.childElementCount;
+}
+
+// This view's link with the token in its fragment: a colleague's browser gets in with it (the
+// fragment is not sent to the server, so the token is in no request line and no log).
+async function copyLink() {
+  const { token } = await get('access');
+  const link = `${location.origin}/#token=${token}${location.hash.length > 1 ? '&' + location.hash.slice(1) : ''}`;
+  try {
+    await navigator.clipboard.writeText(link);
+    status('Link with access copied: whoever opens it sees this server\'s data (docs/view.md, "Sharing")');
+  } catch (e) { // no clipboard outside a secure context (http:// to another host)
+    window.prompt('This link gives access to this server:', link);
+  }
+}
+
 async function main() {
   try { info = await get('info'); } catch (e) { status(`Error: ${e.message}`); return; }
   const db = info.databases[0];
   $('#title').textContent = db.title || db.path;
   document.title = `${db.title || db.path} · hpcdb`; // the tab's name, in the viewer as in an exported page
   $('#compare').hidden = info.databases.length < 2; // hpcdb view A B
+  if (db.trace === 'none') $('#timeline').hidden = true; // an exported page's loader decides for itself
+  showWarnings(info.databases);
   const sel = $('#metric');
   for (const m of db.metrics) if (m) sel.add(new Option(m.name, m.name));
   if (!state.metric) state.metric = db.default_metric || '';
@@ -173,6 +203,7 @@ async function main() {
     status(c); // shown at once: the clipboard may take a while, or refuse without https
     try { await navigator.clipboard.writeText(c); } catch (e) { /* the status line still holds it */ }
   });
+  $('#copy-link').addEventListener('click', copyLink);
   $('#csv').addEventListener('click', csv);
   $('#theme').addEventListener('click', () => { state.theme = state.theme === 'dark' ? 'light' : 'dark'; refresh(); });
   document.addEventListener('keydown', keys);
