@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // The route contract (src/view/routes.json) against the three places that
-// name routes: the server's tables (src/view/routes*.c), the exported page's
+// name routes: the server ("/api/..." in src/view/*.c), the exported page's
 // answers (api_static.js) and the pages' calls (get('name') and '/api/...'
 // in src/lib/page/assets). Usage: node check_contract.mjs SOURCE_DIR
 import { readFileSync, readdirSync } from 'node:fs';
@@ -16,23 +16,26 @@ if (routes.size !== contract.length) fail('src/view/routes.json names a route tw
 const files = (dir, re) => readdirSync(dir, { recursive: true }).filter((f) => re.test(f)).map((f) => join(dir, f));
 const found = (re, text) => [...text.matchAll(re)].map((m) => m[1]);
 
-// the server: {"/api/...", route_fn} lines of its route tables
+// the server: every "/api/name" in src/view (its route tables, and routes server.c answers itself);
+// "/api/" and "/api/trace/" are prefixes
 const server = new Set();
-for (const f of files(join(src, 'src/view'), /^routes.*\.c$/))
-  for (const p of found(/\{\s*"(\/api\/[^"]+)"\s*,\s*route_\w+\s*\}/g, readFileSync(f, 'utf8'))) server.add(p);
-// the exported page: the keys of api_static.js's `routes` object
+for (const f of files(join(src, 'src/view'), /\.c$/))
+  for (const p of found(/"(\/api\/[\w/]*\w)"/g, readFileSync(f, 'utf8'))) server.add(p);
+// the exported page: the keys of api_static.js's `routes` object, and routes it tests by name (route === 'x')
 const staticJs = readFileSync(join(src, 'src/lib/page/assets/api_static.js'), 'utf8');
 const block = staticJs.slice(staticJs.indexOf('const routes = {'), staticJs.indexOf('\n};', staticJs.indexOf('const routes = {')));
-const answered = new Set(found(/^ {2}'?([\w/]+)'?(?::|\()/gm, block).map((k) => `/api/${k}`));
-// the pages: get('name' (api.js and api_static.js put /api/ in front) and '/api/...' literals
+const answered = new Set([...found(/^ {2}'?([\w/]+)'?(?::|\()/gm, block), ...found(/\broute [!=]== '([\w/]+)'/g, staticJs)]
+  .map((k) => `/api/${k}`));
+// the pages: get('name' or getText('name' (api.js and api_static.js put /api/ in front; not x.get, a Map's or
+// URLSearchParams's) and '/api/...' literals
 const called = new Set();
 for (const f of files(join(src, 'src/lib/page/assets'), /\.js$/)) {
   const text = readFileSync(f, 'utf8');
-  for (const k of found(/(?<![.\w])get\('([a-z][\w/]*)'/g, text)) called.add(`/api/${k}`);
+  for (const k of found(/(?<![.\w])get(?:Text)?\('([a-z][\w/]*)'/g, text)) called.add(`/api/${k}`);
   for (const p of found(/'(\/api\/[\w/]+)'/g, text)) called.add(p);
 }
 
-for (const p of server) if (!routes.has(p)) fail(`${p} is served (src/view/routes*.c) but not in src/view/routes.json`);
+for (const p of server) if (!routes.has(p)) fail(`${p} is served (src/view) but not in src/view/routes.json`);
 for (const p of called) if (!routes.has(p)) fail(`${p} is called by a page (src/lib/page/assets) but not in src/view/routes.json`);
 for (const p of answered) if (!routes.has(p)) fail(`${p} is answered by api_static.js but not in src/view/routes.json`);
 for (const [p, r] of routes) {
