@@ -98,7 +98,7 @@ try {
 
   // nodes: per view the root, its kept children, and theirs (a few)
   const nodes = {};
-  for (const view of byPath.get('children').params[0].values) {
+  for (const view of byPath.get('children').params.find((p) => p.name === 'view').values) {
     nodes[view] = [0];
     for (let i = 0; i < nodes[view].length && nodes[view].length < 12; i++) {
       const kids = await same('children', { view, node: nodes[view][i], limit: 4 });
@@ -118,13 +118,15 @@ try {
   await same('search', { re: name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), limit: 5 });
   await same('search', { re: '.', limit: 10000 });
 
-  // bad parameters: the same error, for every checked parameter of a route the page answers
+  // bad parameters: the same error, for every checked parameter of a route the page answers (the required ones given);
+  // a parameter the page refuses: its words say so
   for (const r of contract.filter((x) => x.static === 'answers')) {
-    const route = r.path.slice(5);
-    for (const p of r.params.filter((x) => x.static !== 'refuses')) {
-      const base = route === 'search' ? { re: '.' } : {};
+    const route = r.path.slice(5), base = Object.fromEntries(r.params.filter((p) => p.required).map((p) => [p.name, '.']));
+    for (const p of r.params) {
       const bad = p.type === 'enum' ? ['nonsense'] : ['u32', 'node'].includes(p.type) && p.max ? ['x', '-1', String(p.max + 1)] : [];
-      for (const v of bad) await same(route, { ...base, [p.name]: v }, 'error');
+      if (p.static !== 'refuses') for (const v of bad) await same(route, { ...base, [p.name]: v }, 'error');
+      const refused = p.static === 'refuses' && (await fromPage(route, { ...base, [p.name]: '0' }));
+      if (refused && (refused.ok || !/exported page/.test(refused.error))) fail(`/api/${route}?${p.name}=0: the page should refuse it, it says ${refused.error}`);
     }
   }
   // refused routes: the page says so, naming the exported page
