@@ -24,7 +24,8 @@ function viewOf(name) {
 function u32(args, key, def, max) {
   const v = args[key];
   if (v === undefined || v === null || v === '') return def;
-  if (!/^\d+$/.test(String(v)) || Number(v) > max) throw new Error(`${key}: expected a whole number from 0 to ${max}`);
+  if (!/^\d{1,10}$/.test(String(v))) throw new Error(`${key}: expected a number from 0 to ${max}`); // request.c's words
+  if (Number(v) > max) throw new Error(`${key}: ${Number(v)} is more than ${max}`);
   return Number(v);
 }
 
@@ -105,6 +106,7 @@ const routes = {
   },
 
   spread(args) {
+    if (args.flavour && !['inclusive', 'exclusive'].includes(args.flavour)) throw new Error('flavour: expected inclusive or exclusive');
     if (snap.spread_error) throw new Error(snap.spread_error);
     const n = node('top-down', args), s = snap.spread[n.node];
     if ((args.metric || db.default_metric) !== snap.export.by || args.flavour === 'exclusive' || !s)
