@@ -46,7 +46,7 @@ int route_info(request *r) {
     hpcdb_query *q = r->dbs[d].q;
     const hpcdb_experiment *e = hpcdb_query_experiment(q);
     hpcdb_qcolumn def = 0;
-    int have_def = hpcdb_query_default_column(q, &def) == 0;
+    int have_def = (r->dbs[d].metric ? hpcdb_query_column(q, r->dbs[d].metric, &def) : hpcdb_query_default_column(q, &def)) == 0;
     jb_raw(b, d ? ",{\"path\":" : "{\"path\":");
     jb_str(b, r->dbs[d].path);
     jb_raw(b, ",\"title\":");

@@ -21,6 +21,7 @@ typedef struct view_db {
   trace_mount trace; /* its traces, opened on the first /api/trace/ request */
   char *temp;     /* a measurements directory's analysis: the temporary (removed at the end), or NULL */
   char *temp_db;  /* the database in it, served in the directory's place */
+  const char *metric; /* hpcdb view --metric's for this side (the page's first metric, the comparison's), or NULL */
 } view_db;
 
 /* The value of the query string's argument name, or NULL (server.c takes it from libmicrohttpd). */
