@@ -46,7 +46,8 @@ int route_info(request *r) {
     hpcdb_query *q = r->dbs[d].q;
     const hpcdb_experiment *e = hpcdb_query_experiment(q);
     hpcdb_qcolumn def = 0;
-    int have_def = (r->dbs[d].metric ? hpcdb_query_column(q, r->dbs[d].metric, &def) : hpcdb_query_default_column(q, &def)) == 0;
+    const char *why = "named by hpcdb view --metric";
+    int have_def = (r->dbs[d].metric ? hpcdb_query_column(q, r->dbs[d].metric, &def) : hpcdb_query_default_column_why(q, &def, &why)) == 0;
     jb_raw(b, d ? ",{\"path\":" : "{\"path\":");
     jb_str(b, r->dbs[d].path);
     jb_raw(b, ",\"title\":");
@@ -58,6 +59,8 @@ int route_info(request *r) {
     jb_fmt(b, ",\"contexts\":%u,\"profiles\":%u,\"default_metric\":", e->n_contexts, hpcdb_query_n_profiles(q));
     if (have_def) jb_str(b, hpcdb_query_column_name(q, def));
     else jb_raw(b, "null");
+    jb_raw(b, ",\"default_why\":");
+    jb_str(b, have_def ? why : hpcdb_last_error());
     jb_raw(b, ",\"metrics\":[");
     for (uint32_t m = 0; m < e->n_metrics; m++) {
       hpcdb_qcolumn c;

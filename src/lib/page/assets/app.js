@@ -27,7 +27,8 @@ async function refresh() {
   const t0 = performance.now();
   try {
     await tree.render(highlight);
-    status(`${info.databases[0].path} · ${info.databases[0].access} · ${state.view} · ${tree.metric.name} · ` +
+    const db = info.databases[0], why = tree.metric.name === db.default_metric ? ` (${db.default_why})` : '';
+    status(`${db.path} · ${db.access} · ${state.view} · ${tree.metric.name}${why} · ` +
            `${state.profile ? `${state.pname} · ` : ''}` +
            `${tree.visible.length} rows · ${Math.round(performance.now() - t0)} ms`);
   } catch (e) { status(`Error: ${e.message}`); }
