@@ -201,6 +201,9 @@ typedef struct hpcdb_qline {
 /* The file of a top-down node (index into exp->files, HPCDB_NONE when it has
  * none) and its line. */
 HPCDB_API int hpcdb_query_location(hpcdb_query *q, hpcdb_qnode node, uint32_t *file, uint32_t *line);
+/* The same for a node of any view: a bottom-up or flat row's is that of the
+ * first context adding to it (a flat view's load module has none). */
+HPCDB_API int hpcdb_query_view_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *file, uint32_t *line);
 /* Per line of a file: the values of col at contexts there (lines with any
  * non-zero value), lines ascending, up to max into out; *n how many (the
  * rest are dropped). */

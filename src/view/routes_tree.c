@@ -16,10 +16,8 @@ static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, con
   hpcdb_query_n_children(q, v, n, &kids);
   jb_fmt(b, "{\"node\":%u,\"children\":%u,\"name\":", n, kids);
   jb_str(b, name);
-  if (v == HPCDB_QVIEW_TOP_DOWN) {
-    uint32_t file, line;
-    if (hpcdb_query_location(q, n, &file, &line) == 0 && file != HPCDB_NONE) jb_fmt(b, ",\"file\":%u,\"line\":%u", file, line);
-  }
+  uint32_t file, line;
+  if (hpcdb_query_view_location(q, v, n, &file, &line) == 0 && file != HPCDB_NONE) jb_fmt(b, ",\"file\":%u,\"line\":%u", file, line);
   jb_raw(b, ",\"values\":[");
   for (uint32_t c = 0; c < n_cols; c++) {
     int is_unsigned = hpcdb_query_column_integer(q, cols[c]) == HPCDB_INTEGER_UNSIGNED;

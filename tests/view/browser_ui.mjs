@@ -5,10 +5,10 @@
 // side by side), the metric list as the database describes it and the
 // metric it opens on, derived metrics, and an HPCToolkit database compared
 // with a Score-P file. Screenshots into OUTDIR.
-// Usage: node browser_ui.mjs HPCDB SAMPLES OUTDIR
+// Usage: node browser_ui.mjs HPCDB SAMPLES OUTDIR MAKE_METRICS_DB
 import { serve as serveWith, launch, check, finish } from './harness.mjs';
 
-const [hpcdb, samples, out] = process.argv.slice(2);
+const [hpcdb, samples, out, makeMetrics] = process.argv.slice(2);
 const serve = (...args) => serveWith(hpcdb, ...args);
 const cpi = `${samples}/hpctoolkit-v4/cpi-mpi`, scorep = `${samples}/cube/scorep-cpi.cubex`;
 const idle = (page) => page.waitForFunction(() => /rows · \d+ ms$/.test(document.querySelector('#status').textContent));
@@ -25,6 +25,43 @@ async function withPage(browser, args, run) {
     await page.close();
     proc.kill('SIGTERM');
   }
+}
+
+const text = (page, sel) => page.$eval(sel, (e) => e.textContent);
+const clickRow = async (page, name) => {
+  const node = await page.$$eval('#tree tbody tr[data-node]', (trs, name) => {
+    const tr = trs.find((t) => t.cells[0].textContent.slice(1) === name);
+    return tr ? tr.dataset.node : null;
+  }, name);
+  await page.click(`#tree tr[data-node="${node}"] td.name`);
+  return node;
+};
+
+// After switching view, the panes wait for a selection in the new view; the source pane follows it in every view.
+async function panesFollow(browser) {
+  await withPage(browser, [cpi], async (page, url) => {
+    await page.goto(url);
+    await idle(page);
+    await page.click('#tree tbody tr[data-node] .twisty:text-is("▸")');
+    await idle(page);
+    const main = await clickRow(page, '<main thread>');
+    await page.waitForSelector(`#spread-body[data-ready="${main}"] svg.sorted`);
+    for (const view of ['bottom-up', 'flat']) {
+      await page.click(`#views button[data-view="${view}"]`);
+      await idle(page);
+      const panes = [await text(page, '#spread-body'), await text(page, '#source-body')];
+      check(panes.every((t) => t === 'Select a node.'), `${view}: after switching view, the panes wait for a selection: ${panes.map((t) => t.slice(0, 60))}`);
+    }
+    await page.click('#views button[data-view="bottom-up"]');
+    await idle(page);
+    const fn = await clickRow(page, 'main');
+    await page.waitForSelector(`#source-body[data-ready="${fn}"]`);
+    const current = await page.$eval('#source-body .current .lineno', (e) => e.textContent).catch(() => '');
+    const file = await text(page, '#source-body');
+    check(current === '19' && file.includes('int main(int argc,char *argv[])'), `bottom-up: the source pane shows main's definition, line ${current}`);
+    check((await text(page, '#spread-body')).includes('top-down view'), 'bottom-up: the spread pane says where it is computed');
+    await page.screenshot({ path: `${out}/panes-bottom-up.png` });
+  });
 }
 
 // HPCToolkit against Score-P: the page pairs CPUTIME (sec) with time, the pair is in the URL, --metric A=B gives it.
@@ -62,6 +99,7 @@ async function acrossTools(browser) {
 async function main() {
   const browser = await launch();
   try {
+    await panesFollow(browser);
     await acrossTools(browser);
   } finally {
     await browser.close();

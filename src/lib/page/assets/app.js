@@ -41,7 +41,16 @@ function select(row) {
   for (const tr of document.querySelectorAll(`#tree tr[data-node="${row.node}"]`)) tr.classList.add('selected');
   const sec = tree.metric ? tree.metric.seconds : 0;
   showSpread($('#spread-body'), state, row.node, sec, (profile, name) => { state.profile = String(profile); state.pname = name; restart(); });
-  if (state.view === 'top-down') showSource($('#source-body'), state, row, sec);
+  showSource($('#source-body'), state, row, sec);
+}
+
+// Another view: the panes showed the last view's selection; they wait for one in this view (late answers dropped).
+function clearPanes() {
+  for (const el of [$('#spread-body'), $('#source-body')]) {
+    el.textContent = 'Select a node.';
+    delete el.dataset.node;
+    delete el.dataset.ready;
+  }
 }
 
 function restart() { tree.reset(); refresh(); }
@@ -132,7 +141,7 @@ async function main() {
   columns();
   sel.addEventListener('change', () => { state.metric = sel.value; columns(); restart(); });
   for (const b of document.querySelectorAll('#views button'))
-    b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.flat = '0'; state.sel = ''; state.open.clear(); restart(); });
+    b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.flat = '0'; state.sel = ''; state.open.clear(); clearPanes(); restart(); });
   $('#tree thead').addEventListener('click', (ev) => { // sort by a column; again: the other order
     const th = ev.target.closest('th[data-sort]');
     if (!th) return;
