@@ -12,6 +12,7 @@
 #include "trace_mount.h"
 
 #define VIEW_MAX_LIMIT 10000 /* rows in one answer */
+#define VIEW_MAX_COLUMNS 64  /* metrics in one /api/children answer */
 
 typedef struct view_db {
   const char *path;

@@ -6,6 +6,7 @@
 // metric it opens on, derived metrics, and an HPCToolkit database compared
 // with a Score-P file. Screenshots into OUTDIR.
 // Usage: node browser_ui.mjs HPCDB SAMPLES OUTDIR MAKE_METRICS_DB
+import { execFileSync } from 'node:child_process';
 import { serve as serveWith, launch, check, finish } from './harness.mjs';
 
 const [hpcdb, samples, out, makeMetrics] = process.argv.slice(2);
@@ -64,6 +65,73 @@ async function panesFollow(browser) {
   });
 }
 
+// A GPU run's many metrics (make_metrics_db): all shown, the name column in sight when scrolled sideways and
+// whole on hover, columns resized and moved, value and % side by side, the side pane resized.
+async function columns(browser) {
+  const db = `${out}/metrics.d`;
+  execFileSync(makeMetrics, [db]);
+  await withPage(browser, [db], async (page, url) => {
+    await page.goto(url);
+    await idle(page);
+    await page.click('#tree tbody tr[data-node] .twisty:text-is("▸")');
+    await idle(page);
+    await page.click('#columns summary');
+    for (const box of await page.$$('#columns-list input:not(:checked)')) { await box.check(); await idle(page); }
+    await page.click('#columns summary');
+    await idle(page);
+    const heads = await page.$$eval('#tree thead th', (ths) => ths.length);
+    check(heads === 1 + 2 * 12, `the 12 metrics shown: ${heads} headers`);
+    // scrolled sideways: the name column stays at the pane's left edge, and a name cut short is whole on hover
+    await page.$eval('#tree-pane', (p) => { p.scrollLeft = p.scrollWidth; });
+    const sticky = await page.evaluate(() => {
+      const p = document.querySelector('#tree-pane').getBoundingClientRect(), tr = document.querySelector('#tree tbody tr[data-node]:nth-of-type(4)');
+      const at = document.elementFromPoint(p.left + 30, tr.getBoundingClientRect().top + 5);
+      return { name: at && at.closest('td.name') ? at.closest('td.name').title : null, scrolled: document.querySelector('#tree-pane').scrollLeft };
+    });
+    check(sticky.scrolled > 0 && sticky.name && sticky.name.startsWith('a_source_file_with_a_name_longer'), `scrolled ${sticky.scrolled} px sideways, the name column is in sight: ${sticky.name}`);
+    await page.screenshot({ path: `${out}/columns-scrolled.png` });
+    await page.$eval('#tree-pane', (p) => { p.scrollLeft = 0; });
+    const cut = await page.$eval('#tree tbody tr[data-node]:nth-of-type(4) td.name', (td) => [td.scrollWidth > td.clientWidth, td.title]);
+    check(cut[0] && cut[1] === 'a_source_file_with_a_name_longer_than_the_name_column_is_wide.f90:10', `a name cut short is whole on hover: ${cut}`);
+    // a column resized by its header's edge
+    const th = '#tree th[data-m="1"][data-sort="inclusive"]', width = () => page.$eval(th, (e) => e.getBoundingClientRect().width);
+    const before = await width(), grip = await (await page.$(`${th} .grip`)).boundingBox();
+    await page.mouse.move(grip.x + 3, grip.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + 83, grip.y + 5, { steps: 4 });
+    await page.mouse.up();
+    const after = await width();
+    check(Math.abs(after - before - 80) < 3, `dragging a header's edge resizes the column: ${before} -> ${after} px`);
+    // a metric moved: its headers dragged onto the first metric's
+    const names = () => page.$$eval('#tree th[data-sort="inclusive"] .mname', (s) => s.map((x) => x.textContent));
+    const order = await names();
+    await page.dragAndDrop('#tree th[data-m="1"][data-sort="exclusive"]', '#tree th[data-m="0"][data-sort="inclusive"]');
+    await idle(page);
+    const moved = await names();
+    check(moved[0] === order[1] && moved[1] === order[0] && moved.length === order.length, `a metric moved first: ${moved.slice(0, 3)}`);
+    const cols = new URLSearchParams(new URL(page.url()).hash.slice(1)).get('cols');
+    check(cols && cols.split('\n')[0] === order[1], `the order is in the URL: ${cols}`);
+    // value and % side by side, with the digits a tiny share needs
+    await page.check('#pct');
+    await idle(page);
+    const cells = await page.$$eval('#tree tbody tr[data-node]', (trs) => trs.map((tr) => [tr.cells[1].firstChild.textContent, tr.cells[1].querySelector('.pct').textContent]));
+    check(cells[0][1] === '100%' && cells.some(([v, p]) => v.endsWith(' s') && p === '60%'), `value and % of a row: ${cells[2]}`);
+    check(cells.every(([v, p]) => p !== '0.0%' && (p !== '0%' || v === '0')) && cells.some(([, p]) => p === '0.00001%'),
+          `tiny shares keep their digits: ${cells.map((c) => c[1])}`);
+    await page.screenshot({ path: `${out}/columns-pct.png` });
+    // the side pane resized by the divider
+    const side = () => page.$eval('aside', (a) => a.getBoundingClientRect().width);
+    const w0 = await side(), bar = await (await page.$('#split')).boundingBox();
+    await page.mouse.move(bar.x + 2, bar.y + 100);
+    await page.mouse.down();
+    await page.mouse.move(bar.x - 198, bar.y + 100, { steps: 4 });
+    await page.mouse.up();
+    const w1 = await side();
+    check(Math.abs(w1 - w0 - 200) < 3 && /side=\d+/.test(page.url()), `the divider widens the side pane: ${w0} -> ${w1} px`);
+    await page.screenshot({ path: `${out}/columns-side.png` });
+  });
+}
+
 // HPCToolkit against Score-P: the page pairs CPUTIME (sec) with time, the pair is in the URL, --metric A=B gives it.
 async function acrossTools(browser) {
   await withPage(browser, [cpi, scorep], async (page, url) => {
@@ -100,6 +168,7 @@ async function main() {
   const browser = await launch();
   try {
     await panesFollow(browser);
+    await columns(browser);
     await acrossTools(browser);
   } finally {
     await browser.close();

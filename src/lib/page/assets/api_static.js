@@ -7,6 +7,7 @@ const snap = JSON.parse(document.getElementById('hpcdb-snapshot').textContent);
 const db = snap.info.databases[0];
 const VIEWS = ['top-down', 'bottom-up', 'flat'];
 const MAX_LIMIT = 10000; // the server's VIEW_MAX_LIMIT
+const MAX_COLUMNS = 64; // and VIEW_MAX_COLUMNS
 const ELSEWHERE = 'hpcdb view on the database has it';
 
 const nodes = new Map(); // view -> Map(node -> {node, parent, name, vals, file, line, kids})
@@ -65,7 +66,8 @@ const routes = {
     const view = args.view || 'top-down';
     viewOf(view);
     if (args.profile) throw new Error(`a profile's own tree is not in an exported page: ${ELSEWHERE}`);
-    const names = args.metrics ? String(args.metrics).split('\n').slice(0, 8) : [args.metric || db.default_metric];
+    const names = args.metrics ? String(args.metrics).split('\n') : [args.metric || db.default_metric];
+    if (names.length > MAX_COLUMNS) throw new Error(`metrics: more than ${MAX_COLUMNS}`);
     const cols = names.map(column);
     const n = node(view, args), offset = u32(args, 'offset', 0, 2 ** 32 - 2), limit = u32(args, 'limit', 100, MAX_LIMIT);
     const c = cols[u32(args, 'sort_col', 0, cols.length - 1)];

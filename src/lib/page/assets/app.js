@@ -5,6 +5,7 @@ import { load, save } from './state.js';
 import { Tree, ROW } from './tree.js';
 import { showSpread, showSource } from './panes.js';
 import { chooser } from './columns.js';
+import { splitter } from './split.js';
 
 const $ = (s) => document.querySelector(s);
 const state = load();
@@ -13,6 +14,7 @@ let info, highlight = null;
 
 const tree = new Tree($('#tree-pane'), state, select);
 tree.onChange = refresh;
+tree.onMove = (names) => { state.cols = names; restart(); }; // a metric's headers dragged onto another's
 
 async function refresh() {
   save(state);
@@ -186,6 +188,7 @@ async function main() {
   $('#csv').addEventListener('click', csv);
   $('#theme').addEventListener('click', () => { state.theme = state.theme === 'dark' ? 'light' : 'dark'; refresh(); });
   document.addEventListener('keydown', keys);
+  splitter($('#split'), $('aside'), state, save);
   if (state.re) { try { highlight = new RegExp(state.re); } catch (e) { highlight = null; } }
   await refresh();
   if (state.sel) selectNode(state.sel); // a shared link shows the selection's panes too
