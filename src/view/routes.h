@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "hpcdb/hpcdb.h"
+#include "hpcdb/metric_list.h"
 #include "hpcdb/query.h"
 #include "json.h"
 #include "trace_mount.h"
@@ -22,6 +23,7 @@ typedef struct view_db {
   trace_mount trace; /* its traces, opened on the first /api/trace/ request */
   char *temp;     /* a measurements directory's analysis: the temporary (removed at the end), or NULL */
   char *temp_db;  /* the database in it, served in the directory's place */
+  hpcdb_metric_list metrics; /* the metrics as the database lists them (metrics/default.yaml) */
   const char *metric; /* hpcdb view --metric's for this side (the page's first metric, the comparison's), or NULL */
 } view_db;
 

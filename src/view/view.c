@@ -60,6 +60,14 @@ static int open_db(view_db *db, const char *path, const char *metric) {
     hpcdb_query_close(db->q);
     goto fail;
   }
+  const hpcdb_experiment *e = hpcdb_query_experiment(db->q);
+  if (hpcdb_metric_list_read(&db->metrics, e, path) < 0) { /* the page lists them in the experiment's order */
+    fprintf(stderr, "hpcdb view: warning: %s\n", hpcdb_last_error());
+    if (hpcdb_metric_list_read(&db->metrics, e, NULL) < 0) {
+      hpcdb_query_close(db->q);
+      goto fail;
+    }
+  }
   trace_mount_init(&db->trace, hpcdb_query_source(db->q));
   struct stat st;
   char src[PATH_MAX], real[PATH_MAX];
@@ -77,6 +85,7 @@ fail:
 static void close_dbs(view_server *s) {
   view_compare_free(&s->compare);
   for (int d = 0; d < s->n_dbs; d++) {
+    hpcdb_metric_list_free(&s->dbs[d].metrics);
     hpcdb_query_close(s->dbs[d].q);
     trace_mount_fini(&s->dbs[d].trace);
     free(s->dbs[d].src_root);

@@ -132,6 +132,48 @@ async function columns(browser) {
   });
 }
 
+// The metric list in metrics/default.yaml's order with its descriptions and groups; the metric opened on and
+// why; a derived metric with a name and a format, in the URL and in an exported page.
+async function metricList(browser) {
+  const db = `${out}/metrics.d`;
+  await withPage(browser, [db], async (page, url) => {
+    await page.goto(url);
+    await idle(page);
+    const list = await page.$$eval('#metric option', (os) => os.map((o) => [o.parentElement.label || '', o.value, o.title]));
+    const order = list.map((o) => o[1]);
+    check(JSON.stringify(order.slice(0, 4)) === JSON.stringify(['REALTIME (sec)', 'CPUTIME (sec)', 'GPUOP (sec)', 'GKER (sec)']) && order.length === 12,
+          `the list in default.yaml's order, then the rest: ${order}`);
+    check(list[2][0] === 'GPU operations' && list[3][0] === 'GPU operations' && list[5][0] === 'GXCOPY' && list[0][0] === '',
+          `grouped: ${list.map((o) => `${o[0]}/${o[1]}`)}`);
+    check(list[2][2] === 'GPU time: all operations (seconds)', `each with its description on hover: ${list[2][2]}`);
+    const status = await text(page, '#status');
+    check(await page.$eval('#metric', (s) => s.value) === 'REALTIME (sec)' &&
+          status.includes('REALTIME (sec) (the time metric with the largest total, CPU time before GPU operations)'), `opened on: ${status}`);
+    await page.screenshot({ path: `${out}/metrics-list.png` });
+    // a derived metric with a name and a format
+    await page.fill('#format', '%.1f %');
+    await page.fill('#formula', 'ratio = "CPUTIME (sec)" / "REALTIME (sec)" * 100');
+    await page.press('#formula', 'Enter');
+    await page.waitForFunction(() => document.querySelector('#metric').value === 'ratio');
+    await idle(page);
+    const root = () => page.$eval('#tree tbody tr[data-node]', (tr) => [tr.cells[1].textContent, tr.cells[2].textContent]);
+    check(JSON.stringify(await root()) === '["87.5 %","0.0 %"]', `the derived metric in its format: ${await root()}`);
+    check(/derived=/.test(page.url()), 'the definition is in the URL');
+    const hash = new URL(page.url()).hash;
+    await page.reload();
+    await idle(page);
+    check(JSON.stringify(await root()) === '["87.5 %","0.0 %"]' && await page.$eval('#metric', (s) => s.value) === 'ratio', 'reloading keeps it');
+    await page.screenshot({ path: `${out}/metrics-derived.png` });
+    // the exported page, opened with that link's state, computes it
+    const html = `${out}/metrics.html`;
+    execFileSync(hpcdb, ['export', '--format', 'html', '--force', '-o', html, db], { stdio: 'ignore' });
+    await page.goto(`file://${html}${hash}`);
+    await page.waitForFunction(() => /rows/.test(document.querySelector('#status').textContent));
+    check(JSON.stringify(await root()) === '["87.5 %","0.0 %"]', `the exported page shows the derived metric: ${await root()} (${await text(page, '#status')})`);
+    await page.screenshot({ path: `${out}/metrics-derived-export.png` });
+  });
+}
+
 // HPCToolkit against Score-P: the page pairs CPUTIME (sec) with time, the pair is in the URL, --metric A=B gives it.
 async function acrossTools(browser) {
   await withPage(browser, [cpi, scorep], async (page, url) => {
@@ -169,6 +211,7 @@ async function main() {
   try {
     await panesFollow(browser);
     await columns(browser);
+    await metricList(browser);
     await acrossTools(browser);
   } finally {
     await browser.close();

@@ -4,6 +4,7 @@
 // % of the metric's total beside it); and the chooser of the metrics shown.
 import { value, percent } from './format.js';
 import { sizeColumns } from './colsize.js';
+import { formatValue } from './derived.js';
 
 export const MAX_COLUMNS = 64; // what /api/children takes at once
 
@@ -58,7 +59,7 @@ export function cells(values, metrics, pct) {
     for (const v of values[i]) {
       const td = document.createElement('td');
       td.className = 'num';
-      td.textContent = value(v, m.seconds);
+      td.textContent = m.format ? formatValue(v, m.format) : value(v, m.seconds);
       if (pct) { // beside the value, not in its place
         const p = document.createElement('span');
         p.className = 'pct';
@@ -71,8 +72,8 @@ export function cells(values, metrics, pct) {
   return out;
 }
 
-// One checkbox per metric; the selected metric is always shown.
-export function chooser(el, names, state, onChange) {
+// One checkbox per metric (its description on hover); the selected metric is always shown.
+export function chooser(el, names, state, onChange, titles = new Map()) {
   el.replaceChildren();
   const limit = () => { // at most MAX_COLUMNS shown
     for (const b of el.querySelectorAll('input'))
@@ -90,6 +91,7 @@ export function chooser(el, names, state, onChange) {
       onChange();
     });
     label.append(box, name);
+    if (titles.has(name)) label.title = titles.get(name);
     el.append(label);
   }
   limit();

@@ -7,6 +7,7 @@
 import { get } from './api.js';
 import { shown, sortIndex, header, cells } from './columns.js';
 import { flattened } from './flatten.js';
+import { specOf, shownAs } from './derived.js';
 
 export const ROW = 22; // the rows' fixed height in style.css
 
@@ -50,10 +51,10 @@ export class Tree {
 
   async page(node, offset, limit = PAGE) {
     const s = this.state, cols = shown(s), gen = this.gen;
-    const r = await get('children', { view: s.view, node, metrics: cols.join('\n'), sort: s.sort, order: s.order,
+    const r = await get('children', { view: s.view, node, metrics: cols.map((c) => specOf(s, c)).join('\n'), sort: s.sort, order: s.order,
       sort_col: sortIndex(s), offset, limit, profile: s.profile });
     if (gen !== this.gen) return null;
-    this.metrics = r.metrics;
+    this.metrics = r.metrics.map((m, i) => shownAs(s, m, cols[i]));
     let k = this.kids.get(node);
     if (!k) this.kids.set(node, k = { rows: new Array(r.total), total: r.total, parent: r.parent });
     r.rows.forEach((row, i) => { k.rows[offset + i] = row; });
