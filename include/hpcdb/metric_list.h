@@ -3,6 +3,9 @@
  * HPCToolkit v4.0 database's metrics/default.yaml gives their order,
  * descriptions and groups (hpcviewer's metric list); other formats give the
  * experiment's order and descriptions. */
+/* ABI (docs/api-stability.md): the layouts of this header's structs may
+ * change in any 0.x minor release; code that reads their fields is
+ * recompiled for it. */
 #ifndef HPCDB_METRIC_LIST_H
 #define HPCDB_METRIC_LIST_H
 
