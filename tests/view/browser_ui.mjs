@@ -209,10 +209,9 @@ async function acrossTools(browser) {
 async function main() {
   const browser = await launch();
   try {
-    await panesFollow(browser);
-    await columns(browser);
-    await metricList(browser);
-    await acrossTools(browser);
+    for (const part of [panesFollow, columns, metricList, acrossTools]) { // each part says what fails, whatever the others do
+      try { await part(browser); } catch (e) { check(false, `${part.name}: ${e.message.split('\n')[0]}`); }
+    }
   } finally {
     await browser.close();
   }
