@@ -98,7 +98,7 @@ static void describe(char *buf, size_t size, const snapshot_view *v, uint32_t n_
 int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char *metric) {
   const hpcdb_experiment *e = hpcdb_query_experiment(q);
   hpcdb_qcolumn chosen;
-  const char *why = "named by hpcdb export --metric";
+  const char *why = "the export's metric";
   HPCDB_TRY(metric ? hpcdb_query_column(q, metric, &chosen) : hpcdb_query_default_column_why(q, &chosen, &why));
   snapshot_view v[3] = {{0}};
   hpcdb_qcolumn *cols = malloc(((size_t)e->n_metrics + 2) * sizeof *cols);
