@@ -107,7 +107,11 @@ HPCDB_API int hpcdb_query_column(hpcdb_query *q, const char *spec, hpcdb_qcolumn
  * tree, as `hpcdb report --profile ID` shows it. HPCDB_EINVAL for a profile
  * past the end. */
 HPCDB_API int hpcdb_query_profile_column(hpcdb_query *q, const char *spec, uint32_t profile, hpcdb_qcolumn *out);
-/* The column the views show first when none is named (hpcdb_default_metric). */
+/* The column the views show first when none is named: of the summed time
+ * metrics with a non-zero total the largest, CPU time before GPU operations
+ * (GPUOP, GKER, ...); else the first metric with a non-zero total; else the
+ * first. why (may be NULL): that rule's case in words, for a status line. */
+HPCDB_API int hpcdb_query_default_column_why(hpcdb_query *q, hpcdb_qcolumn *out, const char **why);
 HPCDB_API int hpcdb_query_default_column(hpcdb_query *q, hpcdb_qcolumn *out);
 HPCDB_API const char *hpcdb_query_column_name(const hpcdb_query *q, hpcdb_qcolumn col);
 /* Seconds per unit when the metric is a time, else 0 (derived: 0). */
@@ -197,6 +201,9 @@ typedef struct hpcdb_qline {
 /* The file of a top-down node (index into exp->files, HPCDB_NONE when it has
  * none) and its line. */
 HPCDB_API int hpcdb_query_location(hpcdb_query *q, hpcdb_qnode node, uint32_t *file, uint32_t *line);
+/* The same for a node of any view: a bottom-up or flat row's is that of the
+ * first context adding to it (a flat view's load module has none). */
+HPCDB_API int hpcdb_query_view_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *file, uint32_t *line);
 /* Per line of a file: the values of col at contexts there (lines with any
  * non-zero value), lines ascending, up to max into out; *n how many (the
  * rest are dropped). */

@@ -46,7 +46,8 @@ int route_info(request *r) {
     hpcdb_query *q = r->dbs[d].q;
     const hpcdb_experiment *e = hpcdb_query_experiment(q);
     hpcdb_qcolumn def = 0;
-    int have_def = hpcdb_query_default_column(q, &def) == 0;
+    const char *why = "named by hpcdb view --metric";
+    int have_def = (r->dbs[d].metric ? hpcdb_query_column(q, r->dbs[d].metric, &def) : hpcdb_query_default_column_why(q, &def, &why)) == 0;
     jb_raw(b, d ? ",{\"path\":" : "{\"path\":");
     jb_str(b, r->dbs[d].path);
     jb_raw(b, ",\"title\":");
@@ -66,16 +67,26 @@ int route_info(request *r) {
     jb_fmt(b, ",\"contexts\":%u,\"profiles\":%u,\"default_metric\":", e->n_contexts, hpcdb_query_n_profiles(q));
     if (have_def) jb_str(b, hpcdb_query_column_name(q, def));
     else jb_raw(b, "null");
+    jb_raw(b, ",\"default_why\":");
+    jb_str(b, have_def ? why : hpcdb_last_error());
     jb_raw(b, ",\"metrics\":[");
-    for (uint32_t m = 0; m < e->n_metrics; m++) {
+    const hpcdb_metric_list *l = &r->dbs[d].metrics;
+    for (uint32_t k = 0; k < l->n; k++) { /* in the database's order, with its descriptions and groups */
+      const hpcdb_metric_entry *m = &l->entries[k];
       hpcdb_qcolumn c;
-      if (m) jb_raw(b, ",");
-      if (e->metrics[m].name && hpcdb_query_column(q, e->metrics[m].name, &c) == 0) {
-        metric_head(b, q, c); /* no total: a Cube file stores none, so each would read a whole metric; */
-        jb_raw(b, "}");       /* the page gets a metric's total with its values (/api/children) */
-      } else {
+      if (k) jb_raw(b, ",");
+      if (hpcdb_query_column(q, e->metrics[m->metric].name, &c) < 0) {
         jb_raw(b, "null");
+        continue;
       }
+      metric_head(b, q, c); /* no total: a Cube file stores none, so each would read a whole metric; */
+      jb_raw(b, ",\"description\":"); /* the page gets a metric's total with its values (/api/children) */
+      if (m->description) jb_str(b, m->description);
+      else jb_raw(b, "null");
+      jb_raw(b, ",\"group\":");
+      if (m->group) jb_str(b, m->group);
+      else jb_raw(b, "null");
+      jb_raw(b, "}");
     }
     jb_raw(b, "]}");
   }

@@ -8,11 +8,13 @@
 #include <stdint.h>
 
 #include "hpcdb/hpcdb.h"
+#include "hpcdb/metric_list.h"
 #include "hpcdb/query.h"
 #include "json.h"
 #include "trace_mount.h"
 
 #define VIEW_MAX_LIMIT 10000 /* rows in one answer */
+#define VIEW_MAX_COLUMNS 64  /* metrics in one /api/children answer */
 
 typedef struct view_db {
   const char *path;
@@ -22,6 +24,8 @@ typedef struct view_db {
   trace_mount trace; /* its traces, opened on the first /api/trace/ request */
   char *temp;     /* a measurements directory's analysis: the temporary (removed at the end), or NULL */
   char *temp_db;  /* the database in it, served in the directory's place */
+  hpcdb_metric_list metrics; /* the metrics as the database lists them (metrics/default.yaml) */
+  const char *metric; /* hpcdb view --metric's for this side (the page's first metric, the comparison's), or NULL */
 } view_db;
 
 /* The value of the query string's argument name, or NULL (server.c takes it from libmicrohttpd). */

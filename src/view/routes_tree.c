@@ -16,10 +16,8 @@ static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, con
   hpcdb_query_n_children(q, v, n, &kids);
   jb_fmt(b, "{\"node\":%u,\"children\":%u,\"name\":", n, kids);
   jb_str(b, name);
-  if (v == HPCDB_QVIEW_TOP_DOWN) {
-    uint32_t file, line;
-    if (hpcdb_query_location(q, n, &file, &line) == 0 && file != HPCDB_NONE) jb_fmt(b, ",\"file\":%u,\"line\":%u", file, line);
-  }
+  uint32_t file, line;
+  if (hpcdb_query_view_location(q, v, n, &file, &line) == 0 && file != HPCDB_NONE) jb_fmt(b, ",\"file\":%u,\"line\":%u", file, line);
   jb_raw(b, ",\"values\":[");
   for (uint32_t c = 0; c < n_cols; c++) {
     int is_unsigned = hpcdb_query_column_integer(q, cols[c]) == HPCDB_INTEGER_UNSIGNED;
@@ -32,7 +30,7 @@ static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, con
   jb_raw(b, "]}");
 }
 
-/* metric=A&metric=B...: the columns to show (the first sorts unless sort_col says). */
+/* metric=A, or metrics=A\nB...: the columns to show (the first sorts unless sort_col says). */
 static int columns(request *r, view_db *db, hpcdb_qcolumn *cols, uint32_t *n) {
   const char *list = req_arg(r, "metrics");
   *n = 0;
@@ -41,25 +39,27 @@ static int columns(request *r, view_db *db, hpcdb_qcolumn *cols, uint32_t *n) {
     *n = 1;
     return 0;
   }
-  /* metrics=NAME|NAME|...: names and formulas separated by a newline */
+  /* names and formulas separated by a newline */
   uint32_t profile;
   if (req_profile(r, db, &profile) < 0) return -1;
-  char buf[4096];
-  if (strlen(list) >= sizeof buf) return req_error(r, 400, "metrics: longer than %zu characters", sizeof buf - 1);
-  strcpy(buf, list);
-  for (char *s = buf, *next; s && *n < 8; s = next) {
+  char *buf = strdup(list);
+  if (!buf) return req_error(r, 500, "out of memory");
+  int rc = 0;
+  for (char *s = buf, *next; s && rc == 0; s = next) {
     next = strchr(s, '\n');
     if (next) *next++ = '\0';
-    if (hpcdb_query_profile_column(db->q, s, profile, &cols[*n]) < 0) return req_error(r, 400, "metrics: %s", hpcdb_last_error());
-    (*n)++;
+    if (*n == VIEW_MAX_COLUMNS) rc = req_error(r, 400, "metrics: more than %d", VIEW_MAX_COLUMNS);
+    else if (hpcdb_query_profile_column(db->q, s, profile, &cols[*n]) < 0) rc = req_error(r, 400, "metrics: %s", hpcdb_last_error());
+    else (*n)++;
   }
-  return 0;
+  free(buf);
+  return rc;
 }
 
 int route_children(request *r) {
   view_db *db;
   hpcdb_qview v;
-  hpcdb_qcolumn cols[8];
+  hpcdb_qcolumn cols[VIEW_MAX_COLUMNS];
   uint32_t n_cols, node, offset, limit, sort_col, n, total;
   if (req_db(r, &db) < 0 || req_view(r, &v) < 0 || columns(r, db, cols, &n_cols) < 0) return -1;
   if (req_u32(r, "node", 0, UINT32_MAX - 1, &node) < 0 || req_u32(r, "offset", 0, UINT32_MAX - 1, &offset) < 0 ||

@@ -250,11 +250,16 @@ async function main() {
     const hits = (await rows(page)).filter((r) => r.hit);
     check(hits.length === count && hits.every((h) => h.name === target), `search for ${re}: ${hits.length} rows highlighted, ${count} expected`);
 
-    // what an exported page leaves out is said so
-    await page.fill('#formula', '1 + 1');
+    // a formula is computed from the page's values; one over a metric it does not hold says so
+    await page.fill('#formula', 'two = 1 + 1');
+    await page.press('#formula', 'Enter');
+    await page.waitForFunction(() => document.querySelector('#metric').value === 'two' && /rows · \d+ ms$/.test(document.querySelector('#status').textContent));
+    const two = await page.$eval('#tree tbody tr[data-node]', (tr) => tr.cells[1].textContent);
+    check(two === '2', `a formula in an exported page: the root shows ${two}`);
+    await page.fill('#formula', '"no such metric" * 2');
     await page.press('#formula', 'Enter');
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Formula:'));
-    check((await page.$eval('#status', (e) => e.textContent)).includes('not computed in an exported page'), 'a formula: not in a page');
+    check((await page.$eval('#status', (e) => e.textContent)).includes('is not in this exported page'), 'a formula over a metric the page lacks: said so');
 
     // a state the page does not hold (a shared link): the status line says why
     const errorFor = async (state) => {

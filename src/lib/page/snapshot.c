@@ -117,7 +117,8 @@ static void describe(char *buf, size_t size, const snapshot_view *v, uint32_t n_
 int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char *metric) {
   const hpcdb_experiment *e = hpcdb_query_experiment(q);
   hpcdb_qcolumn chosen;
-  HPCDB_TRY(metric ? hpcdb_query_column(q, metric, &chosen) : hpcdb_query_default_column(q, &chosen));
+  const char *why = "the export's metric";
+  HPCDB_TRY(metric ? hpcdb_query_column(q, metric, &chosen) : hpcdb_query_default_column_why(q, &chosen, &why));
   snapshot_view v[3] = {{0}};
   hpcdb_qcolumn *cols = malloc(((size_t)e->n_metrics + 2) * sizeof *cols);
   int rc = cols ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for the page's metrics");
@@ -163,6 +164,8 @@ int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char 
     fputc(']', out);
     fprintf(out, ",\"contexts\":%u,\"profiles\":%u,\"default_metric\":", e->n_contexts, hpcdb_query_n_profiles(q));
     json_script_string(out, by);
+    fputs(",\"default_why\":", out);
+    json_script_string(out, why);
     fputs(",\"metrics\":[", out);
     for (uint32_t c = 0; c < n_cols; c++) {
       if (c) fputc(',', out);

@@ -5,6 +5,9 @@ import { load, save } from './state.js';
 import { Tree, ROW } from './tree.js';
 import { showSpread, showSource } from './panes.js';
 import { chooser } from './columns.js';
+import { splitter } from './split.js';
+import { fillMetrics, descriptions } from './metriclist.js';
+import { parseDefinition, checkFormat, derivedList, derivedOf, specOf, addDerived } from './derived.js';
 
 const $ = (s) => document.querySelector(s);
 const state = load();
@@ -13,6 +16,7 @@ let info, highlight = null;
 
 const tree = new Tree($('#tree-pane'), state, select);
 tree.onChange = refresh;
+tree.onMove = (names) => { state.cols = names; restart(); }; // a metric's headers dragged onto another's
 
 async function refresh() {
   save(state);
@@ -27,7 +31,8 @@ async function refresh() {
   const t0 = performance.now();
   try {
     await tree.render(highlight);
-    status(`${info.databases[0].path} · ${info.databases[0].access} · ${state.view} · ${tree.metric.name} · ` +
+    const db = info.databases[0], why = tree.metric.name === db.default_metric ? ` (${db.default_why})` : '';
+    status(`${db.path} · ${db.access} · ${state.view} · ${tree.metric.name}${why} · ` +
            `${state.profile ? `${state.pname} · ` : ''}` +
            `${tree.visible.length} rows · ${Math.round(performance.now() - t0)} ms`);
   } catch (e) { status(`Error: ${e.message}`); }
@@ -38,9 +43,18 @@ function select(row) {
   save(state);
   for (const tr of document.querySelectorAll('#tree tr.selected')) tr.classList.remove('selected');
   for (const tr of document.querySelectorAll(`#tree tr[data-node="${row.node}"]`)) tr.classList.add('selected');
-  const sec = tree.metric ? tree.metric.seconds : 0;
-  showSpread($('#spread-body'), state, row.node, sec, (profile, name) => { state.profile = String(profile); state.pname = name; restart(); });
-  if (state.view === 'top-down') showSource($('#source-body'), state, row, sec);
+  const sec = tree.metric ? tree.metric.seconds : 0, asked = { view: state.view, metric: specOf(state, state.metric) };
+  showSpread($('#spread-body'), asked, row.node, sec, (profile, name) => { state.profile = String(profile); state.pname = name; restart(); });
+  showSource($('#source-body'), asked, row, sec);
+}
+
+// Another view: the panes showed the last view's selection; they wait for one in this view (late answers dropped).
+function clearPanes() {
+  for (const el of [$('#spread-body'), $('#source-body')]) {
+    el.textContent = 'Select a node.';
+    delete el.dataset.node;
+    delete el.dataset.ready;
+  }
 }
 
 function restart() { tree.reset(); refresh(); }
@@ -48,7 +62,7 @@ function restart() { tree.reset(); refresh(); }
 function command() {
   const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
   const profile = state.profile ? ` --profile ${quote(state.pname)}` : '';
-  return `hpcdb report --view ${state.view} --metric ${quote(tree.metric.name)}${profile} ${quote(info.databases[0].path)}`;
+  return `hpcdb report --view ${state.view} --metric ${quote(specOf(state, tree.metric.name))}${profile} ${quote(info.databases[0].path)}`;
 }
 
 function csv() {
@@ -65,7 +79,7 @@ function csv() {
 async function hotPath() {
   status('Loading the hot path…');
   const from = state.view === 'top-down' && state.sel ? state.sel : state.zoom;
-  const r = await get('hotpath', { node: from, metric: state.metric });
+  const r = await get('hotpath', { node: from, metric: specOf(state, state.metric) });
   for (const n of r.path) state.open.add(String(n));
   await refresh();
   selectNode(r.path[r.path.length - 1]);
@@ -153,15 +167,19 @@ async function main() {
   if (db.trace === 'none') $('#timeline').hidden = true; // an exported page's loader decides for itself
   showWarnings(info.databases);
   const sel = $('#metric');
-  for (const m of db.metrics) if (m) sel.add(new Option(m.name, m.name));
+  fillMetrics(sel, db.metrics);
+  const addOption = (name, expr) => {
+    if (![...sel.options].some((o) => o.value === name)) sel.add(Object.assign(new Option(name, name), { title: expr }));
+  };
+  for (const [name, expr] of derivedList(state)) addOption(name, expr);
   if (!state.metric) state.metric = db.default_metric || '';
   if (![...sel.options].some((o) => o.value === state.metric)) sel.add(new Option(state.metric, state.metric));
   sel.value = state.metric;
-  const columns = () => chooser($('#columns-list'), [...sel.options].map((o) => o.value), state, restart);
+  const columns = () => chooser($('#columns-list'), [...sel.options].map((o) => o.value), state, restart, descriptions(db.metrics));
   columns();
   sel.addEventListener('change', () => { state.metric = sel.value; columns(); restart(); });
   for (const b of document.querySelectorAll('#views button'))
-    b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.flat = '0'; state.sel = ''; state.open.clear(); restart(); });
+    b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.flat = '0'; state.sel = ''; state.open.clear(); clearPanes(); restart(); });
   $('#tree thead').addEventListener('click', (ev) => { // sort by a column; again: the other order
     const th = ev.target.closest('th[data-sort]');
     if (!th) return;
@@ -175,18 +193,24 @@ async function main() {
     if (tree.visible.some((v) => v.depth === 1 && v.row && v.row.children)) { state.flat = String(Number(state.flat) + 1); restart(); }
   });
   $('#unflatten').addEventListener('click', () => { state.flat = String(Math.max(0, Number(state.flat) - 1)); restart(); });
-  $('#formula').addEventListener('change', async (ev) => {
-    const f = ev.target.value.trim();
-    if (!f) return;
+  const derive = async () => { // the formula box's definition, with the Format box's format
+    const text = $('#formula').value.trim();
+    if (!text) return;
     status('Loading the formula…');
     try {
-      const r = await get('formula', { expr: f });
-      if (![...sel.options].some((o) => o.value === r.metric.name)) sel.add(new Option(r.metric.name, r.metric.name));
-      sel.value = state.metric = r.metric.name;
+      const { name, expr } = parseDefinition(text), format = checkFormat($('#format').value.trim());
+      await get('formula', { expr });
+      if (name !== expr || format) addDerived(state, name, expr, format);
+      addOption(name, expr);
+      sel.value = state.metric = name;
       columns();
       restart();
     } catch (e) { status(`Formula: ${e.message}`); }
-  });
+  };
+  $('#formula').addEventListener('change', derive);
+  $('#format').addEventListener('change', derive);
+  const shownDerived = derivedOf(state, state.metric); // a shared link: its definition in the boxes
+  if (shownDerived) { $('#formula').value = `${shownDerived[0]} = ${shownDerived[1]}`; $('#format').value = shownDerived[2]; }
   $('#search').value = state.re;
   $('#search').addEventListener('change', (ev) => search(ev.target.value.trim()));
   for (const f of ['hide', 'lift']) {
@@ -207,6 +231,7 @@ async function main() {
   $('#csv').addEventListener('click', csv);
   $('#theme').addEventListener('click', () => { state.theme = state.theme === 'dark' ? 'light' : 'dark'; refresh(); });
   document.addEventListener('keydown', keys);
+  splitter($('#split'), $('aside'), state, save);
   if (state.re) { try { highlight = new RegExp(state.re); } catch (e) { highlight = null; } }
   await refresh();
   if (state.sel) selectNode(state.sel); // a shared link shows the selection's panes too

@@ -16,6 +16,8 @@ export function value(v, seconds) {
   return `${Number(v.toPrecision(3))}${suffix[k]}`;
 }
 
+// A share with the digits it needs: three significant ones (never 0.0% for a share that is not zero).
 export function percent(v, total) {
-  return total ? `${(100 * v / total).toFixed(1)}%` : '0.0%';
+  if (!total || v === 0) return '0%';
+  return `${Number((100 * v / total).toPrecision(3))}%`;
 }
