@@ -295,6 +295,7 @@ HPCDB_API int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, con
 #include "hpcdb/cube.h"
 #include "hpcdb/hpctk4_write.h"
 #include "hpcdb/source.h"
+#include "hpcdb/query.h"
 #include "hpcdb/compare.h"
 #include "hpcdb/page.h"
 #endif

@@ -98,6 +98,13 @@ HPCDB_API uint32_t hpcdb_query_n_profiles(const hpcdb_query *q);
 
 /* ---- columns ------------------------------------------------------------- */
 
+/* The metric views and exports use when none is named: the first time
+ * metric (a time unit in its name or unit) with a non-zero total, else the
+ * first metric with a non-zero total, else the first; *reason says which
+ * (static text). */
+HPCDB_API int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const char **reason);
+
+
 /* A column for a metric name, or for a formula (hpcdb_expr_parse's syntax;
  * a metric name that parses as a formula is taken as the name). The same
  * text gives the same column. HPCDB_EINVAL with a clear message when the
