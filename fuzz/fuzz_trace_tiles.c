@@ -30,7 +30,7 @@ static void query(const hpcdb_trace_set *t, const hpcdb_experiment *exp, const u
   uint32_t flags = access_u32(ids, 7);
   uint32_t rows[4], n_rows = 0;
   uint8_t *keep = NULL;
-  hpcdb_trace_filter f = {NULL, 0, NULL};
+  hpcdb_trace_filter f = {0};
   if (flags & 1) { /* a few rows, in a fuzzer-chosen order (possibly past the end) */
     for (uint32_t k = 0; k < 4; k++) rows[n_rows++] = access_pick(access_u32(ids, k) >> 8, in.n_rows, flags & 2);
     f.rows = rows;

@@ -78,6 +78,7 @@ static void open_server(void) {
   char src[PATH_MAX + 8], real[PATH_MAX];
   snprintf(src, sizeof src, "%s/src", db_root);
   server.dbs[0].path = db_root;
+  trace_mount_init(&server.dbs[0].trace, db); /* /api/info asks its state (the routes use timeline) */
   server.dbs[0].src_root = realpath(src, real) ? strdup(real) : NULL;
   /* the same database as the second one: hpcdb view A B's routes (db=1, /api/compare/) answer too */
   if (hpcdb_query_on(&server.dbs[1].q, db) < 0) {
@@ -86,6 +87,7 @@ static void open_server(void) {
   }
   server.dbs[1].path = db_root;
   server.n_dbs = 2;
+  server_init(&server);
   server.bind = "127.0.0.1";
   server.port = 8080;
   memcpy(server.token, TOKEN, sizeof TOKEN);
@@ -176,12 +178,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *method = line(&rest), *url = line(&rest), *query = line(&rest), *host = line(&rest), *cookie = line(&rest);
   args a = {0};
   parse_query(query, &a);
-  view_request in = {method, url ? url : "/", 0, host, cookie, lookup, &a};
+  view_request in = {method, url ? url : "/", 0, host, cookie, lookup, &a, NULL};
   view_answer out;
   answering = 1;
   server_answer(&server, &in, &out);
   trace_reply tr = {404, "application/json", NULL, 0};
-  if (out.trace && !trace_route(&timeline, in.url, lookup, &a, &tr)) { /* a 404, as trace_mount_serve answers it */
+  if (out.trace && !trace_route(&timeline, in.url, lookup, &a, NULL, &tr)) { /* a 404, as trace_mount_serve answers it */
     tr.body = (uint8_t *)strdup("{}");
     tr.len = 2;
   }

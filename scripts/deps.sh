@@ -22,6 +22,7 @@ packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-d
           gfortran libomp-dev lammps hpcc                 # tests/realapps: Fortran, clang's OpenMP, real applications
           python3-dev python3-numpy python3-pandas python3-pytest python3-setuptools python3-venv  # import hpcdb
           )
+command -v node > /dev/null || packages+=(nodejs)  # tests/routes: the route contract, the exported page's answers
 if [ "${1:-}" = "--browser" ]; then
   packages+=(chromium)
   # a machine whose Node.js came from elsewhere (NodeSource bundles npm) cannot take Debian's npm

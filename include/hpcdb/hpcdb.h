@@ -45,7 +45,8 @@ typedef enum hpcdb_status {
   HPCDB_ENOMEM = -6,       /* out of memory, or a size that cannot be allocated */
   HPCDB_EINVAL = -7,       /* the caller's arguments are wrong */
   HPCDB_EUNSUPPORTED = -8, /* valid input this library cannot represent */
-  HPCDB_EEXIST = -9        /* the output exists and may not be overwritten */
+  HPCDB_EEXIST = -9,       /* the output exists and may not be overwritten */
+  HPCDB_ECANCELED = -10    /* the caller's cancel hook said stop (the work was superseded) */
 } hpcdb_status;
 
 /* Message of the last failure in this thread ("" when none). */
@@ -294,6 +295,7 @@ HPCDB_API int hpcdb_diff(uint64_t *n_differences, const hpcdb_experiment *a, con
 #include "hpcdb/cube.h"
 #include "hpcdb/hpctk4_write.h"
 #include "hpcdb/source.h"
+#include "hpcdb/query.h"
 #include "hpcdb/compare.h"
 #include "hpcdb/page.h"
 #endif

@@ -98,6 +98,13 @@ HPCDB_API uint32_t hpcdb_query_n_profiles(const hpcdb_query *q);
 
 /* ---- columns ------------------------------------------------------------- */
 
+/* The metric views and exports use when none is named: the first time
+ * metric (a time unit in its name or unit) with a non-zero total, else the
+ * first metric with a non-zero total, else the first; *reason says which
+ * (static text). */
+HPCDB_API int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const char **reason);
+
+
 /* A column for a metric name, or for a formula (hpcdb_expr_parse's syntax;
  * a metric name that parses as a formula is taken as the name). The same
  * text gives the same column. HPCDB_EINVAL with a clear message when the
@@ -111,7 +118,11 @@ HPCDB_API int hpcdb_query_profile_column(hpcdb_query *q, const char *spec, uint3
  * `hpcdb report --profile rank=0-7,thread=0` shows it. HPCDB_EINVAL for none or one past the end. */
 HPCDB_API int hpcdb_query_profiles_column(hpcdb_query *q, const char *spec, const uint32_t *profiles, uint32_t n,
                                           hpcdb_qcolumn *out);
-/* The column the views show first when none is named (hpcdb_default_metric). */
+/* The column the views show first when none is named: of the summed time
+ * metrics with a non-zero total the largest, CPU time before GPU operations
+ * (GPUOP, GKER, ...); else the first metric with a non-zero total; else the
+ * first. why (may be NULL): that rule's case in words, for a status line. */
+HPCDB_API int hpcdb_query_default_column_why(hpcdb_query *q, hpcdb_qcolumn *out, const char **why);
 HPCDB_API int hpcdb_query_default_column(hpcdb_query *q, hpcdb_qcolumn *out);
 HPCDB_API const char *hpcdb_query_column_name(const hpcdb_query *q, hpcdb_qcolumn col);
 /* Seconds per unit when the metric is a time, else 0 (derived: 0). */
@@ -205,6 +216,9 @@ typedef struct hpcdb_qline {
 /* The file of a top-down node (index into exp->files, HPCDB_NONE when it has
  * none) and its line. */
 HPCDB_API int hpcdb_query_location(hpcdb_query *q, hpcdb_qnode node, uint32_t *file, uint32_t *line);
+/* The same for a node of any view: a bottom-up or flat row's is that of the
+ * first context adding to it (a flat view's load module has none). */
+HPCDB_API int hpcdb_query_view_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *file, uint32_t *line);
 /* Per line of a file: the values of col at contexts there (lines with any
  * non-zero value), lines ascending, up to max into out; *n how many (the
  * rest are dropped). */

@@ -76,11 +76,7 @@ HPCDB_API int hpcdb_profile_matches(const hpcdb_experiment *exp, const hpcdb_pro
 
 HPCDB_API int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_options *options);
 
-/* The metric views and exports use when none is named: the first time
- * metric (a time unit in its name or unit) with a non-zero total, else the
- * first metric with a non-zero total, else the first; *reason says which
- * (static text). */
-HPCDB_API int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const char **reason);
+/* hpcdb_default_metric: hpcdb/query.h. */
 
 /* Brendan Gregg's folded stacks: one line per context with exclusive cost,
  * "frame;frame;frame value", for the named metric (NULL: the first). */

@@ -26,8 +26,10 @@
  * element's own context.
  *
  * Building the index and computing a tile use the caller's thread and one
- * helper thread, each on half of the work; nothing here opens sockets. A
- * set may be queried from one thread at a time. */
+ * helper thread, each on half of the work; nothing here opens sockets.
+ * Queries only read the set (it is const to them): any number of threads may
+ * query one set at once (hpcdb view does); opening and closing it may not
+ * overlap a query. */
 #ifndef HPCDB_TRACE_QUERY_H
 #define HPCDB_TRACE_QUERY_H
 
@@ -114,6 +116,10 @@ typedef struct hpcdb_trace_filter {
   const uint32_t *rows;
   uint32_t n_rows;
   const uint8_t *ctx_keep;
+  /* Superseded work (NULL: never): asked, from any thread, between the rows
+   * a tile or statistics query reads; nonzero stops it with HPCDB_ECANCELED. */
+  int (*cancelled)(void *user);
+  void *cancel_user;
 } hpcdb_trace_filter;
 
 /* How a tile's rows were summed. A row with at least E_0 * width elements

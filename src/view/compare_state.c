@@ -13,32 +13,34 @@
 static void drop_comparison(view_compare *vc) {
   hpcdb_comparison_free(vc->cmp);
   hpcdb_compare_functions_free(&vc->fn);
-  free(vc->metric);
-  vc->cmp = NULL, vc->metric = NULL, vc->have_fn = 0;
+  free(vc->metric[0]), free(vc->metric[1]);
+  vc->cmp = NULL, vc->metric[0] = vc->metric[1] = NULL, vc->have_fn = 0;
 }
 
-int view_compare_get(view_compare *vc, const view_db *dbs, const char *metric) {
-  hpcdb_qcolumn def;
-  if (!metric || !*metric) { /* A's default, as the page shows it */
-    int rc = hpcdb_query_default_column(dbs[0].q, &def);
-    if (rc < 0) return rc;
-    metric = hpcdb_query_column_name(dbs[0].q, def);
-  }
-  if (vc->cmp && !strcmp(vc->metric, metric)) return 0;
+static int same(const char *kept, const char *asked) { return kept ? asked && !strcmp(kept, asked) : !asked; }
+
+int view_compare_get(view_compare *vc, const view_db *dbs, const char *metric, const char *metric_b) {
+  if (!metric || !*metric) metric = dbs[0].metric;
+  if (!metric_b || !*metric_b) metric_b = dbs[1].metric;
+  if (!metric) return HPCDB_EINVAL; /* never: the route resolves A's default before it asks */
+  if (vc->cmp && same(vc->metric[0], metric) && same(vc->metric[1], metric_b)) return 0;
   drop_comparison(vc);
-  char *name = strdup(metric);
-  if (!name) return HPCDB_ENOMEM;
-  const char *metrics[2] = {name, NULL}; /* B: the same metric, or one documented as the same */
+  char *names[2] = {strdup(metric), metric_b ? strdup(metric_b) : NULL};
+  if (!names[0] || (metric_b && !names[1])) {
+    free(names[0]), free(names[1]);
+    return HPCDB_ENOMEM;
+  }
+  const char *metrics[2] = {names[0], names[1]}; /* B without a name: the same metric, or one documented as the same */
   hpcdb_source *srcs[2] = {hpcdb_query_source(dbs[0].q), hpcdb_query_source(dbs[1].q)};
   for (int d = 0; d < 2; d++) vc->runs[d] = hpcdb_source_experiment(srcs[d]);
-  hpcdb_compare_options o = {.metrics = metrics, .profiles_on_demand = 1};
+  hpcdb_compare_options o = {.version = HPCDB_COMPARE_OPTIONS_VERSION, .metrics = metrics, .profiles_on_demand = 1};
   int rc = hpcdb_compare_sources(&vc->cmp, srcs, 2, &o);
   if (rc < 0) {
-    free(name);
+    free(names[0]), free(names[1]);
     vc->cmp = NULL;
     return rc;
   }
-  vc->metric = name;
+  vc->metric[0] = names[0], vc->metric[1] = names[1];
   return 0;
 }
 

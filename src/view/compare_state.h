@@ -13,15 +13,17 @@ struct view_db;
 typedef struct view_compare {
   const hpcdb_experiment *runs[2]; /* the databases' experiments, as their queries hold them */
   hpcdb_comparison *cmp;           /* over the databases' sources (the queries'), holding references */
-  char *metric;              /* the metric of side A compared */
+  char *metric[2];                 /* the metrics compared: A's, and B's (NULL: the same or an equivalent one) */
   hpcdb_compare_functions fn; /* the bottom-up view's rows, made on first use */
   int have_fn;
 } view_compare;
 
-/* The comparison of dbs[0] (A) and dbs[1] (B) for metric (NULL or "": A's
- * default metric). 0, or a negative hpcdb_status with the library's error
- * (HPCDB_EINVAL: no such metric on a side). */
-int view_compare_get(view_compare *vc, const struct view_db *dbs, const char *metric);
+/* The comparison of dbs[0] (A) and dbs[1] (B) for metric of A (NULL or "":
+ * hpcdb view --metric's; the route resolves A's default) against metric_b of B
+ * (NULL or "": --metric's, else the same or one documented as the same). 0,
+ * or a negative hpcdb_status with the library's error (HPCDB_EINVAL: no such
+ * metric on a side). */
+int view_compare_get(view_compare *vc, const struct view_db *dbs, const char *metric, const char *metric_b);
 /* The per-function rows of the comparison (bottom-up). */
 int view_compare_functions(view_compare *vc, const hpcdb_compare_functions **out);
 void view_compare_free(view_compare *vc);

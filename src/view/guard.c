@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A database truncated or rewritten while it is served: its pages are
- * memory-mapped, so reading past the new end raises SIGBUS in the server's
- * thread. The route runs under a guard that turns that signal into an error
+ * memory-mapped, so reading past the new end raises SIGBUS in the thread
+ * that reads it. The route runs under a guard that turns that signal into an error
  * answer; the databases are then marked damaged (their caches may be half
  * built) and every later route answers 503, while the server stays up. What
  * the interrupted route had allocated is left behind: once per damage, as no
@@ -12,8 +12,10 @@
 #include <signal.h>
 #include <string.h>
 
-static sigjmp_buf guard_jump;
-static volatile sig_atomic_t guard_armed;
+/* per thread: SIGBUS goes to the thread that touched the page, and routes
+ * run on many threads at once */
+static _Thread_local sigjmp_buf guard_jump;
+static _Thread_local volatile sig_atomic_t guard_armed;
 
 static void on_sigbus(int sig) {
   if (!guard_armed) { /* not in a route: the default action */

@@ -4,14 +4,17 @@
 #ifndef HPCDB_VIEW_ROUTES_H
 #define HPCDB_VIEW_ROUTES_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "hpcdb/hpcdb.h"
+#include "hpcdb/metric_list.h"
 #include "hpcdb/query.h"
 #include "json.h"
 #include "trace_mount.h"
 
 #define VIEW_MAX_LIMIT 10000 /* rows in one answer */
+#define VIEW_MAX_COLUMNS 64  /* metrics in one /api/children answer */
 
 typedef struct view_db {
   const char *path;
@@ -21,6 +24,8 @@ typedef struct view_db {
   trace_mount trace; /* its traces, opened on the first /api/trace/ request */
   char *temp;     /* a measurements directory's analysis: the temporary (removed at the end), or NULL */
   char *temp_db;  /* the database in it, served in the directory's place */
+  hpcdb_metric_list metrics; /* the metrics as the database lists them (metrics/default.yaml) */
+  const char *metric; /* hpcdb view --metric's for this side (the page's first metric, the comparison's), or NULL */
 } view_db;
 
 /* The value of the query string's argument name, or NULL (server.c takes it from libmicrohttpd). */
@@ -35,12 +40,18 @@ typedef struct request {
   unsigned status;  /* 200 unless a handler says otherwise */
   const char *content_type;
   struct view_compare *cmp; /* hpcdb view A B: the comparison (compare_state.h), made on first use */
+  pthread_mutex_t *query_lock; /* held by the route, unless it is a ROUTE_COMPARE one (server.h) */
 } request;
 
 typedef int (*route_fn)(request *r);
+typedef enum route_lock {
+  ROUTE_QUERY,  /* reads dbs[].q */
+  ROUTE_COMPARE /* reads the comparison (cmp); takes query_lock itself for a moment */
+} route_lock;
 typedef struct route {
   const char *path;
   route_fn run;
+  route_lock lock;
 } route;
 extern const route view_routes[];
 
@@ -64,8 +75,8 @@ int req_flavour(request *r, int *exclusive);
 /* A JSON error answer: {"error": "..."} with that status; returns -1. */
 int req_error(request *r, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* metrics=A\nB... (names and formulas; else metric=): the columns to show, of profile=K when given
- * (routes_tree.c); cols has room for 8. */
+/* metrics=A\nB... (names and formulas; else metric=): the columns to show, of profile=K or group=SELECTION when given
+ * (routes_tree.c); cols has room for VIEW_MAX_COLUMNS. */
 int route_columns(request *r, view_db *db, hpcdb_qcolumn *cols, uint32_t *n);
 /* sort=inclusive|exclusive, order=desc|asc, sort_col=K (an index into cols). */
 int route_sort(request *r, const hpcdb_qcolumn *cols, uint32_t n_cols, hpcdb_qsort *s);

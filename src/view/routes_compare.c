@@ -15,9 +15,20 @@
 
 static int req_comparison(request *r, hpcdb_comparison **out) {
   if (r->n_dbs < 2) return req_error(r, 404, "one database is open: hpcdb view A B compares two");
-  const char *metric = req_arg(r, "metric");
-  if (metric && strlen(metric) > 1024) return req_error(r, 400, "metric: longer than 1024 characters");
-  int rc = view_compare_get(r->cmp, r->dbs, metric);
+  const char *metric = req_arg(r, "metric"), *metric_b = req_arg(r, "metric_b");
+  if ((metric && strlen(metric) > 1024) || (metric_b && strlen(metric_b) > 1024))
+    return req_error(r, 400, "metric: longer than 1024 characters");
+  char def[1100];
+  if ((!metric || !*metric) && !r->dbs[0].metric) { /* A's default, as the page shows it: from A's query, under its lock */
+    hpcdb_qcolumn c;
+    pthread_mutex_lock(r->query_lock);
+    int rc = hpcdb_query_default_column(r->dbs[0].q, &c);
+    if (rc == 0) snprintf(def, sizeof def, "%s", hpcdb_query_column_name(r->dbs[0].q, c));
+    pthread_mutex_unlock(r->query_lock);
+    if (rc < 0) return req_error(r, 422, "%s", hpcdb_last_error());
+    metric = def;
+  }
+  int rc = view_compare_get(r->cmp, r->dbs, metric, metric_b);
   if (rc == HPCDB_EINVAL) return req_error(r, 400, "metric: %s", hpcdb_last_error());
   if (rc < 0) return req_error(r, 422, "%s", hpcdb_last_error());
   *out = r->cmp->cmp;

@@ -98,10 +98,10 @@ static int walk(request *r, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode root, con
 int route_csv(request *r) {
   view_db *db;
   hpcdb_qview v;
-  hpcdb_qcolumn cols[8];
+  hpcdb_qcolumn cols[VIEW_MAX_COLUMNS];
   hpcdb_qsort s;
   uint32_t n_cols, node;
-  double totals[8];
+  double totals[VIEW_MAX_COLUMNS];
   if (req_db(r, &db) < 0 || req_view(r, &v) < 0 || route_columns(r, db, cols, &n_cols) < 0 ||
       route_sort(r, cols, n_cols, &s) < 0 || req_u32(r, "node", 0, UINT32_MAX - 1, &node) < 0)
     return -1;

@@ -85,7 +85,7 @@ int route_trace_at(trace_call *c) {
   return trace_reply_set(c, 200, "application/json", body, len);
 }
 
-int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, trace_reply *out) {
+int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, const trace_cancel *cancel, trace_reply *out) {
   static const struct {
     const char *path;
     int (*run)(trace_call *);
@@ -95,6 +95,7 @@ int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, tra
   for (size_t i = 0; i < sizeof routes / sizeof *routes; i++) {
     if (strcmp(url, routes[i].path)) continue;
     trace_call c = {v, arg, ctx, out, {0}, NULL, NULL};
+    if (cancel) c.filter.cancelled = cancel->cancelled, c.filter.cancel_user = cancel->user;
     *out = (trace_reply){0};
     if (!v->set) trace_fail(&c, 404, "this database has no traces");
     else routes[i].run(&c);

@@ -56,8 +56,18 @@ typedef const char *(*trace_arg_fn)(void *ctx, const char *name);
 int trace_view_open(trace_view *v, hpcdb_source *src, const hpcdb_trace_options *options);
 void trace_view_close(trace_view *v);
 
+/* Superseded work: cancelled(user) is asked by the long loops (tiles,
+ * statistics, summaries); nonzero stops the route with 409 {"error",
+ * "cancelled": true}. */
+typedef struct trace_cancel {
+  int (*cancelled)(void *user);
+  void *user;
+} trace_cancel;
+
 /* 1 when url is a trace route (then *out holds the answer, the body to be
- * freed by the caller), 0 when it is not one of these routes. */
-int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, trace_reply *out);
+ * freed by the caller), 0 when it is not one of these routes. cancel: NULL
+ * or the request's hook. Routes of one view may run at once (the view is
+ * only read). */
+int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, const trace_cancel *cancel, trace_reply *out);
 
 #endif

@@ -41,6 +41,14 @@ int trace_fail(trace_call *c, unsigned status, const char *fmt, ...) {
   return trace_reply_set(c, status, "application/json", body, len);
 }
 
+int trace_fail_query(trace_call *c, int rc, unsigned status) {
+  if (rc != HPCDB_ECANCELED) return trace_fail(c, status, "%s", hpcdb_last_error());
+  static const char cancelled[] = "{\"error\":\"superseded by a newer request\",\"cancelled\":true}";
+  char *body = malloc(sizeof cancelled);
+  if (body) memcpy(body, cancelled, sizeof cancelled);
+  return trace_reply_set(c, 409, "application/json", body, body ? sizeof cancelled - 1 : 0);
+}
+
 /* An unsigned decimal argument; def when absent (required: def == UINT64_MAX). */
 int trace_arg_u64(trace_call *c, const char *name, uint64_t def, uint64_t max, uint64_t *out) {
   const char *s = c->arg(c->ctx, name);

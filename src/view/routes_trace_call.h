@@ -23,6 +23,9 @@ void trace_json_str(FILE *f, const char *s);
 /* The answer: status, content type, body (malloc'ed, taken). 0 for 200, else -1. */
 int trace_reply_set(trace_call *c, unsigned status, const char *type, char *body, size_t len);
 int trace_fail(trace_call *c, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A query's failure rc: 409 {"error", "cancelled": true} when it was
+ * cancelled (superseded), else status with the library's message. */
+int trace_fail_query(trace_call *c, int rc, unsigned status);
 /* An unsigned decimal argument; def when absent (UINT64_MAX: required). */
 int trace_arg_u64(trace_call *c, const char *name, uint64_t def, uint64_t max, uint64_t *out);
 /* 'depth': a number, or "leaf" / absent for HPCDB_TRACE_LEAF. */

@@ -61,7 +61,7 @@ int route_trace_tile(trace_call *c) {
   uint32_t hh;
   if (!cells) return trace_fail(c, 500, "out of memory");
   int rc = hpcdb_trace_tile(c->v->set, &c->filter, &req, cells, &hh);
-  rc = rc < 0 ? trace_fail(c, rc == HPCDB_EINVAL ? 400 : 500, "%s", hpcdb_last_error()) : encode_tile(c, cells, (uint32_t)w, hh, &scale);
+  rc = rc < 0 ? trace_fail_query(c, rc, rc == HPCDB_EINVAL ? 400 : 500) : encode_tile(c, cells, (uint32_t)w, hh, &scale);
   free(cells);
   return rc;
 }
@@ -81,8 +81,8 @@ int route_trace_stats(trace_call *c) {
   if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 || trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
       trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0)
     return -1;
-  if (hpcdb_trace_stats(c->v->set, &c->filter, t0, t1, depth, &sh, &n, &total) < 0)
-    return trace_fail(c, 400, "%s", hpcdb_last_error());
+  int rc = hpcdb_trace_stats(c->v->set, &c->filter, t0, t1, depth, &sh, &n, &total);
+  if (rc < 0) return trace_fail_query(c, rc, 400);
   char *body = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&body, &len);
@@ -129,6 +129,7 @@ int route_trace_summary(trace_call *c) {
   free(sh);
   free(n);
   free(total);
-  if (rc < 0) return trace_fail(c, rc == HPCDB_ENOMEM ? 500 : 400, "%s", rc == HPCDB_ENOMEM ? "out of memory" : hpcdb_last_error());
+  if (rc == HPCDB_ENOMEM) return trace_fail(c, 500, "out of memory");
+  if (rc < 0) return trace_fail_query(c, rc, 400);
   return f ? trace_reply_set(c, 200, "application/json", body, len) : trace_fail(c, 500, "out of memory");
 }

@@ -16,10 +16,8 @@ static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, con
   hpcdb_query_n_children(q, v, n, &kids);
   jb_fmt(b, "{\"node\":%u,\"children\":%u,\"name\":", n, kids);
   jb_str(b, name);
-  if (v == HPCDB_QVIEW_TOP_DOWN) {
-    uint32_t file, line;
-    if (hpcdb_query_location(q, n, &file, &line) == 0 && file != HPCDB_NONE) jb_fmt(b, ",\"file\":%u,\"line\":%u", file, line);
-  }
+  uint32_t file, line;
+  if (hpcdb_query_view_location(q, v, n, &file, &line) == 0 && file != HPCDB_NONE) jb_fmt(b, ",\"file\":%u,\"line\":%u", file, line);
   jb_raw(b, ",\"values\":[");
   for (uint32_t c = 0; c < n_cols; c++) {
     int is_unsigned = hpcdb_query_column_integer(q, cols[c]) == HPCDB_INTEGER_UNSIGNED;
@@ -40,17 +38,19 @@ int route_columns(request *r, view_db *db, hpcdb_qcolumn *cols, uint32_t *n) {
     *n = 1;
     return 0;
   }
-  /* metrics=NAME|NAME|...: names and formulas separated by a newline */
-  char buf[4096];
-  if (strlen(list) >= sizeof buf) return req_error(r, 400, "metrics: longer than %zu characters", sizeof buf - 1);
-  strcpy(buf, list);
-  for (char *s = buf, *next; s && *n < 8; s = next) {
+  /* names and formulas separated by a newline */
+  char *buf = strdup(list);
+  if (!buf) return req_error(r, 500, "out of memory");
+  int rc = 0;
+  for (char *s = buf, *next; s && rc == 0; s = next) {
     next = strchr(s, '\n');
     if (next) *next++ = '\0';
-    if (req_spec_column(r, db, "metrics", s, &cols[*n]) < 0) return -1;
-    (*n)++;
+    if (*n == VIEW_MAX_COLUMNS) rc = req_error(r, 400, "metrics: more than %d", VIEW_MAX_COLUMNS);
+    else if (req_spec_column(r, db, "metrics", s, &cols[*n]) < 0) rc = -1;
+    else (*n)++;
   }
-  return 0;
+  free(buf);
+  return rc;
 }
 
 int route_sort(request *r, const hpcdb_qcolumn *cols, uint32_t n_cols, hpcdb_qsort *s) {
@@ -66,7 +66,7 @@ int route_sort(request *r, const hpcdb_qcolumn *cols, uint32_t n_cols, hpcdb_qso
 int route_children(request *r) {
   view_db *db;
   hpcdb_qview v;
-  hpcdb_qcolumn cols[8];
+  hpcdb_qcolumn cols[VIEW_MAX_COLUMNS];
   uint32_t n_cols, node, offset, limit, n, total;
   hpcdb_qsort s;
   if (req_db(r, &db) < 0 || req_view(r, &v) < 0 || route_columns(r, db, cols, &n_cols) < 0) return -1;

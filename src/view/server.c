@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The HTTP side: libmicrohttpd with one internal thread (so the query
- * layer is used by one thread at a time), the checks every request passes
- * (Host against DNS rebinding, the token from the URL then a cookie), then
- * the page's files or a route from the table. */
+/* The HTTP side: libmicrohttpd with a thread per connection (the locks
+ * each route takes: server.h), the checks every request passes (Host
+ * against DNS rebinding; the token, from the URL, a header or the cookie,
+ * for anything but the page's own files), then the page's files or a route
+ * from the table. */
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,11 +50,11 @@ static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned status, con
 }
 
 static void answer_error(view_answer *a, unsigned status, const char *msg) {
-  snprintf(a->error, sizeof a->error, "{\"error\":\"%s\"}", msg); /* msg: fixed text of this file */
+  snprintf(a->text, sizeof a->text, "{\"error\":\"%s\"}", msg); /* msg: fixed text of this file */
   a->status = status;
   a->type = "application/json";
-  a->body = a->error;
-  a->len = strlen(a->error);
+  a->body = a->text;
+  a->len = strlen(a->text);
 }
 
 static const char *type_of(const char *name) {
@@ -78,7 +79,6 @@ static void answer_asset(view_answer *a, const char *name) {
   a->body = (const char *)data;
   a->len = len;
   a->persistent = 1;
-  a->set_cookie = a->set_cookie_buf[0] ? a->set_cookie_buf : NULL;
 }
 
 static void answer_route(view_server *s, const view_request *in, view_answer *a) {
@@ -92,8 +92,11 @@ static void answer_route(view_server *s, const view_request *in, view_answer *a)
     answer_error(a, 503, "a database file changed or shrank while it was served: restart hpcdb view");
     return;
   }
-  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare};
+  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare, &s->query_lock};
+  pthread_mutex_t *lock = rt->lock == ROUTE_COMPARE ? &s->compare_lock : &s->query_lock;
+  pthread_mutex_lock(lock); /* outside the guard: a SIGBUS still unlocks */
   int rc = guard_run(rt->run, &r);
+  pthread_mutex_unlock(lock);
   s->requests++;
   if (rc == -2) { /* what the route had allocated is left: the databases are not used again */
     s->damaged = 1;
@@ -110,23 +113,33 @@ static void answer_route(view_server *s, const view_request *in, view_answer *a)
   }
 }
 
+/* The token back, for a link that carries it in its fragment (never sent in a path). */
+static void answer_access(view_server *s, view_answer *a) {
+  snprintf(a->text, sizeof a->text, "{\"token\":\"%s\"}", s->token);
+  a->status = 200;
+  a->type = "application/json";
+  a->body = a->text;
+  a->len = strlen(a->text);
+}
+
 void server_answer(view_server *s, const view_request *in, view_answer *a) {
   memset(a, 0, sizeof *a);
-  const char *in_url = in->arg(in->arg_ctx, "token");
+  const char *given = in->arg(in->arg_ctx, "token");
+  if (!given) given = in->header_token;
+  int by_given = same_token(given, s->token), by_cookie = same_token(in->cookie, s->token);
+  if (by_given && !by_cookie)
+    snprintf(a->set_cookie_buf, sizeof a->set_cookie_buf, "hpcdb_token=%s; Path=/; HttpOnly; SameSite=Strict", s->token);
   if (strcmp(in->method, "GET") && strcmp(in->method, "HEAD")) answer_error(a, 405, "only GET");
   else if (in->upload_size) answer_error(a, 413, "no request bodies");
   else if (!host_allowed(s, in->host)) answer_error(a, 403, "the Host header is not this server's address");
-  else if (!same_token(in_url, s->token) && !same_token(in->cookie, s->token))
-    answer_error(a, 403, "missing or wrong token: open the URL hpcdb view printed");
-  else {
-    if (same_token(in_url, s->token) && !same_token(in->cookie, s->token))
-      snprintf(a->set_cookie_buf, sizeof a->set_cookie_buf, "hpcdb_token=%s; Path=/; HttpOnly; SameSite=Strict", s->token);
-    if (!strcmp(in->url, "/")) answer_asset(a, "index.html");
-    else if (!strncmp(in->url, "/assets/", 8)) answer_asset(a, in->url + 8);
-    else if (!strncmp(in->url, "/api/trace/", 11)) a->trace = 1;
-    else if (!strncmp(in->url, "/api/", 5)) answer_route(s, in, a);
-    else answer_error(a, 404, "no such page");
-  }
+  else if (!strcmp(in->url, "/")) answer_asset(a, "index.html"); /* the page's files: no data, no token needed */
+  else if (!strncmp(in->url, "/assets/", 8)) answer_asset(a, in->url + 8);
+  else if (!by_given && !by_cookie) answer_error(a, 403, "missing or wrong token: open the URL hpcdb view printed");
+  else if (!strcmp(in->url, "/api/access")) answer_access(s, a);
+  else if (!strncmp(in->url, "/api/trace/", 11)) a->trace = 1;
+  else if (!strncmp(in->url, "/api/", 5)) answer_route(s, in, a);
+  else answer_error(a, 404, "no such page");
+  if (a->set_cookie_buf[0] && a->status < 400) a->set_cookie = a->set_cookie_buf;
 }
 
 void server_answer_free(view_answer *a) {
@@ -146,7 +159,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     return MHD_YES;
   }
   view_request in = {method, url, *upload_size, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"),
-                     MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "hpcdb_token"), mhd_arg, c};
+                     MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "hpcdb_token"), mhd_arg, c,
+                     MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Hpcdb-Token")};
   view_answer a;
   server_answer(s, &in, &a);
   if (a.trace) return trace_mount_serve(&s->dbs[0].trace, c, url); /* the timeline */
@@ -155,13 +169,24 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
   return ok;
 }
 
+void server_init(view_server *s) {
+  pthread_mutex_init(&s->query_lock, NULL);
+  pthread_mutex_init(&s->compare_lock, NULL);
+}
+
+void server_fini(view_server *s) {
+  pthread_mutex_destroy(&s->query_lock);
+  pthread_mutex_destroy(&s->compare_lock);
+}
+
 int server_start(view_server *s) {
   if (guard_install() < 0) return -1;
   struct sockaddr_in addr = {0};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(s->port);
   if (inet_pton(AF_INET, s->bind, &addr.sin_addr) != 1) return -1;
-  s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, s->port, NULL, NULL, handle, s, MHD_OPTION_SOCK_ADDR, &addr,
+  s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, s->port, NULL, NULL, handle, s,
+                               MHD_OPTION_SOCK_ADDR, &addr,
                                MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024, MHD_OPTION_END);
   if (!s->daemon) return -1;

@@ -4,6 +4,8 @@
 #define HPCDB_VIEW_SERVER_H
 
 #include <arpa/inet.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,9 +19,15 @@ typedef struct view_server {
   uint16_t port; /* the one bound (0 asks the system for a free one) */
   char token[33];
   void *daemon;  /* struct MHD_Daemon */
-  unsigned long requests;
-  int damaged;   /* a route met SIGBUS: the databases are not read again */
+  atomic_ulong requests;
+  atomic_int damaged;   /* a route met SIGBUS: the databases are not read again */
   view_compare compare; /* with two databases: their comparison */
+  /* Requests are answered on a thread per connection. The query objects
+   * (dbs[].q) fill caches as they are read: query_lock is held by a route
+   * that uses them; the comparison's route holds compare_lock (and
+   * query_lock only for A's default metric). The timeline's routes hold
+   * neither (trace_mount.h): a trace summary never delays a tree. */
+  pthread_mutex_t query_lock, compare_lock;
 } view_server;
 
 /* A request as the checks and the routes see it: from libmicrohttpd
@@ -31,6 +39,7 @@ typedef struct view_request {
   const char *cookie; /* the hpcdb_token cookie, or NULL */
   req_arg_fn arg;     /* the query string's arguments (token, and the route's) */
   void *arg_ctx;
+  const char *header_token; /* the X-Hpcdb-Token header (a link with access: the page sends its fragment's token), or NULL */
 } view_request;
 
 /* The answer to send: body is a built-in page, error, or owned. */
@@ -43,16 +52,23 @@ typedef struct view_answer {
   int trace;             /* a /api/trace/ request that passed the checks: trace_mount_serve answers it */
   const char *set_cookie; /* NULL, or set_cookie_buf */
   char *owned;           /* a route's JSON (server_answer_free) */
-  char error[300];
+  char text[300];         /* a small body: an error, or /api/access's token */
   char set_cookie_buf[128];
 } view_answer;
 
-/* Checks the request (method, body, Host, token) and answers it: a page, a
- * route's JSON or a JSON error (the timeline's routes: a->trace). Routes run
- * under the SIGBUS guard. */
+/* Checks the request (method, body, Host, then the token for anything but
+ * the page's own files, which hold no data) and answers it: a page, a
+ * route's JSON or a JSON error (the timeline's routes: a->trace). The token
+ * comes from the query string, the X-Hpcdb-Token header or the cookie; the
+ * first two set the cookie. /api/access gives the token back to a request
+ * that has it (the page's "copy link with access"). Routes run under the
+ * SIGBUS guard. */
 void server_answer(view_server *s, const view_request *in, view_answer *a);
 void server_answer_free(view_answer *a);
 
+/* The locks of a zeroed server (before any request); server_fini destroys them. */
+void server_init(view_server *s);
+void server_fini(view_server *s);
 /* 0, or -1 when the address cannot be bound. */
 int server_start(view_server *s);
 void server_stop(view_server *s);

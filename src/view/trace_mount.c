@@ -21,6 +21,7 @@ void trace_mount_init(trace_mount *m, hpcdb_source *source) {
   m->path = hpcdb_source_path(source);
   pthread_mutex_init(&m->lock, NULL);
   pthread_cond_init(&m->changed, NULL);
+  supersede_init(&m->superseded);
 }
 
 static void progress(void *user, uint64_t done, uint64_t total) {
@@ -37,9 +38,11 @@ static void *open_traces(void *arg) {
   o.progress = progress;
   o.progress_user = m;
   trace_view v;
-  int ok = trace_view_open(&v, m->source, &o) == 0;
+  int rc = trace_view_open(&v, m->source, &o), ok = rc == 0;
   pthread_mutex_lock(&m->lock);
+  m->open_rc = rc;
   if (ok) m->view = v;
+  else if (rc == HPCDB_EINVAL) snprintf(m->error, sizeof m->error, "no timeline: this database has no trace events (%s)", hpcdb_last_error());
   else snprintf(m->error, sizeof m->error, "no timeline: %s", hpcdb_last_error());
   m->opened = ok ? 1 : -1;
   pthread_cond_broadcast(&m->changed);
@@ -69,9 +72,22 @@ void trace_mount_fini(trace_mount *m) {
   if (m->has_opener) pthread_join(m->opener, NULL);
   if (m->opened == 1) trace_view_close(&m->view);
   pthread_cond_destroy(&m->changed);
+  supersede_fini(&m->superseded);
   pthread_mutex_destroy(&m->lock);
   m->opened = 0;
   m->has_opener = 0;
+}
+
+const char *trace_mount_state(trace_mount *m) {
+  pthread_mutex_lock(&m->lock);
+  hpcdb_trace_info i = {0};
+  if (m->opened == 1) hpcdb_trace_get_info(m->view.set, &i);
+  const char *state = m->opened == 2                            ? "opening"
+                      : m->opened == 1 && i.n_events            ? "events"
+                      : m->opened < 0 && m->open_rc != HPCDB_EINVAL ? "error"
+                                                                : "none";
+  pthread_mutex_unlock(&m->lock);
+  return state;
 }
 
 static char *json_error(const char *msg, size_t *len) {
@@ -109,8 +125,14 @@ enum MHD_Result trace_mount_serve(trace_mount *m, struct MHD_Connection *conn, c
       r.len = (size_t)snprintf((char *)r.body, 128, "{\"error\":\"building the trace index (%.0f%%)\",\"building\":%.3f}",
                                100 * f, f);
   } else if (m->opened < 0) r.body = (uint8_t *)json_error(m->error, &r.len);
-  else if (!trace_route(&m->view, url, arg, conn, &r)) r.body = (uint8_t *)json_error("no such trace route", &r.len);
+  int open = m->opened == 1;
   pthread_mutex_unlock(&m->lock);
+  if (open) { /* the view is read-only from now on: no lock while the route computes */
+    supersede_ticket ticket;
+    supersede_enter(&m->superseded, arg(conn, "slot"), &ticket);
+    trace_cancel cancel = {supersede_stale, &ticket};
+    if (!trace_route(&m->view, url, arg, conn, &cancel, &r)) r.body = (uint8_t *)json_error("no such trace route", &r.len);
+  }
   if (!r.body) return MHD_NO;
   struct MHD_Response *resp = MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);
   if (!resp) return MHD_NO;

@@ -40,8 +40,9 @@ static void open_browser(const char *url) {
   posix_spawn_file_actions_destroy(&fa);
 }
 
-static int open_db(view_db *db, const char *path) {
+static int open_db(view_db *db, const char *path, const char *metric) {
   db->path = path;
+  db->metric = metric;
   if (view_is_measurements(path)) { /* served from its analysis; the page still names path */
     if (view_analyze_temp(path, &db->temp, &db->temp_db) < 0) return -1;
     path = db->temp_db;
@@ -51,11 +52,21 @@ static int open_db(view_db *db, const char *path) {
   int rc = hpcdb_source_open(&opened, path, NULL);
   if (rc == 0) rc = hpcdb_query_on(&db->q, opened);
   hpcdb_source_close(opened); /* the query's reference keeps it */
-  if (rc < 0) {
-    if (db->temp) view_remove_temp(db->temp);
-    free(db->temp);
-    free(db->temp_db);
-    return -1;
+  if (rc < 0) goto fail;
+  hpcdb_qcolumn c;
+  if (metric && hpcdb_query_column(db->q, metric, &c) < 0) { /* --metric: refused before the page asks */
+    fprintf(stderr, "hpcdb view: %s: --metric: %s\n", db->path, hpcdb_last_error());
+    hpcdb_clear_error(); /* printed: view_run's caller prints nothing more */
+    hpcdb_query_close(db->q);
+    goto fail;
+  }
+  const hpcdb_experiment *e = hpcdb_query_experiment(db->q);
+  if (hpcdb_metric_list_read(&db->metrics, e, path) < 0) { /* the page lists them in the experiment's order */
+    fprintf(stderr, "hpcdb view: warning: %s\n", hpcdb_last_error());
+    if (hpcdb_metric_list_read(&db->metrics, e, NULL) < 0) {
+      hpcdb_query_close(db->q);
+      goto fail;
+    }
   }
   trace_mount_init(&db->trace, hpcdb_query_source(db->q));
   struct stat st;
@@ -64,11 +75,18 @@ static int open_db(view_db *db, const char *path) {
       realpath(src, real))
     db->src_root = strdup(real);
   return 0;
+fail:
+  if (db->temp) view_remove_temp(db->temp);
+  free(db->temp);
+  free(db->temp_db);
+  return -1;
 }
 
 static void close_dbs(view_server *s) {
+  server_fini(s);
   view_compare_free(&s->compare);
   for (int d = 0; d < s->n_dbs; d++) {
+    hpcdb_metric_list_free(&s->dbs[d].metrics);
     hpcdb_query_close(s->dbs[d].q);
     trace_mount_fini(&s->dbs[d].trace);
     free(s->dbs[d].src_root);
@@ -80,9 +98,10 @@ static void close_dbs(view_server *s) {
 
 int view_run(const view_options *o) {
   view_server s = {0};
+  server_init(&s);
   s.bind = o->bind ? o->bind : "127.0.0.1";
   for (int d = 0; d < o->n_paths; d++, s.n_dbs++)
-    if (open_db(&s.dbs[d], o->paths[d]) < 0) {
+    if (open_db(&s.dbs[d], o->paths[d], o->metrics[d]) < 0) {
       close_dbs(&s);
       return HPCDB_EIO;
     }

@@ -15,6 +15,7 @@ typedef struct view_options {
   int port;              /* -1: 8080, or the next free one; 0: any free port */
   const char *bind;      /* default 127.0.0.1 */
   int no_browser;        /* do not start a browser (it is only tried with a display) */
+  const char *metrics[2]; /* --metric MA[=MB]: PATH's first metric, and the comparison's pair; NULL: the default */
 } view_options;
 
 /* Opens the databases, serves until interrupted; prints the URL (with the

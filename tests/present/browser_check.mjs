@@ -117,6 +117,40 @@ function sortedKids(node, exclusive = false, ascending = false) {
 }
 const sortedTop = (exclusive, ascending) => sortedKids(0, exclusive, ascending).map((r) => r[2]);
 
+// The loader and the page's first status race (issue 36): the Timeline link clicked the moment
+// the loader has set it up, before anything is drawn; and a loader whose DOMContentLoaded handler
+// runs late, after app.js has written its first status. Either way the timeline is drawn, in view,
+// without a script error.
+async function racedTimeline(context) {
+  for (const race of ['early click', 'late loader']) {
+    const p = await context.newPage(), errs = [];
+    p.on('pageerror', (e) => errs.push(e.message));
+    await p.addInitScript((early) => {
+      if (early) { // window's listeners run after the document's: the loader's handler has just run
+        window.addEventListener('DOMContentLoaded', () => document.querySelector('#timeline').click());
+      } else {
+        const add = document.addEventListener.bind(document);
+        document.addEventListener = (type, fn, ...rest) =>
+          add(type, type === 'DOMContentLoaded' ? () => setTimeout(fn, 1500) : fn, ...rest);
+      }
+    }, race === 'early click');
+    await p.goto(pathToFileURL(pagePath).href);
+    if (race === 'late loader') {
+      await p.waitForFunction(() => !document.querySelector('#status').textContent.startsWith('Loading'));
+      const drawn = await p.waitForSelector('#static-trace', { state: 'attached', timeout: 5000 }).then(() => true, () => false);
+      check(drawn, 'late loader: the timeline and flame graph are drawn without a click');
+      await p.click('#timeline');
+    }
+    const shown = await p.waitForFunction(() => {
+      const t = document.querySelector('#static-trace');
+      return t && t.getBoundingClientRect().top < innerHeight;
+    }, null, { timeout: 5000 }).then(() => true, () => false);
+    check(shown && errs.length === 0, `${race}: the timeline is drawn and in view (${errs.join('; ')})`);
+    if (race === 'early click') await p.screenshot({ path: `${out}/timeline-early-click.png` });
+    await p.close();
+  }
+}
+
 async function main() {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
@@ -152,6 +186,7 @@ async function main() {
       await page.click('#timeline');
       await page.waitForFunction(() => document.querySelector('#static-trace').getBoundingClientRect().top < innerHeight);
       check(page.url() === url, `the Timeline link scrolls to the timeline (${page.url()})`);
+      await racedTimeline(context);
     } else check(await page.$eval('#timeline', (a) => a.hidden), 'no traces: no Timeline link');
 
     for (const view of ['top-down', 'bottom-up', 'flat']) {
@@ -214,11 +249,16 @@ async function main() {
     const hits = (await rows(page)).filter((r) => r.hit);
     check(hits.length === count && hits.every((h) => h.name === target), `search for ${re}: ${hits.length} rows highlighted, ${count} expected`);
 
-    // what an exported page leaves out is said so
-    await page.fill('#formula', '1 + 1');
+    // a formula is computed from the page's values; one over a metric it does not hold says so
+    await page.fill('#formula', 'two = 1 + 1');
+    await page.press('#formula', 'Enter');
+    await page.waitForFunction(() => document.querySelector('#metric').value === 'two' && /rows · \d+ ms$/.test(document.querySelector('#status').textContent));
+    const two = await page.$eval('#tree tbody tr[data-node]', (tr) => tr.cells[1].textContent);
+    check(two === '2', `a formula in an exported page: the root shows ${two}`);
+    await page.fill('#formula', '"no such metric" * 2');
     await page.press('#formula', 'Enter');
     await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Formula:'));
-    check((await page.$eval('#status', (e) => e.textContent)).includes('not computed in an exported page'), 'a formula: not in a page');
+    check((await page.$eval('#status', (e) => e.textContent)).includes('is not in this exported page'), 'a formula over a metric the page lacks: said so');
 
     // a state the page does not hold (a shared link): the status line says why
     const errorFor = async (state) => {

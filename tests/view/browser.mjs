@@ -186,8 +186,8 @@ async function columnsCheck(page) {
   check(JSON.stringify(got) === JSON.stringify(want), `the rows follow the second metric's exclusive values: ${got.slice(0, 4)}`);
   await page.check('#pct');
   await idle(page);
-  const pct = await page.$eval('#tree tbody tr[data-node]', (tr) => [...tr.cells].map((c) => c.textContent));
-  check(pct[1] === '100.0%' && pct[3] === '100.0%', `% of each metric's total: ${pct.join(' | ')}`);
+  const pct = await page.$eval('#tree tbody tr[data-node]', (tr) => [...tr.cells].map((c) => (c.querySelector('.pct') || c).textContent));
+  check(pct[1] === '100%' && pct[3] === '100%', `% of each metric's total, beside the value: ${pct.join(' | ')}`);
   await page.uncheck('#pct');
   await page.click('#columns summary');
   await page.uncheck('#columns-list input[value="CPUTIME (sec)"]');

@@ -8,24 +8,12 @@
 // state in the URL.
 // Screenshots into OUTDIR. Every wait is on what the page shows.
 // Usage: node browser_compare.mjs HPCDB OUTDIR GEN_RUNS
-import { spawn, execFileSync } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { serve as serveWith, launch, check, finish } from './harness.mjs';
 
 const [hpcdb, out, genRuns] = process.argv.slice(2);
-let failed = 0;
-const check = (cond, what) => { if (!cond) { failed++; console.log(`FAILED: ${what}`); } };
-
-function serve(...paths) {
-  return new Promise((resolve, reject) => {
-    const p = spawn(hpcdb, ['view', '--port', '0', '--no-browser', ...paths], { stdio: ['ignore', 'pipe', 'inherit'] });
-    createInterface({ input: p.stdout }).once('line', (line) => {
-      const m = line.match(/^hpcdb view: (http:\/\/\S+)$/);
-      if (!m) { p.kill(); reject(new Error(`hpcdb view printed ${line}`)); } else resolve({ proc: p, url: m[1] });
-    });
-  });
-}
+const serve = (...paths) => serveWith(hpcdb, ...paths);
 
 // hpcdb compare --csv's rows by name (top-down: the path): numbers as written
 function compareCsv(...args) {
@@ -99,8 +87,7 @@ async function main() {
   const a = `${pair}/a.d`, b = `${pair}/b.d`;
   const want = compareCsv(a, b);
   const { proc, url } = await serve(a, b);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
     const errors = [];
@@ -118,8 +105,9 @@ async function main() {
     check(/15 aligned nodes: 11 in both, 2 only in A, 2 only in B/.test(summary), `the summary's counts: ${summary}`);
     const regress = await page.$$eval('#summary div:nth-child(2) li', (l) => l.map((x) => x.textContent));
     const improve = await page.$$eval('#summary div:nth-child(3) li', (l) => l.map((x) => x.textContent));
-    check(regress.length === 3 && regress[0].endsWith('app.c:10 > solve') && regress[0].startsWith('+4 x2.00'), `regressions: ${regress}`);
-    check(improve.length === 1 && improve[0].includes('setup  [only in A]') && improve[0].startsWith('-0.5 gone'), `improvements: ${improve}`);
+    // the leaf first, then its callers (a long path is cut at the root's end, not before the leaf)
+    check(regress.length === 3 && regress[0].startsWith('+4 x2.00  solve ← app.c:10 ← '), `regressions: ${regress}`);
+    check(improve.length === 1 && improve[0].startsWith('-0.5 gone [only in A]  setup ← '), `improvements: ${improve}`);
 
     // every node opened: each row equals compare --csv's row of its path
     await openAll(page);
@@ -217,8 +205,7 @@ async function main() {
     await browser.close();
     proc.kill('SIGTERM');
   }
-  console.log(failed ? `${failed} failed` : 'passed');
-  process.exit(failed ? 1 : 0);
+  finish();
 }
 
 main().catch((e) => { console.log(e.stack); process.exit(1); });

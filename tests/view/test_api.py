@@ -143,6 +143,20 @@ def security(s):
     for asset in ("app.js", "tree.js", "style.css"):
         st, headers, _ = s.get("/assets/" + asset)
         check(st == 200 and "charset=utf-8" in headers["Content-Type"], f"asset {asset}")
+    # a link with access: the page's files without the token, the data with it in a header only
+    st, headers, _ = s.get("/", token=False)
+    check(st == 200 and "Set-Cookie" not in headers, "the page's files need no token and set no cookie")
+    check(s.get("/api/access", token=False)[0] == 403, "/api/access without the token: refused")
+    c = http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+    c.request("GET", "/api/access", headers={"X-Hpcdb-Token": s.token})
+    r = c.getresponse()
+    body = json.loads(r.read())
+    check(r.status == 200 and body == {"token": s.token} and "HttpOnly" in (r.getheader("Set-Cookie") or ""),
+          "the token in a header: the token back and the cookie")
+    c.request("GET", "/api/info", headers={"X-Hpcdb-Token": "0" * 32})
+    r = c.getresponse()
+    r.read()
+    check(r.status == 403, "a wrong token in the header: refused")
 
 
 def sources(hpcdb, make_paths_db, out):

@@ -5,6 +5,8 @@ add_executable(make_paths_db ${CMAKE_CURRENT_LIST_DIR}/make_paths_db.c)
 target_link_libraries(make_paths_db PRIVATE hpcdb_static)
 add_executable(make_wide_db ${CMAKE_CURRENT_LIST_DIR}/make_wide_db.c)
 target_link_libraries(make_wide_db PRIVATE hpcdb_static)
+add_executable(make_metrics_db ${CMAKE_CURRENT_LIST_DIR}/make_metrics_db.c)
+target_link_libraries(make_metrics_db PRIVATE hpcdb_static)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   add_test(NAME view/api
@@ -16,6 +18,18 @@ if(Python3_Interpreter_FOUND)
     set_tests_properties(view/api PROPERTIES ENVIRONMENT "HPCDB_SANITIZED=1")
   endif()
 endif()
+# requests answered at once, superseded work cancelled (the order of the answers, never a time)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME view/concurrent
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_concurrent.py $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                   ${PROJECT_BINARY_DIR}/test-output/view/concurrent)
+  set_tests_properties(view/concurrent PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()
+# the link with access, the Timeline link, an empty trace.db, a reader's warnings
+add_test(NAME view/browser-server
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser_server.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                 ${PROJECT_BINARY_DIR}/screenshots/view-server)
+set_tests_properties(view/browser-server PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME view/browser
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/view/browser $<TARGET_FILE:make_wide_db>)
@@ -24,7 +38,12 @@ set_tests_properties(view/browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME view/browser-data
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/view/browser-data)
-set_tests_properties(view/browser-data PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "HPCDB_BROWSER_TEST=browser_data.mjs")
+set_tests_properties(view/browser-data PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "HPCDB_BROWSER_SCRIPT=browser_data.mjs")
+# issue 36's workflows: panes, columns, metrics, HPCToolkit against Score-P
+add_test(NAME view/browser-ui
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+                 ${PROJECT_BINARY_DIR}/test-output/view/browser-ui $<TARGET_FILE:make_metrics_db>)
+set_tests_properties(view/browser-ui PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "HPCDB_BROWSER_SCRIPT=browser_ui.mjs")
 # the command line: --help and the option parser's refusals (tests/cli/run_case.sh's status form)
 add_test(NAME view/help COMMAND $<TARGET_FILE:hpcdb> view --help)
 foreach(bad "--port;70000;x" "--port;x;y" "--port;1;--port;2;x" "--frob;x" "a;b;c")

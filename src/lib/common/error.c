@@ -25,6 +25,7 @@ const char *hpcdb_status_name(int status) {
   case HPCDB_EINVAL: return "invalid argument";
   case HPCDB_EUNSUPPORTED: return "unsupported";
   case HPCDB_EEXIST: return "already exists";
+  case HPCDB_ECANCELED: return "cancelled";
   default: return "unknown status";
   }
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "common/failpoint.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { UNREAD = -2, OFF = -1, COUNTING = 0 };
@@ -46,4 +48,20 @@ void failpoint_mapped(const char *path) {
   size_t n = strlen(name), m = strlen(path);
   if (m < n || strcmp(path + m - n, name) != 0 || atomic_exchange(&stopped, 1)) return;
   raise(SIGSTOP);
+}
+
+static const char *delay_spec; /* HPCDB_DELAY, read once: the point is passed in hot loops */
+static pthread_once_t delay_once = PTHREAD_ONCE_INIT;
+static void read_delay(void) { delay_spec = getenv("HPCDB_DELAY"); }
+
+void failpoint_delay(const char *name) {
+  pthread_once(&delay_once, read_delay);
+  const char *spec = delay_spec;
+  if (!spec) return;
+  size_t n = strlen(name);
+  if (strncmp(spec, name, n) || spec[n] != ':') return;
+  long ms = atol(spec + n + 1);
+  if (ms <= 0 || ms > 60000) return;
+  struct timespec d = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&d, &d) != 0) continue;
 }

@@ -18,4 +18,10 @@ void failpoint(void);
  * A member of a .cubex file mapped alone is named "cube-member". */
 void failpoint_mapped(const char *path);
 
+/* A delay point for the viewer's concurrency test (tests/view/test_concurrent.py):
+ * a deliberately slow computation. Inert unless
+ *   HPCDB_DELAY=NAME:MS   each pass of the point NAME sleeps MS milliseconds
+ *                         (trace-stats-row: once per row a window's statistics read). */
+void failpoint_delay(const char *name);
+
 #endif

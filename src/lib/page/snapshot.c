@@ -18,8 +18,28 @@ static const char *const view_names[3] = {"top-down", "bottom-up", "flat"};
 
 static void number(FILE *out, double v) { json_number(out, isfinite(v) ? v : 0); } /* as the server's JSON */
 
+/* The kept nodes' values, [node k][column c][inclusive, exclusive]: column by column, as the query
+ * layer holds a few columns' values at once (node by node, each would be computed again per node). */
+static int view_values(hpcdb_query *q, const snapshot_view *v, const hpcdb_qcolumn *cols, uint32_t n_cols, double **out) {
+  double *x = malloc(((size_t)v->kept * n_cols + 1) * 2 * sizeof *x);
+  if (!x) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the page's values");
+  for (uint32_t c = 0; c < n_cols; c++)
+    for (uint32_t k = 0; k < v->kept; k++) {
+      double *at = &x[((size_t)k * n_cols + c) * 2];
+      int rc = hpcdb_query_value(q, v->view, cols[c], v->node[k], &at[0], &at[1]);
+      if (rc < 0) {
+        free(x);
+        return rc;
+      }
+    }
+  *out = x;
+  return 0;
+}
+
 static int write_view(FILE *out, hpcdb_query *q, const snapshot_view *v, const hpcdb_qcolumn *cols, uint32_t n_cols) {
   char name[512];
+  double *values = NULL;
+  HPCDB_TRY(view_values(q, v, cols, n_cols, &values));
   fprintf(out, "\"%s\":[", view_names[v->view]);
   for (uint32_t k = 0; k < v->kept; k++) {
     hpcdb_qnode n = v->node[k];
@@ -30,12 +50,10 @@ static int write_view(FILE *out, hpcdb_query *q, const snapshot_view *v, const h
     json_script_string(out, name);
     fputs(",[", out);
     for (uint32_t c = 0; c < n_cols; c++) {
-      double inc, exc;
-      HPCDB_TRY(hpcdb_query_value(q, v->view, cols[c], n, &inc, &exc));
       if (c) fputc(',', out);
-      number(out, inc);
+      number(out, values[((size_t)k * n_cols + c) * 2]);
       fputc(',', out);
-      number(out, exc);
+      number(out, values[((size_t)k * n_cols + c) * 2 + 1]);
     }
     fputc(']', out);
     uint32_t file, line;
@@ -44,6 +62,7 @@ static int write_view(FILE *out, hpcdb_query *q, const snapshot_view *v, const h
     fputc(']', out);
   }
   fputc(']', out);
+  free(values);
   return 0;
 }
 
@@ -98,7 +117,8 @@ static void describe(char *buf, size_t size, const snapshot_view *v, uint32_t n_
 int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char *metric) {
   const hpcdb_experiment *e = hpcdb_query_experiment(q);
   hpcdb_qcolumn chosen;
-  HPCDB_TRY(metric ? hpcdb_query_column(q, metric, &chosen) : hpcdb_query_default_column(q, &chosen));
+  const char *why = "the export's metric";
+  HPCDB_TRY(metric ? hpcdb_query_column(q, metric, &chosen) : hpcdb_query_default_column_why(q, &chosen, &why));
   snapshot_view v[3] = {{0}};
   hpcdb_qcolumn *cols = malloc(((size_t)e->n_metrics + 2) * sizeof *cols);
   int rc = cols ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for the page's metrics");
@@ -136,8 +156,16 @@ int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char 
     json_script_string(out, e->format ? e->format : "");
     fputs(",\"access\":", out);
     json_script_string(out, access);
+    fputs(",\"warnings\":[", out); /* what the reader could not take, shown above the tree as the viewer does */
+    for (uint32_t w = 0; w < e->n_warnings; w++) {
+      if (w) fputc(',', out);
+      json_script_string(out, e->warnings[w]);
+    }
+    fputc(']', out);
     fprintf(out, ",\"contexts\":%u,\"profiles\":%u,\"default_metric\":", e->n_contexts, hpcdb_query_n_profiles(q));
     json_script_string(out, by);
+    fputs(",\"default_why\":", out);
+    json_script_string(out, why);
     fputs(",\"metrics\":[", out);
     for (uint32_t c = 0; c < n_cols; c++) {
       if (c) fputc(',', out);

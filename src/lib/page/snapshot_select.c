@@ -124,30 +124,61 @@ static void frontiers_free(frontier *f, uint32_t n) {
   free(f);
 }
 
+/* Metric k's first pops (at most limit): its frontier alone, so that one
+ * column's values are used at a time (the query layer holds a few columns:
+ * metrics in turn would compute each again for every node). */
+typedef struct pops {
+  hpcdb_qnode *node, *parent;
+  uint32_t n, used; /* used: taken by the metrics' turns */
+} pops;
+
+static int first_pops(const selector *s, frontier *f, hpcdb_qcolumn col, uint32_t limit, pops *p) {
+  p->node = malloc(((size_t)limit + 1) * sizeof *p->node);
+  p->parent = malloc(((size_t)limit + 1) * sizeof *p->parent);
+  if (!p->node || !p->parent) return hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
+  f->sort = (hpcdb_qsort){col, 0, 0};
+  HPCDB_TRY(expand(s, f, 0));
+  while (p->n < limit && f->n > 0) {
+    HPCDB_TRY(pop(s, f, &p->node[p->n], &p->parent[p->n]));
+    p->n++;
+  }
+  return 0;
+}
+
+/* Whole for metric k: the pops its turns did not take, and what its frontier still holds, are all kept. */
+static int all_kept(const selector *s, frontier *f, const pops *p, int *whole) {
+  *whole = 1;
+  for (uint32_t i = p->used; i < p->n; i++) *whole &= s->in[p->node[i]];
+  while (*whole && f->n > 0 && s->in[f->c[f->heap[0]].kids[f->c[f->heap[0]].at]]) {
+    hpcdb_qnode node, parent;
+    HPCDB_TRY(pop(s, f, &node, &parent));
+  }
+  *whole &= f->n == 0;
+  return 0;
+}
+
 int snapshot_select(hpcdb_query *q, hpcdb_qview view, const hpcdb_qcolumn *cols, uint32_t n_cols, uint32_t limit,
                     snapshot_view *out) {
   *out = (snapshot_view){.view = view, .n_nodes = hpcdb_query_n_nodes(q, view)};
   if (limit > out->n_nodes) limit = out->n_nodes;
   selector s = {q, view, limit + FIRST_PAGE, calloc((size_t)out->n_nodes + 1, 1)};
   frontier *f = calloc((size_t)n_cols + 1, sizeof *f);
+  pops *p = calloc((size_t)n_cols + 1, sizeof *p);
   out->node = malloc(((size_t)limit + 1) * sizeof *out->node);
   out->parent = malloc(((size_t)limit + 1) * sizeof *out->parent);
-  int rc = s.in && f && out->node && out->parent ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
+  int rc = s.in && f && p && out->node && out->parent ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
   if (rc == 0 && limit > 0) {
     out->node[0] = 0, out->parent[0] = HPCDB_NONE, out->kept = 1, s.in[0] = 1;
-    for (uint32_t k = 0; k < n_cols && rc == 0; k++) {
-      f[k].sort = (hpcdb_qsort){cols[k], 0, 0};
-      rc = expand(&s, &f[k], 0);
-    }
+    for (uint32_t k = 0; k < n_cols && rc == 0; k++) rc = first_pops(&s, &f[k], cols[k], limit, &p[k]);
   }
   for (int left = 1; rc == 0 && left && out->kept < limit;) { /* a node per metric in turn */
     left = 0;
-    for (uint32_t k = 0; k < n_cols && rc == 0 && out->kept < limit; k++) {
-      if (f[k].n == 0) continue;
+    for (uint32_t k = 0; k < n_cols && out->kept < limit; k++) {
+      if (p[k].used == p[k].n) continue;
       left = 1;
-      hpcdb_qnode node, parent;
-      rc = pop(&s, &f[k], &node, &parent);
-      if (rc == 0 && !s.in[node]) {
+      hpcdb_qnode node = p[k].node[p[k].used], parent = p[k].parent[p[k].used];
+      p[k].used++;
+      if (!s.in[node]) {
         s.in[node] = 1;
         out->node[out->kept] = node, out->parent[out->kept] = parent;
         out->kept++;
@@ -157,12 +188,12 @@ int snapshot_select(hpcdb_query *q, hpcdb_qview view, const hpcdb_qcolumn *cols,
   /* whole: no metric's frontier holds a node not kept (those it holds that are kept, it expands first) */
   out->whole = rc == 0;
   for (uint32_t k = 0; rc == 0 && k < n_cols; k++) {
-    while (rc == 0 && f[k].n > 0 && s.in[f[k].c[f[k].heap[0]].kids[f[k].c[f[k].heap[0]].at]]) {
-      hpcdb_qnode node, parent;
-      rc = pop(&s, &f[k], &node, &parent);
-    }
-    out->whole &= f[k].n == 0;
+    int whole;
+    rc = all_kept(&s, &f[k], &p[k], &whole);
+    out->whole &= whole;
   }
+  for (uint32_t k = 0; p && k < n_cols; k++) free(p[k].node), free(p[k].parent);
+  free(p);
   frontiers_free(f, n_cols);
   free(s.in);
   if (rc < 0) snapshot_view_free(out);

@@ -89,8 +89,8 @@ size_t hpcdb_query_name(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, char
   return (size_t)snprintf(buf, size, "%s", q->agg[view == HPCDB_QVIEW_FLAT].names[node - 1]);
 }
 
-/* The sort's context (qsort has no user pointer). */
-static struct {
+/* The sort's context (qsort has no user pointer), per thread: queries may sort at once. */
+static _Thread_local struct {
   const double *key;
   int ascending;
   char *const *names; /* aggregated views: ties by name; top-down: by index */

@@ -216,28 +216,6 @@ static int register_column(hpcdb_query *q, const char *spec, uint32_t profile, c
   return 0;
 }
 
-/* hpcdb_default_metric's rule over the source's values (a lazily opened
- * database holds none in the model): the first time metric with a non-zero
- * total, else the first metric with one, else the first. Time metrics are
- * tried first so that a source reading totals lazily (a Cube file) reads as
- * few metrics as the rule allows. */
-int hpcdb_query_default_column(hpcdb_query *q, hpcdb_qcolumn *out) {
-  const hpcdb_experiment *e = q->exp;
-  for (int want_time = 1; want_time >= 0; want_time--)
-    for (uint32_t m = 0; m < e->n_metrics; m++) {
-      hpcdb_qcolumn c;
-      double total;
-      if (!e->metrics[m].name || hpcdb_query_column(q, e->metrics[m].name, &c) < 0) continue;
-      if ((q->cols[c].seconds != 0) != want_time) continue;
-      HPCDB_TRY(hpcdb_query_total(q, c, &total));
-      if (total == 0) continue;
-      *out = c;
-      return 0;
-    }
-  if (e->n_metrics == 0 || !e->metrics[0].name) return hpcdb_fail(HPCDB_EINVAL, "the experiment has no metrics");
-  return hpcdb_query_column(q, e->metrics[0].name, out);
-}
-
 const char *hpcdb_query_column_name(const hpcdb_query *q, hpcdb_qcolumn col) {
   return col < q->n_cols ? q->cols[col].spec : NULL;
 }

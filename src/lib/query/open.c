@@ -60,6 +60,7 @@ void hpcdb_query_close(hpcdb_query *q) {
   free(q->rows);
   free(q->twins);
   free(q->walk);
+  free(q->row_ctx[0]), free(q->row_ctx[1]);
   hpcdb_source_close(q->source);
   free(q);
 }

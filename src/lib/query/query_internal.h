@@ -51,6 +51,7 @@ struct hpcdb_query {
   sorted_children sorts[QUERY_SORTS];
   uint32_t *rows, *walk; /* query_rows' scratch: room for every context, allocated on first use */
   uint8_t *twins;        /* query_twins, made on first use */
+  uint32_t *row_ctx[2];  /* per bottom-up / flat row: the first context adding to it (view_location.c), on first use */
 };
 
 /* The rows below top-down node (query_shown_children) into *rows (the query's scratch, valid until

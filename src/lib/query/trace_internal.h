@@ -206,6 +206,8 @@ void trace_release(const hpcdb_trace_set *t, const trace_line *l, uint64_t k0, u
 /* The selected rows [first, first+count) of a filter, checked; row i of the
  * selection is rows[first + i] (or first + i without a row list). */
 int trace_check_rows(const hpcdb_trace_set *t, const hpcdb_trace_filter *f, uint32_t first, uint32_t count);
+/* HPCDB_ECANCELED when the filter's cancel hook says stop, else 0. */
+int trace_check_cancel(const hpcdb_trace_filter *f);
 static inline uint32_t trace_sel_row(const hpcdb_trace_filter *f, uint32_t i) {
   return f && f->rows ? f->rows[i] : i;
 }

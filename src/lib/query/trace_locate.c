@@ -39,3 +39,8 @@ int trace_check_rows(const hpcdb_trace_set *t, const hpcdb_trace_filter *f, uint
         return hpcdb_fail(HPCDB_EINVAL, "row %u does not exist (%u rows)", f->rows[i], t->n_lines);
   return 0;
 }
+
+int trace_check_cancel(const hpcdb_trace_filter *f) {
+  if (f && f->cancelled && f->cancelled(f->cancel_user)) return hpcdb_fail(HPCDB_ECANCELED, "the query was cancelled");
+  return 0;
+}

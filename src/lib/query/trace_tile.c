@@ -144,6 +144,7 @@ static int tile_rows(tile_job *j) {
   row_cursor *cur = calloc(most ? most : 1, sizeof *cur);
   if (!cur) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   for (uint32_t r = j->r0; rc == 0 && r < j->r1; r++) {
+    if ((rc = trace_check_cancel(j->filter)) < 0) break;
     uint32_t m0 = (uint32_t)((uint64_t)j->count * r / j->h), m1 = (uint32_t)((uint64_t)j->count * (r + 1) / j->h);
     for (uint32_t m = m0; m < m1; m++) {
       uint32_t sel = j->first + m;

@@ -15,8 +15,8 @@ typedef struct sums {
   uint64_t *iinc, *iexc; /* the same exact, for integer columns (report_data.iinc); NULL without any */
 } sums;
 
-static const sums *sort_sums;
-static uint32_t sort_cols;
+static _Thread_local const sums *sort_sums; /* qsort has no user pointer; per thread */
+static _Thread_local uint32_t sort_cols;
 static int by_exclusive(const void *x, const void *y) {
   uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
   double a = sort_sums->exc[(size_t)i * sort_cols], b = sort_sums->exc[(size_t)j * sort_cols];

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "hpcdb/query.h"
+#include "query/default_metric.h"
 #include "query/metric_ids.h"
 #include "report/report_data.h"
 
@@ -18,54 +19,6 @@ static void metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t 
   *exc = ids.function >= 0 ? ids.function : ids.point;
 }
 
-/* nz[m] = 1 when metric m has a non-zero value in the summary profile (the
- * whole program), or in any profile when there is no summary. */
-static int nonzero_metrics(const hpcdb_experiment *e, uint8_t *nz) {
-  uint32_t *of = malloc(2 * 65536 * sizeof *of); /* prop id, then stat id + 65536 -> metric */
-  if (!of) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  memset(of, 0xff, 2 * 65536 * sizeof *of);
-  for (uint32_t m = 0; m < e->n_metrics; m++) {
-    for (uint32_t k = 0; k < e->metrics[m].n_instances; k++) of[e->metrics[m].instances[k].prop_metric_id] = m;
-    for (uint32_t k = 0; k < e->metrics[m].n_summaries; k++) of[65536u + e->metrics[m].summaries[k].stat_metric_id] = m;
-  }
-  int have_summary = 0;
-  for (uint32_t p = 0; p < e->n_profiles; p++) have_summary |= (e->profiles[p].flags & HPCDB_PROFILE_SUMMARY) != 0;
-  for (uint32_t p = 0; p < e->n_profiles; p++) {
-    const hpcdb_profile *pr = &e->profiles[p];
-    int summary = (pr->flags & HPCDB_PROFILE_SUMMARY) != 0;
-    if (have_summary && !summary) continue;
-    for (uint64_t v = 0; v < pr->n_values; v++) {
-      uint32_t m = of[(summary ? 65536u : 0) + pr->metric_ids[v]];
-      if (m != HPCDB_NONE && pr->values[v] != 0) nz[m] = 1;
-    }
-  }
-  free(of);
-  return 0;
-}
-
-int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const char **reason) {
-  if (exp->n_metrics == 0) return hpcdb_fail(HPCDB_EINVAL, "the experiment has no metrics");
-  uint8_t *nz = calloc(exp->n_metrics, 1);
-  if (!nz) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  int rc = nonzero_metrics(exp, nz);
-  uint32_t m = 0, time = HPCDB_NONE, any = HPCDB_NONE;
-  for (; rc == 0 && m < exp->n_metrics; m++) {
-    if (!nz[m] || exp->metrics[m].execution_combine != HPCDB_COMBINE_SUM) continue; /* a min or max has no total */
-    if (any == HPCDB_NONE) any = m;
-    if (report_time_unit(exp->metrics[m].name, exp->metrics[m].unit) != 0) {
-      time = m;
-      break;
-    }
-  }
-  free(nz);
-  HPCDB_TRY(rc);
-  *metric = time != HPCDB_NONE ? time : any != HPCDB_NONE ? any : 0;
-  *reason = time != HPCDB_NONE  ? "the first time metric with a non-zero total"
-            : any != HPCDB_NONE ? "the first metric with a non-zero total (no time metric has one)"
-                                : "every metric is zero: the first";
-  return 0;
-}
-
 /* Without names: the default metric first, then the next metrics with
  * non-zero values (all metrics zero: the first three). */
 static int default_columns(report_data *d, uint32_t max) {
@@ -74,7 +27,7 @@ static int default_columns(report_data *d, uint32_t max) {
   HPCDB_TRY(hpcdb_default_metric(e, &first, &d->why));
   uint8_t *nz = calloc(e->n_metrics, 1);
   if (!nz) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  int rc = nonzero_metrics(e, nz);
+  int rc = query_nonzero_metrics(e, nz);
   d->cols[d->n_cols++].metric = first;
   int all_zero = !nz[first];
   for (uint32_t m = 0; rc == 0 && m < e->n_metrics && d->n_cols < max; m++) /* a minimum or maximum is no default */

@@ -46,7 +46,7 @@ const export_desc export_html = {
      "widest 20,000 frames) and, with traces, a timeline. It holds a snapshot: every metric while nodes x "
      "metrics stays under 1,000,000 (else the metric and the default one), the heaviest 20,000 nodes of each "
      "view by each of them in turn, the distributions of the heaviest top-down nodes (65,536 points in all). "
-     "Left out, and said so where asked: source files, formulas, each profile's own tree, nodes and metrics "
-     "past those limits (the status line says what was cut).",
+     "Formulas are computed from the values it holds. Left out, and said so where asked: source files, each "
+     "profile's own tree, nodes and metrics past those limits (the status line says what was cut).",
      HPCDB_EXPORT_TAKES_METRIC, HPCDB_EXPORT_READS_ALL},
     write_html};

@@ -19,7 +19,7 @@
 #include "query/shown.h"
 #include "report/table.h"
 
-static const report_data *sort_data;
+static _Thread_local const report_data *sort_data; /* qsort has no user pointer; per thread */
 
 static int by_cost(const void *a, const void *b) {
   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

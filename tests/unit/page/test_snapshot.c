@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "core/json_out.h"
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/page.h"
@@ -130,6 +131,52 @@ static void check_select(const char *rel) {
   hpcdb_query_close(q);
 }
 
+/* A source that counts the metric columns the query layer reads from it
+ * (each a pass over every profile's values), answering from a query over the
+ * same experiment. */
+typedef struct counting {
+  hpcdb_query *inner;
+  const hpcdb_experiment *exp;
+  uint32_t reads;
+} counting;
+
+static int counted_column(void *impl, uint32_t metric, double *inc, double *exc, unsigned *have) {
+  counting *c = impl;
+  hpcdb_qcolumn col;
+  c->reads++;
+  HPCDB_TRY(hpcdb_query_column(c->inner, c->exp->metrics[metric].name, &col));
+  for (uint32_t i = 0; i < c->exp->n_contexts; i++)
+    HPCDB_TRY(hpcdb_query_value(c->inner, HPCDB_QVIEW_TOP_DOWN, col, i, &inc[i], &exc[i]));
+  *have = HPCDB_QHAVE_INCLUSIVE | HPCDB_QHAVE_EXCLUSIVE;
+  return 0;
+}
+
+/* The page's snapshot reads each metric's values a bounded number of times
+ * (per view, choosing and writing), not once per node: with 44 metrics, more
+ * than the query layer holds at once, node by node read each again per node. */
+static void check_linear(const char *rel) {
+  hpcdb_experiment *exp;
+  CHECK_RC(hpcdb_read(&exp, testlib_sample(rel)));
+  counting c = {NULL, exp, 0};
+  CHECK_RC(hpcdb_query_from_experiment(&c.inner, exp));
+  static const hpcdb_qsource_ops ops = {HPCDB_QSOURCE_OPS_VERSION, "counting", counted_column, NULL, NULL, NULL};
+  hpcdb_qsource src = {&ops, &c, exp, 0, NULL};
+  hpcdb_query *q;
+  CHECK_RC(hpcdb_query_from_source(&q, &src));
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  CHECK_RC(page_snapshot_write(f, q, rel, NULL));
+  fclose(f);
+  CHECK(len > 0 && strstr(text, "\"whole\":true"));
+  printf("%s: %u metrics, %u contexts, %u column reads\n", rel, exp->n_metrics, exp->n_contexts, c.reads);
+  CHECK(c.reads <= 8 * exp->n_metrics);
+  free(text);
+  hpcdb_query_close(q);
+  hpcdb_query_close(c.inner);
+  hpcdb_experiment_free(exp);
+}
+
 int main(void) {
   check_assets();
   check_script_string();
@@ -141,5 +188,6 @@ int main(void) {
   check_select("hpctoolkit-v4/lmp-openmp");
   check_select("hpctoolkit-v4/hpcviewer-issue-328"); /* 44 metrics, the default not the first */
   check_select("cube/scorep-cpi.cubex");
+  check_linear("hpctoolkit-v4/hpcviewer-issue-328");
   return TEST_END();
 }

@@ -3,6 +3,7 @@
  * worked out by hand: tiles (one and several rows per cell, depths, the
  * idle rule, the last element lasting no time, the context filter),
  * statistics, the calling path, filters, and bad traces and requests. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,14 +92,14 @@ static void test_tiles(hpcdb_trace_set *t) {
   /* only g kept: the line is grey */
   uint8_t keep[8] = {0};
   keep[G] = 1;
-  hpcdb_trace_filter f = {NULL, 0, keep};
+  hpcdb_trace_filter f = {.ctx_keep = keep};
   r.height = 3;
   CHECK_RC(hpcdb_trace_tile(t, &f, &r, cells, &h));
   cell_is(&cells[0], HPCDB_TRACE_GREY, 1, 100, 100);
   cell_is(&cells[1], G, 2, 60, 100);
   /* a row list: profile 2 alone */
   uint32_t rows[] = {2};
-  hpcdb_trace_filter only = {rows, 1, NULL};
+  hpcdb_trace_filter only = {.rows = rows, .n_rows = 1};
   hpcdb_tile_request one = {0, 1, 100, 400, 3, 5, HPCDB_TRACE_LEAF, NULL, NULL};
   CHECK_RC(hpcdb_trace_tile(t, &only, &one, cells, &h));
   CHECK(h == 1);
@@ -172,6 +173,28 @@ static void test_bad_traces(void) {
   hpcdb_experiment_free(exp);
 }
 
+/* The cancel hook: asked between rows; once it says stop, the query ends with HPCDB_ECANCELED. */
+static int stop_after(void *user) { /* asked by the tile's two threads at once */
+  return atomic_fetch_sub((atomic_int *)user, 1) <= 0;
+}
+
+static void test_cancel(hpcdb_trace_set *t) {
+  hpcdb_tile_cell cells[9];
+  uint32_t h, n;
+  uint64_t total;
+  hpcdb_trace_share *sh = NULL;
+  hpcdb_tile_request r = {0, 3, 100, 400, 3, 3, HPCDB_TRACE_LEAF, NULL, NULL};
+  atomic_int left = 100;
+  hpcdb_trace_filter f = {.cancelled = stop_after, .cancel_user = &left};
+  CHECK_RC(hpcdb_trace_tile(t, &f, &r, cells, &h)); /* not asked to stop */
+  CHECK(left < 100);
+  left = 1;
+  CHECK(hpcdb_trace_tile(t, &f, &r, cells, &h) == HPCDB_ECANCELED);
+  left = 0;
+  CHECK(hpcdb_trace_stats(t, &f, 100, 400, HPCDB_TRACE_LEAF, &sh, &n, &total) == HPCDB_ECANCELED);
+  CHECK(sh == NULL && n == 0);
+}
+
 int main(void) {
   hpcdb_experiment *exp = build();
   hpcdb_trace_set *t;
@@ -182,6 +205,7 @@ int main(void) {
   test_tiles(t);
   test_stats_and_path(t);
   test_filters(t, exp);
+  test_cancel(t);
   hpcdb_trace_close(t);
   hpcdb_experiment_free(exp);
   test_bad_traces();

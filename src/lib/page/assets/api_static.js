@@ -3,10 +3,15 @@
 // api.js's place): the server's routes (src/view/routes*.c) answered from
 // the snapshot `hpcdb export --format html` embeds (src/lib/page/snapshot.c),
 // in the same JSON shapes, over the nodes and metrics the export kept.
+import { compile } from './formula.js';
+
 const snap = JSON.parse(document.getElementById('hpcdb-snapshot').textContent);
 const db = snap.info.databases[0];
+const metrics = [...db.metrics]; // the snapshot's, then the formulas asked for (their values appended to each node's)
+const formulas = []; // [metric index, compiled], applied to each view as it is built
 const VIEWS = ['top-down', 'bottom-up', 'flat'];
 const MAX_LIMIT = 10000; // the server's VIEW_MAX_LIMIT
+const MAX_COLUMNS = 64; // and VIEW_MAX_COLUMNS
 const ELSEWHERE = 'hpcdb view on the database has it';
 
 const nodes = new Map(); // view -> Map(node -> {node, parent, name, vals, file, line, kids})
@@ -16,6 +21,7 @@ function viewOf(name) {
     const m = new Map();
     for (const [node, parent, nm, vals, file, line] of snap.views[name]) m.set(node, { node, parent, name: nm, vals, file, line, kids: [] });
     for (const n of m.values()) if (n.parent !== null) m.get(n.parent).kids.push(n);
+    for (const [, f] of formulas) apply(m, f);
     nodes.set(name, m);
   }
   return nodes.get(name);
@@ -24,14 +30,48 @@ function viewOf(name) {
 function u32(args, key, def, max) {
   const v = args[key];
   if (v === undefined || v === null || v === '') return def;
-  if (!/^\d+$/.test(String(v)) || Number(v) > max) throw new Error(`${key}: expected a whole number from 0 to ${max}`);
+  if (!/^\d{1,10}$/.test(String(v))) throw new Error(`${key}: expected a number from 0 to ${max}`); // request.c's words
+  if (Number(v) > max) throw new Error(`${key}: ${Number(v)} is more than ${max}`);
   return Number(v);
 }
 
-function column(name) {
+function stored(name) {
   const c = db.metrics.findIndex((m) => m.name === name);
   if (c < 0) throw new Error(`metric "${name}" is not in this exported page (it holds ${db.metrics.map((m) => `"${m.name}"`).join(', ')}): ${ELSEWHERE}`);
   return c;
+}
+
+// $N is the database's metric N: the page must hold every metric, in the database's order
+function numbered(n) {
+  if (snap.export.metrics.kept !== snap.export.metrics.in_database) throw new Error(`$${n}: this exported page holds ${snap.export.metrics.kept} of the ${snap.export.metrics.in_database} metrics: name the metric`);
+  if (n >= db.metrics.length) throw new Error(`$${n}: the experiment has metrics $0 to $${db.metrics.length - 1}`);
+  return n;
+}
+
+// The formula's inclusive value over its inputs' inclusive values, exclusive over exclusive (docs/query.md),
+// computed from each row's values (the server computes it per context and then sums: the same for sums and scalings)
+function apply(view, f) {
+  for (const n of view.values()) {
+    const inc = [], exc = [];
+    for (let c = 0; 2 * c < n.vals.length; c++) inc.push(n.vals[2 * c]), exc.push(n.vals[2 * c + 1]);
+    n.vals.push(f(inc), f(exc));
+  }
+}
+
+// A metric's or a formula's column (a formula is compiled once, its values added to every node).
+function column(name) {
+  const c = metrics.findIndex((m) => m.name === name);
+  if (c >= 0) return c;
+  let f;
+  try { f = compile(name, stored, numbered); } catch (e) {
+    if (/[$"+\-*/]/.test(name)) throw e;
+    return stored(name); // a plain name the page does not hold: say so
+  }
+  formulas.push([metrics.length, f]);
+  for (const view of nodes.values()) apply(view, f);
+  const root = viewOf('top-down').get(0);
+  metrics.push({ name, column: metrics.length, seconds: 0, total: root.vals[root.vals.length - 2] });
+  return metrics.length - 1;
 }
 
 function node(view, args) {
@@ -65,7 +105,8 @@ const routes = {
     const view = args.view || 'top-down';
     viewOf(view);
     if (args.profile) throw new Error(`a profile's own tree is not in an exported page: ${ELSEWHERE}`);
-    const names = args.metrics ? String(args.metrics).split('\n').slice(0, 8) : [args.metric || db.default_metric];
+    const names = args.metrics ? String(args.metrics).split('\n') : [args.metric || db.default_metric];
+    if (names.length > MAX_COLUMNS) throw new Error(`metrics: more than ${MAX_COLUMNS}`);
     const cols = names.map(column);
     const n = node(view, args), offset = u32(args, 'offset', 0, 2 ** 32 - 2), limit = u32(args, 'limit', 100, MAX_LIMIT);
     const c = cols[u32(args, 'sort_col', 0, cols.length - 1)];
@@ -73,7 +114,7 @@ const routes = {
     if (args.order && !['desc', 'asc'].includes(args.order)) throw new Error('order: expected desc or asc');
     const kids = n.kids.filter((k) => k.vals[2 * c] !== 0 || k.vals[2 * c + 1] !== 0) // no zero rows, as report
       .sort(order(view, c, args.sort === 'exclusive', args.order === 'asc'));
-    return { metrics: cols.map((k) => db.metrics[k]), total: kids.length, offset, parent: nodeJson(n, cols),
+    return { metrics: cols.map((k) => metrics[k]), total: kids.length, offset, parent: nodeJson(n, cols),
       rows: kids.slice(offset, offset + limit).map((k) => nodeJson(k, cols)) };
   },
 
@@ -106,6 +147,7 @@ const routes = {
   },
 
   spread(args) {
+    if (args.flavour && !['inclusive', 'exclusive'].includes(args.flavour)) throw new Error('flavour: expected inclusive or exclusive');
     if (snap.spread_error) throw new Error(snap.spread_error);
     const n = node('top-down', args), s = snap.spread[n.node];
     if ((args.metric || db.default_metric) !== snap.export.by || args.flavour === 'exclusive' || !s)
@@ -115,7 +157,10 @@ const routes = {
   },
 
   source: () => { throw new Error('Source files are not in an exported page (hpcdb view shows them).'); },
-  formula: () => { throw new Error(`formulas are not computed in an exported page: ${ELSEWHERE}`); },
+  formula: (args) => {
+    if (!args.expr) throw new Error('expr: a formula is needed');
+    return { metric: metrics[column(String(args.expr))] };
+  },
 };
 
 export async function get(route, args) {

@@ -8,6 +8,9 @@ import { chooser } from './columns.js';
 import { downloadCsv } from './csv.js';
 import { Find } from './find.js';
 import { showGroups } from './groups.js';
+import { splitter } from './split.js';
+import { fillMetrics, descriptions } from './metriclist.js';
+import { parseDefinition, checkFormat, derivedList, derivedOf, specOf, addDerived } from './derived.js';
 
 const $ = (s) => document.querySelector(s);
 const state = load();
@@ -18,6 +21,7 @@ const highlight = (row) => find.matches(row);
 
 const tree = new Tree($('#tree-pane'), state, select);
 tree.onChange = refresh;
+tree.onMove = (names) => { state.cols = names; restart(); }; // a metric's headers dragged onto another's
 
 async function refresh() {
   save(state);
@@ -32,7 +36,8 @@ async function refresh() {
   const t0 = performance.now();
   try {
     await tree.render(highlight);
-    status(`${info.databases[0].path} · ${info.databases[0].access} · ${state.view} · ${tree.metric.name} · ` +
+    const db = info.databases[0], why = tree.metric.name === db.default_metric ? ` (${db.default_why})` : '';
+    status(`${db.path} · ${db.access} · ${state.view} · ${tree.metric.name}${why} · ` +
            `${state.profile || state.group ? `${state.pname || state.group} · ` : ''}` +
            `${tree.visible.length} rows · ${Math.round(performance.now() - t0)} ms`);
   } catch (e) { status(`Error: ${e.message}`); }
@@ -43,20 +48,30 @@ function select(row) {
   save(state);
   for (const tr of document.querySelectorAll('#tree tr.selected')) tr.classList.remove('selected');
   for (const tr of document.querySelectorAll(`#tree tr[data-node="${row.node}"]`)) tr.classList.add('selected');
-  const sec = tree.metric ? tree.metric.seconds : 0;
-  across(row.node, sec);
-  if (state.view === 'top-down') showSource($('#source-body'), state, row, sec);
+  const sec = tree.metric ? tree.metric.seconds : 0, asked = { view: state.view, metric: specOf(state, state.metric) };
+  across(asked, row.node, sec);
+  showSource($('#source-body'), asked, row, sec);
+}
+
+// Another view: the panes showed the last view's selection; they wait for one in this view (late answers dropped).
+function clearPanes() {
+  for (const el of [$('#spread-body'), $('#source-body')]) {
+    el.textContent = 'Select a node.';
+    delete el.dataset.node;
+    delete el.dataset.ready;
+  }
 }
 
 // The node over the profiles, by group (an exported page, without /api/groups: the sorted values).
-function across(node, sec) {
+// asked: the view and the metric (a derived one's formula) the panes ask for.
+function across(asked, node, sec) {
   const on = {
     profile: (p, name) => { Object.assign(state, { profile: String(p), group: '', pname: name }); restart(); },
     group: (selection, name) => { Object.assign(state, { profile: '', group: selection, pname: name }); restart(); },
-    by: (by) => { state.by = by; save(state); across(node, sec); },
+    by: (by) => { state.by = by; save(state); across(asked, node, sec); },
   };
   const el = $('#spread-body');
-  showGroups(el, state, node, sec, tree.metric.name, on).catch(() => showSpread(el, state, node, sec, on.profile));
+  showGroups(el, { ...asked, by: state.by }, node, sec, tree.metric.name, on).catch(() => showSpread(el, asked, node, sec, on.profile));
 }
 
 function restart() { tree.reset(); refresh(); }
@@ -64,13 +79,13 @@ function restart() { tree.reset(); refresh(); }
 function command() {
   const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
   const profile = state.group ? ` --profile ${quote(state.group)}` : state.profile ? ` --profile ${quote(state.pname)}` : '';
-  return `hpcdb report --view ${state.view} --metric ${quote(tree.metric.name)}${profile} ${quote(info.databases[0].path)}`;
+  return `hpcdb report --view ${state.view} --metric ${quote(specOf(state, tree.metric.name))}${profile} ${quote(info.databases[0].path)}`;
 }
 
 async function hotPath() {
   status('Loading the hot path…');
   const from = state.view === 'top-down' && state.sel ? state.sel : state.zoom;
-  const r = await get('hotpath', { node: from, metric: state.metric });
+  const r = await get('hotpath', { node: from, metric: specOf(state, state.metric) });
   for (const n of r.path) state.open.add(String(n));
   await refresh();
   selectNode(r.path[r.path.length - 1]);
@@ -122,22 +137,56 @@ function keys(ev) {
   else if (ev.key === 'ArrowLeft' && node) { state.open.delete(node); refresh(); }
 }
 
+// What a reader could not take but did not fail on (a missing metric-db file: that profile left
+// empty): said above the tree, not only on the server's stderr.
+function showWarnings(dbs) {
+  const box = $('#warnings');
+  box.replaceChildren();
+  for (const db of dbs) {
+    for (const w of db.warnings || []) {
+      const line = document.createElement('div');
+      line.textContent = `${dbs.length > 1 ? db.path + ': ' : ''}warning: ${w}`;
+      box.append(line);
+    }
+  }
+  box.hidden = !box.childElementCount;
+}
+
+// This view's link with the token in its fragment: a colleague's browser gets in with it (the
+// fragment is not sent to the server, so the token is in no request line and no log).
+async function copyLink() {
+  const { token } = await get('access');
+  const link = `${location.origin}/#token=${token}${location.hash.length > 1 ? '&' + location.hash.slice(1) : ''}`;
+  try {
+    await navigator.clipboard.writeText(link);
+    status('Link with access copied: whoever opens it sees this server\'s data (docs/view.md, "Sharing")');
+  } catch (e) { // no clipboard outside a secure context (http:// to another host)
+    window.prompt('This link gives access to this server:', link);
+  }
+}
+
 async function main() {
   try { info = await get('info'); } catch (e) { status(`Error: ${e.message}`); return; }
   const db = info.databases[0];
   $('#title').textContent = db.title || db.path;
   document.title = `${db.title || db.path} · hpcdb`; // the tab's name, in the viewer as in an exported page
   $('#compare').hidden = info.databases.length < 2; // hpcdb view A B
+  if (db.trace === 'none') $('#timeline').hidden = true; // an exported page's loader decides for itself
+  showWarnings(info.databases);
   const sel = $('#metric');
-  for (const m of db.metrics) if (m) sel.add(new Option(m.name, m.name));
+  fillMetrics(sel, db.metrics);
+  const addOption = (name, expr) => {
+    if (![...sel.options].some((o) => o.value === name)) sel.add(Object.assign(new Option(name, name), { title: expr }));
+  };
+  for (const [name, expr] of derivedList(state)) addOption(name, expr);
   if (!state.metric) state.metric = db.default_metric || '';
   if (![...sel.options].some((o) => o.value === state.metric)) sel.add(new Option(state.metric, state.metric));
   sel.value = state.metric;
-  const columns = () => chooser($('#columns-list'), [...sel.options].map((o) => o.value), state, restart);
+  const columns = () => chooser($('#columns-list'), [...sel.options].map((o) => o.value), state, restart, descriptions(db.metrics));
   columns();
   sel.addEventListener('change', () => { state.metric = sel.value; columns(); restart(); });
   for (const b of document.querySelectorAll('#views button'))
-    b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.flat = '0'; state.sel = ''; state.open.clear(); restart(); });
+    b.addEventListener('click', () => { state.view = b.dataset.view; state.zoom = '0'; state.flat = '0'; state.sel = ''; state.open.clear(); clearPanes(); restart(); });
   $('#tree thead').addEventListener('click', (ev) => { // sort by a column; again: the other order
     const th = ev.target.closest('th[data-sort]');
     if (!th) return;
@@ -151,18 +200,24 @@ async function main() {
     if (tree.visible.some((v) => v.depth === 1 && v.row && v.row.children)) { state.flat = String(Number(state.flat) + 1); restart(); }
   });
   $('#unflatten').addEventListener('click', () => { state.flat = String(Math.max(0, Number(state.flat) - 1)); restart(); });
-  $('#formula').addEventListener('change', async (ev) => {
-    const f = ev.target.value.trim();
-    if (!f) return;
+  const derive = async () => { // the formula box's definition, with the Format box's format
+    const text = $('#formula').value.trim();
+    if (!text) return;
     status('Loading the formula…');
     try {
-      const r = await get('formula', { expr: f });
-      if (![...sel.options].some((o) => o.value === r.metric.name)) sel.add(new Option(r.metric.name, r.metric.name));
-      sel.value = state.metric = r.metric.name;
+      const { name, expr } = parseDefinition(text), format = checkFormat($('#format').value.trim());
+      await get('formula', { expr });
+      if (name !== expr || format) addDerived(state, name, expr, format);
+      addOption(name, expr);
+      sel.value = state.metric = name;
       columns();
       restart();
     } catch (e) { status(`Formula: ${e.message}`); }
-  });
+  };
+  $('#formula').addEventListener('change', derive);
+  $('#format').addEventListener('change', derive);
+  const shownDerived = derivedOf(state, state.metric); // a shared link: its definition in the boxes
+  if (shownDerived) { $('#formula').value = `${shownDerived[0]} = ${shownDerived[1]}`; $('#format').value = shownDerived[2]; }
   $('#search').value = state.re;
   $('#search').addEventListener('change', (ev) => search(ev.target.value.trim()));
   $('#find-next').addEventListener('click', () => findStep(1));
@@ -181,12 +236,14 @@ async function main() {
     status(c); // shown at once: the clipboard may take a while, or refuse without https
     try { await navigator.clipboard.writeText(c); } catch (e) { /* the status line still holds it */ }
   });
+  $('#copy-link').addEventListener('click', copyLink);
   $('#csv').addEventListener('click', async () => {
     status('Loading the CSV…');
     try { status(`CSV: ${await downloadCsv(state)} rows of the ${state.view} view`); } catch (e) { status(`CSV: ${e.message}`); }
   });
   $('#theme').addEventListener('click', () => { state.theme = state.theme === 'dark' ? 'light' : 'dark'; refresh(); });
   document.addEventListener('keydown', keys);
+  splitter($('#split'), $('aside'), state, save);
   if (state.re) { try { await find.run(state.re, state.view, state.open); } catch (e) { find.clear(); } }
   await refresh();
   if (state.sel) selectNode(state.sel); // a shared link shows the selection's panes too

@@ -3,12 +3,13 @@
 // server writes it (/api/csv: hpcdb report --csv's columns), in the page's
 // metrics and sort, whatever rows the page has loaded.
 import { getText } from './api.js';
-import { shown } from './columns.js';
+import { shown, sortIndex } from './columns.js';
+import { specOf } from './derived.js';
 
 export async function downloadCsv(state) {
-  const cols = shown(state);
-  const text = await getText('csv', { view: state.view, node: state.zoom, metrics: cols.join('\n'), sort: state.sort,
-    order: state.order, sort_col: Math.max(0, cols.indexOf(state.sortm)), profile: state.profile, group: state.group });
+  const metrics = shown(state).map((c) => specOf(state, c)).join('\n');
+  const text = await getText('csv', { view: state.view, node: state.zoom, metrics, sort: state.sort,
+    order: state.order, sort_col: sortIndex(state), profile: state.profile, group: state.group });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
   a.download = `hpcdb-${state.view}.csv`;

@@ -21,20 +21,33 @@
   };
   // The flame graph and the timeline wait in a <template> (below, parsed after this script): drawn
   // once the status line says the page's first table is (a large graph would hold it up), after that
-  // frame's paint. The header's links lead to the server's other pages: here, to this page's timeline
-  // or nowhere (the hash holds the page's state: a click scrolls instead of following the link).
+  // frame's paint, or at once when the Timeline link is clicked. app.js may have written its first
+  // status before this listener runs: the status is read here as well as watched. The header's links
+  // lead to the server's other pages: here, to this page's timeline or nowhere (the hash holds the
+  // page's state: a click scrolls instead of following the link).
   document.addEventListener('DOMContentLoaded', () => {
     const sections = document.querySelector('#static-sections'), timeline = document.querySelector('#timeline');
+    const status = document.querySelector('#status');
+    let drawn = false;
+    const draw = () => { // once; their scripts run
+      if (drawn) return;
+      drawn = true;
+      watch.disconnect();
+      sections.replaceWith(document.importNode(sections.content, true));
+    };
+    const loaded = () => !status.textContent.startsWith('Loading');
+    const later = () => requestAnimationFrame(() => setTimeout(draw));
+    const watch = new MutationObserver(() => { if (loaded()) later(); });
+    watch.observe(status, { childList: true, characterData: true, subtree: true });
+    if (loaded()) later();
+    document.querySelector('#copy-link').hidden = true; // a file: no server to give access to
     timeline.removeAttribute('target');
     timeline.hidden = !sections.content.querySelector('#static-trace');
-    timeline.addEventListener('click', (ev) => { ev.preventDefault(); document.querySelector('#static-trace').scrollIntoView(); });
-    const status = document.querySelector('#status');
-    const draw = () => { // once; their scripts run
-      watch.disconnect();
-      if (sections.isConnected) requestAnimationFrame(() => setTimeout(() => sections.replaceWith(document.importNode(sections.content, true))));
-    };
-    const watch = new MutationObserver(() => { if (!status.textContent.startsWith('Loading')) draw(); });
-    watch.observe(status, { childList: true, characterData: true, subtree: true });
+    timeline.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      draw();
+      document.querySelector('#static-trace').scrollIntoView();
+    });
   });
   const app = document.createElement('script');
   app.type = 'module';

@@ -2,7 +2,7 @@
 // Flatten in the flat view (hpcviewer's): the top rows replaced by their
 // children, `level` times (a row without children stays where it is), all
 // sorted as the server sorts one node's children. Every child is fetched.
-import { shown } from './columns.js';
+import { sortIndex } from './columns.js';
 
 const BIG = 10000; // /api/children's largest page
 
@@ -27,7 +27,7 @@ export async function flattened(tree, root, level) {
     }
     rows = next;
   }
-  const c = Math.max(0, shown(s).indexOf(s.sortm)), f = s.sort === 'exclusive' ? 1 : 0, sign = s.order === 'asc' ? 1 : -1;
+  const c = sortIndex(s), f = s.sort === 'exclusive' ? 1 : 0, sign = s.order === 'asc' ? 1 : -1;
   const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); // report's ties
   rows.sort((a, b) => sign * (a.values[c][f] - b.values[c][f]) || byName(a, b));
   return { rows, total: rows.length, parent: top.parent };

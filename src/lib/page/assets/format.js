@@ -3,7 +3,7 @@
 export function value(v, seconds) { return unsignZero(magnitude(v, seconds)); }
 
 // "-0.000 us": a value that rounds to zero is shown without a sign.
-export function unsignZero(text) { return /^-[0.]+(?![0-9.])/.test(text) ? text.slice(1) : text; }
+function unsignZero(text) { return /^-[0.]+(?![0-9.])/.test(text) ? text.slice(1) : text; }
 
 function magnitude(v, seconds) {
   if (v === 0) return '0';
@@ -21,6 +21,8 @@ function magnitude(v, seconds) {
   return `${Number(v.toPrecision(3))}${suffix[k]}`;
 }
 
+// A share with the digits it needs: three significant ones (never 0.0% for a share that is not zero).
 export function percent(v, total) {
-  return total ? unsignZero(`${(100 * v / total).toFixed(1)}%`) : '0.0%';
+  if (!total || v === 0) return '0%';
+  return `${Number((100 * v / total).toPrecision(3))}%`;
 }

@@ -66,13 +66,14 @@ function table(groups, fmt, onGroup) {
   return t;
 }
 
-// el: the pane's body; on.profile(index, identity), on.group(selection, name).
+// el: the pane's body; state: the view, metric and by asked; on.profile(index, identity), on.group(selection, name).
 export async function showGroups(el, state, node, seconds, metricName, on) {
-  if (state.view !== 'top-down') { el.textContent = 'In the top-down view.'; return; }
-  el.dataset.node = node; // answers arriving for an earlier selection are dropped
+  const at = `${state.view}:${node}`;
+  el.dataset.node = at; // answers arriving for an earlier selection (or view) are dropped
   delete el.dataset.ready;
+  if (state.view !== 'top-down') { el.textContent = 'Over the profiles: select the node in the top-down view.'; return; }
   const r = await get('groups', { node, metric: state.metric, flavour: 'inclusive', by: state.by });
-  if (el.dataset.node !== String(node)) return;
+  if (el.dataset.node !== at) return;
   if (!r.profiles) { el.textContent = 'No profiles besides the summary.'; return; }
   const fmt = (v) => value(v, seconds);
   const by = document.createElement('label');

@@ -5,12 +5,13 @@ import { value } from './format.js';
 
 // db: the first or second database (hpcdb view A B); onProfile: a point's click, or null for none.
 export async function showSpread(el, state, node, seconds, onProfile, db = 0) {
-  if (state.view !== 'top-down') { el.textContent = 'In the top-down view.'; return; }
-  el.dataset.node = node; // answers arriving for an earlier selection are dropped
+  const at = `${state.view}:${node}`;
+  el.dataset.node = at; // answers arriving for an earlier selection (or view) are dropped
   delete el.dataset.ready;
+  if (state.view !== 'top-down') { el.textContent = 'Over the profiles: select the node in the top-down view.'; return; }
   try {
     const s = await get('spread', { db, node, metric: state.metric, flavour: 'inclusive' });
-    if (el.dataset.node !== String(node)) return;
+    if (el.dataset.node !== at) return;
     if (!s.profiles) { el.textContent = 'No profiles besides the summary.'; return; }
     const v = (x) => value(x, seconds);
     const w = 300, h = 80, max = Math.max(...s.bins, 1), bw = w / s.bins.length;
@@ -37,12 +38,13 @@ export async function showSpread(el, state, node, seconds, onProfile, db = 0) {
 }
 
 export async function showSource(el, state, row, seconds) {
-  el.dataset.node = row.node; // as the spread: answers arriving for an earlier selection are dropped
+  const at = `${state.view}:${row.node}`;
+  el.dataset.node = at; // as the spread: answers arriving for an earlier selection (or view) are dropped
   delete el.dataset.ready;
   try {
     if (row.file === undefined) { el.textContent = 'No source location.'; return; }
     const s = await get('source', { file: row.file, metric: state.metric });
-    if (el.dataset.node !== String(row.node)) return;
+    if (el.dataset.node !== at) return;
     if (!s.available) { el.textContent = `${s.path}: ${s.why}`; return; }
     const per = new Map(s.lines.map(([l, inc]) => [l, inc])); // inclusive: the line with the calls it makes
     const frag = document.createDocumentFragment();
@@ -63,6 +65,6 @@ export async function showSource(el, state, row, seconds) {
     // this pane only, the line centred: the spread stays in sight (the pre is positioned: cur.offsetTop is from its top)
     if (cur) el.scrollTop = cur.offsetTop - el.clientHeight / 2;
   } catch (e) { el.textContent = e.message; } finally {
-    if (el.dataset.node === String(row.node)) el.dataset.ready = row.node;
+    if (el.dataset.node === at) el.dataset.ready = row.node;
   }
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // The page's state, mirrored in the URL's hash so a reloaded or shared link
 // shows the same thing (the token stays out of it: it lives in a cookie).
-const defaults = { view: 'top-down', metric: '', cols: '', sort: 'inclusive', sortm: '', order: 'desc', flat: '0', sel: '', zoom: '0', open: '', pct: '0', re: '', hide: '', hmode: 'all', profile: '', group: '', by: 'kind', pname: '', theme: '' };
+const defaults = { view: 'top-down', metric: '', cols: '', sort: 'inclusive', sortm: '', order: 'desc', flat: '0', sel: '', zoom: '0', open: '', pct: '0', re: '', hide: '', hmode: 'all', profile: '', group: '', by: 'kind', pname: '', theme: '', side: '', derived: '' };
 const lists = { open: ',', cols: '\n' }; // held as a Set (open nodes) and an array (metrics shown)
 
 // defs: the page's keys and their defaults (the comparison page has its own).

@@ -5,9 +5,10 @@
 // margin, between two spacer rows that keep the whole list's scroll height.
 // A node with 100k children opens with one page of 200.
 import { get } from './api.js';
-import { shown, header, cells } from './columns.js';
+import { shown, sortIndex, header, cells } from './columns.js';
 import { flattened } from './flatten.js';
 import { hideFilter, moveCost, withoutChildren } from './hide.js';
+import { specOf, shownAs } from './derived.js';
 
 export const ROW = 22; // the rows' fixed height in style.css
 
@@ -47,14 +48,14 @@ export class Tree {
     body.addEventListener('dblclick', (ev) => { const v = this.itemOf(ev.target); if (v && v.row) this.toggle(v.row.node); });
   }
 
-  get metric() { return this.metrics[0]; }
+  get metric() { return this.metrics.find((m) => m.name === this.state.metric) || this.metrics[0]; } // the selected one
 
   async page(node, offset, limit = PAGE) {
     const s = this.state, cols = shown(s), gen = this.gen;
-    const r = await get('children', { view: s.view, node, metrics: cols.join('\n'), sort: s.sort, order: s.order,
-      sort_col: Math.max(0, cols.indexOf(s.sortm)), offset, limit, profile: s.profile, group: s.group });
+    const r = await get('children', { view: s.view, node, metrics: cols.map((c) => specOf(s, c)).join('\n'), sort: s.sort, order: s.order,
+      sort_col: sortIndex(s), offset, limit, profile: s.profile, group: s.group });
     if (gen !== this.gen) return null;
-    this.metrics = r.metrics;
+    this.metrics = r.metrics.map((m, i) => shownAs(s, m, cols[i]));
     let k = this.kids.get(node);
     if (!k) this.kids.set(node, k = { rows: new Array(r.total), total: r.total, parent: r.parent });
     r.rows.forEach((row, i) => { k.rows[offset + i] = row; });
@@ -96,7 +97,7 @@ export class Tree {
   async render(highlight) {
     this.highlight = highlight;
     this.visible = await this.flatten();
-    header(this.table.tHead.rows[0], this.metrics, this.state);
+    header(this.table, this.metrics, this.state, this.onMove);
     this.draw();
   }
 
@@ -159,6 +160,7 @@ export class Tree {
     twisty.className = 'twisty';
     twisty.textContent = r.children ? (this.state.open.has(String(r.node)) || v.depth === 0 ? '▾' : '▸') : ' ';
     name.append(twisty, r.name);
+    name.title = r.name; // the whole name, however narrow the column
     tr.append(...cells(r.values, this.metrics, this.state.pct === '1'));
     return tr;
   }

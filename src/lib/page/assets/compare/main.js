@@ -8,13 +8,14 @@ import { value } from '../format.js';
 import { showSpread } from '../panes.js';
 import { load as loadState, save } from '../state.js';
 import { CompareTable, ratioText, signed } from './table.js';
+import { suggest } from './pair.js';
 
 const $ = (s) => document.querySelector(s);
 // in the URL's hash as the single view's state is: a reloaded or shared link shows the same
-const defaults = { view: 'top-down', sort: 'delta', flavour: 'inclusive', metric: '', open: '', sel: '' };
+const defaults = { view: 'top-down', sort: 'delta', flavour: 'inclusive', metric: '', metric_b: '', open: '', sel: '' };
 const state = loadState(defaults);
 const status = (t) => { $('#status').textContent = t; };
-let info, cmp;
+let info, cmp, paired = ''; // paired: why B's metric was suggested for A's
 
 const table = new CompareTable($('#ctree'), state, select, (sort, flavour) => {
   state.sort = sort;
@@ -49,10 +50,14 @@ function summaryList(title, rows) {
   const h = document.createElement('h2'), ol = document.createElement('ol'), box = document.createElement('div');
   h.textContent = title;
   for (const r of rows) {
-    const li = document.createElement('li');
-    li.textContent = `${signed(r.exc[2], cmp.seconds)} ${ratioText(r.exc)}  ${r.path}${r.only ? `  [only in ${r.only}]` : ''}`;
+    const li = document.createElement('li'), leaf = document.createElement('strong'), up = document.createElement('span');
+    const callers = r.path.split(' > ').slice(0, -1).reverse(); // the leaf first: a long path is cut at its root end
+    leaf.textContent = r.name;
+    up.className = 'callers';
+    up.textContent = callers.length ? ` ← ${callers.join(' ← ')}` : '';
+    li.append(`${signed(r.exc[2], cmp.seconds)} ${ratioText(r.exc)}${r.only ? ` [only in ${r.only}]` : ''}  `, leaf, up);
     li.className = r.exc[2] > 0 ? 'worse' : 'better';
-    li.title = `exclusive change; inclusive ${signed(r.inc[2], cmp.seconds)} ${ratioText(r.inc)} (click: show it in the tree)`;
+    li.title = `${r.path}: exclusive change; inclusive ${signed(r.inc[2], cmp.seconds)} ${ratioText(r.inc)} (click: show it in the tree)`;
     li.addEventListener('click', () => reveal(r));
     ol.append(li);
   }
@@ -65,7 +70,7 @@ function showSummary() {
   const t = cmp.total, sec = cmp.seconds, totals = document.createElement('div');
   totals.className = 'totals';
   totals.textContent = `A: ${cmp.runs[0].path} · B: ${cmp.runs[1].path} · metric ${cmp.runs[0].metric}` +
-    `${cmp.runs[1].metric !== cmp.runs[0].metric ? ` / ${cmp.runs[1].metric}` : ''} · total A ${value(t.inc[0], sec)}, ` +
+    `${cmp.runs[1].metric !== cmp.runs[0].metric ? ` / ${cmp.runs[1].metric}` : ''}${paired} · total A ${value(t.inc[0], sec)}, ` +
     `B ${value(t.inc[1], sec)}, delta ${signed(t.inc[2], sec)} (${ratioText(t.inc)}) · ${cmp.nodes} aligned nodes: ` +
     `${cmp.both} in both, ${cmp.only_a} only in A, ${cmp.only_b} only in B`;
   $('#summary').replaceChildren(totals, summaryList('Largest regressions (exclusive)', cmp.regressions),
@@ -103,29 +108,50 @@ async function restart() {
   await refresh();
 }
 
-async function load() { // the comparison for the metric chosen
+// The comparison for the metrics chosen; B without a metric of A's name gets the suggested one (pair.js).
+async function load() {
   status('Loading the comparison…');
-  cmp = await get('compare', { metric: state.metric, top: 10 });
+  paired = '';
+  try {
+    cmp = await get('compare', { metric: state.metric, metric_b: state.metric_b, top: 10 });
+  } catch (e) {
+    const a = info.databases[0].metrics.find((m) => m && m.name === (state.metric || info.databases[0].default_metric));
+    const best = !state.metric_b && a && suggest(a, info.databases[1].metrics, info.databases[1].default_metric)[0];
+    if (!best) throw e;
+    cmp = await get('compare', { metric: a.name, metric_b: best.metric.name, top: 10 });
+    state.metric_b = best.metric.name;
+    paired = ` (B has no "${a.name}": paired with "${best.metric.name}", suggested: ${best.why}; B's list changes it)`;
+  }
   table.seconds = cmp.seconds;
+  $('#metric').value = state.metric = cmp.runs[0].metric;
+  $('#metric-b').value = cmp.runs[1].metric;
   showSummary();
+}
+
+// A's and B's metric lists (B's suggested first). Another metric of A: B takes the same one, or one documented
+// as the same, or the suggested one (load).
+function metricLists() {
+  const [a, b] = info.databases, sel = $('#metric'), selB = $('#metric-b');
+  for (const m of a.metrics) if (m) sel.add(new Option(m.name, m.name));
+  const first = a.metrics.find((m) => m && m.name === (state.metric || a.default_metric));
+  const ranked = first ? suggest(first, b.metrics, b.default_metric).map((s) => s.metric) : [];
+  for (const m of [...ranked, ...b.metrics.filter((x) => x && !ranked.includes(x))]) selB.add(new Option(m.name, m.name));
+  const change = async () => {
+    try { await load(); } catch (e) { status(`Metric: ${e.message}`); return; }
+    restart();
+  };
+  sel.addEventListener('change', () => { state.metric = sel.value; state.metric_b = ''; change(); });
+  selB.addEventListener('change', () => { state.metric_b = selB.value; change(); });
 }
 
 async function main() {
   try {
     info = await get('info');
     if (info.databases.length < 2) { status('One database is open: hpcdb view A B compares two.'); return; }
+    metricLists();
     await load();
   } catch (e) { status(`Error: ${e.message}`); return; }
   $('#title').textContent = 'hpcdb view: compare';
-  const sel = $('#metric');
-  for (const m of info.databases[0].metrics) if (m) sel.add(new Option(m.name, m.name));
-  if (!state.metric) state.metric = cmp.runs[0].metric;
-  sel.value = state.metric;
-  sel.addEventListener('change', async () => {
-    state.metric = sel.value;
-    try { await load(); } catch (e) { status(`Metric: ${e.message}`); return; }
-    restart();
-  });
   for (const b of document.querySelectorAll('#views button'))
     b.addEventListener('click', () => {
       state.view = b.dataset.view;

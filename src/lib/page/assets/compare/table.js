@@ -45,7 +45,7 @@ export class CompareTable {
 
   async page(node, offset) {
     const s = this.state, gen = this.gen;
-    const r = await get('compare/children', { view: s.view, node, sort: s.sort, flavour: s.flavour, metric: s.metric, offset, limit: PAGE });
+    const r = await get('compare/children', { view: s.view, node, sort: s.sort, flavour: s.flavour, metric: s.metric, metric_b: s.metric_b, offset, limit: PAGE });
     if (gen !== this.gen) return null;
     const k = this.kids.get(node) || { rows: [], total: r.total, parent: r.parent };
     k.rows.push(...r.rows);

@@ -51,6 +51,7 @@ function el(tag, attrs = {}, ...kids) {
 export class TraceView {
   constructor(root, base) {
     this.root = root; this.base = base; this.undo = []; this.pending = {}; this.draws = 0; this.highlight = null;
+    this.page = Math.random().toString(36).slice(2, 10); // with the kind of request: the server cancels a superseded one
     this.build();
     this.load().catch((e) => this.status('error: ' + e.message));
   }
@@ -99,7 +100,7 @@ export class TraceView {
   async get(path, params, kind, binary) {
     if (this.pending[kind]) this.pending[kind].abort(); // a newer request supersedes it
     const ac = new AbortController(); this.pending[kind] = ac;
-    const q = new URLSearchParams(params).toString();
+    const q = new URLSearchParams({ ...params, slot: this.page + '.' + kind }).toString();
     this.inFlight = (this.inFlight || 0) + 1;
     this.root.dataset.busy = '1';
     try {
@@ -124,6 +125,7 @@ export class TraceView {
   async load() {
     this.status('loading the trace index…');
     this.info = await this.get('/api/trace/info', {}, 'info');
+    if (!this.info.events) { this.status('this database has no trace events'); return; }
     this.tmin = BigInt(this.info.t_min);
     this.span = Number(BigInt(this.info.t_max) - this.tmin) + 1;
     // depths in scopes (every context a level) and in procedure frames (docs/trace.md)

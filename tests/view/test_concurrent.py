@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""hpcdb view answers requests at once and cancels superseded work: with
+every row of a trace's statistics slowed down (HPCDB_DELAY, a test-only
+delay point), a trace summary takes seconds; a tree request, a second trace
+request and the page's files sent meanwhile are answered before it; a newer
+summary of the same slot cancels the older one (409, "cancelled"). The test
+checks the order in which answers arrive, never an absolute time.
+Usage: test_concurrent.py HPCDB SAMPLES OUTDIR"""
+import json
+import os
+import sys
+import threading
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from server import Server  # noqa: E402
+
+DELAY_MS = 25  # per row of a window's statistics
+SLOW_MS = 4000  # the slow summary's length
+failed = 0
+
+
+def check(cond, what):
+    global failed
+    if not cond:
+        failed += 1
+        print(f"FAILED: {what}")
+
+
+class Timed(threading.Thread):
+    """One request on its own connection; .status, .body and .done (the
+    order in which answers arrived, from a shared counter)."""
+    order = 0
+    lock = threading.Lock()
+
+    def __init__(self, server, path):
+        super().__init__()
+        self.server, self.path = server, path
+
+    def run(self):
+        self.status, _, self.body = self.server.get(self.path)
+        with Timed.lock:
+            Timed.order += 1
+            self.done = Timed.order
+
+
+def trace_info(s):
+    for _ in range(600):  # the index is built on a thread of its own: 503 until then
+        st, _, body = s.get("/api/trace/info")
+        if st != 503:
+            check(st == 200, f"/api/trace/info: {st} {body[:200]!r}")
+            return json.loads(body)
+        time.sleep(0.05)
+    raise RuntimeError("the trace index was not built")
+
+
+def summary(info, w, slot):
+    return "/api/trace/summary?" + urllib.parse.urlencode(
+        {"t0": info["t_min"], "t1": int(info["t_max"]) + 1, "w": w, "slot": slot})
+
+
+def main():
+    hpcdb, samples, out = sys.argv[1:4]
+    db = os.path.join(samples, "hpctoolkit-v4", "ping-pong-mpi")
+    if not os.path.isdir(db):
+        print(f"skipped: no sample database {db}")
+        return 77
+    os.makedirs(out, exist_ok=True)
+    env = dict(os.environ, HPCDB_DELAY=f"trace-stats-row:{DELAY_MS}", XDG_CACHE_HOME=os.path.join(out, "cache"))
+    s = Server(hpcdb, db, env=env)
+    try:
+        info = trace_info(s)
+        rows = len(info["rows"])
+        w = max(1, SLOW_MS // (DELAY_MS * rows))  # one statistics query per column, each row slowed down
+
+        # a tree, a trace window's statistics (another slot) and a page file while the summary runs
+        slow = Timed(s, summary(info, w, "test.summary"))
+        slow.start()
+        time.sleep(0.3)
+        quick = [Timed(s, "/api/children?node=0"), Timed(s, "/api/info"),
+                 Timed(s, "/api/trace/at?" + urllib.parse.urlencode({"row": 0, "t": int(info["t_max"])})),
+                 Timed(s, "/assets/app.js")]
+        for t in quick:
+            t.start()
+        for t in quick:
+            t.join()
+            check(t.status == 200, f"{t.path}: status {t.status}")
+        slow.join()
+        check(slow.status == 200 and len(json.loads(slow.body)["columns"]) == w, f"the slow summary: {slow.status}")
+        for t in quick:
+            check(t.done < slow.done, f"{t.path} was answered after the slow summary")
+
+        # a newer summary of the same slot cancels the one under way; another slot's is left alone
+        old = Timed(s, summary(info, w, "test.again"))
+        other = Timed(s, summary(info, 2, "test.other"))
+        old.start()
+        other.start()
+        time.sleep(0.3)
+        new = Timed(s, summary(info, 1, "test.again"))
+        new.start()
+        for t in (old, other, new):
+            t.join()
+        check(old.status == 409 and json.loads(old.body).get("cancelled") is True,
+              f"the superseded summary: {old.status} {old.body[:200]!r}")
+        check(new.status == 200 and len(json.loads(new.body)["columns"]) == 1, f"the newer summary: {new.status}")
+        check(other.status == 200, f"another slot's summary: {other.status}")
+    finally:
+        rc = s.stop()
+        check(rc == 0, f"hpcdb view exited {rc} on SIGTERM: {s.proc.stderr.read()[-2000:]}")
+    print("ok" if not failed else f"{failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
