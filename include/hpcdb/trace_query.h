@@ -116,8 +116,9 @@ typedef struct hpcdb_trace_filter {
   const uint32_t *rows;
   uint32_t n_rows;
   const uint8_t *ctx_keep;
-  /* Superseded work (NULL: never): asked, from any thread, between the rows
-   * a tile or statistics query reads; nonzero stops it with HPCDB_ECANCELED. */
+  /* Superseded work (NULL: never): asked, from any thread, between the
+   * columns of a tile or summary and the rows of statistics; nonzero stops
+   * the query with HPCDB_ECANCELED. */
   int (*cancelled)(void *user);
   void *cancel_user;
 } hpcdb_trace_filter;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """hpcdb view answers requests at once and cancels superseded work: with
-every row of a trace's statistics slowed down (HPCDB_DELAY, a test-only
-delay point), a trace summary takes seconds; a tree request, a second trace
+every column of a trace's tiles and summaries slowed down (HPCDB_DELAY, a
+test-only delay point), a trace summary takes seconds; a tree request, a second trace
 request and the page's files sent meanwhile are answered before it; a newer
 summary of the same slot cancels the older one (409, "cancelled"). The test
 checks the order in which answers arrive, never an absolute time.
@@ -16,7 +16,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from server import Server  # noqa: E402
 
-DELAY_MS = 25  # per row of a window's statistics
+DELAY_MS = 40  # per column of a summary
 SLOW_MS = 4000  # the slow summary's length
 failed = 0
 
@@ -67,12 +67,11 @@ def main():
         print(f"skipped: no sample database {db}")
         return 77
     os.makedirs(out, exist_ok=True)
-    env = dict(os.environ, HPCDB_DELAY=f"trace-stats-row:{DELAY_MS}", XDG_CACHE_HOME=os.path.join(out, "cache"))
+    env = dict(os.environ, HPCDB_DELAY=f"trace-column:{DELAY_MS}", XDG_CACHE_HOME=os.path.join(out, "cache"))
     s = Server(hpcdb, db, env=env)
     try:
         info = trace_info(s)
-        rows = len(info["rows"])
-        w = max(1, SLOW_MS // (DELAY_MS * rows))  # one statistics query per column, each row slowed down
+        w = SLOW_MS // DELAY_MS
 
         # a tree, a trace window's statistics (another slot) and a page file while the summary runs
         slow = Timed(s, summary(info, w, "test.summary"))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The snapshot an exported page answers its routes from, as one JSON object:
  *   "views": {"top-down": [[node, parent, name, [inc, exc per metric], file, line], ...], ...}
- *            (kept nodes, parents first; file and line in the top-down view when known)
+ *            (kept nodes, parents first; file and line when known, as /api/children gives them)
  *   "spread", "profile_names" (snapshot_spread.c),
  *   "info": what /api/info answers, over the metrics kept,
  *   "export": the limits and what was cut (also said in info's "access",
@@ -57,8 +57,7 @@ static int write_view(FILE *out, hpcdb_query *q, const snapshot_view *v, const h
     }
     fputc(']', out);
     uint32_t file, line;
-    if (v->view == HPCDB_QVIEW_TOP_DOWN && hpcdb_query_location(q, n, &file, &line) == 0 && file != HPCDB_NONE)
-      fprintf(out, ",%u,%u", file, line);
+    if (hpcdb_query_view_location(q, v->view, n, &file, &line) == 0 && file != HPCDB_NONE) fprintf(out, ",%u,%u", file, line);
     fputc(']', out);
   }
   fputc(']', out);

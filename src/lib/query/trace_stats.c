@@ -3,7 +3,6 @@
 #include <stdlib.h>
 
 #include "common/error.h"
-#include "common/failpoint.h"
 #include "query/trace_internal.h"
 
 static int by_time(const void *x, const void *y) {
@@ -26,11 +25,8 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
   trace_acc ac = {0};
   int rc = trace_keys(t, depth, filter ? filter->ctx_keep : NULL, &keys);
   if (rc == 0) rc = trace_acc_init(t, &ac, keys);
-  for (uint32_t r = 0; rc == 0 && r < rows; r++) {
-    failpoint_delay("trace-stats-row");
-    if ((rc = trace_check_cancel(filter)) == 0)
-      rc = trace_window_sum(t, &t->lines[trace_sel_row(filter, r)], t0, t1, &ac);
-  }
+  for (uint32_t r = 0; rc == 0 && r < rows; r++)
+    if ((rc = trace_check_cancel(filter)) == 0) rc = trace_window_sum(t, &t->lines[trace_sel_row(filter, r)], t0, t1, &ac);
   const uint64_t *ns = ac.ns;
   uint32_t count = 0;
   for (uint32_t s = 0; rc == 0 && s <= n_ctx; s++) count += ns[s] != 0;

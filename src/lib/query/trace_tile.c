@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/failpoint.h"
 #include "common/worker.h"
 #include "query/trace_internal.h"
 
@@ -144,13 +145,14 @@ static int tile_rows(tile_job *j) {
   row_cursor *cur = calloc(most ? most : 1, sizeof *cur);
   if (!cur) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   for (uint32_t r = j->r0; rc == 0 && r < j->r1; r++) {
-    if ((rc = trace_check_cancel(j->filter)) < 0) break;
     uint32_t m0 = (uint32_t)((uint64_t)j->count * r / j->h), m1 = (uint32_t)((uint64_t)j->count * (r + 1) / j->h);
     for (uint32_t m = m0; m < m1; m++) {
       uint32_t sel = j->first + m;
       cursor_start(t, &cur[m - m0], &t->lines[trace_sel_row(j->filter, sel)], j->level[sel - req->first], req->t0);
     }
     for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
+      failpoint_delay("trace-column");
+      if ((rc = trace_check_cancel(j->filter)) < 0) break;
       for (uint32_t i = 0; rc == 0 && i < m1 - m0; i++) rc = cursor_column(t, &cur[i], j->col[c], j->col[c + 1], &a);
       emit(j, &a, r, c);
     }
