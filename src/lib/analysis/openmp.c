@@ -211,7 +211,7 @@ static int move_values(attribution *a, uint32_t profile, const uint8_t *inclusiv
     free(t);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a profile's values");
   }
-  qsort(t, n, sizeof *t, by_cell);
+  if (n) qsort(t, n, sizeof *t, by_cell); /* t is NULL for a profile without values */
   uint32_t *ids = malloc((n + 1) * sizeof *ids);
   uint16_t *metrics = malloc((n + 1) * sizeof *metrics);
   double *values = malloc((n + 1) * sizeof *values);
