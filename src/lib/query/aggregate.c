@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "query/query_internal.h"
+#include "query/shown.h"
 
 typedef struct builder {
   agg_view *a;
@@ -65,6 +66,7 @@ static uint32_t flat_row(builder *b, const hpcdb_experiment *e, uint32_t i, uint
   while (n-- > 0 && row != HPCDB_NONE) {
     uint8_t lex = e->contexts[chain[n]].lexical_type;
     if (lex != HPCDB_LEX_LOOP && (lex != HPCDB_LEX_LINE || chain[n] != i)) continue; /* loops, and i's line */
+    if (query_hidden(e, chain[n], 0)) continue; /* no line: no row (query/shown.h), its cost stays above */
     query_context_name(e, chain[n], name, sizeof name);
     row = row_of(b, row, name);
     if (chain[n] == i) *opens = 0x1;
