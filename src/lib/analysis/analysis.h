@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "hpcdb/analysis.h"
+#include "common/atomic_dir.h"
 #include "common/hashmap.h"
 #include "hpcrun/hpcrun_file.h"
 #include "hpcrun/hpcrun_paths.h"
@@ -359,9 +360,11 @@ typedef struct analysis_values {
 } analysis_values;
 int analysis_run_values(analysis_values *v);
 
-/* hpcdb_openmp_attribute on the database analyze has just written; when it
- * fails the database is removed, since it is not the one asked for (a run
- * that fails leaves no output). */
-int analysis_openmp_output(const char *db, unsigned threads, unsigned write_flags);
+/* The last step of writing analyze's database: held->temp holds it whole as
+ * measured; its OpenMP regions placed (hpcdb_openmp_attribute) go to
+ * held->target, or the temporary is renamed there when there are none. Only
+ * the final database ever appears under the target's name; held is released
+ * either way. */
+int analysis_openmp_commit(hpcdb_atomic_dir *held, unsigned threads, unsigned write_flags);
 
 #endif

@@ -18,6 +18,7 @@
 #include "common/vec.h"
 #include "common/worker.h"
 #include "hpcrun/hpcrun_paths.h"
+#include "hpctk4/hpctk4_write.h"
 #include "model/model_build.h"
 
 #define MAX_WORKERS 64
@@ -707,6 +708,7 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   r.summary.all_stats = r.loops.all_stats = r.opt->all_stats;
   r.summary.loops = &r.loops;
   hpcrun_path_list files = {0};
+  hpcdb_atomic_dir held = {0}; /* the database written, before its OpenMP regions are placed */
   HPCDB_TRY(hpcrun_list_profiles(&files, measurements));
   int rc = 0;
   if (files.n == 0) {
@@ -746,16 +748,17 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
     if ((rc = summary_maker_init(&maker, r.opt->all_stats, r.exp->n_metrics)) < 0) goto done;
     maker.loops = &r.loops;
     hpcdb_hpctk4_stream_set_summary(r.stream, 0, summary_make, &maker);
-    rc = hpcdb_hpctk4_stream_finish(r.stream, r.exp);
+    rc = r.opt->openmp_raw ? hpcdb_hpctk4_stream_finish(r.stream, r.exp)
+                           : hpctk4_stream_finish_held(r.stream, r.exp, &held);
     r.stream = NULL;
     r.res->values += maker.n_values;
     summary_maker_free(&maker);
   } else if ((rc = summary_store(r.exp, &r.summary, n_ids)) == 0) {
     r.res->values += r.exp->profiles[0].n_values;
   }
-  if (rc == 0 && r.opt->output && !r.opt->openmp_raw)
-    rc = analysis_openmp_output(r.opt->output, r.opt->threads, r.opt->write_flags);
+  if (rc == 0 && held.temp) rc = analysis_openmp_commit(&held, r.opt->threads, r.opt->write_flags);
 done:
+  atomic_dir_abort(&held);
   hpcdb_hpctk4_stream_abort(r.stream);
   hpcrun_path_list_free(&files);
   unified_tree_free(&r.tree);

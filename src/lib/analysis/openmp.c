@@ -350,7 +350,7 @@ static int write_attributed(attribution *a, const char *db, unsigned threads, un
   if (rc == 0) rc = loop_partials(a, &loops);
   if (rc == 0 && (rc = summary_maker_init(&maker, loops.all_stats, a->exp->n_metrics)) == 0) made = 1;
   hpcdb_hpctk4_stream *s = NULL;
-  if (rc == 0) rc = hpcdb_hpctk4_stream_open(&s, db, write_flags | HPCDB_WRITE_FORCE);
+  if (rc == 0) rc = hpcdb_hpctk4_stream_open(&s, db, write_flags);
   if (rc == 0) {
     maker.loops = &loops;
     hpcdb_hpctk4_stream_set_threads(s, threads);
@@ -362,22 +362,24 @@ static int write_attributed(attribution *a, const char *db, unsigned threads, un
   return rc;
 }
 
-int hpcdb_openmp_attribute(const char *db, unsigned threads, unsigned write_flags, uint32_t *regions) {
+/* The regions of the database in src placed and written to dst; nothing is
+ * written when it has no OpenMP workers (*regions 0). */
+static int attribute(const char *src, const char *dst, unsigned threads, unsigned write_flags, uint32_t *regions) {
   *regions = 0;
   hpcdb_experiment *old;
-  HPCDB_TRY(hpcdb_read(&old, db));
+  HPCDB_TRY(hpcdb_read(&old, src));
   attribution a = {0};
   a.old = old;
   int rc = classify(&a);
   if (rc == 0 && a.n_workers > 0 && old->n_profiles && !(old->profiles[0].flags & HPCDB_PROFILE_SUMMARY))
-    rc = hpcdb_fail(HPCDB_EINVAL, "%s: no summary profile first: not a database hpcdb analyze wrote", db);
+    rc = hpcdb_fail(HPCDB_EINVAL, "%s: no summary profile first: not a database hpcdb analyze wrote", src);
   if (rc == 0 && a.n_workers > 0) {
     a.moved = calloc(old->n_contexts, 1);
     a.to = malloc((size_t)old->n_contexts * sizeof *a.to);
     rc = a.moved && a.to ? hpcdb_experiment_new(&a.exp) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     if (rc == 0) rc = copy_tables(&a);
     if (rc == 0) rc = build_tree(&a);
-    if (rc == 0) rc = write_attributed(&a, db, threads, write_flags);
+    if (rc == 0) rc = write_attributed(&a, dst, threads, write_flags);
     if (rc == 0) *regions = a.n_workers;
   }
   hpcdb_experiment_free(a.exp);
@@ -389,9 +391,15 @@ int hpcdb_openmp_attribute(const char *db, unsigned threads, unsigned write_flag
   return rc;
 }
 
-int analysis_openmp_output(const char *db, unsigned threads, unsigned write_flags) {
+int hpcdb_openmp_attribute(const char *db, unsigned threads, unsigned write_flags, uint32_t *regions) {
+  return attribute(db, db, threads, write_flags | HPCDB_WRITE_FORCE, regions);
+}
+
+int analysis_openmp_commit(hpcdb_atomic_dir *held, unsigned threads, unsigned write_flags) {
   uint32_t regions;
-  int rc = hpcdb_openmp_attribute(db, threads, write_flags, &regions);
-  if (rc < 0) atomic_remove_tree(db);
+  unsigned flags = (write_flags & ~HPCDB_WRITE_FORCE) | (held->replace ? HPCDB_WRITE_FORCE : 0);
+  int rc = attribute(held->temp, held->target, threads, flags, &regions);
+  if (rc == 0 && regions == 0) rc = atomic_dir_commit(held); /* as written: nothing to place */
+  atomic_dir_abort(held);
   return rc;
 }

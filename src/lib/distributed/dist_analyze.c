@@ -17,9 +17,10 @@
  *    values of its range (in profile order: the summary adds them as one
  *    process does) and writing its part (dist_values.c). The traces likewise.
  * 5. Rank 0 gathers the profiles' identities and writes the headers, footers,
- *    meta.db and metrics/ (dist_meta.c); the directory is renamed into place.
+ *    meta.db and metrics/ (dist_meta.c).
  * 6. Rank 0 places OpenMP workers' regions (hpcdb_openmp_attribute), as
- *    hpcdb_analyze does, unless --openmp raw.
+ *    hpcdb_analyze does, unless --openmp raw, writing the database under the
+ *    output's name; without regions to place the directory is renamed there.
  * Every step talks to the other ranks through dist_collectives.c. */
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +77,6 @@ int hpcdb_analyze_dist(const hpcdb_comm *comm, const char *measurements, const h
   if (rc == 0) rc = dist_finish(d);
   if (rc == 0) rc = dist_agree(d, dist_checkpoint(d, "meta"));
   if (rc == 0) rc = dist_output_commit(d);
-  if (rc == 0 && !options->openmp_raw) /* as hpcdb_analyze: rank 0 places the OpenMP regions */
-    rc = dist_agree(d, d->rank == 0 ? analysis_openmp_output(options->output, options->threads, options->write_flags) : 0);
   if (rc < 0) {
     dist_output_abort(d);
   } else {

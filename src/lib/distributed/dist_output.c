@@ -218,7 +218,12 @@ int dist_output_commit(dist_run *d) {
   if (d->rank == 0 && in_dir(owner, d->temp, OWNER) == 0) unlink(owner); /* not part of the database */
   if (d->rank == 0) {
     hpcdb_atomic_dir out = {strdup(d->opt->output), strdup(d->temp), (d->opt->write_flags & HPCDB_WRITE_FORCE) != 0};
-    rc = out.target && out.temp ? atomic_dir_commit(&out) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    if (!out.target || !out.temp)
+      rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    else if (d->opt->openmp_raw)
+      rc = atomic_dir_commit(&out);
+    else /* as hpcdb_analyze: the OpenMP regions placed before anything appears under the output's name */
+      rc = analysis_openmp_commit(&out, d->opt->threads, d->opt->write_flags);
     atomic_dir_abort(&out);
   }
   return dist_agree(d, rc);

@@ -124,6 +124,9 @@ int hpctk4_open_dir(hpcdb_atomic_dir *d, const char *dir, unsigned flags);
 /* exp's files written into temp, a fresh directory (d->temp), the value
  * files by w (NULL: the default). */
 int hpctk4_write_into(const hpcdb_experiment *exp, const char *temp, unsigned flags, const hpctk4_value_writers *w);
+/* hpcdb_hpctk4_stream_finish without the rename: the whole database is left
+ * in held->temp, for the caller to commit or abort (atomic_dir.h). */
+int hpctk4_stream_finish_held(hpcdb_hpctk4_stream *s, const hpcdb_experiment *exp, hpcdb_atomic_dir *held);
 
 /* ---- pieces for writers that place blocks themselves (the distributed analysis) ---- */
 

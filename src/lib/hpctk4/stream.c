@@ -410,6 +410,17 @@ int hpcdb_hpctk4_stream_finish(hpcdb_hpctk4_stream *s, const hpcdb_experiment *e
   return rc;
 }
 
+int hpctk4_stream_finish_held(hpcdb_hpctk4_stream *s, const hpcdb_experiment *exp, hpcdb_atomic_dir *held) {
+  hpctk4_value_writers w = {finish_profile, finish_cct, s, s->threads};
+  int rc = hpctk4_write_into(exp, s->out.temp, s->flags, &w);
+  if (rc == 0) { /* the temporary changes hands: the stream's abort leaves it */
+    *held = s->out;
+    s->out = (hpcdb_atomic_dir){0};
+  }
+  hpcdb_hpctk4_stream_abort(s);
+  return rc;
+}
+
 void hpcdb_hpctk4_stream_abort(hpcdb_hpctk4_stream *s) {
   if (!s) return;
   if (s->open) atomic_file_abort(&s->prof);
