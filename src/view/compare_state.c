@@ -20,9 +20,7 @@ static void drop_comparison(view_compare *vc) {
 static int same(const char *kept, const char *asked) { return kept ? asked && !strcmp(kept, asked) : !asked; }
 
 int view_compare_get(view_compare *vc, const view_db *dbs, const char *metric, const char *metric_b) {
-  if (!metric || !*metric) metric = dbs[0].metric;
   if (!metric_b || !*metric_b) metric_b = dbs[1].metric;
-  if (!metric) return HPCDB_EINVAL; /* never: the route resolves A's default before it asks */
   if (vc->cmp && same(vc->metric[0], metric) && same(vc->metric[1], metric_b)) return 0;
   drop_comparison(vc);
   char *names[2] = {strdup(metric), metric_b ? strdup(metric_b) : NULL};

@@ -18,11 +18,11 @@ typedef struct view_compare {
   int have_fn;
 } view_compare;
 
-/* The comparison of dbs[0] (A) and dbs[1] (B) for metric of A (NULL or "":
- * hpcdb view --metric's; the route resolves A's default) against metric_b of B
- * (NULL or "": --metric's, else the same or one documented as the same). 0,
- * or a negative hpcdb_status with the library's error (HPCDB_EINVAL: no such
- * metric on a side). */
+/* The comparison of dbs[0] (A) and dbs[1] (B) for metric of A (never NULL:
+ * the route resolves it) against metric_b of B (NULL or "": --metric's, else
+ * the same or one documented as the same). 0, HPCDB_ENOMEM, or a negative
+ * hpcdb_status with the library's error (HPCDB_EINVAL: no such metric on a
+ * side). */
 int view_compare_get(view_compare *vc, const struct view_db *dbs, const char *metric, const char *metric_b);
 /* The per-function rows of the comparison (bottom-up). */
 int view_compare_functions(view_compare *vc, const hpcdb_compare_functions **out);

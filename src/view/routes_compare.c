@@ -19,7 +19,9 @@ static int req_comparison(request *r, hpcdb_comparison **out) {
   if ((metric && strlen(metric) > 1024) || (metric_b && strlen(metric_b) > 1024))
     return req_error(r, 400, "metric: longer than 1024 characters");
   char def[1100];
-  if ((!metric || !*metric) && !r->dbs[0].metric) { /* A's default, as the page shows it: from A's query, under its lock */
+  if ((!metric || !*metric) && r->dbs[0].metric) {
+    metric = r->dbs[0].metric; /* hpcdb view --metric */
+  } else if (!metric || !*metric) { /* A's default, as the page shows it: from A's query, under its lock */
     hpcdb_qcolumn c;
     pthread_mutex_lock(r->query_lock);
     int rc = hpcdb_query_default_column(r->dbs[0].q, &c);
@@ -29,6 +31,7 @@ static int req_comparison(request *r, hpcdb_comparison **out) {
     metric = def;
   }
   int rc = view_compare_get(r->cmp, r->dbs, metric, metric_b);
+  if (rc == HPCDB_ENOMEM) return req_error(r, 503, "out of memory for the comparison");
   if (rc == HPCDB_EINVAL) return req_error(r, 400, "metric: %s", hpcdb_last_error());
   if (rc < 0) return req_error(r, 422, "%s", hpcdb_last_error());
   *out = r->cmp->cmp;

@@ -3,11 +3,13 @@
 // sees: the tables against `hpcdb report` (first 50 rows), sorting,
 // expanding, search, hot path, zoom, formula, source pane, distribution,
 // reload restoring the state; screenshots light and dark into OUTDIR.
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
 
 const [hpcdb, samples, out, makeWide] = process.argv.slice(2);
+mkdirSync(out, { recursive: true });
 let failed = 0;
 const check = (cond, what) => { if (!cond) { failed++; console.log(`FAILED: ${what}`); } };
 
@@ -115,7 +117,6 @@ async function openAll(page, view) {
 
 // The three tables of other samples (older formats, Cube) against report, every node open.
 async function otherSamples(browser) {
-  const { readdirSync, existsSync } = await import('node:fs');
   const paths = ['hpctoolkit-2022/ping-pong-mpi', 'hpctoolkit-legacy/cpi-mpi', 'hpctoolkit-v4/lmp-openmp']
     .map((p) => `${samples}/${p}`).filter(existsSync);
   if (existsSync(`${samples}/cube`))
@@ -164,7 +165,6 @@ async function columnsCheck(page) {
   check(root[1] === '-0.326' && root[3] === '325.975 ms', `the root shows both metrics: ${root.join(' | ')}`);
   await page.screenshot({ path: `${out}/columns-light.png` });
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
-  const { readFileSync } = await import('node:fs');
   const csv = readFileSync(await download.path(), 'utf8').split('\n');
   check(csv[0] === 'depth,context,name,"0 - ""CPUTIME (sec)""" inclusive,"0 - ""CPUTIME (sec)""" percent,"0 - ""CPUTIME (sec)""" exclusive,' +
         '"CPUTIME (sec)" inclusive,"CPUTIME (sec)" percent,"CPUTIME (sec)" exclusive' &&
@@ -473,7 +473,6 @@ async function main() {
     const firstShown = (await rows(page))[0];
     check(printed && printed.includes('<program root>') && firstShown.name === '<program root>', `the command prints the same root row: ${printed}`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
-    const { readFileSync } = await import('node:fs');
     const saved = readFileSync(await download.path(), 'utf8').split('\n');
     const open = (await rows(page)).length;
     check(saved[0] === 'depth,context,name,"""CPUTIME (sec)"" * 1000" inclusive,"""CPUTIME (sec)"" * 1000" percent,"""CPUTIME (sec)"" * 1000" exclusive' &&

@@ -9,10 +9,11 @@
 // Screenshots into OUTDIR. Every wait is on what the page shows.
 // Usage: node browser_compare.mjs HPCDB OUTDIR GEN_RUNS
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { serve as serveWith, launch, check, finish } from './harness.mjs';
 
 const [hpcdb, out, genRuns] = process.argv.slice(2);
+mkdirSync(out, { recursive: true });
 const serve = (...paths) => serveWith(hpcdb, ...paths);
 
 // hpcdb compare --csv's rows by name (top-down: the path): numbers as written

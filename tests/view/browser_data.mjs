@@ -8,10 +8,11 @@
 // screenshots into OUTDIR. Usage: node browser_data.mjs HPCDB SAMPLES OUTDIR
 import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const [hpcdb, samples, out] = process.argv.slice(2);
+mkdirSync(out, { recursive: true });
 const v4 = `${samples}/hpctoolkit-v4`;
 let failed = 0;
 const check = (cond, what) => { if (!cond) { failed++; console.log(`FAILED: ${what}`); } };

@@ -6,11 +6,12 @@
 // into OUTDIR.
 // usage: node browser_server.mjs HPCDB SAMPLES OUTDIR
 import { spawn } from 'node:child_process';
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
 
 const [hpcdb, samples, out] = process.argv.slice(2);
+mkdirSync(out, { recursive: true });
 let failed = 0;
 const check = (cond, what) => { if (!cond) { failed++; console.log(`FAILED: ${what}`); } };
 

@@ -6,10 +6,12 @@
 // metric it opens on, derived metrics, and an HPCToolkit database compared
 // with a Score-P file. Screenshots into OUTDIR.
 // Usage: node browser_ui.mjs HPCDB SAMPLES OUTDIR MAKE_METRICS_DB
+import { mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { serve as serveWith, launch, check, finish } from './harness.mjs';
 
 const [hpcdb, samples, out, makeMetrics] = process.argv.slice(2);
+mkdirSync(out, { recursive: true });
 const serve = (...args) => serveWith(hpcdb, ...args);
 const cpi = `${samples}/hpctoolkit-v4/cpi-mpi`, scorep = `${samples}/cube/scorep-cpi.cubex`;
 const idle = (page) => page.waitForFunction(() => /rows · \d+ ms$/.test(document.querySelector('#status').textContent));

@@ -27,23 +27,23 @@ if(Python3_Interpreter_FOUND)
 endif()
 # the link with access, the Timeline link, an empty trace.db, a reader's warnings
 add_test(NAME view/browser-server
-         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser_server.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh browser_server.mjs $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/screenshots/view-server)
 set_tests_properties(view/browser-server PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME view/browser
-         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh browser.mjs $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/view/browser $<TARGET_FILE:make_wide_db>)
 set_tests_properties(view/browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # the numbers taken out of the page: CSV, no -0, the flat view's modules, Find, Hide's modes
 add_test(NAME view/browser-data
-         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh browser_data.mjs $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/view/browser-data)
-set_tests_properties(view/browser-data PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "HPCDB_BROWSER_SCRIPT=browser_data.mjs")
+set_tests_properties(view/browser-data PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # issue 36's workflows: panes, columns, metrics, HPCToolkit against Score-P
 add_test(NAME view/browser-ui
-         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh browser_ui.mjs $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}
                  ${PROJECT_BINARY_DIR}/test-output/view/browser-ui $<TARGET_FILE:make_metrics_db>)
-set_tests_properties(view/browser-ui PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "HPCDB_BROWSER_SCRIPT=browser_ui.mjs")
+set_tests_properties(view/browser-ui PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # the command line: --help and the option parser's refusals (tests/cli/run_case.sh's status form)
 add_test(NAME view/help COMMAND $<TARGET_FILE:hpcdb> view --help)
 foreach(bad "--port;70000;x" "--port;x;y" "--port;1;--port;2;x" "--frob;x" "a;b;c")
@@ -53,7 +53,7 @@ foreach(bad "--port;70000;x" "--port;x;y" "--port;1;--port;2;x" "--frob;x" "a;b;
 endforeach()
 # hpcdb view A B: the comparison page against hpcdb compare --csv on gen_runs' pair
 add_test(NAME view/browser-compare
-         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser_compare.sh $<TARGET_FILE:hpcdb>
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh browser_compare.mjs $<TARGET_FILE:hpcdb>
                  ${PROJECT_BINARY_DIR}/test-output/view/browser-compare $<TARGET_FILE:compare_gen_runs>)
 set_tests_properties(view/browser-compare PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # `make check` must run the browser tests, not skip them (it installs what they need)
