@@ -42,6 +42,29 @@ static int with_yaml(const char *dir, const char *text, hpcdb_metric_list *l, co
   return hpcdb_metric_list_read(l, e, dir);
 }
 
+/* Aliases reach one node many times: a huge mapping looked at by every entry,
+ * a long name copied for every visit. Both end in a clear error, quickly. */
+static void hostile_yaml(const char *dir, const hpcdb_experiment *e) {
+  size_t keys = 300000, cap = keys * 16 + 4096 + (2u << 20);
+  char *text = malloc(cap);
+  CHECK(text != NULL);
+  size_t n = (size_t)snprintf(text, cap, "big: &big\n");
+  for (size_t k = 0; k < keys; k++) n += (size_t)snprintf(text + n, cap - n, "  k%zu: v\n", k);
+  n += (size_t)snprintf(text + n, cap - n, "roots: &r\n");
+  for (int k = 0; k < 40; k++) n += (size_t)snprintf(text + n, cap - n, "  - *big\n");
+  hpcdb_metric_list l;
+  CHECK(with_yaml(dir, text, &l, e) == HPCDB_ECORRUPT);
+  CHECK(strstr(hpcdb_last_error(), "keys to look at") != NULL);
+  /* a 1 MB name under an entry whose children are the roots again */
+  n = (size_t)snprintf(text, cap, "roots: &r\n  - name: ");
+  memset(text + n, 'x', 1u << 20);
+  n += 1u << 20;
+  snprintf(text + n, cap - n, "\n    children: *r\n  - children: *r\n");
+  CHECK(with_yaml(dir, text, &l, e) == HPCDB_ECORRUPT);
+  CHECK(strstr(hpcdb_last_error(), "names and descriptions over") != NULL);
+  free(text);
+}
+
 static void written_yaml(void) {
   hpcdb_experiment *e;
   hpcdb_metric_list l;
@@ -62,6 +85,7 @@ static void written_yaml(void) {
                      &l, e));
   CHECK(l.n == 1);
   hpcdb_metric_list_free(&l);
+  hostile_yaml(dir, e);
   CHECK_RC(hpcdb_metric_list_read(&l, e, NULL));
   CHECK(l.n == 1 && l.entries[0].metric == 0 && l.entries[0].group == NULL);
   hpcdb_metric_list_free(&l);
