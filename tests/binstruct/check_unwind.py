@@ -157,7 +157,9 @@ def case_stripped(hpcdb, out, source):
             fail(f"{name} at 0x{entry:x}: no procedure there in the stripped binary")
         elif other[1] != ext:
             fail(f"{name} at 0x{entry:x}: extent {ext} with DWARF, {other[1]} stripped ({other[0]})")
-        elif not other[0].startswith(f"<unknown procedure> 0x{entry:x} ["):
+        elif name.startswith("main") and not other[0].startswith("main ["):
+            fail(f"{name} at 0x{entry:x}: named {other[0]} in the stripped binary, not main (from the entry point)")
+        elif not name.startswith("main") and not other[0].startswith(f"<unknown procedure> 0x{entry:x} ["):
             fail(f"{name} at 0x{entry:x}: named {other[0]} in the stripped binary")
     print(f"{len(entries)} functions DWARF describes: the same entries and extents stripped")
     if "spin" not in entries:

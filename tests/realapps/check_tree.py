@@ -5,6 +5,7 @@ usage: check_tree.py HPCDB DB CHECK...
   hot=NAME[|ALT][,NAME]@N   for each NAME, a function whose name holds it (or ALT) is among the N
                             largest by exclusive value (bottom-up view, inlined calls folded)
   has=NAME[,NAME]           a function whose name holds NAME has samples (bottom-up view)
+  named=NAME                a row of the top-down view is named exactly NAME
   no-address=P              no function of P% or more exclusive is named module+0xOFFSET
   no-line-zero              no row of the default top-down view is a line 0 or a loop without a line
   region=REGION@CALLER      every top-down row named REGION (an outlined OpenMP region) has CALLER on
@@ -70,6 +71,10 @@ for check in checks:
         for name in arg.split(","):
             if not any(name in f for f in names):
                 fail("no function or caller named %s" % name)
+    elif kind == "named":
+        _, rs = rows(db)
+        if arg not in {r["name"] for r in rs}:
+            fail("no row of the top-down view is named exactly %s" % arg)
     elif kind == "no-address":
         total, funcs = bottom_up(db)
         bad = [f for f in funcs if re.fullmatch(r"\S+\+0x[0-9a-f]+", f) and funcs[f] >= float(arg) / 100 * total]

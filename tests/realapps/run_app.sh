@@ -84,7 +84,7 @@ cxx | cxx-debuglink | stripped)
   "$hpcdb" record -o m ./app 400 || fail "record"
   pipeline
   if [ "$case" = stripped ]; then
-    check db no-address=1
+    check db no-address=1 "named=main [app]" # main found from the entry point, as debuggers find it
   else
     # the exceptions' cost is the unwinder's (libgcc_s), reached from checked_step
     check db "hot=Grid<double>::relax,norm_of<double>@8" "has=checked_step,run_steps,_Unwind_" demangled \
@@ -140,7 +140,7 @@ EOF
   OMP_NUM_THREADS=1 timeout 600 "${mpirun[@]}" "$hpcdb" record -o m lmp -in in.melt -log none -screen none ||
     fail "record lmp under mpirun"
   pipeline
-  check db "hot=PairLJCut::compute,mca_btl|opal_progress|ompi_@8" demangled no-line-zero no-address=1 ;;
+  check db "hot=PairLJCut::compute,mca_btl|opal_progress|ompi_@8" demangled no-line-zero no-address=1 "named=main [lmp]" ;;
 hpcc)
   command -v hpcc > /dev/null || skip "no hpcc (Debian hpcc)"
   command -v mpirun > /dev/null || skip "no mpirun (Debian openmpi-bin)"
@@ -186,7 +186,7 @@ EOF
   pipeline
   # 2 ranks on 2 shared cores: MPI progress (RandomAccess's MPI_Test loops) comes first; dgemm_
   # (HPL, DGEMM) among the next
-  check db "hot=opal_progress|mca_btl,dgemm_@12" demangled no-line-zero no-address=1 ;;
+  check db "hot=opal_progress|mca_btl,dgemm_@12" demangled no-line-zero no-address=1 "named=main [hpcc]" ;;
 *) fail "unknown case $case" ;;
 esac
 echo "PASS: $case"

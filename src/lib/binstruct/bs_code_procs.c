@@ -166,15 +166,17 @@ static int in_plt(const bs_binary *b, uint64_t lo, uint64_t hi) {
 }
 
 static int add_frames(bs_code_procs *out, const bs_binary *b, const bs_symbol *syms, size_t n_syms,
-                      const bs_frame *fr, size_t n_fr, draft **d, uint64_t *n, uint64_t *cap) {
+                      const bs_frame *fr, size_t n_fr, uint64_t main_at, draft **d, uint64_t *n, uint64_t *cap) {
   uint64_t end = 0; /* of the last FDE taken: of FDEs that overlap (damaged tables), the first */
   for (size_t i = 0; i < n_fr; i++) {
     if (fr[i].lo < end || overlaps_symbol(syms, n_syms, fr[i].lo, fr[i].hi) || in_plt(b, fr[i].lo, fr[i].hi)) continue;
     end = fr[i].hi;
     char name[64], link[64];
     bs_unknown_proc_names(fr[i].lo, name, link);
-    char *nm = arena_strndup(&out->names, name, strlen(name)), *ln = arena_strndup(&out->names, link, strlen(link));
-    if (!nm || !ln) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    int is_main = fr[i].lo == main_at && fr[i].entry; /* a symbol's name: no link name */
+    char *nm = arena_strndup(&out->names, is_main ? "main" : name, strlen(is_main ? "main" : name));
+    char *ln = is_main ? NULL : arena_strndup(&out->names, link, strlen(link));
+    if (!nm || (!is_main && !ln)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     HPCDB_TRY(VEC_RESERVE(d, cap, *n + 1));
     (*d)[(*n)++] = (draft){fr[i].lo, fr[i].hi, nm, ln, fr[i].entry ? -1 : -2};
     out->fragments += !fr[i].entry;
@@ -218,7 +220,7 @@ int bs_code_procs_read(const bs_binary *b, bs_decoder *dec, bs_code_procs *out) 
   out->frames = n_fr;
   if (rc == 0) rc = VEC_RESERVE(&d, &cap, n_syms + 1);
   for (size_t i = 0; rc == 0 && i < n_syms; i++) d[n++] = (draft){syms[i].addr, syms[i].addr + syms[i].size, syms[i].name, NULL, -1};
-  if (rc == 0) rc = add_frames(out, b, syms, n_syms, fr, n_fr, &d, &n, &cap);
+  if (rc == 0) rc = add_frames(out, b, syms, n_syms, fr, n_fr, bs_entry_main(b, dec), &d, &n, &cap);
   if (rc == 0 && n > 1) qsort(d, n, sizeof *d, draft_cmp);
   if (rc == 0) rc = join_fragments(b, dec, d, n, &out->joined);
   if (rc == 0) rc = lay_out(out, d, n);

@@ -36,13 +36,16 @@ typedef struct bs_code_procs {
 
 /* Symbols (bs_symbols_read), then each FDE entry no symbol overlaps as
  * "<unknown procedure> 0xADDR" (link "targADDR", as hpcstruct names the
- * procedures it finds without symbols), and each fragment joined to the
+ * procedures it finds without symbols; "main" for bs_entry_main's), and each fragment joined to the
  * procedure its code jumps back into (d NULL, or none found: a procedure of
  * its own). */
 int bs_code_procs_read(const bs_binary *b, bs_decoder *d, bs_code_procs *out);
 void bs_code_procs_free(bs_code_procs *p);
 /* Adds procedure i to u as a function declared in file. */
 int bs_code_proc_add(bs_unit *u, const bs_code_procs *p, size_t i, const char *file);
+/* main's address in a stripped x86-64 executable, from what its entry point
+ * (glibc's _start) hands __libc_start_main; 0 when not found. */
+uint64_t bs_entry_main(const bs_binary *b, bs_decoder *dec);
 /* hpcstruct's names of a procedure known only by its address. */
 void bs_unknown_proc_names(uint64_t addr, char name[64], char link[64]);
 
