@@ -27,6 +27,26 @@ static void source_free(hpcdb_source *s) {
   free(s);
 }
 
+/* The formats read lazily: their own query source answers each request from
+ * the files; every other format is read into the model whole. This table is
+ * the one place that choice is made (the formats' registry lives below the
+ * query layer and cannot point up to it). */
+static const struct {
+  hpcdb_format format;
+  int (*open)(hpcdb_source *out, const char *path);
+} lazy_sources[] = {
+    {HPCDB_FORMAT_HPCTK4_DIR, query_source_db},
+    {HPCDB_FORMAT_CUBE, query_source_cube},
+};
+
+static int open_loaded(hpcdb_source *s, const char *path, const hpcdb_read_options *load) {
+  hpcdb_experiment *exp;
+  int rc = hpcdb_read_opts(&exp, path, load);
+  if (rc == 0 && (rc = query_source_model(&s->q, exp, 1)) < 0) hpcdb_experiment_free(exp);
+  s->extra.profile = query_source_model_profile;
+  return rc;
+}
+
 int hpcdb_source_open(hpcdb_source **out, const char *path, const hpcdb_read_options *load) {
   *out = NULL;
   hpcdb_format f;
@@ -35,17 +55,9 @@ int hpcdb_source_open(hpcdb_source **out, const char *path, const hpcdb_read_opt
   if (!s) return HPCDB_ENOMEM;
   s->format = f;
   int rc = (s->path = strdup(path)) ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  if (rc < 0) {
-  } else if (f == HPCDB_FORMAT_HPCTK4_DIR) {
-    rc = query_source_db(s, path);
-  } else if (f == HPCDB_FORMAT_CUBE) {
-    rc = query_source_cube(s, path);
-  } else {
-    hpcdb_experiment *exp;
-    rc = hpcdb_read_opts(&exp, path, load);
-    if (rc == 0 && (rc = query_source_model(&s->q, exp, 1)) < 0) hpcdb_experiment_free(exp);
-    s->extra.profile = query_source_model_profile;
-  }
+  size_t k = 0, n = sizeof lazy_sources / sizeof *lazy_sources;
+  while (k < n && lazy_sources[k].format != f) k++;
+  if (rc == 0) rc = k < n ? lazy_sources[k].open(s, path) : open_loaded(s, path, load);
   if (rc < 0) {
     source_free(s);
     return rc;
