@@ -117,3 +117,20 @@ uint32_t trace_n_selected(const trace_call *c) {
   return c->filter.rows ? c->filter.n_rows : i.n_rows;
 }
 
+
+/* 'first' and 'count': the selected rows narrowed to [first, first + count)
+ * (the page's vertical zoom); absent, every selected row. */
+int trace_arg_range(trace_call *c) {
+  uint32_t sel = trace_n_selected(c);
+  uint64_t first, count;
+  if (trace_arg_u64(c, "first", 0, sel, &first) < 0 || trace_arg_u64(c, "count", sel - first, sel - first, &count) < 0) return -1;
+  if (first == 0 && count == sel) return 0;
+  if (count == 0) return trace_fail(c, 400, "argument 'count' is at least 1");
+  if (!c->filter.rows) { /* every row, in the trace's order */
+    if (!(c->rows = malloc(sel * sizeof *c->rows))) return trace_fail(c, 500, "out of memory");
+    for (uint32_t r = 0; r < sel; r++) c->rows[r] = r;
+  }
+  c->filter.rows = c->rows + first;
+  c->filter.n_rows = (uint32_t)count;
+  return 0;
+}

@@ -33,6 +33,8 @@ int trace_arg_depth(trace_call *c, uint32_t *depth);
 /* The filters of 'rows' (identity pattern), 'ctx' (glob) and 'order'
  * ("identity": rows sorted by their profiles' identities) into c->filter. */
 int trace_arg_filter(trace_call *c);
+/* 'first', 'count': the selected rows narrowed to that range (after trace_arg_filter). */
+int trace_arg_range(trace_call *c);
 /* How many rows the filter selects. */
 uint32_t trace_n_selected(const trace_call *c);
 

@@ -44,19 +44,17 @@ static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, 
 }
 
 int route_trace_tile(trace_call *c) {
-  uint64_t t0, t1, w, h, first, count;
+  uint64_t t0, t1, w, h;
   uint32_t depth;
   if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 || trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
       trace_arg_u64(c, "w", UINT64_MAX, TRACE_MAX_WIDTH, &w) < 0 || trace_arg_u64(c, "h", UINT64_MAX, TRACE_MAX_HEIGHT, &h) < 0 ||
-      trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0)
+      trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0 || trace_arg_range(c) < 0)
     return -1;
-  uint32_t sel = trace_n_selected(c);
-  if (trace_arg_u64(c, "first", 0, sel, &first) < 0 || trace_arg_u64(c, "count", sel - first, sel - first, &count) < 0) return -1;
   if (w * h > TRACE_MAX_CELLS) return trace_fail(c, 400, "a tile has at most %u cells", TRACE_MAX_CELLS);
   if (w == 0 || h == 0 || t1 <= t0 || t1 - t0 < w)
     return trace_fail(c, 400, "a tile needs w, h >= 1 and t1 - t0 >= w (one ns per column at most)");
   hpcdb_tile_scale scale;
-  hpcdb_tile_request req = {(uint32_t)first, (uint32_t)count, t0, t1, (uint32_t)w, (uint32_t)h, depth, NULL, &scale};
+  hpcdb_tile_request req = {0, trace_n_selected(c), t0, t1, (uint32_t)w, (uint32_t)h, depth, NULL, &scale};
   hpcdb_tile_cell *cells = malloc(w * h * sizeof *cells);
   uint32_t hh;
   if (!cells) return trace_fail(c, 500, "out of memory");
@@ -79,7 +77,7 @@ int route_trace_stats(trace_call *c) {
   uint32_t depth, n;
   hpcdb_trace_share *sh;
   if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 || trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
-      trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0)
+      trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0 || trace_arg_range(c) < 0)
     return -1;
   int rc = hpcdb_trace_stats(c->v->set, &c->filter, t0, t1, depth, &sh, &n, &total);
   if (rc < 0) return trace_fail_query(c, rc, 400);
@@ -103,7 +101,8 @@ int route_trace_summary(trace_call *c) {
   uint64_t t0, t1, w;
   uint32_t depth;
   if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 || trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
-      trace_arg_u64(c, "w", UINT64_MAX, 2048, &w) < 0 || trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0)
+      trace_arg_u64(c, "w", UINT64_MAX, 2048, &w) < 0 || trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0 ||
+      trace_arg_range(c) < 0)
     return -1;
   if (w == 0 || t1 <= t0 || t1 - t0 < w) return trace_fail(c, 400, "a summary needs w >= 1 and t1 - t0 >= w");
   hpcdb_tile_scale scale;

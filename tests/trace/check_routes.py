@@ -106,6 +106,18 @@ def main():
         s = json.loads(body)
         total, shares = ref.stats(list(range(13)), t0, t1, 2, None)
         expect(st == 200 and s['total_ns'] == total and [tuple(x) for x in s['shares']] == shares, 'stats equal the reference')
+        # the page's vertical zoom: statistics and summary of rows 3..8 only
+        st, _, body = get(base, '/api/trace/stats?t0=%d&t1=%d&depth=2&first=3&count=6' % (t0, t1))
+        s = json.loads(body)
+        total, shares = ref.stats(list(range(3, 9)), t0, t1, 2, None)
+        expect(st == 200 and s['total_ns'] == total and [tuple(x) for x in s['shares']] == shares,
+               'stats of rows 3..8 (first=3&count=6) equal the reference')
+        st, _, body = get(base, '/api/trace/summary?t0=%d&t1=%d&w=10&depth=2&first=3&count=6' % (t0, t1))
+        cols = json.loads(body)['columns']
+        col0 = ref.stats(list(range(3, 9)), t0, t0 + (t1 - t0) // 10, 2, None)
+        expect(st == 200 and len(cols) == 10 and cols[0]['total_ns'] == col0[0], 'summary of rows 3..8: exact totals')
+        st, _, body = get(base, '/api/trace/stats?t0=%d&t1=%d&first=3&count=0' % (t0, t1))
+        expect(st == 400 and 'count' in json.loads(body)['error'], 'stats of no rows: 400')
         st, _, body = get(base, '/api/trace/at?row=2&t=%d' % (t0 + 5000))
         a = json.loads(body)
         idx, path = ref.path_at(2, t0 + 5000)
