@@ -12,4 +12,4 @@ for d in "$here" "$here/../view"; do
 done
 [ -n "${PLAYWRIGHT_DIR:-}" ] || { echo "skipped: playwright-core is not installed (npm ci in tests/trace, or scripts/deps.sh --browser)"; exit 77; }
 mkdir -p "$5"
-exec node "$here/browser.mjs" "$@"
+exec node "$here/${HPCDB_BROWSER_SCRIPT:-browser.mjs}" "$@"

@@ -55,6 +55,12 @@ trace_cli(gen-window-depth3 ${TRACE_OUT}/gen --depth 3 --window 1700000000000100
 trace_cli(gen-gpu-depth2 ${TRACE_OUT}/gen --depth 2 --profiles GPUSTREAM)
 trace_cli(gen-mpi ${TRACE_OUT}/gen --depth 3 --contexts MPI_*)
 
+# The page's pure logic (undo/redo, row labels, kept colours, SVG) under Node.
+find_program(HPCDB_NODE node)
+if(HPCDB_NODE)
+  add_test(NAME trace/page-logic COMMAND ${HPCDB_NODE} ${TRACE_DIR}/page_logic.mjs ${PROJECT_SOURCE_DIR}/src/lib/page/assets/trace)
+endif()
+
 # The timeline in the browser: the trace routes and page served by a test
 # server (until hpcdb view registers them), driven by playwright-core.
 pkg_check_modules(TRACE_MHD IMPORTED_TARGET libmicrohttpd)
@@ -79,6 +85,15 @@ if(TRACE_MHD_FOUND)
                    ${TRACE_OUT}/gen-dense)
   set_tests_properties(trace/browser PROPERTIES FIXTURES_REQUIRED "trace_gen;trace_gen_dense" SKIP_RETURN_CODE 77 TIMEOUT 240
                        ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache")
+  # navigating as an hpcviewer user: aligned views, crosshair, tree links, labels, vertical zoom, redo, colours, PNG/SVG
+  add_test(NAME trace/generate-many-rows
+           COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen-many' && mkdir -p '${TRACE_OUT}' && $<TARGET_FILE:gen_trace_db> --profiles 300 --events 60 --period 1000 -o '${TRACE_OUT}/gen-many'")
+  set_tests_properties(trace/generate-many-rows PROPERTIES FIXTURES_SETUP trace_gen_many)
+  add_test(NAME trace/browser-nav
+           COMMAND ${TRACE_DIR}/browser.sh $<TARGET_FILE:hpcdb> ${TRACE_OUT}/gen ${TRACE_OUT}/gen-many
+                   ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/ping-pong-mpi ${PROJECT_BINARY_DIR}/screenshots/trace-nav)
+  set_tests_properties(trace/browser-nav PROPERTIES FIXTURES_REQUIRED "trace_gen;trace_gen_many" SKIP_RETURN_CODE 77 TIMEOUT 240
+                       ENVIRONMENT "XDG_CACHE_HOME=${TRACE_OUT}/xdg-cache;HPCDB_BROWSER_SCRIPT=browser_nav.mjs")
   # the same page served by hpcdb view itself (token, cookie, /assets/trace/)
   add_test(NAME trace/browser-view
            COMMAND ${TRACE_DIR}/browser.sh $<TARGET_FILE:hpcdb> $<TARGET_FILE:hpcdb>

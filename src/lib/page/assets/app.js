@@ -11,6 +11,7 @@ import { showGroups } from './groups.js';
 import { splitter } from './split.js';
 import { fillMetrics, descriptions } from './metriclist.js';
 import { parseDefinition, checkFormat, derivedList, derivedOf, specOf, addDerived } from './derived.js';
+import { contextLink } from './link.js';
 
 const $ = (s) => document.querySelector(s);
 const state = load();
@@ -43,7 +44,11 @@ async function refresh() {
   } catch (e) { status(`Error: ${e.message}`); }
 }
 
-function select(row) {
+// the timeline's tab and this one: a node selected here is highlighted there (top-down nodes are contexts)
+const timeline = contextLink('tree', showContext);
+
+function select(row, fromTimeline) {
+  if (!fromTimeline && state.view === 'top-down') timeline.send(row.node);
   state.sel = String(row.node);
   save(state);
   for (const tr of document.querySelectorAll('#tree tr.selected')) tr.classList.remove('selected');
@@ -91,18 +96,32 @@ async function hotPath() {
   selectNode(r.path[r.path.length - 1]);
 }
 
-function selectNode(node) { pick(tree.indexOf(node)); }
+function selectNode(node, fromTimeline) { return pick(tree.indexOf(node), fromTimeline); }
 
 // Row i of the open rows: scrolled into the window and selected (its page fetched first when it is not yet).
-async function pick(i) {
+async function pick(i, fromTimeline) {
   if (i < 0 || i >= tree.visible.length) return;
   tree.reveal(i);
   const v = tree.visible[i];
-  if (v.row) select(v.row);
+  if (v.row) select(v.row, fromTimeline);
   else {
     await tree.fetch([v]);
-    if (tree.visible[i] && tree.visible[i].row) select(tree.visible[i].row);
+    if (tree.visible[i] && tree.visible[i].row) select(tree.visible[i].row, fromTimeline);
   }
+}
+
+// A context clicked in the timeline: selected in the top-down view, its ancestors opened (out of a zoom
+// that hides it).
+async function showContext(ctx) {
+  try {
+    const { path } = await get('path', { view: 'top-down', node: ctx });
+    if (state.view !== 'top-down') { Object.assign(state, { view: 'top-down', flat: '0' }); clearPanes(); }
+    if (!path.includes(Number(state.zoom))) state.zoom = '0';
+    for (const n of path.slice(1)) state.open.add(String(n));
+    tree.reset();
+    await refresh();
+    await selectNode(ctx, true);
+  } catch (e) { status(`Timeline: ${e.message}`); }
 }
 
 async function search(text) {

@@ -1,45 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 // The trace view: a timeline of every profile drawn from the server's exact
-// tiles (one canvas pixel per tile cell), with a mini-map, a depth view of
-// one profile, a summary (shares per time column), statistics of the
-// visible window and the calling path at a clicked point. Times travel as
-// decimal strings (they exceed 2^53); the page keeps times relative to the
-// run's first timestamp as Numbers.
+// tiles (one canvas pixel per tile cell), with a mini-map, and under it, on
+// the same time axis, the depth view of the clicked profile and the summary
+// (shares per time column); beside it the statistics of the window and the
+// calling path at the click. Times travel as decimal strings (they exceed
+// 2^53); the page keeps times relative to the run's first timestamp as Numbers.
+import { decodeTile, scaleText, fmtNs } from './tile.js';
+import { History } from './history.js';
+import { rowLabels } from './labels.js';
+import { Palette, EMPTY, GREY, hex } from './palette.js';
+import { tileRects, svg, draw, download } from './picture.js';
+import { contextLink } from '../link.js';
+import { timeLane } from './pointer.js';
 
-const EMPTY = 0xffffffff, GREY = 0xfffffffe;
-
-// "HTL2": the header, the tile's scale (how its coarse rows were summed), the runs
-export function decodeTile(buf) {
-  const v = new DataView(buf);
-  if (v.getUint32(0, true) !== 0x324c5448) throw new Error('not a tile');
-  const w = v.getUint32(4, true), h = v.getUint32(8, true), runs = v.getUint32(12, true);
-  const scale = { coarseRows: v.getUint32(16, true), eventsMin: Number(v.getBigUint64(32, true)),
-    eventsMax: Number(v.getBigUint64(40, true)), bucketNs: Number(v.getBigUint64(48, true)) };
-  const ctx = new Uint32Array(w * h), share = new Uint8Array(w * h), count = new Uint8Array(w * h);
-  let at = 0;
-  for (let i = 0, p = 56; i < runs; i++, p += 8) {
-    const len = v.getUint16(p, true), s = v.getUint8(p + 2), n = v.getUint8(p + 3), c = v.getUint32(p + 4, true);
-    ctx.fill(c, at, at + len); share.fill(s, at, at + len); count.fill(n, at, at + len);
-    at += len;
-  }
-  return { w, h, ctx, share, count, scale };
-}
-
-// What a cell means at this zoom (docs/trace.md): whole buckets of the index where rows are dense enough
-export function scaleText(scale, rows) {
-  if (!scale.coarseRows) return 'each cell: exact per pixel';
-  const events = scale.eventsMin === scale.eventsMax ? `${scale.eventsMin}` : `${scale.eventsMin}–${scale.eventsMax}`;
-  const rest = scale.coarseRows < rows ? `; ${rows - scale.coarseRows} sparser rows exact per pixel` : '';
-  return `each cell: whole buckets of ${events} events (≈ ${fmtNs(scale.bucketNs)} each)${rest}`;
-}
-
-export function colour(c) {
-  if (c === 0) return [232, 232, 232];
-  if (c === GREY) return [176, 176, 176];
-  const h = (c * 137.508) % 360, s = 0.6, l = 0.52;
-  const f = (n) => { const k = (n + h / 30) % 12; return l - s * Math.min(l, 1 - l) * Math.max(-1, Math.min(k - 3, 9 - k, 1)); };
-  return [f(0) * 255, f(8) * 255, f(4) * 255].map(Math.round);
-}
+const TRACE_MAX_WIDTH = 8192, TRACE_MAX_HEIGHT = 4096, LABEL_PX = 12;
 
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
@@ -50,8 +24,10 @@ function el(tag, attrs = {}, ...kids) {
 
 export class TraceView {
   constructor(root, base) {
-    this.root = root; this.base = base; this.undo = []; this.pending = {}; this.draws = 0; this.highlight = null;
+    this.root = root; this.base = base; this.history = new History(); this.pending = {}; this.draws = 0; this.highlight = null;
     this.page = Math.random().toString(36).slice(2, 10); // with the kind of request: the server cancels a superseded one
+    this.palette = new Palette((c) => this.label(c), localStorage);
+    this.link = contextLink('trace', (c) => this.showContext(c));
     this.build();
     this.load().catch((e) => this.status('error: ' + e.message));
   }
@@ -63,36 +39,53 @@ export class TraceView {
       el('option', { value: 'frames' }, 'procedure frames'), el('option', { value: 'all' }, 'all scopes'));
     this.rowsIn = el('input', { type: 'text', placeholder: 'profiles: RANK=0-3', 'data-test': 'rows' });
     this.ctxIn = el('input', { type: 'text', placeholder: 'contexts: MPI_*', 'data-test': 'ctx' });
-    const btn = (label, fn, test) => { const b = el('button', { 'data-test': test }, label); b.onclick = fn; return b; };
+    const btn = (label, fn, test, title) => { const b = el('button', { 'data-test': test, title }, label); b.onclick = fn; return b; };
+    this.undoBtn = btn('Undo', () => this.step('undo'), 'undo', 'back to the previous view (u, Ctrl+Z)');
+    this.redoBtn = btn('Redo', () => this.step('redo'), 'redo', 'forward again to the view undone (y, Ctrl+Y)');
     r.append(el('div', { class: 'bar' },
       btn('Zoom in', () => this.zoomBy(0.5), 'zoom-in'), btn('Zoom out', () => this.zoomBy(2), 'zoom-out'),
-      btn('Undo zoom', () => this.popUndo(), 'undo'), btn('Whole run', () => this.reset(), 'reset'),
-      el('label', {}, 'depth ', this.depthSel), el('label', {}, ' in ', this.scopesSel), this.rowsIn, this.ctxIn, btn('Filter', () => this.refilter(), 'filter')));
+      btn('Rows in', () => this.zoomRows(0.5), 'rows-in', 'half as many profiles, around the middle ones (or shift-drag a rectangle)'),
+      btn('Rows out', () => this.zoomRows(2), 'rows-out', 'twice as many profiles'),
+      this.undoBtn, this.redoBtn, btn('Whole run', () => this.reset(), 'reset', 'every profile over the whole run (Home)'),
+      el('label', {}, 'depth ', this.depthSel), el('label', {}, ' in ', this.scopesSel), this.rowsIn, this.ctxIn,
+      btn('Filter', () => this.refilter(), 'filter'),
+      btn('PNG', () => this.save('png'), 'save-png', 'save the timeline with its labels as a PNG image'),
+      btn('SVG', () => this.save('svg'), 'save-svg', 'save the timeline with its labels as an SVG drawing')));
     this.mini = el('canvas', { class: 'minimap', 'data-test': 'minimap', title: 'the whole run: click to go there' });
     this.canvas = el('canvas', { 'data-test': 'timeline' });
     this.labels = el('div', { class: 'labels', 'data-test': 'labels' });
     this.overlay = el('canvas', { 'data-test': 'overlay' });
     this.canvas.style.imageRendering = 'pixelated';
-    this.axis = el('div', { class: 'axis' });
-    this.depthCanvas = el('canvas', { 'data-test': 'depthview', title: 'depth view of the clicked profile' });
+    this.axis = el('div', { class: 'axis', 'data-test': 'axis' });
+    this.depthCanvas = el('canvas', { 'data-test': 'depthview', title: 'depth view of the clicked profile: click a depth to colour the timeline at it' });
     this.summaryCanvas = el('canvas', { 'data-test': 'summary', title: 'share of each context per time column' });
-    this.depthCanvas.style.imageRendering = 'pixelated';
+    this.depthCanvas.style.imageRendering = this.summaryCanvas.style.imageRendering = 'pixelated';
+    this.depthCaption = el('div', { class: 'caption', 'data-test': 'depth-caption' }, 'Depth view: click a profile in the timeline');
+    this.summaryCaption = el('div', { class: 'caption' }, 'Summary: share of each context per time column');
+    this.pathHead = el('h3', { 'data-test': 'path-head' }, 'Call path at the click');
     this.pathList = el('ol', { class: 'path', 'data-test': 'path' });
     this.statsList = el('ul', { class: 'stats', 'data-test': 'stats' });
     this.statusLine = el('div', { class: 'status', 'data-test': 'status' });
     r.append(this.mini, el('div', { class: 'main' }, this.canvas, this.labels, this.overlay), this.axis,
-      el('div', { class: 'lower' }, this.depthCanvas, this.summaryCanvas),
-      el('div', { class: 'side' }, el('h3', {}, 'Call path at the click'), this.pathList,
+      el('div', { class: 'lane' }, this.depthCaption, this.depthCanvas),
+      el('div', { class: 'lane' }, this.summaryCaption, this.summaryCanvas),
+      el('div', { class: 'side' }, this.pathHead, this.pathList,
         el('h3', {}, 'Statistics of the window (exact shares of profile-time)'), this.statsList),
       this.statusLine);
     this.depthSel.onchange = () => { this.pushUndo(); this.redraw(); };
     this.scopesSel.onchange = () => { this.pushUndo(); this.fillDepths(Math.min(3, this.maxDepthOf())); this.redraw(); };
     this.rowsIn.onkeydown = this.ctxIn.onkeydown = (e) => { if (e.key === 'Enter') this.refilter(); };
-    this.mouse();
-    r.tabIndex = 0;
-    r.addEventListener('keydown', (e) => this.key(e));
+    timeLane(this.overlay, this, { click: (e) => this.clickAt(e.clientX, e.clientY), hover: (e) => this.hover(e),
+      band: (d, e) => this.drawOverlay(d && e ? [d, e] : null) });
+    timeLane(this.depthCanvas, this, { click: (e) => this.clickDepth(e) });
+    timeLane(this.summaryCanvas, this, {});
+    this.mini.onclick = (e) => {
+      const rect = this.mini.getBoundingClientRect(), len = this.v1 - this.v0;
+      const c = (e.clientX - rect.left) / rect.width * Math.max(this.span, rect.width);
+      this.moveTo(c - len / 2, c + len / 2);
+    };
+    document.addEventListener('keydown', (e) => this.key(e)); // the page's: a button disabled by its own click drops the focus
     window.addEventListener('resize', () => this.redraw());
-    document.addEventListener('hpcdb-select-context', (e) => { this.highlight = e.detail.ctx; this.redraw(); });
   }
 
   status(text) { this.statusLine.textContent = text; }
@@ -146,7 +139,7 @@ export class TraceView {
     this.fillDepths(h.get('depth') || String(Math.min(3, this.maxDepthOf())));
     this.rowsIn.value = h.get('rows') || ''; this.ctxIn.value = h.get('ctx') || '';
     this.selection = null;
-    await this.refilter(true);
+    await this.refilter(true, h.has('p0') ? [Number(h.get('p0')), Number(h.get('p1'))] : null);
   }
 
   maxDepthOf() { return Math.max(0, ...(this.scopesSel.value === 'all' ? this.scopeDepth : this.frameDepth)); }
@@ -158,23 +151,28 @@ export class TraceView {
   }
 
   abs(rel) { return (this.tmin + BigInt(Math.max(0, Math.round(rel)))).toString(); }
-  filters() {
+  // the request's filters; shown: only the rows of the vertical zoom
+  filters(shown = true) {
     const f = { depth: this.depthSel.value, order: 'identity' }; // rows grouped by node, rank, thread / GPU stream
     if (this.scopesSel.value === 'all') f.scopes = 'all';
     if (this.rowsIn.value) f.rows = this.rowsIn.value;
     if (this.ctxIn.value) f.ctx = this.ctxIn.value;
+    if (shown && (this.r0 > 0 || this.r1 < this.selCount())) { f.first = String(this.r0); f.count = String(this.r1 - this.r0); }
     return f;
   }
-  rowCount() { return this.selection ? this.selection.length : this.info.rows.length; }
-  rowAt(i) { return this.selection ? this.selection[i] : i; }
+  selCount() { return this.selection ? this.selection.length : this.info.rows.length; }
+  rowCount() { return this.r1 - this.r0; } // the rows shown
+  rowAt(i) { const s = this.r0 + i; return this.selection ? this.selection[s] : s; } // shown row i's trace line
 
-  async refilter(first) {
+  async refilter(first, rows) {
     if (!first) this.pushUndo();
     const sel = { order: 'identity' };
     if (this.rowsIn.value) sel.rows = this.rowsIn.value;
     this.selection = (await this.get('/api/trace/info', sel, 'sel')).selected;
+    const n = this.selCount();
+    [this.r0, this.r1] = rows && rows[0] >= 0 && rows[0] < rows[1] && rows[1] <= n ? rows : [0, n];
     this.miniTile = null;
-    this.clickedRow = undefined;
+    this.clicked = null;
     this.depthCanvas.width = 0;
     await this.redraw();
   }
@@ -188,22 +186,24 @@ export class TraceView {
     if (this.tmin + BigInt(Math.min(0, this.v0)) < 0n) { this.v1 -= this.v0; this.v0 = 0; }
   }
 
+  snapshot() { return { v0: this.v0, v1: this.v1, r0: this.r0, r1: this.r1, depth: this.depthSel.value, scopes: this.scopesSel.value }; }
   // coalesce: a burst of wheel steps is one step of undo
   pushUndo(coalesce) {
     const now = Date.now();
     if (coalesce && this.lastWheel && now - this.lastWheel < 400) { this.lastWheel = now; return; }
     this.lastWheel = coalesce ? now : 0;
-    this.undo.push({ v0: this.v0, v1: this.v1, depth: this.depthSel.value, scopes: this.scopesSel.value });
+    this.history.push(this.snapshot());
   }
-  popUndo() {
-    const s = this.undo.pop();
+  step(way) {
+    const s = this.history[way](this.snapshot());
     if (!s) return;
-    this.v0 = s.v0; this.v1 = s.v1;
+    Object.assign(this, { v0: s.v0, v1: s.v1, r0: s.r0, r1: s.r1 });
     if (s.scopes !== this.scopesSel.value) { this.scopesSel.value = s.scopes; this.fillDepths(s.depth); }
     this.depthSel.value = s.depth;
     this.redraw();
   }
-  reset() { this.pushUndo(); this.v0 = 0; this.v1 = this.span; this.redraw(); }
+  reset() { this.pushUndo(); this.v0 = 0; this.v1 = this.span; this.r0 = 0; this.r1 = this.selCount(); this.redraw(); }
+  moveTo(v0, v1) { this.pushUndo(); this.v0 = v0; this.v1 = v1; this.redraw(); }
   zoomBy(f, at, coalesce) {
     this.pushUndo(coalesce);
     const c = at ?? (this.v0 + this.v1) / 2;
@@ -211,22 +211,45 @@ export class TraceView {
     this.redraw();
   }
   panBy(frac, coalesce) { this.pushUndo(coalesce); const d = (this.v1 - this.v0) * frac; this.v0 += d; this.v1 += d; this.redraw(); }
+  // a region of time, and of the shown rows when ys (fractions of the timeline's height) are given
+  zoomTo(a, b, ys) {
+    this.pushUndo();
+    this.v0 = a; this.v1 = b;
+    if (ys) {
+      const n = this.rowCount(), top = this.r0 + Math.floor(ys[0] * n), bottom = this.r0 + Math.ceil(ys[1] * n);
+      this.r0 = Math.max(this.r0, Math.min(top, this.r1 - 1)); this.r1 = Math.max(this.r0 + 1, Math.min(bottom, this.r1));
+    }
+    this.redraw();
+  }
+  zoomRows(f) {
+    const n = this.selCount(), len = Math.max(1, Math.min(n, Math.round(this.rowCount() * f))), mid = (this.r0 + this.r1) / 2;
+    if (len === this.rowCount()) return;
+    this.pushUndo();
+    this.r0 = Math.max(0, Math.min(n - len, Math.round(mid - len / 2))); this.r1 = this.r0 + len;
+    this.redraw();
+  }
 
   key(e) {
-    const k = { '+': () => this.zoomBy(0.5), '=': () => this.zoomBy(0.5), '-': () => this.zoomBy(2),
-      ArrowLeft: () => this.panBy(-0.1), ArrowRight: () => this.panBy(0.1), u: () => this.popUndo(),
-      Backspace: () => this.popUndo(), Home: () => this.reset() }[e.key];
-    if (k && e.target.tagName !== 'INPUT') { e.preventDefault(); k(); }
+    const ctrl = e.ctrlKey || e.metaKey, k = e.key.toLowerCase();
+    const redo = (ctrl && (k === 'y' || (k === 'z' && e.shiftKey))) || (!ctrl && e.key === 'y');
+    const undo = !redo && ((ctrl && k === 'z') || (!ctrl && (e.key === 'u' || e.key === 'Backspace')));
+    const act = undo ? () => this.step('undo') : redo ? () => this.step('redo') : ctrl ? null : {
+      '+': () => this.zoomBy(0.5), '=': () => this.zoomBy(0.5), '-': () => this.zoomBy(2),
+      ArrowLeft: () => this.panBy(-0.1), ArrowRight: () => this.panBy(0.1), Home: () => this.reset() }[e.key];
+    if (act && !['INPUT', 'SELECT'].includes(e.target.tagName)) { e.preventDefault(); act(); }
   }
 
   async redraw() {
     if (!this.info) return;
     this.clampView();
+    this.undoBtn.disabled = !this.history.canUndo; this.redoBtn.disabled = !this.history.canRedo;
     const f = this.filters();
     const hash = new URLSearchParams({ t0: this.abs(this.v0), t1: this.abs(this.v1), ...f });
+    hash.delete('first'); hash.delete('count');
+    if (f.first !== undefined) { hash.set('p0', String(this.r0)); hash.set('p1', String(this.r1)); }
     history.replaceState(null, '', '#' + hash.toString());
     const n = this.rowCount();
-    this.axis.replaceChildren(el('span', {}, fmtNs(this.v0)), el('span', {}, fmtNs((this.v0 + this.v1) / 2)), el('span', {}, fmtNs(this.v1)));
+    this.axis.replaceChildren(...this.axisTicks().map(([, text]) => el('span', {}, text)));
     if (n === 0) { this.status('no profile matches the filter'); return; }
     const w = Math.max(1, Math.min(this.canvas.clientWidth, TRACE_MAX_WIDTH));
     const h = Math.max(1, Math.min(this.canvas.clientHeight, n, TRACE_MAX_HEIGHT));
@@ -236,49 +259,88 @@ export class TraceView {
       const buf = await this.get('/api/trace/tile', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, h, ...f }, 'tile', true);
       this.tile = decodeTile(buf);
       this.paint(this.canvas, this.tile);
-      this.drawLabels(n);
+      this.drawLabels();
+      this.drawOverlay();
       this.draws++;
-      this.root.dataset.draws = String(this.draws);
-      this.root.dataset.t0 = this.abs(this.v0); this.root.dataset.t1 = this.abs(this.v1);
-      this.root.dataset.depth = f.depth;
-      this.status(`${n} profiles, ${this.info.events} events · window ${fmtNs(this.v1 - this.v0)} · ${scaleText(this.tile.scale, n)} · tile ${w}×${this.tile.h} in ${Math.round(performance.now() - t)} ms (${buf.byteLength} bytes)`);
+      Object.assign(this.root.dataset, { draws: String(this.draws), t0: this.abs(this.v0), t1: this.abs(this.v1), depth: f.depth,
+        rows: `${this.r0}-${this.r1}` });
+      const rows = n < this.selCount() ? `profiles ${this.r0 + 1}–${this.r1} of ${this.selCount()}` : `${n} profiles`;
+      this.status(`${rows}, ${this.info.events} events · window ${fmtNs(this.v1 - this.v0)} · ${scaleText(this.tile.scale, n)} · tile ${w}×${this.tile.h} in ${Math.round(performance.now() - t)} ms (${buf.byteLength} bytes)`);
       this.root.dataset.state = 'ready';
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); return; }
-    this.drawMini(); this.drawStats(); this.drawSummary(); this.drawDepth();
+    await Promise.all([this.drawMini(), this.drawStats(), this.drawSummary(), this.drawDepth()]);
   }
 
-  // the profiles' identities beside their rows, when each row has room for a line of text
-  drawLabels(n) {
-    const room = this.canvas.clientHeight / n >= 12;
-    this.labels.replaceChildren(...(room ? Array.from({ length: n }, (_, i) => {
-      const s = el('span', {}, this.info.rows[this.rowAt(i)].id);
-      s.style.top = `${(100 * (i + 0.5)) / n}%`;
+  // [fraction of the width, time from the run's start] at the start, middle and end of the window
+  axisTicks() { return [0, 0.5, 1].map((f) => [f, fmtNs(this.v0 + f * (this.v1 - this.v0))]); }
+
+  // the shown rows' identities beside them: each row's, or its group's when rows are thinner than a line of text
+  groups() { return rowLabels(Array.from({ length: this.rowCount() }, (_, i) => this.info.rows[this.rowAt(i)].id), this.canvas.clientHeight / this.rowCount(), LABEL_PX); }
+  drawLabels() {
+    const n = this.rowCount();
+    this.labels.replaceChildren(...this.groups().map((g) => {
+      const s = el('span', { class: g.count > 1 ? 'group' : 'row' }, g.text);
+      s.style.top = `${(100 * (g.first + g.count / 2)) / n}%`;
       return s;
-    }) : []));
+    }));
+  }
+
+  // the colour of cell i of a tile, null for an empty cell: a mixed cell is paler the less its dominant
+  // context covers; with a highlighted context, the others fade
+  cellRgb(tile, i) {
+    const c = tile.ctx[i];
+    if (c === EMPTY) return null;
+    let a = tile.count[i] > 1 ? 0.45 + 0.55 * tile.share[i] / 255 : 1;
+    if (this.highlight !== null && c !== this.highlight) a *= 0.25;
+    return this.palette.rgb(c).map((v) => Math.round(255 - (255 - v) * a));
   }
 
   paint(canvas, tile) {
     canvas.width = tile.w; canvas.height = tile.h;
     const g = canvas.getContext('2d'), img = g.createImageData(tile.w, tile.h);
+    let lit = 0;
     for (let i = 0; i < tile.w * tile.h; i++) {
-      const c = tile.ctx[i];
-      if (c === EMPTY) { img.data.set([255, 255, 255, 255], 4 * i); continue; }
-      let [r, gg, b] = colour(c);
-      // a mixed cell is paler the less its dominant context covers
-      let a = tile.count[i] > 1 ? 0.45 + 0.55 * tile.share[i] / 255 : 1;
-      if (this.highlight !== null && c !== this.highlight) a *= 0.25;
-      img.data.set([255 - (255 - r) * a, 255 - (255 - gg) * a, 255 - (255 - b) * a, 255], 4 * i);
+      const rgb = this.cellRgb(tile, i) || [255, 255, 255];
+      img.data.set([...rgb, 255], 4 * i);
+      if (tile.ctx[i] === this.highlight) lit++;
     }
     g.putImageData(img, 0, 0);
+    if (canvas === this.canvas) this.root.dataset.highlightCells = String(lit);
+  }
+
+  // the crosshair where the last click fell (its time and profile), and the band of a shift-drag
+  drawOverlay(band) {
+    const ov = this.overlay;
+    ov.width = ov.clientWidth; ov.height = ov.clientHeight;
+    const g = ov.getContext('2d'), rect = ov.getBoundingClientRect();
+    if (band) {
+      const [d, e] = band;
+      g.fillStyle = 'rgba(40,80,200,0.2)';
+      const tall = Math.abs(e.clientY - d.y) >= 8;
+      g.fillRect(Math.min(d.x, e.clientX) - rect.left, tall ? Math.min(d.y, e.clientY) - rect.top : 0, Math.abs(e.clientX - d.x),
+        tall ? Math.abs(e.clientY - d.y) : ov.height);
+    }
+    const c = this.clicked;
+    if (!c) return;
+    const x = Math.round((c.t - this.v0) / (this.v1 - this.v0) * ov.width) + 0.5;
+    const i = c.sel - this.r0, y = Math.round((i + 0.5) / this.rowCount() * ov.height) + 0.5;
+    g.strokeStyle = '#000'; g.lineWidth = 1; g.setLineDash([4, 3]);
+    g.beginPath();
+    g.moveTo(x, 0); g.lineTo(x, ov.height);
+    if (i >= 0 && i < this.rowCount()) { g.moveTo(0, y); g.lineTo(ov.width, y); }
+    g.stroke();
+    this.root.dataset.cross = `${Math.floor(x)},${i >= 0 && i < this.rowCount() ? Math.floor(y) : ''}`;
   }
 
   async drawMini() {
-    const w = Math.max(1, Math.min(this.mini.clientWidth, 2000)), n = this.rowCount();
-    if (this.v0 <= 0 && this.v1 >= this.span) { // the window is the whole run: its tile is the mini-map's
+    const w = Math.max(1, Math.min(this.mini.clientWidth, 2000)), n = this.selCount();
+    if (this.v0 <= 0 && this.v1 >= this.span && this.rowCount() === n) { // the window is the whole run: its tile is the mini-map's
       this.miniTile = { ...this.tile, depth: this.depthSel.value };
     } else if (!this.miniTile || this.miniTile.depth !== this.depthSel.value) {
-      const buf = await this.get('/api/trace/tile', { t0: this.abs(0), t1: this.abs(Math.max(this.span, w)), w, h: Math.min(n, 40), ...this.filters() }, 'mini', true);
-      this.miniTile = decodeTile(buf); this.miniTile.depth = this.depthSel.value;
+      try {
+        const buf = await this.get('/api/trace/tile', { t0: this.abs(0), t1: this.abs(Math.max(this.span, w)), w, h: Math.min(n, 40), ...this.filters(false) }, 'mini', true);
+        this.miniTile = decodeTile(buf); this.miniTile.depth = this.depthSel.value;
+      } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); return; }
     }
     this.paint(this.mini, this.miniTile);
     const g = this.mini.getContext('2d'), sx = this.mini.width / Math.max(this.span, w);
@@ -287,9 +349,17 @@ export class TraceView {
   }
 
   label(c) { return c === -2 ? '<filtered out>' : this.info.contexts[c] ? this.info.contexts[c][1] : '?'; }
-  swatch(c) { // style through the CSSOM: the viewer's CSP refuses style attributes
-    const [r, g, b] = colour(c === -2 ? GREY : c), s = el('span', { class: 'swatch' });
-    s.style.background = `rgb(${r},${g},${b})`;
+  // a context's colour, which a person may change (kept by its name: palette.js)
+  swatch(c) {
+    if (c < 0) { // the filtered-out grey; style through the CSSOM: the viewer's CSP refuses style attributes
+      const s = el('span', { class: 'swatch' }), [r, g, b] = this.palette.rgb(GREY);
+      s.style.background = `rgb(${r},${g},${b})`;
+      return s;
+    }
+    const s = el('input', { type: 'color', class: 'swatch', 'data-test': 'colour', title: `the colour of ${this.label(c)}: click to change it` });
+    s.value = hex(this.palette.rgb(c));
+    s.onclick = (e) => e.stopPropagation();
+    s.onchange = () => { this.palette.choose(c, s.value); this.miniTile = null; this.redraw(); };
     return s;
   }
 
@@ -297,54 +367,97 @@ export class TraceView {
     try {
       const s = await this.get('/api/trace/stats', { t0: this.abs(this.v0), t1: this.abs(this.v1), ...this.filters() }, 'stats');
       this.statsList.replaceChildren(...s.shares.slice(0, 25).map(([c, ns]) => {
-        const li = el('li', { 'data-ctx': String(c) }, this.swatch(c), `${(100 * ns / s.total_ns).toFixed(2)}% ${this.label(c)}`);
-        li.onclick = () => { this.highlight = this.highlight === c ? null : c; this.paint(this.canvas, this.tile); this.select(c); };
+        const li = el('li', { 'data-ctx': String(c), class: c === this.highlight ? 'lit' : '' }, this.swatch(c),
+          `${(100 * ns / s.total_ns).toFixed(2)}% ${this.label(c)}`);
+        li.onclick = () => {
+          this.highlight = this.highlight === c ? null : c;
+          this.paint(this.canvas, this.tile);
+          for (const x of this.statsList.children) x.classList.toggle('lit', x === li && this.highlight === c);
+          if (this.highlight === c && c >= 0) this.link.send(c);
+        };
         return li;
       }));
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); }
   }
 
   async drawSummary() {
-    const w = Math.max(1, Math.min(this.summaryCanvas.clientWidth, 400, this.v1 - this.v0));
+    const w = Math.max(1, Math.min(this.summaryCanvas.clientWidth, 2048, this.v1 - this.v0)), H = 100;
     try {
       const s = await this.get('/api/trace/summary', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, ...this.filters() }, 'summary');
       const c = this.summaryCanvas, g = c.getContext('2d');
-      c.width = w; c.height = 100;
-      g.fillStyle = '#fff'; g.fillRect(0, 0, w, 100);
+      c.width = w; c.height = H;
+      g.fillStyle = '#fff'; g.fillRect(0, 0, w, H);
       s.columns.forEach((col, x) => {
-        let y = 100;
+        let y = H;
         for (const [ctx, ns] of col.shares) {
-          const hgt = 100 * ns / col.total_ns, [r, gg, b] = colour(ctx === -2 ? GREY : ctx);
+          const hgt = H * ns / col.total_ns, [r, gg, b] = this.palette.rgb(ctx === -2 ? GREY : ctx);
           g.fillStyle = `rgb(${r},${gg},${b})`; g.fillRect(x, y - hgt, 1, hgt); y -= hgt;
         }
       });
+      this.summaryCaption.textContent = `Summary: share of each context per time column, over the ${this.rowCount()} profiles shown`;
+      this.root.dataset.summaryWidth = String(w);
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); }
   }
 
+  // every depth of the clicked profile, one row each, over the window (a request per depth, in parallel)
   async drawDepth() {
-    if (this.clickedRow === undefined) return;
+    const c = this.clicked;
+    if (!c) return;
     const w = Math.max(1, Math.min(this.depthCanvas.clientWidth, TRACE_MAX_WIDTH)), rows = Math.min(this.maxDepth + 1, 24);
-    const tiles = [];
-    for (let d = 0; d < rows; d++) {
-      const buf = await this.get('/api/trace/tile', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, h: 1, first: this.clickedSel, count: 1,
-        ...this.filters(), depth: String(d) }, 'depth' + d, true);
-      tiles.push(decodeTile(buf));
+    const ask = (d) => this.get('/api/trace/tile', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, h: 1, ...this.filters(false),
+      first: c.sel, count: 1, depth: String(d) }, 'depth' + d, true);
+    let tiles;
+    try { tiles = (await Promise.all(Array.from({ length: rows }, (_, d) => ask(d)))).map(decodeTile); } catch (e) {
+      if (e.name !== 'AbortError') this.status('error: ' + e.message);
+      return;
     }
     const all = { w, h: rows, ctx: new Uint32Array(w * rows), share: new Uint8Array(w * rows), count: new Uint8Array(w * rows) };
     tiles.forEach((t, d) => { all.ctx.set(t.ctx, d * w); all.share.set(t.share, d * w); all.count.set(t.count, d * w); });
     this.paint(this.depthCanvas, all);
+    const g = this.depthCanvas.getContext('2d'), x = Math.floor((c.t - this.v0) / (this.v1 - this.v0) * w);
+    g.fillStyle = '#000'; g.fillRect(x, 0, 1, rows); // the click's time
+    this.depthCaption.textContent = `Depth view of ${this.info.rows[c.row].id}: depth 0 at the top to ${rows - 1}; click a depth to colour the timeline at it`;
     this.root.dataset.depthRows = String(rows);
+    this.root.dataset.depthProfile = String(this.info.rows[c.row].profile);
   }
 
-  select(ctx) { this.root.dispatchEvent(new CustomEvent('hpcdb-trace-context', { bubbles: true, detail: { ctx } })); }
+  clickDepth(e) {
+    const rect = this.depthCanvas.getBoundingClientRect(), rows = this.depthCanvas.height;
+    if (!this.clicked || !rows) return;
+    this.pushUndo();
+    this.depthSel.value = String(Math.min(rows - 1, Math.floor((e.clientY - rect.top) / rect.height * rows)));
+    this.redraw();
+  }
+
+  // a context chosen in a tree view: the timeline coloured at its depth (in all scopes when it is no
+  // procedure frame), the context highlighted where the data has it
+  showContext(c) {
+    if (!this.info || !this.info.contexts[c]) return;
+    this.pushUndo();
+    if (!this.info.contexts[c][2] && this.scopesSel.value !== 'all') { this.scopesSel.value = 'all'; this.fillDepths(0); }
+    const frames = this.scopesSel.value !== 'all';
+    this.depthSel.value = String(frames ? this.frameDepth[c] : this.scopeDepth[c]);
+    this.highlight = c;
+    this.redraw();
+  }
+
+  hover(e) {
+    if (!this.info) return;
+    const rect = this.overlay.getBoundingClientRect();
+    const i = Math.min(this.rowCount() - 1, Math.floor((e.clientY - rect.top) / rect.height * this.rowCount()));
+    const row = this.info.rows[this.rowAt(Math.max(0, i))];
+    if (row) this.status(`${row.id} · ${fmtNs(this.v0 + (e.clientX - rect.left) / rect.width * (this.v1 - this.v0))}`);
+  }
 
   async clickAt(x, y) {
     const rect = this.canvas.getBoundingClientRect();
-    const sel = Math.min(this.rowCount() - 1, Math.floor((y - rect.top) / rect.height * this.rowCount()));
-    const t = this.abs(this.v0 + (x - rect.left) / rect.width * (this.v1 - this.v0));
-    const row = this.rowAt(sel);
-    this.root.dataset.atRow = String(row); this.root.dataset.atT = t;
-    this.root.dataset.atProfile = String(this.info.rows[row].profile);
+    const i = Math.max(0, Math.min(this.rowCount() - 1, Math.floor((y - rect.top) / rect.height * this.rowCount())));
+    const rel = this.v0 + (x - rect.left) / rect.width * (this.v1 - this.v0), t = this.abs(rel), row = this.rowAt(i);
+    this.clicked = { row, sel: this.r0 + i, t: Number(BigInt(t) - this.tmin) };
+    Object.assign(this.root.dataset, { atRow: String(row), atT: t, atProfile: String(this.info.rows[row].profile) });
+    this.drawOverlay();
+    const where = `${this.info.rows[row].id} at ${fmtNs(this.clicked.t)} from the run's start`;
+    this.pathHead.textContent = `Call path of ${where}`;
     try {
       const a = await this.get('/api/trace/at', { row, t }, 'at');
       // procedure frames with their call sites, or every scope; a click colours at that frame's depth
@@ -355,70 +468,30 @@ export class TraceView {
           this.pushUndo();
           this.depthSel.value = String(frames ? this.frameDepth[c] : this.scopeDepth[c]);
           this.redraw();
-          this.select(c);
+          this.link.send(c);
         };
         return li;
       }));
-      this.status(`${this.info.rows[row].id} at ${fmtNs(Number(BigInt(t) - this.tmin))} from the run's start`);
+      this.status(where);
     } catch (e) {
       this.pathList.replaceChildren(el('li', {}, e.message));
     }
-    this.clickedRow = row; this.clickedSel = sel;
     this.root.dataset.pathReady = String((Number(this.root.dataset.pathReady) || 0) + 1);
     this.drawDepth();
   }
 
-  mouse() {
-    let down = null;
-    const ov = this.overlay;
-    ov.onmousedown = (e) => { down = { x: e.clientX, y: e.clientY, v0: this.v0, v1: this.v1, shift: e.shiftKey }; };
-    ov.onmousemove = (e) => {
-      const rect = ov.getBoundingClientRect();
-      if (this.info && !down) {
-        const sel = Math.min(this.rowCount() - 1, Math.floor((e.clientY - rect.top) / rect.height * this.rowCount()));
-        const row = this.info.rows[this.rowAt(Math.max(0, sel))];
-        if (row) this.status(`${row.id} · ${fmtNs(this.v0 + (e.clientX - rect.left) / rect.width * (this.v1 - this.v0))}`);
-      }
-      if (!down) return;
-      ov.width = ov.clientWidth; ov.height = ov.clientHeight;
-      const g = ov.getContext('2d');
-      g.clearRect(0, 0, ov.width, ov.height);
-      if (down.shift) { g.fillStyle = 'rgba(40,80,200,0.2)'; g.fillRect(Math.min(down.x, e.clientX) - rect.left, 0, Math.abs(e.clientX - down.x), ov.height); }
-    };
-    ov.onmouseup = (e) => {
-      const rect = ov.getBoundingClientRect(), d = down; down = null;
-      ov.getContext('2d').clearRect(0, 0, ov.width, ov.height);
-      if (!d) return;
-      const dx = e.clientX - d.x, per = (d.v1 - d.v0) / rect.width;
-      if (Math.abs(dx) < 3 && Math.abs(e.clientY - d.y) < 3) return this.clickAt(e.clientX, e.clientY);
-      this.pushUndo();
-      if (d.shift) { // zoom to the selected region
-        const a = d.v0 + (Math.min(d.x, e.clientX) - rect.left) * per, b = d.v0 + (Math.max(d.x, e.clientX) - rect.left) * per;
-        this.v0 = a; this.v1 = b;
-      } else { this.v0 = d.v0 - dx * per; this.v1 = d.v1 - dx * per; }
-      this.redraw();
-    };
-    ov.onwheel = (e) => {
-      e.preventDefault();
-      const rect = ov.getBoundingClientRect();
-      const at = this.v0 + (e.clientX - rect.left) / rect.width * (this.v1 - this.v0);
-      if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) this.panBy((e.deltaX || e.deltaY) / rect.width, true);
-      else this.zoomBy(e.deltaY > 0 ? 1.25 : 0.8, at, true);
-    };
-    this.mini.onclick = (e) => {
-      const rect = this.mini.getBoundingClientRect(), len = this.v1 - this.v0;
-      const c = (e.clientX - rect.left) / rect.width * Math.max(this.span, rect.width);
-      this.pushUndo(); this.v0 = c - len / 2; this.v1 = c + len / 2; this.redraw();
-    };
+  // the timeline as the page shows it, with its row labels and time axis: an SVG drawing or a PNG image
+  save(kind) {
+    if (!this.tile) return;
+    const groups = this.groups(), n = this.rowCount();
+    const L = 12 + Math.ceil(6.5 * Math.max(0, ...groups.map((g) => g.text.length))), T = 18, W = this.canvas.clientWidth, H = this.canvas.clientHeight;
+    const texts = [{ x: 4, y: 12, text: `${this.info.rows.length > n ? `profiles ${this.r0 + 1}–${this.r1}` : `${n} profiles`}, depth ${this.depthSel.value} · ${scaleText(this.tile.scale, n)}` }];
+    for (const g of groups) texts.push({ x: L - 4, y: T + (g.first + g.count / 2) / n * H + 4, text: g.text, anchor: 'end' });
+    for (const [f, text] of this.axisTicks()) texts.push({ x: L + f * W, y: T + H + 14, text, anchor: f === 0 ? 'start' : f === 1 ? 'end' : 'middle' });
+    const scene = { w: L + W, h: T + H + 20, rects: tileRects(this.tile, (i) => this.cellRgb(this.tile, i), { x: L, y: T, w: W, h: H }), texts };
+    if (kind === 'svg') return download('trace.svg', new Blob([svg(scene)], { type: 'image/svg+xml' }));
+    const c = document.createElement('canvas');
+    draw(scene, c);
+    c.toBlob((b) => download('trace.png', b), 'image/png');
   }
-}
-
-const TRACE_MAX_WIDTH = 8192, TRACE_MAX_HEIGHT = 4096;
-
-export function fmtNs(ns) {
-  const a = Math.abs(ns);
-  if (a >= 1e9) return (ns / 1e9).toFixed(3) + ' s';
-  if (a >= 1e6) return (ns / 1e6).toFixed(3) + ' ms';
-  if (a >= 1e3) return (ns / 1e3).toFixed(3) + ' µs';
-  return Math.round(ns) + ' ns';
 }
