@@ -36,7 +36,8 @@ HPCDB_API size_t hpcdb_trace_context_name(const hpcdb_experiment *exp, uint32_t 
 
 /* Where procedure frame ctx was called from: the name of the innermost line
  * scope between it and its caller's frame ("ping-pong.c:60"), into buf;
- * returns the length it needed (0, buf "", when the tree has none). */
+ * returns the length it needed (0, buf "", when the tree has none, or that
+ * scope has no file and line: "[libpsm2.so]:0" names no site). */
 HPCDB_API size_t hpcdb_trace_call_site(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
 
 /* With o->at: the calling path in effect at that time (the context of the

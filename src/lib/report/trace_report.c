@@ -39,7 +39,8 @@ size_t hpcdb_trace_call_site(const hpcdb_experiment *exp, uint32_t ctx, char *bu
   if (ctx >= exp->n_contexts) return 0;
   for (uint32_t i = exp->contexts[ctx].parent; i != HPCDB_NONE && i != 0 && !hpcdb_trace_is_frame(exp, i);
        i = exp->contexts[i].parent)
-    if (exp->contexts[i].lexical_type == HPCDB_LEX_LINE) return hpcdb_trace_context_name(exp, i, buf, size);
+    if (exp->contexts[i].lexical_type == HPCDB_LEX_LINE) /* without a file and line, no site a person can read */
+      return exp->contexts[i].file != HPCDB_NONE && exp->contexts[i].line ? hpcdb_trace_context_name(exp, i, buf, size) : 0;
   return 0;
 }
 
