@@ -9,6 +9,7 @@ const { History } = await import(dir + 'history.js');
 const { rowLabels, levels } = await import(dir + 'labels.js');
 const { Palette, hueOf } = await import(dir + 'palette.js');
 const { tileRects, svg } = await import(dir + 'picture.js');
+const { depthsOf } = await import(dir + 'depths.js');
 let n = 0;
 const test = (what, fn) => { fn(); n++; console.log('ok   ' + what); };
 
@@ -80,5 +81,9 @@ test('the picture: one rectangle per run of a colour, empty cells none, names es
   assert.match(text, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="20" height="30"/);
   assert.equal((text.match(/<rect /g) || []).length, 4); // the white background and three runs
   assert.match(text, /<text x="1" y="2" text-anchor="end">a&lt;b &amp; &quot;c&quot;<\/text>/);
+});
+test('depths in scopes and in procedure frames: a loop and a line at their procedure\'s', () => {
+  const contexts = [[-1, '<root>', 0], [0, '<main thread>', 1], [1, 'main', 1], [2, 'loop at a.c:3', 0], [3, 'a.c:4', 0], [4, 'MPI_Send', 1]];
+  assert.deepEqual(depthsOf(contexts), [[0, 0, 1, 2, 3, 4], [0, 0, 1, 1, 1, 2]]);
 });
 console.log(`${n} tests passed`);

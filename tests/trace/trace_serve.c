@@ -22,7 +22,8 @@ static int asset(const char *url, char **body, size_t *len, const char **type) {
   static const char *const files[][2] = {
       {"/", "index.html"},         {"/trace.js", "trace.js"},     {"/trace.css", "trace.css"},   {"/main.js", "main.js"},
       {"/tile.js", "tile.js"},     {"/history.js", "history.js"}, {"/labels.js", "labels.js"},   {"/palette.js", "palette.js"},
-      {"/picture.js", "picture.js"}, {"/pointer.js", "pointer.js"}, {"/link.js", "../link.js"}}; /* the tree page's too */
+      {"/picture.js", "picture.js"}, {"/pointer.js", "pointer.js"}, {"/lanes.js", "lanes.js"},   {"/depths.js", "depths.js"},
+      {"/link.js", "../link.js"}}; /* the tree page's too */
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     if (strcmp(url, files[i][0])) continue;
     char path[4096];

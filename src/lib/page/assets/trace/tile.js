@@ -2,6 +2,9 @@
 // A tile as the server sends it (docs/trace.md, "The viewer's routes"), what
 // its cells mean at this zoom, and times as a person reads them.
 
+// the largest tile the server draws (src/view/routes_trace.h)
+export const TRACE_MAX_WIDTH = 8192, TRACE_MAX_HEIGHT = 4096;
+
 // "HTL2": the header, the tile's scale (how its coarse rows were summed), the runs
 export function decodeTile(buf) {
   const v = new DataView(buf);

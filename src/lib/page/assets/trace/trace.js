@@ -5,15 +5,17 @@
 // (shares per time column); beside it the statistics of the window and the
 // calling path at the click. Times travel as decimal strings (they exceed
 // 2^53); the page keeps times relative to the run's first timestamp as Numbers.
-import { decodeTile, scaleText, fmtNs } from './tile.js';
+import { decodeTile, scaleText, fmtNs, TRACE_MAX_WIDTH, TRACE_MAX_HEIGHT } from './tile.js';
 import { History } from './history.js';
 import { rowLabels } from './labels.js';
 import { Palette, EMPTY, GREY, hex } from './palette.js';
 import { tileRects, svg, draw, download } from './picture.js';
 import { contextLink } from '../link.js';
 import { timeLane } from './pointer.js';
+import { drawSummary, drawDepth } from './lanes.js';
+import { depthsOf } from './depths.js';
 
-const TRACE_MAX_WIDTH = 8192, TRACE_MAX_HEIGHT = 4096, LABEL_PX = 12;
+const LABEL_PX = 12; // the height of a row label
 
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
@@ -121,17 +123,7 @@ export class TraceView {
     if (!this.info.events) { this.status('this database has no trace events'); return; }
     this.tmin = BigInt(this.info.t_min);
     this.span = Number(BigInt(this.info.t_max) - this.tmin) + 1;
-    // depths in scopes (every context a level) and in procedure frames (docs/trace.md)
-    const n = this.info.contexts.length;
-    this.scopeDepth = new Array(n).fill(0); this.frameDepth = new Array(n).fill(0);
-    const frameOf = new Array(n).fill(-1);
-    this.info.contexts.forEach(([p, , frame], i) => {
-      if (i === 0) return;
-      if (p > 0) this.scopeDepth[i] = this.scopeDepth[p] + 1;
-      const outer = p >= 0 ? frameOf[p] : -1;
-      frameOf[i] = frame ? i : outer;
-      if (frame) this.frameDepth[i] = outer >= 0 ? this.frameDepth[outer] + 1 : 0;
-    });
+    [this.scopeDepth, this.frameDepth] = depthsOf(this.info.contexts);
     const h = new URLSearchParams(location.hash.slice(1));
     this.v0 = h.has('t0') ? Number(BigInt(h.get('t0')) - this.tmin) : 0;
     this.v1 = h.has('t1') ? Number(BigInt(h.get('t1')) - this.tmin) : this.span;
@@ -268,7 +260,7 @@ export class TraceView {
       this.status(`${rows}, ${this.info.events} events · window ${fmtNs(this.v1 - this.v0)} · ${scaleText(this.tile.scale, n)} · tile ${w}×${this.tile.h} in ${Math.round(performance.now() - t)} ms (${buf.byteLength} bytes)`);
       this.root.dataset.state = 'ready';
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); return; }
-    await Promise.all([this.drawMini(), this.drawStats(), this.drawSummary(), this.drawDepth()]);
+    await Promise.all([this.drawMini(), this.drawStats(), drawSummary(this), drawDepth(this)]);
   }
 
   // [fraction of the width, time from the run's start] at the start, middle and end of the window
@@ -380,47 +372,6 @@ export class TraceView {
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); }
   }
 
-  async drawSummary() {
-    const w = Math.max(1, Math.min(this.summaryCanvas.clientWidth, 2048, this.v1 - this.v0)), H = 100;
-    try {
-      const s = await this.get('/api/trace/summary', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, ...this.filters() }, 'summary');
-      const c = this.summaryCanvas, g = c.getContext('2d');
-      c.width = w; c.height = H;
-      g.fillStyle = '#fff'; g.fillRect(0, 0, w, H);
-      s.columns.forEach((col, x) => {
-        let y = H;
-        for (const [ctx, ns] of col.shares) {
-          const hgt = H * ns / col.total_ns, [r, gg, b] = this.palette.rgb(ctx === -2 ? GREY : ctx);
-          g.fillStyle = `rgb(${r},${gg},${b})`; g.fillRect(x, y - hgt, 1, hgt); y -= hgt;
-        }
-      });
-      this.summaryCaption.textContent = `Summary: share of each context per time column, over the ${this.rowCount()} profiles shown`;
-      this.root.dataset.summaryWidth = String(w);
-    } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); }
-  }
-
-  // every depth of the clicked profile, one row each, over the window (a request per depth, in parallel)
-  async drawDepth() {
-    const c = this.clicked;
-    if (!c) return;
-    const w = Math.max(1, Math.min(this.depthCanvas.clientWidth, TRACE_MAX_WIDTH)), rows = Math.min(this.maxDepth + 1, 24);
-    const ask = (d) => this.get('/api/trace/tile', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, h: 1, ...this.filters(false),
-      first: c.sel, count: 1, depth: String(d) }, 'depth' + d, true);
-    let tiles;
-    try { tiles = (await Promise.all(Array.from({ length: rows }, (_, d) => ask(d)))).map(decodeTile); } catch (e) {
-      if (e.name !== 'AbortError') this.status('error: ' + e.message);
-      return;
-    }
-    const all = { w, h: rows, ctx: new Uint32Array(w * rows), share: new Uint8Array(w * rows), count: new Uint8Array(w * rows) };
-    tiles.forEach((t, d) => { all.ctx.set(t.ctx, d * w); all.share.set(t.share, d * w); all.count.set(t.count, d * w); });
-    this.paint(this.depthCanvas, all);
-    const g = this.depthCanvas.getContext('2d'), x = Math.floor((c.t - this.v0) / (this.v1 - this.v0) * w);
-    g.fillStyle = '#000'; g.fillRect(x, 0, 1, rows); // the click's time
-    this.depthCaption.textContent = `Depth view of ${this.info.rows[c.row].id}: depth 0 at the top to ${rows - 1}; click a depth to colour the timeline at it`;
-    this.root.dataset.depthRows = String(rows);
-    this.root.dataset.depthProfile = String(this.info.rows[c.row].profile);
-  }
-
   clickDepth(e) {
     const rect = this.depthCanvas.getBoundingClientRect(), rows = this.depthCanvas.height;
     if (!this.clicked || !rows) return;
@@ -477,7 +428,7 @@ export class TraceView {
       this.pathList.replaceChildren(el('li', {}, e.message));
     }
     this.root.dataset.pathReady = String((Number(this.root.dataset.pathReady) || 0) + 1);
-    this.drawDepth();
+    drawDepth(this);
   }
 
   // the timeline as the page shows it, with its row labels and time axis: an SVG drawing or a PNG image
