@@ -16,8 +16,9 @@
 static hpcdb_experiment *model(void) {
   hpcdb_experiment *exp;
   if (hpcdb_experiment_new(&exp) != 0) return NULL;
-  uint32_t index[256] = {0}, kind;
+  uint32_t index[256] = {0}, kind, gpu;
   hpcdb_add_kind_name(exp, "THREAD", &kind);
+  hpcdb_add_kind_name(exp, "GPUSTREAM", &gpu); /* every 4th profile: for the GPU idleness */
   for (uint32_t id = 1; id < 256; id++) {
     hpcdb_context c = {0};
     c.id = id;
@@ -27,7 +28,7 @@ static hpcdb_experiment *model(void) {
     if (hpcdb_add_context(exp, &c, id == 1 ? 0 : index[id / 2], &index[id]) != 0) break;
   }
   for (uint32_t p = 0; p < 32; p++) {
-    hpcdb_id ids[1] = {{(uint16_t)kind, 0, p, p}};
+    hpcdb_id ids[1] = {{(uint16_t)(p % 4 == 3 ? gpu : kind), 0, p, p}};
     hpcdb_add_profile(exp, 0, p != 0, ids, p != 0, NULL);
   }
   return exp;
@@ -50,6 +51,10 @@ static void queries(hpcdb_trace_set *t, const hpcdb_experiment *exp) {
     hpcdb_trace_path_at(t, row, t0 + (t1 - t0) / 2, &ctx, path, 16, &n);
     hpcdb_trace_path_at(t, row, i.t_max, &ctx, path, 16, &n);
   }
+  uint8_t waits[256] = {0}; /* the model has at most 256 contexts */
+  for (uint32_t k = 0; k < 256; k += 3) waits[k] = 1;
+  hpcdb_trace_gpu_idle *g;
+  if (hpcdb_trace_gpu_idleness(t, NULL, waits, t0, t1, &g, &n) == 0) free(g);
   uint32_t *rows;
   if (hpcdb_trace_rows_matching(t, exp, "THREAD=1-9", &rows, &n) == 0) {
     hpcdb_trace_rows_by_identity(t, exp, rows, n);

@@ -197,6 +197,25 @@ HPCDB_API int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filt
                                 uint64_t t1, uint32_t depth, hpcdb_trace_share **out, uint32_t *n,
                                 uint64_t *total_ns);
 
+/* GPU idleness over [t0, t1), per GPU stream (a row whose identity has a
+ * level whose kind name starts with "GPU"): the part of the window its trace
+ * covers (from its first to its last timestamp), of which it is idle
+ * (context 0, "not running"), of which its host thread waits. The host
+ * thread is the row with the stream's identity up to its first GPU level and
+ * one level more, not a GPU one, the lowest id (RANK 3 GPUSTREAM 1: RANK 3
+ * THREAD 0); none when no row has that identity. The host waits while its
+ * element in effect has a context flagged in waits[] (by model index, as
+ * hpcdb_trace_contexts_matching makes it) on its calling path, the root
+ * aside. Exact from the elements. *out: a new array of *n streams in row
+ * order (free() it). */
+typedef struct hpcdb_trace_gpu_idle {
+  uint32_t row, host;        /* trace lines; host HPCDB_NONE when the stream has none */
+  uint64_t span_ns, idle_ns; /* covered by the stream's trace; of which idle */
+  uint64_t idle_wait_ns;     /* of idle_ns, the time its host thread waits */
+} hpcdb_trace_gpu_idle;
+HPCDB_API int hpcdb_trace_gpu_idleness(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const uint8_t *waits,
+                                       uint64_t t0, uint64_t t1, hpcdb_trace_gpu_idle **out, uint32_t *n);
+
 /* Filters. Rows whose profile identity matches every term of pattern, terms
  * separated by spaces: "KIND" (the identity has that kind), "KIND=N" or
  * "KIND=N-M" (its value, logical id, in the range); kinds as hpcdb info

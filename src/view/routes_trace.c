@@ -91,7 +91,7 @@ int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, con
     int (*run)(trace_call *);
   } routes[] = {{"/api/trace/info", route_trace_info}, {"/api/trace/tile", route_trace_tile},
                 {"/api/trace/stats", route_trace_stats}, {"/api/trace/at", route_trace_at},
-                {"/api/trace/summary", route_trace_summary}};
+                {"/api/trace/summary", route_trace_summary}, {"/api/trace/gpu", route_trace_gpu}};
   for (size_t i = 0; i < sizeof routes / sizeof *routes; i++) {
     if (strcmp(url, routes[i].path)) continue;
     trace_call c = {v, arg, ctx, out, {0}, NULL, NULL};

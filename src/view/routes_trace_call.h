@@ -43,5 +43,6 @@ int route_trace_at(trace_call *c);
 int route_trace_tile(trace_call *c);
 int route_trace_stats(trace_call *c);
 int route_trace_summary(trace_call *c);
+int route_trace_gpu(trace_call *c);
 
 #endif

@@ -11,7 +11,7 @@ import time
 import urllib.error
 import urllib.request
 
-from reference import EMPTY, FINE, GREY, Reference, parse_trace_db
+from reference import EMPTY, FINE, GREY, Reference, gpu_idleness, parse_trace_db
 
 failures = []
 
@@ -118,6 +118,17 @@ def main():
         expect(st == 200 and len(cols) == 10 and cols[0]['total_ns'] == col0[0], 'summary of rows 3..8: exact totals')
         st, _, body = get(base, '/api/trace/stats?t0=%d&t1=%d&first=3&count=0' % (t0, t1))
         expect(st == 400 and 'count' in json.loads(body)['error'], 'stats of no rows: 400')
+        # GPU idleness: every GPU stream's idle time while its host thread waits, against a brute force
+        ids = [row['id'] for row in info['rows']]
+        for wait, names, (a, b) in (('MPI_Wait,MPI_Allreduce', {'MPI_Wait', 'MPI_Allreduce'}, (t0, t1)),
+                                    ('MPI_*', {n for _, _, n, _ in tree.values() if n.startswith('MPI_')}, (t0 + 77777, t0 + 250001))):
+            st, _, body = get(base, '/api/trace/gpu?t0=%d&t1=%d&wait=%s' % (a, b, wait))
+            got = [[x['row'], x['host'], x['span_ns'], x['idle_ns'], x['idle_wait_ns']] for x in json.loads(body)['streams']]
+            want = gpu_idleness(ref, ids, a, b, names)
+            expect(st == 200 and got == want and all(x[4] > 0 for x in got),
+                   'gpu idleness (wait=%s) equals the brute force: %s' % (wait, got))
+        st, _, body = get(base, '/api/trace/gpu?t0=%d&t1=%d&wait=a,,b' % (t0, t1))
+        expect(st == 400, 'gpu: an empty glob in wait is refused')
         st, _, body = get(base, '/api/trace/at?row=2&t=%d' % (t0 + 5000))
         a = json.loads(body)
         idx, path = ref.path_at(2, t0 + 5000)

@@ -166,3 +166,49 @@ class Reference:
             path.append(i)
             i = self.ctxs[i][1]
         return idx, path[::-1]
+
+
+def gpu_idleness(ref, ids, t0, t1, wait_names):
+    """Per GPU stream row (an identity with a GPU level), brute force over every nanosecond boundary:
+    [row, host row or None, covered, idle, idle while the host's context or an ancestor has a name in
+    wait_names]. The host: the rows with the stream's levels before its first GPU level and one more,
+    not a GPU one; the lowest id."""
+    levels = [list(zip(i.split(' ')[0::2], i.split(' ')[1::2])) for i in ids]
+    gpu = [next((k for k, (kind, _) in enumerate(lv) if kind.startswith('GPU')), None) for lv in levels]
+    waiting = {}
+    for i in ref.ctxs:
+        c, w = i, False
+        while c > 0:
+            w = w or ref.ctxs[c][2] in wait_names
+            c = ref.ctxs[c][1]
+        waiting[i] = w
+
+    def state(row, t):  # context index of the element in effect at t, None outside the line's span
+        s, e, c = ref.spans[row]
+        for a, b, x in zip(s, e, c):
+            if a <= t < b:
+                return x
+        return None
+
+    out = []
+    for r, k in enumerate(gpu):
+        if k is None:
+            continue
+        hosts = [h for h, lv in enumerate(levels) if gpu[h] is None and len(lv) == k + 1 and lv[:k] == levels[r][:k]]
+        host = min(hosts, key=lambda h: int(levels[h][k][1], 0)) if hosts else None
+        s, e, _ = ref.spans[r]
+        cuts = sorted({t0, t1} | {x for x in s + e if t0 < x < t1} |
+                      ({x for x in ref.spans[host][0] + ref.spans[host][1] if t0 < x < t1} if host is not None else set()))
+        span = idle = idle_wait = 0
+        for a, b in zip(cuts, cuts[1:]):
+            here = state(r, a)
+            if here is None:
+                continue
+            span += b - a
+            if here == 0:
+                idle += b - a
+                h = state(host, a) if host is not None else None
+                if h is not None and waiting[h]:
+                    idle_wait += b - a
+        out.append([r, host, span, idle, idle_wait])
+    return out

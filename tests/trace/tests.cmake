@@ -69,6 +69,7 @@ pkg_check_modules(TRACE_MHD IMPORTED_TARGET libmicrohttpd)
 if(TRACE_MHD_FOUND)
   add_executable(trace_serve ${TRACE_DIR}/trace_serve.c ${PROJECT_SOURCE_DIR}/src/view/routes_trace.c
                              ${PROJECT_SOURCE_DIR}/src/view/routes_trace_args.c ${PROJECT_SOURCE_DIR}/src/view/routes_trace_tile.c
+                             ${PROJECT_SOURCE_DIR}/src/view/routes_trace_gpu.c
                              ${PROJECT_SOURCE_DIR}/src/view/trace_mount.c ${PROJECT_SOURCE_DIR}/src/view/supersede.c)
   target_include_directories(trace_serve PRIVATE ${PROJECT_SOURCE_DIR}/src/view)
   target_link_libraries(trace_serve PRIVATE hpcdb_static PkgConfig::TRACE_MHD)

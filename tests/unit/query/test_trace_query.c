@@ -2,7 +2,8 @@
 /* The trace query on a small experiment built in memory, every answer
  * worked out by hand: tiles (one and several rows per cell, depths, the
  * idle rule, the last element lasting no time, the context filter),
- * statistics, the calling path, filters, and bad traces and requests. */
+ * statistics, the calling path, filters, GPU idleness, and bad traces and
+ * requests. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,32 @@ static void test_cancel(hpcdb_trace_set *t) {
   CHECK(sh == NULL && n == 0);
 }
 
+/* p2 (RANK 0 GPUSTREAM 0) is idle in [101, 350); its host p0 (RANK 0 THREAD 0, not THREAD 1) is in f's
+ * line until 200, in g in [200, 260), idle until 300, and has nothing after 300 (its last element). */
+static void test_gpu_idleness(hpcdb_trace_set *t, const hpcdb_experiment *exp) {
+  uint8_t *waits = calloc(exp->n_contexts, 1);
+  hpcdb_trace_gpu_idle *g;
+  uint32_t n;
+  waits[G] = 1;
+  CHECK_RC(hpcdb_trace_gpu_idleness(t, NULL, waits, 0, 1000, &g, &n));
+  CHECK(n == 1 && g[0].row == 2 && g[0].host == 0 && g[0].span_ns == 251 && g[0].idle_ns == 249 && g[0].idle_wait_ns == 60);
+  free(g);
+  CHECK_RC(hpcdb_trace_gpu_idleness(t, NULL, waits, 150, 250, &g, &n));
+  CHECK(n == 1 && g[0].span_ns == 100 && g[0].idle_ns == 100 && g[0].idle_wait_ns == 50);
+  free(g);
+  waits[G] = 0, waits[F] = 1; /* f's line scope L waits through its ancestor */
+  CHECK_RC(hpcdb_trace_gpu_idleness(t, NULL, waits, 0, 1000, &g, &n));
+  CHECK(n == 1 && g[0].idle_wait_ns == 99);
+  free(g);
+  const uint32_t threads[] = {0, 1}; /* no stream among the rows */
+  hpcdb_trace_filter f = {threads, 2, NULL, NULL, NULL};
+  CHECK_RC(hpcdb_trace_gpu_idleness(t, &f, waits, 0, 1000, &g, &n));
+  CHECK(n == 0);
+  free(g);
+  CHECK(hpcdb_trace_gpu_idleness(t, NULL, waits, 300, 200, &g, &n) == HPCDB_EINVAL && g == NULL);
+  free(waits);
+}
+
 int main(void) {
   hpcdb_experiment *exp = build();
   hpcdb_trace_set *t;
@@ -206,6 +233,7 @@ int main(void) {
   test_stats_and_path(t);
   test_filters(t, exp);
   test_cancel(t);
+  test_gpu_idleness(t, exp);
   hpcdb_trace_close(t);
   hpcdb_experiment_free(exp);
   test_bad_traces();
