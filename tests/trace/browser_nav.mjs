@@ -62,6 +62,16 @@ try {
     `depth view (x ${dv.x}, width ${dv.width}) and summary (x ${sm.x}, width ${sm.width}) span the timeline's (x ${tl.x}, width ${tl.width})`);
   const tileWidth = await page.evaluate(() => document.querySelector('[data-test=timeline]').width);
   check(Number(await data(page, 'summary-width')) === tileWidth, `the summary has a column per column of the timeline (${tileWidth})`);
+  // GPU idleness beside the statistics: each stream's shares, as the route answers them for the window
+  const gpuShown = await page.locator('[data-test=gpu] li').allTextContents();
+  const gpuAsked = await page.evaluate(async () => {
+    const d = document.querySelector('#trace-view').dataset;
+    return (await (await fetch(`/api/trace/gpu?t0=${d.t0}&t1=${d.t1}&order=identity`)).json()).streams;
+  });
+  const pct = (ns, of) => (100 * ns / of).toFixed(1) + '%';
+  check(gpuShown.length === 3 && gpuAsked.every((s, i) => gpuShown[i] ===
+      `${s.id}: idle ${pct(s.idle_ns, s.span_ns)}, ${pct(s.idle_wait_ns, s.span_ns)} while ${s.host_id} waits`) && gpuAsked.every((s) => s.idle_wait_ns > 0),
+    `GPU idleness of the 3 streams: ${gpuShown[0]}`);
   await clickPath(page, 0.3, 0.1);
   const first = await data(page, 'depth-profile');
   check(first === await data(page, 'at-profile'), `the depth view shows the clicked profile (${first})`);

@@ -14,6 +14,7 @@ import { contextLink } from '../link.js';
 import { timeLane } from './pointer.js';
 import { drawSummary, drawDepth } from './lanes.js';
 import { depthsOf } from './depths.js';
+import { drawGpu } from './gpu.js';
 
 const LABEL_PX = 12; // the height of a row label
 
@@ -67,12 +68,17 @@ export class TraceView {
     this.pathHead = el('h3', { 'data-test': 'path-head' }, 'Call path at the click');
     this.pathList = el('ol', { class: 'path', 'data-test': 'path' });
     this.statsList = el('ul', { class: 'stats', 'data-test': 'stats' });
+    this.gpuList = el('ul', { class: 'gpu', 'data-test': 'gpu' });
+    this.waitIn = el('input', { type: 'text', 'data-test': 'wait', title: 'the host thread waits in a context matching one of these globs (commas between)' });
+    this.waitIn.onkeydown = (e) => { if (e.key === 'Enter') drawGpu(this, this.gpuList, this.waitIn); };
     this.statusLine = el('div', { class: 'status', 'data-test': 'status' });
     r.append(this.mini, el('div', { class: 'main' }, this.canvas, this.labels, this.overlay), this.axis,
       el('div', { class: 'lane' }, this.depthCaption, this.depthCanvas),
       el('div', { class: 'lane' }, this.summaryCaption, this.summaryCanvas),
       el('div', { class: 'side' }, this.pathHead, this.pathList,
-        el('h3', {}, 'Statistics of the window (exact shares of profile-time)'), this.statsList),
+        el('h3', {}, 'Statistics of the window (exact shares of profile-time)'), this.statsList,
+        el('div', { class: 'gpu-box', hidden: '' }, el('h3', {}, 'GPU streams: idle, and idle while the host thread waits'),
+          el('label', {}, 'waits in ', this.waitIn), this.gpuList)),
       this.statusLine);
     this.depthSel.onchange = () => { this.pushUndo(); this.redraw(); };
     this.scopesSel.onchange = () => { this.pushUndo(); this.fillDepths(Math.min(3, this.maxDepthOf())); this.redraw(); };
@@ -260,7 +266,7 @@ export class TraceView {
       this.status(`${rows}, ${this.info.events} events · window ${fmtNs(this.v1 - this.v0)} · ${scaleText(this.tile.scale, n)} · tile ${w}×${this.tile.h} in ${Math.round(performance.now() - t)} ms (${buf.byteLength} bytes)`);
       this.root.dataset.state = 'ready';
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); return; }
-    await Promise.all([this.drawMini(), this.drawStats(), drawSummary(this), drawDepth(this)]);
+    await Promise.all([this.drawMini(), this.drawStats(), drawSummary(this), drawDepth(this), drawGpu(this, this.gpuList, this.waitIn)]);
   }
 
   // [fraction of the width, time from the run's start] at the start, middle and end of the window
