@@ -82,7 +82,7 @@ try {
   await page.click('[data-test=undo]');
   await waitDraw(n);
   const undone = await view();
-  check(undone.t0 === wheeled.t0 && undone.t1 === wheeled.t1, 'Undo zoom returns to the previous window');
+  check(undone.t0 === wheeled.t0 && undone.t1 === wheeled.t1, 'Undo returns to the previous window');
   n = await draws();
   await page.mouse.move(box.x + 300, box.y + 30);
   await page.keyboard.down('Shift');

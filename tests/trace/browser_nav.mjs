@@ -214,6 +214,10 @@ try {
   check(await trace.locator(`[data-test=stats] li.lit[data-ctx="${mainCtx}"]`).count() === 1 && Number(await data(trace, 'highlight-cells')) > 0 &&
     await data(trace, 'depth') === '1', `selecting main (${mainCtx}) in the tree highlights its time at depth 1 (${await data(trace, 'highlight-cells')} cells)`);
   await trace.screenshot({ path: `${out}/timeline-highlight-from-tree.png` });
+  n = await draws(trace);
+  await trace.keyboard.press('Escape');
+  await redrawn(trace, n);
+  check(await trace.locator('[data-test=stats] li.lit').count() === 0, 'Escape clears the highlight');
   check(errors.length === 0, 'no script errors ' + errors.join('; '));
 } finally {
   await browser.close();

@@ -233,7 +233,8 @@ export class TraceView {
     const undo = !redo && ((ctrl && k === 'z') || (!ctrl && (e.key === 'u' || e.key === 'Backspace')));
     const act = undo ? () => this.step('undo') : redo ? () => this.step('redo') : ctrl ? null : {
       '+': () => this.zoomBy(0.5), '=': () => this.zoomBy(0.5), '-': () => this.zoomBy(2),
-      ArrowLeft: () => this.panBy(-0.1), ArrowRight: () => this.panBy(0.1), Home: () => this.reset() }[e.key];
+      ArrowLeft: () => this.panBy(-0.1), ArrowRight: () => this.panBy(0.1), Home: () => this.reset(),
+      Escape: () => { this.highlight = null; this.redraw(); } }[e.key];
     if (act && !['INPUT', 'SELECT'].includes(e.target.tagName)) { e.preventDefault(); act(); }
   }
 
