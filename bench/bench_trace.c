@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Times the trace query on one database: opening (index built, or read from
  * the cache), tiles of the whole run and of zoomed-in windows, the window
- * statistics. Prints one line per measurement (milliseconds, wall clock).
+ * statistics, the GPU idleness. Prints one line per measurement (milliseconds, wall clock).
  * Usage: bench_trace [--no-cache] DB [WIDTH HEIGHT] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +100,15 @@ int main(int argc, char **argv) {
   printf("statistics of the whole run, depth 3: %.1f ms (%.1f ms CPU, %u contexts), RSS %ld MB (peak %ld MB)\n",
          now_ms() - s, cpu_ms() - c, n, rss_mb(), status_mb("VmHWM:"));
   free(sh);
+  uint8_t *waits;
+  hpcdb_trace_gpu_idle *g;
+  if (hpcdb_trace_contexts_matching(exp, "MPI_Wait", &waits) < 0) return die("contexts");
+  s = now_ms(), c = cpu_ms();
+  if (hpcdb_trace_gpu_idleness(t, NULL, waits, i.t_min, i.t_max + 1, &g, &n) < 0) return die("gpu idleness");
+  printf("GPU idleness of the whole run (host waits in MPI_Wait): %.1f ms (%.1f ms CPU, %u streams), RSS %ld MB (peak %ld MB)\n",
+         now_ms() - s, cpu_ms() - c, n, rss_mb(), status_mb("VmHWM:"));
+  free(g);
+  free(waits);
   free(cells);
   hpcdb_trace_close(t);
   hpcdb_experiment_free(exp);

@@ -62,7 +62,10 @@ try {
     `depth view (x ${dv.x}, width ${dv.width}) and summary (x ${sm.x}, width ${sm.width}) span the timeline's (x ${tl.x}, width ${tl.width})`);
   const tileWidth = await page.evaluate(() => document.querySelector('[data-test=timeline]').width);
   check(Number(await data(page, 'summary-width')) === tileWidth, `the summary has a column per column of the timeline (${tileWidth})`);
-  // GPU idleness beside the statistics: each stream's shares, as the route answers them for the window
+  // GPU idleness beside the statistics, on demand: each stream's shares, as the route answers them for the window
+  check(await page.locator('[data-test=gpu] li').count() === 0, 'GPU idleness is not read before its box is opened');
+  await page.click('[data-test=gpu-box] summary');
+  await page.waitForSelector('[data-test=gpu] li');
   const gpuShown = await page.locator('[data-test=gpu] li').allTextContents();
   const gpuAsked = await page.evaluate(async () => {
     const d = document.querySelector('#trace-view').dataset;

@@ -60,16 +60,26 @@ typedef struct cursor {
   uint64_t k, end;
 } cursor;
 
-static void cursor_at(const hpcdb_trace_set *t, cursor *c, uint64_t ts) {
-  const trace_line *l = c->l;
-  c->k = trace_locate(t, l, ts);
-  if (c->k == UINT64_MAX) c->end = l->n ? l->lo : UINT64_MAX;
-  else if (c->k + 1 < l->n) c->end = line_ts(l, c->k + 1);
-  else c->end = UINT64_MAX, c->k = UINT64_MAX; /* past the last element */
+static void cursor_set(cursor *c, uint64_t k) {
+  if (k + 1 < c->l->n) c->k = k, c->end = line_ts(c->l, k + 1);
+  else c->k = c->end = UINT64_MAX; /* past the last element */
 }
 
-static int stream_idleness(const hpcdb_trace_set *t, const uint8_t *waiting, uint64_t t0, uint64_t t1,
-                           hpcdb_trace_gpu_idle *g) {
+static void cursor_at(const hpcdb_trace_set *t, cursor *c, uint64_t ts) {
+  uint64_t k = trace_locate(t, c->l, ts);
+  if (k != UINT64_MAX) cursor_set(c, k);
+  else c->k = UINT64_MAX, c->end = c->l->n ? c->l->lo : UINT64_MAX;
+}
+
+/* On to the element in effect at ts, the time the current one ends (the elements read in order). */
+static void cursor_next(cursor *c, uint64_t ts) {
+  uint64_t k = c->k == UINT64_MAX ? 0 : c->k + 1;
+  while (k + 1 < c->l->n && line_ts(c->l, k + 1) <= ts) k++;
+  cursor_set(c, k);
+}
+
+static int stream_idleness(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const uint8_t *waiting,
+                           uint64_t t0, uint64_t t1, hpcdb_trace_gpu_idle *g) {
   const trace_line *ls = &t->lines[g->row];
   uint64_t a = t0 > ls->lo ? t0 : ls->lo, b = t1 < ls->hi ? t1 : ls->hi;
   if (ls->n == 0 || a >= b) return 0;
@@ -77,7 +87,9 @@ static int stream_idleness(const hpcdb_trace_set *t, const uint8_t *waiting, uin
   cursor_at(t, &s, a);
   if (h.l) cursor_at(t, &h, a);
   uint64_t first = s.k, first_h = h.k;
-  for (uint64_t cur = a; cur < b;) {
+  int rc = 0;
+  for (uint64_t cur = a, steps = 1; cur < b; steps++) {
+    if ((steps & 0xffff) == 0 && (rc = trace_check_cancel(filter)) < 0) break;
     uint64_t end = s.end < h.end ? s.end : h.end;
     if (end > b) end = b;
     uint32_t sc = trace_ctx_index(t, line_ctx(ls, s.k));
@@ -92,12 +104,12 @@ static int stream_idleness(const hpcdb_trace_set *t, const uint8_t *waiting, uin
     }
     cur = end;
     if (cur >= b) break;
-    if (s.end == cur) cursor_at(t, &s, cur);
-    if (h.l && h.end == cur) cursor_at(t, &h, cur);
+    if (s.end == cur) cursor_next(&s, cur);
+    if (h.l && h.end == cur) cursor_next(&h, cur);
   }
   trace_release(t, ls, first, s.k == UINT64_MAX ? ls->n : s.k + 1);
-  if (h.l && first_h != UINT64_MAX) trace_release(t, h.l, first_h, h.k == UINT64_MAX ? h.l->n : h.k + 1);
-  return 0;
+  if (h.l) trace_release(t, h.l, first_h == UINT64_MAX ? 0 : first_h, h.k == UINT64_MAX ? h.l->n : h.k + 1);
+  return rc;
 }
 
 int hpcdb_trace_gpu_idleness(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const uint8_t *waits,
@@ -118,7 +130,7 @@ int hpcdb_trace_gpu_idleness(const hpcdb_trace_set *t, const hpcdb_trace_filter 
     const hpcdb_profile *p = &t->exp->profiles[t->lines[r].profile];
     if (host_levels(t->exp, p) == p->n_ids || (rc = trace_check_cancel(filter)) < 0) continue;
     g[count] = (hpcdb_trace_gpu_idle){r, host_of(t, r), 0, 0, 0};
-    rc = stream_idleness(t, waiting, t0, t1, &g[count++]);
+    rc = stream_idleness(t, filter, waiting, t0, t1, &g[count++]);
   }
   free(waiting);
   if (rc < 0) {

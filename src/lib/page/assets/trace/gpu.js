@@ -2,6 +2,7 @@
 // GPU idleness of the window, beside the statistics: per GPU stream of the
 // shown rows, the share of its time it is idle and the share it is idle while
 // its host thread waits (in a context matching the globs; /api/trace/gpu).
+// v: the trace view; list: where the streams go; waitIn: the globs' box.
 export async function drawGpu(v, list, waitIn) {
   const params = { t0: v.abs(v.v0), t1: v.abs(v.v1), ...v.filters() };
   if (waitIn.value.trim()) params.wait = waitIn.value.trim();
@@ -20,5 +21,4 @@ export async function drawGpu(v, list, waitIn) {
     li.title = `of the ${s.span_ns} ns the stream's trace covers in the window: ${s.idle_ns} ns idle, ${s.idle_wait_ns} ns of them while the host waits`;
     return li;
   }));
-  list.parentElement.hidden = g.streams.length === 0;
 }

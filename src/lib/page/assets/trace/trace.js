@@ -70,16 +70,19 @@ export class TraceView {
     this.statsList = el('ul', { class: 'stats', 'data-test': 'stats' });
     this.gpuList = el('ul', { class: 'gpu', 'data-test': 'gpu' });
     this.waitIn = el('input', { type: 'text', 'data-test': 'wait', title: 'the host thread waits in a context matching one of these globs (commas between)' });
-    this.waitIn.onkeydown = (e) => { if (e.key === 'Enter') drawGpu(this, this.gpuList, this.waitIn); };
+    this.waitIn.onkeydown = (e) => { if (e.key === 'Enter') this.drawGpu(); };
     this.statusLine = el('div', { class: 'status', 'data-test': 'status' });
     r.append(this.mini, el('div', { class: 'main' }, this.canvas, this.labels, this.overlay), this.axis,
       el('div', { class: 'lane' }, this.depthCaption, this.depthCanvas),
       el('div', { class: 'lane' }, this.summaryCaption, this.summaryCanvas),
       el('div', { class: 'side' }, this.pathHead, this.pathList,
         el('h3', {}, 'Statistics of the window (exact shares of profile-time)'), this.statsList,
-        el('div', { class: 'gpu-box', hidden: '' }, el('h3', {}, 'GPU streams: idle, and idle while the host thread waits'),
+        this.gpuBox = el('details', { class: 'gpu-box', 'data-test': 'gpu-box', hidden: '' },
+          el('summary', { title: 'read from every element of the streams and their hosts in the window: opened on demand' },
+            'GPU streams: idle, and idle while the host thread waits'),
           el('label', {}, 'waits in ', this.waitIn), this.gpuList)),
       this.statusLine);
+    this.gpuBox.ontoggle = () => this.drawGpu();
     this.depthSel.onchange = () => { this.pushUndo(); this.redraw(); };
     this.scopesSel.onchange = () => { this.pushUndo(); this.fillDepths(Math.min(3, this.maxDepthOf())); this.redraw(); };
     this.rowsIn.onkeydown = this.ctxIn.onkeydown = (e) => { if (e.key === 'Enter') this.refilter(); };
@@ -167,6 +170,7 @@ export class TraceView {
     const sel = { order: 'identity' };
     if (this.rowsIn.value) sel.rows = this.rowsIn.value;
     this.selection = (await this.get('/api/trace/info', sel, 'sel')).selected;
+    this.gpuBox.hidden = !this.selection.some((r) => /\bGPU/.test(this.info.rows[r].id));
     const n = this.selCount();
     [this.r0, this.r1] = rows && rows[0] >= 0 && rows[0] < rows[1] && rows[1] <= n ? rows : [0, n];
     this.miniTile = null;
@@ -267,8 +271,11 @@ export class TraceView {
       this.status(`${rows}, ${this.info.events} events · window ${fmtNs(this.v1 - this.v0)} · ${scaleText(this.tile.scale, n)} · tile ${w}×${this.tile.h} in ${Math.round(performance.now() - t)} ms (${buf.byteLength} bytes)`);
       this.root.dataset.state = 'ready';
     } catch (e) { if (e.name !== 'AbortError') this.status('error: ' + e.message); return; }
-    await Promise.all([this.drawMini(), this.drawStats(), drawSummary(this), drawDepth(this), drawGpu(this, this.gpuList, this.waitIn)]);
+    await Promise.all([this.drawMini(), this.drawStats(), drawSummary(this), drawDepth(this), this.drawGpu()]);
   }
+
+  // GPU idleness costs a read of every element of the streams and their hosts: only while its box is open
+  drawGpu() { return this.gpuBox.open ? drawGpu(this, this.gpuList, this.waitIn) : null; }
 
   // [fraction of the width, time from the run's start] at the start, middle and end of the window
   axisTicks() { return [0, 0.5, 1].map((f) => [f, fmtNs(this.v0 + f * (this.v1 - this.v0))]); }
