@@ -217,6 +217,14 @@ try {
   check(await trace.locator(`[data-test=stats] li.lit[data-ctx="${mainCtx}"]`).count() === 1 && Number(await data(trace, 'highlight-cells')) > 0 &&
     await data(trace, 'depth') === '1', `selecting main (${mainCtx}) in the tree highlights its time at depth 1 (${await data(trace, 'highlight-cells')} cells)`);
   await trace.screenshot({ path: `${out}/timeline-highlight-from-tree.png` });
+  // the tree's Timeline link, opened after a selection, shows the node highlighted; the timeline's URL keeps it
+  const href = await tree.locator('#timeline').getAttribute('href');
+  const third = await context.newPage();
+  await third.goto(new URL(href, pp.tree).href);
+  await ready(third);
+  check(/#hl=\d+$/.test(href) && await third.locator(`[data-test=stats] li.lit[data-ctx="${mainCtx}"]`).count() === 1 &&
+    await data(third, 'depth') === '1' && new URL(third.url()).hash.includes(`hl=${mainCtx}`),
+    `the Timeline link after selecting main (${href}) opens the timeline with main highlighted at depth 1`);
   n = await draws(trace);
   await trace.keyboard.press('Escape');
   await redrawn(trace, n);

@@ -49,6 +49,7 @@ const timeline = contextLink('tree', showContext);
 
 function select(row, fromTimeline) {
   if (!fromTimeline && state.view === 'top-down') timeline.send(row.node);
+  $('#timeline').href = `/assets/trace/index.html${state.view === 'top-down' ? `#hl=${row.node}` : ''}`; // opened, it shows the node
   state.sel = String(row.node);
   save(state);
   for (const tr of document.querySelectorAll('#tree tr.selected')) tr.classList.remove('selected');

@@ -139,6 +139,8 @@ export class TraceView {
     this.scopesSel.value = h.get('scopes') === 'all' ? 'all' : 'frames';
     this.fillDepths(h.get('depth') || String(Math.min(3, this.maxDepthOf())));
     this.rowsIn.value = h.get('rows') || ''; this.ctxIn.value = h.get('ctx') || '';
+    const hl = Number(h.get('hl')); // a highlighted context: with its depth from this page, or from a tree's link
+    if (h.has('hl') && Number.isInteger(hl) && this.info.contexts[hl]) { if (h.has('depth')) this.highlight = hl; else this.focus(hl); }
     this.selection = null;
     await this.refilter(true, h.has('p0') ? [Number(h.get('p0')), Number(h.get('p1'))] : null);
   }
@@ -249,6 +251,7 @@ export class TraceView {
     const f = this.filters();
     const hash = new URLSearchParams({ t0: this.abs(this.v0), t1: this.abs(this.v1), ...f });
     hash.delete('first'); hash.delete('count');
+    if (this.highlight !== null) hash.set('hl', String(this.highlight));
     if (f.first !== undefined) { hash.set('p0', String(this.r0)); hash.set('p1', String(this.r1)); }
     history.replaceState(null, '', '#' + hash.toString());
     const n = this.rowCount();
@@ -399,11 +402,14 @@ export class TraceView {
   showContext(c) {
     if (!this.info || !this.info.contexts[c]) return;
     this.pushUndo();
+    this.focus(c);
+    this.redraw();
+  }
+  focus(c) {
     if (!this.info.contexts[c][2] && this.scopesSel.value !== 'all') { this.scopesSel.value = 'all'; this.fillDepths(0); }
     const frames = this.scopesSel.value !== 'all';
     this.depthSel.value = String(frames ? this.frameDepth[c] : this.scopeDepth[c]);
     this.highlight = c;
-    this.redraw();
   }
 
   hover(e) {
