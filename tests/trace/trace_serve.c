@@ -23,7 +23,7 @@ static int asset(const char *url, char **body, size_t *len, const char **type) {
       {"/", "index.html"},         {"/trace.js", "trace.js"},     {"/trace.css", "trace.css"},   {"/main.js", "main.js"},
       {"/tile.js", "tile.js"},     {"/history.js", "history.js"}, {"/labels.js", "labels.js"},   {"/palette.js", "palette.js"},
       {"/picture.js", "picture.js"}, {"/pointer.js", "pointer.js"}, {"/lanes.js", "lanes.js"},   {"/depths.js", "depths.js"},
-      {"/gpu.js", "gpu.js"},
+      {"/gpu.js", "gpu.js"},         {"/requests.js", "requests.js"}, {"/save.js", "save.js"},
       {"/link.js", "../link.js"}}; /* the tree page's too */
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     if (strcmp(url, files[i][0])) continue;

@@ -9,9 +9,10 @@ import { decodeTile, scaleText, fmtNs, TRACE_MAX_WIDTH, TRACE_MAX_HEIGHT } from 
 import { History } from './history.js';
 import { rowLabels } from './labels.js';
 import { Palette, EMPTY, GREY, hex } from './palette.js';
-import { tileRects, svg, draw, download } from './picture.js';
+import { savePicture } from './save.js';
 import { contextLink } from '../link.js';
 import { timeLane } from './pointer.js';
+import { Requests } from './requests.js';
 import { drawSummary, drawDepth } from './lanes.js';
 import { depthsOf } from './depths.js';
 import { drawGpu } from './gpu.js';
@@ -27,8 +28,8 @@ function el(tag, attrs = {}, ...kids) {
 
 export class TraceView {
   constructor(root, base) {
-    this.root = root; this.base = base; this.history = new History(); this.pending = {}; this.draws = 0; this.highlight = null;
-    this.page = Math.random().toString(36).slice(2, 10); // with the kind of request: the server cancels a superseded one
+    this.root = root; this.history = new History(); this.draws = 0; this.highlight = null;
+    this.requests = new Requests(base, root, (text) => this.status(text));
     this.palette = new Palette((c) => this.label(c), localStorage);
     this.link = contextLink('trace', (c) => this.showContext(c));
     this.build();
@@ -52,8 +53,8 @@ export class TraceView {
       this.undoBtn, this.redoBtn, btn('Whole run', () => this.reset(), 'reset', 'every profile over the whole run (Home)'),
       el('label', {}, 'depth ', this.depthSel), el('label', {}, ' in ', this.scopesSel), this.rowsIn, this.ctxIn,
       btn('Filter', () => this.refilter(), 'filter'),
-      btn('PNG', () => this.save('png'), 'save-png', 'save the timeline with its labels as a PNG image'),
-      btn('SVG', () => this.save('svg'), 'save-svg', 'save the timeline with its labels as an SVG drawing')));
+      btn('PNG', () => savePicture(this, 'png'), 'save-png', 'save the timeline with its labels as a PNG image'),
+      btn('SVG', () => savePicture(this, 'svg'), 'save-svg', 'save the timeline with its labels as an SVG drawing')));
     this.mini = el('canvas', { class: 'minimap', 'data-test': 'minimap', title: 'the whole run: click to go there' });
     this.canvas = el('canvas', { 'data-test': 'timeline' });
     this.labels = el('div', { class: 'labels', 'data-test': 'labels' });
@@ -101,30 +102,7 @@ export class TraceView {
 
   status(text) { this.statusLine.textContent = text; }
 
-  async get(path, params, kind, binary) {
-    if (this.pending[kind]) this.pending[kind].abort(); // a newer request supersedes it
-    const ac = new AbortController(); this.pending[kind] = ac;
-    const q = new URLSearchParams({ ...params, slot: this.page + '.' + kind }).toString();
-    this.inFlight = (this.inFlight || 0) + 1;
-    this.root.dataset.busy = '1';
-    try {
-      const resp = await fetch(this.base + path + (q ? '?' + q : ''), { signal: ac.signal });
-      if (resp.status === 503) { // the index is being built: say how far, ask again
-        const j = await resp.json();
-        if (j.building !== undefined) {
-          this.status(j.error + '…');
-          await new Promise((res) => setTimeout(res, 150));
-          if (ac.signal.aborted) throw new DOMException('superseded', 'AbortError');
-          return await this.get(path, params, kind, binary);
-        }
-        throw new Error(j.error);
-      }
-      if (!resp.ok) throw new Error((await resp.json()).error);
-      return await (binary ? resp.arrayBuffer() : resp.json());
-    } finally {
-      if (--this.inFlight === 0) this.root.dataset.busy = '0'; // tests wait for quiet
-    }
-  }
+  get(path, params, kind, binary) { return this.requests.get(path, params, kind, binary); }
 
   async load() {
     this.status('loading the trace index…');
@@ -449,20 +427,5 @@ export class TraceView {
     }
     this.root.dataset.pathReady = String((Number(this.root.dataset.pathReady) || 0) + 1);
     drawDepth(this);
-  }
-
-  // the timeline as the page shows it, with its row labels and time axis: an SVG drawing or a PNG image
-  save(kind) {
-    if (!this.tile) return;
-    const groups = this.groups(), n = this.rowCount();
-    const L = 12 + Math.ceil(6.5 * Math.max(0, ...groups.map((g) => g.text.length))), T = 18, W = this.canvas.clientWidth, H = this.canvas.clientHeight;
-    const texts = [{ x: 4, y: 12, text: `${this.info.rows.length > n ? `profiles ${this.r0 + 1}–${this.r1}` : `${n} profiles`}, depth ${this.depthSel.value} · ${scaleText(this.tile.scale, n)}` }];
-    for (const g of groups) texts.push({ x: L - 4, y: T + (g.first + g.count / 2) / n * H + 4, text: g.text, anchor: 'end' });
-    for (const [f, text] of this.axisTicks()) texts.push({ x: L + f * W, y: T + H + 14, text, anchor: f === 0 ? 'start' : f === 1 ? 'end' : 'middle' });
-    const scene = { w: L + W, h: T + H + 20, rects: tileRects(this.tile, (i) => this.cellRgb(this.tile, i), { x: L, y: T, w: W, h: H }), texts };
-    if (kind === 'svg') return download('trace.svg', new Blob([svg(scene)], { type: 'image/svg+xml' }));
-    const c = document.createElement('canvas');
-    draw(scene, c);
-    c.toBlob((b) => download('trace.png', b), 'image/png');
   }
 }
