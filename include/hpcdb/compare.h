@@ -76,7 +76,9 @@ HPCDB_API int hpcdb_align(hpcdb_alignment **out, const hpcdb_experiment *const *
                           const hpcdb_align_options *options);
 HPCDB_API void hpcdb_alignment_free(hpcdb_alignment *al);
 
-/* The node's path from the root, names joined by " > ". Returns the length it needed. */
+/* The node's path from the root, names joined by " > ": the ancestors the tree views show
+ * (a loop or line scope without a line, "[libucs.so]:0", is left out), then the node.
+ * Returns the length it needed. */
 HPCDB_API size_t hpcdb_align_path(const hpcdb_alignment *al, uint32_t node, char *buf, size_t size);
 /* Why each run's context is (or is not) in the node, one line per run. */
 typedef void (*hpcdb_explain_fn)(void *user, const char *line);

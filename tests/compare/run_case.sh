@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # hpcdb compare cases: run_case.sh HPCDB WORK SAMPLES CASE [ARG...]
 #   generate GEN        the runs of gen_runs.c into WORK/pair and WORK/scaling
-#   expect NAME ARG...  `hpcdb compare ARG...` (@ = WORK) prints expected/NAME exactly
+#   expect NAME ARG...  `hpcdb compare ARG...` (@ = WORK, a leading SAMPLES/ = SAMPLES) prints expected/NAME exactly
 #   status N ARG...     `hpcdb compare ARG...` exits with status N
 #   flamegraph          the differential SVG is well-formed XML with a red (slower) solve
 #   own-cube DB         a sample database and its own Cube conversion compare as equal
@@ -15,7 +15,7 @@ hpcdb=$1 work=$2 samples=$3 case=$4
 shift 4
 here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "FAIL: $*"; exit 1; }
-at() { args=(); for a in "$@"; do args+=("${a//@/$work}"); done; }
+at() { args=(); for a in "$@"; do a=${a//@/$work}; args+=("${a/#SAMPLES\//$samples/}"); done; }
 
 case $case in
 generate) # only its own folders: the record cases work beside them
@@ -26,7 +26,7 @@ expect)
   "$hpcdb" compare "${args[@]}" > "$work/$name.out" 2> "$work/$name.err"; rc=$?
   cat "$work/$name.err"
   [ $rc -le 1 ] || fail "exit status $rc"
-  sed "s|$work|@|g" "$work/$name.out" | diff -u "$here/expected/$name" - || fail "output differs from expected/$name" ;;
+  sed "s|$work|@|g; s|$samples/|SAMPLES/|g" "$work/$name.out" | diff -u "$here/expected/$name" - || fail "output differs from expected/$name" ;;
 status)
   want=$1; shift; at "$@"
   "$hpcdb" compare "${args[@]}"; rc=$?

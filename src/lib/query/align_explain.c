@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "query/align_keys.h"
+#include "query/shown.h"
 
 const char *hpcdb_match_name(int how) {
   switch (how) {
@@ -20,10 +21,24 @@ const char *hpcdb_match_name(int how) {
   }
 }
 
+/* A node no tree view shows (query/shown.h): in every run that has it, a loop or line scope
+ * without a line ("[libucs.so]:0", "loop at [libucp.so]:0"). */
+static int align_hidden(const hpcdb_alignment *al, uint32_t node) {
+  int runs = 0;
+  for (uint32_t r = 0; r < al->n_runs; r++) {
+    uint32_t ctx = al->ctx[(size_t)node * al->n_runs + r];
+    if (ctx == HPCDB_NONE) continue;
+    if (!query_hidden(al->runs[r], ctx, 0)) return 0;
+    runs++;
+  }
+  return runs > 0;
+}
+
 size_t hpcdb_align_path(const hpcdb_alignment *al, uint32_t node, char *buf, size_t size) {
   uint32_t chain[256];
   unsigned depth = 0;
-  for (uint32_t n = node; n != HPCDB_NONE && n != 0 && depth < 256; n = al->nodes[n].parent) chain[depth++] = n;
+  for (uint32_t n = node; n != HPCDB_NONE && n != 0 && depth < 256; n = al->nodes[n].parent)
+    if (n == node || !align_hidden(al, n)) chain[depth++] = n;
   size_t len = 0;
   if (size) buf[0] = '\0';
   if (depth == 0) return (size_t)snprintf(buf, size, "%s", al->nodes[0].name);
