@@ -2,7 +2,10 @@
 /* hpcdb — the query layer: questions a viewer asks of an experiment,
  * answered as plain structs, over one value interface (a loaded model, a
  * memory-mapped v4.0 database, a Cube file). No sockets, no threads of its
- * own; one hpcdb_query is used by one thread at a time.
+ * own. Several threads may use one hpcdb_query at once: each call holds the
+ * query's lock while it reads or fills its caches, and a column's values are
+ * computed without it (a caller's hpcdb_qsource_ops are then called from
+ * several threads at once, as the built-in sources allow).
  *
  * Nodes: in the top-down view a node is an index into the experiment's
  * contexts (0: the program root). The bottom-up and flat views are

@@ -40,13 +40,12 @@ typedef struct request {
   unsigned status;  /* 200 unless a handler says otherwise */
   const char *content_type;
   struct view_compare *cmp; /* hpcdb view A B: the comparison (compare_state.h), made on first use */
-  pthread_mutex_t *query_lock; /* held by the route, unless it is a ROUTE_COMPARE one (server.h) */
 } request;
 
 typedef int (*route_fn)(request *r);
 typedef enum route_lock {
-  ROUTE_QUERY,  /* reads dbs[].q */
-  ROUTE_COMPARE /* reads the comparison (cmp); takes query_lock itself for a moment */
+  ROUTE_QUERY,  /* reads dbs[].q, which is safe for concurrent readers: no lock */
+  ROUTE_COMPARE /* reads the comparison (cmp), under compare_lock */
 } route_lock;
 typedef struct route {
   const char *path;

@@ -21,12 +21,10 @@ static int req_comparison(request *r, hpcdb_comparison **out) {
   char def[1100];
   if ((!metric || !*metric) && r->dbs[0].metric) {
     metric = r->dbs[0].metric; /* hpcdb view --metric */
-  } else if (!metric || !*metric) { /* A's default, as the page shows it: from A's query, under its lock */
+  } else if (!metric || !*metric) { /* A's default, as the page shows it: from A's query */
     hpcdb_qcolumn c;
-    pthread_mutex_lock(r->query_lock);
     int rc = hpcdb_query_default_column(r->dbs[0].q, &c);
     if (rc == 0) snprintf(def, sizeof def, "%s", hpcdb_query_column_name(r->dbs[0].q, c));
-    pthread_mutex_unlock(r->query_lock);
     if (rc < 0) return req_error(r, 422, "%s", hpcdb_last_error());
     metric = def;
   }

@@ -92,11 +92,11 @@ static void answer_route(view_server *s, const view_request *in, view_answer *a)
     answer_error(a, 503, "a database file changed or shrank while it was served: restart hpcdb view");
     return;
   }
-  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare, &s->query_lock};
-  pthread_mutex_t *lock = rt->lock == ROUTE_COMPARE ? &s->compare_lock : &s->query_lock;
-  pthread_mutex_lock(lock); /* outside the guard: a SIGBUS still unlocks */
+  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare};
+  pthread_mutex_t *lock = rt->lock == ROUTE_COMPARE ? &s->compare_lock : NULL; /* a query locks itself */
+  if (lock) pthread_mutex_lock(lock); /* outside the guard: a SIGBUS still unlocks */
   int rc = guard_run(rt->run, &r);
-  pthread_mutex_unlock(lock);
+  if (lock) pthread_mutex_unlock(lock);
   s->requests++;
   if (rc == -2) { /* what the route had allocated is left: the databases are not used again */
     s->damaged = 1;
@@ -170,12 +170,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 }
 
 void server_init(view_server *s) {
-  pthread_mutex_init(&s->query_lock, NULL);
   pthread_mutex_init(&s->compare_lock, NULL);
 }
 
 void server_fini(view_server *s) {
-  pthread_mutex_destroy(&s->query_lock);
   pthread_mutex_destroy(&s->compare_lock);
 }
 

@@ -23,11 +23,11 @@ typedef struct view_server {
   atomic_int damaged;   /* a route met SIGBUS: the databases are not read again */
   view_compare compare; /* with two databases: their comparison */
   /* Requests are answered on a thread per connection. The query objects
-   * (dbs[].q) fill caches as they are read: query_lock is held by a route
-   * that uses them; the comparison's route holds compare_lock (and
-   * query_lock only for A's default metric). The timeline's routes hold
-   * neither (trace_mount.h): a trace summary never delays a tree. */
-  pthread_mutex_t query_lock, compare_lock;
+   * (dbs[].q) are safe for concurrent readers (they lock their caches
+   * themselves, and compute a column's values without the lock): their routes
+   * take no lock. The comparison's routes hold compare_lock. The timeline's
+   * routes hold none (trace_mount.h): a trace summary never delays a tree. */
+  pthread_mutex_t compare_lock;
 } view_server;
 
 /* A request as the checks and the routes see it: from libmicrohttpd

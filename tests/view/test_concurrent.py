@@ -3,8 +3,12 @@
 every column of a trace's tiles and summaries slowed down (HPCDB_DELAY, a
 test-only delay point), a trace summary takes seconds; a tree request, a second trace
 request and the page's files sent meanwhile are answered before it; a newer
-summary of the same slot cancels the older one (409, "cancelled"). The test
-checks the order in which answers arrive, never an absolute time.
+summary of the same slot cancels the older one (409, "cancelled"). With
+every column of profile values slowed down (once per profile read), a group's
+tree (4 profiles) takes seconds; a profile's tree asked for meanwhile (one
+profile) and a tree whose values are in already are answered before it: no
+profile request waits behind another's computation. The test checks the order
+in which answers arrive, never an absolute time.
 Usage: test_concurrent.py HPCDB SAMPLES OUTDIR"""
 import json
 import os
@@ -18,6 +22,7 @@ from server import Server  # noqa: E402
 
 DELAY_MS = 40  # per column of a summary
 SLOW_MS = 4000  # the slow summary's length
+PROFILE_DELAY_MS = 500  # per column of profile values read
 failed = 0
 
 
@@ -60,8 +65,47 @@ def summary(info, w, slot):
         {"t0": info["t_min"], "t1": int(info["t_max"]) + 1, "w": w, "slot": slot})
 
 
+def profile_requests(hpcdb, samples):
+    """Two slow profile requests and a quick one at once (the query layer's concurrent readers)."""
+    db = os.path.join(samples, "hpctoolkit-v4", "cpi-mpi")
+    env = dict(os.environ, HPCDB_DELAY=f"query-column:{PROFILE_DELAY_MS}")
+    s = Server(hpcdb, db, env=env)
+    try:
+        st, _, body = s.get("/api/children?node=0")  # the default metric's values, read once
+        check(st == 200, f"/api/children: {st} {body[:200]!r}")
+        group = Timed(s, "/api/children?node=0&group=" + urllib.parse.quote("rank=0"))  # 4 profiles
+        group.start()
+        time.sleep(PROFILE_DELAY_MS / 1000)
+        quick = [Timed(s, "/api/children?node=0&profile=3"), Timed(s, "/api/children?node=0"),
+                 Timed(s, "/api/csv?view=bottom-up"), Timed(s, "/api/spread?node=0")]
+        for t in quick:
+            t.start()
+        for t in quick:
+            t.join()
+            check(t.status == 200, f"{t.path}: status {t.status} {t.body[:200]!r}")
+        group.join()
+        check(group.status == 200, f"the group's tree: {group.status} {group.body[:200]!r}")
+        for t in quick:
+            check(t.done < group.done, f"{t.path} was answered after the group's tree")
+        # the same column asked twice at once: computed by one, both answered the same
+        twice = [Timed(s, "/api/children?node=0&profile=5") for _ in range(2)]
+        for t in twice:
+            t.start()
+        for t in twice:
+            t.join()
+        check(all(t.status == 200 for t in twice) and twice[0].body == twice[1].body,
+              f"one column asked twice at once: {[(t.status, t.body[:100]) for t in twice]}")
+    finally:
+        rc = s.stop()
+        check(rc == 0, f"hpcdb view exited {rc} on SIGTERM: {s.proc.stderr.read()[-2000:]}")
+
+
 def main():
     hpcdb, samples, out = sys.argv[1:4]
+    if os.path.isdir(os.path.join(samples, "hpctoolkit-v4", "cpi-mpi")):
+        profile_requests(hpcdb, samples)
+    else:
+        print("profile requests skipped: no sample database cpi-mpi")
     db = os.path.join(samples, "hpctoolkit-v4", "ping-pong-mpi")
     if not os.path.isdir(db):
         print(f"skipped: no sample database {db}")

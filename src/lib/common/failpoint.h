@@ -21,7 +21,9 @@ void failpoint_mapped(const char *path);
 /* A delay point for the viewer's concurrency test (tests/view/test_concurrent.py):
  * a deliberately slow computation. Inert unless
  *   HPCDB_DELAY=NAME:MS   each pass of the point NAME sleeps MS milliseconds
- *                         (trace-stats-row: once per row a window's statistics read). */
+ *                         (trace-column: once per column of a trace tile or summary;
+ *                         query-column: once per column of values read from the source, a
+ *                         group's once per profile). */
 void failpoint_delay(const char *name);
 
 #endif

@@ -7,13 +7,6 @@
 #include "common/error.h"
 #include "query/query_internal.h"
 
-static int check_node(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node) {
-  if (view > HPCDB_QVIEW_FLAT) return hpcdb_fail(HPCDB_EINVAL, "view %d does not exist", (int)view);
-  uint32_t n = hpcdb_query_n_nodes(q, view);
-  if (node >= n) return hpcdb_fail(HPCDB_EINVAL, "node %u does not exist (the view has %u)", node, n);
-  return 0;
-}
-
 int query_rows(hpcdb_query *q, hpcdb_qnode node, const uint32_t **rows) {
   if (!q->rows) {
     q->rows = malloc(((size_t)q->exp->n_contexts + 1) * sizeof *q->rows);
@@ -28,15 +21,22 @@ int query_rows(hpcdb_query *q, hpcdb_qnode node, const uint32_t **rows) {
   return (int)query_shown_children(q->exp, node, 0, q->rows, q->walk);
 }
 
-uint32_t hpcdb_query_n_nodes(hpcdb_query *q, hpcdb_qview view) {
+static uint32_t n_nodes(hpcdb_query *q, hpcdb_qview view) {
   if (view == HPCDB_QVIEW_TOP_DOWN) return q->exp->n_contexts;
   const agg_view *a;
   if (view > HPCDB_QVIEW_FLAT || query_agg(q, view == HPCDB_QVIEW_FLAT, &a) < 0) return 0;
   return a->n_rows + 1;
 }
 
-int hpcdb_query_value(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, hpcdb_qnode node, double *inclusive,
-                      double *exclusive) {
+static int check_node(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node) {
+  if (view > HPCDB_QVIEW_FLAT) return hpcdb_fail(HPCDB_EINVAL, "view %d does not exist", (int)view);
+  uint32_t n = n_nodes(q, view);
+  if (node >= n) return hpcdb_fail(HPCDB_EINVAL, "node %u does not exist (the view has %u)", node, n);
+  return 0;
+}
+
+static int value(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, hpcdb_qnode node, double *inclusive,
+                 double *exclusive) {
   HPCDB_TRY(check_node(q, view, node));
   if (view == HPCDB_QVIEW_TOP_DOWN) {
     const column_values *v;
@@ -52,7 +52,7 @@ int hpcdb_query_value(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, hpcdb
   return 0;
 }
 
-int hpcdb_query_parent(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, hpcdb_qnode *parent) {
+static int parent_of(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, hpcdb_qnode *parent) {
   HPCDB_TRY(check_node(q, view, node));
   if (view == HPCDB_QVIEW_TOP_DOWN) {
     *parent = node == 0 ? HPCDB_NONE : query_shown(q->exp, q->exp->contexts[node].parent, 0);
@@ -63,7 +63,7 @@ int hpcdb_query_parent(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, hpcdb
   return 0;
 }
 
-int hpcdb_query_n_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *n) {
+static int n_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *n) {
   HPCDB_TRY(check_node(q, view, node));
   *n = 0;
   if (view == HPCDB_QVIEW_TOP_DOWN) {
@@ -78,7 +78,7 @@ int hpcdb_query_n_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, u
   return 0;
 }
 
-size_t hpcdb_query_name(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, char *buf, size_t size) {
+static size_t name_of(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, char *buf, size_t size) {
   if (size) buf[0] = '\0';
   if (check_node(q, view, node) < 0) return 0;
   if (view == HPCDB_QVIEW_TOP_DOWN) {
@@ -104,20 +104,27 @@ static int by_key(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcdb_qsort *s, const sorted_children **out) {
-  sorted_children *slot = &q->sorts[0];
+/* The cached sorting of node's children by s, or NULL; else *lru is the slot to replace. */
+static sorted_children *cached_sort(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcdb_qsort *s,
+                                    sorted_children **lru) {
+  *lru = &q->sorts[0];
   for (int k = 0; k < QUERY_SORTS; k++) {
     sorted_children *c = &q->sorts[k];
     if (c->kids && c->view == view && c->node == node && c->sort.column == s->column && c->sort.exclusive == s->exclusive &&
         c->sort.ascending == s->ascending) {
       c->used = ++q->clock;
-      *out = c;
-      return 0;
+      return c;
     }
-    if (c->used < slot->used) slot = c;
+    if (c->used < (*lru)->used) *lru = c;
   }
+  return NULL;
+}
+
+static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcdb_qsort *s, const sorted_children **out) {
+  sorted_children *slot;
+  if ((*out = cached_sort(q, view, node, s, &slot))) return 0;
   uint32_t n;
-  HPCDB_TRY(hpcdb_query_n_children(q, view, node, &n));
+  HPCDB_TRY(n_children(q, view, node, &n));
   const double *inc, *exc;
   char *const *names = NULL;
   if (view == HPCDB_QVIEW_TOP_DOWN) {
@@ -128,6 +135,7 @@ static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcd
     HPCDB_TRY(query_agg_values(q, s->column, view == HPCDB_QVIEW_FLAT, &inc, &exc));
     names = q->agg[view == HPCDB_QVIEW_FLAT].names;
   }
+  if ((*out = cached_sort(q, view, node, s, &slot))) return 0; /* sorted by another thread while the values were computed */
   const double *key = s->exclusive ? exc : inc;
   hpcdb_qnode *kids = malloc(((size_t)n + 1) * sizeof *kids);
   if (!kids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u children", n);
@@ -164,8 +172,8 @@ static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcd
   return 0;
 }
 
-int hpcdb_query_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcdb_qsort *s, uint32_t offset,
-                         uint32_t limit, hpcdb_qnode *out, uint32_t *n, uint32_t *total) {
+static int children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcdb_qsort *s, uint32_t offset,
+                    uint32_t limit, hpcdb_qnode *out, uint32_t *n, uint32_t *total) {
   *n = *total = 0;
   HPCDB_TRY(check_node(q, view, node));
   if (!s || s->column >= q->n_cols) return hpcdb_fail(HPCDB_EINVAL, "no such column to sort by");
@@ -176,7 +184,7 @@ int hpcdb_query_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, con
   return 0;
 }
 
-int hpcdb_query_hot_path(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, hpcdb_qnode *out, uint32_t max, uint32_t *n) {
+static int hot_path(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, hpcdb_qnode *out, uint32_t max, uint32_t *n) {
   *n = 0;
   HPCDB_TRY(check_node(q, HPCDB_QVIEW_TOP_DOWN, node));
   const column_values *v;
@@ -193,4 +201,56 @@ int hpcdb_query_hot_path(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, hp
     node = best;
   }
   return 0;
+}
+
+/* The public functions: each holds the query's lock for the call (query_internal.h). */
+uint32_t hpcdb_query_n_nodes(hpcdb_query *q, hpcdb_qview view) {
+  query_lock(q);
+  uint32_t n = n_nodes(q, view);
+  query_unlock(q);
+  return n;
+}
+
+int hpcdb_query_value(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, hpcdb_qnode node, double *inclusive,
+                      double *exclusive) {
+  query_lock(q);
+  int rc = value(q, view, col, node, inclusive, exclusive);
+  query_unlock(q);
+  return rc;
+}
+
+int hpcdb_query_parent(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, hpcdb_qnode *parent) {
+  query_lock(q);
+  int rc = parent_of(q, view, node, parent);
+  query_unlock(q);
+  return rc;
+}
+
+int hpcdb_query_n_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *n) {
+  query_lock(q);
+  int rc = n_children(q, view, node, n);
+  query_unlock(q);
+  return rc;
+}
+
+size_t hpcdb_query_name(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, char *buf, size_t size) {
+  query_lock(q);
+  size_t n = name_of(q, view, node, buf, size);
+  query_unlock(q);
+  return n;
+}
+
+int hpcdb_query_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcdb_qsort *s, uint32_t offset,
+                         uint32_t limit, hpcdb_qnode *out, uint32_t *n, uint32_t *total) {
+  query_lock(q);
+  int rc = children(q, view, node, s, offset, limit, out, n, total);
+  query_unlock(q);
+  return rc;
+}
+
+int hpcdb_query_hot_path(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, hpcdb_qnode *out, uint32_t max, uint32_t *n) {
+  query_lock(q);
+  int rc = hot_path(q, col, node, out, max, n);
+  query_unlock(q);
+  return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/failpoint.h"
 #include "query/expr.h"
 #include "query/query_internal.h"
 
@@ -73,16 +74,23 @@ static void derive(const hpcdb_experiment *e, column_values *v, unsigned have) {
 static int register_column(hpcdb_query *q, const char *spec, uint32_t profile, const uint32_t *set, uint32_t n_set,
                            hpcdb_qcolumn *out);
 
+/* A metric's values from the source: the whole program's (profile HPCDB_NONE), or one profile's own. */
+static int read_column(hpcdb_query *q, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
+  failpoint_delay("query-column");
+  if (profile == HPCDB_NONE) return q->src.ops->column(q->src.impl, metric, inc, exc, have);
+  if (!q->src.ops->profile_column) return hpcdb_fail(HPCDB_EUNSUPPORTED, "this source gives no profile's own values");
+  return q->src.ops->profile_column(q->src.impl, profile, metric, inc, exc, have);
+}
+
 /* A metric's values summed over a group of profiles, each profile's own values from the source. */
 static int sum_profiles(hpcdb_query *q, const column *c, column_values *v, unsigned *have) {
   uint32_t n = q->exp->n_contexts;
-  if (!q->src.ops->profile_column) return hpcdb_fail(HPCDB_EUNSUPPORTED, "this source gives no profile's own values");
   double *inc = malloc(((size_t)n + 1) * sizeof *inc), *exc = malloc(((size_t)n + 1) * sizeof *exc);
   int rc = inc && exc ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n);
   for (uint32_t k = 0; k < c->n_set && rc == 0; k++) {
     memset(inc, 0, (size_t)n * sizeof *inc);
     memset(exc, 0, (size_t)n * sizeof *exc);
-    rc = q->src.ops->profile_column(q->src.impl, c->set[k], c->metric, inc, exc, have);
+    rc = read_column(q, c->set[k], c->metric, inc, exc, have);
     for (uint32_t i = 0; i < n && rc == 0; i++) v->inc[i] += inc[i], v->exc[i] += exc[i];
   }
   free(inc);
@@ -90,7 +98,8 @@ static int sum_profiles(hpcdb_query *q, const column *c, column_values *v, unsig
   return rc;
 }
 
-/* A formula's values: each flavour is the formula over the inputs' same flavour (of the same profiles). */
+/* A formula's values: each flavour is the formula over the inputs' same flavour (of the same
+ * profiles). Called without the lock: each input is registered and copied under it. */
 static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t profile, const uint32_t *set, uint32_t n_set,
                            column_values *v) {
   uint32_t n = q->exp->n_contexts;
@@ -102,12 +111,15 @@ static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t prof
   for (uint32_t j = 0; j < k && rc == 0; j++) {
     hpcdb_qcolumn ic;
     const column_values *iv;
-    rc = register_column(q, q->exp->metrics[metrics[j]].name, profile, set, n_set, &ic); /* may move q->cols */
+    query_lock(q);
+    rc = register_column(q, q->exp->metrics[metrics[j]].name, profile, set, n_set, &ic);
     if (rc == 0) rc = query_values(q, ic, &iv);
-    if (rc < 0) break;
-    memcpy(in + (3 * j + 0) * (size_t)n, iv->inc, n * sizeof *in);
-    memcpy(in + (3 * j + 1) * (size_t)n, iv->exc, n * sizeof *in);
-    memcpy(in + (3 * j + 2) * (size_t)n, iv->self, n * sizeof *in);
+    if (rc == 0) {
+      memcpy(in + (3 * j + 0) * (size_t)n, iv->inc, n * sizeof *in);
+      memcpy(in + (3 * j + 1) * (size_t)n, iv->exc, n * sizeof *in);
+      memcpy(in + (3 * j + 2) * (size_t)n, iv->self, n * sizeof *in);
+    }
+    query_unlock(q);
   }
   for (uint32_t i = 0; i < n && rc == 0; i++) {
     double x[3][EXPR_MAX_INPUTS];
@@ -121,38 +133,47 @@ static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t prof
   return rc;
 }
 
+/* A column's values, computed without the lock (from the source, or a formula's inputs). */
+static int compute_values(hpcdb_query *q, const column *c, column_values **out) {
+  uint32_t n = q->exp->n_contexts;
+  *out = NULL;
+  column_values *v = calloc(1, sizeof *v);
+  if (v) {
+    v->inc = calloc((size_t)n + 1, sizeof *v->inc);
+    v->exc = calloc((size_t)n + 1, sizeof *v->exc);
+    v->self = calloc((size_t)n + 1, sizeof *v->self);
+  }
+  if (!v || !v->inc || !v->exc || !v->self) {
+    values_free(v);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n);
+  }
+  int rc;
+  if (c->metric != HPCDB_NONE) {
+    unsigned have = 0;
+    rc = c->set ? sum_profiles(q, c, v, &have) : read_column(q, c->profile, c->metric, v->inc, v->exc, &have);
+    if (rc == 0) derive(q->exp, v, have);
+  } else {
+    rc = compute_derived(q, c->expr, c->profile, c->set, c->n_set, v);
+  }
+  if (rc < 0) values_free(v), v = NULL;
+  *out = v;
+  return rc;
+}
+
 int query_values(hpcdb_query *q, hpcdb_qcolumn col, const column_values **out) {
   if (col >= q->n_cols) return hpcdb_fail(HPCDB_EINVAL, "column %u does not exist", col);
   column *c = &q->cols[col];
+  while (!c->values && c->computing) pthread_cond_wait(&q->computed, &q->lock);
   if (!c->values) {
+    column_values *v;
+    c->computing = 1;
+    query_unlock(q);
+    int rc = compute_values(q, c, &v);
+    query_lock(q);
+    c->computing = 0;
+    pthread_cond_broadcast(&q->computed);
+    HPCDB_TRY(rc);
     evict_if_full(q);
-    uint32_t n = q->exp->n_contexts;
-    column_values *v = calloc(1, sizeof *v);
-    if (v) {
-      v->inc = calloc((size_t)n + 1, sizeof *v->inc);
-      v->exc = calloc((size_t)n + 1, sizeof *v->exc);
-      v->self = calloc((size_t)n + 1, sizeof *v->self);
-    }
-    if (!v || !v->inc || !v->exc || !v->self) {
-      values_free(v);
-      return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u contexts", n);
-    }
-    int rc;
-    if (c->metric != HPCDB_NONE) {
-      unsigned have = 0;
-      if (c->set) rc = sum_profiles(q, c, v, &have);
-      else if (c->profile == HPCDB_NONE) rc = q->src.ops->column(q->src.impl, c->metric, v->inc, v->exc, &have);
-      else if (q->src.ops->profile_column) rc = q->src.ops->profile_column(q->src.impl, c->profile, c->metric, v->inc, v->exc, &have);
-      else rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "this source gives no profile's own values");
-      if (rc == 0) derive(q->exp, v, have);
-    } else {
-      rc = compute_derived(q, c->expr, c->profile, c->set, c->n_set, v);
-    }
-    if (rc < 0) {
-      values_free(v);
-      return rc;
-    }
-    c = &q->cols[col]; /* compute_derived may have registered columns (and moved the array) */
     c->values = v;
   }
   c->values->used = ++q->clock;
@@ -173,7 +194,10 @@ int hpcdb_query_column(hpcdb_query *q, const char *spec, hpcdb_qcolumn *out) {
 int hpcdb_query_profile_column(hpcdb_query *q, const char *spec, uint32_t profile, hpcdb_qcolumn *out) {
   if (profile != HPCDB_NONE && profile >= q->exp->n_profiles)
     return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist (the experiment has %u)", profile, q->exp->n_profiles);
-  return register_column(q, spec, profile, NULL, 0, out);
+  query_lock(q);
+  int rc = register_column(q, spec, profile, NULL, 0, out);
+  query_unlock(q);
+  return rc;
 }
 
 int hpcdb_query_profiles_column(hpcdb_query *q, const char *spec, const uint32_t *profiles, uint32_t n, hpcdb_qcolumn *out) {
@@ -181,11 +205,14 @@ int hpcdb_query_profiles_column(hpcdb_query *q, const char *spec, const uint32_t
   for (uint32_t k = 0; k < n; k++)
     if (profiles[k] >= q->exp->n_profiles)
       return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist (the experiment has %u)", profiles[k], q->exp->n_profiles);
-  return register_column(q, spec, HPCDB_NONE, profiles, n, out);
+  query_lock(q);
+  int rc = register_column(q, spec, HPCDB_NONE, profiles, n, out);
+  query_unlock(q);
+  return rc;
 }
 
 /* The column of spec over the whole program, one profile or a set of them: the one registered
- * before, else a new one. */
+ * before, else a new one (under the lock; counted once it is whole, for the readers without it). */
 static int register_column(hpcdb_query *q, const char *spec, uint32_t profile, const uint32_t *set, uint32_t n_set,
                            hpcdb_qcolumn *out) {
   if (!spec || !*spec) return hpcdb_fail(HPCDB_EINVAL, "no metric or formula given");
@@ -196,16 +223,14 @@ static int register_column(hpcdb_query *q, const char *spec, uint32_t profile, c
       return 0;
     }
   if (q->n_cols == QUERY_MAX_COLUMNS) return hpcdb_fail(HPCDB_EINVAL, "more than %d metrics and formulas", QUERY_MAX_COLUMNS);
-  column c = {NULL, profile, NULL, n_set, metric_named(q->exp, spec), NULL, 0, NULL};
+  column c = {NULL, profile, NULL, n_set, metric_named(q->exp, spec), NULL, 0, NULL, 0};
   if (c.metric == HPCDB_NONE) {
     HPCDB_TRY(hpcdb_expr_parse(&c.expr, spec, q->exp));
   } else {
     c.seconds = query_time_unit(q->exp->metrics[c.metric].name, q->exp->metrics[c.metric].unit);
   }
-  column *cols = realloc(q->cols, ((size_t)q->n_cols + 1) * sizeof *cols);
-  if (cols) q->cols = cols;
   if (n_set && (c.set = malloc(n_set * sizeof *set))) memcpy(c.set, set, n_set * sizeof *set);
-  if (!cols || !(c.spec = strdup(spec)) || (n_set && !c.set)) {
+  if (!(c.spec = strdup(spec)) || (n_set && !c.set)) {
     free(c.spec);
     free(c.set);
     hpcdb_expr_free(c.expr);
@@ -230,7 +255,9 @@ int hpcdb_query_column_integer(const hpcdb_query *q, hpcdb_qcolumn col) {
 
 int hpcdb_query_total(hpcdb_query *q, hpcdb_qcolumn col, double *out) {
   const column_values *v;
-  HPCDB_TRY(query_values(q, col, &v));
-  *out = v->inc[0];
-  return 0;
+  query_lock(q);
+  int rc = query_values(q, col, &v);
+  if (rc == 0) *out = v->inc[0];
+  query_unlock(q);
+  return rc;
 }

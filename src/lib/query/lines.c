@@ -23,7 +23,7 @@ static int by_line(const void *x, const void *y) {
   return (a->line > b->line) - (a->line < b->line);
 }
 
-int hpcdb_query_lines(hpcdb_query *q, hpcdb_qcolumn col, uint32_t file, hpcdb_qline *out, uint32_t max, uint32_t *n) {
+static int lines(hpcdb_query *q, hpcdb_qcolumn col, uint32_t file, hpcdb_qline *out, uint32_t max, uint32_t *n) {
   *n = 0;
   if (file >= q->exp->n_files) return hpcdb_fail(HPCDB_EINVAL, "file %u does not exist", file);
   const column_values *v;
@@ -50,4 +50,11 @@ int hpcdb_query_lines(hpcdb_query *q, hpcdb_qcolumn col, uint32_t file, hpcdb_ql
   }
   free(all);
   return 0;
+}
+
+int hpcdb_query_lines(hpcdb_query *q, hpcdb_qcolumn col, uint32_t file, hpcdb_qline *out, uint32_t max, uint32_t *n) {
+  query_lock(q);
+  int rc = lines(q, col, file, out, max, n);
+  query_unlock(q);
+  return rc;
 }

@@ -12,7 +12,10 @@ int hpcdb_query_on(hpcdb_query **out, hpcdb_source *src) {
   if (!src || !src->q.exp || src->q.exp->n_contexts == 0)
     return hpcdb_fail(HPCDB_EINVAL, "a query needs a source with a tree");
   hpcdb_query *q = calloc(1, sizeof *q);
+  if (q && !(q->cols = calloc(QUERY_MAX_COLUMNS, sizeof *q->cols))) free(q), q = NULL;
   if (!q) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  pthread_mutex_init(&q->lock, NULL);
+  pthread_cond_init(&q->computed, NULL);
   q->source = hpcdb_source_ref(src);
   q->src = src->q;
   q->exp = src->q.exp;
@@ -61,9 +64,14 @@ void hpcdb_query_close(hpcdb_query *q) {
   free(q->twins);
   free(q->walk);
   free(q->row_ctx[0]), free(q->row_ctx[1]);
+  pthread_cond_destroy(&q->computed);
+  pthread_mutex_destroy(&q->lock);
   hpcdb_source_close(q->source);
   free(q);
 }
+
+void query_lock(hpcdb_query *q) { pthread_mutex_lock(&q->lock); }
+void query_unlock(hpcdb_query *q) { pthread_mutex_unlock(&q->lock); }
 
 const hpcdb_experiment *hpcdb_query_experiment(const hpcdb_query *q) { return q->exp; }
 const char *hpcdb_query_source_name(const hpcdb_query *q) { return q->src.ops->name; }

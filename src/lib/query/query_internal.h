@@ -3,6 +3,9 @@
 #ifndef HPCDB_QUERY_INTERNAL_H
 #define HPCDB_QUERY_INTERNAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "hpcdb/hpcdb.h"
 #include "hpcdb/query.h"
 #include "query/aggregate.h"
@@ -28,7 +31,8 @@ typedef struct column {
   uint32_t metric;  /* HPCDB_NONE: derived */
   hpcdb_expr *expr;
   double seconds;
-  column_values *values; /* NULL until computed, or after eviction */
+  column_values *values; /* NULL until computed, or after eviction (under the query's lock) */
+  int computing;         /* a thread computes values without the lock: others wait for it (q->computed) */
 } column;
 
 typedef struct sorted_children {
@@ -40,12 +44,19 @@ typedef struct sorted_children {
   uint64_t used;
 } sorted_children;
 
+/* Several threads may use one query at once. Its caches (column values, the aggregated views, sorted
+ * children, twins, scratch) change under `lock`, which each public function that reads them holds
+ * for the call; computing a column's values, the slow part (profiles read from the source), runs
+ * without it. A column's spec, profile, set, metric, expr and seconds do not change once n_cols
+ * counts it (cols never moves: room for QUERY_MAX_COLUMNS), so they are read without the lock. */
 struct hpcdb_query {
   hpcdb_source *source; /* the query's reference */
   hpcdb_qsource src;    /* source->q */
   const hpcdb_experiment *exp;
-  column *cols;
-  uint32_t n_cols;
+  pthread_mutex_t lock;
+  pthread_cond_t computed; /* a column's computing ended */
+  column *cols;            /* QUERY_MAX_COLUMNS */
+  atomic_uint n_cols;
   uint64_t clock;
   agg_view agg[2];
   sorted_children sorts[QUERY_SORTS];
@@ -54,11 +65,15 @@ struct hpcdb_query {
   uint32_t *row_ctx[2];  /* per bottom-up / flat row: the first context adding to it (view_location.c), on first use */
 };
 
+void query_lock(hpcdb_query *q);
+void query_unlock(hpcdb_query *q);
+
 /* The rows below top-down node (query_shown_children) into *rows (the query's scratch, valid until
  * the next call); returns how many, or a negative status. */
 int query_rows(hpcdb_query *q, hpcdb_qnode node, const uint32_t **rows);
 
-/* The values of a column, computed (or recomputed after eviction) on demand. */
+/* The values of a column, computed (or recomputed after eviction) on demand. Called with the
+ * lock held, which it lets go while it computes: values and rows had before are stale then. */
 int query_values(hpcdb_query *q, hpcdb_qcolumn col, const column_values **out);
 void query_columns_free(hpcdb_query *q);
 /* The aggregated view (0 bottom-up, 1 flat), built on first use. */

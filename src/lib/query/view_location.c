@@ -9,7 +9,7 @@
 #include "common/error.h"
 #include "query/query_internal.h"
 
-int hpcdb_query_view_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *file, uint32_t *line) {
+static int row_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *file, uint32_t *line) {
   if (view == HPCDB_QVIEW_TOP_DOWN) return hpcdb_query_location(q, node, file, line);
   if (view != HPCDB_QVIEW_BOTTOM_UP && view != HPCDB_QVIEW_FLAT) return hpcdb_fail(HPCDB_EINVAL, "view %d does not exist", (int)view);
   const agg_view *a;
@@ -26,4 +26,11 @@ int hpcdb_query_view_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node
   }
   if (node == 0 || (flat && a->group[row] == HPCDB_NONE) || first[row] == HPCDB_NONE) return 0;
   return hpcdb_query_location(q, first[row], file, line);
+}
+
+int hpcdb_query_view_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *file, uint32_t *line) {
+  query_lock(q);
+  int rc = row_location(q, view, node, file, line);
+  query_unlock(q);
+  return rc;
 }
