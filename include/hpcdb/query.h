@@ -199,6 +199,11 @@ typedef struct hpcdb_qspread {
  * hpcdb_query_n_profiles), and profiles[k] its index into exp->profiles (NULL: not wanted). */
 HPCDB_API int hpcdb_query_node_profiles(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, int exclusive,
                                         double *values, uint32_t *profiles);
+/* The same for a node of any view: a bottom-up or flat row's value in each profile is summed over
+ * its contexts as the row's own value is (inclusive: the outermost contexts of that function,
+ * file or module; exclusive: every context's exclusive value), one context read at a time. */
+HPCDB_API int hpcdb_query_view_profiles(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, hpcdb_qnode node,
+                                        int exclusive, double *values, uint32_t *profiles);
 /* The values of a top-down node over every non-summary profile, summarised.
  * For an unsigned integer column (hpcdb_query_column_integer) the values sort
  * and are summarised as unsigned (a wrapped counter's 2^64 - 1 is the

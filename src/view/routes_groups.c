@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* One node over the profiles, by group of identity (by=kind: main threads,
+/* One node of any view over the profiles (view=: a bottom-up or flat row summed over its contexts), by group of identity (by=kind: main threads,
  * worker threads, GPU streams; by=rank; by=node): per group min, median,
  * mean and max over the profiles with a value, the imbalance max / mean as
  * hpcdb report --view profiles defines it, and how many profiles are zero
@@ -160,13 +160,14 @@ int route_groups(request *r) {
   hpcdb_qcolumn col;
   uint32_t node;
   int exclusive;
+  hpcdb_qview view;
   if (req_db(r, &db) < 0 || req_column(r, db, &col) < 0 || req_u32(r, "node", 0, UINT32_MAX - 1, &node) < 0 ||
-      req_flavour(r, &exclusive) < 0)
+      req_flavour(r, &exclusive) < 0 || req_view(r, &view) < 0)
     return -1;
   const char *by_arg = req_arg(r, "by");
   int by = !by_arg || !strcmp(by_arg, "kind") ? BY_KIND : !strcmp(by_arg, "rank") ? BY_RANK : !strcmp(by_arg, "node") ? BY_NODE : -1;
   if (by < 0) return req_error(r, 400, "by: expected kind, rank or node");
-  if (node >= hpcdb_query_n_nodes(db->q, HPCDB_QVIEW_TOP_DOWN)) return req_error(r, 404, "node %u does not exist", node);
+  if (node >= hpcdb_query_n_nodes(db->q, view)) return req_error(r, 404, "node %u does not exist in this view", node);
   const hpcdb_experiment *e = hpcdb_query_experiment(db->q);
   uint32_t n = hpcdb_query_n_profiles(db->q);
   double *v = malloc(((size_t)n + 1) * sizeof *v), *scratch = malloc(((size_t)n + 1) * sizeof *scratch);
@@ -174,7 +175,7 @@ int route_groups(request *r) {
   member *ms = malloc(((size_t)n + 1) * sizeof *ms);
   int rc = 0;
   if (!v || !scratch || !pi || !ms) rc = req_error(r, 500, "out of memory");
-  else if (hpcdb_query_node_profiles(db->q, col, node, exclusive, v, pi) < 0)
+  else if (hpcdb_query_view_profiles(db->q, view, col, node, exclusive, v, pi) < 0)
     rc = req_error(r, 422, "%s", hpcdb_last_error());
   if (rc == 0) {
     for (uint32_t k = 0; k < n; k++) {

@@ -4,7 +4,7 @@
 // reads -0.000, the flat view is load module > file > function > loop > line
 // and each row holds its children's cost,
 // Find reaches every match, Hide moves the hidden cost to the row above, the
-// profiles by group (report --view profiles' figures, zeros left out, a group's tree);
+// profiles by group (report --view profiles' figures, zeros left out, a group's tree; in every view);
 // screenshots into OUTDIR. Usage: node browser_data.mjs HPCDB SAMPLES OUTDIR
 import { spawn, execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -239,11 +239,41 @@ async function groups(browser) {
   } finally { proc.kill('SIGTERM'); }
 }
 
+// 3 in every view: a bottom-up or flat row over the profiles, each profile's value summed over the row's contexts
+async function groupsInEveryView(browser) {
+  const db = `${v4}/lmp-openmp`, metric = 'REALTIME (sec)';
+  const { page, proc } = await open(browser, db);
+  try {
+    const pane = '#spread-body';
+    for (const view of ['bottom-up', 'flat']) {
+      await page.click(`#views button[data-view="${view}"]`);
+      await idle(page);
+      const row = (await shownRows(page))[1]; // the heaviest row under the root
+      await page.click(`#tree tr[data-node="${row.node}"] td.name`);
+      await page.waitForFunction(([sel, n]) => document.querySelector(sel).dataset.ready === n, [pane, row.node]);
+      const api = await page.evaluate(async ([v, n, m]) => {
+        const ask = async (path) => (await fetch(path)).json();
+        const kids = await ask(`/api/children?view=${v}&node=0&limit=10000&metric=${encodeURIComponent(m)}`);
+        return { groups: await ask(`/api/groups?view=${v}&node=${n}&by=kind&metric=${encodeURIComponent(m)}`),
+                 inc: kids.rows.find((r) => String(r.node) === n).values[0][0] };
+      }, [view, row.node, metric]);
+      const sum = api.groups.values.reduce((s, v) => s + v[0], 0);
+      check(api.groups.profiles === 24 && Math.abs(sum - api.inc) <= 1e-9 * Math.abs(api.inc),
+            `${view} ${row.name}: the 24 profiles' values sum to ${sum}, the row's value ${api.inc}`);
+      const text = await page.$eval(pane, (e) => e.textContent);
+      check(!text.includes('top-down view') && (await page.$$(`${pane} table.groups tbody tr`)).length > 0 &&
+            (await page.$$(`${pane} svg[aria-label="values in rank order"] circle`)).length === 24,
+            `${view}: the pane shows the groups and every profile for ${row.name} (${text.slice(0, 120)})`);
+      await page.screenshot({ path: `${out}/groups-${view}.png` });
+    }
+  } finally { proc.kill('SIGTERM'); }
+}
+
 async function main() {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   try {
-    for (const t of [csv, numbers, find, hide, groups]) {
+    for (const t of [csv, numbers, find, hide, groups, groupsInEveryView]) {
       try { await t(browser); } catch (e) { check(false, `${t.name}: ${e.message}`); }
     }
   } finally { await browser.close(); }

@@ -62,7 +62,8 @@ async function panesFollow(browser) {
     const current = await page.$eval('#source-body .current .lineno', (e) => e.textContent).catch(() => '');
     const file = await text(page, '#source-body');
     check(current === '19' && file.includes('int main(int argc,char *argv[])'), `bottom-up: the source pane shows main's definition, line ${current}`);
-    check((await text(page, '#spread-body')).includes('top-down view'), 'bottom-up: the spread pane says where it is computed');
+    await page.waitForSelector(`#spread-body[data-ready="${fn}"] table.groups`);
+    check(!(await text(page, '#spread-body')).includes('top-down view'), 'bottom-up: the spread pane shows main over the profiles');
     await page.screenshot({ path: `${out}/panes-bottom-up.png` });
   });
 }

@@ -453,6 +453,17 @@ def load(s):
         check(after - before < 2048, f"RSS grew from {before} to {after} kB")
 
 
+def groups_in_views(s):
+    """A bottom-up or flat row's values over the profiles add up to the row's (summary) value."""
+    for view in ("bottom-up", "flat"):
+        for row in answer(s, "/api/children?" + q(view=view, node=0, limit=5))["rows"]:
+            g = answer(s, "/api/groups?" + q(view=view, node=row["node"]))
+            total, inc = sum(v[0] for v in g["values"]), row["values"][0][0]
+            check(g["profiles"] == 16 and abs(total - inc) <= 1e-9 * max(abs(inc), 1),
+                  f"{view} {row['name']}: the profiles sum to {total}, the row's value is {inc}")
+    answer(s, "/api/groups?" + q(view="flat", node=99999), 404)
+
+
 def main():
     hpcdb, make_paths_db, samples, out, gen_runs = sys.argv[1:6]
     global HPCDB, DB
@@ -466,6 +477,7 @@ def main():
         check("ssh -L" in s.hint, "the ssh -L hint")
         routes(s)
         spread_sums(s, "cpi-mpi")
+        groups_in_views(s)
         security(s)
         load(s)
     finally:

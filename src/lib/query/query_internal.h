@@ -81,6 +81,10 @@ int query_agg(hpcdb_query *q, int flat, const agg_view **out);
 int query_agg_values(hpcdb_query *q, hpcdb_qcolumn col, int flat, const double **inc, const double **exc);
 
 
+/* The values of context ctx in the n non-summary profiles, of a metric column (a formula: input by
+ * input, then the formula per profile), read from the source into out; no lock needed. */
+int query_gather_profiles(hpcdb_query *q, const column *c, uint32_t ctx, int exclusive, double *out, uint32_t n);
+
 /* A metric's ids in a profile: inclusive (execution) and exclusive (function,
  * else point) scope, as propagated ids (stat 0) or Sum statistics (stat 1); -1: none. */
 void query_metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t *inc, int32_t *exc);

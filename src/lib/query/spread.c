@@ -9,8 +9,7 @@
 #include "query/expr.h"
 #include "query/query_internal.h"
 
-/* Values of a metric column (or formula, input by input) over the profiles. */
-static int gather(hpcdb_query *q, const column *c, uint32_t ctx, int exclusive, double *out, uint32_t n) {
+int query_gather_profiles(hpcdb_query *q, const column *c, uint32_t ctx, int exclusive, double *out, uint32_t n) {
   if (c->metric != HPCDB_NONE) return q->src.ops->profiles(q->src.impl, ctx, c->metric, !exclusive, out, n);
   const uint32_t *metrics;
   uint32_t k = hpcdb_expr_inputs(c->expr, &metrics);
@@ -50,7 +49,7 @@ int hpcdb_query_spread(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, int 
   if (n == 0) return 0;
   double *v = calloc(n, sizeof *v);
   pv *s = malloc(n * sizeof *s);
-  int rc = v && s ? gather(q, &q->cols[col], node, exclusive, v, n) : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u profiles", n);
+  int rc = v && s ? query_gather_profiles(q, &q->cols[col], node, exclusive, v, n) : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u profiles", n);
   if (rc == 0) {
     int is_unsigned = hpcdb_query_column_integer(q, col) == HPCDB_INTEGER_UNSIGNED;
     double sum = 0, sq = 0;
@@ -95,5 +94,5 @@ int hpcdb_query_node_profiles(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode nod
   uint32_t n = q->src.n_profiles;
   if (profiles) memcpy(profiles, q->src.profile_of, n * sizeof *profiles);
   memset(values, 0, n * sizeof *values);
-  return n ? gather(q, &q->cols[col], node, exclusive, values, n) : 0;
+  return n ? query_gather_profiles(q, &q->cols[col], node, exclusive, values, n) : 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-// The "Across profiles" pane: the selected node over the profiles, by group
+// The "Across profiles" pane: the selected node (of any view: a bottom-up or
+// flat row's value in each profile summed over its contexts) over the profiles, by group
 // of identity (/api/groups: main threads, worker threads, GPU streams; or per
 // rank, per node). Per group min, median, mean, max over the profiles with a
 // value and the imbalance max / mean (hpcdb report --view profiles'
@@ -71,8 +72,7 @@ export async function showGroups(el, state, node, seconds, metricName, on) {
   const at = `${state.view}:${node}`;
   el.dataset.node = at; // answers arriving for an earlier selection (or view) are dropped
   delete el.dataset.ready;
-  if (state.view !== 'top-down') { el.textContent = 'Over the profiles: select the node in the top-down view.'; return; }
-  const r = await get('groups', { node, metric: state.metric, flavour: 'inclusive', by: state.by });
+  const r = await get('groups', { view: state.view, node, metric: state.metric, flavour: 'inclusive', by: state.by });
   if (el.dataset.node !== at) return;
   if (!r.profiles) { el.textContent = 'No profiles besides the summary.'; return; }
   const fmt = (v) => value(v, seconds);
