@@ -50,6 +50,20 @@ class Timed(threading.Thread):
             self.done = Timed.order
 
 
+def answered_before(slow, wait, quick):
+    """Starts slow, then after wait seconds the quick requests: each is answered (200) before slow."""
+    slow.start()
+    time.sleep(wait)
+    for t in quick:
+        t.start()
+    for t in quick:
+        t.join()
+        check(t.status == 200, f"{t.path}: status {t.status} {t.body[:200]!r}")
+    slow.join()
+    for t in quick:
+        check(t.done < slow.done, f"{t.path} was answered after {slow.path}")
+
+
 def trace_info(s):
     for _ in range(600):  # the index is built on a thread of its own: 503 until then
         st, _, body = s.get("/api/trace/info")
@@ -74,19 +88,10 @@ def profile_requests(hpcdb, samples):
         st, _, body = s.get("/api/children?node=0")  # the default metric's values, read once
         check(st == 200, f"/api/children: {st} {body[:200]!r}")
         group = Timed(s, "/api/children?node=0&group=" + urllib.parse.quote("rank=0"))  # 4 profiles
-        group.start()
-        time.sleep(PROFILE_DELAY_MS / 1000)
-        quick = [Timed(s, "/api/children?node=0&profile=3"), Timed(s, "/api/children?node=0"),
-                 Timed(s, "/api/csv?view=bottom-up"), Timed(s, "/api/spread?node=0")]
-        for t in quick:
-            t.start()
-        for t in quick:
-            t.join()
-            check(t.status == 200, f"{t.path}: status {t.status} {t.body[:200]!r}")
-        group.join()
+        answered_before(group, PROFILE_DELAY_MS / 1000, [
+            Timed(s, "/api/children?node=0&profile=3"), Timed(s, "/api/children?node=0"),
+            Timed(s, "/api/csv?view=bottom-up"), Timed(s, "/api/spread?node=0")])
         check(group.status == 200, f"the group's tree: {group.status} {group.body[:200]!r}")
-        for t in quick:
-            check(t.done < group.done, f"{t.path} was answered after the group's tree")
         # the same column asked twice at once: computed by one, both answered the same
         twice = [Timed(s, "/api/children?node=0&profile=5") for _ in range(2)]
         for t in twice:
@@ -119,20 +124,11 @@ def main():
 
         # a tree, a trace window's statistics (another slot) and a page file while the summary runs
         slow = Timed(s, summary(info, w, "test.summary"))
-        slow.start()
-        time.sleep(0.3)
-        quick = [Timed(s, "/api/children?node=0"), Timed(s, "/api/info"),
-                 Timed(s, "/api/trace/at?" + urllib.parse.urlencode({"row": 0, "t": int(info["t_max"])})),
-                 Timed(s, "/assets/app.js")]
-        for t in quick:
-            t.start()
-        for t in quick:
-            t.join()
-            check(t.status == 200, f"{t.path}: status {t.status}")
-        slow.join()
+        answered_before(slow, 0.3, [
+            Timed(s, "/api/children?node=0"), Timed(s, "/api/info"),
+            Timed(s, "/api/trace/at?" + urllib.parse.urlencode({"row": 0, "t": int(info["t_max"])})),
+            Timed(s, "/assets/app.js")])
         check(slow.status == 200 and len(json.loads(slow.body)["columns"]) == w, f"the slow summary: {slow.status}")
-        for t in quick:
-            check(t.done < slow.done, f"{t.path} was answered after the slow summary")
 
         # a newer summary of the same slot cancels the one under way; another slot's is left alone
         old = Timed(s, summary(info, w, "test.again"))
