@@ -201,7 +201,8 @@ HPCDB_API int hpcdb_query_node_profiles(hpcdb_query *q, hpcdb_qcolumn col, hpcdb
                                         double *values, uint32_t *profiles);
 /* The same for a node of any view: a bottom-up or flat row's value in each profile is summed over
  * its contexts as the row's own value is (inclusive: the outermost contexts of that function,
- * file or module; exclusive: every context's exclusive value), one context read at a time. */
+ * file or module; exclusive: every context's own cost, its inclusive value less its children's),
+ * one context's values read at a time. */
 HPCDB_API int hpcdb_query_view_profiles(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, hpcdb_qnode node,
                                         int exclusive, double *values, uint32_t *profiles);
 /* The values of a top-down node over every non-summary profile, summarised.

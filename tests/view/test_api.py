@@ -454,13 +454,14 @@ def load(s):
 
 
 def groups_in_views(s):
-    """A bottom-up or flat row's values over the profiles add up to the row's (summary) value."""
+    """A bottom-up or flat row's values over the profiles add up to the row's (summary) values."""
     for view in ("bottom-up", "flat"):
-        for row in answer(s, "/api/children?" + q(view=view, node=0, limit=5))["rows"]:
-            g = answer(s, "/api/groups?" + q(view=view, node=row["node"]))
-            total, inc = sum(v[0] for v in g["values"]), row["values"][0][0]
-            check(g["profiles"] == 16 and abs(total - inc) <= 1e-9 * max(abs(inc), 1),
-                  f"{view} {row['name']}: the profiles sum to {total}, the row's value is {inc}")
+        for row in answer(s, "/api/children?" + q(view=view, node=0, limit=8))["rows"]:
+            for k, flavour in enumerate(("inclusive", "exclusive")):
+                g = answer(s, "/api/groups?" + q(view=view, node=row["node"], flavour=flavour))
+                total, want = sum(v[0] for v in g["values"]), row["values"][0][k]
+                check(g["profiles"] == 16 and abs(total - want) <= 1e-9 * max(abs(want), 1),
+                      f"{view} {row['name']}: the profiles' {flavour} values sum to {total}, the row's is {want}")
     answer(s, "/api/groups?" + q(view="flat", node=99999), 404)
 
 
