@@ -10,8 +10,8 @@
  * it: each takes a reference, so the caller may close its own at any time.
  *
  * A source may be read from several threads at once (what it reads lazily
- * is read once, under its own lock); the objects made from it are each used
- * by one thread at a time. */
+ * is read once, under its own lock); a query made from it may be used by
+ * several threads at once (hpcdb/query.h), the comparison by one at a time. */
 #ifndef HPCDB_SOURCE_H
 #define HPCDB_SOURCE_H
 
