@@ -37,6 +37,13 @@ static long status_mb(const char *key) {
 }
 /* The resident set now, in MB. */
 static long rss_mb(void) { return status_mb("VmRSS:"); }
+/* Where the memory is: "RSS 12 MB (file 3, anon 9; peak 40 MB)". */
+static const char *rss_text(void) {
+  static char s[128];
+  snprintf(s, sizeof s, "RSS %ld MB (file %ld, anon %ld; peak %ld MB)", rss_mb(), status_mb("RssFile:"),
+           status_mb("RssAnon:"), status_mb("VmHWM:"));
+  return s;
+}
 
 static int die(const char *what) {
   fprintf(stderr, "bench_trace: %s: %s\n", what, hpcdb_last_error());
@@ -62,9 +69,9 @@ int main(int argc, char **argv) {
   hpcdb_trace_info i;
   hpcdb_trace_get_info(t, &i);
   printf("model (meta.db, profile.db headers): %.1f ms\n", t1 - t0);
-  printf("trace open, index %s: %.1f ms (%.1f ms CPU) (%u rows, %llu events), RSS %ld MB (peak %ld MB)\n",
+  printf("trace open, index %s: %.1f ms (%.1f ms CPU) (%u rows, %llu events), %s\n",
          i.index_from_cache ? "from the cache" : "built", t2 - t1, c2 - c1, i.n_rows, (unsigned long long)i.n_events,
-         rss_mb(), status_mb("VmHWM:"));
+         rss_text());
   hpcdb_tile_cell *cells = malloc((size_t)w * h * sizeof *cells);
   uint32_t hh;
   uint64_t span = i.t_max - i.t_min + 1;
@@ -74,9 +81,8 @@ int main(int argc, char **argv) {
     hpcdb_tile_request r = {0, i.n_rows, start, start + len, w, h, 3, NULL, &sc};
     double s = now_ms(), c = cpu_ms();
     if (hpcdb_trace_tile(t, NULL, &r, cells, &hh) < 0) return die("tile");
-    printf("tile %ux%u of 1/%llu of the run (%llu ns), depth 3: %.1f ms (%.1f ms CPU; %u coarse rows), RSS %ld MB (peak %ld MB)\n", w,
-           hh, (unsigned long long)zoom, (unsigned long long)len, now_ms() - s, cpu_ms() - c, sc.coarse_rows, rss_mb(),
-           status_mb("VmHWM:"));
+    printf("tile %ux%u of 1/%llu of the run (%llu ns), depth 3: %.1f ms (%.1f ms CPU; %u coarse rows), %s\n", w,
+           hh, (unsigned long long)zoom, (unsigned long long)len, now_ms() - s, cpu_ms() - c, sc.coarse_rows, rss_text());
   }
   enum { TOP = 8 };
   hpcdb_tile_scale scale;
@@ -87,8 +93,8 @@ int main(int argc, char **argv) {
   double s = now_ms(), c = cpu_ms();
   if (!top || !n_top || !totals || hpcdb_trace_summary(t, NULL, &whole, TOP, top, n_top, totals) < 0) return die("summary");
   printf("summary of the whole run, %u columns, depth 3: %.1f ms (%.1f ms CPU; %u rows of buckets of %llu-%llu events), "
-         "RSS %ld MB (peak %ld MB)\n", w, now_ms() - s, cpu_ms() - c, scale.coarse_rows, (unsigned long long)scale.events_min,
-         (unsigned long long)scale.events_max, rss_mb(), status_mb("VmHWM:"));
+         "%s\n", w, now_ms() - s, cpu_ms() - c, scale.coarse_rows, (unsigned long long)scale.events_min,
+         (unsigned long long)scale.events_max, rss_text());
   free(top);
   free(n_top);
   free(totals);
@@ -97,8 +103,8 @@ int main(int argc, char **argv) {
   uint64_t total;
   s = now_ms(), c = cpu_ms();
   if (hpcdb_trace_stats(t, NULL, i.t_min, i.t_max, 3, &sh, &n, &total) < 0) return die("stats");
-  printf("statistics of the whole run, depth 3: %.1f ms (%.1f ms CPU, %u contexts), RSS %ld MB (peak %ld MB)\n",
-         now_ms() - s, cpu_ms() - c, n, rss_mb(), status_mb("VmHWM:"));
+  printf("statistics of the whole run, depth 3: %.1f ms (%.1f ms CPU, %u contexts), %s\n",
+         now_ms() - s, cpu_ms() - c, n, rss_text());
   free(sh);
   uint8_t *waits;
   hpcdb_trace_gpu_idle *g;

@@ -46,7 +46,7 @@ for db in p570k "$big"; do
     ms "tile 2000x[0-9]* of 1\/100 of" cached.out >> rounds.tile100
     ms "summary" cached.out >> rounds.summary
     ms "statistics" cached.out >> rounds.stats
-    sed -n 's/.*(peak \([0-9]*\) MB)$/\1/p' built.out cached.out | sort -n | tail -1 >> rounds.peak
+    sed -n 's/.*[(;] peak \([0-9]*\) MB)$/\1/p' built.out cached.out | sort -n | tail -1 >> rounds.peak
   done
   echo "-- $db, load now $(cut -d' ' -f1-3 /proc/loadavg); cache file $(du -b "$XDG_CACHE_HOME"/hpcdb/*.idx | cut -f1) bytes, trace.db $(stat -c %s "$db/trace.db") bytes"
   best_median "cat trace.db" < rounds.cat

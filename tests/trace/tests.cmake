@@ -34,6 +34,15 @@ foreach(db hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328 hpctool
   set_tests_properties(trace/exact/${db} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 
+# What the queries hold in memory on a trace whose index is read from the
+# cache (the pyramid about 28 MB, trace.db 154 MB): none of the pyramid's
+# pages, and of trace.db about a folio per row at once (docs/trace.md, "Cost")
+add_executable(trace_rss ${TRACE_DIR}/trace_rss.c)
+target_link_libraries(trace_rss PRIVATE hpcdb_static Threads::Threads)
+add_test(NAME trace/memory
+         COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen-rss' '${TRACE_OUT}/cache-rss' && $<TARGET_FILE:gen_trace_db> --profiles 256 --events 50000 --period 1000 -o '${TRACE_OUT}/gen-rss' && $<TARGET_FILE:trace_rss> '${TRACE_OUT}/gen-rss' '${TRACE_OUT}/cache-rss' 256 16384 && rm -rf '${TRACE_OUT}/gen-rss'")
+set_tests_properties(trace/memory PROPERTIES TIMEOUT 300)
+
 add_test(NAME trace/bad
          COMMAND python3 ${TRACE_DIR}/check_bad.py $<TARGET_FILE:trace_probe> $<TARGET_FILE:hpcdb> ${TRACE_OUT}/gen
                  ${TRACE_OUT}/bad $<TARGET_FILE:gen_trace_db>)

@@ -5,8 +5,9 @@
  * of trace.db and meta.db it was built from: any difference, a damaged or
  * foreign file, or a line that does not match trace.db's own headers, and
  * the index is built again. Written through a temporary renamed into place.
- * The directory is read into memory; the pyramid stays in the file, mapped,
- * and is read through bounds-checked accessors (trace_pyramid.c).
+ * The directory is read into memory; the pyramid stays in the file and is
+ * read with pread into bounded windows (trace_pyr_read.c), its values
+ * checked where they are used (trace_pyramid.c).
  *
  * Layout (little-endian): "HPCDBTIX", u32 version, u32 nLines, the two keys
  * (6 x u64 each), u64 nDir, u32 pathLen, u32 0, u64 nSlots, u64 nEntries,
@@ -135,15 +136,23 @@ static uint8_t *serialise_head(const hpcdb_trace_set *t, const char *real, uint6
   return b;
 }
 
-/* Points the pyramid into the mapped cache file at its offset `at`. */
+/* The pyramid from the cache file at its offset `at`: read with pread when
+ * the file is mapped (its fd kept open), else in the copy in memory. The
+ * pages the open read leave this process. */
 static void map_pyramid(hpcdb_trace_set *t, hpcdb_mapped_file *m, uint64_t at, uint64_t n_slots, uint64_t n_entries) {
   trace_pyr_release(t);
   t->cache_map = *m;
-  t->pyr.off = m->data + at;
-  t->pyr.ts = t->pyr.off + 8 * n_slots;
-  t->pyr.ent = t->pyr.ts + 8 * n_slots;
+  const uint64_t file_at[3] = {at, at + 8 * n_slots, at + 16 * n_slots};
+  t->pyr.in_file = m->is_mapped && m->fd >= 0;
+  for (int a = 0; a < 3; a++) t->pyr.file_at[a] = file_at[a];
+  if (!t->pyr.in_file) {
+    t->pyr.off = m->data + file_at[TRACE_PYR_OFF];
+    t->pyr.ts = m->data + file_at[TRACE_PYR_TS];
+    t->pyr.ent = m->data + file_at[TRACE_PYR_ENT];
+  }
   t->pyr.n_slots = n_slots;
   t->pyr.n_entries = n_entries;
+  mapped_file_release(m, 0, m->len);
 }
 
 typedef struct writer {

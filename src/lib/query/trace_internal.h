@@ -55,8 +55,11 @@ typedef struct trace_line {
  * go to two temporary files (spill, one per half of the lines), then to the
  * cache file or to memory. */
 #define TRACE_WALK (1ull << 63)
+enum { TRACE_PYR_OFF, TRACE_PYR_TS, TRACE_PYR_ENT }; /* the pyramid's three arrays */
 typedef struct trace_pyramid {
-  const uint8_t *off, *ts, *ent;
+  const uint8_t *off, *ts, *ent; /* in memory (NULL when in_file) */
+  int in_file;                   /* read from the cache file with pread, at file_at[array] */
+  uint64_t file_at[3];
   uint64_t n_slots, n_entries;
   uint8_t *owned; /* built in memory: one allocation holding off and ts */
   uint8_t *owned_entries;
@@ -133,19 +136,65 @@ static inline void trace_acc_add(trace_acc *a, uint32_t slot, uint64_t ns) {
  * trace_acc_free. */
 int trace_acc_init(const hpcdb_trace_set *t, trace_acc *a, const uint32_t *keys);
 void trace_acc_free(trace_acc *a);
-/* The pyramid's accessors; a value out of bounds makes the read return
- * HPCDB_ECORRUPT (a damaged cache). */
-static inline uint64_t trace_slot_ts(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j) {
+/* trace_pyr_read.c: a reader of the pyramid, one per row a query walks at
+ * once. Per level and array a window of consecutive 8-byte items: read
+ * with pread from the cache file into a buffer of bounded size (the
+ * pyramid's pages never enter the process's resident set, whatever the
+ * page cache's folio size), or pointing into the pyramid in memory. */
+typedef struct trace_pyr_window {
+  const uint8_t *items; /* item `first` at items[0] */
+  uint64_t first, n;
+  uint8_t *buf;
+  uint32_t size; /* items of the next read: doubles up to the cap, so a sparse reader reads little */
+} trace_pyr_window;
+typedef struct trace_pyr_reader {
+  const hpcdb_trace_set *t;
+  uint32_t main_level, cap_main, cap_other; /* items per window: main_level's, the others' */
+  int rc;                                   /* the first failed read (0: none) */
+  trace_pyr_window w[TRACE_MAX_LEVELS][3];
+} trace_pyr_reader;
+/* Bytes of windows a query may hold per thread, over all its readers. */
+#define TRACE_PYR_BUDGET (16u << 20)
+/* A reader whose windows on main_level (HPCDB_TILE_FINE: 0) hold `bytes`
+ * (a multiple of 8), the other levels' an eighth of it. */
+void trace_pyr_reader_init(trace_pyr_reader *r, const hpcdb_trace_set *t, uint32_t main_level, uint32_t bytes);
+void trace_pyr_reader_free(trace_pyr_reader *r);
+/* The window size for `readers` readers of one thread within the budget. */
+uint32_t trace_pyr_window_bytes(uint64_t readers);
+/* Item i of the level's array refilled into its window; NULL when it
+ * cannot be read (r->rc says why). */
+const uint8_t *trace_pyr_fill(trace_pyr_reader *r, uint32_t level, int array, uint64_t i);
+/* Item i (its 8 bytes) of the level's array, or NULL (r->rc). Callers keep
+ * i inside the array. */
+static inline const uint8_t *trace_pyr_item(trace_pyr_reader *r, uint32_t level, int array, uint64_t i) {
+  const trace_pyr_window *w = &r->w[level][array];
+  return i - w->first < w->n ? w->items + 8 * (i - w->first) : trace_pyr_fill(r, level, array, i);
+}
+/* Items [i, end) as far as one window holds them: the first's bytes and
+ * their count in *n (>= 1), or NULL (r->rc). */
+static inline const uint8_t *trace_pyr_run(trace_pyr_reader *r, uint32_t level, int array, uint64_t i, uint64_t end,
+                                           uint64_t *n) {
+  const uint8_t *p = trace_pyr_item(r, level, array, i);
+  const trace_pyr_window *w = &r->w[level][array];
+  uint64_t left = w->first + w->n - i;
+  *n = end - i < left ? end - i : left;
+  return p;
+}
+/* The timestamp of slot j of l's level (UINT64_MAX past the pyramid or
+ * when unreadable: r->rc). */
+static inline uint64_t trace_slot_ts(trace_pyr_reader *r, const trace_line *l, uint32_t level, uint64_t j) {
   uint64_t s = l->slot[level] + j;
-  return s < t->pyr.n_slots ? rd_le64(t->pyr.ts + 8 * s) : UINT64_MAX;
+  const uint8_t *p = s < r->t->pyr.n_slots ? trace_pyr_item(r, level, TRACE_PYR_TS, s) : NULL;
+  return p ? rd_le64(p) : UINT64_MAX;
 }
 /* Adds bucket j of level `level` of line l (its histogram, or its
- * children's, or at level 0 its elements). */
-int trace_add_bucket(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j, trace_acc *a);
+ * children's, or at level 0 its elements); a value out of bounds makes it
+ * return HPCDB_ECORRUPT (a damaged cache). */
+int trace_add_bucket(trace_pyr_reader *r, const trace_line *l, uint32_t level, uint64_t j, trace_acc *a);
 /* Adds the time of l's elements from element k on clipped to [a, b), using
  * whole buckets where they fit, up to the element in effect at b; *done = 1
  * when b or the line's end was reached. Returns the element it stopped at. */
-uint64_t trace_sum_span(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t a, uint64_t b,
+uint64_t trace_sum_span(trace_pyr_reader *r, const trace_line *l, uint64_t k, uint64_t a, uint64_t b,
                         trace_acc *ac, int *done, int *rc);
 /* What the index pass keeps per thread to build the pyramid of the lines it
  * reads: level 0 from the elements, the levels above from level 0. The
@@ -181,13 +230,8 @@ int trace_pyr_unspill(hpcdb_trace_set *t, int (*put)(void *, const uint8_t *, ui
 /* The spilled entries into memory (the index without a cache file). */
 int trace_pyr_load_spilled(hpcdb_trace_set *t);
 void trace_pyr_release(hpcdb_trace_set *t);
-/* After a query: the pages of the mapped pyramid it read leave this
- * process's resident set (they stay in the page cache). */
-void trace_pyr_let_go(const hpcdb_trace_set *t);
-/* The same for buckets [j0, j1) of line l's level (their slots and entries). */
-void trace_pyr_let_go_buckets(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j0, uint64_t j1);
-/* The per-query tables: per id its slot (keys applied; grey: n_contexts). */
-int trace_window_sum(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1, trace_acc *ac);
+/* The time each context covers in [t0, t1) on line l, added to ac. */
+int trace_window_sum(trace_pyr_reader *r, const trace_line *l, uint64_t t0, uint64_t t1, trace_acc *ac);
 /* trace_cache.c: the index from / to the cache. load: 1 when taken from it. */
 int trace_cache_load(hpcdb_trace_set *t, const hpcdb_trace_options *o);
 void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o);
@@ -203,6 +247,9 @@ uint64_t trace_locate(const hpcdb_trace_set *t, const trace_line *l, uint64_t ts
  * set after a query read them (they stay in the page cache): memory does
  * not grow with the part of trace.db a query reads. */
 void trace_release(const hpcdb_trace_set *t, const trace_line *l, uint64_t k0, uint64_t k1);
+/* The same for the pages a read of element k (not UINT64_MAX: none) may
+ * have mapped: the whole folio around it. */
+void trace_release_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t k);
 /* The selected rows [first, first+count) of a filter, checked; row i of the
  * selection is rows[first + i] (or first + i without a row list). */
 int trace_check_rows(const hpcdb_trace_set *t, const hpcdb_trace_filter *f, uint32_t first, uint32_t count);

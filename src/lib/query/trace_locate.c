@@ -44,3 +44,11 @@ int trace_check_cancel(const hpcdb_trace_filter *f) {
   if (f && f->cancelled && f->cancelled(f->cancel_user)) return hpcdb_fail(HPCDB_ECANCELED, "the query was cancelled");
   return 0;
 }
+
+/* The largest page-cache folio a fault may map whole (a huge page), in
+ * elements: what reading one element can bring into the resident set. */
+#define FOLIO_ELEMENTS ((2u << 20) / 12 + 1)
+
+void trace_release_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t k) {
+  if (k != UINT64_MAX) trace_release(t, l, k > FOLIO_ELEMENTS ? k - FOLIO_ELEMENTS : 0, k + FOLIO_ELEMENTS);
+}

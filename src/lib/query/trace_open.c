@@ -38,7 +38,7 @@ static int open_in_place(hpcdb_trace_set *t, const char *dir, const hpcdb_trace_
   }
   HPCDB_TRY(trace_index_build(t, o));
   if (!(o && (o->flags & HPCDB_TRACE_NO_CACHE))) trace_cache_store(t, o); /* the pyramid then mapped from it */
-  return t->pyr.ent ? 0 : trace_pyr_load_spilled(t);
+  return t->pyr.ent || t->pyr.in_file ? 0 : trace_pyr_load_spilled(t);
 }
 
 static int open_model(hpcdb_trace_set *t, const hpcdb_trace_options *o) {

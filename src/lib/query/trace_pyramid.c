@@ -48,27 +48,6 @@ void trace_pyr_release(hpcdb_trace_set *t) {
   memset(&t->pyr, 0, sizeof t->pyr);
 }
 
-void trace_pyr_let_go(const hpcdb_trace_set *t) { mapped_file_release(&t->cache_map, 0, t->cache_map.len); }
-
-/* The pages [off, off + len) touches, partial ones included (a query reads
- * them back if it needs them): a row's slots are a few KB, less than a page. */
-static void let_go_around(const hpcdb_mapped_file *m, uint64_t off, uint64_t len) {
-  const uint64_t page = 4096;
-  uint64_t start = off / page * page;
-  mapped_file_release(m, start, (off + len + page - 1) / page * page - start);
-}
-
-void trace_pyr_let_go_buckets(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j0, uint64_t j1) {
-  const hpcdb_mapped_file *m = &t->cache_map;
-  uint64_t s0 = l->slot[level] + j0, s1 = l->slot[level] + j1;
-  if (!m->data || level >= l->n_levels || j1 < j0 || s1 >= t->pyr.n_slots) return;
-  uint64_t e0 = rd_le64(t->pyr.off + 8 * s0) & ~TRACE_WALK, e1 = rd_le64(t->pyr.off + 8 * s1) & ~TRACE_WALK;
-  uint64_t off = (uint64_t)(t->pyr.off - m->data), ts = (uint64_t)(t->pyr.ts - m->data), ent = (uint64_t)(t->pyr.ent - m->data);
-  let_go_around(m, off + 8 * s0, 8 * (s1 - s0));
-  let_go_around(m, ts + 8 * s0, 8 * (s1 - s0));
-  if (e0 <= e1 && e1 <= t->pyr.n_entries) let_go_around(m, ent + 8 * e0, 8 * (e1 - e0));
-}
-
 int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a) {
   uint32_t n = t->exp->n_contexts + 1; /* + the slot of an unknown id, counted until the pass stops */
   memset(a, 0, sizeof *a);
@@ -272,24 +251,33 @@ static int add_elements(const hpcdb_trace_set *t, const trace_line *l, uint64_t 
   return 0;
 }
 
-int trace_add_bucket(const hpcdb_trace_set *t, const trace_line *l, uint32_t level, uint64_t j, trace_acc *a) {
+int trace_add_bucket(trace_pyr_reader *r, const trace_line *l, uint32_t level, uint64_t j, trace_acc *a) {
+  const hpcdb_trace_set *t = r->t;
   uint64_t nb = trace_level_buckets(l->n, level), s = l->slot[level] + j;
   if (level >= l->n_levels || j >= nb || s + 1 >= t->pyr.n_slots) return damaged(t, l, level, j);
-  uint64_t o0 = rd_le64(t->pyr.off + 8 * s), o1 = rd_le64(t->pyr.off + 8 * (s + 1)) & ~TRACE_WALK;
+  const uint8_t *p0 = trace_pyr_item(r, level, TRACE_PYR_OFF, s);
+  uint64_t o0 = p0 ? rd_le64(p0) : 0;
+  const uint8_t *p1 = p0 ? trace_pyr_item(r, level, TRACE_PYR_OFF, s + 1) : NULL;
+  if (!p1) return r->rc;
+  uint64_t o1 = rd_le64(p1) & ~TRACE_WALK;
   if (o0 & TRACE_WALK) {
     if (level == 0) return l->n ? add_elements(t, l, j << TRACE_LOG_E0, (j + 1) << TRACE_LOG_E0, a) : 0;
     uint64_t c0 = j << TRACE_LOG_FANOUT, nbc = trace_level_buckets(l->n, level - 1);
     for (uint64_t c = c0; c < c0 + (1u << TRACE_LOG_FANOUT) && c < nbc; c++)
-      HPCDB_TRY(trace_add_bucket(t, l, level - 1, c, a));
+      HPCDB_TRY(trace_add_bucket(r, l, level - 1, c, a));
     return 0;
   }
   if (o1 < o0 || o1 > t->pyr.n_entries) return damaged(t, l, level, j);
   const uint32_t n_ctx = t->exp->n_contexts;
-  for (uint64_t e = o0; e < o1; e++) {
-    uint32_t c = rd_le32(t->pyr.ent + 8 * e), ns = rd_le32(t->pyr.ent + 8 * e + 4);
-    if (c >= n_ctx) return damaged(t, l, level, j);
-    uint32_t key = a->keys[c];
-    if (ns) trace_acc_add(a, key == HPCDB_TRACE_GREY ? a->grey_slot : key, ns);
+  for (uint64_t e = o0, n; e < o1; e += n) {
+    const uint8_t *p = trace_pyr_run(r, level, TRACE_PYR_ENT, e, o1, &n);
+    if (!p) return r->rc;
+    for (const uint8_t *end = p + 8 * n; p < end; p += 8) {
+      uint32_t c = rd_le32(p), ns = rd_le32(p + 4);
+      if (c >= n_ctx) return damaged(t, l, level, j);
+      uint32_t key = a->keys[c];
+      if (ns) trace_acc_add(a, key == HPCDB_TRACE_GREY ? a->grey_slot : key, ns);
+    }
   }
   return 0;
 }
@@ -333,27 +321,30 @@ static uint64_t walk_elements(const hpcdb_trace_set *t, const trace_line *l, uin
 /* At an element k starting a level-0 bucket at or after a: the largest
  * bucket starting at k that ends by b, added whole; the element after it,
  * or k when none fits. */
-static uint64_t jump(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t b, trace_acc *ac, int *rc) {
+static uint64_t jump(trace_pyr_reader *r, const trace_line *l, uint64_t k, uint64_t b, trace_acc *ac, int *rc) {
   uint32_t top = l->n_levels - 1;
   while (top > 0 && (k & (((uint64_t)1 << trace_level_log(top)) - 1))) top--;
   for (uint32_t L = top + 1; L-- > 0;) {
     uint64_t j = k >> trace_level_log(L);
-    if (trace_slot_ts(t, l, L, j + 1) > b) continue;
-    if ((*rc = trace_add_bucket(t, l, L, j, ac)) < 0) return k;
+    if (trace_slot_ts(r, l, L, j + 1) > b) {
+      if ((*rc = r->rc) < 0) return k;
+      continue;
+    }
+    if ((*rc = trace_add_bucket(r, l, L, j, ac)) < 0) return k;
     uint64_t next = (j + 1) << trace_level_log(L);
     return next < l->n ? next : l->n - 1;
   }
   return k;
 }
 
-uint64_t trace_sum_span(const hpcdb_trace_set *t, const trace_line *l, uint64_t k, uint64_t a, uint64_t b,
+uint64_t trace_sum_span(trace_pyr_reader *r, const trace_line *l, uint64_t k, uint64_t a, uint64_t b,
                         trace_acc *ac, int *done, int *rc) {
   const uint64_t mask = ((uint64_t)1 << TRACE_LOG_E0) - 1;
   for (;;) {
-    k = walk_elements(t, l, k, (k | mask) + 1, a, b, ac, done, rc);
+    k = walk_elements(r->t, l, k, (k | mask) + 1, a, b, ac, done, rc);
     if (*done) return k;
     while (!*done && line_ts(l, k) >= a) { /* k starts a bucket inside the span */
-      uint64_t next = jump(t, l, k, b, ac, rc);
+      uint64_t next = jump(r, l, k, b, ac, rc);
       if (*rc < 0) *done = 1;
       if (next == k) break;
       k = next;

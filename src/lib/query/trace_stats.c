@@ -23,10 +23,13 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
                                  (unsigned long long)t0, (unsigned long long)t1);
   uint32_t *keys = NULL;
   trace_acc ac = {0};
+  trace_pyr_reader reader;
+  trace_pyr_reader_init(&reader, t, 0, trace_pyr_window_bytes(1));
   int rc = trace_keys(t, depth, filter ? filter->ctx_keep : NULL, &keys);
   if (rc == 0) rc = trace_acc_init(t, &ac, keys);
   for (uint32_t r = 0; rc == 0 && r < rows; r++)
-    if ((rc = trace_check_cancel(filter)) == 0) rc = trace_window_sum(t, &t->lines[trace_sel_row(filter, r)], t0, t1, &ac);
+    if ((rc = trace_check_cancel(filter)) == 0)
+      rc = trace_window_sum(&reader, &t->lines[trace_sel_row(filter, r)], t0, t1, &ac);
   const uint64_t *ns = ac.ns;
   uint32_t count = 0;
   for (uint32_t s = 0; rc == 0 && s <= n_ctx; s++) count += ns[s] != 0;
@@ -45,8 +48,8 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
     free(sh);
   }
   trace_acc_free(&ac);
+  trace_pyr_reader_free(&reader);
   free(keys);
-  trace_pyr_let_go(t);
   return rc;
 }
 

@@ -34,37 +34,40 @@ static void finish(trace_acc *a, hpcdb_tile_cell *cell) {
   a->n_touched = 0;
 }
 
-/* Elements (fine) or buckets (coarse) a row's cursor leaves behind before
- * their pages are let go (48 KB of elements, about 40 KB of buckets: a
- * thousand rows hold under 50 MB). */
+/* Elements a fine row's cursor leaves behind before their pages are let go
+ * (48 KB: a thousand rows hold under 50 MB). */
 #define RELEASE_BEHIND 0x1000
-#define RELEASE_BUCKETS 0x100
 
 /* One row's cursor: fine, the element in effect at the column's start
- * (UINT64_MAX: before the first); coarse, the next bucket of its level;
- * first_el the first element or bucket not yet let go. */
+ * (UINT64_MAX: before the first), first_el the first element not yet let
+ * go; coarse, the next bucket of its level. */
 typedef struct row_cursor {
   const trace_line *l;
   uint32_t level;
   uint64_t cur, first_el;
+  trace_pyr_reader r;
 } row_cursor;
 
-static void cursor_start(const hpcdb_trace_set *t, row_cursor *rc, const trace_line *l, uint32_t level, uint64_t t0) {
+/* The first element of l at or after ts (l->n when none). */
+static uint64_t first_at(const hpcdb_trace_set *t, const trace_line *l, uint64_t ts) {
+  uint64_t k = ts ? trace_locate(t, l, ts - 1) : UINT64_MAX;
+  trace_release_near(t, l, k);
+  return k + 1; /* UINT64_MAX + 1: 0 */
+}
+
+static void cursor_start(const hpcdb_trace_set *t, row_cursor *rc, const trace_line *l, uint32_t level, uint64_t t0,
+                         uint32_t window) {
   rc->l = l;
   rc->level = level;
+  trace_pyr_reader_init(&rc->r, t, level, window);
   if (level == HPCDB_TILE_FINE) {
     rc->cur = trace_locate(t, l, t0);
     rc->first_el = rc->cur == UINT64_MAX ? 0 : rc->cur;
     return;
   }
-  uint64_t lo = 0, hi = trace_level_buckets(l->n, level); /* the first bucket starting at or after t0 */
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (trace_slot_ts(t, l, level, mid) >= t0) hi = mid;
-    else lo = mid + 1;
-  }
-  rc->cur = rc->first_el = lo;
-  trace_pyr_let_go_buckets(t, l, level, 0, trace_level_buckets(l->n, level)); /* the pages the search mapped */
+  /* the first bucket starting at or after t0: the one holding its first element */
+  uint64_t e = (uint64_t)1 << trace_level_log(level);
+  rc->cur = (first_at(t, l, t0) + e - 1) / e;
 }
 
 /* Adds row rc's share of the column [a, b). */
@@ -72,13 +75,9 @@ static int cursor_column(const hpcdb_trace_set *t, row_cursor *rc, uint64_t a, u
   const trace_line *l = rc->l;
   if (rc->level != HPCDB_TILE_FINE) {
     uint64_t nb = trace_level_buckets(l->n, rc->level);
-    for (; rc->cur < nb && trace_slot_ts(t, l, rc->level, rc->cur) < b; rc->cur++)
-      HPCDB_TRY(trace_add_bucket(t, l, rc->level, rc->cur, ac));
-    if (rc->cur - rc->first_el >= RELEASE_BUCKETS) { /* let go behind the cursor */
-      trace_pyr_let_go_buckets(t, l, rc->level, rc->first_el, rc->cur);
-      rc->first_el = rc->cur;
-    }
-    return 0;
+    for (; rc->cur < nb && trace_slot_ts(&rc->r, l, rc->level, rc->cur) < b; rc->cur++)
+      HPCDB_TRY(trace_add_bucket(&rc->r, l, rc->level, rc->cur, ac));
+    return rc->r.rc;
   }
   uint64_t k = rc->cur;
   int done = 0, err = 0;
@@ -86,7 +85,7 @@ static int cursor_column(const hpcdb_trace_set *t, row_cursor *rc, uint64_t a, u
     if (l->n == 0 || l->lo >= b) return 0;
     k = 0;
   }
-  rc->cur = trace_sum_span(t, l, k, a, b, ac, &done, &err);
+  rc->cur = trace_sum_span(&rc->r, l, k, a, b, ac, &done, &err);
   if (rc->cur - rc->first_el >= RELEASE_BEHIND) { /* let go behind the cursor */
     trace_release(t, l, rc->first_el, rc->cur);
     rc->first_el = rc->cur;
@@ -95,8 +94,11 @@ static int cursor_column(const hpcdb_trace_set *t, row_cursor *rc, uint64_t a, u
 }
 
 static void cursor_end(const hpcdb_trace_set *t, row_cursor *rc) {
-  if (rc->level == HPCDB_TILE_FINE) trace_release(t, rc->l, rc->first_el, rc->cur == UINT64_MAX ? 0 : rc->cur + 2);
-  else trace_pyr_let_go_buckets(t, rc->l, rc->level, rc->first_el, rc->cur);
+  if (rc->level == HPCDB_TILE_FINE && rc->cur != UINT64_MAX) {
+    trace_release(t, rc->l, rc->first_el, rc->cur + 2);
+    trace_release_near(t, rc->l, rc->cur); /* and the folio the last reads mapped past it */
+  }
+  trace_pyr_reader_free(&rc->r);
 }
 
 /* One thread's share: cell rows [r0, r1) of h over the selected rows
@@ -116,6 +118,11 @@ typedef struct tile_job {
   int rc;
   char error[1024];
 } tile_job;
+
+/* A summary walks its rows a group at a time, each group's times added to
+ * the column's list of the groups before: what a query maps of trace.db
+ * (a folio per row's cursor) and reads of the pyramid at once is bounded. */
+#define SUMMARY_GROUP 16
 
 static void emit(tile_job *j, trace_acc *a, uint32_t r, uint32_t c) {
   if (j->cells) {
@@ -139,24 +146,33 @@ static int tile_rows(tile_job *j) {
     uint32_t m = (uint32_t)((uint64_t)j->count * (r + 1) / j->h - (uint64_t)j->count * r / j->h);
     if (m > most) most = m;
   }
+  uint32_t group = !j->cells && most > SUMMARY_GROUP ? SUMMARY_GROUP : most; /* a cell's rows: all at once */
   trace_acc a;
   int rc = trace_acc_init(t, &a, j->keys);
   if (rc < 0) return rc;
-  row_cursor *cur = calloc(most ? most : 1, sizeof *cur);
+  row_cursor *cur = calloc(group ? group : 1, sizeof *cur);
+  uint32_t window = trace_pyr_window_bytes(group);
   if (!cur) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
+  const uint64_t per = (uint64_t)t->exp->n_contexts + 1;
   for (uint32_t r = j->r0; rc == 0 && r < j->r1; r++) {
     uint32_t m0 = (uint32_t)((uint64_t)j->count * r / j->h), m1 = (uint32_t)((uint64_t)j->count * (r + 1) / j->h);
-    for (uint32_t m = m0; m < m1; m++) {
-      uint32_t sel = j->first + m;
-      cursor_start(t, &cur[m - m0], &t->lines[trace_sel_row(j->filter, sel)], j->level[sel - req->first], req->t0);
+    for (uint32_t g0 = m0; rc == 0 && g0 < m1; g0 += group) {
+      uint32_t g1 = m1 - g0 < group ? m1 : g0 + group;
+      for (uint32_t m = g0; m < g1; m++) {
+        uint32_t sel = j->first + m;
+        cursor_start(t, &cur[m - g0], &t->lines[trace_sel_row(j->filter, sel)], j->level[sel - req->first], req->t0,
+                     window);
+      }
+      for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
+        failpoint_delay("trace-column");
+        if ((rc = trace_check_cancel(j->filter)) < 0) break;
+        for (uint32_t k = 0; g0 > m0 && k < j->n_list[c]; k++) /* the groups before */
+          trace_acc_add(&a, j->list[c * per + k].ctx, j->list[c * per + k].ns);
+        for (uint32_t i = 0; rc == 0 && i < g1 - g0; i++) rc = cursor_column(t, &cur[i], j->col[c], j->col[c + 1], &a);
+        emit(j, &a, r, c);
+      }
+      for (uint32_t i = 0; i < g1 - g0; i++) cursor_end(t, &cur[i]);
     }
-    for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
-      failpoint_delay("trace-column");
-      if ((rc = trace_check_cancel(j->filter)) < 0) break;
-      for (uint32_t i = 0; rc == 0 && i < m1 - m0; i++) rc = cursor_column(t, &cur[i], j->col[c], j->col[c + 1], &a);
-      emit(j, &a, r, c);
-    }
-    for (uint32_t i = 0; i < m1 - m0; i++) cursor_end(t, &cur[i]);
   }
   trace_acc_free(&a);
   free(cur);
@@ -169,19 +185,9 @@ static void *run_tile_rows(void *arg) {
   return NULL;
 }
 
-/* Lets go the pages around element k that locating it mapped (the kernel
- * maps up to 64 KB around a fault). */
-static void let_go_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t k) {
-  const uint64_t around = 0x2000;
-  if (k != UINT64_MAX) trace_release(t, l, k > around ? k - around : 0, k + around);
-}
-
 /* The elements of l with a timestamp in [t0, t1). */
 static uint64_t events_in(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1) {
-  uint64_t a = t0 ? trace_locate(t, l, t0 - 1) : UINT64_MAX, b = trace_locate(t, l, t1 - 1);
-  let_go_near(t, l, a);
-  let_go_near(t, l, b);
-  return (b == UINT64_MAX ? 0 : b + 1) - (a == UINT64_MAX ? 0 : a + 1);
+  return first_at(t, l, t1) - first_at(t, l, t0);
 }
 
 /* Each row's level (hpcdb_tile_scale's rule) into level[], and the scale. */
@@ -241,7 +247,6 @@ static int run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const
   free(keys);
   free(col);
   if (level != req->row_level) free(level);
-  trace_pyr_let_go(t);
   return rc;
 }
 

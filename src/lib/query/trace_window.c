@@ -4,7 +4,8 @@
 #include "common/error.h"
 #include "query/trace_internal.h"
 
-int trace_window_sum(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1, trace_acc *ac) {
+int trace_window_sum(trace_pyr_reader *r, const trace_line *l, uint64_t t0, uint64_t t1, trace_acc *ac) {
+  const hpcdb_trace_set *t = r->t;
   uint64_t k = trace_locate(t, l, t0);
   if (k == UINT64_MAX) {
     if (l->n == 0 || l->lo >= t1) return 0;
@@ -12,7 +13,9 @@ int trace_window_sum(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0,
   }
   int done = 0, rc = 0;
   uint64_t first = k;
-  k = trace_sum_span(t, l, k, t0, t1, ac, &done, &rc);
+  k = trace_sum_span(r, l, k, t0, t1, ac, &done, &rc);
   trace_release(t, l, first, k + 2);
+  trace_release_near(t, l, first); /* and the folios the reads mapped past them */
+  trace_release_near(t, l, k);
   return rc;
 }
