@@ -73,16 +73,26 @@ int main(int argc, char **argv) {
          i.index_from_cache ? "from the cache" : "built", t2 - t1, c2 - c1, i.n_rows, (unsigned long long)i.n_events,
          rss_text());
   hpcdb_tile_cell *cells = malloc((size_t)w * h * sizeof *cells);
-  uint32_t hh;
+  uint32_t hh, *rows = malloc(i.n_rows * sizeof *rows);
+  uint8_t *keep_all = malloc(exp->n_contexts ? exp->n_contexts : 1);
+  if (!cells || !rows || !keep_all) return die("memory");
+  for (uint32_t r = 0; r < i.n_rows; r++) rows[r] = r;
+  memset(keep_all, 1, exp->n_contexts);
+  /* the rows in the page's order; the same with a context filter that keeps every context: computed, never kept */
+  hpcdb_trace_filter page = {rows, i.n_rows, NULL, NULL, NULL}, computed = {rows, i.n_rows, keep_all, NULL, NULL};
+  if (hpcdb_trace_rows_by_identity(t, exp, rows, i.n_rows) < 0) return die("rows");
   uint64_t span = i.t_max - i.t_min + 1;
-  for (uint64_t zoom = 1; zoom <= 1000000 && cells; zoom *= 100) {
+  for (uint64_t zoom = 1; zoom <= 1000000; zoom *= 100) {
     uint64_t len = span / zoom < w ? w : span / zoom, start = i.t_min + (span - len) / 2;
-    hpcdb_tile_scale sc;
-    hpcdb_tile_request r = {0, i.n_rows, start, start + len, w, h, 3, NULL, &sc};
-    double s = now_ms(), c = cpu_ms();
-    if (hpcdb_trace_tile(t, NULL, &r, cells, &hh) < 0) return die("tile");
-    printf("tile %ux%u of 1/%llu of the run (%llu ns), depth 3: %.1f ms (%.1f ms CPU; %u coarse rows), %s\n", w,
-           hh, (unsigned long long)zoom, (unsigned long long)len, now_ms() - s, cpu_ms() - c, sc.coarse_rows, rss_text());
+    for (int kept = zoom == 1; kept >= 0; kept--) {
+      hpcdb_tile_scale sc;
+      hpcdb_tile_request r = {0, i.n_rows, start, start + len, w, h, 3, NULL, &sc};
+      double s = now_ms(), c = cpu_ms();
+      if (hpcdb_trace_tile(t, kept ? &page : &computed, &r, cells, &hh) < 0) return die("tile");
+      printf("tile %ux%u of 1/%llu of the run (%llu ns)%s, depth 3: %.1f ms (%.1f ms CPU; %u coarse rows), %s\n", w,
+             hh, (unsigned long long)zoom, (unsigned long long)len, kept ? " as the page asks it (kept)" : "",
+             now_ms() - s, cpu_ms() - c, sc.coarse_rows, rss_text());
+    }
   }
   enum { TOP = 8 };
   hpcdb_tile_scale scale;
@@ -116,6 +126,8 @@ int main(int argc, char **argv) {
   free(g);
   free(waits);
   free(cells);
+  free(rows);
+  free(keep_all);
   hpcdb_trace_close(t);
   hpcdb_experiment_free(exp);
   return 0;

@@ -43,6 +43,11 @@ add_test(NAME trace/memory
          COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen-rss' '${TRACE_OUT}/cache-rss' && $<TARGET_FILE:gen_trace_db> --profiles 256 --events 50000 --period 1000 -o '${TRACE_OUT}/gen-rss' && $<TARGET_FILE:trace_rss> '${TRACE_OUT}/gen-rss' '${TRACE_OUT}/cache-rss' 256 16384 && rm -rf '${TRACE_OUT}/gen-rss'")
 set_tests_properties(trace/memory PROPERTIES TIMEOUT 300)
 
+# whole-run tiles kept in the cache: read back exactly, damaged ones computed again, three at most
+add_test(NAME trace/kept-tiles
+         COMMAND python3 ${TRACE_DIR}/check_kept.py $<TARGET_FILE:trace_probe> ${TRACE_OUT}/gen ${TRACE_OUT}/kept)
+set_tests_properties(trace/kept-tiles PROPERTIES FIXTURES_REQUIRED trace_gen)
+
 add_test(NAME trace/bad
          COMMAND python3 ${TRACE_DIR}/check_bad.py $<TARGET_FILE:trace_probe> $<TARGET_FILE:hpcdb> ${TRACE_OUT}/gen
                  ${TRACE_OUT}/bad $<TARGET_FILE:gen_trace_db>)

@@ -31,22 +31,15 @@
 #define HEAD 144
 #define LINE 48
 
-/* Four FNV-1a lanes over 8-byte words, word i in lane i % 4, fed in parts
- * of any length (a word cut between parts is completed from the next). */
-typedef struct hash {
-  uint64_t h[4], words;
-  uint8_t part[8];
-  uint32_t n_part;
-} hash;
-static void hash_init(hash *x) {
-  memset(x, 0, sizeof *x);
-  for (int i = 0; i < 4; i++) x->h[i] = 0xcbf29ce484222325ull + (uint64_t)i;
-}
-static void hash_word(hash *x, uint64_t w) {
+static void hash_word(trace_hash *x, uint64_t w) {
   uint64_t *h = &x->h[x->words++ & 3];
   *h = (*h ^ w) * 0x100000001b3ull;
 }
-static void hash_more(hash *x, const uint8_t *p, uint64_t n) {
+void trace_hash_init(trace_hash *x) {
+  memset(x, 0, sizeof *x);
+  for (int i = 0; i < 4; i++) x->h[i] = 0xcbf29ce484222325ull + (uint64_t)i;
+}
+void trace_hash_more(trace_hash *x, const uint8_t *p, uint64_t n) {
   for (; n && x->n_part; n--) {
     x->part[x->n_part++] = *p++;
     if (x->n_part == 8) hash_word(x, rd_le64(x->part)), x->n_part = 0;
@@ -57,7 +50,7 @@ static void hash_more(hash *x, const uint8_t *p, uint64_t n) {
   for (; n >= 8; n -= 8, p += 8) hash_word(x, rd_le64(p));
   for (; n; n--) x->part[x->n_part++] = *p++;
 }
-static uint64_t hash_end(hash *x) {
+uint64_t trace_hash_end(trace_hash *x) {
   if (x->n_part) {
     memset(x->part + x->n_part, 0, 8 - x->n_part);
     hash_word(x, rd_le64(x->part) ^ x->n_part);
@@ -99,7 +92,7 @@ static char *cache_file(const hpcdb_trace_set *t, const hpcdb_trace_options *o, 
   return p;
 }
 
-static void put_key(uint8_t *p, const trace_file_key *k) {
+void trace_put_key(uint8_t *p, const trace_file_key *k) {
   const uint64_t v[6] = {k->size, k->mtime_s, k->mtime_ns, k->ino, k->ctime_s, k->ctime_ns};
   for (int i = 0; i < 6; i++) wr_le64(p + 8 * i, v[i]);
 }
@@ -113,8 +106,8 @@ static uint8_t *serialise_head(const hpcdb_trace_set *t, const char *real, uint6
   memcpy(b, "HPCDBTIX", 8);
   wr_le32(b + 8, VERSION);
   wr_le32(b + 12, t->n_lines);
-  put_key(b + 16, &t->trace_key);
-  put_key(b + 64, &t->meta_key);
+  trace_put_key(b + 16, &t->trace_key);
+  trace_put_key(b + 64, &t->meta_key);
   wr_le64(b + 112, t->n_dir);
   wr_le32(b + 120, (uint32_t)plen);
   wr_le64(b + 128, t->pyr.n_slots);
@@ -157,12 +150,12 @@ static void map_pyramid(hpcdb_trace_set *t, hpcdb_mapped_file *m, uint64_t at, u
 
 typedef struct writer {
   hpcdb_atomic_file f;
-  hash x;
+  trace_hash x;
 } writer;
 
 static int write_part(void *arg, const uint8_t *p, uint64_t n) {
   writer *w = arg;
-  hash_more(&w->x, p, n);
+  trace_hash_more(&w->x, p, n);
   return atomic_file_write(&w->f, p, n);
 }
 
@@ -171,14 +164,14 @@ void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   uint64_t len = 0;
   uint8_t *head = path ? serialise_head(t, real, &len) : NULL, sum[8];
   writer w;
-  hash_init(&w.x);
+  trace_hash_init(&w.x);
   const trace_pyramid *y = &t->pyr;
   int rc = head ? atomic_file_open(&w.f, path) : -1;
   if (rc == 0) {
     rc = write_part(&w, head, len);
     if (rc == 0) rc = write_part(&w, y->off, 16 * y->n_slots); /* off and ts: one allocation */
     if (rc == 0) rc = y->ent ? write_part(&w, y->ent, 8 * y->n_entries) : trace_pyr_unspill(t, write_part, &w);
-    wr_le64(sum, hash_end(&w.x));
+    wr_le64(sum, trace_hash_end(&w.x));
     if (rc == 0) rc = atomic_file_write(&w.f, sum, 8);
     rc = atomic_file_finish(&w.f, rc);
   }
@@ -199,14 +192,14 @@ void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
 
 /* The checksum of the mapped file's first n bytes, its pages let go behind. */
 static uint64_t checksum(const hpcdb_mapped_file *m, uint64_t n) {
-  hash x;
-  hash_init(&x);
+  trace_hash x;
+  trace_hash_init(&x);
   const uint64_t chunk = 1u << 20;
   for (uint64_t at = 0; at < n; at += chunk) {
-    hash_more(&x, m->data + at, n - at < chunk ? n - at : chunk);
+    trace_hash_more(&x, m->data + at, n - at < chunk ? n - at : chunk);
     mapped_file_release(m, at, chunk);
   }
-  return hash_end(&x);
+  return trace_hash_end(&x);
 }
 
 /* Takes the index from the mapped file when it is this set's, line by line
@@ -216,8 +209,8 @@ static int adopt(hpcdb_trace_set *t, hpcdb_mapped_file *m, const char *real) {
   const uint8_t *b = m->data;
   uint64_t n = m->len;
   uint8_t want[96];
-  put_key(want, &t->trace_key);
-  put_key(want + 48, &t->meta_key);
+  trace_put_key(want, &t->trace_key);
+  trace_put_key(want + 48, &t->meta_key);
   if (n < HEAD + 8 || memcmp(b, "HPCDBTIX", 8) || rd_le32(b + 8) != VERSION || rd_le32(b + 12) != t->n_lines ||
       memcmp(b + 16, want, 96))
     return 0;
@@ -243,7 +236,9 @@ static int adopt(hpcdb_trace_set *t, hpcdb_mapped_file *m, const char *real) {
     l->lo = rd_le64(p + 24);
     l->hi = rd_le64(p + 32);
     l->dir_off = off;
-    if (l->n && (line_ts(l, 0) != l->lo || line_ts(l, l->n - 1) != l->hi)) return 0;
+    int ends_match = !l->n || (line_ts(l, 0) == l->lo && line_ts(l, l->n - 1) == l->hi);
+    if (l->n) trace_release_near(t, l, 0), trace_release_near(t, l, l->n - 1); /* the folios those reads mapped */
+    if (!ends_match) return 0;
     for (uint64_t k = 0; k <= nb; k++) {
       uint32_t v = rd_le32(d + 4 * (off + k));
       if (v > l->n || (k && v < rd_le32(d + 4 * (off + k - 1))) || (k == nb && v != l->n)) return 0;

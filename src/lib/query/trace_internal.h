@@ -145,7 +145,7 @@ typedef struct trace_pyr_window {
   const uint8_t *items; /* item `first` at items[0] */
   uint64_t first, n;
   uint8_t *buf;
-  uint32_t size; /* items of the next read: doubles up to the cap, so a sparse reader reads little */
+  uint32_t size; /* items of the last read: doubles while reads go on from the window, up to the cap */
 } trace_pyr_window;
 typedef struct trace_pyr_reader {
   const hpcdb_trace_set *t;
@@ -232,9 +232,31 @@ int trace_pyr_load_spilled(hpcdb_trace_set *t);
 void trace_pyr_release(hpcdb_trace_set *t);
 /* The time each context covers in [t0, t1) on line l, added to ac. */
 int trace_window_sum(trace_pyr_reader *r, const trace_line *l, uint64_t t0, uint64_t t1, trace_acc *ac);
-/* trace_cache.c: the index from / to the cache. load: 1 when taken from it. */
+/* trace_cache.c: the cache files' checksum: four FNV-1a lanes over 8-byte
+ * words, word i in lane i % 4, fed in parts of any length (a word cut
+ * between parts is completed from the next). */
+typedef struct trace_hash {
+  uint64_t h[4], words;
+  uint8_t part[8];
+  uint32_t n_part;
+} trace_hash;
+void trace_hash_init(trace_hash *x);
+void trace_hash_more(trace_hash *x, const uint8_t *p, uint64_t n);
+uint64_t trace_hash_end(trace_hash *x);
+/* A file's identity in 48 bytes, as the cache files record it. */
+void trace_put_key(uint8_t *p, const trace_file_key *k);
+/* The index from / to the cache. load: 1 when taken from it. */
 int trace_cache_load(hpcdb_trace_set *t, const hpcdb_trace_options *o);
 void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o);
+/* trace_tile_kept.c: whole-run tiles kept in the cache. kept: 1 when the
+ * request's tile (h cell rows) was read into cells (and its levels and
+ * scale into the request's outs). keep: writes a computed one. keep_first:
+ * computes and keeps the one a viewer asks first, after the index is built. */
+int trace_tile_kept(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
+                    uint32_t h, hpcdb_tile_cell *cells);
+void trace_tile_keep(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
+                     uint32_t h, const hpcdb_tile_scale *sc, const uint8_t *levels, const hpcdb_tile_cell *cells);
+void trace_tile_keep_first(const hpcdb_trace_set *t);
 /* trace_ctxmap.c: context id -> index and depths. */
 int trace_ctxmap_build(hpcdb_trace_set *t);
 /* A key per model context for one query: the context at depth (or

@@ -61,19 +61,16 @@ const uint8_t *trace_pyr_fill(trace_pyr_reader *r, uint32_t level, int array, ui
     return w->items + 8 * i;
   }
   uint32_t cap = level == r->main_level ? r->cap_main : r->cap_other;
-  uint32_t size = w->size == 0 ? FIRST_READ : w->size < cap / 2 ? 2 * w->size : cap;
+  int onward = w->n && i == w->first + w->n; /* reading on from the window: read more at once */
+  uint32_t size = !onward ? FIRST_READ : w->size < cap / 2 ? 2 * w->size : cap;
   if (size > cap) size = cap;
   uint64_t n = count - i < size ? count - i : size;
   w->n = 0; /* until the read succeeds */
-  if (size != w->size) {
-    uint8_t *buf = realloc(w->buf, 8 * (size_t)size);
-    if (!buf) {
-      fail(r, hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace query"));
-      return NULL;
-    }
-    w->buf = buf;
-    w->size = size;
+  if (!w->buf && !(w->buf = malloc(8 * (size_t)cap))) {
+    fail(r, hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace query"));
+    return NULL;
   }
+  w->size = size;
   int rc = read_at(t->cache_map.fd, w->buf, 8 * n, y->file_at[array] + 8 * i, t->cache_path);
   if (rc < 0) {
     fail(r, rc);

@@ -263,10 +263,25 @@ int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
                      hpcdb_tile_cell *cells, uint32_t *out_height) {
   *out_height = 0;
   uint32_t h = req->count < req->height ? req->count : req->height;
+  HPCDB_TRY(trace_check_unchanged(t));
+  if (trace_tile_kept(t, filter, req, h, cells)) {
+    *out_height = h;
+    return 0;
+  }
+  hpcdb_tile_scale scale; /* the request with its outs, for the tile to be kept */
+  hpcdb_tile_request r = *req;
+  r.scale = &scale;
+  r.row_level = req->row_level ? req->row_level : malloc(req->count ? req->count : 1);
+  if (!r.row_level) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   tile_job job[2] = {{.h = h, .cells = cells}, {.h = h, .cells = cells}};
-  HPCDB_TRY(run(t, filter, req, job, split_cell_rows));
-  *out_height = h;
-  return 0;
+  int rc = run(t, filter, &r, job, split_cell_rows);
+  if (rc == 0) {
+    if (req->scale) *req->scale = scale;
+    trace_tile_keep(t, filter, &r, h, &scale, r.row_level, cells);
+    *out_height = h;
+  }
+  if (r.row_level != req->row_level) free(r.row_level);
+  return rc;
 }
 
 /* A summary: one cell row per job, each over half of the rows. */
