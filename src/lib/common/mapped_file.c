@@ -24,6 +24,17 @@ int read_at(int fd, uint8_t *buf, uint64_t len, uint64_t off, const char *path) 
   return 0;
 }
 
+int write_at(int fd, const uint8_t *buf, uint64_t len, uint64_t off, const char *path) {
+  uint64_t done = 0;
+  while (done < len) {
+    ssize_t n = pwrite(fd, buf + done, (size_t)(len - done), (off_t)(off + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return hpcdb_fail(HPCDB_EIO, "%s: write failed: %s", path, n < 0 ? strerror(errno) : "nothing written");
+    done += (uint64_t)n;
+  }
+  return 0;
+}
+
 int mapped_file_open(hpcdb_mapped_file *out, const char *path) {
   memset(out, 0, sizeof *out);
   out->fd = -1;

@@ -34,5 +34,7 @@ void mapped_file_release(const hpcdb_mapped_file *f, uint64_t off, uint64_t len)
 /* Exactly len bytes at off of the file open as fd into buf (pread); 0, or
  * HPCDB_EIO naming path. */
 int read_at(int fd, uint8_t *buf, uint64_t len, uint64_t off, const char *path);
+/* The same for writing len bytes of buf at off (pwrite). */
+int write_at(int fd, const uint8_t *buf, uint64_t len, uint64_t off, const char *path);
 
 #endif

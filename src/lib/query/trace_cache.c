@@ -97,10 +97,13 @@ void trace_put_key(uint8_t *p, const trace_file_key *k) {
   for (int i = 0; i < 6; i++) wr_le64(p + 8 * i, v[i]);
 }
 
+static uint64_t head_len(const hpcdb_trace_set *t, uint64_t plen) {
+  return HEAD + (plen + 7) / 8 * 8 + (uint64_t)t->n_lines * LINE + (t->n_dir * 4 + 7) / 8 * 8;
+}
+
 /* The header, path, lines and directory (everything before the pyramid). */
 static uint8_t *serialise_head(const hpcdb_trace_set *t, const char *real, uint64_t *len) {
-  uint64_t plen = strlen(real), ppad = (plen + 7) / 8 * 8, dpad = (t->n_dir * 4 + 7) / 8 * 8;
-  uint64_t n = HEAD + ppad + (uint64_t)t->n_lines * LINE + dpad;
+  uint64_t plen = strlen(real), ppad = (plen + 7) / 8 * 8, n = head_len(t, plen);
   uint8_t *b = calloc(1, n);
   if (!b) return NULL;
   memcpy(b, "HPCDBTIX", 8);
@@ -148,46 +151,33 @@ static void map_pyramid(hpcdb_trace_set *t, hpcdb_mapped_file *m, uint64_t at, u
   mapped_file_release(m, 0, m->len);
 }
 
-typedef struct writer {
+/* The cache file being written by the index pass: its temporary holds the
+ * histograms from byte len + 16 * nSlots on. */
+struct trace_cache_writer {
   hpcdb_atomic_file f;
-  trace_hash x;
-} writer;
+  char *path, *real;
+  uint64_t len; /* the header, path, lines and directory */
+};
 
-static int write_part(void *arg, const uint8_t *p, uint64_t n) {
-  writer *w = arg;
-  trace_hash_more(&w->x, p, n);
-  return atomic_file_write(&w->f, p, n);
+static void writer_free(struct trace_cache_writer *w) {
+  free(w->path);
+  free(w->real);
+  free(w);
 }
 
-void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
-  char *real = NULL, *path = cache_file(t, o, &real);
-  uint64_t len = 0;
-  uint8_t *head = path ? serialise_head(t, real, &len) : NULL, sum[8];
-  writer w;
-  trace_hash_init(&w.x);
-  const trace_pyramid *y = &t->pyr;
-  int rc = head ? atomic_file_open(&w.f, path) : -1;
-  if (rc == 0) {
-    rc = write_part(&w, head, len);
-    if (rc == 0) rc = write_part(&w, y->off, 16 * y->n_slots); /* off and ts: one allocation */
-    if (rc == 0) rc = y->ent ? write_part(&w, y->ent, 8 * y->n_entries) : trace_pyr_unspill(t, write_part, &w);
-    wr_le64(sum, trace_hash_end(&w.x));
-    if (rc == 0) rc = atomic_file_write(&w.f, sum, 8);
-    rc = atomic_file_finish(&w.f, rc);
+int trace_cache_begin(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
+  struct trace_cache_writer *w = calloc(1, sizeof *w);
+  if (!w || !(w->path = cache_file(t, o, &w->real)) || atomic_file_open(&w->f, w->path) < 0) {
+    if (w) writer_free(w);
+    hpcdb_clear_error(); /* no cache file: the index in memory */
+    return -1;
   }
-  hpcdb_mapped_file m;
-  if (rc == 0 && mapped_file_open(&m, path) == 0) { /* the pyramid from the file: out of this process's memory */
-    if (m.len == len + 16 * y->n_slots + 8 * y->n_entries + 8) map_pyramid(t, &m, len, y->n_slots, y->n_entries);
-    else mapped_file_close(&m);
-  }
-  if (rc == 0) {
-    t->cache_path = path;
-    path = NULL;
-  }
-  hpcdb_clear_error(); /* a cache that cannot be written is no error: the index is in memory */
-  free(head);
-  free(path);
-  free(real);
+  w->len = head_len(t, strlen(w->real));
+  t->writer = w;
+  t->pyr.sink_fd = fileno(w->f.fp);
+  t->pyr.sink_base = w->len + 16 * t->pyr.n_slots;
+  t->pyr.sink_open = 1;
+  return 0;
 }
 
 /* The checksum of the mapped file's first n bytes, its pages let go behind. */
@@ -200,6 +190,52 @@ static uint64_t checksum(const hpcdb_mapped_file *m, uint64_t n) {
     mapped_file_release(m, at, chunk);
   }
   return trace_hash_end(&x);
+}
+
+/* The temporary made whole: header, directory, offsets and timestamps, then
+ * the checksum of everything (read back mapped). */
+static int complete(hpcdb_trace_set *t, struct trace_cache_writer *w, uint64_t total) {
+  const trace_pyramid *y = &t->pyr;
+  uint64_t n = 0;
+  uint8_t *head = serialise_head(t, w->real, &n), sum[8];
+  int rc = head && n == w->len ? write_at(y->sink_fd, head, n, 0, w->f.temp) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  free(head);
+  if (rc == 0) rc = write_at(y->sink_fd, y->owned, 16 * y->n_slots, n, w->f.temp); /* off and ts: one allocation */
+  hpcdb_mapped_file m;
+  if (rc == 0 && (rc = mapped_file_open(&m, w->f.temp)) == 0) {
+    if (m.len != total) rc = hpcdb_fail(HPCDB_EIO, "%s: %llu bytes, not %llu", w->f.temp, (unsigned long long)m.len,
+                                        (unsigned long long)total);
+    else wr_le64(sum, checksum(&m, total));
+    mapped_file_close(&m);
+  }
+  return rc == 0 ? write_at(y->sink_fd, sum, 8, total, w->f.temp) : rc;
+}
+
+int trace_cache_finish(hpcdb_trace_set *t, int rc) {
+  struct trace_cache_writer *w = t->writer;
+  trace_pyramid *y = &t->pyr;
+  uint64_t total = w->len + 16 * y->n_slots + 8 * y->n_entries;
+  t->writer = NULL;
+  int made = rc == 0 && complete(t, w, total) == 0;
+  if (rc == 0 && !made) rc = trace_pyr_load_sink(t); /* a cache that cannot be written: the index in memory */
+  y->sink_open = 0; /* the commit or the abort closes it */
+  hpcdb_mapped_file m;
+  if (made && atomic_file_commit(&w->f) == 0 && mapped_file_open(&m, w->path) == 0) {
+    if (m.len == total + 8) { /* and the checksum */
+      map_pyramid(t, &m, w->len, y->n_slots, y->n_entries);
+      t->cache_path = w->path;
+      w->path = NULL;
+    } else {
+      mapped_file_close(&m);
+    }
+  } else if (!made) {
+    atomic_file_abort(&w->f);
+  }
+  if (made && !t->cache_path && rc == 0) /* renamed but unreadable: its histograms are lost */
+    rc = hpcdb_fail(HPCDB_EIO, "the trace index's cache file %s could not be read back", w->path);
+  if (rc == 0) hpcdb_clear_error();
+  writer_free(w);
+  return rc;
 }
 
 /* Takes the index from the mapped file when it is this set's, line by line

@@ -203,11 +203,12 @@ static int lay_out(hpcdb_trace_set *t, uint32_t *mid, uint64_t *n_events) {
   return trace_pyr_lay_out(t);
 }
 
-int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
+int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o, int to_cache) {
   uint32_t mid = 0;
   progress g = {o, 0, 0};
   trace_sort_lines(t);
   HPCDB_TRY(lay_out(t, &mid, &g.total));
+  if (!to_cache || trace_cache_begin(t, o) < 0) HPCDB_TRY(trace_pyr_sink_temp(t));
   uint32_t *slot = malloc(((uint64_t)t->n_ids + 1) * sizeof *slot);
   if (!slot) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index");
   for (uint32_t id = 0; id < t->n_ids; id++)
@@ -222,9 +223,10 @@ int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   else if (mid < t->n_lines && h[0].rc == 0) run_half(&h[1]);
   int rc = h[0].rc < 0 ? hpcdb_fail(h[0].rc, "%s", h[0].error)
            : h[1].rc < 0 ? hpcdb_fail(h[1].rc, "%s", h[1].error) : 0;
-  if (rc == 0) trace_pyr_join(t, &h[0].acc, &h[1].acc, mid);
   trace_pyr_free(&h[0].acc);
   trace_pyr_free(&h[1].acc);
   free(slot);
-  return rc;
+  t->pyr.n_entries = atomic_load(&t->pyr.sink_next);
+  if (t->writer) return trace_cache_finish(t, rc); /* the pyramid then read from the cache file */
+  return rc == 0 ? trace_pyr_load_sink(t) : rc;
 }

@@ -3,6 +3,7 @@
 #ifndef HPCDB_QUERY_TRACE_INTERNAL_H
 #define HPCDB_QUERY_TRACE_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -51,9 +52,9 @@ typedef struct trace_line {
  * keeps no histogram and is read through its children or elements; the
  * line's last slot of a level: the end) and ts (u64: the bucket's first
  * element's timestamp; last slot: the line's last timestamp); per entry
- * (8 bytes), ctx (u32) and ns (u32). While the index is built, the entries
- * go to two temporary files (spill, one per half of the lines), then to the
- * cache file or to memory. */
+ * (8 bytes), ctx (u32) and ns (u32). While the index is built, each line's
+ * entries go at its end to the sink: the cache file's temporary, where they
+ * stay, or a temporary file read into memory after the pass. */
 #define TRACE_WALK (1ull << 63)
 enum { TRACE_PYR_OFF, TRACE_PYR_TS, TRACE_PYR_ENT }; /* the pyramid's three arrays */
 typedef struct trace_pyramid {
@@ -63,8 +64,13 @@ typedef struct trace_pyramid {
   uint64_t n_slots, n_entries;
   uint8_t *owned; /* built in memory: one allocation holding off and ts */
   uint8_t *owned_entries;
-  FILE *spill[2];
-  uint64_t spilled[2];
+  /* The sink: a line's entries at the next free place of fd from byte base
+   * (reserved atomically: two threads write); tmp: the temporary file (NULL
+   * when fd is the cache file's temporary); fd valid while sink_open. */
+  int sink_open, sink_fd;
+  FILE *sink_tmp;
+  uint64_t sink_base;
+  _Atomic uint64_t sink_next; /* entries placed */
 } trace_pyramid;
 
 /* What identifies a file's version: a rewrite in place changes one of these. */
@@ -93,6 +99,7 @@ struct hpcdb_trace_set {
   uint64_t n_events, t_min, t_max;
   int from_cache;
   char *cache_path;
+  struct trace_cache_writer *writer; /* while the index is built into the cache */
 };
 
 static inline uint64_t line_ts(const trace_line *l, uint64_t k) {
@@ -114,7 +121,7 @@ int trace_file_key_of(trace_file_key *k, int fd, const char *path);
 int trace_check_unchanged(const hpcdb_trace_set *t);
 /* trace_index.c: sorts the lines by profile, checks every element (time
  * order, known context) and builds the directory in one pass. */
-int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o);
+int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o, int to_cache);
 void trace_sort_lines(hpcdb_trace_set *t);
 /* trace_pyramid.c. An accumulator of time per key slot (model context
  * index after the depth; grey_slot for the filtered-out ones): ns per slot,
@@ -198,17 +205,14 @@ uint64_t trace_sum_span(trace_pyr_reader *r, const trace_line *l, uint64_t k, ui
                         trace_acc *ac, int *done, int *rc);
 /* What the index pass keeps per thread to build the pyramid of the lines it
  * reads: level 0 from the elements, the levels above from level 0. The
- * current line's entries are in ent (grown); at its end they go to spill,
- * which holds `spilled` entries before them (the offsets count from spill's
- * start). */
+ * current line's entries are in ent (grown; the line's slots count from its
+ * first entry), at its end placed in the sink (the slots moved to where). */
 typedef struct trace_pyr_build {
   uint64_t *ns;
   uint32_t *touched;
   uint32_t n_touched;
   uint8_t *ent;
   uint64_t n_out, cap;
-  FILE *spill;
-  uint64_t spilled;
 } trace_pyr_build;
 int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a);
 void trace_pyr_free(trace_pyr_build *a);
@@ -220,15 +224,11 @@ int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build 
 uint64_t trace_pyr_slots(hpcdb_trace_set *t);
 /* The same, and allocates off / ts for building. */
 int trace_pyr_lay_out(hpcdb_trace_set *t);
-/* The halves' entries as one (the second's offsets move past the first's);
- * the set takes their spill files. */
-void trace_pyr_join(hpcdb_trace_set *t, trace_pyr_build *h0, trace_pyr_build *h1, uint32_t first1);
-/* Hands the spilled entries, in order, in parts to put (which returns 0 or
- * a negative hpcdb_status); the spill files stay (trace_pyr_release closes
- * them). */
-int trace_pyr_unspill(hpcdb_trace_set *t, int (*put)(void *, const uint8_t *, uint64_t), void *arg);
-/* The spilled entries into memory (the index without a cache file). */
-int trace_pyr_load_spilled(hpcdb_trace_set *t);
+/* The sink as a temporary file (the index without a cache file). */
+int trace_pyr_sink_temp(hpcdb_trace_set *t);
+/* The sink's entries into memory; the sink is closed (the cache file's
+ * temporary is the cache's to remove). */
+int trace_pyr_load_sink(hpcdb_trace_set *t);
 void trace_pyr_release(hpcdb_trace_set *t);
 /* The time each context covers in [t0, t1) on line l, added to ac. */
 int trace_window_sum(trace_pyr_reader *r, const trace_line *l, uint64_t t0, uint64_t t1, trace_acc *ac);
@@ -245,9 +245,14 @@ void trace_hash_more(trace_hash *x, const uint8_t *p, uint64_t n);
 uint64_t trace_hash_end(trace_hash *x);
 /* A file's identity in 48 bytes, as the cache files record it. */
 void trace_put_key(uint8_t *p, const trace_file_key *k);
-/* The index from / to the cache. load: 1 when taken from it. */
+/* The index from / to the cache. load: 1 when taken from it. begin: after
+ * the lay-out, the cache file's temporary becomes the sink (0, or negative:
+ * no cache file). finish: after the pass (rc its result), the rest of the
+ * file written and renamed into place, the pyramid read from it; where that
+ * fails, the index in memory. */
 int trace_cache_load(hpcdb_trace_set *t, const hpcdb_trace_options *o);
-void trace_cache_store(hpcdb_trace_set *t, const hpcdb_trace_options *o);
+int trace_cache_begin(hpcdb_trace_set *t, const hpcdb_trace_options *o);
+int trace_cache_finish(hpcdb_trace_set *t, int rc);
 /* trace_tile_kept.c: whole-run tiles kept in the cache. kept: 1 when the
  * request's tile (h cell rows) was read into cells (and its levels and
  * scale into the request's outs). keep: writes a computed one. keep_first:

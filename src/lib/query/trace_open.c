@@ -36,9 +36,7 @@ static int open_in_place(hpcdb_trace_set *t, const char *dir, const hpcdb_trace_
     t->from_cache = 1;
     return 0;
   }
-  HPCDB_TRY(trace_index_build(t, o));
-  if (!(o && (o->flags & HPCDB_TRACE_NO_CACHE))) trace_cache_store(t, o); /* the pyramid then mapped from it */
-  return t->pyr.ent || t->pyr.in_file ? 0 : trace_pyr_load_spilled(t);
+  return trace_index_build(t, o, !(o && (o->flags & HPCDB_TRACE_NO_CACHE)));
 }
 
 static int open_model(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
@@ -51,8 +49,7 @@ static int open_model(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
     t->lines[i] = (trace_line){.profile = tr->profile, .n = tr->n, .raw_off = i, .ts = tr->timestamps,
                                .ctx = tr->ctx_ids};
   }
-  HPCDB_TRY(trace_index_build(t, o));
-  return trace_pyr_load_spilled(t);
+  return trace_index_build(t, o, 0);
 }
 
 int hpcdb_trace_open(hpcdb_trace_set **out, const hpcdb_experiment *exp, const char *db_dir,

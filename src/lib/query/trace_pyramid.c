@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/mapped_file.h"
 #include "query/trace_internal.h"
 
 #define CAP0 16
@@ -43,8 +44,7 @@ int trace_pyr_lay_out(hpcdb_trace_set *t) {
 void trace_pyr_release(hpcdb_trace_set *t) {
   free(t->pyr.owned);
   free(t->pyr.owned_entries);
-  for (int i = 0; i < 2; i++)
-    if (t->pyr.spill[i]) fclose(t->pyr.spill[i]);
+  if (t->pyr.sink_tmp) fclose(t->pyr.sink_tmp);
   memset(&t->pyr, 0, sizeof t->pyr);
 }
 
@@ -53,16 +53,13 @@ int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a) {
   memset(a, 0, sizeof *a);
   a->ns = calloc(n, sizeof *a->ns);
   a->touched = malloc((n + 1) * sizeof *a->touched);
-  if (!a->ns || !a->touched) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index");
-  a->spill = tmpfile();
-  return a->spill ? 0 : hpcdb_fail(HPCDB_EIO, "cannot make a temporary file for the trace index's histograms");
+  return a->ns && a->touched ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index");
 }
 
 void trace_pyr_free(trace_pyr_build *a) {
   free(a->ns);
   free(a->touched);
   free(a->ent);
-  if (a->spill) fclose(a->spill);
   memset(a, 0, sizeof *a);
 }
 
@@ -81,7 +78,7 @@ static int grow(trace_pyr_build *a, uint64_t need) {
  * (walk) when it is too large or a child has none; the accumulator is
  * cleared. */
 static int write_bucket(hpcdb_trace_set *t, trace_pyr_build *a, uint64_t s, uint64_t ts, uint64_t cap, int walk) {
-  uint64_t off = a->spilled + a->n_out;
+  uint64_t off = a->n_out;
   walk |= a->n_touched > cap;
   for (uint32_t i = 0; i < a->n_touched && !walk; i++) walk = a->ns[a->touched[i]] > UINT32_MAX;
   if (walk) {
@@ -112,8 +109,21 @@ int trace_pyr_flush(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a,
 
 static void end_level(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint32_t level) {
   uint64_t s = l->slot[level] + trace_level_buckets(l->n, level);
-  wr_le64(t->pyr.owned + 8 * s, a->spilled + a->n_out);
+  wr_le64(t->pyr.owned + 8 * s, a->n_out);
   wr_le64(t->pyr.owned + 8 * (t->pyr.n_slots + s), l->hi);
+}
+
+/* The line's entries at the sink's next free place, its slots moved there. */
+static int place_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a) {
+  trace_pyramid *y = &t->pyr;
+  uint64_t at = atomic_fetch_add(&y->sink_next, a->n_out);
+  if (a->n_out)
+    HPCDB_TRY(write_at(y->sink_fd, a->ent, 8 * a->n_out, y->sink_base + 8 * at, "the trace index's histograms"));
+  for (uint32_t L = 0; L < l->n_levels; L++)
+    for (uint64_t s = l->slot[L], end = s + trace_level_buckets(l->n, L); s <= end; s++)
+      wr_le64(y->owned + 8 * s, rd_le64(y->owned + 8 * s) + at);
+  a->n_out = 0;
+  return 0;
 }
 
 int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a) {
@@ -133,7 +143,7 @@ int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build 
       for (uint64_t c = c0; c < c1 && c < n_below && !walk; c++) {
         uint64_t o0 = rd_le64(off + 8 * (below + c)), o1 = rd_le64(off + 8 * (below + c + 1)) & ~TRACE_WALK;
         walk = (o0 & TRACE_WALK) != 0;
-        for (uint64_t e = o0 - a->spilled; !walk && e < o1 - a->spilled; e++) { /* this line's: in ent */
+        for (uint64_t e = o0; !walk && e < o1; e++) { /* this line's: in ent */
           uint32_t slot = rd_le32(a->ent + 8 * e);
           a->touched[a->n_touched] = slot;
           a->n_touched += a->ns[slot] == 0;
@@ -144,66 +154,31 @@ int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build 
     }
     end_level(t, l, a, L);
   }
-  if (a->n_out && fwrite(a->ent, 8, a->n_out, a->spill) != a->n_out)
-    return hpcdb_fail(HPCDB_EIO, "cannot write the trace index's histograms to a temporary file");
-  a->spilled += a->n_out;
-  a->n_out = 0;
+  return place_line(t, l, a);
+}
+
+int trace_pyr_sink_temp(hpcdb_trace_set *t) {
+  trace_pyramid *y = &t->pyr;
+  if (!(y->sink_tmp = tmpfile()))
+    return hpcdb_fail(HPCDB_EIO, "cannot make a temporary file for the trace index's histograms");
+  y->sink_fd = fileno(y->sink_tmp);
+  y->sink_base = 0;
+  y->sink_open = 1;
   return 0;
 }
 
-void trace_pyr_join(hpcdb_trace_set *t, trace_pyr_build *h0, trace_pyr_build *h1, uint32_t first1) {
-  uint64_t n0 = h0->spilled;
-  for (uint32_t i = first1; n0 && i < t->n_lines; i++) {
-    const trace_line *l = &t->lines[i];
-    uint64_t end = i + 1 < t->n_lines ? t->lines[i + 1].slot[0] : t->pyr.n_slots;
-    for (uint64_t s = l->slot[0]; s < end; s++) wr_le64(t->pyr.owned + 8 * s, rd_le64(t->pyr.owned + 8 * s) + n0);
-  }
-  trace_pyr_build *h[2] = {h0, h1};
-  for (int i = 0; i < 2; i++) {
-    t->pyr.spill[i] = h[i]->spill;
-    t->pyr.spilled[i] = h[i]->spilled;
-    h[i]->spill = NULL;
-  }
-  t->pyr.n_entries = h0->spilled + h1->spilled;
-}
-
-int trace_pyr_unspill(hpcdb_trace_set *t, int (*put)(void *, const uint8_t *, uint64_t), void *arg) {
-  enum { CHUNK = 1 << 20 };
-  uint8_t *buf = malloc(CHUNK);
-  int rc = buf ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (int i = 0; i < 2; i++) {
-    FILE *f = t->pyr.spill[i];
-    uint64_t left = 8 * t->pyr.spilled[i];
-    if (rc == 0 && f && fseek(f, 0, SEEK_SET) != 0) rc = hpcdb_fail(HPCDB_EIO, "cannot read the trace index's temporary file");
-    while (rc == 0 && f && left) {
-      size_t n = left < CHUNK ? (size_t)left : CHUNK;
-      if (fread(buf, 1, n, f) != n) rc = hpcdb_fail(HPCDB_EIO, "cannot read the trace index's temporary file");
-      else rc = put(arg, buf, n), left -= n;
-    }
-  }
-  free(buf);
+int trace_pyr_load_sink(hpcdb_trace_set *t) {
+  trace_pyramid *y = &t->pyr;
+  uint64_t bytes = 0;
+  int rc = y->sink_open ? 0 : hpcdb_fail(HPCDB_EIO, "the trace index's histograms are lost");
+  if (rc == 0 && (!mul_ok(y->n_entries, 8, &bytes) || !(y->owned_entries = malloc(bytes ? bytes : 1))))
+    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's histograms");
+  if (rc == 0) rc = read_at(y->sink_fd, y->owned_entries, bytes, y->sink_base, "the trace index's temporary file");
+  if (rc == 0) y->ent = y->owned_entries;
+  if (y->sink_tmp) fclose(y->sink_tmp);
+  y->sink_tmp = NULL;
+  y->sink_open = 0;
   return rc;
-}
-
-static int to_memory(void *arg, const uint8_t *p, uint64_t n) {
-  uint8_t **at = arg;
-  memcpy(*at, p, n);
-  *at += n;
-  return 0;
-}
-
-int trace_pyr_load_spilled(hpcdb_trace_set *t) {
-  uint64_t bytes;
-  if (!mul_ok(t->pyr.n_entries, 8, &bytes) || !(t->pyr.owned_entries = malloc(bytes ? bytes : 1)))
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index's histograms");
-  uint8_t *at = t->pyr.owned_entries;
-  t->pyr.ent = t->pyr.owned_entries;
-  HPCDB_TRY(trace_pyr_unspill(t, to_memory, &at));
-  for (int i = 0; i < 2; i++) {
-    if (t->pyr.spill[i]) fclose(t->pyr.spill[i]);
-    t->pyr.spill[i] = NULL;
-  }
-  return 0;
 }
 
 int trace_acc_init(const hpcdb_trace_set *t, trace_acc *a, const uint32_t *keys) {
