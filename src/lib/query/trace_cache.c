@@ -92,9 +92,17 @@ static char *cache_file(const hpcdb_trace_set *t, const hpcdb_trace_options *o, 
   return p;
 }
 
-void trace_put_key(uint8_t *p, const trace_file_key *k) {
+static void put_key(uint8_t *p, const trace_file_key *k) {
   const uint64_t v[6] = {k->size, k->mtime_s, k->mtime_ns, k->ino, k->ctime_s, k->ctime_ns};
   for (int i = 0; i < 6; i++) wr_le64(p + 8 * i, v[i]);
+}
+
+void trace_put_head(uint8_t *p, const char *magic, uint32_t version, uint32_t count, const hpcdb_trace_set *t) {
+  memcpy(p, magic, 8);
+  wr_le32(p + 8, version);
+  wr_le32(p + 12, count);
+  put_key(p + 16, &t->trace_key);
+  put_key(p + 64, &t->meta_key);
 }
 
 static uint64_t head_len(const hpcdb_trace_set *t, uint64_t plen) {
@@ -106,11 +114,7 @@ static uint8_t *serialise_head(const hpcdb_trace_set *t, const char *real, uint6
   uint64_t plen = strlen(real), ppad = (plen + 7) / 8 * 8, n = head_len(t, plen);
   uint8_t *b = calloc(1, n);
   if (!b) return NULL;
-  memcpy(b, "HPCDBTIX", 8);
-  wr_le32(b + 8, VERSION);
-  wr_le32(b + 12, t->n_lines);
-  trace_put_key(b + 16, &t->trace_key);
-  trace_put_key(b + 64, &t->meta_key);
+  trace_put_head(b, "HPCDBTIX", VERSION, t->n_lines, t);
   wr_le64(b + 112, t->n_dir);
   wr_le32(b + 120, (uint32_t)plen);
   wr_le64(b + 128, t->pyr.n_slots);
@@ -245,8 +249,8 @@ static int adopt(hpcdb_trace_set *t, hpcdb_mapped_file *m, const char *real) {
   const uint8_t *b = m->data;
   uint64_t n = m->len;
   uint8_t want[96];
-  trace_put_key(want, &t->trace_key);
-  trace_put_key(want + 48, &t->meta_key);
+  put_key(want, &t->trace_key);
+  put_key(want + 48, &t->meta_key);
   if (n < HEAD + 8 || memcmp(b, "HPCDBTIX", 8) || rd_le32(b + 8) != VERSION || rd_le32(b + 12) != t->n_lines ||
       memcmp(b + 16, want, 96))
     return 0;

@@ -120,7 +120,9 @@ int trace_file_key_of(trace_file_key *k, int fd, const char *path);
 /* HPCDB_ECORRUPT when trace.db is no longer the file that was opened. */
 int trace_check_unchanged(const hpcdb_trace_set *t);
 /* trace_index.c: sorts the lines by profile, checks every element (time
- * order, known context) and builds the directory in one pass. */
+ * order, known context) and builds the directory and the pyramid in one
+ * pass; to_cache: into the cache file where one can be written (the
+ * pyramid then read from it), else in memory. */
 int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o, int to_cache);
 void trace_sort_lines(hpcdb_trace_set *t);
 /* trace_pyramid.c. An accumulator of time per key slot (model context
@@ -243,8 +245,9 @@ typedef struct trace_hash {
 void trace_hash_init(trace_hash *x);
 void trace_hash_more(trace_hash *x, const uint8_t *p, uint64_t n);
 uint64_t trace_hash_end(trace_hash *x);
-/* A file's identity in 48 bytes, as the cache files record it. */
-void trace_put_key(uint8_t *p, const trace_file_key *k);
+/* A cache file's first 112 bytes: magic (8), u32 version, u32 count, the
+ * identities of trace.db and meta.db (6 x u64 each). */
+void trace_put_head(uint8_t *p, const char *magic, uint32_t version, uint32_t count, const hpcdb_trace_set *t);
 /* The index from / to the cache. load: 1 when taken from it. begin: after
  * the lay-out, the cache file's temporary becomes the sink (0, or negative:
  * no cache file). finish: after the pass (rc its result), the rest of the

@@ -84,11 +84,7 @@ static uint8_t *head_of(const hpcdb_trace_set *t, const hpcdb_trace_filter *filt
   uint64_t n = HEAD + 4 * (uint64_t)req->count + ((uint64_t)req->count + 7) / 8 * 8;
   uint8_t *b = calloc(1, n);
   if (!b) return NULL;
-  memcpy(b, "HPCDBTTL", 8);
-  wr_le32(b + 8, VERSION);
-  wr_le32(b + 12, req->count);
-  trace_put_key(b + 16, &t->trace_key);
-  trace_put_key(b + 64, &t->meta_key);
+  trace_put_head(b, "HPCDBTTL", VERSION, req->count, t);
   wr_le64(b + 112, req->t0);
   wr_le64(b + 120, req->t1);
   wr_le32(b + 128, req->width);
