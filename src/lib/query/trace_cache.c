@@ -277,7 +277,7 @@ static int adopt(hpcdb_trace_set *t, hpcdb_mapped_file *m, const char *real) {
     l->hi = rd_le64(p + 32);
     l->dir_off = off;
     int ends_match = !l->n || (line_ts(l, 0) == l->lo && line_ts(l, l->n - 1) == l->hi);
-    if (l->n) trace_release_near(t, l, 0), trace_release_near(t, l, l->n - 1); /* the folios those reads mapped */
+    if (l->n) trace_release_near(t, l, 0, l->n - 1); /* the folios those reads mapped */
     if (!ends_match) return 0;
     for (uint64_t k = 0; k <= nb; k++) {
       uint32_t v = rd_le32(d + 4 * (off + k));

@@ -277,9 +277,10 @@ uint64_t trace_locate(const hpcdb_trace_set *t, const trace_line *l, uint64_t ts
  * set after a query read them (they stay in the page cache): memory does
  * not grow with the part of trace.db a query reads. */
 void trace_release(const hpcdb_trace_set *t, const trace_line *l, uint64_t k0, uint64_t k1);
-/* The same for the pages a read of element k (not UINT64_MAX: none) may
- * have mapped: the whole folio around it. */
-void trace_release_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t k);
+/* The same for the pages reads of elements [k0, k1] (UINT64_MAX: none) may
+ * have mapped: with the whole folio around each end (one madvise: each
+ * costs the other thread a TLB flush). */
+void trace_release_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t k0, uint64_t k1);
 /* The selected rows [first, first+count) of a filter, checked; row i of the
  * selection is rows[first + i] (or first + i without a row list). */
 int trace_check_rows(const hpcdb_trace_set *t, const hpcdb_trace_filter *f, uint32_t first, uint32_t count);

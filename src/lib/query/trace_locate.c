@@ -49,6 +49,7 @@ int trace_check_cancel(const hpcdb_trace_filter *f) {
  * elements: what reading one element can bring into the resident set. */
 #define FOLIO_ELEMENTS ((2u << 20) / 12 + 1)
 
-void trace_release_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t k) {
-  if (k != UINT64_MAX) trace_release(t, l, k > FOLIO_ELEMENTS ? k - FOLIO_ELEMENTS : 0, k + FOLIO_ELEMENTS);
+void trace_release_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t k0, uint64_t k1) {
+  if (k0 != UINT64_MAX && k1 != UINT64_MAX)
+    trace_release(t, l, k0 > FOLIO_ELEMENTS ? k0 - FOLIO_ELEMENTS : 0, k1 + FOLIO_ELEMENTS);
 }

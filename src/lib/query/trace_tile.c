@@ -48,10 +48,11 @@ typedef struct row_cursor {
   trace_pyr_reader r;
 } row_cursor;
 
-/* The first element of l at or after ts (l->n when none). */
-static uint64_t first_at(const hpcdb_trace_set *t, const trace_line *l, uint64_t ts) {
+/* The first element of l at or after ts (l->n when none); the pages the
+ * search mapped are let go unless `keep`. */
+static uint64_t first_at(const hpcdb_trace_set *t, const trace_line *l, uint64_t ts, int keep) {
   uint64_t k = ts ? trace_locate(t, l, ts - 1) : UINT64_MAX;
-  trace_release_near(t, l, k);
+  if (!keep) trace_release_near(t, l, k, k);
   return k + 1; /* UINT64_MAX + 1: 0 */
 }
 
@@ -67,7 +68,7 @@ static void cursor_start(const hpcdb_trace_set *t, row_cursor *rc, const trace_l
   }
   /* the first bucket starting at or after t0: the one holding its first element */
   uint64_t e = (uint64_t)1 << trace_level_log(level);
-  rc->cur = (first_at(t, l, t0) + e - 1) / e;
+  rc->cur = (first_at(t, l, t0, 0) + e - 1) / e;
 }
 
 /* Adds row rc's share of the column [a, b). */
@@ -95,8 +96,7 @@ static int cursor_column(const hpcdb_trace_set *t, row_cursor *rc, uint64_t a, u
 
 static void cursor_end(const hpcdb_trace_set *t, row_cursor *rc) {
   if (rc->level == HPCDB_TILE_FINE && rc->cur != UINT64_MAX) {
-    trace_release(t, rc->l, rc->first_el, rc->cur + 2);
-    trace_release_near(t, rc->l, rc->cur); /* and the folio the last reads mapped past it */
+    trace_release_near(t, rc->l, rc->first_el, rc->cur + 1); /* and the folios the last reads mapped */
   }
   trace_pyr_reader_free(&rc->r);
 }
@@ -187,7 +187,9 @@ static void *run_tile_rows(void *arg) {
 
 /* The elements of l with a timestamp in [t0, t1). */
 static uint64_t events_in(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1) {
-  return first_at(t, l, t1) - first_at(t, l, t0);
+  uint64_t a = first_at(t, l, t0, 1), b = first_at(t, l, t1, 1);
+  trace_release_near(t, l, a ? a - 1 : 0, b); /* one madvise for both searches */
+  return b - a;
 }
 
 /* Each row's level (hpcdb_tile_scale's rule) into level[], and the scale. */

@@ -14,8 +14,6 @@ int trace_window_sum(trace_pyr_reader *r, const trace_line *l, uint64_t t0, uint
   int done = 0, rc = 0;
   uint64_t first = k;
   k = trace_sum_span(r, l, k, t0, t1, ac, &done, &rc);
-  trace_release(t, l, first, k + 2);
-  trace_release_near(t, l, first); /* and the folios the reads mapped past them */
-  trace_release_near(t, l, k);
+  trace_release_near(t, l, first, k + 1); /* what the sum read, and the folios around */
   return rc;
 }
