@@ -14,7 +14,7 @@
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
 /* This process's CPU time: on a shared, loaded machine the wall clock also
@@ -22,7 +22,7 @@ static double now_ms(void) {
 static double cpu_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
 /* A line of /proc/self/status in MB (Linux), or -1. */

@@ -167,8 +167,8 @@ static int build_values(hpcrun_file *f, const options *o, uint64_t *rng) {
   return 0;
 }
 
-static int write_thread(const options *o, uint32_t thread, const hpcrun_metric_desc *metrics,
-                        const hpcrun_kind_entry *kinds, uint32_t *depth) {
+static int write_thread(const options *o, uint32_t thread, hpcrun_metric_desc *metrics, hpcrun_kind_entry *kinds,
+                        uint32_t *depth) {
   hpcrun_file f;
   memset(&f, 0, sizeof f);
   memcpy(f.version, "04.00", 6);
@@ -186,10 +186,10 @@ static int write_thread(const options *o, uint32_t thread, const hpcrun_metric_d
   hpcrun_lm_entry lm[2] = {{1, str("/opt/app/bin/synthetic"), 1}, {2, str("gpubins/0123456789abcdef.gpubin"), 1}};
   f.t.lm = lm;
   f.t.n_lm = o->kernels ? 2 : 1;
-  f.t.metrics = (hpcrun_metric_desc *)metrics;
+  f.t.metrics = metrics;
   f.t.n_metrics = o->metrics;
   f.t.metric_tail = 1;
-  f.kinds = (hpcrun_kind_entry *)kinds;
+  f.kinds = kinds;
   f.n_kinds = 8;
   hpcrun_id_elem ids[3] = {{1 | 1u << 14, 0x7f000001, 0},
                            {2 | 3u << 14, thread / 4, thread / 4},
@@ -231,7 +231,7 @@ done:
 /* A GPU stream: its tree holds the main thread's shared frames and the
  * GPUTrace paths under the launch sites; no values; its trace alternates
  * the kernels (in turn) and idleness. */
-static int write_stream(const options *o, uint32_t stream, const hpcrun_kind_entry *kinds, uint32_t *depth) {
+static int write_stream(const options *o, uint32_t stream, hpcrun_kind_entry *kinds, uint32_t *depth) {
   hpcrun_file f;
   memset(&f, 0, sizeof f);
   memcpy(f.version, "04.00", 6);
@@ -243,7 +243,7 @@ static int write_stream(const options *o, uint32_t stream, const hpcrun_kind_ent
   hpcrun_lm_entry lm[2] = {{1, str("/opt/app/bin/synthetic"), 1}, {2, str("gpubins/0123456789abcdef.gpubin"), 1}};
   f.t.lm = lm;
   f.t.n_lm = 2;
-  f.kinds = (hpcrun_kind_entry *)kinds;
+  f.kinds = kinds;
   f.n_kinds = 8;
   hpcrun_id_elem ids[3] = {{1 | 1u << 14, 0x7f000001, 0}, {5 | 3u << 14, 1, 1}, {6 | 3u << 14, stream, stream}};
   f.sparse.ids = ids;

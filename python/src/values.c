@@ -150,8 +150,9 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
       PyErr_Format(PyExc_IndexError, "no profile %u", s.profiles[i]);
       goto done;
     }
-  s.prof = malloc((s.n_profiles ? s.n_profiles : 1) * sizeof *s.prof);
-  if (self->db) decoded = calloc(s.n_profiles ? s.n_profiles : 1, sizeof *decoded);
+  size_t n_slots = s.n_profiles > 0 ? (size_t)s.n_profiles : 1;
+  s.prof = malloc(n_slots * sizeof *s.prof);
+  if (self->db) decoded = calloc(n_slots, sizeof *decoded);
   if (!(s.column = malloc(65536 * sizeof *s.column)) || !s.prof || (self->db && !decoded)) {
     PyErr_NoMemory();
     goto done;

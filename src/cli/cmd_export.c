@@ -131,7 +131,8 @@ static int run(const cli_spec *spec, const cli_common *c, int f_index, hpcdb_exp
   const hpcdb_experiment *exp = hpcdb_source_experiment(src);
   cli_warnings(exp);
   uint32_t selected = 0;
-  for (uint32_t p = 0; o.profile && p < exp->n_profiles; p++) selected += hpcdb_profile_matches(exp, &exp->profiles[p], o.profile);
+  for (uint32_t p = 0; o.profile && p < exp->n_profiles; p++)
+    if (hpcdb_profile_matches(exp, &exp->profiles[p], o.profile)) selected++;
   if (o.profile && !selected) {
     fprintf(stderr, "hpcdb export: no profile %s \"%s\" ('hpcdb report --view profiles' lists them)\n",
             strchr(o.profile, '=') ? "matches" : "has the identity", o.profile);

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,7 +309,7 @@ REC_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
   va_end(ap);                                                                                      \
   char **argv = alloca((n_ + 1) * sizeof(char *));                                                 \
   va_start(ap, first);                                                                             \
-  argv[0] = (char *)(first);                                                                       \
+  argv[0] = (char *)(uintptr_t)(first); /* exec never writes argv's strings */                    \
   for (size_t i_ = 1; i_ <= n_; i_++) argv[i_] = i_ < n_ ? va_arg(ap, char *) : NULL;             \
   if (extra) (void)va_arg(ap, char *);                                                             \
   char *const *envp_ = extra ? va_arg(ap, char *const *) : NULL;                                   \

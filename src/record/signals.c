@@ -95,7 +95,7 @@ void rec_forward_app_signal(int sig, siginfo_t *si, void *uc) {
     on_terminate(sig);
     return;
   }
-  if (a.sa_flags & SA_RESETHAND) {
+  if ((unsigned)a.sa_flags & SA_RESETHAND) { /* sa_flags is an int, SA_RESETHAND its sign bit */
     app_prof.sa_handler = SIG_DFL;
     app_prof.sa_flags &= ~SA_SIGINFO;
   }
@@ -126,7 +126,7 @@ void rec_signals_install(void) {
     struct sigaction t;
     memset(&t, 0, sizeof t);
     t.sa_handler = i < N_QUIT ? on_terminate : on_fatal;
-    if (i >= N_QUIT) t.sa_flags = SA_RESETHAND | SA_ONSTACK; /* on the program's alternate stack, if any */
+    if (i >= N_QUIT) t.sa_flags = (int)(SA_RESETHAND | SA_ONSTACK); /* on the program's alternate stack, if any */
     sigemptyset(&t.sa_mask);
     term_ours[i] = rec_real_sigaction(term_signals[i], &t, NULL) == 0;
   }

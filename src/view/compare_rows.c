@@ -39,7 +39,8 @@ int compare_node_has_value(const hpcdb_comparison *c, uint32_t k) { return compa
 
 static uint32_t listed_children(const hpcdb_comparison *c, uint32_t node) {
   uint32_t n = 0;
-  for (uint32_t k = c->al->nodes[node].first_child; k != HPCDB_NONE; k = c->al->nodes[k].next_sibling) n += compare_node_has_value(c, k);
+  for (uint32_t k = c->al->nodes[node].first_child; k != HPCDB_NONE; k = c->al->nodes[k].next_sibling)
+    if (compare_node_has_value(c, k)) n++;
   return n;
 }
 

@@ -5,6 +5,7 @@
  * for anything but the page's own files), then the page's files or a route
  * from the table. */
 #include <microhttpd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,9 @@ static int host_allowed(const view_server *s, const char *host) {
 
 static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned status, const char *type, const void *data, size_t len,
                                   int copy, const char *cookie) {
-  struct MHD_Response *r =
-      MHD_create_response_from_buffer(len, (void *)data, copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
+  /* MHD only reads the buffer (it copies it or keeps it as it is) but takes it non-const */
+  struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)(uintptr_t)data,
+                                                           copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
   if (!r) return MHD_NO;
   MHD_add_response_header(r, "Content-Type", type);
   MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");

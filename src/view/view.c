@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ static void open_browser(const char *url) {
   if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) return;
   signal(SIGCHLD, SIG_IGN); /* reaped by the system: no zombie while serving */
   pid_t pid;
-  char *argv[] = {"xdg-open", (char *)url, NULL};
+  char *argv[] = {"xdg-open", (char *)(uintptr_t)url, NULL}; /* posix_spawn never writes argv's strings */
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);

@@ -96,10 +96,10 @@ static int mutate(uint8_t *data, size_t *len, char *spec) {
     *len = (size_t)off;
     return 0;
   }
-  int width = !strcmp(op, "set8") ? 1 : !strcmp(op, "set16") ? 2 : !strcmp(op, "set32") ? 4 : !strcmp(op, "set64") ? 8 : 0;
+  unsigned width = !strcmp(op, "set8") ? 1 : !strcmp(op, "set16") ? 2 : !strcmp(op, "set32") ? 4 : !strcmp(op, "set64") ? 8 : 0;
   if (!width || !b || off > *len || (uint64_t)width > *len - off) return -1;
   uint64_t val = strtoull(b, NULL, 0);
-  for (int i = 0; i < width; i++) data[off + i] = (uint8_t)(val >> (8 * (width - 1 - i)));
+  for (unsigned i = 0; i < width; i++) data[off + i] = (uint8_t)(val >> (8 * (width - 1 - i)));
   return 0;
 }
 

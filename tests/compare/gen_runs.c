@@ -25,7 +25,7 @@ typedef struct leaf {
 
 typedef struct run {
   uint32_t ranks;
-  int solve_shift; /* lines of solve moved down */
+  uint32_t solve_shift; /* lines of solve moved down */
   leaf solve, exchange, third;
 } run;
 

@@ -110,7 +110,8 @@ static int own_timer(int which, int sig) { /* its own SIGPROF or SIGALRM timer a
 }
 
 static int alt_stack(void) { /* a handler that runs on its own stack */
-  stack_t ss = {.ss_sp = malloc(SIGSTKSZ * 4), .ss_size = SIGSTKSZ * 4};
+  size_t bytes = (size_t)SIGSTKSZ * 4; /* glibc's SIGSTKSZ is sysconf's long */
+  stack_t ss = {.ss_sp = malloc(bytes), .ss_size = bytes};
   if (!ss.ss_sp || sigaltstack(&ss, NULL) != 0) return 1;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

@@ -219,7 +219,7 @@ static void write_tree(out *o, const hpcdb_experiment *exp, const tables *t) {
     goto done;
   }
   for (uint32_t i = 1; i < n; i++)
-    size[exp->contexts[i].parent] += 22 + callee_size(&exp->contexts[i]) + lexical_size(&exp->contexts[i]);
+    size[exp->contexts[i].parent] += 22u + callee_size(&exp->contexts[i]) + lexical_size(&exp->contexts[i]);
   uint32_t head = 0, tail = 0;
   queue[tail++] = 0;
   while (head < tail)

@@ -98,7 +98,7 @@ static int add_inline(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, in
     in->call_file = file_name(u, w->comp_dir, call = dwarf_filesrc(w->files, v, NULL, NULL));
   if ((decl && !in->decl_file) || (call && !in->call_file)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if (!in->decl_file) in->decl_file = in->call_file ? in->call_file
-                                    : parent >= 0 ? u->inlines[f->first_inline + parent].decl_file
+                                    : parent >= 0 ? u->inlines[f->first_inline + (uint32_t)parent].decl_file
                                     : f->file ? f->file : w->cu_name;
   /* no call site in DWARF: hpcstruct (Dyninst's InlinedFunction::getCallsite) names it so, line 0 */
   if (!in->call_file && !(in->call_file = bs_intern(u, "<unknown>"))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");

@@ -19,7 +19,7 @@ int hpcdb_binstruct_identity(const char *binary_path, char *buf, size_t size) {
   HPCDB_TRY(mapped_file_open(&m, binary_path));
   char id[129] = "";
   elf_version(EV_CURRENT);
-  Elf *e = m.len ? elf_memory((char *)m.data, (size_t)m.len) : NULL;
+  Elf *e = m.len ? elf_memory(m.owned, (size_t)m.len) : NULL;
   if (e && elf_kind(e) == ELF_K_ELF) {
     const void *bid = NULL;
     ssize_t n = dwelf_elf_gnu_build_id(e, &bid);

@@ -60,7 +60,7 @@ static void shortest(uint64_t ieee_mantissa, uint32_t ieee_exponent, uint64_t *d
     if (q <= 21) {
       if (mv % 5 == 0) vr_zeros = multiple_of_pow5(mv, q);
       else if (accept_bounds) vm_zeros = multiple_of_pow5(mv - 1 - mm_shift, q);
-      else vp -= multiple_of_pow5(mv + 2, q);
+      else if (multiple_of_pow5(mv + 2, q)) vp--;
     }
   } else {
     uint32_t q = log10_pow5(-e2) - (-e2 > 1);

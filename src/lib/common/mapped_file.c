@@ -57,7 +57,7 @@ int mapped_file_open(hpcdb_mapped_file *out, const char *path) {
   }
   void *p = mmap(NULL, (size_t)out->len, PROT_READ, MAP_PRIVATE, fd, 0);
   if (p != MAP_FAILED) {
-    out->data = p;
+    out->data = out->owned = p;
     out->is_mapped = 1;
     out->fd = fd;
     failpoint_mapped(path);
@@ -74,19 +74,19 @@ int mapped_file_open(hpcdb_mapped_file *out, const char *path) {
     free(buf);
     return rc;
   }
-  out->data = buf;
+  out->data = out->owned = buf;
   return 0;
 }
 
 void mapped_file_close(hpcdb_mapped_file *f) {
   if (!f || !f->data) return;
   if (f->is_mapped) {
-    munmap((void *)f->data, (size_t)f->len);
+    munmap(f->owned, (size_t)f->len);
     if (f->fd >= 0) close(f->fd);
   } else {
-    free((void *)f->data);
+    free(f->owned);
   }
-  f->data = NULL;
+  f->data = f->owned = NULL;
   f->len = 0;
   f->fd = -1;
 }
@@ -107,7 +107,7 @@ int mapped_file_finish(hpcdb_mapped_file *f, const char *path, int rc) {
 }
 
 void mapped_file_advise_sequential(const hpcdb_mapped_file *f) {
-  if (f->data && f->is_mapped) madvise((void *)f->data, (size_t)f->len, MADV_SEQUENTIAL);
+  if (f->data && f->is_mapped) madvise(f->owned, (size_t)f->len, MADV_SEQUENTIAL);
 }
 
 void mapped_file_release(const hpcdb_mapped_file *f, uint64_t off, uint64_t len) {
@@ -115,5 +115,5 @@ void mapped_file_release(const hpcdb_mapped_file *f, uint64_t off, uint64_t len)
   if (len > f->len - off) len = f->len - off;
   uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
   uint64_t start = (off + page - 1) / page * page, end = (off + len) / page * page;
-  if (end > start) madvise((void *)(f->data + start), (size_t)(end - start), MADV_DONTNEED);
+  if (end > start) madvise((uint8_t *)f->owned + start, (size_t)(end - start), MADV_DONTNEED);
 }

@@ -387,11 +387,13 @@ static int write_outside_tree(const jdump *j) {
       if (hpcdb_find_context(e, pr->ctx_ids[k]) == HPCDB_NONE)
         for (uint64_t v = pr->ctx_starts[k]; v < pr->ctx_starts[k + 1]; v++) {
           tot[pr->metric_ids[v]] += pr->values[v];
-          seen[pr->metric_ids[v]] = any = 1;
+          seen[pr->metric_ids[v]] = 1;
+          any = 1;
         }
     for (; j->db && next < j->cct->n && j->cct->v[next].place == i; next++) {
       tot[j->cct->v[next].metric] += j->cct->v[next].value;
-      seen[j->cct->v[next].metric] = any = 1;
+      seen[j->cct->v[next].metric] = 1;
+      any = 1;
     }
     if (any) {
       if (!first_p) textout_char(j->o, ',');

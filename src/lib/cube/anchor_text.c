@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* anchor.xml's text before expat sees it: gzip-compressed anchors inflated,
  * and CubeW's unquoted attribute values quoted (used by anchor.c). */
+#define ZLIB_CONST /* zlib's input pointer is const (its own option) */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -72,7 +73,7 @@ int cube_anchor_gunzip(const uint8_t *in_, size_t len, uint8_t **out, size_t *ou
   size_t cap = len * 4 + 1024, n = 0;
   uint8_t *o = malloc(cap);
   int rc = Z_OK;
-  z.next_in = (Bytef *)in_;
+  z.next_in = in_;
   z.avail_in = (uInt)len;
   while (o && rc == Z_OK) {
     if (n == cap) {

@@ -217,7 +217,7 @@ static int written_identities(builder *b, int *found) {
     if (!t) return FAIL("idtuple", "no %s for location %u", key, l);
     hpcdb_id ids[64];
     uint16_t n = 0;
-    for (char *s = (char *)t; *t != '-' && *s && n < 64;) {
+    for (const char *s = t; *t != '-' && *s && n < 64;) {
       char *e;
       unsigned long kind = strtoul(s, &e, 10), flags = *e == ':' ? strtoul(e + 1, &e, 10) : 0;
       unsigned long logical = *e == ':' ? strtoul(e + 1, &e, 10) : 0;

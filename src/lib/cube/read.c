@@ -232,7 +232,7 @@ static int append_locations(reader *r, uint16_t point, uint16_t execution) {
     for (uint32_t j = 0; j < w; j++, xs += nc, ys += nc) {
       triples *dst = &r->per_profile[l0 + j + 1];
       uint64_t n = 0;
-      for (uint32_t c = 0; c < nc; c++) n += (xs[c] != 0) + (ys[c] != 0);
+      for (uint32_t c = 0; c < nc; c++) n += (uint64_t)(xs[c] != 0) + (uint64_t)(ys[c] != 0);
       HPCDB_TRY(reserve(dst, dst->n + n));
       for (uint32_t c = 0; c < nc; c++) {
         uint32_t id = r->a.cnodes[c].id + 1;

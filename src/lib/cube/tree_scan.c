@@ -66,7 +66,7 @@ int cube_scan_cnode_tree(const uint8_t *xml, size_t len, uint32_t **parent, uint
     else if (starts(p, end, "<!")) ok = 0; /* a DOCTYPE: its internal subset is not scanned */
     else if (starts(p, end, "</cnode") && name_ends(p + 7, end)) {
       ok = open.n > 0;
-      open.n -= ok;
+      if (ok) open.n--;
       p += 7;
     } else if (starts(p, end, "<cnode") && name_ends(p + 6, end)) {
       const uint8_t *gt = tag_end(p + 6, end);

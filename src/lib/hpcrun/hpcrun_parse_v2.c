@@ -9,7 +9,7 @@
 static int read_cct(hpcrun_parser *p, hpcrun_epoch *e) {
   hpcrun_tables *t = &e->t;
   int lush = (e->flags & HPCRUN_EPOCH_LOGICAL_UNWIND) != 0;
-  t->node_len = 4 + 4 + 2 + 8 + (lush ? 4 + 16 : 0) + 8 * (uint64_t)t->n_metrics;
+  t->node_len = 4u + 4 + 2 + 8 + (lush ? 4u + 16 : 0u) + 8 * (uint64_t)t->n_metrics;
   HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &t->n_nodes, "node count"));
   HPCRUN_PARSE_TRY(p, hpcrun_parse_check_count(p, t->n_nodes, t->node_len, "cct"));
   t->nodes = hpcrun_parse_alloc(p, t->n_nodes, sizeof *t->nodes);

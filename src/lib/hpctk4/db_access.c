@@ -15,7 +15,8 @@
 #include "hpctk4/hpctk4_read.h"
 
 struct hpcdb_db {
-  char *dir;
+  char *dir;      /* profile.db's path (pf.path) */
+  char *cct_path; /* cct.db's (cf.path) */
   hpcdb_mapped_file prof, cct;
   hpctk4_file pf, cf;
   int prof_fd; /* profile.db open for pread by hpcdb_db_profile_values, or -1 */
@@ -63,7 +64,6 @@ int hpcdb_db_open(hpcdb_db **out, const char *dir) {
   *out = NULL;
   hpcdb_db *db = calloc(1, sizeof *db);
   if (!db) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  char *cpath = NULL;
   db->cct_fd = -1;
   int rc = open_one(&db->prof, &db->pf, dir, "profile.db", "prof", "_prof.db", &db->dir);
   db->pf.path = db->dir; /* messages name the file */
@@ -75,9 +75,9 @@ int hpcdb_db_open(hpcdb_db **out, const char *dir) {
     FILE *fp = fopen(probe, "rb");
     if (fp) {
       fclose(fp);
-      rc = open_one(&db->cct, &db->cf, dir, "cct.db", "ctxt", "__ctx.db", &cpath);
-      db->cf.path = cpath;
-      if (rc == 0) db->cct_fd = open(cpath, O_RDONLY | O_CLOEXEC);
+      rc = open_one(&db->cct, &db->cf, dir, "cct.db", "ctxt", "__ctx.db", &db->cct_path);
+      db->cf.path = db->cct_path;
+      if (rc == 0) db->cct_fd = open(db->cct_path, O_RDONLY | O_CLOEXEC);
       if (rc == 0) rc = array_header(&db->cf, "Context Info", 0x20, &db->ctx_infos, &db->n_ctxs, &db->ctx_stride);
     }
   }
@@ -96,7 +96,7 @@ void hpcdb_db_close(hpcdb_db *db) {
   if (db->prof_fd >= 0) close(db->prof_fd);
   if (db->cct_fd >= 0) close(db->cct_fd);
   free(db->dir);
-  free((char *)db->cf.path);
+  free(db->cct_path);
   free(db);
 }
 

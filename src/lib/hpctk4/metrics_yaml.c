@@ -4,6 +4,7 @@
  * combine); roots: one per metric with a "Sum" variant whose inclusive value
  * is the execution scope and exclusive value the function scope (standard)
  * and lex_aware scope (custom), each summed with formula $$. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <yaml.h>
@@ -63,9 +64,13 @@ typedef struct emitter {
     if ((em)->ok && (!(init) || !yaml_emitter_emit(&(em)->e, &(em)->ev))) (em)->ok = 0;           \
   } while (0)
 
+/* libyaml's event constructors copy the strings they are given (yaml_strdup)
+ * but declare them non-const. */
+static yaml_char_t *yaml_text(const char *s) { return (yaml_char_t *)(uintptr_t)s; }
+
 static void scalar(emitter *em, const char *s) {
   if (!s) s = "";
-  EMIT(em, yaml_scalar_event_initialize(&em->ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
+  EMIT(em, yaml_scalar_event_initialize(&em->ev, NULL, NULL, yaml_text(s), (int)strlen(s), 1, 1,
                                         YAML_ANY_SCALAR_STYLE));
 }
 
@@ -75,7 +80,7 @@ static void pair(emitter *em, const char *key, const char *value) {
 }
 
 static void map_start(emitter *em, const char *anchor) {
-  EMIT(em, yaml_mapping_start_event_initialize(&em->ev, (yaml_char_t *)anchor, NULL, 1, YAML_BLOCK_MAPPING_STYLE));
+  EMIT(em, yaml_mapping_start_event_initialize(&em->ev, yaml_text(anchor), NULL, 1, YAML_BLOCK_MAPPING_STYLE));
 }
 static void map_end(emitter *em) { EMIT(em, yaml_mapping_end_event_initialize(&em->ev)); }
 static void seq_start(emitter *em, yaml_sequence_style_t style) {

@@ -271,7 +271,7 @@ static int read_context(meta_reader *r, uint64_t e, uint64_t end, uint32_t paren
   c.lexical_type = p[0x16];
   c.propagation = rd_le16(p + 0x18);
   c.function = c.file = c.module = HPCDB_NONE;
-  unsigned words = (c.flags & 1) + 2 * ((c.flags >> 1) & 1) + 2 * ((c.flags >> 2) & 1);
+  unsigned words = (c.flags & 1u) + 2 * ((c.flags >> 1) & 1u) + 2 * ((c.flags >> 2) & 1u);
   if (words > p[0x17])
     return FAIL(HPCDB_ECORRUPT, SEC_CONTEXT, e + 0x17, "flex-size",
                 "flags need %u flex words but nFlexWords is %u", words, p[0x17]);

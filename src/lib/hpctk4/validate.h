@@ -56,7 +56,7 @@ typedef struct validator {
  * profile.db and of cct.db: the value bits and the position are multiplied
  * to 128 bits and folded (the xor constants keep a zero factor rare). */
 static inline uint64_t value_hash(uint32_t ctx, uint16_t metric, uint32_t profile, uint64_t bits) {
-  uint64_t where = ((uint64_t)ctx << 32 | profile) ^ (uint64_t)(metric + 1) * 0xc2b2ae3d27d4eb4fULL;
+  uint64_t where = ((uint64_t)ctx << 32 | profile) ^ ((uint64_t)metric + 1) * 0xc2b2ae3d27d4eb4fULL;
   unsigned __int128 product = (unsigned __int128)(bits ^ 0x9e3779b97f4a7c15ULL) * (where ^ 0xd6e8feb86659fd93ULL);
   return (uint64_t)product ^ (uint64_t)(product >> 64);
 }

@@ -212,7 +212,7 @@ static uint64_t check_context(validator *v, const vfile *f, const meta_arrays *a
   if (flags & ~7u) VNOTE(v, f, e + 0x14, "reserved-bits", "context flags 0x%x use reserved bits", flags);
   if (c[0x15] > 2) VNOTE(v, f, e + 0x15, "unknown-enum", "relation %u is not known", c[0x15]);
   if (c[0x16] > 3) VNOTE(v, f, e + 0x16, "unknown-enum", "lexicalType %u is not known", c[0x16]);
-  unsigned words = (flags & 1) + 2 * ((flags >> 1) & 1) + 2 * ((flags >> 2) & 1);
+  unsigned words = (flags & 1u) + 2 * ((flags >> 1) & 1u) + 2 * ((flags >> 2) & 1u);
   if (words > c[0x17]) {
     VERR(v, f, e + 0x17, "flex-size", "flags need %u flex words, nFlexWords is %u", words, c[0x17]);
   } else {

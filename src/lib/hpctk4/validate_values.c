@@ -348,7 +348,7 @@ static void check_metric_values(validator *v, const vfile *f, hpctk4_chunks *r, 
       prev = prof;
       count++;
       sum += value_hash(c, (uint16_t)metric, prof, bits);
-      if (t->locate && t->reported < 10) t->reported += report_mismatch(v, f, ve, c, metric, prof, bits_to_f64(bits));
+      if (t->locate && t->reported < 10 && report_mismatch(v, f, ve, c, metric, prof, bits_to_f64(bits))) t->reported++;
     }
     i += take;
   }

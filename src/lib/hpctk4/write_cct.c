@@ -63,9 +63,14 @@ int hpctk4_cct_context_count(const hpcdb_experiment *exp, uint32_t *n_ctxs) {
   return 0;
 }
 
-/* The experiment's profiles as the source of values. */
+/* The experiment's profiles as the source of values (the source's context is
+ * mutable for other sources: the experiment is held by a model_source). */
+typedef struct model_source {
+  const hpcdb_experiment *exp;
+} model_source;
+
 static int model_count(void *ctx, uint64_t *count) {
-  const hpcdb_experiment *exp = ctx;
+  const hpcdb_experiment *exp = ((const model_source *)ctx)->exp;
   for (uint32_t i = 0; i < exp->n_profiles; i++) {
     const hpcdb_profile *p = &exp->profiles[i];
     if (is_summary(p)) continue;
@@ -77,7 +82,7 @@ static int model_count(void *ctx, uint64_t *count) {
 static int model_gather(void *ctx, uint32_t i, uint32_t c0, uint32_t c1, uint64_t *fill, entry *chunk,
                         hpctk4_read_buf *buf) {
   (void)buf; /* the values are in memory */
-  const hpcdb_profile *p = &((const hpcdb_experiment *)ctx)->profiles[i];
+  const hpcdb_profile *p = &((const model_source *)ctx)->exp->profiles[i];
   if (is_summary(p)) return 0;
   uint32_t lo = 0, hi = p->n_ctxs; /* the first context >= c0 */
   while (lo < hi) {
@@ -405,7 +410,8 @@ int hpctk4_write_cct_threads(const hpcdb_experiment *exp, const char *path, uint
                              unsigned threads) {
   uint32_t n_ctxs;
   HPCDB_TRY(hpctk4_cct_context_count(exp, &n_ctxs));
-  hpctk4_cct_source src = {exp->n_profiles, (void *)exp, model_count, model_gather, NULL};
+  model_source m = {exp};
+  hpctk4_cct_source src = {exp->n_profiles, &m, model_count, model_gather, NULL};
   return hpctk4_write_cct_from(&src, n_ctxs, path, chunk_values, threads);
 }
 

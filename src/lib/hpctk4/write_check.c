@@ -40,7 +40,7 @@ static int check_contexts(const hpcdb_experiment *exp) {
       return hpcdb_fail(HPCDB_EUNSUPPORTED,
                         "context %u: v4.0 needs entry points exactly as the children of the global context",
                         c->id);
-    entries += top;
+    if (top) entries++;
   }
   if (entries > UINT16_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "%u entry points do not fit v4.0's u16", entries);
   return 0;

@@ -20,7 +20,8 @@ static int keep(const hpcdb_trace *t, uint64_t k) { return k == 0 || t->ctx_ids[
 
 static uint64_t kept_count(const hpcdb_trace *t) {
   uint64_t n = 0;
-  for (uint64_t k = 0; k < t->n; k++) n += keep(t, k);
+  for (uint64_t k = 0; k < t->n; k++)
+    if (keep(t, k)) n++;
   return n;
 }
 

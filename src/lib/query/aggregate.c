@@ -85,7 +85,7 @@ static int count_outermost(const hpcdb_experiment *e, agg_view *a, const uint8_t
       a->ctx_inclusive[i] = 0;
       uint32_t r = a->ctx_row[i];
       for (unsigned k = 0; r != HPCDB_NONE && k < 8; k++, r = a->group[r])
-        if (opens[i] >> k & 1) a->ctx_inclusive[i] |= (uint8_t)(on_path[r]++ == 0) << k;
+        if (opens[i] >> k & 1 && on_path[r]++ == 0) a->ctx_inclusive[i] |= (uint8_t)(1u << k); /* k < 8 */
     }
     uint32_t next = up ? HPCDB_NONE : e->contexts[i].first_child;
     if (next != HPCDB_NONE) {

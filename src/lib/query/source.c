@@ -42,7 +42,7 @@ static const struct {
 static int open_loaded(hpcdb_source *s, const char *path, const hpcdb_read_options *load) {
   hpcdb_experiment *exp;
   int rc = hpcdb_read_opts(&exp, path, load);
-  if (rc == 0 && (rc = query_source_model(&s->q, exp, 1)) < 0) hpcdb_experiment_free(exp);
+  if (rc == 0 && (rc = query_source_model(&s->q, exp, exp)) < 0) hpcdb_experiment_free(exp);
   s->extra.profile = query_source_model_profile;
   return rc;
 }
@@ -70,7 +70,7 @@ int hpcdb_source_from_experiment(hpcdb_source **out, const hpcdb_experiment *exp
   *out = NULL;
   hpcdb_source *s = source_new();
   if (!s) return HPCDB_ENOMEM;
-  int rc = query_source_model(&s->q, exp, 0);
+  int rc = query_source_model(&s->q, exp, NULL);
   if (rc < 0) {
     free(s);
     return rc;

@@ -26,7 +26,7 @@ struct hpcdb_source {
 };
 
 /* The sources (impl and ops in out->q, out->extra filled). */
-int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, int owned);
+int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, hpcdb_experiment *owned);
 int query_source_db(hpcdb_source *out, const char *dir);
 int query_source_cube(hpcdb_source *out, const char *path);
 /* A source over a caller's value interface (closed on failure too). */

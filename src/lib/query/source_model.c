@@ -7,7 +7,7 @@
 
 typedef struct model_source {
   const hpcdb_experiment *exp;
-  int owned;
+  hpcdb_experiment *owned; /* exp, when closing the source frees it; else NULL */
   uint32_t *plain; /* the non-summary profiles */
   uint32_t n_plain;
 } model_source;
@@ -72,14 +72,14 @@ static int model_profile_column(void *impl, uint32_t profile, uint32_t metric, d
 static void model_close(void *impl) {
   model_source *s = impl;
   if (!s) return;
-  if (s->owned) hpcdb_experiment_free((hpcdb_experiment *)s->exp);
+  hpcdb_experiment_free(s->owned);
   free(s->plain);
   free(s);
 }
 
 static const hpcdb_qsource_ops model_ops = {HPCDB_QSOURCE_OPS_VERSION, "model", model_column, model_profiles, model_close, model_profile_column};
 
-int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, int owned) {
+int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, hpcdb_experiment *owned) {
   model_source *s = calloc(1, sizeof *s);
   if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   s->exp = exp;

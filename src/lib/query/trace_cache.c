@@ -37,7 +37,7 @@ static void hash_word(trace_hash *x, uint64_t w) {
 }
 void trace_hash_init(trace_hash *x) {
   memset(x, 0, sizeof *x);
-  for (int i = 0; i < 4; i++) x->h[i] = 0xcbf29ce484222325ull + (uint64_t)i;
+  for (unsigned i = 0; i < 4; i++) x->h[i] = 0xcbf29ce484222325ull + i;
 }
 void trace_hash_more(trace_hash *x, const uint8_t *p, uint64_t n) {
   for (; n && x->n_part; n--) {

@@ -133,7 +133,7 @@ typedef struct trace_acc {
   uint32_t *touched;
   uint32_t n_touched;
   uint32_t grey_slot;
-  const uint32_t *slot_of_id; /* per context id: its slot for this query (HPCDB_NONE: not in the tree) */
+  uint32_t *slot_of_id; /* per context id: its slot for this query (HPCDB_NONE: not in the tree) */
   const uint32_t *keys;       /* per model context: its key at the depth after the filter */
 } trace_acc;
 static inline void trace_acc_add(trace_acc *a, uint32_t slot, uint64_t ns) {

@@ -199,7 +199,7 @@ int trace_acc_init(const hpcdb_trace_set *t, trace_acc *a, const uint32_t *keys)
 void trace_acc_free(trace_acc *a) {
   free(a->ns);
   free(a->touched);
-  free((void *)a->slot_of_id);
+  free(a->slot_of_id);
   memset(a, 0, sizeof *a);
 }
 

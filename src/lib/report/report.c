@@ -21,7 +21,8 @@ int hpcdb_report(FILE *out, const hpcdb_experiment *exp, const hpcdb_report_opti
   case HPCDB_VIEW_BOTTOM_UP: rc = report_bottom_up(out, &d, o, 0); break;
   case HPCDB_VIEW_FLAT: rc = report_bottom_up(out, &d, o, 1); break;
   case HPCDB_VIEW_PROFILES: rc = report_profiles(out, &d, o); break;
-  default: rc = report_top_down(out, &d, o); break;
+  case HPCDB_VIEW_TOP_DOWN: rc = report_top_down(out, &d, o); break;
+  default: rc = hpcdb_fail(HPCDB_EINVAL, "hpcdb_report: unknown view %d", (int)o->view); break;
   }
   report_data_free(&d);
   return rc;

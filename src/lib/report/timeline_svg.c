@@ -22,7 +22,7 @@ void report_timeline_svg(FILE *out, const hpcdb_experiment *e) {
   fprintf(out, "<p>%.6f s from the first sample to the last</p>\n<svg id=\"trace-svg\" width=\"1200\" height=\"%u\" "
                "viewBox=\"0 0 1200 %u\">\n", span, bottom + 36, bottom + 36);
   fprintf(out, "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\" stroke=\"#888\"/>\n", x0, x0 + w, bottom, bottom);
-  for (int q = 0; q <= 4; q++) {
+  for (unsigned q = 0; q <= 4; q++) {
     unsigned x = x0 + (unsigned)(w * q / 4);
     fprintf(out, "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\" stroke=\"#888\"/><text x=\"%u\" y=\"%u\" text-anchor=\"%s\">%.4g s</text>\n",
             x, x, bottom, bottom + 4, x, bottom + 15, q == 0 ? "start" : q == 4 ? "end" : "middle", span * q / 4);

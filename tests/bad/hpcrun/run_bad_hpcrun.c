@@ -71,14 +71,14 @@ static int mutate(uint8_t *data, size_t *len, char *spec) {
     *len = (size_t)off;
     return 0;
   }
-  int width = strcmp(op, "set8") == 0    ? 1
+  unsigned width = strcmp(op, "set8") == 0    ? 1
               : strcmp(op, "set16") == 0 ? 2
               : strcmp(op, "set32") == 0 ? 4
               : strcmp(op, "set64") == 0 ? 8
                                          : 0;
   if (!width || !b || !number(b, *len, &val) || off > *len || (uint64_t)width > *len - off)
     return -1;
-  for (int i = 0; i < width; i++) data[off + i] = (uint8_t)(val >> (8 * (width - 1 - i)));
+  for (unsigned i = 0; i < width; i++) data[off + i] = (uint8_t)(val >> (8 * (width - 1 - i)));
   return 0;
 }
 

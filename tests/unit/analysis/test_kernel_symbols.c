@@ -109,17 +109,17 @@ static int write_vmlinux(const char *path) {
     static uint8_t code[0x300];
     Elf64_Sym syms[3] = {{0}, {1, STT_FUNC | STB_GLOBAL << 4, 0, 3, 0xffffffff81000000ull, 0x100},
                          {8, STT_FUNC | STB_GLOBAL << 4, 0, 3, 0xffffffff81000200ull, 0x100}};
-    const struct { const char *data; size_t size; Elf_Type type; GElf_Word sh_type, name, link; } secs[3] = {
-        {(const char *)syms, sizeof syms, ELF_T_SYM, SHT_SYMTAB, 18, 2},
+    const struct { void *data; size_t size; Elf_Type type; GElf_Word sh_type, name, link; } secs[3] = {
+        {syms, sizeof syms, ELF_T_SYM, SHT_SYMTAB, 18, 2},
         {strtab, sizeof strtab, ELF_T_BYTE, SHT_STRTAB, 26, 0},
-        {(const char *)code, sizeof code, ELF_T_BYTE, SHT_PROGBITS, 34, 0}};
+        {code, sizeof code, ELF_T_BYTE, SHT_PROGBITS, 34, 0}};
     for (int i = 0; ok && i < 3; i++) {
       Elf_Scn *scn = elf_newscn(e);
       Elf_Data *d = scn ? elf_newdata(scn) : NULL;
       GElf_Shdr sh;
       ok = d && gelf_getshdr(scn, &sh);
       if (!ok) break;
-      d->d_buf = (void *)secs[i].data, d->d_size = secs[i].size, d->d_type = secs[i].type, d->d_align = 8;
+      d->d_buf = secs[i].data, d->d_size = secs[i].size, d->d_type = secs[i].type, d->d_align = 8;
       sh.sh_type = secs[i].sh_type, sh.sh_name = secs[i].name, sh.sh_link = secs[i].link;
       sh.sh_entsize = secs[i].sh_type == SHT_SYMTAB ? sizeof(Elf64_Sym) : 0;
       sh.sh_info = secs[i].sh_type == SHT_SYMTAB ? 1 : 0; /* one past the last local */

@@ -117,7 +117,8 @@ static void same_tree(const char *path, int early, int totals) {
   cube_member_view_close(&v);
   cube_early_finish(&e, expat, a.n_cnodes);
   uint32_t found = 0, doubles = 0;
-  for (uint32_t k = 0; k < a.n_metrics; k++) doubles += is_double(&a.metrics[k]);
+  for (uint32_t k = 0; k < a.n_metrics; k++)
+    if (is_double(&a.metrics[k])) doubles++;
   for (uint32_t i = 0; i < e.n_metrics; i++) { /* a DOUBLE metric's guesses are right */
     const cube_early_metric *m = cube_early_find(&e, e.metrics[i].ix, e.metrics[i].dt);
     unsigned long id;

@@ -66,7 +66,7 @@ static void check_tree(uint32_t nc, uint32_t nl, int be) {
       double e = is_entry[c] || fabs(row[l]) <= 1e-12 * fabs(v) ? 0 : row[l];
       y += v;
       if (!is_entry[c]) x += e;
-      want_counts[l] += (v != 0) + (e != 0);
+      want_counts[l] += (uint64_t)(v != 0) + (uint64_t)(e != 0);
       want_totals[l] += e;
       if (!is_root[c]) want_no_roots[l] += e;
     }

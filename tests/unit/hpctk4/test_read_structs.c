@@ -13,9 +13,9 @@
 static uint8_t file[0x120];
 
 static void u8(size_t at, uint8_t v) { file[at] = v; }
-static void u16(size_t at, uint16_t v) { for (int i = 0; i < 2; i++) file[at + i] = (uint8_t)(v >> 8 * i); }
-static void u32(size_t at, uint32_t v) { for (int i = 0; i < 4; i++) file[at + i] = (uint8_t)(v >> 8 * i); }
-static void u64(size_t at, uint64_t v) { for (int i = 0; i < 8; i++) file[at + i] = (uint8_t)(v >> 8 * i); }
+static void u16(size_t at, uint16_t v) { for (unsigned i = 0; i < 2; i++) file[at + i] = (uint8_t)(v >> 8 * i); }
+static void u32(size_t at, uint32_t v) { for (unsigned i = 0; i < 4; i++) file[at + i] = (uint8_t)(v >> 8 * i); }
+static void u64(size_t at, uint64_t v) { for (unsigned i = 0; i < 8; i++) file[at + i] = (uint8_t)(v >> 8 * i); }
 static void f64(size_t at, double d) {
   uint64_t b;
   memcpy(&b, &d, sizeof b);

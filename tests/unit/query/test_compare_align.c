@@ -48,7 +48,7 @@ static hpcdb_experiment *run(int b) {
   next_id = 1;
   hpcdb_add_module(e, b ? "/other/machine/app" : "/home/me/app", 0, NULL);
   hpcdb_add_file(e, b ? "/other/src/a.c" : "/home/src/a.c", 0, NULL);
-  int s = b ? 3 : 0;
+  uint32_t s = b ? 3 : 0;
   hpcdb_context entry = {0};
   entry.id = next_id++;
   entry.kind = HPCDB_CTX_ENTRY;
@@ -107,7 +107,8 @@ static void rules(void) {
   /* every context of each run in exactly one node */
   for (uint32_t r = 0; r < 2; r++) {
     uint32_t seen = 0;
-    for (uint32_t n = 0; n < al->n_nodes; n++) seen += present(al, n, r);
+    for (uint32_t n = 0; n < al->n_nodes; n++)
+      if (present(al, n, r)) seen++;
     CHECK(seen == runs[r]->n_contexts);
   }
   /* exact lines only: the moved loop is on each side alone */
@@ -167,7 +168,7 @@ static void across_one_sided_frames(void) {
     uint32_t send[2];
     CHECK(hpcdb_align_find(al, order ? "MPI_Send" : "PMPI_Send [libmpi.so.40]", send, 2) == 1 && present(al, send[0], 1));
     uint32_t w = only(al, "wrapper"), p = only(al, "program");
-    int side = order ? 0 : 1; /* the run with the wrapper and the program frame */
+    uint32_t side = order ? 0 : 1; /* the run with the wrapper and the program frame */
     CHECK(present(al, w, side) && !present(al, w, !side) && present(al, p, side) && !present(al, p, !side));
     hpcdb_alignment_free(al);
     hpcdb_experiment_free(a);

@@ -16,9 +16,13 @@ static int csv_model(FILE *out, const hpcdb_experiment *exp, const void *arg) {
   return hpcdb_export_csv(out, exp);
 }
 
-static int csv_streamed(FILE *out, const hpcdb_experiment *exp, const void *src) {
+typedef struct streamed {
+  hpcdb_source *src; /* the printing callback's argument is const: the source is held in it */
+} streamed;
+
+static int csv_streamed(FILE *out, const hpcdb_experiment *exp, const void *arg) {
   (void)exp;
-  return hpcdb_export_csv_source(out, (hpcdb_source *)src);
+  return hpcdb_export_csv_source(out, ((const streamed *)arg)->src);
 }
 
 /* 1 when the database was compared (the source mapped it). */
@@ -31,7 +35,8 @@ static int compare(const char *dir) {
   if (model) {
     int rc_a, rc_b;
     char *a = testlib_printed(csv_model, model, NULL, &rc_a);
-    char *b = testlib_printed(csv_streamed, hpcdb_source_experiment(src), src, &rc_b);
+    streamed arg = {src};
+    char *b = testlib_printed(csv_streamed, hpcdb_source_experiment(src), &arg, &rc_b);
     int same = a && b && rc_a == rc_b && !strcmp(a, b);
     CHECK(same);
     if (!same) fprintf(stderr, "%s: CSV differs (rc %d, %d)\n", dir, rc_a, rc_b);

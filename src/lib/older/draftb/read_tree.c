@@ -55,7 +55,7 @@ static int parse_lexical(draftb_meta *m, uint64_t at, uint8_t size, hpcdb_contex
     return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", at, "lexical-size", "lexical specification of %u bytes", size);
   const uint8_t *p = m->d + at;
   uint16_t flags = rd_be16(p + 1);
-  uint64_t need = 3 + (flags & 1 ? 8 : 0) + (flags & 2 ? 12 : 0) + (flags & 4 ? 16 : 0), pos = at + 3;
+  uint64_t need = 3u + (flags & 1 ? 8u : 0u) + (flags & 2 ? 12u : 0u) + (flags & 4 ? 16u : 0u), pos = at + 3;
   if (need > size)
     return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", at + 1, "lexical-size",
                    "lex_flags 0x%x need %llu bytes, the specification has %u", flags, (unsigned long long)need, size);

@@ -164,7 +164,10 @@ void expxml_start_header_element(xparser *p, enum xtag tag, const char **atts) {
   case X_FILE: load_module_or_file(p, atts, 1); break;
   case X_PROCEDURE: procedure(p, atts); break;
   case X_METRIC_FORMULA: formula(p, atts); break;
-  default: break; /* containers */
+  case X_OTHER: case X_ROOT: case X_INFO: case X_SEC_HEADER: case X_SEC_DATA: case X_SEC_FLAT: case X_TABLE:
+    break; /* containers */
+  case X_PF: case X_PR: case X_A: case X_P: case X_C: case X_L: case X_S: case X_M:
+    break; /* the calling-context tree's (tree.c) */
   }
 }
 

@@ -27,7 +27,7 @@ int hpcprof1_known_ctx(const hpcprof1_validator *v, uint32_t id) {
 
 uint64_t hpcprof1_value_hash(uint32_t ctx, uint16_t metric, uint32_t profile, uint64_t bits) {
   return hash_u64(bits ^ ((uint64_t)ctx << 32 | profile) * 0x9e3779b97f4a7c15ULL ^
-                  (uint64_t)(metric + 1) * 0xc2b2ae3d27d4eb4fULL);
+                  ((uint64_t)metric + 1) * 0xc2b2ae3d27d4eb4fULL);
 }
 
 int hpcprof1_overlaps_tables(const hpcprof1_file *f, uint64_t off, uint64_t n) {
