@@ -26,5 +26,5 @@ set_tests_properties(api/abi PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME api/one-source COMMAND python3 ${API_TESTS}/check_one_source.py ${PROJECT_SOURCE_DIR})
 add_test(NAME api/layers
          COMMAND python3 ${API_TESTS}/check_layers.py ${CMAKE_NM} ${PROJECT_SOURCE_DIR}/docs/architecture.md
-                 $<TARGET_OBJECTS:hpcdb_objs>
+                 ${HPCDB_LIB_OBJECTS}
          COMMAND_EXPAND_LISTS)

@@ -2,3 +2,7 @@
 # The build itself: the warning set holds over every file.
 add_test(NAME build/warnings
          COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/check_warnings.py ${PROJECT_BINARY_DIR})
+# No program compiles the library's files by path; the recorder stays unsanitized.
+add_test(NAME build/compiled-once
+         COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/check_compiled_once.py ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} ${CMAKE_NM}
+                 $<TARGET_FILE:hpcdb_record>)
