@@ -6,3 +6,9 @@ add_test(NAME build/warnings
 add_test(NAME build/compiled-once
          COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/check_compiled_once.py ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} ${CMAKE_NM}
                  $<TARGET_FILE:hpcdb_record>)
+# The build without program structure, Cube and the older formats, in its own
+# folder (a build of the library and the command: minutes, not seconds).
+add_test(NAME build/minimal
+         COMMAND ${CMAKE_CURRENT_LIST_DIR}/check_minimal.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/test-output/minimal
+                 ${HPCDB_SAMPLE_DATA} ${CMAKE_C_COMPILER} "${CMAKE_C_COMPILER_LAUNCHER}")
+set_tests_properties(build/minimal PROPERTIES TIMEOUT 1800)

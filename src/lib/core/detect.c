@@ -44,6 +44,10 @@ int hpcdb_detect(hpcdb_format *out, const char *path) {
   size_t n;
   const format_desc *const *formats = format_list(&n);
   *out = format_detect_in(formats, n, &p);
+  const char *left_out = format_parts_left_out();
+  if (*out == HPCDB_FORMAT_UNKNOWN && left_out)
+    return hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not a format hpcdb reads (no known magic bytes; built without %s)", path,
+                      left_out);
   if (*out == HPCDB_FORMAT_UNKNOWN)
     return hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not a format hpcdb reads (no known magic bytes)", path);
   return 0;

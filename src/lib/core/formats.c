@@ -14,9 +14,37 @@
 #include "older/draftb/draftb.h"
 #include "older/legacy/legacy.h"
 
+/* The parts a build may leave out (HPCDB_WITH_*, CMakeLists.txt) take their formats with them. */
 static const format_desc *const formats[] = {
-    &draftb_format, &hpctk4_format, &hpcrun_format, &cube_format, &hpcstruct_format, &drafta_format, &legacy_format,
+#if HPCDB_WITH_OLDER
+    &draftb_format,
+#endif
+    &hpctk4_format, &hpcrun_format,
+#if HPCDB_WITH_CUBE
+    &cube_format,
+#endif
+#if HPCDB_WITH_STRUCT
+    &hpcstruct_format,
+#endif
+#if HPCDB_WITH_OLDER
+    &drafta_format, &legacy_format,
+#endif
 };
+
+const char *format_parts_left_out(void) {
+  static const char text[] = "" /* each part after ", " */
+#if !HPCDB_WITH_CUBE
+                             ", Cube files (HPCDB_WITH_CUBE=OFF)"
+#endif
+#if !HPCDB_WITH_STRUCT
+                             ", program structure (HPCDB_WITH_STRUCT=OFF)"
+#endif
+#if !HPCDB_WITH_OLDER
+                             ", HPCToolkit's formats before v4.0 (HPCDB_WITH_OLDER=OFF)"
+#endif
+      ;
+  return text[0] ? text + 2 : NULL;
+}
 
 const format_desc *const *format_list(size_t *n) {
   *n = sizeof formats / sizeof *formats;

@@ -12,6 +12,8 @@ const format_desc *const *format_list(size_t *n);
 int format_probe_of(format_probe *p, const char *path, uint8_t *head, size_t size);
 /* The kind of the highest bid of list's formats for p (equal bids: the smaller kind), or HPCDB_FORMAT_UNKNOWN. */
 hpcdb_format format_detect_in(const format_desc *const *list, size_t n, const format_probe *p);
+/* The parts this build left out, as a phrase ("Cube files (HPCDB_WITH_CUBE=OFF), ..."), or NULL. */
+const char *format_parts_left_out(void);
 /* The descriptor answering for a kind, or NULL; *name its kind's name. */
 const format_desc *format_lookup(hpcdb_format kind, const char **name);
 
