@@ -18,12 +18,12 @@ static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, 
   for (uint32_t r = 0; r < h; r++) {
     for (uint32_t x = 0; x < w;) {
       const hpcdb_tile_cell *cell = &cells[(uint64_t)r * w + x];
-      uint8_t share = cell->total_ns ? (uint8_t)((cell->ctx_ns * 255 + cell->total_ns / 2) / cell->total_ns) : 0;
+      uint8_t share = (uint8_t)(cell->total_ns ? (cell->ctx_ns * 255 + cell->total_ns / 2) / cell->total_ns : 0);
       uint8_t count = cell->n_ctx > 255 ? 255 : (uint8_t)cell->n_ctx;
       uint32_t len = 1;
       while (x + len < w && len < 65535) {
         const hpcdb_tile_cell *d = cell + len;
-        uint8_t ds = d->total_ns ? (uint8_t)((d->ctx_ns * 255 + d->total_ns / 2) / d->total_ns) : 0;
+        uint8_t ds = (uint8_t)(d->total_ns ? (d->ctx_ns * 255 + d->total_ns / 2) / d->total_ns : 0);
         if (d->ctx != cell->ctx || ds != share || (d->n_ctx > 255 ? 255 : d->n_ctx) != count) break;
         len++;
       }

@@ -108,7 +108,7 @@ static int draft_flags_attrs(const hpcdb_experiment *x, hpcdb_experiment *e) {
 
 static uint16_t id_flags(uint16_t flags) {
   uint16_t interpret = (uint16_t)((flags >> 14) & 3u);
-  if (interpret == 1 || interpret == 2) return (uint16_t)(HPCDB_ID_PHYSICAL | interpret << 14);
+  if (interpret == 1 || interpret == 2) return (uint16_t)(HPCDB_ID_PHYSICAL | (unsigned)interpret << 14);
   return interpret == 3 ? 0 : (uint16_t)(flags & HPCDB_ID_PHYSICAL);
 }
 

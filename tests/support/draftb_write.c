@@ -295,7 +295,7 @@ static void hpcprof_header(out *o, const char *magic, uint32_t count, uint16_t n
 static uint16_t tuple_kind(const hpcdb_id *id) {
   uint16_t interpret = (uint16_t)((id->flags >> 14) & 3u);
   if (interpret == 0 && !(id->flags & HPCDB_ID_PHYSICAL)) interpret = 3; /* logical only */
-  return (uint16_t)((id->kind & 0x3fffu) | interpret << 14);
+  return (uint16_t)((id->kind & 0x3fffu) | (unsigned)interpret << 14);
 }
 
 static int write_profiles(const hpcdb_experiment *exp, const char *dir) {

@@ -219,7 +219,7 @@ static int v4_identity(hpcrun_builder *b, const char *path, const hpcrun_file *f
     if (kind > max_kind) max_kind = kind;
     ids[i].kind = kind;
     ids[i].flags = (uint16_t)((interp != HPCRUN_IDS_LOGIC_ONLY ? HPCDB_ID_PHYSICAL : 0) |
-                              interp << HPCRUN_KIND_INTERPRET_SHIFT);
+                              (unsigned)interp << HPCRUN_KIND_INTERPRET_SHIFT);
     ids[i].physical_id = e->physical;
     ids[i].logical_id = (uint32_t)e->logical;
   }
