@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -16,7 +16,6 @@
 
 #include <stdio.h>
 
-#include "hpcdb/hpcdb.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,8 @@
 
 #include "hpcdb/export.h"
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
 
 #ifdef __cplusplus
 extern "C" {

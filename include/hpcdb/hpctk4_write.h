@@ -11,7 +11,9 @@
 
 #include <stdint.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/model.h"
 
 #ifdef __cplusplus
 extern "C" {

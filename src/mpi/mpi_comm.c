@@ -21,6 +21,8 @@
 
 #include "mpi_comm.h"
 
+#include "hpcdb/common.h"
+
 #define PIECE ((uint64_t)1 << 30)
 
 static int failed(const char *what, int code) {

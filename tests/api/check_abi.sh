@@ -24,7 +24,7 @@ kind="compatible"
 [ $((rc & 8)) -ne 0 ] && kind="INCOMPATIBLE"
 if [ "$was" = "$now" ]; then
   cat "$out/abidiff.txt"
-  echo "the ABI changed ($kind) but the soname is still $now: bump HPCDB_VERSION_MINOR in include/hpcdb/hpcdb.h" \
+  echo "the ABI changed ($kind) but the soname is still $now: bump HPCDB_VERSION_MINOR in include/hpcdb/common.h" \
        "and say so in CHANGELOG.md (scripts/abi_dump.sh makes the new baseline at the release)"
   exit 1
 fi

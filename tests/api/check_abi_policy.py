@@ -44,12 +44,12 @@ def main(include):
         if others and UNSTABLE not in src:
             problems.append("%s: %s without the unstable-layout note" % (os.path.basename(path), ", ".join(others)))
     if "#define HPCDB_VERSION_NUMBER" not in text:
-        problems.append("hpcdb.h: no HPCDB_VERSION_NUMBER")
+        problems.append("common.h: no HPCDB_VERSION_NUMBER")
     header = re.search(r'#define HPCDB_VERSION_STRING "([^"]+)"', text)
     pyproject = open(os.path.join(include, os.pardir, "pyproject.toml"), encoding="utf-8").read()
     package = re.search(r'^version = "([^"]+)"', pyproject, re.M)
     if not header or not package or header.group(1) != package.group(1):
-        problems.append("pyproject.toml's version is not hpcdb.h's HPCDB_VERSION_STRING")
+        problems.append("pyproject.toml's version is not common.h's HPCDB_VERSION_STRING")
     for p in problems:
         print(p)
     print("%d options structs and ops tables checked, %d problems" % (seen, len(problems)))

@@ -28,3 +28,4 @@ add_test(NAME api/layers
          COMMAND python3 ${API_TESTS}/check_layers.py ${CMAKE_NM} ${PROJECT_SOURCE_DIR}/docs/architecture.md
                  ${HPCDB_LIB_OBJECTS}
          COMMAND_EXPAND_LISTS)
+add_test(NAME api/umbrella COMMAND python3 ${API_TESTS}/check_umbrella.py ${PROJECT_SOURCE_DIR})

@@ -5,9 +5,12 @@
 
 #include <stdint.h>
 
-#include "hpcdb/analysis.h"
 #include "common/atomic_dir.h"
 #include "common/hashmap.h"
+#include "hpcdb/analysis.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/hpctk4_write.h"
+#include "hpcdb/model.h"
 #include "hpcrun/hpcrun_file.h"
 #include "hpcrun/hpcrun_paths.h"
 

@@ -19,6 +19,12 @@
 #include "common/atomic_dir.h"
 #include "common/error.h"
 #include "common/vec.h"
+#include "hpcdb/analysis.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/hpctk4_write.h"
+#include "hpcdb/model.h"
 
 /* The outlined body of a parallel region, as GCC and clang name it. */
 static int is_outlined(const char *name) {

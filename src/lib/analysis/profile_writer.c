@@ -11,6 +11,9 @@
 #include "analysis/analysis.h"
 #include "common/error.h"
 #include "common/worker.h"
+#include "hpcdb/common.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/model.h"
 
 /* A profile's values on their way to profile.db. */
 typedef struct write_item {

@@ -12,6 +12,9 @@
 #include "analysis/analysis.h"
 #include "common/bytes.h"
 #include "common/error.h"
+#include "hpcdb/common.h"
+#include "hpcdb/hpctk4_write.h"
+#include "hpcdb/model.h"
 #include "model/model_build.h"
 
 static uint64_t n_partials(const summary_acc *s) { return s->all_stats ? N_PARTIALS : 1; }

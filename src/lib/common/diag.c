@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "common/diag.h"
+#include "hpcdb/formats.h"
 
 void diag_vemit(const diag_sink *s, hpcdb_severity sev, const char *file, uint64_t offset, const char *rule,
                 const char *fmt, va_list ap) {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "hpcdb/formats.h"
 
 typedef struct diag_sink {
   hpcdb_validation *result;

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/common.h"
 
 #if defined(__GNUC__)
 #define HPCDB_PRINTF(a, b) __attribute__((format(printf, a, b)))

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/common.h"
 
 const char *hpcdb_version(void) { return HPCDB_VERSION_STRING; }
 

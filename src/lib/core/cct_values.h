@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/hpctk4.h"
 
 typedef struct cct_value {
   uint32_t place; /* the profile's place in the output order */

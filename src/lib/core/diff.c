@@ -14,6 +14,9 @@
 
 #include "common/error.h"
 #include "core/paths.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 
 typedef struct differ {
   const hpcdb_experiment *a, *b;

@@ -16,6 +16,10 @@
 #include "core/cct_values.h"
 #include "core/json_out.h"
 #include "core/paths.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/model.h"
 #include "model/model_build.h"
 
 typedef struct vref { /* one context's values in one profile */

@@ -6,8 +6,10 @@
 #include "common/dtoa.h"
 #include "common/error.h"
 #include "core/paths.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "model/model_build.h"
-#include "hpcdb/hpcdb.h"
 
 /* Depth-first with an explicit stack; children pushed reversed so they
  * print in the tree's order. */

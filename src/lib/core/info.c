@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "common/hashmap.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 
 static const char *scope_type_name(uint8_t t) {
   static const char *const names[] = {"custom", "point", "execution", "transitive"};

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "common/hashmap.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
 
 typedef struct path_index {
   uint64_t *key;     /* per context index */

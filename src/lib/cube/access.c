@@ -18,6 +18,9 @@
 #include "common/error.h"
 #include "cube/access.h"
 #include "cube/cube.h"
+#include "hpcdb/common.h"
+#include "hpcdb/cube.h"
+#include "hpcdb/model.h"
 
 #define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, c->path, section, off, rule, __VA_ARGS__)
 

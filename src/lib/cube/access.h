@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cube/cube.h"
+#include "hpcdb/cube.h"
 
 /* One metric's data rows found in a plain tar, for reading a few of them
  * (access_row.c): which row holds each cnode, and where rows start. */

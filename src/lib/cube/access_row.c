@@ -15,6 +15,8 @@
 #include "common/bytes.h"
 #include "common/error.h"
 #include "cube/access.h"
+#include "hpcdb/common.h"
+#include "hpcdb/cube.h"
 
 #define FAIL(section, off, rule, ...) hpcdb_fail_at(HPCDB_ECORRUPT, c->path, section, off, rule, __VA_ARGS__)
 #define ROW_STACK_BUDGET (64u << 20) /* bytes of rows held along one path of a subtree */

@@ -11,7 +11,8 @@
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "cube/cube.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/common.h"
+#include "hpcdb/model.h"
 #include "model/model_build.h"
 #include "model/names.h"
 

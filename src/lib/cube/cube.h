@@ -9,7 +9,7 @@
 
 #include "common/arena.h"
 #include "common/bytes.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
 #include "hpcdb/model.h"
 #include "model/format.h"
 

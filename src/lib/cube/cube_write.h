@@ -9,7 +9,7 @@
 
 #include "common/hashmap.h"
 #include "cube/cube.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
 
 /* A growable byte buffer. */
 typedef struct cube_buf {

@@ -20,7 +20,10 @@
 #include "cube/access.h"
 #include "cube/cube.h"
 #include "cube/early_sums.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/common.h"
+#include "hpcdb/cube.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "model/model_build.h"
 
 /* An integer metric's value that its double rounds: the exact integer. */

@@ -18,6 +18,9 @@
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "cube/cube.h"
+#include "hpcdb/common.h"
+#include "hpcdb/cube.h"
+#include "hpcdb/formats.h"
 
 typedef struct checker {
   diag_sink sink;

@@ -13,6 +13,10 @@
 #include "common/error.h"
 #include "common/worker.h"
 #include "cube/cube_write.h"
+#include "hpcdb/common.h"
+#include "hpcdb/cube.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 
 static la_ssize_t to_file(struct archive *ar, void *user, const void *data, size_t n) {
   (void)ar;

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 
 #include "cube/cube_write.h"
+#include "hpcdb/cube.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "model/format.h"
 
 /* Values in location profiles at ids the context tree does not list. */

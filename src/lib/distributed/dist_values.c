@@ -30,10 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "distributed/dist.h"
 #include "common/bytes.h"
 #include "common/error.h"
 #include "common/vec.h"
+#include "distributed/dist.h"
+#include "hpcdb/common.h"
+#include "hpcdb/model.h"
 
 #define VALUE_SENT 18                      /* bytes a value takes in a round at most: 10, 8 of its context's entry */
 #define ROUND_BYTES ((uint64_t)4 << 20)    /* values a rank receives in one round, at most (about) */

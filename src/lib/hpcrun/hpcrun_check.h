@@ -6,7 +6,7 @@
 #ifndef HPCDB_HPCRUN_CHECK_H
 #define HPCDB_HPCRUN_CHECK_H
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
 #include "hpcrun/hpcrun_file.h"
 
 void hpcrun_check_profile(hpcdb_validation *res, const char *path, const hpcrun_file *f,

@@ -5,7 +5,7 @@
 #define HPCDB_HPCRUN_MODEL_H
 
 #include "common/hashmap.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
 #include "hpcrun/hpcrun_file.h"
 
 typedef struct hpcrun_builder {

@@ -11,6 +11,8 @@
 #include "common/diag.h"
 #include "common/error.h"
 #include "common/hashmap.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
 #include "hpcdb/hpcrun.h"
 #include "hpcrun/hpcrun_check.h"
 #include "hpcrun/hpcrun_file.h"

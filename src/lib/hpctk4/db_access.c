@@ -12,6 +12,9 @@
 
 #include "common/error.h"
 #include "common/mapped_file.h"
+#include "hpcdb/common.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/model.h"
 #include "hpctk4/hpctk4_read.h"
 
 struct hpcdb_db {

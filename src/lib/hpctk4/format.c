@@ -5,6 +5,10 @@
 #include <string.h>
 
 #include "common/probe.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/hpctk4_write.h"
+#include "hpcdb/model.h"
 #include "hpctk4/hpctk4_read.h"
 #include "hpctk4/validate.h"
 

@@ -8,6 +8,10 @@
 
 #include "common/error.h"
 #include "common/mapped_file.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/model.h"
 #include "hpctk4/hpctk4_read.h"
 
 /* A file's parser gets its mapped bytes and the file open as fd (profile.db

@@ -8,8 +8,10 @@
 
 #include "common/error.h"
 #include "common/mapped_file.h"
+#include "hpcdb/common.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/model.h"
 #include "hpctk4/hpctk4_read.h"
-#include "hpcdb/hpcdb.h"
 
 enum { SEC_INFOS, SEC_TUPLES, N_SECTIONS };
 

@@ -13,8 +13,8 @@
 
 #include "common/hashmap.h"
 #include "common/mapped_file.h"
+#include "hpcdb/formats.h"
 #include "hpctk4/hpctk4_read.h"
-#include "hpcdb/hpcdb.h"
 
 typedef struct vfile {
   const char *path;

@@ -12,9 +12,12 @@
 
 #include "common/copy_tree.h"
 #include "common/error.h"
-#include "hpcdb/hpcdb.h"
-#include "hpctk4/hpctk4_write.h"
 #include "common/worker.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/model.h"
+#include "hpctk4/hpctk4_write.h"
 
 /* dir's parent, and the directories above it that do not exist yet. */
 static int mkdir_parent(const char *dir) {

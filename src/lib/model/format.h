@@ -10,7 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 
 /* What a format can do and carry. */
 enum {

@@ -5,6 +5,10 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "hpcdb/common.h"
+#include "hpcdb/compare.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "query/align_keys.h"
 #include "query/shown.h"
 

@@ -4,7 +4,8 @@
 #define HPCDB_QUERY_COMPARE_PRIVATE_H
 
 #include "hpcdb/compare.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
+#include "hpcdb/source.h"
 #include "query/source_internal.h"
 
 struct hpcdb_compare_private {

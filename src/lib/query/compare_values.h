@@ -6,7 +6,8 @@
 #include <stdint.h>
 
 #include "hpcdb/compare.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
+#include "hpcdb/source.h"
 #include "query/source_internal.h"
 
 typedef struct run_values {

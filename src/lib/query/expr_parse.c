@@ -3,10 +3,14 @@
  * small stack program (expr.h). Every refusal names the offset and what was
  * expected there; nothing after a complete formula is ignored. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "hpcdb/common.h"
+#include "hpcdb/model.h"
+#include "hpcdb/query.h"
 #include "query/expr.h"
 
 #define MAX_DEPTH 64 /* nesting of parentheses and unary minus */

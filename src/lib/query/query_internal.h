@@ -6,12 +6,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
 #include "hpcdb/query.h"
+#include "hpcdb/source.h"
 #include "query/aggregate.h"
 #include "query/names.h"
-#include "query/source_internal.h"
 #include "query/shown.h"
+#include "query/source_internal.h"
 
 #define QUERY_MAX_COLUMNS 1024 /* registered columns (a spec string each) */
 #define QUERY_RESIDENT 8       /* columns whose values are held at once */

@@ -4,13 +4,16 @@
  * laid out as Extra-P reads one (docs/compare.md, "Scaling studies"). */
 #include <ctype.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "common/error.h"
 #include "common/hashmap.h"
+#include "hpcdb/common.h"
 #include "hpcdb/compare.h"
+#include "hpcdb/model.h"
 
 static int kind_of(const hpcdb_experiment *e, const char *name) {
   for (uint32_t k = 0; k < e->n_kind_names; k++)

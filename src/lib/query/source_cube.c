@@ -12,6 +12,12 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "hpcdb/common.h"
+#include "hpcdb/cube.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
+#include "hpcdb/query.h"
+#include "hpcdb/source.h"
 #include "query/query_internal.h"
 
 typedef struct cube_source {

@@ -9,6 +9,11 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "hpcdb/common.h"
+#include "hpcdb/hpctk4.h"
+#include "hpcdb/model.h"
+#include "hpcdb/query.h"
+#include "hpcdb/source.h"
 #include "query/query_internal.h"
 
 typedef struct db_source {

@@ -5,7 +5,8 @@
 
 #include <stdatomic.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "hpcdb/query.h"
 #include "hpcdb/source.h"
 

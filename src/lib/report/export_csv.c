@@ -8,9 +8,12 @@
 
 #include "common/error.h"
 #include "common/textout.h"
-#include "report/export_registry.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/common.h"
+#include "hpcdb/model.h"
+#include "hpcdb/report.h"
+#include "hpcdb/source.h"
 #include "model/model_build.h"
+#include "report/export_registry.h"
 
 /* Inclusive/exclusive prop ids of a metric (execution; function, else point). */
 static void value_ids(const hpcdb_experiment *e, uint32_t m, int32_t *inc, int32_t *exc) {

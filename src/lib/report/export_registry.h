@@ -4,7 +4,9 @@
 #ifndef HPCDB_REPORT_EXPORT_REGISTRY_H
 #define HPCDB_REPORT_EXPORT_REGISTRY_H
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
+#include "hpcdb/report.h"
+#include "hpcdb/source.h"
 
 typedef struct export_desc {
   hpcdb_export_info info;

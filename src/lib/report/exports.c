@@ -4,6 +4,12 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
+#include "hpcdb/query.h"
+#include "hpcdb/report.h"
+#include "hpcdb/source.h"
 #include "report/export_registry.h"
 
 static const export_desc *const exports[] = {

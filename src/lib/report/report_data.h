@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
 #include "hpcdb/report.h"
 
 #define REPORT_MAX_COLUMNS 8

@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "older/expxml/expxml.h"
-#include "hpcdb/hpcdb.h"
 #include "older/hpcprof1/hpcprof1.h"
 
 /* The file metric ids of profile.db mapped to model ids: MetricDB i -> the

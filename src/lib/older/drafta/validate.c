@@ -8,6 +8,9 @@
 
 #include "common/diag.h"
 #include "common/error.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "older/drafta/drafta.h"
 
 typedef struct vstate {

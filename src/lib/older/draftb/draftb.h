@@ -12,7 +12,8 @@
 
 #include "common/cursor.h"
 #include "common/hashmap.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "model/format.h"
 
 enum { DB_GENERAL, DB_IDTABLE, DB_METRICS, DB_TREE, DB_STRINGS, DB_BINARIES, DB_FILES, DB_FUNCTIONS, DB_N_SECTIONS };

@@ -11,6 +11,9 @@
 #include "common/diag.h"
 #include "common/error.h"
 #include "common/mapped_file.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "older/draftb/draftb.h"
 #include "older/hpcprof1/hpcprof1.h"
 

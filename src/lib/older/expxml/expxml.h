@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "common/hashmap.h"
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/model.h"
 #include "model/format.h"
 
 enum expxml_metric_type { EXPXML_NIL = 0, EXPXML_INCLUSIVE = 1, EXPXML_EXCLUSIVE = 2 };

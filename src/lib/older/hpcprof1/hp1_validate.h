@@ -9,7 +9,6 @@
 #include <stdint.h>
 
 #include "common/diag.h"
-#include "hpcdb/hpcdb.h"
 #include "older/hpcprof1/hp1_file.h"
 
 typedef struct hpcprof1_validator {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hpcdb/hpcdb.h"
+#include "hpcdb/formats.h"
 #include "hpcdb/model.h"
 
 /* Maps metric ids as stored in the file to model metric ids; 0xFFFF = drop the value.

@@ -7,6 +7,8 @@
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "common/mapped_file.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
 #include "older/hpcprof1/hp1_validate.h"
 #include "older/hpcprof1/hpcprof1.h"
 

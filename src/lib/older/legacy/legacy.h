@@ -7,8 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "older/expxml/expxml.h"
-#include "hpcdb/hpcdb.h"
 
 /* Metric-db rows are context ids minus one: row 0 is the root (id 1), which
  * the model keeps as the "main thread" entry point. */

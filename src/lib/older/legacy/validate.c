@@ -10,6 +10,9 @@
 #include "common/diag.h"
 #include "common/error.h"
 #include "common/mapped_file.h"
+#include "hpcdb/common.h"
+#include "hpcdb/formats.h"
+#include "hpcdb/model.h"
 #include "older/legacy/legacy.h"
 
 typedef struct vstate {
