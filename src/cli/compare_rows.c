@@ -12,7 +12,7 @@ void compare_value(char *buf, size_t size, double v, double seconds) {
   if (v == 0) snprintf(buf, size, "0");
   else if (isnan(v)) snprintf(buf, size, "-"); /* not known (no Max statistic) */
   else if (!isfinite(v)) snprintf(buf, size, "%g", v);
-  else if (seconds) {
+  else if (seconds != 0) {
     v *= seconds, a *= seconds;
     if (a >= 100) snprintf(buf, size, "%.1f s", v);
     else if (a >= 1) snprintf(buf, size, "%.3f s", v);

@@ -23,7 +23,7 @@ static int one_cell(hpcdb_comparison *c, uint32_t r, uint32_t ctx, size_t cell, 
       if (scratch[k] > max) max = scratch[k];
     }
   }
-  c->pmean[cell] = count ? sum / count * pv->scale[r] : 0;
+  c->pmean[cell] = count != 0 ? sum / count * pv->scale[r] : 0;
   c->pmax[cell] = max * pv->scale[r];
   return 0;
 }

@@ -22,7 +22,7 @@ static int fill_run(hpcdb_comparison *c, uint32_t r) {
     if (i == HPCDB_NONE) continue;
     c->inc[k] = v.inc[i] * scale;
     c->exc[k] = v.exc[i] * scale;
-    c->pmean[k] = later ? NAN : v.pcount[i] ? v.psum[i] / v.pcount[i] * scale : 0;
+    c->pmean[k] = later ? NAN : v.pcount[i] != 0 ? v.psum[i] / v.pcount[i] * scale : 0;
     c->pmax[k] = later ? NAN : v.pmax[i] * scale;
   }
   c->n_profiles[r] = v.n_profiles;
@@ -80,7 +80,7 @@ int hpcdb_compare_sources(hpcdb_comparison **out, hpcdb_source *const *srcs, uin
     const hpcdb_metric *m = &src->q.exp->metrics[c->metric[r]];
     c->seconds[r] = compare_time_unit(m->name, m->unit);
     /* another time unit than the first run's: converted to the first's */
-    pv->scale[r] = c->seconds[0] && c->seconds[r] ? c->seconds[r] / c->seconds[0] : 1;
+    pv->scale[r] = c->seconds[0] != 0 && c->seconds[r] != 0 ? c->seconds[r] / c->seconds[0] : 1;
     pv->inc_id[r] = compare_inclusive_id(src->q.exp, c->metric[r]);
     pv->on_demand[r] = options && options->profiles_on_demand && src->extra.lazy && src->extra.per_context &&
                        pv->inc_id[r] >= 0;

@@ -67,7 +67,7 @@ static int score(const search *s, const int *b, uint32_t k, hpcdb_scaling_model 
   for (uint32_t j = 0; j < k; j++) {
     double c = x[j + 1], most = 0;
     if (c == 0 || !isfinite(c)) return -1;
-    for (uint32_t i = 0; i < s->n; i++) most = s->y[i] ? fmax(most, fabs(c * cols[j][i] / s->y[i])) : INFINITY;
+    for (uint32_t i = 0; i < s->n; i++) most = s->y[i] != 0 ? fmax(most, fabs(c * cols[j][i] / s->y[i])) : INFINITY;
     if (most < EPSILON) return -1; /* a term that hardly matters anywhere */
     m->terms[j] = (hpcdb_scaling_term){c, blocks[b[j]][0], blocks[b[j]][1], blocks[b[j]][2]};
   }

@@ -30,11 +30,11 @@ static void unsign_zero(char *buf) {
 }
 
 void report_value(char *buf, size_t size, double v, double seconds) {
-  if (seconds) v *= seconds;
+  if (seconds != 0) v *= seconds;
   double a = fabs(v);
   if (v == 0) {
     snprintf(buf, size, "0");
-  } else if (seconds) {
+  } else if (seconds != 0) {
     if (a >= 100) snprintf(buf, size, "%.1f s", v);
     else if (a >= 1) snprintf(buf, size, "%.3f s", v);
     else if (a >= 1e-3) snprintf(buf, size, "%.3f ms", v * 1e3);
