@@ -47,7 +47,7 @@ static void sample(void) {
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
 /* A sample every 2 ms at most: reading smaps takes about a millisecond. */
