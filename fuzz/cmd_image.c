@@ -16,8 +16,8 @@
 static int safe_name(const char *s, size_t n) {
   if (n == 0 || s[0] == '.') return 0;
   for (size_t i = 0; i < n; i++)
-    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
-          s[i] == '.' || s[i] == '_' || s[i] == '-'))
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '.' ||
+          s[i] == '_' || s[i] == '-'))
       return 0;
   return 1;
 }
@@ -62,13 +62,15 @@ void cmd_image_remove(const char *dir) { nftw(dir, remove_one, 16, FTW_DEPTH | F
 /* The partial reads `info` and `report` make (counts, the summary only, each
  * profile's totals), each printed as those commands print it. */
 static void run_partial_reads(const char *input, FILE *null) {
-  static const hpcdb_read_options reads[] = {{HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_COUNTS, NULL, 0, 0},
-                                             {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY},
-                                             {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_PROFILE_TOTALS}};
+  static const hpcdb_read_options reads[] = {
+      {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_COUNTS, NULL, 0, 0},
+      {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY},
+      {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_PROFILE_TOTALS}};
   for (size_t i = 0; i < sizeof reads / sizeof *reads; i++) {
     hpcdb_experiment *exp = NULL;
     if (hpcdb_read_opts(&exp, input, &reads[i]) < 0) continue;
-    hpcdb_report_options o = {.view = i == 2 ? HPCDB_VIEW_PROFILES : HPCDB_VIEW_TOP_DOWN, .threshold = 0.01, .width = 100};
+    hpcdb_report_options o = {
+        .view = i == 2 ? HPCDB_VIEW_PROFILES : HPCDB_VIEW_TOP_DOWN, .threshold = 0.01, .width = 100};
     if (i == 0) hpcdb_write_info(null, exp);
     else hpcdb_report(null, exp, &o);
     hpcdb_experiment_free(exp);

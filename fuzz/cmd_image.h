@@ -11,8 +11,7 @@
 /* Writes the image's files into a fresh temporary directory (its path in
  * dir, dir_size bytes); *input is what a command is given: the single file
  * when the image holds one, else the directory. 0, or -1 (nothing made). */
-int cmd_image_unpack(const uint8_t *data, size_t size, char *dir, size_t dir_size, char *input,
-                     size_t input_size);
+int cmd_image_unpack(const uint8_t *data, size_t size, char *dir, size_t dir_size, char *input, size_t input_size);
 /* Removes the directory and everything under it. */
 void cmd_image_remove(const char *dir);
 /* What convert, report, dump and export do with a readable input, each

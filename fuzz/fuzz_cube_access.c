@@ -51,7 +51,8 @@ static void read_by_ids(hpcdb_cube *c, const uint8_t *ids) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char dir[4096], input[4096];
   if (size < ACCESS_IDS_SIZE) return 0;
-  if (cmd_image_unpack(data + ACCESS_IDS_SIZE, size - ACCESS_IDS_SIZE, dir, sizeof dir, input, sizeof input) < 0) return 0;
+  if (cmd_image_unpack(data + ACCESS_IDS_SIZE, size - ACCESS_IDS_SIZE, dir, sizeof dir, input, sizeof input) < 0)
+    return 0;
   hpcdb_cube *c = NULL;
   if (hpcdb_cube_open(&c, input) == 0) {
     read_by_ids(c, data);

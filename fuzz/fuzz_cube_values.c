@@ -10,9 +10,8 @@
 #include "common/bytes.h"
 #include "cube/cube.h"
 
-static const char *const dtypes[] = {"INT8",   "UINT16",     "INT32",         "UINT64",   "DOUBLE",
-                                     "RATE",   "TAU_ATOMIC", "COMPLEX",       "NDOUBLES(3)", "HISTOGRAM(4)",
-                                     "SCALE_FUNC", "MINDOUBLE"};
+static const char *const dtypes[] = {"INT8",       "UINT16",  "INT32",       "UINT64",       "DOUBLE",     "RATE",
+                                     "TAU_ATOMIC", "COMPLEX", "NDOUBLES(3)", "HISTOGRAM(4)", "SCALE_FUNC", "MINDOUBLE"};
 
 static volatile double sink;
 

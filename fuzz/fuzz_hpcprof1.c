@@ -24,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hpcdb_validation r = {0, 0};
   static uint8_t declared[65536];
   declared[1] = declared[2] = 1;
-  hpcprof1_validator v = {{&r, NULL, NULL}, (size & 2) ? known : NULL, 5, {declared, (size & 4) ? declared : NULL}, 0, 0, 0, 0, 0};
+  hpcprof1_validator v = {
+      {&r, NULL, NULL}, (size & 2) ? known : NULL, 5, {declared, (size & 4) ? declared : NULL}, 0, 0, 0, 0, 0};
   hpcprof1_validate_profile(&v, "fuzz/profile.db", data, size);
   hpcprof1_validate_cct(&v, "fuzz/cct.db", data, size);
   hpcprof1_validate_trace(&v, "fuzz/trace.db", data, size);

@@ -18,8 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (hpcrun_file_parse(&f, data, size, "fuzz.hpcrun", &err) < 0) return 0;
   uint8_t *again = NULL;
   uint64_t len = 0;
-  if (hpcrun_file_serialize(f, &again, &len) == 0 &&
-      (len != size || memcmp(again, data, size) != 0))
+  if (hpcrun_file_serialize(f, &again, &len) == 0 && (len != size || memcmp(again, data, size) != 0))
     abort(); /* the reader kept less than the file holds */
   free(again);
   hpcdb_validation res = {0, 0};

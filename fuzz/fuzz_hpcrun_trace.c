@@ -14,9 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (hpcrun_trace_parse(&t, data, size, "fuzz.hpctrace", NULL) < 0) return 0;
   uint8_t *again = NULL;
   uint64_t len = 0;
-  if (hpcrun_trace_serialize(t, &again, &len) == 0 &&
-      (len != size || memcmp(again, data, size) != 0))
-    abort();
+  if (hpcrun_trace_serialize(t, &again, &len) == 0 && (len != size || memcmp(again, data, size) != 0)) abort();
   free(again);
   hpcdb_validation res = {0, 0};
   hpcrun_check_trace(&res, "fuzz.hpctrace", t, NULL, NULL, NULL);

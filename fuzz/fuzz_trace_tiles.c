@@ -40,9 +40,13 @@ static void query(const hpcdb_trace_set *t, const hpcdb_experiment *exp, const u
   uint32_t selected = f.rows ? f.n_rows : in.n_rows;
   hpcdb_tile_request req = {access_pick(access_u32(ids, 0), selected, flags & 16),
                             access_pick(access_u32(ids, 1), selected + 1, flags & 16),
-                            within(&in, access_u32(ids, 2)), within(&in, access_u32(ids, 3)),
-                            access_u32(ids, 4) % (MAX_WIDTH + 1), access_u32(ids, 5) % (MAX_HEIGHT + 1),
-                            flags & 32 ? HPCDB_TRACE_LEAF : access_u32(ids, 6) % 16, NULL, NULL};
+                            within(&in, access_u32(ids, 2)),
+                            within(&in, access_u32(ids, 3)),
+                            access_u32(ids, 4) % (MAX_WIDTH + 1),
+                            access_u32(ids, 5) % (MAX_HEIGHT + 1),
+                            flags & 32 ? HPCDB_TRACE_LEAF : access_u32(ids, 6) % 16,
+                            NULL,
+                            NULL};
   if (flags & 64) req.t1 = access_u32(ids, 3); /* a raw end: before the start, or in the trace's first ns */
   hpcdb_tile_cell *cells = calloc((size_t)MAX_WIDTH * MAX_HEIGHT, sizeof *cells);
   uint32_t h = 0;
@@ -72,7 +76,8 @@ static void query(const hpcdb_trace_set *t, const hpcdb_experiment *exp, const u
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char dir[4096], input[4096];
   if (size < TRACE_IDS_SIZE) return 0;
-  if (cmd_image_unpack(data + TRACE_IDS_SIZE, size - TRACE_IDS_SIZE, dir, sizeof dir, input, sizeof input) < 0) return 0;
+  if (cmd_image_unpack(data + TRACE_IDS_SIZE, size - TRACE_IDS_SIZE, dir, sizeof dir, input, sizeof input) < 0)
+    return 0;
   hpcdb_experiment *exp = NULL;
   hpcdb_db *db = NULL;
   if (hpcdb_hpctk4_read_lazy(&exp, &db, dir) == 0) {

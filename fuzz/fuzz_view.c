@@ -183,7 +183,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   answering = 1;
   server_answer(&server, &in, &out);
   trace_reply tr = {404, "application/json", NULL, 0};
-  if (out.trace && !trace_route(&timeline, in.url, lookup, &a, NULL, &tr)) { /* a 404, as trace_mount_serve answers it */
+  if (out.trace &&
+      !trace_route(&timeline, in.url, lookup, &a, NULL, &tr)) { /* a 404, as trace_mount_serve answers it */
     tr.body = (uint8_t *)strdup("{}");
     tr.len = 2;
   }

@@ -15,6 +15,7 @@ packages=(build-essential cmake pkg-config zlib1g-dev libexpat1-dev libarchive-d
                                                           # info; Fortran and Rust names
           elfutils binutils libxml2-utils                 # hpcdb struct: benchmark floor, DTD check in tests
           abigail-tools                                   # tests/api: the ABI against abi/libhpcdb.abi
+          clang-format                                    # tests/style: the C sources as .clang-format says
           libopenmpi-dev openmpi-bin                      # hpcdb-mpi (optional part: built when found)
           iproute2                                        # tests/mpi: test hosts in network namespaces
           time                                            # tests/record/stress.sh: peak memory (GNU time)

@@ -25,17 +25,18 @@ extern "C" {
 typedef void (*hpcdb_progress_fn)(void *user, uint64_t done, uint64_t total);
 
 #define HPCDB_ANALYZE_OPTIONS_VERSION 1
-#define HPCDB_ANALYZE_OPTIONS_INIT {.version = HPCDB_ANALYZE_OPTIONS_VERSION}
+#define HPCDB_ANALYZE_OPTIONS_INIT \
+  { .version = HPCDB_ANALYZE_OPTIONS_VERSION }
 typedef struct hpcdb_analyze_options {
-  unsigned version; /* HPCDB_ANALYZE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
-  unsigned threads;  /* worker threads (0 or 1: one) */
-  int all_stats;     /* add count, sum of squares, min and max to the summary (hpcprof --stats) */
-  int strict;        /* a bad measurement file fails the run instead of being skipped */
-  unsigned write_flags; /* HPCDB_WRITE_* for the database */
-  const char *output;   /* when set, the database is written there as the profiles are made
+  unsigned version;           /* HPCDB_ANALYZE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
+  unsigned threads;           /* worker threads (0 or 1: one) */
+  int all_stats;              /* add count, sum of squares, min and max to the summary (hpcprof --stats) */
+  int strict;                 /* a bad measurement file fails the run instead of being skipped */
+  unsigned write_flags;       /* HPCDB_WRITE_* for the database */
+  const char *output;         /* when set, the database is written there as the profiles are made
                            (memory holds the tree, not every value); the returned experiment then
                            keeps the thread profiles' identities but not their values */
-  int ignore_structs;   /* no structure files: contexts are load-module offsets (hpcprof --ignore-structs) */
+  int ignore_structs;         /* no structure files: contexts are load-module offsets (hpcprof --ignore-structs) */
   const char *const *structs; /* more structure files or directories of them (hpcprof -S), before
                                  MEASUREMENTS/structs */
   uint32_t n_structs;
@@ -49,11 +50,11 @@ typedef struct hpcdb_analyze_options {
 } hpcdb_analyze_options;
 
 typedef struct hpcdb_analyze_result {
-  uint32_t profiles_read;  /* measurement files that became profiles */
+  uint32_t profiles_read; /* measurement files that became profiles */
   uint32_t profiles_skipped;
   uint32_t traces_read;
-  uint32_t contexts;       /* in the unified tree, including entry points */
-  uint64_t values;         /* stored in profile.db */
+  uint32_t contexts; /* in the unified tree, including entry points */
+  uint64_t values;   /* stored in profile.db */
 } hpcdb_analyze_result;
 
 /* Receives one warning (e.g. a skipped file) as a line of text. */
@@ -62,9 +63,8 @@ typedef void (*hpcdb_warning_fn)(void *user, const char *message);
 /* Builds the experiment hpcprof would write for a measurements directory
  * (and writes it, with options->output). The caller frees *out. Warnings
  * (skipped files) go to warn when not NULL. */
-HPCDB_API int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
-                            const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
-                            hpcdb_analyze_result *result);
+HPCDB_API int hpcdb_analyze(hpcdb_experiment **out, const char *measurements, const hpcdb_analyze_options *options,
+                            hpcdb_warning_fn warn, void *user, hpcdb_analyze_result *result);
 
 /* OpenMP regions where the program entered them. Without an OMPT runtime (GNU libgomp has none) a
  * worker thread's samples unwind to its own root: <application thread> -> runtime frames -> the

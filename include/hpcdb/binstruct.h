@@ -16,7 +16,6 @@
 
 #include <stdio.h>
 
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,19 +23,20 @@ extern "C" {
 /* What was found (filled when the options point to one). */
 typedef struct hpcdb_binstruct_stats {
   unsigned long long functions, inlined_calls, loops, irreducible_loops;
-  int has_dwarf;   /* functions and lines came from DWARF */
-  int has_loops;   /* the machine code was decoded (Capstone is installed and knows the machine) */
+  int has_dwarf;         /* functions and lines came from DWARF */
+  int has_loops;         /* the machine code was decoded (Capstone is installed and knows the machine) */
   char debug_file[4096]; /* the split debug file used, or "" */
 } hpcdb_binstruct_stats;
 
 #define HPCDB_BINSTRUCT_OPTIONS_VERSION 1
-#define HPCDB_BINSTRUCT_OPTIONS_INIT {.version = HPCDB_BINSTRUCT_OPTIONS_VERSION}
+#define HPCDB_BINSTRUCT_OPTIONS_INIT \
+  { .version = HPCDB_BINSTRUCT_OPTIONS_VERSION }
 typedef struct hpcdb_binstruct_options {
-  unsigned version; /* HPCDB_BINSTRUCT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
-  unsigned threads;       /* worker threads over functions; 0 or 1: none */
-  const char *lm_name;    /* the LM's n attribute; NULL: binary_path */
-  const char *debug_root; /* where build-id split debug files live; NULL: /usr/lib/debug */
-  int no_loops;           /* 1: functions and lines only, no disassembly */
+  unsigned version;             /* HPCDB_BINSTRUCT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
+  unsigned threads;             /* worker threads over functions; 0 or 1: none */
+  const char *lm_name;          /* the LM's n attribute; NULL: binary_path */
+  const char *debug_root;       /* where build-id split debug files live; NULL: /usr/lib/debug */
+  int no_loops;                 /* 1: functions and lines only, no disassembly */
   hpcdb_binstruct_stats *stats; /* NULL, or filled on success */
 } hpcdb_binstruct_options;
 
@@ -55,9 +55,8 @@ HPCDB_API int hpcdb_binstruct_identity(const char *binary_path, char *buf, size_
  * cache_dir (created if missing), a structure file made before for the same
  * binary identity, LM name and options is copied instead of analyzing again,
  * and a new one is stored there. *from_cache (may be NULL) tells which. */
-HPCDB_API int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path,
-                                         const char *cache_dir, const hpcdb_binstruct_options *opt,
-                                         int *from_cache);
+HPCDB_API int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path, const char *cache_dir,
+                                         const hpcdb_binstruct_options *opt, int *from_cache);
 
 #ifdef __cplusplus
 }

@@ -30,29 +30,30 @@ extern "C" {
  * the node (or, for the run whose context made the node, the rule its key
  * belongs to); docs/compare.md gives them in the order they are tried. */
 typedef enum hpcdb_match {
-  HPCDB_MATCH_ABSENT = 0,  /* the run has no context here */
-  HPCDB_MATCH_ROOT,        /* the global context */
-  HPCDB_MATCH_ENTRY,       /* entry point by kind and name */
-  HPCDB_MATCH_NAME,        /* a frame by function name (compiler clone suffixes dropped) */
-  HPCDB_MATCH_LINE,        /* a loop or line by file name and line */
-  HPCDB_MATCH_LINE_SHIFTED,/* a loop or line by file name, line within the tolerance */
-  HPCDB_MATCH_OFFSET,      /* by load module name and offset: the last resort */
-  HPCDB_MATCH_NAME_ACROSS  /* a frame by function name across a frame one side alone has (a program
+  HPCDB_MATCH_ABSENT = 0,   /* the run has no context here */
+  HPCDB_MATCH_ROOT,         /* the global context */
+  HPCDB_MATCH_ENTRY,        /* entry point by kind and name */
+  HPCDB_MATCH_NAME,         /* a frame by function name (compiler clone suffixes dropped) */
+  HPCDB_MATCH_LINE,         /* a loop or line by file name and line */
+  HPCDB_MATCH_LINE_SHIFTED, /* a loop or line by file name, line within the tolerance */
+  HPCDB_MATCH_OFFSET,       /* by load module name and offset: the last resort */
+  HPCDB_MATCH_NAME_ACROSS   /* a frame by function name across a frame one side alone has (a program
                               region, a wrapper another build inlined) */
 } hpcdb_match;
 
 typedef struct hpcdb_align_node {
   uint32_t parent; /* HPCDB_NONE for nodes[0], the root */
   uint32_t first_child, next_sibling;
-  uint32_t scope;  /* the enclosing frame node (itself for a frame) */
+  uint32_t scope;   /* the enclosing frame node (itself for a frame) */
   uint8_t is_frame; /* root, entry point, call or inlined call */
   const char *name; /* as a person reads it: function, "loop at f.c:12", "f.c:40", "app+0x4a0" */
 } hpcdb_align_node;
 
 #define HPCDB_ALIGN_OPTIONS_VERSION 1
-#define HPCDB_ALIGN_OPTIONS_INIT {.version = HPCDB_ALIGN_OPTIONS_VERSION}
+#define HPCDB_ALIGN_OPTIONS_INIT \
+  { .version = HPCDB_ALIGN_OPTIONS_VERSION }
 typedef struct hpcdb_align_options {
-  unsigned version; /* HPCDB_ALIGN_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
+  unsigned version;        /* HPCDB_ALIGN_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   uint32_t line_tolerance; /* lines a loop or line may have moved (default 0 is taken as 8) */
   int no_shifted_lines;    /* 1: exact lines only */
 } hpcdb_align_options;
@@ -62,9 +63,9 @@ typedef struct hpcdb_alignment {
   uint32_t n_runs;
   uint32_t n_nodes;
   hpcdb_align_node *nodes; /* nodes[0] is the root; parents come before children */
-  uint32_t *ctx;   /* [node * n_runs + run]: the run's context index, HPCDB_NONE when absent */
-  uint8_t *how;    /* [node * n_runs + run]: enum hpcdb_match */
-  int32_t *shift;  /* [node * n_runs + run]: lines moved, for HPCDB_MATCH_LINE_SHIFTED */
+  uint32_t *ctx;           /* [node * n_runs + run]: the run's context index, HPCDB_NONE when absent */
+  uint8_t *how;            /* [node * n_runs + run]: enum hpcdb_match */
+  int32_t *shift;          /* [node * n_runs + run]: lines moved, for HPCDB_MATCH_LINE_SHIFTED */
   const hpcdb_experiment *const *runs;
   struct hpcdb_align_private *priv;
 } hpcdb_alignment;
@@ -93,7 +94,8 @@ HPCDB_API const char *hpcdb_match_name(int how);
 /* ---- values ---------------------------------------------------------------- */
 
 #define HPCDB_COMPARE_OPTIONS_VERSION 1
-#define HPCDB_COMPARE_OPTIONS_INIT {.version = HPCDB_COMPARE_OPTIONS_VERSION}
+#define HPCDB_COMPARE_OPTIONS_INIT \
+  { .version = HPCDB_COMPARE_OPTIONS_VERSION }
 typedef struct hpcdb_compare_options {
   unsigned version; /* HPCDB_COMPARE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   /* The metric to compare, per run: metrics[run] (NULL, or a NULL entry:
@@ -112,16 +114,16 @@ typedef struct hpcdb_compare_options {
 typedef struct hpcdb_comparison {
   hpcdb_alignment *al;
   uint32_t n_runs;
-  uint32_t *metric;          /* per run: index of the metric compared */
-  double *seconds;           /* per run: seconds per unit of its values, 0 when not a time */
+  uint32_t *metric; /* per run: index of the metric compared */
+  double *seconds;  /* per run: seconds per unit of its values, 0 when not a time */
   /* [node * n_runs + run], in the unit of the first run (values of a run in
    * another time unit are converted): */
-  double *inc, *exc;         /* inclusive and exclusive, of the whole run (summary) */
-  double *pmean, *pmax;      /* over the run's profiles (ranks, threads), inclusive: the mean over
+  double *inc, *exc;    /* inclusive and exclusive, of the whole run (summary) */
+  double *pmean, *pmax; /* over the run's profiles (ranks, threads), inclusive: the mean over
                                 the profiles with a value at the node (as hpcprof's Mean); for a run
                                 read without its profiles' values (HPCDB_READ_SUMMARY_ONLY) from
                                 the summary's Sum and Max statistics, NaN where it has no Max */
-  uint32_t *n_profiles;      /* per run: profiles the mean is over */
+  uint32_t *n_profiles; /* per run: profiles the mean is over */
   struct hpcdb_compare_private *priv;
 } hpcdb_comparison;
 
@@ -142,10 +144,10 @@ HPCDB_API int hpcdb_compare_profiles(hpcdb_comparison *c, const uint32_t *nodes,
 
 /* Side A is runs [0, n_a), side B the rest: one node's figures. */
 typedef struct hpcdb_delta {
-  double a, b;             /* mean over the side's runs */
+  double a, b;               /* mean over the side's runs */
   double spread_a, spread_b; /* max - min over the side's runs (0 for one run) */
-  double delta, ratio;     /* b - a; b / a (infinity when a is 0 and b is not, 1 when both are 0) */
-  int noise;               /* |delta| is within the larger spread of the two sides */
+  double delta, ratio;       /* b - a; b / a (infinity when a is 0 and b is not, 1 when both are 0) */
+  int noise;                 /* |delta| is within the larger spread of the two sides */
 } hpcdb_delta;
 /* inclusive 1: inclusive values, 0: exclusive; stat 0: the run's value, 1: per-profile mean, 2: max */
 HPCDB_API void hpcdb_compare_delta(const hpcdb_comparison *c, uint32_t node, uint32_t n_a, int inclusive, int stat,
@@ -201,9 +203,9 @@ typedef struct hpcdb_scaling_model {
   double c0;
   uint32_t n_terms;
   hpcdb_scaling_term terms[HPCDB_SCALING_MAX_TERMS];
-  double smape;  /* leave-one-out cross-validated SMAPE (%) the model was chosen by */
-  double rss;    /* residual sum of squares over every point */
-  double ar2;    /* adjusted R^2 (1 - (1 - R^2) (n - 1) / (n - terms - 1)) */
+  double smape; /* leave-one-out cross-validated SMAPE (%) the model was chosen by */
+  double rss;   /* residual sum of squares over every point */
+  double ar2;   /* adjusted R^2 (1 - (1 - R^2) (n - 1) / (n - terms - 1)) */
 } hpcdb_scaling_model;
 
 /* Fits y(p) over n points (p > 0) by Extra-P's hypothesis search, one to

@@ -65,15 +65,15 @@ HPCDB_API int hpcdb_cube_cnode_values(hpcdb_cube *c, uint32_t metric, uint32_t k
 /* One location's values at every cnode: out[k] (n_cnodes doubles) is
  * hpcdb_cube_metric_values's [k * n_locations + location], bit for bit; a
  * plain file's data is read through a small buffer. */
-HPCDB_API int hpcdb_cube_location_values(hpcdb_cube *c, uint32_t metric, uint32_t location, int inclusive,
-                                         double *out);
+HPCDB_API int hpcdb_cube_location_values(hpcdb_cube *c, uint32_t metric, uint32_t location, int inclusive, double *out);
 
 #define HPCDB_CUBE_WRITE_OPTIONS_VERSION 1
-#define HPCDB_CUBE_WRITE_OPTIONS_INIT {.version = HPCDB_CUBE_WRITE_OPTIONS_VERSION}
+#define HPCDB_CUBE_WRITE_OPTIONS_INIT \
+  { .version = HPCDB_CUBE_WRITE_OPTIONS_VERSION }
 typedef struct hpcdb_cube_write_options {
   unsigned version; /* HPCDB_CUBE_WRITE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
-  int compress;   /* ZCUBEX.DATA: one zlib stream per row */
-  unsigned flags; /* HPCDB_WRITE_FORCE: replace an existing file */
+  int compress;     /* ZCUBEX.DATA: one zlib stream per row */
+  unsigned flags;   /* HPCDB_WRITE_FORCE: replace an existing file */
 } hpcdb_cube_write_options;
 
 /* Writes exp as a .cubex file (atomically: the file appears whole or not at

@@ -25,19 +25,19 @@ extern "C" {
 
 typedef enum hpcdb_format {
   HPCDB_FORMAT_UNKNOWN = 0,
-  HPCDB_FORMAT_HPCTK4_DIR,     /* v4.0 database directory */
-  HPCDB_FORMAT_HPCTK4_META,    /* single v4.0 files */
+  HPCDB_FORMAT_HPCTK4_DIR,  /* v4.0 database directory */
+  HPCDB_FORMAT_HPCTK4_META, /* single v4.0 files */
   HPCDB_FORMAT_HPCTK4_PROFILE,
   HPCDB_FORMAT_HPCTK4_CCT,
   HPCDB_FORMAT_HPCTK4_TRACE,
-  HPCDB_FORMAT_HPCRUN,         /* one .hpcrun measurement file */
-  HPCDB_FORMAT_HPCTRACE,       /* one .hpctrace file */
-  HPCDB_FORMAT_HPCRUN_DIR,     /* a measurements directory */
-  HPCDB_FORMAT_DRAFT_A,        /* experiment.xml 4.0 + HPCPROF-* */
-  HPCDB_FORMAT_DRAFT_B,        /* HPCTOOLKIT_expmt meta.db + HPCPROF-* */
-  HPCDB_FORMAT_LEGACY_XML,     /* experiment.xml 2.x (+ *.metric-db) */
-  HPCDB_FORMAT_CUBE,           /* .cubex */
-  HPCDB_FORMAT_HPCSTRUCT       /* hpcstruct's structure file (not an experiment: info and validate) */
+  HPCDB_FORMAT_HPCRUN,     /* one .hpcrun measurement file */
+  HPCDB_FORMAT_HPCTRACE,   /* one .hpctrace file */
+  HPCDB_FORMAT_HPCRUN_DIR, /* a measurements directory */
+  HPCDB_FORMAT_DRAFT_A,    /* experiment.xml 4.0 + HPCPROF-* */
+  HPCDB_FORMAT_DRAFT_B,    /* HPCTOOLKIT_expmt meta.db + HPCPROF-* */
+  HPCDB_FORMAT_LEGACY_XML, /* experiment.xml 2.x (+ *.metric-db) */
+  HPCDB_FORMAT_CUBE,       /* .cubex */
+  HPCDB_FORMAT_HPCSTRUCT   /* hpcstruct's structure file (not an experiment: info and validate) */
 } hpcdb_format;
 
 /* Detects the format of a file or directory from its bytes, not its name. */
@@ -67,13 +67,14 @@ typedef enum hpcdb_read_values {
 #define HPCDB_READ_PROFILE_TOTALS 0x2u
 
 #define HPCDB_READ_OPTIONS_VERSION 1
-#define HPCDB_READ_OPTIONS_INIT {.version = HPCDB_READ_OPTIONS_VERSION}
+#define HPCDB_READ_OPTIONS_INIT \
+  { .version = HPCDB_READ_OPTIONS_VERSION }
 typedef struct hpcdb_read_options {
   unsigned version; /* HPCDB_READ_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   hpcdb_read_values values;
   const char *const *metrics; /* HPCDB_READ_METRICS: model metric names (as hpcdb info prints them) */
   uint32_t n_metrics;
-  unsigned flags;             /* HPCDB_READ_SUMMARY_ONLY, HPCDB_READ_PROFILE_TOTALS */
+  unsigned flags; /* HPCDB_READ_SUMMARY_ONLY, HPCDB_READ_PROFILE_TOTALS */
 } hpcdb_read_options;
 
 /* hpcdb_read reading only what options ask for (NULL: everything). */
@@ -106,8 +107,7 @@ typedef struct hpcdb_validation {
  * directory or a single file). Problems go to fn; counts to *result. Returns 0
  * when the check ran (look at result->errors), negative when path could not
  * be read at all. */
-HPCDB_API int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn,
-                             void *user);
+HPCDB_API int hpcdb_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 
 /* ---- presenting and comparing ------------------------------------------- */
 
@@ -126,12 +126,13 @@ HPCDB_API int hpcdb_dump_text(FILE *out, const hpcdb_experiment *exp);
 HPCDB_API int hpcdb_dump_json(FILE *out, const hpcdb_experiment *exp);
 
 #define HPCDB_DIFF_OPTIONS_VERSION 1
-#define HPCDB_DIFF_OPTIONS_INIT {.version = HPCDB_DIFF_OPTIONS_VERSION}
+#define HPCDB_DIFF_OPTIONS_INIT \
+  { .version = HPCDB_DIFF_OPTIONS_VERSION }
 typedef struct hpcdb_diff_options {
-  unsigned version; /* HPCDB_DIFF_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
-  double rel_tolerance;    /* default 1e-9 */
-  uint64_t max_reported;   /* stop listing after this many (0: no limit) */
-  const char *scope;       /* compare only this scope's values (NULL: everything); for comparisons
+  unsigned version;      /* HPCDB_DIFF_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
+  double rel_tolerance;  /* default 1e-9 */
+  uint64_t max_reported; /* stop listing after this many (0: no limit) */
+  const char *scope;     /* compare only this scope's values (NULL: everything); for comparisons
                               across formats: scopes, statistics, traces and values outside the
                               tree that one side lacks are then not differences */
 } hpcdb_diff_options;

@@ -27,8 +27,7 @@ HPCDB_API int hpcdb_hpcrun_read(hpcdb_experiment **out, const char *path);
 
 /* Checks every rule of the measurement formats for a .hpcrun or .hpctrace
  * file or a measurements directory; same contract as hpcdb_validate. */
-HPCDB_API int hpcdb_hpcrun_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn,
-                                    void *user);
+HPCDB_API int hpcdb_hpcrun_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic_fn fn, void *user);
 
 /* Format of a file from its first bytes: HPCDB_FORMAT_HPCRUN, _HPCTRACE, or
  * HPCDB_FORMAT_UNKNOWN. 24 bytes are enough. */

@@ -52,9 +52,9 @@ typedef struct hpcdb_struct_scope {
   uint32_t line;         /* procedure, inlined: definition; loop: header; statement: its line */
   const char *call_file; /* inlined: the call site */
   uint32_t call_line;
-  uint64_t entry;        /* procedure: entry address; loop: header address */
-  uint64_t target;       /* call statement: the callee's address (t=), 0 when not given */
-  uint32_t xml_line;     /* where the element is in the file */
+  uint64_t entry;    /* procedure: entry address; loop: header address */
+  uint64_t target;   /* call statement: the callee's address (t=), 0 when not given */
+  uint32_t xml_line; /* where the element is in the file */
 } hpcdb_struct_scope;
 
 /* An address range [lo, hi) of a statement. */

@@ -52,11 +52,11 @@ HPCDB_API uint32_t hpcdb_db_context_count(const hpcdb_db *db); /* cct.db nCtxs, 
 
 /* One value by binary search in profile.db: returns 1 and sets *out when
  * present, 0 (and *out = 0) when absent, negative on a corrupt file. */
-HPCDB_API int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id,
-                                     uint16_t metric_id, double *out);
+HPCDB_API int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id, uint16_t metric_id,
+                                     double *out);
 /* One value by binary search in cct.db, same contract. */
-HPCDB_API int hpcdb_db_context_value(const hpcdb_db *db, uint32_t ctx_id, uint16_t metric_id,
-                                     uint32_t profile, double *out);
+HPCDB_API int hpcdb_db_context_value(const hpcdb_db *db, uint32_t ctx_id, uint16_t metric_id, uint32_t profile,
+                                     double *out);
 
 typedef int (*hpcdb_value_fn)(void *user, uint32_t a, uint32_t b, double value);
 /* Calls fn(user, ctx_id, metric_id, value) for every value of a profile, in
@@ -73,8 +73,8 @@ HPCDB_API int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcd
  * with pread, not through the mapping: a pass over every context keeps a
  * resident set of one block, not the file. */
 #define HPCDB_ALL_METRICS 0x10000u
-HPCDB_API int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id,
-                                    hpcdb_value_fn fn, void *user);
+HPCDB_API int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id, hpcdb_value_fn fn,
+                                    void *user);
 
 /* The tree, metrics and profile identities of a database directory without
  * its values (the profiles of *out hold none; traces are not read), and the

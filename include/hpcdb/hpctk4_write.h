@@ -44,8 +44,8 @@ typedef struct hpcdb_value_ref {
  * ascending; a context's values in profile order), writes the summary's
  * (metric id, value) pairs, metric ids ascending, to metrics/values (room
  * for 65,536) and returns how many, or a negative hpcdb_status. */
-typedef int64_t (*hpcdb_summary_fn)(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n,
-                                    uint16_t *metrics, double *values);
+typedef int64_t (*hpcdb_summary_fn)(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n, uint16_t *metrics,
+                                    double *values);
 HPCDB_API void hpcdb_hpctk4_stream_set_summary(hpcdb_hpctk4_stream *s, uint32_t profile, hpcdb_summary_fn fn,
                                                void *user);
 

@@ -22,13 +22,14 @@ extern "C" {
 typedef struct hpcdb_metric_entry {
   uint32_t metric;         /* index into exp->metrics */
   const char *description; /* the YAML's, else the experiment's, or NULL */
-  const char *group;       /* the YAML entry holding it, else the name's prefix before ':' (GXCOPY:H2D (B): GXCOPY), or NULL */
+  const char
+      *group; /* the YAML entry holding it, else the name's prefix before ':' (GXCOPY:H2D (B): GXCOPY), or NULL */
 } hpcdb_metric_entry;
 
 typedef struct hpcdb_metric_list {
   hpcdb_metric_entry *entries; /* every named metric of exp once: the YAML's first, in its order, then the rest */
   uint32_t n;
-  char **owned;                /* the descriptions and groups read (internal) */
+  char **owned; /* the descriptions and groups read (internal) */
   uint32_t n_owned;
 } hpcdb_metric_list;
 

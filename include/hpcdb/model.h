@@ -116,12 +116,7 @@ enum hpcdb_context_kind {
   HPCDB_CTX_NORMAL = 2
 };
 enum hpcdb_relation { HPCDB_REL_LEXICAL = 0, HPCDB_REL_CALL = 1, HPCDB_REL_INLINED_CALL = 2 };
-enum hpcdb_lexical_type {
-  HPCDB_LEX_FUNCTION = 0,
-  HPCDB_LEX_LOOP = 1,
-  HPCDB_LEX_LINE = 2,
-  HPCDB_LEX_INSTRUCTION = 3
-};
+enum hpcdb_lexical_type { HPCDB_LEX_FUNCTION = 0, HPCDB_LEX_LOOP = 1, HPCDB_LEX_LINE = 2, HPCDB_LEX_INSTRUCTION = 3 };
 enum hpcdb_entry_point { HPCDB_ENTRY_UNKNOWN = 0, HPCDB_ENTRY_MAIN = 1, HPCDB_ENTRY_THREAD = 2 };
 
 /* v4.0 context flag bits; the builder keeps hpcdb_context.flags consistent
@@ -131,18 +126,18 @@ enum hpcdb_entry_point { HPCDB_ENTRY_UNKNOWN = 0, HPCDB_ENTRY_MAIN = 1, HPCDB_EN
 #define HPCDB_CTXF_POINT 0x4u
 
 typedef struct hpcdb_context {
-  uint32_t id;     /* native id (v4.0 ctxId, Cube cnode id); 0 for the global context */
-  uint32_t parent; /* index into contexts, HPCDB_NONE for contexts[0] */
+  uint32_t id;                                    /* native id (v4.0 ctxId, Cube cnode id); 0 for the global context */
+  uint32_t parent;                                /* index into contexts, HPCDB_NONE for contexts[0] */
   uint32_t first_child, next_sibling, last_child; /* indices, in insertion order */
-  uint8_t kind;         /* enum hpcdb_context_kind */
-  uint8_t relation;     /* enum hpcdb_relation (unknown values kept) */
-  uint8_t lexical_type; /* enum hpcdb_lexical_type (unknown values kept) */
-  uint8_t flags;        /* HPCDB_CTXF_* plus reserved bits as read */
-  uint16_t propagation; /* propagation bitmask */
-  uint16_t entry_point; /* enum hpcdb_entry_point, for HPCDB_CTX_ENTRY */
-  const char *name;     /* entry point pretty name; else an optional label (e.g. Cube region) */
-  uint32_t function;    /* index into functions, or HPCDB_NONE */
-  uint32_t file;        /* index into files, or HPCDB_NONE */
+  uint8_t kind;                                   /* enum hpcdb_context_kind */
+  uint8_t relation;                               /* enum hpcdb_relation (unknown values kept) */
+  uint8_t lexical_type;                           /* enum hpcdb_lexical_type (unknown values kept) */
+  uint8_t flags;                                  /* HPCDB_CTXF_* plus reserved bits as read */
+  uint16_t propagation;                           /* propagation bitmask */
+  uint16_t entry_point;                           /* enum hpcdb_entry_point, for HPCDB_CTX_ENTRY */
+  const char *name;  /* entry point pretty name; else an optional label (e.g. Cube region) */
+  uint32_t function; /* index into functions, or HPCDB_NONE */
+  uint32_t file;     /* index into files, or HPCDB_NONE */
   uint32_t line;
   uint32_t module; /* index into modules, or HPCDB_NONE */
   uint64_t offset;
@@ -164,8 +159,8 @@ typedef struct hpcdb_id {
  * context k are [ctx_starts[k], ctx_starts[k+1]) with metric ids ascending.
  * ctx_starts has n_ctxs + 1 entries (the last one is n_values). */
 typedef struct hpcdb_profile {
-  uint32_t flags;       /* HPCDB_PROFILE_SUMMARY plus reserved bits */
-  int has_id_tuple;     /* 0 for the canonical summary profile */
+  uint32_t flags;   /* HPCDB_PROFILE_SUMMARY plus reserved bits */
+  int has_id_tuple; /* 0 for the canonical summary profile */
   hpcdb_id *ids;
   uint16_t n_ids;
   uint32_t n_ctxs;
@@ -197,7 +192,7 @@ typedef struct hpcdb_experiment {
   const char *format;    /* short name of the source format, e.g. "hpctoolkit-v4" */
   uint8_t version_major; /* of the source format */
   uint8_t version_minor;
-  const char *origin;    /* path it was read from, or NULL */
+  const char *origin; /* path it was read from, or NULL */
   const char *title;
   const char *description;
   hpcdb_attr *attrs;
@@ -261,8 +256,7 @@ HPCDB_API int hpcdb_metric_add_instance(hpcdb_experiment *exp, uint32_t metric, 
                                         uint16_t prop_metric_id);
 HPCDB_API int hpcdb_metric_add_summary(hpcdb_experiment *exp, uint32_t metric, const hpcdb_summary *summary);
 /* A metric's description and unit (interned; NULL: none). */
-HPCDB_API int hpcdb_metric_describe(hpcdb_experiment *exp, uint32_t metric, const char *description,
-                                    const char *unit);
+HPCDB_API int hpcdb_metric_describe(hpcdb_experiment *exp, uint32_t metric, const char *description, const char *unit);
 /* How a metric's values combine: hpcdb_metric.integer and .execution_combine. */
 HPCDB_API int hpcdb_metric_set_combine(hpcdb_experiment *exp, uint32_t metric, uint8_t integer,
                                        uint8_t execution_combine);
@@ -281,15 +275,14 @@ HPCDB_API int hpcdb_add_profile(hpcdb_experiment *exp, uint32_t flags, int has_i
 /* Replaces the values of a profile with n (ctx id, metric id, value) triples,
  * in any order; they are sorted. Zero values are kept as given. Duplicate
  * (ctx, metric) pairs fail with HPCDB_EINVAL. */
-HPCDB_API int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n,
-                                       const uint32_t *ctx_ids, const uint16_t *metric_ids,
-                                       const double *values);
+HPCDB_API int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n, const uint32_t *ctx_ids,
+                                       const uint16_t *metric_ids, const double *values);
 /* Takes ownership-free copies of already sorted CSR arrays (the readers' fast
  * path): ctx_starts has n_ctxs + 1 entries. Order is checked; not sorted input
  * fails with HPCDB_EINVAL. */
-HPCDB_API int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs,
-                                    const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
-                                    const uint16_t *metric_ids, const double *values);
+HPCDB_API int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs, const uint32_t *ctx_ids,
+                                    const uint64_t *ctx_starts, uint64_t n_values, const uint16_t *metric_ids,
+                                    const double *values);
 
 /* As hpcdb_profile_set_csr, but takes ownership of malloc'ed arrays (freed
  * here on failure too): the readers' path without a copy. ctx_starts has
@@ -334,8 +327,7 @@ HPCDB_API int hpcdb_metric_of_id(const hpcdb_experiment *exp, uint16_t id, uint3
 
 /* "RANK 3 THREAD 1"-style text of a profile's identity into buf; "SUMMARY" for
  * the canonical summary profile. Returns the length it needed. */
-HPCDB_API size_t hpcdb_profile_identity(const hpcdb_experiment *exp, const hpcdb_profile *p, char *buf,
-                                        size_t size);
+HPCDB_API size_t hpcdb_profile_identity(const hpcdb_experiment *exp, const hpcdb_profile *p, char *buf, size_t size);
 
 /* Total number of stored values over all profiles. */
 HPCDB_API uint64_t hpcdb_value_count(const hpcdb_experiment *exp);

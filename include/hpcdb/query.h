@@ -107,7 +107,6 @@ HPCDB_API uint32_t hpcdb_query_n_profiles(const hpcdb_query *q);
  * (static text). */
 HPCDB_API int hpcdb_default_metric(const hpcdb_experiment *exp, uint32_t *metric, const char **reason);
 
-
 /* A column for a metric name, or for a formula (hpcdb_expr_parse's syntax;
  * a metric name that parses as a formula is taken as the name). The same
  * text gives the same column. HPCDB_EINVAL with a clear message when the
@@ -169,14 +168,14 @@ HPCDB_API int hpcdb_query_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode
 /* The hot path from node: each step the child holding at least half of its
  * parent's inclusive value of col (report --hot-path's rule), up to max
  * nodes into out (node itself first); *n how many. */
-HPCDB_API int hpcdb_query_hot_path(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, hpcdb_qnode *out,
-                                   uint32_t max, uint32_t *n);
+HPCDB_API int hpcdb_query_hot_path(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, hpcdb_qnode *out, uint32_t max,
+                                   uint32_t *n);
 
 /* Top-down nodes whose name matches an extended regular expression, in
  * tree order, from the offset-th match; *total all matches (counted up to
  * the end of the tree). HPCDB_EINVAL for a bad expression. */
-HPCDB_API int hpcdb_query_search(hpcdb_query *q, const char *regex, uint32_t offset, uint32_t limit,
-                                 hpcdb_qnode *out, uint32_t *n, uint32_t *total);
+HPCDB_API int hpcdb_query_search(hpcdb_query *q, const char *regex, uint32_t offset, uint32_t limit, hpcdb_qnode *out,
+                                 uint32_t *n, uint32_t *total);
 
 /* ---- one node over the profiles ----------------------------------------- */
 
@@ -227,7 +226,8 @@ typedef struct hpcdb_qline {
 HPCDB_API int hpcdb_query_location(hpcdb_query *q, hpcdb_qnode node, uint32_t *file, uint32_t *line);
 /* The same for a node of any view: a bottom-up or flat row's is that of the
  * first context adding to it (a flat view's load module has none). */
-HPCDB_API int hpcdb_query_view_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *file, uint32_t *line);
+HPCDB_API int hpcdb_query_view_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *file,
+                                        uint32_t *line);
 /* Per line of a file: the values of col at contexts there (lines with any
  * non-zero value), lines ascending, up to max into out; *n how many (the
  * rest are dropped). */

@@ -40,27 +40,28 @@ typedef enum hpcdb_group_by {
 #define HPCDB_COLLAPSE_CHAINS 0x2u /* frames with one child and no cost of their own: one row */
 
 #define HPCDB_REPORT_OPTIONS_VERSION 1
-#define HPCDB_REPORT_OPTIONS_INIT {.version = HPCDB_REPORT_OPTIONS_VERSION}
+#define HPCDB_REPORT_OPTIONS_INIT \
+  { .version = HPCDB_REPORT_OPTIONS_VERSION }
 typedef struct hpcdb_report_options {
   unsigned version; /* HPCDB_REPORT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   hpcdb_view view;
   const char *const *metrics; /* metric names to show; NULL: hpcdb_default_metric and the next non-zero ones (three) */
   uint32_t n_metrics;
-  uint32_t top;       /* rows per level (top-down) or in all (other views); 0: all */
-  double threshold;   /* top-down: fold children below this fraction of the total */
-  uint32_t depth;     /* top-down: levels shown; 0: all */
-  int hot_path;       /* top-down: follow only the child holding >= 50% of its parent */
-  const char *profile; /* the profiles to show: an identity or a pattern (hpcdb_profile_matches); NULL: all */
-  int csv;            /* comma-separated values instead of aligned text */
-  int json;           /* a JSON document instead */
-  int color;          /* ANSI colour (only for terminals) */
-  uint32_t width;     /* columns of aligned text (default 100) */
+  uint32_t top;            /* rows per level (top-down) or in all (other views); 0: all */
+  double threshold;        /* top-down: fold children below this fraction of the total */
+  uint32_t depth;          /* top-down: levels shown; 0: all */
+  int hot_path;            /* top-down: follow only the child holding >= 50% of its parent */
+  const char *profile;     /* the profiles to show: an identity or a pattern (hpcdb_profile_matches); NULL: all */
+  int csv;                 /* comma-separated values instead of aligned text */
+  int json;                /* a JSON document instead */
+  int color;               /* ANSI colour (only for terminals) */
+  uint32_t width;          /* columns of aligned text (default 100) */
   hpcdb_group_by group_by; /* profiles view: the groups */
-  int functions_only; /* top-down, bottom-up: lines, loops and inlined calls folded into their function */
-  unsigned collapse;  /* top-down: HPCDB_COLLAPSE_* */
-  int all_scopes;     /* top-down: loops without a line are rows too (named by address); line scopes without a
+  int functions_only;      /* top-down, bottom-up: lines, loops and inlined calls folded into their function */
+  unsigned collapse;       /* top-down: HPCDB_COLLAPSE_* */
+  int all_scopes;          /* top-down: loops without a line are rows too (named by address); line scopes without a
                          line never are */
-  int all_values;     /* exp holds every metric's values (not a partial read): where the shown metric has
+  int all_values;          /* exp holds every metric's values (not a partial read): where the shown metric has
                          none, the profiles view may then name one that has */
 } hpcdb_report_options;
 
@@ -106,20 +107,21 @@ HPCDB_API int hpcdb_export_html(FILE *out, const hpcdb_experiment *exp, const ch
 #define HPCDB_EXPORT_TAKES_PROFILE 0x2u /* one profile, or the sum of those a pattern selects */
 
 typedef enum hpcdb_export_reads {
-  HPCDB_EXPORT_READS_SUMMARY = 0,  /* the summary profile's values (the whole program) */
-  HPCDB_EXPORT_READS_ALL = 1,      /* every profile's values and the traces */
-  HPCDB_EXPORT_READS_PROFILES = 2  /* every profile's values, one at a time through the source */
+  HPCDB_EXPORT_READS_SUMMARY = 0, /* the summary profile's values (the whole program) */
+  HPCDB_EXPORT_READS_ALL = 1,     /* every profile's values and the traces */
+  HPCDB_EXPORT_READS_PROFILES = 2 /* every profile's values, one at a time through the source */
 } hpcdb_export_reads;
 
 typedef struct hpcdb_export_info {
-  const char *name;  /* "folded", "csv", ... */
-  const char *help;  /* what it writes and for which tools: one paragraph for a person */
-  unsigned takes;    /* HPCDB_EXPORT_TAKES_* */
+  const char *name; /* "folded", "csv", ... */
+  const char *help; /* what it writes and for which tools: one paragraph for a person */
+  unsigned takes;   /* HPCDB_EXPORT_TAKES_* */
   hpcdb_export_reads reads;
 } hpcdb_export_info;
 
 #define HPCDB_EXPORT_OPTIONS_VERSION 1
-#define HPCDB_EXPORT_OPTIONS_INIT {.version = HPCDB_EXPORT_OPTIONS_VERSION}
+#define HPCDB_EXPORT_OPTIONS_INIT \
+  { .version = HPCDB_EXPORT_OPTIONS_VERSION }
 typedef struct hpcdb_export_options {
   unsigned version;    /* HPCDB_EXPORT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   const char *metric;  /* NULL: the default metric (then told to chose) */

@@ -61,9 +61,10 @@ typedef struct hpcdb_trace_set hpcdb_trace_set;
 #define HPCDB_TRACE_NO_CACHE 0x1u /* build the index in memory; neither read nor write the cache */
 
 #define HPCDB_TRACE_OPTIONS_VERSION 1
-#define HPCDB_TRACE_OPTIONS_INIT {.version = HPCDB_TRACE_OPTIONS_VERSION}
+#define HPCDB_TRACE_OPTIONS_INIT \
+  { .version = HPCDB_TRACE_OPTIONS_VERSION }
 typedef struct hpcdb_trace_options {
-  unsigned version; /* HPCDB_TRACE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
+  unsigned version;      /* HPCDB_TRACE_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
   unsigned flags;        /* HPCDB_TRACE_NO_CACHE */
   const char *cache_dir; /* NULL: $XDG_CACHE_HOME/hpcdb, else ~/.cache/hpcdb */
   /* While the index is built (NULL: not told): done of total elements are
@@ -143,8 +144,8 @@ typedef struct hpcdb_tile_request {
   uint32_t first, count; /* selected rows [first, first + count) of the filter's rows */
   uint64_t t0, t1;       /* time [t0, t1), at least one ns per column */
   uint32_t width, height;
-  uint32_t depth;        /* or HPCDB_TRACE_LEAF */
-  uint8_t *row_level;    /* optional out: per selected row of the tile, its level or HPCDB_TILE_FINE */
+  uint32_t depth;          /* or HPCDB_TRACE_LEAF */
+  uint8_t *row_level;      /* optional out: per selected row of the tile, its level or HPCDB_TILE_FINE */
   hpcdb_tile_scale *scale; /* optional out */
 } hpcdb_tile_request;
 
@@ -157,10 +158,10 @@ typedef struct hpcdb_tile_request {
  * only a cell where nothing ran: one ns of a kernel marks its cell. Ties go
  * to the lower context index. */
 typedef struct hpcdb_tile_cell {
-  uint32_t ctx;       /* model context index, HPCDB_TRACE_GREY, or HPCDB_TRACE_EMPTY */
-  uint32_t n_ctx;     /* how many contexts cover some time of the cell (>= 2: mixed) */
-  uint64_t ctx_ns;    /* the time ctx covers in the cell */
-  uint64_t total_ns;  /* the time every context covers in the cell (share = ctx_ns / total_ns) */
+  uint32_t ctx;      /* model context index, HPCDB_TRACE_GREY, or HPCDB_TRACE_EMPTY */
+  uint32_t n_ctx;    /* how many contexts cover some time of the cell (>= 2: mixed) */
+  uint64_t ctx_ns;   /* the time ctx covers in the cell */
+  uint64_t total_ns; /* the time every context covers in the cell (share = ctx_ns / total_ns) */
 } hpcdb_tile_cell;
 
 /* Computes a tile into cells (h * width of them, row-major, h as above;
@@ -178,24 +179,22 @@ typedef struct hpcdb_trace_share {
  * (width of them) the time every context covers, n[c] <= top shares of
  * column c, largest first (ties: lower index), at shares[c * top]. */
 HPCDB_API int hpcdb_trace_summary(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
-                                  const hpcdb_tile_request *req, uint32_t top, hpcdb_trace_share *shares,
-                                  uint32_t *n, uint64_t *total_ns);
+                                  const hpcdb_tile_request *req, uint32_t top, hpcdb_trace_share *shares, uint32_t *n,
+                                  uint64_t *total_ns);
 
 /* The element in effect at time ts on row `row`: the last element at or
  * before ts. Its path (context indices, entry point first, at most max_path;
  * *n_path the full length; 0 for "not running") and its model context index.
  * HPCDB_EINVAL when ts is before the row's first element or the row is empty. */
-HPCDB_API int hpcdb_trace_path_at(const hpcdb_trace_set *t, uint32_t row, uint64_t ts, uint32_t *ctx,
-                                  uint32_t *path, uint32_t max_path, uint32_t *n_path);
-
+HPCDB_API int hpcdb_trace_path_at(const hpcdb_trace_set *t, uint32_t row, uint64_t ts, uint32_t *ctx, uint32_t *path,
+                                  uint32_t max_path, uint32_t *n_path);
 
 /* Exact statistics of the window [t0, t1) over the filter's rows at a depth:
  * the time each context covers, largest first (ties: lower index first),
  * into a new array *out of *n entries (free() it); *total_ns the time all
  * contexts cover (the denominator of the shares). */
-HPCDB_API int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, uint64_t t0,
-                                uint64_t t1, uint32_t depth, hpcdb_trace_share **out, uint32_t *n,
-                                uint64_t *total_ns);
+HPCDB_API int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, uint64_t t0, uint64_t t1,
+                                uint32_t depth, hpcdb_trace_share **out, uint32_t *n, uint64_t *total_ns);
 
 /* GPU idleness over [t0, t1), per GPU stream (a row whose identity has a
  * level whose kind name starts with "GPU"): the part of the window its trace

@@ -15,18 +15,19 @@ extern "C" {
 #endif
 
 #define HPCDB_TRACE_REPORT_OPTIONS_VERSION 1
-#define HPCDB_TRACE_REPORT_OPTIONS_INIT {.version = HPCDB_TRACE_REPORT_OPTIONS_VERSION}
+#define HPCDB_TRACE_REPORT_OPTIONS_INIT \
+  { .version = HPCDB_TRACE_REPORT_OPTIONS_VERSION }
 typedef struct hpcdb_trace_report_options {
-  unsigned version; /* HPCDB_TRACE_REPORT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
-  int at;                /* 1: the calling path at (profile, timestamp) */
-  uint32_t profile;      /* index in profile.db */
-  uint64_t timestamp;    /* ns, as stored in the trace */
-  int window;            /* 1: statistics of [t0, t1) (else of the whole run) */
+  unsigned version;   /* HPCDB_TRACE_REPORT_OPTIONS_VERSION (0 is taken as 1); docs/api-stability.md */
+  int at;             /* 1: the calling path at (profile, timestamp) */
+  uint32_t profile;   /* index in profile.db */
+  uint64_t timestamp; /* ns, as stored in the trace */
+  int window;         /* 1: statistics of [t0, t1) (else of the whole run) */
   uint64_t t0, t1;
-  uint32_t depth;        /* HPCDB_TRACE_LEAF: each element's own context; HPCDB_TRACE_ALL_SCOPES or'ed:
+  uint32_t depth;       /* HPCDB_TRACE_LEAF: each element's own context; HPCDB_TRACE_ALL_SCOPES or'ed:
                             every scope counts (with at: every context of the path is printed) */
-  const char *profiles;  /* hpcdb_trace_rows_matching pattern, or NULL */
-  const char *contexts;  /* hpcdb_trace_contexts_matching pattern, or NULL */
+  const char *profiles; /* hpcdb_trace_rows_matching pattern, or NULL */
+  const char *contexts; /* hpcdb_trace_contexts_matching pattern, or NULL */
 } hpcdb_trace_report_options;
 
 /* contexts[ctx] named as the tree views name it ("main", "loop at a.c:12",

@@ -25,7 +25,8 @@ static PyObject *arrays(const hpcdb_comparison *c) {
   PyObject *inc = matrix(c->inc, n, r), *exc = matrix(c->exc, n, r), *mean = matrix(c->pmean, n, r),
            *max = matrix(c->pmax, n, r);
   PyObject *result = NULL;
-  if (!out || !names || !paths || !parent || !frame || !how || !present || !nprof || !inc || !exc || !mean || !max) goto done;
+  if (!out || !names || !paths || !parent || !frame || !how || !present || !nprof || !inc || !exc || !mean || !max)
+    goto done;
   char buf[4096];
   for (npy_intp k = 0; k < n; k++) {
     PyObject *name = PyUnicode_DecodeUTF8(al->nodes[k].name, (Py_ssize_t)strlen(al->nodes[k].name), "replace");
@@ -38,7 +39,8 @@ static PyObject *arrays(const hpcdb_comparison *c) {
     }
     PyList_SET_ITEM(names, k, name);
     PyList_SET_ITEM(paths, k, path);
-    ((int64_t *)PyArray_DATA((PyArrayObject *)parent))[k] = al->nodes[k].parent == HPCDB_NONE ? -1 : (int64_t)al->nodes[k].parent;
+    ((int64_t *)PyArray_DATA((PyArrayObject *)parent))[k] =
+        al->nodes[k].parent == HPCDB_NONE ? -1 : (int64_t)al->nodes[k].parent;
     ((npy_bool *)PyArray_DATA((PyArrayObject *)frame))[k] = al->nodes[k].is_frame;
     for (npy_intp j = 0; j < r; j++) {
       ((uint8_t *)PyArray_DATA((PyArrayObject *)how))[k * r + j] = al->how[k * r + j];
@@ -66,7 +68,8 @@ PyObject *hpcdb_py_compare(PyObject *mod, PyObject *args) {
   PyObject *list, *metric_list;
   unsigned int tolerance;
   int exact;
-  if (!PyArg_ParseTuple(args, "O!O!Ip", &PyList_Type, &list, &PyList_Type, &metric_list, &tolerance, &exact)) return NULL;
+  if (!PyArg_ParseTuple(args, "O!O!Ip", &PyList_Type, &list, &PyList_Type, &metric_list, &tolerance, &exact))
+    return NULL;
   Py_ssize_t n = PyList_GET_SIZE(list);
   if (n < 1 || PyList_GET_SIZE(metric_list) != n) {
     PyErr_SetString(PyExc_ValueError, "compare: one metric (or None) per experiment");
@@ -88,11 +91,13 @@ PyObject *hpcdb_py_compare(PyObject *mod, PyObject *args) {
     runs[i] = ((ExperimentObject *)e)->exp;
     if (m != Py_None && !(metrics[i] = PyUnicode_AsUTF8(m))) goto done;
   }
-  hpcdb_compare_options opt = {.version = HPCDB_COMPARE_OPTIONS_VERSION, .metrics = metrics, .align = {HPCDB_ALIGN_OPTIONS_VERSION, tolerance, exact}};
+  hpcdb_compare_options opt = {.version = HPCDB_COMPARE_OPTIONS_VERSION,
+                               .metrics = metrics,
+                               .align = {HPCDB_ALIGN_OPTIONS_VERSION, tolerance, exact}};
   hpcdb_comparison *c = NULL;
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = hpcdb_compare(&c, runs, (uint32_t)n, &opt);
+    rc = hpcdb_compare(&c, runs, (uint32_t)n, &opt);
   Py_END_ALLOW_THREADS
   if (rc < 0) hpcdb_py_raise(rc);
   else result = arrays(c);

@@ -7,8 +7,7 @@
 #include "hpcdb_py.h"
 
 typedef struct {
-  PyObject_HEAD
-  hpcdb_cube *cube;
+  PyObject_HEAD hpcdb_cube *cube;
 } CubeObject;
 
 static void cube_dealloc(CubeObject *self) {
@@ -76,8 +75,8 @@ static PyObject *cube_values(CubeObject *self, PyObject *args) {
   void *out = PyArray_DATA((PyArrayObject *)a);
   prefer_huge_pages(out, (size_t)PyArray_NBYTES((PyArrayObject *)a));
   Py_BEGIN_ALLOW_THREADS
-  rc = integer ? hpcdb_cube_metric_integers(self->cube, metric, inclusive, out)
-               : hpcdb_cube_metric_values(self->cube, metric, inclusive, out);
+    rc = integer ? hpcdb_cube_metric_integers(self->cube, metric, inclusive, out)
+                 : hpcdb_cube_metric_values(self->cube, metric, inclusive, out);
   Py_END_ALLOW_THREADS
   if (rc < 0) {
     Py_DECREF(a);
@@ -108,7 +107,7 @@ PyObject *hpcdb_py_open_cube(PyObject *mod, PyObject *args) {
   hpcdb_cube *c = NULL;
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = hpcdb_cube_open(&c, PyBytes_AS_STRING(path));
+    rc = hpcdb_cube_open(&c, PyBytes_AS_STRING(path));
   Py_END_ALLOW_THREADS
   Py_DECREF(path);
   if (rc < 0) return hpcdb_py_raise(rc);

@@ -14,7 +14,7 @@
 typedef struct event_buf {
   uint64_t *time;
   uint32_t *profile, *ctx;
-  int32_t *name;      /* name_of[context index] per event */
+  int32_t *name; /* name_of[context index] per event */
   const int32_t *name_of;
   npy_bool *leave;
   size_t n;
@@ -93,7 +93,8 @@ PyObject *experiment_events(ExperimentObject *self, PyObject *args) {
   PyObject *o;
   int entries;
   if (!PyArg_ParseTuple(args, "Op", &o, &entries)) return NULL;
-  PyArrayObject *name_of = (PyArrayObject *)PyArray_FROMANY(o, NPY_INT32, 1, 1, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST);
+  PyArrayObject *name_of =
+      (PyArrayObject *)PyArray_FROMANY(o, NPY_INT32, 1, 1, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST);
   if (!name_of) return NULL;
   if (PyArray_SIZE(name_of) != (npy_intp)self->exp->n_contexts) {
     Py_DECREF(name_of);
@@ -102,7 +103,7 @@ PyObject *experiment_events(ExperimentObject *self, PyObject *args) {
   event_buf b = {0};
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = make_events(self->exp, entries, &b);
+    rc = make_events(self->exp, entries, &b);
   Py_END_ALLOW_THREADS
   if (rc < 0) {
     Py_DECREF(name_of);
@@ -113,9 +114,10 @@ PyObject *experiment_events(ExperimentObject *self, PyObject *args) {
            *ctx = PyArray_EMPTY(1, &n, NPY_UINT32, 0), *name = PyArray_EMPTY(1, &n, NPY_INT32, 0),
            *leave = PyArray_EMPTY(1, &n, NPY_BOOL, 0), *out = NULL;
   if (time && prof && ctx && name && leave) {
-    b = (event_buf){data_of(time), data_of(prof), data_of(ctx), data_of(name), PyArray_DATA(name_of), data_of(leave), 0};
+    b = (event_buf){
+        data_of(time), data_of(prof), data_of(ctx), data_of(name), PyArray_DATA(name_of), data_of(leave), 0};
     Py_BEGIN_ALLOW_THREADS
-    rc = make_events(self->exp, entries, &b);
+      rc = make_events(self->exp, entries, &b);
     Py_END_ALLOW_THREADS
     if (rc < 0) PyErr_NoMemory();
     else out = PyTuple_Pack(5, time, prof, ctx, leave, name);

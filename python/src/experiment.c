@@ -63,13 +63,12 @@ static PyObject *experiment_info(ExperimentObject *self, PyObject *unused) {
     if (!v) goto fail;
     PyList_SET_ITEM(kinds, i, v);
   }
-  return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:I,s:I,s:I,s:I,s:O,s:O,s:K,s:K,s:K}", "format",
-                       text(e->format), "origin", text(e->origin), "title", text(e->title),
-                       "description", text(e->description), "attrs", attrs, "warnings", warnings, "kind_names",
-                       kinds, "n_contexts", e->n_contexts, "n_profiles", e->n_profiles, "n_metrics",
-                       e->n_metrics, "n_traces", e->n_traces, "has_traces", e->has_traces ? Py_True : Py_False,
-                       "lazy", self->db ? Py_True : Py_False, "trace_min", (unsigned long long)e->trace_min, "trace_max",
-                       (unsigned long long)e->trace_max, "n_values",
+  return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:I,s:I,s:I,s:I,s:O,s:O,s:K,s:K,s:K}", "format", text(e->format),
+                       "origin", text(e->origin), "title", text(e->title), "description", text(e->description), "attrs",
+                       attrs, "warnings", warnings, "kind_names", kinds, "n_contexts", e->n_contexts, "n_profiles",
+                       e->n_profiles, "n_metrics", e->n_metrics, "n_traces", e->n_traces, "has_traces",
+                       e->has_traces ? Py_True : Py_False, "lazy", self->db ? Py_True : Py_False, "trace_min",
+                       (unsigned long long)e->trace_min, "trace_max", (unsigned long long)e->trace_max, "n_values",
                        (unsigned long long)hpcdb_value_count(e));
 fail:
   Py_XDECREF(attrs);
@@ -133,8 +132,8 @@ static PyObject *experiment_profile_rows(ExperimentObject *self, PyObject *unuse
         snprintf(buf, sizeof buf, "KIND%u", (unsigned)id->kind);
         kind = buf;
       }
-      PyObject *t = Py_BuildValue("(NIIK)", text(kind), (unsigned)id->flags, id->logical_id,
-                                  (unsigned long long)id->physical_id);
+      PyObject *t =
+          Py_BuildValue("(NIIK)", text(kind), (unsigned)id->flags, id->logical_id, (unsigned long long)id->physical_id);
       if (!t) {
         Py_DECREF(ids);
         goto fail;
@@ -157,7 +156,6 @@ static PyObject *new_array(int typenum, npy_intp n, void **data) {
   if (a) *data = PyArray_DATA((PyArrayObject *)a);
   return a;
 }
-
 
 /* Python strings of a table of C strings, one object per entry (shared by every
  * context that refers to it); NULL entries are None. */
@@ -225,8 +223,10 @@ static PyObject *experiment_context_columns(ExperimentObject *self, PyObject *un
     uint32_t mi = c->module < e->n_modules ? c->module : f && f->module < e->n_modules ? f->module : HPCDB_NONE;
     line[i] = c->file < e->n_files ? c->line : f && f->file < e->n_files ? f->line : 0;
     offset[i] = c->module < e->n_modules ? c->offset : f && f->module < e->n_modules ? f->offset : 0;
-    uint32_t k = c->kind == HPCDB_CTX_GLOBAL ? 0 : c->kind == HPCDB_CTX_ENTRY ? 1
-                 : c->lexical_type < 4 ? 2 + c->lexical_type : 6;
+    uint32_t k = c->kind == HPCDB_CTX_GLOBAL  ? 0
+                 : c->kind == HPCDB_CTX_ENTRY ? 1
+                 : c->lexical_type < 4        ? 2 + c->lexical_type
+                                              : 6;
     PyObject *nm;
     if (c->kind == HPCDB_CTX_GLOBAL) nm = Py_NewRef(root);
     else if (f) nm = Py_NewRef(functions[c->function]);
@@ -235,20 +235,20 @@ static PyObject *experiment_context_columns(ExperimentObject *self, PyObject *un
       const char *where = fi != HPCDB_NONE ? e->files[fi].path : mi != HPCDB_NONE ? e->modules[mi].path : "?";
       if (c->lexical_type == HPCDB_LEX_INSTRUCTION && mi != HPCDB_NONE)
         snprintf(buf, sizeof buf, "%.1000s+0x%llx", where, (unsigned long long)offset[i]);
-      else
-        snprintf(buf, sizeof buf, "%s %.1000s:%u", kind_name(e, k), where, line[i]);
+      else snprintf(buf, sizeof buf, "%s %.1000s:%u", kind_name(e, k), where, line[i]);
       nm = text(buf);
     }
     if (!nm) goto done;
     PyList_SET_ITEM(kind, i, Py_NewRef(kinds[k]));
-    PyList_SET_ITEM(relation, i, Py_NewRef(c->kind == HPCDB_CTX_NORMAL && c->relation < 3 ? relations[c->relation] : Py_None));
+    PyList_SET_ITEM(relation, i,
+                    Py_NewRef(c->kind == HPCDB_CTX_NORMAL && c->relation < 3 ? relations[c->relation] : Py_None));
     PyList_SET_ITEM(name, i, nm);
     PyList_SET_ITEM(file, i, Py_NewRef(fi != HPCDB_NONE ? files[fi] : Py_None));
     PyList_SET_ITEM(module, i, Py_NewRef(mi != HPCDB_NONE ? modules[mi] : Py_None));
   }
-  result = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "id", a_id, "parent", a_parent, "depth",
-                         a_depth, "kind", kind, "relation", relation, "name", name, "file", file, "line", a_line,
-                         "module", module, "offset", a_offset);
+  result = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:O}", "id", a_id, "parent", a_parent, "depth", a_depth,
+                         "kind", kind, "relation", relation, "name", name, "file", file, "line", a_line, "module",
+                         module, "offset", a_offset);
 done:
   strings_free(files, e->n_files);
   strings_free(modules, e->n_modules);

@@ -21,8 +21,7 @@
 /* An experiment read into the model; freed when the last reference (the
  * Python object or an array it handed out) goes. */
 typedef struct {
-  PyObject_HEAD
-  hpcdb_experiment *exp;
+  PyObject_HEAD hpcdb_experiment *exp;
   hpcdb_db *db; /* lazy: the values stay in the mapped profile.db (NULL: they are in exp) */
 } ExperimentObject;
 

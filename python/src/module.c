@@ -66,7 +66,7 @@ static PyObject *py_read(PyObject *mod, PyObject *args) {
   hpcdb_experiment *exp = NULL;
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = hpcdb_read(&exp, PyBytes_AS_STRING(path));
+    rc = hpcdb_read(&exp, PyBytes_AS_STRING(path));
   Py_END_ALLOW_THREADS
   Py_DECREF(path);
   if (rc < 0) return hpcdb_py_raise(rc);
@@ -81,7 +81,7 @@ static PyObject *py_read_lazy(PyObject *mod, PyObject *args) {
   hpcdb_db *db = NULL;
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = hpcdb_hpctk4_read_lazy(&exp, &db, PyBytes_AS_STRING(path));
+    rc = hpcdb_hpctk4_read_lazy(&exp, &db, PyBytes_AS_STRING(path));
   Py_END_ALLOW_THREADS
   Py_DECREF(path);
   if (rc < 0) return hpcdb_py_raise(rc);
@@ -94,7 +94,7 @@ static PyObject *py_detect(PyObject *mod, PyObject *args) {
   hpcdb_format f;
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = hpcdb_detect(&f, PyBytes_AS_STRING(path));
+    rc = hpcdb_detect(&f, PyBytes_AS_STRING(path));
   Py_END_ALLOW_THREADS
   Py_DECREF(path);
   if (rc < 0) return hpcdb_py_raise(rc);
@@ -121,7 +121,7 @@ static PyObject *py_validate(PyObject *mod, PyObject *args) {
   lines l = {0};
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = hpcdb_validate(&result, PyBytes_AS_STRING(path), on_diagnostic, &l);
+    rc = hpcdb_validate(&result, PyBytes_AS_STRING(path), on_diagnostic, &l);
   Py_END_ALLOW_THREADS
   Py_DECREF(path);
   PyObject *out = NULL, *list = NULL;
@@ -167,28 +167,28 @@ static PyObject *py_convert(PyObject *mod, PyObject *args) {
   int rc = 0;
   uint64_t n_losses = 0;
   Py_BEGIN_ALLOW_THREADS
-  hpcdb_format format;
-  hpcdb_experiment *exp = NULL;
-  rc = hpcdb_detect(&format, PyBytes_AS_STRING(src));
-  if (rc == 0 && format == HPCDB_FORMAT_HPCRUN_DIR && !cube) {
-    hpcdb_analyze_options opt = {.threads = 1, .strict = strict, .write_flags = flags, .output = PyBytes_AS_STRING(dst)};
-    rc = hpcdb_analyze(&exp, PyBytes_AS_STRING(src), &opt, NULL, NULL, NULL);
-  } else if (rc == 0 && (rc = hpcdb_read(&exp, PyBytes_AS_STRING(src))) == 0) {
-    n_losses = cube ? hpcdb_cube_write_losses(exp, lines_line_fn, &losses)
-                    : hpcdb_hpctk4_write_losses(exp, lines_line_fn, &losses);
-    if (!(n_losses && strict)) {
-      hpcdb_cube_write_options options = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, compress, flags};
-      rc = cube ? hpcdb_cube_write(exp, PyBytes_AS_STRING(dst), &options)
-                : hpcdb_hpctk4_write(exp, PyBytes_AS_STRING(dst), flags);
+    hpcdb_format format;
+    hpcdb_experiment *exp = NULL;
+    rc = hpcdb_detect(&format, PyBytes_AS_STRING(src));
+    if (rc == 0 && format == HPCDB_FORMAT_HPCRUN_DIR && !cube) {
+      hpcdb_analyze_options opt = {
+          .threads = 1, .strict = strict, .write_flags = flags, .output = PyBytes_AS_STRING(dst)};
+      rc = hpcdb_analyze(&exp, PyBytes_AS_STRING(src), &opt, NULL, NULL, NULL);
+    } else if (rc == 0 && (rc = hpcdb_read(&exp, PyBytes_AS_STRING(src))) == 0) {
+      n_losses = cube ? hpcdb_cube_write_losses(exp, lines_line_fn, &losses)
+                      : hpcdb_hpctk4_write_losses(exp, lines_line_fn, &losses);
+      if (!(n_losses && strict)) {
+        hpcdb_cube_write_options options = {HPCDB_CUBE_WRITE_OPTIONS_VERSION, compress, flags};
+        rc = cube ? hpcdb_cube_write(exp, PyBytes_AS_STRING(dst), &options)
+                  : hpcdb_hpctk4_write(exp, PyBytes_AS_STRING(dst), flags);
+      }
     }
-  }
-  hpcdb_experiment_free(exp);
+    hpcdb_experiment_free(exp);
   Py_END_ALLOW_THREADS
   if (rc < 0) hpcdb_py_raise(rc);
   else if (n_losses && strict)
     PyErr_Format(PyExc_ValueError, "refused: %llu kinds of data would be lost (strict)", (unsigned long long)n_losses);
-  else
-    out = lines_list(&losses);
+  else out = lines_list(&losses);
   lines_free(&losses);
 done:
   Py_DECREF(src);
@@ -202,19 +202,17 @@ static PyObject *py_diff(PyObject *mod, PyObject *args) {
   double tol;
   unsigned long long max;
   const char *scope;
-  if (!PyArg_ParseTuple(args, "O!O!dKz", &Experiment_Type, &a, &Experiment_Type, &b, &tol, &max, &scope))
-    return NULL;
+  if (!PyArg_ParseTuple(args, "O!O!dKz", &Experiment_Type, &a, &Experiment_Type, &b, &tol, &max, &scope)) return NULL;
   hpcdb_diff_options opt = {HPCDB_DIFF_OPTIONS_VERSION, tol, max, scope};
   lines l = {0};
   uint64_t n = 0;
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = hpcdb_diff(&n, a->exp, b->exp, &opt, lines_line_fn, &l);
+    rc = hpcdb_diff(&n, a->exp, b->exp, &opt, lines_line_fn, &l);
   Py_END_ALLOW_THREADS
   PyObject *out = NULL, *list = NULL;
   if (rc < 0) hpcdb_py_raise(rc);
-  else if ((list = lines_list(&l)))
-    out = Py_BuildValue("(KO)", (unsigned long long)n, list);
+  else if ((list = lines_list(&l))) out = Py_BuildValue("(KO)", (unsigned long long)n, list);
   Py_XDECREF(list);
   lines_free(&l);
   return out;
@@ -228,12 +226,13 @@ static PyMethodDef module_methods[] = {
     {"validate", py_validate, METH_VARARGS, "validate(path) -> (errors, notes, diagnostics)"},
     {"convert", py_convert, METH_VARARGS, "convert(src, dst, to, force, strict, compress) -> losses"},
     {"diff", py_diff, METH_VARARGS, "diff(a, b, rel_tolerance, max_reported, scope) -> (n, lines)"},
-    {"compare", hpcdb_py_compare, METH_VARARGS, "compare([Experiment], [metric|None], line_tolerance, exact_lines) -> dict"},
+    {"compare", hpcdb_py_compare, METH_VARARGS,
+     "compare([Experiment], [metric|None], line_tolerance, exact_lines) -> dict"},
     {"set_errors", hpcdb_py_set_errors, METH_VARARGS, "set_errors(base, {status: class})"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_core", "hpcdb's C library", -1, module_methods,
-                                        NULL, NULL, NULL, NULL};
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_core", "hpcdb's C library", -1, module_methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
   import_array();

@@ -101,8 +101,7 @@ static npy_intp count_rows(const selection *s, uint32_t *max_id) {
 /* Fills the rows; with slot (one counter per context id, already turned into
  * start positions) they come out ordered by context, then profile; without,
  * by profile, then context. */
-static void fill_rows(const selection *s, uint64_t *slot, uint32_t *ctx, uint32_t *prof, double *vals,
-                      uint64_t *ints) {
+static void fill_rows(const selection *s, uint64_t *slot, uint32_t *ctx, uint32_t *prof, double *vals, uint64_t *ints) {
   npy_intp next = 0, k_cols = s->n_columns;
   for (npy_intp i = 0; i < s->n_profiles; i++) {
     const hpcdb_profile *p = s->prof[i];
@@ -157,8 +156,7 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
     PyErr_NoMemory();
     goto done;
   }
-  for (npy_intp i = 0; i < s.n_profiles; i++)
-    s.prof[i] = decoded ? &decoded[i].p : &s.exp->profiles[s.profiles[i]];
+  for (npy_intp i = 0; i < s.n_profiles; i++) s.prof[i] = decoded ? &decoded[i].p : &s.exp->profiles[s.profiles[i]];
   memset(s.column, 0xff, 65536 * sizeof *s.column);
   integer = calloc(s.n_columns ? (size_t)s.n_columns : 1, 1);
   if (!integer) {
@@ -186,8 +184,8 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
   npy_intp rows = 0;
   int rc = 0;
   Py_BEGIN_ALLOW_THREADS
-  if (decoded) rc = scan_profiles(self, s.profiles, s.n_profiles, s.column, decoded);
-  if (rc == 0) rows = count_rows(&s, &max_id);
+    if (decoded) rc = scan_profiles(self, s.profiles, s.n_profiles, s.column, decoded);
+    if (rc == 0) rows = count_rows(&s, &max_id);
   Py_END_ALLOW_THREADS
   if (rc < 0) {
     hpcdb_py_raise(rc);
@@ -212,25 +210,25 @@ PyObject *experiment_values(ExperimentObject *self, PyObject *args) {
     goto done;
   }
   Py_BEGIN_ALLOW_THREADS
-  if (by_context) {
-    for (npy_intp i = 0; i < s.n_profiles; i++) {
-      const hpcdb_profile *p = s.prof[i];
-      for (uint32_t k = 0; k < p->n_ctxs; k++)
-        for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++)
-          if (s.column[p->metric_ids[v]] >= 0) {
-            slot[p->ctx_ids[k]]++;
-            break;
-          }
+    if (by_context) {
+      for (npy_intp i = 0; i < s.n_profiles; i++) {
+        const hpcdb_profile *p = s.prof[i];
+        for (uint32_t k = 0; k < p->n_ctxs; k++)
+          for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++)
+            if (s.column[p->metric_ids[v]] >= 0) {
+              slot[p->ctx_ids[k]]++;
+              break;
+            }
+      }
+      uint64_t at = 0;
+      for (uint64_t id = 0; id <= max_id; id++) {
+        uint64_t n = slot[id];
+        slot[id] = at;
+        at += n;
+      }
     }
-    uint64_t at = 0;
-    for (uint64_t id = 0; id <= max_id; id++) {
-      uint64_t n = slot[id];
-      slot[id] = at;
-      at += n;
-    }
-  }
-  fill_rows(&s, slot, PyArray_DATA((PyArrayObject *)a_ctx), PyArray_DATA((PyArrayObject *)a_prof),
-            PyArray_DATA((PyArrayObject *)a_vals), a_ints ? PyArray_DATA((PyArrayObject *)a_ints) : NULL);
+    fill_rows(&s, slot, PyArray_DATA((PyArrayObject *)a_ctx), PyArray_DATA((PyArrayObject *)a_prof),
+              PyArray_DATA((PyArrayObject *)a_vals), a_ints ? PyArray_DATA((PyArrayObject *)a_ints) : NULL);
   Py_END_ALLOW_THREADS
   result = Py_BuildValue("(OOOOOO)", a_ctx, a_prof, a_vals, by_context || rows == 0 ? Py_True : Py_False,
                          a_ints ? a_ints : Py_None, kinds);
@@ -263,10 +261,10 @@ PyObject *experiment_context_index(ExperimentObject *self, PyObject *args) {
     const uint32_t *ids = PyArray_DATA(ia);
     int64_t *idx = PyArray_DATA((PyArrayObject *)out);
     Py_BEGIN_ALLOW_THREADS
-    for (npy_intp i = 0; i < n; i++) {
-      uint32_t c = hpcdb_find_context(self->exp, ids[i]);
-      idx[i] = c == HPCDB_NONE ? -1 : (int64_t)c;
-    }
+      for (npy_intp i = 0; i < n; i++) {
+        uint32_t c = hpcdb_find_context(self->exp, ids[i]);
+        idx[i] = c == HPCDB_NONE ? -1 : (int64_t)c;
+      }
     Py_END_ALLOW_THREADS
   }
   Py_DECREF(ia);
@@ -285,16 +283,16 @@ PyObject *experiment_traces(ExperimentObject *self, PyObject *unused) {
     uint32_t *prof = PyArray_DATA((PyArrayObject *)a_prof), *ctx = PyArray_DATA((PyArrayObject *)a_ctx);
     uint64_t *time = PyArray_DATA((PyArrayObject *)a_time);
     Py_BEGIN_ALLOW_THREADS
-    npy_intp at = 0;
-    for (uint32_t t = 0; t < e->n_traces; t++) {
-      const hpcdb_trace *tr = &e->traces[t];
-      for (uint64_t k = 0; k < tr->n; k++) prof[at + (npy_intp)k] = tr->profile;
-      if (tr->n) {
-        memcpy(time + at, tr->timestamps, tr->n * sizeof *time);
-        memcpy(ctx + at, tr->ctx_ids, tr->n * sizeof *ctx);
+      npy_intp at = 0;
+      for (uint32_t t = 0; t < e->n_traces; t++) {
+        const hpcdb_trace *tr = &e->traces[t];
+        for (uint64_t k = 0; k < tr->n; k++) prof[at + (npy_intp)k] = tr->profile;
+        if (tr->n) {
+          memcpy(time + at, tr->timestamps, tr->n * sizeof *time);
+          memcpy(ctx + at, tr->ctx_ids, tr->n * sizeof *ctx);
+        }
+        at += (npy_intp)tr->n;
       }
-      at += (npy_intp)tr->n;
-    }
     Py_END_ALLOW_THREADS
     result = Py_BuildValue("(OOO)", a_prof, a_time, a_ctx);
   }

@@ -61,9 +61,7 @@ static int range_refusal(const cli_spec *s, const char *name, const cli_opt *o, 
 static int take_value(const cli_spec *s, cli_opt *o, const char *name, const char *v) {
   char *end;
   switch (o->kind) {
-  case CLI_STRING:
-    *(const char **)o->out = v;
-    return 0;
+  case CLI_STRING: *(const char **)o->out = v; return 0;
   case CLI_LIST: {
     cli_list *l = o->out;
     if (l->n == CLI_LIST_MAX) return refusef(s, "%s: at most %d times", name, CLI_LIST_MAX);
@@ -101,7 +99,8 @@ static int take_value(const cli_spec *s, cli_opt *o, const char *name, const cha
     }
     char list[256];
     snprintf(list, sizeof list, "%s", o->choices);
-    for (char *c = list; *c; c++) if (*c == '|') *c = ',';
+    for (char *c = list; *c; c++)
+      if (*c == '|') *c = ',';
     return refusef(s, "%s: '%s' is not one of %s", name, v, list);
   }
   case CLI_FLAG: break;
@@ -109,7 +108,9 @@ static int take_value(const cli_spec *s, cli_opt *o, const char *name, const cha
   return refusef(s, "%s takes no value", name);
 }
 
-static const cli_opt common_opts[] = {{.names = "-h|--help", .kind = CLI_FLAG}, {.names = "-q|--quiet", .kind = CLI_FLAG}, {.names = "-v|--verbose", .kind = CLI_FLAG}};
+static const cli_opt common_opts[] = {{.names = "-h|--help", .kind = CLI_FLAG},
+                                      {.names = "-q|--quiet", .kind = CLI_FLAG},
+                                      {.names = "-v|--verbose", .kind = CLI_FLAG}};
 
 /* One option at argv[*i]; *i moves past its value. */
 static int one_option(cli_spec *s, int argc, char **argv, int *i, cli_common *c) {

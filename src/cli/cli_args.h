@@ -62,16 +62,16 @@ typedef struct cli_opt {
 } cli_opt;
 
 typedef struct cli_spec {
-  const char *cmd;  /* "report" */
-  const char *help; /* printed by --help */
-  cli_opt *opts;    /* ends with {NULL} */
+  const char *cmd;           /* "report" */
+  const char *help;          /* printed by --help */
+  cli_opt *opts;             /* ends with {NULL} */
   unsigned min_pos, max_pos; /* positional arguments accepted (max_pos <= CLI_POS_MAX) */
   const char *pos_names;     /* what they are, for "need PATH": "PATH", "A and B" */
-  int stop_at_program; /* record: the first positional and all after it are the program's (also after "--") */
+  int stop_at_program;       /* record: the first positional and all after it are the program's (also after "--") */
   /* filled by cli_parse */
   char *pos[CLI_POS_MAX]; /* the positional arguments (pointers into argv) */
-  unsigned n_pos; /* how many */
-  char **rest;    /* stop_at_program: the program and its arguments (NULL: none) */
+  unsigned n_pos;         /* how many */
+  char **rest;            /* stop_at_program: the program and its arguments (NULL: none) */
   int n_rest;
 } cli_spec;
 

@@ -98,8 +98,7 @@ int cli_output_finish(cli_output *o, const char *cmd, int ok) {
   int closed = fclose(o->f) == 0;
   if (ok && !closed) fprintf(stderr, "hpcdb %s: %s: write failed: %s\n", cmd, o->path, strerror(errno));
   if (ok && closed && rename(o->temp, o->path) != 0) {
-    fprintf(stderr, "hpcdb %s: %s: cannot rename the temporary file into place: %s\n", cmd, o->path,
-            strerror(errno));
+    fprintf(stderr, "hpcdb %s: %s: cannot rename the temporary file into place: %s\n", cmd, o->path, strerror(errno));
     closed = 0;
   }
   if (!ok || !closed) unlink(o->temp);

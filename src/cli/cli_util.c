@@ -44,7 +44,6 @@ void cli_warnings(const hpcdb_experiment *exp) {
   for (uint32_t i = 0; i < exp->n_warnings; i++) fprintf(stderr, "hpcdb: warning: %s\n", exp->warnings[i]);
 }
 
-
 int cli_terminal(void) {
   const char *force = getenv("HPCDB_TERMINAL");
   if (force && (!strcmp(force, "0") || !strcmp(force, "1"))) return force[0] == '1';

@@ -67,7 +67,8 @@ static const char help[] =
     "                 below the thread's root when the master entered it from several\n"
     "                 places; 'raw': each thread's tree as measured, as hpcprof writes it\n"
     "    --quiet, -q  no summary line\n"
-    "\n"    "OUTPUT\n"
+    "\n"
+    "OUTPUT\n"
     "    An existing DB is refused unless --force is given; a missing parent folder\n"
     "    is never created (both: exit 2, nothing written).\n"
     "\n"
@@ -85,9 +86,7 @@ static const char help[] =
     "    hpcdb analyze -j 2 --stats meas.m -o meas.d --force\n"
     "    hpcdb analyze --struct app.hpcstruct meas.m -o meas.d\n";
 
-static void print_warning(void *user, const char *message) {
-  fprintf(stderr, "hpcdb analyze: warning: %s\n", message);
-}
+static void print_warning(void *user, const char *message) { fprintf(stderr, "hpcdb analyze: warning: %s\n", message); }
 
 int cmd_analyze(int argc, char **argv) {
   hpcdb_analyze_options opt = {.threads = 1};
@@ -96,23 +95,24 @@ int cmd_analyze(int argc, char **argv) {
   unsigned long long threads = 1;
   const char *out = NULL;
   int force = 0, openmp = 0;
-  cli_opt opts[] = {{.names = "-o|--output", .kind = CLI_STRING, .out = &out},
-                    {.names = "-j|--jobs", .kind = CLI_UINT, .out = &threads, .min = 1, .max = 4096},
-                    {.names = "--stats", .kind = CLI_FLAG, .out = &opt.all_stats},
-                    {.names = "--strict", .kind = CLI_FLAG, .out = &opt.strict},
-                    {.names = "--force", .kind = CLI_FLAG, .out = &force},
-                    {.names = "-S|--struct", .kind = CLI_LIST, .out = &structs},
-                    {.names = "-R|--replace-path", .kind = CLI_LIST, .out = &replace},
-                    {.names = "--ignore-structs", .kind = CLI_FLAG, .out = &opt.ignore_structs, .conflicts = "--struct"},
-                    {.names = "--openmp", .kind = CLI_CHOICE, .out = &openmp, .choices = "regions|raw"},
-                    {.names = NULL}};
-  cli_spec spec = {.cmd = "analyze", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "MEASUREMENTS"};
+  cli_opt opts[] = {
+      {.names = "-o|--output", .kind = CLI_STRING, .out = &out},
+      {.names = "-j|--jobs", .kind = CLI_UINT, .out = &threads, .min = 1, .max = 4096},
+      {.names = "--stats", .kind = CLI_FLAG, .out = &opt.all_stats},
+      {.names = "--strict", .kind = CLI_FLAG, .out = &opt.strict},
+      {.names = "--force", .kind = CLI_FLAG, .out = &force},
+      {.names = "-S|--struct", .kind = CLI_LIST, .out = &structs},
+      {.names = "-R|--replace-path", .kind = CLI_LIST, .out = &replace},
+      {.names = "--ignore-structs", .kind = CLI_FLAG, .out = &opt.ignore_structs, .conflicts = "--struct"},
+      {.names = "--openmp", .kind = CLI_CHOICE, .out = &openmp, .choices = "regions|raw"},
+      {.names = NULL}};
+  cli_spec spec = {
+      .cmd = "analyze", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "MEASUREMENTS"};
   int go = cli_parse(&spec, argc, argv, &c);
   if (go != CLI_GO_ON) return go;
   if (!out) return cli_refuse(&spec, "need -o DB");
   for (unsigned i = 0; i < replace.n; i++)
-    if (!strchr(replace.v[i], '=') || replace.v[i][0] == '=')
-      return cli_refuse(&spec, "--replace-path takes OLD=NEW");
+    if (!strchr(replace.v[i], '=') || replace.v[i][0] == '=') return cli_refuse(&spec, "--replace-path takes OLD=NEW");
   if (cli_output_check("analyze", out, force) != 0) return EXIT_FAILED;
   const char *in = spec.pos[0];
   opt.threads = (unsigned)threads;
@@ -130,7 +130,7 @@ int cmd_analyze(int argc, char **argv) {
   hpcdb_experiment_free(exp);
   if (!c.quiet)
     fprintf(stderr, "hpcdb analyze: %u profiles (%u skipped), %u traces, %u contexts, %llu values -> %s\n",
-            res.profiles_read, res.profiles_skipped, res.traces_read, res.contexts,
-            (unsigned long long)res.values, out);
+            res.profiles_read, res.profiles_skipped, res.traces_read, res.contexts, (unsigned long long)res.values,
+            out);
   return EXIT_OK;
 }

@@ -104,7 +104,12 @@ static int parse(args *a, int argc, char **argv, int *status) {
                     {.names = "--sort", .kind = CLI_CHOICE, .out = &sort, .choices = "delta|ratio"},
                     {.names = "--top", .kind = CLI_UINT, .out = &top, .min = 0, .max = 1e9},
                     {.names = "--min-share", .kind = CLI_DOUBLE, .out = &min_share, .min = 0, .max = 100, .percent = 1},
-                    {.names = "--fail-if-slower", .kind = CLI_DOUBLE, .out = &slower, .min = 0, .max = 1e9, .percent = 1,
+                    {.names = "--fail-if-slower",
+                     .kind = CLI_DOUBLE,
+                     .out = &slower,
+                     .min = 0,
+                     .max = 1e9,
+                     .percent = 1,
                      .conflicts = "--param"},
                     {.names = "--csv", .kind = CLI_FLAG, .out = &csv},
                     {.names = "--explain", .kind = CLI_STRING, .out = &a->explain},
@@ -115,8 +120,8 @@ static int parse(args *a, int argc, char **argv, int *status) {
                     {.names = "--exact-lines", .kind = CLI_FLAG, .out = &exact, .conflicts = "--line-tolerance"},
                     {.names = "--force", .kind = CLI_FLAG, .out = &a->force},
                     {.names = NULL}};
-  cli_spec spec = {.cmd = "compare", .help = help, .opts = opts, .min_pos = 1, .max_pos = CLI_POS_MAX,
-                   .pos_names = "A and B"};
+  cli_spec spec = {
+      .cmd = "compare", .help = help, .opts = opts, .min_pos = 1, .max_pos = CLI_POS_MAX, .pos_names = "A and B"};
   int rc = cli_parse(&spec, argc, argv, &common);
   if (rc != CLI_GO_ON) return *status = rc, 1;
   for (int i = 1; i < argc && !a->have_split; i++)
@@ -146,7 +151,8 @@ static int parse(args *a, int argc, char **argv, int *status) {
     c->param_name = name;
     if (eq) {
       double x = strtod(eq + 1, &end);
-      if (*end || end == eq + 1 || !(x > 0)) return *status = cli_refuse(&spec, "--param NAME=VALUE takes a positive number"), 1;
+      if (*end || end == eq + 1 || !(x > 0))
+        return *status = cli_refuse(&spec, "--param NAME=VALUE takes a positive number"), 1;
       a->params[a->n_values++] = x;
     }
   }
@@ -269,7 +275,8 @@ static int run(args *a) {
     }
     metrics[r] = r < c->n_a || c->param_name || !a->metric_b ? a->metric_a : a->metric_b;
   }
-  hpcdb_compare_options opt = {.version = HPCDB_COMPARE_OPTIONS_VERSION, .metrics = metrics, .align = a->align, .profiles_on_demand = 1};
+  hpcdb_compare_options opt = {
+      .version = HPCDB_COMPARE_OPTIONS_VERSION, .metrics = metrics, .align = a->align, .profiles_on_demand = 1};
   if (hpcdb_compare_sources(&cmp, srcs, n, &opt) < 0) {
     fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
     goto done;
@@ -327,11 +334,14 @@ int cmd_compare(int argc, char **argv) {
       fprintf(stderr, "hpcdb compare: --fail-if-slower, --folded and --flamegraph compare two sides, not a study\n");
     else rc = 0;
   } else if (a.have_split) {
-    if (a.split == 0 || a.split == a.n_paths) fprintf(stderr, "hpcdb compare: runs are needed on both sides of \"--\"\n");
+    if (a.split == 0 || a.split == a.n_paths)
+      fprintf(stderr, "hpcdb compare: runs are needed on both sides of \"--\"\n");
     else rc = 0;
     c->n_a = a.split;
   } else if (a.n_paths != 2) {
-    fprintf(stderr, "hpcdb compare: need A and B (repeats: A1 A2 -- B1 B2; a study: --param NAME) (see 'hpcdb compare --help')\n");
+    fprintf(
+        stderr,
+        "hpcdb compare: need A and B (repeats: A1 A2 -- B1 B2; a study: --param NAME) (see 'hpcdb compare --help')\n");
   } else {
     c->n_a = 1, rc = 0;
   }

@@ -37,7 +37,8 @@ static const char help[] =
     "                 zlib per row)\n"
     "    --force      replace an existing database or file at DST\n"
     "    --strict     refuse (exit 1) when the conversion would lose something\n"
-    "\n"    "OUTPUT\n"
+    "\n"
+    "OUTPUT\n"
     "    An existing DST is refused unless --force is given; a missing parent folder\n"
     "    is never created (both: exit 2, nothing written).\n"
     "\n"
@@ -51,9 +52,7 @@ static const char help[] =
     "    hpcdb convert --to cube --compress database app.cubex\n"
     "    hpcdb convert profile.cubex profile.d\n";
 
-static void print_loss(void *user, const char *line) {
-  fprintf(stderr, "hpcdb convert: warning: %s\n", line);
-}
+static void print_loss(void *user, const char *line) { fprintf(stderr, "hpcdb convert: warning: %s\n", line); }
 
 /* The writers' names joined by sep; those that compress (HPCDB_FORMAT_COMPRESSES) only, with compressing. */
 static void writers(char *buf, size_t size, const char *sep, int compressing) {
@@ -83,7 +82,8 @@ int cmd_convert(int argc, char **argv) {
                     {.names = "--strict", .kind = CLI_FLAG, .out = &strict},
                     {.names = "--compress", .kind = CLI_FLAG, .out = &compress},
                     {.names = NULL}};
-  cli_spec spec = {.cmd = "convert", .help = help, .opts = opts, .min_pos = 2, .max_pos = 2, .pos_names = "SRC and DST"};
+  cli_spec spec = {
+      .cmd = "convert", .help = help, .opts = opts, .min_pos = 2, .max_pos = 2, .pos_names = "SRC and DST"};
   int go = cli_parse(&spec, argc, argv, &c);
   if (go != CLI_GO_ON) return go;
   const char *writer = to < 0 ? "v4" : nth_writer(to);
@@ -113,7 +113,8 @@ int cmd_convert(int argc, char **argv) {
   uint64_t losses = hpcdb_write_losses(writer, exp, warn, NULL);
   if (losses && strict) {
     hpcdb_experiment_free(exp);
-    fprintf(stderr, "hpcdb convert: refused: %llu kinds of data would be lost (--strict)\n", (unsigned long long)losses);
+    fprintf(stderr, "hpcdb convert: refused: %llu kinds of data would be lost (--strict)\n",
+            (unsigned long long)losses);
     return EXIT_INVALID;
   }
   int rc = hpcdb_write(writer, exp, dst, flags | (compress ? HPCDB_WRITE_COMPRESS : 0));

@@ -36,7 +36,8 @@ static const char help[] =
     "    -o FILE      write to FILE instead of standard output (under a temporary name\n"
     "                 renamed to FILE once whole: on an error FILE is left as it was)\n"
     "    --force      replace an existing FILE\n"
-    "\n"    "OUTPUT\n"
+    "\n"
+    "OUTPUT\n"
     "    An existing FILE is refused unless --force is given; a missing parent folder\n"
     "    is never created (both: exit 2, nothing written).\n"
     "\n"
@@ -52,7 +53,10 @@ int cmd_dump(int argc, char **argv) {
   cli_common c = {0};
   const char *out = NULL;
   int json = 0, force = 0;
-  cli_opt opts[] = {{.names = "--json", .kind = CLI_FLAG, .out = &json}, {.names = "-o|--output", .kind = CLI_STRING, .out = &out}, {.names = "--force", .kind = CLI_FLAG, .out = &force}, {.names = NULL}};
+  cli_opt opts[] = {{.names = "--json", .kind = CLI_FLAG, .out = &json},
+                    {.names = "-o|--output", .kind = CLI_STRING, .out = &out},
+                    {.names = "--force", .kind = CLI_FLAG, .out = &force},
+                    {.names = NULL}};
   cli_spec spec = {.cmd = "dump", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "PATH"};
   int go = cli_parse(&spec, argc, argv, &c);
   if (go != CLI_GO_ON) return go;

@@ -171,7 +171,9 @@ int cmd_export(int argc, char **argv) {
   int rc = cli_parse(&spec, argc, argv, &c);
   if (rc == CLI_GO_ON && listing) rc = argc == 2 ? list() : cli_refuse(&spec, "--list takes no other argument");
   else if (rc == CLI_GO_ON && spec.n_pos == 0) rc = cli_refuse(&spec, "need PATH");
-  else if (rc == CLI_GO_ON) rc = run(&spec, &c, f_index, (hpcdb_export_options){HPCDB_EXPORT_OPTIONS_VERSION, metric, profile, say_metric, &c.quiet}, out, force);
+  else if (rc == CLI_GO_ON)
+    rc = run(&spec, &c, f_index,
+             (hpcdb_export_options){HPCDB_EXPORT_OPTIONS_VERSION, metric, profile, say_metric, &c.quiet}, out, force);
   free(help);
   return rc;
 }

@@ -42,7 +42,8 @@ int cmd_formats(int argc, char **argv) {
   for (uint32_t i = 0; hpcdb_format_get(i, &f) == 0; i++) {
     int first = 1;
     printf("%s%s: ", i ? "\n" : "", f.name);
-    if (f.caps & HPCDB_FORMAT_CAN_READ) can(&first, f.caps & HPCDB_FORMAT_CAN_READ_PART ? "reads (in part when asked)" : "reads");
+    if (f.caps & HPCDB_FORMAT_CAN_READ)
+      can(&first, f.caps & HPCDB_FORMAT_CAN_READ_PART ? "reads (in part when asked)" : "reads");
     if (f.caps & HPCDB_FORMAT_CAN_WRITE) {
       printf("%swrites (--to %s%s; says what it drops)", first ? "" : ", ", f.writer,
              f.caps & HPCDB_FORMAT_COMPRESSES ? ", --compress" : "");

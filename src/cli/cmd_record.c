@@ -287,7 +287,8 @@ int cmd_record(int argc, char **argv) {
                     {.names = "-t|--trace", .kind = CLI_FLAG, .out = &trace},
                     {.names = "--force", .kind = CLI_FLAG, .out = &force},
                     {.names = NULL}};
-  cli_spec spec = {.cmd = CMD, .help = help, .opts = opts, .min_pos = 0, .max_pos = 0, .pos_names = NULL, .stop_at_program = 1};
+  cli_spec spec = {
+      .cmd = CMD, .help = help, .opts = opts, .min_pos = 0, .max_pos = 0, .pos_names = NULL, .stop_at_program = 1};
   int go = cli_parse(&spec, argc, argv, &c);
   if (go != CLI_GO_ON) return go;
   for (unsigned k = 0; k < event_list.n; k++)
@@ -308,12 +309,9 @@ int cmd_record(int argc, char **argv) {
   char prog_copy[PATH_MAX];
   snprintf(prog_copy, sizeof prog_copy, "%s", argv[i]);
   if (out && cli_output_check(CMD, out, 1) != 0) return EXIT_FAILED; /* the folder it goes in */
-  if (out)
-    snprintf(dir, sizeof dir, "%s", out);
-  else if (job)
-    snprintf(dir, sizeof dir, "hpcdb-%s-%s.m", basename(prog_copy), job);
-  else
-    snprintf(dir, sizeof dir, "hpcdb-%s-%d.m", basename(prog_copy), (int)getpid());
+  if (out) snprintf(dir, sizeof dir, "%s", out);
+  else if (job) snprintf(dir, sizeof dir, "hpcdb-%s-%s.m", basename(prog_copy), job);
+  else snprintf(dir, sizeof dir, "hpcdb-%s-%d.m", basename(prog_copy), (int)getpid());
   if (make_directory(dir, force, job) != 0) return EXIT_FAILED;
   if (!realpath(dir, abs_dir)) return fail("%s: %s", dir, strerror(errno));
   int status = run(argv + i, abs_dir, events, trace, lib);

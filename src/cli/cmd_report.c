@@ -117,20 +117,21 @@ int cmd_report(int argc, char **argv) {
   double threshold = 1;
   int view = 0, by = 0, scopes = -1, csv = 0, json = 0;
   const char *collapse = NULL;
-  cli_opt opts[] = {{.names = "--view", .kind = CLI_CHOICE, .out = &view, .choices = "top-down|bottom-up|flat|profiles"},
-                    {.names = "--metric", .kind = CLI_LIST, .out = &metrics},
-                    {.names = "--top", .kind = CLI_UINT, .out = &top, .min = 1, .max = 1e9},
-                    {.names = "--depth", .kind = CLI_UINT, .out = &depth, .min = 1, .max = 1e9},
-                    {.names = "--width", .kind = CLI_UINT, .out = &width, .min = 40, .max = 10000},
-                    {.names = "--threshold", .kind = CLI_DOUBLE, .out = &threshold, .min = 0, .max = 100, .percent = 1},
-                    {.names = "--hot-path", .kind = CLI_FLAG, .out = &o.hot_path, .conflicts = "--top"},
-                    {.names = "--profile", .kind = CLI_STRING, .out = &o.profile},
-                    {.names = "--by", .kind = CLI_CHOICE, .out = &by, .choices = "kind|rank|thread|node|gpu"},
-                    {.names = "--scopes", .kind = CLI_CHOICE, .out = &scopes, .choices = "all|functions"},
-                    {.names = "--collapse", .kind = CLI_STRING, .out = &collapse},
-                    {.names = "--csv", .kind = CLI_FLAG, .out = &csv, .conflicts = "--json"},
-                    {.names = "--json", .kind = CLI_FLAG, .out = &json},
-                    {.names = NULL}};
+  cli_opt opts[] = {
+      {.names = "--view", .kind = CLI_CHOICE, .out = &view, .choices = "top-down|bottom-up|flat|profiles"},
+      {.names = "--metric", .kind = CLI_LIST, .out = &metrics},
+      {.names = "--top", .kind = CLI_UINT, .out = &top, .min = 1, .max = 1e9},
+      {.names = "--depth", .kind = CLI_UINT, .out = &depth, .min = 1, .max = 1e9},
+      {.names = "--width", .kind = CLI_UINT, .out = &width, .min = 40, .max = 10000},
+      {.names = "--threshold", .kind = CLI_DOUBLE, .out = &threshold, .min = 0, .max = 100, .percent = 1},
+      {.names = "--hot-path", .kind = CLI_FLAG, .out = &o.hot_path, .conflicts = "--top"},
+      {.names = "--profile", .kind = CLI_STRING, .out = &o.profile},
+      {.names = "--by", .kind = CLI_CHOICE, .out = &by, .choices = "kind|rank|thread|node|gpu"},
+      {.names = "--scopes", .kind = CLI_CHOICE, .out = &scopes, .choices = "all|functions"},
+      {.names = "--collapse", .kind = CLI_STRING, .out = &collapse},
+      {.names = "--csv", .kind = CLI_FLAG, .out = &csv, .conflicts = "--json"},
+      {.names = "--json", .kind = CLI_FLAG, .out = &json},
+      {.names = NULL}};
   cli_spec spec = {.cmd = "report", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "PATH"};
   int go = cli_parse(&spec, argc, argv, &c);
   if (go != CLI_GO_ON) return go;
@@ -169,7 +170,8 @@ int cmd_report(int argc, char **argv) {
   unsigned flags = o.view == HPCDB_VIEW_PROFILES ? HPCDB_READ_PROFILE_TOTALS : !o.profile ? HPCDB_READ_SUMMARY_ONLY : 0;
   int formulas = 0; /* a derived metric ('$0 / $1 * 100') reads every metric */
   for (uint32_t m = 0; m < o.n_metrics; m++) formulas |= strpbrk(o.metrics[m], "$*/+") != NULL;
-  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, o.n_metrics && !formulas ? HPCDB_READ_METRICS : HPCDB_READ_ALL, o.metrics, o.n_metrics, flags};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, o.n_metrics && !formulas ? HPCDB_READ_METRICS : HPCDB_READ_ALL,
+                           o.metrics, o.n_metrics, flags};
   if (cli_read_opts(&exp, path, &ro) < 0) return cli_fail_last("report");
   o.all_values = ro.values == HPCDB_READ_ALL && !(ro.flags & HPCDB_READ_SUMMARY_ONLY);
   int rc = hpcdb_report(stdout, exp, &o);

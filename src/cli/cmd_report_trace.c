@@ -129,7 +129,8 @@ int cmd_report_trace(int argc, char **argv) {
 
 int cmd_report_is_trace(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
-    if ((!strcmp(argv[i], "--view") && i + 1 < argc && !strcmp(argv[i + 1], "trace")) || !strcmp(argv[i], "--view=trace"))
+    if ((!strcmp(argv[i], "--view") && i + 1 < argc && !strcmp(argv[i + 1], "trace")) ||
+        !strcmp(argv[i], "--view=trace"))
       return 1;
   return 0;
 }

@@ -96,7 +96,7 @@ typedef struct run {
   char **names; /* structure files written in this run (two binaries may share a name) */
   unsigned n_names;
   char no_lines[4096]; /* binaries without any line information, comma-separated */
-  time_t measured; /* the newest measurement file's modification time */
+  time_t measured;     /* the newest measurement file's modification time */
 } run;
 
 static void report(const run *r, const char *bin, const char *out, int from_cache) {
@@ -110,10 +110,10 @@ static void report(const run *r, const char *bin, const char *out, int from_cach
           "hpcdb struct: %s -> %s: %llu functions, %llu inlined calls, %llu loops (%llu "
           "irreducible); %s%s%s\n",
           bin, out, s->functions, s->inlined_calls, s->loops, s->irreducible_loops,
-          s->has_dwarf ? "DWARF" : "symbols only", s->debug_file[0] ? " from " : "",
-          s->debug_file);
+          s->has_dwarf ? "DWARF" : "symbols only", s->debug_file[0] ? " from " : "", s->debug_file);
   if (!s->has_loops)
-    fprintf(stderr, "hpcdb struct: %s: no machine-code decoder (Capstone missing or without this machine): no loops\n", bin);
+    fprintf(stderr, "hpcdb struct: %s: no machine-code decoder (Capstone missing or without this machine): no loops\n",
+            bin);
 }
 
 static const char *base_name(const char *p);
@@ -246,7 +246,8 @@ static void no_lines_note(const run *r) {
   if (r->quiet || !r->no_lines[0]) return;
   fprintf(stderr,
           "hpcdb struct: no line information (no DWARF in the binary, under --debug-root, by .gnu_debuglink or from "
-          "the debuginfod servers of DEBUGINFOD_URLS) for: %s\n", r->no_lines);
+          "the debuginfod servers of DEBUGINFOD_URLS) for: %s\n",
+          r->no_lines);
 }
 
 static int struct_measurements(run *r, const char *meas) {
@@ -291,8 +292,8 @@ static int struct_measurements(run *r, const char *meas) {
     closedir(d);
   }
   if (!r->quiet)
-    fprintf(stderr, "hpcdb struct: %s/structs: %u written, %u from the cache, %u skipped\n",
-            meas, r->written, r->cached, r->skipped);
+    fprintf(stderr, "hpcdb struct: %s/structs: %u written, %u from the cache, %u skipped\n", meas, r->written,
+            r->cached, r->skipped);
   no_lines_note(r);
   for (unsigned i = 0; i < r->n_names; i++) free(r->names[i]);
   free(r->names);
@@ -326,7 +327,8 @@ int cmd_struct(int argc, char **argv) {
                     {.names = "--strict", .kind = CLI_FLAG, .out = &r.strict},
                     {.names = "--force", .kind = CLI_FLAG, .out = &force},
                     {.names = NULL}};
-  cli_spec spec = {.cmd = "struct", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "a BINARY or MEASUREMENTS"};
+  cli_spec spec = {
+      .cmd = "struct", .help = help, .opts = opts, .min_pos = 1, .max_pos = 1, .pos_names = "a BINARY or MEASUREMENTS"};
   int go = cli_parse(&spec, argc, argv, &c);
   if (go != CLI_GO_ON) return go;
   const char *in = spec.pos[0];

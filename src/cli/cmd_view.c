@@ -67,7 +67,8 @@ int cmd_view(int argc, char **argv) {
   const char *eq = metric ? strchr(metric, '=') : NULL;
   o.metrics[0] = metric;
   if (eq && o.n_paths == 2) { /* M=M2: one metric per side, as hpcdb compare --metric */
-    if ((size_t)(eq - metric) >= sizeof left) return cli_refuse(&spec, "--metric: the first name is longer than 1023 characters");
+    if ((size_t)(eq - metric) >= sizeof left)
+      return cli_refuse(&spec, "--metric: the first name is longer than 1023 characters");
     snprintf(left, sizeof left, "%.*s", (int)(eq - metric), metric);
     o.metrics[0] = left, o.metrics[1] = eq + 1;
   }

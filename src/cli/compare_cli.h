@@ -17,13 +17,13 @@ enum compare_view { CMP_TOP_DOWN, CMP_BOTTOM_UP, CMP_FLAT };
 typedef struct compare_cli {
   const hpcdb_experiment *const *runs;
   const char *const *paths;
-  uint32_t n_runs, n_a;     /* side A: runs [0, n_a) */
-  hpcdb_comparison *cmp;   /* per-profile figures are read as rows need them */
+  uint32_t n_runs, n_a;  /* side A: runs [0, n_a) */
+  hpcdb_comparison *cmp; /* per-profile figures are read as rows need them */
   int view, sort_ratio, csv, quiet;
-  uint32_t top;             /* rows in the summary, and per level (top-down) or in all */
-  double min_share;         /* nodes below this fraction of both sides' totals are not listed */
-  double fail_if_slower;    /* fraction; < 0: no gate */
-  const double *params;     /* scaling: each run's parameter value */
+  uint32_t top;          /* rows in the summary, and per level (top-down) or in all */
+  double min_share;      /* nodes below this fraction of both sides' totals are not listed */
+  double fail_if_slower; /* fraction; < 0: no gate */
+  const double *params;  /* scaling: each run's parameter value */
   const char *param_name;
 } compare_cli;
 

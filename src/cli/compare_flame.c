@@ -88,8 +88,9 @@ static void draw(flame *f, uint32_t node, double x, double w, int depth) {
   compare_value(delta, sizeof delta, d.delta, seconds);
   fprintf(f->out, "<g><title>");
   xml_text(f->out, al->nodes[node].name);
-  fprintf(f->out, ": A %s, B %s, delta %s%s</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\"/>",
-          a, b, d.delta > 0 ? "+" : "", delta, x, y, w, ROW - 1, fill);
+  fprintf(f->out,
+          ": A %s, B %s, delta %s%s</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\"/>", a,
+          b, d.delta > 0 ? "+" : "", delta, x, y, w, ROW - 1, fill);
   if (w > 40) {
     size_t chars = (size_t)(w / 7);
     char label[256];
@@ -128,10 +129,11 @@ static int depth_of(const hpcdb_alignment *al) {
 
 int compare_write_flamegraph(FILE *out, const compare_cli *c) {
   flame f = {out, c, (depth_of(c->cmp->al) + 2) * ROW};
-  fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-               "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" xmlns=\"http://www.w3.org/2000/svg\" "
-               "font-family=\"Verdana, sans-serif\" font-size=\"12\">\n"
-               "<text x=\"4\" y=\"14\">hpcdb compare: ",
+  fprintf(out,
+          "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+          "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" xmlns=\"http://www.w3.org/2000/svg\" "
+          "font-family=\"Verdana, sans-serif\" font-size=\"12\">\n"
+          "<text x=\"4\" y=\"14\">hpcdb compare: ",
           WIDTH, f.height + ROW);
   xml_text(out, c->paths[0]);
   fputs(" -&gt; ", out);

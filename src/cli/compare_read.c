@@ -30,7 +30,7 @@ static void *read_some(void *user) {
 }
 
 int compare_read_runs(const char *const *paths, uint32_t n, hpcdb_source **srcs) {
-  char (*errors)[1024] = calloc(n, sizeof *errors);
+  char(*errors)[1024] = calloc(n, sizeof *errors);
   if (!errors) return -1;
   reader rd = {paths, n, srcs, errors, 0};
   long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -76,7 +76,6 @@ int compare_listed(const compare_cli *c, uint32_t node) {
   return fabs(d.a) >= c->min_share * fabs(ta) || fabs(d.b) >= c->min_share * fabs(tb);
 }
 
-
 void compare_figures(const compare_cli *c, uint32_t n, figures *f) {
   if (hpcdb_compare_profiles(c->cmp, &n, 1) < 0) /* a damaged cct.db: the figures stay unknown */
     fprintf(stderr, "hpcdb compare: %s\n", hpcdb_last_error());
@@ -97,7 +96,6 @@ static int with_profiles(const compare_cli *c) {
   return 0;
 }
 
-
 void compare_csv_text(FILE *out, const char *s) {
   fputc('"', out);
   for (; *s; s++) {
@@ -109,24 +107,30 @@ void compare_csv_text(FILE *out, const char *s) {
 
 void compare_print_header_row(FILE *out, const compare_cli *c) {
   if (c->csv) {
-    fprintf(out, "name,only_in,a_incl,b_incl,delta_incl,ratio_incl,spread_a_incl,spread_b_incl,noise,"
-                 "a_excl,b_excl,delta_excl,ratio_excl,a_mean,b_mean,a_max,b_max,a_imbalance,b_imbalance\n");
+    fprintf(out,
+            "name,only_in,a_incl,b_incl,delta_incl,ratio_incl,spread_a_incl,spread_b_incl,noise,"
+            "a_excl,b_excl,delta_excl,ratio_excl,a_mean,b_mean,a_max,b_max,a_imbalance,b_imbalance\n");
     return;
   }
   fprintf(out, "%10s %10s %11s %7s", "A incl", "B incl", "delta", "ratio");
   if (compare_repeats(c)) fprintf(out, " %10s", "spread");
   fprintf(out, " %10s %10s %11s %7s", "A excl", "B excl", "delta", "ratio");
-  if (with_profiles(c)) fprintf(out, " %10s %10s %10s %10s %6s %6s", "A mean", "B mean", "A max", "B max", "imb A", "imb B");
+  if (with_profiles(c))
+    fprintf(out, " %10s %10s %10s %10s %6s %6s", "A mean", "B mean", "A max", "B max", "imb A", "imb B");
   fprintf(out, "  name\n");
 }
 
 void compare_print_row(FILE *out, const compare_cli *c, const figures *f, const char *name, int indent) {
   if (c->csv) {
     compare_csv_text(out, name);
-    fprintf(out, ",%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.6g,%.6g\n",
-            f->only == 1 ? "A" : f->only == 2 ? "B" : "", f->inc.a, f->inc.b, f->inc.delta, f->inc.ratio,
-            f->inc.spread_a, f->inc.spread_b, compare_repeats(c) && f->inc.noise, f->exc.a, f->exc.b, f->exc.delta,
-            f->exc.ratio, f->mean.a, f->mean.b, f->max.a, f->max.b, f->imb_a, f->imb_b);
+    fprintf(out,
+            ",%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.6g,%.6g\n",
+            f->only == 1   ? "A"
+            : f->only == 2 ? "B"
+                           : "",
+            f->inc.a, f->inc.b, f->inc.delta, f->inc.ratio, f->inc.spread_a, f->inc.spread_b,
+            compare_repeats(c) && f->inc.noise, f->exc.a, f->exc.b, f->exc.delta, f->exc.ratio, f->mean.a, f->mean.b,
+            f->max.a, f->max.b, f->imb_a, f->imb_b);
     return;
   }
   char v[8][48];
@@ -156,6 +160,9 @@ void compare_print_row(FILE *out, const compare_cli *c, const figures *f, const 
     if (!isnan(f->imb_b)) snprintf(ib, sizeof ib, "%.0f%%", f->imb_b * 100);
     fprintf(out, " %10s %10s %10s %10s %6s %6s", v[0], v[1], v[2], v[3], ia, ib);
   }
-  fprintf(out, "  %*s%s%s%s\n", indent * 2, "", name, f->only == 1 ? "  [only in A]" : f->only == 2 ? "  [only in B]" : "",
+  fprintf(out, "  %*s%s%s%s\n", indent * 2, "", name,
+          f->only == 1   ? "  [only in A]"
+          : f->only == 2 ? "  [only in B]"
+                         : "",
           compare_repeats(c) && f->inc.noise && f->inc.delta != 0 ? "  (noise)" : "");
 }

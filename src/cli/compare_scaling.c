@@ -12,9 +12,9 @@
 #include "compare_cli.h"
 
 typedef struct study {
-  double *p;        /* distinct parameter values, ascending */
+  double *p; /* distinct parameter values, ascending */
   uint32_t n_p;
-  uint32_t *slot;   /* per run: its index in p */
+  uint32_t *slot; /* per run: its index in p */
 } study;
 
 typedef struct path_model {
@@ -71,9 +71,12 @@ static void print_text(FILE *out, const compare_cli *c, const study *s, path_mod
   fprintf(out, "scaling study over %s: %u runs at %u values (", c->param_name, c->n_runs, s->n_p);
   for (uint32_t i = 0; i < s->n_p; i++) fprintf(out, "%s%g", i ? ", " : "", s->p[i]);
   fprintf(out, "), metric \"%s\"\n", c->runs[0]->metrics[c->cmp->metric[0]].name);
-  fprintf(out, "value: inclusive, the mean per profile where a run has several; models: Extra-P's normal form, "
-               "up to %d terms, chosen by leave-one-out SMAPE\n", HPCDB_SCALING_MAX_TERMS);
-  if (s->n_p < 5) fprintf(out, "note: %u parameter values; Extra-P asks for at least 5 for a model to be trusted\n", s->n_p);
+  fprintf(out,
+          "value: inclusive, the mean per profile where a run has several; models: Extra-P's normal form, "
+          "up to %d terms, chosen by leave-one-out SMAPE\n",
+          HPCDB_SCALING_MAX_TERMS);
+  if (s->n_p < 5)
+    fprintf(out, "note: %u parameter values; Extra-P asks for at least 5 for a model to be trusted\n", s->n_p);
   fputc('\n', out);
   for (uint32_t i = 0; i < s->n_p; i++) {
     snprintf(buf, sizeof buf, "p=%g", s->p[i]);
@@ -115,7 +118,8 @@ static void print_csv(FILE *out, const compare_cli *c, const study *s, path_mode
     compare_csv_text(out, model);
     fprintf(out, ",%.12g", m->c0);
     for (uint32_t t = 0; t < HPCDB_SCALING_MAX_TERMS; t++) /* a term the model has not: empty */
-      if (t < m->n_terms) fprintf(out, ",%.12g,%.12g,%d", m->terms[t].c, (double)m->terms[t].num / m->terms[t].den, m->terms[t].log_exp);
+      if (t < m->n_terms)
+        fprintf(out, ",%.12g,%.12g,%d", m->terms[t].c, (double)m->terms[t].num / m->terms[t].den, m->terms[t].log_exp);
       else fprintf(out, ",,,");
     fprintf(out, ",%.6g,%.6g,%.6g,%.6g", m->smape, m->ar2, speedup, speedup * s->p[0] / s->p[s->n_p - 1]);
     for (uint32_t i = 0; i < s->n_p; i++) fprintf(out, ",%.12g", pm[k].v[i]);

@@ -11,7 +11,6 @@
 
 static double sort_key(const compare_cli *c, const hpcdb_delta *d) { return hpcdb_delta_rank(d, c->sort_ratio); }
 
-
 static void top_down(FILE *out, const compare_cli *c, uint32_t node, int depth, hpcdb_ranked *scratch) {
   const hpcdb_alignment *al = c->cmp->al;
   figures f;
@@ -109,10 +108,12 @@ static void header(FILE *out, const compare_cli *c) {
     } else if (s == 1) only_a++;
     else only_b++;
   }
-  fprintf(out, "aligned: %u nodes, %u in both (by function name %u, file and line %u, shifted line %u, module offset %u",
+  fprintf(out,
+          "aligned: %u nodes, %u in both (by function name %u, file and line %u, shifted line %u, module offset %u",
           al->n_nodes, both, rule[HPCDB_MATCH_NAME], rule[HPCDB_MATCH_LINE], rule[HPCDB_MATCH_LINE_SHIFTED],
           rule[HPCDB_MATCH_OFFSET]);
-  if (rule[HPCDB_MATCH_NAME_ACROSS]) fprintf(out, ", function name across a one-sided frame %u", rule[HPCDB_MATCH_NAME_ACROSS]);
+  if (rule[HPCDB_MATCH_NAME_ACROSS])
+    fprintf(out, ", function name across a one-sided frame %u", rule[HPCDB_MATCH_NAME_ACROSS]);
   fprintf(out, "), %u only in A, %u only in B\n", only_a, only_b);
   figures f;
   char a[48], b[48], d[48], q[48];
@@ -121,7 +122,8 @@ static void header(FILE *out, const compare_cli *c) {
   compare_value(b, sizeof b, f.inc.b, compare_seconds(c));
   compare_signed_value(d, sizeof d, f.inc.delta, compare_seconds(c));
   compare_ratio_text(q, sizeof q, &f.inc);
-  fprintf(out, "total: A %s, B %s, delta %s (%s)%s\n", a, b, d, q, compare_repeats(c) && f.inc.noise ? ", within the spread of the repeats (noise)" : "");
+  fprintf(out, "total: A %s, B %s, delta %s (%s)%s\n", a, b, d, q,
+          compare_repeats(c) && f.inc.noise ? ", within the spread of the repeats (noise)" : "");
 }
 
 /* Frames ranked by the change of their exclusive cost (where the time moved). */
@@ -133,7 +135,8 @@ static void summary(FILE *out, const compare_cli *c) {
   if (!nodes) return;
   for (int worse = 1; worse >= 0; worse--) {
     uint32_t n = hpcdb_compare_changes(c->cmp, c->n_a, c->min_share, worse, nodes, top);
-    fprintf(out, "\n%s (exclusive cost of a frame; its inclusive change):\n", worse ? "Largest regressions" : "Largest improvements");
+    fprintf(out, "\n%s (exclusive cost of a frame; its inclusive change):\n",
+            worse ? "Largest regressions" : "Largest improvements");
     if (n == 0) fprintf(out, "  none\n");
     char path[4096], dx[48], rx[48], di[48], ri[48];
     for (uint32_t i = 0; i < n && i < top; i++) {
@@ -145,7 +148,9 @@ static void summary(FILE *out, const compare_cli *c) {
       compare_ratio_text(ri, sizeof ri, &f.inc);
       compare_short_path(al, nodes[i], path, sizeof path);
       fprintf(out, "  %11s %6s  %s  (inclusive %s %s)%s\n", dx, rx, path, di, ri,
-              f.only == 1 ? "  [only in A]" : f.only == 2 ? "  [only in B]" : "");
+              f.only == 1   ? "  [only in A]"
+              : f.only == 2 ? "  [only in B]"
+                            : "");
     }
   }
   free(nodes);
@@ -158,7 +163,10 @@ void compare_print(FILE *out, const compare_cli *c) {
     header(out, c);
     summary(out, c);
     fprintf(out, "\n%s (nodes of at least %g%% of a side's total):\n",
-            c->view == CMP_TOP_DOWN ? "Top-down" : c->view == CMP_FLAT ? "Flat" : "Bottom-up", c->min_share * 100);
+            c->view == CMP_TOP_DOWN ? "Top-down"
+            : c->view == CMP_FLAT   ? "Flat"
+                                    : "Bottom-up",
+            c->min_share * 100);
   }
   compare_print_header_row(out, c);
   if (c->view == CMP_TOP_DOWN) top_down(out, c, 0, 0, scratch);

@@ -18,9 +18,10 @@ static void usage(FILE *out) {
           "\n"
           "commands:\n");
   for (const cli_command *c = cli_commands; c->name; c++) fprintf(out, "  %-10s %s\n", c->name, c->summary);
-  fprintf(out, "\n'hpcdb <command> --help' describes a command. 'hpcdb --version' prints the version.\n"
-               "Every command takes --quiet and --verbose; a malformed or conflicting option is refused\n"
-               "(exit 2); an existing output is replaced only with --force, and no folder is created.\n");
+  fprintf(out,
+          "\n'hpcdb <command> --help' describes a command. 'hpcdb --version' prints the version.\n"
+          "Every command takes --quiet and --verbose; a malformed or conflicting option is refused\n"
+          "(exit 2); an existing output is replaced only with --force, and no folder is created.\n");
 }
 
 int main(int argc, char **argv) {

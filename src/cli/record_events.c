@@ -80,9 +80,7 @@ static int probe(const event_def *d, char *err, size_t err_len) {
              "event '%s': the kernel does not allow it (perf_event_open: %s; see "
              "/proc/sys/kernel/perf_event_paranoid); CPUTIME and REALTIME always work",
              d->name, strerror(e));
-  else
-    snprintf(err, err_len, "event '%s' cannot be counted here (perf_event_open: %s)", d->name,
-             strerror(e));
+  else snprintf(err, err_len, "event '%s' cannot be counted here (perf_event_open: %s)", d->name, strerror(e));
   return -1;
 }
 
@@ -101,16 +99,14 @@ static int already_given(const char *encoded, const char *metric) {
   return 0;
 }
 
-int record_event_add(const char *spec, char *out, size_t out_len, int *n_events, char *err,
-                     size_t err_len) {
+int record_event_add(const char *spec, char *out, size_t out_len, int *n_events, char *err, size_t err_len) {
   const char *at = strchr(spec, '@');
   size_t name_len = at ? (size_t)(at - spec) : strlen(spec);
   const event_def *d = NULL;
   for (size_t i = 0; i < N_DEFS; i++)
     if (strlen(defs[i].name) == name_len && !strncmp(defs[i].name, spec, name_len)) d = &defs[i];
   if (!d) {
-    snprintf(err, err_len, "unknown event '%.*s' (known: %s)", (int)name_len, spec,
-             record_event_names);
+    snprintf(err, err_len, "unknown event '%.*s' (known: %s)", (int)name_len, spec, record_event_names);
     return -1;
   }
   unsigned long long period = 0, freq = DEFAULT_FREQ;
@@ -118,8 +114,7 @@ int record_event_add(const char *spec, char *out, size_t out_len, int *n_events,
     int by_freq = at[1] == 'f';
     unsigned long long v;
     if (parse_count(at + 1 + by_freq, &v) < 0 || v == 0) {
-      snprintf(err, err_len, "event '%s': the period must be a positive whole number (N or fN)",
-               spec);
+      snprintf(err, err_len, "event '%s': the period must be a positive whole number (N or fN)", spec);
       return -1;
     }
     if (by_freq) {
@@ -148,8 +143,8 @@ int record_event_add(const char *spec, char *out, size_t out_len, int *n_events,
     return -1;
   }
   size_t len = strlen(out);
-  int n = snprintf(out + len, out_len - len, "%s%d:%u:%llu:%llu:%llu:%s", len ? ";" : "", d->kind,
-                   d->type, d->config, period, freq, d->metric);
+  int n = snprintf(out + len, out_len - len, "%s%d:%u:%llu:%llu:%llu:%s", len ? ";" : "", d->kind, d->type, d->config,
+                   period, freq, d->metric);
   if (n < 0 || (size_t)n >= out_len - len) {
     snprintf(err, err_len, "too many events");
     return -1;

@@ -8,8 +8,7 @@
 
 /* Appends one event (spec as the user wrote it) to the ';'-separated
  * encoding in out. Returns 0, or -1 with a message in err. */
-int record_event_add(const char *spec, char *out, size_t out_len, int *n_events, char *err,
-                     size_t err_len);
+int record_event_add(const char *spec, char *out, size_t out_len, int *n_events, char *err, size_t err_len);
 
 /* The event names, for --help and messages. */
 extern const char record_event_names[];

@@ -85,8 +85,7 @@ int struct_in_child(const char *bin, const char *out, const char *cache, const h
   }
   close(fds[0]);
   int status;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   if (got == sizeof res && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     *from_cache = res.from_cache;
     if (opt->stats && res.rc == 0 && !res.from_cache) *opt->stats = res.stats;
@@ -106,7 +105,7 @@ int struct_in_child(const char *bin, const char *out, const char *cache, const h
              bin, WTERMSIG(status), strsignal(WTERMSIG(status)));
   else
     snprintf(why, why_len,
-             "%s: out of memory: the DWARF reader (libdw) ended the work itself (exit status %d); nothing written",
-             bin, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+             "%s: out of memory: the DWARF reader (libdw) ended the work itself (exit status %d); nothing written", bin,
+             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   return HPCDB_ENOMEM;
 }

@@ -16,9 +16,9 @@
 
 /* What mpirun needs as root and on a machine with fewer cores than ranks ("not enough slots"):
  * in the help, and said when hpcdb-mpi finds itself one rank outside mpirun. */
-#define MPIRUN_HINT                                                                                  \
-  "    Open MPI's mpirun refuses to run as root without --allow-run-as-root, and more ranks\n"      \
-  "    than the machine has cores ('not enough slots') without --oversubscribe:\n"                 \
+#define MPIRUN_HINT                                                                            \
+  "    Open MPI's mpirun refuses to run as root without --allow-run-as-root, and more ranks\n" \
+  "    than the machine has cores ('not enough slots') without --oversubscribe:\n"             \
   "        mpirun --allow-run-as-root --oversubscribe -np 4 hpcdb-mpi analyze MEAS -o DB\n"
 
 static const char help[] =
@@ -79,8 +79,7 @@ static const char help[] =
     "EXIT STATUS\n"
     "    0 written, 2 failed (nothing written)\n"
     "\n"
-    "NOTES\n"
-    MPIRUN_HINT
+    "NOTES\n" MPIRUN_HINT
     "    Across hosts, give Open MPI keep-alives, so that a host lost mid-run ends the job in\n"
     "    seconds instead of holding it until TCP gives up (see EXAMPLES and docs/mpi.md).\n"
     "\n"
@@ -127,7 +126,8 @@ static int fail_checkpoint(void *ctx, const char *phase) {
     phase_now[n_phases] = rss_now();
     phase_ends[n_phases++] = MPI_Wtime();
   }
-  const char *r = getenv("HPCDB_MPI_FAIL_RANK"), *at = getenv("HPCDB_MPI_FAIL_AT"), *mode = getenv("HPCDB_MPI_FAIL_MODE");
+  const char *r = getenv("HPCDB_MPI_FAIL_RANK"), *at = getenv("HPCDB_MPI_FAIL_AT"),
+             *mode = getenv("HPCDB_MPI_FAIL_MODE");
   if (!r || atoi(r) != rank || strcmp(phase, at && *at ? at : "write") != 0) return 0;
   if (mode && !strcmp(mode, "pause")) { /* the test makes a fault (a cut link) while this rank waits here */
     const char *signal_path = getenv("HPCDB_MPI_FAIL_SIGNAL");
@@ -205,9 +205,11 @@ static void hint_keepalive(void) {
   int first_on_host = local_rank == 0;
   MPI_Allreduce(&first_on_host, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0 && hosts > 1 && getenv("OMPI_COMM_WORLD_SIZE") && !getenv("OMPI_MCA_oob_tcp_keepalive_time"))
-    fprintf(stderr, "hpcdb-mpi analyze: note: the ranks span %d hosts and Open MPI's keep-alives are at their "
+    fprintf(stderr,
+            "hpcdb-mpi analyze: note: the ranks span %d hosts and Open MPI's keep-alives are at their "
             "defaults: a host lost mid-run would hold the job for minutes; add --mca oob_tcp_keepalive_time 10 "
-            "--mca oob_tcp_keepalive_intvl 5 --mca oob_tcp_keepalive_probes 3 (docs/mpi.md)\n", hosts);
+            "--mca oob_tcp_keepalive_intvl 5 --mca oob_tcp_keepalive_probes 3 (docs/mpi.md)\n",
+            hosts);
 }
 
 static void print_warning(void *user, const char *message) {
@@ -227,7 +229,8 @@ static int folder_exists(const char *out) {
   slash[slash == dir ? 1 : 0] = '\0';
   struct stat st;
   if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return 1;
-  if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: %s: the folder %s does not exist (folders are not created)\n", out, dir);
+  if (rank == 0)
+    fprintf(stderr, "hpcdb-mpi analyze: %s: the folder %s does not exist (folders are not created)\n", out, dir);
   return 0;
 }
 
@@ -236,7 +239,8 @@ static int parse_threads(const char *v, unsigned *out) {
   char *end;
   unsigned long n = strtoul(v, &end, 10);
   if (*v < '0' || *v > '9' || *end || n < 1 || n > 4096) {
-    if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: -j: '%s' is not a whole number from 1 to 4096 (see --help)\n", v);
+    if (rank == 0)
+      fprintf(stderr, "hpcdb-mpi analyze: -j: '%s' is not a whole number from 1 to 4096 (see --help)\n", v);
     return -1;
   }
   *out = (unsigned)n;
@@ -277,7 +281,8 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
       structs[opt.n_structs++] = argv[++i];
     } else if (!strcmp(a, "--ignore-structs")) {
       opt.ignore_structs = 1;
-    } else if (!strcmp(a, "--openmp") && i + 1 < argc && (!strcmp(argv[i + 1], "raw") || !strcmp(argv[i + 1], "regions"))) {
+    } else if (!strcmp(a, "--openmp") && i + 1 < argc &&
+               (!strcmp(argv[i + 1], "raw") || !strcmp(argv[i + 1], "regions"))) {
       opt.openmp_raw = !strcmp(argv[++i], "raw");
     } else if (a[0] == '-' || in) {
       if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: unexpected argument '%s' (see --help)\n", a);
@@ -313,17 +318,20 @@ static int analyze_with(int argc, char **argv, int size, const char **structs) {
       n += snprintf(phases + n, sizeof phases - (size_t)n, " %s %.2f/%.2f/%ld/%ld/%ld", phase_names[i],
                     phase_ends[i] - (i ? phase_ends[i - 1] : t0), phase_cpu[i] - (i ? phase_cpu[i - 1] : cpu0),
                     phase_now[i], phase_rss[i], phase_faults[i] - (i ? phase_faults[i - 1] : ru0.ru_minflt));
-    fprintf(stderr, "hpcdb-mpi analyze: rank %d of %d: %.3f s wall, %.3f s CPU (by phase, wall s/CPU s/RSS MiB at its end/peak RSS MiB so far/"
-            "page faults:%s), %llu bytes sent, peak RSS %ld KiB, %ld page faults (%ld before)\n", rank, size, wall,
-            cpu_now() - cpu0, phases, (unsigned long long)sent, ru.ru_maxrss, ru.ru_minflt - ru0.ru_minflt,
-            ru0.ru_minflt);
+    fprintf(stderr,
+            "hpcdb-mpi analyze: rank %d of %d: %.3f s wall, %.3f s CPU (by phase, wall s/CPU s/RSS MiB at its end/peak "
+            "RSS MiB so far/"
+            "page faults:%s), %llu bytes sent, peak RSS %ld KiB, %ld page faults (%ld before)\n",
+            rank, size, wall, cpu_now() - cpu0, phases, (unsigned long long)sent, ru.ru_maxrss,
+            ru.ru_minflt - ru0.ru_minflt, ru0.ru_minflt);
   }
   if (rc < 0) {
     if (rank == 0) fprintf(stderr, "hpcdb-mpi analyze: %s\n", hpcdb_last_error());
     return 2;
   }
   if (rank == 0 && !quiet)
-    fprintf(stderr, "hpcdb-mpi analyze: %u profiles (%u skipped), %u traces, %u contexts, %llu values -> %s (%d ranks)\n",
+    fprintf(stderr,
+            "hpcdb-mpi analyze: %u profiles (%u skipped), %u traces, %u contexts, %llu values -> %s (%d ranks)\n",
             res.profiles_read, res.profiles_skipped, res.traces_read, res.contexts, (unsigned long long)res.values, out,
             size);
   return 0;
@@ -339,7 +347,7 @@ static int analyze(int argc, char **argv, int size) {
 
 int main(int argc, char **argv) {
   int provided, size;
-  signal(SIGXFSZ, SIG_IGN); /* past a file-size limit (ulimit -f) a write fails (EFBIG) and is reported */
+  signal(SIGXFSZ, SIG_IGN);              /* past a file-size limit (ulimit -f) a write fails (EFBIG) and is reported */
   process_restart_with_huge_pages(argv); /* each rank builds a tree and buffers of tens of MB */
   watchdog_start();
   process_tune_allocator(); /* as hpcdb analyze: one heap, pages reused */

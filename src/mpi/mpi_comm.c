@@ -34,10 +34,10 @@ static int failed(const char *what, int code) {
   return hpcdb_comm_fail(HPCDB_EIO, message);
 }
 
-#define CHECK(what, call)                                                                          \
-  do {                                                                                             \
-    int mpi_rc_ = (call);                                                                          \
-    if (mpi_rc_ != MPI_SUCCESS) return failed(what, mpi_rc_);                                      \
+#define CHECK(what, call)                                     \
+  do {                                                        \
+    int mpi_rc_ = (call);                                     \
+    if (mpi_rc_ != MPI_SUCCESS) return failed(what, mpi_rc_); \
   } while (0)
 
 static MPI_Comm of(void *ctx) { return *(MPI_Comm *)ctx; }
@@ -72,12 +72,12 @@ static int finish(MPI_Request *req, int n, const char *what) {
 }
 
 /* Starts call (an MPI_I... operation filling req) and waits for it. */
-#define WAITED(what, call)                                                                         \
-  do {                                                                                             \
-    MPI_Request req_;                                                                              \
-    CHECK(what, call);                                                                             \
-    int wrc_ = finish(&req_, 1, what);                                                               \
-    if (wrc_ < 0) return wrc_;                                                                     \
+#define WAITED(what, call)             \
+  do {                                 \
+    MPI_Request req_;                  \
+    CHECK(what, call);                 \
+    int wrc_ = finish(&req_, 1, what); \
+    if (wrc_ < 0) return wrc_;         \
   } while (0)
 
 static int bcast(void *ctx, void *buf, uint64_t n, int root) {
@@ -109,7 +109,10 @@ static int recv(void *ctx, int src, void **buf, uint64_t *n) {
 }
 
 static int allreduce_u64(void *ctx, uint64_t *v, uint64_t n, hpcdb_reduce_op op) {
-  MPI_Op mop = op == HPCDB_REDUCE_SUM ? MPI_SUM : op == HPCDB_REDUCE_MIN ? MPI_MIN : op == HPCDB_REDUCE_MAX ? MPI_MAX : MPI_BOR;
+  MPI_Op mop = op == HPCDB_REDUCE_SUM   ? MPI_SUM
+               : op == HPCDB_REDUCE_MIN ? MPI_MIN
+               : op == HPCDB_REDUCE_MAX ? MPI_MAX
+                                        : MPI_BOR;
   for (uint64_t at = 0; at < n; at += PIECE / 8) {
     uint64_t k = n - at < PIECE / 8 ? n - at : PIECE / 8;
     WAITED("reduction", MPI_Iallreduce(MPI_IN_PLACE, v + at, (int)k, MPI_UINT64_T, mop, of(ctx), &req_));
@@ -142,8 +145,7 @@ static int too_large(const char *what) {
 static int int_layout(const uint64_t *counts, int size, int *icounts, int *displs, const char *what) {
   uint64_t at = 0;
   for (int r = 0; r < size; r++) {
-    if (counts[r] > INT_MAX || at > INT_MAX)
-      return too_large(what);
+    if (counts[r] > INT_MAX || at > INT_MAX) return too_large(what);
     icounts[r] = (int)counts[r];
     displs[r] = (int)at;
     at += counts[r];

@@ -16,8 +16,7 @@ static int parse_event(const char *s, rec_event *e) {
   unsigned long long config, period, freq;
   int used = 0;
   memset(e, 0, sizeof *e);
-  if (sscanf(s, "%u:%u:%llu:%llu:%llu:%n", &kind, &type, &config, &period, &freq, &used) != 5 ||
-      kind > REC_EV_PERF)
+  if (sscanf(s, "%u:%u:%llu:%llu:%llu:%n", &kind, &type, &config, &period, &freq, &used) != 5 || kind > REC_EV_PERF)
     return -1;
   const char *name = s + used, *end = strchr(name, ';');
   size_t n = end ? (size_t)(end - name) : strlen(name);

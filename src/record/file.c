@@ -22,8 +22,7 @@ REC_HIDDEN char rec_vdso_name[64]; /* its load-map name, relative to DIR as hpcr
 
 void rec_file_name(char *out, size_t n, int thread_id, const char *ext) {
   snprintf(out, n, "%s/%s-%06ld-%03d-%08x-%d-%d.%s", rec_proc.cfg.dir, rec_proc.exe_name,
-           rec_proc.rank < 0 ? 0 : rec_proc.rank, thread_id, rec_proc.host_id, (int)rec_proc.pid,
-           rec_proc.gen, ext);
+           rec_proc.rank < 0 ? 0 : rec_proc.rank, thread_id, rec_proc.host_id, (int)rec_proc.pid, rec_proc.gen, ext);
 }
 
 /* After an exec the process id stays: the new image's files take the next
@@ -125,10 +124,8 @@ static void describe(char *out, size_t n, const rec_event *e) {
   if (e->kind != REC_EV_PERF)
     snprintf(out, n, "%s: sampled every %.6g s of %s time", e->name, (double)e->period / 1e9,
              e->kind == REC_EV_CPUTIME ? "the thread's CPU" : "wall-clock");
-  else if (e->freq)
-    snprintf(out, n, "%s: sampled about %llu times per second", e->name, (unsigned long long)e->freq);
-  else
-    snprintf(out, n, "%s: sampled every %llu events", e->name, (unsigned long long)e->period);
+  else if (e->freq) snprintf(out, n, "%s: sampled about %llu times per second", e->name, (unsigned long long)e->freq);
+  else snprintf(out, n, "%s: sampled every %llu events", e->name, (unsigned long long)e->period);
 }
 
 static int metrics(builder *b, const rec_thread *t, char descriptions[][160]) {
@@ -166,8 +163,7 @@ static int loadmap(builder *b, const uint8_t *used) {
   for (uint32_t i = 0; i < n; i++) {
     const rec_module *m = rec_loadmap_module((uint16_t)(i + 1));
     /* the length counts no NUL, as in hpcrun's own files */
-    tab->lm[i] = (hpcrun_lm_entry){(uint16_t)(i + 1), {m->path, (uint32_t)strlen(m->path)},
-                                   used[i + 1] ? 1u : 0u};
+    tab->lm[i] = (hpcrun_lm_entry){(uint16_t)(i + 1), {m->path, (uint32_t)strlen(m->path)}, used[i + 1] ? 1u : 0u};
   }
   return 0;
 }
@@ -221,8 +217,7 @@ static void identity(builder *b, const rec_thread *t, hpcrun_kind_entry *kinds, 
   uint16_t n = 0;
   ids[n++] = (hpcrun_id_elem){1 | HPCRUN_IDS_LOGIC_LOCAL << 14, rec_proc.host_id, 0};
   if (rec_proc.rank >= 0)
-    ids[n++] = (hpcrun_id_elem){2 | HPCRUN_IDS_LOGIC_ONLY << 14, (uint64_t)rec_proc.rank,
-                                (uint64_t)rec_proc.rank};
+    ids[n++] = (hpcrun_id_elem){2 | HPCRUN_IDS_LOGIC_ONLY << 14, (uint64_t)rec_proc.rank, (uint64_t)rec_proc.rank};
   ids[n++] = (hpcrun_id_elem){7 | HPCRUN_IDS_LOGIC_ONLY << 14, (uint64_t)t->core, (uint64_t)t->core};
   ids[n++] = (hpcrun_id_elem){3 | HPCRUN_IDS_LOGIC_ONLY << 14, (uint64_t)t->id, (uint64_t)t->id};
   b->f.sparse.n_ids = n;

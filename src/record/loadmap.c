@@ -38,8 +38,7 @@ extern REC_HIDDEN char rec_vdso_name[];
 static const char *module_path(const struct dl_phdr_info *info, char *buf) {
   const char *name = info->dlpi_name;
   if (!name || !name[0]) return rec_proc.exe;
-  if (info->dlpi_addr == getauxval(AT_SYSINFO_EHDR) || strstr(name, "linux-vdso") ||
-      strstr(name, "linux-gate"))
+  if (info->dlpi_addr == getauxval(AT_SYSINFO_EHDR) || strstr(name, "linux-vdso") || strstr(name, "linux-gate"))
     return rec_vdso_name[0] ? rec_vdso_name : name;
   return realpath(name, buf) ? buf : name;
 }
@@ -114,10 +113,8 @@ uint16_t rec_loadmap_lookup(uintptr_t ip, uint64_t *offset) {
   uint32_t lo = 0, hi = s->n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (ip < s->r[mid].lo)
-      hi = mid;
-    else if (ip >= s->r[mid].hi)
-      lo = mid + 1;
+    if (ip < s->r[mid].lo) hi = mid;
+    else if (ip >= s->r[mid].hi) lo = mid + 1;
     else {
       *offset = ip - s->r[mid].bias;
       return s->r[mid].id;
@@ -130,6 +127,4 @@ int rec_loadmap_in_self(uintptr_t ip) { return ip >= self_lo && ip < self_hi; }
 
 uint32_t rec_loadmap_count(void) { return n_modules; }
 
-const rec_module *rec_loadmap_module(uint16_t id) {
-  return id >= 1 && id <= n_modules ? &modules[id - 1] : NULL;
-}
+const rec_module *rec_loadmap_module(uint16_t id) { return id >= 1 && id <= n_modules ? &modules[id - 1] : NULL; }

@@ -111,8 +111,7 @@ rec_thread *rec_thread_begin(int id) {
     if (rec_trace_open(t, path) == 0) rec_trace_append(t, rec_now_ns(), t->cct.idle + 1);
   }
   t->next = __atomic_load_n(&rec_proc.threads, __ATOMIC_ACQUIRE);
-  while (!__atomic_compare_exchange_n(&rec_proc.threads, &t->next, t, 0, __ATOMIC_ACQ_REL,
-                                      __ATOMIC_ACQUIRE)) {}
+  while (!__atomic_compare_exchange_n(&rec_proc.threads, &t->next, t, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
   rec_self = t;
   pthread_setspecific(thread_key, t);
   rec_unwind_warm();
@@ -127,8 +126,7 @@ void rec_thread_end(rec_thread *t) {
   rec_events_stop(t);
   /* a sample under way on another thread finishes first (bounded wait); on
    * this thread one can only be under way if a signal interrupted it */
-  for (int i = 0; !own && i < 100000 && __atomic_load_n(&t->in_handler, __ATOMIC_SEQ_CST); i++)
-    sched_yield();
+  for (int i = 0; !own && i < 100000 && __atomic_load_n(&t->in_handler, __ATOMIC_SEQ_CST); i++) sched_yield();
   if (rec_proc.cfg.trace) rec_trace_close(t);
   rec_write_profile(t);
   if (!own) return; /* the process is ending; its handler may still be running */
@@ -160,8 +158,7 @@ static REC_ROOT void *rec_thread_root(void *p) {
   return ret;
 }
 
-REC_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
-                              void *arg) {
+REC_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
   static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
   if (!real) real = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))rec_real("pthread_create");
   if (!rec_proc.cfg.enabled || rec_proc.finished) return real(th, attr, fn, arg);
@@ -184,13 +181,11 @@ static REC_ROOT int rec_main_root(int argc, char **argv, char **envp) {
   return rc;
 }
 
-REC_EXPORT int __libc_start_main(int (*main)(int, char **, char **), int argc, char **argv,
-                                 void (*init)(void), void (*fini)(void), void (*rtld_fini)(void),
-                                 void *stack_end) {
-  int (*real)(int (*)(int, char **, char **), int, char **, void (*)(void), void (*)(void),
-              void (*)(void), void *) =
-      (int (*)(int (*)(int, char **, char **), int, char **, void (*)(void), void (*)(void),
-               void (*)(void), void *))rec_real("__libc_start_main");
+REC_EXPORT int __libc_start_main(int (*main)(int, char **, char **), int argc, char **argv, void (*init)(void),
+                                 void (*fini)(void), void (*rtld_fini)(void), void *stack_end) {
+  int (*real)(int (*)(int, char **, char **), int, char **, void (*)(void), void (*)(void), void (*)(void), void *) =
+      (int (*)(int (*)(int, char **, char **), int, char **, void (*)(void), void (*)(void), void (*)(void),
+               void *))rec_real("__libc_start_main");
   real_main = main;
   return real(rec_main_root, argc, argv, init, fini, rtld_fini, stack_end);
 }
@@ -230,8 +225,7 @@ void rec_process_finish(void) {
   if (!rec_proc.cfg.enabled || __atomic_exchange_n(&rec_proc.finished, 1, __ATOMIC_SEQ_CST)) return;
   rec_proc.active = 0;
   if (rec_self) rec_self->busy = 1;
-  for (rec_thread *t = __atomic_load_n(&rec_proc.threads, __ATOMIC_ACQUIRE); t; t = t->next)
-    rec_thread_end(t);
+  for (rec_thread *t = __atomic_load_n(&rec_proc.threads, __ATOMIC_ACQUIRE); t; t = t->next) rec_thread_end(t);
 }
 
 static __attribute__((destructor)) void rec_fini(void) { rec_process_finish(); }
@@ -260,10 +254,8 @@ REC_EXPORT pid_t fork(void) {
   rec_thread *t = rec_self;
   if (t) t->busy = 1;
   pid_t pid = real();
-  if (pid == 0 && rec_proc.cfg.enabled && !rec_proc.finished)
-    rec_process_reset_after_fork();
-  else if (t)
-    t->busy = 0;
+  if (pid == 0 && rec_proc.cfg.enabled && !rec_proc.finished) rec_process_reset_after_fork();
+  else if (t) t->busy = 0;
   return pid;
 }
 
@@ -302,17 +294,17 @@ REC_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 
 /* execl, execlp, execle: the variadic arguments as an array, then the
  * functions above. */
-#define COLLECT_ARGS(first, ap, argv, extra)                                                       \
-  size_t n_ = 1;                                                                                   \
-  va_start(ap, first);                                                                             \
-  while (va_arg(ap, char *)) n_++;                                                                 \
-  va_end(ap);                                                                                      \
-  char **argv = alloca((n_ + 1) * sizeof(char *));                                                 \
-  va_start(ap, first);                                                                             \
-  argv[0] = (char *)(uintptr_t)(first); /* exec never writes argv's strings */                    \
-  for (size_t i_ = 1; i_ <= n_; i_++) argv[i_] = i_ < n_ ? va_arg(ap, char *) : NULL;             \
-  if (extra) (void)va_arg(ap, char *);                                                             \
-  char *const *envp_ = extra ? va_arg(ap, char *const *) : NULL;                                   \
+#define COLLECT_ARGS(first, ap, argv, extra)                                          \
+  size_t n_ = 1;                                                                      \
+  va_start(ap, first);                                                                \
+  while (va_arg(ap, char *)) n_++;                                                    \
+  va_end(ap);                                                                         \
+  char **argv = alloca((n_ + 1) * sizeof(char *));                                    \
+  va_start(ap, first);                                                                \
+  argv[0] = (char *)(uintptr_t)(first); /* exec never writes argv's strings */        \
+  for (size_t i_ = 1; i_ <= n_; i_++) argv[i_] = i_ < n_ ? va_arg(ap, char *) : NULL; \
+  if (extra) (void)va_arg(ap, char *);                                                \
+  char *const *envp_ = extra ? va_arg(ap, char *const *) : NULL;                      \
   va_end(ap)
 
 REC_EXPORT int execl(const char *path, const char *arg, ...) {

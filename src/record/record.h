@@ -17,8 +17,8 @@
 #define REC_TLS __thread __attribute__((tls_model("initial-exec")))
 
 #define REC_MAX_EVENTS 4
-#define REC_MAX_DEPTH 4096    /* frames per sample; deeper stacks are partial */
-#define REC_SIGNAL SIGPROF    /* every sampling source delivers this signal */
+#define REC_MAX_DEPTH 4096        /* frames per sample; deeper stacks are partial */
+#define REC_SIGNAL SIGPROF        /* every sampling source delivers this signal */
 #define REC_SIGVAL_TAG 0x48500000 /* timer signals carry tag | event index */
 
 /* ---- configuration (from the environment hpcdb record sets) ---- */
@@ -48,8 +48,8 @@ REC_HIDDEN int rec_config_load(rec_config *c);
 #define REC_ARENA_CHUNKS 24
 typedef struct rec_arena {
   size_t rec_size;
-  uint32_t first;                  /* records in chunk 0; chunk k holds first << k */
-  volatile uint32_t count;         /* published records */
+  uint32_t first;          /* records in chunk 0; chunk k holds first << k */
+  volatile uint32_t count; /* published records */
   void *chunks[REC_ARENA_CHUNKS];
   uint64_t mapped_bytes;
 } rec_arena;
@@ -78,9 +78,7 @@ typedef struct rec_cct {
 REC_HIDDEN int rec_cct_init(rec_cct *c, int main_thread);
 REC_HIDDEN uint32_t rec_cct_partial_root(rec_cct *c);
 REC_HIDDEN uint32_t rec_cct_child(rec_cct *c, uint32_t parent, uint16_t lm, uint64_t offset);
-static inline rec_node *rec_cct_node(const rec_cct *c, uint32_t i) {
-  return (rec_node *)rec_arena_at(&c->nodes, i);
-}
+static inline rec_node *rec_cct_node(const rec_cct *c, uint32_t i) { return (rec_node *)rec_arena_at(&c->nodes, i); }
 
 /* ---- load map ---- */
 typedef struct rec_module {
@@ -119,7 +117,7 @@ typedef struct rec_thread {
   int perf_fd[REC_MAX_EVENTS];
   uint64_t perf_last[REC_MAX_EVENTS];
   uintptr_t stack_lo, stack_hi;
-  uintptr_t *frames; /* REC_MAX_DEPTH unwound ips of the current sample */
+  uintptr_t *frames;          /* REC_MAX_DEPTH unwound ips of the current sample */
   volatile sig_atomic_t busy; /* in the profiler's own code: samples are dropped */
   volatile sig_atomic_t in_handler;
   int flushed;

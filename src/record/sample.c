@@ -57,10 +57,8 @@ void rec_sample(int sig, siginfo_t *si, void *uc) {
   } else {
     /* in_handler before the flushed check: a flush waits for this sample */
     __atomic_store_n(&t->in_handler, 1, __ATOMIC_SEQ_CST);
-    if (t->busy || !rec_proc.active || __atomic_load_n(&t->flushed, __ATOMIC_SEQ_CST))
-      t->dropped++;
-    else
-      take(t, ev, uc);
+    if (t->busy || !rec_proc.active || __atomic_load_n(&t->flushed, __ATOMIC_SEQ_CST)) t->dropped++;
+    else take(t, ev, uc);
     __atomic_store_n(&t->in_handler, 0, __ATOMIC_SEQ_CST);
   }
   errno = saved;

@@ -101,10 +101,8 @@ void rec_forward_app_signal(int sig, siginfo_t *si, void *uc) {
   }
   sigset_t old;
   pthread_sigmask(SIG_BLOCK, &a.sa_mask, &old);
-  if (a.sa_flags & SA_SIGINFO)
-    a.sa_sigaction(sig, si, uc);
-  else
-    a.sa_handler(sig);
+  if (a.sa_flags & SA_SIGINFO) a.sa_sigaction(sig, si, uc);
+  else a.sa_handler(sig);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 

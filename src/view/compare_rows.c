@@ -37,7 +37,9 @@ int compare_any_value(const double *inc, const double *exc) {
   return inc[0] != 0 || inc[1] != 0 || exc[0] != 0 || exc[1] != 0;
 }
 
-int compare_node_has_value(const hpcdb_comparison *c, uint32_t k) { return compare_any_value(&c->inc[(size_t)k * 2], &c->exc[(size_t)k * 2]); }
+int compare_node_has_value(const hpcdb_comparison *c, uint32_t k) {
+  return compare_any_value(&c->inc[(size_t)k * 2], &c->exc[(size_t)k * 2]);
+}
 
 static uint32_t listed_children(const hpcdb_comparison *c, uint32_t node) {
   uint32_t n = 0;

@@ -14,7 +14,7 @@ typedef struct view_compare {
   const hpcdb_experiment *runs[2]; /* the databases' experiments, as their queries hold them */
   hpcdb_comparison *cmp;           /* over the databases' sources (the queries'), holding references */
   char *metric[2];                 /* the metrics compared: A's, and B's (NULL: the same or an equivalent one) */
-  hpcdb_compare_functions fn; /* the bottom-up view's rows, made on first use */
+  hpcdb_compare_functions fn;      /* the bottom-up view's rows, made on first use */
   int have_fn;
 } view_compare;
 

@@ -62,14 +62,17 @@ static int analyze_in_child(const char *path, const char *db) {
     sigprocmask(SIG_SETMASK, &old, NULL);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     double last = now();
-    hpcdb_analyze_options opt = {.threads = cores > 1 ? (unsigned)(cores < 8 ? cores : 8) : 1, .output = db,
-                                 .progress = progress, .progress_user = &last};
+    hpcdb_analyze_options opt = {.threads = cores > 1 ? (unsigned)(cores < 8 ? cores : 8) : 1,
+                                 .output = db,
+                                 .progress = progress,
+                                 .progress_user = &last};
     hpcdb_analyze_result res = {0};
     hpcdb_experiment *exp = NULL;
     int rc = hpcdb_analyze(&exp, path, &opt, warn, NULL, &res);
     if (rc < 0) fprintf(stderr, "hpcdb view: %s: %s\n", path, hpcdb_last_error());
-    else fprintf(stderr, "hpcdb view: %u profiles read (%u skipped), %u traces, %u contexts\n", res.profiles_read,
-                 res.profiles_skipped, res.traces_read, res.contexts);
+    else
+      fprintf(stderr, "hpcdb view: %u profiles read (%u skipped), %u traces, %u contexts\n", res.profiles_read,
+              res.profiles_skipped, res.traces_read, res.contexts);
     _exit(rc < 0 ? 1 : 0);
   }
   int rc = HPCDB_EIO, sig = 0, status = 0;

@@ -24,9 +24,7 @@ int req_error(request *r, unsigned status, const char *fmt, ...) {
   return -1;
 }
 
-const char *req_arg(request *r, const char *name) {
-  return r->arg(r->arg_ctx, name);
-}
+const char *req_arg(request *r, const char *name) { return r->arg(r->arg_ctx, name); }
 
 int req_u32(request *r, const char *name, uint32_t def, uint32_t max, uint32_t *out) {
   const char *s = req_arg(r, name);
@@ -49,7 +47,8 @@ int req_u32(request *r, const char *name, uint32_t def, uint32_t max, uint32_t *
 int req_db(request *r, view_db **out) {
   uint32_t k;
   if (req_u32(r, "db", 0, 1, &k) < 0) return -1;
-  if ((int)k >= r->n_dbs) return req_error(r, 404, "db %u: only %d database%s open", k, r->n_dbs, r->n_dbs > 1 ? "s" : "");
+  if ((int)k >= r->n_dbs)
+    return req_error(r, 404, "db %u: only %d database%s open", k, r->n_dbs, r->n_dbs > 1 ? "s" : "");
   *out = &r->dbs[k];
   return 0;
 }
@@ -92,7 +91,8 @@ int req_group(request *r, view_db *db, uint32_t **set, uint32_t *n) {
 int req_spec_column(request *r, view_db *db, const char *what, const char *spec, hpcdb_qcolumn *out) {
   uint32_t profile, *set, n;
   if (req_profile(r, db, &profile) < 0 || req_group(r, db, &set, &n) < 0) return -1;
-  int rc = set ? hpcdb_query_profiles_column(db->q, spec, set, n, out) : hpcdb_query_profile_column(db->q, spec, profile, out);
+  int rc = set ? hpcdb_query_profiles_column(db->q, spec, set, n, out)
+               : hpcdb_query_profile_column(db->q, spec, profile, out);
   free(set);
   return rc < 0 ? req_error(r, 400, "%s: %s", what, hpcdb_last_error()) : 0;
 }
@@ -108,7 +108,8 @@ int req_column(request *r, view_db *db, hpcdb_qcolumn *out) {
 
 int req_flavour(request *r, int *exclusive) {
   const char *f = req_arg(r, "flavour");
-  if (f && strcmp(f, "inclusive") && strcmp(f, "exclusive")) return req_error(r, 400, "flavour: expected inclusive or exclusive");
+  if (f && strcmp(f, "inclusive") && strcmp(f, "exclusive"))
+    return req_error(r, 400, "flavour: expected inclusive or exclusive");
   *exclusive = f && !strcmp(f, "exclusive");
   return 0;
 }

@@ -20,7 +20,8 @@ const route view_routes[] = {
     {"/api/formula", route_formula, ROUTE_QUERY},   /* checks a derived metric's formula */
     {"/api/csv", route_csv, ROUTE_QUERY},           /* every row of a view as CSV (report --csv's columns) */
     {"/api/compare", route_compare, ROUTE_COMPARE}, /* hpcdb view A B: the runs, totals, largest changes */
-    {"/api/compare/children", route_compare_children, ROUTE_COMPARE}, /* the aligned tree's rows with deltas and ratios */
+    {"/api/compare/children", route_compare_children,
+     ROUTE_COMPARE}, /* the aligned tree's rows with deltas and ratios */
     {NULL, NULL, ROUTE_QUERY},
 };
 
@@ -49,7 +50,8 @@ int route_info(request *r) {
     const hpcdb_experiment *e = hpcdb_query_experiment(q);
     hpcdb_qcolumn def = 0;
     const char *why = "named by hpcdb view --metric";
-    int have_def = (r->dbs[d].metric ? hpcdb_query_column(q, r->dbs[d].metric, &def) : hpcdb_query_default_column_why(q, &def, &why)) == 0;
+    int have_def = (r->dbs[d].metric ? hpcdb_query_column(q, r->dbs[d].metric, &def)
+                                     : hpcdb_query_default_column_why(q, &def, &why)) == 0;
     jb_raw(b, d ? ",{\"path\":" : "{\"path\":");
     jb_str(b, r->dbs[d].path);
     jb_raw(b, ",\"title\":");
@@ -81,7 +83,7 @@ int route_info(request *r) {
         jb_raw(b, "null");
         continue;
       }
-      metric_head(b, q, c); /* no total: a Cube file stores none, so each would read a whole metric; */
+      metric_head(b, q, c);           /* no total: a Cube file stores none, so each would read a whole metric; */
       jb_raw(b, ",\"description\":"); /* the page gets a metric's total with its values (/api/children) */
       if (m->description) jb_str(b, m->description);
       else jb_raw(b, "null");
@@ -108,4 +110,3 @@ int route_formula(request *r) {
   jb_raw(&r->out, "}");
   return 0;
 }
-

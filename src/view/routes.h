@@ -19,11 +19,11 @@
 typedef struct view_db {
   const char *path;
   hpcdb_query *q;
-  char *src_root; /* realpath of PATH/src, or NULL */
-  char *dir;      /* the database's directory (the file's for a single file) */
-  trace_mount trace; /* its traces, opened on the first /api/trace/ request */
-  char *temp;     /* a measurements directory's analysis: the temporary (removed at the end), or NULL */
-  char *temp_db;  /* the database in it, served in the directory's place */
+  char *src_root;            /* realpath of PATH/src, or NULL */
+  char *dir;                 /* the database's directory (the file's for a single file) */
+  trace_mount trace;         /* its traces, opened on the first /api/trace/ request */
+  char *temp;                /* a measurements directory's analysis: the temporary (removed at the end), or NULL */
+  char *temp_db;             /* the database in it, served in the directory's place */
   hpcdb_metric_list metrics; /* the metrics as the database lists them (metrics/default.yaml) */
   const char *metric; /* hpcdb view --metric's for this side (the page's first metric, the comparison's), or NULL */
 } view_db;
@@ -32,12 +32,12 @@ typedef struct view_db {
 typedef const char *(*req_arg_fn)(void *ctx, const char *name);
 
 typedef struct request {
-  req_arg_fn arg;   /* the request's arguments */
+  req_arg_fn arg; /* the request's arguments */
   void *arg_ctx;
   view_db *dbs;
   int n_dbs;
   jbuf out;
-  unsigned status;  /* 200 unless a handler says otherwise */
+  unsigned status; /* 200 unless a handler says otherwise */
   const char *content_type;
   struct view_compare *cmp; /* hpcdb view A B: the comparison (compare_state.h), made on first use */
 } request;
@@ -90,11 +90,11 @@ int route_search(request *r);
 int route_hotpath(request *r);
 int route_source(request *r);
 int route_formula(request *r);
-int route_compare(request *r);          /* routes_compare.c */
+int route_compare(request *r); /* routes_compare.c */
 int route_compare_children(request *r);
 int route_path(request *r);
-int route_csv(request *r);              /* routes_csv.c */
-int route_groups(request *r);           /* routes_groups.c */
+int route_csv(request *r);    /* routes_csv.c */
+int route_groups(request *r); /* routes_groups.c */
 
 /* The text of a database's source file k, checked (source_file.c): malloc'ed, or NULL with why. */
 char *view_source_text(const view_db *db, uint32_t file, size_t *len, const char **why);

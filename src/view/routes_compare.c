@@ -20,7 +20,7 @@ static int req_comparison(request *r, hpcdb_comparison **out) {
     return req_error(r, 400, "metric: longer than 1024 characters");
   char def[1100];
   if ((!metric || !*metric) && r->dbs[0].metric) {
-    metric = r->dbs[0].metric; /* hpcdb view --metric */
+    metric = r->dbs[0].metric;      /* hpcdb view --metric */
   } else if (!metric || !*metric) { /* A's default, as the page shows it: from A's query */
     hpcdb_qcolumn c;
     int rc = hpcdb_query_default_column(r->dbs[0].q, &c);
@@ -47,15 +47,18 @@ int route_compare(request *r) {
     if (a && b) both++;
     else only[b]++;
   }
-  uint32_t *lists[2] = {malloc(((size_t)top + 1) * sizeof(uint32_t)), malloc(((size_t)top + 1) * sizeof(uint32_t))}, n[2];
+  uint32_t *lists[2] = {malloc(((size_t)top + 1) * sizeof(uint32_t)), malloc(((size_t)top + 1) * sizeof(uint32_t))},
+           n[2];
   int rc = lists[0] && lists[1] ? 0 : req_error(r, 500, "out of memory");
   for (int s = 0; s < 2 && rc == 0; s++) { /* regressions, improvements; hpcdb compare's default 1% share */
     n[s] = hpcdb_compare_changes(c, 1, 0.01, s == 0, lists[s], top);
     if (n[s] > top) n[s] = top;
-    if (compare_profiled(c) && hpcdb_compare_profiles(c, lists[s], n[s]) < 0) rc = req_error(r, 422, "%s", hpcdb_last_error());
+    if (compare_profiled(c) && hpcdb_compare_profiles(c, lists[s], n[s]) < 0)
+      rc = req_error(r, 422, "%s", hpcdb_last_error());
   }
   uint32_t root = 0;
-  if (rc == 0 && compare_profiled(c) && hpcdb_compare_profiles(c, &root, 1) < 0) rc = req_error(r, 422, "%s", hpcdb_last_error());
+  if (rc == 0 && compare_profiled(c) && hpcdb_compare_profiles(c, &root, 1) < 0)
+    rc = req_error(r, 422, "%s", hpcdb_last_error());
   if (rc < 0) {
     free(lists[0]), free(lists[1]);
     return -1;
@@ -74,8 +77,8 @@ int route_compare(request *r) {
   }
   jb_raw(b, "],\"seconds\":");
   jb_num(b, c->seconds[0]); /* 0 when the metric is not a time */
-  jb_fmt(b, ",\"profiled\":%d,\"nodes\":%u,\"both\":%u,\"only_a\":%u,\"only_b\":%u,\"total\":", compare_profiled(c), al->n_nodes,
-         both, only[0], only[1]);
+  jb_fmt(b, ",\"profiled\":%d,\"nodes\":%u,\"both\":%u,\"only_a\":%u,\"only_b\":%u,\"total\":", compare_profiled(c),
+         al->n_nodes, both, only[0], only[1]);
   compare_node_json(b, r, 0, CMP_TOP_DOWN, 0);
   for (int s = 0; s < 2; s++) {
     jb_raw(b, s ? "],\"improvements\":[" : ",\"regressions\":[");
@@ -93,7 +96,10 @@ int route_compare_children(request *r) {
   hpcdb_comparison *c;
   uint32_t node, offset, limit;
   const char *v = req_arg(r, "view"), *sort = req_arg(r, "sort"), *flavour = req_arg(r, "flavour");
-  int view = !v || !strcmp(v, "top-down") ? CMP_TOP_DOWN : !strcmp(v, "bottom-up") ? CMP_BOTTOM_UP : !strcmp(v, "flat") ? CMP_FLAT : -1;
+  int view = !v || !strcmp(v, "top-down") ? CMP_TOP_DOWN
+             : !strcmp(v, "bottom-up")    ? CMP_BOTTOM_UP
+             : !strcmp(v, "flat")         ? CMP_FLAT
+                                          : -1;
   if (view < 0) return req_error(r, 400, "view: expected top-down, bottom-up or flat");
   if (sort && strcmp(sort, "delta") && strcmp(sort, "ratio")) return req_error(r, 400, "sort: expected delta or ratio");
   if (flavour && strcmp(flavour, "inclusive") && strcmp(flavour, "exclusive"))
@@ -103,7 +109,8 @@ int route_compare_children(request *r) {
     return -1;
   const hpcdb_alignment *al = c->al;
   /* as hpcdb compare: top-down by the inclusive change, the flat and per-function lists by the exclusive one */
-  int inclusive = flavour ? !strcmp(flavour, "inclusive") : view == CMP_TOP_DOWN, by_ratio = sort && !strcmp(sort, "ratio");
+  int inclusive = flavour ? !strcmp(flavour, "inclusive") : view == CMP_TOP_DOWN,
+      by_ratio = sort && !strcmp(sort, "ratio");
   const hpcdb_compare_functions *fn = NULL;
   if (view == CMP_BOTTOM_UP) {
     int rc = view_compare_functions(r->cmp, &fn);
@@ -118,10 +125,12 @@ int route_compare_children(request *r) {
   hpcdb_delta d;
   if (view == CMP_TOP_DOWN) {
     for (uint32_t k = al->nodes[node].first_child; k != HPCDB_NONE; k = al->nodes[k].next_sibling)
-      if (compare_node_has_value(c, k)) hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (hpcdb_ranked){k, hpcdb_delta_rank(&d, by_ratio)};
+      if (compare_node_has_value(c, k))
+        hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (hpcdb_ranked){k, hpcdb_delta_rank(&d, by_ratio)};
   } else if (view == CMP_FLAT) {
     for (uint32_t k = 1; k < al->n_nodes; k++)
-      if (compare_node_has_value(c, k)) hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (hpcdb_ranked){k, hpcdb_delta_rank(&d, by_ratio)};
+      if (compare_node_has_value(c, k))
+        hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (hpcdb_ranked){k, hpcdb_delta_rank(&d, by_ratio)};
   } else {
     for (uint32_t f = 0; f < fn->n; f++) {
       const double *inc = &fn->inc[(size_t)f * 2], *exc = &fn->exc[(size_t)f * 2];

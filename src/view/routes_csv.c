@@ -83,8 +83,7 @@ static int walk(request *r, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode root, con
     kids = k2 ? k2 : kids;
     pending *s2 = k2 ? room(stack, &cap, n + count, sizeof *stack) : NULL;
     stack = s2 ? s2 : stack;
-    if (!s2)
-      rc = req_error(r, 500, "out of memory");
+    if (!s2) rc = req_error(r, 500, "out of memory");
     else if (hpcdb_query_children(q, v, p.node, s, 0, count, kids, &got, &total) < 0)
       rc = req_error(r, 400, "%s", hpcdb_last_error());
     else

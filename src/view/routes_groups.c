@@ -22,8 +22,8 @@ typedef struct member {
   double v;
   uint32_t profile; /* index into exp->profiles */
   const hpcdb_profile *p;
-  uint64_t key;     /* the group: MAIN / WORKER / GPU, or the rank's or node's id */
-  int has_key;      /* 0: the identity has no such level (one group of its own) */
+  uint64_t key; /* the group: MAIN / WORKER / GPU, or the rank's or node's id */
+  int has_key;  /* 0: the identity has no such level (one group of its own) */
 } member;
 
 static const char *kind_name(const hpcdb_experiment *e, const hpcdb_id *id) {
@@ -51,7 +51,9 @@ static void key_of(const hpcdb_experiment *e, member *m, int by) {
   int at;
   if (by == BY_KIND) {
     m->has_key = 1;
-    m->key = level_at(e, m->p, NULL) >= 0 ? GPU : (at = level_at(e, m->p, "THREAD")) >= 0 && id_at(m->p, at) > 0 ? WORKER : MAIN;
+    m->key = level_at(e, m->p, NULL) >= 0                                     ? GPU
+             : (at = level_at(e, m->p, "THREAD")) >= 0 && id_at(m->p, at) > 0 ? WORKER
+                                                                              : MAIN;
   } else if ((at = level_at(e, m->p, by == BY_RANK ? "RANK" : "NODE")) >= 0) {
     m->has_key = 1;
     m->key = id_at(m->p, at);
@@ -75,8 +77,8 @@ static int by_value(const void *x, const void *y) {
 
 /* The --profile pattern of the group of members g[0..size) (by kind: verified over every profile,
  * group_of[p] the group of profile p), in sel; "" when no pattern picks exactly its profiles. */
-static void selection(const hpcdb_experiment *e, const member *g, uint32_t size, const uint8_t *in_group, int by, char *sel,
-                      size_t room) {
+static void selection(const hpcdb_experiment *e, const member *g, uint32_t size, const uint8_t *in_group, int by,
+                      char *sel, size_t room) {
   uint64_t lo = UINT64_MAX, hi = 0;
   const char *level = g->key == GPU ? NULL : "thread";
   sel[0] = '\0';
@@ -131,8 +133,8 @@ static void group_json(jbuf *b, const hpcdb_experiment *e, const member *g, uint
   else jb_raw(b, "null");
   jb_fmt(b, ",\"profiles\":%u,\"zeros\":%u", size, size - m);
   double mean = m ? sum / m : 0, max = m ? scratch[m - 1] : 0;
-  double fig[] = {m ? scratch[0] : 0, m ? (m % 2 ? scratch[m / 2] : (scratch[m / 2 - 1] + scratch[m / 2]) / 2) : 0, mean, max,
-                  mean != 0 ? max / mean : 0};
+  double fig[] = {m ? scratch[0] : 0, m ? (m % 2 ? scratch[m / 2] : (scratch[m / 2 - 1] + scratch[m / 2]) / 2) : 0,
+                  mean, max, mean != 0 ? max / mean : 0};
   const char *names[] = {"min", "median", "mean", "max", "imbalance"};
   for (int k = 0; k < 5; k++) {
     jb_fmt(b, ",\"%s\":", names[k]);
@@ -165,7 +167,10 @@ int route_groups(request *r) {
       req_flavour(r, &exclusive) < 0 || req_view(r, &view) < 0)
     return -1;
   const char *by_arg = req_arg(r, "by");
-  int by = !by_arg || !strcmp(by_arg, "kind") ? BY_KIND : !strcmp(by_arg, "rank") ? BY_RANK : !strcmp(by_arg, "node") ? BY_NODE : -1;
+  int by = !by_arg || !strcmp(by_arg, "kind") ? BY_KIND
+           : !strcmp(by_arg, "rank")          ? BY_RANK
+           : !strcmp(by_arg, "node")          ? BY_NODE
+                                              : -1;
   if (by < 0) return req_error(r, 400, "by: expected kind, rank or node");
   if (node >= hpcdb_query_n_nodes(db->q, view)) return req_error(r, 404, "node %u does not exist in this view", node);
   const hpcdb_experiment *e = hpcdb_query_experiment(db->q);
@@ -183,7 +188,11 @@ int route_groups(request *r) {
       key_of(e, &ms[k], by);
     }
     jbuf *b = &r->out;
-    jb_fmt(b, "{\"by\":\"%s\",\"profiles\":%u,\"groups\":[", by == BY_KIND ? "kind" : by == BY_RANK ? "rank" : "node", n);
+    jb_fmt(b, "{\"by\":\"%s\",\"profiles\":%u,\"groups\":[",
+           by == BY_KIND   ? "kind"
+           : by == BY_RANK ? "rank"
+                           : "node",
+           n);
     if (groups_json(b, e, ms, n, by, scratch) < 0) rc = req_error(r, 500, "out of memory");
   }
   if (rc == 0) { /* every profile's value, in identity order */

@@ -14,7 +14,8 @@ int route_spread(request *r) {
   if (req_db(r, &db) < 0 || req_column(r, db, &col) < 0 || req_u32(r, "node", 0, UINT32_MAX - 1, &node) < 0 ||
       req_flavour(r, &exclusive) < 0)
     return -1;
-  if (node >= hpcdb_query_n_nodes(db->q, HPCDB_QVIEW_TOP_DOWN)) return req_error(r, 404, "node %u does not exist", node);
+  if (node >= hpcdb_query_n_nodes(db->q, HPCDB_QVIEW_TOP_DOWN))
+    return req_error(r, 404, "node %u does not exist", node);
   hpcdb_qspread *s = malloc(sizeof *s);
   if (!s) return req_error(r, 500, "out of memory");
   if (hpcdb_query_spread(db->q, col, node, exclusive, s) < 0) {

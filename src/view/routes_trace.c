@@ -53,7 +53,8 @@ int route_trace_at(trace_call *c) {
   hpcdb_trace_info i;
   hpcdb_trace_get_info(c->v->set, &i);
   if (i.n_rows == 0) return trace_fail(c, 404, "no trace lines");
-  if (trace_arg_u64(c, "row", UINT64_MAX, i.n_rows - 1, &row) < 0 || trace_arg_u64(c, "t", UINT64_MAX, UINT64_MAX - 1, &t) < 0)
+  if (trace_arg_u64(c, "row", UINT64_MAX, i.n_rows - 1, &row) < 0 ||
+      trace_arg_u64(c, "t", UINT64_MAX, UINT64_MAX - 1, &t) < 0)
     return -1;
   uint32_t ctx, path[512], n, profile;
   uint64_t n_events;
@@ -85,12 +86,13 @@ int route_trace_at(trace_call *c) {
   return trace_reply_set(c, 200, "application/json", body, len);
 }
 
-int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, const trace_cancel *cancel, trace_reply *out) {
+int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, const trace_cancel *cancel,
+                trace_reply *out) {
   static const struct {
     const char *path;
     int (*run)(trace_call *);
-  } routes[] = {{"/api/trace/info", route_trace_info}, {"/api/trace/tile", route_trace_tile},
-                {"/api/trace/stats", route_trace_stats}, {"/api/trace/at", route_trace_at},
+  } routes[] = {{"/api/trace/info", route_trace_info},       {"/api/trace/tile", route_trace_tile},
+                {"/api/trace/stats", route_trace_stats},     {"/api/trace/at", route_trace_at},
                 {"/api/trace/summary", route_trace_summary}, {"/api/trace/gpu", route_trace_gpu}};
   for (size_t i = 0; i < sizeof routes / sizeof *routes; i++) {
     if (strcmp(url, routes[i].path)) continue;

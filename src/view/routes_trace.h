@@ -36,7 +36,7 @@
 
 typedef struct trace_view {
   const hpcdb_experiment *exp; /* the source's */
-  hpcdb_trace_set *set;       /* holds a reference to the source */
+  hpcdb_trace_set *set;        /* holds a reference to the source */
 } trace_view;
 
 typedef struct trace_reply {
@@ -68,6 +68,7 @@ typedef struct trace_cancel {
  * freed by the caller), 0 when it is not one of these routes. cancel: NULL
  * or the request's hook. Routes of one view may run at once (the view is
  * only read). */
-int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, const trace_cancel *cancel, trace_reply *out);
+int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, const trace_cancel *cancel,
+                trace_reply *out);
 
 #endif

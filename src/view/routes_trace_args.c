@@ -59,7 +59,8 @@ int trace_arg_u64(trace_call *c, const char *name, uint64_t def, uint64_t max, u
   }
   uint64_t v = 0;
   for (const char *p = s; *p; p++) {
-    if (*p < '0' || *p > '9' || v > (UINT64_MAX - 9) / 10) return trace_fail(c, 400, "argument '%s' is not a number", name);
+    if (*p < '0' || *p > '9' || v > (UINT64_MAX - 9) / 10)
+      return trace_fail(c, 400, "argument '%s' is not a number", name);
     v = v * 10 + (uint64_t)(*p - '0');
   }
   if (v > max) return trace_fail(c, 400, "argument '%s' is at most %" PRIu64, name, max);
@@ -105,7 +106,8 @@ int trace_arg_filter(trace_call *c) {
       return trace_fail(c, 500, "%s", hpcdb_last_error());
   }
   if (glob && *glob) {
-    if (hpcdb_trace_contexts_matching(c->v->exp, glob, &c->keep) < 0) return trace_fail(c, 500, "%s", hpcdb_last_error());
+    if (hpcdb_trace_contexts_matching(c->v->exp, glob, &c->keep) < 0)
+      return trace_fail(c, 500, "%s", hpcdb_last_error());
     c->filter.ctx_keep = c->keep;
   }
   return 0;
@@ -117,13 +119,13 @@ uint32_t trace_n_selected(const trace_call *c) {
   return c->filter.rows ? c->filter.n_rows : i.n_rows;
 }
 
-
 /* 'first' and 'count': the selected rows narrowed to [first, first + count)
  * (the page's vertical zoom); absent, every selected row. */
 int trace_arg_range(trace_call *c) {
   uint32_t sel = trace_n_selected(c);
   uint64_t first, count;
-  if (trace_arg_u64(c, "first", 0, sel, &first) < 0 || trace_arg_u64(c, "count", sel - first, sel - first, &count) < 0) return -1;
+  if (trace_arg_u64(c, "first", 0, sel, &first) < 0 || trace_arg_u64(c, "count", sel - first, sel - first, &count) < 0)
+    return -1;
   if (first == 0 && count == sel) return 0;
   if (count == 0) return trace_fail(c, 400, "argument 'count' is at least 1");
   if (!c->filter.rows) { /* every row, in the trace's order */

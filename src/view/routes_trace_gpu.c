@@ -48,8 +48,8 @@ static void identity_json(FILE *f, const trace_call *c, uint32_t row) {
 
 int route_trace_gpu(trace_call *c) {
   uint64_t t0, t1;
-  if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 || trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
-      trace_arg_filter(c) < 0 || trace_arg_range(c) < 0)
+  if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 ||
+      trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 || trace_arg_filter(c) < 0 || trace_arg_range(c) < 0)
     return -1;
   const char *globs = c->arg(c->ctx, "wait");
   if (!globs || !*globs) globs = TRACE_DEFAULT_WAITS;
@@ -75,8 +75,8 @@ int route_trace_gpu(trace_call *c) {
         fprintf(f, ",\"host\":%u,\"host_id\":", g[i].host);
         identity_json(f, c, g[i].host);
       }
-      fprintf(f, ",\"span_ns\":%" PRIu64 ",\"idle_ns\":%" PRIu64 ",\"idle_wait_ns\":%" PRIu64 "}", g[i].span_ns, g[i].idle_ns,
-              g[i].idle_wait_ns);
+      fprintf(f, ",\"span_ns\":%" PRIu64 ",\"idle_ns\":%" PRIu64 ",\"idle_wait_ns\":%" PRIu64 "}", g[i].span_ns,
+              g[i].idle_ns, g[i].idle_wait_ns);
     }
     fputs("]}", f);
     fclose(f);

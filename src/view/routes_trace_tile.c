@@ -10,7 +10,8 @@
 
 /* Cells as runs of equal (context, share byte, context count byte), after
  * the header and the tile's scale. */
-static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, uint32_t h, const hpcdb_tile_scale *sc) {
+static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, uint32_t h,
+                       const hpcdb_tile_scale *sc) {
   enum { HEAD = 56 };
   uint64_t cap = HEAD + (uint64_t)w * h * 8, n = HEAD, runs = 0;
   uint8_t *b = malloc(cap);
@@ -35,20 +36,23 @@ static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, 
       x += len;
     }
   }
-  const uint64_t head[10] = {w, h, runs, sc->coarse_rows, sc->level_min, sc->level_max, 0,
-                             sc->events_min, sc->events_max, sc->bucket_ns};
+  const uint64_t head[10] = {
+      w, h, runs, sc->coarse_rows, sc->level_min, sc->level_max, 0, sc->events_min, sc->events_max, sc->bucket_ns};
   memcpy(b, "HTL2", 4);
   for (int i = 0; i < 10; i++) /* seven u32, then three u64 */
-    for (int k = 0; k < (i < 7 ? 4 : 8); k++) b[(i < 7 ? 4 + 4 * i : 32 + 8 * (i - 7)) + k] = (uint8_t)(head[i] >> (8 * k));
+    for (int k = 0; k < (i < 7 ? 4 : 8); k++)
+      b[(i < 7 ? 4 + 4 * i : 32 + 8 * (i - 7)) + k] = (uint8_t)(head[i] >> (8 * k));
   return trace_reply_set(c, 200, "application/octet-stream", (char *)b, n);
 }
 
 int route_trace_tile(trace_call *c) {
   uint64_t t0, t1, w, h;
   uint32_t depth;
-  if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 || trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
-      trace_arg_u64(c, "w", UINT64_MAX, TRACE_MAX_WIDTH, &w) < 0 || trace_arg_u64(c, "h", UINT64_MAX, TRACE_MAX_HEIGHT, &h) < 0 ||
-      trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0 || trace_arg_range(c) < 0)
+  if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 ||
+      trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
+      trace_arg_u64(c, "w", UINT64_MAX, TRACE_MAX_WIDTH, &w) < 0 ||
+      trace_arg_u64(c, "h", UINT64_MAX, TRACE_MAX_HEIGHT, &h) < 0 || trace_arg_depth(c, &depth) < 0 ||
+      trace_arg_filter(c) < 0 || trace_arg_range(c) < 0)
     return -1;
   if (w * h > TRACE_MAX_CELLS) return trace_fail(c, 400, "a tile has at most %u cells", TRACE_MAX_CELLS);
   if (w == 0 || h == 0 || t1 <= t0 || t1 - t0 < w)
@@ -59,7 +63,8 @@ int route_trace_tile(trace_call *c) {
   uint32_t hh;
   if (!cells) return trace_fail(c, 500, "out of memory");
   int rc = hpcdb_trace_tile(c->v->set, &c->filter, &req, cells, &hh);
-  rc = rc < 0 ? trace_fail_query(c, rc, rc == HPCDB_EINVAL ? 400 : 500) : encode_tile(c, cells, (uint32_t)w, hh, &scale);
+  rc =
+      rc < 0 ? trace_fail_query(c, rc, rc == HPCDB_EINVAL ? 400 : 500) : encode_tile(c, cells, (uint32_t)w, hh, &scale);
   free(cells);
   return rc;
 }
@@ -67,8 +72,8 @@ int route_trace_tile(trace_call *c) {
 static void shares_json(FILE *f, const hpcdb_trace_share *sh, uint32_t n, uint32_t top) {
   fputc('[', f);
   for (uint32_t i = 0; i < n && i < top; i++)
-    fprintf(f, "%s[%" PRId64 ",%" PRIu64 "]", i ? "," : "", sh[i].ctx == HPCDB_TRACE_GREY ? (int64_t)-2 : (int64_t)sh[i].ctx,
-            sh[i].ns);
+    fprintf(f, "%s[%" PRId64 ",%" PRIu64 "]", i ? "," : "",
+            sh[i].ctx == HPCDB_TRACE_GREY ? (int64_t)-2 : (int64_t)sh[i].ctx, sh[i].ns);
   fputc(']', f);
 }
 
@@ -76,8 +81,9 @@ int route_trace_stats(trace_call *c) {
   uint64_t t0, t1, total;
   uint32_t depth, n;
   hpcdb_trace_share *sh;
-  if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 || trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
-      trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0 || trace_arg_range(c) < 0)
+  if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 ||
+      trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 || trace_arg_depth(c, &depth) < 0 ||
+      trace_arg_filter(c) < 0 || trace_arg_range(c) < 0)
     return -1;
   int rc = hpcdb_trace_stats(c->v->set, &c->filter, t0, t1, depth, &sh, &n, &total);
   if (rc < 0) return trace_fail_query(c, rc, 400);
@@ -100,9 +106,9 @@ int route_trace_summary(trace_call *c) {
   enum { TOP = 8 };
   uint64_t t0, t1, w;
   uint32_t depth;
-  if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 || trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
-      trace_arg_u64(c, "w", UINT64_MAX, 2048, &w) < 0 || trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0 ||
-      trace_arg_range(c) < 0)
+  if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 ||
+      trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 || trace_arg_u64(c, "w", UINT64_MAX, 2048, &w) < 0 ||
+      trace_arg_depth(c, &depth) < 0 || trace_arg_filter(c) < 0 || trace_arg_range(c) < 0)
     return -1;
   if (w == 0 || t1 <= t0 || t1 - t0 < w) return trace_fail(c, 400, "a summary needs w >= 1 and t1 - t0 >= w");
   hpcdb_tile_scale scale;
@@ -115,7 +121,8 @@ int route_trace_summary(trace_call *c) {
   size_t len = 0;
   FILE *f = rc == 0 ? open_memstream(&body, &len) : NULL;
   if (f) {
-    fprintf(f, "{\"coarse_rows\":%u,\"bucket_events\":[%" PRIu64 ",%" PRIu64 "],\"bucket_ns\":%" PRIu64 ",\"columns\":[",
+    fprintf(f,
+            "{\"coarse_rows\":%u,\"bucket_events\":[%" PRIu64 ",%" PRIu64 "],\"bucket_ns\":%" PRIu64 ",\"columns\":[",
             scale.coarse_rows, scale.events_min, scale.events_max, scale.bucket_ns);
     for (uint64_t x = 0; x < w; x++) {
       fprintf(f, "%s{\"total_ns\":%" PRIu64 ",\"shares\":", x ? "," : "", total[x]);

@@ -8,8 +8,8 @@
 #include "routes.h"
 
 /* vals: [inclusive, exclusive] per column of this node */
-static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, const double *vals, const hpcdb_qcolumn *cols,
-                      uint32_t n_cols) {
+static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, const double *vals,
+                      const hpcdb_qcolumn *cols, uint32_t n_cols) {
   char name[512];
   uint32_t kids = 0;
   hpcdb_query_name(q, v, n, name, sizeof name);
@@ -17,7 +17,8 @@ static void node_json(jbuf *b, hpcdb_query *q, hpcdb_qview v, hpcdb_qnode n, con
   jb_fmt(b, "{\"node\":%u,\"children\":%u,\"name\":", n, kids);
   jb_str(b, name);
   uint32_t file, line;
-  if (hpcdb_query_view_location(q, v, n, &file, &line) == 0 && file != HPCDB_NONE) jb_fmt(b, ",\"file\":%u,\"line\":%u", file, line);
+  if (hpcdb_query_view_location(q, v, n, &file, &line) == 0 && file != HPCDB_NONE)
+    jb_fmt(b, ",\"file\":%u,\"line\":%u", file, line);
   jb_raw(b, ",\"values\":[");
   for (uint32_t c = 0; c < n_cols; c++) {
     int is_unsigned = hpcdb_query_column_integer(q, cols[c]) == HPCDB_INTEGER_UNSIGNED;
@@ -57,9 +58,11 @@ int route_sort(request *r, const hpcdb_qcolumn *cols, uint32_t n_cols, hpcdb_qso
   uint32_t sort_col;
   if (req_u32(r, "sort_col", 0, n_cols - 1, &sort_col) < 0) return -1;
   const char *by = req_arg(r, "sort"), *order = req_arg(r, "order");
-  if (by && strcmp(by, "inclusive") && strcmp(by, "exclusive")) return req_error(r, 400, "sort: expected inclusive or exclusive");
+  if (by && strcmp(by, "inclusive") && strcmp(by, "exclusive"))
+    return req_error(r, 400, "sort: expected inclusive or exclusive");
   if (order && strcmp(order, "desc") && strcmp(order, "asc")) return req_error(r, 400, "order: expected desc or asc");
-  *s = (hpcdb_qsort){cols[sort_col], (uint8_t)(by && !strcmp(by, "exclusive")), (uint8_t)(order && !strcmp(order, "asc"))};
+  *s = (hpcdb_qsort){cols[sort_col], (uint8_t)(by && !strcmp(by, "exclusive")),
+                     (uint8_t)(order && !strcmp(order, "asc"))};
   return 0;
 }
 
@@ -168,7 +171,8 @@ int route_hotpath(request *r) {
   hpcdb_qcolumn col;
   uint32_t node, n;
   if (req_db(r, &db) < 0 || req_column(r, db, &col) < 0 || req_u32(r, "node", 0, UINT32_MAX - 1, &node) < 0) return -1;
-  if (node >= hpcdb_query_n_nodes(db->q, HPCDB_QVIEW_TOP_DOWN)) return req_error(r, 404, "node %u does not exist", node);
+  if (node >= hpcdb_query_n_nodes(db->q, HPCDB_QVIEW_TOP_DOWN))
+    return req_error(r, 404, "node %u does not exist", node);
   hpcdb_qnode path[1024];
   if (hpcdb_query_hot_path(db->q, col, node, path, 1024, &n) < 0) return req_error(r, 400, "%s", hpcdb_last_error());
   jb_raw(&r->out, "{\"path\":[");

@@ -33,8 +33,8 @@ static int host_allowed(const view_server *s, const char *host) {
   return 0;
 }
 
-static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned status, const char *type, const void *data, size_t len,
-                                  int copy, const char *cookie) {
+static enum MHD_Result send_bytes(struct MHD_Connection *c, unsigned status, const char *type, const void *data,
+                                  size_t len, int copy, const char *cookie) {
   /* MHD only reads the buffer (it copies it or keeps it as it is) but takes it non-const */
   struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)(uintptr_t)data,
                                                            copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
@@ -130,7 +130,8 @@ void server_answer(view_server *s, const view_request *in, view_answer *a) {
   if (!given) given = in->header_token;
   int by_given = same_token(given, s->token), by_cookie = same_token(in->cookie, s->token);
   if (by_given && !by_cookie)
-    snprintf(a->set_cookie_buf, sizeof a->set_cookie_buf, "hpcdb_token=%s; Path=/; HttpOnly; SameSite=Strict", s->token);
+    snprintf(a->set_cookie_buf, sizeof a->set_cookie_buf, "hpcdb_token=%s; Path=/; HttpOnly; SameSite=Strict",
+             s->token);
   if (strcmp(in->method, "GET") && strcmp(in->method, "HEAD")) answer_error(a, 405, "only GET");
   else if (in->upload_size) answer_error(a, 413, "no request bodies");
   else if (!host_allowed(s, in->host)) answer_error(a, 403, "the Host header is not this server's address");
@@ -153,15 +154,20 @@ static const char *mhd_arg(void *conn, const char *name) {
   return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
-static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method, const char *version,
-                              const char *upload, size_t *upload_size, void **state) {
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                              const char *version, const char *upload, size_t *upload_size, void **state) {
   view_server *s = cls;
   if (!*state) { /* the headers: answer when the whole request is in */
     *state = s;
     return MHD_YES;
   }
-  view_request in = {method, url, *upload_size, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"),
-                     MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "hpcdb_token"), mhd_arg, c,
+  view_request in = {method,
+                     url,
+                     *upload_size,
+                     MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"),
+                     MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "hpcdb_token"),
+                     mhd_arg,
+                     c,
                      MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Hpcdb-Token")};
   view_answer a;
   server_answer(s, &in, &a);
@@ -171,13 +177,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
   return ok;
 }
 
-void server_init(view_server *s) {
-  pthread_mutex_init(&s->compare_lock, NULL);
-}
+void server_init(view_server *s) { pthread_mutex_init(&s->compare_lock, NULL); }
 
-void server_fini(view_server *s) {
-  pthread_mutex_destroy(&s->compare_lock);
-}
+void server_fini(view_server *s) { pthread_mutex_destroy(&s->compare_lock); }
 
 int server_start(view_server *s) {
   if (guard_install() < 0) return -1;
@@ -185,10 +187,10 @@ int server_start(view_server *s) {
   addr.sin_family = AF_INET;
   addr.sin_port = htons(s->port);
   if (inet_pton(AF_INET, s->bind, &addr.sin_addr) != 1) return -1;
-  s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, s->port, NULL, NULL, handle, s,
-                               MHD_OPTION_SOCK_ADDR, &addr,
-                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024, MHD_OPTION_END);
+  s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, s->port, NULL, NULL,
+                               handle, s, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
+                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+                               (size_t)64 * 1024, MHD_OPTION_END);
   if (!s->daemon) return -1;
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
   if (info) s->port = info->port;

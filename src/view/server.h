@@ -18,7 +18,7 @@ typedef struct view_server {
   const char *bind;
   uint16_t port; /* the one bound (0 asks the system for a free one) */
   char token[33];
-  void *daemon;  /* struct MHD_Daemon */
+  void *daemon; /* struct MHD_Daemon */
   atomic_ulong requests;
   atomic_int damaged;   /* a route met SIGBUS: the databases are not read again */
   view_compare compare; /* with two databases: their comparison */
@@ -39,7 +39,8 @@ typedef struct view_request {
   const char *cookie; /* the hpcdb_token cookie, or NULL */
   req_arg_fn arg;     /* the query string's arguments (token, and the route's) */
   void *arg_ctx;
-  const char *header_token; /* the X-Hpcdb-Token header (a link with access: the page sends its fragment's token), or NULL */
+  const char
+      *header_token; /* the X-Hpcdb-Token header (a link with access: the page sends its fragment's token), or NULL */
 } view_request;
 
 /* The answer to send: body is a built-in page, error, or owned. */
@@ -48,10 +49,10 @@ typedef struct view_answer {
   const char *type;
   const char *body;
   size_t len;
-  int persistent;        /* body is a built-in page: sent without a copy */
-  int trace;             /* a /api/trace/ request that passed the checks: trace_mount_serve answers it */
+  int persistent;         /* body is a built-in page: sent without a copy */
+  int trace;              /* a /api/trace/ request that passed the checks: trace_mount_serve answers it */
   const char *set_cookie; /* NULL, or set_cookie_buf */
-  char *owned;           /* a route's JSON (server_answer_free) */
+  char *owned;            /* a route's JSON (server_answer_free) */
   char text[300];         /* a small body: an error, or /api/access's token */
   char set_cookie_buf[128];
 } view_answer;

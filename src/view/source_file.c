@@ -29,7 +29,8 @@ static char *slurp(const char *path, size_t *len) {
   if (fd < 0) return NULL;
   struct stat st;
   char *buf = NULL;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= SOURCE_MAX && (buf = malloc((size_t)st.st_size + 1))) {
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= SOURCE_MAX &&
+      (buf = malloc((size_t)st.st_size + 1))) {
     ssize_t n = read(fd, buf, (size_t)st.st_size);
     if (n < 0) {
       free(buf);

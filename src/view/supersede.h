@@ -17,7 +17,7 @@
 typedef struct supersede {
   pthread_mutex_t lock;
   uint64_t key[SUPERSEDE_SLOTS], gen[SUPERSEDE_SLOTS]; /* key 0: unused */
-  uint32_t next; /* the entry a new slot takes */
+  uint32_t next;                                       /* the entry a new slot takes */
 } supersede;
 
 /* One request's place in its slot. */

@@ -42,7 +42,8 @@ static void *open_traces(void *arg) {
   pthread_mutex_lock(&m->lock);
   m->open_rc = rc;
   if (ok) m->view = v;
-  else if (rc == HPCDB_EINVAL) snprintf(m->error, sizeof m->error, "no timeline: this database has no trace events (%s)", hpcdb_last_error());
+  else if (rc == HPCDB_EINVAL)
+    snprintf(m->error, sizeof m->error, "no timeline: this database has no trace events (%s)", hpcdb_last_error());
   else snprintf(m->error, sizeof m->error, "no timeline: %s", hpcdb_last_error());
   m->opened = ok ? 1 : -1;
   pthread_cond_broadcast(&m->changed);
@@ -82,10 +83,10 @@ const char *trace_mount_state(trace_mount *m) {
   pthread_mutex_lock(&m->lock);
   hpcdb_trace_info i = {0};
   if (m->opened == 1) hpcdb_trace_get_info(m->view.set, &i);
-  const char *state = m->opened == 2                            ? "opening"
-                      : m->opened == 1 && i.n_events            ? "events"
+  const char *state = m->opened == 2                                ? "opening"
+                      : m->opened == 1 && i.n_events                ? "events"
                       : m->opened < 0 && m->open_rc != HPCDB_EINVAL ? "error"
-                                                                : "none";
+                                                                    : "none";
   pthread_mutex_unlock(&m->lock);
   return state;
 }
@@ -122,8 +123,8 @@ enum MHD_Result trace_mount_serve(trace_mount *m, struct MHD_Connection *conn, c
     r.status = 503;
     r.body = malloc(128);
     if (r.body)
-      r.len = (size_t)snprintf((char *)r.body, 128, "{\"error\":\"building the trace index (%.0f%%)\",\"building\":%.3f}",
-                               100 * f, f);
+      r.len = (size_t)snprintf((char *)r.body, 128,
+                               "{\"error\":\"building the trace index (%.0f%%)\",\"building\":%.3f}", 100 * f, f);
   } else if (m->opened < 0) r.body = (uint8_t *)json_error(m->error, &r.len);
   int open = m->opened == 1;
   pthread_mutex_unlock(&m->lock);
@@ -131,7 +132,8 @@ enum MHD_Result trace_mount_serve(trace_mount *m, struct MHD_Connection *conn, c
     supersede_ticket ticket;
     supersede_enter(&m->superseded, arg(conn, "slot"), &ticket);
     trace_cancel cancel = {supersede_stale, &ticket};
-    if (!trace_route(&m->view, url, arg, conn, &cancel, &r)) r.body = (uint8_t *)json_error("no such trace route", &r.len);
+    if (!trace_route(&m->view, url, arg, conn, &cancel, &r))
+      r.body = (uint8_t *)json_error("no such trace route", &r.len);
   }
   if (!r.body) return MHD_NO;
   struct MHD_Response *resp = MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);

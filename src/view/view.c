@@ -141,7 +141,8 @@ int view_run(const view_options *o) {
   printf("hpcdb view: http://%s:%u/?token=%s\n", s.bind, s.port, s.token);
   printf("(from another machine: ssh -L %u:127.0.0.1:%u HOST, then open the same URL)\n", s.port, s.port);
   if (strcmp(s.bind, "127.0.0.1"))
-    fprintf(stderr, "hpcdb view: warning: listening on %s: anyone who can reach it and has the token sees the data\n", s.bind);
+    fprintf(stderr, "hpcdb view: warning: listening on %s: anyone who can reach it and has the token sees the data\n",
+            s.bind);
   fflush(stdout);
   if (!o->no_browser) {
     char url[128];

@@ -10,11 +10,11 @@
 #include "hpcdb/query.h"
 
 typedef struct view_options {
-  const char *paths[2];  /* DB [DB2] */
+  const char *paths[2]; /* DB [DB2] */
   int n_paths;
-  int port;              /* -1: 8080, or the next free one; 0: any free port */
-  const char *bind;      /* default 127.0.0.1 */
-  int no_browser;        /* do not start a browser (it is only tried with a display) */
+  int port;               /* -1: 8080, or the next free one; 0: any free port */
+  const char *bind;       /* default 127.0.0.1 */
+  int no_browser;         /* do not start a browser (it is only tried with a display) */
   const char *metrics[2]; /* --metric MA[=MB]: PATH's first metric, and the comparison's pair; NULL: the default */
 } view_options;
 

@@ -12,3 +12,6 @@ add_test(NAME build/minimal
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/check_minimal.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/test-output/minimal
                  ${HPCDB_SAMPLE_DATA} ${CMAKE_C_COMPILER} "${CMAKE_C_COMPILER_LAUNCHER}")
 set_tests_properties(build/minimal PROPERTIES TIMEOUT 1800)
+# The C sources as .clang-format says (scripts/format.sh formats them).
+add_test(NAME build/clang-format COMMAND ${PROJECT_SOURCE_DIR}/scripts/format.sh --check)
+set_tests_properties(build/clang-format PROPERTIES SKIP_RETURN_CODE 77)

@@ -7,10 +7,10 @@
 #include "draftb_write.h"
 #include "hpcdb/hpcdb.h"
 
-#define TRY(expr)                                                                                  \
-  do {                                                                                             \
-    int rc_ = (expr);                                                                              \
-    if (rc_ < 0) return rc_;                                                                       \
+#define TRY(expr)            \
+  do {                       \
+    int rc_ = (expr);        \
+    if (rc_ < 0) return rc_; \
   } while (0)
 
 static int scope_of(hpcdb_experiment *e, const char *name, uint32_t *out) {

@@ -194,8 +194,8 @@ static void put_node(out *o, const hpcdb_context *c, uint64_t block, uint64_t bl
     put8(o, (uint8_t)(c->relation - 1)); /* call_type: 0 normal, 1 inlined */
     put8(o, 0);                          /* no caller srcline */
   }
-  uint16_t flags = (uint16_t)((c->flags & 0xf8u) | (c->function != HPCDB_NONE ? 1 : 0) | (c->file != HPCDB_NONE ? 2 : 0) |
-                              (c->module != HPCDB_NONE ? 4 : 0));
+  uint16_t flags = (uint16_t)((c->flags & 0xf8u) | (c->function != HPCDB_NONE ? 1 : 0) |
+                              (c->file != HPCDB_NONE ? 2 : 0) | (c->module != HPCDB_NONE ? 4 : 0));
   put8(o, c->lexical_type);
   put16(o, flags);
   if (c->function != HPCDB_NONE) put64(o, t->function_entry[c->function]);

@@ -21,21 +21,23 @@ static uint64_t next(rng *r) { /* splitmix64 */
 static uint32_t below(rng *r, uint32_t n) { return n ? (uint32_t)(next(r) % n) : 0; }
 static int chance(rng *r, uint32_t percent) { return below(r, 100) < percent; }
 
-#define TRY(expr)                                                                                  \
-  do {                                                                                             \
-    int rc_ = (expr);                                                                              \
-    if (rc_ < 0) return rc_;                                                                       \
+#define TRY(expr)            \
+  do {                       \
+    int rc_ = (expr);        \
+    if (rc_ < 0) return rc_; \
   } while (0)
 
 static void word(rng *r, char *buf, size_t size, const char *prefix) {
   static const char *const parts[] = {"a", "lib", "x86", "_", ".", "/", "é", " ", "calc", "0"};
   size_t n = (size_t)snprintf(buf, size, "%s", prefix);
-  for (uint32_t k = below(r, 5); k > 0 && n + 8 < size; k--) n += (size_t)snprintf(buf + n, size - n, "%s", parts[below(r, 10)]);
+  for (uint32_t k = below(r, 5); k > 0 && n + 8 < size; k--)
+    n += (size_t)snprintf(buf + n, size - n, "%s", parts[below(r, 10)]);
 }
 
 static int tables(hpcdb_experiment *e, rng *r) {
   char buf[64];
-  static const char *const kinds[] = {"SUMMARY", "NODE", "RANK", "THREAD", "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"};
+  static const char *const kinds[] = {"SUMMARY",   "NODE",       "RANK",      "THREAD",
+                                      "GPUDEVICE", "GPUCONTEXT", "GPUSTREAM", "CORE"};
   snprintf(buf, sizeof buf, "title %llu", (unsigned long long)r->s);
   TRY(hpcdb_set_title(e, buf, chance(r, 50) ? "a description\nwith lines" : ""));
   for (uint32_t i = 0, n = 1 + below(r, 8); i < n; i++) TRY(hpcdb_add_kind_name(e, kinds[i], NULL));
@@ -181,8 +183,10 @@ static int profiles(hpcdb_experiment *e, rng *r, unsigned options) {
   uint16_t prop[256], stat[256];
   uint32_t np = 0, ns = 0, p;
   for (uint32_t i = 0; i < e->n_metrics; i++) {
-    for (uint32_t k = 0; k < e->metrics[i].n_instances && np < 256; k++) prop[np++] = e->metrics[i].instances[k].prop_metric_id;
-    for (uint32_t k = 0; k < e->metrics[i].n_summaries && ns < 256; k++) stat[ns++] = e->metrics[i].summaries[k].stat_metric_id;
+    for (uint32_t k = 0; k < e->metrics[i].n_instances && np < 256; k++)
+      prop[np++] = e->metrics[i].instances[k].prop_metric_id;
+    for (uint32_t k = 0; k < e->metrics[i].n_summaries && ns < 256; k++)
+      stat[ns++] = e->metrics[i].summaries[k].stat_metric_id;
   }
   TRY(hpcdb_add_profile(e, HPCDB_PROFILE_SUMMARY | (chance(r, 10) ? 0x10u : 0), 0, NULL, 0, &p));
   TRY(values(e, r, p, stat, ns));
@@ -249,18 +253,18 @@ int random_experiment_with(hpcdb_experiment **out, uint64_t seed, unsigned optio
 
 /* ---- comparison ----------------------------------------------------------- */
 
-#define DIFF(...)                                                                                  \
-  do {                                                                                             \
-    snprintf(why, whylen, __VA_ARGS__);                                                            \
-    return 0;                                                                                      \
+#define DIFF(...)                       \
+  do {                                  \
+    snprintf(why, whylen, __VA_ARGS__); \
+    return 0;                           \
   } while (0)
 
 static int str_eq(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
 static const char *show(const char *s) { return s ? s : "(null)"; }
 
-#define SAME_STR(what, a, b)                                                                       \
+#define SAME_STR(what, a, b) \
   if (!str_eq((a), (b))) DIFF("%s: '%s' vs '%s'", what, show(a), show(b))
-#define SAME_NUM(what, a, b)                                                                       \
+#define SAME_NUM(what, a, b) \
   if ((a) != (b)) DIFF("%s: %llu vs %llu", what, (unsigned long long)(a), (unsigned long long)(b))
 
 /* The v4.0 reader records what the files said about themselves as "hpctk4.*"
@@ -339,8 +343,8 @@ static int metrics_equal(const hpcdb_experiment *a, const hpcdb_experiment *b, c
 
 static int context_equal(const hpcdb_context *x, const hpcdb_context *y, char *why, size_t whylen) {
   char what[64];
-#define CTX_NUM(field)                                                                             \
-  snprintf(what, sizeof what, "context %u %s", x->id, #field);                                     \
+#define CTX_NUM(field)                                         \
+  snprintf(what, sizeof what, "context %u %s", x->id, #field); \
   SAME_NUM(what, x->field, y->field)
   CTX_NUM(id);
   CTX_NUM(kind);

@@ -58,8 +58,8 @@ int testlib_read_file(const char *path, uint8_t **data, size_t *len) {
 int testlib_same_file(const char *a, const char *b) {
   uint8_t *x = NULL, *y = NULL;
   size_t nx = 0, ny = 0;
-  int same = testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny &&
-             memcmp(x, y, nx) == 0;
+  int same =
+      testlib_read_file(a, &x, &nx) == 0 && testlib_read_file(b, &y, &ny) == 0 && nx == ny && memcmp(x, y, nx) == 0;
   free(x);
   free(y);
   return same;
@@ -96,7 +96,8 @@ char *testlib_printed(testlib_print_fn fn, const struct hpcdb_experiment *exp, c
 
 int testlib_write_tar(const char *path, const testlib_member *m, int n) {
   struct archive *a = archive_write_new();
-  int ok = a && archive_write_set_format_pax_restricted(a) == ARCHIVE_OK && archive_write_open_filename(a, path) == ARCHIVE_OK;
+  int ok = a && archive_write_set_format_pax_restricted(a) == ARCHIVE_OK &&
+           archive_write_open_filename(a, path) == ARCHIVE_OK;
   for (int i = 0; ok && i < n; i++) {
     struct archive_entry *e = archive_entry_new();
     archive_entry_set_pathname(e, m[i].name);

@@ -9,26 +9,23 @@
 
 extern int testlib_passed, testlib_failed;
 
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (cond)                                                                                      \
-      testlib_passed++;                                                                            \
-    else {                                                                                         \
-      testlib_failed++;                                                                            \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                    \
-    }                                                                                              \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (cond) testlib_passed++;                                                \
+    else {                                                                     \
+      testlib_failed++;                                                        \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
+    }                                                                          \
   } while (0)
 
-#define CHECK_RC(expr)                                                                             \
-  do {                                                                                             \
-    int testlib_rc_ = (expr);                                                                      \
-    if (testlib_rc_ == 0)                                                                          \
-      testlib_passed++;                                                                            \
-    else {                                                                                         \
-      testlib_failed++;                                                                            \
-      fprintf(stderr, "%s:%d: %s returned %d: %s\n", __FILE__, __LINE__, #expr, testlib_rc_,       \
-              hpcdb_last_error());                                                                 \
-    }                                                                                              \
+#define CHECK_RC(expr)                                                                                            \
+  do {                                                                                                            \
+    int testlib_rc_ = (expr);                                                                                     \
+    if (testlib_rc_ == 0) testlib_passed++;                                                                       \
+    else {                                                                                                        \
+      testlib_failed++;                                                                                           \
+      fprintf(stderr, "%s:%d: %s returned %d: %s\n", __FILE__, __LINE__, #expr, testlib_rc_, hpcdb_last_error()); \
+    }                                                                                                             \
   } while (0)
 
 #define TEST_END() testlib_end()

@@ -11,9 +11,9 @@
 #include "hpcdb/hpcdb.h"
 
 #define N_LINES 5
-static const char *const names[] = {"GPUOP (sec)", "GKER (sec)", "GXCOPY (sec)", "GXCOPY:H2D (B)", "GXCOPY:D2H (B)",
-                                    "GXCOPY:COUNT", "CPUTIME (sec)", "REALTIME (sec)", "GMEM (sec)", "GMEM:PAG (B)",
-                                    "GSYNC (sec)", "GKER:COUNT"};
+static const char *const names[] = {"GPUOP (sec)",    "GKER (sec)",   "GXCOPY (sec)",  "GXCOPY:H2D (B)",
+                                    "GXCOPY:D2H (B)", "GXCOPY:COUNT", "CPUTIME (sec)", "REALTIME (sec)",
+                                    "GMEM (sec)",     "GMEM:PAG (B)", "GSYNC (sec)",   "GKER:COUNT"};
 #define N_METRICS (sizeof names / sizeof names[0])
 /* each line's exclusive value of metric m: the time's shares are 60%, 30%, 10%, 0.0001%, 0.00001% */
 static const double lines[N_LINES] = {600, 300, 99.99989, 0.001, 0.0001};
@@ -35,14 +35,16 @@ static const char yaml[] =
     "      - name: GPU time\n        description: \"GPU time: all operations (seconds)\"\n"
     "        variants:\n          Sum:\n            formula:\n              inclusive: *gpuop-e\n"
     "      - name: GKER (sec)\n        description: \"GPU time: kernel execution (seconds)\"\n"
-    "        variants:\n          Sum:\n            formula:\n              inclusive:\n                standard: *gker-e\n";
+    "        variants:\n          Sum:\n            formula:\n              inclusive:\n                standard: "
+    "*gker-e\n";
 
 static int add_metrics(hpcdb_experiment *e) {
   uint32_t point, exec, m;
   hpcdb_scope sp = {"point", HPCDB_SCOPE_POINT, 0}, se = {"execution", HPCDB_SCOPE_EXECUTION, 0};
   if (hpcdb_add_scope(e, &sp, &point) < 0 || hpcdb_add_scope(e, &se, &exec) < 0) return -1;
   for (uint16_t k = 0; k < N_METRICS; k++) {
-    hpcdb_summary s1 = {point, "$$", HPCDB_COMBINE_SUM, (uint16_t)(2 * k)}, s2 = {exec, "$$", HPCDB_COMBINE_SUM, (uint16_t)(2 * k + 1)};
+    hpcdb_summary s1 = {point, "$$", HPCDB_COMBINE_SUM, (uint16_t)(2 * k)},
+                  s2 = {exec, "$$", HPCDB_COMBINE_SUM, (uint16_t)(2 * k + 1)};
     if (hpcdb_add_metric(e, names[k], &m) < 0 || hpcdb_metric_add_instance(e, m, point, (uint16_t)(2 * k)) < 0 ||
         hpcdb_metric_add_instance(e, m, exec, (uint16_t)(2 * k + 1)) < 0 || hpcdb_metric_add_summary(e, m, &s1) < 0 ||
         hpcdb_metric_add_summary(e, m, &s2) < 0)
@@ -66,7 +68,10 @@ static int add_profile(hpcdb_experiment *e, uint32_t flags, const hpcdb_id *id, 
     }
     for (uint32_t c = 0; c < 2; c++) cs[n] = c, ms[n] = (uint16_t)(2 * m + 1), vs[n++] = sum;
   }
-  return hpcdb_add_profile(e, flags, id ? 1 : 0, id, id ? 1 : 0, &k) < 0 || hpcdb_profile_set_values(e, k, n, cs, ms, vs) < 0 ? -1 : 0;
+  return hpcdb_add_profile(e, flags, id ? 1 : 0, id, id ? 1 : 0, &k) < 0 ||
+                 hpcdb_profile_set_values(e, k, n, cs, ms, vs) < 0
+             ? -1
+             : 0;
 }
 
 int main(int argc, char **argv) {
@@ -80,7 +85,8 @@ int main(int argc, char **argv) {
   if (rc == 0) rc = hpcdb_add_context(e, &c, 0, &entry);
   if (rc == 0) rc = hpcdb_add_file(e, "a_source_file_with_a_name_longer_than_the_name_column_is_wide.f90", 0, &file);
   c.kind = HPCDB_CTX_NORMAL, c.relation = HPCDB_REL_LEXICAL, c.lexical_type = HPCDB_LEX_LINE, c.file = file;
-  for (uint32_t i = 0; rc == 0 && i < N_LINES; i++) c.id = 2 + i, c.line = 10 * (i + 1), rc = hpcdb_add_context(e, &c, entry, &ctx);
+  for (uint32_t i = 0; rc == 0 && i < N_LINES; i++)
+    c.id = 2 + i, c.line = 10 * (i + 1), rc = hpcdb_add_context(e, &c, entry, &ctx);
   if (rc == 0) rc = hpcdb_add_kind_name(e, "THREAD", &kind);
   if (rc == 0) rc = add_profile(e, HPCDB_PROFILE_SUMMARY, NULL, 3);
   for (uint16_t t = 0; rc == 0 && t < 2; t++) {

@@ -67,14 +67,14 @@ typedef struct unified_tree {
   uint64_t n_retired, cap_retired;
   struct symbol_table **symbols; /* per module index, loaded on first use */
   uint64_t cap_symbols;
-  hpcdb_u64map functions; /* (module << 32 | index in its symbol table) -> function index */
-  hpcdb_u64map placeholders; /* placeholder code -> function index */
+  hpcdb_u64map functions;          /* (module << 32 | index in its symbol table) -> function index */
+  hpcdb_u64map placeholders;       /* placeholder code -> function index */
   struct structure_map *structure; /* structure files, or NULL (--ignore-structs) */
-  int defer_links; /* contexts go into exp unlinked: model_link_contexts when the tree is done */
-  unify_slot *spare; /* the table for the next growth (spare_cap slots), or NULL: unify_ahead */
+  int defer_links;                 /* contexts go into exp unlinked: model_link_contexts when the tree is done */
+  unify_slot *spare;               /* the table for the next growth (spare_cap slots), or NULL: unify_ahead */
   uint64_t spare_cap;
   size_t spare_zeroed; /* its bytes zeroed so far (by another thread, a piece per batch) */
-  unify_key *keys; /* each id's own key (the one that made it) when set before the ids are made (a tree
+  unify_key *keys;     /* each id's own key (the one that made it) when set before the ids are made (a tree
                     * the distributed analysis sends on), else NULL */
   uint64_t cap_keys;
 } unified_tree;
@@ -149,8 +149,8 @@ typedef struct measured_tree {
 /* Maps every node of one tree of f into the unified tree (creating contexts
  * as needed) and modules/metrics into the experiment. metric_map[m] is the
  * global metric index of the tree's metric m (n_metrics entries). */
-int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hpcrun_tables *tab,
-               int all_stats, mapped_profile *out, uint32_t *metric_map);
+int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hpcrun_tables *tab, int all_stats,
+               mapped_profile *out, uint32_t *metric_map);
 /* metrics.c: the four scopes (indices SCOPE_*), metrics by name, stat ids. */
 int analysis_add_scopes(hpcdb_experiment *exp);
 int unify_metrics(hpcdb_experiment *exp, const hpcrun_tables *t, int all_stats, uint32_t *metric_map);
@@ -163,10 +163,8 @@ static inline uint32_t mapped_profile_index(const mapped_profile *m, uint32_t no
   uint32_t lo = 0, hi = m->n_nodes;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (m->node_ids[mid] < node_id)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (m->node_ids[mid] < node_id) lo = mid + 1;
+    else hi = mid;
   }
   return lo < m->n_nodes && m->node_ids[lo] == node_id ? lo : HPCDB_NONE;
 }
@@ -181,9 +179,9 @@ void mapped_profile_free(mapped_profile *m);
  * each metric and scope, a value. */
 typedef struct thread_values {
   uint32_t n_ctxs;
-  uint32_t *ctx;          /* ascending context indices */
-  uint32_t n_metrics;     /* global metric count when computed */
-  double *v;              /* n_ctxs × n_metrics × N_SCOPES, the scratch's */
+  uint32_t *ctx;      /* ascending context indices */
+  uint32_t n_metrics; /* global metric count when computed */
+  double *v;          /* n_ctxs × n_metrics × N_SCOPES, the scratch's */
 } thread_values;
 
 /* What one worker keeps from file to file, so that each file touches only
@@ -218,7 +216,7 @@ void loop_lex_list_free(loop_lex_list *l);
 /* The summary's lex_aware of loops, over threads in file order. */
 typedef struct loop_lex_summary {
   int all_stats;
-  uint8_t *is_loop;   /* per context id: a loop some thread has a value in */
+  uint8_t *is_loop; /* per context id: a loop some thread has a value in */
   uint64_t n_is_loop;
   hpcdb_u64map cells; /* ctx << 32 | metric -> index of its partials in acc */
   double *acc;
@@ -243,9 +241,9 @@ enum { PARTIAL_COUNT, PARTIAL_SUM, PARTIAL_SUMSQ, PARTIAL_MIN, PARTIAL_MAX, N_PA
 typedef struct summary_acc {
   int all_stats;
   uint32_t n_metrics;
-  uint64_t n_ctxs;   /* rows allocated */
-  double *acc;       /* n_ctxs × n_metrics × N_SCOPES × N_PARTIALS (or × 1 for sum only) */
-  uint8_t *present;  /* n_ctxs × n_metrics × N_SCOPES: some thread had a value */
+  uint64_t n_ctxs;               /* rows allocated */
+  double *acc;                   /* n_ctxs × n_metrics × N_SCOPES × N_PARTIALS (or × 1 for sum only) */
+  uint8_t *present;              /* n_ctxs × n_metrics × N_SCOPES: some thread had a value */
   const loop_lex_summary *loops; /* the loops' lex_aware, or NULL */
 } summary_acc;
 
@@ -255,7 +253,6 @@ int summary_add(summary_acc *s, const hpcdb_profile *p, uint32_t n_contexts, uin
 /* Fills profiles[0] (the canonical summary) from the accumulated partials. */
 int summary_store(hpcdb_experiment *exp, summary_acc *s, uint32_t n_ids);
 void summary_free(summary_acc *s);
-
 
 /* profile.db fed in file order (profile_writer.c): with threads > 1 from a
  * thread of its own behind a queue of 4 × threads profiles, else (or when the
@@ -283,8 +280,7 @@ typedef struct summary_maker {
 } summary_maker;
 
 int summary_maker_init(summary_maker *m, int all_stats, uint32_t n_metrics);
-int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n, uint16_t *metrics,
-                     double *values);
+int64_t summary_make(void *user, uint32_t ctx, const hpcdb_value_ref *v, uint64_t n, uint16_t *metrics, double *values);
 void summary_maker_free(summary_maker *m);
 
 /* ---- entry points of the distributed analysis (src/lib/distributed/) ---- */

@@ -55,13 +55,13 @@ typedef struct run {
   hpcdb_analyze_result *res;
   hpcdb_hpctk4_stream *stream; /* with options->output */
   int have_range;
-  profile_writer *writer; /* with options->output */
+  profile_writer *writer;     /* with options->output */
   propagate_scratch *scratch; /* per worker */
   prop_view view;
   unsigned workers;
-  analysis_pass *pass; /* the distributed analysis' first half (analysis_run_pass), else NULL */
+  analysis_pass *pass;           /* the distributed analysis' first half (analysis_run_pass), else NULL */
   const analysis_values *values; /* its second half (analysis_run_values), else NULL */
-  uint64_t n_files; /* for options->progress */
+  uint64_t n_files;              /* for options->progress */
 } run;
 
 static const char *pair_value(const hpcrun_nvlist *l, const char *name) {
@@ -90,8 +90,11 @@ static int ensure_kind(run *r, const hpcrun_file *f, uint16_t kind) {
 
 /* 02.00/03.00 files have no id tuple: host-id (hex), mpi-rank, thread-id. */
 static uint16_t header_identity(const hpcrun_file *f, hpcdb_id *ids) {
-  static const struct { const char *pair; int base; uint16_t kind, flags; } parts[] = {
-      {"host-id", 16, 1, HPCDB_ID_PHYSICAL}, {"mpi-rank", 10, 2, 0}, {"thread-id", 10, 3, 0}};
+  static const struct {
+    const char *pair;
+    int base;
+    uint16_t kind, flags;
+  } parts[] = {{"host-id", 16, 1, HPCDB_ID_PHYSICAL}, {"mpi-rank", 10, 2, 0}, {"thread-id", 10, 3, 0}};
   uint16_t n = 0;
   for (int i = 0; i < 3; i++) {
     const char *s = pair_value(&f->header, parts[i].pair);
@@ -248,16 +251,16 @@ static void note_time_range(run *r, const hpcrun_file *f) {
 typedef struct file_job {
   const char *path;
   hpcrun_file *f;
-  uint32_t n_trees;      /* 1 for 04.00, the epochs before */
+  uint32_t n_trees; /* 1 for 04.00, the epochs before */
   measured_tree *trees;
-  mapped_profile *maps;  /* per tree */
+  mapped_profile *maps; /* per tree */
   uint32_t **metric_maps;
-  uint32_t n_metrics;    /* the experiment's when the values were propagated */
-  hpcdb_profile csr;     /* the values to store (arrays only) */
-  loop_lex_list loops;   /* the loops' loop-exclusive lex_aware values, for the summary */
+  uint32_t n_metrics;  /* the experiment's when the values were propagated */
+  hpcdb_profile csr;   /* the values to store (arrays only) */
+  loop_lex_list loops; /* the loops' loop-exclusive lex_aware values, for the summary */
   prepared_trace trace;
-  raw_profile raw;       /* the distributed analysis' first half: what the file leaves for the second */
-  raw_profile *src;      /* its second half: the file's raw cells */
+  raw_profile raw;  /* the distributed analysis' first half: what the file leaves for the second */
+  raw_profile *src; /* its second half: the file's raw cells */
   int rc;
   char error[1024]; /* the worker's message (errors are per thread) */
   char note[1100];  /* a warning that does not stop the file (an unreadable trace) */
@@ -294,10 +297,8 @@ static int prepare_trees(file_job *j) {
   j->metric_maps = calloc(n, sizeof *j->metric_maps);
   if (!j->trees || !j->maps || !j->metric_maps) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t k = 0; k < j->n_trees; k++) {
-    if (f->major == 4)
-      j->trees[k] = (measured_tree){&f->t, &f->sparse, NULL};
-    else
-      j->trees[k] = (measured_tree){&f->epochs[k].t, NULL, f->epochs[k].values};
+    if (f->major == 4) j->trees[k] = (measured_tree){&f->t, &f->sparse, NULL};
+    else j->trees[k] = (measured_tree){&f->epochs[k].t, NULL, f->epochs[k].values};
     uint32_t nm = j->trees[k].tab->n_metrics;
     if (!(j->metric_maps[k] = calloc(nm ? nm : 1, sizeof **j->metric_maps)))
       return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -317,8 +318,7 @@ static void stage_load(run *r, file_job *j, unsigned worker) {
 /* Stage 2 (in file order): map the nodes into the unified tree. */
 static void stage_unify(run *r, file_job *j) {
   for (uint32_t k = 0; k < j->n_trees; k++) {
-    int rc = unify_file(&r->tree, j->path, j->f, j->trees[k].tab, r->opt->all_stats, &j->maps[k],
-                        j->metric_maps[k]);
+    int rc = unify_file(&r->tree, j->path, j->f, j->trees[k].tab, r->opt->all_stats, &j->maps[k], j->metric_maps[k]);
     if (rc < 0) {
       job_fail(j, rc);
       return;
@@ -390,8 +390,8 @@ static int stage_register(run *r, file_job *j) {
   if (!r->stream) {
     hpcdb_profile *c = &j->csr;
     HPCDB_TRY(summary_add(&r->summary, c, r->tree.n_ids, j->n_metrics));
-    int rc = hpcdb_profile_adopt_csr(r->exp, profile, c->n_ctxs, c->ctx_ids, c->ctx_starts, c->n_values,
-                                     c->metric_ids, c->values);
+    int rc = hpcdb_profile_adopt_csr(r->exp, profile, c->n_ctxs, c->ctx_ids, c->ctx_starts, c->n_values, c->metric_ids,
+                                     c->values);
     memset(c, 0, sizeof *c); /* adopted, or freed on failure */
     return rc;
   }
@@ -520,7 +520,8 @@ static int register_batch(run *r, file_job *jobs, size_t n) {
     } else {
       rc = settle_failure(r, &jobs[i]);
     }
-    if (r->opt->progress) r->opt->progress(r->opt->progress_user, r->res->profiles_read + r->res->profiles_skipped, r->n_files);
+    if (r->opt->progress)
+      r->opt->progress(r->opt->progress_user, r->res->profiles_read + r->res->profiles_skipped, r->n_files);
   }
   return rc;
 }
@@ -565,7 +566,7 @@ static int batches_in_turn(run *r, const hpcrun_path_list *files, file_job *all,
 static int batches_pipelined(run *r, const hpcrun_path_list *files, file_job *all, size_t per_batch) {
   size_t n_batches = (files->n + per_batch - 1) / per_batch;
 #define BATCH(b) (all + (b) % 3 * per_batch)
-#define BATCH_N(b) ((b) < n_batches ? (files->n - (b) * per_batch < per_batch ? files->n - (b) * per_batch : per_batch) : 0)
+#define BATCH_N(b) ((b) < n_batches ? (files->n - (b)*per_batch < per_batch ? files->n - (b)*per_batch : per_batch) : 0)
   for (size_t i = 0; i < BATCH_N(0); i++) all[i].path = files->paths[i];
   run_parallel(r, all, BATCH_N(0), stage_load, r->workers);
   int rc = 0;
@@ -614,8 +615,9 @@ static int analyze_files(run *r, const hpcrun_path_list *files) {
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
   int rc = r->stream ? profile_writer_open(&r->writer, r->stream, r->opt->threads) : 0;
-  if (rc == 0) rc = r->workers > 1 && !r->pass ? batches_pipelined(r, files, all, per_batch)
-                                                : batches_in_turn(r, files, all, per_batch);
+  if (rc == 0)
+    rc = r->workers > 1 && !r->pass ? batches_pipelined(r, files, all, per_batch)
+                                    : batches_in_turn(r, files, all, per_batch);
   for (size_t i = 0; i < 3 * per_batch; i++) job_release(&all[i]); /* batches decoded for nothing */
   int closed = profile_writer_close(r->writer);
   r->writer = NULL;
@@ -680,7 +682,8 @@ int analysis_run_values(analysis_values *v) {
       }
       r.res->values += jobs[i].csr.n_values;
       if (raw->trace.present) {
-        if ((rc = hpcdb_add_trace(r.exp, raw->profile, raw->trace.n, raw->trace.times, raw->trace.ctxs, NULL)) < 0) break;
+        if ((rc = hpcdb_add_trace(r.exp, raw->profile, raw->trace.n, raw->trace.times, raw->trace.ctxs, NULL)) < 0)
+          break;
         r.res->traces_read++;
       }
       rc = v->sink(v->sink_user, raw->profile, &jobs[i].csr, &jobs[i].loops);
@@ -697,9 +700,8 @@ int analysis_run_values(analysis_values *v) {
   return rc;
 }
 
-int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
-                  const hpcdb_analyze_options *options, hpcdb_warning_fn warn, void *user,
-                  hpcdb_analyze_result *result) {
+int hpcdb_analyze(hpcdb_experiment **out, const char *measurements, const hpcdb_analyze_options *options,
+                  hpcdb_warning_fn warn, void *user, hpcdb_analyze_result *result) {
   HPCDB_CHECK_OPTIONS(options, HPCDB_ANALYZE_OPTIONS_VERSION, "hpcdb_analyze_options");
   *out = NULL;
   hpcdb_analyze_options defaults = HPCDB_ANALYZE_OPTIONS_INIT;
@@ -738,14 +740,12 @@ int hpcdb_analyze(hpcdb_experiment **out, const char *measurements,
   uint32_t n_ids = r.tree.n_ids;
   unified_tree_free(&r.tree); /* only the experiment's tree is needed from here on */
   if (r.res->profiles_read == 0) {
-    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: none of the %zu measurement files could be read", measurements,
-                    files.n);
+    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: none of the %zu measurement files could be read", measurements, files.n);
     goto done;
   }
   char description[512];
-  snprintf(description, sizeof description,
-           "Analyzed by hpcdb %s from %u measurement files (%u skipped) in %s.", hpcdb_version(),
-           r.res->profiles_read, r.res->profiles_skipped, measurements);
+  snprintf(description, sizeof description, "Analyzed by hpcdb %s from %u measurement files (%u skipped) in %s.",
+           hpcdb_version(), r.res->profiles_read, r.res->profiles_skipped, measurements);
   if ((rc = hpcdb_set_title(r.exp, r.exp->title ? r.exp->title : "hpcdb analysis", description)) < 0) goto done;
   r.res->contexts = r.exp->n_contexts - 1;
   if (r.stream) { /* the summary is made while cct.db is written */

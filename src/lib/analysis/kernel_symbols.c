@@ -99,7 +99,10 @@ int kernel_symbols_load(symbol_table *out, const char *measurements, const char 
   char *text = NULL;
   size_t len;
   HPCDB_TRY(decompress_file(path, MAX_SYMBOLS_FILE, &text, &len));
-  if (len >= 4 && !memcmp(text, "\x7f" "ELF", 4)) {
+  if (len >= 4 && !memcmp(text,
+                          "\x7f"
+                          "ELF",
+                          4)) {
     int rc = image_symbols(out, text, len, kernel, path);
     free(text);
     return rc;

@@ -22,10 +22,8 @@ static const struct partial_def {
   const char *formula;
   uint8_t combine;
 } partials[N_PARTIALS] = {
-    [PARTIAL_COUNT] = {"1", HPCDB_COMBINE_SUM},
-    [PARTIAL_SUM] = {"$$", HPCDB_COMBINE_SUM},
-    [PARTIAL_SUMSQ] = {"$$^2", HPCDB_COMBINE_SUM},
-    [PARTIAL_MIN] = {"$$", HPCDB_COMBINE_MIN},
+    [PARTIAL_COUNT] = {"1", HPCDB_COMBINE_SUM},    [PARTIAL_SUM] = {"$$", HPCDB_COMBINE_SUM},
+    [PARTIAL_SUMSQ] = {"$$^2", HPCDB_COMBINE_SUM}, [PARTIAL_MIN] = {"$$", HPCDB_COMBINE_MIN},
     [PARTIAL_MAX] = {"$$", HPCDB_COMBINE_MAX},
 };
 
@@ -75,8 +73,7 @@ static int add_metric(hpcdb_experiment *exp, const char *name, int all_stats, un
     if (!all_stats && p != PARTIAL_SUM) continue;
     for (int s = 0; s < N_SCOPES; s++) {
       if (!(scopes & 1u << s)) continue;
-      hpcdb_summary sum = {(uint32_t)s, partials[p].formula, partials[p].combine,
-                           analysis_stat_id(m, all_stats, p, s)};
+      hpcdb_summary sum = {(uint32_t)s, partials[p].formula, partials[p].combine, analysis_stat_id(m, all_stats, p, s)};
       HPCDB_TRY(hpcdb_metric_add_summary(exp, m, &sum));
     }
   }

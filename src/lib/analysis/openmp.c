@@ -27,9 +27,7 @@
 #include "hpcdb/model.h"
 
 /* The outlined body of a parallel region, as GCC and clang name it. */
-static int is_outlined(const char *name) {
-  return name && (strstr(name, "_omp_fn.") || strstr(name, "omp_outlined"));
-}
+static int is_outlined(const char *name) { return name && (strstr(name, "_omp_fn.") || strstr(name, "omp_outlined")); }
 
 static int has_prefix(const char *s, const char *p) { return s && !strncmp(s, p, strlen(p)); }
 
@@ -50,7 +48,7 @@ static const char *name_of(const hpcdb_experiment *e, uint32_t ctx) {
 }
 
 typedef struct region {
-  uint32_t fn;       /* the outlined function (clang names every one .omp_outlined.: the name is no key) */
+  uint32_t fn; /* the outlined function (clang names every one .omp_outlined.: the name is no key) */
   const char *name;
   uint32_t master;   /* its context in a master's tree; HPCDB_NONE: none, or more than one */
   int masters;       /* how many */
@@ -67,8 +65,8 @@ typedef struct attribution {
   region *regions;
   uint32_t n_regions;
   uint64_t cap_regions;
-  uint32_t *to;      /* per old context: its new index (HPCDB_NONE: dropped) */
-  uint32_t next_id;  /* for the contexts made here */
+  uint32_t *to;     /* per old context: its new index (HPCDB_NONE: dropped) */
+  uint32_t next_id; /* for the contexts made here */
 } attribution;
 
 static region *region_of(attribution *a, uint32_t ctx) {
@@ -96,7 +94,8 @@ static int classify(attribution *a) {
     region *r = region_of(a, i);
     if (!r) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     if (worker) {
-      if (VEC_RESERVE(&a->worker, &a->cap_workers, a->n_workers + 1) < 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+      if (VEC_RESERVE(&a->worker, &a->cap_workers, a->n_workers + 1) < 0)
+        return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
       a->worker[a->n_workers++] = i;
     } else {
       r->master = r->masters++ ? HPCDB_NONE : i;
@@ -151,7 +150,8 @@ static int build_tree(attribution *a) {
   for (uint32_t w = 0; w < a->n_workers; w++) a->moved[a->worker[w]] = 2;
   for (uint32_t i = 1; i < o->n_contexts; i++) /* subtrees: parents come before children */
     if (!a->moved[i] && a->moved[o->contexts[i].parent]) a->moved[i] = 1;
-  for (uint32_t i = 0; i < o->n_contexts; i++) a->next_id = o->contexts[i].id >= a->next_id ? o->contexts[i].id + 1 : a->next_id;
+  for (uint32_t i = 0; i < o->n_contexts; i++)
+    a->next_id = o->contexts[i].id >= a->next_id ? o->contexts[i].id + 1 : a->next_id;
   a->to[0] = 0;
   for (uint32_t i = 1; i < o->n_contexts; i++) {
     a->to[i] = HPCDB_NONE;
@@ -171,7 +171,8 @@ static int build_tree(attribution *a) {
     HPCDB_TRY(child_like(a, place, &o->contexts[wk], &a->to[wk]));
   }
   for (uint32_t i = 1; i < o->n_contexts; i++) /* the rest of each subtree, below its moved parent */
-    if (a->moved[i] && a->to[i] == HPCDB_NONE) HPCDB_TRY(child_like(a, a->to[o->contexts[i].parent], &o->contexts[i], &a->to[i]));
+    if (a->moved[i] && a->to[i] == HPCDB_NONE)
+      HPCDB_TRY(child_like(a, a->to[o->contexts[i].parent], &o->contexts[i], &a->to[i]));
   return 0;
 }
 
@@ -207,7 +208,8 @@ static int move_values(attribution *a, uint32_t profile, const uint8_t *inclusiv
         if ((rc = VEC_RESERVE(&t, &cap, n + 1)) < 0) break;
         t[n++] = (triple){a->to[up], p->metric_ids[v], -p->values[v]};
       }
-      for (uint32_t up = a->exp->contexts[a->to[i]].parent; up != HPCDB_NONE && rc == 0; up = a->exp->contexts[up].parent) {
+      for (uint32_t up = a->exp->contexts[a->to[i]].parent; up != HPCDB_NONE && rc == 0;
+           up = a->exp->contexts[up].parent) {
         if ((rc = VEC_RESERVE(&t, &cap, n + 1)) < 0) break;
         t[n++] = (triple){up, p->metric_ids[v], p->values[v]};
       }
@@ -225,7 +227,8 @@ static int move_values(attribution *a, uint32_t profile, const uint8_t *inclusiv
   for (uint64_t s = 0; s < n && ids && metrics && values;) {
     uint64_t e = s;
     double sum = 0, scale = 0;
-    for (; e < n && t[e].ctx == t[s].ctx && t[e].metric == t[s].metric; e++) sum += t[e].value, scale = fmax(scale, fabs(t[e].value));
+    for (; e < n && t[e].ctx == t[s].ctx && t[e].metric == t[s].metric; e++)
+      sum += t[e].value, scale = fmax(scale, fabs(t[e].value));
     /* an ancestor whose only cost left: what remains of x - x is rounding, not cost */
     if (e - s == 1 || fabs(sum) > 1e-12 * scale) {
       ids[m] = a->exp->contexts[t[s].ctx].id;
@@ -251,7 +254,8 @@ static int copy_tables(attribution *a) {
   HPCDB_TRY(hpcdb_set_title(e, o->title, o->description));
   for (uint32_t i = 0; i < o->n_attrs; i++) HPCDB_TRY(hpcdb_add_attr(e, o->attrs[i].key, o->attrs[i].value));
   for (uint32_t i = 0; i < o->n_kind_names; i++) HPCDB_TRY(hpcdb_add_kind_name(e, o->kind_names[i], NULL));
-  for (uint32_t i = 0; i < o->n_modules; i++) HPCDB_TRY(hpcdb_add_module(e, o->modules[i].path, o->modules[i].flags, NULL));
+  for (uint32_t i = 0; i < o->n_modules; i++)
+    HPCDB_TRY(hpcdb_add_module(e, o->modules[i].path, o->modules[i].flags, NULL));
   for (uint32_t i = 0; i < o->n_files; i++) HPCDB_TRY(hpcdb_add_file(e, o->files[i].path, o->files[i].flags, NULL));
   for (uint32_t i = 0; i < o->n_functions; i++) HPCDB_TRY(hpcdb_add_function(e, &o->functions[i], NULL));
   for (uint32_t i = 0; i < o->n_scopes; i++) HPCDB_TRY(hpcdb_add_scope(e, &o->scopes[i], NULL));
@@ -296,7 +300,8 @@ static int loop_partials(attribution *a, loop_lex_summary *s) {
   const hpcdb_experiment *o = a->old;
   uint64_t np = s->all_stats ? N_PARTIALS : 1;
   uint32_t max_id = 0;
-  for (uint32_t i = 0; i < a->exp->n_contexts; i++) max_id = a->exp->contexts[i].id > max_id ? a->exp->contexts[i].id : max_id;
+  for (uint32_t i = 0; i < a->exp->n_contexts; i++)
+    max_id = a->exp->contexts[i].id > max_id ? a->exp->contexts[i].id : max_id;
   if (!(s->is_loop = calloc((size_t)max_id + 1, 1))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   s->n_is_loop = (uint64_t)max_id + 1;
   for (uint32_t i = 0; i < a->exp->n_contexts; i++)
@@ -307,7 +312,8 @@ static int loop_partials(attribution *a, loop_lex_summary *s) {
     if (i == HPCDB_NONE || o->contexts[i].lexical_type != HPCDB_LEX_LOOP || a->to[i] == HPCDB_NONE) continue;
     uint32_t id = a->exp->contexts[a->to[i]].id;
     for (uint64_t v = p->ctx_starts[k]; v < p->ctx_starts[k + 1]; v++) {
-      uint32_t sid = p->metric_ids[v], metric = (uint32_t)(sid / (np * N_SCOPES)), partial = (uint32_t)(sid / N_SCOPES % np);
+      uint32_t sid = p->metric_ids[v], metric = (uint32_t)(sid / (np * N_SCOPES)),
+               partial = (uint32_t)(sid / N_SCOPES % np);
       if (sid % N_SCOPES != SCOPE_LEX_AWARE) continue;
       int first;
       double *cell = loop_lex_cell(s, id, metric, &first);

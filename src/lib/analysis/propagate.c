@@ -45,7 +45,8 @@ static inline void touch(propagate_scratch *scratch, uint32_t c, uint32_t *n) {
 /* Forgets the touched contexts (out of memory before their rows were given). */
 static void untouch(propagate_scratch *scratch, uint32_t n_ids) {
   for (uint32_t w = 0; w < (n_ids + 63) / 64; w++)
-    for (uint64_t x = scratch->marked[w]; x; x &= x - 1) scratch->slot[64 * w + (uint32_t)__builtin_ctzll(x)] = HPCDB_NONE;
+    for (uint64_t x = scratch->marked[w]; x; x &= x - 1)
+      scratch->slot[64 * w + (uint32_t)__builtin_ctzll(x)] = HPCDB_NONE;
   memset(scratch->marked, 0, (size_t)((n_ids + 63) / 64) * sizeof *scratch->marked);
 }
 
@@ -116,10 +117,8 @@ static inline void raw_put(raw_profile *r, uint32_t ctx, uint32_t metric, double
 }
 
 static inline void put_value(const value_sink *out, uint32_t ctx, uint32_t metric, double value) {
-  if (out->tv)
-    add_raw(out->tv, out->slot, ctx, metric, value);
-  else
-    raw_put(out->raw, ctx, metric, value);
+  if (out->tv) add_raw(out->tv, out->slot, ctx, metric, value);
+  else raw_put(out->raw, ctx, metric, value);
 }
 
 /* 04.00 metric flag byte 3: the value belongs to the frame's procedure (its
@@ -134,8 +133,7 @@ static int add_sparse(const value_sink *out, const measured_tree *tr, const mapp
   for (uint32_t k = 0; k < sp->n_nz_ctxs; k++) {
     uint32_t i = mapped_profile_index(m, sp->ctx_ids[k]);
     if (i == HPCDB_NONE)
-      return hpcdb_fail(HPCDB_ECORRUPT, "values for node %u, which is not in the calling context tree",
-                        sp->ctx_ids[k]);
+      return hpcdb_fail(HPCDB_ECORRUPT, "values for node %u, which is not in the calling context tree", sp->ctx_ids[k]);
     for (uint64_t v = sp->ctx_starts[k]; v < sp->ctx_starts[k + 1]; v++) {
       uint16_t mid = sp->metric_ids[v];
       if (metric_map[mid] == HPCDB_NONE) continue; /* a formula metric */
@@ -148,8 +146,8 @@ static int add_sparse(const value_sink *out, const measured_tree *tr, const mapp
 }
 
 /* Dense values are in file node order; mapped_profile is by sorted id. */
-static void add_dense(const value_sink *out, const measured_tree *tr, const uint32_t *keys,
-                      const mapped_profile *m, const uint32_t *metric_map) {
+static void add_dense(const value_sink *out, const measured_tree *tr, const uint32_t *keys, const mapped_profile *m,
+                      const uint32_t *metric_map) {
   const hpcrun_tables *tab = tr->tab;
   for (uint64_t k = 0; k < tab->n_nodes; k++) {
     uint32_t ctx = mapped_profile_ctx(m, keys[k]);
@@ -269,7 +267,8 @@ int collect_raw(const unified_tree *t, const measured_tree *trees, const mapped_
   memset(out, 0, sizeof *out);
   if (t->exp->n_metrics > UINT16_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "%u metrics", t->exp->n_metrics);
   uint64_t most = values_at_most(trees, n_trees);
-  if (most > SIZE_MAX / sizeof(double) - 1) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)most);
+  if (most > SIZE_MAX / sizeof(double) - 1)
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu values", (unsigned long long)most);
   out->ctx = malloc((size_t)(most + 1) * sizeof *out->ctx);
   out->metric = malloc((size_t)(most + 1) * sizeof *out->metric);
   out->value = malloc((size_t)(most + 1) * sizeof *out->value);

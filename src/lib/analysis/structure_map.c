@@ -189,22 +189,24 @@ static int from_binary(structure_map *sm, module_structure *ms, const char *path
   char kernel[256];
   if (!resolved[0] || kernel_module_name(path, kernel, sizeof kernel)) return 0;
   if (!hpcrun_is_file(resolved)) {
-    warnf(sm, "binary not found: %s%s%s (no structure file describes it either; its frames stay addresses)",
-          resolved, strcmp(resolved, path) ? ", recorded as " : "", strcmp(resolved, path) ? path : "");
+    warnf(sm, "binary not found: %s%s%s (no structure file describes it either; its frames stay addresses)", resolved,
+          strcmp(resolved, path) ? ", recorded as " : "", strcmp(resolved, path) ? path : "");
     return 0;
   }
   hpcdb_struct *s;
   int has_lines;
-  int rc = binary_structure_make(&s, resolved, path, sm->opt && sm->opt->threads > 1 ? sm->opt->threads : 1,
-                                 &has_lines);
+  int rc =
+      binary_structure_make(&s, resolved, path, sm->opt && sm->opt->threads > 1 ? sm->opt->threads : 1, &has_lines);
   if (rc == HPCDB_ENOMEM) return rc;
   if (rc < 0) {
     warnf(sm, "no structure from the binary %s: %s (its frames stay addresses)", resolved, hpcdb_last_error());
     return 0;
   }
   if (!has_lines)
-    warnf(sm, "no line information for %s (no DWARF in it, under /usr/lib/debug, by .gnu_debuglink or from the "
-          "debuginfod servers of DEBUGINFOD_URLS): its functions have no file and line", resolved);
+    warnf(sm,
+          "no line information for %s (no DWARF in it, under /usr/lib/debug, by .gnu_debuglink or from the "
+          "debuginfod servers of DEBUGINFOD_URLS): its functions have no file and line",
+          resolved);
   if (VEC_RESERVE(&sm->files, &sm->cap_files, sm->n_files + 1) < 0) {
     hpcdb_hpcstruct_free(s);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -271,8 +273,7 @@ static int file_of(structure_map *sm, const char *path, uint32_t *out) {
 static int function_of(structure_map *sm, module_structure *ms, uint32_t module, uint32_t scope, uint32_t *out) {
   if (ms->function[scope] == HPCDB_NONE) {
     const hpcdb_struct_scope *sc = &ms->m->scopes[scope];
-    hpcdb_function fn = {sc->name, module, sc->kind == HPCDB_SCOPE_PROCEDURE ? sc->entry : 0, HPCDB_NONE,
-                         sc->line, 0};
+    hpcdb_function fn = {sc->name, module, sc->kind == HPCDB_SCOPE_PROCEDURE ? sc->entry : 0, HPCDB_NONE, sc->line, 0};
     HPCDB_TRY(file_of(sm, sc->file, &fn.file));
     if (fn.file == HPCDB_NONE) fn.line = 0;
     HPCDB_TRY(hpcdb_add_function(sm->exp, &fn, &ms->function[scope]));
@@ -351,8 +352,8 @@ int structure_frame(unified_tree *t, uint32_t parent, uint32_t module, uint64_t 
   return 1;
 }
 
-void structure_map_functions(const structure_map *sm, void (*fn)(void *user, uint32_t module, uint32_t scope,
-                                                                  uint32_t function), void *user) {
+void structure_map_functions(const structure_map *sm,
+                             void (*fn)(void *user, uint32_t module, uint32_t scope, uint32_t function), void *user) {
   for (uint64_t m = 0; sm && m < sm->cap_modules; m++) {
     const module_structure *ms = &sm->modules[m];
     if (ms->state != 1 || !ms->function) continue;

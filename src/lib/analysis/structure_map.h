@@ -31,7 +31,7 @@ int structure_frame(struct unified_tree *t, uint32_t parent, uint32_t module, ui
 
 /* Each function the map has made, with the module and scope it stands for
  * (the distributed analysis matches functions across processes by them). */
-void structure_map_functions(const structure_map *m, void (*fn)(void *user, uint32_t module, uint32_t scope,
-                                                                 uint32_t function), void *user);
+void structure_map_functions(const structure_map *m,
+                             void (*fn)(void *user, uint32_t module, uint32_t scope, uint32_t function), void *user);
 
 #endif

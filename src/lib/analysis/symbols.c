@@ -20,9 +20,7 @@ static int by_start_then_rank(const void *a, const void *b) {
 }
 
 /* Binding classes in order of preference for an address's name. */
-static int binding_rank(int binding) {
-  return binding == STB_GLOBAL ? 0 : binding == STB_WEAK ? 1 : 2;
-}
+static int binding_rank(int binding) { return binding == STB_GLOBAL ? 0 : binding == STB_WEAK ? 1 : 2; }
 
 /* Symbol names carry a version after '@' in .dynsym dumps; keep the name. */
 static char *clean_name(const char *name) {
@@ -116,7 +114,8 @@ const symbol *symbols_find(const symbol_table *t, uint64_t addr) {
   uint32_t lo = 0, hi = t->n;
   while (lo < hi) { /* the last symbol starting at or before addr */
     uint32_t mid = lo + (hi - lo) / 2;
-    if (t->syms[mid].start <= addr) lo = mid + 1; else hi = mid;
+    if (t->syms[mid].start <= addr) lo = mid + 1;
+    else hi = mid;
   }
   if (lo == 0) return NULL;
   const symbol *s = &t->syms[lo - 1];

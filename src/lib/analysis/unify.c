@@ -147,7 +147,7 @@ void unify_ahead_prepare(unified_tree *t, uint64_t n, uint64_t rest, unify_ahead
     t->spare_cap = 0;
   }
   size_t bytes = 2 * t->cap * sizeof *t->spare;
-  uint64_t batches = bytes / SPARE_PIECE + 2; /* to zero it in, and one to spare */
+  uint64_t batches = bytes / SPARE_PIECE + 2;              /* to zero it in, and one to spare */
   uint64_t soon = batches * n < rest ? batches * n : rest; /* no table the run will not grow into */
   if (!t->spare && t->cap && (t->count + soon) * 4 > t->cap * 3 && (t->spare = malloc(bytes))) {
     t->spare_cap = 2 * t->cap;
@@ -175,7 +175,8 @@ void unify_prefetch(const unified_tree *t, unify_key key) {
 }
 
 /* A new context under key.parent, made from proto; its key is not looked for (nor entered). */
-static inline int add_context(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden, uint32_t *out_id) {
+static inline int add_context(unified_tree *t, unify_key key, const hpcdb_context *proto, int hidden,
+                              uint32_t *out_id) {
   if (t->n_ids == UINT32_MAX - 1) return hpcdb_fail(HPCDB_EUNSUPPORTED, "more than 2^32 contexts");
   if (t->n_ids == t->cap_ids) HPCDB_TRY(info_grow(t));
   uint32_t id = t->n_ids;
@@ -300,8 +301,7 @@ static int module_symbols(unified_tree *t, uint32_t module, const symbol_table *
   return 0;
 }
 
-static int function_index(unified_tree *t, uint32_t module, const symbol_table *st, const symbol *s,
-                          uint32_t *out) {
+static int function_index(unified_tree *t, uint32_t module, const symbol_table *st, const symbol *s, uint32_t *out) {
   uint64_t key = (uint64_t)module << 32 | (uint64_t)(s - st->syms), idx;
   if (u64map_get(&t->functions, key, &idx)) {
     *out = (uint32_t)idx;
@@ -397,8 +397,8 @@ void mapped_profile_free(mapped_profile *m) {
 /* One file's load map: the tree's load module ids to the experiment's modules
  * (resolved on first use). */
 typedef struct file_modules {
-  uint32_t *lm_map;  /* load module id -> index in tab->lm + 1; 0 = not in the load map */
-  uint32_t *module;  /* index in tab->lm -> module index, HPCDB_NONE until used */
+  uint32_t *lm_map; /* load module id -> index in tab->lm + 1; 0 = not in the load map */
+  uint32_t *module; /* index in tab->lm -> module index, HPCDB_NONE until used */
 } file_modules;
 
 static int node_module(hpcdb_experiment *exp, const hpcrun_tables *tab, file_modules *fm, uint16_t lm_id,
@@ -441,37 +441,42 @@ static uint32_t relation_context(const unified_tree *t, uint32_t frame_parent, u
 /* The context one node stands for, given its parent's; *frame_parent is
  * where a frame's contexts were made (HPCDB_NONE for a placeholder). */
 static int map_node(unified_tree *t, const char *path, const hpcrun_tables *tab, file_modules *fm,
-                    const hpcrun_cct_node *node, int unwound, uint32_t parent, uint32_t *out,
-                    uint32_t *frame_parent) {
+                    const hpcrun_cct_node *node, int unwound, uint32_t parent, uint32_t *out, uint32_t *frame_parent) {
   *frame_parent = HPCDB_NONE;
   if (node->lm_id >= HPCRUN_LM_GPU_CONTEXT && node->lm_id <= HPCRUN_LM_GPU_ROOT)
     return hpcdb_fail(HPCDB_EUNSUPPORTED,
                       "%s: node %u is a GPU range-profiling node (load module %u), which analyze cannot place "
-                      "without the kernels' control-flow graphs", path, node->id, node->lm_id);
+                      "without the kernels' control-flow graphs",
+                      path, node->id, node->lm_id);
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER && !unwound)
     return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u is marked as not unwound", path, node->id);
   if (node->lm_id == HPCRUN_LM_PLACEHOLDER) {
     placeholder_role ph = hpcrun_placeholder_role(node->ip);
     if (ph == PH_ROOT && node->parent != 0)
-      return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (^Primary) has a parent; it is only a root",
-                        path, node->id);
+      return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (^Primary) has a parent; it is only a root", path,
+                        node->id);
     if ((ph == PH_IDLE || ph == PH_PARTIAL) && parent != 0)
-      return hpcdb_fail(HPCDB_ECORRUPT, "%s: placeholder node %u (%s) is below a frame; hpcrun puts it only "
-                        "below the ^Primary root", path, node->id, ph == PH_IDLE ? "NoActvty" : "^Partial");
+      return hpcdb_fail(HPCDB_ECORRUPT,
+                        "%s: placeholder node %u (%s) is below a frame; hpcrun puts it only "
+                        "below the ^Primary root",
+                        path, node->id, ph == PH_IDLE ? "NoActvty" : "^Partial");
     if (ph == PH_IDLE || ph == PH_ROOT) { /* not running: the global context */
       *out = 0;
       return 0;
     }
     if (parent == 0 && ph != PH_FRAME)
-      return entry_point(t, ph == PH_MAIN ? HPCDB_ENTRY_MAIN : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
-                                                                              : HPCDB_ENTRY_UNKNOWN, out);
+      return entry_point(t,
+                         ph == PH_MAIN     ? HPCDB_ENTRY_MAIN
+                         : ph == PH_THREAD ? HPCDB_ENTRY_THREAD
+                                           : HPCDB_ENTRY_UNKNOWN,
+                         out);
     if (ph == PH_UNNORM) return unknown_function(t, parent, out);
     if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent));
     return placeholder_frame(t, parent, node->ip, out);
   }
   if (!fm->lm_map[node->lm_id])
-    return hpcdb_fail(HPCDB_ECORRUPT, "%s: node %u refers to load module %u, not in the load map", path,
-                      node->id, node->lm_id);
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: node %u refers to load module %u, not in the load map", path, node->id,
+                      node->lm_id);
   uint32_t module;
   HPCDB_TRY(node_module(t->exp, tab, fm, node->lm_id, &module));
   if (parent == 0) HPCDB_TRY(entry_point(t, HPCDB_ENTRY_UNKNOWN, &parent)); /* no entry placeholder */
@@ -538,8 +543,8 @@ static void prefetch_node(const unified_tree *t, const mapped_profile *out, cons
 /* Nodes are mapped parents first. The file's order is not trusted: nodes
  * whose parent is not mapped yet wait for a later pass; a pass that maps
  * nothing means the rest have no path to a root (corrupt). */
-int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hpcrun_tables *tab,
-               int all_stats, mapped_profile *out, uint32_t *metric_map) {
+int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hpcrun_tables *tab, int all_stats,
+               mapped_profile *out, uint32_t *metric_map) {
   memset(out, 0, sizeof *out);
   if (tab->n_nodes > UINT32_MAX - 1) return hpcdb_fail(HPCDB_EUNSUPPORTED, "%s: too many nodes", path);
   uint32_t n = (uint32_t)tab->n_nodes;
@@ -552,7 +557,8 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
   out->node_rel = malloc(((size_t)n + 1) * sizeof *out->node_rel);
   out->file_keys = malloc(((size_t)n + 1) * sizeof *out->file_keys);
   int rc = 0;
-  if (!pairs || !pos || !fm.lm_map || !fm.module || !out->node_ids || !out->node_ctx || !out->node_rel || !out->file_keys) {
+  if (!pairs || !pos || !fm.lm_map || !fm.module || !out->node_ids || !out->node_ctx || !out->node_rel ||
+      !out->file_keys) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory mapping %u nodes", path, n);
     goto done;
   }
@@ -582,8 +588,7 @@ int unify_file(unified_tree *t, const char *path, const hpcrun_file *f, const hp
       left--;
     }
     if (left == before) {
-      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: %u nodes have no path to a root (missing parent or cycle)",
-                      path, left);
+      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: %u nodes have no path to a root (missing parent or cycle)", path, left);
       goto done;
     }
   }

@@ -130,8 +130,7 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
   GElf_Ehdr eh;
   if (!gelf_getehdr(b->elf, &eh)) {
     bs_binary_close(b);
-    return hpcdb_fail(HPCDB_ECORRUPT, "%s: ELF header: offset 0x0: unreadable: %s", path,
-                      elf_errmsg(-1));
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: ELF header: offset 0x0: unreadable: %s", path, elf_errmsg(-1));
   }
   /* a truncated file (a copy cut short) ends before its header tables: refused, not read as empty */
   struct stat st;
@@ -142,8 +141,9 @@ int bs_binary_open(bs_binary *b, const char *path, const char *debug_root) {
   if (sized && (sh_end > size || ph_end > size)) {
     const char *what = b->image ? " once decompressed" : "";
     bs_binary_close(b);
-    return hpcdb_fail(HPCDB_ETRUNCATED, "%s: ELF header: offset 0x%llx: truncated: the %s table ends past the file's %llu bytes%s",
-                      path, (unsigned long long)(sh_end > size ? eh.e_shoff : eh.e_phoff),
+    return hpcdb_fail(HPCDB_ETRUNCATED,
+                      "%s: ELF header: offset 0x%llx: truncated: the %s table ends past the file's %llu bytes%s", path,
+                      (unsigned long long)(sh_end > size ? eh.e_shoff : eh.e_phoff),
                       sh_end > size ? "section header" : "program header", (unsigned long long)size, what);
   }
   b->machine = eh.e_machine;

@@ -17,7 +17,8 @@ static const bs_capstone *loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* Capstone's cs_NAME into capstone.NAME */
-#define SYM(name) {"cs_" #name, offsetof(bs_capstone, name)}
+#define SYM(name) \
+  { "cs_" #name, offsetof(bs_capstone, name) }
 static const lazy_sym syms[] = {SYM(open),  SYM(option),     SYM(malloc),     SYM(free),
                                 SYM(close), SYM(insn_group), SYM(disasm_iter)};
 

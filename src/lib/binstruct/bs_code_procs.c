@@ -61,8 +61,8 @@ static int each_jump_out(const bs_binary *b, bs_decoder *d, uint64_t lo, uint64_
   uint64_t count = 0, cap = 0;
   int rc = bs_decode(d, bytes, len, lo, &in, &count, &cap);
   for (uint64_t i = 0; rc == 0 && i < count; i++)
-    if ((in[i].flow == BS_FLOW_JUMP || in[i].flow == BS_FLOW_COND) && in[i].target && (in[i].target < lo || in[i].target >= hi) &&
-        fn(user, in[i].target))
+    if ((in[i].flow == BS_FLOW_JUMP || in[i].flow == BS_FLOW_COND) && in[i].target &&
+        (in[i].target < lo || in[i].target >= hi) && fn(user, in[i].target))
       break;
   free(in);
   return rc;
@@ -104,9 +104,14 @@ static int may_jump_to(const bs_binary *b, uint64_t lo, uint64_t hi, const hpcdb
   for (uint64_t i = 0; c && i + 2 <= len; i++) {
     int64_t rel;
     uint64_t next;
-    if (c[i] == 0xe9 && i + 5 <= len) rel = (int32_t)((uint32_t)c[i + 1] | (uint32_t)c[i + 2] << 8 | (uint32_t)c[i + 3] << 16 | (uint32_t)c[i + 4] << 24), next = i + 5;
+    if (c[i] == 0xe9 && i + 5 <= len)
+      rel =
+          (int32_t)((uint32_t)c[i + 1] | (uint32_t)c[i + 2] << 8 | (uint32_t)c[i + 3] << 16 | (uint32_t)c[i + 4] << 24),
+      next = i + 5;
     else if (c[i] == 0x0f && (c[i + 1] & 0xf0) == 0x80 && i + 6 <= len)
-      rel = (int32_t)((uint32_t)c[i + 2] | (uint32_t)c[i + 3] << 8 | (uint32_t)c[i + 4] << 16 | (uint32_t)c[i + 5] << 24), next = i + 6;
+      rel =
+          (int32_t)((uint32_t)c[i + 2] | (uint32_t)c[i + 3] << 8 | (uint32_t)c[i + 4] << 16 | (uint32_t)c[i + 5] << 24),
+      next = i + 6;
     else if (c[i] == 0xeb || (c[i] & 0xf0) == 0x70) rel = (int8_t)c[i + 1], next = i + 2;
     else continue;
     if (u64map_get(starts, lo + next + (uint64_t)rel, &v)) return 1;
@@ -165,8 +170,8 @@ static int in_plt(const bs_binary *b, uint64_t lo, uint64_t hi) {
   return 0;
 }
 
-static int add_frames(bs_code_procs *out, const bs_binary *b, const bs_symbol *syms, size_t n_syms,
-                      const bs_frame *fr, size_t n_fr, uint64_t main_at, draft **d, uint64_t *n, uint64_t *cap) {
+static int add_frames(bs_code_procs *out, const bs_binary *b, const bs_symbol *syms, size_t n_syms, const bs_frame *fr,
+                      size_t n_fr, uint64_t main_at, draft **d, uint64_t *n, uint64_t *cap) {
   uint64_t end = 0; /* of the last FDE taken: of FDEs that overlap (damaged tables), the first */
   for (size_t i = 0; i < n_fr; i++) {
     if (fr[i].lo < end || overlaps_symbol(syms, n_syms, fr[i].lo, fr[i].hi) || in_plt(b, fr[i].lo, fr[i].hi)) continue;
@@ -202,7 +207,8 @@ static int lay_out(bs_code_procs *out, draft *d, size_t n) {
     bs_code_proc *p = &out->procs[out->n++];
     *p = (bs_code_proc){d[i].name, d[i].link, d[i].lo, (uint32_t)r, 1};
     out->ranges[r++] = (bs_range){d[i].lo, d[i].hi};
-    for (uint32_t k = head[i]; k; k = next[k - 1], p->n_ranges++) out->ranges[r++] = (bs_range){d[k - 1].lo, d[k - 1].hi};
+    for (uint32_t k = head[i]; k; k = next[k - 1], p->n_ranges++)
+      out->ranges[r++] = (bs_range){d[k - 1].lo, d[k - 1].hi};
   }
   free(next), free(head);
   return 0;
@@ -219,7 +225,8 @@ int bs_code_procs_read(const bs_binary *b, bs_decoder *dec, bs_code_procs *out) 
   if (rc == 0) rc = bs_frames_read(b, &fr, &n_fr);
   out->frames = n_fr;
   if (rc == 0) rc = VEC_RESERVE(&d, &cap, n_syms + 1);
-  for (size_t i = 0; rc == 0 && i < n_syms; i++) d[n++] = (draft){syms[i].addr, syms[i].addr + syms[i].size, syms[i].name, NULL, -1};
+  for (size_t i = 0; rc == 0 && i < n_syms; i++)
+    d[n++] = (draft){syms[i].addr, syms[i].addr + syms[i].size, syms[i].name, NULL, -1};
   if (rc == 0) rc = add_frames(out, b, syms, n_syms, fr, n_fr, bs_entry_main(b, dec), &d, &n, &cap);
   if (rc == 0 && n > 1) qsort(d, n, sizeof *d, draft_cmp);
   if (rc == 0) rc = join_fragments(b, dec, d, n, &out->joined);
@@ -240,11 +247,12 @@ int bs_code_proc_add(bs_unit *u, const bs_code_procs *p, size_t i, const char *f
   const bs_code_proc *c = &p->procs[i];
   HPCDB_TRY(VEC_RESERVE(&u->funcs, &u->cap_funcs, u->n_funcs + 1));
   uint32_t first = (uint32_t)u->n_ranges;
-  for (uint32_t k = 0; k < c->n_ranges; k++) HPCDB_TRY(bs_unit_add_range(u, p->ranges[c->first_range + k].lo, p->ranges[c->first_range + k].hi));
+  for (uint32_t k = 0; k < c->n_ranges; k++)
+    HPCDB_TRY(bs_unit_add_range(u, p->ranges[c->first_range + k].lo, p->ranges[c->first_range + k].hi));
   const char *name = bs_intern(u, c->name), *link = c->link ? bs_intern(u, c->link) : NULL;
   const char *pretty = c->link ? NULL : bs_demangled(u, c->name);
   if (!name || (c->link && !link)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  u->funcs[u->n_funcs++] = (bs_func){pretty ? pretty : name, c->link ? link : pretty ? name : NULL, file, 0, c->entry,
-                                     first, c->n_ranges, 0, 0};
+  u->funcs[u->n_funcs++] = (bs_func){
+      pretty ? pretty : name, c->link ? link : pretty ? name : NULL, file, 0, c->entry, first, c->n_ranges, 0, 0};
   return 0;
 }

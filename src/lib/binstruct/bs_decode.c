@@ -85,9 +85,9 @@ static void classify(const bs_decoder *d, const cs_insn *in, bs_insn *out) {
     int uncond;
     if (x86) uncond = in->id == X86_INS_JMP || in->id == X86_INS_LJMP;
     else
-      uncond = in->id == ARM64_INS_BR ||
-               (in->id == ARM64_INS_B && (in->detail->arm64.cc == ARM64_CC_INVALID ||
-                                          in->detail->arm64.cc == ARM64_CC_AL));
+      uncond =
+          in->id == ARM64_INS_BR ||
+          (in->id == ARM64_INS_B && (in->detail->arm64.cc == ARM64_CC_INVALID || in->detail->arm64.cc == ARM64_CC_AL));
     out->flow = uncond ? BS_FLOW_JUMP : BS_FLOW_COND;
   } else if (x86 ? in->id == X86_INS_NOP || in->id == X86_INS_INT3 : in->id == ARM64_INS_NOP) {
     out->flow = BS_FLOW_PAD;
@@ -98,8 +98,8 @@ static void classify(const bs_decoder *d, const cs_insn *in, bs_insn *out) {
   }
 }
 
-int bs_decode(bs_decoder *d, const uint8_t *bytes, uint64_t len, uint64_t addr, bs_insn **insns,
-              uint64_t *n, uint64_t *cap) {
+int bs_decode(bs_decoder *d, const uint8_t *bytes, uint64_t len, uint64_t addr, bs_insn **insns, uint64_t *n,
+              uint64_t *cap) {
   const uint8_t *p = bytes;
   size_t left = (size_t)len;
   uint64_t pc = addr;

@@ -76,7 +76,8 @@ static int demangle(const char *link, text *t) {
     return 1;
   t->n = 0;
   t->nomem = 0;
-  if (!strncmp(link, "_Z", 2)) return cplus_demangle_v3_callback(link, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE, append, t);
+  if (!strncmp(link, "_Z", 2))
+    return cplus_demangle_v3_callback(link, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE, append, t);
   return fortran_module_proc(link, t);
 }
 

@@ -91,15 +91,15 @@ static int add_inline(walk *w, Dwarf_Die *die, uint32_t func, int32_t parent, in
   in->decl_line = decl_line(die);
   Dwarf_Attribute a;
   Dwarf_Word v;
-  if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &v) == 0 && v <= UINT32_MAX)
-    in->call_line = (uint32_t)v;
-  if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &v) == 0 && w->files &&
-      v < w->n_files)
+  if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &v) == 0 && v <= UINT32_MAX) in->call_line = (uint32_t)v;
+  if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &v) == 0 && w->files && v < w->n_files)
     in->call_file = file_name(u, w->comp_dir, call = dwarf_filesrc(w->files, v, NULL, NULL));
   if ((decl && !in->decl_file) || (call && !in->call_file)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  if (!in->decl_file) in->decl_file = in->call_file ? in->call_file
-                                    : parent >= 0 ? u->inlines[f->first_inline + (uint32_t)parent].decl_file
-                                    : f->file ? f->file : w->cu_name;
+  if (!in->decl_file)
+    in->decl_file = in->call_file ? in->call_file
+                    : parent >= 0 ? u->inlines[f->first_inline + (uint32_t)parent].decl_file
+                    : f->file     ? f->file
+                                  : w->cu_name;
   /* no call site in DWARF: hpcstruct (Dyninst's InlinedFunction::getCallsite) names it so, line 0 */
   if (!in->call_file && !(in->call_file = bs_intern(u, "<unknown>"))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if ((name && !in->name) || u->n_inlines - f->first_inline >= INT32_MAX)
@@ -137,7 +137,8 @@ static int add_function(walk *w, Dwarf_Die *die, int depth) {
    * bs_dwarf_unit gives them the file and line at their entry */
   const char *file = dwarf_decl_file(die);
   f->file = file ? file_name(u, w->comp_dir, file) : NULL;
-  if ((ln && strcmp(ln, f->name) && !f->link_name) || (file && !f->file)) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  if ((ln && strcmp(ln, f->name) && !f->link_name) || (file && !f->file))
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   f->line = decl_line(die);
   Dwarf_Addr entry;
   if (dwarf_entrypc(die, &entry) == 0) f->entry = entry;

@@ -17,8 +17,7 @@ int64_t bs_insn_index(const bs_insn *in, uint64_t n, uint64_t addr) {
   return lo < n && in[lo].addr == addr ? (int64_t)lo : -1;
 }
 
-int64_t bs_reachable_ranges(bs_unit *u, const bs_binary *b, bs_decoder *d, uint64_t start,
-                            uint64_t limit) {
+int64_t bs_reachable_ranges(bs_unit *u, const bs_binary *b, bs_decoder *d, uint64_t start, uint64_t limit) {
   uint64_t len = limit > start ? limit - start : 0;
   const uint8_t *bytes = len ? bs_binary_code_at(b, start, &len) : NULL;
   if (!bytes) return 0;
@@ -39,7 +38,8 @@ int64_t bs_reachable_ranges(bs_unit *u, const bs_binary *b, bs_decoder *d, uint6
     uint64_t i = work[--sp];
     int64_t next[2] = {-1, -1};
     uint8_t f = in[i].flow;
-    if ((f == BS_FLOW_NEXT || f == BS_FLOW_PAD || f == BS_FLOW_CALL || f == BS_FLOW_COND) && i + 1 < n) next[0] = (int64_t)i + 1;
+    if ((f == BS_FLOW_NEXT || f == BS_FLOW_PAD || f == BS_FLOW_CALL || f == BS_FLOW_COND) && i + 1 < n)
+      next[0] = (int64_t)i + 1;
     if ((f == BS_FLOW_JUMP || f == BS_FLOW_COND) && in[i].target) next[1] = bs_insn_index(in, n, in[i].target);
     for (int k = 0; k < 2; k++)
       if (next[k] >= 0 && !seen[next[k]]) seen[next[k]] = 1, work[sp++] = (uint64_t)next[k];

@@ -41,16 +41,14 @@ static int copy_atomic(const char *from, const char *to) {
   return rc;
 }
 
-static int write_fresh(const char *binary_path, const char *out_path,
-                       const hpcdb_binstruct_options *opt) {
+static int write_fresh(const char *binary_path, const char *out_path, const hpcdb_binstruct_options *opt) {
   hpcdb_atomic_file f;
   HPCDB_TRY(atomic_file_open_output(&f, out_path, 1));
   return atomic_file_finish(&f, hpcdb_binstruct_write(binary_path, f.fp, opt));
 }
 
-int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path,
-                               const char *cache_dir, const hpcdb_binstruct_options *opt,
-                               int *from_cache) {
+int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path, const char *cache_dir,
+                               const hpcdb_binstruct_options *opt, int *from_cache) {
   HPCDB_CHECK_OPTIONS(opt, HPCDB_BINSTRUCT_OPTIONS_VERSION, "hpcdb_binstruct_options");
   hpcdb_binstruct_options defaults = HPCDB_BINSTRUCT_OPTIONS_INIT;
   if (!opt) opt = &defaults;
@@ -62,8 +60,7 @@ int hpcdb_binstruct_write_file(const char *binary_path, const char *out_path,
   /* what else shapes the file: the LM name and whether loops were looked for */
   const char *lm = opt->lm_name ? opt->lm_name : binary_path;
   uint64_t h = hash_bytes(lm, strlen(lm)) ^ (opt->no_loops ? 0x9e3779b97f4a7c15ULL : 0);
-  if (snprintf(cached, sizeof cached, "%s/%s-%016" PRIx64 ".hpcstruct", cache_dir, id, h) >=
-      (int)sizeof cached)
+  if (snprintf(cached, sizeof cached, "%s/%s-%016" PRIx64 ".hpcstruct", cache_dir, id, h) >= (int)sizeof cached)
     return hpcdb_fail(HPCDB_EINVAL, "%s: cache path too long", cache_dir);
   struct stat st;
   if (stat(cached, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {

@@ -19,7 +19,7 @@
 
 /* How the CIE says its FDEs are written. */
 typedef struct cie_info {
-  uint8_t enc;     /* pointer encoding of initial_location (DW_EH_PE_*) */
+  uint8_t enc; /* pointer encoding of initial_location (DW_EH_PE_*) */
   int has_z;   /* FDEs carry a length-prefixed augmentation */
 } cie_info;
 
@@ -72,12 +72,27 @@ static int read_encoded(hpcdb_cursor *c, uint8_t enc, unsigned ptr_size, uint64_
     }
     return cursor_le64(c, v, "pointer");
   case DW_EH_PE_uleb128: return read_uleb(c, v);
-  case DW_EH_PE_udata2: HPCDB_TRY(cursor_le16(c, &u16, "udata2")); *v = u16; return 0;
-  case DW_EH_PE_udata4: HPCDB_TRY(cursor_le32(c, &u32, "udata4")); *v = u32; return 0;
+  case DW_EH_PE_udata2:
+    HPCDB_TRY(cursor_le16(c, &u16, "udata2"));
+    *v = u16;
+    return 0;
+  case DW_EH_PE_udata4:
+    HPCDB_TRY(cursor_le32(c, &u32, "udata4"));
+    *v = u32;
+    return 0;
   case DW_EH_PE_udata8: return cursor_le64(c, v, "udata8");
-  case DW_EH_PE_sleb128: HPCDB_TRY(read_sleb(c, &s)); *v = (uint64_t)s; return 0;
-  case DW_EH_PE_sdata2: HPCDB_TRY(cursor_le16(c, &u16, "sdata2")); *v = (uint64_t)(int64_t)(int16_t)u16; return 0;
-  case DW_EH_PE_sdata4: HPCDB_TRY(cursor_le32(c, &u32, "sdata4")); *v = (uint64_t)(int64_t)(int32_t)u32; return 0;
+  case DW_EH_PE_sleb128:
+    HPCDB_TRY(read_sleb(c, &s));
+    *v = (uint64_t)s;
+    return 0;
+  case DW_EH_PE_sdata2:
+    HPCDB_TRY(cursor_le16(c, &u16, "sdata2"));
+    *v = (uint64_t)(int64_t)(int16_t)u16;
+    return 0;
+  case DW_EH_PE_sdata4:
+    HPCDB_TRY(cursor_le32(c, &u32, "sdata4"));
+    *v = (uint64_t)(int64_t)(int32_t)u32;
+    return 0;
   case DW_EH_PE_sdata8: return cursor_le64(c, v, "sdata8");
   default: return hpcdb_fail(HPCDB_ECORRUPT, "%s: pointer encoding 0x%x not supported", c->section, enc);
   }
@@ -85,9 +100,12 @@ static int read_encoded(hpcdb_cursor *c, uint8_t enc, unsigned ptr_size, uint64_
 
 static uint64_t size_of_encoded(uint8_t enc, unsigned ptr_size) {
   switch (enc & 0x0f) {
-  case DW_EH_PE_udata2: case DW_EH_PE_sdata2: return 2;
-  case DW_EH_PE_udata4: case DW_EH_PE_sdata4: return 4;
-  case DW_EH_PE_udata8: case DW_EH_PE_sdata8: return 8;
+  case DW_EH_PE_udata2:
+  case DW_EH_PE_sdata2: return 2;
+  case DW_EH_PE_udata4:
+  case DW_EH_PE_sdata4: return 4;
+  case DW_EH_PE_udata8:
+  case DW_EH_PE_sdata8: return 8;
   case DW_EH_PE_absptr: return ptr_size;
   default: return 0; /* LEB128: read, not skipped */
   }
@@ -103,11 +121,23 @@ static int moves_at_start(const uint8_t *p, const uint8_t *end) {
     if (hi == DW_CFA_offset) return 1;
     switch (op) {
     case DW_CFA_nop: continue;
-    case DW_CFA_advance_loc1: case DW_CFA_advance_loc2: case DW_CFA_advance_loc4: case DW_CFA_set_loc: return 0;
-    case DW_CFA_offset_extended: case DW_CFA_def_cfa: case DW_CFA_def_cfa_register: case DW_CFA_def_cfa_offset:
-    case DW_CFA_def_cfa_expression: case DW_CFA_offset_extended_sf: case DW_CFA_def_cfa_sf:
-    case DW_CFA_def_cfa_offset_sf: case DW_CFA_expression: case DW_CFA_val_offset: case DW_CFA_val_offset_sf:
-    case DW_CFA_val_expression: case DW_CFA_register: return 1;
+    case DW_CFA_advance_loc1:
+    case DW_CFA_advance_loc2:
+    case DW_CFA_advance_loc4:
+    case DW_CFA_set_loc: return 0;
+    case DW_CFA_offset_extended:
+    case DW_CFA_def_cfa:
+    case DW_CFA_def_cfa_register:
+    case DW_CFA_def_cfa_offset:
+    case DW_CFA_def_cfa_expression:
+    case DW_CFA_offset_extended_sf:
+    case DW_CFA_def_cfa_sf:
+    case DW_CFA_def_cfa_offset_sf:
+    case DW_CFA_expression:
+    case DW_CFA_val_offset:
+    case DW_CFA_val_offset_sf:
+    case DW_CFA_val_expression:
+    case DW_CFA_register: return 1;
     default: return 0; /* e.g. .cfi_undefined at _start: not a frame of another function */
     }
   }
@@ -124,8 +154,8 @@ static int read_cie(const section *s, Dwarf_Off off, cie_info *out) {
   out->enc = DW_EH_PE_absptr;
   out->has_z = aug[0] == 'z';
   if (aug[0] && !out->has_z) /* an augmentation we cannot skip in its FDEs */
-    return hpcdb_fail(HPCDB_ECORRUPT, "%s: %s: offset 0x%llx: augmentation \"%s\" not supported", s->path,
-                      s->name, (unsigned long long)off, aug);
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: %s: offset 0x%llx: augmentation \"%s\" not supported", s->path, s->name,
+                      (unsigned long long)off, aug);
   hpcdb_cursor c;
   cursor_init(&c, e.cie.augmentation_data, e.cie.augmentation_data ? e.cie.augmentation_data_size : 0, s->path);
   c.section = s->name;
@@ -170,7 +200,8 @@ static int cie_of(reader *r, const section *s, Dwarf_Off off, const cie_info **o
 static int add_fde(reader *r, const section *s, const Dwarf_FDE *fde) {
   const cie_info *ci = NULL;
   HPCDB_TRY(cie_of(r, s, fde->CIE_pointer, &ci));
-  if (!fde->start || fde->end < fde->start) return hpcdb_fail(HPCDB_ECORRUPT, "%s: %s: an FDE without bytes", s->path, s->name);
+  if (!fde->start || fde->end < fde->start)
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: %s: an FDE without bytes", s->path, s->name);
   hpcdb_cursor c;
   cursor_init(&c, fde->start, (uint64_t)(fde->end - fde->start), s->path);
   c.section = s->name;

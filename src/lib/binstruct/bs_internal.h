@@ -87,7 +87,7 @@ typedef struct bs_binary {
   GElf_Half machine;
   bs_code *code; /* executable sections, sorted by addr */
   size_t n_code;
-  char build_id[129]; /* hex, "" when none */
+  char build_id[129];    /* hex, "" when none */
   char debug_path[4096]; /* the split debug file in use, "" when none */
 } bs_binary;
 
@@ -137,16 +137,16 @@ int bs_decoder_supported(GElf_Half machine);
 bs_decoder *bs_decoder_new(GElf_Half machine);
 void bs_decoder_free(bs_decoder *d);
 /* Appends the instructions of [addr, addr+len) to *insns. */
-int bs_decode(bs_decoder *d, const uint8_t *bytes, uint64_t len, uint64_t addr, bs_insn **insns,
-              uint64_t *n, uint64_t *cap);
+int bs_decode(bs_decoder *d, const uint8_t *bytes, uint64_t len, uint64_t addr, bs_insn **insns, uint64_t *n,
+              uint64_t *cap);
 
 /* Loops of a function's control-flow graph. */
 typedef struct bs_loop {
-  int32_t parent;    /* enclosing loop, -1: none */
-  uint32_t header;   /* insn index of the header block's first instruction */
+  int32_t parent;     /* enclosing loop, -1: none */
+  uint32_t header;    /* insn index of the header block's first instruction */
   uint32_t line_insn; /* insn whose source line names the loop */
   uint32_t back_insn; /* insn of the back edge's branch (the last latch's) */
-  int irreducible;   /* entered at more than one block */
+  int irreducible;    /* entered at more than one block */
 } bs_loop;
 
 typedef struct bs_loops {
@@ -195,14 +195,12 @@ typedef struct bs_stats {
 } bs_stats;
 
 /* The scope tree of function f of u (decoder NULL: no loops, line rows instead). */
-int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
-                  bs_proc *out);
+int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d, bs_proc *out);
 void bs_proc_free(bs_proc *p);
 
 /* The code reachable from start without leaving [start, limit) (direct
  * jumps and fall-through), as ranges appended to u; returns how many. */
-int64_t bs_reachable_ranges(bs_unit *u, const bs_binary *b, bs_decoder *d, uint64_t start,
-                            uint64_t limit);
+int64_t bs_reachable_ranges(bs_unit *u, const bs_binary *b, bs_decoder *d, uint64_t start, uint64_t limit);
 
 typedef struct bs_xml {
   FILE *out;

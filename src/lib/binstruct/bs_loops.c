@@ -15,19 +15,19 @@
 #include "common/vec.h"
 
 typedef struct cfg {
-  uint32_t nb;       /* real blocks; index nb is the virtual root */
-  uint32_t *start;   /* first insn of each block (nb + 1 entries: start[nb] = n) */
+  uint32_t nb;     /* real blocks; index nb is the virtual root */
+  uint32_t *start; /* first insn of each block (nb + 1 entries: start[nb] = n) */
   int32_t (*succs)[2];
-  uint8_t *indirect;  /* ends in an indirect jump */
-  uint32_t *orphans;  /* blocks no direct edge reaches (but the entry) */
+  uint8_t *indirect; /* ends in an indirect jump */
+  uint32_t *orphans; /* blocks no direct edge reaches (but the entry) */
   uint32_t n_orphans;
   uint32_t *pred_off, *preds; /* CSR over nb + 1 nodes */
   uint32_t *rpo, *rpo_num;    /* reverse post-order of the DFS from the root */
   uint32_t *pre, *post;       /* DFS numbering (ancestor test) */
   uint32_t *idom;
-  uint32_t *dpre, *dpost;     /* dominator-tree numbering (dominance test) */
-  uint8_t *root_child;        /* reached from the virtual root */
-  uint32_t n_reached;         /* entries of rpo */
+  uint32_t *dpre, *dpost; /* dominator-tree numbering (dominance test) */
+  uint8_t *root_child;    /* reached from the virtual root */
+  uint32_t n_reached;     /* entries of rpo */
 } cfg;
 
 static void cfg_free(cfg *g) {
@@ -85,8 +85,7 @@ static int build_blocks(cfg *g, const bs_insn *in, uint64_t n, uint64_t entry, u
     const bs_insn *l = &in[last];
     int32_t *s = g->succs[b];
     s[0] = s[1] = -1;
-    int falls = l->flow == BS_FLOW_NEXT || l->flow == BS_FLOW_PAD || l->flow == BS_FLOW_CALL ||
-                l->flow == BS_FLOW_COND;
+    int falls = l->flow == BS_FLOW_NEXT || l->flow == BS_FLOW_PAD || l->flow == BS_FLOW_CALL || l->flow == BS_FLOW_COND;
     if (falls && last + 1 < n && l->addr + l->len == in[last + 1].addr) s[0] = (int32_t)(b + 1);
     if ((l->flow == BS_FLOW_JUMP || l->flow == BS_FLOW_COND) && l->target) {
       int64_t t = bs_insn_index(in, n, l->target);
@@ -297,8 +296,8 @@ typedef struct raw_loop {
 /* Adds to l's body the blocks reaching latch backwards without passing the
  * header (for an irreducible region: staying in the header's DFS subtree).
  * mark: 1 for blocks already in the body; scratch: nb + 1 entries. */
-static int grow_body(const cfg *g, uint32_t header, uint32_t latch, int irreducible, uint8_t *mark,
-                     uint32_t *scratch, uint32_t *stack, raw_loop *l) {
+static int grow_body(const cfg *g, uint32_t header, uint32_t latch, int irreducible, uint8_t *mark, uint32_t *scratch,
+                     uint32_t *stack, raw_loop *l) {
   uint32_t sp = 0, n = l->n_body;
   if (n) memcpy(scratch, l->body, n * sizeof *scratch);
   if (!mark[header]) mark[header] = 1, scratch[n++] = header;

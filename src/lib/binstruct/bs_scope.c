@@ -97,8 +97,7 @@ static int descend(ctx *c, int32_t node, int32_t target, int32_t *out) {
 }
 
 static void touch(bs_proc *p, int32_t node, uint64_t addr) {
-  for (; node >= 0 && p->nodes[node].min_addr > addr; node = p->nodes[node].parent)
-    p->nodes[node].min_addr = addr;
+  for (; node >= 0 && p->nodes[node].min_addr > addr; node = p->nodes[node].parent) p->nodes[node].min_addr = addr;
 }
 
 static int add_stmt(bs_proc *p, int32_t node, const char *file, uint32_t line, uint64_t lo, uint64_t hi) {
@@ -116,8 +115,7 @@ static int add_stmt(bs_proc *p, int32_t node, const char *file, uint32_t line, u
 }
 
 /* Without a decoder: one pseudo-instruction per line-table row piece. */
-static int rows_as_insns(const bs_unit *u, const bs_range *r, bs_insn **insns, uint64_t *n,
-                         uint64_t *cap) {
+static int rows_as_insns(const bs_unit *u, const bs_range *r, bs_insn **insns, uint64_t *n, uint64_t *cap) {
   uint64_t a = r->lo;
   while (a < r->hi) {
     const bs_row *row = bs_unit_row_at(u, a);
@@ -141,8 +139,8 @@ static int rows_as_insns(const bs_unit *u, const bs_range *r, bs_insn **insns, u
   return 0;
 }
 
-static int collect_insns(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
-                         bs_range *ranges, bs_insn **insns, uint64_t *n, uint64_t *cap) {
+static int collect_insns(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d, bs_range *ranges,
+                         bs_insn **insns, uint64_t *n, uint64_t *cap) {
   if (f->n_ranges) memcpy(ranges, &u->ranges[f->first_range], f->n_ranges * sizeof *ranges);
   if (f->n_ranges > 1) qsort(ranges, f->n_ranges, sizeof *ranges, range_cmp);
   uint64_t covered = 0;
@@ -188,7 +186,11 @@ static int one_site(ctx *c) {
   for (uint32_t i = 0; i < m && rc == 0; i++) {
     const bs_inline *a = &c->in[i];
     int32_t par = a->parent >= 0 && (uint32_t)a->parent < i ? c->site[a->parent] : -1;
-    struct { int64_t par; uint64_t line; const char *name, *file; } key = {par, a->call_line, a->name, a->call_file};
+    struct {
+      int64_t par;
+      uint64_t line;
+      const char *name, *file;
+    } key = {par, a->call_line, a->name, a->call_file};
     uint64_t h = hash_bytes(&key, sizeof key), j;
     c->up[i] = par;
     c->site[i] = (int32_t)i;
@@ -275,8 +277,7 @@ static void loop_line(const ctx *c, const bs_insn *insns, const int32_t *inl, co
  * caller's loop puts its header on the first instruction of a call inlined in
  * its body (gcc -O2 does), so the header alone would put the caller's loop
  * inside its callee; the back edge's branch stays the loop's own. */
-static int place_loops(ctx *c, const bs_insn *insns, const int32_t *inl, const bs_loops *L,
-                       int32_t *loop_node) {
+static int place_loops(ctx *c, const bs_insn *insns, const int32_t *inl, const bs_loops *L, int32_t *loop_node) {
   for (uint64_t l = 0; l < L->n; l++) {
     const bs_loop *lp = &L->loops[l];
     int32_t at = lp->parent >= 0 ? loop_node[lp->parent] : 0, node;
@@ -327,7 +328,8 @@ static int locate_callees(bs_proc *p) {
     int32_t up = n->parent;
     uint8_t r = n->kind == BS_NODE_CALLSITE ? 1 : n->kind == BS_NODE_LOOP ? 2 : 0;
     if (!r || p->nodes[up].kind != BS_NODE_ALIEN || !n->file || !n->file[0]) continue;
-    if (!rank[up] || r < rank[up] || (r == rank[up] && n->min_addr < at[up])) rank[up] = r, at[up] = n->min_addr, file[up] = n->file;
+    if (!rank[up] || r < rank[up] || (r == rank[up] && n->min_addr < at[up]))
+      rank[up] = r, at[up] = n->min_addr, file[up] = n->file;
   }
   for (uint64_t i = 0; i < p->n_stmts; i++) { /* else from the first statement */
     const bs_stmt *st = &p->stmts[i];
@@ -358,8 +360,7 @@ static int locate_callees(bs_proc *p) {
   return 0;
 }
 
-int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d,
-                  bs_proc *out) {
+int bs_build_proc(const bs_unit *u, const bs_func *f, const bs_binary *b, bs_decoder *d, bs_proc *out) {
   memset(out, 0, sizeof *out);
   /* a unit with no inlined calls has no array: no pointer arithmetic on NULL */
   ctx c = {u, f, u->inlines ? &u->inlines[f->first_inline] : NULL, NULL, NULL, NULL, out, {0}};

@@ -21,8 +21,8 @@ static int cand_cmp(const void *a, const void *b) {
   return strcmp(x->s.name, y->s.name);
 }
 
-static int read_table(const bs_binary *b, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, cand **out,
-                      uint64_t *n, uint64_t *cap) {
+static int read_table(const bs_binary *b, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, cand **out, uint64_t *n,
+                      uint64_t *cap) {
   Elf_Data *d = elf_getdata(scn, NULL);
   if (!d || sh->sh_entsize == 0) return 0;
   size_t count = d->d_size / sh->sh_entsize;
@@ -45,8 +45,7 @@ static int read_table(const bs_binary *b, Elf *elf, Elf_Scn *scn, const GElf_Shd
     if (!name || !name[0]) continue;
     HPCDB_TRY(VEC_RESERVE(out, cap, *n + 1));
     int bind = GELF_ST_BIND(sym.st_info);
-    (*out)[(*n)++] = (cand){{addr, sym.st_size, name},
-                            bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2};
+    (*out)[(*n)++] = (cand){{addr, sym.st_size, name}, bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2};
   }
   return 0;
 }
@@ -166,8 +165,7 @@ int bs_symbols_read(const bs_binary *b, hpcdb_arena *names, bs_symbol **out, siz
   bs_symbol *s = malloc(n * sizeof *s);
   if (!s) {
     free(c);
-    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %llu symbols", b->path,
-                      (unsigned long long)n);
+    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %llu symbols", b->path, (unsigned long long)n);
   }
   size_t m = 0;
   for (uint64_t i = 0; i < n; i++)

@@ -61,7 +61,7 @@ typedef struct writer {
   bs_range *covered; /* code DWARF or symbols describe */
   uint64_t n_covered, cap_covered;
   hpcdb_u64map entries; /* procedures written, by entry address */
-  uint64_t *targets; /* direct call targets seen (procedures to discover) */
+  uint64_t *targets;    /* direct call targets seen (procedures to discover) */
   uint64_t n_targets, cap_targets;
   hpcdb_binstruct_stats stats;
   bs_symtab symtab; /* names DWARF functions as their symbols do */
@@ -113,8 +113,7 @@ static int by_file_cmp(const void *a, const void *b) {
 
 /* Writes the built functions of u. in_file: the F to write them in (NULL:
  * one F per declaring file). */
-static int write_built(writer *wr, const bs_unit *u, bs_proc *procs, const char *in_file,
-                       const char *suffix) {
+static int write_built(writer *wr, const bs_unit *u, bs_proc *procs, const char *in_file, const char *suffix) {
   if (u->n_funcs == 0) return 0;
   by_file *order = malloc(u->n_funcs * sizeof *order);
   int rc = order ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -273,8 +272,7 @@ static uint64_t next_known(const writer *wr, uint64_t addr) {
 /* Procedures known only as call targets, as hpcstruct finds them: named
  * "<unknown procedure> 0xADDR" (link name targADDR), reaching as far as their
  * code does. What they call is found in the next round. */
-static int write_discovered(writer *wr, bs_unit *u, const char *file, const char *suffix,
-                            int *opened) {
+static int write_discovered(writer *wr, bs_unit *u, const char *file, const char *suffix, int *opened) {
   for (int round = 0; round < 64 && wr->n_targets; round++) {
     merge_covered(wr);
     qsort(wr->targets, wr->n_targets, sizeof *wr->targets, u64_cmp);
@@ -369,7 +367,7 @@ int hpcdb_binstruct_write(const char *binary_path, FILE *out, const hpcdb_binstr
   int rc = 0;
   for (unsigned t = 0; t < wr.threads && !opt->no_loops && bs_decoder_supported(b.machine); t++)
     if (!(wr.decoders[t] = bs_decoder_new(b.machine))) { /* loops left out silently would be a wrong answer */
-      rc = HPCDB_EIO; /* the message is set */
+      rc = HPCDB_EIO;                                    /* the message is set */
       break;
     }
   wr.stats.has_dwarf = b.dwarf != NULL;

@@ -12,8 +12,9 @@
 
 static void put_escaped(FILE *out, const char *s) {
   while (s && *s) {
-    size_t run = strcspn(s, "&<>\"'\x01\x02\x03\x04\x05\x06\x07\x08\x0a\x0b\x0c\x0d\x0e\x0f"
-                            "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f");
+    size_t run = strcspn(s,
+                         "&<>\"'\x01\x02\x03\x04\x05\x06\x07\x08\x0a\x0b\x0c\x0d\x0e\x0f"
+                         "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f");
     if (run) fwrite(s, 1, run, out);
     s += run;
     switch (*s) {
@@ -216,9 +217,7 @@ static void put_stmts(bs_xml *x, const bs_node *node, const bs_stmt *s, uint64_t
 
 /* A node's first statement; a procedure without statements has no array
  * (no pointer arithmetic on NULL). */
-static const bs_stmt *node_stmts(const bs_proc *p, uint64_t first) {
-  return p->stmts ? p->stmts + first : NULL;
-}
+static const bs_stmt *node_stmts(const bs_proc *p, uint64_t first) { return p->stmts ? p->stmts + first : NULL; }
 
 /* A statement's file NULL where a reader takes the node's (the same file,
  * or no line to place). */
@@ -247,8 +246,8 @@ int bs_xml_proc(bs_xml *x, bs_proc *p, const char *name_suffix) {
   for (uint64_t i = 0; i < nn; i++) stmt_first[i + 1] += stmt_first[i];
   for (uint64_t i = 1; i < nn; i++) kid_first[p->nodes[i].parent + 1]++;
   for (uint64_t i = 0; i < nn; i++) kid_first[i + 1] += kid_first[i];
-  for (uint64_t i = 1; i < nn; i++) kids[kid_first[p->nodes[i].parent] + next[p->nodes[i].parent]++] =
-        (kid){p->nodes[i].min_addr, (int32_t)i};
+  for (uint64_t i = 1; i < nn; i++)
+    kids[kid_first[p->nodes[i].parent] + next[p->nodes[i].parent]++] = (kid){p->nodes[i].min_addr, (int32_t)i};
   for (uint64_t i = 0; i < nn; i++)
     if (kid_first[i + 1] - kid_first[i] > 1)
       qsort(kids + kid_first[i], kid_first[i + 1] - kid_first[i], sizeof *kids, kid_cmp);

@@ -21,15 +21,39 @@ static const archive_lib *loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* libarchive's archive_NAME into lib.NAME */
-#define SYM(name) {"archive_" #name, offsetof(archive_lib, name)}
+#define SYM(name) \
+  { "archive_" #name, offsetof(archive_lib, name) }
 static const lazy_sym syms[] = {
-    SYM(read_new), SYM(read_support_filter_all), SYM(read_support_format_raw),
-    SYM(read_support_format_tar), SYM(read_open_filename), SYM(read_open), SYM(read_next_header), SYM(read_data),
-    SYM(read_free), SYM(error_string), SYM(set_error), SYM(write_new), SYM(write_set_format_pax_restricted),
-    SYM(write_set_bytes_per_block), SYM(write_set_bytes_in_last_block), SYM(write_open2), SYM(write_header),
-    SYM(write_data), SYM(write_close), SYM(write_free), SYM(entry_new), SYM(entry_free), SYM(entry_pathname),
-    SYM(entry_size), SYM(entry_filetype), SYM(entry_set_pathname), SYM(entry_set_size), SYM(entry_set_filetype),
-    SYM(entry_set_perm), SYM(entry_set_mtime),
+    SYM(read_new),
+    SYM(read_support_filter_all),
+    SYM(read_support_format_raw),
+    SYM(read_support_format_tar),
+    SYM(read_open_filename),
+    SYM(read_open),
+    SYM(read_next_header),
+    SYM(read_data),
+    SYM(read_free),
+    SYM(error_string),
+    SYM(set_error),
+    SYM(write_new),
+    SYM(write_set_format_pax_restricted),
+    SYM(write_set_bytes_per_block),
+    SYM(write_set_bytes_in_last_block),
+    SYM(write_open2),
+    SYM(write_header),
+    SYM(write_data),
+    SYM(write_close),
+    SYM(write_free),
+    SYM(entry_new),
+    SYM(entry_free),
+    SYM(entry_pathname),
+    SYM(entry_size),
+    SYM(entry_filetype),
+    SYM(entry_set_pathname),
+    SYM(entry_set_size),
+    SYM(entry_set_filetype),
+    SYM(entry_set_perm),
+    SYM(entry_set_mtime),
 };
 
 static char why[512];

@@ -137,10 +137,8 @@ int atomic_sync_parent(const char *path) {
   while (n > 1 && path[n - 1] == '/') n--;
   const char *slash = memrchr(path, '/', n);
   size_t d = slash ? (size_t)(slash - path) : 0;
-  if (!slash || d >= sizeof dir)
-    snprintf(dir, sizeof dir, "%s", slash ? "/" : ".");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(d ? d : 1), path);
+  if (!slash || d >= sizeof dir) snprintf(dir, sizeof dir, "%s", slash ? "/" : ".");
+  else snprintf(dir, sizeof dir, "%.*s", (int)(d ? d : 1), path);
   int rc = sync_path(dir);
   return rc < 0 ? hpcdb_fail(HPCDB_EIO, "%s: fsync of the directory failed: %s", dir, strerror(-rc)) : 0;
 }
@@ -214,12 +212,9 @@ int atomic_dir_commit(hpcdb_atomic_dir *d) {
   if (rc != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: fsync failed: %s", d->temp, strerror(rc > 0 ? sync_errno : errno));
   failpoint();
   if (rc == 0 && rename(d->temp, d->target) != 0) { /* succeeds over nothing or an empty directory */
-    if ((errno == ENOTEMPTY || errno == EEXIST) && d->replace)
-      rc = swap_in(d);
-    else if (errno == ENOTEMPTY || errno == EEXIST)
-      rc = exists_error(d->target);
-    else
-      rc = hpcdb_fail(HPCDB_EIO, "%s: cannot rename into place: %s", d->target, strerror(errno));
+    if ((errno == ENOTEMPTY || errno == EEXIST) && d->replace) rc = swap_in(d);
+    else if (errno == ENOTEMPTY || errno == EEXIST) rc = exists_error(d->target);
+    else rc = hpcdb_fail(HPCDB_EIO, "%s: cannot rename into place: %s", d->target, strerror(errno));
   }
   if (rc == 0) {
     free(d->temp);

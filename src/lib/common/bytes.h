@@ -11,16 +11,12 @@ static inline uint16_t rd_le16(const uint8_t *p) { return (uint16_t)(p[0] | (uin
 static inline uint32_t rd_le32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
-static inline uint64_t rd_le64(const uint8_t *p) {
-  return (uint64_t)rd_le32(p) | (uint64_t)rd_le32(p + 4) << 32;
-}
+static inline uint64_t rd_le64(const uint8_t *p) { return (uint64_t)rd_le32(p) | (uint64_t)rd_le32(p + 4) << 32; }
 static inline uint16_t rd_be16(const uint8_t *p) { return (uint16_t)((uint16_t)p[0] << 8 | p[1]); }
 static inline uint32_t rd_be32(const uint8_t *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
-static inline uint64_t rd_be64(const uint8_t *p) {
-  return (uint64_t)rd_be32(p) << 32 | (uint64_t)rd_be32(p + 4);
-}
+static inline uint64_t rd_be64(const uint8_t *p) { return (uint64_t)rd_be32(p) << 32 | (uint64_t)rd_be32(p + 4); }
 static inline double bits_to_f64(uint64_t bits) {
   double d;
   memcpy(&d, &bits, sizeof d);
@@ -77,9 +73,7 @@ static inline void wr_le_f64(uint8_t *p, double d) { wr_le64(p, f64_to_bits(d));
 static inline void wr_be_f64(uint8_t *p, double d) { wr_be64(p, f64_to_bits(d)); }
 
 /* True when [off, off + n) lies within a buffer of len bytes, without overflow. */
-static inline int in_bounds(uint64_t len, uint64_t off, uint64_t n) {
-  return off <= len && n <= len - off;
-}
+static inline int in_bounds(uint64_t len, uint64_t off, uint64_t n) { return off <= len && n <= len - off; }
 
 /* a * b into *out; 0 on overflow. */
 static inline int mul_ok(uint64_t a, uint64_t b, uint64_t *out) {

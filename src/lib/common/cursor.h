@@ -29,8 +29,7 @@ int cursor_skip(hpcdb_cursor *c, uint64_t n);
 /* Pointer to n bytes at the position (advances); NULL + message when short. */
 const uint8_t *cursor_take(hpcdb_cursor *c, uint64_t n, const char *what);
 /* Checks that count elements of size bytes fit from off within the limit. */
-int cursor_check_array(const hpcdb_cursor *c, uint64_t off, uint64_t count, uint64_t size,
-                       const char *what);
+int cursor_check_array(const hpcdb_cursor *c, uint64_t off, uint64_t count, uint64_t size, const char *what);
 
 int cursor_u8(hpcdb_cursor *c, uint8_t *v, const char *what);
 int cursor_le16(hpcdb_cursor *c, uint16_t *v, const char *what);
@@ -44,7 +43,7 @@ int cursor_be_f64(hpcdb_cursor *c, double *v, const char *what);
 
 /* A NUL-terminated string starting at off, wholly inside [lo, hi); *out
  * points into the file bytes, *out_len is its length. */
-int cursor_cstring_at(const hpcdb_cursor *c, uint64_t off, uint64_t lo, uint64_t hi,
-                      const char **out, size_t *out_len, const char *what);
+int cursor_cstring_at(const hpcdb_cursor *c, uint64_t off, uint64_t lo, uint64_t hi, const char **out, size_t *out_len,
+                      const char *what);
 
 #endif

@@ -35,7 +35,8 @@ int decompress_file(const char *path, uint64_t max, char **out, size_t *len) {
   struct archive_entry *e;
   int h = al->read_open_filename(a, path, 1 << 16) == ARCHIVE_OK ? al->read_next_header(a, &e) : ARCHIVE_FATAL;
   if (h != ARCHIVE_OK && h != ARCHIVE_EOF) { /* EOF: an empty file */
-    int rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: unreadable%s: %s", path, decompress_file_is_compressed(path) ? " compressed data" : "",
+    int rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: unreadable%s: %s", path,
+                        decompress_file_is_compressed(path) ? " compressed data" : "",
                         al->error_string(a) ? al->error_string(a) : "cannot open");
     al->read_free(a);
     return rc;

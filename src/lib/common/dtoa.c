@@ -113,9 +113,10 @@ static void shortest(uint64_t ieee_mantissa, uint32_t ieee_exponent, uint64_t *d
   *exp10 = e10 + removed;
 }
 
-static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                               "8081828384858687888990919293949596979899";
+static const char pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 size_t fmt_u64(char *buf, uint64_t v) {
   char tmp[20], *p = tmp + 20;
@@ -235,7 +236,7 @@ size_t fmt_double_quantum(char *buf, double v, double quantum) {
   digits_of(quantum, &qd, &qexp);
   char tmp[DTOA_BUF];
   int32_t keep_from = qexp + (int32_t)fmt_u64(tmp, qd) - 1; /* the power of ten of the quantum's leading digit */
-  if (exp10 < keep_from) { /* drop the digits below 10^keep_from, rounding half up */
+  if (exp10 < keep_from) {                                  /* drop the digits below 10^keep_from, rounding half up */
     int32_t drop = keep_from - exp10;
     if (drop > 19) {
       buf[0] = '0';

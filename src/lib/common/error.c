@@ -38,11 +38,10 @@ int hpcdb_fail(int status, const char *fmt, ...) {
   return status;
 }
 
-int hpcdb_fail_at(int status, const char *path, const char *section, uint64_t offset,
-                  const char *rule, const char *fmt, ...) {
-  int n = snprintf(last_message, sizeof last_message, "%s: %s: offset 0x%llx: %s: ",
-                   path ? path : "(memory)", section ? section : "file",
-                   (unsigned long long)offset, rule);
+int hpcdb_fail_at(int status, const char *path, const char *section, uint64_t offset, const char *rule, const char *fmt,
+                  ...) {
+  int n = snprintf(last_message, sizeof last_message, "%s: %s: offset 0x%llx: %s: ", path ? path : "(memory)",
+                   section ? section : "file", (unsigned long long)offset, rule);
   if (n < 0 || (size_t)n >= sizeof last_message) return status;
   va_list ap;
   va_start(ap, fmt);
@@ -65,6 +64,6 @@ int hpcdb_fail_wrap(int status, const char *fmt, ...) {
 
 int hpcdb_options_check(unsigned version, unsigned supported, const char *name) {
   if (version <= supported) return 0;
-  return hpcdb_fail(HPCDB_EINVAL, "%s: version %u is newer than this library's %u (hpcdb %s)", name, version,
-                    supported, HPCDB_VERSION_STRING);
+  return hpcdb_fail(HPCDB_EINVAL, "%s: version %u is newer than this library's %u (hpcdb %s)", name, version, supported,
+                    HPCDB_VERSION_STRING);
 }

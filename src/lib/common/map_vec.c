@@ -42,7 +42,8 @@ int map_vec_reserve(void **items, uint64_t *cap, uint64_t need, size_t size) {
   if (need <= *cap) return 0;
   uint64_t next = *cap ? *cap : 1;
   while (next < need) {
-    if (next > UINT64_MAX / 2) return hpcdb_fail(HPCDB_ENOMEM, "array of %llu elements is too large", (unsigned long long)need);
+    if (next > UINT64_MAX / 2)
+      return hpcdb_fail(HPCDB_ENOMEM, "array of %llu elements is too large", (unsigned long long)need);
     next *= 2;
   }
   uint64_t bytes, page = page_size();

@@ -18,7 +18,7 @@ int map_vec_reserve(void **items, uint64_t *cap, uint64_t need, size_t size);
 /* Frees an array of capacity cap (as map_vec_reserve left it). */
 void map_vec_free(void *items, uint64_t cap, size_t size);
 
-#define MAP_VEC_RESERVE(items_ptr, cap_ptr, need)                                                  \
+#define MAP_VEC_RESERVE(items_ptr, cap_ptr, need) \
   map_vec_reserve((void **)(items_ptr), (cap_ptr), (need), sizeof(**(items_ptr)))
 
 #endif

@@ -7,7 +7,7 @@
 
 typedef struct hpcdb_mapped_file {
   const uint8_t *data;
-  void *owned;   /* the same bytes, as close releases them (data is their read-only view) */
+  void *owned; /* the same bytes, as close releases them (data is their read-only view) */
   uint64_t len;
   int is_mapped; /* 1: munmap on close, 0: free */
   int fd;        /* kept while mapped, to tell whether the file shrank (-1: none) */

@@ -10,7 +10,8 @@ int vec_reserve(void **items, uint64_t *cap, uint64_t need, size_t size) {
   if (need <= *cap) return 0;
   uint64_t next = *cap ? *cap : 8;
   while (next < need) {
-    if (next > UINT64_MAX / 2) return hpcdb_fail(HPCDB_ENOMEM, "array of %llu elements is too large", (unsigned long long)need);
+    if (next > UINT64_MAX / 2)
+      return hpcdb_fail(HPCDB_ENOMEM, "array of %llu elements is too large", (unsigned long long)need);
     next *= 2;
   }
   uint64_t bytes;

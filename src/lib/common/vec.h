@@ -10,7 +10,7 @@
 /* Ensures room for `need` elements of `size` bytes in *items (capacity *cap). */
 int vec_reserve(void **items, uint64_t *cap, uint64_t need, size_t size);
 
-#define VEC_RESERVE(items_ptr, cap_ptr, need)                                                      \
+#define VEC_RESERVE(items_ptr, cap_ptr, need) \
   vec_reserve((void **)(items_ptr), (cap_ptr), (need), sizeof(**(items_ptr)))
 
 #endif

@@ -13,8 +13,7 @@
 
 enum { DIGIT_BITS = 11, DIGITS = 1 << DIGIT_BITS };
 
-void cct_values_init(cct_values *c, const hpcdb_db *db, const char *path, const uint32_t *place,
-                     uint32_t n_profiles) {
+void cct_values_init(cct_values *c, const hpcdb_db *db, const char *path, const uint32_t *place, uint32_t n_profiles) {
   memset(c, 0, sizeof *c);
   c->db = db;
   c->path = path;

@@ -28,8 +28,7 @@ typedef struct cct_values {
 
 /* place: per profile index (n_profiles of them, all places below n_profiles);
  * it and path (cct.db's, for messages) are borrowed. */
-void cct_values_init(cct_values *c, const hpcdb_db *db, const char *path, const uint32_t *place,
-                     uint32_t n_profiles);
+void cct_values_init(cct_values *c, const hpcdb_db *db, const char *path, const uint32_t *place, uint32_t n_profiles);
 /* Context ctx_id's values into c->v (0 values when cct.db has no such context).
  * 0, or negative with the message set: a corrupt block, or a value of a
  * profile cct.db may not name. */

@@ -29,7 +29,7 @@ typedef struct differ {
   /* metric ids: A -> B and B -> A, for propagated (thread) and statistic
    * (summary) values; -1 where the other side has no such metric */
   int32_t metric_map[65536], stat_map[65536], metric_back[65536], stat_back[65536];
-  char **id_a, **id_b; /* profile identities (repeats numbered) */
+  char **id_a, **id_b;                   /* profile identities (repeats numbered) */
   double total_a[65536], total_b[65536]; /* hidden-context totals per metric id */
   uint8_t seen_a[65536], seen_b[65536];
 } differ;
@@ -108,8 +108,10 @@ static void map_metrics(differ *d) {
       }
       if (!found && !d->scope)
         report(d, "metric \"%s\" summary %s of %s over scope %s only in A", ma->name,
-               sa->combine == 0 ? "sum" : sa->combine == 1 ? "min" : "max", sa->formula,
-               a->scopes[sa->scope].name);
+               sa->combine == 0   ? "sum"
+               : sa->combine == 1 ? "min"
+                                  : "max",
+               sa->formula, a->scopes[sa->scope].name);
     }
   }
   for (uint32_t k = 0; k < b->n_metrics; k++) {
@@ -130,10 +132,11 @@ static const char *metric_text(const hpcdb_experiment *e, uint16_t id, int stat,
   const hpcdb_metric *mt = &e->metrics[m];
   if (is_stat)
     snprintf(buf, size, "\"%s\" %s %s(%s)", mt->name, e->scopes[mt->summaries[which].scope].name,
-             mt->summaries[which].combine == 0 ? "sum" : mt->summaries[which].combine == 1 ? "min" : "max",
+             mt->summaries[which].combine == 0   ? "sum"
+             : mt->summaries[which].combine == 1 ? "min"
+                                                 : "max",
              mt->summaries[which].formula);
-  else
-    snprintf(buf, size, "\"%s\" %s", mt->name, e->scopes[mt->instances[which].scope].name);
+  else snprintf(buf, size, "\"%s\" %s", mt->name, e->scopes[mt->instances[which].scope].name);
   (void)stat;
   return buf;
 }
@@ -179,8 +182,8 @@ static void compare_profile_values(differ *d, const hpcdb_profile *pa, const hpc
       else if (pa->values[v] == 0) continue;
       if (!differs(d, pa->values[v], y)) continue;
       context_path(d->a, hpcdb_find_context(d->a, pa->ctx_ids[k]), path, sizeof path);
-      report(d, "value %s, %s at %s: %.17g vs %.17g", who, metric_text(d->a, pa->metric_ids[v], summary, mtext, sizeof mtext),
-             path, pa->values[v], y);
+      report(d, "value %s, %s at %s: %.17g vs %.17g", who,
+             metric_text(d->a, pa->metric_ids[v], summary, mtext, sizeof mtext), path, pa->values[v], y);
     }
   }
   /* values B has where A has none */
@@ -254,8 +257,8 @@ static void compare_traces(differ *d, uint32_t ia, uint32_t ib, const char *who)
   for (uint64_t k = 0; k < ta->n; k++)
     if (ta->timestamps[k] != tb->timestamps[k] ||
         sample_key(d->a, &d->pa, ta->ctx_ids[k]) != sample_key(d->b, &d->pb, tb->ctx_ids[k])) {
-      report(d, "trace of %s: sample %llu differs (time %llu vs %llu, or calling path)", who,
-             (unsigned long long)k, (unsigned long long)ta->timestamps[k], (unsigned long long)tb->timestamps[k]);
+      report(d, "trace of %s: sample %llu differs (time %llu vs %llu, or calling path)", who, (unsigned long long)k,
+             (unsigned long long)ta->timestamps[k], (unsigned long long)tb->timestamps[k]);
       return;
     }
 }

@@ -30,12 +30,12 @@ typedef struct vref { /* one context's values in one profile */
 typedef struct jdump {
   textout *o;
   const hpcdb_experiment *exp;
-  char **metric_key;   /* per metric id: "name|scope" or "name|scope|combine(formula)"; per kind */
+  char **metric_key; /* per metric id: "name|scope" or "name|scope|combine(formula)"; per kind */
   char **stat_key;
-  uint32_t *key_rank;  /* per metric id, then per stat id (+ 65536): the key's place in sorted order */
-  char **key_json;     /* the same: the key as a JSON string and a colon, made once */
-  uint32_t *key_len;   /* their lengths */
-  char **identity;     /* per profile */
+  uint32_t *key_rank;   /* per metric id, then per stat id (+ 65536): the key's place in sorted order */
+  char **key_json;      /* the same: the key as a JSON string and a colon, made once */
+  uint32_t *key_len;    /* their lengths */
+  char **identity;      /* per profile */
   char **identity_json; /* per profile: the identity as a JSON string and a colon */
   uint32_t *identity_len;
   uint32_t *profile_order;
@@ -85,7 +85,10 @@ static int build_keys(jdump *j) {
     for (uint32_t k = 0; k < mt->n_summaries; k++) {
       const hpcdb_summary *s = &mt->summaries[k];
       snprintf(buf, sizeof buf, "%s|%s|%s(%s)", mt->name ? mt->name : "", e->scopes[s->scope].name,
-               s->combine == 0 ? "sum" : s->combine == 1 ? "min" : s->combine == 2 ? "max" : "combine?",
+               s->combine == 0   ? "sum"
+               : s->combine == 1 ? "min"
+               : s->combine == 2 ? "max"
+                                 : "combine?",
                s->formula ? s->formula : "");
       free(j->stat_key[s->stat_metric_id]);
       if (!(j->stat_key[s->stat_metric_id] = dup_text(buf))) return HPCDB_ENOMEM;
@@ -147,9 +150,7 @@ static int from_model(const jdump *j, uint32_t p) {
 /* A profile's entry for a context with no values says nothing, and cct.db
  * cannot hold one: the text leaves it out, whichever file the values come
  * from. */
-static int empty_slice(const hpcdb_profile *p, uint32_t k) {
-  return p->ctx_starts[k] == p->ctx_starts[k + 1];
-}
+static int empty_slice(const hpcdb_profile *p, uint32_t k) { return p->ctx_starts[k] == p->ctx_starts[k + 1]; }
 
 static int build_profiles(jdump *j) {
   const hpcdb_experiment *e = j->exp;
@@ -157,7 +158,8 @@ static int build_profiles(jdump *j) {
   j->identity_json = calloc(e->n_profiles + 1, sizeof *j->identity_json);
   j->identity_len = calloc(e->n_profiles + 1, sizeof *j->identity_len);
   if (!j->identity_json || !j->identity_len) return HPCDB_ENOMEM;
-  for (uint32_t p = 0; p < e->n_profiles; p++) HPCDB_TRY(json_key(j->identity[p], &j->identity_json[p], &j->identity_len[p]));
+  for (uint32_t p = 0; p < e->n_profiles; p++)
+    HPCDB_TRY(json_key(j->identity[p], &j->identity_json[p], &j->identity_len[p]));
   j->profile_order = malloc((e->n_profiles + 1) * sizeof *j->profile_order);
   if (!j->profile_order) return HPCDB_ENOMEM;
   for (uint32_t p = 0; p < e->n_profiles; p++) j->profile_order[p] = p;
@@ -191,7 +193,8 @@ static int build_profiles(jdump *j) {
     const hpcdb_profile *pr = &e->profiles[p];
     for (uint32_t k = 0; k < pr->n_ctxs && from_model(j, p); k++) {
       uint32_t c = hpcdb_find_context(e, pr->ctx_ids[k]);
-      if (c != HPCDB_NONE && !empty_slice(pr, k)) j->refs[fill[c]++] = (vref){p, pr->ctx_starts[k], pr->ctx_starts[k + 1]};
+      if (c != HPCDB_NONE && !empty_slice(pr, k))
+        j->refs[fill[c]++] = (vref){p, pr->ctx_starts[k], pr->ctx_starts[k + 1]};
     }
   }
   free(fill);
@@ -224,7 +227,10 @@ static void write_keyed_value(const jdump *j, uint32_t key, uint32_t p, uint64_t
 /* The values of one slice as {"metric key": value}, keys sorted. */
 static void write_slice(const jdump *j, uint32_t profile, uint64_t lo, uint64_t hi) {
   const hpcdb_profile *p = &j->exp->profiles[profile];
-  typedef struct item { uint32_t rank; uint64_t v; } item;
+  typedef struct item {
+    uint32_t rank;
+    uint64_t v;
+  } item;
   uint64_t n = hi - lo;
   item small[64], *it = n <= 64 ? small : malloc(n * sizeof *it);
   if (!it) return;
@@ -497,7 +503,8 @@ static int dump(FILE *out, const hpcdb_experiment *exp, const hpcdb_db *db) {
   snprintf(cct_path, sizeof cct_path, "%s/cct.db", exp->origin ? exp->origin : ".");
   int rc = build_keys(&j);
   if (rc == 0) rc = build_ranks(&j);
-  if (rc == 0 && (!(j.kinds[0] = model_integer_kinds(exp, 0)) || !(j.kinds[1] = model_integer_kinds(exp, 1)))) rc = HPCDB_ENOMEM;
+  if (rc == 0 && (!(j.kinds[0] = model_integer_kinds(exp, 0)) || !(j.kinds[1] = model_integer_kinds(exp, 1))))
+    rc = HPCDB_ENOMEM;
   if (rc == 0) rc = build_profiles(&j);
   if (rc == 0 && !(j.labels = calloc(exp->n_contexts, sizeof *j.labels))) rc = HPCDB_ENOMEM;
   char label[2048];

@@ -48,7 +48,8 @@ static void dump_tree(FILE *out, const hpcdb_experiment *exp) {
 int hpcdb_dump_text(FILE *out, const hpcdb_experiment *exp) {
   hpcdb_write_info(out, exp);
   fprintf(out, "\ndescription: %s\n", exp->description ? exp->description : "");
-  for (uint32_t i = 0; i < exp->n_attrs; i++) fprintf(out, "attribute %s = %s\n", exp->attrs[i].key, exp->attrs[i].value);
+  for (uint32_t i = 0; i < exp->n_attrs; i++)
+    fprintf(out, "attribute %s = %s\n", exp->attrs[i].key, exp->attrs[i].value);
   for (uint32_t i = 0; i < exp->n_kind_names; i++) fprintf(out, "kind %u: %s\n", i, exp->kind_names[i]);
   for (uint32_t i = 0; i < exp->n_modules; i++)
     fprintf(out, "module %u: %s (flags 0x%x)\n", i, exp->modules[i].path, exp->modules[i].flags);

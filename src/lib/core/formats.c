@@ -19,7 +19,7 @@ static const format_desc *const formats[] = {
 #if HPCDB_WITH_OLDER
     &draftb_format,
 #endif
-    &hpctk4_format, &hpcrun_format,
+    &hpctk4_format,    &hpcrun_format,
 #if HPCDB_WITH_CUBE
     &cube_format,
 #endif
@@ -27,20 +27,21 @@ static const format_desc *const formats[] = {
     &hpcstruct_format,
 #endif
 #if HPCDB_WITH_OLDER
-    &drafta_format, &legacy_format,
+    &drafta_format,    &legacy_format,
 #endif
 };
 
 const char *format_parts_left_out(void) {
-  static const char text[] = "" /* each part after ", " */
+  static const char text[] =
+      "" /* each part after ", " */
 #if !HPCDB_WITH_CUBE
-                             ", Cube files (HPCDB_WITH_CUBE=OFF)"
+      ", Cube files (HPCDB_WITH_CUBE=OFF)"
 #endif
 #if !HPCDB_WITH_STRUCT
-                             ", program structure (HPCDB_WITH_STRUCT=OFF)"
+      ", program structure (HPCDB_WITH_STRUCT=OFF)"
 #endif
 #if !HPCDB_WITH_OLDER
-                             ", HPCToolkit's formats before v4.0 (HPCDB_WITH_OLDER=OFF)"
+      ", HPCToolkit's formats before v4.0 (HPCDB_WITH_OLDER=OFF)"
 #endif
       ;
   return text[0] ? text + 2 : NULL;

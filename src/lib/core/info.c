@@ -62,8 +62,10 @@ static void write_metrics(FILE *out, const hpcdb_experiment *exp) {
   fprintf(out, ")\n");
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
     const hpcdb_metric *m = &exp->metrics[i];
-    fprintf(out, "  %s%s\n    scopes:", m->name ? m->name : "(unnamed)", 
-            m->integer == HPCDB_INTEGER_SIGNED ? " (signed integer)" : m->integer ? " (unsigned integer)" : "");
+    fprintf(out, "  %s%s\n    scopes:", m->name ? m->name : "(unnamed)",
+            m->integer == HPCDB_INTEGER_SIGNED ? " (signed integer)"
+            : m->integer                       ? " (unsigned integer)"
+                                               : "");
     for (uint32_t k = 0; k < m->n_instances; k++)
       fprintf(out, " %s=#%u", exp->scopes[m->instances[k].scope].name, m->instances[k].prop_metric_id);
     fprintf(out, "\n");
@@ -104,8 +106,7 @@ static void write_traces(FILE *out, const hpcdb_experiment *exp) {
     if (tr->n && tr->timestamps[tr->n - 1] > hi) hi = tr->timestamps[tr->n - 1];
   }
   fprintf(out, "traces:      %u lines, %" PRIu64 " samples\n", exp->n_traces, samples);
-  if (samples)
-    fprintf(out, "time range:  %" PRIu64 " .. %" PRIu64 " ns (%.6f s)\n", lo, hi, (double)(hi - lo) * 1e-9);
+  if (samples) fprintf(out, "time range:  %" PRIu64 " .. %" PRIu64 " ns (%.6f s)\n", lo, hi, (double)(hi - lo) * 1e-9);
   if (exp->trace_min || exp->trace_max)
     fprintf(out, "recorded:    %" PRIu64 " .. %" PRIu64 " ns\n", exp->trace_min, exp->trace_max);
 }
@@ -118,8 +119,8 @@ int hpcdb_write_info(FILE *out, const hpcdb_experiment *exp) {
   fprintf(out, "title:       %s\n", exp->title ? exp->title : "");
   fprintf(out, "contexts:    %u in the tree (%u entry points), %" PRIu64 " more ids only in values\n",
           exp->n_contexts - 1, entries, ids_only_in_values(exp));
-  fprintf(out, "structure:   %u load modules, %u source files, %u functions\n", exp->n_modules,
-          exp->n_files, exp->n_functions);
+  fprintf(out, "structure:   %u load modules, %u source files, %u functions\n", exp->n_modules, exp->n_files,
+          exp->n_functions);
   write_metrics(out, exp);
   write_profiles(out, exp);
   uint64_t nonzero = 0, counted = 0; /* counted values (HPCDB_READ_COUNTS) are non-zero ones */

@@ -46,7 +46,8 @@ void context_path(const hpcdb_experiment *exp, uint32_t index, char *buf, size_t
   uint32_t chain[64];
   unsigned depth = 0, skipped = 0;
   for (uint32_t i = index; i != HPCDB_NONE && i != 0; i = exp->contexts[i].parent) {
-    if (depth < 64) chain[depth++] = i; else skipped++;
+    if (depth < 64) chain[depth++] = i;
+    else skipped++;
   }
   size_t n = 0;
   buf[0] = '\0';

@@ -13,7 +13,7 @@
 #include "hpcdb/model.h"
 
 typedef struct path_index {
-  uint64_t *key;     /* per context index */
+  uint64_t *key;       /* per context index */
   hpcdb_u64map by_key; /* key -> context index (the first, when two share one) */
   uint32_t duplicates; /* contexts whose key another context already had (hash collisions) */
 } path_index;

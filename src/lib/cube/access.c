@@ -85,7 +85,9 @@ uint32_t hpcdb_cube_n_locations(const hpcdb_cube *c) { return c->a.n_locations; 
 const char *hpcdb_cube_metric_name(const hpcdb_cube *c, uint32_t m) {
   return m < c->a.n_metrics ? c->a.metrics[m].uniq : NULL;
 }
-uint32_t hpcdb_cube_cnode_id(const hpcdb_cube *c, uint32_t k) { return k < c->a.n_cnodes ? c->a.cnodes[k].id : UINT32_MAX; }
+uint32_t hpcdb_cube_cnode_id(const hpcdb_cube *c, uint32_t k) {
+  return k < c->a.n_cnodes ? c->a.cnodes[k].id : UINT32_MAX;
+}
 
 /* Where a data member's bytes come from: the archive's current member, or
  * the file at [at, end) through the member index. */
@@ -172,19 +174,22 @@ static int stream_zlib(hpcdb_cube *c, source *ar, const cube_values *ix, const c
   uint64_t rows = 0;
   for (int i = 0; i < 8; i++) rows |= (uint64_t)head[1 + (ix->big_endian ? 7 - i : i)] << (8 * i);
   if (head[0] != 'A' || rows != ix->n_rows)
-    return FAIL("data", 11, "data-rows", "%llu compressed rows for %u index entries", (unsigned long long)rows, ix->n_rows);
+    return FAIL("data", 11, "data-rows", "%llu compressed rows for %u index entries", (unsigned long long)rows,
+                ix->n_rows);
   uint64_t *zsize = malloc(((size_t)rows + 1) * sizeof *zsize);
   uLong cap = compressBound((uLong)row_bytes) + 64;
   uint8_t *z = malloc(cap);
   int rc = zsize && z ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint64_t k = 0; k < rows && rc == 0; k++) {
-    if (!read_exact(ar, head, 24)) rc = FAIL("data", 19 + 24 * k, "data-rows", "the row headers end at row %llu", (unsigned long long)k);
+    if (!read_exact(ar, head, 24))
+      rc = FAIL("data", 19 + 24 * k, "data-rows", "the row headers end at row %llu", (unsigned long long)k);
     else zsize[k] = ix->big_endian ? rd_be64(head + 16) : rd_le64(head + 16);
   }
   uint64_t at = 19 + 24 * rows;
   for (uint64_t k = 0; k < rows && rc == 0; k++) {
     uLongf n = (uLongf)row_bytes;
-    if (zsize[k] > cap || !read_exact(ar, z, (size_t)zsize[k]) || uncompress(row, &n, z, (uLong)zsize[k]) != Z_OK || n != row_bytes)
+    if (zsize[k] > cap || !read_exact(ar, z, (size_t)zsize[k]) || uncompress(row, &n, z, (uLong)zsize[k]) != Z_OK ||
+        n != row_bytes)
       rc = FAIL("data", at, "zlib", "row %llu does not inflate to %zu bytes", (unsigned long long)k, row_bytes);
     else put_row(c, t, row, c->order[ix->row_pos[k]], ix->big_endian, out);
     at += zsize[k];
@@ -363,7 +368,8 @@ static int metric_values(hpcdb_cube *c, uint32_t m, int inclusive, int convert, 
     return 0;
   }
   if (mt->flavour == CUBE_INCLUSIVE) HPCDB_TRY(cube_inclusive_order(nc, c->parent, c->kids_at, c->kids, c->order));
-  else for (uint32_t k = 0; k < nc; k++) c->order[k] = k;
+  else
+    for (uint32_t k = 0; k < nc; k++) c->order[k] = k;
   memset(c->filled, 0, nc);
   HPCDB_TRY(read_stored(c, m, &t, out));
   for (uint32_t k = 0; k < nc; k++) /* the rows the data has none for (each matrix value is written once) */

@@ -13,24 +13,24 @@
 /* One metric's data rows found in a plain tar, for reading a few of them
  * (access_row.c): which row holds each cnode, and where rows start. */
 typedef struct cube_row_map {
-  uint32_t metric;   /* index in anchor.metrics; UINT32_MAX: none mapped yet */
+  uint32_t metric; /* index in anchor.metrics; UINT32_MAX: none mapped yet */
   cube_dtype t;
   int big_endian;
-  uint64_t rows_at;  /* file offset of row 0 (past CUBEX.DATA) */
+  uint64_t rows_at; /* file offset of row 0 (past CUBEX.DATA) */
   uint64_t row_bytes;
   uint32_t n_rows;
-  uint32_t *row_of;  /* per cnode document position: its row, UINT32_MAX when the data has none */
+  uint32_t *row_of;   /* per cnode document position: its row, UINT32_MAX when the data has none */
   uint32_t *cnode_of; /* per row: its cnode's document position */
-  uint8_t *row;      /* room for one row's bytes */
+  uint8_t *row;       /* room for one row's bytes */
 } cube_row_map;
 
 struct hpcdb_cube {
   char *path;
   cube_anchor a;
-  cube_member_index members; /* where each member lies, for a plain tar (else empty) */
+  cube_member_index members;                 /* where each member lies, for a plain tar (else empty) */
   uint32_t *parent, *kids_at, *kids, *order; /* the tree by document position */
-  uint8_t *filled; /* the cnodes whose row the current request has written */
-  cube_row_map rows; /* the last metric read a row or column at a time */
+  uint8_t *filled;                           /* the cnodes whose row the current request has written */
+  cube_row_map rows;                         /* the last metric read a row or column at a time */
 };
 
 /* An integer metric's values travel through the caller's matrix as the bits

@@ -48,7 +48,8 @@ static int map_rows(hpcdb_cube *c, uint32_t m, const cube_dtype *t) {
   if (im && dm && (dm->size < 10 || !cube_member_read(&c->members, dm->offset, magic, 10)))
     return FAIL("data", 0, "magic", "no CUBEX.DATA or ZCUBEX.DATA header");
   if (im && dm && memcmp(magic, "CUBEX.DATA", 10) != 0) return 0;
-  if (im && im->size > SIZE_MAX - 1) return hpcdb_fail(HPCDB_ENOMEM, "%s: a %llu-byte index", c->path, (unsigned long long)im->size);
+  if (im && im->size > SIZE_MAX - 1)
+    return hpcdb_fail(HPCDB_ENOMEM, "%s: a %llu-byte index", c->path, (unsigned long long)im->size);
   cube_member ixm = {im && dm ? malloc((size_t)im->size + 1) : NULL, im && dm ? (size_t)im->size : 0};
   cube_values ix = {0};
   r->row_of = malloc(((size_t)nc + 1) * sizeof *r->row_of);
@@ -105,7 +106,8 @@ static int read_row(hpcdb_cube *c, uint32_t cnode, double *dst) {
  * parent (subtract: the exclusive value from the inclusive ones). */
 static void combine_rows(const cube_dtype *t, int aggregate, int subtract, double *acc, const double *x, size_t n) {
   for (size_t l = 0; l < n; l++) {
-    if (t->kind == CUBE_DT_INTEGER) st_u64(&acc[l], subtract ? ld_u64(&acc[l]) - ld_u64(&x[l]) : ld_u64(&acc[l]) + ld_u64(&x[l]));
+    if (t->kind == CUBE_DT_INTEGER)
+      st_u64(&acc[l], subtract ? ld_u64(&acc[l]) - ld_u64(&x[l]) : ld_u64(&acc[l]) + ld_u64(&x[l]));
     else if (subtract) acc[l] -= x[l];
     else if (aggregate == CUBE_MIN) acc[l] = x[l] < acc[l] ? x[l] : acc[l];
     else if (aggregate == CUBE_MAX) acc[l] = x[l] > acc[l] ? x[l] : acc[l];
@@ -226,7 +228,8 @@ int hpcdb_cube_cnode_values(hpcdb_cube *c, uint32_t m, uint32_t k, int inclusive
  * the rows read COLUMN_READ bytes at a time. */
 static int read_column(hpcdb_cube *c, uint32_t l, double *out) {
   const cube_row_map *r = &c->rows;
-  uint32_t nc = c->a.n_cnodes, per = r->row_bytes && r->row_bytes < COLUMN_READ ? (uint32_t)(COLUMN_READ / r->row_bytes) : 1;
+  uint32_t nc = c->a.n_cnodes,
+           per = r->row_bytes && r->row_bytes < COLUMN_READ ? (uint32_t)(COLUMN_READ / r->row_bytes) : 1;
   memset(out, 0, (size_t)nc * sizeof *out);
   uint8_t *buf = malloc((size_t)per * r->row_bytes + 1);
   if (!buf) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -234,11 +237,13 @@ static int read_column(hpcdb_cube *c, uint32_t l, double *out) {
   for (uint32_t k = 0; rc == 0 && k < r->n_rows; k += per) {
     uint32_t n = r->n_rows - k < per ? r->n_rows - k : per;
     if (!cube_member_read(&c->members, r->rows_at + (uint64_t)k * r->row_bytes, buf, (size_t)n * r->row_bytes)) {
-      rc = FAIL("data", 10 + (uint64_t)k * r->row_bytes, "data-size", "the file ends in rows %u..%u of %u", k, k + n, r->n_rows);
+      rc = FAIL("data", 10 + (uint64_t)k * r->row_bytes, "data-size", "the file ends in rows %u..%u of %u", k, k + n,
+                r->n_rows);
       break;
     }
     for (uint32_t i = 0; i < n; i++)
-      cube_decode_row(&r->t, buf + (size_t)i * r->row_bytes + (size_t)l * r->t.size, 1, r->big_endian, &out[r->cnode_of[k + i]]);
+      cube_decode_row(&r->t, buf + (size_t)i * r->row_bytes + (size_t)l * r->t.size, 1, r->big_endian,
+                      &out[r->cnode_of[k + i]]);
   }
   free(buf);
   return rc;

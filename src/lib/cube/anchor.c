@@ -61,9 +61,7 @@ static void fail(parser *p, const char *what, const char *value) {
   snprintf(p->message, sizeof p->message, "%s%s%s", what, value ? ": " : "", value ? value : "");
 }
 
-static int in(const parser *p, const char *name) {
-  return p->depth >= 2 && is(p->stack[p->depth - 2], name);
-}
+static int in(const parser *p, const char *name) { return p->depth >= 2 && is(p->stack[p->depth - 2], name); }
 
 static void XMLCALL on_start(void *user, const char *el, const char **atts) {
   parser *p = user;
@@ -78,7 +76,10 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     const char *v = attr(atts, "version");
     snprintf(a->version, sizeof a->version, "%s", v ? v : "");
   } else if (is(el, "attr") && p->depth == 2) {
-    if (VEC_RESERVE(&a->attrs, &p->cap_attrs, (uint64_t)a->n_attrs + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    if (VEC_RESERVE(&a->attrs, &p->cap_attrs, (uint64_t)a->n_attrs + 1) < 0) {
+      p->error = HPCDB_ENOMEM;
+      return;
+    }
     const char *k = attr(atts, "key"), *v = attr(atts, "value");
     a->attrs[a->n_attrs++] = (cube_attr){copy(p, k ? k : ""), copy(p, v ? v : "")};
   } else if (is(el, "attr") && in(p, "region") && a->n_regions) {
@@ -88,22 +89,34 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     else if (k && v && !strcmp(k, "hpctoolkit::offset")) r->offset = strtoull(v, NULL, 0);
     else if (k && !strcmp(k, "hpctoolkit::unnamed")) r->unnamed = 1;
   } else if (is(el, "parameter") && in(p, "cnode") && p->n_cnode_stack) {
-    if (VEC_RESERVE(&a->params, &p->cap_params, (uint64_t)a->n_params + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    if (VEC_RESERVE(&a->params, &p->cap_params, (uint64_t)a->n_params + 1) < 0) {
+      p->error = HPCDB_ENOMEM;
+      return;
+    }
     const char *k = attr(atts, "parkey"), *v = attr(atts, "parvalue");
-    a->params[a->n_params++] = (cube_param){p->cnode_stack[p->n_cnode_stack - 1], copy(p, k ? k : ""), copy(p, v ? v : "")};
+    a->params[a->n_params++] =
+        (cube_param){p->cnode_stack[p->n_cnode_stack - 1], copy(p, k ? k : ""), copy(p, v ? v : "")};
   } else if (is(el, "metric")) {
-    if (VEC_RESERVE(&a->metrics, &p->cap_metrics, (uint64_t)a->n_metrics + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    if (VEC_RESERVE(&a->metrics, &p->cap_metrics, (uint64_t)a->n_metrics + 1) < 0) {
+      p->error = HPCDB_ENOMEM;
+      return;
+    }
     cube_metric *m = &a->metrics[a->n_metrics];
     memset(m, 0, sizeof *m);
     if (!parse_u32(attr(atts, "id"), &m->id)) return fail(p, "metric without a numeric id", attr(atts, "id"));
     const char *type = attr(atts, "type");
-    m->flavour = !type || !strcmp(type, "EXCLUSIVE") ? CUBE_EXCLUSIVE : !strcmp(type, "INCLUSIVE") ? CUBE_INCLUSIVE : CUBE_SIMPLE;
+    m->flavour = !type || !strcmp(type, "EXCLUSIVE") ? CUBE_EXCLUSIVE
+                 : !strcmp(type, "INCLUSIVE")        ? CUBE_INCLUSIVE
+                                                     : CUBE_SIMPLE;
     m->derived = type && (strstr(type, "DERIVED") != NULL);
     m->parent = p->n_metric_stack ? p->metric_stack[p->n_metric_stack - 1] : UINT32_MAX;
     m->uniq = m->disp = m->dtype = m->uom = m->descr = "";
     p->metric_stack[p->n_metric_stack++] = a->n_metrics++;
   } else if (is(el, "region")) {
-    if (VEC_RESERVE(&a->regions, &p->cap_regions, (uint64_t)a->n_regions + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    if (VEC_RESERVE(&a->regions, &p->cap_regions, (uint64_t)a->n_regions + 1) < 0) {
+      p->error = HPCDB_ENOMEM;
+      return;
+    }
     cube_region *r = &a->regions[a->n_regions];
     memset(r, 0, sizeof *r);
     if (!parse_u32(attr(atts, "id"), &r->id)) return fail(p, "region without a numeric id", attr(atts, "id"));
@@ -114,7 +127,10 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     p->hpctoolkit_region = 0;
     a->n_regions++;
   } else if (is(el, "cnode")) {
-    if (VEC_RESERVE(&a->cnodes, &p->cap_cnodes, (uint64_t)a->n_cnodes + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    if (VEC_RESERVE(&a->cnodes, &p->cap_cnodes, (uint64_t)a->n_cnodes + 1) < 0) {
+      p->error = HPCDB_ENOMEM;
+      return;
+    }
     cube_cnode *c = &a->cnodes[a->n_cnodes];
     memset(c, 0, sizeof *c);
     if (!parse_u32(attr(atts, "id"), &c->id) || !parse_u32(attr(atts, "calleeId"), &c->callee))
@@ -125,7 +141,10 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     c->parent = p->n_cnode_stack ? p->cnode_stack[p->n_cnode_stack - 1] : UINT32_MAX;
     p->cnode_stack[p->n_cnode_stack++] = a->n_cnodes++;
   } else if (is(el, "location") || is(el, "thread")) {
-    if (VEC_RESERVE(&a->locations, &p->cap_locations, (uint64_t)a->n_locations + 1) < 0) { p->error = HPCDB_ENOMEM; return; }
+    if (VEC_RESERVE(&a->locations, &p->cap_locations, (uint64_t)a->n_locations + 1) < 0) {
+      p->error = HPCDB_ENOMEM;
+      return;
+    }
     cube_location *l = &a->locations[a->n_locations];
     memset(l, 0, sizeof *l);
     const char *id = attr(atts, "Id") ? attr(atts, "Id") : attr(atts, "id");
@@ -145,7 +164,10 @@ static void XMLCALL on_text(void *user, const char *s, int len) {
   if (p->text_len + (size_t)len + 1 > p->text_cap) {
     size_t cap = (p->text_len + (size_t)len + 1) * 2;
     char *t = realloc(p->text, cap);
-    if (!t) { p->error = HPCDB_ENOMEM; return; }
+    if (!t) {
+      p->error = HPCDB_ENOMEM;
+      return;
+    }
     p->text = t;
     p->text_cap = cap;
   }
@@ -158,7 +180,8 @@ static const char *text(parser *p) {
   if (!p->text_len) return "";
   size_t a = 0, z = p->text_len; /* trimmed */
   while (a < z && (p->text[a] == ' ' || p->text[a] == '\n' || p->text[a] == '\t' || p->text[a] == '\r')) a++;
-  while (z > a && (p->text[z - 1] == ' ' || p->text[z - 1] == '\n' || p->text[z - 1] == '\t' || p->text[z - 1] == '\r')) z--;
+  while (z > a && (p->text[z - 1] == ' ' || p->text[z - 1] == '\n' || p->text[z - 1] == '\t' || p->text[z - 1] == '\r'))
+    z--;
   char *c = arena_strndup(&p->a->arena, p->text + a, z - a);
   if (!c) p->error = HPCDB_ENOMEM;
   return c ? c : "";
@@ -210,7 +233,8 @@ static void mark_stored_only(cube_anchor *a) {
   static const char prefix[] = "hpctoolkit::stored-only::";
   for (uint32_t i = 0; i < a->n_attrs; i++) {
     uint32_t id;
-    if (strncmp(a->attrs[i].key, prefix, sizeof prefix - 1) || !parse_u32(a->attrs[i].key + sizeof prefix - 1, &id)) continue;
+    if (strncmp(a->attrs[i].key, prefix, sizeof prefix - 1) || !parse_u32(a->attrs[i].key + sizeof prefix - 1, &id))
+      continue;
     for (uint32_t m = 0; m < a->n_metrics; m++)
       if (a->metrics[m].id == id) a->metrics[m].stored_only = 1;
   }
@@ -246,8 +270,9 @@ static int parse_whole(cube_anchor *a, const char *text, size_t len, const char 
   if (!x) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   int rc = 0;
   if (feed(x, &p, text, len, 1) < 0 && !p.error)
-    rc = hpcdb_fail_at(XML_GetErrorCode(x) == XML_ERROR_NO_MEMORY ? HPCDB_ENOMEM : HPCDB_ECORRUPT, path, "anchor.xml", (uint64_t)XML_GetCurrentByteIndex(x), "xml",
-                       "line %lu: %s", (unsigned long)XML_GetCurrentLineNumber(x), XML_ErrorString(XML_GetErrorCode(x)));
+    rc = hpcdb_fail_at(XML_GetErrorCode(x) == XML_ERROR_NO_MEMORY ? HPCDB_ENOMEM : HPCDB_ECORRUPT, path, "anchor.xml",
+                       (uint64_t)XML_GetCurrentByteIndex(x), "xml", "line %lu: %s",
+                       (unsigned long)XML_GetCurrentLineNumber(x), XML_ErrorString(XML_GetErrorCode(x)));
   XML_ParserFree(x);
   free(p.text);
   if (rc == 0 && p.error)
@@ -337,7 +362,8 @@ static int merge_halves(cube_anchor *a, cube_anchor *b) {
 /* 1 when parsed in halves; 0 (a left empty) when the text is to be parsed whole. */
 static int parse_split(cube_anchor *a, const char *text, size_t len, const char *path, size_t split_min) {
   char encoding[32];
-  size_t cut = len >= split_min && declared_encoding(text, len, encoding, sizeof encoding) ? first_cnode(text, len) : len;
+  size_t cut =
+      len >= split_min && declared_encoding(text, len, encoding, sizeof encoding) ? first_cnode(text, len) : len;
   if (cut == len) return 0;
   second_half h;
   memset(&h, 0, sizeof h);
@@ -365,8 +391,7 @@ int cube_anchor_parse(cube_anchor *a, const uint8_t *xml, size_t len, const char
 }
 
 /* text into a, in halves where it can be. */
-static int parse_text(cube_anchor *a, const char *text, size_t len, const char *path, size_t split_min,
-                      int *halved) {
+static int parse_text(cube_anchor *a, const char *text, size_t len, const char *path, size_t split_min, int *halved) {
   int split = parse_split(a, text, len, path, split_min);
   if (halved) *halved = split;
   return split ? 0 : parse_whole(a, text, len, path);

@@ -22,7 +22,10 @@ int cube_anchor_quote_bare_values(const uint8_t *in_, size_t len, char **out, si
     char c = s[i];
     if (n + 4 > cap) {
       char *g = realloc(o, cap * 2);
-      if (!g) { free(o); return HPCDB_ENOMEM; }
+      if (!g) {
+        free(o);
+        return HPCDB_ENOMEM;
+      }
       o = g;
       cap *= 2;
     }
@@ -41,7 +44,10 @@ int cube_anchor_quote_bare_values(const uint8_t *in_, size_t len, char **out, si
              !(s[i + 1] == '/' && i + 2 < len && s[i + 2] == '>')) {
         if (n + 4 > cap) {
           char *g = realloc(o, cap * 2);
-          if (!g) { free(o); return HPCDB_ENOMEM; }
+          if (!g) {
+            free(o);
+            return HPCDB_ENOMEM;
+          }
           o = g;
           cap *= 2;
         }
@@ -78,7 +84,11 @@ int cube_anchor_gunzip(const uint8_t *in_, size_t len, uint8_t **out, size_t *ou
   while (o && rc == Z_OK) {
     if (n == cap) {
       uint8_t *g = cap < (1u << 30) ? realloc(o, cap * 2) : NULL;
-      if (!g) { free(o); o = NULL; break; }
+      if (!g) {
+        free(o);
+        o = NULL;
+        break;
+      }
       o = g;
       cap *= 2;
     }

@@ -91,4 +91,3 @@ int cube_read_anchor(cube_anchor *a, const char *path, const cube_member_index *
   al->read_free(ar);
   return rc;
 }
-

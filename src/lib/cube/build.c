@@ -72,7 +72,8 @@ static int function_of(builder *b, uint32_t region, uint32_t *out) {
     return 0;
   }
   const cube_region *g = &b->a->regions[region];
-  hpcdb_function fn = {g->unnamed ? NULL : g->name, HPCDB_NONE, g->offset, HPCDB_NONE, g->begin > 0 ? (uint32_t)g->begin : 0, 0};
+  hpcdb_function fn = {g->unnamed ? NULL : g->name,           HPCDB_NONE, g->offset, HPCDB_NONE,
+                       g->begin > 0 ? (uint32_t)g->begin : 0, 0};
   if (g->mod && *g->mod) HPCDB_TRY(file_index(b->exp, g->mod, &fn.file));
   if (g->module) HPCDB_TRY(module_index(b->exp, g->module, &fn.module));
   HPCDB_TRY(hpcdb_add_function(b->exp, &fn, &b->fn_of_region[region]));
@@ -121,7 +122,8 @@ static int add_cnode(builder *b, uint32_t c, uint32_t *ctx_of) {
   uint64_t found;
   uint32_t region = u64map_get(&b->region_of, n->callee, &found) ? (uint32_t)found : UINT32_MAX;
   const char *path = b->path;
-  if (region == UINT32_MAX) return FAIL("cnode-callee", "cnode %u calls region %u, which does not exist", n->id, n->callee);
+  if (region == UINT32_MAX)
+    return FAIL("cnode-callee", "cnode %u calls region %u, which does not exist", n->id, n->callee);
   const cube_region *g = &b->a->regions[region];
   hpcdb_context ctx = {0};
   char label[1024];
@@ -239,7 +241,9 @@ static int system_identities(builder *b) {
   for (int k = 0; k < 4; k++) HPCDB_TRY(hpcdb_add_kind_name(b->exp, kinds[k], NULL));
   for (uint32_t l = 0; l < b->a->n_locations; l++) {
     const cube_location *loc = &b->a->locations[l];
-    hpcdb_id ids[3] = {{1, 0, loc->node_index, loc->node_index}, {2, 0, loc->group_rank, loc->group_rank}, {3, 0, loc->rank, loc->rank}};
+    hpcdb_id ids[3] = {{1, 0, loc->node_index, loc->node_index},
+                       {2, 0, loc->group_rank, loc->group_rank},
+                       {3, 0, loc->rank, loc->rank}};
     HPCDB_TRY(hpcdb_add_profile(b->exp, 0, 1, ids, 3, NULL));
   }
   return 0;
@@ -256,7 +260,9 @@ static int build_metrics(builder *b) {
   for (uint32_t i = 0; i < a->n_metrics; i++) {
     const cube_metric *m = &a->metrics[i];
     uint32_t idx;
-    uint8_t combine = m->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : m->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
+    uint8_t combine = m->aggregate == CUBE_MIN   ? HPCDB_COMBINE_MIN
+                      : m->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX
+                                                 : HPCDB_COMBINE_SUM;
     HPCDB_TRY(hpcdb_add_metric(exp, *m->uniq ? m->uniq : m->disp, &idx));
     HPCDB_TRY(hpcdb_metric_describe(exp, idx, *m->descr ? m->descr : NULL, *m->uom ? m->uom : NULL));
     cube_dtype t;

@@ -21,6 +21,8 @@ int cube_role_of(const char *role) {
 
 void cube_cnode_defaults(int role, uint8_t *relation, uint8_t *lexical_type, uint16_t *propagation) {
   *relation = role == CUBE_ROLE_OTHER ? HPCDB_REL_CALL : HPCDB_REL_LEXICAL;
-  *lexical_type = role == CUBE_ROLE_LOOP ? HPCDB_LEX_LOOP : role == CUBE_ROLE_CODE ? HPCDB_LEX_LINE : HPCDB_LEX_FUNCTION;
+  *lexical_type = role == CUBE_ROLE_LOOP   ? HPCDB_LEX_LOOP
+                  : role == CUBE_ROLE_CODE ? HPCDB_LEX_LINE
+                                           : HPCDB_LEX_FUNCTION;
   *propagation = role == CUBE_ROLE_OTHER ? 0 : 1;
 }

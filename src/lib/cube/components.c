@@ -22,7 +22,9 @@
 #include "cube/cube.h"
 
 static double f64_at(const uint8_t *p, size_t off, int be) { return bits_to_f64(cube_rd(p + off, 8, be)); }
-static double i32_at(const uint8_t *p, size_t off, int be) { return (double)(int32_t)(uint32_t)cube_rd(p + off, 4, be); }
+static double i32_at(const uint8_t *p, size_t off, int be) {
+  return (double)(int32_t)(uint32_t)cube_rd(p + off, 4, be);
+}
 static double u32_at(const uint8_t *p, size_t off, int be) { return (double)(uint32_t)cube_rd(p + off, 4, be); }
 
 int64_t cube_scale_func_terms(const uint8_t *p, int be) {
@@ -33,18 +35,12 @@ int64_t cube_scale_func_terms(const uint8_t *p, int be) {
 uint32_t cube_n_components(const cube_dtype *t, uint32_t terms) {
   switch (t->kind) {
   case CUBE_DT_COMPLEX:
-  case CUBE_DT_RATE:
-    return 2;
-  case CUBE_DT_TAU:
-    return 5;
-  case CUBE_DT_NDOUBLES:
-    return (uint32_t)t->count;
-  case CUBE_DT_HISTOGRAM:
-    return (uint32_t)t->count + 2;
-  case CUBE_DT_SCALE_FUNC:
-    return 1 + 4 * (terms < CUBE_SCALE_FUNC_TERMS ? terms : CUBE_SCALE_FUNC_TERMS);
-  default:
-    return 0;
+  case CUBE_DT_RATE: return 2;
+  case CUBE_DT_TAU: return 5;
+  case CUBE_DT_NDOUBLES: return (uint32_t)t->count;
+  case CUBE_DT_HISTOGRAM: return (uint32_t)t->count + 2;
+  case CUBE_DT_SCALE_FUNC: return 1 + 4 * (terms < CUBE_SCALE_FUNC_TERMS ? terms : CUBE_SCALE_FUNC_TERMS);
+  default: return 0;
   }
 }
 
@@ -55,9 +51,7 @@ void cube_component_of(const cube_dtype *t, uint32_t k, int flavour, cube_compon
   out->aggregate = CUBE_SUM;
   out->derivable = 1;
   switch (t->kind) {
-  case CUBE_DT_COMPLEX:
-    snprintf(out->name, sizeof out->name, "%s", k ? "im" : "re");
-    break;
+  case CUBE_DT_COMPLEX: snprintf(out->name, sizeof out->name, "%s", k ? "im" : "re"); break;
   case CUBE_DT_RATE:
     snprintf(out->name, sizeof out->name, "%s", k ? "denominator" : "numerator");
     out->derivable = 0;
@@ -66,9 +60,7 @@ void cube_component_of(const cube_dtype *t, uint32_t k, int flavour, cube_compon
     snprintf(out->name, sizeof out->name, "%s", tau[k < 5 ? k : 0]);
     out->aggregate = tau_aggregate[k < 5 ? k : 0];
     break;
-  case CUBE_DT_NDOUBLES:
-    snprintf(out->name, sizeof out->name, "%u", k);
-    break;
+  case CUBE_DT_NDOUBLES: snprintf(out->name, sizeof out->name, "%u", k); break;
   case CUBE_DT_HISTOGRAM:
     if (k < 2) snprintf(out->name, sizeof out->name, "%s", k ? "max" : "min"), out->aggregate = k ? CUBE_MAX : CUBE_MIN;
     else snprintf(out->name, sizeof out->name, "bin%u", k - 2), out->derivable = 0;
@@ -78,8 +70,7 @@ void cube_component_of(const cube_dtype *t, uint32_t k, int flavour, cube_compon
     else snprintf(out->name, sizeof out->name, "term%u.%c", (k - 1) / 4, "abcd"[(k - 1) % 4]);
     out->derivable = 0;
     break;
-  default:
-    break;
+  default: break;
   }
   /* a minimum or maximum of the subtree follows from exclusive values only */
   if (out->aggregate != CUBE_SUM && flavour == CUBE_INCLUSIVE) out->derivable = 0;
@@ -91,10 +82,8 @@ double cube_decode_component(const cube_dtype *t, uint32_t k, const uint8_t *p, 
   case CUBE_DT_COMPLEX:
   case CUBE_DT_RATE:
   case CUBE_DT_NDOUBLES:
-  case CUBE_DT_HISTOGRAM:
-    return k < t->size / 8 ? f64_at(p, 8 * (size_t)k, be) : 0;
-  case CUBE_DT_TAU:
-    return k == 0 ? u32_at(p, 0, be) : k < 5 ? f64_at(p, tau_at[k], be) : 0;
+  case CUBE_DT_HISTOGRAM: return k < t->size / 8 ? f64_at(p, 8 * (size_t)k, be) : 0;
+  case CUBE_DT_TAU: return k == 0 ? u32_at(p, 0, be) : k < 5 ? f64_at(p, tau_at[k], be) : 0;
   case CUBE_DT_SCALE_FUNC: {
     if (k == 0) return u32_at(p, 0, be);
     uint32_t term = (k - 1) / 4, field = (k - 1) % 4;
@@ -102,7 +91,6 @@ double cube_decode_component(const cube_dtype *t, uint32_t k, const uint8_t *p, 
     size_t at = 8 + 20 * (size_t)term;
     return field == 0 ? f64_at(p, at, be) : field == 2 ? u32_at(p, at + 12, be) : i32_at(p, at + 4 + 4 * field, be);
   }
-  default:
-    return 0;
+  default: return 0;
   }
 }

@@ -19,9 +19,9 @@ enum cube_aggregate { CUBE_SUM, CUBE_MIN, CUBE_MAX };
 typedef struct cube_metric {
   uint32_t id;
   const char *uniq, *disp, *dtype, *uom, *descr;
-  int flavour;   /* enum cube_flavour */
-  int aggregate; /* enum cube_aggregate, from the dtype */
-  int derived;   /* POSTDERIVED / PREDERIVED_*: no data files */
+  int flavour;     /* enum cube_flavour */
+  int aggregate;   /* enum cube_aggregate, from the dtype */
+  int derived;     /* POSTDERIVED / PREDERIVED_*: no data files */
   int stored_only; /* hpcdb wrote it from a metric with one flavour and no summary
                       (attribute hpctoolkit::stored-only::<id>): nothing is derived */
   uint32_t parent; /* index in metrics, or UINT32_MAX */
@@ -46,10 +46,10 @@ typedef struct cube_cnode {
 } cube_cnode;
 
 typedef struct cube_location {
-  uint32_t id, rank;      /* the thread's rank in its group */
-  uint32_t group_rank;    /* the process */
-  const char *node;       /* the system tree node's name */
-  uint32_t node_index;    /* position of that node among nodes */
+  uint32_t id, rank;   /* the thread's rank in its group */
+  uint32_t group_rank; /* the process */
+  const char *node;    /* the system tree node's name */
+  uint32_t node_index; /* position of that node among nodes */
 } cube_location;
 
 typedef struct cube_attr {
@@ -123,8 +123,14 @@ static inline uint64_t cube_rd(const uint8_t *p, size_t n, int big_endian) {
 
 /* A dtype resolved once per metric, so that decoding a value is a switch. */
 enum cube_dtype_kind {
-  CUBE_DT_INTEGER, CUBE_DT_DOUBLE, CUBE_DT_COMPLEX, CUBE_DT_RATE, CUBE_DT_TAU,
-  CUBE_DT_NDOUBLES, CUBE_DT_HISTOGRAM, CUBE_DT_SCALE_FUNC
+  CUBE_DT_INTEGER,
+  CUBE_DT_DOUBLE,
+  CUBE_DT_COMPLEX,
+  CUBE_DT_RATE,
+  CUBE_DT_TAU,
+  CUBE_DT_NDOUBLES,
+  CUBE_DT_HISTOGRAM,
+  CUBE_DT_SCALE_FUNC
 };
 typedef struct cube_dtype {
   int kind; /* enum cube_dtype_kind */
@@ -164,9 +170,9 @@ int64_t cube_scale_func_terms(const uint8_t *p, int big_endian);
 /* The parts of a composite value, each its own model metric named
  * "<uniq_name>:<name>" (components.c). */
 typedef struct cube_component {
-  char name[24];  /* "count", "bin3", "term0.a", ... */
-  int aggregate;  /* enum cube_aggregate, along the tree and over locations */
-  int derivable;  /* 0: only the stored flavour is meaningful, and no combination over locations */
+  char name[24]; /* "count", "bin3", "term0.a", ... */
+  int aggregate; /* enum cube_aggregate, along the tree and over locations */
+  int derivable; /* 0: only the stored flavour is meaningful, and no combination over locations */
 } cube_component;
 /* How many components a dtype has (0: a plain number); SCALE_FUNC: for the
  * largest term count of the metric's values, `terms`. */
@@ -191,9 +197,9 @@ typedef struct cube_values {
 /* Only the index: positions (row_pos, n_rows) and the byte order; data stays NULL. */
 int cube_index_parse(cube_values *v, const uint8_t *index, size_t len, uint32_t n_cnodes, const char *path);
 
-int cube_values_decode(cube_values *out, const uint8_t *index, size_t index_len, const uint8_t *data,
-                       size_t data_len, size_t value_size, uint32_t n_locations, uint32_t n_cnodes,
-                       const char *path, const char *metric);
+int cube_values_decode(cube_values *out, const uint8_t *index, size_t index_len, const uint8_t *data, size_t data_len,
+                       size_t value_size, uint32_t n_locations, uint32_t n_cnodes, const char *path,
+                       const char *metric);
 void cube_values_free(cube_values *v);
 
 /* The order in which a metric's .index positions and .data rows list cnodes:
@@ -226,7 +232,7 @@ typedef struct cube_sum_tree {
  * not NULL) grows by the non-zero values of both flavours at location l.
  * scratch: CUBE_SUM_PASS_ROWS rows. A large pass runs on two threads
  * (the calling one and a helper), with the same results. */
-#define CUBE_SUM_BATCH 4 /* cnodes whose rows are summed side by side */
+#define CUBE_SUM_BATCH 4                                  /* cnodes whose rows are summed side by side */
 #define CUBE_SUM_PASS_ROWS (2 * (2 * CUBE_SUM_BATCH + 1)) /* per half: the batch's two rows each, a tally */
 void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_endian, double *scratch, double *exc,
                    double *inc, uint64_t *counts);
@@ -344,8 +350,6 @@ void cube_member_view_close(cube_member_view *v);
  * is not an archive, HPCDB_ECORRUPT when it has no anchor.xml): where the
  * member index x (when not NULL) places it, else through libarchive. */
 int cube_read_anchor(cube_anchor *a, const char *path, const cube_member_index *x);
-
-
 
 /* The model's static part from the anchor: attributes, functions, contexts,
  * metrics and the (still empty) profiles, the summary first. Roots that are

@@ -39,19 +39,19 @@ typedef struct cube_synthetic_region {
  * cnode order of exclusive metrics); regions are the model's functions
  * (region id = function index) followed by synthetic regions. */
 typedef struct cube_tree {
-  uint32_t n;           /* cnodes */
-  uint32_t *ctx;        /* model context index of each cnode */
-  uint32_t *parent;     /* parent cnode, UINT32_MAX for a root */
-  uint32_t *kids_at;    /* n + 1 entries: children of c are kids[kids_at[c] .. kids_at[c + 1]) */
+  uint32_t n;        /* cnodes */
+  uint32_t *ctx;     /* model context index of each cnode */
+  uint32_t *parent;  /* parent cnode, UINT32_MAX for a root */
+  uint32_t *kids_at; /* n + 1 entries: children of c are kids[kids_at[c] .. kids_at[c + 1]) */
   uint32_t *kids;
-  uint32_t *region;     /* region id of each cnode */
+  uint32_t *region;       /* region id of each cnode */
   uint32_t *cnode_of_ctx; /* per model context index; UINT32_MAX for the global one */
   uint32_t *cnode_of_id;  /* per native context id below n_ids (UINT32_MAX: none); NULL when ids are too sparse */
   uint32_t n_ids;
   cube_synthetic_region *synthetic;
   uint32_t n_synthetic;
   hpcdb_strpool names;
-  uint32_t *locations;  /* profile index of each location (the non-summary profiles) */
+  uint32_t *locations; /* profile index of each location (the non-summary profiles) */
   uint32_t n_locations;
 } cube_tree;
 
@@ -74,8 +74,8 @@ typedef struct cube_metric_plan {
  * the number of metrics (metrics without a propagated instance). */
 int cube_plan_metrics(const hpcdb_experiment *exp, cube_metric_plan **plans, uint32_t *n);
 
-int cube_write_anchor(cube_buf *out, const hpcdb_experiment *exp, const cube_tree *t,
-                      const cube_metric_plan *plans, uint32_t n_plans);
+int cube_write_anchor(cube_buf *out, const hpcdb_experiment *exp, const cube_tree *t, const cube_metric_plan *plans,
+                      uint32_t n_plans);
 
 /* One metric's values laid out as Cube stores them: rows[pos × n_locations + l]
  * by position in the metric's cnode order; listed: the positions with a
@@ -86,12 +86,13 @@ typedef struct cube_metric_rows {
   double *rows;
   uint32_t *listed;
   uint32_t n_listed;
-  size_t rows_bytes;      /* of the mapping that holds the rows, then the tiles */
+  size_t rows_bytes;     /* of the mapping that holds the rows, then the tiles */
   uint32_t *order, *pos; /* scratch: cnode order and its inverse */
   uint8_t *nonzero;      /* scratch: per position, whether some location's value is not 0 (twice: two fill threads) */
-  uint32_t *slot;        /* scratch: per native context id (cube_tree's n_ids), the cnode's position; NULL when ids are sparse */
-  double *tiles;         /* scratch: two tiles of a few locations' values, cnode by cnode */
-  uint8_t integer;       /* the plan's: rows become 64-bit integers on the way out */
+  uint32_t
+      *slot; /* scratch: per native context id (cube_tree's n_ids), the cnode's position; NULL when ids are sparse */
+  double *tiles;   /* scratch: two tiles of a few locations' values, cnode by cnode */
+  uint8_t integer; /* the plan's: rows become 64-bit integers on the way out */
 } cube_metric_rows;
 
 int cube_metric_rows_fill(cube_metric_rows *r, const hpcdb_experiment *exp, const cube_tree *t,

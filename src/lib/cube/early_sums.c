@@ -85,8 +85,7 @@ static void sum_metric(const cube_early *e, cube_early_metric *m) {
   double *zero = NULL, *scratch = NULL;
   if (!rows || cube_member_view_open(e->x, m->ix->offset, m->ix->size, &ix) != 1 ||
       cube_member_view_open(e->x, m->dt->offset, m->dt->size, &dt) != 1 || dt.len < 10 ||
-      memcmp(dt.data, "CUBEX.DATA", 10) != 0 || cube_index_parse(&v, ix.data, ix.len, nc, e->path) < 0 ||
-      v.n_rows == 0)
+      memcmp(dt.data, "CUBEX.DATA", 10) != 0 || cube_index_parse(&v, ix.data, ix.len, nc, e->path) < 0 || v.n_rows == 0)
     goto done;
   uint64_t nl = (dt.len - 10) / 8 / v.n_rows; /* the most locations the data holds */
   cube_values_free(&v);
@@ -143,9 +142,9 @@ static int scan_tree(cube_early *e) {
        (e->kids = malloc(((size_t)nc + 1) * sizeof *e->kids)) != NULL &&
        (e->order = malloc(((size_t)nc + 1) * sizeof *e->order)) != NULL &&
        (e->pos = malloc(((size_t)nc + 1) * sizeof *e->pos)) != NULL &&
-       (e->no_entries = calloc((size_t)nc + 1, 1)) != NULL &&
-       (e->is_root = calloc((size_t)nc + 1, 1)) != NULL &&
-       (e->roots = malloc(MAX_ROOTS * sizeof *e->roots)) != NULL && cube_children(nc, e->parent, e->kids_at, e->kids) == 0 &&
+       (e->no_entries = calloc((size_t)nc + 1, 1)) != NULL && (e->is_root = calloc((size_t)nc + 1, 1)) != NULL &&
+       (e->roots = malloc(MAX_ROOTS * sizeof *e->roots)) != NULL &&
+       cube_children(nc, e->parent, e->kids_at, e->kids) == 0 &&
        cube_inclusive_order(nc, e->parent, e->kids_at, e->kids, e->order) == 0;
   for (uint32_t p = 0; ok && p < nc; p++) e->pos[e->order[p]] = p;
   for (uint32_t c = 0; ok && c < nc; c++)
@@ -212,8 +211,8 @@ void cube_early_finish(cube_early *e, const uint32_t *parent, uint32_t n_cnodes)
   pthread_mutex_lock(&e->lock); /* the scan is short: wait for the tree */
   while (e->tree == SCANNING) pthread_cond_wait(&e->scanned, &e->lock);
   pthread_mutex_unlock(&e->lock);
-  e->verified = e->tree == SCANNED && e->n_cnodes == n_cnodes &&
-                !memcmp(e->parent, parent, (size_t)n_cnodes * sizeof *parent);
+  e->verified =
+      e->tree == SCANNED && e->n_cnodes == n_cnodes && !memcmp(e->parent, parent, (size_t)n_cnodes * sizeof *parent);
   if (e->verified) { /* a guess that fails sets this thread's message: the caller's is kept */
     char kept[1024];
     snprintf(kept, sizeof kept, "%s", hpcdb_last_error());
@@ -246,6 +245,7 @@ void cube_early_free(cube_early *e) {
     pthread_mutex_destroy(&e->lock);
   }
   free(e->metrics);
-  free(e->parent), free(e->kids_at), free(e->kids), free(e->order), free(e->pos), free(e->no_entries), free(e->is_root), free(e->roots);
+  free(e->parent), free(e->kids_at), free(e->kids), free(e->order), free(e->pos), free(e->no_entries), free(e->is_root),
+      free(e->roots);
   memset(e, 0, sizeof *e);
 }

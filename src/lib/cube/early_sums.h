@@ -19,11 +19,11 @@ typedef struct cube_early_metric {
   const cube_indexed_member *ix, *dt;
   atomic_int state;
   int ok;
-  uint32_t n_locations;  /* guessed from the members' sizes */
-  double *exc, *inc;     /* each cnode's sums over locations */
-  uint64_t *counts;      /* each location's non-zero values of both flavours */
+  uint32_t n_locations;        /* guessed from the members' sizes */
+  double *exc, *inc;           /* each cnode's sums over locations */
+  uint64_t *counts;            /* each location's non-zero values of both flavours */
   double *root_inc, *root_exc; /* each root's rows (n_roots × n_locations, native doubles) */
-  double *exc_totals;    /* when totals are wanted: each location's exclusive values summed in document
+  double *exc_totals;          /* when totals are wanted: each location's exclusive values summed in document
                             order, roots left out */
 } cube_early_metric;
 
@@ -33,7 +33,7 @@ typedef struct cube_early {
   const cube_indexed_member *anchor;
   const char *const *names; /* the metrics wanted (n_names 0: all) */
   uint32_t n_names;
-  int totals; /* each location's exclusive total is wanted (exc_totals) */
+  int totals;                 /* each location's exclusive total is wanted (exc_totals) */
   cube_early_metric *metrics; /* each metric id's first .data and .index, in archive order */
   uint32_t n_metrics;
   /* the scanned tree (the helper's until `tree` says SCANNED) */
@@ -45,8 +45,8 @@ typedef struct cube_early {
   pthread_mutex_t lock;
   pthread_cond_t scanned;
   worker_thread helper; /* .started: the helper runs */
-  int synced;   /* lock and scanned are initialised */
-  int verified; /* after cube_early_finish: the scanned tree is the anchor's */
+  int synced;           /* lock and scanned are initialised */
+  int verified;         /* after cube_early_finish: the scanned tree is the anchor's */
 } cube_early;
 
 /* Starts the helper (nothing for a member index without metrics); with

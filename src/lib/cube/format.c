@@ -19,7 +19,8 @@ static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind
 }
 
 static int write_cubex(const hpcdb_experiment *exp, const char *path, unsigned flags) {
-  hpcdb_cube_write_options options = {.compress = (flags & HPCDB_WRITE_COMPRESS) != 0, .flags = flags & ~HPCDB_WRITE_COMPRESS};
+  hpcdb_cube_write_options options = {.compress = (flags & HPCDB_WRITE_COMPRESS) != 0,
+                                      .flags = flags & ~HPCDB_WRITE_COMPRESS};
   return hpcdb_cube_write(exp, path, &options);
 }
 

@@ -69,8 +69,7 @@ static int walk(cube_member_index *x) {
     uint64_t size = size_of(h);
     int sum = checksum_ok(h);
     x->mended += sum == 2;
-    if (!sum || (type != '0' && type != 0) || size == UINT64_MAX || size > x->file_size - at - BLOCK)
-      return 0;
+    if (!sum || (type != '0' && type != 0) || size == UINT64_MAX || size > x->file_size - at - BLOCK) return 0;
     if (!h[345] || memcmp(h + 257, "ustar", 5) != 0) { /* no ustar prefix in use: the name is h[0..100) */
       if (x->n == cap) {
         cap = cap ? 2 * cap : 16;
@@ -190,7 +189,7 @@ void cube_member_view_close(cube_member_view *v) {
 
 int cube_member_view_load(const cube_member_index *x, uint64_t offset, uint64_t size, cube_member_view *v) {
   void *copy = size >= LOAD_MIN && size <= SIZE_MAX ? big_alloc((size_t)size) : NULL;
-  if (!copy) return cube_member_view_open(x, offset, size, v); /* small, or no memory for a copy */
+  if (!copy) return cube_member_view_open(x, offset, size, v);        /* small, or no memory for a copy */
   *v = (cube_member_view){copy, (size_t)size, copy, (size_t)size, 1}; /* big_free is the view's munmap */
   if (read_at(x->fd, offset, copy, (size_t)size)) return 1;
   cube_member_view_close(v);

@@ -90,19 +90,19 @@ typedef struct reader {
   hpcdb_experiment *exp;
   uint32_t *parent, *kids_at, *kids; /* parent and children of each cnode */
   uint32_t *order;
-  double *exc, *inc;        /* one metric: n_cnodes × n_locations */
-  uint64_t *iexc, *iinc;    /* the same for an integer metric before conversion (allocated on first use) */
+  double *exc, *inc;         /* one metric: n_cnodes × n_locations */
+  uint64_t *iexc, *iinc;     /* the same for an integer metric before conversion (allocated on first use) */
   const cube_dtype *integer; /* the current series' type when it is an integer metric's, else NULL */
-  double *cols;             /* scratch: `tile` locations of both, column by column */
+  double *cols;              /* scratch: `tile` locations of both, column by column */
   uint32_t tile;
-  triples *per_profile;     /* n_locations + 1 (the summary first) */
-  uint32_t entry_id;        /* the synthetic entry point's context id, 0 if none */
-  uint32_t *entry_roots;    /* the root cnodes below it */
+  triples *per_profile;  /* n_locations + 1 (the summary first) */
+  uint32_t entry_id;     /* the synthetic entry point's context id, 0 if none */
+  uint32_t *entry_roots; /* the root cnodes below it */
   uint32_t n_entry_roots;
-  uint8_t *is_entry;        /* cnodes hpcdb wrote for entry points */
-  uint32_t *entries;        /* the same as a list, in document order */
+  uint8_t *is_entry; /* cnodes hpcdb wrote for entry points */
+  uint32_t *entries; /* the same as a list, in document order */
   uint32_t n_entries;
-  uint32_t next_id;         /* the next free prop id, for components (after every metric's 2m, 2m + 1) */
+  uint32_t next_id;               /* the next free prop id, for components (after every metric's 2m, 2m + 1) */
   cube_member_index members;      /* where a plain tar's members lie (else empty) */
   cube_early early;               /* their sums begun while the anchor is parsed */
   const hpcdb_read_options *opts; /* what to read (NULL: everything) */
@@ -111,8 +111,8 @@ typedef struct reader {
                                      got no value of the current series (push_totals) */
   double *totals;                 /* the same: n_locations sums */
   uint32_t *by_id;                /* the same: cnodes by id (a profile's order), NULL when in document order */
-  uint64_t *counted;        /* HPCDB_READ_COUNTS: each location's non-zero values counted, not kept */
-  const uint8_t **rows;     /* one metric's inclusive row of each cnode: n_locations f64 in rows_be's byte order */
+  uint64_t *counted;              /* HPCDB_READ_COUNTS: each location's non-zero values counted, not kept */
+  const uint8_t **rows; /* one metric's inclusive row of each cnode: n_locations f64 in rows_be's byte order */
   int rows_be;
   double *zero_row, *scratch, *sums; /* n_locations zeros; CUBE_SUM_PASS_ROWS rows; 2 × n_cnodes sums */
 } reader;
@@ -160,7 +160,8 @@ static int push_enclosing_integer_at(reader *r, const cube_dtype *t, uint32_t ct
                                      const uint64_t *values, uint64_t all) {
   for (uint32_t l = 0; l < r->a.n_locations; l++) {
     uint64_t y = values[l];
-    if (y != 0 && (r->locations || r->untotalled)) HPCDB_TRY(push_integer(&r->per_profile[l + 1], t, ctx_id, execution, y));
+    if (y != 0 && (r->locations || r->untotalled))
+      HPCDB_TRY(push_integer(&r->per_profile[l + 1], t, ctx_id, execution, y));
     if (ctx_id == 0 && r->untotalled) r->untotalled[l] = y == 0;
   }
   return all != 0 ? push_integer(&r->per_profile[0], t, ctx_id, execution, all) : 0;
@@ -195,9 +196,11 @@ static void enclosing_values(const reader *r, int aggregate, double *entry, doub
   int be = r->rows_be;
   for (uint32_t l = 0; l < r->a.n_locations; l++) {
     uint32_t n = 0;
-    for (uint32_t k = 0; k < r->n_entry_roots; k++) entry[l] = combine(aggregate, entry[l], row_value(rows[r->entry_roots[k]], l, be), k);
+    for (uint32_t k = 0; k < r->n_entry_roots; k++)
+      entry[l] = combine(aggregate, entry[l], row_value(rows[r->entry_roots[k]], l, be), k);
     if (r->entry_id) global[l] = combine(aggregate, global[l], entry[l], n++);
-    for (uint32_t k = 0; k < r->n_entries; k++) global[l] = combine(aggregate, global[l], row_value(rows[r->entries[k]], l, be), n++);
+    for (uint32_t k = 0; k < r->n_entries; k++)
+      global[l] = combine(aggregate, global[l], row_value(rows[r->entries[k]], l, be), n++);
   }
 }
 
@@ -371,7 +374,8 @@ static int fill_integer(reader *r, const series *s, const cube_values *v) {
   if (!r->iexc) {
     r->iexc = malloc((cells + 1) * sizeof *r->iexc);
     r->iinc = malloc((cells + 1) * sizeof *r->iinc);
-    if (!r->iexc || !r->iinc) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %u cnodes x %u locations", r->path, nc, nl);
+    if (!r->iexc || !r->iinc)
+      return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %u cnodes x %u locations", r->path, nc, nl);
   }
   int inclusive = s->m->flavour == CUBE_INCLUSIVE;
   uint64_t *stored = inclusive ? r->iinc : r->iexc, *other = inclusive ? r->iexc : r->iinc;
@@ -561,8 +565,9 @@ static int add_series(reader *r, const series *s, const cube_values *v) {
       uint32_t c = r->order[v->row_pos[k]];
       const uint8_t *row = v->data + (size_t)k * nl * size;
       for (uint32_t l = 0; l < nl; l++)
-        stored[(size_t)c * nl + l] = s->component == UINT32_MAX ? cube_decode(s->t, row + l * size, v->big_endian)
-                                                                : cube_decode_component(s->t, s->component, row + l * size, v->big_endian);
+        stored[(size_t)c * nl + l] = s->component == UINT32_MAX
+                                         ? cube_decode(s->t, row + l * size, v->big_endian)
+                                         : cube_decode_component(s->t, s->component, row + l * size, v->big_endian);
     }
     if (s->derive) derive_other(r, s);
     for (uint32_t c = 0; c < nc; c++) /* entry points have inclusive values only */
@@ -600,15 +605,19 @@ static int declare_component(reader *r, const cube_metric *m, const cube_compone
   char name[600], descr[640];
   snprintf(name, sizeof name, "%s:%s", base, cp->name);
   snprintf(descr, sizeof descr, "component %s of %s (%s)", cp->name, base, m->dtype);
-  uint32_t idx, point = scope_of_type(r->exp, HPCDB_SCOPE_POINT), execution = scope_of_type(r->exp, HPCDB_SCOPE_EXECUTION);
+  uint32_t idx, point = scope_of_type(r->exp, HPCDB_SCOPE_POINT),
+                execution = scope_of_type(r->exp, HPCDB_SCOPE_EXECUTION);
   HPCDB_TRY(hpcdb_add_metric(r->exp, name, &idx));
   HPCDB_TRY(hpcdb_metric_describe(r->exp, idx, descr, NULL));
   /* its inclusive values combine along the tree as the component does (min / max: not v4.0's execution sum) */
-  r->exp->metrics[idx].execution_combine =
-      cp->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
+  r->exp->metrics[idx].execution_combine = cp->aggregate == CUBE_MIN   ? HPCDB_COMBINE_MIN
+                                           : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX
+                                                                       : HPCDB_COMBINE_SUM;
   if (!s->derive)
     return hpcdb_metric_add_instance(r->exp, idx, m->flavour == CUBE_INCLUSIVE ? execution : point, s->point);
-  uint8_t combine = cp->aggregate == CUBE_MIN ? HPCDB_COMBINE_MIN : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX : HPCDB_COMBINE_SUM;
+  uint8_t combine = cp->aggregate == CUBE_MIN   ? HPCDB_COMBINE_MIN
+                    : cp->aggregate == CUBE_MAX ? HPCDB_COMBINE_MAX
+                                                : HPCDB_COMBINE_SUM;
   hpcdb_summary sp = {point, "$$", combine, s->point}, se = {execution, "$$", combine, s->execution};
   HPCDB_TRY(hpcdb_metric_add_instance(r->exp, idx, point, s->point));
   HPCDB_TRY(hpcdb_metric_add_instance(r->exp, idx, execution, s->execution));
@@ -668,7 +677,8 @@ static int add_metric(reader *r, uint32_t mi, const cube_values *v) {
   cube_dtype t;
   cube_dtype_parse(&t, m->dtype);
   if (m->flavour == CUBE_INCLUSIVE) HPCDB_TRY(cube_inclusive_order(nc, r->parent, r->kids_at, r->kids, r->order));
-  else for (uint32_t c = 0; c < nc; c++) r->order[c] = c;
+  else
+    for (uint32_t c = 0; c < nc; c++) r->order[c] = c;
   if (t.kind == CUBE_DT_SCALE_FUNC) HPCDB_TRY(check_scale_func(r, m, &t, v));
   series s = {m, &t, UINT32_MAX, m->aggregate, !m->stored_only, (uint16_t)(2 * mi), (uint16_t)(2 * mi + 1)};
   if (m->stored_only && m->flavour == CUBE_INCLUSIVE) s.point = s.execution;
@@ -786,7 +796,8 @@ static int decode_metric(reader *r, uint32_t m, const uint8_t *ix, size_t ix_len
     snprintf(key, sizeof key, "cube.not-decoded.%s", r->a.metrics[m].uniq);
     rc = hpcdb_add_attr(r->exp, key, r->a.metrics[m].dtype);
   } else {
-    rc = cube_values_decode(&v, ix, ix_len, dt, dt_len, size, r->a.n_locations, r->a.n_cnodes, r->path, r->a.metrics[m].uniq);
+    rc = cube_values_decode(&v, ix, ix_len, dt, dt_len, size, r->a.n_locations, r->a.n_cnodes, r->path,
+                            r->a.metrics[m].uniq);
     if (rc == 0) {
       rc = add_metric(r, m, &v);
       cube_values_free(&v);
@@ -798,7 +809,8 @@ static int decode_metric(reader *r, uint32_t m, const uint8_t *ix, size_t ix_len
 static int mended_warning(reader *r, uint32_t mended) {
   if (!mended) return 0;
   char why[160];
-  snprintf(why, sizeof why, "%u tar header(s) with a checksum 32 below the right one (CubeW 4.8's bug): read as if right", mended);
+  snprintf(why, sizeof why,
+           "%u tar header(s) with a checksum 32 below the right one (CubeW 4.8's bug): read as if right", mended);
   return hpcdb_add_warning(r->exp, why);
 }
 
@@ -818,7 +830,8 @@ static int read_indexed_member(reader *r, const cube_member_index *x, const cube
  * name, a metric decoded once both are there), but only the wanted members'
  * bytes are read, by their offsets. */
 static int read_metrics_indexed(reader *r, const cube_member_index *x) {
-  const cube_indexed_member **ix = calloc(r->a.n_metrics + 1, sizeof *ix), **dt = calloc(r->a.n_metrics + 1, sizeof *dt);
+  const cube_indexed_member **ix = calloc(r->a.n_metrics + 1, sizeof *ix),
+                            **dt = calloc(r->a.n_metrics + 1, sizeof *dt);
   int rc = ix && dt ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t i = 0; i < x->n && rc == 0; i++) {
     const cube_indexed_member *im = &x->members[i];
@@ -974,8 +987,8 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   r.path = path;
   r.opts = opts;
   int counting = opts && opts->values == HPCDB_READ_COUNTS;
-  int totals = opts && (opts->flags & HPCDB_READ_PROFILE_TOTALS) && !(opts->flags & HPCDB_READ_SUMMARY_ONLY) &&
-               !counting;
+  int totals =
+      opts && (opts->flags & HPCDB_READ_PROFILE_TOTALS) && !(opts->flags & HPCDB_READ_SUMMARY_ONLY) && !counting;
   r.locations = !opts || (!(opts->flags & HPCDB_READ_SUMMARY_ONLY) && !totals);
   if (opened) r.members = opened->members;
   else HPCDB_TRY(cube_member_index_build(&r.members, path));
@@ -1009,9 +1022,9 @@ static int read_cube(hpcdb_experiment **out, const char *path, const hpcdb_read_
   r.sums = malloc(((size_t)2 * nc + 1) * sizeof *r.sums);
   if (counting) r.counted = calloc((size_t)nl + 1, sizeof *r.counted);
   if (totals) r.untotalled = calloc((size_t)nl + 1, 1), r.totals = calloc((size_t)nl + 1, sizeof *r.totals);
-  if (rc == 0 && (!r.parent || !r.kids_at || !r.kids || !r.order || !r.exc || !r.inc || !r.cols || !r.per_profile ||
-                  !r.rows || !r.zero_row || !r.scratch || !r.sums || (counting && !r.counted) ||
-                  (totals && (!r.untotalled || !r.totals))))
+  if (rc == 0 &&
+      (!r.parent || !r.kids_at || !r.kids || !r.order || !r.exc || !r.inc || !r.cols || !r.per_profile || !r.rows ||
+       !r.zero_row || !r.scratch || !r.sums || (counting && !r.counted) || (totals && (!r.untotalled || !r.totals))))
     rc = hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %u cnodes x %u locations", path, nc, nl);
   if (rc == 0) { /* children lists in document order */
     for (uint32_t c = 0; c < nc; c++) r.parent[c] = r.a.cnodes[c].parent;

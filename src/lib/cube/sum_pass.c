@@ -56,7 +56,8 @@ static inline __attribute__((always_inline)) void finish_row(double *restrict e,
   for (uint32_t l = 0; tally && l < nl; l++) tally[l] += (v[l] != 0 ? 1.0 : 0.0) + (e[l] != 0 ? 1.0 : 0.0);
 }
 
-static inline __attribute__((always_inline)) void add_row(double *restrict sums, const double *restrict e, uint32_t nl) {
+static inline __attribute__((always_inline)) void add_row(double *restrict sums, const double *restrict e,
+                                                          uint32_t nl) {
   for (uint32_t l = 0; l < nl; l++) sums[l] += e[l];
 }
 
@@ -145,7 +146,7 @@ void cube_sum_pass(const cube_sum_tree *t, const uint8_t *const *rows, int big_e
 
 /* swap constant at each call, as in pass(). */
 static inline __attribute__((always_inline)) void exclusive_row(const cube_sum_tree *t, const uint8_t *const *rows,
-                                                                 uint32_t c, double *inc, double *exc, int swap) {
+                                                                uint32_t c, double *inc, double *exc, int swap) {
   uint32_t nl = t->n_locations;
   load_row(inc, rows[c], nl, swap);
   memcpy(exc, inc, nl * sizeof *exc);

@@ -36,7 +36,7 @@ typedef struct streamer {
   double *chunk, *chunk_sums; /* rows [first, first + n) as native doubles, and their sums */
   uint32_t first, n, cap;
   double *zero, *own, *exc_row; /* the open run's parent: its inclusive row, its exclusive row */
-  uint32_t open;                 /* the parent whose children's run is being read (NONE: none) */
+  uint32_t open;                /* the parent whose children's run is being read (NONE: none) */
   cube_stream_sums *out;
 } streamer;
 
@@ -60,8 +60,7 @@ static void sum4(const double *r0, const double *r1, const double *r2, const dou
 /* Rows k.. into the buffer (as many as fit, at most the stored rows left), with their sums. */
 static int load_chunk(streamer *st, uint32_t k) {
   uint32_t n = st->s->n_rows - k < st->cap ? st->s->n_rows - k : st->cap;
-  if (!cube_member_read(st->s->x, st->s->rows_at + (uint64_t)k * st->row_bytes, st->chunk, n * st->row_bytes))
-    return 0;
+  if (!cube_member_read(st->s->x, st->s->rows_at + (uint64_t)k * st->row_bytes, st->chunk, n * st->row_bytes)) return 0;
   to_native(st->chunk, (size_t)n * st->nl, st->s->swap);
   for (uint32_t j = 0; j < n; j += 4) {
     const double *r[4];

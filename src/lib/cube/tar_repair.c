@@ -32,7 +32,7 @@ typedef struct tar_stream {
   uint64_t next_header; /* stream offset of the next header block */
   uint64_t pax_size;    /* a pending pax `size` for the next member, or UINT64_MAX */
   int eof;
-  uint32_t *repaired;   /* the caller's count, or NULL */
+  uint32_t *repaired; /* the caller's count, or NULL */
 } tar_stream;
 
 static uint64_t octal(const uint8_t *p, size_t n, int *ok) {

@@ -110,7 +110,8 @@ static int id_of(const uint8_t *p, const uint8_t *gt, unsigned long *id) {
     if (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r') {
       p += 3 + (p[3] == '"' || p[3] == '\'');
       if (p >= gt || *p < '0' || *p > '9') return 0;
-      for (*id = 0; p < gt && *p >= '0' && *p <= '9' && *id < 1ul << 32; p++) *id = *id * 10 + (unsigned long)(*p - '0');
+      for (*id = 0; p < gt && *p >= '0' && *p <= '9' && *id < 1ul << 32; p++)
+        *id = *id * 10 + (unsigned long)(*p - '0');
       return 1;
     }
   return 0;

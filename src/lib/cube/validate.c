@@ -63,7 +63,8 @@ static void unique(checker *k, const char *what, const char *rule, uint32_t n, c
   for (uint32_t i = 0; i < n; i++) {
     uint32_t id;
     memcpy(&id, (const uint8_t *)items + (size_t)i * stride + id_offset, sizeof id);
-    if (u64map_get(&seen, id, &v)) report(k, HPCDB_SEV_ERROR, "anchor.xml", 0, rule, "%s id %u is used twice", what, id);
+    if (u64map_get(&seen, id, &v))
+      report(k, HPCDB_SEV_ERROR, "anchor.xml", 0, rule, "%s id %u is used twice", what, id);
     else if (u64map_put(&seen, id, i) < 0) break;
   }
   u64map_free(&seen);
@@ -73,14 +74,16 @@ static void check_anchor(checker *k, const cube_anchor *a) {
   unique(k, "metric", "duplicate-id", a->n_metrics, a->metrics, sizeof *a->metrics, offsetof(cube_metric, id));
   unique(k, "region", "duplicate-id", a->n_regions, a->regions, sizeof *a->regions, offsetof(cube_region, id));
   unique(k, "cnode", "duplicate-id", a->n_cnodes, a->cnodes, sizeof *a->cnodes, offsetof(cube_cnode, id));
-  unique(k, "location", "duplicate-id", a->n_locations, a->locations, sizeof *a->locations, offsetof(cube_location, id));
+  unique(k, "location", "duplicate-id", a->n_locations, a->locations, sizeof *a->locations,
+         offsetof(cube_location, id));
   hpcdb_u64map regions = {0};
   for (uint32_t i = 0; i < a->n_regions; i++) u64map_put(&regions, a->regions[i].id, i);
   uint64_t v;
   for (uint32_t c = 0; c < a->n_cnodes; c++) {
     const cube_cnode *n = &a->cnodes[c];
     if (!u64map_get(&regions, n->callee, &v))
-      report(k, HPCDB_SEV_ERROR, "anchor.xml", 0, "cnode-callee", "cnode %u calls region %u, which does not exist", n->id, n->callee);
+      report(k, HPCDB_SEV_ERROR, "anchor.xml", 0, "cnode-callee", "cnode %u calls region %u, which does not exist",
+             n->id, n->callee);
     unsigned depth = 0;
     for (uint32_t p = n->parent; p != UINT32_MAX && depth < a->n_cnodes; p = a->cnodes[p].parent, depth++)
       if (a->cnodes[p].id == n->id) {
@@ -92,7 +95,8 @@ static void check_anchor(checker *k, const cube_anchor *a) {
   for (uint32_t i = 0; i < a->n_metrics; i++) {
     const cube_metric *m = &a->metrics[i];
     if (!m->derived && !cube_dtype_size(m->dtype))
-      report(k, HPCDB_SEV_NOTE, "anchor.xml", 0, "dtype", "metric %s: data type \"%s\" is not decoded", m->uniq, m->dtype);
+      report(k, HPCDB_SEV_NOTE, "anchor.xml", 0, "dtype", "metric %s: data type \"%s\" is not decoded", m->uniq,
+             m->dtype);
   }
   if (!a->n_locations) report(k, HPCDB_SEV_NOTE, "anchor.xml", 0, "locations", "no locations: no values can be stored");
 }
@@ -108,40 +112,44 @@ static void check_index_order(checker *k, const char *member, const cube_values 
     }
 }
 
-static void check_metric(checker *k, const cube_anchor *a, uint32_t m, const cube_member_view *ix, const cube_member_view *dt) {
+static void check_metric(checker *k, const cube_anchor *a, uint32_t m, const cube_member_view *ix,
+                         const cube_member_view *dt) {
   const cube_metric *mt = &a->metrics[m];
   char ixname[48], dtname[48];
   snprintf(ixname, sizeof ixname, "%u.index", mt->id);
   snprintf(dtname, sizeof dtname, "%u.data", mt->id);
   if (!ix->data || !dt->data) {
     if (ix->data || dt->data)
-      report(k, HPCDB_SEV_ERROR, ix->data ? dtname : ixname, 0, "member-missing", "metric %s has %s but not %s", mt->uniq,
-             ix->data ? ixname : dtname, ix->data ? dtname : ixname);
+      report(k, HPCDB_SEV_ERROR, ix->data ? dtname : ixname, 0, "member-missing", "metric %s has %s but not %s",
+             mt->uniq, ix->data ? ixname : dtname, ix->data ? dtname : ixname);
     return;
   }
   size_t size = cube_dtype_size(mt->dtype);
   if (!size) return; /* noted with the anchor */
   cube_values v;
-  if (cube_values_decode(&v, ix->data, ix->len, dt->data, dt->len, size, a->n_locations, a->n_cnodes, k->path, mt->uniq) < 0) {
+  if (cube_values_decode(&v, ix->data, ix->len, dt->data, dt->len, size, a->n_locations, a->n_cnodes, k->path,
+                         mt->uniq) < 0) {
     report_last(k, strstr(hpcdb_last_error(), ": index: ") ? ixname : dtname);
     return;
   }
   check_index_order(k, ixname, &v);
   if (v.n_rows == 0) /* valid Cube, but pycubexr asserts an index lists a cnode; writers leave the members out */
     report(k, HPCDB_SEV_NOTE, ixname, 18, "index-empty",
-           "metric %s: the index lists no cnode (pycubexr refuses it; Score-P and CubeW write no members for such a metric)",
+           "metric %s: the index lists no cnode (pycubexr refuses it; Score-P and CubeW write no members for such a "
+           "metric)",
            mt->uniq);
   cube_dtype t;
   if (cube_dtype_parse(&t, mt->dtype) && t.kind == CUBE_DT_SCALE_FUNC)
     for (size_t i = 0; i < (size_t)v.n_rows * a->n_locations; i++)
       if (cube_scale_func_terms(v.data + i * size, v.big_endian) < 0) {
         report(k, HPCDB_SEV_ERROR, dtname, 10 + i * size, "scale-func-count",
-               "row %zu, location %zu: more than %u terms or %u measurements", i / a->n_locations,
-               i % a->n_locations, CUBE_SCALE_FUNC_TERMS, CUBE_SCALE_FUNC_MEASUREMENTS);
+               "row %zu, location %zu: more than %u terms or %u measurements", i / a->n_locations, i % a->n_locations,
+               CUBE_SCALE_FUNC_TERMS, CUBE_SCALE_FUNC_MEASUREMENTS);
         break;
       }
   uint64_t want = 10 + (uint64_t)v.n_rows * a->n_locations * size;
-  if (dt->len >= 10 && !memcmp(dt->data, "CUBEX.DATA", 10) && dt->len > want) /* CubeLib reads N rows, ignores the rest */
+  if (dt->len >= 10 && !memcmp(dt->data, "CUBEX.DATA", 10) &&
+      dt->len > want) /* CubeLib reads N rows, ignores the rest */
     report(k, HPCDB_SEV_NOTE, dtname, want, "data-size", "%zu bytes; %u rows x %u locations x %zu bytes need only %llu",
            dt->len, v.n_rows, a->n_locations, size, (unsigned long long)want);
   cube_values_free(&v);

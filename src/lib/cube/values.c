@@ -10,14 +10,36 @@
 #include "common/error.h"
 #include "cube/cube.h"
 
-static const struct { const char *name; size_t size; } dtypes[] = {
-    {"DOUBLE", 8}, {"MINDOUBLE", 8}, {"MAXDOUBLE", 8},
+static const struct {
+  const char *name;
+  size_t size;
+} dtypes[] = {
+    {"DOUBLE", 8},
+    {"MINDOUBLE", 8},
+    {"MAXDOUBLE", 8},
     {"FLOAT", 8}, /* CubeLib stores FLOAT as a double (threaded-example1, dense-index-8-roots) */
-    {"INT8", 1}, {"UINT8", 1}, {"CHAR", 1},
-    {"INT16", 2}, {"UINT16", 2}, {"SHORT INT", 2}, {"SIGNED SHORT INT", 2}, {"UNSIGNED SHORT INT", 2},
-    {"INT32", 4}, {"UINT32", 4}, {"INT", 4}, {"SIGNED INT", 4}, {"UNSIGNED INT", 4},
-    {"INT64", 8}, {"UINT64", 8}, {"INTEGER", 8}, {"SIGNED INTEGER", 8}, {"UNSIGNED INTEGER", 8},
-    {"COMPLEX", 16}, {"RATE", 16}, {"TAU_ATOMIC", 36}, {"SCALE_FUNC", CUBE_SCALE_FUNC_SIZE},
+    {"INT8", 1},
+    {"UINT8", 1},
+    {"CHAR", 1},
+    {"INT16", 2},
+    {"UINT16", 2},
+    {"SHORT INT", 2},
+    {"SIGNED SHORT INT", 2},
+    {"UNSIGNED SHORT INT", 2},
+    {"INT32", 4},
+    {"UINT32", 4},
+    {"INT", 4},
+    {"SIGNED INT", 4},
+    {"UNSIGNED INT", 4},
+    {"INT64", 8},
+    {"UINT64", 8},
+    {"INTEGER", 8},
+    {"SIGNED INTEGER", 8},
+    {"UNSIGNED INTEGER", 8},
+    {"COMPLEX", 16},
+    {"RATE", 16},
+    {"TAU_ATOMIC", 36},
+    {"SCALE_FUNC", CUBE_SCALE_FUNC_SIZE},
 };
 
 /* n of "NDOUBLES(n)" / "HISTOGRAM(n)"; 0 when dtype is not that kind. */
@@ -45,44 +67,34 @@ int cube_dtype_parse(cube_dtype *t, const char *dtype) {
                  !strcmp(dtype, "CHAR");
   if (!strcmp(dtype, "DOUBLE") || !strcmp(dtype, "MINDOUBLE") || !strcmp(dtype, "MAXDOUBLE") || !strcmp(dtype, "FLOAT"))
     t->kind = CUBE_DT_DOUBLE;
-  else if (!strcmp(dtype, "COMPLEX"))
-    t->kind = CUBE_DT_COMPLEX;
-  else if (!strcmp(dtype, "RATE"))
-    t->kind = CUBE_DT_RATE;
-  else if (!strcmp(dtype, "TAU_ATOMIC"))
-    t->kind = CUBE_DT_TAU;
-  else if (!strcmp(dtype, "SCALE_FUNC"))
-    t->kind = CUBE_DT_SCALE_FUNC;
-  else if ((t->count = counted(dtype, "NDOUBLES")))
-    t->kind = CUBE_DT_NDOUBLES, t->first = 0;
+  else if (!strcmp(dtype, "COMPLEX")) t->kind = CUBE_DT_COMPLEX;
+  else if (!strcmp(dtype, "RATE")) t->kind = CUBE_DT_RATE;
+  else if (!strcmp(dtype, "TAU_ATOMIC")) t->kind = CUBE_DT_TAU;
+  else if (!strcmp(dtype, "SCALE_FUNC")) t->kind = CUBE_DT_SCALE_FUNC;
+  else if ((t->count = counted(dtype, "NDOUBLES"))) t->kind = CUBE_DT_NDOUBLES, t->first = 0;
   else if ((t->count = counted(dtype, "HISTOGRAM")))
     t->kind = CUBE_DT_HISTOGRAM, t->first = 2; /* min and max, then the bins */
-  else
-    t->kind = CUBE_DT_INTEGER;
+  else t->kind = CUBE_DT_INTEGER;
   return 1;
 }
 
 double cube_decode(const cube_dtype *t, const uint8_t *p, int be) {
   switch (t->kind) {
   case CUBE_DT_DOUBLE:
-  case CUBE_DT_COMPLEX: /* the real part */
-    return bits_to_f64(cube_rd(p, 8, be));
+  case CUBE_DT_COMPLEX: /* the real part */ return bits_to_f64(cube_rd(p, 8, be));
   case CUBE_DT_RATE: { /* numerator / denominator */
     double num = bits_to_f64(cube_rd(p, 8, be)), den = bits_to_f64(cube_rd(p + 8, 8, be));
     return den != 0 ? num / den : 0;
   }
-  case CUBE_DT_TAU: /* N u32, min, max, sum, ... */
-    return bits_to_f64(cube_rd(p + 20, 8, be));
+  case CUBE_DT_TAU: /* N u32, min, max, sum, ... */ return bits_to_f64(cube_rd(p + 20, 8, be));
   case CUBE_DT_NDOUBLES:
   case CUBE_DT_HISTOGRAM: { /* the sum of the elements (of the bins) */
     double sum = 0;
     for (size_t i = t->first; i < t->first + t->count; i++) sum += bits_to_f64(cube_rd(p + 8 * i, 8, be));
     return sum;
   }
-  case CUBE_DT_SCALE_FUNC: /* no single number: its components only */
-    return 0;
-  default:
-    return cube_integer_to_double(t, cube_decode_integer(t, p, be));
+  case CUBE_DT_SCALE_FUNC: /* no single number: its components only */ return 0;
+  default: return cube_integer_to_double(t, cube_decode_integer(t, p, be));
   }
 }
 
@@ -131,7 +143,8 @@ int cube_index_parse(cube_values *v, const uint8_t *ix, size_t len, uint32_t n_c
   for (uint32_t k = 0; k < n; k++) {
     v->row_pos[k] = (uint32_t)cube_rd(ix + 22 + 4 * (size_t)k, 4, v->big_endian);
     if (v->row_pos[k] >= n_cnodes)
-      return FAIL("index", 22 + 4 * (uint64_t)k, "index-range", "entry %u beyond the %u cnodes", v->row_pos[k], n_cnodes);
+      return FAIL("index", 22 + 4 * (uint64_t)k, "index-range", "entry %u beyond the %u cnodes", v->row_pos[k],
+                  n_cnodes);
   }
   return 0;
 }
@@ -141,17 +154,22 @@ int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const u
   memset(v, 0, sizeof *v);
   int rc = cube_index_parse(v, ix, ix_len, n_cnodes, path);
   uint64_t row = (uint64_t)n_locations * size, total = 0;
-  if (rc == 0 && !mul_ok(row, v->n_rows, &total)) rc = FAIL("data", 0, "count-overflow", "%u rows of %llu bytes", v->n_rows, (unsigned long long)row);
+  if (rc == 0 && !mul_ok(row, v->n_rows, &total))
+    rc = FAIL("data", 0, "count-overflow", "%u rows of %llu bytes", v->n_rows, (unsigned long long)row);
   if (rc == 0 && total > SIZE_MAX) rc = hpcdb_fail(HPCDB_ENOMEM, "too many values");
   if (rc == 0 && data_len >= 10 && !memcmp(data, "CUBEX.DATA", 10)) { /* the rows as they are: no copy */
-    if (data_len - 10 < total) rc = FAIL("data", 10, "data-size", "metric %s: %zu bytes of data for %llu", metric, data_len - 10, (unsigned long long)total);
+    if (data_len - 10 < total)
+      rc = FAIL("data", 10, "data-size", "metric %s: %zu bytes of data for %llu", metric, data_len - 10,
+                (unsigned long long)total);
     else v->data = data + 10;
   } else if (rc == 0 && data_len >= 19 && !memcmp(data, "ZCUBEX.DATA", 11)) {
-    if (!(v->inflated = malloc(total ? (size_t)total : 1))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for metric %s", metric);
+    if (!(v->inflated = malloc(total ? (size_t)total : 1)))
+      rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for metric %s", metric);
     v->data = v->inflated;
     uint64_t rows = cube_rd(data + 11, 8, v->big_endian);
     if (rc == 0 && (rows != v->n_rows || (data_len - 19) / 24 < rows)) {
-      rc = FAIL("data", 11, "data-rows", "metric %s: %llu compressed rows for %u index entries", metric, (unsigned long long)rows, v->n_rows);
+      rc = FAIL("data", 11, "data-rows", "metric %s: %llu compressed rows for %u index entries", metric,
+                (unsigned long long)rows, v->n_rows);
     } else {
       uint64_t at = 19 + 24 * rows;
       for (uint64_t k = 0; k < rows && rc == 0; k++) {
@@ -159,7 +177,8 @@ int cube_values_decode(cube_values *v, const uint8_t *ix, size_t ix_len, const u
         uLongf out = (uLongf)row;
         if (!in_bounds(data_len, at, zsize) ||
             uncompress(v->inflated + k * row, &out, data + at, (uLong)zsize) != Z_OK || out != row)
-          rc = FAIL("data", at, "zlib", "metric %s: row %llu does not inflate to %llu bytes", metric, (unsigned long long)k, (unsigned long long)row);
+          rc = FAIL("data", at, "zlib", "metric %s: row %llu does not inflate to %llu bytes", metric,
+                    (unsigned long long)k, (unsigned long long)row);
         at += zsize;
       }
     }

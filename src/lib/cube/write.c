@@ -100,7 +100,8 @@ typedef struct metric_job {
 static void *write_job(void *arg) {
   metric_job *j = arg;
   j->rc = put_metric(j->ar, j->k, j->rows, j->path, j->compress);
-  if (j->rc == 0) atomic_file_start_writeback(j->f); /* the disk (and its cache's flush) works while the next metric is filled */
+  if (j->rc == 0)
+    atomic_file_start_writeback(j->f); /* the disk (and its cache's flush) works while the next metric is filled */
   if (j->rc < 0) snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
   return NULL;
 }
@@ -203,8 +204,7 @@ int hpcdb_cube_write(const hpcdb_experiment *exp, const char *path, const hpcdb_
                   al->write_open2(ar, &f, NULL, to_file, NULL, NULL) != ARCHIVE_OK))
     rc = hpcdb_fail(HPCDB_EIO, "%s: cannot start a tar archive: %s", path, archive_why(al, ar));
   if (rc == 0) rc = write_members(ar, &f, exp, path, options->compress);
-  if (rc == 0 && al->write_close(ar) != ARCHIVE_OK)
-    rc = hpcdb_fail(HPCDB_EIO, "%s: %s", path, archive_why(al, ar));
+  if (rc == 0 && al->write_close(ar) != ARCHIVE_OK) rc = hpcdb_fail(HPCDB_EIO, "%s: %s", path, archive_why(al, ar));
   if (ar) al->write_free(ar);
   if (rc == 0) return atomic_file_commit(&f);
   atomic_file_abort(&f);

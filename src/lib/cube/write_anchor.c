@@ -56,10 +56,8 @@ static void write_attrs(cube_buf *b, const hpcdb_experiment *exp, const cube_tre
     cube_buf_printf(&t_kinds, "%s", exp->kind_names[k] ? exp->kind_names[k] : "");
   }
   cube_buf_put(&t_kinds, "", 1);
-  if (t_kinds.failed)
-    b->failed = 1; /* out of memory: the anchor fails, rather than go without the kinds */
-  else
-    attr(b, "hpctoolkit::kinds", (const char *)t_kinds.data);
+  if (t_kinds.failed) b->failed = 1; /* out of memory: the anchor fails, rather than go without the kinds */
+  else attr(b, "hpctoolkit::kinds", (const char *)t_kinds.data);
   cube_buf_free(&t_kinds);
   /* each location's id tuple: kind:flags:logical:physical, space-separated */
   for (uint32_t l = 0; l < t->n_locations; l++) {
@@ -160,7 +158,8 @@ static void cnode_open(cube_buf *b, const hpcdb_experiment *exp, const cube_tree
                       &relation, &lexical_type, &propagation);
   if (x->relation != relation && model_relation_name(x->relation))
     parameter(b, "string", "hpctoolkit::relation", model_relation_name(x->relation));
-  else if (x->relation != relation) snprintf(num, sizeof num, "%u", x->relation), parameter(b, "string", "hpctoolkit::relation", num);
+  else if (x->relation != relation)
+    snprintf(num, sizeof num, "%u", x->relation), parameter(b, "string", "hpctoolkit::relation", num);
   if (x->lexical_type != lexical_type && model_lexical_name(x->lexical_type))
     parameter(b, "string", "hpctoolkit::lexical", model_lexical_name(x->lexical_type));
   else if (x->lexical_type != lexical_type)

@@ -25,7 +25,8 @@ static uint64_t untreed_values(const hpcdb_experiment *exp) {
 uint64_t hpcdb_cube_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, void *user) {
   cube_metric_plan *plans = NULL;
   uint32_t n_plans = 0;
-  if (cube_plan_metrics(exp, &plans, &n_plans) < 0) return format_loss(fn, user, 1, "metric plan failed: out of memory");
+  if (cube_plan_metrics(exp, &plans, &n_plans) < 0)
+    return format_loss(fn, user, 1, "metric plan failed: out of memory");
   uint64_t stats = 0, scopes = 0, flags = 0, trace_points = 0;
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
     const hpcdb_metric *m = &exp->metrics[i];
@@ -46,12 +47,16 @@ uint64_t hpcdb_cube_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn, 
   for (uint32_t i = 0; i < exp->n_functions; i++) flags += exp->functions[i].flags != 0;
   for (uint32_t i = 0; i < exp->n_traces; i++) trace_points += exp->traces[i].n;
   uint64_t kinds = 0;
-  kinds += format_loss(fn, user, exp->n_metrics - n_plans, "metric(s) without a point or execution scope are not stored");
-  kinds += format_loss(fn, user, scopes, "metric scope(s) other than point and execution (e.g. function, lex_aware) are not stored");
-  kinds += format_loss(fn, user, stats, "summary statistic(s) other than plain sums, minima and maxima are not stored "
-                                   "(Cube recomputes the combination over locations)");
-  kinds += format_loss(fn, user, untreed_values(exp), "value(s) at contexts the tree does not list are not stored "
-                                                 "(inclusive metrics keep them in their parents' exclusive values)");
+  kinds +=
+      format_loss(fn, user, exp->n_metrics - n_plans, "metric(s) without a point or execution scope are not stored");
+  kinds += format_loss(fn, user, scopes,
+                       "metric scope(s) other than point and execution (e.g. function, lex_aware) are not stored");
+  kinds += format_loss(fn, user, stats,
+                       "summary statistic(s) other than plain sums, minima and maxima are not stored "
+                       "(Cube recomputes the combination over locations)");
+  kinds += format_loss(fn, user, untreed_values(exp),
+                       "value(s) at contexts the tree does not list are not stored "
+                       "(inclusive metrics keep them in their parents' exclusive values)");
   kinds += format_loss(fn, user, flags, "load module, source file or function flag(s) are not stored");
   kinds += format_loss(fn, user, trace_points, "trace record(s) are not stored (Cube files hold profiles only)");
   free(plans);

@@ -37,12 +37,14 @@ static uint8_t combine_of(const hpcdb_metric *m) {
  * 64-bit integer type holds (so that an integer metric from a Cube file is
  * written as one, and reads back with the same modulo 2^64 arithmetic). */
 static int integral(const hpcdb_experiment *exp, uint16_t id, uint8_t integer) {
-  double lo = -9223372036854775808.0, hi = integer == HPCDB_INTEGER_SIGNED ? 9223372036854775808.0 : 18446744073709551616.0;
+  double lo = -9223372036854775808.0,
+         hi = integer == HPCDB_INTEGER_SIGNED ? 9223372036854775808.0 : 18446744073709551616.0;
   for (uint32_t p = 0; p < exp->n_profiles; p++) {
     const hpcdb_profile *pr = &exp->profiles[p];
     if (pr->flags & HPCDB_PROFILE_SUMMARY || model_integers(exp, p)) continue; /* its integers are exact */
     for (uint64_t v = 0; v < pr->n_values; v++)
-      if (pr->metric_ids[v] == id && !(pr->values[v] >= lo && pr->values[v] < hi && pr->values[v] == floor(pr->values[v])))
+      if (pr->metric_ids[v] == id &&
+          !(pr->values[v] >= lo && pr->values[v] < hi && pr->values[v] == floor(pr->values[v])))
         return 0;
   }
   return 1;

@@ -56,8 +56,7 @@ static int region_of(cube_tree *t, const hpcdb_experiment *exp, const hpcdb_cont
       return 0;
     }
   }
-  if (VEC_RESERVE(&t->synthetic, cap, (uint64_t)t->n_synthetic + 1) < 0 ||
-      u64map_put(seen, key, t->n_synthetic) < 0)
+  if (VEC_RESERVE(&t->synthetic, cap, (uint64_t)t->n_synthetic + 1) < 0 || u64map_put(seen, key, t->n_synthetic) < 0)
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   t->synthetic[t->n_synthetic] = (cube_synthetic_region){s, role, file, file != HPCDB_NONE ? c->line : 0};
   *out = exp->n_functions + t->n_synthetic++;
@@ -142,7 +141,8 @@ int cube_tree_build(cube_tree *t, const hpcdb_experiment *exp) {
   hpcdb_u64map seen = {0};
   uint64_t cap = 0;
   int rc = 0;
-  for (uint32_t c = 0; c < t->n && rc == 0; c++) rc = region_of(t, exp, &exp->contexts[t->ctx[c]], &seen, &cap, &t->region[c]);
+  for (uint32_t c = 0; c < t->n && rc == 0; c++)
+    rc = region_of(t, exp, &exp->contexts[t->ctx[c]], &seen, &cap, &t->region[c]);
   u64map_free(&seen);
   for (uint32_t p = 0; p < exp->n_profiles; p++)
     if (!(exp->profiles[p].flags & HPCDB_PROFILE_SUMMARY)) t->locations[t->n_locations++] = p;

@@ -153,7 +153,8 @@ int cube_metric_rows_fill(cube_metric_rows *r, const hpcdb_experiment *exp, cons
       return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u cnodes x %u locations", n, nl);
   }
   if (plan->inclusive) HPCDB_TRY(cube_inclusive_order(n, t->parent, t->kids_at, t->kids, r->order));
-  else for (uint32_t c = 0; c < n; c++) r->order[c] = c;
+  else
+    for (uint32_t c = 0; c < n; c++) r->order[c] = c;
   for (uint32_t k = 0; k < n; k++) r->pos[r->order[k]] = k;
   if (r->slot)
     for (uint32_t id = 0; id < t->n_ids; id++) r->slot[id] = cnode_slot(r, exp, t, plan, t->cnode_of_id[id]);

@@ -22,9 +22,9 @@ typedef struct dist_run {
   const char *measurements;
   hpcdb_warning_fn warn; /* rank 0's */
   void *user;
-  char temp[PATH_MAX];  /* the database being made */
+  char temp[PATH_MAX]; /* the database being made */
   uint64_t bytes_sent;
-  size_t n_files_total; /* rank 0 */
+  size_t n_files_total;   /* rank 0 */
   hpcrun_path_list files; /* this rank's, a run of consecutive files in name order */
   hpcdb_experiment *exp;  /* this rank's profiles, their traces, kind names, title, time range */
   unified_tree tree;      /* this rank's files unified (over an experiment of its own), until adopted by global */
@@ -38,8 +38,8 @@ typedef struct dist_run {
   /* the run's tree: on rank 0 every rank's trees merged (the run's ids), on the others its view
    * (tree_view_read: parents and bits, metrics); read only */
   merged_tree global;
-  uint32_t n_contexts;    /* the run's experiment's contexts */
-  uint32_t cct_ctxs;      /* cct.db's context count, from the run's tree */
+  uint32_t n_contexts; /* the run's experiment's contexts */
+  uint32_t cct_ctxs;   /* cct.db's context count, from the run's tree */
   /* this rank's profiles, by local profile index - 1: their value blocks go
    * to a spill file as they are made (offsets in profile.db are not known
    * yet), their context index stays to find values by context */
@@ -51,25 +51,25 @@ typedef struct dist_run {
   uint64_t summary_from; /* the spill's first byte of summary values: its thread blocks are before it */
   uint8_t *enc;
   uint64_t enc_cap;
-  loop_lex_value *loops; /* this rank's loops' lex_aware values, in profile order */
+  loop_lex_value *loops;  /* this rank's loops' lex_aware values, in profile order */
   uint32_t *loop_profile; /* the local profile of each */
   uint64_t n_loops, cap_loops, cap_loop_profile;
-  uint32_t n_ids;     /* contexts of the run's tree */
-  uint64_t *count;    /* per context: values (this rank's, then the run's) */
-  uint64_t *mask;     /* per context: the metric ids with values, mask_words bits */
+  uint32_t n_ids;  /* contexts of the run's tree */
+  uint64_t *count; /* per context: values (this rank's, then the run's) */
+  uint64_t *mask;  /* per context: the metric ids with values, mask_words bits */
   uint32_t mask_words;
-  dist_msg warnings; /* skipped files: strings */
+  dist_msg warnings;        /* skipped files: strings */
   hpcdb_analyze_result res; /* this rank's counts, then the run's */
   int have_range;
   /* the run's, agreed */
   uint64_t profile_base; /* profiles of lower ranks: local profile i is global base + i */
   uint64_t trace_base;
   uint64_t n_traces;
-  uint64_t n_profiles;   /* read, over all ranks */
-  uint64_t thread_end;   /* profile.db: where the thread blocks end */
-  uint64_t blocks_at;     /* profile.db: where this rank's thread blocks start */
-  hpctk4_block_place summary; /* profile.db's summary block */
-  uint64_t cct_end;       /* cct.db: where the last block ends */
+  uint64_t n_profiles;           /* read, over all ranks */
+  uint64_t thread_end;           /* profile.db: where the thread blocks end */
+  uint64_t blocks_at;            /* profile.db: where this rank's thread blocks start */
+  hpctk4_block_place summary;    /* profile.db's summary block */
+  uint64_t cct_end;              /* cct.db: where the last block ends */
   int fd_prof, fd_cct, fd_trace; /* profile.db is also read back */
 } dist_run;
 
@@ -115,9 +115,9 @@ int dist_copy(int from, uint64_t off_from, int to, uint64_t off_to, uint64_t n);
 typedef struct dist_direct {
   int fd, fd_direct; /* the file buffered; direct (-1: all buffered) */
   const char *name;
-  uint64_t next;     /* writes come at or after this */
-  uint64_t lo, hi;   /* the run's whole pages */
-  uint8_t *block;    /* staged: the file's [block_at, block_at + len) */
+  uint64_t next;   /* writes come at or after this */
+  uint64_t lo, hi; /* the run's whole pages */
+  uint8_t *block;  /* staged: the file's [block_at, block_at + len) */
   uint64_t block_at, len;
 } dist_direct;
 void dist_direct_open(dist_direct *w, int fd, const char *path, const char *name, uint64_t begin, uint64_t end);

@@ -124,8 +124,8 @@ static int each_rank(dist_run *d, const uint8_t *all, const uint64_t *counts, co
 }
 
 /* Every rank's message gathered on rank 0, which gives each to fn. */
-static int gather(dist_run *d, int rc, dist_msg *m, const char *what, int (*fn)(dist_run *, hpcdb_cursor *, int, void *),
-                  void *user) {
+static int gather(dist_run *d, int rc, dist_msg *m, const char *what,
+                  int (*fn)(dist_run *, hpcdb_cursor *, int, void *), void *user) {
   void *all = NULL;
   uint64_t *counts = calloc((size_t)d->size, sizeof *counts);
   if (rc == 0 && !counts) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -241,7 +241,7 @@ int dist_describe(dist_run *d) {
 typedef struct whole {
   hpctk4_block_place *places; /* per profile */
   uint32_t next_profile;
-  uint64_t next_block;        /* where the next thread block goes */
+  uint64_t next_block; /* where the next thread block goes */
   hpctk4_trace_desc *traces;
   uint32_t n_traces;
 } whole;

@@ -60,7 +60,8 @@ void dist_msg_varint(dist_msg *m, uint64_t v) {
 int dist_msg_read_varint(hpcdb_cursor *c, uint64_t *v, const char *what) {
   uint64_t x = 0;
   for (unsigned shift = 0;; shift += 7) {
-    if (c->pos >= c->limit) return hpcdb_fail_at(HPCDB_ETRUNCATED, c->path, c->section, c->pos, what, "truncated number");
+    if (c->pos >= c->limit)
+      return hpcdb_fail_at(HPCDB_ETRUNCATED, c->path, c->section, c->pos, what, "truncated number");
     uint8_t b = c->base[c->pos++];
     if (shift == 63 && b > 1)
       return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, c->pos - 1, what, "number past 64 bits");

@@ -44,7 +44,8 @@ static int make_dirs(const char *path) {
   for (char *s = p + 1; *s; s++) {
     if (*s != '/') continue;
     *s = '\0';
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) return hpcdb_fail(HPCDB_EIO, "%s: cannot create directory: %s", p, strerror(errno));
+    if (mkdir(p, 0777) != 0 && errno != EEXIST)
+      return hpcdb_fail(HPCDB_EIO, "%s: cannot create directory: %s", p, strerror(errno));
     *s = '/';
   }
   if (mkdir(p, 0777) != 0) return hpcdb_fail(HPCDB_EIO, "%s: cannot create directory: %s", p, strerror(errno));
@@ -119,7 +120,8 @@ int dist_value_path(const dist_run *d, const char *name, char *path) { return in
 static int open_value_file(dist_run *d, int i, int *fd) {
   char path[PATH_MAX];
   HPCDB_TRY(in_dir(path, d->temp, value_files[i]));
-  if ((*fd = open(path, i == 0 ? O_RDWR : O_WRONLY)) < 0) /* profile.db's values are read back */ return hpcdb_fail(HPCDB_EIO, "%s: cannot open: %s", path, strerror(errno));
+  if ((*fd = open(path, i == 0 ? O_RDWR : O_WRONLY)) < 0) /* profile.db's values are read back */
+    return hpcdb_fail(HPCDB_EIO, "%s: cannot open: %s", path, strerror(errno));
   return 0;
 }
 
@@ -204,7 +206,8 @@ int dist_copy(int from, uint64_t off_from, int to, uint64_t off_to, uint64_t n) 
 
 static int close_file(int *fd, const char *name) {
   if (*fd < 0) return 0;
-  int rc = fsync(*fd) != 0 || close(*fd) != 0 ? hpcdb_fail(HPCDB_EIO, "%s: cannot write: %s", name, strerror(errno)) : 0;
+  int rc =
+      fsync(*fd) != 0 || close(*fd) != 0 ? hpcdb_fail(HPCDB_EIO, "%s: cannot write: %s", name, strerror(errno)) : 0;
   *fd = -1;
   return rc;
 }
@@ -218,10 +221,8 @@ int dist_output_commit(dist_run *d) {
   if (d->rank == 0 && in_dir(owner, d->temp, OWNER) == 0) unlink(owner); /* not part of the database */
   if (d->rank == 0) {
     hpcdb_atomic_dir out = {strdup(d->opt->output), strdup(d->temp), (d->opt->write_flags & HPCDB_WRITE_FORCE) != 0};
-    if (!out.target || !out.temp)
-      rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    else if (d->opt->openmp_raw)
-      rc = atomic_dir_commit(&out);
+    if (!out.target || !out.temp) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    else if (d->opt->openmp_raw) rc = atomic_dir_commit(&out);
     else /* as hpcdb_analyze: the OpenMP regions placed before anything appears under the output's name */
       rc = analysis_openmp_commit(&out, d->opt->threads, d->opt->write_flags);
     atomic_dir_abort(&out);

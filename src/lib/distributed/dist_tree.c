@@ -137,8 +137,8 @@ static int reduce_trees(dist_run *d) {
   for (int k = 0; k < n; k++) {
     link l = {d, d->children[k]};
     d->n_children = k + 1; /* its map is freed from here on */
-    int mrc = tree_merge_parts(rc == 0 ? &d->global : NULL, get_part, &l, d->opt->all_stats, k == n - 1,
-                               "merged tree", &d->child_maps[k]);
+    int mrc = tree_merge_parts(rc == 0 ? &d->global : NULL, get_part, &l, d->opt->all_stats, k == n - 1, "merged tree",
+                               &d->child_maps[k]);
     if (rc == 0) rc = mrc; /* 1: failed below, passed on (the failing rank tells why) */
   }
   if (d->parent < 0) return rc;

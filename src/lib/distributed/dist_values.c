@@ -37,10 +37,10 @@
 #include "hpcdb/common.h"
 #include "hpcdb/model.h"
 
-#define VALUE_SENT 18                      /* bytes a value takes in a round at most: 10, 8 of its context's entry */
-#define ROUND_BYTES ((uint64_t)4 << 20)    /* values a rank receives in one round, at most (about) */
-#define CCT_CHUNK ((uint64_t)1 << 18)      /* values encoded at once */
-#define SUMMARY_BUF ((uint64_t)1 << 20)    /* summary values held before they go to the spill */
+#define VALUE_SENT 18                   /* bytes a value takes in a round at most: 10, 8 of its context's entry */
+#define ROUND_BYTES ((uint64_t)4 << 20) /* values a rank receives in one round, at most (about) */
+#define CCT_CHUNK ((uint64_t)1 << 18)   /* values encoded at once */
+#define SUMMARY_BUF ((uint64_t)1 << 20) /* summary values held before they go to the spill */
 
 static uint64_t align4(uint64_t x) { return (x + 3) / 4 * 4; }
 
@@ -97,15 +97,15 @@ int dist_keep_profile(void *user, uint32_t profile, hpcdb_profile *csr, loop_lex
       for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++) bits |= 1ull << (p.metric_ids[v] % 64);
       *mask |= bits;
     } else {
-      for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++) mask[p.metric_ids[v] / 64] |= 1ull << (p.metric_ids[v] % 64);
+      for (uint64_t v = p.ctx_starts[k]; v < p.ctx_starts[k + 1]; v++)
+        mask[p.metric_ids[v] / 64] |= 1ull << (p.metric_ids[v] % 64);
     }
   }
   if (rc == 0) {
     hpctk4_value_block_encode(&p, d->enc);
     if (d->rank == 0) /* in place: the blocks start right after the header */
       rc = dist_pwrite(d->fd_prof, "profile.db", 48 + d->spill_len, d->enc, size);
-    else
-      rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, d->enc, size);
+    else rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, d->enc, size);
   }
   if (rc < 0) {
     analysis_csr_free(&p);
@@ -186,10 +186,8 @@ static uint32_t first_at(const hpcdb_profile *p, uint32_t c) {
   uint32_t lo = 0, hi = p->n_ctxs;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (p->ctx_ids[mid] < c)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (p->ctx_ids[mid] < c) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -211,7 +209,8 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
     for (uint64_t i = 0; i < d->n_csr; i++) {
       const hpcdb_profile *p = &d->csr[i];
       uint32_t a = first_at(p, win[2 * r]), z = first_at(p, win[2 * r + 1]);
-      if (z > a) counts[r] += SEGMENT_HEAD + SEGMENT_CTX * (uint64_t)(z - a) + VALUE * (p->ctx_starts[z] - p->ctx_starts[a]);
+      if (z > a)
+        counts[r] += SEGMENT_HEAD + SEGMENT_CTX * (uint64_t)(z - a) + VALUE * (p->ctx_starts[z] - p->ctx_starts[a]);
     }
   *n_mine = counts[d->rank];
   counts[d->rank] = 0;
@@ -219,7 +218,8 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
   for (int r = 0; r < d->size; r++) total += counts[r];
   if (total > SIZE_MAX || *n_mine > SIZE_MAX || !(*out = malloc(total ? (size_t)total : 1)) ||
       !(*mine = malloc(*n_mine ? (size_t)*n_mine : 1)))
-    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu bytes of values to send", (unsigned long long)(total + *n_mine));
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %llu bytes of values to send",
+                      (unsigned long long)(total + *n_mine));
   uint8_t *q_out = *out, *q_mine = *mine;
   int rc = 0;
   /* rank 0's blocks are in profile.db, the others' in their spills still (copy_blocks) */
@@ -244,10 +244,8 @@ static int pack(dist_run *d, const uint32_t *win, uint8_t **out, uint64_t *count
       rc = dist_pread(fd, name, base + d->spill_at[i] + VALUE * v0, q, VALUE * (v1 - v0));
       q += VALUE * (v1 - v0);
     }
-    if (r == d->rank)
-      q_mine = q;
-    else
-      q_out = q;
+    if (r == d->rank) q_mine = q;
+    else q_out = q;
   }
   return rc;
 }
@@ -285,7 +283,8 @@ static int unpack(const uint8_t *in, uint64_t n, uint32_t c0, uint32_t c1, hpctk
       if (c < c0 || c >= c1 || m > n_values - used || m > end[c - c0] - fill[c - c0])
         return hpcdb_fail(HPCDB_EIO, "received %u values of context %u, not expected here", m, c);
       hpctk4_cct_entry *o = out + fill[c - c0];
-      for (uint32_t j = 0; j < m; j++, val += VALUE) o[j] = (hpctk4_cct_entry){profile, rd_le16(val), rd_le_f64(val + 2)};
+      for (uint32_t j = 0; j < m; j++, val += VALUE)
+        o[j] = (hpctk4_cct_entry){profile, rd_le16(val), rd_le_f64(val + 2)};
       fill[c - c0] += m;
       used += m;
     }
@@ -310,9 +309,9 @@ typedef struct summary_part {
 static int flush_summary(dist_run *d, summary_part *s) {
   int rc = dist_msg_status(&s->vals);
   if (rc == 0 && d->rank == 0) /* rank 0's come first: in place */
-    rc = dist_pwrite(d->fd_prof, "profile.db", d->thread_end + d->spill_len - d->summary_from, s->vals.data, s->vals.len);
-  else if (rc == 0)
-    rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, s->vals.data, s->vals.len);
+    rc = dist_pwrite(d->fd_prof, "profile.db", d->thread_end + d->spill_len - d->summary_from, s->vals.data,
+                     s->vals.len);
+  else if (rc == 0) rc = dist_pwrite(d->fd_spill, "spill", d->spill_len, s->vals.data, s->vals.len);
   d->spill_len += s->vals.len;
   s->vals.len = 0;
   return rc;
@@ -354,7 +353,8 @@ static int write_window(dist_run *d, const hpctk4_cct_entry *e, uint32_t c0, uin
     while (z < c1 && values + count[z] <= CCT_CHUNK) values += count[z++];
     hpctk4_wbuf out = {0};
     rc = hpctk4_cct_encode(e + at, count + a, z - a, &out, infos);
-    if (rc == 0 && align4(start[a] + out.len) != start[z]) rc = hpcdb_fail(HPCDB_EIO, "cct.db: blocks %u-%u misplaced", a, z);
+    if (rc == 0 && align4(start[a] + out.len) != start[z])
+      rc = hpcdb_fail(HPCDB_EIO, "cct.db: blocks %u-%u misplaced", a, z);
     for (uint32_t k = a; k < z && rc == 0; k++) {
       uint8_t *ci = infos + HPCTK4_CCT_CI * (uint64_t)(k - a);
       wr_le64(ci + 0x08, rd_le64(ci + 0x08) + start[a]);
@@ -399,7 +399,8 @@ static uint64_t *block_starts(const dist_run *d, uint32_t n_ctxs) {
   uint64_t pos = HPCTK4_CCT_HEAD + HPCTK4_CCT_CI * (uint64_t)n_ctxs;
   for (uint32_t c = 0; c < n_ctxs; c++) {
     uint64_t metrics = 0;
-    for (uint32_t w = 0; w < d->mask_words; w++) metrics += (uint64_t)__builtin_popcountll(d->mask[(uint64_t)c * d->mask_words + w]);
+    for (uint32_t w = 0; w < d->mask_words; w++)
+      metrics += (uint64_t)__builtin_popcountll(d->mask[(uint64_t)c * d->mask_words + w]);
     start[c] = align4(pos);
     pos = start[c] + 12 * d->count[c] + 10 * metrics;
   }
@@ -475,7 +476,8 @@ static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, 
   uint64_t *fill = malloc((2 * (size_t)own + 1) * sizeof *fill); /* where each context's next value goes, its end */
   hpctk4_cct_entry *e = NULL;
   int rc = cuts && win && counts && fill ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (int r = 0; r < d->size && rc == 0; r++) cut(d->count, bounds[r], bounds[r + 1], rounds, cuts + (size_t)r * (rounds + 1));
+  for (int r = 0; r < d->size && rc == 0; r++)
+    cut(d->count, bounds[r], bounds[r + 1], rounds, cuts + (size_t)r * (rounds + 1));
   rc = dist_agree(d, rc);
   /* A round takes two collectives and one agreement: a rank that cannot pack (or could not write the
    * round before) sends nothing and says so in the agreement that follows the exchange, before any rank
@@ -501,8 +503,10 @@ static int exchange(dist_run *d, const uint32_t *bounds, const uint64_t *start, 
       if (r < d->rank) before += counts[d->size + r];
     }
     uint64_t placed = 0;
-    if (rc == 0 && wrc == 0 && !(e = malloc((values ? values : 1) * sizeof *e))) wrc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    if (rc == 0 && wrc == 0) wrc = unpack(in, before, c0, c1, e, fill, &placed); /* the lower ranks', this one's, the higher */
+    if (rc == 0 && wrc == 0 && !(e = malloc((values ? values : 1) * sizeof *e)))
+      wrc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    if (rc == 0 && wrc == 0)
+      wrc = unpack(in, before, c0, c1, e, fill, &placed); /* the lower ranks', this one's, the higher */
     if (rc == 0 && wrc == 0) wrc = unpack(mine, n_mine, c0, c1, e, fill, &placed);
     if (rc == 0 && wrc == 0) wrc = unpack((const uint8_t *)in + before, n - n_mine - before, c0, c1, e, fill, &placed);
     if (rc == 0 && wrc == 0 && placed != values) /* no context got more than its count: now each has all of it */
@@ -586,7 +590,8 @@ int dist_write_values(dist_run *d) {
   uint32_t n_ctxs = d->cct_ctxs;
   HPCDB_TRY(dist_allreduce(d, max, 1, HPCDB_REDUCE_MAX));
   if (max[0] > n_ctxs) n_ctxs = (uint32_t)max[0];
-  if (n_ctxs > d->n_ids) return dist_agree(d, hpcdb_fail(HPCDB_EIO, "%u contexts, beyond the tree's %u", n_ctxs, d->n_ids));
+  if (n_ctxs > d->n_ids)
+    return dist_agree(d, hpcdb_fail(HPCDB_EIO, "%u contexts, beyond the tree's %u", n_ctxs, d->n_ids));
   HPCDB_TRY(dist_allreduce(d, d->count, n_ctxs, HPCDB_REDUCE_SUM));
   HPCDB_TRY(dist_allreduce(d, d->mask, (uint64_t)n_ctxs * d->mask_words, HPCDB_REDUCE_BOR));
   HPCDB_TRY(write_cct(d, n_ctxs));

@@ -68,7 +68,8 @@ static void put_contexts(const unified_tree *t, const unify_key *keys, uint32_t 
     uint32_t id = *next;
     const ctx_info *info = &t->info[id];
     int hidden = info->model_index == HPCDB_NONE;
-    uint8_t bits = (uint8_t)((hidden ? SENT_HIDDEN : 0) | (info->lexical ? SENT_LEXICAL : 0) | (info->loop ? SENT_LOOP : 0));
+    uint8_t bits =
+        (uint8_t)((hidden ? SENT_HIDDEN : 0) | (info->lexical ? SENT_LEXICAL : 0) | (info->loop ? SENT_LOOP : 0));
     wire_put_context(m, id, keys[id].parent, keys[id], bits, hidden ? NULL : &t->exp->contexts[info->model_index]);
   }
   if (!m->failed) wr_le32(m->data + at, n);
@@ -79,14 +80,12 @@ int tree_send(const merged_tree *mt, int (*put)(void *user, const dist_msg *part
   dist_msg m = {0};
   int rc = t->keys ? 0 : hpcdb_fail(HPCDB_EINVAL, "a tree that does not keep its contexts' own keys");
   uint32_t next = 1; /* the global context is every tree's */
-  int ended = 0;          /* the last part sent, or a send failed: nothing more goes */
+  int ended = 0;     /* the last part sent, or a send failed: nothing more goes */
   for (int head = 1; rc == 0 && !ended; head = 0) {
     m.len = 0;
     dist_msg_u8(&m, 1); /* more parts follow (made 0 below for the last) */
-    if (head)
-      put_head(t, mt->idents, &m);
-    else
-      put_contexts(t, t->keys, &next, &m);
+    if (head) put_head(t, mt->idents, &m);
+    else put_contexts(t, t->keys, &next, &m);
     int last = !head && next >= t->n_ids;
     if ((rc = dist_msg_status(&m)) < 0) break;
     m.data[0] = (uint8_t)!last;
@@ -116,16 +115,14 @@ static fn_ident *function_idents(const unified_tree *t) {
   for (uint32_t i = 0; i < n; i++) idents[i] = (fn_ident){FN_OTHER, HPCDB_NONE, i};
   for (uint64_t i = 0; i < t->functions.cap; i++)
     if (t->functions.used[i] && t->functions.vals[i] < n)
-      idents[t->functions.vals[i]] = (fn_ident){FN_SYMBOL, (uint32_t)(t->functions.keys[i] >> 32),
-                                                t->functions.keys[i] & 0xffffffffu};
+      idents[t->functions.vals[i]] =
+          (fn_ident){FN_SYMBOL, (uint32_t)(t->functions.keys[i] >> 32), t->functions.keys[i] & 0xffffffffu};
   for (uint64_t i = 0; i < t->placeholders.cap; i++)
     if (t->placeholders.used[i] && t->placeholders.vals[i] < n)
       idents[t->placeholders.vals[i]] = (fn_ident){FN_PLACEHOLDER, HPCDB_NONE, t->placeholders.keys[i]};
   structure_map_functions(t->structure, scope_function, idents);
   return idents;
 }
-
-
 
 int merged_tree_init(merged_tree *m, const char *measurements) {
   memset(m, 0, sizeof *m);
@@ -186,7 +183,6 @@ void merged_tree_unindex(merged_tree *m) {
   m->cap_idents = 0;
   u64map_free(&m->by_ident);
 }
-
 
 static int same_ident(const fn_ident *a, const fn_ident *b) {
   return a->kind == b->kind && a->module == b->module && a->id == b->id;
@@ -282,7 +278,8 @@ static int merge_functions(hpcdb_cursor *c, merged_tree *mt, merge_maps *mm) {
     HPCDB_TRY(hpcdb_add_function(mt->exp, &f, &mm->functions[i]));
     HPCDB_TRY(VEC_RESERVE(&mt->idents, &mt->cap_idents, (uint64_t)mm->functions[i] + 1));
     mt->idents[mm->functions[i]] = id;
-    if (id.kind != FN_OTHER && !u64map_get(&mt->by_ident, h, &idx) && u64map_put(&mt->by_ident, h, mm->functions[i]) != 0)
+    if (id.kind != FN_OTHER && !u64map_get(&mt->by_ident, h, &idx) &&
+        u64map_put(&mt->by_ident, h, mm->functions[i]) != 0)
       return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   }
   return 0;
@@ -303,8 +300,7 @@ static int map_key(hpcdb_cursor *c, const merge_maps *mm, unify_key *key) {
   switch (key->module) {
   case KEY_ENTRY:
   case KEY_PLACEHOLDER:
-  case KEY_UNKNOWN:
-    return 0;
+  case KEY_UNKNOWN: return 0;
   case KEY_FUNCTION:
     if (key->offset >= mm->n_functions) return bad(c, "key function");
     key->offset = mm->functions[key->offset];
@@ -317,8 +313,7 @@ static int map_key(hpcdb_cursor *c, const merge_maps *mm, unify_key *key) {
     HPCDB_TRY(map_index(c, mm->modules, mm->n_modules, &hi, "key module"));
     key->offset = (uint64_t)hi << 32 | lo;
     return 0;
-  default:
-    return map_index(c, mm->modules, mm->n_modules, &key->module, "key module");
+  default: return map_index(c, mm->modules, mm->n_modules, &key->module, "key module");
   }
 }
 
@@ -360,7 +355,8 @@ static int merge_contexts(hpcdb_cursor *c, unified_tree *t, merge_maps *mm, uint
   HPCDB_TRY(room_for_contexts(t, mm, *next + n, n));
   uint32_t end = *next + n;
   wire_context ahead[READ_AHEAD];
-  for (uint32_t id = *next; id < end && id - *next < READ_AHEAD; id++) HPCDB_TRY(read_sent(c, mm, id, &ahead[id % READ_AHEAD]));
+  for (uint32_t id = *next; id < end && id - *next < READ_AHEAD; id++)
+    HPCDB_TRY(read_sent(c, mm, id, &ahead[id % READ_AHEAD]));
   for (uint32_t id = *next; id < end; id++) {
     wire_context s = ahead[id % READ_AHEAD];
     if (id + READ_AHEAD < end) {
@@ -437,7 +433,8 @@ int tree_merge_parts(merged_tree *mt, int (*get)(void *user, void **data, uint64
       cursor_init(&c, (const uint8_t *)data + 1, len - 1, what);
       c.section = "calling-context tree";
       rc = head ? merge_head(&c, mt, all_stats, &mm) : merge_contexts(&c, &mt->t, &mm, &next);
-      if (rc == 0 && c.pos != c.len) rc = hpcdb_fail_at(HPCDB_ECORRUPT, c.path, c.section, c.pos, "end", "bytes left over");
+      if (rc == 0 && c.pos != c.len)
+        rc = hpcdb_fail_at(HPCDB_ECORRUPT, c.path, c.section, c.pos, "end", "bytes left over");
       if (rc == 0 && !more && (head || next != mm.n_ids)) rc = hpcdb_fail(HPCDB_EIO, "%s: contexts missing", what);
     }
     free(data);

@@ -79,11 +79,14 @@ static inline int varint(hpcdb_cursor *c, uint64_t *v, const char *what) {
 static inline int read_number(hpcdb_cursor *c, uint64_t max, uint64_t *v, const char *what) {
   uint64_t at = c->pos;
   HPCDB_TRY(varint(c, v, what));
-  if (*v > max) return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, what, "%llu is too large", (unsigned long long)*v);
+  if (*v > max)
+    return hpcdb_fail_at(HPCDB_ECORRUPT, c->path, c->section, at, what, "%llu is too large", (unsigned long long)*v);
   return 0;
 }
 
-int wire_read_number(hpcdb_cursor *c, uint64_t max, uint64_t *v, const char *what) { return read_number(c, max, v, what); }
+int wire_read_number(hpcdb_cursor *c, uint64_t max, uint64_t *v, const char *what) {
+  return read_number(c, max, v, what);
+}
 
 /* An index sent with index_sent. */
 static int read_index(hpcdb_cursor *c, uint32_t *v, const char *what) {
@@ -118,8 +121,7 @@ static int read_proto(hpcdb_cursor *c, unify_key key, uint8_t bits, hpcdb_contex
   HPCDB_TRY(read_name(c, &p->name));
   if (bits & SENT_FUNCTION_KEY)
     p->function = (uint32_t)key.offset; /* checked against the sender's functions with the key */
-  else
-    HPCDB_TRY(read_index(c, &p->function, "context function"));
+  else HPCDB_TRY(read_index(c, &p->function, "context function"));
   HPCDB_TRY(read_index(c, &p->file, "context file"));
   HPCDB_TRY(read_number(c, UINT32_MAX, &v, "context line"));
   p->line = (uint32_t)v;

@@ -9,9 +9,9 @@
 #include "hpcdb/formats.h"
 #include "hpcrun/hpcrun_file.h"
 
-void hpcrun_check_profile(hpcdb_validation *res, const char *path, const hpcrun_file *f,
-                          hpcdb_diagnostic_fn fn, void *user);
-void hpcrun_check_trace(hpcdb_validation *res, const char *path, const hpcrun_trace_file *t,
-                        const hpcrun_file *profile, hpcdb_diagnostic_fn fn, void *user);
+void hpcrun_check_profile(hpcdb_validation *res, const char *path, const hpcrun_file *f, hpcdb_diagnostic_fn fn,
+                          void *user);
+void hpcrun_check_trace(hpcdb_validation *res, const char *path, const hpcrun_trace_file *t, const hpcrun_file *profile,
+                        hpcdb_diagnostic_fn fn, void *user);
 
 #endif

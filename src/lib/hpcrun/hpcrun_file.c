@@ -16,8 +16,7 @@ static int version_digits(const uint8_t *v, uint8_t *major, uint8_t *minor) {
   return 1;
 }
 
-int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, const char *path,
-                      hpcrun_parse_error *err) {
+int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, const char *path, hpcrun_parse_error *err) {
   *out = NULL;
   hpcrun_file *f = calloc(1, sizeof *f);
   if (!f) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -26,15 +25,14 @@ int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, cons
   p.c.section = "header";
   int rc;
   if (len < HPCRUN_HEADER_LEN || memcmp(data, HPCRUN_MAGIC, HPCRUN_MAGIC_LEN) != 0) {
-    rc = hpcrun_parse_fail(&p, HPCDB_ENOTFORMAT, 0, "magic", "not an hpcrun profile (no \"%s\")",
-                 HPCRUN_MAGIC);
+    rc = hpcrun_parse_fail(&p, HPCDB_ENOTFORMAT, 0, "magic", "not an hpcrun profile (no \"%s\")", HPCRUN_MAGIC);
   } else if (!version_digits(data + HPCRUN_MAGIC_LEN, &f->major, &f->minor) ||
              !((f->major == 2 || f->major == 3 || f->major == 4) && f->minor == 0)) {
     rc = hpcrun_parse_fail(&p, HPCDB_EVERSION, HPCRUN_MAGIC_LEN, "version",
-                 "version \"%.5s\" is not 02.00, 03.00 or 04.00", data + HPCRUN_MAGIC_LEN);
+                           "version \"%.5s\" is not 02.00, 03.00 or 04.00", data + HPCRUN_MAGIC_LEN);
   } else if (data[HPCRUN_HEADER_LEN - 1] != 'b') {
     rc = hpcrun_parse_fail(&p, HPCDB_ECORRUPT, HPCRUN_HEADER_LEN - 1, "endian",
-                 "byte-order mark is 0x%02x, expected 'b'", data[HPCRUN_HEADER_LEN - 1]);
+                           "byte-order mark is 0x%02x, expected 'b'", data[HPCRUN_HEADER_LEN - 1]);
   } else {
     memcpy(f->version, data + HPCRUN_MAGIC_LEN, 5);
     rc = f->major == 4 ? hpcrun_parse_v4(&p, f) : hpcrun_parse_v2(&p, f);

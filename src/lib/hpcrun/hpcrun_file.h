@@ -109,12 +109,7 @@ typedef struct hpcrun_id_elem {
 
 #define HPCRUN_KIND_MASK 0x3fffu
 #define HPCRUN_KIND_INTERPRET_SHIFT 14
-enum {
-  HPCRUN_IDS_BOTH_VALID = 0,
-  HPCRUN_IDS_LOGIC_LOCAL = 1,
-  HPCRUN_IDS_LOGIC_GLOBAL = 2,
-  HPCRUN_IDS_LOGIC_ONLY = 3
-};
+enum { HPCRUN_IDS_BOTH_VALID = 0, HPCRUN_IDS_LOGIC_LOCAL = 1, HPCRUN_IDS_LOGIC_GLOBAL = 2, HPCRUN_IDS_LOGIC_ONLY = 3 };
 
 typedef struct hpcrun_kind_entry {
   uint16_t kind;
@@ -194,8 +189,7 @@ typedef struct hpcrun_parse_error {
 
 /* Parsing from bytes (data may be freed afterwards: everything is copied).
  * err may be NULL. */
-int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, const char *path,
-                      hpcrun_parse_error *err);
+int hpcrun_file_parse(hpcrun_file **out, const uint8_t *data, uint64_t len, const char *path, hpcrun_parse_error *err);
 int hpcrun_file_load(hpcrun_file **out, const char *path, hpcrun_parse_error *err);
 void hpcrun_file_free(hpcrun_file *f);
 /* For a 04.00 file: fails (with the rule and offset) unless the sparse values'

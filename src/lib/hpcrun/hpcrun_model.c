@@ -81,8 +81,7 @@ static int map_metrics(hpcrun_builder *b, const hpcrun_tables *t, uint16_t *ids)
     uint64_t key = no << 16 | occ;
     if (rc == 0 && !u64map_get(&b->metric_ids, key, &idx)) {
       uint32_t added = 0;
-      if (exp->n_metrics > UINT16_MAX)
-        rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "more than 65536 distinct metrics");
+      if (exp->n_metrics > UINT16_MAX) rc = hpcdb_fail(HPCDB_EUNSUPPORTED, "more than 65536 distinct metrics");
       if (rc == 0) rc = hpcdb_add_metric(exp, name, &added);
       if (rc == 0) rc = hpcdb_metric_add_instance(exp, added, b->point_scope, (uint16_t)added);
       if (rc == 0 && u64map_put(&b->metric_ids, key, added) != 0) rc = HPCDB_ENOMEM;
@@ -95,8 +94,8 @@ static int map_metrics(hpcrun_builder *b, const hpcrun_tables *t, uint16_t *ids)
   return rc;
 }
 
-static int add_tree(hpcrun_builder *b, const char *path, const hpcrun_file *f,
-                    const hpcrun_tables *t, hpcdb_u64map *native) {
+static int add_tree(hpcrun_builder *b, const char *path, const hpcrun_file *f, const hpcrun_tables *t,
+                    hpcdb_u64map *native) {
   hpcdb_experiment *exp = b->exp;
   hpcdb_u64map modules = {0};
   int rc = 0;
@@ -115,8 +114,7 @@ static int add_tree(hpcrun_builder *b, const char *path, const hpcrun_file *f,
       break;
     }
     if (u64map_get(native, key, &v)) {
-      rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "cct", off, "node-id-unique",
-                         "node id %u appears twice", key);
+      rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "cct", off, "node-id-unique", "node id %u appears twice", key);
       break;
     }
     uint32_t parent = 0;
@@ -142,18 +140,15 @@ static int add_tree(hpcrun_builder *b, const char *path, const hpcrun_file *f,
     } else {
       c.lexical_type = HPCDB_LEX_INSTRUCTION;
       if (!u64map_get(&modules, n->lm_id, &v)) {
-        rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "cct", off + hpcrun_node_lm_field(f, t),
-                           "lm-exists", "node %u: load module %u is not in the load map", key,
-                           n->lm_id);
+        rc = hpcdb_fail_at(HPCDB_ECORRUPT, path, "cct", off + hpcrun_node_lm_field(f, t), "lm-exists",
+                           "node %u: load module %u is not in the load map", key, n->lm_id);
         break;
       }
       c.module = (uint32_t)v;
     }
     rc = hpcdb_add_context(exp, &c, parent, NULL);
-    if (rc < 0)
-      rc = hpcdb_fail_wrap(rc, "%s: cct: offset 0x%llx", path, (unsigned long long)off);
-    else if (u64map_put(native, key, c.id) != 0)
-      rc = HPCDB_ENOMEM;
+    if (rc < 0) rc = hpcdb_fail_wrap(rc, "%s: cct: offset 0x%llx", path, (unsigned long long)off);
+    else if (u64map_put(native, key, c.id) != 0) rc = HPCDB_ENOMEM;
   }
   u64map_free(&modules);
   return rc;
@@ -206,16 +201,14 @@ static int ensure_kinds(hpcrun_builder *b, const hpcrun_file *f, uint32_t max_ki
 static int v4_identity(hpcrun_builder *b, const char *path, const hpcrun_file *f, hpcdb_id *ids) {
   uint32_t max_kind = 0;
   for (uint16_t i = 0; i < f->n_kinds; i++)
-    if ((f->kinds[i].kind & HPCRUN_KIND_MASK) > max_kind)
-      max_kind = f->kinds[i].kind & HPCRUN_KIND_MASK;
+    if ((f->kinds[i].kind & HPCRUN_KIND_MASK) > max_kind) max_kind = f->kinds[i].kind & HPCRUN_KIND_MASK;
   for (uint16_t i = 0; i < f->sparse.n_ids; i++) {
     const hpcrun_id_elem *e = &f->sparse.ids[i];
     uint16_t kind = e->kind & HPCRUN_KIND_MASK, interp = e->kind >> HPCRUN_KIND_INTERPRET_SHIFT;
     if (e->logical > UINT32_MAX)
       return hpcdb_fail_at(HPCDB_EUNSUPPORTED, path, "sparse values",
-                           f->sections[HPCRUN_SEC_VALUES].start + 2 + 18 * (uint64_t)i,
-                           "logical-id-range", "logical id %llu does not fit 32 bits",
-                           (unsigned long long)e->logical);
+                           f->sections[HPCRUN_SEC_VALUES].start + 2 + 18 * (uint64_t)i, "logical-id-range",
+                           "logical id %llu does not fit 32 bits", (unsigned long long)e->logical);
     if (kind > max_kind) max_kind = kind;
     ids[i].kind = kind;
     ids[i].flags = (uint16_t)((interp != HPCRUN_IDS_LOGIC_ONLY ? HPCDB_ID_PHYSICAL : 0) |
@@ -262,14 +255,14 @@ static void triples_free(triples *t) {
 }
 
 /* The values of slice i (hpcrun_sparse_check has checked the slices). */
-static int v4_slice(const char *path, const hpcrun_file *f, const uint16_t *mids, uint32_t i,
-                    hpcdb_u64map *native, triples *out) {
+static int v4_slice(const char *path, const hpcrun_file *f, const uint16_t *mids, uint32_t i, hpcdb_u64map *native,
+                    triples *out) {
   const hpcrun_sparse *s = &f->sparse;
   uint64_t off = s->ctxs_off + 12 * (uint64_t)i, lo = s->ctx_starts[i], hi = s->ctx_starts[i + 1];
   uint64_t v;
   if (!u64map_get(native, s->ctx_ids[i], &v))
-    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", off, "value-cct-exists",
-                         "context %u is not a cct node", s->ctx_ids[i]);
+    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", off, "value-cct-exists", "context %u is not a cct node",
+                         s->ctx_ids[i]);
   for (uint64_t k = lo; k < hi; k++) {
     uint16_t m = s->metric_ids[k];
     out->ctx[out->n] = (uint32_t)v;
@@ -279,8 +272,7 @@ static int v4_slice(const char *path, const hpcrun_file *f, const uint16_t *mids
   return 0;
 }
 
-static int v4_values(const char *path, const hpcrun_file *f, const uint16_t *mids,
-                     hpcdb_u64map *native, triples *out) {
+static int v4_values(const char *path, const hpcrun_file *f, const uint16_t *mids, hpcdb_u64map *native, triples *out) {
   HPCDB_TRY(hpcrun_sparse_check(f, path));
   int rc = 0;
   for (uint32_t i = 0; i < f->sparse.n_nz_ctxs && rc == 0; i++) rc = v4_slice(path, f, mids, i, native, out);
@@ -288,8 +280,8 @@ static int v4_values(const char *path, const hpcrun_file *f, const uint16_t *mid
 }
 
 /* Dense 02.00 values: only the non-zero ones become model values. */
-static void v2_values(const hpcrun_epoch *e, const uint16_t *mids, const hpcrun_file *f,
-                      hpcdb_u64map *native, triples *out) {
+static void v2_values(const hpcrun_epoch *e, const uint16_t *mids, const hpcrun_file *f, hpcdb_u64map *native,
+                      triples *out) {
   for (uint64_t k = 0; k < e->t.n_nodes; k++) {
     uint64_t v;
     if (!u64map_get(native, hpcrun_stored_key(f, e->t.nodes[k].id), &v)) continue;
@@ -340,8 +332,8 @@ static void time_range(hpcrun_builder *b, const hpcrun_file *f) {
 
 /* Trace cct ids name nodes of the file; with several epochs a later epoch's
  * node wins (one map, built once). */
-static int add_trace(hpcrun_builder *b, uint32_t profile, const hpcrun_trace_file *t,
-                     const char *trace_path, hpcdb_u64map *maps, uint32_t n_maps) {
+static int add_trace(hpcrun_builder *b, uint32_t profile, const hpcrun_trace_file *t, const char *trace_path,
+                     hpcdb_u64map *maps, uint32_t n_maps) {
   hpcdb_u64map merged = {0};
   hpcdb_u64map *ids = &maps[0];
   if (n_maps > 1) {
@@ -359,12 +351,10 @@ static int add_trace(hpcrun_builder *b, uint32_t profile, const hpcrun_trace_fil
   for (uint64_t i = 0; i < t->n && rc == 0; i++) {
     uint64_t v = 0;
     if (t->cct_ids[i] != 0 && !u64map_get(ids, t->cct_ids[i], &v)) /* 0: no context */
-      rc = hpcdb_fail_at(HPCDB_ECORRUPT, trace_path, "trace records",
-                         HPCTRACE_HEADER_LEN + i * rec + 8, "trace-cct-exists",
-                         "record %llu: cct id %u is not a node of the profile",
+      rc = hpcdb_fail_at(HPCDB_ECORRUPT, trace_path, "trace records", HPCTRACE_HEADER_LEN + i * rec + 8,
+                         "trace-cct-exists", "record %llu: cct id %u is not a node of the profile",
                          (unsigned long long)i, t->cct_ids[i]);
-    else
-      ctx[i] = (uint32_t)v;
+    else ctx[i] = (uint32_t)v;
   }
   if (rc == 0) rc = hpcdb_add_trace(b->exp, profile, t->n, t->times, ctx, NULL);
   free(ctx);
@@ -372,9 +362,8 @@ static int add_trace(hpcrun_builder *b, uint32_t profile, const hpcrun_trace_fil
   return rc;
 }
 
-int hpcrun_builder_add(hpcrun_builder *b, const char *path, const hpcrun_file *f,
-                       const hpcrun_trace_file *t, const char *trace_path,
-                       const char *attr_prefix) {
+int hpcrun_builder_add(hpcrun_builder *b, const char *path, const hpcrun_file *f, const hpcrun_trace_file *t,
+                       const char *trace_path, const char *attr_prefix) {
   hpcdb_experiment *exp = b->exp;
   int v4 = f->major == 4;
   uint32_t n_src = v4 ? 1 : f->n_epochs;
@@ -394,10 +383,8 @@ int hpcrun_builder_add(hpcrun_builder *b, const char *path, const hpcrun_file *f
     if (!mids) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     if (rc == 0) rc = map_metrics(b, tb, mids);
     if (rc == 0) rc = add_tree(b, path, f, tb, &maps[s]);
-    if (rc == 0 && v4)
-      rc = v4_values(path, f, mids, &maps[s], &vals);
-    else if (rc == 0)
-      v2_values(&f->epochs[s], mids, f, &maps[s], &vals);
+    if (rc == 0 && v4) rc = v4_values(path, f, mids, &maps[s], &vals);
+    else if (rc == 0) v2_values(&f->epochs[s], mids, f, &maps[s], &vals);
   }
   uint16_t n_ids = 0;
   if (rc == 0 && v4) {
@@ -414,8 +401,7 @@ int hpcrun_builder_add(hpcrun_builder *b, const char *path, const hpcrun_file *f
   }
   if (rc == 0 && t) rc = add_trace(b, profile, t, trace_path, maps, n_src);
   if (rc == 0) time_range(b, f);
-  if (rc == 0 && !exp->title)
-    rc = hpcdb_set_title(exp, pair_value(&f->header, "program-name"), NULL);
+  if (rc == 0 && !exp->title) rc = hpcdb_set_title(exp, pair_value(&f->header, "program-name"), NULL);
   for (uint32_t s = 0; maps && s < n_src; s++) u64map_free(&maps[s]);
   free(maps);
   free(mids);

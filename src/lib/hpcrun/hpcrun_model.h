@@ -25,8 +25,8 @@ void hpcrun_builder_free(hpcrun_builder *b);
 
 /* One file as one profile (trace optional; attr_prefix, when not NULL,
  * prefixes the header pair names: "file:name"). */
-int hpcrun_builder_add(hpcrun_builder *b, const char *path, const hpcrun_file *f,
-                       const hpcrun_trace_file *t, const char *trace_path, const char *attr_prefix);
+int hpcrun_builder_add(hpcrun_builder *b, const char *path, const hpcrun_file *f, const hpcrun_trace_file *t,
+                       const char *trace_path, const char *attr_prefix);
 
 /* The id a node is known by: 02.00 leaf ids are stored negated. */
 uint32_t hpcrun_stored_key(const hpcrun_file *f, uint32_t id);

@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void hpcrun_parse_init(hpcrun_parser *p, const uint8_t *data, uint64_t len, const char *path,
-             hpcdb_arena *arena) {
+void hpcrun_parse_init(hpcrun_parser *p, const uint8_t *data, uint64_t len, const char *path, hpcdb_arena *arena) {
   memset(p, 0, sizeof *p);
   cursor_init(&p->c, data, len, path);
   p->arena = arena;
@@ -60,9 +59,8 @@ int hpcrun_parse_check_count(hpcrun_parser *p, uint64_t count, uint64_t min_size
   uint64_t left = p->c.limit - p->c.pos;
   if (count > left / min_size)
     return hpcrun_parse_fail(p, HPCDB_ECORRUPT, p->c.pos, "count-bounds",
-                   "%s: %llu entries of at least %llu bytes do not fit in the %llu bytes left",
-                   what, (unsigned long long)count, (unsigned long long)min_size,
-                   (unsigned long long)left);
+                             "%s: %llu entries of at least %llu bytes do not fit in the %llu bytes left", what,
+                             (unsigned long long)count, (unsigned long long)min_size, (unsigned long long)left);
   return 0;
 }
 
@@ -101,9 +99,7 @@ int hpcrun_parse_u64(hpcrun_parser *p, uint64_t *v, const char *what) {
   return 0;
 }
 
-static int nomem(hpcrun_parser *p) {
-  return hpcrun_parse_fail(p, HPCDB_ENOMEM, p->c.pos, "memory", "out of memory");
-}
+static int nomem(hpcrun_parser *p) { return hpcrun_parse_fail(p, HPCDB_ENOMEM, p->c.pos, "memory", "out of memory"); }
 
 int hpcrun_parse_str(hpcrun_parser *p, hpcrun_str *s, const char *what) {
   uint32_t n;
@@ -162,8 +158,8 @@ static int metric_desc(hpcrun_parser *p, hpcrun_metric_desc *m, int with_tail) {
 int hpcrun_parse_metric_table(hpcrun_parser *p, hpcrun_tables *t, int with_tail) {
   t->metric_tail = with_tail;
   HPCRUN_PARSE_TRY(p, hpcrun_parse_u32(p, &t->n_metrics, "metric count"));
-  HPCRUN_PARSE_TRY(p, hpcrun_parse_check_count(p, t->n_metrics, 40 + (with_tail ? HPCRUN_METRIC_TAIL_LEN : 0),
-                           "metric table"));
+  HPCRUN_PARSE_TRY(
+      p, hpcrun_parse_check_count(p, t->n_metrics, 40 + (with_tail ? HPCRUN_METRIC_TAIL_LEN : 0), "metric table"));
   t->metrics = hpcrun_parse_alloc(p, t->n_metrics, sizeof *t->metrics);
   if (!t->metrics) return nomem(p);
   for (uint32_t i = 0; i < t->n_metrics; i++) HPCRUN_PARSE_TRY(p, metric_desc(p, &t->metrics[i], with_tail));

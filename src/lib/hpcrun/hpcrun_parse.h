@@ -18,8 +18,7 @@ typedef struct hpcrun_parser {
   const char *err_rule;
 } hpcrun_parser;
 
-void hpcrun_parse_init(hpcrun_parser *p, const uint8_t *data, uint64_t len, const char *path,
-             hpcdb_arena *arena);
+void hpcrun_parse_init(hpcrun_parser *p, const uint8_t *data, uint64_t len, const char *path, hpcdb_arena *arena);
 /* Reports a rule violation at off (in the cursor's current section). */
 int hpcrun_parse_fail(hpcrun_parser *p, int status, uint64_t off, const char *rule, const char *fmt, ...)
     HPCDB_PRINTF(5, 6);
@@ -31,10 +30,10 @@ void hpcrun_parse_copy_error(const hpcrun_parser *p, hpcrun_parse_error *err);
  * "io" at offset 0. The .hpcrun and .hpctrace loaders share it. */
 int hpcrun_parse_map(hpcdb_mapped_file *m, const char *path, hpcrun_parse_error *err);
 
-#define HPCRUN_PARSE_TRY(p, expr)                                                                  \
-  do {                                                                                             \
-    int hpcrun_parse_rc_ = (expr);                                                                 \
-    if (hpcrun_parse_rc_ < 0) return hpcrun_parse_note((p), hpcrun_parse_rc_);                     \
+#define HPCRUN_PARSE_TRY(p, expr)                                              \
+  do {                                                                         \
+    int hpcrun_parse_rc_ = (expr);                                             \
+    if (hpcrun_parse_rc_ < 0) return hpcrun_parse_note((p), hpcrun_parse_rc_); \
   } while (0)
 
 /* Fails unless count elements of at least min_size bytes fit in what is left

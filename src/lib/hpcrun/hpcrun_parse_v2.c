@@ -42,8 +42,7 @@ static int read_tables(hpcrun_parser *p, hpcrun_epoch *e, int with_tail) {
 
 static int at_epoch_boundary(const hpcrun_parser *p) {
   const hpcdb_cursor *c = &p->c;
-  return c->pos == c->len ||
-         (c->len - c->pos >= 8 && memcmp(c->base + c->pos, HPCRUN_EPOCH_TAG, 8) == 0);
+  return c->pos == c->len || (c->len - c->pos >= 8 && memcmp(c->base + c->pos, HPCRUN_EPOCH_TAG, 8) == 0);
 }
 
 /* Whether the descriptors carry the 2018 tail is not in the version string:
@@ -75,13 +74,13 @@ static int read_epoch(hpcrun_parser *p, hpcrun_epoch *e) {
   e->offset = p->c.pos;
   if (p->c.len - p->c.pos < 8)
     return hpcrun_parse_fail(p, HPCDB_ECORRUPT, e->offset, "epoch-tag",
-                   "%llu trailing bytes where an epoch or the end of the file should be",
-                   (unsigned long long)(p->c.len - p->c.pos));
+                             "%llu trailing bytes where an epoch or the end of the file should be",
+                             (unsigned long long)(p->c.len - p->c.pos));
   const uint8_t *tag = cursor_take(&p->c, 8, "epoch tag");
   if (!tag) return hpcrun_parse_note(p, HPCDB_ETRUNCATED);
   if (memcmp(tag, HPCRUN_EPOCH_TAG, 8) != 0)
     return hpcrun_parse_fail(p, HPCDB_ECORRUPT, e->offset, "epoch-tag",
-                   "expected \"EPOCH___\" (or the end of the file)");
+                             "expected \"EPOCH___\" (or the end of the file)");
   HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &e->flags, "epoch flags"));
   HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &e->granularity, "measurement granularity"));
   HPCRUN_PARSE_TRY(p, hpcrun_parse_u32(p, &e->ra_to_callsite, "ra-to-callsite offset"));

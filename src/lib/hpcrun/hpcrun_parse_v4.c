@@ -13,8 +13,8 @@ static int read_footer(hpcrun_parser *p, hpcrun_file *f) {
   hpcdb_cursor *c = &p->c;
   if (c->len < HPCRUN_HEADER_LEN + HPCRUN_FOOTER_LEN)
     return hpcrun_parse_fail(p, HPCDB_ETRUNCATED, c->len, "footer",
-                   "file of %llu bytes cannot hold the header and the %d-byte footer",
-                   (unsigned long long)c->len, HPCRUN_FOOTER_LEN);
+                             "file of %llu bytes cannot hold the header and the %d-byte footer",
+                             (unsigned long long)c->len, HPCRUN_FOOTER_LEN);
   uint64_t foot = c->len - HPCRUN_FOOTER_LEN;
   HPCRUN_PARSE_TRY(p, cursor_section(c, "footer", foot, HPCRUN_FOOTER_LEN));
   uint64_t v[13], magic;
@@ -22,14 +22,13 @@ static int read_footer(hpcrun_parser *p, hpcrun_file *f) {
   HPCRUN_PARSE_TRY(p, hpcrun_parse_u64(p, &magic, "footer magic"));
   if (magic != HPCRUN_FOOTER_MAGIC)
     return hpcrun_parse_fail(p, HPCDB_ECORRUPT, foot + 104, "footer-magic",
-                   "footer magic is 0x%016llx, expected 0x%016llx (\"HPCRUNsm\")",
-                   (unsigned long long)magic, (unsigned long long)HPCRUN_FOOTER_MAGIC);
+                             "footer magic is 0x%016llx, expected 0x%016llx (\"HPCRUNsm\")", (unsigned long long)magic,
+                             (unsigned long long)HPCRUN_FOOTER_MAGIC);
   f->footer_start = v[12];
   if (f->footer_start != foot)
     return hpcrun_parse_fail(p, HPCDB_ECORRUPT, foot + 96, "footer-offset",
-                   "footer says it starts at 0x%llx but it is the last %d bytes (0x%llx)",
-                   (unsigned long long)f->footer_start, HPCRUN_FOOTER_LEN,
-                   (unsigned long long)foot);
+                             "footer says it starts at 0x%llx but it is the last %d bytes (0x%llx)",
+                             (unsigned long long)f->footer_start, HPCRUN_FOOTER_LEN, (unsigned long long)foot);
   uint64_t prev_end = 0;
   for (int s = 0; s < HPCRUN_N_SECTIONS; s++) {
     hpcrun_section_layout *sec = &f->sections[s];
@@ -37,14 +36,14 @@ static int read_footer(hpcrun_parser *p, hpcrun_file *f) {
     sec->end = v[2 * s + 1];
     uint64_t at = foot + 16 * (uint64_t)s;
     if (s == HPCRUN_SEC_HEADER && sec->start != 0)
-      return hpcrun_parse_fail(p, HPCDB_ECORRUPT, at, "section-order",
-                     "the header section starts at 0x%llx, not 0", (unsigned long long)sec->start);
+      return hpcrun_parse_fail(p, HPCDB_ECORRUPT, at, "section-order", "the header section starts at 0x%llx, not 0",
+                               (unsigned long long)sec->start);
     if (sec->start < prev_end || sec->end < sec->start || sec->end > foot)
       return hpcrun_parse_fail(p, HPCDB_ECORRUPT, at, "section-order",
-                     "%s section [0x%llx, 0x%llx) overlaps the previous one (ends 0x%llx) or "
-                     "runs past the footer (0x%llx)",
-                     section_names[s], (unsigned long long)sec->start, (unsigned long long)sec->end,
-                     (unsigned long long)prev_end, (unsigned long long)foot);
+                               "%s section [0x%llx, 0x%llx) overlaps the previous one (ends 0x%llx) or "
+                               "runs past the footer (0x%llx)",
+                               section_names[s], (unsigned long long)sec->start, (unsigned long long)sec->end,
+                               (unsigned long long)prev_end, (unsigned long long)foot);
     prev_end = sec->end;
   }
   return 0;
@@ -65,7 +64,7 @@ static int finish(hpcrun_parser *p, hpcrun_file *f, int s) {
   uint64_t slack = sec->end - p->c.pos;
   if (slack > UINT32_MAX)
     return hpcrun_parse_fail(p, HPCDB_EUNSUPPORTED, p->c.pos, "section-slack",
-                   "%llu unparsed bytes at the end of the section", (unsigned long long)slack);
+                             "%llu unparsed bytes at the end of the section", (unsigned long long)slack);
   sec->slack_len = (uint32_t)slack;
   if (slack && !(sec->slack = hpcrun_parse_copy_bytes(p, base + p->c.pos, slack)))
     return hpcrun_parse_note(p, HPCDB_ENOMEM);
@@ -90,8 +89,8 @@ static int read_cct(hpcrun_parser *p, hpcrun_tables *t) {
   for (uint64_t i = 0; i < t->n_nodes; i++) {
     const uint8_t *b = cursor_take(&p->c, HPCRUN_V4_NODE_LEN, "cct node");
     if (!b) return hpcrun_parse_note(p, HPCDB_ETRUNCATED);
-    t->nodes[i] = (hpcrun_cct_node){.id = rd_be32(b), .parent = rd_be32(b + 4), .lm_id = rd_be16(b + 8),
-                                    .ip = rd_be64(b + 10), .flags = b[18]};
+    t->nodes[i] = (hpcrun_cct_node){
+        .id = rd_be32(b), .parent = rd_be32(b + 4), .lm_id = rd_be16(b + 8), .ip = rd_be64(b + 10), .flags = b[18]};
   }
   return 0;
 }

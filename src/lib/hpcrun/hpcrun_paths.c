@@ -16,13 +16,9 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int hpcrun_list_profiles(hpcrun_path_list *out, const char *dir) {
-  return hpcrun_list_files(out, dir, ".hpcrun");
-}
+int hpcrun_list_profiles(hpcrun_path_list *out, const char *dir) { return hpcrun_list_files(out, dir, ".hpcrun"); }
 
 int hpcrun_list_files(hpcrun_path_list *out, const char *dir, const char *suffix) {
   out->paths = NULL;

@@ -28,17 +28,17 @@ static const struct {
   char code[9];
   const char *name;
 } standard[] = {
-    {"| Main  ", "<program root>"},    {"| Thread", "<thread root>"},
-    {"OMP Idle", "<omp idle>"},        {"OMPOvrHd", "<omp overhead>"},
+    {"| Main  ", "<program root>"},     {"| Thread", "<thread root>"},
+    {"OMP Idle", "<omp idle>"},         {"OMPOvrHd", "<omp overhead>"},
     {"OMPBarrW", "<omp barrier wait>"}, {"OMPTaskW", "<omp task wait>"},
-    {"OMPMtexW", "<omp mutex wait>"},  {"OMPUresv", "<omp region unresolved>"},
-    {"OMTAlloc", "<omp tgt alloc>"},   {"OMTDelte", "<omp tgt delete>"},
-    {"OMTCpIn ", "<omp tgt copyin>"},  {"OMTCpOut", "<omp tgt copyout>"},
-    {"OMTKernl", "<omp tgt kernel>"},  {"GPUCp?2?", "<gpu copy>"},
-    {"GPUCpH2D", "<gpu copyin>"},      {"GPUCpD2H", "<gpu copyout>"},
-    {"GPUAlloc", "<gpu alloc>"},       {"GPUDelte", "<gpu delete>"},
-    {"GPUKernl", "<gpu kernel>"},      {"GPUMemst", "<gpu memset>"},
-    {"GPU Sync", "<gpu sync>"},        {"GPUTrace", "<gpu kernel>"}, /* a kernel seen in a GPU stream's trace */
+    {"OMPMtexW", "<omp mutex wait>"},   {"OMPUresv", "<omp region unresolved>"},
+    {"OMTAlloc", "<omp tgt alloc>"},    {"OMTDelte", "<omp tgt delete>"},
+    {"OMTCpIn ", "<omp tgt copyin>"},   {"OMTCpOut", "<omp tgt copyout>"},
+    {"OMTKernl", "<omp tgt kernel>"},   {"GPUCp?2?", "<gpu copy>"},
+    {"GPUCpH2D", "<gpu copyin>"},       {"GPUCpD2H", "<gpu copyout>"},
+    {"GPUAlloc", "<gpu alloc>"},        {"GPUDelte", "<gpu delete>"},
+    {"GPUKernl", "<gpu kernel>"},       {"GPUMemst", "<gpu memset>"},
+    {"GPU Sync", "<gpu sync>"},         {"GPUTrace", "<gpu kernel>"}, /* a kernel seen in a GPU stream's trace */
 };
 
 const char *hpcrun_placeholder_name(uint64_t ip, char buf[33]) {
@@ -49,10 +49,8 @@ const char *hpcrun_placeholder_name(uint64_t ip, char buf[33]) {
   size_t n = 0;
   for (int i = 0; i < 8; i++) {
     unsigned char c = (unsigned char)code[i];
-    if (c >= 0x20 && c < 0x7f)
-      buf[n++] = (char)c;
-    else
-      n += (size_t)snprintf(buf + n, 33 - n, "\\%2x", c); /* hpcprof's fallback: width 2, space-filled */
+    if (c >= 0x20 && c < 0x7f) buf[n++] = (char)c;
+    else n += (size_t)snprintf(buf + n, 33 - n, "\\%2x", c); /* hpcprof's fallback: width 2, space-filled */
   }
   buf[n] = '\0';
   return buf;

@@ -15,10 +15,8 @@
 #include "hpcrun/hpcrun_paths.h"
 
 hpcdb_format hpcdb_hpcrun_sniff(const uint8_t *head, size_t n) {
-  if (n >= HPCRUN_MAGIC_LEN && memcmp(head, HPCRUN_MAGIC, HPCRUN_MAGIC_LEN) == 0)
-    return HPCDB_FORMAT_HPCRUN;
-  if (n >= HPCRUN_MAGIC_LEN && memcmp(head, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN) == 0)
-    return HPCDB_FORMAT_HPCTRACE;
+  if (n >= HPCRUN_MAGIC_LEN && memcmp(head, HPCRUN_MAGIC, HPCRUN_MAGIC_LEN) == 0) return HPCDB_FORMAT_HPCRUN;
+  if (n >= HPCRUN_MAGIC_LEN && memcmp(head, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN) == 0) return HPCDB_FORMAT_HPCTRACE;
   return HPCDB_FORMAT_UNKNOWN;
 }
 
@@ -62,10 +60,8 @@ static int add_one(hpcrun_builder *b, const char *path, const hpcrun_file *f, in
       char *dot = prefix ? strrchr(prefix, '.') : NULL;
       if (dot) *dot = '\0';
     }
-    if (prefix_attrs && !prefix)
-      rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-    else
-      rc = hpcrun_builder_add(b, path, f, t, trace_path, prefix);
+    if (prefix_attrs && !prefix) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    else rc = hpcrun_builder_add(b, path, f, t, trace_path, prefix);
     free(prefix);
   }
   hpcrun_trace_free(t);

@@ -61,8 +61,8 @@ static int check_slice(const char *path, const hpcrun_file *f, uint32_t i, node_
   int met = node_set_meet(ns, s->ctx_ids[i]);
   if (met < 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if (met == 0)
-    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", off, "value-cct-exists",
-                         "context %u is not a cct node", s->ctx_ids[i]);
+    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", off, "value-cct-exists", "context %u is not a cct node",
+                         s->ctx_ids[i]);
   /* Real files do not sort contexts; a second slice for one is an error. */
   if (met == 2)
     return hpcdb_fail_at(HPCDB_ECORRUPT, path, "sparse values", off, "value-cct-unique",

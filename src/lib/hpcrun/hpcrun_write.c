@@ -85,8 +85,7 @@ static void put_sparse(hpcrun_outbuf *b, const hpcrun_sparse *s) {
   }
 }
 
-static void put_section(hpcrun_outbuf *b, const hpcrun_file *f, int s, uint64_t *start,
-                        uint64_t *end) {
+static void put_section(hpcrun_outbuf *b, const hpcrun_file *f, int s, uint64_t *start, uint64_t *end) {
   *start = b->len;
   switch (s) {
   case HPCRUN_SEC_HEADER:
@@ -105,10 +104,8 @@ static void put_section(hpcrun_outbuf *b, const hpcrun_file *f, int s, uint64_t 
   *end = b->len;
   if (!f->has_layout)
     hpcrun_out_zeros(b, (HPCRUN_SECTION_ALIGN - b->len % HPCRUN_SECTION_ALIGN) % HPCRUN_SECTION_ALIGN);
-  else if (sec->gap)
-    hpcrun_out_bytes(b, sec->gap, sec->gap_len);
-  else
-    hpcrun_out_zeros(b, sec->gap_len);
+  else if (sec->gap) hpcrun_out_bytes(b, sec->gap, sec->gap_len);
+  else hpcrun_out_zeros(b, sec->gap_len);
 }
 
 static void put_v4(hpcrun_outbuf *b, const hpcrun_file *f) {
@@ -157,13 +154,10 @@ int hpcrun_file_serialize(const hpcrun_file *f, uint8_t **out, uint64_t *len) {
   *out = NULL;
   *len = 0;
   if (!(f->major >= 2 && f->major <= 4 && f->minor == 0))
-    return hpcdb_fail(HPCDB_EINVAL, "hpcrun writer: version %u.%u is not 2.0, 3.0 or 4.0", f->major,
-                      f->minor);
+    return hpcdb_fail(HPCDB_EINVAL, "hpcrun writer: version %u.%u is not 2.0, 3.0 or 4.0", f->major, f->minor);
   hpcrun_outbuf b = {0};
-  if (f->major == 4)
-    put_v4(&b, f);
-  else
-    put_v2(&b, f);
+  if (f->major == 4) put_v4(&b, f);
+  else put_v2(&b, f);
   if (b.failed) {
     free(b.data);
     return hpcdb_fail(HPCDB_ENOMEM, "hpcrun writer: out of memory");

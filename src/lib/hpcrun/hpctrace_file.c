@@ -11,17 +11,15 @@
 
 static int check_header(hpcrun_parser *p, const uint8_t *data, uint64_t len) {
   if (len < HPCRUN_MAGIC_LEN || memcmp(data, HPCTRACE_MAGIC, HPCRUN_MAGIC_LEN) != 0)
-    return hpcrun_parse_fail(p, HPCDB_ENOTFORMAT, 0, "magic", "not an hpctrace file (no \"%s\")",
-                   HPCTRACE_MAGIC);
+    return hpcrun_parse_fail(p, HPCDB_ENOTFORMAT, 0, "magic", "not an hpctrace file (no \"%s\")", HPCTRACE_MAGIC);
   if (len < HPCTRACE_HEADER_LEN)
     return hpcrun_parse_fail(p, HPCDB_ETRUNCATED, len, "bounds", "the %d-byte header is cut short",
-                   HPCTRACE_HEADER_LEN);
+                             HPCTRACE_HEADER_LEN);
   if (memcmp(data + HPCRUN_MAGIC_LEN, "01.01", 5) != 0)
     return hpcrun_parse_fail(p, HPCDB_EVERSION, HPCRUN_MAGIC_LEN, "version", "version \"%.5s\" is not 01.01",
-                   data + HPCRUN_MAGIC_LEN);
+                             data + HPCRUN_MAGIC_LEN);
   if (data[23] != 'b')
-    return hpcrun_parse_fail(p, HPCDB_ECORRUPT, 23, "endian", "byte-order mark is 0x%02x, expected 'b'",
-                   data[23]);
+    return hpcrun_parse_fail(p, HPCDB_ECORRUPT, 23, "endian", "byte-order mark is 0x%02x, expected 'b'", data[23]);
   return 0;
 }
 
@@ -33,8 +31,8 @@ static int read_records(hpcrun_parser *p, hpcrun_trace_file *t, const uint8_t *d
   t->n = body / rec;
   if (body % rec)
     return hpcrun_parse_fail(p, HPCDB_ETRUNCATED, HPCTRACE_HEADER_LEN + t->n * rec, "record-bounds",
-                   "%llu trailing bytes are not a whole %llu-byte record",
-                   (unsigned long long)(body % rec), (unsigned long long)rec);
+                             "%llu trailing bytes are not a whole %llu-byte record", (unsigned long long)(body % rec),
+                             (unsigned long long)rec);
   t->times = hpcrun_parse_alloc(p, t->n, sizeof *t->times);
   t->cct_ids = hpcrun_parse_alloc(p, t->n, sizeof *t->cct_ids);
   if (centric) t->metric_ids = hpcrun_parse_alloc(p, t->n, sizeof *t->metric_ids);

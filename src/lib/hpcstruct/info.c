@@ -30,8 +30,9 @@ void hpcdb_hpcstruct_write_info(FILE *out, const hpcdb_struct *s) {
     fprintf(out, "  loops:       %u\n", count[HPCDB_SCOPE_LOOP]);
     fprintf(out, "  statements:  %u (%u calls)\n", count[HPCDB_SCOPE_STATEMENT], calls);
     fprintf(out, "  address ranges: %u covering %llu bytes", m->n_ranges, (unsigned long long)bytes);
-    if (m->n_ranges) fprintf(out, " in [0x%llx, 0x%llx)", (unsigned long long)m->ranges[0].lo,
-                             (unsigned long long)m->ranges[m->n_ranges - 1].hi);
+    if (m->n_ranges)
+      fprintf(out, " in [0x%llx, 0x%llx)", (unsigned long long)m->ranges[0].lo,
+              (unsigned long long)m->ranges[m->n_ranges - 1].hi);
     fputc('\n', out);
     if (m->n_shadowed) fprintf(out, "  ranges shadowed by earlier statements: %u\n", m->n_shadowed);
   }

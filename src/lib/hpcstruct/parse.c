@@ -41,7 +41,7 @@ typedef struct sparser {
   char *first_module;
   hpcdb_struct_range *vma; /* the element's v= ranges (reused) */
   uint64_t cap_vma;
-  int error;          /* negative once parsing must stop */
+  int error; /* negative once parsing must stop */
   uint64_t error_offset;
 } sparser;
 
@@ -64,8 +64,8 @@ static void fail(sparser *p, int status, const char *rule, const char *fmt, ...)
   vsnprintf(detail, sizeof detail, fmt, ap);
   va_end(ap);
   remember(p, rule, detail);
-  p->error = hpcdb_fail(status, "%s: line %lu: %s: %s", p->path, (unsigned long)XML_GetCurrentLineNumber(p->x),
-                        rule, detail);
+  p->error =
+      hpcdb_fail(status, "%s: line %lu: %s: %s", p->path, (unsigned long)XML_GetCurrentLineNumber(p->x), rule, detail);
   XML_StopParser(p->x, XML_FALSE);
 }
 
@@ -105,7 +105,8 @@ static int line_attr(sparser *p, const char **atts, const char *tag, int require
   if (*c == '-') {
     const char *e = c + 1;
     while (*e >= '0' && *e <= '9') e++;
-    if (e == c + 1) c = e - 1; else c = e;
+    if (e == c + 1) c = e - 1;
+    else c = e;
   }
   if (*c) {
     fail(p, HPCDB_ECORRUPT, "bad-line", "<%s l=\"%.40s\">: not a decimal line number", tag, s);
@@ -340,7 +341,8 @@ static void XMLCALL on_start(void *user, const char *name, const char **atts) {
   } else if (!strcmp(name, "S") || !strcmp(name, "C")) {
     int call = name[0] == 'C';
     if (!parent_is(t, call ? "PABLC" : "PABL"))
-      return fail(p, HPCDB_ECORRUPT, "nesting", "<%s> %s", name, t == 'F' || t == 'M' ? "outside a procedure" : "inside a statement");
+      return fail(p, HPCDB_ECORRUPT, "nesting", "<%s> %s", name,
+                  t == 'F' || t == 'M' ? "outside a procedure" : "inside a statement");
     next.tag = name[0];
     start_statement(p, atts, top, call);
   } else {
@@ -384,8 +386,8 @@ static int feed(sparser *p, const char *data, size_t len, int last) {
   if (!p->error && !(p->stop_at_module && p->first_module)) {
     remember(p, "xml", XML_ErrorString(XML_GetErrorCode(p->x)));
     p->error = hpcdb_fail(XML_GetErrorCode(p->x) == XML_ERROR_NO_MEMORY ? HPCDB_ENOMEM : HPCDB_ECORRUPT,
-                          "%s: line %lu: xml: %s", p->path,
-                          (unsigned long)XML_GetCurrentLineNumber(p->x), XML_ErrorString(XML_GetErrorCode(p->x)));
+                          "%s: line %lu: xml: %s", p->path, (unsigned long)XML_GetCurrentLineNumber(p->x),
+                          XML_ErrorString(XML_GetErrorCode(p->x)));
   }
   return 0;
 }

@@ -153,10 +153,8 @@ uint32_t hpcdb_hpcstruct_lookup(const hpcdb_struct_module *m, uint64_t addr) {
   uint32_t lo = 0, hi = m->n_ranges;
   while (lo < hi) { /* the last range starting at or before addr */
     uint32_t mid = lo + (hi - lo) / 2;
-    if (m->ranges[mid].lo <= addr)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (m->ranges[mid].lo <= addr) lo = mid + 1;
+    else hi = mid;
   }
   if (lo == 0) return HPCDB_NONE;
   const hpcdb_struct_range *r = &m->ranges[lo - 1];

@@ -22,8 +22,8 @@ struct hpcdb_db {
   char *cct_path; /* cct.db's (cf.path) */
   hpcdb_mapped_file prof, cct;
   hpctk4_file pf, cf;
-  int prof_fd; /* profile.db open for pread by hpcdb_db_profile_values, or -1 */
-  int cct_fd;  /* cct.db open for pread by hpcdb_db_context_scan, or -1 */
+  int prof_fd;                      /* profile.db open for pread by hpcdb_db_profile_values, or -1 */
+  int cct_fd;                       /* cct.db open for pread by hpcdb_db_context_scan, or -1 */
   uint64_t prof_infos, prof_stride; /* pProfiles, szProfile */
   uint32_t n_profiles;
   uint64_t ctx_infos, ctx_stride; /* pCtxs, szCtx */
@@ -35,8 +35,8 @@ typedef struct block {
   uint64_t n_values, p_values, n_idx, p_idx;
 } block;
 
-static int open_one(hpcdb_mapped_file *m, hpctk4_file *f, const char *dir, const char *name,
-                    const char *format, const char *footer, char **path_out) {
+static int open_one(hpcdb_mapped_file *m, hpctk4_file *f, const char *dir, const char *name, const char *format,
+                    const char *footer, char **path_out) {
   size_t n = strlen(dir) + strlen(name) + 2;
   char *path = malloc(n);
   if (!path) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
@@ -48,8 +48,8 @@ static int open_one(hpcdb_mapped_file *m, hpctk4_file *f, const char *dir, const
 }
 
 /* The section-0 header of profile.db or cct.db: array pointer, count, stride. */
-static int array_header(const hpctk4_file *f, const char *section, uint64_t min_stride, uint64_t *p,
-                        uint32_t *n, uint64_t *stride) {
+static int array_header(const hpctk4_file *f, const char *section, uint64_t min_stride, uint64_t *p, uint32_t *n,
+                        uint64_t *stride) {
   uint64_t s = f->sec_off[0], total;
   if (f->sec_size[0] < 0xd)
     return hpcdb_fail_at(HPCDB_ECORRUPT, f->path, section, s, "section-bounds", "section too small for its header");
@@ -108,8 +108,8 @@ uint32_t hpcdb_db_context_count(const hpcdb_db *db) { return db->n_ctxs; }
 
 /* Reads and checks the block header at off: values of val_size bytes and
  * index entries of idx_size bytes must lie inside the file. */
-static int load_block(const hpctk4_file *f, uint64_t off, uint64_t val_size, uint64_t idx_size,
-                      int idx_is_u16, block *b) {
+static int load_block(const hpctk4_file *f, uint64_t off, uint64_t val_size, uint64_t idx_size, int idx_is_u16,
+                      block *b) {
   const uint8_t *h = f->data + off;
   b->n_values = rd_le64(h);
   b->p_values = rd_le64(h + 8);
@@ -118,8 +118,7 @@ static int load_block(const hpctk4_file *f, uint64_t off, uint64_t val_size, uin
   uint64_t vbytes, ibytes;
   if (!mul_ok(b->n_values, val_size, &vbytes) || !in_bounds(f->len, b->p_values, vbytes) ||
       !mul_ok(b->n_idx, idx_size, &ibytes) || !in_bounds(f->len, b->p_idx, ibytes))
-    return hpcdb_fail_at(HPCDB_ECORRUPT, f->path, "values", off, "values-bounds",
-                         "value block is not inside the file");
+    return hpcdb_fail_at(HPCDB_ECORRUPT, f->path, "values", off, "values-bounds", "value block is not inside the file");
   return 0;
 }
 
@@ -135,8 +134,8 @@ static int slice_in(const hpctk4_file *f, const block *b, const uint8_t *idx, ui
   return 0;
 }
 
-static int slice(const hpctk4_file *f, const block *b, uint64_t k, uint64_t idx_size, uint64_t key_size,
-                 uint64_t *lo, uint64_t *hi) {
+static int slice(const hpctk4_file *f, const block *b, uint64_t k, uint64_t idx_size, uint64_t key_size, uint64_t *lo,
+                 uint64_t *hi) {
   return slice_in(f, b, f->data + b->p_idx, k, idx_size, key_size, lo, hi);
 }
 
@@ -150,14 +149,14 @@ static int search(const hpctk4_file *f, uint64_t p, uint64_t n, uint64_t stride,
   uint64_t lo = 0, hi = n;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
-    if (key_at(f, p + mid * stride, key_size) < key) lo = mid + 1; else hi = mid;
+    if (key_at(f, p + mid * stride, key_size) < key) lo = mid + 1;
+    else hi = mid;
   }
   *at = lo;
   return lo < n && key_at(f, p + lo * stride, key_size) == key;
 }
 
-int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id, uint16_t metric_id,
-                           double *out) {
+int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id, uint16_t metric_id, double *out) {
   *out = 0;
   if (profile >= db->n_profiles) return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile);
   block b;
@@ -170,8 +169,7 @@ int hpcdb_db_profile_value(const hpcdb_db *db, uint32_t profile, uint32_t ctx_id
   return 1;
 }
 
-int hpcdb_db_context_value(const hpcdb_db *db, uint32_t ctx_id, uint16_t metric_id, uint32_t profile,
-                           double *out) {
+int hpcdb_db_context_value(const hpcdb_db *db, uint32_t ctx_id, uint16_t metric_id, uint32_t profile, double *out) {
   *out = 0;
   if (!db->cf.data) return hpcdb_fail(HPCDB_EINVAL, "%s: the database has no cct.db", db->dir);
   if (ctx_id >= db->n_ctxs) return 0;
@@ -221,16 +219,14 @@ int hpcdb_db_profile_values(const hpcdb_db *db, uint32_t profile, hpcdb_profile 
  * its pages never enter the process, so a pass over every context keeps a
  * resident set of one block, with no madvise to drop them (whose TLB
  * shootdowns cost more than the copy). Without an fd, the mapped bytes. */
-static int block_bytes(const hpcdb_db *db, const block *b, uint8_t **buf, const uint8_t **idx,
-                       const uint8_t **values) {
+static int block_bytes(const hpcdb_db *db, const block *b, uint8_t **buf, const uint8_t **idx, const uint8_t **values) {
   *buf = NULL;
   *idx = db->cf.data + b->p_idx;
   *values = db->cf.data + b->p_values;
   if (db->cct_fd < 0) return 0;
   uint64_t ibytes = 10 * b->n_idx, vbytes = 12 * b->n_values; /* load_block checked both are inside the file */
   if (!(*buf = malloc(ibytes + vbytes ? ibytes + vbytes : 1)))
-    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %llu values", db->cf.path,
-                      (unsigned long long)b->n_values);
+    return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %llu values", db->cf.path, (unsigned long long)b->n_values);
   int rc = read_at(db->cct_fd, *buf, ibytes, b->p_idx, db->cf.path);
   if (rc == 0) rc = read_at(db->cct_fd, *buf + ibytes, vbytes, b->p_values, db->cf.path);
   *idx = *buf;
@@ -238,8 +234,7 @@ static int block_bytes(const hpcdb_db *db, const block *b, uint8_t **buf, const 
   return rc;
 }
 
-int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id, hpcdb_value_fn fn,
-                          void *user) {
+int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_id, hpcdb_value_fn fn, void *user) {
   if (!db->cf.data) return hpcdb_fail(HPCDB_EINVAL, "%s: the database has no cct.db", db->dir);
   if (ctx_id >= db->n_ctxs) return 0;
   block b;
@@ -256,7 +251,8 @@ int hpcdb_db_context_scan(const hpcdb_db *db, uint32_t ctx_id, uint32_t metric_i
     uint64_t lo, hi;
     if ((rc = slice_in(&db->cf, &b, idx, k, 10, 2, &lo, &hi)) < 0) break;
     uint16_t metric = rd_le16(idx + 10 * k);
-    for (uint64_t v = lo; v < hi && rc == 0; v++) rc = fn(user, metric, rd_le32(values + 12 * v), rd_le_f64(values + 12 * v + 4));
+    for (uint64_t v = lo; v < hi && rc == 0; v++)
+      rc = fn(user, metric, rd_le32(values + 12 * v), rd_le_f64(values + 12 * v + 4));
   }
   free(buf);
   return rc;

@@ -21,9 +21,13 @@ static unsigned detect_kind(const format_probe *p, hpcdb_format *kind) {
     return probe_file_in(p->path, "meta.db", meta, sizeof meta) ? FORMAT_BID_DIR_NAMED : 0;
   }
   if (p->n < 14 || memcmp(p->head, "HPCTOOLKIT", 10) != 0) return 0;
-  static const struct { const char *id; hpcdb_format f; } ids[] = {
-      {"meta", HPCDB_FORMAT_HPCTK4_META}, {"prof", HPCDB_FORMAT_HPCTK4_PROFILE},
-      {"ctxt", HPCDB_FORMAT_HPCTK4_CCT}, {"trce", HPCDB_FORMAT_HPCTK4_TRACE}};
+  static const struct {
+    const char *id;
+    hpcdb_format f;
+  } ids[] = {{"meta", HPCDB_FORMAT_HPCTK4_META},
+             {"prof", HPCDB_FORMAT_HPCTK4_PROFILE},
+             {"ctxt", HPCDB_FORMAT_HPCTK4_CCT},
+             {"trce", HPCDB_FORMAT_HPCTK4_TRACE}};
   for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
     if (memcmp(p->head + 10, ids[i].id, 4) == 0) {
       *kind = ids[i].f;
@@ -35,8 +39,7 @@ static unsigned detect_kind(const format_probe *p, hpcdb_format *kind) {
 /* A lone profile.db, cct.db or trace.db is read as the database around it
  * (whole: the options apply to a directory or meta.db). */
 static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind, const hpcdb_read_options *options) {
-  if (kind == HPCDB_FORMAT_HPCTK4_DIR || kind == HPCDB_FORMAT_HPCTK4_META)
-    return hpctk4_read_opts(out, path, options);
+  if (kind == HPCDB_FORMAT_HPCTK4_DIR || kind == HPCDB_FORMAT_HPCTK4_META) return hpctk4_read_opts(out, path, options);
   char dir[4096];
   const char *slash = strrchr(path, '/');
   snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
@@ -44,10 +47,8 @@ static int read_kind(hpcdb_experiment **out, const char *path, hpcdb_format kind
 }
 
 static const format_kind kinds[] = {
-    {HPCDB_FORMAT_HPCTK4_DIR, "HPCToolkit database v4.0"},
-    {HPCDB_FORMAT_HPCTK4_META, "HPCToolkit meta.db v4.0"},
-    {HPCDB_FORMAT_HPCTK4_PROFILE, "HPCToolkit profile.db v4.0"},
-    {HPCDB_FORMAT_HPCTK4_CCT, "HPCToolkit cct.db v4.0"},
+    {HPCDB_FORMAT_HPCTK4_DIR, "HPCToolkit database v4.0"},       {HPCDB_FORMAT_HPCTK4_META, "HPCToolkit meta.db v4.0"},
+    {HPCDB_FORMAT_HPCTK4_PROFILE, "HPCToolkit profile.db v4.0"}, {HPCDB_FORMAT_HPCTK4_CCT, "HPCToolkit cct.db v4.0"},
     {HPCDB_FORMAT_HPCTK4_TRACE, "HPCToolkit trace.db v4.0"},
 };
 

@@ -33,8 +33,8 @@ typedef struct hpctk4_file {
 
 /* Checks magic "HPCTOOLKIT", the 4-byte format id, major version 4, the
  * 8-byte footer, and that each of the n_sections sections lies in the file. */
-int hpctk4_open_bytes(hpctk4_file *f, const uint8_t *data, uint64_t len, const char *path,
-                      const char format[4], const char footer[8], unsigned n_sections);
+int hpctk4_open_bytes(hpctk4_file *f, const uint8_t *data, uint64_t len, const char *path, const char format[4],
+                      const char footer[8], unsigned n_sections);
 
 /* Sequential reads of a file's large arrays (values, indices) through a
  * small reused buffer filled by pread: on a large file this costs less than

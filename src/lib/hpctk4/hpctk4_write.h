@@ -48,8 +48,7 @@ int hpctk4_write_profile(const hpcdb_experiment *exp, const char *path);
 /* chunk_values bounds the values held in memory at once (0: the default). */
 int hpctk4_write_cct(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values);
 /* The same file made by up to threads threads. */
-int hpctk4_write_cct_threads(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values,
-                             unsigned threads);
+int hpctk4_write_cct_threads(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values, unsigned threads);
 int hpctk4_write_trace(const hpcdb_experiment *exp, const char *path);
 /* metrics/default.yaml: the metric taxonomy hpcviewer reads. */
 int hpctk4_write_metrics_yaml(const hpcdb_experiment *exp, const char *path);
@@ -62,8 +61,8 @@ typedef struct hpctk4_meta_refs {
   const uint64_t *entry_names;
 } hpctk4_meta_refs;
 /* Appends the Context Tree section; *off and *size get its place. */
-int hpctk4_meta_context_tree(hpctk4_wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs,
-                             uint64_t *off, uint64_t *size);
+int hpctk4_meta_context_tree(hpctk4_wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs, uint64_t *off,
+                             uint64_t *size);
 /* The pretty name written for an entry point: its name, else the canonical one. */
 const char *hpctk4_entry_name(const hpcdb_context *c);
 
@@ -162,8 +161,8 @@ int hpctk4_cct_encode(const hpctk4_cct_entry *e, const uint64_t *count, uint32_t
 /* What trace.db's header needs of one trace line. */
 typedef struct hpctk4_trace_desc {
   uint32_t profile;
-  uint64_t kept;         /* elements written (runs of "not running" merged) */
-  uint64_t first, last;  /* the first and last timestamps; ignored when n is 0 */
+  uint64_t kept;        /* elements written (runs of "not running" merged) */
+  uint64_t first, last; /* the first and last timestamps; ignored when n is 0 */
   uint64_t n;
 } hpctk4_trace_desc;
 void hpctk4_trace_describe(const hpcdb_trace *t, hpctk4_trace_desc *d);

@@ -17,7 +17,7 @@
 #define MAX_YAML_BYTES (16u << 20)
 #define MAX_DEPTH 16
 #define MAX_STEPS 100000
-#define MAX_WORK 20000000u       /* keys compared: aliases may share one huge mapping many times */
+#define MAX_WORK 20000000u         /* keys compared: aliases may share one huge mapping many times */
 #define MAX_KEPT_BYTES (16u << 20) /* names and descriptions copied out: the same string may be reached often */
 
 typedef struct walk {
@@ -55,7 +55,8 @@ static uint32_t metric_named(const hpcdb_experiment *e, const char *name) {
  * ({metric: NAME}) directly or under standard / custom; else the root's own name. */
 static uint32_t metric_of(walk *w, yaml_node_t *root) {
   yaml_node_t *variants = get(w, root, "variants"), *first = NULL;
-  if (variants && variants->type == YAML_MAPPING_NODE && variants->data.mapping.pairs.start < variants->data.mapping.pairs.top)
+  if (variants && variants->type == YAML_MAPPING_NODE &&
+      variants->data.mapping.pairs.start < variants->data.mapping.pairs.top)
     first = yaml_document_get_node(w->doc, variants->data.mapping.pairs.start->value);
   yaml_node_t *inc = get(w, get(w, first, "formula"), "inclusive");
   const char *name = scalar(get(w, inc, "metric"));
@@ -70,7 +71,8 @@ static int keep(walk *w, const char *s, const char **out) {
   *out = NULL;
   if (!s) return 0;
   w->kept_bytes += strlen(s) + 1;
-  if (w->kept_bytes > MAX_KEPT_BYTES) return hpcdb_fail(HPCDB_ECORRUPT, "names and descriptions over %u bytes", MAX_KEPT_BYTES);
+  if (w->kept_bytes > MAX_KEPT_BYTES)
+    return hpcdb_fail(HPCDB_ECORRUPT, "names and descriptions over %u bytes", MAX_KEPT_BYTES);
   char **owned = realloc(l->owned, ((size_t)l->n_owned + 1) * sizeof *owned);
   if (!owned) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   l->owned = owned;
@@ -131,7 +133,8 @@ static int read_yaml(walk *w, const char *path) {
   if (rc == 0) {
     yaml_parser_set_input_file(&p, f);
     if (!yaml_parser_load(&p, &doc))
-      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: line %zu: %s", path, p.problem_mark.line + 1, p.problem ? p.problem : "not YAML");
+      rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: line %zu: %s", path, p.problem_mark.line + 1,
+                      p.problem ? p.problem : "not YAML");
     yaml_parser_delete(&p);
   }
   fclose(f);
@@ -154,7 +157,8 @@ int hpcdb_metric_list_read(hpcdb_metric_list *out, const hpcdb_experiment *exp, 
   int rc = w.listed && out->entries ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   char path[4096];
   if (rc == 0 && dir) {
-    if (snprintf(path, sizeof path, "%s/metrics/default.yaml", dir) >= (int)sizeof path) rc = hpcdb_fail(HPCDB_EINVAL, "%s: path too long", dir);
+    if (snprintf(path, sizeof path, "%s/metrics/default.yaml", dir) >= (int)sizeof path)
+      rc = hpcdb_fail(HPCDB_EINVAL, "%s: path too long", dir);
     else rc = read_yaml(&w, path);
   }
   for (uint32_t m = 0; rc == 0 && m < exp->n_metrics; m++)

@@ -30,8 +30,7 @@ static void escape(char *out, size_t size, size_t *used, const char *s) {
     unsigned char ch = (unsigned char)*s;
     if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')
       out[(*used)++] = (char)ch;
-    else
-      *used += (size_t)snprintf(out + *used, size - *used, "x%02x_", ch);
+    else *used += (size_t)snprintf(out + *used, size - *used, "x%02x_", ch);
   }
   out[*used] = '\0';
 }
@@ -59,9 +58,9 @@ typedef struct emitter {
   int ok;
 } emitter;
 
-#define EMIT(em, init)                                                                             \
-  do {                                                                                             \
-    if ((em)->ok && (!(init) || !yaml_emitter_emit(&(em)->e, &(em)->ev))) (em)->ok = 0;           \
+#define EMIT(em, init)                                                                  \
+  do {                                                                                  \
+    if ((em)->ok && (!(init) || !yaml_emitter_emit(&(em)->e, &(em)->ev))) (em)->ok = 0; \
   } while (0)
 
 /* libyaml's event constructors copy the strings they are given (yaml_strdup)
@@ -70,8 +69,8 @@ static yaml_char_t *yaml_text(const char *s) { return (yaml_char_t *)(uintptr_t)
 
 static void scalar(emitter *em, const char *s) {
   if (!s) s = "";
-  EMIT(em, yaml_scalar_event_initialize(&em->ev, NULL, NULL, yaml_text(s), (int)strlen(s), 1, 1,
-                                        YAML_ANY_SCALAR_STYLE));
+  EMIT(em,
+       yaml_scalar_event_initialize(&em->ev, NULL, NULL, yaml_text(s), (int)strlen(s), 1, 1, YAML_ANY_SCALAR_STYLE));
 }
 
 static void pair(emitter *em, const char *key, const char *value) {

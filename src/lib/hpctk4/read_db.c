@@ -59,9 +59,7 @@ static int read_profile_summary(hpcdb_experiment *exp, const uint8_t *data, uint
 
 static int read_db(hpcdb_experiment **out, const char *path, parse_fn read_profile);
 
-int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path) {
-  return read_db(out, path, hpctk4_parse_profile_fd);
-}
+int hpcdb_hpctk4_read(hpcdb_experiment **out, const char *path) { return read_db(out, path, hpctk4_parse_profile_fd); }
 
 /* Of the options, the summary-only flag: the thread profiles' values stay
  * unread (a database directory holds them apart from the summary's). */

@@ -6,8 +6,8 @@
 #include "common/error.h"
 #include "hpctk4/hpctk4_read.h"
 
-int hpctk4_open_bytes(hpctk4_file *f, const uint8_t *data, uint64_t len, const char *path,
-                      const char format[4], const char footer[8], unsigned n_sections) {
+int hpctk4_open_bytes(hpctk4_file *f, const uint8_t *data, uint64_t len, const char *path, const char format[4],
+                      const char footer[8], unsigned n_sections) {
   memset(f, 0, sizeof *f);
   f->path = path;
   f->data = data;
@@ -19,17 +19,15 @@ int hpctk4_open_bytes(hpctk4_file *f, const uint8_t *data, uint64_t len, const c
   if (memcmp(data + 10, format, 4) != 0)
     return hpcdb_fail_at(HPCDB_ENOTFORMAT, path, "header", 10, "format",
                          "format id \"%.4s\" where \"%.4s\" was expected", (const char *)data + 10, format);
-  if (len < 16)
-    return hpcdb_fail_at(HPCDB_ETRUNCATED, path, "header", len, "header-size", "file ends in the header");
+  if (len < 16) return hpcdb_fail_at(HPCDB_ETRUNCATED, path, "header", len, "header-size", "file ends in the header");
   f->major = data[14];
   f->minor = data[15];
   if (f->major != 4)
-    return hpcdb_fail_at(HPCDB_EVERSION, path, "header", 14, "version",
-                         "major version %u (this reader reads 4)", f->major);
+    return hpcdb_fail_at(HPCDB_EVERSION, path, "header", 14, "version", "major version %u (this reader reads 4)",
+                         f->major);
   if (len < header + 8)
     return hpcdb_fail_at(HPCDB_ETRUNCATED, path, "header", len, "header-size",
-                         "file of %llu bytes is shorter than its header and footer",
-                         (unsigned long long)len);
+                         "file of %llu bytes is shorter than its header and footer", (unsigned long long)len);
   if (memcmp(data + len - 8, footer, 8) != 0)
     return hpcdb_fail_at(HPCDB_ECORRUPT, path, "footer", len - 8, "footer",
                          "the file does not end in \"%.8s\" (truncated?)", footer);

@@ -11,11 +11,20 @@
 #include "hpctk4/hpctk4_read.h"
 #include "hpctk4/subtree_scopes.h"
 
-enum { SEC_GENERAL, SEC_IDNAMES, SEC_METRICS, SEC_CONTEXT, SEC_STRINGS, SEC_MODULES, SEC_FILES,
-       SEC_FUNCTIONS, N_SECTIONS };
+enum {
+  SEC_GENERAL,
+  SEC_IDNAMES,
+  SEC_METRICS,
+  SEC_CONTEXT,
+  SEC_STRINGS,
+  SEC_MODULES,
+  SEC_FILES,
+  SEC_FUNCTIONS,
+  N_SECTIONS
+};
 static const char *const section_names[N_SECTIONS] = {
-    "General Properties", "Identifier Names", "Performance Metrics", "Context Tree",
-    "Common String Table", "Load Modules", "Source Files", "Functions"};
+    "General Properties",  "Identifier Names", "Performance Metrics", "Context Tree",
+    "Common String Table", "Load Modules",     "Source Files",        "Functions"};
 
 typedef struct meta_reader {
   hpctk4_file f;
@@ -26,27 +35,25 @@ typedef struct meta_reader {
   uint32_t n_scopes_read, n_modules_read, n_files_read, n_functions_read;
 } meta_reader;
 
-#define FAIL(status, sec, off, rule, ...)                                                          \
-  hpcdb_fail_at(status, r->f.path, section_names[sec], off, rule, __VA_ARGS__)
+#define FAIL(status, sec, off, rule, ...) hpcdb_fail_at(status, r->f.path, section_names[sec], off, rule, __VA_ARGS__)
 
 /* [off, off + n) inside section sec. */
 static int in_section(const meta_reader *r, unsigned sec, uint64_t off, uint64_t n, const char *what) {
   uint64_t lo = r->f.sec_off[sec], size = r->f.sec_size[sec];
   if (off < lo || !in_bounds(size, off - lo, n))
-    return FAIL(HPCDB_ECORRUPT, sec, off, "section-bounds", "%s (%llu bytes) is not inside the section",
-                what, (unsigned long long)n);
+    return FAIL(HPCDB_ECORRUPT, sec, off, "section-bounds", "%s (%llu bytes) is not inside the section", what,
+                (unsigned long long)n);
   return 0;
 }
 
 /* count elements of stride bytes at off, inside section sec, aligned to 8. */
-static int array_in_section(const meta_reader *r, unsigned sec, uint64_t off, uint64_t count,
-                            uint64_t stride, const char *what) {
+static int array_in_section(const meta_reader *r, unsigned sec, uint64_t off, uint64_t count, uint64_t stride,
+                            const char *what) {
   uint64_t total;
   if (!mul_ok(count, stride, &total))
     return FAIL(HPCDB_ECORRUPT, sec, off, "count-overflow", "%s: %llu × %llu bytes overflows", what,
                 (unsigned long long)count, (unsigned long long)stride);
-  if (count && off % 8 != 0)
-    return FAIL(HPCDB_ECORRUPT, sec, off, "alignment", "%s is not 8-byte aligned", what);
+  if (count && off % 8 != 0) return FAIL(HPCDB_ECORRUPT, sec, off, "alignment", "%s is not 8-byte aligned", what);
   return count ? in_section(r, sec, off, total, what) : 0;
 }
 
@@ -55,16 +62,15 @@ static int string_in(const meta_reader *r, unsigned sec, uint64_t off, const cha
   hpcdb_cursor c;
   hpctk4_cursor(&r->f, &c, section_names[sec]);
   size_t len;
-  return cursor_cstring_at(&c, off, r->f.sec_off[sec], r->f.sec_off[sec] + r->f.sec_size[sec], out, &len,
-                           what);
+  return cursor_cstring_at(&c, off, r->f.sec_off[sec], r->f.sec_off[sec] + r->f.sec_size[sec], out, &len, what);
 }
 
 /* Which element of an array a pointer names; it must point at an element. */
-static int element_index(const meta_reader *r, unsigned sec, uint64_t p, uint64_t at, uint64_t stride,
-                         uint32_t count, uint64_t where, const char *what, uint32_t *out) {
+static int element_index(const meta_reader *r, unsigned sec, uint64_t p, uint64_t at, uint64_t stride, uint32_t count,
+                         uint64_t where, const char *what, uint32_t *out) {
   if (p < at || (p - at) % stride != 0 || (p - at) / stride >= count)
-    return FAIL(HPCDB_ECORRUPT, sec, where, "pointer-target", "%s 0x%llx does not point at an element",
-                what, (unsigned long long)p);
+    return FAIL(HPCDB_ECORRUPT, sec, where, "pointer-target", "%s 0x%llx does not point at an element", what,
+                (unsigned long long)p);
   *out = (uint32_t)((p - at) / stride);
   return 0;
 }
@@ -96,8 +102,9 @@ static int read_id_names(meta_reader *r) {
 }
 
 static int read_scopes(meta_reader *r, uint64_t p, uint16_t n, uint8_t stride) {
-  if (stride < 16) return FAIL(HPCDB_ECORRUPT, SEC_METRICS, r->f.sec_off[SEC_METRICS] + 0x1a, "stride",
-                               "szScope %u is smaller than 16", stride);
+  if (stride < 16)
+    return FAIL(HPCDB_ECORRUPT, SEC_METRICS, r->f.sec_off[SEC_METRICS] + 0x1a, "stride",
+                "szScope %u is smaller than 16", stride);
   HPCDB_TRY(array_in_section(r, SEC_METRICS, p, n, stride, "pScopes"));
   r->scopes_at = p;
   r->scope_stride = stride;
@@ -112,8 +119,7 @@ static int read_scopes(meta_reader *r, uint64_t p, uint16_t n, uint8_t stride) {
 }
 
 static int scope_of(const meta_reader *r, uint64_t p, uint64_t where, uint32_t *out) {
-  return element_index(r, SEC_METRICS, p, r->scopes_at, r->scope_stride, r->n_scopes_read, where, "pScope",
-                       out);
+  return element_index(r, SEC_METRICS, p, r->scopes_at, r->scope_stride, r->n_scopes_read, where, "pScope", out);
 }
 
 /* A custom scope for execution values that are not subtree sums
@@ -177,8 +183,7 @@ static int read_metrics(meta_reader *r) {
 }
 
 /* The header of the Load Modules, Source Files or Functions section. */
-static int table_header(meta_reader *r, unsigned sec, uint16_t min_size, uint64_t *p, uint32_t *n,
-                        uint64_t *stride) {
+static int table_header(meta_reader *r, unsigned sec, uint16_t min_size, uint64_t *p, uint32_t *n, uint64_t *stride) {
   uint64_t s = r->f.sec_off[sec];
   HPCDB_TRY(in_section(r, sec, s, 0xe, "section header"));
   *p = rd_le64(at(r, s));
@@ -212,8 +217,7 @@ static int read_modules_and_files(meta_reader *r) {
 }
 
 static int module_of(const meta_reader *r, uint64_t p, uint64_t where, uint32_t *out) {
-  return element_index(r, SEC_MODULES, p, r->modules_at, r->module_stride, r->n_modules_read, where,
-                       "pModule", out);
+  return element_index(r, SEC_MODULES, p, r->modules_at, r->module_stride, r->n_modules_read, where, "pModule", out);
 }
 
 static int file_of(const meta_reader *r, uint64_t p, uint64_t where, uint32_t *out) {
@@ -254,8 +258,7 @@ static int add_context(meta_reader *r, hpcdb_context *c, uint32_t parent, uint64
 }
 
 /* Decodes one {Ctx}; *next gets the offset after it. */
-static int read_context(meta_reader *r, uint64_t e, uint64_t end, uint32_t parent, child_array *kids,
-                        uint64_t *next) {
+static int read_context(meta_reader *r, uint64_t e, uint64_t end, uint32_t parent, child_array *kids, uint64_t *next) {
   if (end - e < 0x20)
     return FAIL(HPCDB_ECORRUPT, SEC_CONTEXT, e, "ctx-bounds", "context runs past the end of its array");
   const uint8_t *p = at(r, e);
@@ -273,8 +276,8 @@ static int read_context(meta_reader *r, uint64_t e, uint64_t end, uint32_t paren
   c.function = c.file = c.module = HPCDB_NONE;
   unsigned words = (c.flags & 1u) + 2 * ((c.flags >> 1) & 1u) + 2 * ((c.flags >> 2) & 1u);
   if (words > p[0x17])
-    return FAIL(HPCDB_ECORRUPT, SEC_CONTEXT, e + 0x17, "flex-size",
-                "flags need %u flex words but nFlexWords is %u", words, p[0x17]);
+    return FAIL(HPCDB_ECORRUPT, SEC_CONTEXT, e + 0x17, "flex-size", "flags need %u flex words but nFlexWords is %u",
+                words, p[0x17]);
   uint64_t w = e + 0x20;
   if (c.flags & HPCDB_CTXF_FUNCTION) {
     HPCDB_TRY(element_index(r, SEC_FUNCTIONS, rd_le64(at(r, w)), r->functions_at, r->function_stride,
@@ -298,8 +301,8 @@ static int read_context(meta_reader *r, uint64_t e, uint64_t end, uint32_t paren
 }
 
 /* Queues a children array (size sz at p) of the context at model index parent. */
-static int queue_children(meta_reader *r, child_array **queue, uint64_t *n, uint64_t *cap, uint64_t p,
-                          uint64_t sz, uint32_t parent, uint64_t where) {
+static int queue_children(meta_reader *r, child_array **queue, uint64_t *n, uint64_t *cap, uint64_t p, uint64_t sz,
+                          uint32_t parent, uint64_t where) {
   if (sz == 0) return 0; /* pChildren may be non-zero then: ignored */
   if (p % 8 != 0)
     return FAIL(HPCDB_ECORRUPT, SEC_CONTEXT, where, "alignment", "pChildren 0x%llx is not 8-byte aligned",

@@ -78,9 +78,8 @@ static int decode_values(const hpctk4_file *f, block_reader *br, uint64_t block,
   uint32_t n_ctxs = rd_le32(b + 0x10);
   uint64_t bytes;
   if (!mul_ok(n_values, 10, &bytes) || !in_bounds(f->len, p_values, bytes))
-    return FAIL_IN(f, HPCDB_ECORRUPT, "values", block, "values-bounds",
-                   "%llu values at 0x%llx are not inside the file", (unsigned long long)n_values,
-                   (unsigned long long)p_values);
+    return FAIL_IN(f, HPCDB_ECORRUPT, "values", block, "values-bounds", "%llu values at 0x%llx are not inside the file",
+                   (unsigned long long)n_values, (unsigned long long)p_values);
   if (!in_bounds(f->len, p_idx, 12 * (uint64_t)n_ctxs))
     return FAIL_IN(f, HPCDB_ECORRUPT, "values", block + 0x18, "values-bounds",
                    "%u context indices at 0x%llx are not inside the file", n_ctxs, (unsigned long long)p_idx);

@@ -55,7 +55,8 @@ static int add_line(void *user, uint32_t index, uint32_t n_lines, uint32_t profi
   uint64_t *ts = malloc((count ? count : 1) * sizeof *ts);
   uint32_t *ctx = malloc((count ? count : 1) * sizeof *ctx);
   int rc = 0;
-  if (!ts || !ctx) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace of %llu samples", (unsigned long long)count);
+  if (!ts || !ctx)
+    rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace of %llu samples", (unsigned long long)count);
   for (uint64_t k = 0; k < count && rc == 0; k++) {
     ts[k] = rd_le64(m->data + start + 12 * k);
     ctx[k] = rd_le32(m->data + start + 12 * k + 8);

@@ -26,7 +26,7 @@
 #define HEADER 48 /* common header with two sections */
 #define SZ_PROFILE 48
 #define STREAM_CCT_CHUNK ((uint64_t)1 << 18) /* values per cct.db chunk and thread: 4 MiB gathered */
-#define SUMMARY_BUF ((size_t)1 << 20)      /* summary values are written in pieces of this size */
+#define SUMMARY_BUF ((size_t)1 << 20)        /* summary values are written in pieces of this size */
 
 #define SKIP 64 /* every SKIP-th context index entry is kept in memory, to find a chunk's start */
 
@@ -44,11 +44,11 @@ struct hpcdb_hpctk4_stream {
   int open;
   block *blocks; /* by profile index */
   uint64_t cap_blocks;
-  uint32_t max_ctx; /* largest context id in any streamed value */
-  uint32_t *skip;        /* the context of every SKIP-th index entry of each block */
-  uint32_t n_profiles;   /* the experiment's, when cct.db is written */
-  unsigned threads;      /* for cct.db */
-  uint8_t *enc;          /* one encoded value block */
+  uint32_t max_ctx;    /* largest context id in any streamed value */
+  uint32_t *skip;      /* the context of every SKIP-th index entry of each block */
+  uint32_t n_profiles; /* the experiment's, when cct.db is written */
+  unsigned threads;    /* for cct.db */
+  uint8_t *enc;        /* one encoded value block */
   uint64_t enc_cap;
   /* the summary made while cct.db is written, appended to profile.db */
   hpcdb_summary_fn summary_fn;
@@ -57,9 +57,9 @@ struct hpcdb_hpctk4_stream {
   uint16_t *sum_metrics; /* fn's output for one context */
   double *sum_values;
   uint64_t sum_n_values;
-  uint8_t *sum_idx;      /* its context index, written after the values */
+  uint8_t *sum_idx; /* its context index, written after the values */
   uint64_t sum_idx_len, sum_idx_cap;
-  size_t enc_used;       /* summary values in enc not written yet */
+  size_t enc_used; /* summary values in enc not written yet */
 };
 
 int hpcdb_hpctk4_stream_open(hpcdb_hpctk4_stream **out, const char *dir, unsigned flags) {
@@ -139,7 +139,8 @@ int hpcdb_hpctk4_stream_profile(hpcdb_hpctk4_stream *s, uint32_t index, const hp
   if (b->written) return hpcdb_fail(HPCDB_EINVAL, "profile %u was already written", index);
   HPCDB_TRY(atomic_file_pad(&s->prof, 4));
   uint64_t size = hpctk4_value_block_size(p);
-  if (size == UINT64_MAX || size > SIZE_MAX) return hpcdb_fail(HPCDB_ENOMEM, "profile %u: value block too large", index);
+  if (size == UINT64_MAX || size > SIZE_MAX)
+    return hpcdb_fail(HPCDB_ENOMEM, "profile %u: value block too large", index);
   if (size > s->enc_cap) {
     uint8_t *e = realloc(s->enc, (size_t)size);
     if (!e) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a value block of %llu bytes", (unsigned long long)size);
@@ -174,7 +175,8 @@ static int finish_profile(void *ctx, const hpcdb_experiment *exp, const char *pa
   hpctk4_block_place *places = malloc((exp->n_profiles ? exp->n_profiles : 1) * sizeof *places);
   if (!places) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t i = 0; i < exp->n_profiles; i++)
-    places[i] = (hpctk4_block_place){s->blocks[i].n_values, s->blocks[i].p_values, s->blocks[i].p_idx, s->blocks[i].n_ctxs};
+    places[i] =
+        (hpctk4_block_place){s->blocks[i].n_values, s->blocks[i].p_values, s->blocks[i].p_idx, s->blocks[i].n_ctxs};
   hpctk4_wbuf b = {0};
   uint8_t head[HEADER];
   int rc = hpctk4_profile_tail(exp, places, s->prof.written, &b, head);
@@ -256,8 +258,8 @@ static int read_at(const hpcdb_hpctk4_stream *s, uint64_t off, uint64_t n, hpctk
     ssize_t got = pread(fd, buf->data + at + done, (size_t)(n - done), (off_t)(off + done));
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0)
-      return hpcdb_fail(HPCDB_EIO, "%s: cannot read back %llu bytes at %llu: %s", s->prof.temp,
-                        (unsigned long long)n, (unsigned long long)off, got < 0 ? strerror(errno) : "end of file");
+      return hpcdb_fail(HPCDB_EIO, "%s: cannot read back %llu bytes at %llu: %s", s->prof.temp, (unsigned long long)n,
+                        (unsigned long long)off, got < 0 ? strerror(errno) : "end of file");
     done += (uint64_t)got;
   }
   return 0;
@@ -295,10 +297,8 @@ static int stream_gather(void *ctx, uint32_t i, uint32_t c0, uint32_t c1, uint64
   uint32_t lo = 0, hi = (b->n_ctxs + SKIP - 1) / SKIP; /* the first kept entry >= c0, in memory */
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (skip[mid] < c0)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (skip[mid] < c0) lo = mid + 1;
+    else hi = mid;
   }
   if (b->n_ctxs == 0 || (lo == 0 && skip[0] >= c1)) return 0; /* every context is >= c1 */
   /* Entries from the kept one before (the chunk's first may lie between): read

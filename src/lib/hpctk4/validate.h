@@ -39,11 +39,11 @@ typedef struct validator {
   uint32_t n_kinds;
   /* from profile.db */
   int have_profiles;
-  vfile prof;            /* kept mapped for the transpose check */
+  vfile prof; /* kept mapped for the transpose check */
   hpcdb_mapped_file prof_map;
   uint64_t prof_infos, prof_stride;
   uint32_t n_profiles;
-  uint8_t *is_summary;   /* one byte per profile */
+  uint8_t *is_summary; /* one byte per profile */
   uint32_t max_value_ctx_id;
   uint64_t thread_values; /* values in non-summary profiles */
   uint64_t thread_hash;   /* order-free hash of those (context, metric, profile, value) */
@@ -69,9 +69,7 @@ static inline uint64_t value_hash(uint32_t ctx, uint16_t metric, uint32_t profil
 #endif
 
 /* 0 for the bits of an infinity or a NaN (all exponent bits set). */
-static inline int finite_bits(uint64_t bits) {
-  return (bits & 0x7ff0000000000000ULL) != 0x7ff0000000000000ULL;
-}
+static inline int finite_bits(uint64_t bits) { return (bits & 0x7ff0000000000000ULL) != 0x7ff0000000000000ULL; }
 
 /* Counts one formatted diagnostic and hands it to the callback. */
 void vreport(validator *v, hpcdb_severity sev, const char *path, uint64_t off, const char *rule, const char *detail);
@@ -92,8 +90,7 @@ void vcheck_header(validator *v, vfile *f, const char format[4], const char foot
 int vin_section(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t size, const char *rule,
                 const char *what);
 /* count × stride bytes at off, 8-aligned, inside section s. */
-int varray(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t count, uint64_t stride,
-           const char *what);
+int varray(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t count, uint64_t stride, const char *what);
 /* A NUL-terminated string inside section s. */
 int vstring(validator *v, const vfile *f, unsigned s, uint64_t off, const char *what);
 /* [off, off + size) overlaps no section of f. */

@@ -20,10 +20,8 @@ void vdiag(validator *v, const vfile *f, hpcdb_severity sev, uint64_t off, const
 }
 
 void vreport(validator *v, hpcdb_severity sev, const char *path, uint64_t off, const char *rule, const char *detail) {
-  if (sev == HPCDB_SEV_ERROR)
-    v->result->errors++;
-  else
-    v->result->notes++;
+  if (sev == HPCDB_SEV_ERROR) v->result->errors++;
+  else v->result->notes++;
   if (v->fn) {
     hpcdb_diagnostic d = {sev, path, off, rule, detail};
     v->fn(v->user, &d);
@@ -45,8 +43,7 @@ int vin_section(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t
   return 0;
 }
 
-int varray(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t count, uint64_t stride,
-           const char *what) {
+int varray(validator *v, const vfile *f, unsigned s, uint64_t off, uint64_t count, uint64_t stride, const char *what) {
   uint64_t total;
   if (!mul_ok(count, stride, &total)) {
     VERR(v, f, off, "count-overflow", "%s: %llu × %llu bytes overflows", what, (unsigned long long)count,
@@ -119,9 +116,11 @@ void vcheck_header(validator *v, vfile *f, const char format[4], const char foot
     VERR(v, f, 14, "version", "major version %u (4 expected)", f->d[14]);
     return;
   }
-  if (f->d[15] != 0) VNOTE(v, f, 15, "version", "minor version %u is newer than 4.0: fields added later are not checked", f->d[15]);
+  if (f->d[15] != 0)
+    VNOTE(v, f, 15, "version", "minor version %u is newer than 4.0: fields added later are not checked", f->d[15]);
   if (f->len < header + 8) {
-    VERR(v, f, f->len, "header-size", "the file (%llu bytes) ends before its header and footer", (unsigned long long)f->len);
+    VERR(v, f, f->len, "header-size", "the file (%llu bytes) ends before its header and footer",
+         (unsigned long long)f->len);
     return;
   }
   int ok = 1;
@@ -135,8 +134,9 @@ void vcheck_header(validator *v, vfile *f, const char format[4], const char foot
     f->sec_size[s] = rd_le64(f->d + 16 + 16 * s);
     f->sec_off[s] = rd_le64(f->d + 24 + 16 * s);
     if (!in_bounds(f->len - 8, f->sec_off[s], f->sec_size[s]) || (f->sec_size[s] && f->sec_off[s] < header)) {
-      VERR(v, f, 16 + 16 * s, "section-bounds", "section %u (0x%llx, %llu bytes) is not between the header and the footer",
-           s + 1, (unsigned long long)f->sec_off[s], (unsigned long long)f->sec_size[s]);
+      VERR(v, f, 16 + 16 * s, "section-bounds",
+           "section %u (0x%llx, %llu bytes) is not between the header and the footer", s + 1,
+           (unsigned long long)f->sec_off[s], (unsigned long long)f->sec_size[s]);
       ok = 0;
       continue;
     }

@@ -99,8 +99,7 @@ int hpctk4_validate(hpcdb_validation *result, const char *path, hpcdb_diagnostic
     if (rc == 0 && exists(trace)) rc = check_file(v, trace, validate_trace);
   } else {
     check_fn check = check_of(path);
-    rc = check ? check_file(v, path, check)
-               : hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not an HPCToolkit v4.0 file", path);
+    rc = check ? check_file(v, path, check) : hpcdb_fail(HPCDB_ENOTFORMAT, "%s: not an HPCToolkit v4.0 file", path);
   }
   u64map_free(&v->ctx_ids);
   free(v->ctx_bits);

@@ -17,8 +17,8 @@ typedef struct meta_arrays {
 static const uint8_t *p8(const vfile *f, uint64_t off) { return f->d + off; }
 
 /* The element a pointer must name in table sec (0 allowed when may_be_null). */
-static int vtarget(validator *v, const vfile *f, const meta_arrays *a, unsigned sec, uint64_t p,
-                   uint64_t where, const char *what, int may_be_null) {
+static int vtarget(validator *v, const vfile *f, const meta_arrays *a, unsigned sec, uint64_t p, uint64_t where,
+                   const char *what, int may_be_null) {
   if (p == 0 && may_be_null) return 1;
   if (a->count[sec] == 0 || p < a->at[sec] || (p - a->at[sec]) % a->stride[sec] != 0 ||
       (p - a->at[sec]) / a->stride[sec] >= a->count[sec]) {
@@ -74,7 +74,8 @@ static int by_key(const void *a, const void *b) {
 static void check_instances_unique(validator *v, const vfile *f, uint64_t p, uint16_t n, uint8_t stride) {
   keyed *k = malloc((n ? n : 1) * sizeof *k);
   if (!k) return;
-  for (uint16_t i = 0; i < n; i++) k[i] = (keyed){f, rd_le64(p8(f, p + (uint64_t)i * stride)), 0, p + (uint64_t)i * stride, 0};
+  for (uint16_t i = 0; i < n; i++)
+    k[i] = (keyed){f, rd_le64(p8(f, p + (uint64_t)i * stride)), 0, p + (uint64_t)i * stride, 0};
   qsort(k, n, sizeof *k, by_key);
   for (uint16_t i = 1; i < n; i++)
     if (k[i].scope == k[i - 1].scope)
@@ -94,8 +95,10 @@ static void check_summaries_unique(validator *v, const vfile *f, uint64_t p, uin
   }
   qsort(k, n, sizeof *k, by_key);
   for (uint16_t i = 1; i < n; i++)
-    if (k[i].scope == k[i - 1].scope && k[i].combine == k[i - 1].combine && !strcmp(formula_of(&k[i]), formula_of(&k[i - 1])))
-      VERR(v, f, k[i].at, "summary-duplicate", "the metric has two summary statistics of scope 0x%llx, formula '%s', combine %u",
+    if (k[i].scope == k[i - 1].scope && k[i].combine == k[i - 1].combine &&
+        !strcmp(formula_of(&k[i]), formula_of(&k[i - 1])))
+      VERR(v, f, k[i].at, "summary-duplicate",
+           "the metric has two summary statistics of scope 0x%llx, formula '%s', combine %u",
            (unsigned long long)k[i].scope, formula_of(&k[i]), k[i].combine);
   free(k);
 }
@@ -108,7 +111,8 @@ static void check_metrics(validator *v, const vfile *f, meta_arrays *a) {
   uint16_t ns = rd_le16(p8(f, s + 0x18));
   uint8_t szm = f->d[s + 0xc], szi = f->d[s + 0xd], szs = f->d[s + 0xe], szp = f->d[s + 0x1a];
   if (szm < 32 || szi < 16 || szs < 24 || szp < 16) {
-    VERR(v, f, s + 0xc, "stride", "structure sizes %u/%u/%u/%u are smaller than v4.0's 32/16/24/16", szm, szi, szs, szp);
+    VERR(v, f, s + 0xc, "stride", "structure sizes %u/%u/%u/%u are smaller than v4.0's 32/16/24/16", szm, szi, szs,
+         szp);
     return;
   }
   if (!varray(v, f, MET, ps, ns, szp, "pScopes") || !varray(v, f, MET, pm, nm, szm, "pMetrics")) return;
@@ -159,7 +163,8 @@ static void check_table(validator *v, const vfile *f, meta_arrays *a, unsigned s
   uint64_t p = rd_le64(p8(f, s)), stride = rd_le16(p8(f, s + 0xc));
   uint32_t n = rd_le32(p8(f, s + 8));
   if (stride < min_size) {
-    VERR(v, f, s + 0xc, "stride", "structure size %llu is smaller than v4.0's %u", (unsigned long long)stride, min_size);
+    VERR(v, f, s + 0xc, "stride", "structure size %llu is smaller than v4.0's %u", (unsigned long long)stride,
+         min_size);
     return;
   }
   if (!varray(v, f, sec, p, n, stride, "array")) return;
@@ -199,7 +204,8 @@ static uint64_t check_context(validator *v, const vfile *f, const meta_arrays *a
   const uint8_t *c = p8(f, e);
   uint64_t size = 0x20 + 8 * (uint64_t)c[0x17];
   if (end - e < size) {
-    VERR(v, f, e, "ctx-bounds", "a context of %llu bytes runs past the end of its children array", (unsigned long long)size);
+    VERR(v, f, e, "ctx-bounds", "a context of %llu bytes runs past the end of its children array",
+         (unsigned long long)size);
     return 0;
   }
   uint32_t id = rd_le32(c + 0x10);
@@ -217,8 +223,14 @@ static uint64_t check_context(validator *v, const vfile *f, const meta_arrays *a
     VERR(v, f, e + 0x17, "flex-size", "flags need %u flex words, nFlexWords is %u", words, c[0x17]);
   } else {
     uint64_t w = e + 0x20;
-    if (flags & 1) { vtarget(v, f, a, FUN, rd_le64(p8(f, w)), w, "pFunction", 0); w += 8; }
-    if (flags & 2) { vtarget(v, f, a, FIL, rd_le64(p8(f, w)), w, "pFile", 0); w += 16; }
+    if (flags & 1) {
+      vtarget(v, f, a, FUN, rd_le64(p8(f, w)), w, "pFunction", 0);
+      w += 8;
+    }
+    if (flags & 2) {
+      vtarget(v, f, a, FIL, rd_le64(p8(f, w)), w, "pFile", 0);
+      w += 16;
+    }
     if (flags & 4) vtarget(v, f, a, MOD, rd_le64(p8(f, w)), w, "pModule", 0);
   }
   *kids_size = rd_le64(c);
@@ -226,7 +238,9 @@ static uint64_t check_context(validator *v, const vfile *f, const meta_arrays *a
   return size;
 }
 
-typedef struct span { uint64_t off, end; } span;
+typedef struct span {
+  uint64_t off, end;
+} span;
 
 /* Queues a children array; an array seen before means the tree has a cycle. */
 static void queue_array(validator *v, const vfile *f, hpcdb_u64map *seen, span **q, uint64_t *n, uint64_t *cap,
@@ -244,7 +258,8 @@ static void queue_array(validator *v, const vfile *f, hpcdb_u64map *seen, span *
   }
   if (!vin_section(v, f, CTX, p, size, "section-bounds", "children array")) return;
   if (u64map_get(seen, p, &dummy)) {
-    VERR(v, f, where, "ctx-cycle", "children array 0x%llx is reached twice (a cycle or shared subtree)", (unsigned long long)p);
+    VERR(v, f, where, "ctx-cycle", "children array 0x%llx is reached twice (a cycle or shared subtree)",
+         (unsigned long long)p);
     return;
   }
   u64map_put(seen, p, 1);
@@ -270,10 +285,12 @@ static void check_context_tree(validator *v, const vfile *f, const meta_arrays *
     uint32_t id = rd_le32(p8(f, e + 0x10));
     uint64_t dummy;
     if (id == 0) VERR(v, f, e + 0x10, "ctx-id-zero", "entry point with ctxId 0");
-    else if (u64map_get(&v->ctx_ids, id, &dummy)) VERR(v, f, e + 0x10, "ctx-id-duplicate", "ctxId %u appears twice", id);
+    else if (u64map_get(&v->ctx_ids, id, &dummy))
+      VERR(v, f, e + 0x10, "ctx-id-duplicate", "ctxId %u appears twice", id);
     else u64map_put(&v->ctx_ids, id, 1);
     if (id > v->max_ctx_id) v->max_ctx_id = id;
-    if (rd_le16(p8(f, e + 0x14)) > 2) VNOTE(v, f, e + 0x14, "unknown-enum", "entryPoint %u is not known", rd_le16(p8(f, e + 0x14)));
+    if (rd_le16(p8(f, e + 0x14)) > 2)
+      VNOTE(v, f, e + 0x14, "unknown-enum", "entryPoint %u is not known", rd_le16(p8(f, e + 0x14)));
     vstring(v, f, STR, rd_le64(p8(f, e + 0x18)), "pPrettyName");
     queue_array(v, f, &seen, &q, &n, &cap, rd_le64(p8(f, e + 8)), rd_le64(p8(f, e)), e + 8, &stray, &stray_at);
   }
@@ -287,7 +304,8 @@ static void check_context_tree(validator *v, const vfile *f, const meta_arrays *
     }
   }
   if (stray)
-    VNOTE(v, f, stray_at, "children-size", "%llu contexts without children have a non-zero pChildren (the spec says 0; hpcprof writes one)",
+    VNOTE(v, f, stray_at, "children-size",
+          "%llu contexts without children have a non-zero pChildren (the spec says 0; hpcprof writes one)",
           (unsigned long long)stray);
   free(q);
   u64map_free(&seen);

@@ -24,7 +24,7 @@ typedef struct queued {
 } queued;
 
 typedef struct cct_job {
-  validator tv; /* a copy of the validator whose callback queues */
+  validator tv;            /* a copy of the validator whose callback queues */
   hpcdb_validation counts; /* the copy's counts: the real ones are kept on delivery */
   vfile *f;
   cct_pass pass;
@@ -74,10 +74,8 @@ static void drain(validator *v, cct_job *j) {
     if (j->n == 0) break;
     queued *q = &j->slots[j->head];
     pthread_mutex_unlock(&j->lock);
-    if (q->is_count_check)
-      validate_cct_count(v, j->f, &j->pass);
-    else
-      vreport(v, q->sev, q->path, q->off, q->rule, q->detail);
+    if (q->is_count_check) validate_cct_count(v, j->f, &j->pass);
+    else vreport(v, q->sev, q->path, q->off, q->rule, q->detail);
     pthread_mutex_lock(&j->lock);
     j->head = (j->head + 1) % QUEUE_SLOTS;
     j->n--;

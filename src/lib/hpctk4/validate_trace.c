@@ -5,7 +5,9 @@
 #include "common/bytes.h"
 #include "hpctk4/validate.h"
 
-typedef struct line { uint64_t start, end; } line;
+typedef struct line {
+  uint64_t start, end;
+} line;
 
 static int by_start(const void *a, const void *b) {
   const line *x = a, *y = b;
@@ -19,12 +21,13 @@ static void check_line(validator *v, const vfile *f, uint64_t start, uint64_t en
     uint64_t t = rd_le64(f->d + e);
     uint32_t ctx = rd_le32(f->d + e + 8);
     if (e > start && t < prev_t) {
-      VERR(v, f, e, "trace-sorted", "timestamp %llu before the previous %llu", (unsigned long long)t, (unsigned long long)prev_t);
+      VERR(v, f, e, "trace-sorted", "timestamp %llu before the previous %llu", (unsigned long long)t,
+           (unsigned long long)prev_t);
       return;
     }
     if (t < lo || t > hi) {
-      VERR(v, f, e, "trace-range", "timestamp %llu outside [minTimestamp %llu, maxTimestamp %llu]", (unsigned long long)t,
-           (unsigned long long)lo, (unsigned long long)hi);
+      VERR(v, f, e, "trace-range", "timestamp %llu outside [minTimestamp %llu, maxTimestamp %llu]",
+           (unsigned long long)t, (unsigned long long)lo, (unsigned long long)hi);
       return;
     }
     if (ctx == 0 && prev_ctx == 0 && e > start) {
@@ -35,7 +38,8 @@ static void check_line(validator *v, const vfile *f, uint64_t start, uint64_t en
     prev_t = t;
     prev_ctx = ctx;
   }
-  if (unknown) VNOTE(v, f, start, "unknown-ctx", "%llu samples name context ids not in meta.db", (unsigned long long)unknown);
+  if (unknown)
+    VNOTE(v, f, start, "unknown-ctx", "%llu samples name context ids not in meta.db", (unsigned long long)unknown);
 }
 
 void validate_trace(validator *v, vfile *f) {
@@ -49,7 +53,9 @@ void validate_trace(validator *v, vfile *f) {
     VERR(v, f, s + 0xc, "stride", "szTrace %llu is smaller than 24", (unsigned long long)stride);
     return;
   }
-  if (lo > hi) VERR(v, f, s + 0x10, "trace-range", "minTimestamp %llu > maxTimestamp %llu", (unsigned long long)lo, (unsigned long long)hi);
+  if (lo > hi)
+    VERR(v, f, s + 0x10, "trace-range", "minTimestamp %llu > maxTimestamp %llu", (unsigned long long)lo,
+         (unsigned long long)hi);
   if (!varray(v, f, 0, p, n, stride, "pTraces")) return;
   line *lines = calloc(n ? n : 1, sizeof *lines);
   if (!lines) return;
@@ -58,11 +64,13 @@ void validate_trace(validator *v, vfile *f) {
     uint64_t h = p + i * stride;
     uint32_t prof = rd_le32(f->d + h);
     uint64_t a = rd_le64(f->d + h + 8), z = rd_le64(f->d + h + 16);
-    if (v->have_profiles && prof >= v->n_profiles) VERR(v, f, h, "profile-index", "profIndex %u but profile.db has %u profiles", prof, v->n_profiles);
-    else if (v->have_profiles && v->is_summary[prof]) VERR(v, f, h, "profile-index", "trace of summary profile %u", prof);
+    if (v->have_profiles && prof >= v->n_profiles)
+      VERR(v, f, h, "profile-index", "profIndex %u but profile.db has %u profiles", prof, v->n_profiles);
+    else if (v->have_profiles && v->is_summary[prof])
+      VERR(v, f, h, "profile-index", "trace of summary profile %u", prof);
     if (z < a || (z - a) % 12 != 0 || !in_bounds(f->len - 8, a, z - a)) {
-      VERR(v, f, h + 8, "trace-bounds", "line [0x%llx, 0x%llx) is not whole elements inside the file", (unsigned long long)a,
-           (unsigned long long)z);
+      VERR(v, f, h + 8, "trace-bounds", "line [0x%llx, 0x%llx) is not whole elements inside the file",
+           (unsigned long long)a, (unsigned long long)z);
       continue;
     }
     if (a % 4) VERR(v, f, h + 8, "alignment", "line at 0x%llx is not 4-byte aligned", (unsigned long long)a);
@@ -73,6 +81,7 @@ void validate_trace(validator *v, vfile *f) {
   qsort(lines, kept, sizeof *lines, by_start);
   for (uint32_t i = 1; i < kept; i++)
     if (lines[i].start < lines[i - 1].end)
-      VERR(v, f, lines[i].start, "trace-overlap", "two trace lines overlap at 0x%llx", (unsigned long long)lines[i].start);
+      VERR(v, f, lines[i].start, "trace-overlap", "two trace lines overlap at 0x%llx",
+           (unsigned long long)lines[i].start);
   free(lines);
 }

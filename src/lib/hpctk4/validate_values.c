@@ -26,7 +26,7 @@ static void check_tuple_unique(validator *v, const vfile *f, hpcdb_u64map *seen,
     }
     if (8 + 16 * (uint64_t)rd_le16(p8(f, first - 1)) == len && memcmp(f->d + first - 1, f->d + p, len) == 0) {
       VNOTE(v, f, where, "profile-identity", "the identifier tuple at 0x%llx is also the tuple of an earlier profile",
-           (unsigned long long)p);
+            (unsigned long long)p);
       return;
     }
   }
@@ -107,8 +107,8 @@ static int check_block(validator *v, const vfile *f, uint64_t off, int profile_m
 /* Index entry k of b, whose bytes are at e (followed by entry k + 1's unless
  * k is the last): its key and the [lo, hi) slice of values; checks the
  * order against prev, entry k - 1's key. */
-static int index_slice(validator *v, const vfile *f, const block *b, uint64_t k, int profile_major,
-                       const uint8_t *e, uint32_t prev, uint32_t *key, uint64_t *lo, uint64_t *hi) {
+static int index_slice(validator *v, const vfile *f, const block *b, uint64_t k, int profile_major, const uint8_t *e,
+                       uint32_t prev, uint32_t *key, uint64_t *lo, uint64_t *hi) {
   uint64_t isz = profile_major ? 12 : 10, ksz = profile_major ? 4 : 2, at = b->p_idx + k * isz;
   *key = profile_major ? rd_le32(e) : rd_le16(e);
   *lo = rd_le64(e + ksz);
@@ -133,8 +133,8 @@ static const uint8_t *index_entry(hpctk4_chunks *r, const block *b, uint64_t k, 
 
 /* The diagnostics of a profile.db value at e that failed a fast check
  * (metric m after prev, value bits); 0 when the metric order is broken. */
-static VCOLD int report_profile_value(validator *v, const vfile *f, uint64_t e, int32_t prev, uint16_t m,
-                                      uint64_t bits, uint32_t ctx, uint32_t index, int summary) {
+static VCOLD int report_profile_value(validator *v, const vfile *f, uint64_t e, int32_t prev, uint16_t m, uint64_t bits,
+                                      uint32_t ctx, uint32_t index, int summary) {
   if ((int32_t)m <= prev) {
     VERR(v, f, e, "sorted-metric", "metricId %u after %u in context %u: not strictly ascending", m, (unsigned)prev,
          ctx);
@@ -200,8 +200,9 @@ static void check_profile_values(validator *v, const vfile *f, hpctk4_chunks *ir
   if (!whole) return;
   if (!summary) v->thread_values += b.n_values;
   if (unknown_ctx)
-    VNOTE(v, f, b.p_idx, "unknown-ctx", "profile %u: %llu context ids are not in meta.db's tree (instruction contexts hpcprof leaves out)",
-          index, (unsigned long long)unknown_ctx);
+    VNOTE(v, f, b.p_idx, "unknown-ctx",
+          "profile %u: %llu context ids are not in meta.db's tree (instruction contexts hpcprof leaves out)", index,
+          (unsigned long long)unknown_ctx);
 }
 
 int validate_profile_infos(validator *v, vfile *f) {
@@ -265,7 +266,8 @@ static int profile_value(const validator *v, uint32_t prof, uint32_t ctx, uint16
   uint64_t lo = 0, hi = ni;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
-    if (rd_le32(p8(f, pi + 12 * mid)) < ctx) lo = mid + 1; else hi = mid;
+    if (rd_le32(p8(f, pi + 12 * mid)) < ctx) lo = mid + 1;
+    else hi = mid;
   }
   if (lo == ni || rd_le32(p8(f, pi + 12 * lo)) != ctx) return 0;
   uint64_t a = rd_le64(p8(f, pi + 12 * lo + 4)), z = lo + 1 < ni ? rd_le64(p8(f, pi + 12 * (lo + 1) + 4)) : nv;
@@ -277,7 +279,8 @@ static int profile_value(const validator *v, uint32_t prof, uint32_t ctx, uint16
       *out = rd_le_f64(p8(f, pv + 10 * mid + 2));
       return 1;
     }
-    if (m < metric) a = mid + 1; else z = mid;
+    if (m < metric) a = mid + 1;
+    else z = mid;
   }
   return 0;
 }

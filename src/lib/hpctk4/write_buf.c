@@ -12,7 +12,8 @@ static int hpctk4_wbuf_grow(hpctk4_wbuf *b, uint64_t need) {
   if (need <= b->cap) return 0;
   uint64_t cap = b->cap ? b->cap : 4096;
   while (cap < need) {
-    if (cap > UINT64_MAX / 2) return hpcdb_fail(HPCDB_ENOMEM, "output of %llu bytes is too large", (unsigned long long)need);
+    if (cap > UINT64_MAX / 2)
+      return hpcdb_fail(HPCDB_ENOMEM, "output of %llu bytes is too large", (unsigned long long)need);
     cap *= 2;
   }
   if (cap > SIZE_MAX) return hpcdb_fail(HPCDB_ENOMEM, "output of %llu bytes is too large", (unsigned long long)need);
@@ -26,8 +27,7 @@ static int hpctk4_wbuf_grow(hpctk4_wbuf *b, uint64_t need) {
 
 int hpctk4_wbuf_alloc(hpctk4_wbuf *b, uint64_t n, uint64_t align, uint64_t *off) {
   uint64_t start = (b->len + align - 1) / align * align, end;
-  if (start < b->len || !add_ok(start, n, &end))
-    return hpcdb_fail(HPCDB_ENOMEM, "output of more than 2^64 bytes");
+  if (start < b->len || !add_ok(start, n, &end)) return hpcdb_fail(HPCDB_ENOMEM, "output of more than 2^64 bytes");
   HPCDB_TRY(hpctk4_wbuf_grow(b, end));
   memset(b->data + b->len, 0, (size_t)(end - b->len));
   b->len = end;

@@ -57,7 +57,9 @@ int hpctk4_cct_context_count(const hpcdb_experiment *exp, uint32_t *n_ctxs) {
     const hpcdb_profile *p = &exp->profiles[i];
     if (p->n_ctxs && p->ctx_ids[p->n_ctxs - 1] > max) max = p->ctx_ids[p->n_ctxs - 1];
   }
-  if (max >= UINT32_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "context id %llu leaves no room for cct.db's u32 nCtxs", (unsigned long long)max);
+  if (max >= UINT32_MAX)
+    return hpcdb_fail(HPCDB_EUNSUPPORTED, "context id %llu leaves no room for cct.db's u32 nCtxs",
+                      (unsigned long long)max);
   uint64_t recorded = recorded_contexts(exp);
   *n_ctxs = (uint32_t)(recorded > max + 1 ? recorded : max + 1);
   return 0;
@@ -87,10 +89,8 @@ static int model_gather(void *ctx, uint32_t i, uint32_t c0, uint32_t c1, uint64_
   uint32_t lo = 0, hi = p->n_ctxs; /* the first context >= c0 */
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (p->ctx_ids[mid] < c0)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (p->ctx_ids[mid] < c0) lo = mid + 1;
+    else hi = mid;
   }
   for (uint32_t k = lo; k < p->n_ctxs && p->ctx_ids[k] < c1; k++) {
     uint64_t *slot = &fill[p->ctx_ids[k] - c0];
@@ -105,12 +105,12 @@ typedef struct chunk_buf {
   uint32_t c0, c1;
   entry *values;
   uint64_t values_cap;
-  uint64_t *fill;    /* per context of the chunk: next free slot */
-  uint8_t *infos;    /* the chunk's {CI} entries, offsets relative to the chunk; then room for zeros to a page boundary */
-  uint8_t *out;      /* the chunk's blocks */
+  uint64_t *fill; /* per context of the chunk: next free slot */
+  uint8_t *infos; /* the chunk's {CI} entries, offsets relative to the chunk; then room for zeros to a page boundary */
+  uint8_t *out;   /* the chunk's blocks */
   uint64_t out_len, out_cap;
-  uint64_t *slot;    /* per metric id: count, then next position (0 between blocks) */
-  uint16_t *metrics; /* the distinct metric ids of a block */
+  uint64_t *slot;       /* per metric id: count, then next position (0 between blocks) */
+  uint16_t *metrics;    /* the distinct metric ids of a block */
   hpctk4_read_buf read; /* the source's */
 } chunk_buf;
 
@@ -122,9 +122,9 @@ typedef struct cct_writer {
   uint64_t *count; /* values per context id */
   pthread_mutex_t lock;
   pthread_cond_t turn_done;
-  uint32_t next_c0;   /* the first context no thread has taken yet */
+  uint32_t next_c0;         /* the first context no thread has taken yet */
   uint64_t next_turn, turn; /* chunk sequence numbers: handed out, written */
-  int rc;           /* the first failure, and its message (errors are per thread) */
+  int rc;                   /* the first failure, and its message (errors are per thread) */
   char error[1024];
 } cct_writer;
 
@@ -346,7 +346,8 @@ int hpctk4_cct_encode(const hpctk4_cct_entry *e, const uint64_t *count, uint32_t
   int rc = buf_init(&b, 1);
   memset(infos, 0, (size_t)n * SZ_CI);
   uint64_t at = 0;
-  for (uint32_t k = 0; k < n && rc == 0; at += count[k++]) rc = encode_block(&b, e + at, count[k], infos + SZ_CI * (uint64_t)k);
+  for (uint32_t k = 0; k < n && rc == 0; at += count[k++])
+    rc = encode_block(&b, e + at, count[k], infos + SZ_CI * (uint64_t)k);
   if (rc == 0) {
     *out = (hpctk4_wbuf){b.out, b.out_len, b.out_cap};
     b.out = NULL;
@@ -406,8 +407,7 @@ int hpctk4_write_cct_from(const hpctk4_cct_source *src, uint32_t n_ctxs, const c
   return rc;
 }
 
-int hpctk4_write_cct_threads(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values,
-                             unsigned threads) {
+int hpctk4_write_cct_threads(const hpcdb_experiment *exp, const char *path, uint64_t chunk_values, unsigned threads) {
   uint32_t n_ctxs;
   HPCDB_TRY(hpctk4_cct_context_count(exp, &n_ctxs));
   model_source m = {exp};

@@ -14,8 +14,7 @@ static int check_profiles(const hpcdb_experiment *exp, const uint8_t *id_kind) {
     const hpcdb_profile *p = &exp->profiles[i];
     int summary = (p->flags & HPCDB_PROFILE_SUMMARY) != 0;
     if (i == 0 && (!summary || p->has_id_tuple))
-      return hpcdb_fail(HPCDB_EINVAL,
-                        "v4.0 needs the canonical summary profile (summary flag, no id tuple) first");
+      return hpcdb_fail(HPCDB_EINVAL, "v4.0 needs the canonical summary profile (summary flag, no id tuple) first");
     if (i > 0 && !p->has_id_tuple)
       return hpcdb_fail(HPCDB_EINVAL, "profile %u has no id tuple (only the first profile may lack one)", i);
     for (uint16_t k = 0; k < p->n_ids; k++)
@@ -38,8 +37,7 @@ static int check_contexts(const hpcdb_experiment *exp) {
     int top = c->parent == 0;
     if (top != (c->kind == HPCDB_CTX_ENTRY))
       return hpcdb_fail(HPCDB_EUNSUPPORTED,
-                        "context %u: v4.0 needs entry points exactly as the children of the global context",
-                        c->id);
+                        "context %u: v4.0 needs entry points exactly as the children of the global context", c->id);
     if (top) entries++;
   }
   if (entries > UINT16_MAX) return hpcdb_fail(HPCDB_EUNSUPPORTED, "%u entry points do not fit v4.0's u16", entries);

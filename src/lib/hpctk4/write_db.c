@@ -90,10 +90,8 @@ static void origin_dir(const hpcdb_experiment *exp, char *out, size_t size) {
   if (!exp->origin || snprintf(out, size, "%s", exp->origin) >= (int)size) return;
   if (is_dir(out)) return;
   char *slash = strrchr(out, '/');
-  if (slash)
-    *slash = '\0';
-  else
-    snprintf(out, size, ".");
+  if (slash) *slash = '\0';
+  else snprintf(out, size, ".");
 }
 
 /* The origin's own taxonomy and sources when it is a database that has one;

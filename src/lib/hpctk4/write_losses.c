@@ -40,8 +40,8 @@ uint64_t hpcdb_hpctk4_write_losses(const hpcdb_experiment *exp, hpcdb_line_fn fn
   kinds += format_loss(fn, user, c.described, "metric description(s) or unit(s) have no place in v4.0");
   kinds += format_loss(fn, user, c.labelled, "label(s) of non-entry contexts have no place in v4.0");
   kinds += format_loss(fn, user, c.entry_located,
-                  "entry point(s) carry a location, relation, lexical type, flags or propagation bits; "
-                  "v4.0 keeps only their id, type and name");
+                       "entry point(s) carry a location, relation, lexical type, flags or propagation bits; "
+                       "v4.0 keeps only their id, type and name");
   kinds += format_loss(fn, user, c.line_without_file, "context line number(s) without a source file are not stored");
   kinds += format_loss(fn, user, c.offset_without_module, "context offset(s) without a load module are not stored");
   kinds += format_loss(fn, user, model_rounded_integers(exp),

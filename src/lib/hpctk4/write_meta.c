@@ -84,7 +84,8 @@ static void map_scopes(const hpcdb_experiment *exp, scope_map *map) {
 }
 
 /* Where a metric's instance or summary in model scope `scope` goes. */
-static uint32_t written_scope(const hpcdb_experiment *exp, const scope_map *map, const hpcdb_metric *m, uint32_t scope) {
+static uint32_t written_scope(const hpcdb_experiment *exp, const scope_map *map, const hpcdb_metric *m,
+                              uint32_t scope) {
   uint8_t c = m->execution_combine;
   int subtree = exp->scopes[scope].type == HPCDB_SCOPE_EXECUTION && (c == HPCDB_COMBINE_MIN || c == HPCDB_COMBINE_MAX);
   return subtree ? map->subtree[c] : scope;
@@ -92,8 +93,8 @@ static uint32_t written_scope(const hpcdb_experiment *exp, const scope_map *map,
 
 /* Arrays first (scopes, metric descriptions, then each metric's scope
  * instances and summaries), strings last. */
-static int metrics_arrays(hpctk4_wbuf *b, const hpcdb_experiment *exp, const scope_map *map, uint64_t s, uint64_t *scopes,
-                          uint64_t *metrics, uint64_t *insts, uint64_t *sums) {
+static int metrics_arrays(hpctk4_wbuf *b, const hpcdb_experiment *exp, const scope_map *map, uint64_t s,
+                          uint64_t *scopes, uint64_t *metrics, uint64_t *insts, uint64_t *sums) {
   HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_SCOPE * (uint64_t)map->n, 8, scopes));
   HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_METRIC * (uint64_t)exp->n_metrics, 8, metrics));
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
@@ -113,8 +114,8 @@ static int metrics_arrays(hpctk4_wbuf *b, const hpcdb_experiment *exp, const sco
   return 0;
 }
 
-static int metrics_strings(hpctk4_wbuf *b, hpctk4_strtab *t, const hpcdb_experiment *exp, const scope_map *map, uint64_t scopes,
-                           uint64_t metrics, const uint64_t *insts, const uint64_t *sums) {
+static int metrics_strings(hpctk4_wbuf *b, hpctk4_strtab *t, const hpcdb_experiment *exp, const scope_map *map,
+                           uint64_t scopes, uint64_t metrics, const uint64_t *insts, const uint64_t *sums) {
   uint64_t off;
   for (uint32_t i = 0; i < map->n; i++) {
     hpcdb_scope added = {NULL, HPCDB_SCOPE_CUSTOM, 255};
@@ -186,8 +187,7 @@ static int strings_section(hpctk4_wbuf *b, const hpcdb_experiment *exp, uint64_t
   for (uint32_t i = 0; i < exp->n_functions && rc == 0; i++)
     if (exp->functions[i].name) rc = hpctk4_strtab_put(&t, exp->functions[i].name, &fn[i]);
   uint32_t k = 0;
-  for (uint32_t c = exp->contexts[0].first_child; c != HPCDB_NONE && rc == 0;
-       c = exp->contexts[c].next_sibling, k++)
+  for (uint32_t c = exp->contexts[0].first_child; c != HPCDB_NONE && rc == 0; c = exp->contexts[c].next_sibling, k++)
     rc = hpctk4_strtab_put(&t, hpctk4_entry_name(&exp->contexts[c]), &entry[k]);
   hpctk4_strtab_free(&t);
   HPCDB_TRY(rc);

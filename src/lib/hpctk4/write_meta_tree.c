@@ -77,11 +77,11 @@ static void put_ctx(uint8_t *p, const hpcdb_context *c, uint64_t sz_children, ui
 typedef struct tree_out {
   const hpcdb_context *ctx;
   const hpctk4_meta_refs *refs;
-  uint8_t *out;        /* the section's bytes (zeroed) */
+  uint8_t *out; /* the section's bytes (zeroed) */
   uint32_t *first, *kids;
-  uint8_t *size;       /* entry size / 8 */
+  uint8_t *size;         /* entry size / 8 */
   uint64_t *ptr, *bytes; /* per context: its children array */
-  uint64_t at;         /* the next children array goes here */
+  uint64_t at;           /* the next children array goes here */
 } tree_out;
 
 /* n's children array: its children's entries, each of whose own arrays the
@@ -150,10 +150,8 @@ static int tree(hpctk4_wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_r
   t->out = b->data;
   t->at = start;
   uint32_t n_entries = 0;
-  for (uint32_t e = ctx[0].first_child; e != HPCDB_NONE; e = ctx[e].next_sibling, n_entries++)
-    subtree(e, stack, t);
-  if (t->at != start + all)
-    return hpcdb_fail(HPCDB_EINVAL, "context tree: some contexts are not below an entry point");
+  for (uint32_t e = ctx[0].first_child; e != HPCDB_NONE; e = ctx[e].next_sibling, n_entries++) subtree(e, stack, t);
+  if (t->at != start + all) return hpcdb_fail(HPCDB_EINVAL, "context tree: some contexts are not below an entry point");
   uint64_t entries = 0;
   if (n_entries) HPCDB_TRY(hpctk4_wbuf_alloc(b, SZ_ENTRY * (uint64_t)n_entries, 8, &entries));
   uint32_t k = 0;
@@ -171,13 +169,20 @@ static int tree(hpctk4_wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_r
   return 0;
 }
 
-int hpctk4_meta_context_tree(hpctk4_wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs,
-                             uint64_t *off, uint64_t *size) {
+int hpctk4_meta_context_tree(hpctk4_wbuf *b, const hpcdb_experiment *exp, const hpctk4_meta_refs *refs, uint64_t *off,
+                             uint64_t *size) {
   uint64_t s;
   HPCDB_TRY(hpctk4_wbuf_alloc(b, 0x0b, 8, &s));
   size_t n = exp->n_contexts;
-  tree_out t = {NULL, NULL, NULL, malloc((n + 2) * sizeof *t.first), malloc((n ? n : 1) * sizeof *t.kids),
-                malloc(n ? n : 1), calloc(n ? n : 1, sizeof *t.ptr), calloc(n ? n : 1, sizeof *t.bytes), 0};
+  tree_out t = {NULL,
+                NULL,
+                NULL,
+                malloc((n + 2) * sizeof *t.first),
+                malloc((n ? n : 1) * sizeof *t.kids),
+                malloc(n ? n : 1),
+                calloc(n ? n : 1, sizeof *t.ptr),
+                calloc(n ? n : 1, sizeof *t.bytes),
+                0};
   frame *stack = malloc((n ? n : 1) * sizeof *stack);
   int rc = (t.first && t.kids && t.size && t.ptr && t.bytes && stack)
                ? tree(b, exp, refs, s, &t, stack)

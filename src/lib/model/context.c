@@ -23,12 +23,10 @@ static int append_context(hpcdb_experiment *exp, const hpcdb_context *proto, uin
   if ((proto->function != HPCDB_NONE && proto->function >= exp->n_functions) ||
       (proto->file != HPCDB_NONE && proto->file >= exp->n_files) ||
       (proto->module != HPCDB_NONE && proto->module >= exp->n_modules))
-    return hpcdb_fail(HPCDB_EINVAL, "context %u refers to a function, file or module that does not exist",
-                      proto->id);
+    return hpcdb_fail(HPCDB_EINVAL, "context %u refers to a function, file or module that does not exist", proto->id);
   if (ctx_index_find(&exp->priv->ctx_by_id, proto->id) != HPCDB_NONE)
     return hpcdb_fail(HPCDB_EINVAL, "context id %u is used twice", proto->id);
-  if (exp->n_contexts == UINT32_MAX - 1)
-    return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
+  if (exp->n_contexts == UINT32_MAX - 1) return hpcdb_fail(HPCDB_ENOMEM, "too many contexts");
   HPCDB_TRY(MAP_VEC_RESERVE(&exp->contexts, &exp->priv->cap_contexts, (uint64_t)exp->n_contexts + 1));
   uint32_t idx = exp->n_contexts;
   hpcdb_context *c = &exp->contexts[idx];
@@ -44,16 +42,13 @@ static int append_context(hpcdb_experiment *exp, const hpcdb_context *proto, uin
   return 0;
 }
 
-int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_t parent,
-                      uint32_t *out_index) {
+int hpcdb_add_context(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_t parent, uint32_t *out_index) {
   HPCDB_TRY(model_link_contexts(exp));
   uint32_t idx;
   HPCDB_TRY(append_context(exp, proto, parent, &idx));
   hpcdb_context *p = &exp->contexts[parent];
-  if (p->last_child == HPCDB_NONE)
-    p->first_child = idx;
-  else
-    exp->contexts[p->last_child].next_sibling = idx;
+  if (p->last_child == HPCDB_NONE) p->first_child = idx;
+  else exp->contexts[p->last_child].next_sibling = idx;
   p->last_child = idx;
   exp->priv->n_linked = exp->n_contexts;
   if (out_index) *out_index = idx;
@@ -82,7 +77,9 @@ int model_reserve_contexts(hpcdb_experiment *exp, uint32_t n, void **tail, size_
 int model_link_contexts(hpcdb_experiment *exp) {
   uint32_t from = exp->priv->n_linked, n = exp->n_contexts;
   if (from >= n) return 0;
-  struct child_list { uint32_t first, last; } *kids = malloc((size_t)n * sizeof *kids);
+  struct child_list {
+    uint32_t first, last;
+  } *kids = malloc((size_t)n * sizeof *kids);
   if (!kids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory linking %u contexts", n - from);
   memset(kids, 0xff, (size_t)n * sizeof *kids);
   hpcdb_context *ctx = exp->contexts;
@@ -97,10 +94,8 @@ int model_link_contexts(hpcdb_experiment *exp) {
   }
   for (uint32_t p = 0; p < from; p++) {
     if (kids[p].first == HPCDB_NONE) continue;
-    if (ctx[p].last_child == HPCDB_NONE)
-      ctx[p].first_child = kids[p].first;
-    else
-      ctx[ctx[p].last_child].next_sibling = kids[p].first;
+    if (ctx[p].last_child == HPCDB_NONE) ctx[p].first_child = kids[p].first;
+    else ctx[ctx[p].last_child].next_sibling = kids[p].first;
     ctx[p].last_child = kids[p].last;
   }
   free(kids);

@@ -42,10 +42,8 @@ static int grow(ctx_index *x, uint64_t need) {
 
 int ctx_index_put(ctx_index *x, uint32_t id, uint32_t idx, uint32_t n_contexts) {
   if (!x->sparse && id >= x->cap) {
-    if (id >= direct_limit(n_contexts))
-      HPCDB_TRY(go_sparse(x));
-    else
-      HPCDB_TRY(grow(x, (uint64_t)id + 1));
+    if (id >= direct_limit(n_contexts)) HPCDB_TRY(go_sparse(x));
+    else HPCDB_TRY(grow(x, (uint64_t)id + 1));
   }
   if (!x->sparse) {
     x->direct[id] = idx;

@@ -86,9 +86,7 @@ const char *hpcdb_intern_n(hpcdb_experiment *exp, const char *s, size_t len) {
   return r;
 }
 
-const char *hpcdb_intern(hpcdb_experiment *exp, const char *s) {
-  return s ? hpcdb_intern_n(exp, s, strlen(s)) : NULL;
-}
+const char *hpcdb_intern(hpcdb_experiment *exp, const char *s) { return s ? hpcdb_intern_n(exp, s, strlen(s)) : NULL; }
 
 /* Interns s into *dst; fails only when out of memory. */
 static int intern_into(hpcdb_experiment *exp, const char **dst, const char *s) {
@@ -188,8 +186,7 @@ int hpcdb_add_metric(hpcdb_experiment *exp, const char *name, uint32_t *out_inde
   return 0;
 }
 
-int hpcdb_metric_add_instance(hpcdb_experiment *exp, uint32_t metric, uint32_t scope,
-                              uint16_t prop_metric_id) {
+int hpcdb_metric_add_instance(hpcdb_experiment *exp, uint32_t metric, uint32_t scope, uint16_t prop_metric_id) {
   if (metric >= exp->n_metrics || scope >= exp->n_scopes)
     return hpcdb_fail(HPCDB_EINVAL, "scope instance refers to a metric or scope that does not exist");
   hpcdb_metric *m = &exp->metrics[metric];
@@ -210,8 +207,7 @@ int hpcdb_metric_add_summary(hpcdb_experiment *exp, uint32_t metric, const hpcdb
   return 0;
 }
 
-int hpcdb_metric_of_id(const hpcdb_experiment *exp, uint16_t id, uint32_t *metric, int *is_stat,
-                       uint32_t *which) {
+int hpcdb_metric_of_id(const hpcdb_experiment *exp, uint16_t id, uint32_t *metric, int *is_stat, uint32_t *which) {
   for (uint32_t i = 0; i < exp->n_metrics; i++) {
     const hpcdb_metric *m = &exp->metrics[i];
     for (uint32_t k = 0; k < m->n_instances; k++)

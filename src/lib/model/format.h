@@ -54,10 +54,10 @@ typedef struct format_kind {
 } format_kind;
 
 typedef struct format_desc {
-  const char *name;          /* short; what hpcdb_experiment.format says of what it reads */
-  const format_kind *kinds;  /* the enum values it answers for */
+  const char *name;         /* short; what hpcdb_experiment.format says of what it reads */
+  const format_kind *kinds; /* the enum values it answers for */
   size_t n_kinds;
-  unsigned caps;             /* FORMAT_* */
+  unsigned caps; /* FORMAT_* */
   /* How sure the format is that the path is its (*kind: which kind): 0 not
    * its, up to FORMAT_BID_SURE for a magic number of its own. The highest bid
    * wins, whatever the order of the list (core/detect.c). Never fails: a path

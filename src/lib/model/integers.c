@@ -88,8 +88,9 @@ static int complete(const hpcdb_experiment *exp, uint32_t profile, uint64_t *int
       if (!kind) ints[v] = 0;
       else if (fabs(d) >= 9007199254740992.0 && integer_double(ints[v], kind) == d) continue; /* the reader's */
       else if (!model_integer_value(NULL, d, v, kind, &ints[v]))
-        rc = hpcdb_fail(HPCDB_EINVAL, "profile %u: context %u metric id %u: %.17g is not an integer of its metric's type",
-                        profile, p->ctx_ids[k], p->metric_ids[v], d);
+        rc = hpcdb_fail(HPCDB_EINVAL,
+                        "profile %u: context %u metric id %u: %.17g is not an integer of its metric's type", profile,
+                        p->ctx_ids[k], p->metric_ids[v], d);
     }
   free(kinds);
   return rc;

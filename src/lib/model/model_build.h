@@ -13,8 +13,7 @@
 /* As hpcdb_add_context, but first_child, next_sibling and last_child stay
  * unset (and the parent's do not change) until model_link_contexts.
  * hpcdb_add_context links what is pending before it adds. */
-int model_add_context_unlinked(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_t parent,
-                               uint32_t *out_index);
+int model_add_context_unlinked(hpcdb_experiment *exp, const hpcdb_context *proto, uint32_t parent, uint32_t *out_index);
 /* Room for n more contexts, so that the array does not move while they are
  * added; *tail and *bytes: the memory they will take (to prefault). */
 int model_reserve_contexts(hpcdb_experiment *exp, uint32_t n, void **tail, size_t *bytes);

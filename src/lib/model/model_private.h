@@ -9,8 +9,8 @@
 
 struct hpcdb_model_private {
   hpcdb_strpool strings;
-  ctx_index ctx_by_id; /* native context id -> index */
-  uint32_t n_linked;   /* contexts[n_linked..] were added unlinked (model_build.h) */
+  ctx_index ctx_by_id;      /* native context id -> index */
+  uint32_t n_linked;        /* contexts[n_linked..] were added unlinked (model_build.h) */
   uint32_t native_offset;   /* model context id - the source's own id (0: the same) */
   uint32_t synthetic_entry; /* the id of a context the source does not have, or HPCDB_NONE */
   uint64_t cap_attrs, cap_warnings, cap_kinds, cap_modules, cap_files, cap_functions, cap_scopes, cap_metrics,

@@ -8,8 +8,10 @@
 
 static const char *const relations[] = {
     [HPCDB_REL_LEXICAL] = "lexical", [HPCDB_REL_CALL] = "call", [HPCDB_REL_INLINED_CALL] = "inlined call"};
-static const char *const lexicals[] = {[HPCDB_LEX_FUNCTION] = "function", [HPCDB_LEX_LOOP] = "loop",
-                                       [HPCDB_LEX_LINE] = "line", [HPCDB_LEX_INSTRUCTION] = "instruction"};
+static const char *const lexicals[] = {[HPCDB_LEX_FUNCTION] = "function",
+                                       [HPCDB_LEX_LOOP] = "loop",
+                                       [HPCDB_LEX_LINE] = "line",
+                                       [HPCDB_LEX_INSTRUCTION] = "instruction"};
 
 #define COUNT(a) (sizeof a / sizeof *a)
 

@@ -10,8 +10,8 @@
 #include "model/model_build.h"
 #include "model/model_private.h"
 
-int hpcdb_add_profile(hpcdb_experiment *exp, uint32_t flags, int has_id_tuple, const hpcdb_id *ids,
-                      uint16_t n_ids, uint32_t *out_index) {
+int hpcdb_add_profile(hpcdb_experiment *exp, uint32_t flags, int has_id_tuple, const hpcdb_id *ids, uint16_t n_ids,
+                      uint32_t *out_index) {
   HPCDB_TRY(VEC_RESERVE(&exp->profiles, &exp->priv->cap_profiles, (uint64_t)exp->n_profiles + 1));
   hpcdb_profile *p = &exp->profiles[exp->n_profiles];
   memset(p, 0, sizeof *p);
@@ -84,8 +84,8 @@ static int check_csr(uint32_t profile, uint32_t n_ctxs, const uint32_t *ctx_ids,
       return hpcdb_fail(HPCDB_EINVAL, "profile %u: value ranges decrease at context %u", profile, k);
     for (uint64_t v = ctx_starts[k] + 1; v < ctx_starts[k + 1]; v++)
       if (metric_ids[v] <= metric_ids[v - 1])
-        return hpcdb_fail(HPCDB_EINVAL, "profile %u: metric ids not strictly ascending in context %u",
-                          profile, ctx_ids[k]);
+        return hpcdb_fail(HPCDB_EINVAL, "profile %u: metric ids not strictly ascending in context %u", profile,
+                          ctx_ids[k]);
   }
   return 0;
 }
@@ -113,9 +113,9 @@ int hpcdb_profile_adopt_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_
   return 0;
 }
 
-int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs,
-                          const uint32_t *ctx_ids, const uint64_t *ctx_starts, uint64_t n_values,
-                          const uint16_t *metric_ids, const double *values) {
+int hpcdb_profile_set_csr(hpcdb_experiment *exp, uint32_t profile, uint32_t n_ctxs, const uint32_t *ctx_ids,
+                          const uint64_t *ctx_starts, uint64_t n_values, const uint16_t *metric_ids,
+                          const double *values) {
   if (profile >= exp->n_profiles) return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile);
   HPCDB_TRY(check_csr(profile, n_ctxs, ctx_ids, ctx_starts, n_values, metric_ids));
   hpcdb_profile *p = &exp->profiles[profile];
@@ -142,9 +142,8 @@ static int triple_cmp(const void *a, const void *b) {
   return 0;
 }
 
-int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n,
-                             const uint32_t *ctx_ids, const uint16_t *metric_ids,
-                             const double *values) {
+int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n, const uint32_t *ctx_ids,
+                             const uint16_t *metric_ids, const double *values) {
   if (profile >= exp->n_profiles) return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist", profile);
   triple *t = alloc_array(n, sizeof *t);
   if (!t) return hpcdb_fail(HPCDB_ENOMEM, "out of memory sorting %llu values", (unsigned long long)n);
@@ -156,8 +155,7 @@ int hpcdb_profile_set_values(hpcdb_experiment *exp, uint32_t profile, uint64_t n
       uint32_t ctx = t[i].ctx;
       uint16_t metric = t[i].metric;
       free(t);
-      return hpcdb_fail(HPCDB_EINVAL, "profile %u: two values for context %u metric %u", profile, ctx,
-                        metric);
+      return hpcdb_fail(HPCDB_EINVAL, "profile %u: two values for context %u metric %u", profile, ctx, metric);
     }
     if (i == 0 || t[i].ctx != t[i - 1].ctx) n_ctxs++;
   }
@@ -189,19 +187,15 @@ int hpcdb_profile_value(const hpcdb_profile *p, uint32_t ctx_id, uint16_t metric
   uint32_t lo = 0, hi = p->n_ctxs;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (p->ctx_ids[mid] < ctx_id)
-      lo = mid + 1;
-    else
-      hi = mid;
+    if (p->ctx_ids[mid] < ctx_id) lo = mid + 1;
+    else hi = mid;
   }
   if (lo == p->n_ctxs || p->ctx_ids[lo] != ctx_id) return 0;
   uint64_t a = p->ctx_starts[lo], b = p->ctx_starts[lo + 1];
   while (a < b) {
     uint64_t mid = a + (b - a) / 2;
-    if (p->metric_ids[mid] < metric_id)
-      a = mid + 1;
-    else
-      b = mid;
+    if (p->metric_ids[mid] < metric_id) a = mid + 1;
+    else b = mid;
   }
   if (a == p->ctx_starts[lo + 1] || p->metric_ids[a] != metric_id) return 0;
   *out = p->values[a];
@@ -214,8 +208,7 @@ uint64_t hpcdb_value_count(const hpcdb_experiment *exp) {
   return n;
 }
 
-size_t hpcdb_profile_identity(const hpcdb_experiment *exp, const hpcdb_profile *p, char *buf,
-                              size_t size) {
+size_t hpcdb_profile_identity(const hpcdb_experiment *exp, const hpcdb_profile *p, char *buf, size_t size) {
   size_t used = 0;
   char tmp[64];
   if (size) buf[0] = '\0';
@@ -233,11 +226,11 @@ size_t hpcdb_profile_identity(const hpcdb_experiment *exp, const hpcdb_profile *
       kind = tmp;
     }
     if (id->flags & HPCDB_ID_PHYSICAL)
-      n = snprintf(size > used ? buf + used : NULL, size > used ? size - used : 0, "%s%s 0x%llx",
-                   i ? " " : "", kind, (unsigned long long)id->physical_id);
+      n = snprintf(size > used ? buf + used : NULL, size > used ? size - used : 0, "%s%s 0x%llx", i ? " " : "", kind,
+                   (unsigned long long)id->physical_id);
     else
-      n = snprintf(size > used ? buf + used : NULL, size > used ? size - used : 0, "%s%s %u",
-                   i ? " " : "", kind, id->logical_id);
+      n = snprintf(size > used ? buf + used : NULL, size > used ? size - used : 0, "%s%s %u", i ? " " : "", kind,
+                   id->logical_id);
     if (n > 0) used += (size_t)n;
   }
   return used;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 typedef struct page_asset {
-  const char *name; /* "index.html", "app.js", "compare/main.js", ... */
+  const char *name;          /* "index.html", "app.js", "compare/main.js", ... */
   const unsigned char *data; /* len bytes, then a 0 byte */
   size_t len;
 } page_asset;

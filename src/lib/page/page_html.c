@@ -67,7 +67,8 @@ static int write_body(FILE *out, const shell *s) {
 /* The page's modules: the top folder's .js files but the server's api.js and the loader. */
 static int is_module(const char *name) {
   size_t n = strlen(name);
-  return !strchr(name, '/') && n > 3 && !strcmp(name + n - 3, ".js") && strcmp(name, "api.js") && strcmp(name, "export_loader.js");
+  return !strchr(name, '/') && n > 3 && !strcmp(name + n - 3, ".js") && strcmp(name, "api.js") &&
+         strcmp(name, "export_loader.js");
 }
 
 /* Each module's source, the snapshot and the loader. */

@@ -20,7 +20,8 @@ static void number(FILE *out, double v) { json_number(out, isfinite(v) ? v : 0);
 
 /* The kept nodes' values, [node k][column c][inclusive, exclusive]: column by column, as the query
  * layer holds a few columns' values at once (node by node, each would be computed again per node). */
-static int view_values(hpcdb_query *q, const snapshot_view *v, const hpcdb_qcolumn *cols, uint32_t n_cols, double **out) {
+static int view_values(hpcdb_query *q, const snapshot_view *v, const hpcdb_qcolumn *cols, uint32_t n_cols,
+                       double **out) {
   double *x = malloc(((size_t)v->kept * n_cols + 1) * 2 * sizeof *x);
   if (!x) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the page's values");
   for (uint32_t c = 0; c < n_cols; c++)
@@ -57,7 +58,8 @@ static int write_view(FILE *out, hpcdb_query *q, const snapshot_view *v, const h
     }
     fputc(']', out);
     uint32_t file, line;
-    if (hpcdb_query_view_location(q, v->view, n, &file, &line) == 0 && file != HPCDB_NONE) fprintf(out, ",%u,%u", file, line);
+    if (hpcdb_query_view_location(q, v->view, n, &file, &line) == 0 && file != HPCDB_NONE)
+      fprintf(out, ",%u,%u", file, line);
     fputc(']', out);
   }
   fputc(']', out);
@@ -109,8 +111,12 @@ static void describe(char *buf, size_t size, const snapshot_view *v, uint32_t n_
     at += (size_t)snprintf(buf + at, size - at, v[k].whole ? "%s %s %u nodes" : "%s %s %u of %u nodes", k ? "," : "",
                            view_names[k], v[k].kept, v[k].n_nodes);
   }
-  if (at < size) at += (size_t)snprintf(buf + at, size - at, " · %u of %u metrics · spreads of %u nodes", n_cols, n_metrics, spreads);
-  if (cut && at < size) snprintf(buf + at, size - at, n_cols > 1 ? " · the heaviest by each metric in turn, %s first" : " · the heaviest by %s", by);
+  if (at < size)
+    at +=
+        (size_t)snprintf(buf + at, size - at, " · %u of %u metrics · spreads of %u nodes", n_cols, n_metrics, spreads);
+  if (cut && at < size)
+    snprintf(buf + at, size - at,
+             n_cols > 1 ? " · the heaviest by each metric in turn, %s first" : " · the heaviest by %s", by);
 }
 
 int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char *metric) {
@@ -175,9 +181,10 @@ int page_snapshot_write(FILE *out, hpcdb_query *q, const char *path, const char 
     json_script_string(out, by);
     fputs(",\"views\":{", out);
     for (int k = 0; k < 3; k++)
-      fprintf(out, "%s\"%s\":{\"nodes\":%u,\"kept\":%u,\"whole\":%s}", k ? "," : "", view_names[k], v[k].n_nodes, v[k].kept,
-              v[k].whole ? "true" : "false");
-    fprintf(out, "},\"metrics\":{\"kept\":%u,\"in_database\":%u},\"spread_nodes\":%u,\"summary\":", n_cols, e->n_metrics, spreads);
+      fprintf(out, "%s\"%s\":{\"nodes\":%u,\"kept\":%u,\"whole\":%s}", k ? "," : "", view_names[k], v[k].n_nodes,
+              v[k].kept, v[k].whole ? "true" : "false");
+    fprintf(out, "},\"metrics\":{\"kept\":%u,\"in_database\":%u},\"spread_nodes\":%u,\"summary\":", n_cols,
+            e->n_metrics, spreads);
     json_script_string(out, access);
     fputs("}}", out);
   }

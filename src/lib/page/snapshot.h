@@ -11,8 +11,8 @@
 
 #include "hpcdb/query.h"
 
-#define SNAPSHOT_NODES 20000         /* per view: the heaviest, with their ancestors */
-#define SNAPSHOT_VALUES 1000000u     /* kept nodes x metrics for all metrics; above: the chosen and the default */
+#define SNAPSHOT_NODES 20000          /* per view: the heaviest, with their ancestors */
+#define SNAPSHOT_VALUES 1000000u      /* kept nodes x metrics for all metrics; above: the chosen and the default */
 #define SNAPSHOT_SPREAD_POINTS 65536u /* points of the spreads (HPCDB_QSPREAD_POINTS per node at most) */
 
 /* The nodes of one view kept: the root first, then the heaviest by each

@@ -25,7 +25,7 @@ typedef struct cursor {
 
 typedef struct frontier {
   hpcdb_qsort sort;
-  cursor *c;         /* one per node this metric expanded */
+  cursor *c; /* one per node this metric expanded */
   uint32_t n_c, cap_c;
   uint32_t *heap, n; /* cursors with a child left, largest next first (room for cap_c) */
 } frontier;
@@ -33,8 +33,8 @@ typedef struct frontier {
 typedef struct selector {
   hpcdb_query *q;
   hpcdb_qview view;
-  uint32_t limit;     /* nodes to keep: no page larger */
-  unsigned char *in;  /* per node of the view: kept */
+  uint32_t limit;    /* nodes to keep: no page larger */
+  unsigned char *in; /* per node of the view: kept */
 } selector;
 
 static int above(const frontier *f, uint32_t a, uint32_t b) { return f->c[f->heap[a]].next > f->c[f->heap[b]].next; }
@@ -166,7 +166,9 @@ int snapshot_select(hpcdb_query *q, hpcdb_qview view, const hpcdb_qcolumn *cols,
   pops *p = calloc((size_t)n_cols + 1, sizeof *p);
   out->node = malloc(((size_t)limit + 1) * sizeof *out->node);
   out->parent = malloc(((size_t)limit + 1) * sizeof *out->parent);
-  int rc = s.in && f && p && out->node && out->parent ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
+  int rc = s.in && f && p && out->node && out->parent
+               ? 0
+               : hpcdb_fail(HPCDB_ENOMEM, "out of memory choosing the page's nodes");
   if (rc == 0 && limit > 0) {
     out->node[0] = 0, out->parent[0] = HPCDB_NONE, out->kept = 1, s.in[0] = 1;
     for (uint32_t k = 0; k < n_cols && rc == 0; k++) rc = first_pops(&s, &f[k], cols[k], limit, &p[k]);

@@ -44,7 +44,9 @@ static uint32_t row_of(builder *b, uint32_t group, const char *name) {
  * name, or "<unknown file> [module]" for hpcprof's "[module]" stand-in (a binary without line maps). */
 static const char *file_name(const hpcdb_experiment *e, uint32_t f, char *buf, size_t size) {
   const hpcdb_context *c = &e->contexts[f];
-  uint32_t file = c->function != HPCDB_NONE && e->functions[c->function].file != HPCDB_NONE ? e->functions[c->function].file : c->file;
+  uint32_t file = c->function != HPCDB_NONE && e->functions[c->function].file != HPCDB_NONE
+                      ? e->functions[c->function].file
+                      : c->file;
   if (file == HPCDB_NONE || !e->files[file].path) return "<unknown file>";
   const char *path = e->files[file].path, *slash = strrchr(path, '/');
   if (path[0] != '[') return slash ? slash + 1 : path;
@@ -127,7 +129,8 @@ int query_agg_build(const hpcdb_experiment *e, int flat, int functions_only, agg
       query_context_name(e, query_frame(e, e->contexts[f].parent, functions_only), other, sizeof other);
       row = row_of(&b, HPCDB_NONE, name);
       if (row != HPCDB_NONE) row = row_of(&b, row, other);
-      a->ctx_inclusive[i] = i == f && !query_frame_nested(e, f, name, functions_only) ? 0x3 : 0; /* caller and function */
+      a->ctx_inclusive[i] =
+          i == f && !query_frame_nested(e, f, name, functions_only) ? 0x3 : 0; /* caller and function */
     }
     if (row == HPCDB_NONE) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the %s view", flat ? "flat" : "bottom-up");
     a->ctx_row[i] = row;

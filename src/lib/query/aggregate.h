@@ -13,15 +13,15 @@
 
 typedef struct agg_view {
   int built;
-  uint32_t n_rows;          /* rows in the order they were first met (the query's node r + 1 is row r) */
-  char **names;             /* per row */
-  uint32_t *group;          /* per row: the row it is under, HPCDB_NONE for a top row */
-  uint32_t *first_member;   /* per row: the rows under it as a list */
+  uint32_t n_rows;        /* rows in the order they were first met (the query's node r + 1 is row r) */
+  char **names;           /* per row */
+  uint32_t *group;        /* per row: the row it is under, HPCDB_NONE for a top row */
+  uint32_t *first_member; /* per row: the rows under it as a list */
   uint32_t *next_member;
   uint32_t *n_members;
   uint32_t n_top;
-  uint32_t *ctx_row;        /* per context: the row it adds its own cost to, and to every row above (HPCDB_NONE: none) */
-  uint8_t *ctx_inclusive;   /* per context: bit k, it adds its inclusive value to the k-th row up from ctx_row
+  uint32_t *ctx_row;      /* per context: the row it adds its own cost to, and to every row above (HPCDB_NONE: none) */
+  uint8_t *ctx_inclusive; /* per context: bit k, it adds its inclusive value to the k-th row up from ctx_row
                                (the rows it is the outermost context of: a frame not nested in one of its name) */
 } agg_view;
 

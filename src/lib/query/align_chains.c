@@ -22,7 +22,8 @@ int align_chains_add(align_chains *c, uint64_t key, uint32_t node) {
   c->next[node] = c->skip[node] = HPCDB_NONE;
   if (!key) return 0;
   uint64_t last;
-  if (u64map_get(&c->tail, key, &last)) c->next[last] = node; /* the current run took it or skips past: its skip stays */
+  if (u64map_get(&c->tail, key, &last))
+    c->next[last] = node; /* the current run took it or skips past: its skip stays */
   else if (u64map_put(&c->head, key, node) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory aligning runs");
   if (u64map_put(&c->tail, key, node) != 0) return hpcdb_fail(HPCDB_ENOMEM, "out of memory aligning runs");
   return 0;

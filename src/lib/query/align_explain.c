@@ -47,8 +47,8 @@ size_t hpcdb_align_path(const hpcdb_alignment *al, uint32_t node, char *buf, siz
   if (size) buf[0] = '\0';
   if (depth == 0) return (size_t)snprintf(buf, size, "%s", al->nodes[0].name);
   while (depth-- > 0) {
-    len += (size_t)snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0, "%s%s", al->nodes[chain[depth]].name,
-                            depth ? " > " : "");
+    len += (size_t)snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0, "%s%s",
+                            al->nodes[chain[depth]].name, depth ? " > " : "");
   }
   return len;
 }
@@ -81,8 +81,8 @@ uint32_t hpcdb_align_find(const hpcdb_alignment *al, const char *name, uint32_t 
   return found;
 }
 
-int hpcdb_align_explain(const hpcdb_alignment *al, uint32_t node, const char *const *run_names,
-                        hpcdb_explain_fn fn, void *user) {
+int hpcdb_align_explain(const hpcdb_alignment *al, uint32_t node, const char *const *run_names, hpcdb_explain_fn fn,
+                        void *user) {
   if (node >= al->n_nodes) return hpcdb_fail(HPCDB_EINVAL, "no aligned node %u", node);
   char line[3072], label[2048], run[64];
   uint32_t maker = HPCDB_NONE;

@@ -102,7 +102,8 @@ size_t align_display_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, 
   const char *file = c->file != HPCDB_NONE ? align_basename(exp->files[c->file].path) : NULL;
   const char *fn = frame_name(exp, c);
   const char *inlined = c->relation == HPCDB_REL_INLINED_CALL ? " [inlined]" : "";
-  if (c->lexical_type == HPCDB_LEX_LOOP) return (size_t)snprintf(buf, size, "loop at %s:%u", file ? file : "?", c->line);
+  if (c->lexical_type == HPCDB_LEX_LOOP)
+    return (size_t)snprintf(buf, size, "loop at %s:%u", file ? file : "?", c->line);
   if (fn && (c->relation != HPCDB_REL_LEXICAL || c->lexical_type == HPCDB_LEX_FUNCTION))
     return (size_t)snprintf(buf, size, "%s%s", fn, inlined);
   if (file) return (size_t)snprintf(buf, size, "%s:%u%s", file, c->line, inlined);

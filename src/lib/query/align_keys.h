@@ -17,7 +17,7 @@ typedef struct align_key {
   uint64_t primary; /* name, file:line, or module+offset; 0: none */
   uint64_t file;    /* loops and lines: the file name alone (for shifted lines); 0: none */
   uint32_t line;
-  uint64_t offset;  /* module name + offset, the last resort; 0: none */
+  uint64_t offset; /* module name + offset, the last resort; 0: none */
 } align_key;
 
 void align_key_of(const hpcdb_experiment *exp, uint32_t ctx, align_key *out);

@@ -40,7 +40,8 @@ static uint32_t nearest_line(hpcdb_alignment *al, const align_key *k, uint32_t s
 /* Offsets only where one of the two has no name or line to go by. */
 static uint32_t same_offset(hpcdb_alignment *al, const align_key *k, uint32_t scope) {
   struct hpcdb_align_private *pv = al->priv;
-  for (uint32_t n = align_chains_head(&pv->by_offset, scoped(k->offset, scope)); n != HPCDB_NONE; n = pv->by_offset.next[n]) {
+  for (uint32_t n = align_chains_head(&pv->by_offset, scoped(k->offset, scope)); n != HPCDB_NONE;
+       n = pv->by_offset.next[n]) {
     const align_key *o = &pv->key[n];
     if (!claimed(al, n) && o->cls == k->cls && o->offset == k->offset &&
         (o->kind == HPCDB_MATCH_OFFSET || k->kind == HPCDB_MATCH_OFFSET))
@@ -56,8 +57,8 @@ static int only_this_run(const hpcdb_alignment *al, uint32_t n) {
   return 1;
 }
 
-#define ACROSS_LEVELS 3     /* wrapper frames looked through, upwards */
-#define ACROSS_VISITS 4096  /* nodes of a scope searched for wrappers the run lacks */
+#define ACROSS_LEVELS 3    /* wrapper frames looked through, upwards */
+#define ACROSS_VISITS 4096 /* nodes of a scope searched for wrappers the run lacks */
 
 /* A frame matched across a frame one side alone has: up, through frames this
  * run made (Score-P's program region above main); down, into frames of the
@@ -65,25 +66,28 @@ static int only_this_run(const hpcdb_alignment *al, uint32_t n) {
 static uint32_t across(hpcdb_alignment *al, const align_key *k, uint32_t scope, query *q) {
   struct hpcdb_align_private *pv = al->priv;
   uint32_t n = HPCDB_NONE;
-  for (uint32_t s = scope, level = 0; n == HPCDB_NONE && level < ACROSS_LEVELS && s != 0 && only_this_run(al, s); level++) {
+  for (uint32_t s = scope, level = 0; n == HPCDB_NONE && level < ACROSS_LEVELS && s != 0 && only_this_run(al, s);
+       level++) {
     s = al->nodes[al->nodes[s].parent].scope;
     n = align_chains_first_free(&pv->by_primary, scoped(k->primary, s), unusable, q);
   }
   uint32_t stack[64], depth = 0, visits = 0;
-  for (uint32_t c = al->nodes[scope].first_child; c != HPCDB_NONE && depth < 64; c = al->nodes[c].next_sibling) stack[depth++] = c;
+  for (uint32_t c = al->nodes[scope].first_child; c != HPCDB_NONE && depth < 64; c = al->nodes[c].next_sibling)
+    stack[depth++] = c;
   while (n == HPCDB_NONE && depth > 0 && visits++ < ACROSS_VISITS) {
     uint32_t f = stack[--depth];
     if (al->nodes[f].is_frame) {
       if (!claimed(al, f)) n = align_chains_first_free(&pv->by_primary, scoped(k->primary, f), unusable, q);
       continue; /* the frame's own scope is not this one's */
     }
-    for (uint32_t c = al->nodes[f].first_child; c != HPCDB_NONE && depth < 64; c = al->nodes[c].next_sibling) stack[depth++] = c;
+    for (uint32_t c = al->nodes[f].first_child; c != HPCDB_NONE && depth < 64; c = al->nodes[c].next_sibling)
+      stack[depth++] = c;
   }
   return n;
 }
 
 uint32_t align_find(hpcdb_alignment *al, const align_key *k, uint32_t parent, uint8_t *how, int32_t *shift,
-                     const hpcdb_align_options *opt) {
+                    const hpcdb_align_options *opt) {
   struct hpcdb_align_private *pv = al->priv;
   uint32_t scope = al->nodes[parent].scope;
   query q = {al, k};

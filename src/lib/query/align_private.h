@@ -10,7 +10,7 @@
 
 struct hpcdb_align_private {
   uint32_t cap;
-  align_key *key;          /* per node: the key of the context that made it */
+  align_key *key; /* per node: the key of the context that made it */
   uint32_t *last_child;
   align_chains by_parent;  /* (parent node, primary key) */
   align_chains by_primary; /* (frame scope, primary key) */

@@ -28,7 +28,12 @@ static int grow(hpcdb_alignment *al) {
   if (al->n_nodes < pv->cap) return 0;
   uint32_t cap = pv->cap ? pv->cap * 2 : 1024;
   size_t r = al->n_runs;
-#define GROW(p, n) do { void *q_ = realloc((p), (size_t)(n) * sizeof *(p)); if (!q_) return hpcdb_fail(HPCDB_ENOMEM, "out of memory aligning runs"); (p) = q_; } while (0)
+#define GROW(p, n)                                                           \
+  do {                                                                       \
+    void *q_ = realloc((p), (size_t)(n) * sizeof *(p));                      \
+    if (!q_) return hpcdb_fail(HPCDB_ENOMEM, "out of memory aligning runs"); \
+    (p) = q_;                                                                \
+  } while (0)
   GROW(al->nodes, cap);
   GROW(al->ctx, (size_t)cap * r);
   GROW(al->how, (size_t)cap * r);
@@ -44,8 +49,8 @@ static int grow(hpcdb_alignment *al) {
   return 0;
 }
 
-static int new_node(hpcdb_alignment *al, uint32_t parent, const align_key *k, const hpcdb_experiment *e,
-                    uint32_t ctx, uint32_t *out) {
+static int new_node(hpcdb_alignment *al, uint32_t parent, const align_key *k, const hpcdb_experiment *e, uint32_t ctx,
+                    uint32_t *out) {
   HPCDB_TRY(grow(al));
   struct hpcdb_align_private *pv = al->priv;
   uint32_t n = al->n_nodes++;
@@ -124,7 +129,8 @@ int hpcdb_align(hpcdb_alignment **out, const hpcdb_experiment *const *runs, uint
   HPCDB_CHECK_OPTIONS(options, HPCDB_ALIGN_OPTIONS_VERSION, "hpcdb_align_options");
   if (!runs || n_runs == 0) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_align: no runs");
   for (uint32_t r = 0; r < n_runs; r++)
-    if (!runs[r] || runs[r]->n_contexts == 0) return hpcdb_fail(HPCDB_EINVAL, "hpcdb_align: run %u has no context tree", r);
+    if (!runs[r] || runs[r]->n_contexts == 0)
+      return hpcdb_fail(HPCDB_EINVAL, "hpcdb_align: run %u has no context tree", r);
   hpcdb_alignment *al = calloc(1, sizeof *al);
   if (!al || !(al->priv = calloc(1, sizeof *al->priv))) {
     free(al);

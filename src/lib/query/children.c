@@ -110,8 +110,8 @@ static sorted_children *cached_sort(hpcdb_query *q, hpcdb_qview view, hpcdb_qnod
   *lru = &q->sorts[0];
   for (int k = 0; k < QUERY_SORTS; k++) {
     sorted_children *c = &q->sorts[k];
-    if (c->kids && c->view == view && c->node == node && c->sort.column == s->column && c->sort.exclusive == s->exclusive &&
-        c->sort.ascending == s->ascending) {
+    if (c->kids && c->view == view && c->node == node && c->sort.column == s->column &&
+        c->sort.exclusive == s->exclusive && c->sort.ascending == s->ascending) {
       c->used = ++q->clock;
       return c;
     }
@@ -120,7 +120,8 @@ static sorted_children *cached_sort(hpcdb_query *q, hpcdb_qview view, hpcdb_qnod
   return NULL;
 }
 
-static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcdb_qsort *s, const sorted_children **out) {
+static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcdb_qsort *s,
+                  const sorted_children **out) {
   sorted_children *slot;
   if ((*out = cached_sort(q, view, node, s, &slot))) return 0;
   uint32_t n;
@@ -135,7 +136,8 @@ static int sorted(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, const hpcd
     HPCDB_TRY(query_agg_values(q, s->column, view == HPCDB_QVIEW_FLAT, &inc, &exc));
     names = q->agg[view == HPCDB_QVIEW_FLAT].names;
   }
-  if ((*out = cached_sort(q, view, node, s, &slot))) return 0; /* sorted by another thread while the values were computed */
+  if ((*out = cached_sort(q, view, node, s, &slot)))
+    return 0; /* sorted by another thread while the values were computed */
   const double *key = s->exclusive ? exc : inc;
   hpcdb_qnode *kids = malloc(((size_t)n + 1) * sizeof *kids);
   if (!kids) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u children", n);
@@ -248,7 +250,8 @@ int hpcdb_query_children(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, con
   return rc;
 }
 
-int hpcdb_query_hot_path(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, hpcdb_qnode *out, uint32_t max, uint32_t *n) {
+int hpcdb_query_hot_path(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, hpcdb_qnode *out, uint32_t max,
+                         uint32_t *n) {
   query_lock(q);
   int rc = hot_path(q, col, node, out, max, n);
   query_unlock(q);

@@ -100,8 +100,8 @@ static int sum_profiles(hpcdb_query *q, const column *c, column_values *v, unsig
 
 /* A formula's values: each flavour is the formula over the inputs' same flavour (of the same
  * profiles). Called without the lock: each input is registered and copied under it. */
-static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t profile, const uint32_t *set, uint32_t n_set,
-                           column_values *v) {
+static int compute_derived(hpcdb_query *q, const hpcdb_expr *expr, uint32_t profile, const uint32_t *set,
+                           uint32_t n_set, column_values *v) {
   uint32_t n = q->exp->n_contexts;
   const uint32_t *metrics;
   uint32_t k = hpcdb_expr_inputs(expr, &metrics);
@@ -200,11 +200,13 @@ int hpcdb_query_profile_column(hpcdb_query *q, const char *spec, uint32_t profil
   return rc;
 }
 
-int hpcdb_query_profiles_column(hpcdb_query *q, const char *spec, const uint32_t *profiles, uint32_t n, hpcdb_qcolumn *out) {
+int hpcdb_query_profiles_column(hpcdb_query *q, const char *spec, const uint32_t *profiles, uint32_t n,
+                                hpcdb_qcolumn *out) {
   if (n == 0) return hpcdb_fail(HPCDB_EINVAL, "no profiles to sum");
   for (uint32_t k = 0; k < n; k++)
     if (profiles[k] >= q->exp->n_profiles)
-      return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist (the experiment has %u)", profiles[k], q->exp->n_profiles);
+      return hpcdb_fail(HPCDB_EINVAL, "profile %u does not exist (the experiment has %u)", profiles[k],
+                        q->exp->n_profiles);
   query_lock(q);
   int rc = register_column(q, spec, HPCDB_NONE, profiles, n, out);
   query_unlock(q);
@@ -222,7 +224,8 @@ static int register_column(hpcdb_query *q, const char *spec, uint32_t profile, c
       *out = c;
       return 0;
     }
-  if (q->n_cols == QUERY_MAX_COLUMNS) return hpcdb_fail(HPCDB_EINVAL, "more than %d metrics and formulas", QUERY_MAX_COLUMNS);
+  if (q->n_cols == QUERY_MAX_COLUMNS)
+    return hpcdb_fail(HPCDB_EINVAL, "more than %d metrics and formulas", QUERY_MAX_COLUMNS);
   column c = {NULL, profile, NULL, n_set, metric_named(q->exp, spec), NULL, 0, NULL, 0};
   if (c.metric == HPCDB_NONE) {
     HPCDB_TRY(hpcdb_expr_parse(&c.expr, spec, q->exp));

@@ -27,7 +27,8 @@ double compare_time_unit(const char *name, const char *unit) {
   static const struct {
     const char *unit;
     double seconds;
-  } units[] = {{"sec", 1}, {"s", 1}, {"msec", 1e-3}, {"ms", 1e-3}, {"usec", 1e-6}, {"us", 1e-6}, {"nsec", 1e-9}, {"ns", 1e-9}};
+  } units[] = {{"sec", 1},     {"s", 1},     {"msec", 1e-3}, {"ms", 1e-3},
+               {"usec", 1e-6}, {"us", 1e-6}, {"nsec", 1e-9}, {"ns", 1e-9}};
   for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
     char in_name[16];
     snprintf(in_name, sizeof in_name, "(%s)", units[i].unit);

@@ -9,11 +9,11 @@
 #include "query/source_internal.h"
 
 struct hpcdb_compare_private {
-  hpcdb_source **srcs;   /* per run: the comparison's reference to its source */
+  hpcdb_source **srcs;           /* per run: the comparison's reference to its source */
   const hpcdb_experiment **runs; /* per run: its source's experiment (the alignment's runs) */
-  int32_t *inc_id;       /* per run: the metric's execution-scope id */
-  double *scale;         /* per run: to the first run's unit */
-  uint8_t *on_demand;    /* per run: per-profile figures wait for hpcdb_compare_profiles */
+  int32_t *inc_id;               /* per run: the metric's execution-scope id */
+  double *scale;                 /* per run: to the first run's unit */
+  uint8_t *on_demand;            /* per run: per-profile figures wait for hpcdb_compare_profiles */
 };
 
 #endif

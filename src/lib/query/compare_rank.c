@@ -100,7 +100,8 @@ int hpcdb_compare_by_function(const hpcdb_comparison *c, hpcdb_compare_functions
     if (i == 0 || frames[i - 1].name != frames[i].name) first = k;
     uint32_t f = slot[first];
     int outer = 1;
-    for (uint32_t a = al->nodes[k].parent; a != HPCDB_NONE && outer; a = al->nodes[a].parent) outer = al->nodes[a].name != al->nodes[k].name;
+    for (uint32_t a = al->nodes[k].parent; a != HPCDB_NONE && outer; a = al->nodes[a].parent)
+      outer = al->nodes[a].name != al->nodes[k].name;
     for (uint32_t r = 0; r < R; r++) {
       out->exc[(size_t)f * R + r] += c->exc[(size_t)k * R + r];
       if (outer) out->inc[(size_t)f * R + r] += c->inc[(size_t)k * R + r];

@@ -82,8 +82,8 @@ int hpcdb_compare_sources(hpcdb_comparison **out, hpcdb_source *const *srcs, uin
     /* another time unit than the first run's: converted to the first's */
     pv->scale[r] = c->seconds[0] != 0 && c->seconds[r] != 0 ? c->seconds[r] / c->seconds[0] : 1;
     pv->inc_id[r] = compare_inclusive_id(src->q.exp, c->metric[r]);
-    pv->on_demand[r] = options && options->profiles_on_demand && src->extra.lazy && src->extra.per_context &&
-                       pv->inc_id[r] >= 0;
+    pv->on_demand[r] =
+        options && options->profiles_on_demand && src->extra.lazy && src->extra.per_context && pv->inc_id[r] >= 0;
     rc = fill_run(c, r);
   }
   if (rc < 0) {
@@ -139,7 +139,8 @@ static void side(const double *row, uint32_t from, uint32_t to, double *mean, do
   *spread = to > from ? hi - lo : 0;
 }
 
-void hpcdb_compare_delta(const hpcdb_comparison *c, uint32_t node, uint32_t n_a, int inclusive, int stat, hpcdb_delta *d) {
+void hpcdb_compare_delta(const hpcdb_comparison *c, uint32_t node, uint32_t n_a, int inclusive, int stat,
+                         hpcdb_delta *d) {
   const double *all = stat == 1 ? c->pmean : stat == 2 ? c->pmax : inclusive ? c->inc : c->exc;
   hpcdb_delta_of(all + (size_t)node * c->n_runs, c->n_runs, n_a, d);
 }

@@ -83,7 +83,8 @@ static int whole_run(run_values *v, const hpcdb_source *src, uint32_t m) {
   }
   /* the root: what the source stores for the global context, else its children */
   if (v->inc[0] == 0)
-    for (uint32_t k = e->contexts[0].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling) v->inc[0] += v->inc[k];
+    for (uint32_t k = e->contexts[0].first_child; k != HPCDB_NONE; k = e->contexts[k].next_sibling)
+      v->inc[0] += v->inc[k];
   exclusive_costs(e, v->inc, v->exc);
   return 0;
 }

@@ -39,8 +39,8 @@ int hpcdb_query_default_column_why(hpcdb_query *q, hpcdb_qcolumn *out, const cha
     double t = total * q->cols[c].seconds; /* in seconds: units compare */
     if (!have[gpu] || t > top[gpu]) best[gpu] = c, top[gpu] = t, have[gpu] = 1;
   }
-  const char *reason = have[0]   ? "the time metric with the largest total, CPU time before GPU operations"
-                       : have[1] ? "the GPU operation time with the largest total (no CPU time metric has one)"
+  const char *reason = have[0]      ? "the time metric with the largest total, CPU time before GPU operations"
+                       : have[1]    ? "the GPU operation time with the largest total (no CPU time metric has one)"
                        : have_first ? "the first metric with a non-zero total (no time metric has one)"
                                     : "every metric is zero: the first";
   if (why) *why = reason;
@@ -50,4 +50,6 @@ int hpcdb_query_default_column_why(hpcdb_query *q, hpcdb_qcolumn *out, const cha
   return hpcdb_query_column(q, e->metrics[0].name, out);
 }
 
-int hpcdb_query_default_column(hpcdb_query *q, hpcdb_qcolumn *out) { return hpcdb_query_default_column_why(q, out, NULL); }
+int hpcdb_query_default_column(hpcdb_query *q, hpcdb_qcolumn *out) {
+  return hpcdb_query_default_column_why(q, out, NULL);
+}

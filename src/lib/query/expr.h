@@ -10,7 +10,19 @@
 #define EXPR_MAX_OPS 256
 #define EXPR_MAX_INPUTS 16
 
-enum { EXPR_NUMBER, EXPR_INPUT, EXPR_ADD, EXPR_SUB, EXPR_MUL, EXPR_DIV, EXPR_NEG, EXPR_MIN, EXPR_MAX, EXPR_ABS, EXPR_SQRT };
+enum {
+  EXPR_NUMBER,
+  EXPR_INPUT,
+  EXPR_ADD,
+  EXPR_SUB,
+  EXPR_MUL,
+  EXPR_DIV,
+  EXPR_NEG,
+  EXPR_MIN,
+  EXPR_MAX,
+  EXPR_ABS,
+  EXPR_SQRT
+};
 
 typedef struct expr_op {
   uint8_t op;

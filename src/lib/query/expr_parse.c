@@ -39,7 +39,8 @@ static int fail(parser *p, const char *what) {
 
 static int emit(parser *p, uint8_t op, double number, uint32_t input) {
   hpcdb_expr *e = p->e;
-  if (e->n_ops == EXPR_MAX_OPS) return hpcdb_fail(HPCDB_EINVAL, "formula \"%s\": longer than %d steps", p->text, EXPR_MAX_OPS);
+  if (e->n_ops == EXPR_MAX_OPS)
+    return hpcdb_fail(HPCDB_EINVAL, "formula \"%s\": longer than %d steps", p->text, EXPR_MAX_OPS);
   e->ops[e->n_ops++] = (expr_op){op, number, input};
   if (op == EXPR_NUMBER || op == EXPR_INPUT) {
     if (++p->stack > p->max_stack) p->max_stack = p->stack;
@@ -75,7 +76,8 @@ static int number(parser *p) {
   if (end == s || isalpha((unsigned char)*end) || *end == '_') return fail(p, "a number");
   /* strtod also takes "inf", "nan" and hex: a formula takes plain decimals only */
   for (const char *c = s; c < end; c++)
-    if (!isdigit((unsigned char)*c) && *c != '.' && *c != 'e' && *c != 'E' && *c != '+' && *c != '-') return fail(p, "a decimal number");
+    if (!isdigit((unsigned char)*c) && *c != '.' && *c != 'e' && *c != 'E' && *c != '+' && *c != '-')
+      return fail(p, "a decimal number");
   p->at += (size_t)(end - s);
   return emit(p, EXPR_NUMBER, v, 0);
 }
@@ -89,8 +91,8 @@ static int dollar(parser *p) {
     if (n > UINT32_MAX) break;
   }
   if (n >= p->exp->n_metrics)
-    return hpcdb_fail(HPCDB_EINVAL, "formula \"%s\": offset %zu: $%llu: the experiment has metrics $0 to $%u", p->text, at,
-                      (unsigned long long)n, p->exp->n_metrics ? p->exp->n_metrics - 1 : 0);
+    return hpcdb_fail(HPCDB_EINVAL, "formula \"%s\": offset %zu: $%llu: the experiment has metrics $0 to $%u", p->text,
+                      at, (unsigned long long)n, p->exp->n_metrics ? p->exp->n_metrics - 1 : 0);
   return input_of(p, (uint32_t)n);
 }
 
@@ -105,13 +107,18 @@ static int quoted(parser *p) {
   return metric_named(p, s, (size_t)(end - s), at);
 }
 
-static const struct { const char *name; uint8_t op; int args; } functions[] = {
-    {"min", EXPR_MIN, 2}, {"max", EXPR_MAX, 2}, {"abs", EXPR_ABS, 1}, {"sqrt", EXPR_SQRT, 1}};
+static const struct {
+  const char *name;
+  uint8_t op;
+  int args;
+} functions[] = {{"min", EXPR_MIN, 2}, {"max", EXPR_MAX, 2}, {"abs", EXPR_ABS, 1}, {"sqrt", EXPR_SQRT, 1}};
 
 /* An identifier: a function call when '(' follows, else a metric name. */
 static int identifier(parser *p) {
   size_t at = p->at;
-  while (isalnum((unsigned char)p->text[p->at]) || p->text[p->at] == '_' || p->text[p->at] == '.' || p->text[p->at] == ':') p->at++;
+  while (isalnum((unsigned char)p->text[p->at]) || p->text[p->at] == '_' || p->text[p->at] == '.' ||
+         p->text[p->at] == ':')
+    p->at++;
   size_t len = p->at - at;
   skip_space(p);
   if (p->text[p->at] != '(') return metric_named(p, p->text + at, len, at);
@@ -131,14 +138,15 @@ static int identifier(parser *p) {
     p->at++;
     return emit(p, functions[f].op, 0, 0);
   }
-  return hpcdb_fail(HPCDB_EINVAL, "formula \"%s\": offset %zu: unknown function \"%.*s\" (min, max, abs, sqrt)", p->text, at,
-                    (int)len, p->text + at);
+  return hpcdb_fail(HPCDB_EINVAL, "formula \"%s\": offset %zu: unknown function \"%.*s\" (min, max, abs, sqrt)",
+                    p->text, at, (int)len, p->text + at);
 }
 
 static int primary(parser *p) {
   skip_space(p);
   char c = p->text[p->at];
-  if (++p->depth > MAX_DEPTH) return hpcdb_fail(HPCDB_EINVAL, "formula \"%s\": nested deeper than %d", p->text, MAX_DEPTH);
+  if (++p->depth > MAX_DEPTH)
+    return hpcdb_fail(HPCDB_EINVAL, "formula \"%s\": nested deeper than %d", p->text, MAX_DEPTH);
   int rc;
   if (c == '(') {
     p->at++;

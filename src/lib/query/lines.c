@@ -38,15 +38,15 @@ static int lines(hpcdb_query *q, hpcdb_qcolumn col, uint32_t file, hpcdb_qline *
   k = 0;
   for (uint32_t i = 1; i < q->exp->n_contexts; i++) {
     const hpcdb_context *c = &q->exp->contexts[i];
-    if (c->file == file && c->line != 0 && (v->self[i] != 0 || v->inc[i] != 0)) all[k++] = (hpcdb_qline){c->line, v->inc[i], v->self[i]};
+    if (c->file == file && c->line != 0 && (v->self[i] != 0 || v->inc[i] != 0))
+      all[k++] = (hpcdb_qline){c->line, v->inc[i], v->self[i]};
   }
   qsort(all, k, sizeof *all, by_line);
   for (uint32_t j = 0; j < k; j++) { /* merge the contexts of one line */
     if (*n && out[*n - 1].line == all[j].line) {
       out[*n - 1].inclusive += all[j].inclusive;
       out[*n - 1].exclusive += all[j].exclusive;
-    }
-    else if (*n < max) out[(*n)++] = all[j];
+    } else if (*n < max) out[(*n)++] = all[j];
   }
   free(all);
   return 0;

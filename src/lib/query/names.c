@@ -22,7 +22,8 @@ size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, 
                             (unsigned long long)c->offset);
   if (c->lexical_type == HPCDB_LEX_LOOP && c->line == 0) /* nor an address (hpcprof's): the file it is in */
     return (size_t)snprintf(buf, size, "loop in %s", file ? file : "?");
-  if (c->lexical_type == HPCDB_LEX_LOOP) return (size_t)snprintf(buf, size, "loop at %s:%u", file ? file : "?", c->line);
+  if (c->lexical_type == HPCDB_LEX_LOOP)
+    return (size_t)snprintf(buf, size, "loop at %s:%u", file ? file : "?", c->line);
   if (c->function != HPCDB_NONE && exp->functions[c->function].name)
     return (size_t)snprintf(buf, size, "%s%s", exp->functions[c->function].name, inlined);
   if (c->name) return (size_t)snprintf(buf, size, "%s%s", c->name, inlined);
@@ -77,8 +78,11 @@ const char *query_module_name(const hpcdb_experiment *exp, uint32_t f) {
 }
 
 double query_time_unit(const char *name, const char *unit) {
-  static const struct { const char *unit; double seconds; } units[] = {
-      {"sec", 1}, {"s", 1}, {"msec", 1e-3}, {"ms", 1e-3}, {"usec", 1e-6}, {"us", 1e-6}, {"nsec", 1e-9}, {"ns", 1e-9}};
+  static const struct {
+    const char *unit;
+    double seconds;
+  } units[] = {{"sec", 1},     {"s", 1},     {"msec", 1e-3}, {"ms", 1e-3},
+               {"usec", 1e-6}, {"us", 1e-6}, {"nsec", 1e-9}, {"ns", 1e-9}};
   for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
     char in_name[16];
     snprintf(in_name, sizeof in_name, "(%s)", units[i].unit);

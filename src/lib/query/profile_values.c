@@ -33,8 +33,8 @@ void query_metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t *
   *exc = ids.function >= 0 ? ids.function : ids.point;
 }
 
-void query_add_profile(const hpcdb_experiment *e, const hpcdb_profile *p, int stat, uint32_t m, double *inc, double *exc,
-                       unsigned *have) {
+void query_add_profile(const hpcdb_experiment *e, const hpcdb_profile *p, int stat, uint32_t m, double *inc,
+                       double *exc, unsigned *have) {
   int32_t id_inc, id_exc;
   query_metric_ids(e, m, stat, &id_inc, &id_exc);
   if (id_inc >= 0) *have |= HPCDB_QHAVE_INCLUSIVE;

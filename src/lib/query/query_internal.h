@@ -19,9 +19,9 @@
 #define QUERY_SORTS 16         /* sorted child lists kept */
 
 typedef struct column_values {
-  double *inc, *exc, *self;   /* per context */
-  double *agg[2][2];          /* [view bottom-up 0 / flat 1][inclusive 0 / exclusive 1], per node */
-  uint64_t used;              /* the query's clock when last used */
+  double *inc, *exc, *self; /* per context */
+  double *agg[2][2];        /* [view bottom-up 0 / flat 1][inclusive 0 / exclusive 1], per node */
+  uint64_t used;            /* the query's clock when last used */
 } column_values;
 
 typedef struct column {
@@ -29,7 +29,7 @@ typedef struct column {
   uint32_t profile; /* index into exp->profiles, HPCDB_NONE: the whole program (or the set) */
   uint32_t *set;    /* a group of profiles summed (indices into exp->profiles), or NULL */
   uint32_t n_set;
-  uint32_t metric;  /* HPCDB_NONE: derived */
+  uint32_t metric; /* HPCDB_NONE: derived */
   hpcdb_expr *expr;
   double seconds;
   column_values *values; /* NULL until computed, or after eviction (under the query's lock) */
@@ -81,7 +81,6 @@ void query_columns_free(hpcdb_query *q);
 int query_agg(hpcdb_query *q, int flat, const agg_view **out);
 int query_agg_values(hpcdb_query *q, hpcdb_qcolumn col, int flat, const double **inc, const double **exc);
 
-
 /* The values of context ctx in the n non-summary profiles, of a metric column (a formula: input by
  * input, then the formula per profile), read from the source into out; no lock needed. */
 int query_gather_profiles(hpcdb_query *q, const column *c, uint32_t ctx, int exclusive, double *out, uint32_t n);
@@ -90,8 +89,8 @@ int query_gather_profiles(hpcdb_query *q, const column *c, uint32_t ctx, int exc
  * else point) scope, as propagated ids (stat 0) or Sum statistics (stat 1); -1: none. */
 void query_metric_ids(const hpcdb_experiment *e, uint32_t m, int stat, int32_t *inc, int32_t *exc);
 /* Adds one profile's values of metric m into inc/exc by context index. */
-void query_add_profile(const hpcdb_experiment *e, const hpcdb_profile *p, int stat, uint32_t m, double *inc, double *exc,
-                       unsigned *have);
+void query_add_profile(const hpcdb_experiment *e, const hpcdb_profile *p, int stat, uint32_t m, double *inc,
+                       double *exc, unsigned *have);
 /* The non-summary profiles of exp, as hpcdb_qsource.profile_of wants them (malloc'ed). */
 int query_plain_profiles(const hpcdb_experiment *e, uint32_t **out, uint32_t *n);
 

@@ -23,12 +23,12 @@
 
 /* Extra-P's default building blocks with log terms: (numerator,
  * denominator, log exponent) of p^(n/d) * log2(p)^j, slower growth first. */
-static const int blocks[][3] = {
-    {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1}, {1, 3, 1}, {1, 4, 2}, {1, 3, 2}, {1, 2, 0},
-    {1, 2, 1}, {1, 2, 2}, {2, 3, 0}, {3, 4, 0}, {2, 3, 1}, {3, 4, 1}, {4, 5, 0}, {2, 3, 2}, {3, 4, 2},
-    {1, 1, 0}, {1, 1, 1}, {1, 1, 2}, {5, 4, 0}, {5, 4, 1}, {4, 3, 0}, {4, 3, 1}, {3, 2, 0}, {3, 2, 1},
-    {3, 2, 2}, {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2}, {9, 4, 0}, {7, 3, 0}, {5, 2, 0},
-    {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1}};
+static const int blocks[][3] = {{0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1},  {1, 3, 1}, {1, 4, 2},
+                                {1, 3, 2}, {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0},  {3, 4, 0}, {2, 3, 1},
+                                {3, 4, 1}, {4, 5, 0}, {2, 3, 2}, {3, 4, 2}, {1, 1, 0},  {1, 1, 1}, {1, 1, 2},
+                                {5, 4, 0}, {5, 4, 1}, {4, 3, 0}, {4, 3, 1}, {3, 2, 0},  {3, 2, 1}, {3, 2, 2},
+                                {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2},  {9, 4, 0}, {7, 3, 0},
+                                {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1}};
 #define N_BLOCKS (int)(sizeof blocks / sizeof *blocks)
 #define EPSILON 0.0005 /* Extra-P's minimum term contribution, and its constant cleaning */
 #define ACCEPT 3       /* a further term must cut the SMAPE to a third (noise does not, tests/unit/query) */
@@ -82,7 +82,8 @@ static int score(const search *s, const int *b, uint32_t k, hpcdb_scaling_model 
 }
 
 /* The lowest-SMAPE hypothesis of k terms: every combination of usable blocks from `from` on. */
-static void combinations(const search *s, int *b, uint32_t depth, uint32_t k, int from, hpcdb_scaling_model *best, int *found) {
+static void combinations(const search *s, int *b, uint32_t depth, uint32_t k, int from, hpcdb_scaling_model *best,
+                         int *found) {
   if (depth == k) {
     hpcdb_scaling_model m;
     if (score(s, b, k, &m) == 0 && (!*found || m.smape < best->smape)) *best = m, *found = 1;
@@ -114,7 +115,8 @@ int hpcdb_scaling_fit(hpcdb_scaling_model *out, const double *p, const double *y
   if (s.tss > 0 && !values) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the scaling model's terms");
   for (int b = 0; values && b < N_BLOCKS; b++) {
     if (blocks[b][2] && !log_ok) continue;
-    for (uint32_t i = 0; i < n; i++) values[(size_t)b * n + i] = scaling_term(blocks[b][0], blocks[b][1], blocks[b][2], p[i]);
+    for (uint32_t i = 0; i < n; i++)
+      values[(size_t)b * n + i] = scaling_term(blocks[b][0], blocks[b][1], blocks[b][2], p[i]);
     s.t[b] = values + (size_t)b * n;
   }
   /* one term from any number of points; k terms from 2 (k + 1) points: two per coefficient */

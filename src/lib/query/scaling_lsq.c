@@ -27,7 +27,8 @@ static double dot(const double *a, const double *b, uint32_t n) {
   return s;
 }
 
-int scaling_lsq(const double *const *cols, uint32_t k, const double *y, uint32_t n, int constant, double *x, double *loo) {
+int scaling_lsq(const double *const *cols, uint32_t k, const double *y, uint32_t n, int constant, double *x,
+                double *loo) {
   double q[MAX_COLS][SCALING_MAX_POINTS], w[SCALING_MAX_POINTS], yw[SCALING_MAX_POINTS]; /* 48 KiB of stack */
   uint32_t m = k + (constant != 0);
   if (k > HPCDB_SCALING_MAX_TERMS || n > SCALING_MAX_POINTS || n < m) return -1;

@@ -8,7 +8,8 @@
 
 double hpcdb_scaling_eval(const hpcdb_scaling_model *m, double p) {
   double f = m->c0;
-  for (uint32_t k = 0; k < m->n_terms; k++) f += m->terms[k].c * scaling_term(m->terms[k].num, m->terms[k].den, m->terms[k].log_exp, p);
+  for (uint32_t k = 0; k < m->n_terms; k++)
+    f += m->terms[k].c * scaling_term(m->terms[k].num, m->terms[k].den, m->terms[k].log_exp, p);
   return f;
 }
 

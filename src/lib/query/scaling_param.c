@@ -104,11 +104,17 @@ static int add_cubes(entry **list, uint32_t *n, uint32_t *cap, const char *folde
     if (*n == *cap) {
       uint32_t c = *cap ? *cap * 2 : 16;
       entry *l = realloc(*list, c * sizeof *l);
-      if (!l) { rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory listing %s", folder); break; }
+      if (!l) {
+        rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory listing %s", folder);
+        break;
+      }
       *list = l, *cap = c;
     }
     char *path = malloc(strlen(folder) + len + 2);
-    if (!path) { rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory listing %s", folder); break; }
+    if (!path) {
+      rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory listing %s", folder);
+      break;
+    }
     strcpy(path, folder);
     strcat(path, "/");
     strcat(path, de->d_name);
@@ -137,8 +143,8 @@ int hpcdb_extrap_folder(char ***paths, double **values, uint32_t *n_out, const c
   }
   closedir(d);
   if (rc == 0 && n == 0)
-    rc = hpcdb_fail(HPCDB_ENOTFORMAT, "%s: no subfolder named for parameter \"%s\" (as mm.%s8.r1) holding .cubex files", dir,
-                    name, name);
+    rc = hpcdb_fail(HPCDB_ENOTFORMAT, "%s: no subfolder named for parameter \"%s\" (as mm.%s8.r1) holding .cubex files",
+                    dir, name, name);
   double *v = rc == 0 ? malloc(n * sizeof *v) : NULL;
   char **p = rc == 0 ? malloc(n * sizeof *p) : NULL;
   if (rc == 0 && (!v || !p)) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory listing %s", dir);

@@ -16,6 +16,7 @@ double scaling_term(int num, int den, int log_exp, double p);
  * value the same fit without that point gives there (leave-one-out, by the
  * hat matrix: y_i - e_i / (1 - h_ii)). 0, or -1 when the columns are
  * (numerically) dependent or a point alone fixes a coefficient (h_ii = 1). */
-int scaling_lsq(const double *const *cols, uint32_t k, const double *y, uint32_t n, int constant, double *x, double *loo);
+int scaling_lsq(const double *const *cols, uint32_t k, const double *y, uint32_t n, int constant, double *x,
+                double *loo);
 
 #endif

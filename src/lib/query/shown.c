@@ -41,7 +41,6 @@ uint32_t query_shown_children(const hpcdb_experiment *e, uint32_t ctx, unsigned 
   return n;
 }
 
-
 static int by_hash(const void *x, const void *y) {
   const query_named *a = x, *b = y;
   if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;

@@ -20,7 +20,10 @@ int query_hidden(const hpcdb_experiment *e, uint32_t ctx, unsigned show);
 uint32_t query_shown(const hpcdb_experiment *e, uint32_t ctx, unsigned show);
 /* The rows below ctx: its children, a hidden child replaced by its own rows, into out; walk is
  * scratch. Both have room for e->n_contexts. Returns how many. */
-uint32_t query_shown_children(const hpcdb_experiment *e, uint32_t ctx, unsigned show, uint32_t *out, uint32_t *walk);/* twin[r] = 1 for each of the n rows that another of them has the name of; names: scratch for n. */
+uint32_t query_shown_children(
+    const hpcdb_experiment *e, uint32_t ctx, unsigned show, uint32_t *out,
+    uint32_t
+        *walk); /* twin[r] = 1 for each of the n rows that another of them has the name of; names: scratch for n. */
 typedef struct query_named {
   uint64_t hash;
   uint32_t ctx;

@@ -25,8 +25,8 @@ typedef struct cube_source {
   char *path;
   uint32_t *plain, n_plain;
   hpcdb_cube *cube;
-  uint32_t *row_of;    /* per context index: cnode position, HPCDB_NONE */
-  double *row;         /* one cnode's values: n_plain */
+  uint32_t *row_of;        /* per context index: cnode position, HPCDB_NONE */
+  double *row;             /* one cnode's values: n_plain */
   hpcdb_experiment *whole; /* the file loaded whole, when a profile's sparse values were asked for */
   pthread_mutex_t lock;
 } cube_source;
@@ -50,11 +50,12 @@ static int column_locked(void *impl, uint32_t metric, double *inc, double *exc, 
   while (p < one->n_profiles && !(one->profiles[p].flags & HPCDB_PROFILE_SUMMARY)) p++;
   int rc = 0;
   if (!same)
-    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the file read differently the second time", s->path, name ? name : "?");
+    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the file read differently the second time", s->path,
+                    name ? name : "?");
   else if (p == one->n_profiles)
-    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the Cube reader gave no summary profile", s->path, name ? name : "?");
-  else
-    query_add_profile(one, &one->profiles[p], 1, m, inc, exc, have);
+    rc = hpcdb_fail(HPCDB_ECORRUPT, "%s: metric \"%s\": the Cube reader gave no summary profile", s->path,
+                    name ? name : "?");
+  else query_add_profile(one, &one->profiles[p], 1, m, inc, exc, have);
   hpcdb_experiment_free(one);
   return rc;
 }
@@ -117,7 +118,8 @@ static int profiles_locked(void *impl, uint32_t ctx, uint32_t metric, int inclus
 /* One location's column: its values at each cnode, then the contexts above
  * the cnodes as add_row makes them (children after parents: the last first);
  * the summary profile: the model's. */
-static int profile_column_locked(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
+static int profile_column_locked(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc,
+                                 unsigned *have) {
   cube_source *s = impl;
   if (s->exp->profiles[profile].flags & HPCDB_PROFILE_SUMMARY) return column_locked(impl, metric, inc, exc, have);
   uint32_t slot = 0, cm = 0;
@@ -138,7 +140,8 @@ static int profile_column_locked(void *impl, uint32_t profile, uint32_t metric, 
         continue;
       }
       double x = 0;
-      for (uint32_t c = e->contexts[i].first_child; flavour && c != HPCDB_NONE; c = e->contexts[c].next_sibling) x += to[c];
+      for (uint32_t c = e->contexts[i].first_child; flavour && c != HPCDB_NONE; c = e->contexts[c].next_sibling)
+        x += to[c];
       to[i] = x;
     }
   }
@@ -164,7 +167,8 @@ static int cube_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusiv
   return rc;
 }
 
-static int cube_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
+static int cube_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc,
+                               unsigned *have) {
   cube_source *s = impl;
   pthread_mutex_lock(&s->lock);
   int rc = profile_column_locked(impl, profile, metric, inc, exc, have);
@@ -203,13 +207,15 @@ static void cube_close(void *impl) {
   free(s);
 }
 
-static const hpcdb_qsource_ops cube_ops = {HPCDB_QSOURCE_OPS_VERSION, "cube", cube_column, cube_profiles, cube_close, cube_profile_column};
+static const hpcdb_qsource_ops cube_ops = {HPCDB_QSOURCE_OPS_VERSION, "cube", cube_column, cube_profiles, cube_close,
+                                           cube_profile_column};
 
 int query_source_cube(hpcdb_source *out, const char *path) {
   cube_source *s = calloc(1, sizeof *s);
   if (!s) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   pthread_mutex_init(&s->lock, NULL);
-  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0, 0}; /* values: cube_column, per metric */
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_STRUCTURE, NULL, 0,
+                           0}; /* values: cube_column, per metric */
   int rc = (s->path = strdup(path)) ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   if (rc == 0) rc = hpcdb_cube_open(&s->cube, path);
   if (rc == 0) rc = hpcdb_cube_read_opened(&s->exp, s->cube, &ro);

@@ -20,8 +20,8 @@ typedef struct db_source {
   hpcdb_experiment *exp;
   hpcdb_db *db;
   uint32_t *plain, n_plain;
-  uint32_t *slot_of;  /* per profile index: position in plain, HPCDB_NONE for a summary */
-  uint32_t summary;   /* profile index of the summary, HPCDB_NONE when absent */
+  uint32_t *slot_of; /* per profile index: position in plain, HPCDB_NONE for a summary */
+  uint32_t summary;  /* profile index of the summary, HPCDB_NONE when absent */
 } db_source;
 
 static int db_column(void *impl, uint32_t metric, double *inc, double *exc, unsigned *have) {
@@ -82,7 +82,9 @@ static int db_profile_column(void *impl, uint32_t profile, uint32_t metric, doub
   db_source *s = impl;
   hpcdb_profile one;
   int rc = hpcdb_db_profile_values(s->db, profile, &one);
-  if (rc == 0) query_add_profile(s->exp, &one, (s->exp->profiles[profile].flags & HPCDB_PROFILE_SUMMARY) != 0, metric, inc, exc, have);
+  if (rc == 0)
+    query_add_profile(s->exp, &one, (s->exp->profiles[profile].flags & HPCDB_PROFILE_SUMMARY) != 0, metric, inc, exc,
+                      have);
   hpcdb_profile_clear_values(&one);
   return rc;
 }
@@ -103,7 +105,8 @@ static void db_close(void *impl) {
   free(s);
 }
 
-static const hpcdb_qsource_ops db_ops = {HPCDB_QSOURCE_OPS_VERSION, "v4.0 mapped", db_column, db_profiles, db_close, db_profile_column};
+static const hpcdb_qsource_ops db_ops = {HPCDB_QSOURCE_OPS_VERSION, "v4.0 mapped", db_column, db_profiles, db_close,
+                                         db_profile_column};
 
 int query_source_db(hpcdb_source *out, const char *dir) {
   db_source *s = calloc(1, sizeof *s);

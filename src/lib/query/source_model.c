@@ -8,7 +8,7 @@
 typedef struct model_source {
   const hpcdb_experiment *exp;
   hpcdb_experiment *owned; /* exp, when closing the source frees it; else NULL */
-  uint32_t *plain; /* the non-summary profiles */
+  uint32_t *plain;         /* the non-summary profiles */
   uint32_t n_plain;
 } model_source;
 
@@ -62,7 +62,8 @@ static int model_profiles(void *impl, uint32_t ctx, uint32_t metric, int inclusi
   return 0;
 }
 
-static int model_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc, unsigned *have) {
+static int model_profile_column(void *impl, uint32_t profile, uint32_t metric, double *inc, double *exc,
+                                unsigned *have) {
   const model_source *s = impl;
   const hpcdb_profile *p = &s->exp->profiles[profile];
   query_add_profile(s->exp, p, (p->flags & HPCDB_PROFILE_SUMMARY) != 0, metric, inc, exc, have);
@@ -77,7 +78,8 @@ static void model_close(void *impl) {
   free(s);
 }
 
-static const hpcdb_qsource_ops model_ops = {HPCDB_QSOURCE_OPS_VERSION, "model", model_column, model_profiles, model_close, model_profile_column};
+static const hpcdb_qsource_ops model_ops = {
+    HPCDB_QSOURCE_OPS_VERSION, "model", model_column, model_profiles, model_close, model_profile_column};
 
 int query_source_model(hpcdb_qsource *out, const hpcdb_experiment *exp, hpcdb_experiment *owned) {
   model_source *s = calloc(1, sizeof *s);

@@ -16,7 +16,8 @@ int query_gather_profiles(hpcdb_query *q, const column *c, uint32_t ctx, int exc
   double *in = calloc((size_t)k * n + 1, sizeof *in);
   if (!in) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u profiles", n);
   int rc = 0;
-  for (uint32_t j = 0; j < k && rc == 0; j++) rc = q->src.ops->profiles(q->src.impl, ctx, metrics[j], !exclusive, in + (size_t)j * n, n);
+  for (uint32_t j = 0; j < k && rc == 0; j++)
+    rc = q->src.ops->profiles(q->src.impl, ctx, metrics[j], !exclusive, in + (size_t)j * n, n);
   for (uint32_t p = 0; p < n && rc == 0; p++) {
     double x[EXPR_MAX_INPUTS];
     for (uint32_t j = 0; j < k; j++) x[j] = in[(size_t)j * n + p];
@@ -49,14 +50,16 @@ int hpcdb_query_spread(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, int 
   if (n == 0) return 0;
   double *v = calloc(n, sizeof *v);
   pv *s = malloc(n * sizeof *s);
-  int rc = v && s ? query_gather_profiles(q, &q->cols[col], node, exclusive, v, n) : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u profiles", n);
+  int rc = v && s ? query_gather_profiles(q, &q->cols[col], node, exclusive, v, n)
+                  : hpcdb_fail(HPCDB_ENOMEM, "out of memory for %u profiles", n);
   if (rc == 0) {
     int is_unsigned = hpcdb_query_column_integer(q, col) == HPCDB_INTEGER_UNSIGNED;
     double sum = 0, sq = 0;
     for (uint32_t k = 0; k < n; k++) { /* a wrapped counter's -1 is 2^64 - 1, the largest */
       int wrapped = is_unsigned && v[k] < 0 && v[k] >= -9223372036854775808.0;
       uint64_t u = is_unsigned && v[k] == floor(v[k]) && (wrapped || v[k] < 18446744073709551616.0)
-                       ? (wrapped ? (uint64_t)(int64_t)v[k] : (uint64_t)v[k]) : 0;
+                       ? (wrapped ? (uint64_t)(int64_t)v[k] : (uint64_t)v[k])
+                       : 0;
       s[k] = (pv){wrapped ? v[k] + 18446744073709551616.0 : v[k], v[k], u, q->src.profile_of[k]};
       sum += s[k].key;
     }

@@ -73,8 +73,7 @@ static char *cache_file(const hpcdb_trace_set *t, const hpcdb_trace_options *o, 
   else if (xdg && *xdg) {
     mkdir(xdg, 0700);
     snprintf(dir, sizeof dir, "%s/hpcdb", xdg);
-  }
-  else if (home && *home) {
+  } else if (home && *home) {
     snprintf(dir, sizeof dir, "%s/.cache", home);
     mkdir(dir, 0700);
     snprintf(dir, sizeof dir, "%s/.cache/hpcdb", home);
@@ -202,13 +201,15 @@ static int complete(hpcdb_trace_set *t, struct trace_cache_writer *w, uint64_t t
   const trace_pyramid *y = &t->pyr;
   uint64_t n = 0;
   uint8_t *head = serialise_head(t, w->real, &n), sum[8];
-  int rc = head && n == w->len ? write_at(y->sink_fd, head, n, 0, w->f.temp) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+  int rc =
+      head && n == w->len ? write_at(y->sink_fd, head, n, 0, w->f.temp) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   free(head);
   if (rc == 0) rc = write_at(y->sink_fd, y->owned, 16 * y->n_slots, n, w->f.temp); /* off and ts: one allocation */
   hpcdb_mapped_file m;
   if (rc == 0 && (rc = mapped_file_open(&m, w->f.temp)) == 0) {
-    if (m.len != total) rc = hpcdb_fail(HPCDB_EIO, "%s: %llu bytes, not %llu", w->f.temp, (unsigned long long)m.len,
-                                        (unsigned long long)total);
+    if (m.len != total)
+      rc = hpcdb_fail(HPCDB_EIO, "%s: %llu bytes, not %llu", w->f.temp, (unsigned long long)m.len,
+                      (unsigned long long)total);
     else wr_le64(sum, checksum(&m, total));
     mapped_file_close(&m);
   }
@@ -222,7 +223,7 @@ int trace_cache_finish(hpcdb_trace_set *t, int rc) {
   t->writer = NULL;
   int made = rc == 0 && complete(t, w, total) == 0;
   if (rc == 0 && !made) rc = trace_pyr_load_sink(t); /* a cache that cannot be written: the index in memory */
-  y->sink_open = 0; /* the commit or the abort closes it */
+  y->sink_open = 0;                                  /* the commit or the abort closes it */
   hpcdb_mapped_file m;
   if (made && atomic_file_commit(&w->f) == 0 && mapped_file_open(&m, w->path) == 0) {
     if (m.len == total + 8) { /* and the checksum */
@@ -269,8 +270,8 @@ static int adopt(hpcdb_trace_set *t, hpcdb_mapped_file *m, const char *real) {
     trace_line *l = &t->lines[i];
     uint32_t lg = rd_le32(p + 4);
     uint64_t off = rd_le64(p + 40), nb = (uint64_t)1 << (lg & 31);
-    if (rd_le32(p) != l->profile || rd_le64(p + 8) != l->n || rd_le64(p + 16) != l->raw_off || lg > 24 ||
-        off > n_dir || nb + 1 > n_dir - off)
+    if (rd_le32(p) != l->profile || rd_le64(p + 8) != l->n || rd_le64(p + 16) != l->raw_off || lg > 24 || off > n_dir ||
+        nb + 1 > n_dir - off)
       return 0;
     l->log_buckets = lg;
     l->lo = rd_le64(p + 24);

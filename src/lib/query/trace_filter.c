@@ -120,8 +120,8 @@ int hpcdb_trace_contexts_matching(const hpcdb_experiment *exp, const char *patte
   if (!k) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
   for (uint32_t i = 0; i < exp->n_contexts; i++) {
     const hpcdb_context *c = &exp->contexts[i];
-    const char *name = c->function != HPCDB_NONE && c->function < exp->n_functions ? exp->functions[c->function].name
-                                                                                      : c->name;
+    const char *name =
+        c->function != HPCDB_NONE && c->function < exp->n_functions ? exp->functions[c->function].name : c->name;
     k[i] = i == 0 || (name && fnmatch(pattern, name, 0) == 0);
   }
   *keep = k;

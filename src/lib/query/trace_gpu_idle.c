@@ -117,8 +117,9 @@ int hpcdb_trace_gpu_idleness(const hpcdb_trace_set *t, const hpcdb_trace_filter 
   *out = NULL;
   *n = 0;
   HPCDB_TRY(trace_check_unchanged(t));
-  if (t1 < t0) return hpcdb_fail(HPCDB_EINVAL, "the window [%llu, %llu) ends before it starts",
-                                 (unsigned long long)t0, (unsigned long long)t1);
+  if (t1 < t0)
+    return hpcdb_fail(HPCDB_EINVAL, "the window [%llu, %llu) ends before it starts", (unsigned long long)t0,
+                      (unsigned long long)t1);
   uint32_t rows = filter && filter->rows ? filter->n_rows : t->n_lines;
   HPCDB_TRY(trace_check_rows(t, filter, 0, rows));
   hpcdb_trace_gpu_idle *g = malloc((rows ? rows : 1) * sizeof *g);

@@ -24,7 +24,7 @@
 
 #define BUCKET_EVENTS 32
 #define MAX_LOG_BUCKETS 24
-#define RELEASE_EVERY 0x10000 /* elements (768 KB in place) */
+#define RELEASE_EVERY 0x10000    /* elements (768 KB in place) */
 #define PARALLEL_FROM (1u << 16) /* elements: below, one thread */
 
 static int by_profile(const void *a, const void *b) {
@@ -33,9 +33,7 @@ static int by_profile(const void *a, const void *b) {
   return x->raw_off < y->raw_off ? -1 : x->raw_off > y->raw_off;
 }
 
-void trace_sort_lines(hpcdb_trace_set *t) {
-  qsort(t->lines, t->n_lines, sizeof *t->lines, by_profile);
-}
+void trace_sort_lines(hpcdb_trace_set *t) { qsort(t->lines, t->n_lines, sizeof *t->lines, by_profile); }
 
 static uint32_t log_buckets_for(uint64_t n) {
   uint32_t k = 0;
@@ -60,12 +58,12 @@ static int name_the_fault(const hpcdb_trace_set *t, const trace_line *l, uint32_
     uint32_t id = line_ctx(l, k);
     if (ts < prev)
       return hpcdb_fail_at(HPCDB_ECORRUPT, where, "trace line", l->raw ? l->raw_off + 12 * k : k, "time-order",
-                           "profile %u (row %u): element %llu at %llu ns comes after one at %llu ns", l->profile,
-                           row, (unsigned long long)k, (unsigned long long)ts, (unsigned long long)prev);
+                           "profile %u (row %u): element %llu at %llu ns comes after one at %llu ns", l->profile, row,
+                           (unsigned long long)k, (unsigned long long)ts, (unsigned long long)prev);
     if (trace_ctx_index(t, id) == HPCDB_NONE)
-      return hpcdb_fail_at(HPCDB_ECORRUPT, where, "trace line", l->raw ? l->raw_off + 12 * k + 8 : k,
-                           "context-id", "profile %u: element %llu names context %u, which the tree does not have",
-                           l->profile, (unsigned long long)k, id);
+      return hpcdb_fail_at(HPCDB_ECORRUPT, where, "trace line", l->raw ? l->raw_off + 12 * k + 8 : k, "context-id",
+                           "profile %u: element %llu names context %u, which the tree does not have", l->profile,
+                           (unsigned long long)k, id);
     prev = ts;
   }
   return hpcdb_fail(HPCDB_ECORRUPT, "profile %u: the trace line changed while it was read", l->profile);
@@ -183,8 +181,8 @@ static int lay_out(hpcdb_trace_set *t, uint32_t *mid, uint64_t *n_events) {
   for (uint32_t i = 0; i < t->n_lines; i++) {
     trace_line *l = &t->lines[i];
     if (l->n >= UINT32_MAX)
-      return hpcdb_fail(HPCDB_EUNSUPPORTED, "profile %u: a trace line of %llu elements (at most 2^32 - 2)",
-                        l->profile, (unsigned long long)l->n);
+      return hpcdb_fail(HPCDB_EUNSUPPORTED, "profile %u: a trace line of %llu elements (at most 2^32 - 2)", l->profile,
+                        (unsigned long long)l->n);
     l->log_buckets = log_buckets_for(l->n);
     l->dir_off = total;
     total += ((uint64_t)1 << l->log_buckets) + 1;
@@ -221,8 +219,9 @@ int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o, int to_c
   run_half(&h[0]);
   if (helped) worker_join(&helper);
   else if (mid < t->n_lines && h[0].rc == 0) run_half(&h[1]);
-  int rc = h[0].rc < 0 ? hpcdb_fail(h[0].rc, "%s", h[0].error)
-           : h[1].rc < 0 ? hpcdb_fail(h[1].rc, "%s", h[1].error) : 0;
+  int rc = h[0].rc < 0   ? hpcdb_fail(h[0].rc, "%s", h[0].error)
+           : h[1].rc < 0 ? hpcdb_fail(h[1].rc, "%s", h[1].error)
+                         : 0;
   trace_pyr_free(&h[0].acc);
   trace_pyr_free(&h[1].acc);
   free(slot);

@@ -41,7 +41,7 @@ typedef struct trace_line {
   const uint8_t *raw;
   const uint64_t *ts;
   const uint32_t *ctx;
-  uint64_t lo, hi; /* first and last timestamp (0, 0 when empty) */
+  uint64_t lo, hi;  /* first and last timestamp (0, 0 when empty) */
   uint64_t dir_off; /* first entry of this line's directory in the set's dir */
   uint64_t slot[TRACE_MAX_LEVELS];
 } trace_line;
@@ -91,10 +91,10 @@ struct hpcdb_trace_set {
   uint64_t n_dir;
   trace_pyramid pyr;
   hpcdb_mapped_file cache_map; /* the cache file, when the pyramid is read from it */
-  uint32_t *idx_of_id; /* context id -> model index (HPCDB_NONE: unknown) */
+  uint32_t *idx_of_id;         /* context id -> model index (HPCDB_NONE: unknown) */
   uint32_t n_ids;
-  uint32_t *depth;     /* per model context: 0 for entry points (and the global context) */
-  uint32_t *frame_of;  /* per model context: its innermost procedure frame (itself when one), HPCDB_NONE */
+  uint32_t *depth;       /* per model context: 0 for entry points (and the global context) */
+  uint32_t *frame_of;    /* per model context: its innermost procedure frame (itself when one), HPCDB_NONE */
   uint32_t *frame_depth; /* per procedure frame: its depth in frames (entry points 0) */
   uint64_t n_events, t_min, t_max;
   int from_cache;
@@ -102,9 +102,7 @@ struct hpcdb_trace_set {
   struct trace_cache_writer *writer; /* while the index is built into the cache */
 };
 
-static inline uint64_t line_ts(const trace_line *l, uint64_t k) {
-  return l->raw ? rd_le64(l->raw + 12 * k) : l->ts[k];
-}
+static inline uint64_t line_ts(const trace_line *l, uint64_t k) { return l->raw ? rd_le64(l->raw + 12 * k) : l->ts[k]; }
 static inline uint32_t line_ctx(const trace_line *l, uint64_t k) {
   return l->raw ? rd_le32(l->raw + 12 * k + 8) : l->ctx[k];
 }
@@ -134,7 +132,7 @@ typedef struct trace_acc {
   uint32_t n_touched;
   uint32_t grey_slot;
   uint32_t *slot_of_id; /* per context id: its slot for this query (HPCDB_NONE: not in the tree) */
-  const uint32_t *keys;       /* per model context: its key at the depth after the filter */
+  const uint32_t *keys; /* per model context: its key at the depth after the filter */
 } trace_acc;
 static inline void trace_acc_add(trace_acc *a, uint32_t slot, uint64_t ns) {
   a->touched[a->n_touched] = slot;
@@ -203,8 +201,8 @@ int trace_add_bucket(trace_pyr_reader *r, const trace_line *l, uint32_t level, u
 /* Adds the time of l's elements from element k on clipped to [a, b), using
  * whole buckets where they fit, up to the element in effect at b; *done = 1
  * when b or the line's end was reached. Returns the element it stopped at. */
-uint64_t trace_sum_span(trace_pyr_reader *r, const trace_line *l, uint64_t k, uint64_t a, uint64_t b,
-                        trace_acc *ac, int *done, int *rc);
+uint64_t trace_sum_span(trace_pyr_reader *r, const trace_line *l, uint64_t k, uint64_t a, uint64_t b, trace_acc *ac,
+                        int *done, int *rc);
 /* What the index pass keeps per thread to build the pyramid of the lines it
  * reads: level 0 from the elements, the levels above from level 0. The
  * current line's entries are in ent (grown; the line's slots count from its
@@ -286,8 +284,6 @@ void trace_release_near(const hpcdb_trace_set *t, const trace_line *l, uint64_t 
 int trace_check_rows(const hpcdb_trace_set *t, const hpcdb_trace_filter *f, uint32_t first, uint32_t count);
 /* HPCDB_ECANCELED when the filter's cancel hook says stop, else 0. */
 int trace_check_cancel(const hpcdb_trace_filter *f);
-static inline uint32_t trace_sel_row(const hpcdb_trace_filter *f, uint32_t i) {
-  return f && f->rows ? f->rows[i] : i;
-}
+static inline uint32_t trace_sel_row(const hpcdb_trace_filter *f, uint32_t i) { return f && f->rows ? f->rows[i] : i; }
 
 #endif

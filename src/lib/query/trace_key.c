@@ -14,7 +14,7 @@ int trace_file_key_of(trace_file_key *k, int fd, const char *path) {
   if ((fd >= 0 ? fstat(fd, &st) : stat(path, &st)) != 0)
     return hpcdb_fail(HPCDB_EIO, "%s: cannot stat: %s", path, strerror(errno));
   *k = (trace_file_key){(uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec, (uint64_t)st.st_mtim.tv_nsec,
-                        (uint64_t)st.st_ino, (uint64_t)st.st_ctim.tv_sec, (uint64_t)st.st_ctim.tv_nsec};
+                        (uint64_t)st.st_ino,  (uint64_t)st.st_ctim.tv_sec, (uint64_t)st.st_ctim.tv_nsec};
   return 0;
 }
 

@@ -46,8 +46,8 @@ static int open_model(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   t->n_lines = e->n_traces;
   for (uint32_t i = 0; i < e->n_traces; i++) {
     const hpcdb_trace *tr = &e->traces[i];
-    t->lines[i] = (trace_line){.profile = tr->profile, .n = tr->n, .raw_off = i, .ts = tr->timestamps,
-                               .ctx = tr->ctx_ids};
+    t->lines[i] =
+        (trace_line){.profile = tr->profile, .n = tr->n, .raw_off = i, .ts = tr->timestamps, .ctx = tr->ctx_ids};
   }
   return trace_index_build(t, o, 0);
 }
@@ -112,7 +112,7 @@ void hpcdb_trace_close(hpcdb_trace_set *t) {
 const hpcdb_experiment *hpcdb_trace_experiment(const hpcdb_trace_set *t) { return t->exp; }
 
 void hpcdb_trace_get_info(const hpcdb_trace_set *t, hpcdb_trace_info *out) {
-  *out = (hpcdb_trace_info){t->n_lines, t->n_events, t->t_min, t->t_max, t->map.data != NULL || t->fd >= 0,
+  *out = (hpcdb_trace_info){t->n_lines,    t->n_events,  t->t_min, t->t_max, t->map.data != NULL || t->fd >= 0,
                             t->from_cache, t->cache_path};
 }
 

@@ -312,8 +312,8 @@ static uint64_t jump(trace_pyr_reader *r, const trace_line *l, uint64_t k, uint6
   return k;
 }
 
-uint64_t trace_sum_span(trace_pyr_reader *r, const trace_line *l, uint64_t k, uint64_t a, uint64_t b,
-                        trace_acc *ac, int *done, int *rc) {
+uint64_t trace_sum_span(trace_pyr_reader *r, const trace_line *l, uint64_t k, uint64_t a, uint64_t b, trace_acc *ac,
+                        int *done, int *rc) {
   const uint64_t mask = ((uint64_t)1 << TRACE_LOG_E0) - 1;
   for (;;) {
     k = walk_elements(r->t, l, k, (k | mask) + 1, a, b, ac, done, rc);

@@ -19,8 +19,9 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
   HPCDB_TRY(trace_check_unchanged(t));
   uint32_t rows = filter && filter->rows ? filter->n_rows : t->n_lines, n_ctx = t->exp->n_contexts;
   HPCDB_TRY(trace_check_rows(t, filter, 0, rows));
-  if (t1 < t0) return hpcdb_fail(HPCDB_EINVAL, "the window [%llu, %llu) ends before it starts",
-                                 (unsigned long long)t0, (unsigned long long)t1);
+  if (t1 < t0)
+    return hpcdb_fail(HPCDB_EINVAL, "the window [%llu, %llu) ends before it starts", (unsigned long long)t0,
+                      (unsigned long long)t1);
   uint32_t *keys = NULL;
   trace_acc ac = {0};
   trace_pyr_reader reader;

@@ -108,11 +108,11 @@ typedef struct tile_job {
   const hpcdb_trace_set *t;
   const hpcdb_trace_filter *filter;
   const hpcdb_tile_request *req;
-  const uint64_t *col; /* column c covers [col[c], col[c + 1]) */
+  const uint64_t *col;  /* column c covers [col[c], col[c + 1]) */
   const uint8_t *level; /* per selected row of the request */
   const uint32_t *keys;
   uint32_t first, count, h, r0, r1;
-  hpcdb_tile_cell *cells; /* a tile */
+  hpcdb_tile_cell *cells;  /* a tile */
   hpcdb_trace_share *list; /* a summary: per column, every slot with time (n_ctx + 1 each) */
   uint32_t *n_list;
   int rc;
@@ -218,8 +218,9 @@ static int run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const
   HPCDB_TRY(trace_check_unchanged(t));
   HPCDB_TRY(trace_check_rows(t, filter, req->first, req->count));
   if (req->width == 0 || (job[0].cells && req->height == 0) || req->t1 <= req->t0 || req->t1 - req->t0 < req->width)
-    return hpcdb_fail(HPCDB_EINVAL, "a tile needs a width and height of at least 1 and at least 1 ns per column "
-                                    "(asked: %u x %u over [%llu, %llu))",
+    return hpcdb_fail(HPCDB_EINVAL,
+                      "a tile needs a width and height of at least 1 and at least 1 ns per column "
+                      "(asked: %u x %u over [%llu, %llu))",
                       req->width, req->height, (unsigned long long)req->t0, (unsigned long long)req->t1);
   uint32_t *keys = NULL;
   uint64_t *col = malloc(((uint64_t)req->width + 1) * sizeof *col);
@@ -243,8 +244,9 @@ static int run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const
     run_tile_rows(&job[0]);
     if (helped) worker_join(&helper);
     else if (second && job[0].rc == 0) run_tile_rows(&job[1]);
-    rc = job[0].rc < 0 ? hpcdb_fail(job[0].rc, "%s", job[0].error)
-         : job[1].rc < 0 ? hpcdb_fail(job[1].rc, "%s", job[1].error) : 0;
+    rc = job[0].rc < 0   ? hpcdb_fail(job[0].rc, "%s", job[0].error)
+         : job[1].rc < 0 ? hpcdb_fail(job[1].rc, "%s", job[1].error)
+                         : 0;
   }
   free(keys);
   free(col);

@@ -62,7 +62,8 @@ static void prune(const hpcdb_trace_set *t) {
     while (d && (e = readdir(d))) {
       size_t n = strlen(e->d_name);
       struct stat st;
-      if (n < plen + 5 || strncmp(e->d_name, prefix, plen) || e->d_name[plen] != '-' || strcmp(e->d_name + n - 5, ".tile"))
+      if (n < plen + 5 || strncmp(e->d_name, prefix, plen) || e->d_name[plen] != '-' ||
+          strcmp(e->d_name + n - 5, ".tile"))
         continue;
       snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
       if (stat(path, &st) != 0) continue;
@@ -127,8 +128,8 @@ int trace_tile_kept(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, 
   int fd = buf ? open(path, O_RDONLY | O_CLOEXEC) : -1;
   struct stat st;
   int ok = fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_size == len + CELL * cells_n + 8 &&
-           read_at(fd, got, len, 0, path) == 0 &&
-           !memcmp(got, want, 140) && !memcmp(got + HEAD, want + HEAD, 4 * (uint64_t)req->count);
+           read_at(fd, got, len, 0, path) == 0 && !memcmp(got, want, 140) &&
+           !memcmp(got + HEAD, want + HEAD, 4 * (uint64_t)req->count);
   trace_hash x;
   trace_hash_init(&x);
   if (ok) trace_hash_more(&x, got, len);

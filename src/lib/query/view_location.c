@@ -11,7 +11,8 @@
 
 static int row_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint32_t *file, uint32_t *line) {
   if (view == HPCDB_QVIEW_TOP_DOWN) return hpcdb_query_location(q, node, file, line);
-  if (view != HPCDB_QVIEW_BOTTOM_UP && view != HPCDB_QVIEW_FLAT) return hpcdb_fail(HPCDB_EINVAL, "view %d does not exist", (int)view);
+  if (view != HPCDB_QVIEW_BOTTOM_UP && view != HPCDB_QVIEW_FLAT)
+    return hpcdb_fail(HPCDB_EINVAL, "view %d does not exist", (int)view);
   const agg_view *a;
   int flat = view == HPCDB_QVIEW_FLAT;
   HPCDB_TRY(query_agg(q, flat, &a));
@@ -19,7 +20,8 @@ static int row_location(hpcdb_query *q, hpcdb_qview view, hpcdb_qnode node, uint
   *file = HPCDB_NONE, *line = 0;
   uint32_t row = node - 1, *first = q->row_ctx[flat];
   if (!first) { /* one pass over the contexts, once: each row's first */
-    if (!(first = q->row_ctx[flat] = malloc(((size_t)a->n_rows + 1) * sizeof *first))) return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
+    if (!(first = q->row_ctx[flat] = malloc(((size_t)a->n_rows + 1) * sizeof *first)))
+      return hpcdb_fail(HPCDB_ENOMEM, "out of memory");
     memset(first, 0xff, ((size_t)a->n_rows + 1) * sizeof *first);
     for (uint32_t c = q->exp->n_contexts; c-- > 1;) /* a context adds to its row and every row above */
       for (uint32_t r = a->ctx_row[c]; r < a->n_rows; r = a->group[r]) first[r] = c;

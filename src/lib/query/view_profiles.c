@@ -36,8 +36,10 @@ static int add_inclusive(hpcdb_query *q, const column *c, uint32_t ctx, double s
 
 int hpcdb_query_view_profiles(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn col, hpcdb_qnode node, int exclusive,
                               double *values, uint32_t *profiles) {
-  if (view == HPCDB_QVIEW_TOP_DOWN || node == 0) return hpcdb_query_node_profiles(q, col, node, exclusive, values, profiles);
-  if (view != HPCDB_QVIEW_BOTTOM_UP && view != HPCDB_QVIEW_FLAT) return hpcdb_fail(HPCDB_EINVAL, "view %d does not exist", (int)view);
+  if (view == HPCDB_QVIEW_TOP_DOWN || node == 0)
+    return hpcdb_query_node_profiles(q, col, node, exclusive, values, profiles);
+  if (view != HPCDB_QVIEW_BOTTOM_UP && view != HPCDB_QVIEW_FLAT)
+    return hpcdb_fail(HPCDB_EINVAL, "view %d does not exist", (int)view);
   if (col >= q->n_cols) return hpcdb_fail(HPCDB_EINVAL, "column %u does not exist", col);
   const agg_view *a;
   uint32_t *ctxs = malloc(((size_t)q->exp->n_contexts + 1) * sizeof *ctxs), n_ctx = 0;
@@ -45,7 +47,8 @@ int hpcdb_query_view_profiles(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn co
   query_lock(q); /* the view is built once, then never changes: read without the lock after */
   int rc = query_agg(q, view == HPCDB_QVIEW_FLAT, &a);
   query_unlock(q);
-  if (rc == 0 && node > a->n_rows) rc = hpcdb_fail(HPCDB_EINVAL, "node %u does not exist (the view has %u)", node, a->n_rows + 1);
+  if (rc == 0 && node > a->n_rows)
+    rc = hpcdb_fail(HPCDB_EINVAL, "node %u does not exist (the view has %u)", node, a->n_rows + 1);
   if (rc == 0) n_ctx = row_contexts(q->exp, a, node - 1, exclusive, ctxs);
   uint32_t n = q->src.n_profiles;
   double *one = rc == 0 ? malloc(((size_t)n + 1) * 2 * sizeof *one) : NULL, *size = one ? one + n + 1 : NULL;
@@ -56,7 +59,8 @@ int hpcdb_query_view_profiles(hpcdb_query *q, hpcdb_qview view, hpcdb_qcolumn co
   const hpcdb_context *cs = q->exp->contexts;
   for (uint32_t c = 0; c < n_ctx && rc == 0; c++) {
     rc = add_inclusive(q, &q->cols[col], ctxs[c], 1, one, values, size, n);
-    for (uint32_t k = exclusive ? cs[ctxs[c]].first_child : HPCDB_NONE; k != HPCDB_NONE && rc == 0; k = cs[k].next_sibling)
+    for (uint32_t k = exclusive ? cs[ctxs[c]].first_child : HPCDB_NONE; k != HPCDB_NONE && rc == 0;
+         k = cs[k].next_sibling)
       rc = add_inclusive(q, &q->cols[col], k, -1, one, values, size, n);
   }
   for (uint32_t k = 0; k < n && rc == 0; k++) /* differences leave rounding noise: as the row's own value, 0 */

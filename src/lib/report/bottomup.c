@@ -11,7 +11,7 @@
 
 typedef struct sums {
   const agg_view *a;
-  double *inc, *exc; /* [row × n_cols + column] */
+  double *inc, *exc;     /* [row × n_cols + column] */
   uint64_t *iinc, *iexc; /* the same exact, for integer columns (report_data.iinc); NULL without any */
 } sums;
 
@@ -66,7 +66,9 @@ static int print(table *t, const sums *s, uint32_t top, uint32_t per_group) {
 
 int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options *o, int flat) {
   table t;
-  table_begin(&t, out, d, o, flat ? "flat view (load module > file > function > loop > line)" : "bottom-up view (functions and their callers)");
+  table_begin(&t, out, d, o,
+              flat ? "flat view (load module > file > function > loop > line)"
+                   : "bottom-up view (functions and their callers)");
   agg_view a = {0};
   sums s = {&a, NULL, NULL, NULL, NULL};
   int rc = query_agg_build(d->exp, flat, o->functions_only && !flat, &a);
@@ -77,7 +79,8 @@ int report_bottom_up(FILE *out, const report_data *d, const hpcdb_report_options
       s.iinc = calloc((size_t)a.n_rows * d->n_cols + 1, sizeof *s.iinc);
       s.iexc = calloc((size_t)a.n_rows * d->n_cols + 1, sizeof *s.iexc);
     }
-    if (!s.inc || !s.exc || (d->iinc && (!s.iinc || !s.iexc))) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
+    if (!s.inc || !s.exc || (d->iinc && (!s.iinc || !s.iexc)))
+      rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
   }
   for (uint32_t c = 0; rc == 0 && c < d->n_cols; c++) {
     query_agg_sum(d->exp, &a, d->self + c, d->inc + c, d->n_cols, s.inc + c, s.exc + c, d->n_cols);

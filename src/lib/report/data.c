@@ -31,7 +31,8 @@ static int default_columns(report_data *d, uint32_t max) {
   d->cols[d->n_cols++].metric = first;
   int all_zero = !nz[first];
   for (uint32_t m = 0; rc == 0 && m < e->n_metrics && d->n_cols < max; m++) /* a minimum or maximum is no default */
-    if (m != first && (nz[m] || all_zero) && e->metrics[m].execution_combine == HPCDB_COMBINE_SUM) d->cols[d->n_cols++].metric = m;
+    if (m != first && (nz[m] || all_zero) && e->metrics[m].execution_combine == HPCDB_COMBINE_SUM)
+      d->cols[d->n_cols++].metric = m;
   free(nz);
   return rc;
 }
@@ -45,7 +46,8 @@ static int pick_columns(report_data *d, const char *const *names, uint32_t n, ui
       uint32_t m = 0;
       while (m < e->n_metrics && (!e->metrics[m].name || strcmp(e->metrics[m].name, names[i]) != 0)) m++;
       if (m == e->n_metrics) m = HPCDB_NONE, d->cols[d->n_cols].formula = names[i]; /* a formula: report_formulas */
-      if (d->n_cols == REPORT_MAX_COLUMNS) return hpcdb_fail(HPCDB_EINVAL, "at most %d metrics at once", REPORT_MAX_COLUMNS);
+      if (d->n_cols == REPORT_MAX_COLUMNS)
+        return hpcdb_fail(HPCDB_EINVAL, "at most %d metrics at once", REPORT_MAX_COLUMNS);
       d->cols[d->n_cols++].metric = m;
     }
   }
@@ -92,11 +94,13 @@ static void derive(report_data *d, const uint8_t *have_inc, const uint8_t *have_
   for (uint32_t c = 0; c < d->n_cols; c++) {
     if (d->cols[c].extreme) { /* a minimum or maximum: the stored values only (no sums, no differences) */
       d->total[c] = d->inc[c];
-      for (uint32_t i = 0; i < e->n_contexts; i++) d->self[(size_t)i * d->n_cols + c] = d->exc[(size_t)i * d->n_cols + c];
+      for (uint32_t i = 0; i < e->n_contexts; i++)
+        d->self[(size_t)i * d->n_cols + c] = d->exc[(size_t)i * d->n_cols + c];
       continue;
     }
     if (!have_inc[c]) {
-      for (uint32_t i = 0; i < e->n_contexts; i++) d->inc[(size_t)i * d->n_cols + c] = d->exc[(size_t)i * d->n_cols + c];
+      for (uint32_t i = 0; i < e->n_contexts; i++)
+        d->inc[(size_t)i * d->n_cols + c] = d->exc[(size_t)i * d->n_cols + c];
       for (uint32_t i = e->n_contexts; i-- > 1;) /* children come after parents */
         d->inc[(size_t)e->contexts[i].parent * d->n_cols + c] += d->inc[(size_t)i * d->n_cols + c];
     } else if (!have_exc[c]) {
@@ -133,7 +137,8 @@ static int report_formulas(report_data *d, uint8_t *have_inc, uint8_t *have_exc)
     int rc = q ? 0 : hpcdb_query_from_experiment(&q, d->exp);
     if (rc == 0) rc = hpcdb_query_column(q, d->cols[c].formula, &col);
     for (uint32_t i = 0; rc == 0 && i < d->exp->n_contexts; i++)
-      rc = hpcdb_query_value(q, HPCDB_QVIEW_TOP_DOWN, col, i, &d->inc[(size_t)i * d->n_cols + c], &d->exc[(size_t)i * d->n_cols + c]);
+      rc = hpcdb_query_value(q, HPCDB_QVIEW_TOP_DOWN, col, i, &d->inc[(size_t)i * d->n_cols + c],
+                             &d->exc[(size_t)i * d->n_cols + c]);
     if (rc < 0) {
       hpcdb_query_close(q);
       return rc;

@@ -79,11 +79,13 @@ void report_integers_derive(report_data *d, const uint8_t *have_inc, const uint8
       for (uint32_t i = e->n_contexts; i-- > 1;) /* children come after parents */
         d->iinc[(size_t)e->contexts[i].parent * nc + c] += d->iinc[(size_t)i * nc + c];
     } else if (!have_exc[c]) {
-      for (uint32_t i = 0; i < e->n_contexts; i++) d->iexc[(size_t)i * nc + c] = d->iinc[(size_t)i * nc + c] - children(d, i, c);
+      for (uint32_t i = 0; i < e->n_contexts; i++)
+        d->iexc[(size_t)i * nc + c] = d->iinc[(size_t)i * nc + c] - children(d, i, c);
     }
     if (d->iinc[c] == 0) d->iinc[c] = children(d, 0, c); /* the root: stored, else its children */
     d->itotal[c] = d->iinc[c];
-    for (uint32_t i = 0; i < e->n_contexts; i++) d->iself[(size_t)i * nc + c] = d->iinc[(size_t)i * nc + c] - children(d, i, c);
+    for (uint32_t i = 0; i < e->n_contexts; i++)
+      d->iself[(size_t)i * nc + c] = d->iinc[(size_t)i * nc + c] - children(d, i, c);
   }
   as_read(d);
 }

@@ -35,7 +35,8 @@ int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metr
     double v = rd_self(&d, i, 0);
     if (!(v >= quantum / 2) || quantum == 0) continue; /* zero at the metric's precision, negative, or NaN */
     uint32_t n = 0;
-    for (uint32_t k = query_shown(exp, i, 0); k != 0 && k != HPCDB_NONE; k = query_shown(exp, exp->contexts[k].parent, 0))
+    for (uint32_t k = query_shown(exp, i, 0); k != 0 && k != HPCDB_NONE;
+         k = query_shown(exp, exp->contexts[k].parent, 0))
       chain[n++] = k;
     while (n-- > 0) {
       query_named_at_site(exp, chain[n], twins[chain[n]], name, sizeof name);
@@ -52,8 +53,8 @@ int hpcdb_export_folded(FILE *out, const hpcdb_experiment *exp, const char *metr
     if (rc == 0) rc = closed;
   }
   if (rc == 0 && lines == 0)
-    rc = hpcdb_fail(HPCDB_EINVAL, "nothing to export: metric \"%s\" has no positive exclusive value%s%s", d.cols[0].name,
-                    profile ? " in " : "", profile ? profile : "");
+    rc = hpcdb_fail(HPCDB_EINVAL, "nothing to export: metric \"%s\" has no positive exclusive value%s%s",
+                    d.cols[0].name, profile ? " in " : "", profile ? profile : "");
   free(chain);
   free(twins);
   report_data_free(&d);

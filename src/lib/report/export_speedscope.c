@@ -38,7 +38,8 @@ static int write_frames(FILE *out, const hpcdb_experiment *e, frames *f) {
     if (frame_of(e, i) != i) continue; /* a line, loop or inlined call: its function's frame */
     const hpcdb_context *c = &e->contexts[i];
     const hpcdb_function *fn = c->function != HPCDB_NONE ? &e->functions[c->function] : NULL;
-    uint32_t file = fn && fn->file != HPCDB_NONE ? fn->file : c->file, line = fn && fn->file != HPCDB_NONE ? fn->line : c->line;
+    uint32_t file = fn && fn->file != HPCDB_NONE ? fn->file : c->file,
+             line = fn && fn->file != HPCDB_NONE ? fn->line : c->line;
     report_name(e, i, name, sizeof name);
     uint64_t key = hash_u64(hash_bytes(name, strlen(name)) ^ file), at;
     if (u64map_get(&by_name, key, &at)) { /* the same function: one frame (a hash match is taken as equal) */
@@ -74,8 +75,8 @@ static const char *speedscope_unit(double seconds) {
   return "none";
 }
 
-static void write_profile(FILE *out, const hpcdb_experiment *e, const report_data *d, const frames *f,
-                          const char *name, uint32_t *chain) {
+static void write_profile(FILE *out, const hpcdb_experiment *e, const report_data *d, const frames *f, const char *name,
+                          uint32_t *chain) {
   fputs("{\"type\":\"sampled\",\"name\":", out);
   json_string(out, name);
   fprintf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", speedscope_unit(d->cols[0].seconds));

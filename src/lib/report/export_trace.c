@@ -116,11 +116,13 @@ int hpcdb_export_chrome_trace(FILE *out, const hpcdb_experiment *exp) {
   free(cur);
   free(next);
   free(tmp);
-  if (rc == 0 && events == 0) return hpcdb_fail(HPCDB_EINVAL, "nothing to export: the traces hold no sample in a calling context");
+  if (rc == 0 && events == 0)
+    return hpcdb_fail(HPCDB_EINVAL, "nothing to export: the traces hold no sample in a calling context");
   return rc;
 }
 
-static int write_chrome_trace(FILE *out, const hpcdb_experiment *exp, hpcdb_source *src, const hpcdb_export_options *o) {
+static int write_chrome_trace(FILE *out, const hpcdb_experiment *exp, hpcdb_source *src,
+                              const hpcdb_export_options *o) {
   (void)src, (void)o;
   return hpcdb_export_chrome_trace(out, exp);
 }

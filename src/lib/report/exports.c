@@ -32,7 +32,8 @@ const hpcdb_export_info *hpcdb_export_find(const char *name) {
 
 void hpcdb_export_read_options(const hpcdb_export_info *e, const hpcdb_export_options *o, hpcdb_read_options *out) {
   int summary = e->reads == HPCDB_EXPORT_READS_SUMMARY && !(o && o->profile);
-  *out = (hpcdb_read_options){HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
+  *out =
+      (hpcdb_read_options){HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, summary ? HPCDB_READ_SUMMARY_ONLY : 0};
 }
 
 int hpcdb_export(FILE *out, hpcdb_source *src, const char *name, const hpcdb_export_options *options) {

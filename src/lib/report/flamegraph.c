@@ -99,12 +99,15 @@ static const char script[] =
     "var svg=document.getElementById('hpcdb-flame'), W=1200, ROW=17, frames=svg.querySelectorAll('g.f');\n"
     "var maxd=+svg.getAttribute('data-depth');\n"
     "function place(zx,zw){\n"
-    "  for(var i=0;i<frames.length;i++){var g=frames[i],x=+g.getAttribute('data-x'),w=+g.getAttribute('data-w'),d=+g.getAttribute('data-d');\n"
+    "  for(var i=0;i<frames.length;i++){var "
+    "g=frames[i],x=+g.getAttribute('data-x'),w=+g.getAttribute('data-w'),d=+g.getAttribute('data-d');\n"
     "    var nx=(x-zx)*W/zw, nw=w*W/zw, y=40+(maxd-d)*ROW, r=g.querySelector('rect'), t=g.querySelector('text');\n"
     "    var show=x+w>zx+1e-9 && x<zx+zw-1e-9 && nw>=0.1; g.style.display=show?'':'none'; if(!show)continue;\n"
-    "    r.setAttribute('x',Math.max(0,nx)); r.setAttribute('width',Math.min(W,nx+nw)-Math.max(0,nx)); r.setAttribute('y',y);\n"
+    "    r.setAttribute('x',Math.max(0,nx)); r.setAttribute('width',Math.min(W,nx+nw)-Math.max(0,nx)); "
+    "r.setAttribute('y',y);\n"
     "    t.setAttribute('x',Math.max(0,nx)+3); t.setAttribute('y',y+12);\n"
-    "    var label=g.querySelector('text').getAttribute('data-n'), fit=Math.floor((Math.min(W,nx+nw)-Math.max(0,nx)-6)/7);\n"
+    "    var label=g.querySelector('text').getAttribute('data-n'), "
+    "fit=Math.floor((Math.min(W,nx+nw)-Math.max(0,nx)-6)/7);\n"
     "    t.textContent=fit<3?'':(label.length>fit?label.slice(0,fit-2)+'..':label);}\n"
     "}\n"
     "for(var i=0;i<frames.length;i++)frames[i].addEventListener('click',function(ev){ev.stopPropagation();\n"
@@ -143,10 +146,14 @@ int report_flamegraph_svg(FILE *out, const hpcdb_experiment *exp, const char *me
   }
   unsigned height = FG_TOP + (max_depth + 1) * FG_ROW + 10;
   if (standalone) fputs("<?xml version=\"1.0\" standalone=\"yes\"?>\n", out);
-  fprintf(out, "<svg id=\"hpcdb-flame\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" "
-               "viewBox=\"0 0 %.0f %u\" data-frames=\"%u\" data-depth=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
+  fprintf(out,
+          "<svg id=\"hpcdb-flame\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" "
+          "viewBox=\"0 0 %.0f %u\" data-frames=\"%u\" data-depth=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
           FG_WIDTH, height, FG_WIDTH, height, count, max_depth);
-  fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fdfdf6\"/>\n<text x=\"600\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">", out);
+  fputs(
+      "<rect width=\"100%\" height=\"100%\" fill=\"#fdfdf6\"/>\n<text x=\"600\" y=\"22\" text-anchor=\"middle\" "
+      "font-size=\"15\">",
+      out);
   report_markup_text(out, exp->title ? exp->title : "flame graph");
   fputs(" — ", out);
   report_markup_text(out, d.cols[0].name);

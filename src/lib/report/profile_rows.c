@@ -15,7 +15,8 @@ static void total_ids(const hpcdb_experiment *e, const hpcdb_profile *p, uint32_
   int32_t inc = -1, point = -1;
   uint32_t n = stat ? m->n_summaries : m->n_instances;
   for (uint32_t k = 0; k < n; k++) {
-    if (stat && (m->summaries[k].combine != HPCDB_COMBINE_SUM || !m->summaries[k].formula || strcmp(m->summaries[k].formula, "$$")))
+    if (stat && (m->summaries[k].combine != HPCDB_COMBINE_SUM || !m->summaries[k].formula ||
+                 strcmp(m->summaries[k].formula, "$$")))
       continue;
     uint32_t scope = stat ? m->summaries[k].scope : m->instances[k].scope;
     int32_t id = stat ? m->summaries[k].stat_metric_id : m->instances[k].prop_metric_id;
@@ -33,7 +34,8 @@ double profile_total(const hpcdb_experiment *e, const hpcdb_profile *p, uint32_t
   double v = 0;
   if (inc >= 0 && hpcdb_profile_value(p, 0, (uint16_t)inc, &v)) return v;
   v = 0;
-  for (uint64_t i = 0; i < p->n_values; i++) if (p->metric_ids[i] == point) v += p->values[i];
+  for (uint64_t i = 0; i < p->n_values; i++)
+    if (p->metric_ids[i] == point) v += p->values[i];
   return v;
 }
 
@@ -54,7 +56,9 @@ uint64_t profile_total_integer(const hpcdb_experiment *e, const hpcdb_profile *p
   return sum;
 }
 
-static const char *kind_name(const hpcdb_experiment *e, uint16_t k) { return k < e->n_kind_names ? e->kind_names[k] : NULL; }
+static const char *kind_name(const hpcdb_experiment *e, uint16_t k) {
+  return k < e->n_kind_names ? e->kind_names[k] : NULL;
+}
 
 /* A GPU stream's profile (hpcrun gives each GPU context/stream one) has a
  * GPU kind in its identity; every other profile is a CPU thread or rank. */
@@ -75,7 +79,6 @@ int profile_level_of(const hpcdb_experiment *e, const hpcdb_profile *p, hpcdb_gr
   }
   return -1;
 }
-
 
 /* How many leading identifier elements the section's profiles share (the
  * NODE of a one-node run, the GPUCONTEXT of its streams): left out of the
@@ -99,7 +102,7 @@ static int by_value(const void *a, const void *b) {
 
 /* The rows of a section: one per profile, or one per group of the --by level. */
 uint32_t profile_rows(const report_data *d, const hpcdb_report_options *o, hpcdb_group_by by,
-                             const hpcdb_profile *const *ps, uint32_t n, prow *rows) {
+                      const hpcdb_profile *const *ps, uint32_t n, prow *rows) {
   const hpcdb_experiment *e = d->exp;
   uint16_t skip = o->csv || o->json ? 0 : shared_prefix(e, ps, n); /* machine-read rows keep whole identities */
   uint32_t nr = 0;
@@ -121,7 +124,12 @@ uint32_t profile_rows(const report_data *d, const hpcdb_report_options *o, hpcdb
         r = &rows[nr++];
         memset(r, 0, sizeof *r);
         r->key = key, r->has_key = at >= 0;
-        if (at < 0) snprintf(r->name, sizeof r->name, "(no %s)", by == HPCDB_BY_GPU ? "GPU" : by == HPCDB_BY_RANK ? "RANK" : by == HPCDB_BY_THREAD ? "THREAD" : "NODE");
+        if (at < 0)
+          snprintf(r->name, sizeof r->name, "(no %s)",
+                   by == HPCDB_BY_GPU      ? "GPU"
+                   : by == HPCDB_BY_RANK   ? "RANK"
+                   : by == HPCDB_BY_THREAD ? "THREAD"
+                                           : "NODE");
         else {
           hpcdb_profile one = *p;
           one.ids += at, one.n_ids = 1;
@@ -140,7 +148,8 @@ uint32_t profile_rows(const report_data *d, const hpcdb_report_options *o, hpcdb
       if (d->cols[c].integer) rows[k].v[c] = report_integer_double(rows[k].iv[c], d->cols[c].integer);
   for (uint32_t k = 0; by != HPCDB_BY_KIND && k < nr; k++) {
     size_t len = strlen(rows[k].name);
-    snprintf(rows[k].name + len, sizeof rows[k].name - len, " (%u profile%s)", rows[k].members, rows[k].members == 1 ? "" : "s");
+    snprintf(rows[k].name + len, sizeof rows[k].name - len, " (%u profile%s)", rows[k].members,
+             rows[k].members == 1 ? "" : "s");
   }
   qsort(rows, nr, sizeof *rows, by_value);
   return nr;

@@ -10,7 +10,7 @@ typedef struct prow {
   char name[160];
   double v[REPORT_MAX_COLUMNS];
   uint64_t iv[REPORT_MAX_COLUMNS]; /* integer columns (column.integer): the exact sum, modulo 2^64 */
-  uint64_t key;   /* the group's id (grouped rows) */
+  uint64_t key;                    /* the group's id (grouped rows) */
   int has_key;
   uint32_t members;
 } prow;

@@ -58,7 +58,8 @@ static int section(table *t, const report_data *d, const hpcdb_report_options *o
   if (!rows) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
   uint32_t nr = profile_rows(d, o, o->group_by, ps, n, rows), nonzero = 0;
   while (nonzero < nr && !profile_row_zero(d, &rows[nonzero])) nonzero++; /* sorted: zero rows last unless negative */
-  for (uint32_t i = nonzero; i < nr; i++) if (!profile_row_zero(d, &rows[i])) rows[nonzero++] = rows[i];
+  for (uint32_t i = nonzero; i < nr; i++)
+    if (!profile_row_zero(d, &rows[i])) rows[nonzero++] = rows[i];
   const char *what = o->group_by == HPCDB_BY_KIND ? "profiles" : "groups";
   unsigned depth = title ? 1 : 0;
   char head[256];
@@ -76,7 +77,8 @@ static int section(table *t, const report_data *d, const hpcdb_report_options *o
     }
     int traced = e->has_traces && e->n_traces == 0; /* traces not loaded: the file has them */
     for (uint32_t k = 0; k < e->n_traces; k++)
-      for (uint32_t i = 0; i < n && !traced; i++) traced = e->traces[k].n && &e->profiles[e->traces[k].profile] == ps[i];
+      for (uint32_t i = 0; i < n && !traced; i++)
+        traced = e->traces[k].n && &e->profiles[e->traces[k].profile] == ps[i];
     fprintf(t->out, "%*sno value of %s in these %s", (int)(2 * depth), "", d->cols[0].name, what);
     const char *traces = traced ? " (they hold traces: 'hpcdb export --format chrome-trace')" : "";
     if (!o->all_values) fprintf(t->out, "; 'hpcdb info' lists the other metrics%s", traces); /* theirs were not read */
@@ -91,7 +93,8 @@ static int section(table *t, const report_data *d, const hpcdb_report_options *o
   }
   if (!o->csv && !o->json && (nonzero < nr || (o->top && nonzero > o->top))) {
     fprintf(t->out, "%*s", (int)(2 * depth + 2), "");
-    if (o->top && nonzero > o->top) fprintf(t->out, "[%u more past --top]%s", nonzero - o->top, nonzero < nr ? "; " : "");
+    if (o->top && nonzero > o->top)
+      fprintf(t->out, "[%u more past --top]%s", nonzero - o->top, nonzero < nr ? "; " : "");
     if (nonzero < nr) fprintf(t->out, "[%u %s with no value of the metrics shown, left out]", nr - nonzero, what);
     fputc('\n', t->out);
   }
@@ -107,7 +110,8 @@ int report_profiles(FILE *out, const report_data *d, const hpcdb_report_options 
   snprintf(what, sizeof what, "profiles view (%s)", by_names[o->group_by]);
   table t;
   table_begin(&t, out, d, o, what);
-  const hpcdb_profile **cpu = malloc((e->n_profiles + 1) * sizeof *cpu), **gpu = malloc((e->n_profiles + 1) * sizeof *gpu);
+  const hpcdb_profile **cpu = malloc((e->n_profiles + 1) * sizeof *cpu),
+                      **gpu = malloc((e->n_profiles + 1) * sizeof *gpu);
   uint32_t n_cpu = 0, n_gpu = 0;
   int rc = cpu && gpu ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
   for (uint32_t p = 0; rc == 0 && p < e->n_profiles; p++) {

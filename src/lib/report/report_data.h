@@ -18,7 +18,7 @@ typedef struct column {
   const char *name;
   const char *formula; /* a derived metric's formula (metric is then HPCDB_NONE), else NULL */
   double seconds; /* seconds per unit when the name gives a time unit ("(sec)", "(ms)", "(usec)", "(ns)"), else 0 */
-  int extreme;    /* HPCDB_COMBINE_MIN / _MAX: a minimum or maximum over the subtree (Cube's): no total, no share; 0 a sum */
+  int extreme; /* HPCDB_COMBINE_MIN / _MAX: a minimum or maximum over the subtree (Cube's): no total, no share; 0 a sum */
   uint8_t integer; /* HPCDB_INTEGER_*: an integer metric, exact in report_data's iinc / iexc / iself; 0: doubles only */
 } column;
 
@@ -26,8 +26,8 @@ typedef struct report_data {
   const hpcdb_experiment *exp;
   column cols[REPORT_MAX_COLUMNS];
   uint32_t n_cols;
-  double *inc, *exc; /* [context index × n_cols + column] */
-  double *self;      /* the context's own cost: inclusive minus its children's inclusive */
+  double *inc, *exc;                /* [context index × n_cols + column] */
+  double *self;                     /* the context's own cost: inclusive minus its children's inclusive */
   double total[REPORT_MAX_COLUMNS]; /* the whole program: the root's inclusive value */
   /* The integer columns' exact values beside the doubles, laid out as inc / exc / self (NULL when no
    * column is an integer one), added and subtracted modulo 2^64 as CubeLib does (data_integers.c) */
@@ -45,12 +45,20 @@ int report_data_build(report_data *d, const hpcdb_experiment *exp, const char *c
                       const char *profile, uint32_t max_default);
 void report_data_free(report_data *d);
 
-static inline double rd_inc(const report_data *d, uint32_t ctx, uint32_t col) { return d->inc[(size_t)ctx * d->n_cols + col]; }
-static inline double rd_exc(const report_data *d, uint32_t ctx, uint32_t col) { return d->exc[(size_t)ctx * d->n_cols + col]; }
-static inline double rd_self(const report_data *d, uint32_t ctx, uint32_t col) { return d->self[(size_t)ctx * d->n_cols + col]; }
+static inline double rd_inc(const report_data *d, uint32_t ctx, uint32_t col) {
+  return d->inc[(size_t)ctx * d->n_cols + col];
+}
+static inline double rd_exc(const report_data *d, uint32_t ctx, uint32_t col) {
+  return d->exc[(size_t)ctx * d->n_cols + col];
+}
+static inline double rd_self(const report_data *d, uint32_t ctx, uint32_t col) {
+  return d->self[(size_t)ctx * d->n_cols + col];
+}
 /* The exact integers of a context's row (every column; only integer columns' hold values), NULL
  * without integer columns. */
-static inline const uint64_t *rd_iinc(const report_data *d, uint32_t ctx) { return d->iinc ? d->iinc + (size_t)ctx * d->n_cols : NULL; }
+static inline const uint64_t *rd_iinc(const report_data *d, uint32_t ctx) {
+  return d->iinc ? d->iinc + (size_t)ctx * d->n_cols : NULL;
+}
 
 /* data_integers.c: the integer columns (allocated, filled beside the doubles, derived as they are). */
 int report_integers_alloc(report_data *d);

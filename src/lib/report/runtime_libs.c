@@ -10,23 +10,27 @@
 /* Name prefixes: C and C++ runtimes, the loader, OpenMP, MPI and its transports, GPU runtimes,
  * BLAS / LAPACK / FFT, compression and unwinding. */
 static const char *const runtime_names[] = {
-    "libc.", "libc-", "libm.", "libm-", "libmvec", "libpthread", "libdl.", "libdl-", "librt.", "librt-",
-    "ld-linux", "ld64.", "libresolv", "libutil", "libstdc++", "libgcc_s", "libgfortran", "libquadmath",
-    "libatomic", "libgomp", "libomp", "libiomp", "libmpi", "libopen-pal", "libopen-rte", "libompitrace",
-    "mca_", "libmca_", "libpmix", "libpmi", "libprrte", "libhwloc", "libevent", "libucp", "libucs", "libuct",
-    "libucm", "libfabric", "libpsm", "libibverbs", "librdmacm", "libmlx", "libxpmem", "libknem",
-    "libnuma", "libmpich", "libmpifort", "libfmpich", "libcuda", "libcudart", "libcublas", "libcufft",
-    "libcusparse", "libcusolver", "libcurand", "libnvrtc", "libnvidia", "libnccl", "libcupti",
-    "libamdhip64", "libhsa-runtime", "libhsakmt", "librocblas", "librocfft", "librocsparse", "librccl",
-    "libroctracer", "libOpenCL", "libblas", "libcblas", "libopenblas", "libblis", "libmkl", "liblapack",
-    "libatlas", "libscalapack", "libfftw3", "libz.", "liblzma", "libzstd", "libbz2", "libunwind",
-    "libhpcdb_record", "libmonitor", "libhpcrun", "libtbb", "libffi", "libcrypto", "libssl", "linux-vdso",
-    "[vdso]", "<vmlinux"};
+    "libc.",          "libc-",        "libm.",      "libm-",        "libmvec",         "libpthread",
+    "libdl.",         "libdl-",       "librt.",     "librt-",       "ld-linux",        "ld64.",
+    "libresolv",      "libutil",      "libstdc++",  "libgcc_s",     "libgfortran",     "libquadmath",
+    "libatomic",      "libgomp",      "libomp",     "libiomp",      "libmpi",          "libopen-pal",
+    "libopen-rte",    "libompitrace", "mca_",       "libmca_",      "libpmix",         "libpmi",
+    "libprrte",       "libhwloc",     "libevent",   "libucp",       "libucs",          "libuct",
+    "libucm",         "libfabric",    "libpsm",     "libibverbs",   "librdmacm",       "libmlx",
+    "libxpmem",       "libknem",      "libnuma",    "libmpich",     "libmpifort",      "libfmpich",
+    "libcuda",        "libcudart",    "libcublas",  "libcufft",     "libcusparse",     "libcusolver",
+    "libcurand",      "libnvrtc",     "libnvidia",  "libnccl",      "libcupti",        "libamdhip64",
+    "libhsa-runtime", "libhsakmt",    "librocblas", "librocfft",    "librocsparse",    "librccl",
+    "libroctracer",   "libOpenCL",    "libblas",    "libcblas",     "libopenblas",     "libblis",
+    "libmkl",         "liblapack",    "libatlas",   "libscalapack", "libfftw3",        "libz.",
+    "liblzma",        "libzstd",      "libbz2",     "libunwind",    "libhpcdb_record", "libmonitor",
+    "libhpcrun",      "libtbb",       "libffi",     "libcrypto",    "libssl",          "linux-vdso",
+    "[vdso]",         "<vmlinux"};
 
 /* Where runtimes install themselves (any library below is one). */
-static const char *const runtime_dirs[] = {"/openmpi/", "/mpich/", "/ucx/", "/pmix/", "/libfabric/", "/cuda/",
-                                           "/cuda-", "/rocm/", "/rocm-", "/opt/intel/", "/opt/cray/", "/blas/",
-                                           "/lapack/", "/openblas", "/intel64/", "/mkl/"};
+static const char *const runtime_dirs[] = {
+    "/openmpi/", "/mpich/",     "/ucx/",      "/pmix/", "/libfabric/", "/cuda/",    "/cuda-",    "/rocm/",
+    "/rocm-",    "/opt/intel/", "/opt/cray/", "/blas/", "/lapack/",    "/openblas", "/intel64/", "/mkl/"};
 
 int report_runtime_library(const char *path) {
   if (!path) return 0;

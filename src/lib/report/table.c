@@ -48,7 +48,8 @@ static void put_number(FILE *out, const table *t, uint32_t c, double v, const ui
   char buf[32];
   uint8_t kind = t->d->cols[c].integer;
   v += 0.0; /* -0 becomes 0 */
-  if (ints && kind) fwrite(buf, 1, kind == HPCDB_INTEGER_SIGNED ? fmt_i64(buf, (int64_t)ints[c]) : fmt_u64(buf, ints[c]), out);
+  if (ints && kind)
+    fwrite(buf, 1, kind == HPCDB_INTEGER_SIGNED ? fmt_i64(buf, (int64_t)ints[c]) : fmt_u64(buf, ints[c]), out);
   else if (t->o->json) json_number(out, v);
   else fprintf(out, "%.17g", v);
 }
@@ -103,7 +104,8 @@ void table_begin(table *t, FILE *out, const report_data *d, const hpcdb_report_o
   for (uint32_t c = 0; c < d->n_cols; c++) {
     char v[64];
     report_value(v, sizeof v, d->total[c], d->cols[c].seconds);
-    if (d->cols[c].extreme) fprintf(out, "%s: a minimum or maximum over each subtree (no total, no share)\n", d->cols[c].name);
+    if (d->cols[c].extreme)
+      fprintf(out, "%s: a minimum or maximum over each subtree (no total, no share)\n", d->cols[c].name);
     else fprintf(out, "%s: total %s\n", d->cols[c].name, v);
   }
   fputc('\n', out);

@@ -12,7 +12,7 @@ typedef struct table {
   const report_data *d;
   const hpcdb_report_options *o;
   unsigned name_width;
-  int rows; /* written so far (JSON needs the commas) */
+  int rows;         /* written so far (JSON needs the commas) */
   unsigned longest; /* the widest name column a row wanted (text): to say how to widen */
 } table;
 

@@ -19,15 +19,24 @@ void report_timeline_svg(FILE *out, const hpcdb_experiment *e) {
   const unsigned x0 = 150, w = 1040;
   double scale = w / (double)(t1 - t0), span = (double)(t1 - t0) * 1e-9;
   unsigned bottom = e->n_traces * 14 + 8;
-  fprintf(out, "<p>%.6f s from the first sample to the last</p>\n<svg id=\"trace-svg\" width=\"1200\" height=\"%u\" "
-               "viewBox=\"0 0 1200 %u\">\n", span, bottom + 36, bottom + 36);
+  fprintf(out,
+          "<p>%.6f s from the first sample to the last</p>\n<svg id=\"trace-svg\" width=\"1200\" height=\"%u\" "
+          "viewBox=\"0 0 1200 %u\">\n",
+          span, bottom + 36, bottom + 36);
   fprintf(out, "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\" stroke=\"#888\"/>\n", x0, x0 + w, bottom, bottom);
   for (unsigned q = 0; q <= 4; q++) {
     unsigned x = x0 + (unsigned)(w * q / 4);
-    fprintf(out, "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\" stroke=\"#888\"/><text x=\"%u\" y=\"%u\" text-anchor=\"%s\">%.4g s</text>\n",
-            x, x, bottom, bottom + 4, x, bottom + 15, q == 0 ? "start" : q == 4 ? "end" : "middle", span * q / 4);
+    fprintf(out,
+            "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\" stroke=\"#888\"/><text x=\"%u\" y=\"%u\" "
+            "text-anchor=\"%s\">%.4g s</text>\n",
+            x, x, bottom, bottom + 4, x, bottom + 15,
+            q == 0   ? "start"
+            : q == 4 ? "end"
+                     : "middle",
+            span * q / 4);
   }
-  fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time from the first sample</text>\n", x0 + w / 2, bottom + 30);
+  fprintf(out, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">time from the first sample</text>\n", x0 + w / 2,
+          bottom + 30);
   char name[512], id[256];
   for (uint32_t t = 0; t < e->n_traces; t++) {
     const hpcdb_trace *tr = &e->traces[t];
@@ -51,7 +60,8 @@ void report_timeline_svg(FILE *out, const hpcdb_experiment *e) {
         unsigned hsh = 2166136261u;
         for (const char *s = name; *s; s++) hsh = (hsh ^ (unsigned char)*s) * 16777619u;
         fprintf(out, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"12\" fill=\"hsl(%u,60%%,55%%)\"><title>",
-                x0 + (double)(tr->timestamps[k] - t0) * scale, 5 + t * 14, (double)(end - tr->timestamps[k]) * scale + 0.3, hsh % 360);
+                x0 + (double)(tr->timestamps[k] - t0) * scale, 5 + t * 14,
+                (double)(end - tr->timestamps[k]) * scale + 0.3, hsh % 360);
         report_markup_text(out, name);
         fputs("</title></rect>", out);
       }

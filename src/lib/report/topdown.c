@@ -29,7 +29,7 @@ static int by_cost(const void *a, const void *b) {
 }
 
 typedef struct item {
-  uint32_t ctx;    /* HPCDB_NONE: a folded row */
+  uint32_t ctx; /* HPCDB_NONE: a folded row */
   unsigned depth;
   uint32_t folded; /* for folded rows: how many children */
   uint32_t sums;   /* for folded rows: where their summed values are */
@@ -42,13 +42,13 @@ typedef struct td {
   const report_data *d;
   const hpcdb_report_options *o;
   const hpcdb_experiment *e;
-  uint32_t *kids, *walk; /* scratch: a row's children; the walk below it */
-  double exc[REPORT_MAX_COLUMNS]; /* the row's exclusive values, with what folds into it */
+  uint32_t *kids, *walk;             /* scratch: a row's children; the walk below it */
+  double exc[REPORT_MAX_COLUMNS];    /* the row's exclusive values, with what folds into it */
   uint64_t iexc[REPORT_MAX_COLUMNS]; /* the same exact, for integer columns (d->iinc) */
-  uint32_t hidden;       /* library frames folded into the row */
-  uint32_t lib;          /* their library (a module index) */
-  uint8_t *twin;         /* scratch per context: query_mark_twins' (zero between rows) */
-  query_named *names;    /* its scratch */
+  uint32_t hidden;                   /* library frames folded into the row */
+  uint32_t lib;                      /* their library (a module index) */
+  uint8_t *twin;                     /* scratch per context: query_mark_twins' (zero between rows) */
+  query_named *names;                /* its scratch */
 } td;
 
 static int is_frame(const hpcdb_context *c) { return c->kind != HPCDB_CTX_NORMAL || c->relation == HPCDB_REL_CALL; }
@@ -56,7 +56,9 @@ static int is_frame(const hpcdb_context *c) { return c->kind != HPCDB_CTX_NORMAL
 /* The load module of a context (its own, else its function's), when it is a system or runtime library. */
 static uint32_t library_of(const hpcdb_experiment *e, uint32_t ctx) {
   const hpcdb_context *c = &e->contexts[ctx];
-  uint32_t m = c->module != HPCDB_NONE ? c->module : c->function != HPCDB_NONE ? e->functions[c->function].module : HPCDB_NONE;
+  uint32_t m = c->module != HPCDB_NONE     ? c->module
+               : c->function != HPCDB_NONE ? e->functions[c->function].module
+                                           : HPCDB_NONE;
   return m != HPCDB_NONE && report_runtime_library(e->modules[m].path) ? m : HPCDB_NONE;
 }
 
@@ -135,7 +137,8 @@ int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options 
   uint64_t *fold_iexc = d->iinc ? calloc(n_ctx * d->n_cols, sizeof *fold_iexc) : NULL;
   uint32_t n_folds = 0;
   int rc = 0;
-  if (!stack || !v.kids || !v.walk || !v.twin || !v.names || !fold_inc || !fold_exc || (d->iinc && (!fold_iinc || !fold_iexc))) {
+  if (!stack || !v.kids || !v.walk || !v.twin || !v.names || !fold_inc || !fold_exc ||
+      (d->iinc && (!fold_iinc || !fold_iexc))) {
     rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the report");
     goto done;
   }
@@ -158,7 +161,8 @@ int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options 
     uint32_t shown = 0;
     for (uint32_t i = 0; i < nk; i++) {
       int big = rd_inc(d, v.kids[i], 0) >= threshold * d->total[0] && rd_inc(d, v.kids[i], 0) != 0;
-      if (o->hot_path) big = i == 0 && rd_inc(d, v.kids[i], 0) >= 0.5 * rd_inc(d, it.ctx, 0) && rd_inc(d, v.kids[i], 0) != 0;
+      if (o->hot_path)
+        big = i == 0 && rd_inc(d, v.kids[i], 0) >= 0.5 * rd_inc(d, it.ctx, 0) && rd_inc(d, v.kids[i], 0) != 0;
       if (big && (!o->top || shown < o->top)) shown++;
       else break; /* sorted: the rest are smaller */
     }
@@ -167,13 +171,14 @@ int report_top_down(FILE *out, const report_data *d, const hpcdb_report_options 
     int folds = shown < nk && !o->hot_path && rest != 0;
     /* a link of a chain: its parent's only child, one child of its own, no cost of its own */
     if ((o->collapse & HPCDB_COLLAPSE_CHAINS) && it.only_child && shown == 1 && !folds && !v.hidden &&
-        (!o->depth || it.depth + 1 < o->depth) && v.exc[0] < threshold * d->total[0] && e->contexts[it.ctx].kind == HPCDB_CTX_NORMAL) {
+        (!o->depth || it.depth + 1 < o->depth) && v.exc[0] < threshold * d->total[0] &&
+        e->contexts[it.ctx].kind == HPCDB_CTX_NORMAL) {
       stack[n++] = (item){v.kids[0], it.depth, 0, 0, it.chain + 1, 1, 0};
       continue;
     }
     row_name(&v, &it, name, sizeof name);
-    table_row_exact(&t, it.depth, name, e->contexts[it.ctx].id, &d->inc[(size_t)it.ctx * d->n_cols], v.exc, rd_iinc(d, it.ctx),
-                    d->iinc ? v.iexc : NULL);
+    table_row_exact(&t, it.depth, name, e->contexts[it.ctx].id, &d->inc[(size_t)it.ctx * d->n_cols], v.exc,
+                    rd_iinc(d, it.ctx), d->iinc ? v.iexc : NULL);
     if (o->depth && it.depth + 1 >= o->depth) continue;
     if (folds) {
       size_t at = (size_t)n_folds * d->n_cols;

@@ -14,7 +14,8 @@ size_t hpcdb_trace_context_name(const hpcdb_experiment *exp, uint32_t ctx, char 
   return report_name(exp, ctx, buf, size);
 }
 
-static int path_at(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t, const hpcdb_trace_report_options *o) {
+static int path_at(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t,
+                   const hpcdb_trace_report_options *o) {
   uint32_t row = hpcdb_trace_row_of_profile(t, o->profile), ctx, n, path[512];
   if (row == HPCDB_NONE) return hpcdb_fail(HPCDB_EINVAL, "profile %u has no trace", o->profile);
   HPCDB_TRY(hpcdb_trace_path_at(t, row, o->timestamp, &ctx, path, 512, &n));
@@ -40,11 +41,13 @@ size_t hpcdb_trace_call_site(const hpcdb_experiment *exp, uint32_t ctx, char *bu
   for (uint32_t i = exp->contexts[ctx].parent; i != HPCDB_NONE && i != 0 && !hpcdb_trace_is_frame(exp, i);
        i = exp->contexts[i].parent)
     if (exp->contexts[i].lexical_type == HPCDB_LEX_LINE) /* without a file and line, no site a person can read */
-      return exp->contexts[i].file != HPCDB_NONE && exp->contexts[i].line ? hpcdb_trace_context_name(exp, i, buf, size) : 0;
+      return exp->contexts[i].file != HPCDB_NONE && exp->contexts[i].line ? hpcdb_trace_context_name(exp, i, buf, size)
+                                                                          : 0;
   return 0;
 }
 
-static int shares(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t, const hpcdb_trace_report_options *o) {
+static int shares(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t,
+                  const hpcdb_trace_report_options *o) {
   hpcdb_trace_info info;
   hpcdb_trace_get_info(t, &info);
   uint64_t t0 = o->window ? o->t0 : info.t_min, t1 = o->window ? o->t1 : info.t_max, total;

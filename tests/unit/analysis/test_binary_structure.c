@@ -94,8 +94,7 @@ static int write_measurement(const char *dir, const char *binary) {
 static const hpcdb_context *function_context(const hpcdb_experiment *e, const char *name) {
   for (uint32_t i = 0; i < e->n_contexts; i++) {
     const hpcdb_context *c = &e->contexts[i];
-    if (c->function != HPCDB_NONE && e->functions[c->function].name &&
-        !strcmp(e->functions[c->function].name, name))
+    if (c->function != HPCDB_NONE && e->functions[c->function].name && !strcmp(e->functions[c->function].name, name))
       return c;
   }
   return NULL;

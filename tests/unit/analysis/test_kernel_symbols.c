@@ -56,7 +56,7 @@ static int write_measurement(const char *dir, const char *kernel_module) {
       {.id = 2, .parent = 0, .lm_id = 0, .ip = packed("^Primary"), .flags = 1},
       {.id = 4, .parent = 2, .lm_id = 0, .ip = packed("| Main  "), .flags = 1},
       {.id = 6, .parent = 4, .lm_id = 1, .ip = 0x1234, .flags = 1},
-      {.id = 8, .parent = 6, .lm_id = 2, .ip = 0xffffffff81000010ull, .flags = 1}, /* in _stext */
+      {.id = 8, .parent = 6, .lm_id = 2, .ip = 0xffffffff81000010ull, .flags = 1},  /* in _stext */
       {.id = 10, .parent = 6, .lm_id = 2, .ip = 0xffffffff81000208ull, .flags = 1}, /* ext4_read, past a data symbol */
       {.id = 12, .parent = 6, .lm_id = 2, .ip = 0xffffffff81000300ull, .flags = 1}, /* the alias's address */
   };
@@ -107,12 +107,17 @@ static int write_vmlinux(const char *path) {
     eh.e_version = EV_CURRENT;
     static char strtab[] = "\0_stext\0ext4_read\0.symtab\0.strtab\0.text";
     static uint8_t code[0x300];
-    Elf64_Sym syms[3] = {{0}, {1, STT_FUNC | STB_GLOBAL << 4, 0, 3, 0xffffffff81000000ull, 0x100},
+    Elf64_Sym syms[3] = {{0},
+                         {1, STT_FUNC | STB_GLOBAL << 4, 0, 3, 0xffffffff81000000ull, 0x100},
                          {8, STT_FUNC | STB_GLOBAL << 4, 0, 3, 0xffffffff81000200ull, 0x100}};
-    const struct { void *data; size_t size; Elf_Type type; GElf_Word sh_type, name, link; } secs[3] = {
-        {syms, sizeof syms, ELF_T_SYM, SHT_SYMTAB, 18, 2},
-        {strtab, sizeof strtab, ELF_T_BYTE, SHT_STRTAB, 26, 0},
-        {code, sizeof code, ELF_T_BYTE, SHT_PROGBITS, 34, 0}};
+    const struct {
+      void *data;
+      size_t size;
+      Elf_Type type;
+      GElf_Word sh_type, name, link;
+    } secs[3] = {{syms, sizeof syms, ELF_T_SYM, SHT_SYMTAB, 18, 2},
+                 {strtab, sizeof strtab, ELF_T_BYTE, SHT_STRTAB, 26, 0},
+                 {code, sizeof code, ELF_T_BYTE, SHT_PROGBITS, 34, 0}};
     for (int i = 0; ok && i < 3; i++) {
       Elf_Scn *scn = elf_newscn(e);
       Elf_Data *d = scn ? elf_newdata(scn) : NULL;
@@ -158,10 +163,12 @@ static void newer_module_name(const char *dir, const char *kallsyms, size_t len)
       hpcdb_experiment *e;
       CHECK_RC(hpcdb_analyze(&e, meas, NULL, NULL, NULL, NULL));
       if (!e) continue;
-      const hpcdb_context *st = find_function(e, "_stext [vmlinux]"), *ex = find_function(e, "ext4_read [ext4] [vmlinux]");
+      const hpcdb_context *st = find_function(e, "_stext [vmlinux]"),
+                          *ex = find_function(e, "ext4_read [ext4] [vmlinux]");
       if (image) ex = find_function(e, "ext4_read [vmlinux]"); /* an image has no module column */
       CHECK(st && ex && !find_function(e, "_stext <vmlinux>"));
-      if (!st || !ex) fprintf(stderr, "%s %s: kernel functions not named\n", image ? "vmlinux image" : "kallsyms", tools[t]);
+      if (!st || !ex)
+        fprintf(stderr, "%s %s: kernel functions not named\n", image ? "vmlinux image" : "kallsyms", tools[t]);
       hpcdb_experiment_free(e);
     }
   /* damaged: xz's magic, then nothing xz can read */
@@ -172,7 +179,9 @@ static void newer_module_name(const char *dir, const char *kallsyms, size_t len)
   snprintf(syms, sizeof syms, "%s/kernel_symbols", meas);
   mkdir(syms, 0777);
   snprintf(syms, sizeof syms, "%s/kernel_symbols/vmlinux.0badc0de", meas);
-  static const char damaged[] = "\xfd" "7zXZ\0 not an xz stream at all, 64 bytes of it ...........";
+  static const char damaged[] =
+      "\xfd"
+      "7zXZ\0 not an xz stream at all, 64 bytes of it ...........";
   CHECK_RC(testlib_write_file(syms, damaged, sizeof damaged - 1));
   hpcdb_experiment *e = NULL;
   CHECK_RC(hpcdb_analyze(&e, meas, NULL, NULL, NULL, NULL));
@@ -202,16 +211,18 @@ int main(void) {
   snprintf(syms, sizeof syms, "%s/kernel_symbols", meas);
   mkdir(syms, 0777);
   snprintf(syms, sizeof syms, "%s/kernel_symbols/vmlinux.0badc0de", meas);
-  static const char kallsyms[] = "ffffffff81000000 T _stext\n"
-                                 "ffffffff81000100 D some_data\n"
-                                 "ffffffff81000200 t ext4_read\t[ext4]\n"
-                                 "not a line\n"
-                                 "ffffffff81000300 T first_alias\n"
-                                 "ffffffff81000300 T second_alias\n";
+  static const char kallsyms[] =
+      "ffffffff81000000 T _stext\n"
+      "ffffffff81000100 D some_data\n"
+      "ffffffff81000200 t ext4_read\t[ext4]\n"
+      "not a line\n"
+      "ffffffff81000300 T first_alias\n"
+      "ffffffff81000300 T second_alias\n";
   CHECK_RC(testlib_write_file(syms, kallsyms, sizeof kallsyms - 1));
   CHECK_RC(hpcdb_analyze(&e, meas, NULL, NULL, NULL, NULL));
   if (e) {
-    const hpcdb_context *st = find_function(e, "_stext <vmlinux>"), *ex = find_function(e, "ext4_read [ext4] <vmlinux>");
+    const hpcdb_context *st = find_function(e, "_stext <vmlinux>"),
+                        *ex = find_function(e, "ext4_read [ext4] <vmlinux>");
     const hpcdb_context *al = find_function(e, "first_alias <vmlinux>");
     CHECK(st && ex && al && !find_function(e, "second_alias <vmlinux>") && !find_function(e, "some_data <vmlinux>"));
     if (st) {

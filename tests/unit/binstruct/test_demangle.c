@@ -18,7 +18,8 @@ static void expect(const char *mangled, const char *want) {
     return;
   }
   CHECK(got && !strcmp(got, want));
-  if (!got || strcmp(got, want)) fprintf(stderr, "  %s:\n    got  %s\n    want %s\n", mangled, got ? got : "(null)", want);
+  if (!got || strcmp(got, want))
+    fprintf(stderr, "  %s:\n    got  %s\n    want %s\n", mangled, got ? got : "(null)", want);
 }
 
 int main(void) {
@@ -42,7 +43,8 @@ int main(void) {
   expect("_RINvNtCs9ltgdHTiPiY_4core3ptr13drop_in_placeINtNtCsaNcM7VzQEzN_5alloc3vec3VecmEEB4_",
          "core::ptr::drop_in_place::<alloc::vec::Vec<u32>>");
   expect("_ZN4core3fmt9Formatter3pad17h1234567890abcdefE", "core::fmt::Formatter::pad");
-  expect("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h5fb4ab5a6b4ff4e0E", "std::rt::lang_start::{{closure}}");
+  expect("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h5fb4ab5a6b4ff4e0E",
+         "std::rt::lang_start::{{closure}}");
   expect("_ZN4core3fmt9Formatter3pad17h1234567890abcdefE.llvm.12345", "core::fmt::Formatter::pad");
   /* Fortran module procedures, as gfortran and gdb name them */
   expect("__heat_MOD_relax", "heat::relax");

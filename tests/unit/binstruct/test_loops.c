@@ -13,8 +13,7 @@ enum { N = BS_FLOW_NEXT, J = BS_FLOW_JUMP, C = BS_FLOW_COND, S = BS_FLOW_STOP, P
 /* One instruction per 4 bytes from 0x1000; t: target index or -1. */
 static void make(bs_insn *out, const int *flow, const int *t, int n) {
   for (int i = 0; i < n; i++)
-    out[i] = (bs_insn){0x1000 + 4 * (uint64_t)i, t[i] >= 0 ? 0x1000 + 4 * (uint64_t)t[i] : 0, 4,
-                       (uint8_t)flow[i]};
+    out[i] = (bs_insn){0x1000 + 4 * (uint64_t)i, t[i] >= 0 ? 0x1000 + 4 * (uint64_t)t[i] : 0, 4, (uint8_t)flow[i]};
 }
 
 static void nested(void) {

@@ -81,9 +81,16 @@ int main(void) {
 
   /* patches: (offset, length) in a file of max bytes, whose last block
    * (from 8 MiB) is still staged when they are made */
-  const size_t patches[][2] = {{0, 10},           {4095, 2},          {4096, 4096},        {100, 9000},
-                               {5000, 3 << 20},   {(4u << 20) - 7, 20}, {(8u << 20) - 100, 300},
-                               {(8u << 20) + 5, 1000}, {max - 1, 1},   {1, (1u << 20) * 3 + 4097}};
+  const size_t patches[][2] = {{0, 10},
+                               {4095, 2},
+                               {4096, 4096},
+                               {100, 9000},
+                               {5000, 3 << 20},
+                               {(4u << 20) - 7, 20},
+                               {(8u << 20) - 100, 300},
+                               {(8u << 20) + 5, 1000},
+                               {max - 1, 1},
+                               {1, (1u << 20) * 3 + 4097}};
   for (size_t i = 0; i < sizeof patches / sizeof *patches; i++) {
     CHECK_RC(write_patched(atomic_file_open_direct, direct, data, max, &patches[i], 1));
     CHECK_RC(write_patched(atomic_file_open, buffered, data, max, &patches[i], 1));
@@ -92,7 +99,7 @@ int main(void) {
   /* patches one after the other in one file, as cct.db's {CI}: each starting
    * in the page the one before ended in (kept in memory, not read back), the
    * file's first page, a page patched again, one across the staged block */
-  const size_t runs[][2] = {{16, 100},  {116, 5000}, {5116, 4000}, {9116, 1},  {9117, 3 << 20}, {0, 8},
+  const size_t runs[][2] = {{16, 100},  {116, 5000}, {5116, 4000}, {9116, 1},  {9117, 3 << 20},     {0, 8},
                             {4090, 10}, {4100, 4},   {8, 20},      {9100, 30}, {(8u << 20) - 9, 30}};
   size_t n_runs = sizeof runs / sizeof *runs;
   CHECK_RC(write_patched(atomic_file_open_direct, direct, data, max, runs, n_runs));

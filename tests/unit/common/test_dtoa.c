@@ -59,7 +59,8 @@ static void check(double v) {
     snprintf(nearest, sizeof nearest, "%.*e", digits - 1, v);
     digit_string(buf, a);
     digit_string(nearest, b);
-    if (strtod(nearest, NULL) == v && strcmp(a, b) && failures++ < 10) fprintf(stderr, "%a: \"%s\" is not the nearest (\"%s\")\n", v, buf, nearest);
+    if (strtod(nearest, NULL) == v && strcmp(a, b) && failures++ < 10)
+      fprintf(stderr, "%a: \"%s\" is not the nearest (\"%s\")\n", v, buf, nearest);
   }
   if (digits > 1) {
     char shorter[64];
@@ -76,7 +77,7 @@ static void check_both(double v) {
 
 int main(int argc, char **argv) {
   long n = 0, scale = argc > 1 ? atol(argv[1]) : 1; /* the suite runs the short campaign; more by hand */
-  for (long i = 0; i < 200000 * scale; i++, n++) { /* random bits: every exponent, subnormals */
+  for (long i = 0; i < 200000 * scale; i++, n++) {  /* random bits: every exponent, subnormals */
     uint64_t b = next();
     double v;
     memcpy(&v, &b, sizeof v);
@@ -94,20 +95,39 @@ int main(int argc, char **argv) {
     snprintf(p10, sizeof p10, "1e%d", e);
     check_both(strtod(p10, NULL));
   }
-  const double edges[] = {0.0, -0.0, DBL_MIN, DBL_MAX, DBL_TRUE_MIN, DBL_EPSILON, 0.1, 0.2, 0.3, 1.0 / 3,
-                          9007199254740991.0, 9007199254740992.0, 9007199254740993.0, 1e16, 1e17, 1e21, 1e-5,
-                          1e-4, 123456789012345678.0, 5e-324, 2.2250738585072009e-308, 1.7976931348623157e308};
+  const double edges[] = {0.0,
+                          -0.0,
+                          DBL_MIN,
+                          DBL_MAX,
+                          DBL_TRUE_MIN,
+                          DBL_EPSILON,
+                          0.1,
+                          0.2,
+                          0.3,
+                          1.0 / 3,
+                          9007199254740991.0,
+                          9007199254740992.0,
+                          9007199254740993.0,
+                          1e16,
+                          1e17,
+                          1e21,
+                          1e-5,
+                          1e-4,
+                          123456789012345678.0,
+                          5e-324,
+                          2.2250738585072009e-308,
+                          1.7976931348623157e308};
   for (size_t i = 0; i < sizeof edges / sizeof *edges; i++, n++) check_both(edges[i]);
   printf("%ld doubles, %ld failures\n", n, failures);
   CHECK(failures == 0);
 
   char buf[DTOA_BUF + 1];
-#define SAME(expr, text)                                                                           \
-  do {                                                                                             \
-    size_t len_ = (expr);                                                                          \
-    buf[len_] = '\0';                                                                              \
-    CHECK(strcmp(buf, text) == 0);                                                                 \
-    if (strcmp(buf, text)) fprintf(stderr, "%s: \"%s\", expected \"%s\"\n", #expr, buf, text);     \
+#define SAME(expr, text)                                                                       \
+  do {                                                                                         \
+    size_t len_ = (expr);                                                                      \
+    buf[len_] = '\0';                                                                          \
+    CHECK(strcmp(buf, text) == 0);                                                             \
+    if (strcmp(buf, text)) fprintf(stderr, "%s: \"%s\", expected \"%s\"\n", #expr, buf, text); \
   } while (0)
   SAME(fmt_double(buf, 0.1 + 0.2), "0.30000000000000004");
   SAME(fmt_double(buf, 0.537), "0.537");

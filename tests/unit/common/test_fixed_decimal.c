@@ -36,7 +36,8 @@ static void around(double v) { /* v, its neighbours, and their negatives */
 
 int main(void) {
   same(0), same(-0.0), same(INFINITY), same(-INFINITY), same(NAN);
-  static const double edges[] = {1e-5, 9.9995e-5, 1e-4, 1.0001e-4, 1e-3, 1e-2, 0.1, 1, 10, 100, 999.4, 999.5, 1000, 1e12, 1e15, 1e300};
+  static const double edges[] = {1e-5, 9.9995e-5, 1e-4,  1.0001e-4, 1e-3, 1e-2, 0.1,  1,
+                                 10,   100,       999.4, 999.5,     1000, 1e12, 1e15, 1e300};
   for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) around(edges[i]);
   for (int k = -4; k <= 2; k++) /* halves of %.3g's last digit, and of %.1f's */
     for (int d = 100; d < 1000; d++) around((d + 0.5) * pow(10, k - 2));

@@ -80,10 +80,12 @@ int main(void) {
   CHECK_RC(hpcdb_read(&e, testlib_sample("hpctoolkit-v4/cpi-mpi")));
   const format_desc *cube = format_lookup(HPCDB_FORMAT_CUBE, NULL), *v4 = format_lookup(HPCDB_FORMAT_HPCTK4_DIR, NULL);
   snprintf(path, sizeof path, "%s/cpi.cubex", dir);
-  if (e && cube && cube->write(e, path, HPCDB_WRITE_FORCE) == 0) CHECK(hpcdb_detect(&f, path) == 0 && f == HPCDB_FORMAT_CUBE);
+  if (e && cube && cube->write(e, path, HPCDB_WRITE_FORCE) == 0)
+    CHECK(hpcdb_detect(&f, path) == 0 && f == HPCDB_FORMAT_CUBE);
   else CHECK(!"the cube descriptor writes");
   snprintf(path, sizeof path, "%s/cpi.d", dir);
-  if (e && v4 && v4->write(e, path, HPCDB_WRITE_FORCE) == 0) CHECK(hpcdb_detect(&f, path) == 0 && f == HPCDB_FORMAT_HPCTK4_DIR);
+  if (e && v4 && v4->write(e, path, HPCDB_WRITE_FORCE) == 0)
+    CHECK(hpcdb_detect(&f, path) == 0 && f == HPCDB_FORMAT_HPCTK4_DIR);
   else CHECK(!"the v4.0 descriptor writes");
   hpcdb_experiment_free(e);
   return TEST_END();

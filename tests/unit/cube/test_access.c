@@ -11,9 +11,9 @@
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
 
-static const char *const samples[] = {"all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system",
-                                      "dense-index-8-roots", "scorep-cpi", "threaded-example1", "time.p4",
-                                      "zcubex-mm.x100"};
+static const char *const samples[] = {
+    "all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system", "dense-index-8-roots",
+    "scorep-cpi", "threaded-example1",   "time.p4",        "zcubex-mm.x100"};
 
 static int close_enough(double x, double y) { return x == y || fabs(x - y) <= 1e-12 * fmax(fabs(x), fabs(y)); }
 
@@ -32,7 +32,8 @@ static void against_model(const char *path) {
       for (uint32_t k = 0; k < nc; k++)
         for (uint32_t l = 0; l < nl; l++) {
           double v = 0;
-          hpcdb_profile_value(&exp->profiles[l + 1], hpcdb_cube_cnode_id(c, k) + 1, (uint16_t)(2 * m + (uint32_t)inclusive), &v);
+          hpcdb_profile_value(&exp->profiles[l + 1], hpcdb_cube_cnode_id(c, k) + 1,
+                              (uint16_t)(2 * m + (uint32_t)inclusive), &v);
           checked++;
           if (!close_enough(v, out[(size_t)k * nl + l]) && wrong++ < 3)
             fprintf(stderr, "%s: metric %s %s cnode %u location %u: model %.17g, direct %.17g\n", path,

@@ -26,10 +26,10 @@ static int same_anchor(const cube_anchor *a, const cube_anchor *b) {
              a->n_params == b->n_params && a->n_nodes == b->n_nodes;
   for (uint32_t i = 0; same && i < a->n_metrics; i++) {
     const cube_metric *x = &a->metrics[i], *y = &b->metrics[i];
-    same = x->id == y->id && same_str(x->uniq, y->uniq) && same_str(x->disp, y->disp) &&
-           same_str(x->dtype, y->dtype) && same_str(x->uom, y->uom) && same_str(x->descr, y->descr) &&
-           x->flavour == y->flavour && x->aggregate == y->aggregate && x->derived == y->derived &&
-           x->stored_only == y->stored_only && x->parent == y->parent;
+    same = x->id == y->id && same_str(x->uniq, y->uniq) && same_str(x->disp, y->disp) && same_str(x->dtype, y->dtype) &&
+           same_str(x->uom, y->uom) && same_str(x->descr, y->descr) && x->flavour == y->flavour &&
+           x->aggregate == y->aggregate && x->derived == y->derived && x->stored_only == y->stored_only &&
+           x->parent == y->parent;
   }
   for (uint32_t i = 0; same && i < a->n_regions; i++) {
     const cube_region *x = &a->regions[i], *y = &b->regions[i];
@@ -77,45 +77,57 @@ static void same_text(const char *what, const char *xml, int halves) {
   same_parse(what, (const uint8_t *)xml, strlen(xml), halves);
 }
 
-#define METRICS "<metrics><metric id=\"0\" type=\"INCLUSIVE\"><disp_name>t</disp_name><uniq_name>t</uniq_name>" \
-                "<dtype>DOUBLE</dtype></metric></metrics>"
+#define METRICS                                                                                   \
+  "<metrics><metric id=\"0\" type=\"INCLUSIVE\"><disp_name>t</disp_name><uniq_name>t</uniq_name>" \
+  "<dtype>DOUBLE</dtype></metric></metrics>"
 #define REGION "<region id=\"0\" mod=\"m.c\" begin=\"1\" end=\"2\"><name>f</name></region>"
-#define SYSTEM "<system><systemtreenode Id=\"0\"><name>n</name><class>node</class><locationgroup Id=\"0\">" \
-               "<name>p</name><rank>3</rank><type>process</type><location Id=\"0\"><name>t</name><rank>0</rank>" \
-               "<type>thread</type></location></locationgroup></systemtreenode></system>"
+#define SYSTEM                                                                                      \
+  "<system><systemtreenode Id=\"0\"><name>n</name><class>node</class><locationgroup Id=\"0\">"      \
+  "<name>p</name><rank>3</rank><type>process</type><location Id=\"0\"><name>t</name><rank>0</rank>" \
+  "<type>thread</type></location></locationgroup></systemtreenode></system>"
 
 static void made_up(void) {
-  same_text("plain", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><cube version=\"4.0\"><attr key=\"k\" value=\"v\"/>" METRICS
-            "<program>" REGION "<cnode id=\"0\" calleeId=\"0\"><parameter partype=\"string\" parkey=\"a\" parvalue=\"b\"/>"
+  same_text("plain",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><cube version=\"4.0\"><attr key=\"k\" value=\"v\"/>" METRICS
+            "<program>" REGION
+            "<cnode id=\"0\" calleeId=\"0\"><parameter partype=\"string\" parkey=\"a\" parvalue=\"b\"/>"
             "<cnode id=\"1\" calleeId=\"0\" line=\"7\" mod=\"x.c\"/></cnode></program>" SYSTEM "</cube>",
             1);
-  same_text("latin-1", "<?xml version='1.0' encoding='ISO-8859-1'?><cube version=\"4.0\">" METRICS "<program>" REGION
+  same_text("latin-1",
+            "<?xml version='1.0' encoding='ISO-8859-1'?><cube version=\"4.0\">" METRICS "<program>" REGION
             "<cnode id=\"0\" calleeId=\"0\" mod=\"caf\xe9.c\"/></program>" SYSTEM "</cube>",
             1);
-  same_text("region after a cnode", "<cube>" METRICS "<program>" REGION "<cnode id=\"0\" calleeId=\"0\"/>"
-            "<region id=\"1\" mod=\"m.c\" begin=\"3\" end=\"4\"><name>g</name><attr key=\"hpctoolkit::module\" value=\"/a\"/>"
-            "</region></program>" SYSTEM "<attr key=\"late\" value=\"1\"/></cube>",
-            1);
-  same_text("metric after the cnodes", "<cube><program>" REGION "<cnode id=\"0\" calleeId=\"0\"/></program>" METRICS
-            SYSTEM "</cube>",
-            0);
-  same_text("cnodes elsewhere", "<cube>" METRICS "<program><tree>" REGION "<cnode id=\"0\" calleeId=\"0\"/></tree>"
+  same_text(
+      "region after a cnode",
+      "<cube>" METRICS "<program>" REGION
+      "<cnode id=\"0\" calleeId=\"0\"/>"
+      "<region id=\"1\" mod=\"m.c\" begin=\"3\" end=\"4\"><name>g</name><attr key=\"hpctoolkit::module\" value=\"/a\"/>"
+      "</region></program>" SYSTEM "<attr key=\"late\" value=\"1\"/></cube>",
+      1);
+  same_text("metric after the cnodes",
+            "<cube><program>" REGION "<cnode id=\"0\" calleeId=\"0\"/></program>" METRICS SYSTEM "</cube>", 0);
+  same_text("cnodes elsewhere",
+            "<cube>" METRICS "<program><tree>" REGION
+            "<cnode id=\"0\" calleeId=\"0\"/></tree>"
             "</program>" SYSTEM "</cube>",
             0);
-  same_text("a cnode in a comment", "<cube>" METRICS "<!-- <cnode id=\"9\"> --><program>" REGION
+  same_text("a cnode in a comment",
+            "<cube>" METRICS "<!-- <cnode id=\"9\"> --><program>" REGION
             "<cnode id=\"0\" calleeId=\"0\"/></program>" SYSTEM "</cube>",
             0);
-  same_text("system first", "<cube>" SYSTEM METRICS "<program>" REGION "<cnode id=\"0\" calleeId=\"0\"/></program></cube>",
-            0);
-  same_text("second half not well formed", "<cube>" METRICS "<program>" REGION "<cnode id=\"0\" calleeId=\"0\">"
+  same_text("system first",
+            "<cube>" SYSTEM METRICS "<program>" REGION "<cnode id=\"0\" calleeId=\"0\"/></program></cube>", 0);
+  same_text("second half not well formed",
+            "<cube>" METRICS "<program>" REGION
+            "<cnode id=\"0\" calleeId=\"0\">"
             "</program>" SYSTEM "</cube>",
             0);
   same_text("second half without an id", "<cube>" METRICS "<program>" REGION "<cnode calleeId=\"0\"/></program></cube>",
             0);
   same_text("no cnode", "<cube>" METRICS "<program>" REGION "</program>" SYSTEM "</cube>", 0);
   /* CubeW's unquoted values: parsed again quoted, either way */
-  const char *bare = "<cube version=4.0>" METRICS "<program>" REGION "<cnode id=0 calleeId=0 line=12/></program>" SYSTEM
-                     "</cube>";
+  const char *bare =
+      "<cube version=4.0>" METRICS "<program>" REGION "<cnode id=0 calleeId=0 line=12/></program>" SYSTEM "</cube>";
   same_text("unquoted values", bare, -1);
   cube_anchor a;
   CHECK_RC(cube_anchor_parse(&a, (const uint8_t *)bare, strlen(bare), "anchor-test"));
@@ -125,8 +137,9 @@ static void made_up(void) {
 
 /* Each sample's anchor.xml, and that of hpcdb's copy (which must split). */
 static void samples(void) {
-  static const char *const names[] = {"all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system",
-                                      "dense-index-8-roots", "scorep-cpi", "threaded-example1", "time.p4"};
+  static const char *const names[] = {
+      "all-dtypes",          "blast.p64.bigendian", "call_tree_test",    "cube-4.0-legacy-system",
+      "dense-index-8-roots", "scorep-cpi",          "threaded-example1", "time.p4"};
   const char *tmp = testlib_tmpdir("unit-cube-anchor-split");
   char rel[256], copy[4096];
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {

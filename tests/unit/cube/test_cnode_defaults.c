@@ -17,8 +17,9 @@
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
 
-#define REGION(id, name, role)                                                                                \
-  "<region id=\"" id "\" mod=\"a.c\" begin=\"1\" end=\"9\"><name>" name "</name><paradigm>hpctoolkit</paradigm>" \
+#define REGION(id, name, role)                                          \
+  "<region id=\"" id "\" mod=\"a.c\" begin=\"1\" end=\"9\"><name>" name \
+  "</name><paradigm>hpctoolkit</paradigm>"                              \
   "<role>" role "</role></region>"
 
 /* The model of an anchor with a function, a line, a loop and a line with its
@@ -78,12 +79,14 @@ static void tally(const hpcdb_experiment *exp, uint32_t *counts) {
   memset(counts, 0, 4 * 4 * 4 * sizeof *counts);
   for (uint32_t i = 0; i < exp->n_contexts; i++) {
     const hpcdb_context *c = &exp->contexts[i];
-    if (c->kind == HPCDB_CTX_NORMAL) counts[(c->relation & 3) * 16 + (c->lexical_type & 3) * 4 + (c->propagation & 3)]++;
+    if (c->kind == HPCDB_CTX_NORMAL)
+      counts[(c->relation & 3) * 16 + (c->lexical_type & 3) * 4 + (c->propagation & 3)]++;
   }
 }
 
 static void samples(void) {
-  static const char *const dbs[] = {"cpi-mpi", "hpcviewer-issue-328", "lmp-openmp", "loop-fork-cycles", "ping-pong-mpi"};
+  static const char *const dbs[] = {"cpi-mpi", "hpcviewer-issue-328", "lmp-openmp", "loop-fork-cycles",
+                                    "ping-pong-mpi"};
   const char *tmp = testlib_tmpdir("unit-cube-cnode-defaults");
   for (size_t i = 0; i < sizeof dbs / sizeof *dbs; i++) {
     char rel[256], out[4096];

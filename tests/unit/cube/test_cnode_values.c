@@ -16,9 +16,9 @@
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
 
-static const char *const samples[] = {"all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system",
-                                      "dense-index-8-roots", "scorep-cpi", "threaded-example1", "time.p4",
-                                      "zcubex-mm.x100"};
+static const char *const samples[] = {
+    "all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system", "dense-index-8-roots",
+    "scorep-cpi", "threaded-example1",   "time.p4",        "zcubex-mm.x100"};
 
 /* every: each cnode and location, else about 16 of them (a compressed copy
  * reads the whole matrix for each). */
@@ -75,7 +75,8 @@ static void same_profiles(const hpcdb_experiment *a, const hpcdb_experiment *b) 
 static void read_opened(const char *path) {
   hpcdb_cube *c;
   CHECK(hpcdb_cube_open(&c, path) == 0);
-  const hpcdb_read_options opts[] = {{HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, 0}, {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY}};
+  const hpcdb_read_options opts[] = {{HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, 0},
+                                     {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY}};
   for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
     hpcdb_experiment *a = NULL, *b = NULL;
     CHECK(hpcdb_read_opts(&a, path, &opts[i]) == 0);

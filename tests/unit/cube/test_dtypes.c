@@ -35,7 +35,8 @@ static cube_dtype dtype(const char *name) {
 
 /* Names, rules and values of every component of one value. */
 static void check_components(const cube_dtype *t, uint32_t terms, int flavour, const uint8_t *p, int be, uint32_t n,
-                             const char *const *names, const int *aggregates, const int *derivable, const double *values) {
+                             const char *const *names, const int *aggregates, const int *derivable,
+                             const double *values) {
   CHECK(cube_n_components(t, terms) == n);
   for (uint32_t k = 0; k < n; k++) {
     cube_component c;
@@ -85,8 +86,8 @@ static void hand_laid(int be) {
   CHECK(t.size == 24);
   put64(v, 1, be), put64(v + 8, 2.5, be), put64(v + 16, -4, be);
   CHECK(cube_decode(&t, v, be) == -0.5);
-  check_components(&t, 0, CUBE_EXCLUSIVE, v, be, 3, (const char *[]){"0", "1", "2"}, (int[]){S, S, S},
-                   (int[]){1, 1, 1}, (double[]){1, 2.5, -4});
+  check_components(&t, 0, CUBE_EXCLUSIVE, v, be, 3, (const char *[]){"0", "1", "2"}, (int[]){S, S, S}, (int[]){1, 1, 1},
+                   (double[]){1, 2.5, -4});
 
   t = dtype("HISTOGRAM(4)");
   CHECK(t.size == 48);
@@ -103,12 +104,12 @@ static void hand_laid(int be) {
   put64(v + 8, 2, be), put32(v + 16, 2, be), put32(v + 20, 3, be), put32(v + 24, 4, be);
   put64(v + 28, -1.5, be), put32(v + 36, (uint32_t)-1, be), put32(v + 40, 2, be), put32(v + 44, (uint32_t)-3, be);
   put32(v + 48, 64, be), put64(v + 52, 1.25, be), put64(v + 60, 0.5, be); /* one measurement, right after the terms */
-  CHECK(cube_decode(&t, v, be) == 0); /* no single number */
+  CHECK(cube_decode(&t, v, be) == 0);                                     /* no single number */
   CHECK(cube_scale_func_terms(v, be) == 2);
   /* a third term column (from another value) reads 0 here */
   check_components(&t, 3, CUBE_EXCLUSIVE, v, be, 13,
-                   (const char *[]){"terms", "term0.a", "term0.b", "term0.c", "term0.d", "term1.a", "term1.b", "term1.c",
-                                    "term1.d", "term2.a", "term2.b", "term2.c", "term2.d"},
+                   (const char *[]){"terms", "term0.a", "term0.b", "term0.c", "term0.d", "term1.a", "term1.b",
+                                    "term1.c", "term1.d", "term2.a", "term2.b", "term2.c", "term2.d"},
                    (int[]){S, S, S, S, S, S, S, S, S, S, S, S, S}, (int[]){0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
                    (double[]){2, 2, 2, 3, 4, -1.5, -1, 2, -3, 0, 0, 0, 0});
   CHECK(cube_n_components(&t, 99) == 1 + 4 * 30); /* never beyond the 30 terms a value has room for */
@@ -129,7 +130,6 @@ static void hand_laid(int be) {
 }
 
 /* ---- a hand-made .cubex ----------------------------------------------------- */
-
 
 static const char anchor[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cube version=\"4.4\">\n<metrics>\n"
@@ -197,7 +197,8 @@ static void rewritten(const hpcdb_experiment *e, const char *dir, int be) {
   CHECK(hpcdb_diff(&n, back, e, NULL, NULL, NULL) == 0 && n == 0);
   /* the written file's cnode 0 is the synthetic entry point: cnode c is c + 1 there */
   CHECK(n_summaries(back, "R:numerator") == 0 && isnan(model_value(back, "R:numerator", "point", 1, 2)));
-  CHECK(model_value(back, "S:term1.d", "point", 1, 2) == -3 && isnan(model_value(back, "S:term1.d", "execution", 1, 2)));
+  CHECK(model_value(back, "S:term1.d", "point", 1, 2) == -3 &&
+        isnan(model_value(back, "S:term1.d", "execution", 1, 2)));
   hpcdb_experiment_free(back);
   hpcdb_cube *c = NULL;
   CHECK_RC(hpcdb_cube_open(&c, path));
@@ -209,7 +210,8 @@ static void rewritten(const hpcdb_experiment *e, const char *dir, int be) {
     int nonzero[2] = {0, 0};
     for (int inclusive = 0; inclusive < 2; inclusive++) {
       CHECK_RC(hpcdb_cube_metric_values(c, m, inclusive, out));
-      for (uint32_t i = 0; i < hpcdb_cube_n_cnodes(c) * hpcdb_cube_n_locations(c); i++) nonzero[inclusive] += out[i] != 0;
+      for (uint32_t i = 0; i < hpcdb_cube_n_cnodes(c) * hpcdb_cube_n_locations(c); i++)
+        nonzero[inclusive] += out[i] != 0;
     }
     CHECK(nonzero[0] == 1 && nonzero[1] == 0);
   }
@@ -243,10 +245,14 @@ static void hand_made_file(const char *dir, int be) {
   p = sf + 10 + 2 * CUBE_SCALE_FUNC_SIZE;
   put32(p, 1, be), put64(p + 8, 0.5, be), put32(p + 16, 0, be), put32(p + 20, 1, be), put32(p + 24, 1, be);
   testlib_member ms[] = {{"anchor.xml", (const uint8_t *)anchor, sizeof anchor - 1},
-                 {"0.index", tau_ix, ixn}, {"0.data", tau, sizeof tau},
-                 {"1.index", rate_ix, ixn}, {"1.data", rate, sizeof rate},
-                 {"2.index", sf_ix, ixn}, {"2.data", sf, 10 + 4 * CUBE_SCALE_FUNC_SIZE},
-                 {"3.index", nd_ix, ixn}, {"3.data", nd, nd_len}};
+                         {"0.index", tau_ix, ixn},
+                         {"0.data", tau, sizeof tau},
+                         {"1.index", rate_ix, ixn},
+                         {"1.data", rate, sizeof rate},
+                         {"2.index", sf_ix, ixn},
+                         {"2.data", sf, 10 + 4 * CUBE_SCALE_FUNC_SIZE},
+                         {"3.index", nd_ix, ixn},
+                         {"3.data", nd, nd_len}};
   char path[1024];
   snprintf(path, sizeof path, "%s/hand-%s.cubex", dir, be ? "be" : "le");
   CHECK(testlib_write_tar(path, ms, 9) == 0);
@@ -264,7 +270,8 @@ static void hand_made_file(const char *dir, int be) {
     CHECK(n_summaries(e, "T:min") == 2);
     /* RATE: numerator and denominator only as stored (inclusive), no summary */
     CHECK(model_value(e, "R", "execution", 0, 1) == 3);
-    CHECK(model_value(e, "R:numerator", "execution", 0, 2) == 1 && model_value(e, "R:denominator", "execution", 0, 2) == 4);
+    CHECK(model_value(e, "R:numerator", "execution", 0, 2) == 1 &&
+          model_value(e, "R:denominator", "execution", 0, 2) == 4);
     CHECK(model_value(e, "R:numerator", "execution", 1, 2) == 2);
     CHECK(isnan(model_value(e, "R:numerator", "point", 0, 1)));
     CHECK(n_summaries(e, "R:denominator") == 0);
@@ -335,8 +342,8 @@ static void all_dtypes(void) {
    * (1,0,1,2); cnode 1 location 0 (2,3,4,5) (1,2,3,4) */
   const double sf00[] = {2, 2, 2, 3, 4, 1, 1, 2, 3, 0, 0, 0, 0}, sf03[] = {3, 3, 2, 3, 4, 2, 1, 2, 3, 1, 0, 1, 2},
                sf10[] = {2, 2, 3, 4, 5, 1, 2, 3, 4, 0, 0, 0, 0};
-  const char *sfn[] = {"terms", "term0.a", "term0.b", "term0.c", "term0.d", "term1.a", "term1.b", "term1.c",
-                       "term1.d", "term2.a", "term2.b", "term2.c", "term2.d"};
+  const char *sfn[] = {"terms",   "term0.a", "term0.b", "term0.c", "term0.d", "term1.a", "term1.b",
+                       "term1.c", "term1.d", "term2.a", "term2.b", "term2.c", "term2.d"};
   for (int k = 0; k < 13; k++) {
     char n[64];
     snprintf(n, sizeof n, "SCALE_FUNC3:%s", sfn[k]);
@@ -351,7 +358,8 @@ static void all_dtypes(void) {
   CHECK(model_value(e, "HISTOGRAM5:min", "point", 0, 3) == 3 && model_value(e, "HISTOGRAM5:max", "point", 0, 3) == 7);
   CHECK(model_value(e, "HISTOGRAM5:bin4", "point", 0, 3) == 4 && model_value(e, "HISTOGRAM5:bin0", "point", 0, 3) == 0);
   CHECK(isnan(model_value(e, "HISTOGRAM5:bin4", "execution", 0, 3)));
-  CHECK(model_value(e, "HISTOGRAM5:min", "execution", 0, 1) == 1 && model_value(e, "HISTOGRAM5:max", "execution", 0, 1) == 29);
+  CHECK(model_value(e, "HISTOGRAM5:min", "execution", 0, 1) == 1 &&
+        model_value(e, "HISTOGRAM5:max", "execution", 0, 1) == 29);
   CHECK(model_value(e, "HISTOGRAM5", "point", 0, 3) == 10);
   /* RATE (inclusive): cnode 2 location 1 is 10 / 1.1 */
   CHECK(model_value(e, "RATE:numerator", "execution", 2, 2) == 10);
@@ -361,7 +369,8 @@ static void all_dtypes(void) {
   CHECK(model_value(e, "COMPLEX:re", "execution", 0, 1) == 1 && model_value(e, "COMPLEX:im", "execution", 0, 1) == 1);
   CHECK(model_value(e, "COMPLEX:re", "point", 0, 1) == -1 && model_value(e, "COMPLEX:im", "point", 0, 1) == -13);
   /* NDOUBLES10 (inclusive): cnode 1 location 3 is 13 .. 22 */
-  CHECK(model_value(e, "NDOUBLES10:0", "execution", 1, 4) == 13 && model_value(e, "NDOUBLES10:9", "execution", 1, 4) == 22);
+  CHECK(model_value(e, "NDOUBLES10:0", "execution", 1, 4) == 13 &&
+        model_value(e, "NDOUBLES10:9", "execution", 1, 4) == 22);
   CHECK(model_value(e, "NDOUBLES10", "execution", 1, 4) == 175);
   hpcdb_experiment_free(e);
 }

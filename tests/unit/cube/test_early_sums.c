@@ -41,13 +41,15 @@ static void scans_to(const char *xml, int ok, uint32_t n, const uint32_t *want) 
 
 static void scanner(void) {
   static const uint32_t tree[] = {NONE, 0, 0, 2, NONE};
-  scans_to("<cube><program><cnode id=\"0\"><cnode id=\"1\"/><cnode\nid=\"2\" a='x>y'><cnode id=\"3\"></cnode >"
-           "</cnode></cnode><cnode id=4></cnode></program></cube>",
-           1, 5, tree);
+  scans_to(
+      "<cube><program><cnode id=\"0\"><cnode id=\"1\"/><cnode\nid=\"2\" a='x>y'><cnode id=\"3\"></cnode >"
+      "</cnode></cnode><cnode id=4></cnode></program></cube>",
+      1, 5, tree);
   static const uint32_t one[] = {NONE};
-  scans_to("<?xml version=\"1.0\"?><!-- <cnode> --><cnode><![CDATA[</cnode><cnode>]]><?pi <cnode ?><cnodes/>"
-           "<cnodex></cnodex></cnode>",
-           1, 1, one);
+  scans_to(
+      "<?xml version=\"1.0\"?><!-- <cnode> --><cnode><![CDATA[</cnode><cnode>]]><?pi <cnode ?><cnodes/>"
+      "<cnodex></cnodex></cnode>",
+      1, 1, one);
   scans_to("<cube></cube>", 1, 0, NULL);
   scans_to("<cnode><cnode></cnode>", 0, 0, NULL);
   scans_to("</cnode>", 0, 0, NULL);
@@ -71,11 +73,12 @@ static void named(const char *xml, unsigned long id, const char *want) {
 }
 
 static void metric_names(void) {
-  const char *xml = "<metrics><metric id=\"1\" type=\"INCLUSIVE\"><disp_name>Time</disp_name>"
-                    "<uniq_name>\n time </uniq_name><metric id='12'><disp_name>Visits</disp_name><uniq_name>"
-                    "</uniq_name></metric></metric><metric  id=3><uniq_name>a&amp;b</uniq_name></metric>"
-                    "<metric id=\"4\"><disp_name>d</disp_name></metric><metricx id=\"5\"><uniq_name>no</uniq_name>"
-                    "</metricx></metrics>";
+  const char *xml =
+      "<metrics><metric id=\"1\" type=\"INCLUSIVE\"><disp_name>Time</disp_name>"
+      "<uniq_name>\n time </uniq_name><metric id='12'><disp_name>Visits</disp_name><uniq_name>"
+      "</uniq_name></metric></metric><metric  id=3><uniq_name>a&amp;b</uniq_name></metric>"
+      "<metric id=\"4\"><disp_name>d</disp_name></metric><metricx id=\"5\"><uniq_name>no</uniq_name>"
+      "</metricx></metrics>";
   named(xml, 1, "time");
   named(xml, 12, "Visits"); /* an empty uniq_name: the display name */
   named(xml, 3, NULL);      /* a reference: left to expat */
@@ -149,15 +152,14 @@ static int print_info(FILE *out, const hpcdb_experiment *exp, const void *arg) {
   return hpcdb_write_info(out, exp);
 }
 
-static int print_report(FILE *out, const hpcdb_experiment *exp, const void *arg) {
-  return hpcdb_report(out, exp, arg);
-}
+static int print_report(FILE *out, const hpcdb_experiment *exp, const void *arg) { return hpcdb_report(out, exp, arg); }
 
 /* info from counted values and the report from the summary only are the
  * full read's; with `fails`, every read fails with the same message. */
 static void same_output(const char *path, int fails) {
   hpcdb_experiment *full = NULL, *counted = NULL, *summary = NULL;
-  hpcdb_read_options counts = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_COUNTS, NULL, 0, 0}, sums = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
+  hpcdb_read_options counts = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_COUNTS, NULL, 0, 0},
+                     sums = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_ALL, NULL, 0, HPCDB_READ_SUMMARY_ONLY};
   char message[1024];
   int rc = hpcdb_read(&full, path);
   snprintf(message, sizeof message, "%s", hpcdb_last_error());
@@ -247,9 +249,9 @@ int main(void) {
     printf("sample data not found: skipped\n");
     return TEST_END();
   }
-  static const char *const samples[] = {"all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system",
-                                        "dense-index-8-roots", "scorep-cpi", "threaded-example1", "time.p4",
-                                        "zcubex-mm.x100"};
+  static const char *const samples[] = {
+      "all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system", "dense-index-8-roots",
+      "scorep-cpi", "threaded-example1",   "time.p4",        "zcubex-mm.x100"};
   const char *tmp = testlib_tmpdir("unit-cube-early-sums");
   char rel[256], copy[4096], variant[4200];
   for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {

@@ -101,7 +101,7 @@ int main(void) {
   check_sample("cube/all-dtypes.cubex");          /* min / max metrics, 4 locations */
   check_sample("cube/time.p4.cubex");
   check_sample("hpctoolkit-v4/hpcviewer-issue-328"); /* 44 metrics */
-  check_sample("hpctoolkit-v4/cpi-mpi");              /* 16 locations */
-  check_sample("hpctoolkit-v4/lmp-openmp");           /* 24 */
+  check_sample("hpctoolkit-v4/cpi-mpi");             /* 16 locations */
+  check_sample("hpctoolkit-v4/lmp-openmp");          /* 24 */
   return TEST_END();
 }

@@ -26,14 +26,11 @@
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
 
-static const char *const samples[] = {"all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system",
-                                      "dense-index-8-roots", "scorep-cpi", "threaded-example1", "time.p4",
-                                      "zcubex-mm.x100"};
+static const char *const samples[] = {
+    "all-dtypes", "blast.p64.bigendian", "call_tree_test", "cube-4.0-legacy-system", "dense-index-8-roots",
+    "scorep-cpi", "threaded-example1",   "time.p4",        "zcubex-mm.x100"};
 
-
-static int print_report(FILE *out, const hpcdb_experiment *exp, const void *arg) {
-  return hpcdb_report(out, exp, arg);
-}
+static int print_report(FILE *out, const hpcdb_experiment *exp, const void *arg) { return hpcdb_report(out, exp, arg); }
 
 static int print_info(FILE *out, const hpcdb_experiment *exp, const void *arg) {
   (void)arg;
@@ -45,7 +42,8 @@ static int print_info(FILE *out, const hpcdb_experiment *exp, const void *arg) {
  * given flags. */
 static void same_report_read(const char *path, const hpcdb_experiment *full, const char *name, hpcdb_view v,
                              unsigned flags) {
-  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, name ? HPCDB_READ_METRICS : HPCDB_READ_ALL, name ? &name : NULL, name ? 1 : 0, flags};
+  hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, name ? HPCDB_READ_METRICS : HPCDB_READ_ALL, name ? &name : NULL,
+                           name ? 1 : 0, flags};
   hpcdb_experiment *part;
   CHECK(hpcdb_read_opts(&part, path, &ro) == 0);
   CHECK(part->n_metrics == full->n_metrics);
@@ -103,7 +101,8 @@ static void same_info(const char *path, const hpcdb_experiment *full) {
   hpcdb_read_options ro = {HPCDB_READ_OPTIONS_VERSION, HPCDB_READ_COUNTS, NULL, 0, 0};
   CHECK(hpcdb_read_opts(&counted, path, &ro) == 0);
   int rc_full, rc_counted;
-  char *a = testlib_printed(print_info, full, NULL, &rc_full), *b = testlib_printed(print_info, counted, NULL, &rc_counted);
+  char *a = testlib_printed(print_info, full, NULL, &rc_full),
+       *b = testlib_printed(print_info, counted, NULL, &rc_counted);
   CHECK(rc_full == 0 && rc_counted == 0);
   if (strcmp(a, b) != 0) fprintf(stderr, "%s: info from counted values differs:\n%s\n---\n%s\n", path, a, b);
   CHECK(strcmp(a, b) == 0);

@@ -27,16 +27,19 @@ static uint32_t next_random(void) {
 static double value_of(const uint8_t *p, int be) { return be ? rd_be_f64(p) : rd_le_f64(p); }
 
 static void check_tree(uint32_t nc, uint32_t nl, int be) {
-  uint32_t *parent = malloc(nc * sizeof *parent), *kids_at = calloc(nc + 2, sizeof *kids_at), *kids = malloc(nc * sizeof *kids);
+  uint32_t *parent = malloc(nc * sizeof *parent), *kids_at = calloc(nc + 2, sizeof *kids_at),
+           *kids = malloc(nc * sizeof *kids);
   uint8_t *is_entry = calloc(nc, 1), *bytes = malloc((size_t)nc * nl * 8);
   const uint8_t **rows = malloc(nc * sizeof *rows);
-  double *exc = malloc(nc * sizeof *exc), *inc = malloc(nc * sizeof *inc), *scratch = malloc((size_t)CUBE_SUM_PASS_ROWS * nl * 8);
+  double *exc = malloc(nc * sizeof *exc), *inc = malloc(nc * sizeof *inc),
+         *scratch = malloc((size_t)CUBE_SUM_PASS_ROWS * nl * 8);
   double *row = malloc(nl * sizeof *row);
   uint64_t *counts = calloc(nl, sizeof *counts), *want_counts = calloc(nl, sizeof *want_counts);
   double *totals = calloc(nl, sizeof *totals), *want_totals = calloc(nl, sizeof *want_totals);
   double *totals_no_roots = calloc(nl, sizeof *totals), *want_no_roots = calloc(nl, sizeof *want_totals);
   uint8_t *is_root = calloc(nc, 1);
-  CHECK(parent && kids_at && kids && is_entry && bytes && rows && exc && inc && scratch && row && counts && want_counts);
+  CHECK(parent && kids_at && kids && is_entry && bytes && rows && exc && inc && scratch && row && counts &&
+        want_counts);
   CHECK(totals && want_totals && totals_no_roots && want_no_roots && is_root);
   for (uint32_t c = 0; c < nc; c++) { /* pre-order numbering: a parent before its children */
     parent[c] = c == 0 || next_random() % 50 == 0 ? UINT32_MAX : next_random() % c;
@@ -114,9 +117,9 @@ static void check_tree(uint32_t nc, uint32_t nl, int be) {
 
 int main(void) {
   for (int be = 0; be < 2; be++) {
-    check_tree(7, 5, be);        /* one thread; a batch of 4 and a short one of 3 */
+    check_tree(7, 5, be); /* one thread; a batch of 4 and a short one of 3 */
     check_tree(1, 3, be);
-    check_tree(2003, 600, be);   /* 1.2 M values: two threads */
+    check_tree(2003, 600, be); /* 1.2 M values: two threads */
   }
   return TEST_END();
 }

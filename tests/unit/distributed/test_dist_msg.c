@@ -13,8 +13,8 @@
 #include "testlib.h"
 
 static void round_trip(void) {
-  static const uint64_t values[] = {0, 1, 127, 128, 300, 16383, 16384, UINT32_MAX - 1, UINT32_MAX, (uint64_t)1 << 63,
-                                    UINT64_MAX};
+  static const uint64_t values[] = {
+      0, 1, 127, 128, 300, 16383, 16384, UINT32_MAX - 1, UINT32_MAX, (uint64_t)1 << 63, UINT64_MAX};
   static const uint64_t sizes[] = {1, 1, 1, 2, 2, 2, 3, 5, 5, 10, 10};
   enum { N = sizeof values / sizeof values[0] };
   dist_msg m = {0};
@@ -42,7 +42,8 @@ static void round_trip(void) {
 /* wire_read_number decodes a number with 10 bytes left without a bound check per byte, and hands the last
  * few bytes of a message and a malformed number to dist_msg_read_varint: the same values either way. */
 static void wire_numbers(void) {
-  static const uint64_t values[] = {5, 127, 128, 16384, UINT32_MAX, (uint64_t)1 << 56, (uint64_t)1 << 63, UINT64_MAX, 300, 1};
+  static const uint64_t values[] = {5,          127, 128, 16384, UINT32_MAX, (uint64_t)1 << 56, (uint64_t)1 << 63,
+                                    UINT64_MAX, 300, 1};
   enum { N = sizeof values / sizeof values[0] };
   dist_msg m = {0};
   for (int i = 0; i < N; i++) dist_msg_varint(&m, values[i]);
@@ -78,7 +79,7 @@ static void refused(const uint8_t *bytes, uint64_t n, int expected) {
 int main(void) {
   round_trip();
   wire_numbers();
-  static const uint8_t cut[] = {0x80, 0x80};               /* a number that does not end */
+  static const uint8_t cut[] = {0x80, 0x80}; /* a number that does not end */
   static const uint8_t past[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02}; /* 65 bits */
   static const uint8_t longer[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00};
   refused(cut, sizeof cut, HPCDB_ETRUNCATED);

@@ -71,10 +71,10 @@ int main(void) {
 
   /* bits that say "at the key" where the key is no address, or on a hidden context: refused */
   static const uint8_t bad[][8] = {
-      {3, 6 + 3, 5, SENT_HIDDEN | SENT_AT_KEY},        /* hidden, yet "at the key" */
-      {3, 2, 5, SENT_AT_KEY, 1, 2, 3, 4},              /* key kind 2 (a line): no address */
-      {3, 6 + 3, 5, SENT_FUNCTION_KEY, 1, 2, 3, 4},    /* key of a module, yet "the key's function" */
-      {3, 6 + 3, 5, 32, 0, 0, 0, 0},                   /* a bit no sender sets */
+      {3, 6 + 3, 5, SENT_HIDDEN | SENT_AT_KEY},     /* hidden, yet "at the key" */
+      {3, 2, 5, SENT_AT_KEY, 1, 2, 3, 4},           /* key kind 2 (a line): no address */
+      {3, 6 + 3, 5, SENT_FUNCTION_KEY, 1, 2, 3, 4}, /* key of a module, yet "the key's function" */
+      {3, 6 + 3, 5, 32, 0, 0, 0, 0},                /* a bit no sender sets */
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     hpcdb_cursor c;

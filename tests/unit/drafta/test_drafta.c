@@ -11,13 +11,16 @@
 #include "testlib.h"
 
 static const char xml[] =
-    "<?xml version=\"1.0\"?>\n<HPCToolkitExperiment version=\"4.0\"><Header n=\"t\"/><SecCallPathProfile i=\"0\" n=\"t\">"
+    "<?xml version=\"1.0\"?>\n<HPCToolkitExperiment version=\"4.0\"><Header n=\"t\"/><SecCallPathProfile i=\"0\" "
+    "n=\"t\">"
     "<SecHeader><MetricTable>"
-    "<Metric i=\"512\" n=\"T (s):PARTIAL:0 (I)\" t=\"inclusive\"><MetricFormula t=\"combine\" frm=\"sum($512, $512)\"/></Metric>"
+    "<Metric i=\"512\" n=\"T (s):PARTIAL:0 (I)\" t=\"inclusive\"><MetricFormula t=\"combine\" frm=\"sum($512, "
+    "$512)\"/></Metric>"
     "<Metric i=\"256\" n=\"T (s):PARTIAL:0 (E)\" t=\"exclusive\"/>"
     "<Metric i=\"300\" n=\"T (s):PARTIAL:1 (I)\" t=\"inclusive\"/>"
     "<Metric i=\"767\" n=\"T (s):Sum (I)\" t=\"inclusive\"><MetricFormula t=\"view\" frm=\"$512\"/></Metric>"
-    "</MetricTable><MetricDBTable><MetricDB i=\"2\" n=\"T (s) (I)\"/><MetricDB i=\"1\" n=\"T (s) (E)\"/></MetricDBTable>"
+    "</MetricTable><MetricDBTable><MetricDB i=\"2\" n=\"T (s) (I)\"/><MetricDB i=\"1\" n=\"T (s) "
+    "(E)\"/></MetricDBTable>"
     "</SecHeader><SecCallPathProfileData/></SecCallPathProfile></HPCToolkitExperiment>\n";
 
 static void metric_tables(void) {
@@ -45,7 +48,8 @@ static void metric_tables(void) {
 }
 
 static const char twice_xml[] =
-    "<?xml version=\"1.0\"?>\n<HPCToolkitExperiment version=\"4.0\"><Header n=\"t\"/><SecCallPathProfile i=\"0\" n=\"t\">"
+    "<?xml version=\"1.0\"?>\n<HPCToolkitExperiment version=\"4.0\"><Header n=\"t\"/><SecCallPathProfile i=\"0\" "
+    "n=\"t\">"
     "<SecHeader><MetricTable/><MetricDBTable><MetricDB i=\"2\" n=\"T (I)\"/><MetricDB i=\"1\" n=\"T (E)\"/>"
     "</MetricDBTable></SecHeader><SecCallPathProfileData>"
     "<PF i=\"2\" n=\"a\" l=\"0\"><C i=\"-2\" l=\"0\" it=\"2\"><PF i=\"3\" n=\"b\" l=\"0\">"
@@ -67,7 +71,8 @@ static void written_twice(void) {
   const expxml_options opt = {0, 1, 0, NULL, NULL};
   CHECK_RC(expxml_read_buffer(&e, twice_xml, strlen(twice_xml), "t.xml", &opt, &d));
   if (!e) return;
-  CHECK(d.n_mirrors == 2 && d.mirrors[0].trace_id == 2 && d.mirrors[1].trace_id == 3); /* not -5 in 2, nor a second -2 */
+  CHECK(d.n_mirrors == 2 && d.mirrors[0].trace_id == 2 &&
+        d.mirrors[1].trace_id == 3); /* not -5 in 2, nor a second -2 */
   drafta_metric_map map;
   CHECK_RC(drafta_build_metrics(e, &d, &map, "t.xml"));
   uint16_t ex = map.thread[2], fn = map.thread[1];

@@ -12,9 +12,9 @@
 #include "hpcdb/hpcdb.h"
 #include "testlib.h"
 
-#define TRY(expr)                                                                                  \
-  do {                                                                                             \
-    if ((expr) < 0) return -1;                                                                     \
+#define TRY(expr)              \
+  do {                         \
+    if ((expr) < 0) return -1; \
   } while (0)
 
 /* entry 1 > call main (id 2) > line a.c:5 at /bin/a+0x20 (id 3); metric "time" in scopes point (id 1),
@@ -30,7 +30,10 @@ static int small_model(hpcdb_experiment *e) {
   hpcdb_function f = {"main", 0, 0x10, 0, 3, 0};
   TRY(hpcdb_add_function(e, &f, NULL));
   for (int i = 0; i < 3; i++) {
-    hpcdb_scope s = {scopes[i], i == 0 ? HPCDB_SCOPE_POINT : i == 1 ? HPCDB_SCOPE_TRANSITIVE : HPCDB_SCOPE_EXECUTION,
+    hpcdb_scope s = {scopes[i],
+                     i == 0   ? HPCDB_SCOPE_POINT
+                     : i == 1 ? HPCDB_SCOPE_TRANSITIVE
+                              : HPCDB_SCOPE_EXECUTION,
                      i == 1 ? 0 : 255};
     TRY(hpcdb_add_scope(e, &s, &scope[i]));
   }

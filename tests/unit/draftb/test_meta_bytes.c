@@ -35,11 +35,11 @@ static size_t make_meta(uint8_t *d) {
   wr_be32(d + 160, 1);
   wr_be16(d + 164, 1);
   memcpy(d + 166, "m", 2);
-  wr_be16(d + 168, 4);            /* raw_mid */
-  wr_be16(d + 170, 1);            /* one summary */
+  wr_be16(d + 168, 4); /* raw_mid */
+  wr_be16(d + 170, 1); /* one summary */
   memcpy(d + 172, "function", 9);
-  wr_be16(d + 181, 9);            /* summary_mid */
-  d[183] = 0;                     /* sum */
+  wr_be16(d + 181, 9); /* summary_mid */
+  d[183] = 0;          /* sum */
   memcpy(d + 184, "$$", 3);
   memcpy(d + 192, "/a\0f.c\0g", 9); /* strings at 192, 195, 199 */
   wr_be32(d + 208, 1);
@@ -98,9 +98,11 @@ int main(void) {
         e->functions[0].offset == 0x40 && e->functions[0].file == HPCDB_NONE && e->functions[0].line == 0);
   CHECK(e->n_contexts == 3);
   const hpcdb_context *root = &e->contexts[1], *c = &e->contexts[2];
-  CHECK(root->id == 7 && root->kind == HPCDB_CTX_ENTRY && root->relation == HPCDB_REL_LEXICAL && root->propagation == 0);
+  CHECK(root->id == 7 && root->kind == HPCDB_CTX_ENTRY && root->relation == HPCDB_REL_LEXICAL &&
+        root->propagation == 0);
   CHECK(c->id == 8 && c->parent == 1 && c->relation == HPCDB_REL_INLINED_CALL && c->lexical_type == HPCDB_LEX_FUNCTION);
-  CHECK(c->function == 0 && c->flags == HPCDB_CTXF_FUNCTION /* is_call_srcline: not in v4.0's reserved bits */ && c->propagation == 0);
+  CHECK(c->function == 0 && c->flags == HPCDB_CTXF_FUNCTION /* is_call_srcline: not in v4.0's reserved bits */ &&
+        c->propagation == 0);
   CHECK(!strcmp(attr(e, "draftb.caller-srcline.8"), "f.c:12"));
   CHECK(!strcmp(attr(e, "draftb.lex-flags.8"), "0x109"));
   hpcdb_experiment_free(e);

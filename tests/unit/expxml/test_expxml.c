@@ -13,9 +13,11 @@
 static const char tables[] =
     "<Header n=\"t&amp;itle\"><Info><NV n=\"k\" v=\"v&lt;1&gt;\"/></Info></Header>\n"
     "<SecCallPathProfile i=\"0\" n=\"other\"><SecHeader>\n"
-    "<MetricTable><Metric i=\"2\" n=\"T:Sum (I)\" t=\"inclusive\" partner=\"3\"><Info><NV n=\"units\" v=\"s\"/></Info></Metric>\n"
+    "<MetricTable><Metric i=\"2\" n=\"T:Sum (I)\" t=\"inclusive\" partner=\"3\"><Info><NV n=\"units\" "
+    "v=\"s\"/></Info></Metric>\n"
     "<Metric i=\"3\" n=\"T:Sum (E)\" t=\"exclusive\" partner=\"2\"/></MetricTable>\n"
-    "<MetricDBTable><MetricDB i=\"0\" n=\"T (I)\" t=\"inclusive\" db-id=\"0\" db-num-metrics=\"2\" db-glob=\"*.metric-db\"/></MetricDBTable>\n"
+    "<MetricDBTable><MetricDB i=\"0\" n=\"T (I)\" t=\"inclusive\" db-id=\"0\" db-num-metrics=\"2\" "
+    "db-glob=\"*.metric-db\"/></MetricDBTable>\n"
     "<LoadModuleTable><LoadModule i=\"5\" n=\"/bin/app\"/></LoadModuleTable>\n"
     "<FileTable><File i=\"6\" n=\"app.c\"/></FileTable>\n"
     "<ProcedureTable><Procedure i=\"7\" n=\"main\"/><Procedure i=\"8\" n=\"inl\" v=\"0x40\"/></ProcedureTable>\n"
@@ -50,7 +52,7 @@ static void every_element(void) {
   CHECK(e->title && !strcmp(e->title, "t&itle")); /* entities decoded */
   CHECK(attr(e, "info.k") && !strcmp(attr(e, "info.k"), "v<1>"));
   CHECK(attr(e, "xml.Future") && !strcmp(attr(e, "xml.Future"), "i=9 x=y")); /* first occurrence only */
-  CHECK(hpcdb_find_context(e, 10) == HPCDB_NONE);                           /* its subtree is skipped */
+  CHECK(hpcdb_find_context(e, 10) == HPCDB_NONE);                            /* its subtree is skipped */
   CHECK(d.n_metrics == 2 && d.n_metric_dbs == 1);
   CHECK(d.metrics[0].type == EXPXML_INCLUSIVE && d.metrics[0].partner == 3 && !strcmp(d.metrics[0].unit, "s"));
   CHECK(d.metric_dbs[0].db_num_metrics == 2 && !strcmp(d.metric_dbs[0].db_glob, "*.metric-db"));
@@ -107,13 +109,22 @@ static void problems_reported(void) {
   static const struct {
     const char *body, *rule;
   } cases[] = {
-      {"<SecCallPathProfileData><PF i=\"2\" n=\"99\"/></SecCallPathProfileData></SecCallPathProfile>", "dangling-procedure"},
-      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\" lm=\"99\"/></SecCallPathProfileData></SecCallPathProfile>", "dangling-module"},
-      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\" f=\"99\"/></SecCallPathProfileData></SecCallPathProfile>", "dangling-file"},
-      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\"/><PF i=\"2\" n=\"7\"/></SecCallPathProfileData></SecCallPathProfile>", "duplicate-id"},
+      {"<SecCallPathProfileData><PF i=\"2\" n=\"99\"/></SecCallPathProfileData></SecCallPathProfile>",
+       "dangling-procedure"},
+      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\" lm=\"99\"/></SecCallPathProfileData></SecCallPathProfile>",
+       "dangling-module"},
+      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\" f=\"99\"/></SecCallPathProfileData></SecCallPathProfile>",
+       "dangling-file"},
+      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\"/><PF i=\"2\" "
+       "n=\"7\"/></SecCallPathProfileData></SecCallPathProfile>",
+       "duplicate-id"},
       {"<SecCallPathProfileData><PF i=\"-4\" n=\"7\"/></SecCallPathProfileData></SecCallPathProfile>", "ctx-id"},
-      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\"><M n=\"9\" v=\"1\"/></PF></SecCallPathProfileData></SecCallPathProfile>", "dangling-metric"},
-      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\"><M n=\"2\" v=\"x\"/></PF></SecCallPathProfileData></SecCallPathProfile>", "value"},
+      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\"><M n=\"9\" "
+       "v=\"1\"/></PF></SecCallPathProfileData></SecCallPathProfile>",
+       "dangling-metric"},
+      {"<SecCallPathProfileData><PF i=\"2\" n=\"7\"><M n=\"2\" "
+       "v=\"x\"/></PF></SecCallPathProfileData></SecCallPathProfile>",
+       "value"},
       {"<PF i=\"2\" n=\"7\"/></SecCallPathProfile>", "misplaced"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {

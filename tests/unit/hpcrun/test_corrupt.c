@@ -106,7 +106,6 @@ int main(void) {
     trace(data, len, &accepted_traces);
     free(data);
   }
-  printf("%d of 600 damaged profiles and %d of 600 damaged traces parsed\n", accepted,
-         accepted_traces);
+  printf("%d of 600 damaged profiles and %d of 600 damaged traces parsed\n", accepted, accepted_traces);
   return TEST_END();
 }

@@ -18,8 +18,7 @@ static const double loops_totals[4] = {0.994165, 0.992977, 0.992704, 0.993462};
 
 static double total(const hpcdb_experiment *exp, uint32_t profile) {
   double sum = 0;
-  for (uint64_t i = 0; i < exp->profiles[profile].n_values; i++)
-    sum += exp->profiles[profile].values[i];
+  for (uint64_t i = 0; i < exp->profiles[profile].n_values; i++) sum += exp->profiles[profile].values[i];
   return sum;
 }
 
@@ -27,14 +26,13 @@ static void check_small(const hpcdb_experiment *exp) {
   CHECK(strcmp(exp->format, "hpcrun") == 0 && exp->version_major == 4);
   CHECK(exp->n_contexts == 14); /* the global context + 13 nodes */
   uint32_t primary = hpcdb_find_context(exp, 12);
-  CHECK(primary != HPCDB_NONE && exp->contexts[primary].name &&
-        strcmp(exp->contexts[primary].name, "^Primary") == 0 &&
+  CHECK(primary != HPCDB_NONE && exp->contexts[primary].name && strcmp(exp->contexts[primary].name, "^Primary") == 0 &&
         exp->contexts[primary].parent == 0 && exp->contexts[primary].kind == HPCDB_CTX_ENTRY);
   uint32_t main_ = hpcdb_find_context(exp, 20);
   CHECK(main_ != HPCDB_NONE && strcmp(exp->contexts[main_].name, "| Main") == 0);
   uint32_t leaf = hpcdb_find_context(exp, 0x16);
-  CHECK(leaf != HPCDB_NONE && exp->contexts[leaf].offset == 0x119c &&
-        exp->contexts[leaf].parent == main_ && exp->contexts[leaf].module != HPCDB_NONE &&
+  CHECK(leaf != HPCDB_NONE && exp->contexts[leaf].offset == 0x119c && exp->contexts[leaf].parent == main_ &&
+        exp->contexts[leaf].module != HPCDB_NONE &&
         strstr(exp->modules[exp->contexts[leaf].module].path, "testmeas-small") != NULL);
   CHECK(exp->n_metrics == 1 && strcmp(exp->metrics[0].name, "CPUTIME (sec)") == 0);
   CHECK(exp->metrics[0].n_instances == 1 && exp->metrics[0].instances[0].prop_metric_id == 0 &&
@@ -101,14 +99,10 @@ int main(void) {
   hpcdb_experiment_free(exp);
 
   hpcdb_format fmt;
-  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample("hpcrun/small.m")) == 0 &&
-        fmt == HPCDB_FORMAT_HPCRUN_DIR);
-  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample(SMALL ".hpcrun")) == 0 &&
-        fmt == HPCDB_FORMAT_HPCRUN);
-  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample(SMALL ".hpctrace")) == 0 &&
-        fmt == HPCDB_FORMAT_HPCTRACE);
-  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample("hpcrun/small.c")) == 0 &&
-        fmt == HPCDB_FORMAT_UNKNOWN);
+  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample("hpcrun/small.m")) == 0 && fmt == HPCDB_FORMAT_HPCRUN_DIR);
+  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample(SMALL ".hpcrun")) == 0 && fmt == HPCDB_FORMAT_HPCRUN);
+  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample(SMALL ".hpctrace")) == 0 && fmt == HPCDB_FORMAT_HPCTRACE);
+  CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample("hpcrun/small.c")) == 0 && fmt == HPCDB_FORMAT_UNKNOWN);
   CHECK(hpcdb_hpcrun_detect(&fmt, testlib_sample("hpcrun")) == 0 && fmt == HPCDB_FORMAT_UNKNOWN);
 
   /* Not a measurement. */

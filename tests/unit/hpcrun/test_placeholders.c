@@ -19,9 +19,9 @@ int main(void) {
   static const struct {
     const char *code, *name;
   } names[] = {
-      {"GPUKernl", "<gpu kernel>"}, {"GPUTrace", "<gpu kernel>"},   {"GPUCpH2D", "<gpu copyin>"},
-      {"GPUCpD2H", "<gpu copyout>"}, {"GPUCp?2?", "<gpu copy>"},    {"GPUAlloc", "<gpu alloc>"},
-      {"GPUDelte", "<gpu delete>"}, {"GPUMemst", "<gpu memset>"},   {"GPU Sync", "<gpu sync>"},
+      {"GPUKernl", "<gpu kernel>"},       {"GPUTrace", "<gpu kernel>"},     {"GPUCpH2D", "<gpu copyin>"},
+      {"GPUCpD2H", "<gpu copyout>"},      {"GPUCp?2?", "<gpu copy>"},       {"GPUAlloc", "<gpu alloc>"},
+      {"GPUDelte", "<gpu delete>"},       {"GPUMemst", "<gpu memset>"},     {"GPU Sync", "<gpu sync>"},
       {"OMPBarrW", "<omp barrier wait>"}, {"OMTKernl", "<omp tgt kernel>"}, {"| Thread", "<thread root>"},
       {"XYZW1234", "XYZW1234"},
   };
@@ -30,7 +30,11 @@ int main(void) {
     CHECK(strcmp(got, names[i].name) == 0);
     if (strcmp(got, names[i].name)) fprintf(stderr, "%s: %s, expected %s\n", names[i].code, got, names[i].name);
   }
-  CHECK(strcmp(hpcrun_placeholder_name(code("AB\x01" "CDE\xff" "G"), buf), "AB\\ 1CDE\\ffG") == 0);
+  CHECK(strcmp(hpcrun_placeholder_name(code("AB\x01"
+                                            "CDE\xff"
+                                            "G"),
+                                       buf),
+               "AB\\ 1CDE\\ffG") == 0);
   CHECK(hpcrun_placeholder_role(code("^Primary")) == PH_ROOT);
   CHECK(hpcrun_placeholder_role(code("NoActvty")) == PH_IDLE);
   CHECK(hpcrun_placeholder_role(code("^Partial")) == PH_PARTIAL);

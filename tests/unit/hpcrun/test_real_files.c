@@ -48,11 +48,9 @@ static void roundtrip_profile(const char *path, int *n_files) {
     CHECK(g && g->t.n_nodes == f->t.n_nodes && g->sparse.n_values == f->sparse.n_values);
     hpcrun_file_free(g);
     printf("%s: %llu nodes, %u load modules, %llu values in %u contexts, id tuple", path,
-           (unsigned long long)f->t.n_nodes, f->t.n_lm, (unsigned long long)f->sparse.n_values,
-           f->sparse.n_nz_ctxs);
+           (unsigned long long)f->t.n_nodes, f->t.n_lm, (unsigned long long)f->sparse.n_values, f->sparse.n_nz_ctxs);
     for (uint16_t i = 0; i < f->sparse.n_ids; i++)
-      printf(" %04x:%llx/%llu", f->sparse.ids[i].kind,
-             (unsigned long long)f->sparse.ids[i].physical,
+      printf(" %04x:%llx/%llu", f->sparse.ids[i].kind, (unsigned long long)f->sparse.ids[i].physical,
              (unsigned long long)f->sparse.ids[i].logical);
     printf("\n");
   }
@@ -107,8 +105,8 @@ int main(void) {
 
   /* The small measurement in detail (bytes checked with xxd). */
   hpcrun_file *f = NULL;
-  CHECK_RC(hpcrun_file_load(
-      &f, testlib_sample("hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0.hpcrun"), NULL));
+  CHECK_RC(
+      hpcrun_file_load(&f, testlib_sample("hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0.hpcrun"), NULL));
   if (f) {
     CHECK(f->t.n_nodes == 13 && f->t.n_lm == 17);
     CHECK(f->t.nodes[0].id == 12 && f->t.nodes[0].ip == 0x5e5072696d617279ull); /* "^Primary" */

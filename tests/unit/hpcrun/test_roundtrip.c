@@ -58,8 +58,7 @@ static void rtables(hpcdb_arena *a, hpcrun_tables *t, int v4) {
   }
   t->n_lm = 1 + (uint32_t)below(4);
   t->lm = alloc(a, t->n_lm, sizeof *t->lm);
-  for (uint32_t i = 0; i < t->n_lm; i++)
-    t->lm[i] = (hpcrun_lm_entry){(uint16_t)(i + 1), rstr(a), rnd()};
+  for (uint32_t i = 0; i < t->n_lm; i++) t->lm[i] = (hpcrun_lm_entry){(uint16_t)(i + 1), rstr(a), rnd()};
   t->n_nodes = below(40);
   t->nodes = alloc(a, t->n_nodes, sizeof *t->nodes);
   for (uint64_t i = 0; i < t->n_nodes; i++) {
@@ -85,8 +84,7 @@ static hpcrun_file *gen_v4(void) {
   hpcrun_sparse *s = &f->sparse;
   s->n_ids = (uint16_t)below(4);
   s->ids = alloc(a, s->n_ids, sizeof *s->ids);
-  for (uint16_t i = 0; i < s->n_ids; i++)
-    s->ids[i] = (hpcrun_id_elem){(uint16_t)rnd(), rnd(), rnd()};
+  for (uint16_t i = 0; i < s->n_ids; i++) s->ids[i] = (hpcrun_id_elem){(uint16_t)rnd(), rnd(), rnd()};
   s->n_nz_ctxs = (uint32_t)below(f->t.n_nodes + 1);
   s->ctx_ids = alloc(a, s->n_nz_ctxs + 1, sizeof *s->ctx_ids);
   s->ctx_starts = alloc(a, s->n_nz_ctxs + 1, sizeof *s->ctx_starts);
@@ -133,42 +131,35 @@ static hpcrun_file *gen_v2(void) {
   return f;
 }
 
-static int str_eq(hpcrun_str a, hpcrun_str b) {
-  return a.len == b.len && memcmp(a.s, b.s, a.len) == 0;
-}
+static int str_eq(hpcrun_str a, hpcrun_str b) { return a.len == b.len && memcmp(a.s, b.s, a.len) == 0; }
 
 static int nv_eq(const hpcrun_nvlist *a, const hpcrun_nvlist *b) {
   if (a->n != b->n) return 0;
   for (uint32_t i = 0; i < a->n; i++)
-    if (!str_eq(a->items[i].name, b->items[i].name) ||
-        !str_eq(a->items[i].value, b->items[i].value))
-      return 0;
+    if (!str_eq(a->items[i].name, b->items[i].name) || !str_eq(a->items[i].value, b->items[i].value)) return 0;
   return 1;
 }
 
 static int tables_eq(const hpcrun_tables *a, const hpcrun_tables *b) {
   /* Without metrics the tail cannot show: the reader says "with tail" then. */
-  if ((a->n_metrics && a->metric_tail != b->metric_tail) || a->n_metrics != b->n_metrics ||
-      a->n_lm != b->n_lm || a->n_nodes != b->n_nodes)
+  if ((a->n_metrics && a->metric_tail != b->metric_tail) || a->n_metrics != b->n_metrics || a->n_lm != b->n_lm ||
+      a->n_nodes != b->n_nodes)
     return 0;
   for (uint32_t i = 0; i < a->n_metrics; i++) {
     const hpcrun_metric_desc *x = &a->metrics[i], *y = &b->metrics[i];
-    if (!str_eq(x->name, y->name) || !str_eq(x->description, y->description) ||
-        memcmp(x->flags, y->flags, 16) || x->period != y->period ||
-        !str_eq(x->formula, y->formula) || !str_eq(x->format, y->format) ||
+    if (!str_eq(x->name, y->name) || !str_eq(x->description, y->description) || memcmp(x->flags, y->flags, 16) ||
+        x->period != y->period || !str_eq(x->formula, y->formula) || !str_eq(x->format, y->format) ||
         x->is_frequency != y->is_frequency || x->is_multiplexed != y->is_multiplexed ||
         x->threshold_bits != y->threshold_bits || x->num_samples != y->num_samples)
       return 0;
   }
   for (uint32_t i = 0; i < a->n_lm; i++)
-    if (a->lm[i].id != b->lm[i].id || !str_eq(a->lm[i].name, b->lm[i].name) ||
-        a->lm[i].flags != b->lm[i].flags)
+    if (a->lm[i].id != b->lm[i].id || !str_eq(a->lm[i].name, b->lm[i].name) || a->lm[i].flags != b->lm[i].flags)
       return 0;
   for (uint64_t i = 0; i < a->n_nodes; i++) {
     const hpcrun_cct_node *x = &a->nodes[i], *y = &b->nodes[i];
-    if (x->id != y->id || x->parent != y->parent || x->lm_id != y->lm_id || x->ip != y->ip ||
-        x->flags != y->flags || x->lush_assoc != y->lush_assoc || x->lip[0] != y->lip[0] ||
-        x->lip[1] != y->lip[1])
+    if (x->id != y->id || x->parent != y->parent || x->lm_id != y->lm_id || x->ip != y->ip || x->flags != y->flags ||
+        x->lush_assoc != y->lush_assoc || x->lip[0] != y->lip[0] || x->lip[1] != y->lip[1])
       return 0;
   }
   return 1;
@@ -180,9 +171,8 @@ static int files_eq(const hpcrun_file *a, const hpcrun_file *b) {
     if (a->n_epochs != b->n_epochs) return 0;
     for (uint32_t i = 0; i < a->n_epochs; i++) {
       const hpcrun_epoch *x = &a->epochs[i], *y = &b->epochs[i];
-      if (x->flags != y->flags || x->granularity != y->granularity ||
-          x->ra_to_callsite != y->ra_to_callsite || !nv_eq(&x->nvps, &y->nvps) ||
-          !tables_eq(&x->t, &y->t))
+      if (x->flags != y->flags || x->granularity != y->granularity || x->ra_to_callsite != y->ra_to_callsite ||
+          !nv_eq(&x->nvps, &y->nvps) || !tables_eq(&x->t, &y->t))
         return 0;
       uint64_t n = x->t.n_nodes * x->t.n_metrics;
       if (n && memcmp(x->values, y->values, n * sizeof *x->values)) return 0;
@@ -191,8 +181,7 @@ static int files_eq(const hpcrun_file *a, const hpcrun_file *b) {
   }
   if (!tables_eq(&a->t, &b->t) || a->n_kinds != b->n_kinds) return 0;
   for (uint16_t i = 0; i < a->n_kinds; i++)
-    if (a->kinds[i].kind != b->kinds[i].kind || !str_eq(a->kinds[i].name, b->kinds[i].name))
-      return 0;
+    if (a->kinds[i].kind != b->kinds[i].kind || !str_eq(a->kinds[i].name, b->kinds[i].name)) return 0;
   const hpcrun_sparse *x = &a->sparse, *y = &b->sparse;
   if (x->n_ids != y->n_ids || x->n_values != y->n_values || x->n_nz_ctxs != y->n_nz_ctxs) return 0;
   for (uint16_t i = 0; i < x->n_ids; i++)
@@ -215,14 +204,11 @@ static void roundtrip(hpcrun_file *f, uint64_t seed) {
   if (g) {
     int same = files_eq(f, g);
     CHECK(same);
-    if (!same)
-      fprintf(stderr, "seed %llu (v%u) differs after the round trip\n", (unsigned long long)seed,
-              f->major);
+    if (!same) fprintf(stderr, "seed %llu (v%u) differs after the round trip\n", (unsigned long long)seed, f->major);
     CHECK_RC(hpcrun_file_serialize(g, &again, &again_len));
     CHECK(again_len == len && memcmp(again, bytes, len) == 0);
     if (g->major == 4)
-      for (int s = 1; s < HPCRUN_N_SECTIONS; s++)
-        CHECK(g->sections[s].start % HPCRUN_SECTION_ALIGN == 0);
+      for (int s = 1; s < HPCRUN_N_SECTIONS; s++) CHECK(g->sections[s].start % HPCRUN_SECTION_ALIGN == 0);
   }
   hpcrun_file_free(g);
   free(bytes);

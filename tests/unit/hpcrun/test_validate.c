@@ -10,8 +10,7 @@
 
 static void print(void *user, const hpcdb_diagnostic *d) {
   (void)user;
-  fprintf(stderr, "%s: offset 0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, d->rule,
-          d->detail);
+  fprintf(stderr, "%s: offset 0x%llx: %s: %s\n", d->file, (unsigned long long)d->offset, d->rule, d->detail);
 }
 
 static void expect_clean(const char *path) {
@@ -147,8 +146,7 @@ int main(void) {
   /* A trace without its profile is checked alone, with a note. */
   const char *dir = testlib_tmpdir("hpcrun-orphan");
   const char *small = "hpcrun/small.m/testmeas-small-000000-000-11ac0300-5560-0";
-  const char *names[3][2] = {
-      {".hpcrun", "a.hpcrun"}, {".hpctrace", "a.hpctrace"}, {".hpctrace", "orphan.hpctrace"}};
+  const char *names[3][2] = {{".hpcrun", "a.hpcrun"}, {".hpctrace", "a.hpctrace"}, {".hpctrace", "orphan.hpctrace"}};
   for (int i = 0; i < 3; i++) {
     char from[4200], to[4200];
     uint8_t *d;
@@ -161,7 +159,6 @@ int main(void) {
   hpcdb_validation r;
   CHECK_RC(hpcdb_hpcrun_validate(&r, dir, NULL, NULL));
   CHECK(r.errors == 0 && r.notes == 1);
-  CHECK(hpcdb_hpcrun_validate(&r, testlib_sample("hpcrun/no-such-file.hpcrun"), NULL, NULL) ==
-        HPCDB_EIO);
+  CHECK(hpcdb_hpcrun_validate(&r, testlib_sample("hpcrun/no-such-file.hpcrun"), NULL, NULL) == HPCDB_EIO);
   return TEST_END();
 }

@@ -53,7 +53,8 @@ static void check_doc(void) {
     const hpcdb_struct_scope *st = &m->scopes[s5];
     CHECK(st->kind == HPCDB_SCOPE_STATEMENT && st->line == 5 && !strcmp(st->file, "lib.h"));
     const hpcdb_struct_scope *inner = &m->scopes[st->parent];
-    CHECK(inner->kind == HPCDB_SCOPE_LOOP && inner->line == 4 && inner->entry == 0x128 && !strcmp(inner->file, "lib.h"));
+    CHECK(inner->kind == HPCDB_SCOPE_LOOP && inner->line == 4 && inner->entry == 0x128 &&
+          !strcmp(inner->file, "lib.h"));
     const hpcdb_struct_scope *in = &m->scopes[inner->parent];
     CHECK(in->kind == HPCDB_SCOPE_INLINED && !strcmp(in->name, "helper") && in->line == 3);
     CHECK(!strcmp(in->file, "lib.h") && !strcmp(in->call_file, "app.c") && in->call_line == 14);
@@ -153,7 +154,7 @@ static void check_guard_alien(void) {
   const hpcdb_struct_module *m = hpcdb_hpcstruct_module(s, 0);
   CHECK(m->n_scopes == 6); /* P S S S L S: the guards are no scopes */
   for (uint32_t i = 0; i < m->n_scopes; i++) CHECK(m->scopes[i].kind != HPCDB_SCOPE_INLINED);
-  check_stmt(m, 0x102, 19, "app.c", HPCDB_SCOPE_PROCEDURE);   /* before the procedure's line */
+  check_stmt(m, 0x102, 19, "app.c", HPCDB_SCOPE_PROCEDURE); /* before the procedure's line */
   check_stmt(m, 0x108, 21, "app.c", HPCDB_SCOPE_PROCEDURE);
   check_stmt(m, 0x112, 7, "body.inc", HPCDB_SCOPE_PROCEDURE); /* another file, not inlined */
   check_stmt(m, 0x11c, 8, "body.inc", HPCDB_SCOPE_LOOP);

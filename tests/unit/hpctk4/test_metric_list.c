@@ -24,10 +24,12 @@ static void real_yaml(void) {
   CHECK_RC(hpcdb_read(&e, db));
   CHECK_RC(hpcdb_metric_list_read(&l, e, db));
   CHECK(l.n == e->n_metrics);
-  CHECK(!strcmp(name_of(e, &l, 0), "GPUOP (sec)") && !strcmp(l.entries[0].description, "GPU time: all operations (seconds)"));
+  CHECK(!strcmp(name_of(e, &l, 0), "GPUOP (sec)") &&
+        !strcmp(l.entries[0].description, "GPU time: all operations (seconds)"));
   CHECK(l.entries[0].group == NULL);
   for (uint32_t k = 0; k < l.n; k++)
-    if (!strcmp(name_of(e, &l, k), "GXCOPY:H2D (B)")) CHECK(l.entries[k].group && !strcmp(l.entries[k].group, "GXCOPY"));
+    if (!strcmp(name_of(e, &l, k), "GXCOPY:H2D (B)"))
+      CHECK(l.entries[k].group && !strcmp(l.entries[k].group, "GXCOPY"));
   hpcdb_metric_list_free(&l);
   hpcdb_experiment_free(e);
 }
@@ -70,18 +72,21 @@ static void written_yaml(void) {
   hpcdb_metric_list l;
   const char *dir = testlib_tmpdir("metric_list");
   CHECK_RC(hpcdb_read(&e, testlib_sample("hpctoolkit-v4/cpi-mpi")));
-  CHECK_RC(with_yaml(dir, "roots:\n  - name: Time\n    description: where the time goes\n    children:\n"
-                          "      - name: CPU\n        description: CPU seconds\n        variants:\n          Sum:\n"
-                          "            formula:\n              inclusive:\n                standard: {metric: CPUTIME (sec)}\n",
-                     &l, e));
+  CHECK_RC(
+      with_yaml(dir,
+                "roots:\n  - name: Time\n    description: where the time goes\n    children:\n"
+                "      - name: CPU\n        description: CPU seconds\n        variants:\n          Sum:\n"
+                "            formula:\n              inclusive:\n                standard: {metric: CPUTIME (sec)}\n",
+                &l, e));
   CHECK(l.n == 1 && !strcmp(l.entries[0].description, "CPU seconds") && !strcmp(l.entries[0].group, "Time"));
   hpcdb_metric_list_free(&l);
   CHECK(with_yaml(dir, "roots: [ {name: x\n", &l, e) == HPCDB_ECORRUPT);
   CHECK(strstr(hpcdb_last_error(), "metrics/default.yaml: line") != NULL);
   CHECK(l.entries == NULL);
   /* an entry whose children are the roots themselves: walked to a bounded depth, each metric once */
-  CHECK_RC(with_yaml(dir, "roots: &r\n  - name: loop\n    variants: {Sum: {formula: {inclusive: {metric: CPUTIME (sec)}}}}\n"
-                          "    children: *r\n",
+  CHECK_RC(with_yaml(dir,
+                     "roots: &r\n  - name: loop\n    variants: {Sum: {formula: {inclusive: {metric: CPUTIME (sec)}}}}\n"
+                     "    children: *r\n",
                      &l, e));
   CHECK(l.n == 1);
   hpcdb_metric_list_free(&l);

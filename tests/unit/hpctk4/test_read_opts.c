@@ -16,7 +16,6 @@
 static const char *const samples[] = {"cpi-mpi", "hpcviewer-issue-328", "lmp-openmp", "loop-fork-cycles",
                                       "ping-pong-mpi"};
 
-
 static int print_report(FILE *out, const hpcdb_experiment *exp, const void *arg) { return hpcdb_report(out, exp, arg); }
 static int print_folded(FILE *out, const hpcdb_experiment *exp, const void *arg) {
   return hpcdb_export_folded(out, exp, arg, NULL);
@@ -44,7 +43,8 @@ static void check_db(const char *path) {
   CHECK(part->n_profiles == full->n_profiles && part->n_contexts == full->n_contexts);
   CHECK(part->n_metrics == full->n_metrics);
   int have_summary = 0;
-  for (uint32_t p = 0; p < full->n_profiles; p++) have_summary |= (full->profiles[p].flags & HPCDB_PROFILE_SUMMARY) != 0;
+  for (uint32_t p = 0; p < full->n_profiles; p++)
+    have_summary |= (full->profiles[p].flags & HPCDB_PROFILE_SUMMARY) != 0;
   for (uint32_t p = 0; p < full->n_profiles && p < part->n_profiles; p++) {
     const hpcdb_profile *a = &full->profiles[p], *b = &part->profiles[p];
     CHECK(a->flags == b->flags && a->n_ids == b->n_ids);

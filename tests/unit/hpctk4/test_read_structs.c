@@ -13,9 +13,15 @@
 static uint8_t file[0x120];
 
 static void u8(size_t at, uint8_t v) { file[at] = v; }
-static void u16(size_t at, uint16_t v) { for (unsigned i = 0; i < 2; i++) file[at + i] = (uint8_t)(v >> 8 * i); }
-static void u32(size_t at, uint32_t v) { for (unsigned i = 0; i < 4; i++) file[at + i] = (uint8_t)(v >> 8 * i); }
-static void u64(size_t at, uint64_t v) { for (unsigned i = 0; i < 8; i++) file[at + i] = (uint8_t)(v >> 8 * i); }
+static void u16(size_t at, uint16_t v) {
+  for (unsigned i = 0; i < 2; i++) file[at + i] = (uint8_t)(v >> 8 * i);
+}
+static void u32(size_t at, uint32_t v) {
+  for (unsigned i = 0; i < 4; i++) file[at + i] = (uint8_t)(v >> 8 * i);
+}
+static void u64(size_t at, uint64_t v) {
+  for (unsigned i = 0; i < 8; i++) file[at + i] = (uint8_t)(v >> 8 * i);
+}
 static void f64(size_t at, double d) {
   uint64_t b;
   memcpy(&b, &d, sizeof b);
@@ -29,7 +35,7 @@ static void f64(size_t at, double d) {
 static void build(void) {
   memset(file, 0, sizeof file);
   memcpy(file, "HPCTOOLKITprof", 14);
-  u8(0x0e, 4), u8(0x0f, 7); /* a future minor version */
+  u8(0x0e, 4), u8(0x0f, 7);         /* a future minor version */
   u64(0x10, 0x70), u64(0x18, 0x30); /* ProfileInfos */
   u64(0x20, 0x28), u64(0x28, 0xa0); /* IdTuples */
   u64(0x30, 0x40), u32(0x38, 2), u8(0x3c, 48);

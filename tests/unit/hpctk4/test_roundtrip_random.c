@@ -23,7 +23,8 @@ static void validate(const char *dir, uint64_t seed) {
   int rc = hpcdb_validate(&v, dir, print_diagnostic, &shown);
   CHECK_RC(rc);
   if (rc == 0 && v.errors) {
-    fprintf(stderr, "seed %llu: the validator found %llu errors\n", (unsigned long long)seed, (unsigned long long)v.errors);
+    fprintf(stderr, "seed %llu: the validator found %llu errors\n", (unsigned long long)seed,
+            (unsigned long long)v.errors);
     CHECK(0);
   }
 }
@@ -49,7 +50,8 @@ int main(void) {
         if (i == 3 && !e->has_traces) continue;
         if (!testlib_same_in_dirs(da, db, files[i])) {
           CHECK(0);
-          if (reported++ < 10) fprintf(stderr, "seed %llu: %s differs after the round trip\n", (unsigned long long)seed, files[i]);
+          if (reported++ < 10)
+            fprintf(stderr, "seed %llu: %s differs after the round trip\n", (unsigned long long)seed, files[i]);
         }
       }
     }

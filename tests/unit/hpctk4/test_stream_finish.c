@@ -18,8 +18,8 @@
  * context the threads have values for; checks the values it is handed. */
 typedef struct summary_check {
   const hpcdb_profile *summary;
-  uint32_t k;      /* next context of the summary's CSR */
-  uint32_t last;   /* the context of the previous call */
+  uint32_t k;    /* next context of the summary's CSR */
+  uint32_t last; /* the context of the previous call */
   int calls, bad;
 } summary_check;
 

@@ -16,12 +16,17 @@
 #define CPU_DB "hpcrun/expected/loops-cputime-t.nostruct.d"
 
 static const char *const hpcprof_dbs[] = {
-    "hpcrun/expected/loops-cputime-t.d",  "hpcrun/expected/loops-cputime-t.nostruct.d",
-    "hpcrun/expected/loops-cuda-nvidia-t.d", "hpcrun/expected/loops-cuda-nvidia-t.nostruct.d",
-    "hpcrun/expected/small.d",            "hpcrun/expected/small.nostruct.d",
+    "hpcrun/expected/loops-cputime-t.d",
+    "hpcrun/expected/loops-cputime-t.nostruct.d",
+    "hpcrun/expected/loops-cuda-nvidia-t.d",
+    "hpcrun/expected/loops-cuda-nvidia-t.nostruct.d",
+    "hpcrun/expected/small.d",
+    "hpcrun/expected/small.nostruct.d",
 };
 
-typedef struct rules { char seen[2048]; } rules;
+typedef struct rules {
+  char seen[2048];
+} rules;
 
 static void collect(void *user, const hpcdb_diagnostic *d) {
   rules *r = user;

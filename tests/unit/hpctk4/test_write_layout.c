@@ -157,7 +157,8 @@ static void check_profile(const char *dir) {
   CHECK(rd_le64(d + 0x20) == 0x50 && rd_le64(d + 0x28) == 0xd0);
   CHECK(rd_le64(d + 0x30) == 0x40 && rd_le32(d + 0x38) == 3 && d[0x3c] == 48);
   /* {PI}: nValues, pValues, nCtxs, pCtxIndices, pIdTuple, flags */
-  static const uint64_t pi[3][6] = {{2, 0x120, 2, 0x134, 0, 1}, {3, 0x14c, 2, 0x16c, 0xd0, 0}, {2, 0x184, 2, 0x198, 0xf8, 0}};
+  static const uint64_t pi[3][6] = {
+      {2, 0x120, 2, 0x134, 0, 1}, {3, 0x14c, 2, 0x16c, 0xd0, 0}, {2, 0x184, 2, 0x198, 0xf8, 0}};
   for (int i = 0; i < 3; i++) {
     const uint8_t *p = d + 0x40 + 48 * i;
     CHECK(rd_le64(p) == pi[i][0] && rd_le64(p + 8) == pi[i][1] && rd_le32(p + 0x10) == pi[i][2]);
@@ -196,7 +197,8 @@ static void check_cct(const char *dir) {
   /* ctx 2: (profile 2, 2.0) for metric 1 */
   CHECK(rd_le32(d + 0x130) == 2 && rd_le_f64(d + 0x134) == 2.0 && rd_le16(d + 0x13c) == 1 && rd_le64(d + 0x13e) == 0);
   /* ctx 3: metric 0 -> profiles 1 (1.0), 2 (2.0); metric 1 -> profile 1 (1.0) */
-  CHECK(rd_le32(d + 0x148) == 1 && rd_le_f64(d + 0x14c) == 1.0 && rd_le32(d + 0x154) == 2 && rd_le_f64(d + 0x158) == 2.0);
+  CHECK(rd_le32(d + 0x148) == 1 && rd_le_f64(d + 0x14c) == 1.0 && rd_le32(d + 0x154) == 2 &&
+        rd_le_f64(d + 0x158) == 2.0);
   CHECK(rd_le32(d + 0x160) == 1 && rd_le16(d + 0x16c) == 0 && rd_le64(d + 0x16e) == 0);
   CHECK(rd_le16(d + 0x176) == 1 && rd_le64(d + 0x178) == 2);
   /* ctx 7 (not in the tree): profile 1, metric 0, 0.5 */

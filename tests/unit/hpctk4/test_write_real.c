@@ -10,10 +10,15 @@
 #include "random_experiment.h"
 #include "testlib.h"
 
-static const char *const samples[] = {
-    "hpctoolkit-v4/cpi-mpi",          "hpctoolkit-v4/hpcviewer-issue-328", "hpctoolkit-v4/lmp-openmp",
-    "hpctoolkit-v4/loop-fork-cycles", "hpctoolkit-v4/ping-pong-mpi",       "hpcrun/expected/small.d",
-    "hpcrun/expected/small.nostruct.d", "hpcrun/expected/loops-cputime-t.d", "hpcrun/expected/loops-cputime-t.nostruct.d"};
+static const char *const samples[] = {"hpctoolkit-v4/cpi-mpi",
+                                      "hpctoolkit-v4/hpcviewer-issue-328",
+                                      "hpctoolkit-v4/lmp-openmp",
+                                      "hpctoolkit-v4/loop-fork-cycles",
+                                      "hpctoolkit-v4/ping-pong-mpi",
+                                      "hpcrun/expected/small.d",
+                                      "hpcrun/expected/small.nostruct.d",
+                                      "hpcrun/expected/loops-cputime-t.d",
+                                      "hpcrun/expected/loops-cputime-t.nostruct.d"};
 
 static void one(const char *rel) {
   const char *src = testlib_sample(rel);

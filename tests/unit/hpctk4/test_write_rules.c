@@ -27,18 +27,17 @@ typedef struct sec {
 static uint64_t seed_now;
 static int fails;
 
-#define RULE(cond, ...)                                                                            \
-  do {                                                                                             \
-    if (cond)                                                                                      \
-      testlib_passed++;                                                                            \
-    else {                                                                                         \
-      testlib_failed++;                                                                            \
-      if (fails++ < 20) {                                                                          \
-        fprintf(stderr, "seed %llu: line %d: ", (unsigned long long)seed_now, __LINE__);           \
-        fprintf(stderr, __VA_ARGS__);                                                              \
-        fputc('\n', stderr);                                                                       \
-      }                                                                                            \
-    }                                                                                              \
+#define RULE(cond, ...)                                                                  \
+  do {                                                                                   \
+    if (cond) testlib_passed++;                                                          \
+    else {                                                                               \
+      testlib_failed++;                                                                  \
+      if (fails++ < 20) {                                                                \
+        fprintf(stderr, "seed %llu: line %d: ", (unsigned long long)seed_now, __LINE__); \
+        fprintf(stderr, __VA_ARGS__);                                                    \
+        fputc('\n', stderr);                                                             \
+      }                                                                                  \
+    }                                                                                    \
   } while (0)
 
 static int inside(sec s, uint64_t off, uint64_t n) { return off >= s.off && n <= s.size && off - s.off <= s.size - n; }
@@ -58,7 +57,8 @@ static int common(const file *f, const char *format, int n_sections, const char 
   sec body = {0, f->n - 8};
   for (int i = 0; i < n_sections; i++) {
     s[i] = section(f, i);
-    RULE(inside(body, s[i].off, s[i].size) && s[i].off >= 16 + 16 * (uint64_t)n_sections, "%s section %d bounds", format, i);
+    RULE(inside(body, s[i].off, s[i].size) && s[i].off >= 16 + 16 * (uint64_t)n_sections, "%s section %d bounds",
+         format, i);
     if (!inside(body, s[i].off, s[i].size)) return 0;
   }
   return 1;
@@ -83,7 +83,8 @@ static void meta_tables(const file *f, meta_info *m) {
   RULE(string_in(f, s[0], rd_le64(d + s[0].off)) && string_in(f, s[0], rd_le64(d + s[0].off + 8)), "general strings");
   uint64_t names = rd_le64(d + s[1].off), nk = d[s[1].off + 8];
   RULE(names % 8 == 0 && inside(s[1], names, 8 * nk), "id names array");
-  for (uint64_t i = 0; i < nk && inside(s[1], names, 8 * nk); i++) RULE(string_in(f, s[1], rd_le64(d + names + 8 * i)), "id name string");
+  for (uint64_t i = 0; i < nk && inside(s[1], names, 8 * nk); i++)
+    RULE(string_in(f, s[1], rd_le64(d + names + 8 * i)), "id name string");
   const uint8_t *h = d + s[2].off;
   uint64_t metrics = rd_le64(h), nm = rd_le32(h + 8);
   m->scopes = rd_le64(h + 0x10);
@@ -122,7 +123,8 @@ static void meta_tables(const file *f, meta_info *m) {
   RULE(m->modules % 8 == 0 && inside(s[5], m->modules, 16 * m->n_modules), "modules array");
   RULE(m->files % 8 == 0 && inside(s[6], m->files, 16 * m->n_files), "files array");
   RULE(m->functions % 8 == 0 && inside(s[7], m->functions, 40 * m->n_functions), "functions array");
-  for (uint64_t i = 0; i < m->n_modules; i++) RULE(string_in(f, s[4], rd_le64(d + m->modules + 16 * i + 8)), "module path");
+  for (uint64_t i = 0; i < m->n_modules; i++)
+    RULE(string_in(f, s[4], rd_le64(d + m->modules + 16 * i + 8)), "module path");
   for (uint64_t i = 0; i < m->n_files; i++) RULE(string_in(f, s[4], rd_le64(d + m->files + 16 * i + 8)), "file path");
   for (uint64_t i = 0; i < m->n_functions; i++) {
     const uint8_t *p = d + m->functions + 40 * i;
@@ -236,7 +238,8 @@ static void check_profile(const file *f, const meta_info *m, prof_info *pi) {
       RULE(tup % 8 == 0 && inside(s[1], tup, 8), "id tuple in its section");
       if (inside(s[1], tup, 8)) RULE(inside(s[1], tup, 8 + 16 * (uint64_t)rd_le16(d + tup)), "id tuple length");
     }
-    RULE(pv % 2 == 0 && pc % 4 == 0 && pv + 10 * nv <= pc && pc - (pv + 10 * nv) < 4, "values then indices, padding only");
+    RULE(pv % 2 == 0 && pc % 4 == 0 && pv + 10 * nv <= pc && pc - (pv + 10 * nv) < 4,
+         "values then indices, padding only");
     RULE(pv >= last_end && pc + 12 * (uint64_t)nc <= f->n - 8, "value block outside the sections");
     if (!(pv + 10 * nv <= pc && pc + 12 * (uint64_t)nc <= f->n - 8)) continue;
     for (uint32_t k = 0; k < nc; k++) {
@@ -306,7 +309,8 @@ static void check_trace(const file *f, const prof_info *pi) {
     const uint8_t *p = d + arr + 24 * (uint64_t)i;
     uint64_t a = rd_le64(p + 8), b = rd_le64(p + 16);
     RULE(rd_le32(p) < pi->n_profiles, "trace profIndex");
-    RULE(a % 8 == 0 && a <= b && (b - a) % 12 == 0 && a >= s[0].off + s[0].size && b <= f->n - 8, "trace line placement");
+    RULE(a % 8 == 0 && a <= b && (b - a) % 12 == 0 && a >= s[0].off + s[0].size && b <= f->n - 8,
+         "trace line placement");
     if (!(a <= b && b <= f->n - 8)) continue;
     for (uint64_t e = a; e < b; e += 12) {
       uint64_t t = rd_le64(d + e);
@@ -335,13 +339,13 @@ int main(void) {
     seed_now = seed;
     if (seed == 0) /* the empty experiment: no tables, no tree, no profiles */
       CHECK_RC(hpcdb_experiment_new(&e));
-    else
-      CHECK_RC(random_experiment(&e, seed));
+    else CHECK_RC(random_experiment(&e, seed));
     if (!e) continue;
     CHECK_RC(hpcdb_hpctk4_write(e, dir, HPCDB_WRITE_FORCE));
     memset(m, 0, sizeof *m);
     prof_info pi = {0, NULL, 0};
-    file meta = load(dir, "meta.db"), prof = load(dir, "profile.db"), cct = load(dir, "cct.db"), tr = load(dir, "trace.db");
+    file meta = load(dir, "meta.db"), prof = load(dir, "profile.db"), cct = load(dir, "cct.db"),
+         tr = load(dir, "trace.db");
     CHECK(meta.d && prof.d && cct.d);
     if (meta.d && check_meta(&meta, m) && prof.d) {
       check_profile(&prof, m, &pi);

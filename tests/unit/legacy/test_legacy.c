@@ -118,7 +118,7 @@ static void database(void) {
   CHECK(hpcdb_profile_value(&e->profiles[3], 3, incl, &x) == 1 && x == 4);
   CHECK(hpcdb_profile_value(&e->profiles[3], 3, excl, &x) == 1 && x == 4);
   CHECK(hpcdb_profile_value(&e->profiles[3], 1, incl, &x) == 1 && x == 4); /* row 0: the entry point */
-  CHECK(e->profiles[0].n_ctxs == 3 && e->profiles[0].n_values == 6); /* 1 + 3 + 2 inline values */
+  CHECK(e->profiles[0].n_ctxs == 3 && e->profiles[0].n_values == 6);       /* 1 + 3 + 2 inline values */
   uint16_t max_id = e->metrics[0].summaries[2].stat_metric_id;
   CHECK(e->metrics[0].summaries[2].combine == HPCDB_COMBINE_MAX);
   CHECK(hpcdb_profile_value(&e->profiles[0], 2, max_id, &x) == 1 && x == 4);

@@ -64,10 +64,8 @@ static void test_deferred_links(void) {
     c.kind = parent == 0 ? HPCDB_CTX_ENTRY : HPCDB_CTX_NORMAL;
     uint32_t a, b;
     CHECK_RC(hpcdb_add_context(linked, &c, parent, &a));
-    if (i < 100 || i % 997 == 0)
-      CHECK_RC(hpcdb_add_context(deferred, &c, parent, &b));
-    else
-      CHECK_RC(model_add_context_unlinked(deferred, &c, parent, &b));
+    if (i < 100 || i % 997 == 0) CHECK_RC(hpcdb_add_context(deferred, &c, parent, &b));
+    else CHECK_RC(model_add_context_unlinked(deferred, &c, parent, &b));
     CHECK(a == b);
     if (i == 1500) CHECK_RC(model_link_contexts(deferred));
   }

@@ -32,7 +32,8 @@ static hpcdb_experiment *fixture(void) {
     hpcdb_add_metric(e, names[i], &m);
     hpcdb_metric_add_instance(e, m, point, (uint16_t)(2 * i));
     hpcdb_metric_add_instance(e, m, exec, (uint16_t)(2 * i + 1));
-    hpcdb_summary s1 = {point, "$$", HPCDB_COMBINE_SUM, (uint16_t)(2 * i)}, s2 = {exec, "$$", HPCDB_COMBINE_SUM, (uint16_t)(2 * i + 1)};
+    hpcdb_summary s1 = {point, "$$", HPCDB_COMBINE_SUM, (uint16_t)(2 * i)},
+                  s2 = {exec, "$$", HPCDB_COMBINE_SUM, (uint16_t)(2 * i + 1)};
     hpcdb_metric_add_summary(e, m, &s1);
     hpcdb_metric_add_summary(e, m, &s2);
   }

@@ -59,8 +59,10 @@ static hpcdb_experiment *run(int b) {
   hpcdb_add_context(e, &entry, 0, &en);
   uint32_t main_ = ctx(e, en, HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, fn(e, "main", b ? 0x180 : 0x100), 0, 0);
   uint32_t work = fn(e, b ? "work.constprop.0" : "work", b ? 0x280 : 0x200);
-  ctx(e, ctx(e, main_, HPCDB_REL_LEXICAL, HPCDB_LEX_LINE, HPCDB_NONE, 10 + s, 0), HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, work, 0, 0);
-  ctx(e, ctx(e, main_, HPCDB_REL_LEXICAL, HPCDB_LEX_LINE, HPCDB_NONE, 11 + s, 0), HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, work, 0, 0);
+  ctx(e, ctx(e, main_, HPCDB_REL_LEXICAL, HPCDB_LEX_LINE, HPCDB_NONE, 10 + s, 0), HPCDB_REL_CALL, HPCDB_LEX_FUNCTION,
+      work, 0, 0);
+  ctx(e, ctx(e, main_, HPCDB_REL_LEXICAL, HPCDB_LEX_LINE, HPCDB_NONE, 11 + s, 0), HPCDB_REL_CALL, HPCDB_LEX_FUNCTION,
+      work, 0, 0);
   uint32_t loop = ctx(e, main_, HPCDB_REL_LEXICAL, HPCDB_LEX_LOOP, HPCDB_NONE, 30 + s, 0);
   ctx(e, loop, HPCDB_REL_LEXICAL, HPCDB_LEX_LINE, HPCDB_NONE, 31 + s, 0);
   ctx(e, main_, HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, fn(e, b ? "only_b" : "only_a", 0x900), 0, 0);
@@ -90,7 +92,8 @@ static void rules(void) {
   if (!al) return;
   uint32_t works[4];
   CHECK(hpcdb_align_find(al, "work", works, 4) == 2); /* the twins, each matched once */
-  for (int k = 0; k < 2; k++) CHECK(present(al, works[k], 0) && present(al, works[k], 1) && how(al, works[k], 1) == HPCDB_MATCH_NAME);
+  for (int k = 0; k < 2; k++)
+    CHECK(present(al, works[k], 0) && present(al, works[k], 1) && how(al, works[k], 1) == HPCDB_MATCH_NAME);
   uint32_t loop = only(al, "loop at a.c:30");
   CHECK(present(al, loop, 1) && how(al, loop, 1) == HPCDB_MATCH_LINE_SHIFTED && al->shift[(size_t)loop * 2 + 1] == 3);
   uint32_t line = only(al, "main > loop at a.c:30 > a.c:31");
@@ -166,7 +169,8 @@ static void across_one_sided_frames(void) {
     CHECK(how(al, only(al, "main"), 1) == HPCDB_MATCH_NAME_ACROSS); /* up (B wrapped) or down (A wrapped) */
     CHECK(how(al, only(al, "leaf"), 1) == HPCDB_MATCH_NAME);
     uint32_t send[2];
-    CHECK(hpcdb_align_find(al, order ? "MPI_Send" : "PMPI_Send [libmpi.so.40]", send, 2) == 1 && present(al, send[0], 1));
+    CHECK(hpcdb_align_find(al, order ? "MPI_Send" : "PMPI_Send [libmpi.so.40]", send, 2) == 1 &&
+          present(al, send[0], 1));
     uint32_t w = only(al, "wrapper"), p = only(al, "program");
     uint32_t side = order ? 0 : 1; /* the run with the wrapper and the program frame */
     CHECK(present(al, w, side) && !present(al, w, !side) && present(al, p, side) && !present(al, p, !side));

@@ -34,8 +34,8 @@ static hpcdb_scaling_model fit_at(double (*f)(double), int points, double noise,
   CHECK_RC(hpcdb_scaling_fit(&m, p, y, (uint32_t)points));
   char text[160];
   hpcdb_scaling_format(&m, text, sizeof text);
-  printf("%d points, noise %g (%s): %s (SMAPE %.3g%%, adjusted R^2 %.4f)\n", points, noise, pattern ? "random" : "alternating",
-         text, m.smape, m.ar2);
+  printf("%d points, noise %g (%s): %s (SMAPE %.3g%%, adjusted R^2 %.4f)\n", points, noise,
+         pattern ? "random" : "alternating", text, m.smape, m.ar2);
   return m;
 }
 
@@ -48,7 +48,9 @@ static double sqrt_log(double p) { return 7 + 0.5 * sqrt(p) * log2(p); }
 static double constant(double p) { return 42; }
 static double p_plog(double p) { return 4 + 2 * p + 0.5 * p * log2(p); }
 static double log_quadratic(double p) { return 10 + 3 * log2(p) + 0.02 * p * p; }
-static double three(double p) { return 5 + 2 * log2(p) + 3 * p + 0.1 * p * p; } /* tests/compare/gen_runs.c's whole program */
+static double three(double p) {
+  return 5 + 2 * log2(p) + 3 * p + 0.1 * p * p;
+} /* tests/compare/gen_runs.c's whole program */
 
 static int close_to(double x, double want) { return fabs(x - want) <= 1e-6 * fmax(1, fabs(want)); }
 static int near(double x, double want, double rel) { return fabs(x - want) <= rel * fabs(want); }
@@ -89,11 +91,11 @@ static double cubic(double p) { return 3 + 2 * p + 0.001 * p * p * p; }
 static void several_terms(void) {
   /* exact data: the terms and coefficients */
   hpcdb_scaling_model m = fit(p_plog, 0);
-  CHECK(m.n_terms == 2 && has(&m, 0, 1, 1, 0) && has(&m, 1, 1, 1, 1) && close_to(m.c0, 4) && close_to(m.terms[0].c, 2) &&
-        close_to(m.terms[1].c, 0.5) && m.smape == 0);
+  CHECK(m.n_terms == 2 && has(&m, 0, 1, 1, 0) && has(&m, 1, 1, 1, 1) && close_to(m.c0, 4) &&
+        close_to(m.terms[0].c, 2) && close_to(m.terms[1].c, 0.5) && m.smape == 0);
   m = fit(log_quadratic, 0);
-  CHECK(m.n_terms == 2 && has(&m, 0, 0, 1, 1) && has(&m, 1, 2, 1, 0) && close_to(m.c0, 10) && close_to(m.terms[0].c, 3) &&
-        close_to(m.terms[1].c, 0.02));
+  CHECK(m.n_terms == 2 && has(&m, 0, 0, 1, 1) && has(&m, 1, 2, 1, 0) && close_to(m.c0, 10) &&
+        close_to(m.terms[0].c, 3) && close_to(m.terms[1].c, 0.02));
   m = fit_at(three, 8, 0, 0);
   CHECK(m.n_terms == 3 && has(&m, 0, 0, 1, 1) && has(&m, 1, 1, 1, 0) && has(&m, 2, 2, 1, 0) && close_to(m.c0, 5) &&
         close_to(m.terms[0].c, 2) && close_to(m.terms[1].c, 3) && close_to(m.terms[2].c, 0.1));
@@ -108,13 +110,17 @@ static void several_terms(void) {
   /* noisy: the same terms, coefficients near (p and p log2 p tell apart only under little noise) */
   for (int pattern = 0; pattern < 2; pattern++) {
     m = fit_at(p_plog, 8, 0.001, pattern);
-    CHECK(m.n_terms == 2 && has(&m, 0, 1, 1, 0) && has(&m, 1, 1, 1, 1) && near(m.terms[0].c, 2, 0.01) && near(m.terms[1].c, 0.5, 0.01));
+    CHECK(m.n_terms == 2 && has(&m, 0, 1, 1, 0) && has(&m, 1, 1, 1, 1) && near(m.terms[0].c, 2, 0.01) &&
+          near(m.terms[1].c, 0.5, 0.01));
     m = fit_at(p_plog, 10, 0.005, pattern);
-    CHECK(m.n_terms == 2 && has(&m, 0, 1, 1, 0) && has(&m, 1, 1, 1, 1) && near(m.terms[0].c, 2, 0.02) && near(m.terms[1].c, 0.5, 0.02));
+    CHECK(m.n_terms == 2 && has(&m, 0, 1, 1, 0) && has(&m, 1, 1, 1, 1) && near(m.terms[0].c, 2, 0.02) &&
+          near(m.terms[1].c, 0.5, 0.02));
     m = fit_at(log_quadratic, 8, 0.01, pattern);
-    CHECK(m.n_terms == 2 && has(&m, 0, 0, 1, 1) && has(&m, 1, 2, 1, 0) && near(m.terms[0].c, 3, 0.02) && near(m.terms[1].c, 0.02, 0.02));
+    CHECK(m.n_terms == 2 && has(&m, 0, 0, 1, 1) && has(&m, 1, 2, 1, 0) && near(m.terms[0].c, 3, 0.02) &&
+          near(m.terms[1].c, 0.02, 0.02));
     m = fit_at(cubic, 10, 0.01, pattern);
-    CHECK(m.n_terms == 2 && has(&m, 0, 1, 1, 0) && has(&m, 1, 3, 1, 0) && near(m.terms[0].c, 2, 0.01) && near(m.terms[1].c, 0.001, 0.01));
+    CHECK(m.n_terms == 2 && has(&m, 0, 1, 1, 0) && has(&m, 1, 3, 1, 0) && near(m.terms[0].c, 2, 0.01) &&
+          near(m.terms[1].c, 0.001, 0.01));
   }
 }
 

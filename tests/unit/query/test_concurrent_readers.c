@@ -117,7 +117,8 @@ int main(void) {
   }
   for (unsigned k = 0; shared && k < THREADS; k++) {
     pthread_join(t[k], NULL);
-    if (w[k].wrong || w[k].failed) fprintf(stderr, "thread %u: %u answers differ, %u failed\n", k, w[k].wrong, w[k].failed);
+    if (w[k].wrong || w[k].failed)
+      fprintf(stderr, "thread %u: %u answers differ, %u failed\n", k, w[k].wrong, w[k].failed);
     CHECK(w[k].wrong == 0 && w[k].failed == 0);
   }
   hpcdb_query_close(one);

@@ -46,7 +46,8 @@ static int top_down(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, unsigne
   hpcdb_qsort s = {col, 0, 0};
   if (hpcdb_query_n_children(q, HPCDB_QVIEW_TOP_DOWN, node, &all) < 0) return -1;
   hpcdb_qnode *kids = malloc((all + 1) * sizeof *kids);
-  if (!kids || hpcdb_query_children(q, HPCDB_QVIEW_TOP_DOWN, node, &s, 0, all, kids, &n, &all) < 0) return free(kids), -1;
+  if (!kids || hpcdb_query_children(q, HPCDB_QVIEW_TOP_DOWN, node, &s, 0, all, kids, &n, &all) < 0)
+    return free(kids), -1;
   uint32_t shown = 0;
   double fi = 0, fe = 0;
   for (uint32_t k = 0; k < n && r->n < ROWS; k++) {
@@ -69,8 +70,8 @@ static int top_down(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qnode node, unsigne
 /* Bottom-up and flat as report prints them: the top 25 rows by exclusive
  * value, each followed by its first rows (5 callers; 10 of each level of the
  * flat view: files, functions, loops, lines), depth first. */
-static int aggregated(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qview view, hpcdb_qnode node, unsigned depth, uint32_t limit,
-                      double total, rows *r) {
+static int aggregated(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qview view, hpcdb_qnode node, unsigned depth,
+                      uint32_t limit, double total, rows *r) {
   hpcdb_qsort s = {col, 1, 0};
   hpcdb_qnode kids[25];
   uint32_t n, all, below, per = view == HPCDB_QVIEW_FLAT ? 10 : 5;
@@ -81,7 +82,8 @@ static int aggregated(hpcdb_query *q, hpcdb_qcolumn col, hpcdb_qview view, hpcdb
     hpcdb_query_value(q, view, col, kids[k], &inc, &exc);
     hpcdb_query_name(q, view, kids[k], name, sizeof name);
     row(r, depth, -1, name, inc, exc, total);
-    if (hpcdb_query_n_children(q, view, kids[k], &below) == 0 && below && aggregated(q, col, view, kids[k], depth + 1, per, total, r) < 0)
+    if (hpcdb_query_n_children(q, view, kids[k], &below) == 0 && below &&
+        aggregated(q, col, view, kids[k], depth + 1, per, total, r) < 0)
       return -1;
   }
   return 0;
@@ -124,12 +126,15 @@ static void check_view(hpcdb_query *q, const char *path, hpcdb_qcolumn col, hpcd
   r.f = open_memstream(&r.text, &r.len);
   double total = 0;
   int rc = hpcdb_query_total(q, col, &total);
-  if (rc == 0) rc = view == HPCDB_QVIEW_TOP_DOWN ? top_down(q, col, 0, 0, total, &r) : aggregated(q, col, view, 0, 0, 25, total, &r);
+  if (rc == 0)
+    rc = view == HPCDB_QVIEW_TOP_DOWN ? top_down(q, col, 0, 0, total, &r)
+                                      : aggregated(q, col, view, 0, 0, 25, total, &r);
   fclose(r.f);
   int same = want && rc == 0 && !strcmp(want, r.text);
   CHECK(same);
-  if (!same) fprintf(stderr, "%s, view %d, metric %s: report printed\n%s\nthe query layer gave\n%s\n(%s)\n", path, (int)view, metric,
-                     want ? want : "(nothing)", r.text, hpcdb_last_error());
+  if (!same)
+    fprintf(stderr, "%s, view %d, metric %s: report printed\n%s\nthe query layer gave\n%s\n(%s)\n", path, (int)view,
+            metric, want ? want : "(nothing)", r.text, hpcdb_last_error());
   free(want);
   free(r.text);
 }
@@ -146,7 +151,9 @@ static void check_sample(const char *path) {
   int n = 0;
   if (hpcdb_query_default_column(q, &cols[n]) == 0) n++;
   const hpcdb_experiment *e = hpcdb_query_experiment(q);
-  if (e->n_metrics && e->metrics[0].name && hpcdb_query_column(q, e->metrics[0].name, &cols[n]) == 0 && (n == 0 || cols[0] != cols[n])) n++;
+  if (e->n_metrics && e->metrics[0].name && hpcdb_query_column(q, e->metrics[0].name, &cols[n]) == 0 &&
+      (n == 0 || cols[0] != cols[n]))
+    n++;
   for (int c = 0; c < n; c++)
     for (int v = HPCDB_QVIEW_TOP_DOWN; v <= HPCDB_QVIEW_FLAT; v++) check_view(q, path, cols[c], (hpcdb_qview)v);
   printf("%s (%s): %d metrics x 3 views\n", path, hpcdb_query_source_name(q), n);

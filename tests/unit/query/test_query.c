@@ -117,7 +117,8 @@ int main(void) {
   CHECK(file == 0 && line == 42);
   hpcdb_qline lines[4];
   CHECK_RC(hpcdb_query_lines(q, time, file, lines, 4, &n));
-  CHECK(n == 2 && lines[0].line == 7 && near(lines[0].exclusive, 1) && lines[1].line == 42 && near(lines[1].exclusive, 8));
+  CHECK(n == 2 && lines[0].line == 7 && near(lines[0].exclusive, 1) && lines[1].line == 42 &&
+        near(lines[1].exclusive, 8));
   CHECK(near(lines[0].inclusive, 1) && near(lines[1].inclusive, 14)); /* work (8) and kernel (6) below it: both count */
   CHECK(hpcdb_query_lines(q, time, 9, lines, 4, &n) == HPCDB_EINVAL);
 

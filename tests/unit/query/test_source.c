@@ -25,8 +25,7 @@ static void same_as_loaded(hpcdb_comparison *lazy, const char *path) {
   CHECK_RC(hpcdb_read(&whole, path));
   if (!whole) return;
   const hpcdb_experiment *runs[2] = {whole, whole};
-  hpcdb_compare_options o = {.metrics = (const char *const[]){
-                                 whole->metrics[lazy->metric[0]].name, NULL}};
+  hpcdb_compare_options o = {.metrics = (const char *const[]){whole->metrics[lazy->metric[0]].name, NULL}};
   hpcdb_comparison *loaded = NULL;
   CHECK_RC(hpcdb_compare(&loaded, runs, 2, &o));
   uint32_t n = lazy->al->n_nodes, *all = malloc(((size_t)n + 1) * sizeof *all), differ = 0;

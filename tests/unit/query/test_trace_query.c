@@ -204,7 +204,8 @@ static void test_gpu_idleness(hpcdb_trace_set *t, const hpcdb_experiment *exp) {
   uint32_t n;
   waits[G] = 1;
   CHECK_RC(hpcdb_trace_gpu_idleness(t, NULL, waits, 0, 1000, &g, &n));
-  CHECK(n == 1 && g[0].row == 2 && g[0].host == 0 && g[0].span_ns == 251 && g[0].idle_ns == 249 && g[0].idle_wait_ns == 60);
+  CHECK(n == 1 && g[0].row == 2 && g[0].host == 0 && g[0].span_ns == 251 && g[0].idle_ns == 249 &&
+        g[0].idle_wait_ns == 60);
   free(g);
   CHECK_RC(hpcdb_trace_gpu_idleness(t, NULL, waits, 150, 250, &g, &n));
   CHECK(n == 1 && g[0].span_ns == 100 && g[0].idle_ns == 100 && g[0].idle_wait_ns == 50);

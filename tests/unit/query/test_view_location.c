@@ -15,7 +15,8 @@ static hpcdb_qnode child_named(hpcdb_query *q, hpcdb_qview v, const char *name) 
   uint32_t n = 0, total = 0;
   char buf[256];
   hpcdb_qsort s = {0};
-  if (hpcdb_query_default_column(q, &s.column) < 0 || hpcdb_query_children(q, v, 0, &s, 0, 1024, kids, &n, &total) < 0) return HPCDB_NONE;
+  if (hpcdb_query_default_column(q, &s.column) < 0 || hpcdb_query_children(q, v, 0, &s, 0, 1024, kids, &n, &total) < 0)
+    return HPCDB_NONE;
   for (uint32_t k = 0; k < n; k++)
     if (hpcdb_query_name(q, v, kids[k], buf, sizeof buf) && !strcmp(buf, name)) return kids[k];
   return HPCDB_NONE;
@@ -43,7 +44,8 @@ int main(void) {
   CHECK(libc != HPCDB_NONE);
   CHECK_RC(hpcdb_query_view_location(q, HPCDB_QVIEW_FLAT, libc, &file, &line));
   CHECK(file == HPCDB_NONE);
-  CHECK(hpcdb_query_view_location(q, HPCDB_QVIEW_BOTTOM_UP, hpcdb_query_n_nodes(q, HPCDB_QVIEW_BOTTOM_UP), &file, &line) < 0);
+  CHECK(hpcdb_query_view_location(q, HPCDB_QVIEW_BOTTOM_UP, hpcdb_query_n_nodes(q, HPCDB_QVIEW_BOTTOM_UP), &file,
+                                  &line) < 0);
   hpcdb_query_close(q);
   return TEST_END();
 }

@@ -60,7 +60,8 @@ static hpcdb_experiment *tree(void) {
   add(e, C_RELAX_B, C_LINE21, HPCDB_REL_CALL, HPCDB_LEX_FUNCTION, frelax, none, 0, none, 0);
   CHECK_RC(hpcdb_add_profile(e, HPCDB_PROFILE_SUMMARY, 0, NULL, 0, &p));
   /* exclusive: kernel 4, the empty line 1 (its own cost: main's), relax 2 and 3 */
-  const uint32_t ids[] = {0, C_ENTRY, C_MAIN, C_EMPTY_LINE, C_LOOP, C_LINE12, C_KERNEL, C_LINE20, C_RELAX_A, C_LINE21, C_RELAX_B};
+  const uint32_t ids[] = {0,        C_ENTRY,  C_MAIN,    C_EMPTY_LINE, C_LOOP,   C_LINE12,
+                          C_KERNEL, C_LINE20, C_RELAX_A, C_LINE21,     C_RELAX_B};
   const double inc[] = {10, 10, 10, 5, 4, 4, 4, 2, 2, 3, 3}, exc[] = {0, 0, 0, 1, 0, 0, 4, 0, 2, 0, 3};
   uint32_t cs[22];
   uint16_t ms[22];
@@ -99,10 +100,10 @@ static void check_report(const hpcdb_experiment *e) {
   char *text = testlib_printed(top_down, e, &all, &rc);
   CHECK(rc == 0 && text);
   if (!text) return;
-  CHECK(!strstr(text, ":0 ") && !strstr(text, "[app]"));   /* the empty line is no row */
-  CHECK(!strstr(text, "loop at"));                           /* nor the loop without a line */
-  CHECK(strstr(text, "\n      app.c:12 ") != NULL);          /* main's child now (depth 3) */
-  CHECK(!strstr(text, "\xe2\x86\x90")); /* the two relax rows are under lines of their own */
+  CHECK(!strstr(text, ":0 ") && !strstr(text, "[app]")); /* the empty line is no row */
+  CHECK(!strstr(text, "loop at"));                       /* nor the loop without a line */
+  CHECK(strstr(text, "\n      app.c:12 ") != NULL);      /* main's child now (depth 3) */
+  CHECK(!strstr(text, "\xe2\x86\x90"));                  /* the two relax rows are under lines of their own */
   free(text);
   all = 2;
   text = testlib_printed(top_down, e, &all, &rc);
@@ -144,7 +145,7 @@ static void check_exports(const hpcdb_experiment *e) {
   int rc;
   char *text = testlib_printed(folded, e, NULL, &rc);
   CHECK(rc == 0 && text);
-  CHECK(text && strstr(text, "<main thread>;main 1\n"));        /* the empty line's own cost */
+  CHECK(text && strstr(text, "<main thread>;main 1\n")); /* the empty line's own cost */
   CHECK(text && strstr(text, "<main thread>;main;app.c:12;kernel 4\n"));
   CHECK(text && strstr(text, "main;app.c:21;relax 3\n"));
   free(text);

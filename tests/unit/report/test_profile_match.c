@@ -38,8 +38,9 @@ int main(void) {
   char why[200];
   CHECK(hpcdb_profile_pattern_check("rank=0-7,thread=0", why, sizeof why) == 0);
   CHECK(hpcdb_profile_pattern_check("node=0x660a9f21", why, sizeof why) == 0);
-  const char *bad[] = {"rank=", "rank=x", "rank=7-3", "rank=1-", "=3", "rank=3,", "rank=3;thread=1", "rank=-1",
-                       "a=1,b=2,c=3,d=4,e=5,f=6,g=7,h=8,i=9"};
+  const char *bad[] = {"rank=",           "rank=x",  "rank=7-3",
+                       "rank=1-",         "=3",      "rank=3,",
+                       "rank=3;thread=1", "rank=-1", "a=1,b=2,c=3,d=4,e=5,f=6,g=7,h=8,i=9"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     why[0] = '\0';
     int rc = hpcdb_profile_pattern_check(bad[i], why, sizeof why);

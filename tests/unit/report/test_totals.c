@@ -23,7 +23,8 @@ static void check_database(const char *rel) {
   const hpcdb_metric *m = &exp->metrics[d.cols[0].metric];
   double root = 0;
   for (uint32_t k = 0; k < m->n_summaries; k++)
-    if (exp->scopes[m->summaries[k].scope].type == HPCDB_SCOPE_EXECUTION && m->summaries[k].combine == HPCDB_COMBINE_SUM)
+    if (exp->scopes[m->summaries[k].scope].type == HPCDB_SCOPE_EXECUTION &&
+        m->summaries[k].combine == HPCDB_COMBINE_SUM)
       hpcdb_profile_value(&exp->profiles[0], 0, m->summaries[k].stat_metric_id, &root);
   CHECK(root > 0 && close_to(d.total[0], root));
   double self = 0;

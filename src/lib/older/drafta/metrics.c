@@ -24,7 +24,8 @@ static const char *partial(const char *name, size_t len) {
 
 static int file_id(int64_t id, const char *what, const char *path) {
   if (id < 0 || id >= (int64_t)N_IDS - 1)
-    return hpcdb_fail(HPCDB_ECORRUPT, "%s: metric-id: %s i=\"%lld\" is not a 16-bit metric id", path, what, (long long)id);
+    return hpcdb_fail(HPCDB_ECORRUPT, "%s: metric-id: %s i=\"%lld\" is not a 16-bit metric id", path, what,
+                      (long long)id);
   return 0;
 }
 

@@ -70,7 +70,9 @@ static int read_all(hpcdb_experiment **out, const drafta_paths *p) {
   hpcdb_experiment *exp = *out;
   unsigned major = 0, minor = 0;
   int rc = sscanf(doc.version, "%u.%u", &major, &minor) >= 1 && major == 4
-               ? 0 : hpcdb_fail(HPCDB_EVERSION, "%s: HPCToolkitExperiment version \"%s\" is not the 4.0 draft", p->xml, doc.version);
+               ? 0
+               : hpcdb_fail(HPCDB_EVERSION, "%s: HPCToolkitExperiment version \"%s\" is not the 4.0 draft", p->xml,
+                            doc.version);
   if (rc == 0) rc = hpcdb_set_format(exp, drafta_format.name, (uint8_t)major, (uint8_t)minor);
   if (rc == 0 && !exp->title) rc = hpcdb_set_title(exp, "experiment", NULL);
   if (rc == 0) rc = read_values(exp, p, &doc);

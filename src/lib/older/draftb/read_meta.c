@@ -9,8 +9,8 @@
 #include "older/draftb/draftb.h"
 
 static const char *const section_names[DB_N_SECTIONS] = {
-    "General Properties", "Identifier Table", "Performance Metric", "Context Tree", "Context Attribute Strings",
-    "Application Binary", "Source File", "Function"};
+    "General Properties",        "Identifier Table",   "Performance Metric", "Context Tree",
+    "Context Attribute Strings", "Application Binary", "Source File",        "Function"};
 
 int draftb_fail(draftb_meta *m, int status, const char *section, uint64_t off, const char *rule, const char *fmt, ...) {
   char detail[512];
@@ -31,10 +31,10 @@ static int cursor_failed(draftb_meta *m, const hpcdb_cursor *c, int rc) {
   }
   return rc;
 }
-#define CTRY(m, c, expr)                                                                                     \
-  do {                                                                                                       \
-    int rc_ = (expr);                                                                                        \
-    if (rc_ < 0) return cursor_failed(m, c, rc_);                                                            \
+#define CTRY(m, c, expr)                          \
+  do {                                            \
+    int rc_ = (expr);                             \
+    if (rc_ < 0) return cursor_failed(m, c, rc_); \
   } while (0)
 
 static int open_section(draftb_meta *m, hpcdb_cursor *c, unsigned s) {
@@ -62,10 +62,11 @@ int draftb_string(draftb_meta *m, uint64_t ptr, uint64_t where, const char *what
   uint64_t lo = m->sec_off[DB_STRINGS], hi = lo + m->sec_size[DB_STRINGS];
   if (ptr < lo || ptr >= hi)
     return draftb_fail(m, HPCDB_ECORRUPT, "strings", where, "string-bounds",
-                   "%s 0x%llx is not inside the Context Attribute Strings section", what, (unsigned long long)ptr);
+                       "%s 0x%llx is not inside the Context Attribute Strings section", what, (unsigned long long)ptr);
   const uint8_t *nul = memchr(m->d + ptr, 0, (size_t)(hi - ptr));
   if (!nul)
-    return draftb_fail(m, HPCDB_ECORRUPT, "strings", ptr, "string-bounds", "%s is not NUL-terminated inside its section", what);
+    return draftb_fail(m, HPCDB_ECORRUPT, "strings", ptr, "string-bounds",
+                       "%s is not NUL-terminated inside its section", what);
   *out = hpcdb_intern_n(m->exp, (const char *)m->d + ptr, (size_t)(nul - (m->d + ptr)));
   return *out ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
 }
@@ -74,14 +75,15 @@ int draftb_entry_index(draftb_meta *m, unsigned sec, uint64_t ptr, uint64_t wher
   uint64_t first = m->sec_off[sec] + 6, size = m->spec_size[sec];
   if (ptr < first || size == 0 || (ptr - first) % size != 0 || (ptr - first) / size >= m->spec_count[sec])
     return draftb_fail(m, HPCDB_ECORRUPT, section_names[sec], where, "pointer-target",
-                   "%s 0x%llx does not point at an entry of the %s section", what, (unsigned long long)ptr,
-                   section_names[sec]);
+                       "%s 0x%llx does not point at an entry of the %s section", what, (unsigned long long)ptr,
+                       section_names[sec]);
   *out = (uint32_t)((ptr - first) / size);
   return 0;
 }
 
 static int parse_header(draftb_meta *m) {
-  static const unsigned doc_order[7] = {DB_GENERAL, DB_METRICS, DB_TREE, DB_STRINGS, DB_BINARIES, DB_FILES, DB_FUNCTIONS};
+  static const unsigned doc_order[7] = {DB_GENERAL,  DB_METRICS, DB_TREE,     DB_STRINGS,
+                                        DB_BINARIES, DB_FILES,   DB_FUNCTIONS};
   if (m->len < 24 || memcmp(m->d, "HPCTOOLKIT_expmt", 16) != 0)
     return draftb_fail(m, HPCDB_ENOTFORMAT, "header", 0, "magic", "the file does not start with \"HPCTOOLKIT_expmt\"");
   m->major = m->d[16];
@@ -90,13 +92,15 @@ static int parse_header(draftb_meta *m) {
     return draftb_fail(m, HPCDB_EVERSION, "header", 16, "version", "version %u.%u (4.0 expected)", m->major, m->minor);
   m->n_sections = rd_be16(m->d + 18);
   if (m->n_sections != 7 && m->n_sections != 8)
-    return draftb_fail(m, HPCDB_ECORRUPT, "header", 18, "section-count", "%u sections (7 or 8 expected)", m->n_sections);
+    return draftb_fail(m, HPCDB_ECORRUPT, "header", 18, "section-count", "%u sections (7 or 8 expected)",
+                       m->n_sections);
   uint64_t header = 24 + 16 * (uint64_t)m->n_sections;
   if (m->len < header + 8)
-    return draftb_fail(m, HPCDB_ETRUNCATED, "header", m->len, "header-size", "the file (%llu bytes) ends before its header and footer",
-                   (unsigned long long)m->len);
+    return draftb_fail(m, HPCDB_ETRUNCATED, "header", m->len, "header-size",
+                       "the file (%llu bytes) ends before its header and footer", (unsigned long long)m->len);
   if (memcmp(m->d + m->len - 8, "nmBDFORP", 8) != 0 && memcmp(m->d + m->len - 8, "PROFDBmn", 8) != 0)
-    return draftb_fail(m, HPCDB_ECORRUPT, "footer", m->len - 8, "footer", "the file does not end in \"nmBDFORP\" (or \"PROFDBmn\")");
+    return draftb_fail(m, HPCDB_ECORRUPT, "footer", m->len - 8, "footer",
+                       "the file does not end in \"nmBDFORP\" (or \"PROFDBmn\")");
   m->body = m->len - 8;
   for (unsigned i = 0; i < m->n_sections; i++) {
     unsigned s = m->n_sections == 8 ? i : doc_order[i];
@@ -104,8 +108,8 @@ static int parse_header(draftb_meta *m) {
     m->sec_off[s] = rd_be64(m->d + 32 + 16 * i);
     if (!in_bounds(m->body, m->sec_off[s], m->sec_size[s]) || m->sec_off[s] < header)
       return draftb_fail(m, HPCDB_ECORRUPT, "header", 24 + 16 * i, "section-bounds",
-                     "the %s section (%llu bytes at 0x%llx) is not between the header and the footer", section_names[s],
-                     (unsigned long long)m->sec_size[s], (unsigned long long)m->sec_off[s]);
+                         "the %s section (%llu bytes at 0x%llx) is not between the header and the footer",
+                         section_names[s], (unsigned long long)m->sec_size[s], (unsigned long long)m->sec_off[s]);
   }
   return 0;
 }
@@ -192,10 +196,10 @@ static int table_header(draftb_meta *m, unsigned s, uint16_t min_size) {
   CTRY(m, &c, cursor_be16(&c, &m->spec_size[s], "entry size"));
   if (m->spec_size[s] < min_size)
     return draftb_fail(m, HPCDB_ECORRUPT, section_names[s], m->sec_off[s] + 4, "entry-size",
-                   "entries of %u bytes are smaller than the %u the document gives", m->spec_size[s], min_size);
+                       "entries of %u bytes are smaller than the %u the document gives", m->spec_size[s], min_size);
   if (!mul_ok(m->spec_count[s], m->spec_size[s], &total) || total > m->sec_size[s] - 6)
     return draftb_fail(m, HPCDB_ECORRUPT, section_names[s], m->sec_off[s], "section-bounds",
-                   "%u entries of %u bytes do not fit the section", m->spec_count[s], m->spec_size[s]);
+                       "%u entries of %u bytes do not fit the section", m->spec_count[s], m->spec_size[s]);
   return 0;
 }
 

@@ -41,7 +41,7 @@ static int parse_callee(draftb_meta *m, uint64_t at, uint8_t size, hpcdb_context
   if (!(p[1] & 1)) return 0;
   if (size < 14)
     return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", at, "callee-size",
-                   "has_caller_srcline needs 14 bytes, the specification has %u", size);
+                       "has_caller_srcline needs 14 bytes, the specification has %u", size);
   uint32_t file;
   HPCDB_TRY(draftb_entry_index(m, DB_FILES, rd_be64(p + 2), at + 2, "caller_fileptr", &file));
   char value[4200];
@@ -52,13 +52,15 @@ static int parse_callee(draftb_meta *m, uint64_t at, uint8_t size, hpcdb_context
 static int parse_lexical(draftb_meta *m, uint64_t at, uint8_t size, hpcdb_context *c) {
   if (size == 0) return 0;
   if (size < 3)
-    return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", at, "lexical-size", "lexical specification of %u bytes", size);
+    return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", at, "lexical-size", "lexical specification of %u bytes",
+                       size);
   const uint8_t *p = m->d + at;
   uint16_t flags = rd_be16(p + 1);
   uint64_t need = 3u + (flags & 1 ? 8u : 0u) + (flags & 2 ? 12u : 0u) + (flags & 4 ? 16u : 0u), pos = at + 3;
   if (need > size)
     return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", at + 1, "lexical-size",
-                   "lex_flags 0x%x need %llu bytes, the specification has %u", flags, (unsigned long long)need, size);
+                       "lex_flags 0x%x need %llu bytes, the specification has %u", flags, (unsigned long long)need,
+                       size);
   c->lexical_type = p[0];
   /* v4.0 defines only the three presence bits (the builder sets them from the
    * fields); bits 3-7 are reserved there and HPCToolkit's reader refuses a
@@ -115,17 +117,18 @@ static int parse_block(draftb_meta *m, const pending *b, uint16_t lexical_bits, 
   uint64_t lo = m->sec_off[DB_TREE], hi = lo + m->sec_size[DB_TREE];
   while (pos < end) {
     if (end - pos < 22)
-      return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", pos, "node-bounds", "a node's 22 fixed bytes run past its block");
+      return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", pos, "node-bounds",
+                         "a node's 22 fixed bytes run past its block");
     const uint8_t *p = m->d + pos;
     uint8_t cs = p[20], ls = p[21];
     uint64_t size = 22 + (uint64_t)cs + ls;
     if (end - pos < size)
       return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", pos + 20, "node-bounds",
-                     "a node of %llu bytes runs past its block", (unsigned long long)size);
+                         "a node of %llu bytes runs past its block", (unsigned long long)size);
     m->tree_bytes += size;
     if (m->tree_bytes > m->sec_size[DB_TREE])
       return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", pos, "block-overlap",
-                     "nodes are read twice: sibling blocks overlap or point back at each other");
+                         "nodes are read twice: sibling blocks overlap or point back at each other");
     hpcdb_context c = {0};
     c.id = rd_be32(p);
     c.kind = b->parent == 0 ? HPCDB_CTX_ENTRY : HPCDB_CTX_NORMAL;
@@ -137,14 +140,14 @@ static int parse_block(draftb_meta *m, const pending *b, uint16_t lexical_bits, 
     uint32_t index;
     if (c.id == 0 || hpcdb_find_context(m->exp, c.id) != HPCDB_NONE)
       return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", pos, "duplicate-id",
-                     "context id %u is used twice (or is the implicit root's 0)", c.id);
+                         "context id %u is used twice (or is the implicit root's 0)", c.id);
     HPCDB_TRY(hpcdb_add_context(m->exp, &c, b->parent, &index));
     uint64_t child = rd_be64(p + 4), child_size = rd_be64(p + 12);
     if (child_size) {
       if (child < lo || !in_bounds(hi - lo, child - lo, child_size))
         return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", pos + 4, "block-bounds",
-                       "children block (%llu bytes at 0x%llx) is not inside the Context Tree section",
-                       (unsigned long long)child_size, (unsigned long long)child);
+                           "children block (%llu bytes at 0x%llx) is not inside the Context Tree section",
+                           (unsigned long long)child_size, (unsigned long long)child);
       HPCDB_TRY(VEC_RESERVE(work, cap, *n_work + 1));
       (*work)[(*n_work)++] = (pending){child, child_size, index};
     }
@@ -159,8 +162,8 @@ int draftb_parse_tree(draftb_meta *m) {
     return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", s, "section-bounds", "no room for the root block size");
   uint64_t root = rd_be64(m->d + s);
   if (root > size - 8)
-    return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", s, "block-bounds", "root block of %llu bytes does not fit the section",
-                   (unsigned long long)root);
+    return draftb_fail(m, HPCDB_ECORRUPT, "Context Tree", s, "block-bounds",
+                       "root block of %llu bytes does not fit the section", (unsigned long long)root);
   uint16_t bits = lexical_propagation(m->exp);
   pending *work = NULL;
   uint64_t n = 0, cap = 0;

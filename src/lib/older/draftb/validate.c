@@ -50,15 +50,15 @@ static void check_model(reporter *r, const draftb_meta *m, const hpcdb_experimen
     const hpcdb_metric *x = &exp->metrics[i];
     for (uint32_t k = 0; k < x->n_instances; k++)
       if (seen[x->instances[k].prop_metric_id]++)
-        DIAG(r, HPCDB_SEV_ERROR, m->sec_off[DB_METRICS], "duplicate-metric-id", "metric \"%s\": raw_mid %u is used twice",
-             x->name, x->instances[k].prop_metric_id);
+        DIAG(r, HPCDB_SEV_ERROR, m->sec_off[DB_METRICS], "duplicate-metric-id",
+             "metric \"%s\": raw_mid %u is used twice", x->name, x->instances[k].prop_metric_id);
     for (uint32_t k = 0; k < x->n_summaries; k++) {
       if (seen[65536 + x->summaries[k].stat_metric_id]++)
-        DIAG(r, HPCDB_SEV_ERROR, m->sec_off[DB_METRICS], "duplicate-metric-id", "metric \"%s\": summary_mid %u is used twice",
-             x->name, x->summaries[k].stat_metric_id);
+        DIAG(r, HPCDB_SEV_ERROR, m->sec_off[DB_METRICS], "duplicate-metric-id",
+             "metric \"%s\": summary_mid %u is used twice", x->name, x->summaries[k].stat_metric_id);
       if (x->summaries[k].combine > HPCDB_COMBINE_MAX)
-        DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_METRICS], "unknown-enum", "metric \"%s\": combine %u is not 0, 1 or 2", x->name,
-             x->summaries[k].combine);
+        DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_METRICS], "unknown-enum", "metric \"%s\": combine %u is not 0, 1 or 2",
+             x->name, x->summaries[k].combine);
     }
   }
   free(seen);
@@ -67,8 +67,8 @@ static void check_model(reporter *r, const draftb_meta *m, const hpcdb_experimen
   for (uint32_t i = 0; i < exp->n_files; i++) reserved += (exp->files[i].flags & ~HPCDB_FILE_COPIED) != 0;
   for (uint32_t i = 0; i < exp->n_functions; i++) reserved += exp->functions[i].flags != 0;
   if (reserved)
-    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_BINARIES], "reserved", "%u binary, file or function entries use reserved flag bits",
-         reserved);
+    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_BINARIES], "reserved",
+         "%u binary, file or function entries use reserved flag bits", reserved);
   /* per tree, not per context: one note for each kind of oddity, with a count and the first id */
   uint32_t count[3] = {0, 0, 0}, first[3] = {0, 0, 0};
   for (uint32_t i = 1; i < exp->n_contexts; i++) {
@@ -80,11 +80,11 @@ static void check_model(reporter *r, const draftb_meta *m, const hpcdb_experimen
       if (odd[k] && count[k]++ == 0) first[k] = c->id;
   }
   if (count[0])
-    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "unknown-enum", "%u contexts have a call_type other than 0 or 1 (first: %u)",
-         count[0], first[0]);
+    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "unknown-enum",
+         "%u contexts have a call_type other than 0 or 1 (first: %u)", count[0], first[0]);
   if (count[1])
-    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "unknown-enum", "%u contexts have a lex_type other than 0-3 (first: %u)",
-         count[1], first[1]);
+    DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "unknown-enum",
+         "%u contexts have a lex_type other than 0-3 (first: %u)", count[1], first[1]);
   if (count[2])
     DIAG(r, HPCDB_SEV_NOTE, m->sec_off[DB_TREE], "lexical-fields",
          "%u loop, line or point contexts lack the source line or instruction that defines them (first: %u)", count[2],

@@ -76,13 +76,13 @@ typedef struct expxml_doc {
   uint64_t n_values, cap_value_metric, cap_value;
   int has_trace_db;
   uint64_t trace_min, trace_max;
-  uint32_t n_frames;    /* calling-context elements read */
-  uint32_t max_xml_id;  /* largest positive XML context id */
-  uint32_t n_fresh;     /* contexts that got a fresh id (no usable XML id) */
-  hpcdb_u64map xml_ids; /* draft a: XML context id -> native id where they differ */
+  uint32_t n_frames;      /* calling-context elements read */
+  uint32_t max_xml_id;    /* largest positive XML context id */
+  uint32_t n_fresh;       /* contexts that got a fresh id (no usable XML id) */
+  hpcdb_u64map xml_ids;   /* draft a: XML context id -> native id where they differ */
   expxml_mirror *mirrors; /* draft a: the inner elements of contexts written twice, in document order */
   uint64_t n_mirrors, cap_mirrors;
-  uint64_t problems;    /* reported through options.problem */
+  uint64_t problems; /* reported through options.problem */
 } expxml_doc;
 
 /* Parses path (read in chunks with read(2)) into a new experiment and doc.

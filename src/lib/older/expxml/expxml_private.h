@@ -11,9 +11,32 @@
 
 /* Element kinds the parser acts on. */
 enum xtag {
-  X_OTHER = 0, X_ROOT, X_HEADER, X_INFO, X_NV, X_SEC_CPP, X_SEC_HEADER, X_SEC_DATA, X_SEC_FLAT,
-  X_TABLE, X_IDENTIFIER, X_METRIC, X_METRIC_FORMULA, X_METRIC_DB, X_TRACE_DB, X_LOAD_MODULE,
-  X_FILE, X_PROCEDURE, X_PF, X_PR, X_A, X_P, X_C, X_L, X_S, X_M
+  X_OTHER = 0,
+  X_ROOT,
+  X_HEADER,
+  X_INFO,
+  X_NV,
+  X_SEC_CPP,
+  X_SEC_HEADER,
+  X_SEC_DATA,
+  X_SEC_FLAT,
+  X_TABLE,
+  X_IDENTIFIER,
+  X_METRIC,
+  X_METRIC_FORMULA,
+  X_METRIC_DB,
+  X_TRACE_DB,
+  X_LOAD_MODULE,
+  X_FILE,
+  X_PROCEDURE,
+  X_PF,
+  X_PR,
+  X_A,
+  X_P,
+  X_C,
+  X_L,
+  X_S,
+  X_M
 };
 
 typedef struct xframe {
@@ -48,8 +71,8 @@ typedef struct xparser {
   uint32_t metric_open; /* index of the <Metric> being read, UINT32_MAX outside */
   uint32_t next_fresh;  /* next id for frames without a usable XML id */
   uint32_t first_fresh;
-  int in_header;        /* inside <Header> (Info/NV become attributes) */
-  int error;            /* negative status once parsing must stop */
+  int in_header; /* inside <Header> (Info/NV become attributes) */
+  int error;     /* negative status once parsing must stop */
 } xparser;
 
 /* Fails the parse: "path: line L, column C: rule: detail". */

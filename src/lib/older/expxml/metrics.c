@@ -24,7 +24,8 @@ int expxml_metrics_begin(expxml_metric_builder *b, hpcdb_experiment *exp) {
 
 size_t expxml_base_length(const char *name) {
   size_t n = strlen(name);
-  if (n >= 4 && name[n - 4] == ' ' && name[n - 3] == '(' && (name[n - 2] == 'I' || name[n - 2] == 'E') && name[n - 1] == ')')
+  if (n >= 4 && name[n - 4] == ' ' && name[n - 3] == '(' && (name[n - 2] == 'I' || name[n - 2] == 'E') &&
+      name[n - 1] == ')')
     return n - 4;
   return n;
 }

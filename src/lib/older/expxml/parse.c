@@ -13,21 +13,44 @@
 #include "older/expxml/expxml_private.h"
 
 #define CHUNK (1u << 20)
-#define MAX_DEPTH (1u << 20) /* deeper nesting is taken as hostile */
+#define MAX_DEPTH (1u << 20)          /* deeper nesting is taken as hostile */
 #define PROVISIONAL_FRESH 0x80000000u /* above every usable XML id */
 
 static const struct {
   const char *name;
   enum xtag tag;
 } known[] = {
-    {"HPCToolkitExperiment", X_ROOT}, {"Header", X_HEADER}, {"Info", X_INFO}, {"NV", X_NV},
-    {"SecCallPathProfile", X_SEC_CPP}, {"SecHeader", X_SEC_HEADER}, {"SecCallPathProfileData", X_SEC_DATA},
-    {"SecFlatProfile", X_SEC_FLAT}, {"IdentifierNameTable", X_TABLE}, {"MetricTable", X_TABLE},
-    {"MetricDBTable", X_TABLE}, {"TraceDBTable", X_TABLE}, {"LoadModuleTable", X_TABLE}, {"FileTable", X_TABLE},
-    {"ProcedureTable", X_TABLE}, {"Identifier", X_IDENTIFIER}, {"Metric", X_METRIC},
-    {"MetricFormula", X_METRIC_FORMULA}, {"MetricDB", X_METRIC_DB}, {"TraceDB", X_TRACE_DB},
-    {"LoadModule", X_LOAD_MODULE}, {"File", X_FILE}, {"Procedure", X_PROCEDURE}, {"PF", X_PF}, {"Pr", X_PR},
-    {"A", X_A}, {"P", X_P}, {"C", X_C}, {"L", X_L}, {"S", X_S}, {"M", X_M},
+    {"HPCToolkitExperiment", X_ROOT},
+    {"Header", X_HEADER},
+    {"Info", X_INFO},
+    {"NV", X_NV},
+    {"SecCallPathProfile", X_SEC_CPP},
+    {"SecHeader", X_SEC_HEADER},
+    {"SecCallPathProfileData", X_SEC_DATA},
+    {"SecFlatProfile", X_SEC_FLAT},
+    {"IdentifierNameTable", X_TABLE},
+    {"MetricTable", X_TABLE},
+    {"MetricDBTable", X_TABLE},
+    {"TraceDBTable", X_TABLE},
+    {"LoadModuleTable", X_TABLE},
+    {"FileTable", X_TABLE},
+    {"ProcedureTable", X_TABLE},
+    {"Identifier", X_IDENTIFIER},
+    {"Metric", X_METRIC},
+    {"MetricFormula", X_METRIC_FORMULA},
+    {"MetricDB", X_METRIC_DB},
+    {"TraceDB", X_TRACE_DB},
+    {"LoadModule", X_LOAD_MODULE},
+    {"File", X_FILE},
+    {"Procedure", X_PROCEDURE},
+    {"PF", X_PF},
+    {"Pr", X_PR},
+    {"A", X_A},
+    {"P", X_P},
+    {"C", X_C},
+    {"L", X_L},
+    {"S", X_S},
+    {"M", X_M},
 };
 
 static enum xtag tag_of(const char *name) {
@@ -128,8 +151,10 @@ static void XMLCALL on_start(void *user, const char *el, const char **atts) {
     return;
   }
   enum xtag tag = tag_of(el);
-  if (p->depth == MAX_DEPTH) return expxml_fail(p, HPCDB_ECORRUPT, "depth", "elements nested deeper than %u", MAX_DEPTH);
-  if (VEC_RESERVE(&p->stack, &p->cap_stack, p->depth + 1) < 0) return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+  if (p->depth == MAX_DEPTH)
+    return expxml_fail(p, HPCDB_ECORRUPT, "depth", "elements nested deeper than %u", MAX_DEPTH);
+  if (VEC_RESERVE(&p->stack, &p->cap_stack, p->depth + 1) < 0)
+    return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   xframe f = p->depth ? p->stack[p->depth - 1] : (xframe){X_OTHER, HPCDB_NONE, HPCDB_NONE};
   f.tag = (uint8_t)tag;
   p->stack[p->depth++] = f;
@@ -176,8 +201,7 @@ static int feed(xparser *p, const char *data, size_t n, int last) {
     p->error = hpcdb_fail(XML_GetErrorCode(p->x) == XML_ERROR_NO_MEMORY ? HPCDB_ENOMEM : HPCDB_ECORRUPT,
                           "%s: line %lu, column %lu: not well-formed: %s", p->path,
                           (unsigned long)XML_GetCurrentLineNumber(p->x),
-                          (unsigned long)XML_GetCurrentColumnNumber(p->x) + 1,
-                          XML_ErrorString(XML_GetErrorCode(p->x)));
+                          (unsigned long)XML_GetCurrentColumnNumber(p->x) + 1, XML_ErrorString(XML_GetErrorCode(p->x)));
   return p->error;
 }
 
@@ -215,8 +239,8 @@ static void free_parser(xparser *p) {
 }
 
 /* One pass over the whole document into a new experiment. */
-static int pass(hpcdb_experiment **out, const char *path, const source *src, const expxml_options *opt,
-                expxml_doc *doc, uint32_t first_fresh) {
+static int pass(hpcdb_experiment **out, const char *path, const source *src, const expxml_options *opt, expxml_doc *doc,
+                uint32_t first_fresh) {
   *out = NULL;
   memset(doc, 0, sizeof *doc);
   xparser p;

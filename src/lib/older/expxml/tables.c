@@ -48,7 +48,8 @@ static void identifier(xparser *p, const char **atts) {
     expxml_problem(p, "identifier", "Identifier needs i (0..%d) and n", MAX_KIND);
     return;
   }
-  if (VEC_RESERVE(&p->kinds, &p->cap_kinds, (uint64_t)kind + 1) < 0) return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+  if (VEC_RESERVE(&p->kinds, &p->cap_kinds, (uint64_t)kind + 1) < 0)
+    return expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
   for (; p->n_kinds <= (uint64_t)kind; p->n_kinds++) p->kinds[p->n_kinds] = NULL;
   if (p->kinds[kind]) {
     expxml_problem(p, "duplicate-id", "Identifier i=\"%lld\" is declared twice", (long long)kind);
@@ -97,14 +98,18 @@ static void metric(xparser *p, const char **atts, int is_db) {
   m->name = hpcdb_intern(p->exp, name ? name : "");
   m->description = hpcdb_intern(p->exp, expxml_attr(atts, "md"));
   m->kind = hpcdb_intern(p->exp, v);
-  m->type = !t ? EXPXML_NIL : !strcmp(t, "inclusive") ? EXPXML_INCLUSIVE : !strcmp(t, "exclusive") ? EXPXML_EXCLUSIVE : EXPXML_NIL;
+  m->type = !t                        ? EXPXML_NIL
+            : !strcmp(t, "inclusive") ? EXPXML_INCLUSIVE
+            : !strcmp(t, "exclusive") ? EXPXML_EXCLUSIVE
+                                      : EXPXML_NIL;
   m->partner = opt_int(p, atts, "partner");
   m->db_id = opt_int(p, atts, "db-id");
   m->db_num_metrics = opt_int(p, atts, "db-num-metrics");
   m->db_header_sz = opt_int(p, atts, "db-header-sz");
   m->db_glob = hpcdb_intern(p->exp, expxml_attr(atts, "db-glob"));
   m->line = (uint64_t)XML_GetCurrentLineNumber(p->x);
-  if (!name) expxml_problem(p, "metric-name", "%s i=\"%lld\" has no name", is_db ? "MetricDB" : "Metric", (long long)id);
+  if (!name)
+    expxml_problem(p, "metric-name", "%s i=\"%lld\" has no name", is_db ? "MetricDB" : "Metric", (long long)id);
   if (!is_db) p->metric_open = *n;
   (*n)++;
 }
@@ -147,12 +152,14 @@ void expxml_start_header_element(xparser *p, enum xtag tag, const char **atts) {
   case X_HEADER: {
     const char *n = expxml_attr(atts, "n");
     p->in_header = 1;
-    if (n && hpcdb_set_title(p->exp, n, p->exp->description) < 0) expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+    if (n && hpcdb_set_title(p->exp, n, p->exp->description) < 0)
+      expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
     break;
   }
   case X_SEC_CPP: {
     const char *n = expxml_attr(atts, "n");
-    if (n && !p->exp->title && hpcdb_set_title(p->exp, n, NULL) < 0) expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
+    if (n && !p->exp->title && hpcdb_set_title(p->exp, n, NULL) < 0)
+      expxml_fail(p, HPCDB_ENOMEM, "memory", "out of memory");
     break;
   }
   case X_NV: name_value(p, atts); break;
@@ -164,10 +171,21 @@ void expxml_start_header_element(xparser *p, enum xtag tag, const char **atts) {
   case X_FILE: load_module_or_file(p, atts, 1); break;
   case X_PROCEDURE: procedure(p, atts); break;
   case X_METRIC_FORMULA: formula(p, atts); break;
-  case X_OTHER: case X_ROOT: case X_INFO: case X_SEC_HEADER: case X_SEC_DATA: case X_SEC_FLAT: case X_TABLE:
-    break; /* containers */
-  case X_PF: case X_PR: case X_A: case X_P: case X_C: case X_L: case X_S: case X_M:
-    break; /* the calling-context tree's (tree.c) */
+  case X_OTHER:
+  case X_ROOT:
+  case X_INFO:
+  case X_SEC_HEADER:
+  case X_SEC_DATA:
+  case X_SEC_FLAT:
+  case X_TABLE: break; /* containers */
+  case X_PF:
+  case X_PR:
+  case X_A:
+  case X_P:
+  case X_C:
+  case X_L:
+  case X_S:
+  case X_M: break; /* the calling-context tree's (tree.c) */
   }
 }
 

@@ -53,7 +53,8 @@ static int native_id(xparser *p, const char **atts, uint32_t *out) {
   }
   int usable = i > 0 && i < 0x80000000ll && (uint32_t)i != p->opt->entry_id && (uint32_t)i < p->first_fresh;
   if (usable && hpcdb_find_context(p->exp, (uint32_t)i) != HPCDB_NONE) {
-    if (!p->opt->fresh_ids_for_negative && !expxml_problem(p, "duplicate-id", "context i=\"%lld\" is used twice", (long long)i))
+    if (!p->opt->fresh_ids_for_negative &&
+        !expxml_problem(p, "duplicate-id", "context i=\"%lld\" is used twice", (long long)i))
       return 0;
     usable = 0;
   } else if (!usable && !p->opt->fresh_ids_for_negative) {
@@ -87,7 +88,8 @@ static uint32_t table_ref(xparser *p, hpcdb_u64map *map, const char *s, const ch
     return rc < 0 ? HPCDB_NONE : added;
   }
   if (u64map_get(map, key_of(id), &index)) return (uint32_t)index;
-  expxml_problem(p, is_file ? "dangling-file" : "dangling-module", "%s=\"%s\" names no %s", is_file ? "f" : "lm", s, what);
+  expxml_problem(p, is_file ? "dangling-file" : "dangling-module", "%s=\"%s\" names no %s", is_file ? "f" : "lm", s,
+                 what);
   return HPCDB_NONE;
 }
 
@@ -172,8 +174,8 @@ static void note_mirror(xparser *p, enum xtag tag, const char **atts, uint32_t p
   int64_t i, it;
   uint64_t native;
   if (!p->opt->fresh_ids_for_negative || (tag != X_C && tag != X_S) || up->kind != HPCDB_CTX_NORMAL) return;
-  if (!expxml_int(expxml_attr(atts, "i"), &i) || i != -(int64_t)up->id || !u64map_get(&p->doc->xml_ids, key_of(i), &native) ||
-      native != p->exp->contexts[index].id)
+  if (!expxml_int(expxml_attr(atts, "i"), &i) || i != -(int64_t)up->id ||
+      !u64map_get(&p->doc->xml_ids, key_of(i), &native) || native != p->exp->contexts[index].id)
     return;
   expxml_doc *d = p->doc;
   if (VEC_RESERVE(&d->mirrors, &d->cap_mirrors, d->n_mirrors + 1) < 0)

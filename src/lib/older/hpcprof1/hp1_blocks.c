@@ -14,12 +14,12 @@ void hpcprof1_pinfo_read(const hpcprof1_file *f, uint32_t i, hpcprof1_pinfo *pi)
 }
 
 int hpcprof1_tuple_check(const hpcprof1_file *f, uint64_t p, uint64_t where, uint16_t *n_ids, uint64_t *elems,
-                    hpcprof1_problem *pb) {
+                         hpcprof1_problem *pb) {
   uint64_t lo = f->sec_off[1], size = f->sec_size[1];
   if (p < lo || !in_bounds(size, p - lo, 2))
     return hpcprof1_problem_set(pb, where, "pointer-target",
-                           "identifier tuple pointer 0x%llx is not inside the Identifier Tuple section",
-                           (unsigned long long)p);
+                                "identifier tuple pointer 0x%llx is not inside the Identifier Tuple section",
+                                (unsigned long long)p);
   *n_ids = rd_be16(f->d + p);
   *elems = p + 2;
   if (!in_bounds(size, p - lo + 2, 18 * (uint64_t)*n_ids))
@@ -47,8 +47,9 @@ static int block_bounds(const hpcprof1_file *f, uint64_t at, uint64_t block, uin
   uint64_t vbytes, ibytes, total;
   if (!mul_ok(n_values, vsize, &vbytes) || !mul_ok(n_index + 1, isize, &ibytes) || !add_ok(vbytes, ibytes, &total) ||
       !in_bounds(f->body, block, total) || block < 24)
-    return hpcprof1_problem_set(pb, at, "values-bounds", "%llu values and %llu index entries at 0x%llx do not fit in the file",
-                           (unsigned long long)n_values, (unsigned long long)n_index, (unsigned long long)block);
+    return hpcprof1_problem_set(pb, at, "values-bounds",
+                                "%llu values and %llu index entries at 0x%llx do not fit in the file",
+                                (unsigned long long)n_values, (unsigned long long)n_index, (unsigned long long)block);
   return 0;
 }
 
@@ -74,15 +75,17 @@ static int check_index(const hpcprof1_file *f, uint64_t idx, uint32_t n, uint64_
     if (k == n) {
       if (key != s->end_marker)
         return hpcprof1_problem_set(pb, at, "end-marker", "%s id 0x%x where the end marker 0x%x belongs", s->key, key,
-                               s->end_marker);
+                                    s->end_marker);
       if (start != n_values)
         return hpcprof1_problem_set(pb, at + s->key_size, "start-index", "end index %llu is not the value count %llu",
-                               (unsigned long long)start, (unsigned long long)n_values);
+                                    (unsigned long long)start, (unsigned long long)n_values);
     } else if ((k == 0 && start != 0) || start < prev_start || start > n_values) {
-      return hpcprof1_problem_set(pb, at + s->key_size, "start-index", "%s index %llu is out of order or past the %llu values",
-                             s->key, (unsigned long long)start, (unsigned long long)n_values);
+      return hpcprof1_problem_set(pb, at + s->key_size, "start-index",
+                                  "%s index %llu is out of order or past the %llu values", s->key,
+                                  (unsigned long long)start, (unsigned long long)n_values);
     } else if (k > 0 && key <= prev) {
-      return hpcprof1_problem_set(pb, at, s->sorted_rule, "%s id %u after %u: not strictly ascending", s->key, key, prev);
+      return hpcprof1_problem_set(pb, at, s->sorted_rule, "%s id %u after %u: not strictly ascending", s->key, key,
+                                  prev);
     }
     prev_start = start;
     prev = key;
@@ -127,10 +130,10 @@ int hpcprof1_tline_check(const hpcprof1_file *f, const hpcprof1_tline *t, uint64
   if (t->begin == t->end) return 0; /* real files point empty lines past the end */
   if (t->begin > t->end || !in_bounds(f->body, t->begin, t->end - t->begin) || t->begin < 24)
     return hpcprof1_problem_set(pb, t->at + 6, "line-bounds", "trace line [0x%llx, 0x%llx) is not inside the file",
-                           (unsigned long long)t->begin, (unsigned long long)t->end);
+                                (unsigned long long)t->begin, (unsigned long long)t->end);
   if ((t->end - t->begin) % 12 != 0)
     return hpcprof1_problem_set(pb, t->at + 14, "line-size", "trace line of %llu bytes is not whole 12-byte samples",
-                           (unsigned long long)(t->end - t->begin));
+                                (unsigned long long)(t->end - t->begin));
   *n = (t->end - t->begin) / 12;
   return 0;
 }

@@ -55,7 +55,7 @@ int hpcprof1_problem_set(hpcprof1_problem *pb, uint64_t offset, const char *rule
 /* Magic, version 1.0 (4.0 as the documents say is accepted too), section
  * table inside the file, footer, and the first section holding count entries. */
 int hpcprof1_open(hpcprof1_file *f, const hpcprof1_kind *k, const uint8_t *data, uint64_t len, const char *path,
-             hpcprof1_problem *pb);
+                  hpcprof1_problem *pb);
 
 /* Adds n bytes of value blocks or trace lines to *used: -1 (rule
  * "block-overlap") once they add up to more than the file, which only
@@ -73,7 +73,7 @@ typedef struct hpcprof1_pinfo {
 void hpcprof1_pinfo_read(const hpcprof1_file *f, uint32_t i, hpcprof1_pinfo *pi);
 /* The identifier tuple at p: inside the tuple section; *n_ids, elements at *elems. */
 int hpcprof1_tuple_check(const hpcprof1_file *f, uint64_t p, uint64_t where, uint16_t *n_ids, uint64_t *elems,
-                    hpcprof1_problem *pb);
+                         hpcprof1_problem *pb);
 /* One tuple element decoded for the model: the top two bits of the kind say
  * which ids are valid (docs/formats-notes.md); 0 or -1 when the logical id
  * does not fit the model. */
@@ -114,7 +114,11 @@ int hpcprof1_tline_check(const hpcprof1_file *f, const hpcprof1_tline *t, uint64
 /* The header's timestamp range (0 when hpcprof left it out). */
 /* The header's timestamp range: 0 when hpcprof left it out, or when the
  * draft-a header (no range) is followed at once by its first section. */
-static inline uint64_t hpcprof1_trace_min(const hpcprof1_file *f) { return f->sec_off[0] >= 56 ? rd_be64(f->d + 40) : 0; }
-static inline uint64_t hpcprof1_trace_max(const hpcprof1_file *f) { return f->sec_off[0] >= 56 ? rd_be64(f->d + 48) : 0; }
+static inline uint64_t hpcprof1_trace_min(const hpcprof1_file *f) {
+  return f->sec_off[0] >= 56 ? rd_be64(f->d + 40) : 0;
+}
+static inline uint64_t hpcprof1_trace_max(const hpcprof1_file *f) {
+  return f->sec_off[0] >= 56 ? rd_be64(f->d + 48) : 0;
+}
 
 #endif

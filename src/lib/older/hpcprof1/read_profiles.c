@@ -128,7 +128,8 @@ int hpcprof1_parse_profiles(hpcdb_experiment *exp, const uint8_t *data, uint64_t
   hpcprof1_problem pb;
   if (hpcprof1_open(&f, &hpcprof1_profile_kind, data, len, path, &pb)) return hpcprof1_fail(&f, "header", &pb);
   if (f.count == 0)
-    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "header", 18, "summary-profile", "no profile info: info 0 must be the summary");
+    return hpcdb_fail_at(HPCDB_ECORRUPT, path, "header", 18, "summary-profile",
+                         "no profile info: info 0 must be the summary");
   *first_profile = exp->n_profiles;
   uint64_t used = 0;
   for (uint32_t i = 0; i < f.count; i++) {

@@ -10,8 +10,8 @@
 #include "older/hpcprof1/hp1_read.h"
 #include "older/hpcprof1/hpcprof1.h"
 
-static int read_line(hpcdb_experiment *exp, const hpcprof1_file *f, const hpcprof1_tline *t, uint64_t n, uint32_t profile,
-                     uint64_t *lo, uint64_t *hi) {
+static int read_line(hpcdb_experiment *exp, const hpcprof1_file *f, const hpcprof1_tline *t, uint64_t n,
+                     uint32_t profile, uint64_t *lo, uint64_t *hi) {
   uint64_t *ts = malloc((n ? n : 1) * sizeof *ts);
   uint32_t *ctx = malloc((n ? n : 1) * sizeof *ctx);
   int rc = 0;

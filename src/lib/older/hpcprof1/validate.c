@@ -63,9 +63,9 @@ int hpcprof1_validate(hpcdb_validation *result, const char *dir, const uint32_t 
   return hpcprof1_validate_declared(result, dir, known_ctx_ids, n_known, NULL, NULL, fn, user);
 }
 
-int hpcprof1_validate_declared(hpcdb_validation *result, const char *dir, const uint32_t *known_ctx_ids,
-                               size_t n_known, const uint8_t *thread_metrics, const uint8_t *summary_metrics,
-                               hpcdb_diagnostic_fn fn, void *user) {
+int hpcprof1_validate_declared(hpcdb_validation *result, const char *dir, const uint32_t *known_ctx_ids, size_t n_known,
+                               const uint8_t *thread_metrics, const uint8_t *summary_metrics, hpcdb_diagnostic_fn fn,
+                               void *user) {
   hpcprof1_validator v = {{result, fn, user}, known_ctx_ids, n_known, {thread_metrics, summary_metrics}, 0, 0, 0, 0, 0};
   int present;
   HPCDB_TRY(one_file(&v, dir, "profile.db", hpcprof1_validate_profile, &present));

@@ -22,7 +22,8 @@ int legacy_paths(const char *path, char *dir, size_t dir_size, char *xml, size_t
       return hpcdb_fail(HPCDB_EINVAL, "%s: path too long", path);
     return 0;
   }
-  if ((size_t)snprintf(xml, xml_size, "%s", path) >= xml_size || (size_t)snprintf(dir, dir_size, "%s", path) >= dir_size)
+  if ((size_t)snprintf(xml, xml_size, "%s", path) >= xml_size ||
+      (size_t)snprintf(dir, dir_size, "%s", path) >= dir_size)
     return hpcdb_fail(HPCDB_EINVAL, "%s: path too long", path);
   char *slash = strrchr(dir, '/');
   if (!slash) snprintf(dir, dir_size, ".");

@@ -25,8 +25,12 @@ static int sort_slice(uint16_t *ids, double *values, uint64_t lo, uint64_t hi) {
     for (uint64_t i = lo + 1; i < hi; i++)
       for (uint64_t j = i; j > lo && ids[j - 1] >= ids[j]; j--) {
         if (ids[j - 1] == ids[j]) return 1;
-        uint16_t t = ids[j]; ids[j] = ids[j - 1]; ids[j - 1] = t;
-        double y = values[j]; values[j] = values[j - 1]; values[j - 1] = y;
+        uint16_t t = ids[j];
+        ids[j] = ids[j - 1];
+        ids[j - 1] = t;
+        double y = values[j];
+        values[j] = values[j - 1];
+        values[j - 1] = y;
       }
     return 0;
   }
@@ -77,17 +81,22 @@ static int summary_values(hpcdb_experiment *exp, expxml_doc *d, const legacy_met
   for (uint64_t k = 1; k < d->n_runs && ascending; k++) ascending = d->run_ctx[k] > d->run_ctx[k - 1];
   if (!ascending) {
     uint32_t *ctx = malloc(d->n_values * sizeof *ctx);
-    if (!ctx) return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %llu inline values", xml, (unsigned long long)d->n_values);
+    if (!ctx)
+      return hpcdb_fail(HPCDB_ENOMEM, "%s: out of memory for %llu inline values", xml, (unsigned long long)d->n_values);
     for (uint64_t k = 0; k < d->n_runs; k++)
       for (uint64_t i = d->run_start[k]; i < d->run_start[k + 1]; i++) ctx[i] = d->run_ctx[k];
     int rc = hpcdb_profile_set_values(exp, profile, d->n_values, ctx, d->value_metric, d->value);
     free(ctx);
-    return rc == HPCDB_EINVAL ? hpcdb_fail(HPCDB_ECORRUPT, "%s: duplicate-value: a context has two <M> of one metric", xml) : rc;
+    return rc == HPCDB_EINVAL
+               ? hpcdb_fail(HPCDB_ECORRUPT, "%s: duplicate-value: a context has two <M> of one metric", xml)
+               : rc;
   }
   for (uint64_t k = 0; k < d->n_runs; k++) {
     int rc = sort_slice(d->value_metric, d->value, d->run_start[k], d->run_start[k + 1]);
     if (rc < 0) return rc;
-    if (rc) return hpcdb_fail(HPCDB_ECORRUPT, "%s: duplicate-value: context %u has two <M> of one metric", xml, d->run_ctx[k]);
+    if (rc)
+      return hpcdb_fail(HPCDB_ECORRUPT, "%s: duplicate-value: context %u has two <M> of one metric", xml,
+                        d->run_ctx[k]);
   }
   int rc = hpcdb_profile_adopt_csr(exp, profile, (uint32_t)d->n_runs, fit(d->run_ctx, d->n_runs, sizeof *d->run_ctx),
                                    fit(d->run_start, d->n_runs + 1, sizeof *d->run_start), d->n_values,
@@ -104,7 +113,8 @@ static int summary_values(hpcdb_experiment *exp, expxml_doc *d, const legacy_met
 int legacy_from_xml(hpcdb_experiment *exp, expxml_doc *doc, legacy_metric_map *map, const char *xml) {
   unsigned major = 0, minor = 0;
   if (sscanf(doc->version, "%u.%u", &major, &minor) < 1 || major < 1 || major >= 4)
-    return hpcdb_fail(HPCDB_EVERSION, "%s: HPCToolkitExperiment version \"%s\" is not a 2.x database", xml, doc->version);
+    return hpcdb_fail(HPCDB_EVERSION, "%s: HPCToolkitExperiment version \"%s\" is not a 2.x database", xml,
+                      doc->version);
   HPCDB_TRY(hpcdb_set_format(exp, legacy_format.name, (uint8_t)major, (uint8_t)minor));
   if (!exp->title) HPCDB_TRY(hpcdb_set_title(exp, "experiment", NULL));
   static const char *const kinds[] = {"SUMMARY", "NODE", "RANK", "THREAD"};

@@ -43,9 +43,9 @@ void legacy_csr_free(hpcdb_profile *c);
 /* ---- the metric tables ------------------------------------------------- */
 
 typedef struct legacy_metric_map {
-  uint16_t *inline_stat;  /* doc->metrics index -> statistic id in the summary profile */
-  uint16_t *column_prop;  /* metric-db column -> propagated id in the thread profiles */
-  uint32_t n_columns;     /* db-num-metrics */
+  uint16_t *inline_stat; /* doc->metrics index -> statistic id in the summary profile */
+  uint16_t *column_prop; /* metric-db column -> propagated id in the thread profiles */
+  uint32_t n_columns;    /* db-num-metrics */
 } legacy_metric_map;
 
 /* Model metrics, scopes and summaries from the Metric and MetricDB tables. */
@@ -62,10 +62,10 @@ int legacy_from_xml(hpcdb_experiment *exp, expxml_doc *doc, legacy_metric_map *m
 /* ---- metric-db files of a directory ------------------------------------ */
 
 typedef struct legacy_profile_file {
-  char *name;     /* file name inside the directory */
+  char *name; /* file name inside the directory */
   int64_t rank, thread;
-  uint64_t host;  /* host id (hex in the name) */
-  int named;      /* the name had the -rank-thread-host-pid-gen form */
+  uint64_t host; /* host id (hex in the name) */
+  int named;     /* the name had the -rank-thread-host-pid-gen form */
 } legacy_profile_file;
 
 /* The *.metric-db files (db-glob of the MetricDB table) sorted by rank, thread, name. */

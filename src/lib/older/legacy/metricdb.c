@@ -26,7 +26,8 @@ int legacy_metricdb_header_parse(legacy_metricdb_header *h, const uint8_t *data,
     return hpcdb_fail_at(HPCDB_ENOTFORMAT, path, SECTION, 0, "magic", "does not start with %s", LEGACY_METRICDB_MAGIC);
   memcpy(h->version, ident + 18, 5);
   if (ident[23] != 'b')
-    return hpcdb_fail_at(HPCDB_EUNSUPPORTED, path, SECTION, 23, "endianness", "byte order '%c' (only 'b', big-endian, is known)",
+    return hpcdb_fail_at(HPCDB_EUNSUPPORTED, path, SECTION, 23, "endianness",
+                         "byte order '%c' (only 'b', big-endian, is known)",
                          ident[23] >= 0x20 && ident[23] < 0x7f ? ident[23] : '?');
   HPCDB_TRY(cursor_be32(&c, &h->n_nodes, "number of contexts"));
   HPCDB_TRY(cursor_be32(&c, &h->n_metrics, "number of metrics"));
@@ -82,7 +83,7 @@ static int by_model_id(const void *a, const void *b) {
 int legacy_metricdb_values(hpcdb_profile *out, const uint8_t *data, uint64_t len, const char *path,
                            const legacy_metricdb_header *h, const uint16_t *column_ids, uint32_t n_columns) {
   memset(out, 0, sizeof *out);
-  uint64_t cells = (uint64_t)h->n_nodes * h->n_metrics; /* both < 2^32: no overflow */
+  uint64_t cells = (uint64_t)h->n_nodes * h->n_metrics;           /* both < 2^32: no overflow */
   if (h->data_offset > len || cells > (len - h->data_offset) / 8) /* whatever header the caller passes */
     return hpcdb_fail_at(HPCDB_ECORRUPT, path, SECTION, h->data_offset, "size",
                          "%u contexts x %u metrics do not fit in the file", h->n_nodes, h->n_metrics);

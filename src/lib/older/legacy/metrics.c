@@ -17,8 +17,10 @@
 
 /* An inline column: its statistic (Sum/Min/Max) of NAME, else a metric of its own. */
 static int inline_column(expxml_metric_builder *b, const expxml_metric *e, uint16_t *id) {
-  static const struct { const char *stat; uint8_t combine; } stats[] = {
-      {"Sum", HPCDB_COMBINE_SUM}, {"Min", HPCDB_COMBINE_MIN}, {"Max", HPCDB_COMBINE_MAX}};
+  static const struct {
+    const char *stat;
+    uint8_t combine;
+  } stats[] = {{"Sum", HPCDB_COMBINE_SUM}, {"Min", HPCDB_COMBINE_MIN}, {"Max", HPCDB_COMBINE_MAX}};
   size_t len = expxml_base_length(e->name);
   const char *colon = NULL;
   for (const char *s = e->name; s < e->name + len; s++)
@@ -26,7 +28,8 @@ static int inline_column(expxml_metric_builder *b, const expxml_metric *e, uint1
   uint8_t combine = HPCDB_COMBINE_SUM;
   if (colon)
     for (size_t k = 0; k < sizeof stats / sizeof *stats; k++)
-      if ((size_t)(e->name + len - colon - 1) == strlen(stats[k].stat) && !strncmp(colon + 1, stats[k].stat, strlen(stats[k].stat))) {
+      if ((size_t)(e->name + len - colon - 1) == strlen(stats[k].stat) &&
+          !strncmp(colon + 1, stats[k].stat, strlen(stats[k].stat))) {
         combine = stats[k].combine;
         len = (size_t)(colon - e->name);
       }

@@ -66,8 +66,11 @@ static int load_file(reader *r, uint32_t profile, const char *path) {
     rc = HPCDB_ETRUNCATED;
   }
   mapped_file_close(&mf);
-  if (rc == 0) rc = hpcdb_profile_adopt_csr(r->exp, profile, c.n_ctxs, c.ctx_ids, c.ctx_starts, c.n_values, c.metric_ids, c.values);
-  if (rc == 0 && trailing) rc = warn(r->exp, "%s: %llu bytes after the last row are ignored", path, (unsigned long long)trailing);
+  if (rc == 0)
+    rc =
+        hpcdb_profile_adopt_csr(r->exp, profile, c.n_ctxs, c.ctx_ids, c.ctx_starts, c.n_values, c.metric_ids, c.values);
+  if (rc == 0 && trailing)
+    rc = warn(r->exp, "%s: %llu bytes after the last row are ignored", path, (unsigned long long)trailing);
   return rc;
 }
 
@@ -80,10 +83,11 @@ static int missing_ranks(reader *r, const legacy_profile_file *files, uint32_t n
   for (uint32_t i = 0; i < n; i++) {
     if (!files[i].named || files[i].thread != 0 || files[i].rank < next) continue;
     if (files[i].rank > next) {
-      HPCDB_TRY(files[i].rank - 1 == next
-                    ? warn(r->exp, "%s: no metric-db file for rank %lld; its profile is left empty", r->dir, (long long)next)
-                    : warn(r->exp, "%s: no metric-db files for ranks %lld..%lld; their profiles are left empty", r->dir,
-                           (long long)next, (long long)files[i].rank - 1));
+      HPCDB_TRY(
+          files[i].rank - 1 == next
+              ? warn(r->exp, "%s: no metric-db file for rank %lld; its profile is left empty", r->dir, (long long)next)
+              : warn(r->exp, "%s: no metric-db files for ranks %lld..%lld; their profiles are left empty", r->dir,
+                     (long long)next, (long long)files[i].rank - 1));
       for (; next < files[i].rank && added < MAX_MISSING_PROFILES; next++, added++) {
         hpcdb_id ids[2] = {{LEGACY_KIND_RANK, 0, (uint32_t)next, (uint64_t)next}, {LEGACY_KIND_THREAD, 0, 0, 0}};
         HPCDB_TRY(hpcdb_add_profile(r->exp, 0, 1, ids, 2, NULL));
