@@ -38,7 +38,8 @@ def main(include):
             if not re.search(r"#define HPCDB_%s_%s_VERSION \d+" % (stem, kind), src):
                 problems.append(where + ": no HPCDB_%s_%s_VERSION" % (stem, kind))
             if kind == "OPTIONS" and not re.search(
-                    r"#define HPCDB_%s_OPTIONS_INIT \{\.version = HPCDB_%s_OPTIONS_VERSION\}" % (stem, stem), src):
+                    r"#define HPCDB_%s_OPTIONS_INIT\s*\\?\s*\{\s*\.version = HPCDB_%s_OPTIONS_VERSION\s*\}" % (stem, stem),
+                    src):
                 problems.append(where + ": no HPCDB_%s_OPTIONS_INIT setting the version" % stem)
         others = [n for n in OTHER_STRUCT.findall(src) if not re.search(r"_(options|ops)$", n)]
         if others and UNSTABLE not in src:
