@@ -33,6 +33,12 @@ foreach(db hpctoolkit-v4/ping-pong-mpi hpctoolkit-v4/hpcviewer-issue-328 hpctool
                    ${TRACE_OUT}/cache-${tag} --viewports 150 --gpu-check)
   set_tests_properties(trace/exact/${db} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+# hpcrun's "NoActvty" records are idle time, as in the database hpcprof made of the same measurements
+foreach(run small loops-cputime-t loops-cuda-nvidia-t)
+  add_test(NAME trace/hpcrun-idle/${run}
+           COMMAND ${TRACE_DIR}/check_idle.sh $<TARGET_FILE:hpcdb> ${HPCDB_SAMPLE_DATA}/hpcrun/${run}.m
+                   ${HPCDB_SAMPLE_DATA}/hpcrun/expected/${run}.d)
+endforeach()
 
 # What the queries hold in memory on a trace whose index is read from the
 # cache (the pyramid about 28 MB, trace.db 154 MB): none of the pyramid's

@@ -29,6 +29,7 @@ void hpcrun_builder_free(hpcrun_builder *b) {
   u64map_free(&b->name_numbers);
   u64map_free(&b->metric_ids);
   u64map_free(&b->modules);
+  u64map_free(&b->idle);
 }
 
 uint32_t hpcrun_stored_key(const hpcrun_file *f, uint32_t id) {
@@ -149,6 +150,9 @@ static int add_tree(hpcrun_builder *b, const char *path, const hpcrun_file *f, c
     rc = hpcdb_add_context(exp, &c, parent, NULL);
     if (rc < 0) rc = hpcdb_fail_wrap(rc, "%s: cct: offset 0x%llx", path, (unsigned long long)off);
     else if (u64map_put(native, key, c.id) != 0) rc = HPCDB_ENOMEM;
+    else if (n->lm_id == HPCRUN_LM_PLACEHOLDER && hpcrun_placeholder_role(n->ip) == PH_IDLE &&
+             u64map_put(&b->idle, c.id, 1) != 0)
+      rc = HPCDB_ENOMEM;
   }
   u64map_free(&modules);
   return rc;
@@ -349,12 +353,12 @@ static int add_trace(hpcrun_builder *b, uint32_t profile, const hpcrun_trace_fil
   int rc = ctx ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace");
   uint64_t rec = (t->flags & HPCTRACE_FLAG_DATA_CENTRIC) ? 16 : 12;
   for (uint64_t i = 0; i < t->n && rc == 0; i++) {
-    uint64_t v = 0;
+    uint64_t v = 0, idle;
     if (t->cct_ids[i] != 0 && !u64map_get(ids, t->cct_ids[i], &v)) /* 0: no context */
       rc = hpcdb_fail_at(HPCDB_ECORRUPT, trace_path, "trace records", HPCTRACE_HEADER_LEN + i * rec + 8,
                          "trace-cct-exists", "record %llu: cct id %u is not a node of the profile",
                          (unsigned long long)i, t->cct_ids[i]);
-    else ctx[i] = (uint32_t)v;
+    else ctx[i] = u64map_get(&b->idle, v, &idle) ? 0 : (uint32_t)v; /* idle: no context, as hpcprof writes it */
   }
   if (rc == 0) rc = hpcdb_add_trace(b->exp, profile, t->n, t->times, ctx, NULL);
   free(ctx);

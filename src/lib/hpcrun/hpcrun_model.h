@@ -18,6 +18,7 @@ typedef struct hpcrun_builder {
   uint64_t n_names;
   hpcdb_u64map metric_ids; /* name number << 16 | occurrence -> metric index */
   hpcdb_u64map modules;    /* interned module path -> module index */
+  hpcdb_u64map idle;       /* context ids of "NoActvty" placeholders: not running in a trace */
 } hpcrun_builder;
 
 void hpcrun_builder_init(hpcrun_builder *b, hpcdb_experiment *exp, int renumber);
