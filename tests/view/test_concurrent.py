@@ -116,7 +116,15 @@ def main():
         print(f"skipped: no sample database {db}")
         return 77
     os.makedirs(out, exist_ok=True)
-    env = dict(os.environ, HPCDB_DELAY=f"trace-column:{DELAY_MS}", XDG_CACHE_HOME=os.path.join(out, "cache"))
+    cache = dict(os.environ, XDG_CACHE_HOME=os.path.join(out, "cache"))
+    # the index built first without the delay: the pass also computes the whole-run tile it keeps,
+    # 2,000 delayed columns (80 s) on a fresh cache
+    first = Server(hpcdb, db, env=cache)
+    try:
+        trace_info(first)
+    finally:
+        first.stop()
+    env = dict(cache, HPCDB_DELAY=f"trace-column:{DELAY_MS}")
     s = Server(hpcdb, db, env=env)
     try:
         info = trace_info(s)
