@@ -141,7 +141,7 @@ int trace_tile_kept(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, 
   }
   uint8_t sum[8];
   ok = ok && read_at(fd, sum, 8, len + CELL * cells_n, path) == 0 && rd_le64(sum) == trace_hash_end(&x);
-  const uint8_t *levels = got + HEAD + 4 * (uint64_t)req->count;
+  const uint8_t *levels = ok ? got + HEAD + 4 * (uint64_t)req->count : NULL; /* got is NULL when nothing was read */
   for (uint32_t i = 0; ok && i < req->count; i++) ok = levels[i] < TRACE_MAX_LEVELS || levels[i] == HPCDB_TILE_FINE;
   if (ok && req->row_level) memcpy(req->row_level, levels, req->count);
   if (ok && req->scale)
