@@ -20,6 +20,8 @@ cli_test(expect/info-cpi-mpi expect info-cpi-mpi.txt info @/hpctoolkit-v4/cpi-mp
 cli_test(expect/info-ping-pong expect info-ping-pong.txt info @/hpctoolkit-v4/ping-pong-mpi)
 cli_test(expect/validate-ping-pong expect validate-ping-pong.txt validate @/hpctoolkit-v4/ping-pong-mpi)
 cli_test(expect/diff-small expect diff-small.txt diff --max 3 @/hpcrun/expected/small.d @/hpcrun/expected/small.nostruct.d)
+# hpcrun's copy of the vDSO ("<md5>.vdso") shown as [vdso], not as its hash
+cli_test(expect/report-bottom-up-vdso expect report-bottom-up-vdso.txt report --view bottom-up --top 12 @/hpcrun/expected/loops-cputime-t.d)
 
 foreach(db cpi-mpi ping-pong-mpi)
   foreach(view top-down bottom-up flat profiles)

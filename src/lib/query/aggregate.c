@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "common/hashmap.h"
+#include "query/names.h"
 #include "query/query_internal.h"
 #include "query/shown.h"
 
@@ -50,7 +51,9 @@ static const char *file_name(const hpcdb_experiment *e, uint32_t f, char *buf, s
   if (file == HPCDB_NONE || !e->files[file].path) return "<unknown file>";
   const char *path = e->files[file].path, *slash = strrchr(path, '/');
   if (path[0] != '[') return slash ? slash + 1 : path;
-  snprintf(buf, size, "<unknown file> %s", path);
+  char stand_in[512];
+  snprintf(stand_in, sizeof stand_in, "<unknown file> %s", path);
+  query_function_display(stand_in, "", buf, size);
   return buf;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/hashmap.h"
+#include "query/names.h"
 
 const char *align_basename(const char *path) {
   const char *s = path ? strrchr(path, '/') : NULL;
@@ -105,11 +106,11 @@ size_t align_display_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, 
   if (c->lexical_type == HPCDB_LEX_LOOP)
     return (size_t)snprintf(buf, size, "loop at %s:%u", file ? file : "?", c->line);
   if (fn && (c->relation != HPCDB_REL_LEXICAL || c->lexical_type == HPCDB_LEX_FUNCTION))
-    return (size_t)snprintf(buf, size, "%s%s", fn, inlined);
+    return query_function_display(fn, inlined, buf, size);
   if (file) return (size_t)snprintf(buf, size, "%s:%u%s", file, c->line, inlined);
   if (c->module != HPCDB_NONE)
-    return (size_t)snprintf(buf, size, "%s+0x%llx%s", align_basename(exp->modules[c->module].path),
+    return (size_t)snprintf(buf, size, "%s+0x%llx%s", query_module_display(exp->modules[c->module].path),
                             (unsigned long long)c->offset, inlined);
-  if (fn) return (size_t)snprintf(buf, size, "%s%s", fn, inlined);
+  if (fn) return query_function_display(fn, inlined, buf, size);
   return (size_t)snprintf(buf, size, "<unknown>%s", inlined);
 }

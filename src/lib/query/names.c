@@ -11,6 +11,31 @@ static const char *basename_of(const char *path) {
   return s ? s + 1 : path ? path : "?";
 }
 
+/* hpcrun keeps the kernel's vDSO as "<md5 in hex>.vdso" beside the
+ * measurements; the hash means nothing to a reader. */
+static int is_vdso_copy(const char *base, size_t len) {
+  static const char ext[] = ".vdso";
+  size_t stem = len >= sizeof ext ? len - (sizeof ext - 1) : 0;
+  if (stem < 8 || memcmp(base + stem, ext, sizeof ext - 1) != 0) return 0;
+  for (size_t i = 0; i < stem; i++)
+    if (!strchr("0123456789abcdef", base[i])) return 0;
+  return 1;
+}
+
+const char *query_module_display(const char *path) {
+  const char *base = basename_of(path);
+  return is_vdso_copy(base, strlen(base)) ? "[vdso]" : base;
+}
+
+size_t query_function_display(const char *name, const char *suffix, char *buf, size_t size) {
+  /* hpcstruct names a function without line information "f [module]" */
+  size_t len = strlen(name);
+  const char *module = len && name[len - 1] == ']' ? strrchr(name, '[') : NULL;
+  if (module && module > name && module[-1] == ' ' && is_vdso_copy(module + 1, (size_t)(name + len - 1 - module) - 1))
+    return (size_t)snprintf(buf, size, "%.*s[vdso]%s", (int)(module - name), name, suffix);
+  return (size_t)snprintf(buf, size, "%s%s", name, suffix);
+}
+
 size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
   const hpcdb_context *c = &exp->contexts[ctx];
   if (c->kind == HPCDB_CTX_GLOBAL) return (size_t)snprintf(buf, size, "<program root>");
@@ -18,18 +43,18 @@ size_t query_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, 
   const char *file = c->file != HPCDB_NONE ? basename_of(exp->files[c->file].path) : NULL;
   const char *inlined = c->relation == HPCDB_REL_INLINED_CALL ? " [inlined]" : "";
   if (c->lexical_type == HPCDB_LEX_LOOP && c->line == 0 && c->module != HPCDB_NONE) /* no line: its address */
-    return (size_t)snprintf(buf, size, "loop at %s+0x%llx", basename_of(exp->modules[c->module].path),
+    return (size_t)snprintf(buf, size, "loop at %s+0x%llx", query_module_display(exp->modules[c->module].path),
                             (unsigned long long)c->offset);
   if (c->lexical_type == HPCDB_LEX_LOOP && c->line == 0) /* nor an address (hpcprof's): the file it is in */
     return (size_t)snprintf(buf, size, "loop in %s", file ? file : "?");
   if (c->lexical_type == HPCDB_LEX_LOOP)
     return (size_t)snprintf(buf, size, "loop at %s:%u", file ? file : "?", c->line);
   if (c->function != HPCDB_NONE && exp->functions[c->function].name)
-    return (size_t)snprintf(buf, size, "%s%s", exp->functions[c->function].name, inlined);
-  if (c->name) return (size_t)snprintf(buf, size, "%s%s", c->name, inlined);
+    return query_function_display(exp->functions[c->function].name, inlined, buf, size);
+  if (c->name) return query_function_display(c->name, inlined, buf, size);
   if (file) return (size_t)snprintf(buf, size, "%s:%u%s", file, c->line, inlined);
   if (c->module != HPCDB_NONE)
-    return (size_t)snprintf(buf, size, "%s+0x%llx%s", basename_of(exp->modules[c->module].path),
+    return (size_t)snprintf(buf, size, "%s+0x%llx%s", query_module_display(exp->modules[c->module].path),
                             (unsigned long long)c->offset, inlined);
   return (size_t)snprintf(buf, size, "<unknown>%s", inlined);
 }
@@ -74,7 +99,7 @@ int query_frame_nested(const hpcdb_experiment *exp, uint32_t f, const char *name
 const char *query_module_name(const hpcdb_experiment *exp, uint32_t f) {
   const hpcdb_context *c = &exp->contexts[f];
   uint32_t m = c->function != HPCDB_NONE ? exp->functions[c->function].module : c->module;
-  return m == HPCDB_NONE ? "<unknown module>" : basename_of(exp->modules[m].path);
+  return m == HPCDB_NONE ? "<unknown module>" : query_module_display(exp->modules[m].path);
 }
 
 double query_time_unit(const char *name, const char *unit) {

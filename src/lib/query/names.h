@@ -24,6 +24,11 @@ uint32_t query_frame(const hpcdb_experiment *exp, uint32_t ctx, int functions_on
 int query_frame_nested(const hpcdb_experiment *exp, uint32_t f, const char *name, int functions_only);
 /* The file name of the load module of frame f, or "<unknown module>". */
 const char *query_module_name(const hpcdb_experiment *exp, uint32_t f);
+/* A module's name as a person reads it: its file's base name, "[vdso]" for
+ * hpcrun's copy of the vDSO. */
+const char *query_module_display(const char *path);
+/* NAME then SUFFIX, with a "[module]" suffix of NAME shown as above. */
+size_t query_function_display(const char *name, const char *suffix, char *buf, size_t size);
 double query_time_unit(const char *name, const char *unit);
 
 #endif

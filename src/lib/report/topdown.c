@@ -110,7 +110,7 @@ static void row_name(const td *t, const item *it, char *name, size_t size) {
   size_t n = query_named_at_site(t->e, it->ctx, it->twin, name, size);
   if (n >= size) return;
   if (t->hidden) { /* which library: the row's name says it, or the fold does */
-    const char *path = t->e->modules[t->lib].path, *slash = strrchr(path, '/'), *lib = slash ? slash + 1 : path;
+    const char *lib = query_module_display(t->e->modules[t->lib].path);
     const char *plural = t->hidden == 1 ? "" : "s";
     if (strstr(name, lib)) n += (size_t)snprintf(name + n, size - n, " [+%u library frame%s]", t->hidden, plural);
     else n += (size_t)snprintf(name + n, size - n, " [+%u frame%s in %s]", t->hidden, plural, lib);
