@@ -139,7 +139,13 @@ HPCDB_API int hpcdb_compare_sources(hpcdb_comparison **out, hpcdb_source *const 
                                     const hpcdb_compare_options *options);
 HPCDB_API void hpcdb_comparison_free(hpcdb_comparison *c);
 /* profiles_on_demand: the per-profile mean and max of these nodes, from each
- * lazy run's source (nodes already done, and other runs, are left). */
+ * lazy run's source (nodes already done, and other runs, are left).
+ * Several threads may use one comparison at once: this is the only function
+ * that changes it, and it may be called from several at once (a node's
+ * figures are read without a lock and stored once under the comparison's
+ * own); a thread reads a node's per-profile figures (pmean, pmax,
+ * hpcdb_compare_delta's stat 1 and 2) after its own call for that node has
+ * returned. */
 HPCDB_API int hpcdb_compare_profiles(hpcdb_comparison *c, const uint32_t *nodes, uint32_t n);
 
 /* Side A is runs [0, n_a), side B the rest: one node's figures. */

@@ -11,7 +11,8 @@
  *
  * A source may be read from several threads at once (what it reads lazily
  * is read once, under its own lock); a query made from it may be used by
- * several threads at once (hpcdb/query.h), the comparison by one at a time. */
+ * several threads at once (hpcdb/query.h), and so may a comparison
+ * (hpcdb/compare.h). */
 #ifndef HPCDB_SOURCE_H
 #define HPCDB_SOURCE_H
 

@@ -2,54 +2,115 @@
 /* The comparison behind hpcdb view A B: over the sources the databases'
  * queries hold (a v4.0 database's summary decoded once for both, the
  * per-profile figures of the rows a page shows read from its files),
- * compared again only when the page asks for another metric. */
+ * compared again only when the page asks for another metric, and shared by
+ * the requests reading it (compare_state.h). */
 #include "compare_state.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "routes.h"
 
-static void drop_comparison(view_compare *vc) {
-  hpcdb_comparison_free(vc->cmp);
-  hpcdb_compare_functions_free(&vc->fn);
-  free(vc->metric[0]), free(vc->metric[1]);
-  vc->cmp = NULL, vc->metric[0] = vc->metric[1] = NULL, vc->have_fn = 0;
+void view_compare_init(view_compare *vc) {
+  pthread_mutex_init(&vc->lock, NULL);
+  pthread_cond_init(&vc->made, NULL);
+  vc->current = NULL;
+}
+
+void view_compare_fini(view_compare *vc) {
+  view_comparison_release(vc->current);
+  vc->current = NULL;
+  pthread_cond_destroy(&vc->made);
+  pthread_mutex_destroy(&vc->lock);
+}
+
+void view_comparison_release(view_comparison *c) {
+  if (!c || atomic_fetch_sub(&c->refs, 1) != 1) return;
+  hpcdb_comparison_free(c->cmp);
+  hpcdb_compare_functions_free(&c->fn);
+  pthread_mutex_destroy(&c->fn_lock);
+  free(c->metric[0]), free(c->metric[1]);
+  free(c);
 }
 
 static int same(const char *kept, const char *asked) { return kept ? asked && !strcmp(kept, asked) : !asked; }
 
-int view_compare_get(view_compare *vc, const view_db *dbs, const char *metric, const char *metric_b) {
+static view_comparison *comparison_new(const char *metric, const char *metric_b) {
+  view_comparison *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->metric[0] = strdup(metric);
+  c->metric[1] = metric_b ? strdup(metric_b) : NULL;
+  if (!c->metric[0] || (metric_b && !c->metric[1])) {
+    free(c->metric[0]), free(c->metric[1]), free(c);
+    return NULL;
+  }
+  pthread_mutex_init(&c->fn_lock, NULL);
+  atomic_init(&c->refs, 2); /* the slot's and the request's */
+  return c;
+}
+
+/* The comparison itself, without any lock (the slow part: the alignment, the whole runs' values). */
+static int make(view_comparison *c, const view_db *dbs) {
+  const char *metrics[2] = {c->metric[0], c->metric[1]}; /* B without a name: the same, or one documented as such */
+  hpcdb_source *srcs[2] = {hpcdb_query_source(dbs[0].q), hpcdb_query_source(dbs[1].q)};
+  for (int d = 0; d < 2; d++) c->runs[d] = hpcdb_source_experiment(srcs[d]);
+  hpcdb_compare_options o = {.version = HPCDB_COMPARE_OPTIONS_VERSION, .metrics = metrics, .profiles_on_demand = 1};
+  int rc = hpcdb_compare_sources(&c->cmp, srcs, 2, &o);
+  if (rc < 0) snprintf(c->why, sizeof c->why, "%s", hpcdb_last_error());
+  return rc;
+}
+
+/* The request's reference to a made comparison, or its failure (the reference let go). */
+static int outcome(view_comparison *c, view_comparison **out, char *why, size_t why_size) {
+  if (c->rc == 0) {
+    *out = c;
+    return 0;
+  }
+  int rc = c->rc;
+  snprintf(why, why_size, "%s", c->why);
+  view_comparison_release(c);
+  return rc;
+}
+
+int view_compare_get(view_compare *vc, const view_db *dbs, const char *metric, const char *metric_b,
+                     view_comparison **out, char *why, size_t why_size) {
+  *out = NULL;
   if (!metric_b || !*metric_b) metric_b = dbs[1].metric;
-  if (vc->cmp && same(vc->metric[0], metric) && same(vc->metric[1], metric_b)) return 0;
-  drop_comparison(vc);
-  char *names[2] = {strdup(metric), metric_b ? strdup(metric_b) : NULL};
-  if (!names[0] || (metric_b && !names[1])) {
-    free(names[0]), free(names[1]);
+  pthread_mutex_lock(&vc->lock);
+  view_comparison *c = vc->current;
+  if (c && same(c->metric[0], metric) && same(c->metric[1], metric_b)) {
+    atomic_fetch_add(&c->refs, 1);
+    while (!c->made) pthread_cond_wait(&vc->made, &vc->lock); /* another request makes it */
+    pthread_mutex_unlock(&vc->lock);
+    return outcome(c, out, why, why_size);
+  }
+  view_comparison *old = c;
+  c = comparison_new(metric, metric_b);
+  if (!c) {
+    pthread_mutex_unlock(&vc->lock);
+    snprintf(why, why_size, "out of memory for the comparison");
     return HPCDB_ENOMEM;
   }
-  const char *metrics[2] = {names[0], names[1]}; /* B without a name: the same metric, or one documented as the same */
-  hpcdb_source *srcs[2] = {hpcdb_query_source(dbs[0].q), hpcdb_query_source(dbs[1].q)};
-  for (int d = 0; d < 2; d++) vc->runs[d] = hpcdb_source_experiment(srcs[d]);
-  hpcdb_compare_options o = {.version = HPCDB_COMPARE_OPTIONS_VERSION, .metrics = metrics, .profiles_on_demand = 1};
-  int rc = hpcdb_compare_sources(&vc->cmp, srcs, 2, &o);
-  if (rc < 0) {
-    free(names[0]), free(names[1]);
-    vc->cmp = NULL;
-    return rc;
-  }
-  vc->metric[0] = names[0], vc->metric[1] = names[1];
-  return 0;
+  vc->current = c; /* published: requests for the same pair wait for it, the old one's readers keep theirs */
+  pthread_mutex_unlock(&vc->lock);
+  view_comparison_release(old);
+  int rc = make(c, dbs);
+  pthread_mutex_lock(&vc->lock);
+  c->rc = rc, c->made = 1;
+  int dropped = rc < 0 && vc->current == c; /* a failure is not kept: the next request tries again */
+  if (dropped) vc->current = NULL;
+  pthread_cond_broadcast(&vc->made);
+  pthread_mutex_unlock(&vc->lock);
+  if (dropped) view_comparison_release(c);
+  return outcome(c, out, why, why_size);
 }
 
-int view_compare_functions(view_compare *vc, const hpcdb_compare_functions **out) {
-  if (!vc->have_fn) {
-    int rc = hpcdb_compare_by_function(vc->cmp, &vc->fn);
-    if (rc < 0) return rc;
-    vc->have_fn = 1;
-  }
-  *out = &vc->fn;
-  return 0;
+int view_comparison_functions(view_comparison *c, const hpcdb_compare_functions **out) {
+  pthread_mutex_lock(&c->fn_lock);
+  int rc = c->have_fn ? 0 : hpcdb_compare_by_function(c->cmp, &c->fn);
+  if (rc == 0) c->have_fn = 1;
+  pthread_mutex_unlock(&c->fn_lock);
+  *out = &c->fn;
+  return rc;
 }
-
-void view_compare_free(view_compare *vc) { drop_comparison(vc); }

@@ -39,18 +39,14 @@ typedef struct request {
   jbuf out;
   unsigned status; /* 200 unless a handler says otherwise */
   const char *content_type;
-  struct view_compare *cmp; /* hpcdb view A B: the comparison (compare_state.h), made on first use */
+  struct view_compare *compare; /* hpcdb view A B: the server's comparison slot (compare_state.h) */
+  struct view_comparison *cmp;  /* the comparison the request reads (req_comparison), let go when it is answered */
 } request;
 
 typedef int (*route_fn)(request *r);
-typedef enum route_lock {
-  ROUTE_QUERY,  /* reads dbs[].q, which is safe for concurrent readers: no lock */
-  ROUTE_COMPARE /* reads the comparison (cmp), under compare_lock */
-} route_lock;
 typedef struct route {
   const char *path;
   route_fn run;
-  route_lock lock;
 } route;
 extern const route view_routes[];
 

@@ -28,10 +28,11 @@ static int req_comparison(request *r, hpcdb_comparison **out) {
     if (rc < 0) return req_error(r, 422, "%s", hpcdb_last_error());
     metric = def;
   }
-  int rc = view_compare_get(r->cmp, r->dbs, metric, metric_b);
+  char why[512];
+  int rc = view_compare_get(r->compare, r->dbs, metric, metric_b, &r->cmp, why, sizeof why);
   if (rc == HPCDB_ENOMEM) return req_error(r, 503, "out of memory for the comparison");
-  if (rc == HPCDB_EINVAL) return req_error(r, 400, "metric: %s", hpcdb_last_error());
-  if (rc < 0) return req_error(r, 422, "%s", hpcdb_last_error());
+  if (rc == HPCDB_EINVAL) return req_error(r, 400, "metric: %s", why);
+  if (rc < 0) return req_error(r, 422, "%s", why);
   *out = r->cmp->cmp;
   return 0;
 }
@@ -113,7 +114,7 @@ int route_compare_children(request *r) {
       by_ratio = sort && !strcmp(sort, "ratio");
   const hpcdb_compare_functions *fn = NULL;
   if (view == CMP_BOTTOM_UP) {
-    int rc = view_compare_functions(r->cmp, &fn);
+    int rc = view_comparison_functions(r->cmp, &fn);
     if (rc < 0) return req_error(r, 500, "%s", hpcdb_last_error());
   }
   uint32_t n_nodes = view == CMP_BOTTOM_UP ? fn->n + 1 : al->n_nodes;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The HTTP side: libmicrohttpd with a thread per connection (the locks
- * each route takes: server.h), the checks every request passes (Host
+/* The HTTP side: libmicrohttpd with a thread per connection (what the
+ * routes share: server.h), the checks every request passes (Host
  * against DNS rebinding; the token, from the URL, a header or the cookie,
  * for anything but the page's own files), then the page's files or a route
  * from the table. */
@@ -94,11 +94,9 @@ static void answer_route(view_server *s, const view_request *in, view_answer *a)
     answer_error(a, 503, "a database file changed or shrank while it was served: restart hpcdb view");
     return;
   }
-  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare};
-  pthread_mutex_t *lock = rt->lock == ROUTE_COMPARE ? &s->compare_lock : NULL; /* a query locks itself */
-  if (lock) pthread_mutex_lock(lock); /* outside the guard: a SIGBUS still unlocks */
+  request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare, NULL};
   int rc = guard_run(rt->run, &r);
-  if (lock) pthread_mutex_unlock(lock);
+  view_comparison_release(r.cmp); /* outside the guard: a SIGBUS still lets go */
   s->requests++;
   if (rc == -2) { /* what the route had allocated is left: the databases are not used again */
     s->damaged = 1;
@@ -177,9 +175,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
   return ok;
 }
 
-void server_init(view_server *s) { pthread_mutex_init(&s->compare_lock, NULL); }
+void server_init(view_server *s) { view_compare_init(&s->compare); }
 
-void server_fini(view_server *s) { pthread_mutex_destroy(&s->compare_lock); }
+void server_fini(view_server *s) { view_compare_fini(&s->compare); }
 
 int server_start(view_server *s) {
   if (guard_install() < 0) return -1;

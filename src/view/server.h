@@ -21,13 +21,14 @@ typedef struct view_server {
   void *daemon; /* struct MHD_Daemon */
   atomic_ulong requests;
   atomic_int damaged;   /* a route met SIGBUS: the databases are not read again */
-  view_compare compare; /* with two databases: their comparison */
   /* Requests are answered on a thread per connection. The query objects
    * (dbs[].q) are safe for concurrent readers (they lock their caches
    * themselves, and compute a column's values without the lock): their routes
-   * take no lock. The comparison's routes hold compare_lock. The timeline's
-   * routes hold none (trace_mount.h): a trace summary never delays a tree. */
-  pthread_mutex_t compare_lock;
+   * take no lock. The comparison's routes hold a reference to the comparison
+   * they read (compare_state.h), which fills its figures without blocking
+   * other readers. The timeline's routes hold none (trace_mount.h): a trace
+   * summary never delays a tree. */
+  view_compare compare; /* with two databases: their comparison */
 } view_server;
 
 /* A request as the checks and the routes see it: from libmicrohttpd
@@ -67,7 +68,7 @@ typedef struct view_answer {
 void server_answer(view_server *s, const view_request *in, view_answer *a);
 void server_answer_free(view_answer *a);
 
-/* The locks of a zeroed server (before any request); server_fini destroys them. */
+/* The comparison slot of a zeroed server (before any request); server_fini lets it go. */
 void server_init(view_server *s);
 void server_fini(view_server *s);
 /* 0, or -1 when the address cannot be bound. */

@@ -85,7 +85,6 @@ fail:
 
 static void close_dbs(view_server *s) {
   server_fini(s);
-  view_compare_free(&s->compare);
   for (int d = 0; d < s->n_dbs; d++) {
     hpcdb_metric_list_free(&s->dbs[d].metrics);
     hpcdb_query_close(s->dbs[d].q);

@@ -7,8 +7,13 @@ summary of the same slot cancels the older one (409, "cancelled"). With
 every column of profile values slowed down (once per profile read), a group's
 tree (4 profiles) takes seconds; a profile's tree asked for meanwhile (one
 profile) and a tree whose values are in already are answered before it: no
-profile request waits behind another's computation. The test checks the order
-in which answers arrive, never an absolute time.
+profile request waits behind another's computation. With every node's
+per-profile figures of a comparison slowed down, a comparison request listing
+many rows takes seconds; comparison requests whose figures are in already are
+answered before it, and one for another metric pair (a new comparison
+replacing the one the slow request reads) too, the slow one's answer
+unchanged. The test checks the order in which answers arrive, never an
+absolute time.
 Usage: test_concurrent.py HPCDB SAMPLES OUTDIR"""
 import json
 import os
@@ -23,6 +28,7 @@ from server import Server  # noqa: E402
 DELAY_MS = 40  # per column of a summary
 SLOW_MS = 4000  # the slow summary's length
 PROFILE_DELAY_MS = 500  # per column of profile values read
+COMPARE_DELAY_MS = 250  # per node's per-profile figures of a comparison
 failed = 0
 
 
@@ -105,12 +111,58 @@ def profile_requests(hpcdb, samples):
         check(rc == 0, f"hpcdb view exited {rc} on SIGTERM: {s.proc.stderr.read()[-2000:]}")
 
 
+def busiest_page(hpcdb, a, b, size):
+    """The offset of the flat view's page of size rows with the most of A's nodes (B's alone have no
+    figures to read), from a server without the delay."""
+    s = Server(hpcdb, a, b)
+    try:
+        st, _, body = s.get("/api/compare/children?view=flat&limit=10000")
+        check(st == 200, f"the flat view: {st} {body[:200]!r}")
+        in_a = [r["only"] != "B" for r in json.loads(body)["rows"]]
+    finally:
+        s.stop()
+    return max(range(max(1, len(in_a) - size + 1)), key=lambda k: sum(in_a[k:k + size]))
+
+
+def compare_requests(hpcdb, a, b):
+    """A comparison request computing figures, and others at once (the comparison's concurrent readers)."""
+    rows = f"/api/compare/children?view=flat&limit=10&offset={busiest_page(hpcdb, a, b, 10)}"
+    s = Server(hpcdb, a, b, env=dict(os.environ, HPCDB_DELAY=f"compare-node:{COMPARE_DELAY_MS}"))
+    other_pair = "/api/compare?top=1&metric_b=" + urllib.parse.quote("CPUTIME (usec)")
+    try:
+        for path in ("/api/compare?top=1", "/api/compare/children?view=bottom-up"):  # figures read once
+            st, _, body = s.get(path)
+            check(st == 200, f"{path}: {st} {body[:200]!r}")
+        slow = Timed(s, rows)  # ten rows' figures: seconds
+        answered_before(slow, COMPARE_DELAY_MS / 1000, [
+            Timed(s, "/api/compare?top=1"), Timed(s, "/api/compare/children?view=bottom-up"),
+            Timed(s, "/api/children?node=0")])
+        check(slow.status == 200 and len(json.loads(slow.body)["rows"]) == 10,
+              f"the slow comparison rows: {slow.status} {slow.body[:200]!r}")
+        # another metric pair replaces the comparison a slow request reads: both answered, the slow
+        # one as before
+        st, _, body = s.get(other_pair)
+        check(st == 200, f"{other_pair}: {st} {body[:200]!r}")
+        again = Timed(s, rows)  # made again, its figures read again: seconds
+        answered_before(again, COMPARE_DELAY_MS / 1000, [Timed(s, other_pair)])
+        check(again.status == 200 and again.body == slow.body,
+              f"the rows while the comparison was replaced: {again.status} {again.body[:200]!r}")
+    finally:
+        rc = s.stop()
+        check(rc == 0, f"hpcdb view exited {rc} on SIGTERM: {s.proc.stderr.read()[-2000:]}")
+
+
 def main():
     hpcdb, samples, out = sys.argv[1:4]
     if os.path.isdir(os.path.join(samples, "hpctoolkit-v4", "cpi-mpi")):
         profile_requests(hpcdb, samples)
     else:
         print("profile requests skipped: no sample database cpi-mpi")
+    pair = [os.path.join(samples, f, "cpi-mpi") for f in ("hpctoolkit-v4", "hpctoolkit-legacy")]
+    if all(os.path.isdir(p) for p in pair):
+        compare_requests(hpcdb, *pair)
+    else:
+        print("comparison requests skipped: no sample databases cpi-mpi (v4 and legacy)")
     db = os.path.join(samples, "hpctoolkit-v4", "ping-pong-mpi")
     if not os.path.isdir(db):
         print(f"skipped: no sample database {db}")

@@ -23,7 +23,8 @@ void failpoint_mapped(const char *path);
  *   HPCDB_DELAY=NAME:MS   each pass of the point NAME sleeps MS milliseconds
  *                         (trace-column: once per column of a trace tile or summary;
  *                         query-column: once per column of values read from the source, a
- *                         group's once per profile). */
+ *                         group's once per profile; compare-node: once per node's per-profile
+ *                         figures of a comparison). */
 void failpoint_delay(const char *name);
 
 #endif

@@ -37,6 +37,7 @@ static int compare_alloc(hpcdb_comparison *c, hpcdb_source *const *srcs, uint32_
   c->n_profiles = calloc(n_runs, sizeof *c->n_profiles);
   struct hpcdb_compare_private *pv = c->priv = calloc(1, sizeof *c->priv);
   if (pv) {
+    pthread_mutex_init(&pv->lock, NULL);
     pv->srcs = calloc(n_runs, sizeof *pv->srcs);
     pv->runs = calloc(n_runs, sizeof *pv->runs);
     pv->inc_id = calloc(n_runs, sizeof *pv->inc_id);
@@ -123,6 +124,7 @@ void hpcdb_comparison_free(hpcdb_comparison *c) {
     free(c->priv->inc_id);
     free(c->priv->scale);
     free(c->priv->on_demand);
+    pthread_mutex_destroy(&c->priv->lock);
     free(c->priv);
   }
   free(c);
