@@ -81,6 +81,16 @@ HPCDB_API void hpcdb_alignment_free(hpcdb_alignment *al);
  * (a loop or line scope without a line, "[libucs.so]:0", is left out), then the node.
  * Returns the length it needed. */
 HPCDB_API size_t hpcdb_align_path(const hpcdb_alignment *al, uint32_t node, char *buf, size_t size);
+/* 1 when no tree view shows the node (the rule of hpcdb report and the
+ * viewer's profile views): in every run that has it, a loop or line scope
+ * without a line ("[libucs.so]:0", "loop at [libucp.so]:0"). It is no row:
+ * its children are listed under its parent, and its cost is its parent's
+ * (in the parent's inclusive value, and in its exclusive value, which holds
+ * its loop and line scopes). */
+HPCDB_API int hpcdb_align_hidden(const hpcdb_alignment *al, uint32_t node);
+/* The rows below node: its children, a hidden child replaced by its own rows
+ * (in the children's order); up to max into out. Returns how many there are. */
+HPCDB_API uint32_t hpcdb_align_shown_children(const hpcdb_alignment *al, uint32_t node, uint32_t *out, uint32_t max);
 /* Why each run's context is (or is not) in the node, one line per run. */
 typedef void (*hpcdb_explain_fn)(void *user, const char *line);
 HPCDB_API int hpcdb_align_explain(const hpcdb_alignment *al, uint32_t node, const char *const *run_names,

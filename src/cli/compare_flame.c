@@ -9,25 +9,31 @@
 
 #include "compare_cli.h"
 
+/* The stack of the node's rows (a scope without a line is none: hpcdb_align_hidden). */
 static void folded_path(FILE *out, const hpcdb_alignment *al, uint32_t node) {
   uint32_t chain[512];
   unsigned depth = 0;
-  for (uint32_t n = node; n != 0 && n != HPCDB_NONE && depth < 512; n = al->nodes[n].parent) chain[depth++] = n;
+  for (uint32_t n = node; n != 0 && n != HPCDB_NONE && depth < 512; n = al->nodes[n].parent)
+    if (!hpcdb_align_hidden(al, n)) chain[depth++] = n;
   while (depth-- > 0) {
     for (const char *s = al->nodes[chain[depth]].name; *s; s++) fputc(*s == ';' || *s == ' ' ? '_' : *s, out);
     if (depth) fputc(';', out);
   }
 }
 
-/* A stack's own cost on each side: its inclusive value less its children's. */
+/* A stack's own cost on each side: its inclusive value less its rows' (a hidden scope's cost is its parent's). */
 int compare_write_folded(FILE *out, const compare_cli *c) {
   const hpcdb_alignment *al = c->cmp->al;
+  uint32_t *kids = malloc(((size_t)al->n_nodes + 1) * sizeof *kids);
+  if (!kids) return -1;
   for (uint32_t k = 1; k < al->n_nodes; k++) {
+    if (hpcdb_align_hidden(al, k)) continue;
     hpcdb_delta d, child;
     hpcdb_compare_delta(c->cmp, k, c->n_a, 1, 0, &d);
     double a = d.a, b = d.b;
-    for (uint32_t ch = al->nodes[k].first_child; ch != HPCDB_NONE; ch = al->nodes[ch].next_sibling) {
-      hpcdb_compare_delta(c->cmp, ch, c->n_a, 1, 0, &child);
+    uint32_t n = hpcdb_align_shown_children(al, k, kids, al->n_nodes);
+    for (uint32_t i = 0; i < n; i++) {
+      hpcdb_compare_delta(c->cmp, kids[i], c->n_a, 1, 0, &child);
       a -= child.a, b -= child.b;
     }
     if (fabs(a) <= 1e-12 * fabs(d.a)) a = 0;
@@ -36,6 +42,7 @@ int compare_write_folded(FILE *out, const compare_cli *c) {
     folded_path(out, al, k);
     fprintf(out, " %.9g %.9g\n", a, b);
   }
+  free(kids);
   return ferror(out) ? -1 : 0;
 }
 
@@ -104,15 +111,19 @@ static void draw(flame *f, uint32_t node, double x, double w, int depth) {
     fputs("</text>", f->out);
   }
   fputs("</g>\n", f->out);
+  uint32_t n = hpcdb_align_shown_children(al, node, NULL, 0); /* the node's rows: hidden scopes are none */
+  uint32_t *kids = malloc(((size_t)n + 1) * sizeof *kids);
+  if (!kids) return;
+  hpcdb_align_shown_children(al, node, kids, n);
   double sum = 0;
-  for (uint32_t k = al->nodes[node].first_child; k != HPCDB_NONE; k = al->nodes[k].next_sibling) sum += weight(c, k);
+  for (uint32_t i = 0; i < n; i++) sum += weight(c, kids[i]);
   double total = fmax(weight(c, node), sum);
-  if (total <= 0) return;
-  for (uint32_t k = al->nodes[node].first_child; k != HPCDB_NONE; k = al->nodes[k].next_sibling) {
-    double cw = w * weight(c, k) / total;
-    draw(f, k, x, cw, depth + 1);
+  for (uint32_t i = 0; i < n && total > 0; i++) {
+    double cw = w * weight(c, kids[i]) / total;
+    draw(f, kids[i], x, cw, depth + 1);
     x += cw;
   }
+  free(kids);
 }
 
 static int depth_of(const hpcdb_alignment *al) {
@@ -120,7 +131,7 @@ static int depth_of(const hpcdb_alignment *al) {
   int *depth = calloc(al->n_nodes, sizeof *depth);
   if (!depth) return 64;
   for (uint32_t n = 1; n < al->n_nodes; n++) {
-    depth[n] = depth[al->nodes[n].parent] + 1;
+    depth[n] = depth[al->nodes[n].parent] + !hpcdb_align_hidden(al, n);
     if (depth[n] > most) most = depth[n];
   }
   free(depth);

@@ -11,15 +11,19 @@
 
 static double sort_key(const compare_cli *c, const hpcdb_delta *d) { return hpcdb_delta_rank(d, c->sort_ratio); }
 
-static void top_down(FILE *out, const compare_cli *c, uint32_t node, int depth, hpcdb_ranked *scratch) {
+/* The rows below node are its shown children (a scope without a line is no row: hpcdb_align_hidden);
+ * kids: scratch, like scratch, for every node. */
+static void top_down(FILE *out, const compare_cli *c, uint32_t node, int depth, hpcdb_ranked *scratch,
+                     uint32_t *kids) {
   const hpcdb_alignment *al = c->cmp->al;
   figures f;
   char path[4096];
   compare_figures(c, node, &f);
   if (c->csv) hpcdb_align_path(al, node, path, sizeof path);
   compare_print_row(out, c, &f, c->csv ? path : al->nodes[node].name, depth);
-  uint32_t n = 0;
-  for (uint32_t k = al->nodes[node].first_child; k != HPCDB_NONE; k = al->nodes[k].next_sibling) {
+  uint32_t n = 0, n_kids = hpcdb_align_shown_children(al, node, kids, al->n_nodes);
+  for (uint32_t i = 0; i < n_kids; i++) {
+    uint32_t k = kids[i];
     if (!compare_listed(c, k)) continue;
     hpcdb_delta d;
     hpcdb_compare_delta(c->cmp, k, c->n_a, 1, 0, &d);
@@ -30,7 +34,7 @@ static void top_down(FILE *out, const compare_cli *c, uint32_t node, int depth, 
   hpcdb_ranked *mine = malloc((n + 1) * sizeof *mine);
   if (!mine) return;
   memcpy(mine, scratch, n * sizeof *mine);
-  for (uint32_t i = 0; i < n; i++) top_down(out, c, mine[i].node, depth + 1, scratch);
+  for (uint32_t i = 0; i < n; i++) top_down(out, c, mine[i].node, depth + 1, scratch, kids);
   free(mine);
 }
 
@@ -38,7 +42,7 @@ static void flat(FILE *out, const compare_cli *c, hpcdb_ranked *scratch) {
   const hpcdb_alignment *al = c->cmp->al;
   uint32_t n = 0;
   for (uint32_t k = 1; k < al->n_nodes; k++) {
-    if (!compare_listed(c, k)) continue;
+    if (hpcdb_align_hidden(al, k) || !compare_listed(c, k)) continue; /* no row: its cost is its parent's */
     hpcdb_delta d;
     hpcdb_compare_delta(c->cmp, k, c->n_a, 0, 0, &d);
     scratch[n++] = (hpcdb_ranked){k, sort_key(c, &d)};
@@ -158,7 +162,11 @@ static void summary(FILE *out, const compare_cli *c) {
 
 void compare_print(FILE *out, const compare_cli *c) {
   hpcdb_ranked *scratch = malloc(((size_t)c->cmp->al->n_nodes + 1) * sizeof *scratch);
-  if (!scratch) return;
+  uint32_t *kids = malloc(((size_t)c->cmp->al->n_nodes + 1) * sizeof *kids);
+  if (!scratch || !kids) {
+    free(scratch), free(kids);
+    return;
+  }
   if (!c->csv) {
     header(out, c);
     summary(out, c);
@@ -169,10 +177,11 @@ void compare_print(FILE *out, const compare_cli *c) {
             c->min_share * 100);
   }
   compare_print_header_row(out, c);
-  if (c->view == CMP_TOP_DOWN) top_down(out, c, 0, 0, scratch);
+  if (c->view == CMP_TOP_DOWN) top_down(out, c, 0, 0, scratch, kids);
   else if (c->view == CMP_FLAT) flat(out, c, scratch);
   else bottom_up(out, c, scratch);
   free(scratch);
+  free(kids);
 }
 
 uint32_t compare_gate(FILE *out, const compare_cli *c) {

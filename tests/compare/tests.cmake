@@ -33,6 +33,9 @@ compare_test(expect/scaling-ranks expect scaling-ranks.txt --param ranks --csv
 # paths name what the tree views show: no "[libc-2.28.so]:0" or "loop at [lib]:0" between the frames
 compare_test(expect/cpi-mpi-paths expect cpi-mpi-paths.txt --view flat --top 8 --sort ratio
              SAMPLES/hpctoolkit-v4/cpi-mpi SAMPLES/hpctoolkit-legacy/cpi-mpi)
+# rows are what the tree views show: no "[libc-2.28.so]:0" row under epoll_wait (its cost is epoll_wait's own)
+compare_test(expect/cpi-mpi-csv expect cpi-mpi-csv.txt --csv --top 2 --min-share 5%
+             SAMPLES/hpctoolkit-v4/cpi-mpi SAMPLES/hpctoolkit-legacy/cpi-mpi)
 compare_test(status/slower status 1 --quiet --fail-if-slower 10% @/pair/a.d @/pair/b.d)
 compare_test(status/not-slower status 0 --quiet --fail-if-slower 10% @/pair/a.d @/pair/a.d)
 # setup, new in A (the second side here), is below 10% of the total: a faster run passes

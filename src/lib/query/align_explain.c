@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Reading an alignment: node paths, finding nodes by name, and why each
- * run's context is (or is not) in a node (`hpcdb compare --explain`). */
+/* Reading an alignment: which nodes are rows, node paths, finding nodes by
+ * name, and why each run's context is (or is not) in a node (`hpcdb compare
+ * --explain`). */
 #include <stdio.h>
 #include <string.h>
 
@@ -25,9 +26,8 @@ const char *hpcdb_match_name(int how) {
   }
 }
 
-/* A node no tree view shows (query/shown.h): in every run that has it, a loop or line scope
- * without a line ("[libucs.so]:0", "loop at [libucp.so]:0"). */
-static int align_hidden(const hpcdb_alignment *al, uint32_t node) {
+/* query/shown.h's rule in every run that has the node */
+int hpcdb_align_hidden(const hpcdb_alignment *al, uint32_t node) {
   int runs = 0;
   for (uint32_t r = 0; r < al->n_runs; r++) {
     uint32_t ctx = al->ctx[(size_t)node * al->n_runs + r];
@@ -38,11 +38,27 @@ static int align_hidden(const hpcdb_alignment *al, uint32_t node) {
   return runs > 0;
 }
 
+/* A walk of node's subtree that goes down into hidden nodes only, back up by the parents (no stack). */
+uint32_t hpcdb_align_shown_children(const hpcdb_alignment *al, uint32_t node, uint32_t *out, uint32_t max) {
+  uint32_t n = 0, k = al->nodes[node].first_child;
+  while (k != HPCDB_NONE) {
+    if (hpcdb_align_hidden(al, k) && al->nodes[k].first_child != HPCDB_NONE) {
+      k = al->nodes[k].first_child;
+      continue;
+    }
+    if (!hpcdb_align_hidden(al, k) && n++ < max) out[n - 1] = k;
+    while (al->nodes[k].next_sibling == HPCDB_NONE)
+      if ((k = al->nodes[k].parent) == node) return n;
+    k = al->nodes[k].next_sibling;
+  }
+  return n;
+}
+
 size_t hpcdb_align_path(const hpcdb_alignment *al, uint32_t node, char *buf, size_t size) {
   uint32_t chain[256];
   unsigned depth = 0;
   for (uint32_t n = node; n != HPCDB_NONE && n != 0 && depth < 256; n = al->nodes[n].parent)
-    if (n == node || !align_hidden(al, n)) chain[depth++] = n;
+    if (n == node || !hpcdb_align_hidden(al, n)) chain[depth++] = n;
   size_t len = 0;
   if (size) buf[0] = '\0';
   if (depth == 0) return (size_t)snprintf(buf, size, "%s", al->nodes[0].name);
