@@ -41,16 +41,21 @@ int compare_node_has_value(const hpcdb_comparison *c, uint32_t k) {
   return compare_any_value(&c->inc[(size_t)k * 2], &c->exc[(size_t)k * 2]);
 }
 
-static uint32_t listed_children(const hpcdb_comparison *c, uint32_t node) {
-  uint32_t n = 0;
-  for (uint32_t k = c->al->nodes[node].first_child; k != HPCDB_NONE; k = c->al->nodes[k].next_sibling)
-    if (compare_node_has_value(c, k)) n++;
-  return n;
+uint32_t compare_listed_children(const hpcdb_comparison *c, uint32_t node, uint32_t **out) {
+  uint32_t n = hpcdb_align_shown_children(c->al, node, NULL, 0), listed = 0;
+  uint32_t *kids = malloc(((size_t)n + 1) * sizeof *kids);
+  if (!kids) return UINT32_MAX;
+  hpcdb_align_shown_children(c->al, node, kids, n);
+  for (uint32_t i = 0; i < n; i++)
+    if (compare_node_has_value(c, kids[i])) kids[listed++] = kids[i];
+  if (out) *out = kids;
+  else free(kids);
+  return listed;
 }
 
 int compare_profiled(const hpcdb_comparison *c) { return c->n_profiles[0] > 1 || c->n_profiles[1] > 1; }
 
-/* node and its ancestors, root first, comma-separated (a loop, not recursion: a tree may be deep) */
+/* node and its ancestors that are rows, root first, comma-separated (a loop, not recursion: a tree may be deep) */
 static void ancestors(jbuf *b, const hpcdb_alignment *al, uint32_t node) {
   uint32_t depth = 0;
   for (uint32_t k = node; k != HPCDB_NONE; k = al->nodes[k].parent) depth++;
@@ -60,7 +65,8 @@ static void ancestors(jbuf *b, const hpcdb_alignment *al, uint32_t node) {
     return;
   }
   uint32_t n = 0;
-  for (uint32_t k = node; k != HPCDB_NONE; k = al->nodes[k].parent) up[n++] = k;
+  for (uint32_t k = node; k != HPCDB_NONE; k = al->nodes[k].parent)
+    if (!hpcdb_align_hidden(al, k)) up[n++] = k;
   while (n-- > 0) jb_fmt(b, n ? "%u," : "%u", up[n]);
   free(up);
 }
@@ -70,7 +76,9 @@ void compare_node_json(jbuf *b, request *r, uint32_t node, int view, int with_pa
   const hpcdb_comparison *c = r->cmp->cmp;
   const hpcdb_alignment *al = c->al;
   char path[4096];
-  jb_fmt(b, "{\"node\":%u,\"children\":%u,\"name\":", node, view == CMP_TOP_DOWN ? listed_children(c, node) : 0);
+  uint32_t children = view == CMP_TOP_DOWN ? compare_listed_children(c, node, NULL) : 0;
+  if (children == UINT32_MAX) b->failed = 1; /* out of memory: the answer becomes a 500 */
+  jb_fmt(b, "{\"node\":%u,\"children\":%u,\"name\":", node, children);
   if (view == CMP_FLAT && node) hpcdb_align_path(al, node, path, sizeof path);
   jb_str(b, view == CMP_FLAT && node ? path : al->nodes[node].name);
   if (with_path) { /* and its ancestors, root first: the page opens them to show the node */

@@ -11,6 +11,9 @@ enum { CMP_TOP_DOWN, CMP_BOTTOM_UP, CMP_FLAT };
 /* Any value on either side (A, B pairs of inclusive and exclusive): rows without one are not listed. */
 int compare_any_value(const double *inc, const double *exc);
 int compare_node_has_value(const hpcdb_comparison *c, uint32_t node);
+/* The rows below node in the top-down view: its shown children (hpcdb_align_shown_children) with a value.
+ * Returns how many (UINT32_MAX when out of memory); the malloc'ed list in *out unless out is NULL. */
+uint32_t compare_listed_children(const hpcdb_comparison *c, uint32_t node, uint32_t **out);
 /* A run has several profiles: rows carry per-profile mean and max. */
 int compare_profiled(const hpcdb_comparison *c);
 /* An aligned node's row {node, children, name (flat: its path), [path, up], only, frame, ctx, inc, exc,

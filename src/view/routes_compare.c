@@ -124,13 +124,19 @@ int route_compare_children(request *r) {
   if (!kids) return req_error(r, 500, "out of memory");
   uint32_t n = 0;
   hpcdb_delta d;
-  if (view == CMP_TOP_DOWN) {
-    for (uint32_t k = al->nodes[node].first_child; k != HPCDB_NONE; k = al->nodes[k].next_sibling)
-      if (compare_node_has_value(c, k))
-        hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (hpcdb_ranked){k, hpcdb_delta_rank(&d, by_ratio)};
+  if (view == CMP_TOP_DOWN) { /* the rows below node: a scope without a line is none (its cost is its parent's) */
+    uint32_t *rows, listed = compare_listed_children(c, node, &rows);
+    if (listed == UINT32_MAX) {
+      free(kids);
+      return req_error(r, 500, "out of memory");
+    }
+    for (uint32_t i = 0; i < listed; i++)
+      hpcdb_compare_delta(c, rows[i], 1, inclusive, 0, &d),
+          kids[n++] = (hpcdb_ranked){rows[i], hpcdb_delta_rank(&d, by_ratio)};
+    free(rows);
   } else if (view == CMP_FLAT) {
     for (uint32_t k = 1; k < al->n_nodes; k++)
-      if (compare_node_has_value(c, k))
+      if (!hpcdb_align_hidden(al, k) && compare_node_has_value(c, k))
         hpcdb_compare_delta(c, k, 1, inclusive, 0, &d), kids[n++] = (hpcdb_ranked){k, hpcdb_delta_rank(&d, by_ratio)};
   } else {
     for (uint32_t f = 0; f < fn->n; f++) {

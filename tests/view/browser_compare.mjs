@@ -5,14 +5,17 @@
 // and max) equal to `hpcdb compare --csv` on the same runs formatted as the
 // page formats numbers; ranking by delta and by ratio; the only-in rows; the
 // summary; both runs' distributions; the flat and bottom-up views; the
-// state in the URL.
+// state in the URL. Then a real pair (cpi-mpi's v4 database against its
+// legacy one, both with scopes without a line): the tree lists what the
+// profile views list, no "[libc-2.28.so]:0" or "loop at [lib]:0" row, each
+// row still equal to compare --csv's.
 // Screenshots into OUTDIR. Every wait is on what the page shows.
-// Usage: node browser_compare.mjs HPCDB OUTDIR GEN_RUNS
+// Usage: node browser_compare.mjs HPCDB OUTDIR GEN_RUNS [SAMPLES]
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { serve as serveWith, launch, check, finish } from './harness.mjs';
 
-const [hpcdb, out, genRuns] = process.argv.slice(2);
+const [hpcdb, out, genRuns, samples] = process.argv.slice(2);
 mkdirSync(out, { recursive: true });
 const serve = (...paths) => serveWith(hpcdb, ...paths);
 
@@ -40,9 +43,9 @@ const shownRows = (page) => page.$$eval('#ctree tbody tr[data-node]', (trs) => t
 // The page is idle: the status line says what it shows (not "Loading…").
 const idle = (page) => page.waitForFunction(() => /^A .* rows · \d+ ms$/.test(document.querySelector('#status').textContent));
 
-// Opens every closed node, one click at a time, waiting for its children to be drawn.
-async function openAll(page) {
-  for (let k = 0; k < 100; k++) {
+// Opens every closed node (up to clicks), one click at a time, waiting for its children to be drawn.
+async function openAll(page, clicks = 100) {
+  for (let k = 0; k < clicks; k++) {
     const before = await page.$$eval('#ctree tbody tr[data-node]', (t) => t.length);
     const twisty = await page.$('#ctree tbody tr[data-node] .twisty:text-is("▸")');
     if (!twisty) return;
@@ -81,6 +84,63 @@ async function expected(page, want, seconds, profiled) { // what the page must s
   }, { want: [...want].map(([k, v]) => [k, { ...v, inc: v.inc.map(json), exc: v.exc.map(json) }]), seconds, profiled });
 }
 
+// The compare page of A against B, reached from A's page (screenshot: of A's page, with its link): {page, errors}.
+async function comparePage(browser, url, screenshot) {
+  const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForSelector('#compare:not([hidden])');
+  await page.waitForFunction(() => /rows · \d+ ms$/.test(document.querySelector('#status').textContent));
+  if (screenshot) await page.screenshot({ path: screenshot });
+  await page.click('#compare');
+  await page.waitForURL(/\/assets\/compare\/index\.html/);
+  await idle(page);
+  return { page, errors };
+}
+
+// A scope without a line ("[libc-2.28.so]:0", "loop at [libmpi.so]:0", "<unknown file>:0") is no row.
+const hiddenScope = (name) => /:0$/.test(name);
+
+async function realPair(browser) {
+  const a = `${samples}/hpctoolkit-v4/cpi-mpi`, b = `${samples}/hpctoolkit-legacy/cpi-mpi`;
+  if (!samples || !existsSync(a) || !existsSync(b)) {
+    console.log('the real pair skipped: no sample databases cpi-mpi (v4 and legacy)');
+    return;
+  }
+  const want = compareCsv(a, b);
+  const { proc, url } = await serve(a, b);
+  try {
+    const { page, errors } = await comparePage(browser, url);
+    await openAll(page, 400);
+    const rows = withPaths(await shownRows(page));
+    const hidden = rows.filter((r) => hiddenScope(r.name)).map((r) => r.path);
+    check(rows.length > 100 && hidden.length === 0, `${rows.length} rows, scopes without a line among them: ${hidden.slice(0, 3)}`);
+    const cells = await expected(page, want, 1, true);
+    const seen = new Map(); // siblings of one name ("<unknown procedure>") share a path: only the others are checked
+    for (const r of rows) seen.set(r.path, (seen.get(r.path) || 0) + 1);
+    const differ = rows.filter((r) => seen.get(r.path) === 1 && JSON.stringify(cells[r.path]) !== JSON.stringify(r.cells))
+      .map((r) => `${r.path}: ${r.cells}`);
+    check(differ.length === 0, `rows unlike compare --csv's: ${differ.slice(0, 3).join('; ')}`);
+    // epoll_wait's own cost holds its scope without a line (the row that was below it)
+    const epoll = rows.find((r) => r.name === 'epoll_wait [libc-2.28.so]');
+    check(epoll && epoll.cells[4] === cells[epoll.path][4] && !/^0/.test(epoll.cells[4]), `epoll_wait's exclusive: ${epoll && epoll.cells}`);
+    await page.click(`#ctree tr[data-node="${epoll.node}"] td.name`);
+    await page.$eval(`#ctree tr[data-node="${epoll.node}"]`, (tr) => tr.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: `${out}/compare-real-top-down.png` });
+    await page.click('#views button[data-view="flat"]');
+    await page.waitForFunction(() => /· flat ·/.test(document.querySelector('#status').textContent));
+    const flat = await shownRows(page);
+    const flatHidden = flat.filter((r) => hiddenScope(r.name)).map((r) => r.name);
+    check(flat.length > 50 && flatHidden.length === 0, `the flat view: ${flat.length} rows, scopes without a line: ${flatHidden.slice(0, 3)}`);
+    await page.$eval('#ctree tbody tr[data-node]', (tr) => tr.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${out}/compare-real-flat.png` });
+    check(errors.length === 0, `no script errors: ${errors.join('; ')}`);
+  } finally {
+    proc.kill('SIGTERM');
+  }
+}
+
 async function main() {
   const pair = `${out}/pair`;
   rmSync(pair, { recursive: true, force: true });
@@ -90,16 +150,7 @@ async function main() {
   const { proc, url } = await serve(a, b);
   const browser = await launch();
   try {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(url);
-    await page.waitForSelector('#compare:not([hidden])');
-    await page.waitForFunction(() => /rows · \d+ ms$/.test(document.querySelector('#status').textContent));
-    await page.screenshot({ path: `${out}/single-view-with-compare-link.png` });
-    await page.click('#compare');
-    await page.waitForURL(/\/assets\/compare\/index\.html/);
-    await idle(page);
+    const { page, errors } = await comparePage(browser, url, `${out}/single-view-with-compare-link.png`);
 
     // the summary at the top
     const summary = await page.$eval('#summary', (e) => e.textContent);
@@ -202,6 +253,7 @@ async function main() {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: `${out}/compare-dark.png` });
     check(errors.length === 0, `no script errors: ${errors.join('; ')}`);
+    await realPair(browser);
   } finally {
     await browser.close();
     proc.kill('SIGTERM');

@@ -51,10 +51,11 @@ foreach(bad "--port;70000;x" "--port;x;y" "--port;1;--port;2;x" "--frob;x" "a;b;
   add_test(NAME view/refuse/${bad_name} COMMAND $<TARGET_FILE:hpcdb> view ${bad})
   set_tests_properties(view/refuse/${bad_name} PROPERTIES WILL_FAIL TRUE)
 endforeach()
-# hpcdb view A B: the comparison page against hpcdb compare --csv on gen_runs' pair
+# hpcdb view A B: the comparison page against hpcdb compare --csv on gen_runs' pair and on cpi-mpi's
 add_test(NAME view/browser-compare
          COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser.sh browser_compare.mjs $<TARGET_FILE:hpcdb>
-                 ${PROJECT_BINARY_DIR}/test-output/view/browser-compare $<TARGET_FILE:compare_gen_runs>)
+                 ${PROJECT_BINARY_DIR}/test-output/view/browser-compare $<TARGET_FILE:compare_gen_runs>
+                 ${HPCDB_SAMPLE_DATA})
 set_tests_properties(view/browser-compare PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 # `make check` must run the browser tests, not skip them (it installs what they need)
 add_test(NAME view/browser-available COMMAND ${CMAKE_CURRENT_LIST_DIR}/browser_available.sh)
