@@ -13,8 +13,7 @@ static double sort_key(const compare_cli *c, const hpcdb_delta *d) { return hpcd
 
 /* The rows below node are its shown children (a scope without a line is no row: hpcdb_align_hidden);
  * kids: scratch, like scratch, for every node. */
-static void top_down(FILE *out, const compare_cli *c, uint32_t node, int depth, hpcdb_ranked *scratch,
-                     uint32_t *kids) {
+static void top_down(FILE *out, const compare_cli *c, uint32_t node, int depth, hpcdb_ranked *scratch, uint32_t *kids) {
   const hpcdb_alignment *al = c->cmp->al;
   figures f;
   char path[4096];

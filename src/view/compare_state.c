@@ -61,16 +61,31 @@ static int make(view_comparison *c, const view_db *dbs) {
   return rc;
 }
 
-/* The request's reference to a made comparison, or its failure (the reference let go). */
+/* The request's reference (*out) kept to a made comparison, or let go with its failure. */
 static int outcome(view_comparison *c, view_comparison **out, char *why, size_t why_size) {
-  if (c->rc == 0) {
-    *out = c;
-    return 0;
-  }
+  if (c->rc == 0) return 0;
   int rc = c->rc;
   snprintf(why, why_size, "%s", c->why);
   view_comparison_release(c);
+  *out = NULL;
   return rc;
+}
+
+/* c made (or failed, rc < 0, why: NULL when make said it): the requests waiting for it go on; a failure
+ * is not kept as the current one. */
+static void finish(view_compare *vc, view_comparison *c, int rc, const char *why) {
+  pthread_mutex_lock(&vc->lock);
+  int dropped = !c->made && rc < 0 && vc->current == c; /* the next request tries again */
+  if (!c->made && why) snprintf(c->why, sizeof c->why, "%s", why);
+  if (!c->made) c->rc = rc, c->made = 1;
+  if (dropped) vc->current = NULL;
+  pthread_cond_broadcast(&vc->made);
+  pthread_mutex_unlock(&vc->lock);
+  if (dropped) view_comparison_release(c);
+}
+
+void view_compare_abandon(view_compare *vc, view_comparison *c) {
+  if (c) finish(vc, c, HPCDB_EIO, "a database file shrank while it was compared");
 }
 
 int view_compare_get(view_compare *vc, const view_db *dbs, const char *metric, const char *metric_b,
@@ -81,6 +96,7 @@ int view_compare_get(view_compare *vc, const view_db *dbs, const char *metric, c
   view_comparison *c = vc->current;
   if (c && same(c->metric[0], metric) && same(c->metric[1], metric_b)) {
     atomic_fetch_add(&c->refs, 1);
+    *out = c;
     while (!c->made) pthread_cond_wait(&vc->made, &vc->lock); /* another request makes it */
     pthread_mutex_unlock(&vc->lock);
     return outcome(c, out, why, why_size);
@@ -92,17 +108,10 @@ int view_compare_get(view_compare *vc, const view_db *dbs, const char *metric, c
     snprintf(why, why_size, "out of memory for the comparison");
     return HPCDB_ENOMEM;
   }
-  vc->current = c; /* published: requests for the same pair wait for it, the old one's readers keep theirs */
+  vc->current = *out = c; /* published: requests for the same pair wait for it, the old one's readers keep theirs */
   pthread_mutex_unlock(&vc->lock);
   view_comparison_release(old);
-  int rc = make(c, dbs);
-  pthread_mutex_lock(&vc->lock);
-  c->rc = rc, c->made = 1;
-  int dropped = rc < 0 && vc->current == c; /* a failure is not kept: the next request tries again */
-  if (dropped) vc->current = NULL;
-  pthread_cond_broadcast(&vc->made);
-  pthread_mutex_unlock(&vc->lock);
-  if (dropped) view_comparison_release(c);
+  finish(vc, c, make(c, dbs), NULL);
   return outcome(c, out, why, why_size);
 }
 

@@ -45,11 +45,14 @@ void view_compare_fini(view_compare *vc);
  * A (never NULL: the route resolves it) against metric_b of B (NULL or "":
  * --metric's, else the same or one documented as the same): the current
  * one, else one made now (without the slot's lock: a request for another
- * metric pair does not wait; one for the same pair waits for it). 0, or
- * HPCDB_ENOMEM, or a negative hpcdb_status with why (HPCDB_EINVAL: no such
- * metric on a side). */
+ * metric pair does not wait; one for the same pair waits for it), in *out
+ * from before it is made. 0, or HPCDB_ENOMEM, or a negative hpcdb_status
+ * with why (HPCDB_EINVAL: no such metric on a side; *out NULL then). */
 int view_compare_get(view_compare *vc, const struct view_db *dbs, const char *metric, const char *metric_b,
                      view_comparison **out, char *why, size_t why_size);
+/* The request making c met SIGBUS (server.c's guard jumped out of it): the requests waiting for c
+ * answer an error instead of waiting for ever (NULL-safe; nothing when c was made). */
+void view_compare_abandon(view_compare *vc, view_comparison *c);
 /* A request's reference let go (NULL-safe): the last one frees the comparison. */
 void view_comparison_release(view_comparison *c);
 /* The per-function rows of the comparison (bottom-up), made once. */

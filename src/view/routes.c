@@ -9,17 +9,17 @@
 #include "routes.h"
 
 const route view_routes[] = {
-    {"/api/info", route_info},         /* databases, metrics, profiles */
-    {"/api/children", route_children}, /* a node's children, sorted, paged */
-    {"/api/path", route_path},         /* a node's ancestors (state in the URL) */
-    {"/api/spread", route_spread},     /* one node over the profiles */
-    {"/api/groups", route_groups},     /* one node over the profiles, by group of identity */
-    {"/api/search", route_search},     /* nodes whose name matches a regex */
-    {"/api/hotpath", route_hotpath},   /* the hot path from a node */
-    {"/api/source", route_source},     /* a node's source file with per-line values */
-    {"/api/formula", route_formula},   /* checks a derived metric's formula */
-    {"/api/csv", route_csv},           /* every row of a view as CSV (report --csv's columns) */
-    {"/api/compare", route_compare}, /* hpcdb view A B: the runs, totals, largest changes */
+    {"/api/info", route_info},                         /* databases, metrics, profiles */
+    {"/api/children", route_children},                 /* a node's children, sorted, paged */
+    {"/api/path", route_path},                         /* a node's ancestors (state in the URL) */
+    {"/api/spread", route_spread},                     /* one node over the profiles */
+    {"/api/groups", route_groups},                     /* one node over the profiles, by group of identity */
+    {"/api/search", route_search},                     /* nodes whose name matches a regex */
+    {"/api/hotpath", route_hotpath},                   /* the hot path from a node */
+    {"/api/source", route_source},                     /* a node's source file with per-line values */
+    {"/api/formula", route_formula},                   /* checks a derived metric's formula */
+    {"/api/csv", route_csv},                           /* every row of a view as CSV (report --csv's columns) */
+    {"/api/compare", route_compare},                   /* hpcdb view A B: the runs, totals, largest changes */
     {"/api/compare/children", route_compare_children}, /* the aligned tree's rows with deltas and ratios */
     {NULL, NULL},
 };

@@ -96,7 +96,8 @@ static void answer_route(view_server *s, const view_request *in, view_answer *a)
   }
   request r = {in->arg, in->arg_ctx, s->dbs, s->n_dbs, {0}, 200, "application/json", &s->compare, NULL};
   int rc = guard_run(rt->run, &r);
-  view_comparison_release(r.cmp); /* outside the guard: a SIGBUS still lets go */
+  if (rc == -2) view_compare_abandon(&s->compare, r.cmp); /* outside the guard: a SIGBUS still lets go */
+  view_comparison_release(r.cmp);
   s->requests++;
   if (rc == -2) { /* what the route had allocated is left: the databases are not used again */
     s->damaged = 1;

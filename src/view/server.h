@@ -4,7 +4,6 @@
 #define HPCDB_VIEW_SERVER_H
 
 #include <arpa/inet.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,7 +19,7 @@ typedef struct view_server {
   char token[33];
   void *daemon; /* struct MHD_Daemon */
   atomic_ulong requests;
-  atomic_int damaged;   /* a route met SIGBUS: the databases are not read again */
+  atomic_int damaged; /* a route met SIGBUS: the databases are not read again */
   /* Requests are answered on a thread per connection. The query objects
    * (dbs[].q) are safe for concurrent readers (they lock their caches
    * themselves, and compute a column's values without the lock): their routes

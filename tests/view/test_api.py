@@ -205,7 +205,8 @@ def damaged(hpcdb, samples, out):
     db = os.path.join(out, "shrinking.d")
     shutil.copytree(src, db)
     # the route a SIGBUS interrupts leaves what it had allocated (src/view/guard.c): no leak check
-    s = Server(hpcdb, db, env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
+    other = os.path.join(samples, "hpctoolkit-legacy", "cpi-mpi")  # and compared: the comparison is made after the damage
+    s = Server(hpcdb, db, other, env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
     try:
         answer(s, "/api/children?" + q(node=0))
         for name in ("cct.db", "profile.db", "meta.db"):
@@ -214,6 +215,8 @@ def damaged(hpcdb, samples, out):
         for path in ("/api/spread?" + q(node=5), "/api/children?" + q(node=0, metric="$0*3"), "/api/children?" + q(view="flat")):
             st, _, body = s.get(path)
             check(st in (500, 503) and "error" in json.loads(body), f"{path} on a shrunk database: status {st}")
+        st, _, body = s.get("/api/compare/children?" + q(view="flat"))  # a file read short (422), or SIGBUS (500, 503)
+        check(st in (422, 500, 503) and "error" in json.loads(body), f"a comparison of a shrunk database: status {st}")
         st, _, _ = s.get("/api/info")
         check(st in (200, 503), f"the server still answers after the files shrank ({st})")
         check(s.proc.poll() is None, "the server is alive")

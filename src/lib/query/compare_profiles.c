@@ -13,8 +13,7 @@
 #include "query/compare_private.h"
 
 /* The mean and max of one run's context over its profiles (scratch: n_plain values). */
-static int one_cell(const hpcdb_comparison *c, uint32_t r, uint32_t ctx, double *scratch, double *mean,
-                    double *max) {
+static int one_cell(const hpcdb_comparison *c, uint32_t r, uint32_t ctx, double *scratch, double *mean, double *max) {
   const struct hpcdb_compare_private *pv = c->priv;
   const hpcdb_qsource *q = &pv->srcs[r]->q;
   double sum = 0, most = 0, count = 0;
@@ -49,8 +48,7 @@ static int run_cells(hpcdb_comparison *c, uint32_t r, const uint32_t *nodes, uin
   for (uint32_t k = 0; k < n && rc == 0; k++) {
     size_t cell = (size_t)nodes[k] * c->n_runs + r;
     double mean, max;
-    if (!cell_missing(pv, c->pmax, cell) || (rc = one_cell(c, r, c->al->ctx[cell], scratch, &mean, &max)) < 0)
-      continue;
+    if (!cell_missing(pv, c->pmax, cell) || (rc = one_cell(c, r, c->al->ctx[cell], scratch, &mean, &max)) < 0) continue;
     pthread_mutex_lock(&pv->lock);
     if (isnan(c->pmax[cell])) c->pmean[cell] = mean, c->pmax[cell] = max;
     pthread_mutex_unlock(&pv->lock);
