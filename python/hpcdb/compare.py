@@ -51,4 +51,15 @@ def aligned(experiments, metrics, n_a, line_tolerance=0, exact_lines=False):
             df[side + "_imbalance"] = np.where(mean > 0, df[side + "_max"].to_numpy() / np.where(mean > 0, mean, 1) - 1, 0.0)
     df.attrs["seconds_per_unit"] = raw["seconds"]
     df.attrs["n_profiles"] = list(raw["n_profiles"])
-    return df
+    return _shown(df, raw["hidden"])
+
+
+def _shown(df, hidden):
+    """The rows the profile views show: a scope without a line is none; its children's parent is its own
+    (its cost is its parent's already: docs/compare.md)."""
+    parent = df["parent"].to_numpy().copy()
+    for k in range(len(parent)):  # parents come before children: a hidden parent's parent is a row already
+        if parent[k] >= 0 and hidden[parent[k]]:
+            parent[k] = parent[parent[k]]
+    df["parent"] = parent
+    return df[~hidden]

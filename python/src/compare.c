@@ -19,13 +19,15 @@ static PyObject *arrays(const hpcdb_comparison *c) {
   const hpcdb_alignment *al = c->al;
   npy_intp n = al->n_nodes, r = al->n_runs, dims[2] = {n, r};
   PyObject *out = PyDict_New(), *names = PyList_New(n), *paths = PyList_New(n);
-  PyObject *parent = PyArray_SimpleNew(1, &n, NPY_INT64), *frame = PyArray_SimpleNew(1, &n, NPY_BOOL);
+  PyObject *parent = PyArray_SimpleNew(1, &n, NPY_INT64), *frame = PyArray_SimpleNew(1, &n, NPY_BOOL),
+           *hidden = PyArray_SimpleNew(1, &n, NPY_BOOL);
   PyObject *how = PyArray_SimpleNew(2, dims, NPY_UINT8), *present = PyArray_SimpleNew(2, dims, NPY_BOOL);
   PyObject *nprof = PyArray_SimpleNew(1, &r, NPY_INT64);
   PyObject *inc = matrix(c->inc, n, r), *exc = matrix(c->exc, n, r), *mean = matrix(c->pmean, n, r),
            *max = matrix(c->pmax, n, r);
   PyObject *result = NULL;
-  if (!out || !names || !paths || !parent || !frame || !how || !present || !nprof || !inc || !exc || !mean || !max)
+  if (!out || !names || !paths || !parent || !frame || !hidden || !how || !present || !nprof || !inc || !exc || !mean ||
+      !max)
     goto done;
   char buf[4096];
   for (npy_intp k = 0; k < n; k++) {
@@ -42,6 +44,7 @@ static PyObject *arrays(const hpcdb_comparison *c) {
     ((int64_t *)PyArray_DATA((PyArrayObject *)parent))[k] =
         al->nodes[k].parent == HPCDB_NONE ? -1 : (int64_t)al->nodes[k].parent;
     ((npy_bool *)PyArray_DATA((PyArrayObject *)frame))[k] = al->nodes[k].is_frame;
+    ((npy_bool *)PyArray_DATA((PyArrayObject *)hidden))[k] = (npy_bool)hpcdb_align_hidden(al, (uint32_t)k);
     for (npy_intp j = 0; j < r; j++) {
       ((uint8_t *)PyArray_DATA((PyArrayObject *)how))[k * r + j] = al->how[k * r + j];
       ((npy_bool *)PyArray_DATA((PyArrayObject *)present))[k * r + j] = al->ctx[k * r + j] != HPCDB_NONE;
@@ -52,14 +55,16 @@ static PyObject *arrays(const hpcdb_comparison *c) {
   if (!seconds) goto done;
   int bad = PyDict_SetItemString(out, "name", names) | PyDict_SetItemString(out, "path", paths) |
             PyDict_SetItemString(out, "parent", parent) | PyDict_SetItemString(out, "is_frame", frame) |
-            PyDict_SetItemString(out, "match", how) | PyDict_SetItemString(out, "present", present) |
-            PyDict_SetItemString(out, "n_profiles", nprof) | PyDict_SetItemString(out, "inc", inc) |
-            PyDict_SetItemString(out, "exc", exc) | PyDict_SetItemString(out, "mean", mean) |
-            PyDict_SetItemString(out, "max", max) | PyDict_SetItemString(out, "seconds", seconds);
+            PyDict_SetItemString(out, "hidden", hidden) | PyDict_SetItemString(out, "match", how) |
+            PyDict_SetItemString(out, "present", present) | PyDict_SetItemString(out, "n_profiles", nprof) |
+            PyDict_SetItemString(out, "inc", inc) | PyDict_SetItemString(out, "exc", exc) |
+            PyDict_SetItemString(out, "mean", mean) | PyDict_SetItemString(out, "max", max) |
+            PyDict_SetItemString(out, "seconds", seconds);
   Py_DECREF(seconds);
   if (!bad) result = out, out = NULL;
 done:
-  Py_XDECREF(out), Py_XDECREF(names), Py_XDECREF(paths), Py_XDECREF(parent), Py_XDECREF(frame), Py_XDECREF(how);
+  Py_XDECREF(out), Py_XDECREF(names), Py_XDECREF(paths), Py_XDECREF(parent), Py_XDECREF(frame), Py_XDECREF(hidden);
+  Py_XDECREF(how);
   Py_XDECREF(present), Py_XDECREF(nprof), Py_XDECREF(inc), Py_XDECREF(exc), Py_XDECREF(mean), Py_XDECREF(max);
   return result;
 }

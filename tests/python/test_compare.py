@@ -31,6 +31,18 @@ def test_database_against_its_own_cube_conversion(tmp_path):
     assert np.allclose(df["a_max"], df["b_max"], rtol=1e-9, atol=0)
 
 
+def test_rows_as_the_profile_views():
+    """cpi-mpi's v4 database against its legacy one: no scope without a line ("[libc-2.28.so]:0",
+    "<unknown file>:0") is a row, each row's parent is a row, as hpcdb compare --csv lists them."""
+    a, b = sample("hpctoolkit-v4/cpi-mpi"), sample("hpctoolkit-legacy/cpi-mpi")
+    df = hpcdb.compare(a, b)
+    assert len(df) > 100 and not df["path"].str.endswith(":0").any()
+    assert df["parent"].iloc[1:].isin(df.index).all()
+    out = subprocess.run([os.environ["HPCDB_CLI"], "compare", "--csv", "--top", "0", "--min-share", "0", a, b],
+                         check=True, capture_output=True, text=True).stdout
+    assert sorted(r["name"] for r in csv.DictReader(out.splitlines())) == sorted(df["path"])
+
+
 def test_known_changes():
     df = hpcdb.compare(pair("a.d"), pair("b.d")).set_index("path")
     solve = df.loc["<main thread> > main > app.c:10 > solve"]
