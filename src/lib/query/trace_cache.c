@@ -175,6 +175,7 @@ int trace_cache_begin(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
     hpcdb_clear_error(); /* no cache file: the index in memory */
     return -1;
   }
+  w->f.no_sync = 1; /* checked on every open: a file a crash cut short is built again */
   w->len = head_len(t, strlen(w->real));
   t->writer = w;
   t->pyr.sink_fd = fileno(w->f.fp);

@@ -165,6 +165,7 @@ void trace_tile_keep(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
   hpcdb_atomic_file f;
   int rc = buf ? atomic_file_open(&f, path) : -1;
   if (rc == 0) {
+    f.no_sync = 1; /* checksummed: a file a crash cut short is computed again */
     trace_hash x;
     trace_hash_init(&x);
     trace_hash_more(&x, head, len);
