@@ -242,18 +242,32 @@ int trace_add_bucket(trace_pyr_reader *r, const trace_line *l, uint32_t level, u
     return 0;
   }
   if (o1 < o0 || o1 > t->pyr.n_entries) return damaged(t, l, level, j);
-  const uint32_t n_ctx = t->exp->n_contexts;
-  for (uint64_t e = o0, n; e < o1; e += n) {
+  /* the accumulator in locals: through a, every store to touched[] would
+   * reload n_touched from memory (they may alias), a chain from entry to entry */
+  const uint32_t n_ctx = t->exp->n_contexts, *keys = a->keys, grey = a->grey_slot;
+  uint64_t *acc = a->ns;
+  uint32_t *touched = a->touched, nt = a->n_touched;
+  int rc = 0;
+  for (uint64_t e = o0, n; rc == 0 && e < o1; e += n) {
     const uint8_t *p = trace_pyr_run(r, level, TRACE_PYR_ENT, e, o1, &n);
-    if (!p) return r->rc;
+    if (!p) {
+      rc = r->rc;
+      break;
+    }
     for (const uint8_t *end = p + 8 * n; p < end; p += 8) {
       uint32_t c = rd_le32(p), ns = rd_le32(p + 4);
-      if (c >= n_ctx) return damaged(t, l, level, j);
-      uint32_t key = a->keys[c];
-      if (ns) trace_acc_add(a, key == HPCDB_TRACE_GREY ? a->grey_slot : key, ns);
+      if (c >= n_ctx) {
+        rc = damaged(t, l, level, j);
+        break;
+      }
+      uint32_t key = keys[c], slot = key == HPCDB_TRACE_GREY ? grey : key;
+      touched[nt] = slot; /* branch-free, as trace_acc_add; a zero time is no context */
+      nt += (acc[slot] == 0) & (ns != 0);
+      acc[slot] += ns;
     }
   }
-  return 0;
+  a->n_touched = nt;
+  return rc;
 }
 
 /* Elements k, k+1, ... of l clipped to [a, b), up to element `stop` (not
