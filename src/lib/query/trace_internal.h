@@ -265,6 +265,11 @@ int trace_tile_kept(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, 
 void trace_tile_keep(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
                      uint32_t h, const hpcdb_tile_scale *sc, const uint8_t *levels, const hpcdb_tile_cell *cells);
 void trace_tile_keep_first(const hpcdb_trace_set *t);
+/* Whether req is of the whole run over every selected row, without a context filter. */
+int trace_tile_whole_run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req);
+/* trace_first_tile.c: the width, height (before the rows bound it) and depth
+ * of the tile a viewer asks first, as remembered (hpcdb_trace_remember_first_tile). */
+void trace_first_tile_size(const hpcdb_trace_set *t, uint32_t *width, uint32_t *height, uint32_t *depth);
 /* trace_ctxmap.c: context id -> index and depths. */
 int trace_ctxmap_build(hpcdb_trace_set *t);
 /* A key per model context for one query: the context at depth (or

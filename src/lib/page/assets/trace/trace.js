@@ -236,11 +236,12 @@ export class TraceView {
     this.axis.replaceChildren(...this.axisTicks().map(([, text]) => el('span', {}, text)));
     if (n === 0) { this.status('no profile matches the filter'); return; }
     const w = Math.max(1, Math.min(this.canvas.clientWidth, TRACE_MAX_WIDTH));
-    const h = Math.max(1, Math.min(this.canvas.clientHeight, n, TRACE_MAX_HEIGHT));
+    // the canvas's height, not bounded by the rows (the server does that): a size the next index keeps whatever the trace
+    const h = Math.max(1, Math.min(this.canvas.clientHeight, TRACE_MAX_HEIGHT));
     const t = performance.now();
     this.status('drawing…');
     try {
-      const buf = await this.get('/api/trace/tile', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, h, ...f }, 'tile', true);
+      const buf = await this.get('/api/trace/tile', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, h, remember: 1, ...f }, 'tile', true);
       this.tile = decodeTile(buf);
       this.paint(this.canvas, this.tile);
       this.drawLabels();
