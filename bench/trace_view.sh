@@ -91,6 +91,10 @@ if { [ -d "$build/../tests/trace/node_modules/playwright-core" ] || [ -d "$build
   for db in p570k "$big"; do
     echo "== first paint, $db; load $(cut -d' ' -f1-3 /proc/loadavg)"
     nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$build/hpcdb" "$work/$db" "$work/xdg-paint" 3
+    if [ -n "${MAIN_BUILD:-}" ]; then
+      echo "-- the same with $MAIN_BUILD/hpcdb"
+      nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$MAIN_BUILD/hpcdb" "$work/$db" "$work/xdg-paint-main" 3
+    fi
   done
 else
   echo "first paint: not measured (needs /usr/bin/chromium and playwright-core: npm ci in tests/trace or tests/view)"

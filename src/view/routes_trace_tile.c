@@ -48,7 +48,8 @@ static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, 
 int route_trace_tile(trace_call *c) {
   uint64_t t0, t1, w, h, remember;
   uint32_t depth;
-  if (trace_arg_u64(c, "remember", 0, 1, &remember) < 0 || trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 ||
+  if (trace_arg_u64(c, "remember", 0, 1, &remember) < 0 ||
+      trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 ||
       trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
       trace_arg_u64(c, "w", UINT64_MAX, TRACE_MAX_WIDTH, &w) < 0 ||
       trace_arg_u64(c, "h", UINT64_MAX, TRACE_MAX_HEIGHT, &h) < 0 || trace_arg_depth(c, &depth) < 0 ||
