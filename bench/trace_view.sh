@@ -79,9 +79,16 @@ for db in p570k "$big"; do
     best_median "main: whole-run tile computed" < rounds.main.tile1x
     best_median "main: summary of the whole run" < rounds.main.summary
   fi
-  # the issue's ratio (index <= 2.5x cat), each round's index over the same round's cat
-  paste -d' ' rounds.index rounds.cat | awk '{ print $1 / $3 }' | sort -n |
-    awk '{ r[NR] = $1 } END { if (NR) printf "  index / cat, round by round: best %.2fx, median %.2fx\n", r[1], r[int((NR + 1) / 2)] }'
+  # the issue's ratio (index <= 2.5x cat): best over best, median over median, and each round's own
+  ratio() { sort -n "$1" | awk '{ w[NR] = $1 } END { print w[1], w[int((NR + 1) / 2)] }'; }
+  echo "$(ratio rounds.index) $(ratio rounds.cat)" |
+    awk '$3 > 0 { printf "  index / cat: best / best %.2fx, median / median %.2fx\n", $1 / $3, $2 / $4 }'
+  paste -d' ' rounds.index rounds.cat | awk '$3 > 0 { print $1 / $3 }' | sort -n |
+    awk '{ r[NR] = $1 } END { if (NR) printf "  index / cat, round by round: lowest %.2fx, median %.2fx\n", r[1], r[int((NR + 1) / 2)] }'
+  if [ -n "${MAIN_BUILD:-}" ]; then
+    echo "$(ratio rounds.index) $(ratio rounds.main.index)" |
+      awk '$3 > 0 { printf "  index / main'"'"'s index: best / best %.2fx, median / median %.2fx\n", $1 / $3, $2 / $4 }'
+  fi
 done
 # first paint in chromium under `hpcdb view`: chromium started first (its start printed apart), the clock
 # from the server's spawn; no cache at all, the cache present, no index with the page's size remembered
