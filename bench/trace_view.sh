@@ -7,9 +7,13 @@
 # trace.db, the index built (no cache file) and written to the cache, then
 # opened from the cache; each open followed by tiles of 2000 x 1000 cells at
 # four zooms (the whole run as the page asks it, kept in the cache since the
-# index pass, and computed), the whole run's summary and statistics (bench_trace). Prints
-# every round, then the best and median of each figure, and the load.
-# Usage: bench/trace_view.sh BUILD_DIR [WORK_DIR] [PROFILES]   (PROFILES x 3 MB of disk)
+# index pass, and computed), the whole run's summary and statistics (bench_trace). With
+# MAIN_BUILD=DIR (another build, e.g. of main), the same rounds run its
+# bench_trace too, interleaved, each right after this build's. Prints
+# every round, then the best and median of each figure, the ratio of the
+# index to `cat`, and the load. Then the first paint in chromium under
+# `hpcdb view` (bench/trace_first_paint.mjs).
+# Usage: [MAIN_BUILD=DIR] bench/trace_view.sh BUILD_DIR [WORK_DIR] [PROFILES]   (PROFILES x 3 MB of disk)
 set -eu
 build=$(cd "$1" && pwd)
 work=${2:-$build/bench-trace}
@@ -40,6 +44,15 @@ for db in p570k "$big"; do
     nice -n 10 "$build/bench_trace" "$db" > cached.out
     echo "round $i: cat $(cat rounds.cat | tail -1 | cut -d' ' -f1) ms; built:"; sed 's/^/    /' built.out
     echo "  cached:"; sed 's/^/    /' cached.out
+    if [ -n "${MAIN_BUILD:-}" ]; then
+      rm -rf "$XDG_CACHE_HOME"
+      nice -n 10 "$MAIN_BUILD/bench_trace" "$db" > main-built.out
+      nice -n 10 "$MAIN_BUILD/bench_trace" "$db" > main-cached.out
+      echo "  main, built:"; sed 's/^/    /' main-built.out
+      ms "trace open, index built" main-built.out >> rounds.main.index
+      ms "tile 2000x[0-9]* of 1\/1 of the run ([0-9]* ns)," main-cached.out >> rounds.main.tile1x
+      ms "summary" main-cached.out >> rounds.main.summary
+    fi
     ms "trace open, index built" built.out >> rounds.index
     ms "trace open, index from the cache" cached.out >> rounds.open
     ms "tile 2000x[0-9]* of 1\/1 of the run ([0-9]* ns) as the page" built.out >> rounds.tile1
@@ -61,16 +74,37 @@ for db in p570k "$big"; do
   best_median "summary of the whole run (2000 columns)" < rounds.summary
   best_median "statistics of the whole run" < rounds.stats
   echo "  peak RSS over the rounds: $(sort -n rounds.peak | tail -1) MB"
+  if [ -n "${MAIN_BUILD:-}" ]; then
+    best_median "main: index built (with the cache written)" < rounds.main.index
+    best_median "main: whole-run tile computed" < rounds.main.tile1x
+    best_median "main: summary of the whole run" < rounds.main.summary
+  fi
+  # the issue's ratio (index <= 2.5x cat): best over best, median over median, and each round's own
+  ratio() { sort -n "$1" | awk '{ w[NR] = $1 } END { print w[1], w[int((NR + 1) / 2)] }'; }
+  echo "$(ratio rounds.index) $(ratio rounds.cat)" |
+    awk '$3 > 0 { printf "  index / cat: best / best %.2fx, median / median %.2fx\n", $1 / $3, $2 / $4 }'
+  paste -d' ' rounds.index rounds.cat | awk '$3 > 0 { print $1 / $3 }' | sort -n |
+    awk '{ r[NR] = $1 } END { if (NR) printf "  index / cat, round by round: lowest %.2fx, median %.2fx\n", r[1], r[int((NR + 1) / 2)] }'
+  if [ -n "${MAIN_BUILD:-}" ]; then
+    echo "$(ratio rounds.index) $(ratio rounds.main.index)" |
+      awk '$3 > 0 { printf "  index / main'"'"'s index: best / best %.2fx, median / median %.2fx\n", $1 / $3, $2 / $4 }'
+  fi
 done
-# first paint in chromium, from the trace server's start (includes chromium's own start), without and with the cache
-if [ -d "$build/../tests/trace/node_modules/playwright-core" ] && [ -x /usr/bin/chromium ]; then
+# first paint in chromium under `hpcdb view`: chromium started first (its start printed apart), the clock
+# from the server's spawn; no cache at all, the cache present, no index with the page's size remembered
+if { [ -d "$build/../tests/trace/node_modules/playwright-core" ] || [ -d "$build/../tests/view/node_modules/playwright-core" ]; } &&
+   [ -x /usr/bin/chromium ]; then
+  [ -d "$build/../tests/trace/node_modules/playwright-core" ] || export PLAYWRIGHT_DIR="$build/../tests/view"
   for db in p570k "$big"; do
-    rm -rf "$XDG_CACHE_HOME"
-    for cache in none present; do
-      printf '%s, cache %s: ' "$db" "$cache"
-      nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$build/tests/trace_serve" "$build/../src/lib/page/assets/trace" "$work/$db"
-    done
+    echo "== first paint, $db; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$build/hpcdb" "$work/$db" "$work/xdg-paint" 3
+    if [ -n "${MAIN_BUILD:-}" ]; then
+      echo "-- the same with $MAIN_BUILD/hpcdb"
+      nice -n 10 node "$build/../bench/trace_first_paint.mjs" "$MAIN_BUILD/hpcdb" "$work/$db" "$work/xdg-paint-main" 3
+    fi
   done
+else
+  echo "first paint: not measured (needs /usr/bin/chromium and playwright-core: npm ci in tests/trace or tests/view)"
 fi
 # the same 570 k elements through hpcdb's Python events() (Pipit's event table) and traces()
 if [ -d "$build/python/hpcdb" ] && python3 -c "import numpy" 2>/dev/null; then

@@ -169,6 +169,15 @@ typedef struct hpcdb_tile_cell {
  * rows, per whole bucket for coarse ones (hpcdb_tile_scale). */
 HPCDB_API int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
                                const hpcdb_tile_request *req, hpcdb_tile_cell *cells, uint32_t *out_height);
+/* Remembers, in the cache directory, the width, height and depth of a tile
+ * of the whole run over every row of the filter without a context filter
+ * (any other request: nothing): the next index built, of any trace, keeps
+ * the whole-run tile of that size (rows in identity order, height at most
+ * the rows), so that a viewer's first request is a read (the page tells its
+ * timeline's size this way). Nothing without a cache file. 0, or a negative
+ * status when the record cannot be written. */
+HPCDB_API int hpcdb_trace_remember_first_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
+                                              const hpcdb_tile_request *req);
 typedef struct hpcdb_trace_share {
   uint32_t ctx; /* model context index at the depth (0: not running), or HPCDB_TRACE_GREY */
   uint64_t ns;  /* time it covers in the window, summed over the rows */

@@ -46,9 +46,10 @@ static int encode_tile(trace_call *c, const hpcdb_tile_cell *cells, uint32_t w, 
 }
 
 int route_trace_tile(trace_call *c) {
-  uint64_t t0, t1, w, h;
+  uint64_t t0, t1, w, h, remember;
   uint32_t depth;
-  if (trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 ||
+  if (trace_arg_u64(c, "remember", 0, 1, &remember) < 0 ||
+      trace_arg_u64(c, "t0", UINT64_MAX, UINT64_MAX - 1, &t0) < 0 ||
       trace_arg_u64(c, "t1", UINT64_MAX, UINT64_MAX - 1, &t1) < 0 ||
       trace_arg_u64(c, "w", UINT64_MAX, TRACE_MAX_WIDTH, &w) < 0 ||
       trace_arg_u64(c, "h", UINT64_MAX, TRACE_MAX_HEIGHT, &h) < 0 || trace_arg_depth(c, &depth) < 0 ||
@@ -63,6 +64,8 @@ int route_trace_tile(trace_call *c) {
   uint32_t hh;
   if (!cells) return trace_fail(c, 500, "out of memory");
   int rc = hpcdb_trace_tile(c->v->set, &c->filter, &req, cells, &hh);
+  if (rc == 0 && remember) /* the page's timeline: its size kept by the next index pass (no error of the tile's) */
+    (void)hpcdb_trace_remember_first_tile(c->v->set, &c->filter, &req);
   rc =
       rc < 0 ? trace_fail_query(c, rc, rc == HPCDB_EINVAL ? 400 : 500) : encode_tile(c, cells, (uint32_t)w, hh, &scale);
   free(cells);

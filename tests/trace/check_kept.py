@@ -5,6 +5,8 @@ rows in identity order) is in the cache; a whole-run tile asked again is read
 from its file (a cell altered in the file, with the checksum made right, shows
 in the answer), equals the tile computed without a cache, and a damaged,
 foreign or stale file is computed again. At most three are kept per index.
+The size a page asks is remembered and the next index pass keeps that tile;
+a damaged record gives the default size.
 Usage: check_kept.py TRACE_PROBE DB WORK_DIR"""
 import glob
 import os
@@ -50,6 +52,39 @@ def tile(probe, db, cache, cmd, rowlist=None):
     info = pr.info()
     pr.close()
     return out, info
+
+
+def first_kept(probe, db, cache):
+    """The index built again (the kept tiles and index gone, the record kept): the tiles it kept."""
+    for p in glob.glob(os.path.join(cache, 'trace-*')):
+        os.remove(p)
+    pr = Probe(probe, db, '--cache', cache)
+    built = pr.info()['from_cache'] == 0
+    pr.close()
+    check(built, 'the index was built again')
+    return sorted(os.path.basename(p).split('-', 2)[2] for p in glob.glob(os.path.join(cache, '*.tile')))
+
+
+def remembered(probe, db, work, n, t0, t1):
+    """The size a page asks for the whole run is remembered beside the indexes
+    (trace_first_tile.c), and the next index pass keeps that tile."""
+    cache = os.path.join(work, 'first')
+    os.makedirs(cache)
+    record = os.path.join(cache, 'viewer-first-tile')
+    pr = Probe(probe, db, '--cache', cache)
+    check(pr.ask('remember 0 %d %d %d 300 7 2' % (n, t0, t1 - 1)) == [] and not os.path.exists(record),
+          'a tile of part of the run is not remembered')
+    check(pr.ask('remember 0 %d %d %d 300 7 2' % (n, t0, t1)) == [], 'the whole run remembered')
+    pr.close()
+    check(os.path.exists(record) and open(record, 'rb').read() == b'HPCDBFT1' + struct.pack('<III', 300, 7, 2),
+          'the record holds the width, height and depth')
+    h = min(n, 7)
+    check(first_kept(probe, db, cache) == ['300x%d-2.tile' % h], 'the index pass kept the remembered size')
+    default = ['2000x%d-3.tile' % min(n, 1000)]
+    for bad in (b'HPCDBFT1' + struct.pack('<II', 300, 7), b'HPCDBFT1' + struct.pack('<III', 8192, 4096, 2),
+                b'HPCDBFT0' + struct.pack('<III', 300, 7, 2)):
+        open(record, 'wb').write(bad)
+        check(first_kept(probe, db, cache) == default, 'a damaged record (%r): the default size kept' % bad)
 
 
 def main():
@@ -107,6 +142,7 @@ def main():
         tile(probe, db, cache, 'tile 0 %d %d %d %d %d 3' % (n, t0, t1, w, h))
     kept_files = glob.glob(os.path.join(cache, '*.tile'))
     check(len(kept_files) == 3, 'three kept tiles: %s' % sorted(os.path.basename(p) for p in kept_files))
+    remembered(probe, db, work, n, t0, t1)
     print('ok' if not failed else '%d failed' % failed)
     return 1 if failed else 0
 

@@ -86,6 +86,18 @@ def main():
                      (ns * 255 + tot // 2) // tot if tot else 0, min(n, 255)) for c, n, ns, tot in want]
             expect(st == 200 and ct == 'application/octet-stream' and (gw, gh) == (w, hh) and cells == want,
                    'tile %dx%d depth %s%s equals the reference (%d bytes for %d cells)' % (w, h, depth, extra, len(body), w * hh))
+        # the page's timeline tells its size with remember=1: kept for the next index pass (trace_first_tile.c)
+        record = os.path.join(os.environ['XDG_CACHE_HOME'], 'hpcdb', 'viewer-first-tile')
+        if os.path.exists(record):
+            os.remove(record)
+        st, _, _ = get(base, '/api/trace/tile?t0=%d&t1=%d&w=90&h=600&depth=2&remember=1&first=3&count=6' % (t0, t1))
+        expect(st == 200 and not os.path.exists(record), 'remember=1 on some rows only: not remembered')
+        st, _, body = get(base, '/api/trace/tile?t0=%d&t1=%d&w=90&h=600&depth=2&remember=1' % (t0, t1))
+        expect(st == 200 and decode(body)[:2] == (90, 13) and os.path.exists(record) and
+               open(record, 'rb').read() == b'HPCDBFT1' + struct.pack('<III', 90, 600, 2),
+               'remember=1 on the whole run: its size remembered (90 x 600, not the 13 rows)')
+        st, _, _ = get(base, '/api/trace/tile?t0=%d&t1=%d&w=90&h=13&depth=2&remember=2' % (t0, t1))
+        expect(st == 400, 'remember takes 0 or 1')
         # two columns of the whole run: every row of >= 128 elements sums whole buckets of 64 elements
         st, _, body = get(base, '/api/trace/tile?t0=%d&t1=%d&w=2&h=13&depth=2' % (t0, t1))
         levels = [ref.level_for(r, t0, t1, 2) for r in range(13)]

@@ -5,6 +5,7 @@
  *   info | ctxs | rows | events ROW (the model's elements; not in place)
  *   rowlist [R...] | ctxsel [GLOB] | profsel [PATTERN]   (filters; no argument: none)
  *   tile FIRST COUNT T0 T1 W H DEPTH | stats T0 T1 DEPTH | at ROW TS
+ *   remember FIRST COUNT T0 T1 W H DEPTH   (hpcdb_trace_remember_first_tile)
  * DEPTH "leaf" for HPCDB_TRACE_LEAF, "D" in procedure frames, "aD" in all
  * scopes; ctxs prints "ctx INDEX ID PARENT FRAME NAME" (FRAME: 1 for an
  * entry point or a function scope, the test's own reading of the model). Each answer (or "error MESSAGE") ends
@@ -55,10 +56,14 @@ static int events(uint32_t row) {
   return 0;
 }
 
+static hpcdb_tile_request request_of(char **a) {
+  return (hpcdb_tile_request){(uint32_t)strtoul(a[0], NULL, 10), (uint32_t)strtoul(a[1], NULL, 10),
+                              strtoull(a[2], NULL, 10), strtoull(a[3], NULL, 10), (uint32_t)strtoul(a[4], NULL, 10),
+                              (uint32_t)strtoul(a[5], NULL, 10), depth_of(a[6]), NULL, NULL};
+}
+
 static int tile(char **a) {
-  hpcdb_tile_request r = {(uint32_t)strtoul(a[0], NULL, 10), (uint32_t)strtoul(a[1], NULL, 10),
-                          strtoull(a[2], NULL, 10), strtoull(a[3], NULL, 10), (uint32_t)strtoul(a[4], NULL, 10),
-                          (uint32_t)strtoul(a[5], NULL, 10), depth_of(a[6]), NULL, NULL};
+  hpcdb_tile_request r = request_of(a);
   uint32_t h;
   hpcdb_tile_cell *cells = calloc((size_t)r.width * (r.height ? r.height : 1) + 1, sizeof *cells);
   r.row_level = malloc(r.count + 1);
@@ -170,6 +175,9 @@ int main(int argc, char **argv) {
       events((uint32_t)strtoul(a[0], NULL, 10));
     } else if (!strcmp(cmd, "tile") && n == 7) {
       tile(a);
+    } else if (!strcmp(cmd, "remember") && n == 7) {
+      hpcdb_tile_request r = request_of(a);
+      if (hpcdb_trace_remember_first_tile(set, &filter, &r) < 0) fail();
     } else if (!strcmp(cmd, "stats") && n == 3) {
       stats(a);
     } else if (!strcmp(cmd, "at") && n == 2) {

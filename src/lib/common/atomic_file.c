@@ -276,7 +276,7 @@ int atomic_file_commit(hpcdb_atomic_file *f) {
   if (f->failed) rc = HPCDB_EIO;
   if (rc == 0 && f->direct) rc = finish_direct(f);
   if (rc == 0 && fflush(f->fp) != 0) rc = hpcdb_fail(HPCDB_EIO, "%s: flush failed: %s", f->target, strerror(errno));
-  if (rc == 0 && fsync(fileno(f->fp)) != 0)
+  if (rc == 0 && !f->no_sync && fsync(fileno(f->fp)) != 0)
     rc = hpcdb_fail(HPCDB_EIO, "%s: fsync failed: %s", f->target, strerror(errno));
   if (fclose(f->fp) != 0 && rc == 0) rc = hpcdb_fail(HPCDB_EIO, "%s: close failed: %s", f->target, strerror(errno));
   f->fp = NULL;

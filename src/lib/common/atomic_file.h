@@ -24,6 +24,8 @@ typedef struct hpcdb_atomic_file {
   int failed;
   int no_replace; /* commit fails with HPCDB_EEXIST rather than replace a file */
   int output;     /* a command's output: its directory is fsync'ed after the rename */
+  int no_sync;    /* a cache its reader checks (a checksum): renamed without an fsync, which would
+                     wait for the disk to hold what can be made again */
 } hpcdb_atomic_file;
 
 int atomic_file_open(hpcdb_atomic_file *f, const char *target);

@@ -13,18 +13,20 @@
  * elements (lines split where the element count halves). In place, the
  * pages read are let go behind the pass so that the resident set stays
  * small whatever the file's size. */
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "common/mapped_file.h"
 #include "common/worker.h"
 #include "query/trace_internal.h"
 
 #define BUCKET_EVENTS 32
 #define MAX_LOG_BUCKETS 24
-#define RELEASE_EVERY 0x10000    /* elements (768 KB in place) */
+#define READ_EVERY 0x4000        /* elements (192 KB in place) */
 #define PARALLEL_FROM (1u << 16) /* elements: below, one thread */
 
 static int by_profile(const void *a, const void *b) {
@@ -87,13 +89,17 @@ typedef struct half {
   progress *g;
   uint32_t first, end; /* lines [first, end) */
   trace_pyr_build acc;
+  uint8_t *buf; /* READ_EVERY elements of trace.db */
   int rc;
   char error[1024];
 } half;
 
 /* One line, checked and indexed. `raw` is a constant where this is inlined:
- * the loop is compiled once for elements in place and once for the model's
- * arrays. Processing element k adds element k-1's time (it ends at k's
+ * the loop is compiled once for elements in trace.db and once for the
+ * model's arrays. In place, the elements are read READ_EVERY at a time into
+ * the thread's buffer (one copy, as `cat` makes, and no page mapped into the
+ * process: mapping them cost a page fault per 64 KB and an madvise to let
+ * them go). Processing element k adds element k-1's time (it ends at k's
  * timestamp) to the current level-0 bucket, which is complete once element
  * (j+1)*E0 is processed. */
 static inline __attribute__((always_inline)) int index_line(half *h, trace_line *l, uint32_t row, const int raw) {
@@ -103,23 +109,33 @@ static inline __attribute__((always_inline)) int index_line(half *h, trace_line 
   const uint32_t *slot = h->slot, n_ids = t->n_ids, unknown = t->exp->n_contexts;
   uint32_t *dir = t->dir + l->dir_off, *touched = a->touched;
   uint64_t *ns = a->ns;
-  const uint8_t *p = l->raw;
-  uint64_t b = 0, released = 0, release_at = RELEASE_EVERY, flush_at = E0, bucket = 0;
+  const uint8_t *p = h->buf; /* element k at p + 12 * (k - base) */
+  uint64_t b = 0, base = 0, read_end = 0, flush_at = E0, bucket = 0;
   uint32_t bad = 0;
   l->lo = l->hi = 0;
   if (n) {
+    uint8_t hi[8];
+    if (raw && (h->rc = read_at(t->fd, hi, 8, l->raw_off + 12 * (n - 1), t->trace_path)) < 0) return h->rc;
+    if (raw && (h->rc = read_at(t->fd, h->buf, 8, l->raw_off, t->trace_path)) < 0) return h->rc;
     l->lo = raw ? rd_le64(p) : l->ts[0];
-    l->hi = raw ? rd_le64(p + 12 * (n - 1)) : l->ts[n - 1];
+    l->hi = raw ? rd_le64(hi) : l->ts[n - 1];
   }
-  uint64_t next = l->lo, prev_ts = l->lo;
+  uint64_t next = l->lo, prev_ts = l->lo, first_ts = l->lo; /* first_ts: the current level-0 bucket's */
   uint32_t prev = unknown, nt = 0;
   for (uint64_t k = 0; k < n;) {
-    uint64_t stop = release_at < flush_at + 1 ? release_at : flush_at + 1;
-    if (stop > n) stop = n;
-    /* the hot loop: elements up to the next time bucket, level-0 bucket or release point */
+    if (k == read_end) {
+      if (bad) break;
+      if (k) report(h->g, k - base);
+      base = k;
+      read_end = n - k < READ_EVERY ? n : k + READ_EVERY;
+      if (raw && (h->rc = read_at(t->fd, h->buf, 12 * (read_end - k), l->raw_off + 12 * k, t->trace_path)) < 0)
+        return h->rc;
+    }
+    uint64_t stop = read_end < flush_at + 1 ? read_end : flush_at + 1;
+    /* the hot loop: elements up to the next time bucket, level-0 bucket or read */
     for (; k < stop; k++) {
-      uint64_t ts = raw ? rd_le64(p + 12 * k) : l->ts[k];
-      uint32_t id = raw ? rd_le32(p + 12 * k + 8) : l->ctx[k];
+      uint64_t ts = raw ? rd_le64(p + 12 * (k - base)) : l->ts[k];
+      uint32_t id = raw ? rd_le32(p + 12 * (k - base) + 8) : l->ctx[k];
       uint32_t s = slot[id < n_ids ? id : n_ids];
       bad |= (ts < prev_ts) | (s == unknown);
       uint64_t dt = ts - prev_ts; /* the previous element's time, in its bucket */
@@ -139,16 +155,10 @@ static inline __attribute__((always_inline)) int index_line(half *h, trace_line 
     }
     if (k == flush_at + 1) { /* element flush_at is in: level-0 bucket `bucket` is complete */
       a->n_touched = nt;
-      if ((h->rc = trace_pyr_flush(t, l, a, bucket++)) < 0) return h->rc;
+      if ((h->rc = trace_pyr_flush(t, l, a, bucket++, first_ts)) < 0) return h->rc;
       nt = 0;
+      first_ts = prev_ts; /* element flush_at's: the next bucket's first */
       flush_at += E0;
-    }
-    if (k == release_at || k == n) {
-      if (bad) break;
-      if (raw) mapped_file_release(&t->map, l->raw_off + 12 * released, 12 * (k - released));
-      report(h->g, k - released);
-      released = k;
-      release_at = k + RELEASE_EVERY;
     }
   }
   a->n_touched = nt;
@@ -157,8 +167,9 @@ static inline __attribute__((always_inline)) int index_line(half *h, trace_line 
     a->n_touched = 0;
     return name_the_fault(t, l, row);
   }
+  if (n) report(h->g, n - base);
   while (b <= nb) dir[b++] = (uint32_t)n;
-  return trace_pyr_end_line(t, l, a);
+  return trace_pyr_end_line(t, l, a, first_ts);
 }
 
 static int index_line_raw(half *h, trace_line *l, uint32_t row) { return index_line(h, l, row, 1); }
@@ -167,10 +178,14 @@ static int index_line_model(half *h, trace_line *l, uint32_t row) { return index
 static void *run_half(void *arg) {
   half *h = arg;
   h->rc = trace_pyr_begin(h->t, &h->acc);
+  if (h->rc == 0 && !(h->buf = malloc(12 * READ_EVERY)))
+    h->rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for the trace index");
   for (uint32_t i = h->first; h->rc == 0 && i < h->end; i++) {
     trace_line *l = &h->t->lines[i];
     h->rc = l->raw ? index_line_raw(h, l, i) : index_line_model(h, l, i);
   }
+  free(h->buf);
+  h->buf = NULL;
   if (h->rc < 0) snprintf(h->error, sizeof h->error, "%s", hpcdb_last_error());
   return NULL;
 }
@@ -212,8 +227,8 @@ int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o, int to_c
   for (uint32_t id = 0; id < t->n_ids; id++)
     slot[id] = t->idx_of_id[id] == HPCDB_NONE ? t->exp->n_contexts : t->idx_of_id[id];
   slot[t->n_ids] = t->exp->n_contexts;
-  if (t->map.data) mapped_file_advise_sequential(&t->map);
-  half h[2] = {{t, slot, &g, 0, mid, {0}, 0, ""}, {t, slot, &g, mid, t->n_lines, {0}, 0, ""}};
+  if (t->fd >= 0) (void)posix_fadvise(t->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  half h[2] = {{t, slot, &g, 0, mid, {0}, NULL, 0, ""}, {t, slot, &g, mid, t->n_lines, {0}, NULL, 0, ""}};
   worker_thread helper;
   int helped = mid < t->n_lines && worker_start(&helper, 1, run_half, &h[1]);
   run_half(&h[0]);

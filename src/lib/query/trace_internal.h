@@ -16,7 +16,7 @@
  * (j+1)*E_L) with E_L = 64 * 4^L (the line's last bucket may be shorter;
  * level L exists when L == 0 or the line has more than E_(L-1) elements, so
  * the top level is one bucket). Each bucket's histogram is the time each
- * context (model index, ascending) covers through the bucket's elements,
+ * context (model index, in the order first met) covers through the bucket's elements,
  * each from its timestamp to the next element's (the line's last lasting
  * none). */
 #define TRACE_LOG_E0 6
@@ -216,10 +216,12 @@ typedef struct trace_pyr_build {
 } trace_pyr_build;
 int trace_pyr_begin(const hpcdb_trace_set *t, trace_pyr_build *a);
 void trace_pyr_free(trace_pyr_build *a);
-/* Level 0's bucket j of l is complete (its time is in a->ns / touched). */
-int trace_pyr_flush(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint64_t j);
-/* After the line's last element: level 0's end, then the levels above. */
-int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a);
+/* Level 0's bucket j of l, whose first element is at first_ts, is complete
+ * (its time is in a->ns / touched). */
+int trace_pyr_flush(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint64_t j, uint64_t first_ts);
+/* After the line's last element: level 0's last bucket (its first element
+ * at last_ts), then the levels above. */
+int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint64_t last_ts);
 /* Sets each line's levels and slots from its n; the number of slots. */
 uint64_t trace_pyr_slots(hpcdb_trace_set *t);
 /* The same, and allocates off / ts for building. */
@@ -263,6 +265,11 @@ int trace_tile_kept(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, 
 void trace_tile_keep(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
                      uint32_t h, const hpcdb_tile_scale *sc, const uint8_t *levels, const hpcdb_tile_cell *cells);
 void trace_tile_keep_first(const hpcdb_trace_set *t);
+/* Whether req is of the whole run over every selected row, without a context filter. */
+int trace_tile_whole_run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req);
+/* trace_first_tile.c: the width, height (before the rows bound it) and depth
+ * of the tile a viewer asks first, as remembered (hpcdb_trace_remember_first_tile). */
+void trace_first_tile_size(const hpcdb_trace_set *t, uint32_t *width, uint32_t *height, uint32_t *depth);
 /* trace_ctxmap.c: context id -> index and depths. */
 int trace_ctxmap_build(hpcdb_trace_set *t);
 /* A key per model context for one query: the context at depth (or

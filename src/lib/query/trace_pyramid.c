@@ -76,35 +76,34 @@ static int grow(trace_pyr_build *a, uint64_t need) {
 
 /* The accumulated histogram becomes slot s (first element at ts), or none
  * (walk) when it is too large or a child has none; the accumulator is
- * cleared. */
+ * cleared. The entries are in the order the contexts were first met: a
+ * reader adds them all. */
 static int write_bucket(hpcdb_trace_set *t, trace_pyr_build *a, uint64_t s, uint64_t ts, uint64_t cap, int walk) {
   uint64_t off = a->n_out;
   walk |= a->n_touched > cap;
-  for (uint32_t i = 0; i < a->n_touched && !walk; i++) walk = a->ns[a->touched[i]] > UINT32_MAX;
-  if (walk) {
-    off |= TRACE_WALK;
-  } else {
-    HPCDB_TRY(grow(a, a->n_touched));
-    for (uint32_t i = 1; i < a->n_touched; i++) /* ascending context order: insertion sort of a few dozen */
-      for (uint32_t k = i; k > 0 && a->touched[k - 1] > a->touched[k]; k--) {
-        uint32_t x = a->touched[k];
-        a->touched[k] = a->touched[k - 1];
-        a->touched[k - 1] = x;
-      }
-    for (uint32_t i = 0; i < a->n_touched; i++, a->n_out++) {
-      wr_le32(a->ent + 8 * a->n_out, a->touched[i]);
-      wr_le32(a->ent + 8 * a->n_out + 4, (uint32_t)a->ns[a->touched[i]]);
+  if (!walk) HPCDB_TRY(grow(a, a->n_touched));
+  uint64_t big = 0;
+  for (uint32_t i = 0; i < a->n_touched; i++) {
+    uint32_t c = a->touched[i];
+    uint64_t v = a->ns[c];
+    big |= v >> 32;
+    if (!walk) {
+      wr_le32(a->ent + 8 * (off + i), c);
+      wr_le32(a->ent + 8 * (off + i) + 4, (uint32_t)v);
     }
+    a->ns[c] = 0;
   }
-  for (uint32_t i = 0; i < a->n_touched; i++) a->ns[a->touched[i]] = 0;
+  walk |= big != 0;
+  if (walk) off |= TRACE_WALK;
+  else a->n_out += a->n_touched;
   a->n_touched = 0;
   wr_le64(t->pyr.owned + 8 * s, off);
   wr_le64(t->pyr.owned + 8 * (t->pyr.n_slots + s), ts);
   return 0;
 }
 
-int trace_pyr_flush(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint64_t j) {
-  return write_bucket(t, a, l->slot[0] + j, line_ts(l, j << TRACE_LOG_E0), bucket_cap(0), 0);
+int trace_pyr_flush(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint64_t j, uint64_t first_ts) {
+  return write_bucket(t, a, l->slot[0] + j, first_ts, bucket_cap(0), 0);
 }
 
 static void end_level(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint32_t level) {
@@ -126,12 +125,12 @@ static int place_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *
   return 0;
 }
 
-int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a) {
+int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint64_t last_ts) {
   uint64_t nb = trace_level_buckets(l->n, 0);
   if (l->n == 0) { /* one empty bucket */
     HPCDB_TRY(write_bucket(t, a, l->slot[0], 0, bucket_cap(0), 0));
   } else {
-    HPCDB_TRY(trace_pyr_flush(t, l, a, nb - 1)); /* the last element lasts none */
+    HPCDB_TRY(trace_pyr_flush(t, l, a, nb - 1, last_ts)); /* the last element lasts none */
   }
   end_level(t, l, a, 0);
   const uint8_t *off = t->pyr.owned, *ts = t->pyr.owned + 8 * t->pyr.n_slots;
@@ -243,18 +242,32 @@ int trace_add_bucket(trace_pyr_reader *r, const trace_line *l, uint32_t level, u
     return 0;
   }
   if (o1 < o0 || o1 > t->pyr.n_entries) return damaged(t, l, level, j);
-  const uint32_t n_ctx = t->exp->n_contexts;
-  for (uint64_t e = o0, n; e < o1; e += n) {
+  /* the accumulator in locals: through a, every store to touched[] would
+   * reload n_touched from memory (they may alias), a chain from entry to entry */
+  const uint32_t n_ctx = t->exp->n_contexts, *keys = a->keys, grey = a->grey_slot;
+  uint64_t *acc = a->ns;
+  uint32_t *touched = a->touched, nt = a->n_touched;
+  int rc = 0;
+  for (uint64_t e = o0, n; rc == 0 && e < o1; e += n) {
     const uint8_t *p = trace_pyr_run(r, level, TRACE_PYR_ENT, e, o1, &n);
-    if (!p) return r->rc;
+    if (!p) {
+      rc = r->rc;
+      break;
+    }
     for (const uint8_t *end = p + 8 * n; p < end; p += 8) {
       uint32_t c = rd_le32(p), ns = rd_le32(p + 4);
-      if (c >= n_ctx) return damaged(t, l, level, j);
-      uint32_t key = a->keys[c];
-      if (ns) trace_acc_add(a, key == HPCDB_TRACE_GREY ? a->grey_slot : key, ns);
+      if (c >= n_ctx) {
+        rc = damaged(t, l, level, j);
+        break;
+      }
+      uint32_t key = keys[c], slot = key == HPCDB_TRACE_GREY ? grey : key;
+      touched[nt] = slot; /* branch-free, as trace_acc_add; a zero time is no context */
+      nt += (acc[slot] == 0) & (ns != 0);
+      acc[slot] += ns;
     }
   }
-  return 0;
+  a->n_touched = nt;
+  return rc;
 }
 
 /* Elements k, k+1, ... of l clipped to [a, b), up to element `stop` (not

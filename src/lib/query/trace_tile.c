@@ -15,22 +15,25 @@
 #include "common/worker.h"
 #include "query/trace_internal.h"
 
-/* The cell from the accumulated times; the accumulator is cleared. */
+/* The cell from the accumulated times; the accumulator is cleared. One pass,
+ * the best so far in registers. */
 static void finish(trace_acc *a, hpcdb_tile_cell *cell) {
+  uint64_t *ns = a->ns, total = 0, best_ns = 0, idle_ns = 0;
+  const uint32_t *touched = a->touched, n = a->n_touched;
   uint32_t best = HPCDB_NONE;
-  uint64_t total = 0;
-  for (uint32_t i = 0; i < a->n_touched; i++) {
-    uint32_t s = a->touched[i];
-    total += a->ns[s];
-    if (s == 0) continue; /* idle wins only a cell where nothing ran */
-    if (best == HPCDB_NONE || a->ns[s] > a->ns[best] || (a->ns[s] == a->ns[best] && s < best)) best = s;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t s = touched[i];
+    uint64_t v = ns[s];
+    ns[s] = 0;
+    total += v;
+    if (s == 0) idle_ns = v; /* idle wins only a cell where nothing ran */
+    else if (v > best_ns || (v == best_ns && s < best)) best = s, best_ns = v;
   }
-  if (best == HPCDB_NONE && a->n_touched) best = 0;
-  cell->n_ctx = a->n_touched;
+  if (best == HPCDB_NONE && n) best = 0, best_ns = idle_ns;
+  cell->n_ctx = n;
   cell->total_ns = total;
-  cell->ctx_ns = best == HPCDB_NONE ? 0 : a->ns[best];
+  cell->ctx_ns = best_ns;
   cell->ctx = best == HPCDB_NONE ? HPCDB_TRACE_EMPTY : best == a->grey_slot ? HPCDB_TRACE_GREY : best;
-  for (uint32_t i = 0; i < a->n_touched; i++) a->ns[a->touched[i]] = 0;
   a->n_touched = 0;
 }
 

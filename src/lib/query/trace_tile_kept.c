@@ -3,8 +3,8 @@
  * run (every selected row, no context filter) is what a viewer asks first,
  * and it does not change while trace.db does not. Each one computed is
  * written to `trace-HASH-WxH-DEPTH.tile` beside the index (the three most
- * recent are kept); after the index pass, the one of 2,000 x 1,000 cells at
- * depth 3 in the rows' identity order is computed and kept. A request for the same size, depth and rows is
+ * recent are kept); after the index pass, the one a viewer asks first
+ * (trace_first_tile.c) in the rows' identity order is computed and kept. A request for the same size, depth and rows is
  * answered from it: read, not computed. A file that does not match (other
  * trace.db or meta.db, other request, damaged) is ignored and replaced.
  *
@@ -31,9 +31,6 @@
 #define HEAD 176
 #define CELL 24
 #define CHUNK 4096 /* cells per read or write */
-#define FIRST_WIDTH 2000
-#define FIRST_HEIGHT 1000
-#define FIRST_DEPTH 3
 
 /* The path of the kept tile of this width, height and depth: the index's,
  * ".idx" replaced (NULL without one). */
@@ -76,12 +73,15 @@ static void prune(const hpcdb_trace_set *t) {
 
 /* The header and rows of a request whose tile is kept: what the file must
  * start with. NULL when the request is not of the whole run. */
+int trace_tile_whole_run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req) {
+  uint32_t n_sel = filter && filter->rows ? filter->n_rows : t->n_lines;
+  return !(filter && filter->ctx_keep) && req->first == 0 && req->count == n_sel && req->count != 0 &&
+         req->t0 == t->t_min && req->t1 == t->t_max + 1;
+}
+
 static uint8_t *head_of(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
                         uint32_t h, const hpcdb_tile_scale *sc, const uint8_t *levels, uint64_t *len) {
-  uint32_t n_sel = filter && filter->rows ? filter->n_rows : t->n_lines;
-  if ((filter && filter->ctx_keep) || req->first != 0 || req->count != n_sel || req->count == 0 ||
-      req->t0 != t->t_min || req->t1 != t->t_max + 1)
-    return NULL;
+  if (!trace_tile_whole_run(t, filter, req)) return NULL;
   uint64_t n = HEAD + 4 * (uint64_t)req->count + ((uint64_t)req->count + 7) / 8 * 8;
   uint8_t *b = calloc(1, n);
   if (!b) return NULL;
@@ -165,6 +165,7 @@ void trace_tile_keep(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
   hpcdb_atomic_file f;
   int rc = buf ? atomic_file_open(&f, path) : -1;
   if (rc == 0) {
+    f.no_sync = 1; /* checksummed: a file a crash cut short is computed again */
     trace_hash x;
     trace_hash_init(&x);
     trace_hash_more(&x, head, len);
@@ -186,14 +187,16 @@ void trace_tile_keep(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
 }
 
 void trace_tile_keep_first(const hpcdb_trace_set *t) {
-  uint32_t n = t->n_lines, h = n < FIRST_HEIGHT ? n : FIRST_HEIGHT;
-  if (!t->cache_path || n == 0 || t->t_max + 1 - t->t_min < FIRST_WIDTH) return;
+  uint32_t width, height, depth;
+  trace_first_tile_size(t, &width, &height, &depth);
+  uint32_t n = t->n_lines, h = n < height ? n : height;
+  if (!t->cache_path || n == 0 || t->t_max + 1 - t->t_min < width) return;
   uint32_t *rows = malloc(n * sizeof *rows);
-  hpcdb_tile_cell *cells = malloc((size_t)FIRST_WIDTH * h * sizeof *cells);
+  hpcdb_tile_cell *cells = malloc((size_t)width * h * sizeof *cells);
   for (uint32_t i = 0; rows && i < n; i++) rows[i] = i;
   uint32_t out_h;
   hpcdb_trace_filter filter = {rows, n, NULL, NULL, NULL};
-  hpcdb_tile_request req = {0, n, t->t_min, t->t_max + 1, FIRST_WIDTH, h, FIRST_DEPTH, NULL, NULL};
+  hpcdb_tile_request req = {0, n, t->t_min, t->t_max + 1, width, h, depth, NULL, NULL};
   if (rows && cells && hpcdb_trace_rows_by_identity(t, t->exp, rows, n) == 0)
     hpcdb_trace_tile(t, &filter, &req, cells, &out_h); /* kept by the tile itself */
   hpcdb_clear_error();

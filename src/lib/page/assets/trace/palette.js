@@ -22,13 +22,19 @@ export class Palette {
     this.nameOf = nameOf; this.store = store;
     try { this.chosen = JSON.parse(store.getItem(KEY) || '{}'); } catch (e) { this.chosen = {}; }
     if (typeof this.chosen !== 'object' || this.chosen === null) this.chosen = {};
+    this.known = new Map(); // context -> its colour, worked out once: a tile asks it for each of ~10^6 cells
   }
   rgb(c) {
+    let rgb = this.known.get(c);
+    if (rgb) return rgb;
     const mine = c !== EMPTY && c !== GREY ? this.chosen[this.nameOf(c)] : undefined;
-    if (typeof mine === 'string' && /^#[0-9a-f]{6}$/i.test(mine)) return [1, 3, 5].map((i) => parseInt(mine.slice(i, i + 2), 16));
-    return hueOf(c);
+    if (typeof mine === 'string' && /^#[0-9a-f]{6}$/i.test(mine)) rgb = [1, 3, 5].map((i) => parseInt(mine.slice(i, i + 2), 16));
+    else rgb = hueOf(c);
+    this.known.set(c, rgb);
+    return rgb;
   }
   choose(c, colour) {
+    this.known.clear();
     this.chosen[this.nameOf(c)] = colour;
     this.store.setItem(KEY, JSON.stringify(this.chosen));
   }

@@ -19,9 +19,8 @@ export class Requests {
       const resp = await fetch(this.base + path + (q ? '?' + q : ''), { signal: ac.signal });
       if (resp.status === 503) { // the index is being built: say how far, ask again
         const j = await resp.json();
-        if (j.building !== undefined) {
+        if (j.building !== undefined) { // asked again at once: the server holds each ask until the index is built or 100 ms
           this.status(j.error + '…');
-          await new Promise((res) => setTimeout(res, 150));
           if (ac.signal.aborted) throw new DOMException('superseded', 'AbortError');
           return await this.get(path, params, kind, binary);
         }

@@ -16,7 +16,8 @@ export function decodeTile(buf) {
   let at = 0;
   for (let i = 0, p = 56; i < runs; i++, p += 8) {
     const len = v.getUint16(p, true), s = v.getUint8(p + 2), n = v.getUint8(p + 3), c = v.getUint32(p + 4, true);
-    ctx.fill(c, at, at + len); share.fill(s, at, at + len); count.fill(n, at, at + len);
+    if (len === 1) { ctx[at] = c; share[at] = s; count[at] = n; } // most runs of a whole-run tile: three calls saved
+    else { ctx.fill(c, at, at + len); share.fill(s, at, at + len); count.fill(n, at, at + len); }
     at += len;
   }
   return { w, h, ctx, share, count, scale };

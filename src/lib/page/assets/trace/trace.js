@@ -236,11 +236,12 @@ export class TraceView {
     this.axis.replaceChildren(...this.axisTicks().map(([, text]) => el('span', {}, text)));
     if (n === 0) { this.status('no profile matches the filter'); return; }
     const w = Math.max(1, Math.min(this.canvas.clientWidth, TRACE_MAX_WIDTH));
-    const h = Math.max(1, Math.min(this.canvas.clientHeight, n, TRACE_MAX_HEIGHT));
+    // the canvas's height, not bounded by the rows (the server does that): a size the next index keeps whatever the trace
+    const h = Math.max(1, Math.min(this.canvas.clientHeight, TRACE_MAX_HEIGHT));
     const t = performance.now();
     this.status('drawing…');
     try {
-      const buf = await this.get('/api/trace/tile', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, h, ...f }, 'tile', true);
+      const buf = await this.get('/api/trace/tile', { t0: this.abs(this.v0), t1: this.abs(this.v1), w, h, remember: 1, ...f }, 'tile', true);
       this.tile = decodeTile(buf);
       this.paint(this.canvas, this.tile);
       this.drawLabels();
@@ -272,24 +273,35 @@ export class TraceView {
     }));
   }
 
-  // the colour of cell i of a tile, null for an empty cell: a mixed cell is paler the less its dominant
+  // how pale cell i is drawn (1: its context's own colour): a mixed cell is paler the less its dominant
   // context covers; with a highlighted context, the others fade
+  cellAlpha(tile, i) {
+    let a = tile.count[i] > 1 ? 0.45 + 0.55 * tile.share[i] / 255 : 1;
+    if (this.highlight !== null && tile.ctx[i] !== this.highlight) a *= 0.25;
+    return a;
+  }
+
+  // the colour of cell i of a tile, null for an empty cell
   cellRgb(tile, i) {
     const c = tile.ctx[i];
     if (c === EMPTY) return null;
-    let a = tile.count[i] > 1 ? 0.45 + 0.55 * tile.share[i] / 255 : 1;
-    if (this.highlight !== null && c !== this.highlight) a *= 0.25;
+    const a = this.cellAlpha(tile, i);
     return this.palette.rgb(c).map((v) => Math.round(255 - (255 - v) * a));
   }
 
   paint(canvas, tile) {
     canvas.width = tile.w; canvas.height = tile.h;
-    const g = canvas.getContext('2d'), img = g.createImageData(tile.w, tile.h);
+    const g = canvas.getContext('2d'), img = g.createImageData(tile.w, tile.h), data = img.data;
     let lit = 0;
-    for (let i = 0; i < tile.w * tile.h; i++) {
-      const rgb = this.cellRgb(tile, i) || [255, 255, 255];
-      img.data.set([...rgb, 255], 4 * i);
-      if (tile.ctx[i] === this.highlight) lit++;
+    for (let i = 0, n = tile.w * tile.h; i < n; i++) { // as cellRgb, without an array per cell: a tile has ~10^6
+      const c = tile.ctx[i], o = 4 * i;
+      if (c === EMPTY) data[o] = data[o + 1] = data[o + 2] = 255;
+      else {
+        const rgb = this.palette.rgb(c), a = this.cellAlpha(tile, i);
+        for (let k = 0; k < 3; k++) data[o + k] = Math.round(255 - (255 - rgb[k]) * a);
+      }
+      data[o + 3] = 255;
+      if (c === this.highlight) lit++;
     }
     g.putImageData(img, 0, 0);
     if (canvas === this.canvas) this.root.dataset.highlightCells = String(lit);
