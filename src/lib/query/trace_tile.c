@@ -4,14 +4,18 @@
  * the element in effect at the current column's start and adds its
  * elements clipped to each column (whole buckets where a column holds
  * them); a coarse row keeps a cursor on its level's buckets and adds the
- * whole buckets starting in each column (hpcdb_tile_scale). The work is
+ * whole buckets starting in each column (hpcdb_tile_scale). A tile's cell
+ * rows are shared out in chunks to a thread per core; a summary's rows are
  * split in two halves, one on a helper thread. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/failpoint.h"
+#include "common/pool.h"
 #include "common/worker.h"
 #include "query/trace_internal.h"
 
@@ -141,7 +145,7 @@ static void emit(tile_job *j, trace_acc *a, uint32_t r, uint32_t c) {
   a->n_touched = 0;
 }
 
-static int tile_rows(tile_job *j) {
+static int tile_rows(tile_job *j, trace_acc *a) {
   const hpcdb_trace_set *t = j->t;
   const hpcdb_tile_request *req = j->req;
   uint32_t most = 0; /* the most rows in one cell row */
@@ -150,12 +154,9 @@ static int tile_rows(tile_job *j) {
     if (m > most) most = m;
   }
   uint32_t group = !j->cells && most > SUMMARY_GROUP ? SUMMARY_GROUP : most; /* a cell's rows: all at once */
-  trace_acc a;
-  int rc = trace_acc_init(t, &a, j->keys);
-  if (rc < 0) return rc;
   row_cursor *cur = calloc(group ? group : 1, sizeof *cur);
   uint32_t window = trace_pyr_window_bytes(group);
-  if (!cur) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
+  int rc = cur ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   const uint64_t per = (uint64_t)t->exp->n_contexts + 1;
   for (uint32_t r = j->r0; rc == 0 && r < j->r1; r++) {
     uint32_t m0 = (uint32_t)((uint64_t)j->count * r / j->h), m1 = (uint32_t)((uint64_t)j->count * (r + 1) / j->h);
@@ -170,21 +171,30 @@ static int tile_rows(tile_job *j) {
         failpoint_delay("trace-column");
         if ((rc = trace_check_cancel(j->filter)) < 0) break;
         for (uint32_t k = 0; g0 > m0 && k < j->n_list[c]; k++) /* the groups before */
-          trace_acc_add(&a, j->list[c * per + k].ctx, j->list[c * per + k].ns);
-        for (uint32_t i = 0; rc == 0 && i < g1 - g0; i++) rc = cursor_column(t, &cur[i], j->col[c], j->col[c + 1], &a);
-        emit(j, &a, r, c);
+          trace_acc_add(a, j->list[c * per + k].ctx, j->list[c * per + k].ns);
+        for (uint32_t i = 0; rc == 0 && i < g1 - g0; i++) rc = cursor_column(t, &cur[i], j->col[c], j->col[c + 1], a);
+        emit(j, a, r, c);
       }
       for (uint32_t i = 0; i < g1 - g0; i++) cursor_end(t, &cur[i]);
     }
   }
-  trace_acc_free(&a);
   free(cur);
   return rc;
 }
 
+/* Job j's rows with acc (NULL: an accumulator of its own); rc and error kept in j. */
+static void tile_rows_into(tile_job *j, trace_acc *acc) {
+  trace_acc own;
+  int rc = acc ? tile_rows(j, acc) : trace_acc_init(j->t, &own, j->keys);
+  if (!acc && rc == 0) {
+    rc = tile_rows(j, &own);
+    trace_acc_free(&own);
+  }
+  if ((j->rc = rc) < 0) snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
+}
+
 static void *run_tile_rows(void *arg) {
-  tile_job *j = arg;
-  if ((j->rc = tile_rows(j)) < 0) snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
+  tile_rows_into(arg, NULL);
   return NULL;
 }
 
@@ -215,9 +225,9 @@ static void choose_levels(const hpcdb_trace_set *t, const hpcdb_trace_filter *fi
 }
 
 /* The shared part of a tile and a summary: checks, keys, columns, levels;
- * then the two jobs (prepared by `split`) run. */
-static int run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
-               tile_job job[2], void (*split)(tile_job *, uint32_t)) {
+ * then `work` runs the n jobs. */
+static int run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req, tile_job *job,
+               unsigned n, void (*work)(tile_job *, unsigned)) {
   HPCDB_TRY(trace_check_unchanged(t));
   HPCDB_TRY(trace_check_rows(t, filter, req->first, req->count));
   if (req->width == 0 || (job[0].cells && req->height == 0) || req->t1 <= req->t0 || req->t1 - req->t0 < req->width)
@@ -236,20 +246,13 @@ static int run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const
     hpcdb_tile_scale scale;
     choose_levels(t, filter, req, level, &scale);
     if (req->scale) *req->scale = scale;
-    for (int i = 0; i < 2; i++) {
+    for (unsigned i = 0; i < n; i++) {
       job[i].t = t, job[i].filter = filter, job[i].req = req, job[i].col = col, job[i].level = level;
       job[i].keys = keys, job[i].rc = 0, job[i].error[0] = 0;
     }
-    split(job, req->count);
-    worker_thread helper;
-    int second = job[1].r0 < job[1].r1;
-    int helped = second && worker_start(&helper, 1, run_tile_rows, &job[1]);
-    run_tile_rows(&job[0]);
-    if (helped) worker_join(&helper);
-    else if (second && job[0].rc == 0) run_tile_rows(&job[1]);
-    rc = job[0].rc < 0   ? hpcdb_fail(job[0].rc, "%s", job[0].error)
-         : job[1].rc < 0 ? hpcdb_fail(job[1].rc, "%s", job[1].error)
-                         : 0;
+    work(job, n);
+    for (unsigned i = 0; rc == 0 && i < n; i++)
+      if (job[i].rc < 0) rc = hpcdb_fail(job[i].rc, "%s", job[i].error);
   }
   free(keys);
   free(col);
@@ -257,13 +260,46 @@ static int run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const
   return rc;
 }
 
-/* A tile: the cell rows in two halves over all the rows. */
-static void split_cell_rows(tile_job *job, uint32_t count) {
-  uint32_t h = job[0].h;
-  for (int i = 0; i < 2; i++) job[i].first = job[0].req->first, job[i].count = count;
-  job[0].r0 = 0;
-  job[0].r1 = job[1].r0 = h >= 2 ? h / 2 : h;
-  job[1].r1 = h;
+/* A tile's cell rows, taken CELL_ROWS_AT_ONCE at a time by whichever thread
+ * is free (a thread the system cannot start leaves its share to the others). */
+#define CELL_ROWS_AT_ONCE 16
+#define TILE_THREADS_MAX 16
+
+typedef struct tile_queue {
+  tile_job *job;
+  atomic_uint next;
+} tile_queue;
+
+static void take_cell_rows(void *arg, unsigned th) {
+  tile_queue *q = arg;
+  tile_job *j = &q->job[th];
+  trace_acc acc; /* the thread's, over all its chunks */
+  int rc = trace_acc_init(j->t, &acc, j->keys);
+  if (rc < 0) {
+    j->rc = rc;
+    snprintf(j->error, sizeof j->error, "%s", hpcdb_last_error());
+    return;
+  }
+  for (unsigned r0; j->rc == 0 && (r0 = atomic_fetch_add(&q->next, CELL_ROWS_AT_ONCE)) < j->h;) {
+    j->r0 = r0;
+    j->r1 = j->h - r0 < CELL_ROWS_AT_ONCE ? j->h : r0 + CELL_ROWS_AT_ONCE;
+    tile_rows_into(j, &acc);
+  }
+  trace_acc_free(&acc);
+}
+
+static void share_cell_rows(tile_job *job, unsigned n) {
+  tile_queue q = {job, 0};
+  for (unsigned i = 0; i < n; i++) job[i].first = job[0].req->first, job[i].count = job[0].req->count;
+  pool_run(n, take_cell_rows, &q);
+}
+
+/* Threads for a tile of h cell rows: one per core, each with a chunk to take. */
+static unsigned tile_threads(uint32_t h) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  unsigned n = cores < 1 ? 1 : cores > TILE_THREADS_MAX ? TILE_THREADS_MAX : (unsigned)cores;
+  unsigned chunks = (h + CELL_ROWS_AT_ONCE - 1) / CELL_ROWS_AT_ONCE;
+  return chunks == 0 ? 1 : chunks < n ? chunks : n;
 }
 
 int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
@@ -280,8 +316,10 @@ int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
   r.scale = &scale;
   r.row_level = req->row_level ? req->row_level : malloc(req->count ? req->count : 1);
   if (!r.row_level) return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
-  tile_job job[2] = {{.h = h, .cells = cells}, {.h = h, .cells = cells}};
-  int rc = run(t, filter, &r, job, split_cell_rows);
+  tile_job job[TILE_THREADS_MAX];
+  unsigned n = tile_threads(h);
+  for (unsigned i = 0; i < n; i++) job[i] = (tile_job){.h = h, .cells = cells};
+  int rc = run(t, filter, &r, job, n, share_cell_rows);
   if (rc == 0) {
     if (req->scale) *req->scale = scale;
     trace_tile_keep(t, filter, &r, h, &scale, r.row_level, cells);
@@ -291,13 +329,21 @@ int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
   return rc;
 }
 
-/* A summary: one cell row per job, each over half of the rows. */
-static void split_rows(tile_job *job, uint32_t count) {
-  uint32_t half = count / 2;
+/* A summary: one cell row per job, each over half of the rows, the second
+ * half on a helper thread. */
+static void halves_of_rows(tile_job *job, unsigned n) {
+  (void)n; /* always 2 */
+  uint32_t count = job[0].req->count, half = count / 2;
   job[0].first = job[0].req->first, job[0].count = half;
   job[1].first = job[0].req->first + half, job[1].count = count - half;
   for (int i = 0; i < 2; i++) job[i].h = 1, job[i].r0 = 0, job[i].r1 = job[i].count ? 1 : 0;
   if (half == 0) job[0].r1 = 0;
+  worker_thread helper;
+  int second = job[1].r0 < job[1].r1;
+  int helped = second && worker_start(&helper, 1, run_tile_rows, &job[1]);
+  run_tile_rows(&job[0]);
+  if (helped) worker_join(&helper);
+  else if (second && job[0].rc == 0) run_tile_rows(&job[1]);
 }
 
 static int by_time(const void *x, const void *y) {
@@ -315,7 +361,7 @@ int hpcdb_trace_summary(const hpcdb_trace_set *t, const hpcdb_trace_filter *filt
     job[i].n_list = calloc(w ? w : 1, sizeof *job[i].n_list);
   }
   int rc = job[0].list && job[1].list && job[0].n_list && job[1].n_list
-               ? run(t, filter, req, job, split_rows)
+               ? run(t, filter, req, job, 2, halves_of_rows)
                : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace summary");
   hpcdb_trace_share *merged = rc == 0 ? malloc(per * sizeof *merged) : NULL;
   uint64_t *ns = rc == 0 ? calloc(per, sizeof *ns) : NULL;
