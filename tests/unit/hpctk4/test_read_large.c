@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/bytes.h"
 #include "hpcdb/hpcdb.h"
 #include "hpctk4/hpctk4_read.h"
 #include "testlib.h"
@@ -23,15 +24,9 @@ static uint8_t *file;
 static size_t size;
 static uint64_t block_at[PROFILES], values_at[PROFILES], index_at[PROFILES];
 
-static void u16(size_t at, uint16_t v) {
-  for (unsigned i = 0; i < 2; i++) file[at + i] = (uint8_t)(v >> 8 * i);
-}
-static void u32(size_t at, uint32_t v) {
-  for (unsigned i = 0; i < 4; i++) file[at + i] = (uint8_t)(v >> 8 * i);
-}
-static void u64(size_t at, uint64_t v) {
-  for (unsigned i = 0; i < 8; i++) file[at + i] = (uint8_t)(v >> 8 * i);
-}
+static void u16(size_t at, uint16_t v) { wr_le16(file + at, v); }
+static void u32(size_t at, uint32_t v) { wr_le32(file + at, v); }
+static void u64(size_t at, uint64_t v) { wr_le64(file + at, v); }
 
 static uint32_t n_ctxs(int p) { return p == BIG ? 1 : CONTEXTS; }
 static uint32_t n_metrics(int p) { return p == BIG ? BIG_METRICS : METRICS; }

@@ -6,6 +6,7 @@
  * and two profile-major value blocks with unaligned values. */
 #include <string.h>
 
+#include "common/bytes.h"
 #include "hpcdb/hpcdb.h"
 #include "hpctk4/hpctk4_read.h"
 #include "testlib.h"
@@ -13,20 +14,10 @@
 static uint8_t file[0x120];
 
 static void u8(size_t at, uint8_t v) { file[at] = v; }
-static void u16(size_t at, uint16_t v) {
-  for (unsigned i = 0; i < 2; i++) file[at + i] = (uint8_t)(v >> 8 * i);
-}
-static void u32(size_t at, uint32_t v) {
-  for (unsigned i = 0; i < 4; i++) file[at + i] = (uint8_t)(v >> 8 * i);
-}
-static void u64(size_t at, uint64_t v) {
-  for (unsigned i = 0; i < 8; i++) file[at + i] = (uint8_t)(v >> 8 * i);
-}
-static void f64(size_t at, double d) {
-  uint64_t b;
-  memcpy(&b, &d, sizeof b);
-  u64(at, b);
-}
+static void u16(size_t at, uint16_t v) { wr_le16(file + at, v); }
+static void u32(size_t at, uint32_t v) { wr_le32(file + at, v); }
+static void u64(size_t at, uint64_t v) { wr_le64(file + at, v); }
+static void f64(size_t at, double d) { wr_le_f64(file + at, d); }
 
 /* Offsets: header 0x00, Profile Info section 0x30 (header 0x10 bytes, two
  * {PI} of 48 bytes from 0x40), IdTuples section 0xa0 (one tuple of 40
