@@ -196,8 +196,15 @@ def race_mpi(hpcdb, data, work, rounds=2):
     cmd = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", hpcdb_mpi, "analyze", "--quiet",
            f"{data}/hpcrun/loops-cputime-t.m", "-o", out]
     ref = reference(cmd, out)
+    # each mpirun its own session directory: two started at the same instant race to create the
+    # shared /tmp/ompi.HOST.UID and one fails with "mkdir ... File exists" (Open MPI 4.1)
+    envs = []
+    for i in range(2):
+        tmp = os.path.join(work, f"ompi-tmp-{i}")
+        os.makedirs(tmp, exist_ok=True)
+        envs.append(dict(os.environ, TMPDIR=tmp, OMPI_MCA_orte_tmpdir_base=tmp))
     for r in range(rounds):
-        ps = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(2)]
+        ps = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=e) for e in envs]
         rcs = [(p.wait(), p.stderr.read().decode()) for p in ps]
         if sorted(rc for rc, _ in rcs) != [0, 2]:
             fail(f"hpcdb-mpi race {r}: exits {[rc for rc, _ in rcs]}: {[e[:200] for _, e in rcs]}")
