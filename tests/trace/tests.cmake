@@ -41,12 +41,13 @@ foreach(run small loops-cputime-t loops-cuda-nvidia-t)
 endforeach()
 
 # What the queries hold in memory on a trace whose index is read from the
-# cache (the pyramid about 28 MB, trace.db 154 MB): none of the pyramid's
-# pages, and of trace.db about a folio per row at once (docs/trace.md, "Cost")
+# cache (the pyramid about 28 MB, trace.db 154 MB): of the pyramid, what a
+# thread's few mapped readers spanned since they last let go (4 MB each), and
+# of trace.db about a folio per row at once (docs/trace.md, "Cost")
 add_executable(trace_rss ${TRACE_DIR}/trace_rss.c)
 target_link_libraries(trace_rss PRIVATE hpcdb_static Threads::Threads)
 add_test(NAME trace/memory
-         COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen-rss' '${TRACE_OUT}/cache-rss' && $<TARGET_FILE:gen_trace_db> --profiles 256 --events 50000 --period 1000 -o '${TRACE_OUT}/gen-rss' && $<TARGET_FILE:trace_rss> '${TRACE_OUT}/gen-rss' '${TRACE_OUT}/cache-rss' 256 16384 && rm -rf '${TRACE_OUT}/gen-rss'")
+         COMMAND ${CMAKE_COMMAND} -E env sh -c "rm -rf '${TRACE_OUT}/gen-rss' '${TRACE_OUT}/cache-rss' && $<TARGET_FILE:gen_trace_db> --profiles 256 --events 50000 --period 1000 -o '${TRACE_OUT}/gen-rss' && $<TARGET_FILE:trace_rss> '${TRACE_OUT}/gen-rss' '${TRACE_OUT}/cache-rss' 12288 16384 && rm -rf '${TRACE_OUT}/gen-rss'")
 set_tests_properties(trace/memory PROPERTIES TIMEOUT 300)
 
 # whole-run tiles kept in the cache: read back exactly, damaged ones computed again, three at most

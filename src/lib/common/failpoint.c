@@ -54,13 +54,16 @@ static const char *delay_spec; /* HPCDB_DELAY, read once: the point is passed in
 static pthread_once_t delay_once = PTHREAD_ONCE_INIT;
 static void read_delay(void) { delay_spec = getenv("HPCDB_DELAY"); }
 
-void failpoint_delay(const char *name) {
+int failpoint_delays(const char *name) {
   pthread_once(&delay_once, read_delay);
   const char *spec = delay_spec;
-  if (!spec) return;
   size_t n = strlen(name);
-  if (strncmp(spec, name, n) || spec[n] != ':') return;
-  long ms = atol(spec + n + 1);
+  return spec && !strncmp(spec, name, n) && spec[n] == ':';
+}
+
+void failpoint_delay(const char *name) {
+  if (!failpoint_delays(name)) return;
+  long ms = atol(delay_spec + strlen(name) + 1);
   if (ms <= 0 || ms > 60000) return;
   struct timespec d = {ms / 1000, (ms % 1000) * 1000000L};
   while (nanosleep(&d, &d) != 0) continue;

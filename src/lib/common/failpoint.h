@@ -26,5 +26,8 @@ void failpoint_mapped(const char *path);
  *                         group's once per profile; compare-node: once per node's per-profile
  *                         figures of a comparison). */
 void failpoint_delay(const char *name);
+/* Whether HPCDB_DELAY names the point: a hot loop asks once, then passes
+ * the point only when it does. */
+int failpoint_delays(const char *name);
 
 #endif

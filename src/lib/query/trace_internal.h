@@ -131,8 +131,8 @@ typedef struct trace_acc {
   uint32_t *touched;
   uint32_t n_touched;
   uint32_t grey_slot;
-  uint32_t *slot_of_id; /* per context id: its slot for this query (HPCDB_NONE: not in the tree) */
-  const uint32_t *keys; /* per model context: its key at the depth after the filter */
+  uint32_t *slot_of_id;  /* per context id: its slot for this query (HPCDB_NONE: not in the tree) */
+  uint32_t *slot_of_ctx; /* per model context: its slot (its key at the depth after the filter, or grey) */
 } trace_acc;
 static inline void trace_acc_add(trace_acc *a, uint32_t slot, uint64_t ns) {
   a->touched[a->n_touched] = slot;
@@ -144,30 +144,36 @@ static inline void trace_acc_add(trace_acc *a, uint32_t slot, uint64_t ns) {
 int trace_acc_init(const hpcdb_trace_set *t, trace_acc *a, const uint32_t *keys);
 void trace_acc_free(trace_acc *a);
 /* trace_pyr_read.c: a reader of the pyramid, one per row a query walks at
- * once. Per level and array a window of consecutive 8-byte items: read
- * with pread from the cache file into a buffer of bounded size (the
- * pyramid's pages never enter the process's resident set, whatever the
- * page cache's folio size), or pointing into the pyramid in memory. */
+ * once. Per level and array a window of consecutive 8-byte items: in the
+ * cache file's mapping (a thread with few readers; the window let go as the
+ * reader moves on), or read with pread from the cache file into a buffer
+ * of bounded size (a thread with many: the pyramid's pages never enter the
+ * process's resident set, whatever the page cache's folio size), or
+ * pointing into the pyramid in memory. */
 typedef struct trace_pyr_window {
   const uint8_t *items; /* item `first` at items[0] */
   uint64_t first, n;
   uint8_t *buf;
-  uint32_t size; /* items of the last read: doubles while reads go on from the window, up to the cap */
+  uint32_t buf_items; /* what buf holds */
+  uint32_t size;      /* items of the last read: doubles while reads go on from the window, up to the cap */
 } trace_pyr_window;
 typedef struct trace_pyr_reader {
   const hpcdb_trace_set *t;
-  uint32_t main_level, cap_main, cap_other; /* items per window: main_level's, the others' */
+  uint32_t main_level, cap_main, cap_other; /* items per copied window: main_level's, the others' */
+  int mapped;                               /* windows in the cache file's mapping */
+  uint64_t mapped_bytes;                    /* what its windows spanned since it last let go */
   int rc;                                   /* the first failed read (0: none) */
   trace_pyr_window w[TRACE_MAX_LEVELS][3];
 } trace_pyr_reader;
-/* Bytes of windows a query may hold per thread, over all its readers. */
+/* Bytes of copied windows a query may hold per thread, over all its readers. */
 #define TRACE_PYR_BUDGET (16u << 20)
-/* A reader whose windows on main_level (HPCDB_TILE_FINE: 0) hold `bytes`
- * (a multiple of 8), the other levels' an eighth of it. */
-void trace_pyr_reader_init(trace_pyr_reader *r, const hpcdb_trace_set *t, uint32_t main_level, uint32_t bytes);
+/* A reader for a thread holding `readers` readers at once, its windows on
+ * main_level (HPCDB_TILE_FINE: 0) the largest. */
+void trace_pyr_reader_init(trace_pyr_reader *r, const hpcdb_trace_set *t, uint32_t main_level, uint32_t readers);
+/* The same for a reader already used (or zeroed), its buffers kept and
+ * its mapped windows let go: a query walking row after row allocates once. */
+void trace_pyr_reader_restart(trace_pyr_reader *r, const hpcdb_trace_set *t, uint32_t main_level, uint32_t readers);
 void trace_pyr_reader_free(trace_pyr_reader *r);
-/* The window size for `readers` readers of one thread within the budget. */
-uint32_t trace_pyr_window_bytes(uint64_t readers);
 /* Item i of the level's array refilled into its window; NULL when it
  * cannot be read (r->rc says why). */
 const uint8_t *trace_pyr_fill(trace_pyr_reader *r, uint32_t level, int array, uint64_t i);

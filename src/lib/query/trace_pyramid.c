@@ -183,14 +183,17 @@ int trace_pyr_load_sink(hpcdb_trace_set *t) {
 int trace_acc_init(const hpcdb_trace_set *t, trace_acc *a, const uint32_t *keys) {
   uint32_t n_ctx = t->exp->n_contexts;
   uint32_t *slot_of_id = malloc((t->n_ids ? t->n_ids : 1) * sizeof *slot_of_id);
-  *a = (trace_acc){calloc(n_ctx + 1, sizeof *a->ns), calloc(n_ctx + 2, sizeof *a->touched), 0, n_ctx, slot_of_id, keys};
-  if (!a->ns || !a->touched || !slot_of_id) {
+  uint32_t *slot_of_ctx = malloc((n_ctx ? n_ctx : 1) * sizeof *slot_of_ctx);
+  *a = (trace_acc){
+      calloc(n_ctx + 1, sizeof *a->ns), calloc(n_ctx + 2, sizeof *a->touched), 0, n_ctx, slot_of_id, slot_of_ctx};
+  if (!a->ns || !a->touched || !slot_of_id || !slot_of_ctx) {
     trace_acc_free(a);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace query");
   }
+  for (uint32_t c = 0; c < n_ctx; c++) slot_of_ctx[c] = keys[c] == HPCDB_TRACE_GREY ? n_ctx : keys[c];
   for (uint32_t id = 0; id < t->n_ids; id++) {
     uint32_t idx = t->idx_of_id[id];
-    slot_of_id[id] = idx == HPCDB_NONE ? HPCDB_NONE : keys[idx] == HPCDB_TRACE_GREY ? n_ctx : keys[idx];
+    slot_of_id[id] = idx == HPCDB_NONE ? HPCDB_NONE : slot_of_ctx[idx];
   }
   return 0;
 }
@@ -199,6 +202,7 @@ void trace_acc_free(trace_acc *a) {
   free(a->ns);
   free(a->touched);
   free(a->slot_of_id);
+  free(a->slot_of_ctx);
   memset(a, 0, sizeof *a);
 }
 
@@ -244,7 +248,7 @@ int trace_add_bucket(trace_pyr_reader *r, const trace_line *l, uint32_t level, u
   if (o1 < o0 || o1 > t->pyr.n_entries) return damaged(t, l, level, j);
   /* the accumulator in locals: through a, every store to touched[] would
    * reload n_touched from memory (they may alias), a chain from entry to entry */
-  const uint32_t n_ctx = t->exp->n_contexts, *keys = a->keys, grey = a->grey_slot;
+  const uint32_t n_ctx = t->exp->n_contexts, *slot_of_ctx = a->slot_of_ctx;
   uint64_t *acc = a->ns;
   uint32_t *touched = a->touched, nt = a->n_touched;
   int rc = 0;
@@ -260,7 +264,7 @@ int trace_add_bucket(trace_pyr_reader *r, const trace_line *l, uint32_t level, u
         rc = damaged(t, l, level, j);
         break;
       }
-      uint32_t key = keys[c], slot = key == HPCDB_TRACE_GREY ? grey : key;
+      uint32_t slot = slot_of_ctx[c];
       touched[nt] = slot; /* branch-free, as trace_acc_add; a zero time is no context */
       nt += (acc[slot] == 0) & (ns != 0);
       acc[slot] += ns;

@@ -25,7 +25,7 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
   uint32_t *keys = NULL;
   trace_acc ac = {0};
   trace_pyr_reader reader;
-  trace_pyr_reader_init(&reader, t, 0, trace_pyr_window_bytes(1));
+  trace_pyr_reader_init(&reader, t, 0, 1);
   int rc = trace_keys(t, depth, filter ? filter->ctx_keep : NULL, &keys);
   if (rc == 0) rc = trace_acc_init(t, &ac, keys);
   for (uint32_t r = 0; rc == 0 && r < rows; r++)

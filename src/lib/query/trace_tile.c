@@ -20,7 +20,8 @@
 #include "query/trace_internal.h"
 
 /* The cell from the accumulated times; the accumulator is cleared. One pass,
- * the best so far in registers. */
+ * the best so far in registers, chosen without branches: which context wins
+ * is data a branch predictor cannot learn. */
 static void finish(trace_acc *a, hpcdb_tile_cell *cell) {
   uint64_t *ns = a->ns, total = 0, best_ns = 0, idle_ns = 0;
   const uint32_t *touched = a->touched, n = a->n_touched;
@@ -30,8 +31,11 @@ static void finish(trace_acc *a, hpcdb_tile_cell *cell) {
     uint64_t v = ns[s];
     ns[s] = 0;
     total += v;
-    if (s == 0) idle_ns = v; /* idle wins only a cell where nothing ran */
-    else if (v > best_ns || (v == best_ns && s < best)) best = s, best_ns = v;
+    int idle = s == 0; /* idle wins only a cell where nothing ran */
+    idle_ns = idle ? v : idle_ns;
+    int better = (idle == 0) & ((v > best_ns) | ((v == best_ns) & (s < best)));
+    best = better ? s : best;
+    best_ns = better ? v : best_ns;
   }
   if (best == HPCDB_NONE && n) best = 0, best_ns = idle_ns;
   cell->n_ctx = n;
@@ -55,19 +59,24 @@ typedef struct row_cursor {
   trace_pyr_reader r;
 } row_cursor;
 
+/* Whether finding the first element at or after ts read l's elements (a
+ * time outside the line is answered from its ends): only then has it
+ * pages to let go (an madvise of nothing still flushes every core's TLB). */
+static int searched(const trace_line *l, uint64_t ts) { return l->n && ts > l->lo && ts <= l->hi; }
+
 /* The first element of l at or after ts (l->n when none); the pages the
  * search mapped are let go unless `keep`. */
 static uint64_t first_at(const hpcdb_trace_set *t, const trace_line *l, uint64_t ts, int keep) {
   uint64_t k = ts ? trace_locate(t, l, ts - 1) : UINT64_MAX;
-  if (!keep) trace_release_near(t, l, k, k);
+  if (!keep && searched(l, ts)) trace_release_near(t, l, k, k);
   return k + 1; /* UINT64_MAX + 1: 0 */
 }
 
 static void cursor_start(const hpcdb_trace_set *t, row_cursor *rc, const trace_line *l, uint32_t level, uint64_t t0,
-                         uint32_t window) {
+                         uint32_t readers) {
   rc->l = l;
   rc->level = level;
-  trace_pyr_reader_init(&rc->r, t, level, window);
+  trace_pyr_reader_restart(&rc->r, t, level, readers);
   if (level == HPCDB_TILE_FINE) {
     rc->cur = trace_locate(t, l, t0);
     rc->first_el = rc->cur == UINT64_MAX ? 0 : rc->cur;
@@ -101,11 +110,11 @@ static int cursor_column(const hpcdb_trace_set *t, row_cursor *rc, uint64_t a, u
   return err;
 }
 
+/* The row is done; its reader's buffers are kept for the next row. */
 static void cursor_end(const hpcdb_trace_set *t, row_cursor *rc) {
   if (rc->level == HPCDB_TILE_FINE && rc->cur != UINT64_MAX) {
     trace_release_near(t, rc->l, rc->first_el, rc->cur + 1); /* and the folios the last reads mapped */
   }
-  trace_pyr_reader_free(&rc->r);
 }
 
 /* One thread's share: cell rows [r0, r1) of h over the selected rows
@@ -130,6 +139,9 @@ typedef struct tile_job {
  * the column's list of the groups before: what a query maps of trace.db
  * (a folio per row's cursor) and reads of the pyramid at once is bounded. */
 #define SUMMARY_GROUP 16
+/* Columns between two looks at whether the query was cancelled (every
+ * column when the test's delay point slows each down). */
+#define CANCEL_EVERY 16
 
 static void emit(tile_job *j, trace_acc *a, uint32_t r, uint32_t c) {
   if (j->cells) {
@@ -155,9 +167,9 @@ static int tile_rows(tile_job *j, trace_acc *a) {
   }
   uint32_t group = !j->cells && most > SUMMARY_GROUP ? SUMMARY_GROUP : most; /* a cell's rows: all at once */
   row_cursor *cur = calloc(group ? group : 1, sizeof *cur);
-  uint32_t window = trace_pyr_window_bytes(group);
   int rc = cur ? 0 : hpcdb_fail(HPCDB_ENOMEM, "out of memory for a tile");
   const uint64_t per = (uint64_t)t->exp->n_contexts + 1;
+  const int slowed = failpoint_delays("trace-column");
   for (uint32_t r = j->r0; rc == 0 && r < j->r1; r++) {
     uint32_t m0 = (uint32_t)((uint64_t)j->count * r / j->h), m1 = (uint32_t)((uint64_t)j->count * (r + 1) / j->h);
     for (uint32_t g0 = m0; rc == 0 && g0 < m1; g0 += group) {
@@ -165,11 +177,11 @@ static int tile_rows(tile_job *j, trace_acc *a) {
       for (uint32_t m = g0; m < g1; m++) {
         uint32_t sel = j->first + m;
         cursor_start(t, &cur[m - g0], &t->lines[trace_sel_row(j->filter, sel)], j->level[sel - req->first], req->t0,
-                     window);
+                     group);
       }
       for (uint32_t c = 0; rc == 0 && c < req->width; c++) {
-        failpoint_delay("trace-column");
-        if ((rc = trace_check_cancel(j->filter)) < 0) break;
+        if (slowed) failpoint_delay("trace-column");
+        if ((slowed || c % CANCEL_EVERY == 0) && (rc = trace_check_cancel(j->filter)) < 0) break;
         for (uint32_t k = 0; g0 > m0 && k < j->n_list[c]; k++) /* the groups before */
           trace_acc_add(a, j->list[c * per + k].ctx, j->list[c * per + k].ns);
         for (uint32_t i = 0; rc == 0 && i < g1 - g0; i++) rc = cursor_column(t, &cur[i], j->col[c], j->col[c + 1], a);
@@ -178,6 +190,7 @@ static int tile_rows(tile_job *j, trace_acc *a) {
       for (uint32_t i = 0; i < g1 - g0; i++) cursor_end(t, &cur[i]);
     }
   }
+  for (uint32_t i = 0; cur && i < group; i++) trace_pyr_reader_free(&cur[i].r);
   free(cur);
   return rc;
 }
@@ -201,7 +214,7 @@ static void *run_tile_rows(void *arg) {
 /* The elements of l with a timestamp in [t0, t1). */
 static uint64_t events_in(const hpcdb_trace_set *t, const trace_line *l, uint64_t t0, uint64_t t1) {
   uint64_t a = first_at(t, l, t0, 1), b = first_at(t, l, t1, 1);
-  trace_release_near(t, l, a ? a - 1 : 0, b); /* one madvise for both searches */
+  if (searched(l, t0) || searched(l, t1)) trace_release_near(t, l, a ? a - 1 : 0, b); /* one madvise for both */
   return b - a;
 }
 
