@@ -178,6 +178,13 @@ HPCDB_API int hpcdb_trace_tile(const hpcdb_trace_set *t, const hpcdb_trace_filte
  * status when the record cannot be written. */
 HPCDB_API int hpcdb_trace_remember_first_tile(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
                                               const hpcdb_tile_request *req);
+/* After hpcdb_trace_open built the index (not when it took it from the
+ * cache): computes and keeps, beside the index, the whole-run tile a viewer
+ * asks first (the size last remembered, else 2,000 x 1,000 at depth 3;
+ * rows in identity order), so that its first request is a read. A viewer
+ * calls it; a program that draws no timeline does not pay for it. Nothing
+ * without a cache file; a tile that cannot be kept is not an error. */
+HPCDB_API void hpcdb_trace_keep_first_tile(const hpcdb_trace_set *t);
 typedef struct hpcdb_trace_share {
   uint32_t ctx; /* model context index at the depth (0: not running), or HPCDB_TRACE_GREY */
   uint64_t ns;  /* time it covers in the window, summed over the rows */

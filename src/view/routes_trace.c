@@ -110,7 +110,9 @@ int trace_route(trace_view *v, const char *url, trace_arg_fn arg, void *ctx, con
 
 int trace_view_open(trace_view *v, hpcdb_source *src, const hpcdb_trace_options *options) {
   *v = (trace_view){hpcdb_source_experiment(src), NULL};
-  return hpcdb_trace_open_source(&v->set, src, options);
+  int rc = hpcdb_trace_open_source(&v->set, src, options);
+  if (rc == 0) hpcdb_trace_keep_first_tile(v->set); /* after an index built: the page's first request a read */
+  return rc;
 }
 
 void trace_view_close(trace_view *v) {

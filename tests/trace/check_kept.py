@@ -5,7 +5,8 @@ rows in identity order) is in the cache; a whole-run tile asked again is read
 from its file (a cell altered in the file, with the checksum made right, shows
 in the answer), equals the tile computed without a cache, and a damaged,
 foreign or stale file is computed again. At most three are kept per index.
-The size a page asks is remembered and the next index pass keeps that tile;
+The size a page asks is remembered and is the tile kept after the next index
+built (hpcdb_trace_keep_first_tile, as hpcdb view calls it);
 a damaged record gives the default size.
 Usage: check_kept.py TRACE_PROBE DB WORK_DIR"""
 import glob
@@ -67,7 +68,7 @@ def first_kept(probe, db, cache):
 
 def remembered(probe, db, work, n, t0, t1):
     """The size a page asks for the whole run is remembered beside the indexes
-    (trace_first_tile.c), and the next index pass keeps that tile."""
+    (trace_first_tile.c), and the tile kept after the next index built is that one."""
     cache = os.path.join(work, 'first')
     os.makedirs(cache)
     record = os.path.join(cache, 'viewer-first-tile')

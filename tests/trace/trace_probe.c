@@ -149,6 +149,7 @@ int main(int argc, char **argv) {
   rc = rc < 0 ? rc : in_place ? hpcdb_hpctk4_read_lazy(&exp_, &db, path) : hpcdb_read(&exp_, path);
   hpcdb_db_close(db);
   if (rc == 0) rc = hpcdb_trace_open(&set, exp_, in_place ? path : NULL, &o);
+  if (rc == 0) hpcdb_trace_keep_first_tile(set); /* as hpcdb view does */
   if (rc < 0) {
     printf("error %s\n", hpcdb_last_error());
     hpcdb_experiment_free(exp_);

@@ -169,7 +169,7 @@ def main():
         return 77
     os.makedirs(out, exist_ok=True)
     cache = dict(os.environ, XDG_CACHE_HOME=os.path.join(out, "cache"))
-    # the index built first without the delay: the pass also computes the whole-run tile it keeps,
+    # the index built first without the delay: the server then computes the whole-run tile it keeps,
     # 2,000 delayed columns (80 s) on a fresh cache
     first = Server(hpcdb, db, env=cache)
     try:

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The size of the tile a viewer asks first. The index pass keeps one
- * whole-run tile (trace_tile_kept.c) so that a viewer's first request is a
- * read; the page asks its timeline's own size, which depends on the
- * browser's window, not on the trace. The page tells that size with its
- * whole-run requests and it is remembered in the cache directory, beside
- * the indexes (`viewer-first-tile`: "HPCDBFT1", u32 width, height, depth,
- * little-endian); the next index built, of any trace, keeps that tile.
+/* The size of the tile a viewer asks first. After building the index, a
+ * viewer keeps one whole-run tile (hpcdb_trace_keep_first_tile,
+ * trace_tile_kept.c) so that its first request is a read; the page asks
+ * its timeline's own size, which depends on the browser's window, not on
+ * the trace. The page tells that size with its whole-run requests and it
+ * is remembered in the cache directory, beside the indexes
+ * (`viewer-first-tile`: "HPCDBFT1", u32 width, height, depth,
+ * little-endian); after the next index built, of any trace, that tile is
+ * the one kept.
  * Without a record (or a damaged one) it keeps 2,000 x 1,000 at depth 3. */
 #include <fcntl.h>
 #include <stdlib.h>

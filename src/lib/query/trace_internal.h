@@ -264,13 +264,11 @@ int trace_cache_begin(hpcdb_trace_set *t, const hpcdb_trace_options *o);
 int trace_cache_finish(hpcdb_trace_set *t, int rc);
 /* trace_tile_kept.c: whole-run tiles kept in the cache. kept: 1 when the
  * request's tile (h cell rows) was read into cells (and its levels and
- * scale into the request's outs). keep: writes a computed one. keep_first:
- * computes and keeps the one a viewer asks first, after the index is built. */
+ * scale into the request's outs). keep: writes a computed one. */
 int trace_tile_kept(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
                     uint32_t h, hpcdb_tile_cell *cells);
 void trace_tile_keep(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
                      uint32_t h, const hpcdb_tile_scale *sc, const uint8_t *levels, const hpcdb_tile_cell *cells);
-void trace_tile_keep_first(const hpcdb_trace_set *t);
 /* Whether req is of the whole run over every selected row, without a context filter. */
 int trace_tile_whole_run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req);
 /* trace_first_tile.c: the width, height (before the rows bound it) and depth

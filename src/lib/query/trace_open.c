@@ -78,7 +78,6 @@ int hpcdb_trace_open(hpcdb_trace_set **out, const hpcdb_experiment *exp, const c
     hpcdb_trace_close(t);
     return rc;
   }
-  if (!t->from_cache) trace_tile_keep_first(t); /* the first request of a viewer then a read */
   *out = t;
   return 0;
 }

@@ -3,9 +3,10 @@
  * run (every selected row, no context filter) is what a viewer asks first,
  * and it does not change while trace.db does not. Each one computed is
  * written to `trace-HASH-WxH-DEPTH.tile` beside the index (the three most
- * recent are kept); after the index pass, the one a viewer asks first
- * (trace_first_tile.c) in the rows' identity order is computed and kept. A request for the same size, depth and rows is
- * answered from it: read, not computed. A file that does not match (other
+ * recent are kept); after the index is built, a viewer has the one it
+ * asks first (trace_first_tile.c) in the rows' identity order computed and
+ * kept (hpcdb_trace_keep_first_tile). A request for the same size, depth
+ * and rows is answered from it: read, not computed. A file that does not match (other
  * trace.db or meta.db, other request, damaged) is ignored and replaced.
  *
  * Layout (little-endian): "HPCDBTTL", u32 version, u32 count (rows), the
@@ -186,11 +187,11 @@ void trace_tile_keep(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter,
   free(head);
 }
 
-void trace_tile_keep_first(const hpcdb_trace_set *t) {
+void hpcdb_trace_keep_first_tile(const hpcdb_trace_set *t) {
   uint32_t width, height, depth;
   trace_first_tile_size(t, &width, &height, &depth);
   uint32_t n = t->n_lines, h = n < height ? n : height;
-  if (!t->cache_path || n == 0 || t->t_max + 1 - t->t_min < width) return;
+  if (t->from_cache || !t->cache_path || n == 0 || t->t_max + 1 - t->t_min < width) return;
   uint32_t *rows = malloc(n * sizeof *rows);
   hpcdb_tile_cell *cells = malloc((size_t)width * h * sizeof *cells);
   for (uint32_t i = 0; rows && i < n; i++) rows[i] = i;
