@@ -78,21 +78,12 @@ def two_threads(probe_exe, gen_exe, work):
     expect(rc != 0 and 'context-id' in out and 'element 39999 ' in out, 'both halves: the first line\'s fault: ' + out)
 
 
-def lanes(data):
-    """Four FNV-1a lanes over the 8-byte words of data, word i in lane i % 4."""
-    mask, prime = 2**64 - 1, 0x100000001b3
-    h = [0xcbf29ce484222325 + k for k in range(4)]
-    words = struct.unpack_from('<%dQ' % (len(data) // 8), data)
-    for i, w in enumerate(words):
-        h[i & 3] = ((h[i & 3] ^ w) * prime) & mask
-    return (h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7) ^ len(words)) & mask
-
-
 def cache_checksum(data):
-    """The cache file's checksum (src/lib/query/trace_cache.c): the lanes of
-    each half of its bytes (cut at a multiple of 8), combined."""
-    mid = len(data) // 16 * 8
-    return (lanes(data[:mid]) ^ (lanes(data[mid:]) * 0x9e3779b97f4a7c15)) & (2**64 - 1)
+    """The cache file's checksum (src/lib/query/trace_cache.c, trace_checksum.c):
+    the sum over its 8-byte words of (w ^ i * K) * M, i the word's index."""
+    mask, k, m = 2**64 - 1, 0x9e3779b97f4a7c15, 0xff51afd7ed558ccd
+    words = struct.unpack_from('<%dQ' % (len(data) // 8), data)
+    return sum(((w ^ (i * k & mask)) * m) & mask for i, w in enumerate(words)) & mask
 
 
 def main():

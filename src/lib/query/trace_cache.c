@@ -6,17 +6,17 @@
  * foreign file, or a line that does not match trace.db's own headers, and
  * the index is built again. Written through a temporary renamed into place.
  * The directory is read into memory; the pyramid stays in the file and is
- * read with pread into bounded windows (trace_pyr_read.c), its values
- * checked where they are used (trace_pyramid.c).
+ * read through bounded windows (trace_pyr_read.c), its values checked
+ * where they are used (trace_pyramid.c).
  *
  * Layout (little-endian): "HPCDBTIX", u32 version, u32 nLines, the two keys
  * (6 x u64 each), u64 nDir, u32 pathLen, u32 0, u64 nSlots, u64 nEntries,
  * the path padded to 8, nLines x {u32 profile, u32 logBuckets, u64 n,
  * rawOff, lo, hi, dirOff}, nDir x u32 padded to 8, the pyramid (nSlots x
  * u64 offsets, nSlots x u64 timestamps, nEntries x {u32 context, u32
- * time}), u64 checksum of everything before it (four interleaved FNV-1a
- * over 8-byte words, for each half of the bytes, the two combined: fast
- * enough, on two threads, to check a large pyramid on every open). */
+ * time}), u64 checksum of everything before it (trace_checksum.c: a sum
+ * over the 8-byte words, each mixed with its place, built while the file is
+ * written and checked on two threads at every open). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -26,10 +26,9 @@
 
 #include "common/atomic_file.h"
 #include "common/error.h"
-#include "common/worker.h"
 #include "query/trace_internal.h"
 
-#define VERSION 5
+#define VERSION 6
 #define HEAD 144
 #define LINE 48
 
@@ -157,7 +156,8 @@ static void map_pyramid(hpcdb_trace_set *t, hpcdb_mapped_file *m, uint64_t at, u
 }
 
 /* The cache file being written by the index pass: its temporary holds the
- * histograms from byte len + 16 * nSlots on. */
+ * offsets and timestamps from byte len on, the histograms from byte len +
+ * 16 * nSlots on, each line's written by the thread that built it. */
 struct trace_cache_writer {
   hpcdb_atomic_file f;
   char *path, *real;
@@ -183,60 +183,24 @@ int trace_cache_begin(hpcdb_trace_set *t, const hpcdb_trace_options *o) {
   t->pyr.sink_fd = fileno(w->f.fp);
   t->pyr.sink_base = w->len + 16 * t->pyr.n_slots;
   t->pyr.sink_open = 1;
+  t->pyr.sink_summed = 1;
   return 0;
 }
 
-/* One half of the checksum: the hash of [from, to) of the mapped file, its
- * pages let go behind. */
-typedef struct hash_half {
-  const hpcdb_mapped_file *m;
-  uint64_t from, to, h;
-} hash_half;
-
-static void *hash_half_run(void *arg) {
-  hash_half *p = arg;
-  trace_hash x;
-  trace_hash_init(&x);
-  const uint64_t chunk = 1u << 20;
-  for (uint64_t at = p->from; at < p->to; at += chunk) {
-    trace_hash_more(&x, p->m->data + at, p->to - at < chunk ? p->to - at : chunk);
-    mapped_file_release(p->m, at, chunk);
-  }
-  p->h = trace_hash_end(&x);
-  return NULL;
-}
-
-/* The checksum of the mapped file's first n bytes: the hashes of its two
- * halves (cut at a multiple of 8 bytes), each on a thread, combined. */
-static uint64_t checksum(const hpcdb_mapped_file *m, uint64_t n) {
-  hash_half p[2] = {{m, 0, n / 16 * 8, 0}, {m, n / 16 * 8, n, 0}};
-  worker_thread w;
-  int helped = worker_start(&w, 1, hash_half_run, &p[1]);
-  hash_half_run(&p[0]);
-  if (helped) worker_join(&w);
-  else hash_half_run(&p[1]);
-  return p[0].h ^ (p[1].h * 0x9e3779b97f4a7c15ull);
-}
-
-/* The temporary made whole: header, directory, offsets and timestamps, then
- * the checksum of everything (read back mapped). */
+/* The temporary made whole: header and directory, then the checksum of
+ * everything (the pyramid's share added by the pass as it wrote it). */
 static int complete(hpcdb_trace_set *t, struct trace_cache_writer *w, uint64_t total) {
   const trace_pyramid *y = &t->pyr;
   uint64_t n = 0;
   uint8_t *head = serialise_head(t, w->real, &n), sum[8];
   int rc =
       head && n == w->len ? write_at(y->sink_fd, head, n, 0, w->f.temp) : hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  free(head);
-  if (rc == 0) rc = write_at(y->sink_fd, y->owned, 16 * y->n_slots, n, w->f.temp); /* off and ts: one allocation */
-  hpcdb_mapped_file m;
-  if (rc == 0 && (rc = mapped_file_open(&m, w->f.temp)) == 0) {
-    if (m.len != total)
-      rc = hpcdb_fail(HPCDB_EIO, "%s: %llu bytes, not %llu", w->f.temp, (unsigned long long)m.len,
-                      (unsigned long long)total);
-    else wr_le64(sum, checksum(&m, total));
-    mapped_file_close(&m);
+  if (rc == 0) {
+    wr_le64(sum, atomic_load(&y->sink_sum) + trace_words_sum(head, n / 8, 0));
+    rc = write_at(y->sink_fd, sum, 8, total, w->f.temp);
   }
-  return rc == 0 ? write_at(y->sink_fd, sum, 8, total, w->f.temp) : rc;
+  free(head);
+  return rc;
 }
 
 int trace_cache_finish(hpcdb_trace_set *t, int rc) {
@@ -285,7 +249,7 @@ static int adopt(hpcdb_trace_set *t, hpcdb_mapped_file *m, const char *real) {
     return 0;
   uint64_t dpad = (n_dir * 4 + 7) / 8 * 8, at = HEAD + ppad + need + dpad;
   if (at > n || 16 * n_slots + 8 * n_entries + 8 != n - at || memcmp(b + HEAD, real, plen) ||
-      rd_le64(b + n - 8) != checksum(m, n - 8))
+      rd_le64(b + n - 8) != trace_file_checksum(m, (n - 8) / 8))
     return 0;
   trace_sort_lines(t);
   const uint8_t *p = b + HEAD + ppad, *d = p + need;

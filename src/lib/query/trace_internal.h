@@ -71,6 +71,8 @@ typedef struct trace_pyramid {
   FILE *sink_tmp;
   uint64_t sink_base;
   _Atomic uint64_t sink_next; /* entries placed */
+  int sink_summed;            /* the sink is the cache file: each line's entries and slots written and summed */
+  _Atomic uint64_t sink_sum;  /* trace_words_sum of what the lines wrote */
 } trace_pyramid;
 
 /* What identifies a file's version: a rewrite in place changes one of these. */
@@ -240,7 +242,12 @@ int trace_pyr_load_sink(hpcdb_trace_set *t);
 void trace_pyr_release(hpcdb_trace_set *t);
 /* The time each context covers in [t0, t1) on line l, added to ac. */
 int trace_window_sum(trace_pyr_reader *r, const trace_line *l, uint64_t t0, uint64_t t1, trace_acc *ac);
-/* trace_cache.c: the cache files' checksum: four FNV-1a lanes over 8-byte
+/* trace_checksum.c: the index cache file's checksum. words_sum: the sum
+ * over n_words 8-byte words at p, the first at word first_word of the file;
+ * file_checksum: over the first n_words of a mapped file, on two threads. */
+uint64_t trace_words_sum(const uint8_t *p, uint64_t n_words, uint64_t first_word);
+uint64_t trace_file_checksum(const hpcdb_mapped_file *m, uint64_t n_words);
+/* trace_cache.c: the kept tiles' checksum: four FNV-1a lanes over 8-byte
  * words, word i in lane i % 4, fed in parts of any length (a word cut
  * between parts is completed from the next). */
 typedef struct trace_hash {

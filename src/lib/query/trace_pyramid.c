@@ -112,17 +112,32 @@ static void end_level(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *
   wr_le64(t->pyr.owned + 8 * (t->pyr.n_slots + s), l->hi);
 }
 
-/* The line's entries at the sink's next free place, its slots moved there. */
+/* Items [s0, s1) of one of the pyramid's slot arrays (`array`: 0 offsets,
+ * 1 timestamps) written to the cache file at their place, and summed. */
+static int write_slots(trace_pyramid *y, int array, uint64_t s0, uint64_t s1) {
+  uint64_t item = (uint64_t)array * y->n_slots + s0, at = y->sink_base - 16 * y->n_slots + 8 * item;
+  atomic_fetch_add(&y->sink_sum, trace_words_sum(y->owned + 8 * item, s1 - s0, at / 8));
+  return write_at(y->sink_fd, y->owned + 8 * item, 8 * (s1 - s0), at, "the trace index");
+}
+
+/* The line's entries at the sink's next free place, its slots moved there.
+ * Into the cache file, its slots are final then and written too, by this
+ * thread, beside its histograms (a line's slots are consecutive), each
+ * write's words added to the checksum. */
 static int place_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a) {
   trace_pyramid *y = &t->pyr;
-  uint64_t at = atomic_fetch_add(&y->sink_next, a->n_out);
+  uint64_t at = atomic_fetch_add(&y->sink_next, a->n_out), top = l->n_levels - 1;
+  uint64_t first = l->slot[0], end = l->slot[top] + trace_level_buckets(l->n, (uint32_t)top) + 1;
   if (a->n_out)
     HPCDB_TRY(write_at(y->sink_fd, a->ent, 8 * a->n_out, y->sink_base + 8 * at, "the trace index's histograms"));
-  for (uint32_t L = 0; L < l->n_levels; L++)
-    for (uint64_t s = l->slot[L], end = s + trace_level_buckets(l->n, L); s <= end; s++)
-      wr_le64(y->owned + 8 * s, rd_le64(y->owned + 8 * s) + at);
+  if (y->sink_summed) atomic_fetch_add(&y->sink_sum, trace_words_sum(a->ent, a->n_out, y->sink_base / 8 + at));
   a->n_out = 0;
-  return 0;
+  for (uint32_t L = 0; L < l->n_levels; L++)
+    for (uint64_t s = l->slot[L], last = s + trace_level_buckets(l->n, L); s <= last; s++)
+      wr_le64(y->owned + 8 * s, rd_le64(y->owned + 8 * s) + at);
+  if (!y->sink_summed) return 0;
+  HPCDB_TRY(write_slots(y, 0, first, end));
+  return write_slots(y, 1, first, end);
 }
 
 int trace_pyr_end_line(hpcdb_trace_set *t, const trace_line *l, trace_pyr_build *a, uint64_t last_ts) {
