@@ -125,21 +125,38 @@ int trace_check_unchanged(const hpcdb_trace_set *t);
  * pyramid then read from it), else in memory. */
 int trace_index_build(hpcdb_trace_set *t, const hpcdb_trace_options *o, int to_cache);
 void trace_sort_lines(hpcdb_trace_set *t);
-/* trace_pyramid.c. An accumulator of time per key slot (model context
- * index after the depth; grey_slot for the filtered-out ones): ns per slot,
- * touched the slots with time (one spare entry: adds are branch-free). */
+/* trace_pyramid.c. An accumulator of time per slot: the query's keys (model
+ * context indexes after the depth) numbered in their order from 0, then
+ * grey_slot for the filtered-out contexts. ns per slot; the slots with time
+ * are in touched (one spare entry: adds are branch-free) or, where there
+ * are at most 64 slots (small), those of whole buckets are bits of mask: no
+ * store and no test per entry (a slot may be in both). trace_acc_settle
+ * moves mask into touched. */
 typedef struct trace_acc {
   uint64_t *ns;
   uint32_t *touched;
   uint32_t n_touched;
-  uint32_t grey_slot;
+  uint32_t grey_slot;    /* the last slot */
+  uint32_t idle_slot;    /* context 0's (not running; HPCDB_NONE: no key is 0) */
+  int small;             /* at most 64 slots */
+  uint64_t mask;         /* small: bit s, slot s has time */
   uint32_t *slot_of_id;  /* per context id: its slot for this query (HPCDB_NONE: not in the tree) */
   uint32_t *slot_of_ctx; /* per model context: its slot (its key at the depth after the filter, or grey) */
+  uint32_t *key_of_slot; /* per slot: its key (grey_slot: n_contexts) */
+  uint32_t *slot_of_key; /* per key 0..n_contexts (the last: grey): its slot (HPCDB_NONE: no context has it) */
 } trace_acc;
 static inline void trace_acc_add(trace_acc *a, uint32_t slot, uint64_t ns) {
   a->touched[a->n_touched] = slot;
   a->n_touched += a->ns[slot] == 0;
   a->ns[slot] += ns;
+}
+/* The slots marked in mask appended to touched (each slot once). */
+static inline void trace_acc_settle(trace_acc *a) {
+  uint64_t m = a->mask;
+  if (!m) return;
+  for (uint32_t i = 0; i < a->n_touched; i++) m &= ~(1ull << (a->touched[i] & 63)); /* small: slots < 64 */
+  for (; m; m &= m - 1) a->touched[a->n_touched++] = (uint32_t)__builtin_ctzll(m);
+  a->mask = 0;
 }
 /* An accumulator for a query (slot_of_id built from keys); free with
  * trace_acc_free. */

@@ -196,19 +196,37 @@ int trace_pyr_load_sink(hpcdb_trace_set *t) {
 }
 
 int trace_acc_init(const hpcdb_trace_set *t, trace_acc *a, const uint32_t *keys) {
-  uint32_t n_ctx = t->exp->n_contexts;
-  uint32_t *slot_of_id = malloc((t->n_ids ? t->n_ids : 1) * sizeof *slot_of_id);
-  uint32_t *slot_of_ctx = malloc((n_ctx ? n_ctx : 1) * sizeof *slot_of_ctx);
-  *a = (trace_acc){
-      calloc(n_ctx + 1, sizeof *a->ns), calloc(n_ctx + 2, sizeof *a->touched), 0, n_ctx, slot_of_id, slot_of_ctx};
-  if (!a->ns || !a->touched || !slot_of_id || !slot_of_ctx) {
+  uint32_t n_ctx = t->exp->n_contexts, n_slots = 1; /* + grey */
+  memset(a, 0, sizeof *a);
+  a->slot_of_key = malloc(((uint64_t)n_ctx + 1) * sizeof *a->slot_of_key);
+  a->slot_of_id = malloc((t->n_ids ? t->n_ids : 1) * sizeof *a->slot_of_id);
+  a->slot_of_ctx = malloc((n_ctx ? n_ctx : 1) * sizeof *a->slot_of_ctx);
+  if (!a->slot_of_key || !a->slot_of_id || !a->slot_of_ctx) {
     trace_acc_free(a);
     return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace query");
   }
-  for (uint32_t c = 0; c < n_ctx; c++) slot_of_ctx[c] = keys[c] == HPCDB_TRACE_GREY ? n_ctx : keys[c];
+  for (uint32_t k = 0; k <= n_ctx; k++) a->slot_of_key[k] = HPCDB_NONE;
+  for (uint32_t c = 0; c < n_ctx; c++)
+    if (keys[c] != HPCDB_TRACE_GREY && a->slot_of_key[keys[c]] == HPCDB_NONE) a->slot_of_key[keys[c]] = 0, n_slots++;
+  a->ns = calloc(n_slots, sizeof *a->ns);
+  a->touched = calloc((uint64_t)n_slots + 1, sizeof *a->touched);
+  a->key_of_slot = malloc(n_slots * sizeof *a->key_of_slot);
+  if (!a->ns || !a->touched || !a->key_of_slot) {
+    trace_acc_free(a);
+    return hpcdb_fail(HPCDB_ENOMEM, "out of memory for a trace query");
+  }
+  uint32_t next = 0; /* the keys' slots in the keys' order: ties between slots go as between keys */
+  for (uint32_t k = 0; k < n_ctx; k++)
+    if (a->slot_of_key[k] == 0) a->key_of_slot[next] = k, a->slot_of_key[k] = next++;
+  a->grey_slot = next;
+  a->key_of_slot[next] = n_ctx;
+  a->slot_of_key[n_ctx] = next;
+  a->idle_slot = n_ctx ? a->slot_of_key[0] : HPCDB_NONE;
+  a->small = n_slots <= 64;
+  for (uint32_t c = 0; c < n_ctx; c++) a->slot_of_ctx[c] = a->slot_of_key[keys[c] == HPCDB_TRACE_GREY ? n_ctx : keys[c]];
   for (uint32_t id = 0; id < t->n_ids; id++) {
     uint32_t idx = t->idx_of_id[id];
-    slot_of_id[id] = idx == HPCDB_NONE ? HPCDB_NONE : slot_of_ctx[idx];
+    a->slot_of_id[id] = idx == HPCDB_NONE ? HPCDB_NONE : a->slot_of_ctx[idx];
   }
   return 0;
 }
@@ -218,6 +236,8 @@ void trace_acc_free(trace_acc *a) {
   free(a->touched);
   free(a->slot_of_id);
   free(a->slot_of_ctx);
+  free(a->key_of_slot);
+  free(a->slot_of_key);
   memset(a, 0, sizeof *a);
 }
 
@@ -264,8 +284,9 @@ int trace_add_bucket(trace_pyr_reader *r, const trace_line *l, uint32_t level, u
   /* the accumulator in locals: through a, every store to touched[] would
    * reload n_touched from memory (they may alias), a chain from entry to entry */
   const uint32_t n_ctx = t->exp->n_contexts, *slot_of_ctx = a->slot_of_ctx;
-  uint64_t *acc = a->ns;
+  uint64_t *acc = a->ns, mask = a->mask;
   uint32_t *touched = a->touched, nt = a->n_touched;
+  const int small = a->small;
   int rc = 0;
   for (uint64_t e = o0, n; rc == 0 && e < o1; e += n) {
     const uint8_t *p = trace_pyr_run(r, level, TRACE_PYR_ENT, e, o1, &n);
@@ -280,12 +301,17 @@ int trace_add_bucket(trace_pyr_reader *r, const trace_line *l, uint32_t level, u
         break;
       }
       uint32_t slot = slot_of_ctx[c];
-      touched[nt] = slot; /* branch-free, as trace_acc_add; a zero time is no context */
-      nt += (acc[slot] == 0) & (ns != 0);
+      if (small) { /* a bit in a register: no store, and no test of acc, per entry */
+        mask |= (uint64_t)(ns != 0) << slot;
+      } else {
+        touched[nt] = slot; /* branch-free, as trace_acc_add; a zero time is no context */
+        nt += (acc[slot] == 0) & (ns != 0);
+      }
       acc[slot] += ns;
     }
   }
   a->n_touched = nt;
+  a->mask = mask;
   return rc;
 }
 

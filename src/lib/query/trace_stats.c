@@ -17,7 +17,7 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
   *n = 0;
   *total_ns = 0;
   HPCDB_TRY(trace_check_unchanged(t));
-  uint32_t rows = filter && filter->rows ? filter->n_rows : t->n_lines, n_ctx = t->exp->n_contexts;
+  uint32_t rows = filter && filter->rows ? filter->n_rows : t->n_lines;
   HPCDB_TRY(trace_check_rows(t, filter, 0, rows));
   if (t1 < t0)
     return hpcdb_fail(HPCDB_EINVAL, "the window [%llu, %llu) ends before it starts", (unsigned long long)t0,
@@ -32,13 +32,13 @@ int hpcdb_trace_stats(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter
     if ((rc = trace_check_cancel(filter)) == 0)
       rc = trace_window_sum(&reader, &t->lines[trace_sel_row(filter, r)], t0, t1, &ac);
   const uint64_t *ns = ac.ns;
-  uint32_t count = 0;
-  for (uint32_t s = 0; rc == 0 && s <= n_ctx; s++) count += ns[s] != 0;
+  uint32_t count = 0, n_slots = rc == 0 ? ac.grey_slot + 1 : 0;
+  for (uint32_t s = 0; s < n_slots; s++) count += ns[s] != 0;
   hpcdb_trace_share *sh = rc == 0 ? malloc((count ? count : 1) * sizeof *sh) : NULL;
   if (rc == 0 && !sh) rc = hpcdb_fail(HPCDB_ENOMEM, "out of memory");
-  for (uint32_t s = 0, i = 0; rc == 0 && s <= n_ctx; s++) {
+  for (uint32_t s = 0, i = 0; rc == 0 && s < n_slots; s++) {
     if (!ns[s]) continue;
-    sh[i++] = (hpcdb_trace_share){s == n_ctx ? HPCDB_TRACE_GREY : s, ns[s]};
+    sh[i++] = (hpcdb_trace_share){s == ac.grey_slot ? HPCDB_TRACE_GREY : ac.key_of_slot[s], ns[s]};
     *total_ns += ns[s];
   }
   if (rc == 0) {

@@ -19,30 +19,46 @@
 #include "common/worker.h"
 #include "query/trace_internal.h"
 
-/* The cell from the accumulated times; the accumulator is cleared. One pass,
- * the best so far in registers, chosen without branches: which context wins
- * is data a branch predictor cannot learn. */
+/* What finishing a cell keeps of its slots so far: the best in registers. */
+typedef struct cell_pick {
+  uint64_t total, best_ns, idle_ns;
+  uint32_t best, n;
+} cell_pick;
+
+/* Slot s's time taken into the cell and cleared; the best chosen without
+ * branches: which context wins is data a branch predictor cannot learn. */
+static inline void pick(cell_pick *k, uint64_t *ns, uint32_t s, uint32_t idle_slot) {
+  uint64_t v = ns[s];
+  ns[s] = 0;
+  k->total += v;
+  k->n++;
+  int idle = s == idle_slot; /* idle wins only a cell where nothing ran */
+  k->idle_ns = idle ? v : k->idle_ns;
+  int better = (idle == 0) & ((v > k->best_ns) | ((v == k->best_ns) & (s < k->best)));
+  k->best = better ? s : k->best;
+  k->best_ns = better ? v : k->best_ns;
+}
+
+/* The cell from the accumulated times (the touched slots, then those only
+ * in mask); the accumulator is cleared. */
 static void finish(trace_acc *a, hpcdb_tile_cell *cell) {
-  uint64_t *ns = a->ns, total = 0, best_ns = 0, idle_ns = 0;
-  const uint32_t *touched = a->touched, n = a->n_touched;
-  uint32_t best = HPCDB_NONE;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t s = touched[i];
-    uint64_t v = ns[s];
-    ns[s] = 0;
-    total += v;
-    int idle = s == 0; /* idle wins only a cell where nothing ran */
-    idle_ns = idle ? v : idle_ns;
-    int better = (idle == 0) & ((v > best_ns) | ((v == best_ns) & (s < best)));
-    best = better ? s : best;
-    best_ns = better ? v : best_ns;
+  cell_pick k = {0, 0, 0, HPCDB_NONE, 0};
+  uint64_t *ns = a->ns, m = a->mask;
+  const uint32_t *touched = a->touched, idle_slot = a->idle_slot;
+  for (uint32_t i = 0; i < a->n_touched; i++) {
+    m &= ~(1ull << (touched[i] & 63)); /* small: every slot < 64; else m is 0 */
+    pick(&k, ns, touched[i], idle_slot);
   }
-  if (best == HPCDB_NONE && n) best = 0, best_ns = idle_ns;
-  cell->n_ctx = n;
-  cell->total_ns = total;
-  cell->ctx_ns = best_ns;
-  cell->ctx = best == HPCDB_NONE ? HPCDB_TRACE_EMPTY : best == a->grey_slot ? HPCDB_TRACE_GREY : best;
+  for (; m; m &= m - 1) pick(&k, ns, (uint32_t)__builtin_ctzll(m), idle_slot);
+  if (k.best == HPCDB_NONE && k.n) k.best = idle_slot, k.best_ns = k.idle_ns;
+  cell->n_ctx = k.n;
+  cell->total_ns = k.total;
+  cell->ctx_ns = k.best_ns;
+  cell->ctx = k.best == HPCDB_NONE     ? HPCDB_TRACE_EMPTY
+              : k.best == a->grey_slot ? HPCDB_TRACE_GREY
+                                       : a->key_of_slot[k.best];
   a->n_touched = 0;
+  a->mask = 0;
 }
 
 /* Elements a fine row's cursor leaves behind before their pages are let go
@@ -149,8 +165,9 @@ static void emit(tile_job *j, trace_acc *a, uint32_t r, uint32_t c) {
     return;
   }
   hpcdb_trace_share *out = j->list + (uint64_t)c * (j->t->exp->n_contexts + 1);
-  for (uint32_t i = 0; i < a->n_touched; i++) {
-    out[i] = (hpcdb_trace_share){a->touched[i], a->ns[a->touched[i]]};
+  trace_acc_settle(a);
+  for (uint32_t i = 0; i < a->n_touched; i++) { /* by key, grey as n_contexts */
+    out[i] = (hpcdb_trace_share){a->key_of_slot[a->touched[i]], a->ns[a->touched[i]]};
     a->ns[a->touched[i]] = 0;
   }
   j->n_list[c] = a->n_touched;
@@ -183,7 +200,7 @@ static int tile_rows(tile_job *j, trace_acc *a) {
         if (slowed) failpoint_delay("trace-column");
         if ((slowed || c % CANCEL_EVERY == 0) && (rc = trace_check_cancel(j->filter)) < 0) break;
         for (uint32_t k = 0; g0 > m0 && k < j->n_list[c]; k++) /* the groups before */
-          trace_acc_add(a, j->list[c * per + k].ctx, j->list[c * per + k].ns);
+          trace_acc_add(a, a->slot_of_key[j->list[c * per + k].ctx], j->list[c * per + k].ns);
         for (uint32_t i = 0; rc == 0 && i < g1 - g0; i++) rc = cursor_column(t, &cur[i], j->col[c], j->col[c + 1], a);
         emit(j, a, r, c);
       }
