@@ -5,9 +5,8 @@
  * once held nearly the whole pyramid (685 MB on a 3 GB trace). So a thread
  * holding many readers at once copies into windows of bounded size; one
  * holding a few (a tile's cell row, the statistics) reads through the
- * mapping, each window let go when its reader moves on: what it holds is a
- * few folios per window, and it saves the copy (a fifth of a whole-run
- * tile's time). */
+ * mapping, letting the pages go every few MB (below): it saves the copy
+ * and the calls, a fifth of a whole-run tile's time. */
 #include <stdlib.h>
 #include <string.h>
 
