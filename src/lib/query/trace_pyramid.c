@@ -223,7 +223,8 @@ int trace_acc_init(const hpcdb_trace_set *t, trace_acc *a, const uint32_t *keys)
   a->slot_of_key[n_ctx] = next;
   a->idle_slot = n_ctx ? a->slot_of_key[0] : HPCDB_NONE;
   a->small = n_slots <= 64;
-  for (uint32_t c = 0; c < n_ctx; c++) a->slot_of_ctx[c] = a->slot_of_key[keys[c] == HPCDB_TRACE_GREY ? n_ctx : keys[c]];
+  for (uint32_t c = 0; c < n_ctx; c++)
+    a->slot_of_ctx[c] = a->slot_of_key[keys[c] == HPCDB_TRACE_GREY ? n_ctx : keys[c]];
   for (uint32_t id = 0; id < t->n_ids; id++) {
     uint32_t idx = t->idx_of_id[id];
     a->slot_of_id[id] = idx == HPCDB_NONE ? HPCDB_NONE : a->slot_of_ctx[idx];
