@@ -32,7 +32,9 @@ typedef struct hpcdb_trace_report_options {
 
 /* contexts[ctx] named as the tree views name it ("main", "loop at a.c:12",
  * "<main thread>"; "<not running>" for the global context, "<filtered out>"
- * for HPCDB_TRACE_GREY) into buf; returns the length it needed. */
+ * for HPCDB_TRACE_GREY; a loop or line scope without a line, which no tree
+ * view shows, by the row its cost is in: its nearest ancestor shown) into
+ * buf; returns the length it needed. */
 HPCDB_API size_t hpcdb_trace_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size);
 
 /* Where procedure frame ctx was called from: the name of the innermost line

@@ -70,6 +70,8 @@ endfunction()
 trace_cli(ping-pong-at ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/ping-pong-mpi --at 1:1679027616700000000)
 # frames in libraries without line information: no "(called at [libpsm2.so.2.2]:0)"
 trace_cli(ping-pong-at-library ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/ping-pong-mpi --at 2:1679027616697672000)
+# each element's own context: a line scope without a line ("[libpsm2.so.2.2]:0") named by its procedure
+trace_cli(ping-pong-leaf ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/ping-pong-mpi --no-cache)
 trace_cli(ping-pong-at-all-scopes ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/ping-pong-mpi --at 1:1679027616700000000 --scopes all)
 # depth 3 in procedure frames: functions (main, hipMemcpy's callees), not the line scope dadd.hip.cpp:53
 trace_cli(issue-328-depth3 ${HPCDB_SAMPLE_DATA}/hpctoolkit-v4/hpcviewer-issue-328 --depth 3)

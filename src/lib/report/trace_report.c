@@ -5,13 +5,15 @@
 
 #include "common/error.h"
 #include "hpcdb/trace_report.h"
+#include "query/shown.h"
 #include "report/report_data.h"
 
 size_t hpcdb_trace_context_name(const hpcdb_experiment *exp, uint32_t ctx, char *buf, size_t size) {
   if (ctx == 0) return (size_t)snprintf(buf, size, "<not running>");
   if (ctx == HPCDB_TRACE_GREY) return (size_t)snprintf(buf, size, "<filtered out>");
   if (ctx >= exp->n_contexts) return (size_t)snprintf(buf, size, "?");
-  return report_name(exp, ctx, buf, size);
+  uint32_t row = query_shown(exp, ctx, 0); /* a scope without a line ("[lib]:0"): the row its cost is in */
+  return report_name(exp, row != 0 && row != HPCDB_NONE ? row : ctx, buf, size);
 }
 
 static int path_at(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set *t,
@@ -26,7 +28,7 @@ static int path_at(FILE *out, const hpcdb_experiment *exp, const hpcdb_trace_set
   }
   int frames = o->depth == HPCDB_TRACE_LEAF || !(o->depth & HPCDB_TRACE_ALL_SCOPES);
   for (uint32_t i = 0; i < n && i < 512; i++) {
-    if (frames && !hpcdb_trace_is_frame(exp, path[i])) continue;
+    if ((frames && !hpcdb_trace_is_frame(exp, path[i])) || query_hidden(exp, path[i], 0)) continue; /* no row */
     hpcdb_trace_context_name(exp, path[i], name, sizeof name);
     fputs(name, out);
     if (frames && hpcdb_trace_call_site(exp, path[i], name, sizeof name)) fprintf(out, "  (called at %s)", name);
