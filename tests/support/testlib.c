@@ -3,6 +3,7 @@
 #include <archive_entry.h>
 #include "testlib.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -130,4 +131,15 @@ int testlib_read_member(const char *path, const char *name, uint8_t **data, size
   }
   archive_read_free(a);
   return found < 0 ? -1 : 0;
+}
+
+int testlib_run_threads(unsigned n, void *(*fn)(void *), void *args, size_t size) {
+  pthread_t *t = malloc((n ? n : 1) * sizeof *t);
+  unsigned started = 0;
+  while (t && started < n && pthread_create(&t[started], NULL, fn, (char *)args + (size_t)started * size) == 0)
+    started++;
+  for (unsigned k = 0; t && k < started; k++) pthread_join(t[k], NULL);
+  int all = t && started == n;
+  free(t);
+  return all ? 0 : -1;
 }

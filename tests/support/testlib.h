@@ -57,6 +57,9 @@ typedef struct testlib_member {
 int testlib_write_tar(const char *path, const testlib_member *m, int n);
 /* The member `name` of a tar archive (plain or compressed) into a malloc'ed buffer: 0, or -1. */
 int testlib_read_member(const char *path, const char *name, uint8_t **data, size_t *len);
+/* fn on n threads at once, the k-th given args + k * size bytes, all joined:
+ * 0, or -1 when a thread could not start (those started are joined). */
+int testlib_run_threads(unsigned n, void *(*fn)(void *), void *args, size_t size);
 /* What fn prints into a new heap string (the caller frees it); *rc its status. */
 struct hpcdb_experiment;
 typedef int (*testlib_print_fn)(FILE *out, const struct hpcdb_experiment *exp, const void *arg);

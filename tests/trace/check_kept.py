@@ -29,7 +29,7 @@ def check(cond, what):
 
 
 def checksum(data):
-    """The cache files' checksum: four FNV-1a lanes over 8-byte words."""
+    """A kept tile's checksum (src/lib/query/trace_checksum.c): four FNV-1a lanes over 8-byte words."""
     mask = (1 << 64) - 1
     h = [(0xcbf29ce484222325 + i) & mask for i in range(4)]
     n = len(data) // 8

@@ -32,33 +32,6 @@
 #define HEAD 144
 #define LINE 48
 
-static void hash_word(trace_hash *x, uint64_t w) {
-  uint64_t *h = &x->h[x->words++ & 3];
-  *h = (*h ^ w) * 0x100000001b3ull;
-}
-void trace_hash_init(trace_hash *x) {
-  memset(x, 0, sizeof *x);
-  for (unsigned i = 0; i < 4; i++) x->h[i] = 0xcbf29ce484222325ull + i;
-}
-void trace_hash_more(trace_hash *x, const uint8_t *p, uint64_t n) {
-  for (; n && x->n_part; n--) {
-    x->part[x->n_part++] = *p++;
-    if (x->n_part == 8) hash_word(x, rd_le64(x->part)), x->n_part = 0;
-  }
-  for (; n >= 8 && (x->words & 3); n -= 8, p += 8) hash_word(x, rd_le64(p));
-  for (; n >= 32; n -= 32, p += 32, x->words += 4) /* the four lanes at once */
-    for (int k = 0; k < 4; k++) x->h[k] = (x->h[k] ^ rd_le64(p + 8 * k)) * 0x100000001b3ull;
-  for (; n >= 8; n -= 8, p += 8) hash_word(x, rd_le64(p));
-  for (; n; n--) x->part[x->n_part++] = *p++;
-}
-uint64_t trace_hash_end(trace_hash *x) {
-  if (x->n_part) {
-    memset(x->part + x->n_part, 0, 8 - x->n_part);
-    hash_word(x, rd_le64(x->part) ^ x->n_part);
-  }
-  return x->h[0] ^ (x->h[1] * 3) ^ (x->h[2] * 5) ^ (x->h[3] * 7) ^ x->words;
-}
-
 static uint64_t fnv1a(const uint8_t *p, uint64_t n) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint64_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;

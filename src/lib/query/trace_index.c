@@ -11,8 +11,8 @@
  * line with the checks folded into a flag (a line found bad is read again
  * to name its first bad element), and two threads, each on half of the
  * elements (lines split where the element count halves). In place, the
- * pages read are let go behind the pass so that the resident set stays
- * small whatever the file's size. */
+ * elements are read with pread into a buffer per thread, so that no page of
+ * trace.db enters the resident set whatever the file's size. */
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>

@@ -264,7 +264,7 @@ int trace_window_sum(trace_pyr_reader *r, const trace_line *l, uint64_t t0, uint
  * file_checksum: over the first n_words of a mapped file, on two threads. */
 uint64_t trace_words_sum(const uint8_t *p, uint64_t n_words, uint64_t first_word);
 uint64_t trace_file_checksum(const hpcdb_mapped_file *m, uint64_t n_words);
-/* trace_cache.c: the kept tiles' checksum: four FNV-1a lanes over 8-byte
+/* trace_checksum.c: the kept tiles' checksum: four FNV-1a lanes over 8-byte
  * words, word i in lane i % 4, fed in parts of any length (a word cut
  * between parts is completed from the next). */
 typedef struct trace_hash {

@@ -72,14 +72,14 @@ static void prune(const hpcdb_trace_set *t) {
   }
 }
 
-/* The header and rows of a request whose tile is kept: what the file must
- * start with. NULL when the request is not of the whole run. */
 int trace_tile_whole_run(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req) {
   uint32_t n_sel = filter && filter->rows ? filter->n_rows : t->n_lines;
   return !(filter && filter->ctx_keep) && req->first == 0 && req->count == n_sel && req->count != 0 &&
          req->t0 == t->t_min && req->t1 == t->t_max + 1;
 }
 
+/* The header and rows of a request whose tile is kept: what the file must
+ * start with. NULL when the request is not of the whole run. */
 static uint8_t *head_of(const hpcdb_trace_set *t, const hpcdb_trace_filter *filter, const hpcdb_tile_request *req,
                         uint32_t h, const hpcdb_tile_scale *sc, const uint8_t *levels, uint64_t *len) {
   if (!trace_tile_whole_run(t, filter, req)) return NULL;

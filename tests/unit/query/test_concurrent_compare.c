@@ -7,7 +7,6 @@
  * ThreadSanitizer build, this is the check that the figures are filled safely
  * (a cell is read without the lock and stored once under it). */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,13 +106,9 @@ int main(void) {
   CHECK(one->n_profiles[0] > 1 && !isnan(one->pmax[0]) && one->pmax[0] > 0);
 
   worker w[THREADS];
-  pthread_t t[THREADS];
+  for (unsigned k = 0; k < THREADS; k++) w[k] = (worker){shared, one, k, 0, 0};
+  CHECK(testlib_run_threads(THREADS, work, w, sizeof *w) == 0);
   for (unsigned k = 0; k < THREADS; k++) {
-    w[k] = (worker){shared, one, k, 0, 0};
-    CHECK(pthread_create(&t[k], NULL, work, &w[k]) == 0);
-  }
-  for (unsigned k = 0; k < THREADS; k++) {
-    pthread_join(t[k], NULL);
     if (w[k].wrong || w[k].failed)
       fprintf(stderr, "thread %u: %u answers differ, %u failed\n", k, w[k].wrong, w[k].failed);
     CHECK(w[k].wrong == 0 && w[k].failed == 0);

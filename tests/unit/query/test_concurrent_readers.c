@@ -6,7 +6,6 @@
  * three views, values, names and locations; every answer equals the one a
  * query used by one thread gives. Run under ASan and ThreadSanitizer
  * builds, this is the check that the caches are shared safely. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,13 +109,9 @@ int main(void) {
   CHECK(want[0].total > 0 && want[0].n[0] > 0 && want[0].n[1] > 0 && want[0].n[2] > 0);
 
   worker w[THREADS];
-  pthread_t t[THREADS];
+  for (unsigned k = 0; k < THREADS; k++) w[k] = (worker){shared, k, 0, 0};
+  CHECK(shared && testlib_run_threads(THREADS, work, w, sizeof *w) == 0);
   for (unsigned k = 0; shared && k < THREADS; k++) {
-    w[k] = (worker){shared, k, 0, 0};
-    CHECK(pthread_create(&t[k], NULL, work, &w[k]) == 0);
-  }
-  for (unsigned k = 0; shared && k < THREADS; k++) {
-    pthread_join(t[k], NULL);
     if (w[k].wrong || w[k].failed)
       fprintf(stderr, "thread %u: %u answers differ, %u failed\n", k, w[k].wrong, w[k].failed);
     CHECK(w[k].wrong == 0 && w[k].failed == 0);
